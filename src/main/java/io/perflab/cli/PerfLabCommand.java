@@ -1,0 +1,98 @@
+package io.perflab.cli;
+
+import io.perflab.system.PerfLabVersion;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+
+/**
+ * The {@code perflab} command line: the top-level command and the dispatch between server and subcommands.
+ *
+ * <p>Subcommands are plain picocli commands that take their output streams from picocli, so tests call them
+ * in-process without a Spring context.
+ */
+@Command(name = "perflab",
+        mixinStandardHelpOptions = true,
+        versionProvider = PerfLabCommand.Version.class,
+        description = "Statistical A/B performance analysis of an RPC engine and of CI benchmarks.%n"
+                + "With no subcommand, or with only --name=value properties, starts the web service.",
+        subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+public final class PerfLabCommand implements Runnable {
+
+    /** Exit status for bad command-line input, as picocli and most Unix tools use. */
+    public static final int EXIT_USAGE = 2;
+
+    private static final Set<String> TOP_LEVEL_OPTIONS = Set.of("-h", "--help", "-V", "--version");
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * Whether {@code args} ask for the web service: no argument, {@code serve}, or only Spring properties such
+     * as {@code --server.port=18080}.
+     */
+    public static boolean startsServer(String[] args) {
+        if (args.length == 0) {
+            return true;
+        }
+        if (ServeCommand.NAME.equals(args[0])) {
+            return true;
+        }
+        return Arrays.stream(args).allMatch(a -> a.startsWith("--") && !TOP_LEVEL_OPTIONS.contains(a));
+    }
+
+    /** The Spring arguments of a server start: everything after an optional leading {@code serve}. */
+    public static String[] serverArguments(String[] args) {
+        if (args.length > 0 && ServeCommand.NAME.equals(args[0])) {
+            return Arrays.copyOfRange(args, 1, args.length);
+        }
+        return args;
+    }
+
+    /** Runs a subcommand and returns its exit status; writes to the process's standard streams. */
+    public static int execute(String... args) {
+        return commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    }
+
+    /** The configured picocli command line writing to the given streams (tests pass their own). */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new PerfLabCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(PerfLabCommand::reportUsageError);
+        return commandLine;
+    }
+
+    private static int reportUsageError(CommandLine.ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        String message = ex.getMessage();
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched
+                && cmd.getCommandSpec().parent() == null
+                && !unmatched.getUnmatched().isEmpty()
+                && !unmatched.getUnmatched().get(0).startsWith("-")) {
+            message = "Unknown command '" + unmatched.getUnmatched().get(0) + "'.";
+        }
+        err.println("perflab: " + message);
+        CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the commands and options.");
+        return EXIT_USAGE;
+    }
+
+    /** Supplies {@code --version}. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"perflab " + PerfLabVersion.get(),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.perflab.cli;
+
+import io.perflab.PerfLabApplication;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code perflab serve [--name=value…]}: the web service; every argument is passed to Spring Boot. */
+@Command(name = ServeCommand.NAME,
+        description = "Start the web service (dashboard + REST API) on port 8080 with the embedded H2 database "
+                + "under data/. Spring properties such as --server.port=18080 or --perflab.data-dir=/srv/perflab "
+                + "may follow.")
+final class ServeCommand implements Runnable {
+
+    static final String NAME = "serve";
+
+    @Parameters(paramLabel = "--property=value", description = "Spring Boot properties", arity = "0..*")
+    private List<String> properties = new ArrayList<>();
+
+    @Override
+    public void run() {
+        PerfLabApplication.serve(properties.toArray(String[]::new));
+    }
+}
