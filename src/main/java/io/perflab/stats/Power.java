@@ -1,0 +1,73 @@
+package io.perflab.stats;
+
+/**
+ * Sensitivity of a two-sided Welch comparison at significance α and the requested power 1 − β.
+ *
+ * <p>Minimum detectable effect for the current sizes and spreads: MDE = (t<sub>1−α/2,ν</sub> + t<sub>1−β,ν</sub>)·SE
+ * with SE = √(s²ₓ/nₓ + s²ᵧ/nᵧ) and Welch's ν, reported in percent of |ȳ|. Runs per variant for a target effect
+ * δ (percent of |ȳ|): the smallest n with (t<sub>1−α/2,ν(n)</sub> + t<sub>1−β,ν(n)</sub>)·√((s²ₓ + s²ᵧ)/n) ≤ δ,
+ * ν(n) = (n − 1)(s²ₓ + s²ᵧ)²/(s⁴ₓ + s⁴ᵧ), assuming the observed spreads.
+ *
+ * @param power the power 1 − β used
+ * @param minimumDetectableEffectPercent MDE in percent of the baseline mean
+ * @param targetEffectPercent δ
+ * @param runsPerVariantForTarget the n per variant that detects δ with that power
+ * @see <a href="https://doi.org/10.4324/9780203771587">J. Cohen (1988), Statistical Power Analysis for the
+ *     Behavioral Sciences, 2nd ed., ch. 2</a>
+ */
+public record Power(double power, double minimumDetectableEffectPercent, double targetEffectPercent,
+        long runsPerVariantForTarget) {
+
+    /** Upper limit of the search for runs: beyond this the answer is "more than a million". */
+    public static final long MAX_RUNS = 1_000_000;
+
+    static Power of(Summary x, Summary y, TTestResult welch, double alpha, double power, double targetPercent) {
+        double base = Math.abs(y.mean());
+        double mde = factor(welch.df(), alpha, power) * welch.stdErr();
+        double delta = targetPercent / 100 * base;
+        double vx = x.variance();
+        double vy = y.variance();
+        long n = runs(vx, vy, delta, alpha, power);
+        return new Power(power, 100 * mde / base, targetPercent, n);
+    }
+
+    private static double factor(double df, double alpha, double power) {
+        return Distributions.tQuantile(1 - alpha / 2, df) + Distributions.tQuantile(power, df);
+    }
+
+    private static long runs(double vx, double vy, double delta, double alpha, double power) {
+        double sum = vx + vy;
+        if (sum == 0) {
+            return 2;
+        }
+        double z = Distributions.normalQuantile(1 - alpha / 2) + Distributions.normalQuantile(power);
+        long n = Math.max(2, (long) Math.ceil(z * z * sum / (delta * delta)));
+        if (n > MAX_RUNS) {
+            return MAX_RUNS;
+        }
+        // the t quantiles exceed the normal ones: walk up from the normal answer, then bisect
+        long failing = n - 1;
+        while (!detects(n, vx, vy, delta, alpha, power)) {
+            failing = n;
+            n = Math.max(n + 1, (long) Math.ceil(n * 1.05));
+            if (n >= MAX_RUNS) {
+                return MAX_RUNS;
+            }
+        }
+        while (n - failing > 1) {
+            long mid = (failing + n) >>> 1;
+            if (detects(mid, vx, vy, delta, alpha, power)) {
+                n = mid;
+            } else {
+                failing = mid;
+            }
+        }
+        return n;
+    }
+
+    private static boolean detects(long n, double vx, double vy, double delta, double alpha, double power) {
+        double sum = vx + vy;
+        double df = (n - 1) * sum * sum / (vx * vx + vy * vy);
+        return factor(df, alpha, power) * Math.sqrt(sum / n) <= delta;
+    }
+}
