@@ -1,6 +1,7 @@
 package io.perflab.stats.format;
 
 import io.perflab.stats.RankSumResult;
+import io.perflab.stats.RFormat;
 import io.perflab.stats.TTestResult;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.perflab.stats.format;
+package io.perflab.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

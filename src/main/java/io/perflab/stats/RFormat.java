@@ -1,4 +1,4 @@
-package io.perflab.stats.format;
+package io.perflab.stats;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -195,7 +195,7 @@ public final class RFormat {
         return b.toString();
     }
 
-    static String pad(String s, int width) {
+    public static String pad(String s, int width) {
         return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
     }
 }
