@@ -1,0 +1,145 @@
+package io.perflab.runner.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An A/B experiment: two variants of the same kind, how many trials of each, in which order, and the limits
+ * the runner enforces. Immutable; start from {@link #of} and change with the {@code with…} methods.
+ *
+ * @param without the baseline
+ * @param with the change
+ * @param runsPerVariant trials of each variant, ≥ 2
+ * @param order the order of the trials
+ * @param seed the seed of {@link TrialOrder#RANDOMIZED}
+ * @param trialTimeout a trial still running after this long is killed and recorded {@code TIMED_OUT}
+ * @param cooldown pause between two trials
+ * @param maxFailures the experiment stops once more trials than this have failed or timed out
+ * @param jvmArgs flags every trial JVM gets, before its variant's own
+ */
+public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, TrialOrder order, long seed,
+                             Duration trialTimeout, Duration cooldown, int maxFailures, List<String> jvmArgs) {
+
+    /**
+     * The trial JVMs' fixed flags: a fixed, pre-touched heap so that heap growth and first-touch page faults
+     * do not land in the measured window, and the serial collector, whose single thread adds no background CPU
+     * to the per-request figures of a workload that allocates little.
+     */
+    public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
+            "-XX:+UseSerialGC");
+
+    /** Trials allowed to fail before the experiment stops, unless told otherwise. */
+    public static final int DEFAULT_MAX_FAILURES = 3;
+
+    public ExperimentPlan {
+        Objects.requireNonNull(without, "without");
+        Objects.requireNonNull(with, "with");
+        Objects.requireNonNull(order, "order");
+        if (without.getClass() != with.getClass()) {
+            throw new IllegalArgumentException("both variants must be engine configurations or both commands");
+        }
+        if (runsPerVariant < 2) {
+            throw new IllegalArgumentException("--runs must be ≥ 2 (a variance needs two trials), got "
+                    + runsPerVariant);
+        }
+        if (trialTimeout.isNegative() || trialTimeout.isZero()) {
+            throw new IllegalArgumentException("--trial-timeout must be greater than 0");
+        }
+        if (cooldown.isNegative()) {
+            throw new IllegalArgumentException("--cooldown must not be negative");
+        }
+        if (maxFailures < 0) {
+            throw new IllegalArgumentException("--max-failures must be ≥ 0, got " + maxFailures);
+        }
+        jvmArgs = List.copyOf(jvmArgs);
+    }
+
+    /** A plan with interleaved order, seed 1, a timeout fitted to the variants, no cooldown, the default flags. */
+    public static ExperimentPlan of(Variant without, Variant with, int runsPerVariant) {
+        return new ExperimentPlan(without, with, runsPerVariant, TrialOrder.INTERLEAVED, 1,
+                defaultTimeout(without, with), Duration.ZERO, DEFAULT_MAX_FAILURES, DEFAULT_JVM_ARGS);
+    }
+
+    /**
+     * Warmup (or its cap) plus the measured window plus a minute for JVM start, engine setup and shutdown;
+     * ten minutes for commands.
+     */
+    public static Duration defaultTimeout(Variant without, Variant with) {
+        return longest(trialBudget(without), trialBudget(with));
+    }
+
+    private static Duration trialBudget(Variant variant) {
+        if (variant instanceof EngineVariant engine) {
+            return engine.workload().warmup().duration().plus(engine.workload().run()).plusSeconds(60);
+        }
+        return Duration.ofMinutes(10);
+    }
+
+    private static Duration longest(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    public ExperimentPlan withOrder(TrialOrder value) {
+        return new ExperimentPlan(without, with, runsPerVariant, value, seed, trialTimeout, cooldown, maxFailures,
+                jvmArgs);
+    }
+
+    public ExperimentPlan withSeed(long value) {
+        return new ExperimentPlan(without, with, runsPerVariant, order, value, trialTimeout, cooldown, maxFailures,
+                jvmArgs);
+    }
+
+    public ExperimentPlan withTrialTimeout(Duration value) {
+        return new ExperimentPlan(without, with, runsPerVariant, order, seed, value, cooldown, maxFailures,
+                jvmArgs);
+    }
+
+    public ExperimentPlan withCooldown(Duration value) {
+        return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, value, maxFailures,
+                jvmArgs);
+    }
+
+    public ExperimentPlan withMaxFailures(int value) {
+        return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, value,
+                jvmArgs);
+    }
+
+    public ExperimentPlan withJvmArgs(List<String> value) {
+        return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, maxFailures,
+                value);
+    }
+
+    /** The variant called {@code name}. */
+    public Variant variant(VariantName name) {
+        return name == VariantName.WITH ? with : without;
+    }
+
+    /** Every trial of the plan, by ordinal. */
+    public List<PlannedTrial> trials() {
+        List<VariantName> sequence = order.sequence(runsPerVariant, seed);
+        List<PlannedTrial> trials = new ArrayList<>(sequence.size());
+        for (int i = 0; i < sequence.size(); i++) {
+            trials.add(new PlannedTrial(i, sequence.get(i)));
+        }
+        return trials;
+    }
+
+    /** The plan as JSON-ready entries: the {@code experiment} object of an experiment file. */
+    public Map<String, Object> describe() {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("without", without.describe());
+        d.put("with", with.describe());
+        d.put("runsPerVariant", runsPerVariant);
+        d.put("order", order.label());
+        d.put("seed", seed);
+        d.put("trialTimeoutSeconds", trialTimeout.toMillis() / 1000.0);
+        d.put("cooldownSeconds", cooldown.toMillis() / 1000.0);
+        d.put("maxFailures", maxFailures);
+        d.put("jvmArgs", jvmArgs);
+        return d;
+    }
+}

@@ -1,0 +1,79 @@
+package io.perflab.runner.experiment;
+
+import io.perflab.runner.trial.TrialSpec;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How to start a trial JVM: the java binary, then the plan's and the variant's flags, then this launcher's entry
+ * arguments (a jar or a classpath and main class, plus any leading arguments such as {@code trial}), then the
+ * trial's own arguments.
+ *
+ * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.PerfLabApplication trial}
+ */
+public record TrialLauncher(List<String> entryArguments) {
+
+    public TrialLauncher {
+        entryArguments = List.copyOf(entryArguments);
+        if (entryArguments.isEmpty()) {
+            throw new IllegalArgumentException("a trial launcher needs a jar or a main class");
+        }
+    }
+
+    /** {@code java … -jar jar leadingArgs… <trial arguments>}. */
+    public static TrialLauncher jar(Path jar, String... leadingArgs) {
+        List<String> args = new ArrayList<>(List.of("-jar", jar.toAbsolutePath().toString()));
+        args.addAll(List.of(leadingArgs));
+        return new TrialLauncher(args);
+    }
+
+    /** {@code java … -cp classpath mainClass leadingArgs… <trial arguments>}. */
+    public static TrialLauncher mainClass(String classpath, String mainClass, String... leadingArgs) {
+        List<String> args = new ArrayList<>(List.of("-cp", classpath, mainClass));
+        args.addAll(List.of(leadingArgs));
+        return new TrialLauncher(args);
+    }
+
+    /**
+     * Launches trials with the code this JVM runs: with {@code -jar} when this JVM was started from a jar (an
+     * executable jar nests its classes, so its path is no classpath for {@code mainClass}), otherwise with this
+     * JVM's classpath (a test run, an IDE) and {@code mainClass}.
+     */
+    public static TrialLauncher ofThisJvm(String mainClass, String... leadingArgs) {
+        String classpath = System.getProperty("java.class.path", "");
+        String command = System.getProperty("sun.java.command", "");
+        boolean singleJar = !classpath.contains(File.pathSeparator) && classpath.endsWith(".jar")
+                && Files.isRegularFile(Path.of(classpath));
+        if (singleJar && command.startsWith(classpath)) {
+            return jar(Path.of(classpath), leadingArgs);
+        }
+        return mainClass(classpath, mainClass, leadingArgs);
+    }
+
+    /** The java binary of this JVM, or of {@code javaHome}. */
+    public static Path javaBinary(Path javaHome) {
+        Path home = javaHome != null ? javaHome : Path.of(System.getProperty("java.home"));
+        return home.resolve("bin").resolve(isWindows() ? "java.exe" : "java");
+    }
+
+    private static boolean isWindows() {
+        return System.getProperty("os.name", "").startsWith("Windows");
+    }
+
+    /** The whole command line of one trial of {@code variant} under {@code plan}. */
+    public List<String> command(ExperimentPlan plan, EngineVariant variant) {
+        Objects.requireNonNull(variant, "variant");
+        List<String> command = new ArrayList<>();
+        command.add(javaBinary(variant.javaHome().orElse(null)).toString());
+        command.addAll(plan.jvmArgs());
+        command.addAll(variant.jvmArgs());
+        command.addAll(entryArguments);
+        TrialSpec spec = variant.trialSpec();
+        command.addAll(spec.toArguments());
+        return command;
+    }
+}

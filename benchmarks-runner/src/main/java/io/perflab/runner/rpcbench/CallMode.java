@@ -1,0 +1,26 @@
+package io.perflab.runner.rpcbench;
+
+import java.util.Locale;
+
+/** How rpc-bench's clients issue calls. */
+public enum CallMode {
+    /** Each client thread has its own connection and one outstanding synchronous call. */
+    SYNC,
+    /** {@code asyncConcurrency} outstanding asynchronous calls spread over the client reactors. */
+    ASYNC;
+
+    /** The name used on command lines and in reports: {@code sync}, {@code async}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses {@code sync} or {@code async} in any case. */
+    public static CallMode parse(String text) {
+        for (CallMode mode : values()) {
+            if (mode.label().equalsIgnoreCase(text.trim())) {
+                return mode;
+            }
+        }
+        throw new IllegalArgumentException("--mode must be sync or async, got '" + text + "'");
+    }
+}

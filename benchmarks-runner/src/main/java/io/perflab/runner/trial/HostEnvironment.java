@@ -1,0 +1,108 @@
+package io.perflab.runner.trial;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a trial runs on: JVM, host, CPU, kernel, load. Linux files under {@code /proc} are read when present;
+ * elsewhere the entries they feed are left out.
+ */
+public final class HostEnvironment {
+
+    private static final Path LOADAVG = Path.of("/proc/loadavg");
+    private static final Path CPUINFO = Path.of("/proc/cpuinfo");
+    private static final Path STATUS = Path.of("/proc/self/status");
+
+    private HostEnvironment() {
+    }
+
+    /** The environment entries of this JVM and host, in a stable order. */
+    public static Map<String, String> capture() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("jvm_version", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name")
+                + " " + System.getProperty("java.runtime.version"));
+        env.put("jvm_flags", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        env.put("host", hostName());
+        cpuModel().ifPresent(model -> env.put("cpu_model", model));
+        env.put("cpu_count", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        cpusAllowed().ifPresent(cpus -> env.put("cpus_allowed", cpus));
+        env.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        loadAverage().ifPresent(load -> env.put("load_average", load.toString()));
+        return env;
+    }
+
+    /** The 1/5/15-minute load averages and the runnable task count from {@code /proc/loadavg}. */
+    public static Optional<LoadAverage> loadAverage() {
+        try {
+            String[] fields = Files.readString(LOADAVG).trim().split("\\s+");
+            String[] running = fields[3].split("/");
+            return Optional.of(new LoadAverage(Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
+                    Double.parseDouble(fields[2]), Integer.parseInt(running[0])));
+        } catch (IOException | RuntimeException notLinux) {
+            double one = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+            return one < 0 ? Optional.empty() : Optional.of(new LoadAverage(one, -1, -1, -1));
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return Optional.ofNullable(System.getenv("HOSTNAME")).orElse("unknown");
+        }
+    }
+
+    private static Optional<String> cpuModel() {
+        return procField(CPUINFO, "model name");
+    }
+
+    /** The CPUs this process may run on, e.g. {@code 0-1} or {@code 1} under {@code taskset -c 1}. */
+    private static Optional<String> cpusAllowed() {
+        return procField(STATUS, "Cpus_allowed_list");
+    }
+
+    private static Optional<String> procField(Path file, String name) {
+        try {
+            List<String> lines = Files.readAllLines(file);
+            for (String line : lines) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equals(name)) {
+                    return Optional.of(line.substring(colon + 1).trim());
+                }
+            }
+        } catch (IOException | RuntimeException notLinux) {
+            // not Linux: the entry is left out
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The host's load.
+     *
+     * @param oneMinute 1-minute load average
+     * @param fiveMinutes 5-minute load average, -1 if unknown
+     * @param fifteenMinutes 15-minute load average, -1 if unknown
+     * @param runnable tasks runnable right now (including the reader), -1 if unknown
+     */
+    public record LoadAverage(double oneMinute, double fiveMinutes, double fifteenMinutes, int runnable) {
+
+        /** Whether other work is likely to disturb a benchmark on {@code cpus} CPUs. */
+        public boolean isHigh(int cpus) {
+            return oneMinute > Math.max(0.5, 0.25 * cpus);
+        }
+
+        @Override
+        public String toString() {
+            return String.format(java.util.Locale.ROOT, "%.2f %.2f %.2f (%d runnable)", oneMinute, fiveMinutes,
+                    fifteenMinutes, runnable);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.perflab.runner.trial;
+
+import java.util.List;
+
+/**
+ * The metric keys of an engine trial, as DESIGN's table names them, and those of a command trial.
+ *
+ * <p>Per-request figures divide a {@code getrusage(RUSAGE_SELF)} delta by the requests completed in the measured
+ * window, so they include the client threads as well as the server (about 60 % of the CPU on loopback).
+ */
+public final class MetricKeys {
+
+    /** Completed calls per second of wall time in the measured window. Higher is better. */
+    public static final String REQS_PER_SEC = "reqs_per_sec";
+    /** User CPU time of the whole process per request, µs. */
+    public static final String USER_CPU_US_PER_REQ = "user_cpu_us_per_req";
+    /** System CPU time of the whole process per request, µs. */
+    public static final String SYS_CPU_US_PER_REQ = "sys_cpu_us_per_req";
+    /** User plus system CPU time per request, µs. */
+    public static final String CPU_US_PER_REQ = "cpu_us_per_req";
+    /** Voluntary plus involuntary context switches per request. */
+    public static final String CTX_SWITCHES_PER_REQ = "ctx_switches_per_req";
+    public static final String VOLUNTARY_CTX_SWITCHES_PER_REQ = "voluntary_ctx_switches_per_req";
+    public static final String INVOLUNTARY_CTX_SWITCHES_PER_REQ = "involuntary_ctx_switches_per_req";
+    /** Bytes allocated on the heap by all threads per request. */
+    public static final String ALLOC_BYTES_PER_REQ = "alloc_bytes_per_req";
+    /** Call latency percentiles seen by the client, µs. */
+    public static final String LATENCY_P50_US = "latency_p50_us";
+    public static final String LATENCY_P99_US = "latency_p99_us";
+    public static final String LATENCY_P999_US = "latency_p999_us";
+    /** Collections in the measured window, all collectors. */
+    public static final String GC_COUNT = "gc_count";
+    /** Accumulated collection time in the measured window, ms. */
+    public static final String GC_PAUSE_MS = "gc_pause_ms";
+
+    /** Every metric an engine trial reports, in DESIGN's order. */
+    public static final List<String> ENGINE = List.of(REQS_PER_SEC, USER_CPU_US_PER_REQ, SYS_CPU_US_PER_REQ,
+            CPU_US_PER_REQ, CTX_SWITCHES_PER_REQ, VOLUNTARY_CTX_SWITCHES_PER_REQ, INVOLUNTARY_CTX_SWITCHES_PER_REQ,
+            ALLOC_BYTES_PER_REQ, LATENCY_P50_US, LATENCY_P99_US, LATENCY_P999_US, GC_COUNT, GC_PAUSE_MS);
+
+    /** Wall time of one run of a shell command, ms. */
+    public static final String WALL_MS = "wall_ms";
+    /** User CPU time of the command and its waited-for descendants ({@code RUSAGE_CHILDREN} delta), ms. */
+    public static final String USER_CPU_MS = "user_cpu_ms";
+    public static final String SYS_CPU_MS = "sys_cpu_ms";
+    public static final String CPU_MS = "cpu_ms";
+    public static final String CTX_SWITCHES = "ctx_switches";
+    public static final String VOLUNTARY_CTX_SWITCHES = "voluntary_ctx_switches";
+    public static final String INVOLUNTARY_CTX_SWITCHES = "involuntary_ctx_switches";
+    /** The command's exit status; a non-zero status also marks the trial failed. */
+    public static final String EXIT_STATUS = "exit_status";
+
+    /** Every metric a command trial reports. */
+    public static final List<String> COMMAND = List.of(WALL_MS, USER_CPU_MS, SYS_CPU_MS, CPU_MS, CTX_SWITCHES,
+            VOLUNTARY_CTX_SWITCHES, INVOLUNTARY_CTX_SWITCHES, EXIT_STATUS);
+
+    private MetricKeys() {
+    }
+
+    /** Whether a lower value of {@code key} is better (true for everything but throughput). */
+    public static boolean lowerIsBetter(String key) {
+        return !REQS_PER_SEC.equals(key);
+    }
+}

@@ -1,0 +1,88 @@
+package io.perflab.runner.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.runner.rpcbench.Warmup;
+import io.perflab.runner.rpcbench.Workload;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExperimentPlanTests {
+
+    private static final Workload WORKLOAD = Workload.DEFAULTS.withWarmup(Warmup.fixed(Duration.ofSeconds(2)))
+            .withRun(Duration.ofSeconds(3));
+    private static final EngineVariant WITHOUT = EngineVariant.of(Map.of("completion", "monitor"), WORKLOAD);
+    private static final EngineVariant WITH = EngineVariant.of(Map.of("completion", "notification"), WORKLOAD);
+
+    @Test
+    void interleavedAlternatesStartingWithTheBaseline() {
+        assertThat(ExperimentPlan.of(WITHOUT, WITH, 3).trials()).extracting(PlannedTrial::variant)
+                .containsExactly(VariantName.WITHOUT, VariantName.WITH, VariantName.WITHOUT, VariantName.WITH,
+                        VariantName.WITHOUT, VariantName.WITH);
+    }
+
+    @Test
+    void blockedRunsAllOfTheBaselineFirst() {
+        assertThat(ExperimentPlan.of(WITHOUT, WITH, 2).withOrder(TrialOrder.BLOCKED).trials())
+                .extracting(PlannedTrial::variant)
+                .containsExactly(VariantName.WITHOUT, VariantName.WITHOUT, VariantName.WITH, VariantName.WITH);
+    }
+
+    @Test
+    void randomizedIsBalancedPairsReproducibleFromTheSeed() {
+        ExperimentPlan plan = ExperimentPlan.of(WITHOUT, WITH, 20).withOrder(TrialOrder.RANDOMIZED).withSeed(42);
+        List<PlannedTrial> trials = plan.trials();
+
+        for (int pair = 0; pair < 20; pair++) {
+            assertThat(trials.get(2 * pair).variant()).isNotEqualTo(trials.get(2 * pair + 1).variant());
+        }
+        assertThat(trials).isEqualTo(plan.trials());
+        assertThat(trials).isNotEqualTo(plan.withOrder(TrialOrder.INTERLEAVED).trials());
+        assertThat(trials).isNotEqualTo(plan.withSeed(43).trials());
+        assertThat(trials).extracting(PlannedTrial::ordinal).containsExactlyElementsOf(
+                java.util.stream.IntStream.range(0, 40).boxed().toList());
+    }
+
+    @Test
+    void defaultTimeoutCoversWarmupRunAndAMinuteOfSetup() {
+        assertThat(ExperimentPlan.of(WITHOUT, WITH, 2).trialTimeout()).isEqualTo(Duration.ofSeconds(65));
+    }
+
+    @Test
+    void rejectsPlansThatCannotGiveAVariance() {
+        assertThatThrownBy(() -> ExperimentPlan.of(WITHOUT, WITH, 1)).hasMessage(
+                "--runs must be ≥ 2 (a variance needs two trials), got 1");
+        assertThatThrownBy(() -> ExperimentPlan.of(WITHOUT, WITH, 2).withMaxFailures(-1))
+                .hasMessage("--max-failures must be ≥ 0, got -1");
+        assertThatThrownBy(() -> ExperimentPlan.of(WITHOUT, new CommandVariant("true"), 2))
+                .hasMessage("both variants must be engine configurations or both commands");
+        assertThatThrownBy(() -> TrialOrder.parse("alternating"))
+                .hasMessage("--order must be interleaved, randomized or blocked, got 'alternating'");
+    }
+
+    @Test
+    void describesItselfForTheExperimentFile() {
+        Map<String, Object> described = ExperimentPlan.of(WITHOUT, WITH, 2).describe();
+
+        assertThat(described).containsEntry("runsPerVariant", 2).containsEntry("order", "interleaved")
+                .containsEntry("jvmArgs", ExperimentPlan.DEFAULT_JVM_ARGS);
+        assertThat(described.get("with").toString()).contains("completion=notification", "mode=sync");
+    }
+
+    @Test
+    void launcherPutsPlanFlagsBeforeVariantFlagsBeforeTheEntryPoint() {
+        TrialLauncher launcher = TrialLauncher.mainClass("a.jar:b.jar", "io.perflab.PerfLabApplication", "trial");
+        ExperimentPlan plan = ExperimentPlan.of(WITHOUT, WITH.withJvmArgs(List.of("-XX:+UseG1GC")), 2);
+
+        List<String> command = launcher.command(plan, (EngineVariant) plan.with());
+
+        assertThat(command.get(0)).endsWith("/bin/java");
+        assertThat(command.subList(1, 8)).containsExactly("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
+                "-XX:+UseSerialGC", "-XX:+UseG1GC", "-cp", "a.jar:b.jar");
+        assertThat(command.subList(8, 10)).containsExactly("io.perflab.PerfLabApplication", "trial");
+        assertThat(String.join(" ", command)).endsWith("--run-seconds 3 --set completion=notification");
+    }
+}

@@ -1,0 +1,60 @@
+package io.perflab.runner.metering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.runner.metering.ProcessMeter.GcTotals;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProcessMeterTests {
+
+    private static final int MIB = 1024 * 1024;
+
+    private static volatile Object sink;
+
+    @Test
+    void allocationDeltaMatchesTheBytesAllocated() {
+        ProcessMeter meter = ProcessMeter.forThisProcess();
+        allocate(MIB); // load and compile what the loop needs first
+        ProcessMeter.Snapshot start = meter.snapshot();
+        allocate(10 * MIB);
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.allocatedBytes()).isBetween(10L * MIB, 11L * MIB);
+    }
+
+    @Test
+    void gcDeltaCountsRequestedCollections() {
+        ProcessMeter meter = ProcessMeter.forThisProcess();
+        ProcessMeter.Snapshot start = meter.snapshot();
+        System.gc();
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.gcCount()).isGreaterThanOrEqualTo(1);
+        assertThat(window.gcMillis()).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void windowIsTheDifferenceOfTwoSnapshots() {
+        Deque<Long> clock = new ArrayDeque<>(List.of(1_000L, 3_001_000L));
+        Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(10, 20, 3, 4),
+                new ResourceUsage(1010, 520, 33, 5)));
+        Deque<Long> allocated = new ArrayDeque<>(List.of(100L, 4196L));
+        Deque<GcTotals> gc = new ArrayDeque<>(List.of(new GcTotals(2, 5), new GcTotals(3, 12)));
+        ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, allocated::pop, gc::pop);
+
+        ProcessMeter.Snapshot first = meter.snapshot();
+        ProcessMeter.Window window = meter.snapshot().since(first);
+
+        assertThat(window).isEqualTo(new ProcessMeter.Window(3_000_000L, new ResourceUsage(1000, 500, 30, 1),
+                4096L, 1, 7));
+    }
+
+    private static void allocate(int bytes) {
+        for (int i = 0; i < bytes / 1024; i++) {
+            sink = new byte[1024 - 16]; // 16-byte array header on a 64-bit JVM with compressed class pointers
+        }
+    }
+}

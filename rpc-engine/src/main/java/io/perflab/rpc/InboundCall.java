@@ -1,0 +1,115 @@
+package io.perflab.rpc;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A request being served: created (or taken from the connection's pool) on the reactor, run by a
+ * worker ({@link #execute()}), handed back to the reactor to write its response ({@link #run()}).
+ */
+final class InboundCall implements Runnable {
+
+    private final ServerConnectionHandler connection;
+    private int callId;
+    private long receivedNanos;
+    private int timeoutMillis;
+    private MethodHandler handler;
+    private ByteBuf request;
+    private ByteBuf response;
+
+    InboundCall(ServerConnectionHandler connection) {
+        this.connection = connection;
+    }
+
+    void init(int callId, int timeoutMillis, long receivedNanos, MethodHandler handler, ByteBuf request) {
+        this.callId = callId;
+        this.timeoutMillis = timeoutMillis;
+        this.receivedNanos = receivedNanos;
+        this.handler = handler;
+        this.request = request;
+    }
+
+    int callId() {
+        return callId;
+    }
+
+    /** Runs the method (or answers TIMED_OUT if the deadline passed in the queue), then sends. */
+    void execute() {
+        ByteBuf req = request;
+        request = null;
+        try {
+            if (timeoutMillis > 0 && System.nanoTime() - receivedNanos > timeoutMillis * 1_000_000L) {
+                connection.metrics().timedOutInQueue.increment();
+                response = WireFormat.errorResponse(connection.alloc(), callId, RpcStatus.TIMED_OUT,
+                        "deadline of " + timeoutMillis + " ms passed while the call waited in the service queue");
+            } else {
+                response = invoke(req);
+            }
+        } finally {
+            req.release();
+        }
+        connection.sendResponse(this);
+    }
+
+    private ByteBuf invoke(ByteBuf req) {
+        ByteBuf resp = connection.alloc().ioBuffer(connection.callBufferInitialBytes());
+        WireFormat.beginResponse(resp);
+        RpcStatus status = RpcStatus.OK;
+        String detail = null;
+        try {
+            handler.handle(req, resp);
+            if (resp.writerIndex() - WireFormat.LENGTH_FIELD_BYTES > connection.maxFrameBytes()) {
+                status = RpcStatus.REMOTE_ERROR;
+                detail = "response of " + (resp.writerIndex() - WireFormat.RESPONSE_HEADER_BYTES)
+                        + " bytes exceeds maxFrameBytes " + connection.maxFrameBytes();
+            }
+        } catch (RpcException e) {
+            status = e.status().code() >= 0 && e.status() != RpcStatus.OK ? e.status() : RpcStatus.REMOTE_ERROR;
+            detail = e.detail();
+        } catch (IndexOutOfBoundsException e) {
+            status = RpcStatus.INVALID_REQUEST;
+            detail = "request body too short: " + e.getMessage();
+        } catch (Throwable t) {
+            status = RpcStatus.REMOTE_ERROR;
+            detail = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+        }
+        connection.metrics().callsHandled.increment();
+        if (status != RpcStatus.OK) {
+            resp.writerIndex(WireFormat.RESPONSE_HEADER_BYTES);
+            resp.writeCharSequence(String.valueOf(detail), StandardCharsets.UTF_8);
+        }
+        WireFormat.finishResponse(resp, callId, status);
+        return resp;
+    }
+
+    ByteBuf takeResponse() {
+        ByteBuf r = response;
+        response = null;
+        return r;
+    }
+
+    /** On the reactor: write the response. */
+    @Override
+    public void run() {
+        connection.writeResponse(this);
+    }
+
+    /** Releases what a call that will never run still holds. */
+    void discard() {
+        if (request != null) {
+            request.release();
+            request = null;
+        }
+        if (response != null) {
+            response.release();
+            response = null;
+        }
+        handler = null;
+    }
+
+    void clear() {
+        handler = null;
+        request = null;
+        response = null;
+    }
+}

@@ -1,0 +1,83 @@
+package io.perflab.security;
+
+import io.perflab.system.PerfLabProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * On the first start (no users at all) creates the {@code admin} user with a random password, writes the password
+ * to {@code <data-dir>/initial-admin-password} readable by the owner only, and logs it once — the convention
+ * Jenkins made familiar. Later starts leave users alone.
+ */
+@Component
+class InitialAdminAccount implements ApplicationRunner {
+
+    static final String USERNAME = "admin";
+    static final String PASSWORD_FILE = "initial-admin-password";
+
+    private static final Logger log = LoggerFactory.getLogger(InitialAdminAccount.class);
+
+    private final UserAccounts users;
+    private final PasswordEncoder passwordEncoder;
+    private final PerfLabProperties properties;
+    private final SecureRandom random = new SecureRandom();
+
+    InitialAdminAccount(UserAccounts users, PasswordEncoder passwordEncoder, PerfLabProperties properties) {
+        this.users = users;
+        this.passwordEncoder = passwordEncoder;
+        this.properties = properties;
+    }
+
+    @Override
+    @Transactional
+    public void run(ApplicationArguments args) {
+        if (users.count() > 0) {
+            return;
+        }
+        byte[] bytes = new byte[18];
+        random.nextBytes(bytes);
+        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        users.create(USERNAME, passwordEncoder.encode(password), UserAccounts.Role.ADMIN);
+        Path file = properties.dataDirectory().resolve(PASSWORD_FILE);
+        writeOwnerOnly(file, password + System.lineSeparator());
+        log.info("""
+
+                *************************************************************
+                PerfLab created the user 'admin' with the password:
+
+                    {}
+
+                It is also in {} (readable by you only).
+                Sign in and keep it somewhere safe.
+                *************************************************************""", password, file);
+    }
+
+    private static void writeOwnerOnly(Path file, String content) {
+        try {
+            Files.deleteIfExists(file);
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } else {
+                Files.createFile(file);
+            }
+            Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the initial admin password to " + file, e);
+        }
+    }
+}

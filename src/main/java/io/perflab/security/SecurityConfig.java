@@ -1,0 +1,98 @@
+package io.perflab.security;
+
+import io.perflab.system.PerfLabProperties;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetailsService;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
+import org.springframework.security.crypto.factory.PasswordEncoderFactories;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Who may do what. Reading is open: pages, {@code GET} on the API, and the stateless {@code POST /api/v1/analyze}.
+ * Everything that changes state needs a signed-in user (dashboard forms, with CSRF) or a bearer API token.
+ */
+@Configuration
+class SecurityConfig {
+
+    /** Pages may load scripts and styles from this server only; ECharts sets style attributes on its nodes. */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
+            + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
+            + "form-action 'self'; frame-ancestors 'none'";
+
+    @Bean
+    PasswordEncoder passwordEncoder() {
+        return PasswordEncoderFactories.createDelegatingPasswordEncoder();
+    }
+
+    @Bean
+    UserDetailsService userDetailsService(UserAccounts users) {
+        return username -> users.findByUsername(username)
+                .map(u -> User.withUsername(u.username()).password(u.passwordHash()).roles(u.role().name()).build())
+                .orElseThrow(() -> new UsernameNotFoundException("no user named " + username));
+    }
+
+    @Bean
+    ApiTokenAuthenticator bootstrapTokenAuthenticator(PerfLabProperties properties) {
+        return new BootstrapTokenAuthenticator(properties.security());
+    }
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain apiSecurity(HttpSecurity http, List<ApiTokenAuthenticator> authenticators, JsonMapper json)
+            throws Exception {
+        ProblemResponses problems = new ProblemResponses(json);
+        http.securityMatcher("/api/**")
+                .authorizeHttpRequests(requests -> requests
+                        .requestMatchers(HttpMethod.GET, "/api/**").permitAll()
+                        .requestMatchers(HttpMethod.HEAD, "/api/**").permitAll()
+                        .requestMatchers(HttpMethod.POST, "/api/v1/analyze").permitAll()
+                        .anyRequest().authenticated())
+                // A browser sends its session cookie on its own, so writes riding on a session need a CSRF token;
+                // a bearer token or basic credentials are never sent implicitly and need none.
+                .csrf(csrf -> csrf.requireCsrfProtectionMatcher(cookieAuthenticatedWrite()))
+                .addFilterBefore(new ApiTokenAuthenticationFilter(authenticators, problems),
+                        BasicAuthenticationFilter.class)
+                .httpBasic(basic -> basic.authenticationEntryPoint(problems))
+                .exceptionHandling(errors -> errors.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+                .headers(headers -> headers.contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY)));
+        return http.build();
+    }
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain pageSecurity(HttpSecurity http) throws Exception {
+        http.authorizeHttpRequests(requests -> requests
+                        .requestMatchers("/login", "/error", "/error/**").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/**").permitAll()
+                        .requestMatchers(HttpMethod.HEAD, "/**").permitAll()
+                        .anyRequest().authenticated())
+                .formLogin(form -> form.loginPage("/login").permitAll())
+                .logout(logout -> logout.logoutSuccessUrl("/"))
+                .headers(headers -> headers
+                        .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
+                        .referrerPolicy(referrer -> referrer.policy(
+                                ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
+        return http.build();
+    }
+
+    private static RequestMatcher cookieAuthenticatedWrite() {
+        return (HttpServletRequest request) -> {
+            String method = request.getMethod();
+            boolean safe = "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method)
+                    || "TRACE".equals(method);
+            return !safe && request.getHeader("Authorization") == null && request.getRequestedSessionId() != null;
+        };
+    }
+}

@@ -1,0 +1,92 @@
+package io.perflab.system;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import java.net.URI;
+import java.util.Map;
+import org.springframework.boot.web.error.ErrorAttributeOptions;
+import org.springframework.boot.webmvc.error.ErrorAttributes;
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.servlet.ModelAndView;
+
+/**
+ * The container's error path: an HTML page for browsers ({@code templates/error/404.html}, {@code 500.html},
+ * {@code error.html}) and {@code application/problem+json} for everything else, so an API client never gets an
+ * HTML page or Spring's default JSON shape.
+ */
+@Controller
+@RequestMapping("${server.error.path:/error}")
+class ErrorPagesController implements ErrorController {
+
+    private static final String VIEW_NOT_FOUND = "error/404";
+    private static final String VIEW_SERVER_ERROR = "error/500";
+    private static final String VIEW_OTHER = "error/error";
+
+    private final ErrorAttributes errorAttributes;
+
+    ErrorPagesController(ErrorAttributes errorAttributes) {
+        this.errorAttributes = errorAttributes;
+    }
+
+    @RequestMapping(produces = MediaType.TEXT_HTML_VALUE)
+    ModelAndView errorPage(HttpServletRequest request) {
+        HttpStatus status = status(request);
+        String view = switch (status) {
+            case NOT_FOUND -> VIEW_NOT_FOUND;
+            case INTERNAL_SERVER_ERROR -> VIEW_SERVER_ERROR;
+            default -> VIEW_OTHER;
+        };
+        ModelAndView page = new ModelAndView(view, status);
+        page.addObject("status", status.value());
+        page.addObject("reason", status.getReasonPhrase());
+        page.addObject("detail", detail(request, status));
+        page.addObject("path", attributes(request).get("path"));
+        return page;
+    }
+
+    @RequestMapping
+    ResponseEntity<ProblemDetail> problem(HttpServletRequest request) {
+        HttpStatus status = status(request);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(request, status));
+        Object path = attributes(request).get("path");
+        if (path != null) {
+            problem.setInstance(URI.create(path.toString()));
+        }
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+    }
+
+    private String detail(HttpServletRequest request, HttpStatus status) {
+        if (status == HttpStatus.NOT_FOUND) {
+            return "Nothing at " + request.getMethod() + " " + attributes(request).getOrDefault("path", "this path")
+                    + ". The API lives under /api/v1 (see /v3/api-docs).";
+        }
+        if (status.is5xxServerError()) {
+            return "PerfLab hit an internal error; the server log has the details.";
+        }
+        Object message = attributes(request).get("message");
+        return message == null || message.toString().isBlank() ? status.getReasonPhrase() : message.toString();
+    }
+
+    private Map<String, Object> attributes(HttpServletRequest request) {
+        return errorAttributes.getErrorAttributes(new ServletWebRequest(request),
+                ErrorAttributeOptions.of(ErrorAttributeOptions.Include.MESSAGE, ErrorAttributeOptions.Include.PATH));
+    }
+
+    private static HttpStatus status(HttpServletRequest request) {
+        Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        if (code instanceof Integer value) {
+            HttpStatus status = HttpStatus.resolve(value);
+            if (status != null) {
+                return status;
+            }
+        }
+        return HttpStatus.INTERNAL_SERVER_ERROR;
+    }
+}

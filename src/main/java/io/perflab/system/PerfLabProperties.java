@@ -1,0 +1,32 @@
+package io.perflab.system;
+
+import java.nio.file.Path;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * PerfLab's own settings ({@code perflab.*}).
+ *
+ * @param dataDir home of the embedded database and of files such as {@code initial-admin-password}; a relative
+ *     path is resolved against the working directory (default {@code data})
+ * @param security security settings
+ */
+@ConfigurationProperties("perflab")
+public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValue Security security) {
+
+    /** The data directory as an absolute, normalized path. */
+    public Path dataDirectory() {
+        return dataDir.toAbsolutePath().normalize();
+    }
+
+    /**
+     * @param bootstrapToken when set, accepted as an admin bearer token on {@code /api/**} (for CI setups and
+     *     scripted installs); unset by default
+     */
+    public record Security(String bootstrapToken) {
+
+        public boolean hasBootstrapToken() {
+            return bootstrapToken != null && !bootstrapToken.isBlank();
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.perflab.archfixture.alpha;
+
+import io.perflab.archfixture.beta.Beta;
+
+/** Half of a deliberate cycle between two feature packages. */
+public class Alpha {
+
+    public Beta partner() {
+        return new Beta();
+    }
+}

@@ -1,0 +1,11 @@
+package io.perflab.archfixture.beta;
+
+import io.perflab.archfixture.alpha.Alpha;
+
+/** The other half of a deliberate cycle between two feature packages. */
+public class Beta {
+
+    public Alpha partner() {
+        return new Alpha();
+    }
+}

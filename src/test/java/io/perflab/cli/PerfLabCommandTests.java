@@ -1,0 +1,115 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.PerfLabApplication;
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PerfLabCommandTests {
+
+    @Test
+    void serverStartsWithNoArgumentsServeOrOnlySpringProperties() {
+        assertThat(PerfLabCommand.startsServer(new String[0])).isTrue();
+        assertThat(PerfLabCommand.startsServer(new String[] {"serve", "--server.port=1"})).isTrue();
+        assertThat(PerfLabCommand.startsServer(new String[] {"--server.port=18080", "--perflab.data-dir=/tmp/x"}))
+                .isTrue();
+        assertThat(PerfLabCommand.serverArguments(new String[] {"serve", "--server.port=1"}))
+                .containsExactly("--server.port=1");
+    }
+
+    @Test
+    void helpVersionAndSubcommandsGoToTheCommandLine() {
+        assertThat(PerfLabCommand.startsServer(new String[] {"--help"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"--version"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"frobnicate"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"--server.port=1", "-h"})).isFalse();
+    }
+
+    @Test
+    void helpListsTheSubcommands() {
+        StringWriter out = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(new StringWriter()))
+                .execute("--help");
+
+        assertThat(status).isZero();
+        assertThat(out.toString()).contains("Usage: perflab", "serve", "help");
+    }
+
+    @Test
+    void unknownSubcommandExitsTwoNamingIt() {
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("frobnicate");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown command 'frobnicate'", "perflab --help");
+    }
+
+    @Test
+    void unknownFlagExitsTwoNamingIt() {
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("--frobnicate");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--frobnicate");
+    }
+
+    /** Runs the real entry point in a fresh JVM: --help must answer without bringing up Spring. */
+    @Test
+    void helpInAFreshJvmStartsNoSpringContext() throws Exception {
+        Result result = runMain("--help");
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout()).contains("Usage: perflab", "serve");
+        assertThat(result.stdout() + result.stderr())
+                .doesNotContain("Starting PerfLabApplication")
+                .doesNotContain("Spring Boot");
+    }
+
+    @Test
+    void versionInAFreshJvmPrintsTheVersion() throws Exception {
+        Result result = runMain("--version");
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout()).startsWith("perflab " + io.perflab.system.PerfLabVersion.get());
+    }
+
+    @Test
+    void unknownSubcommandInAFreshJvmExitsTwo() throws Exception {
+        Result result = runMain("frobnicate");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.stderr()).contains("frobnicate");
+    }
+
+    record Result(int exitCode, String stdout, String stderr) {
+    }
+
+    static Result runMain(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(PerfLabApplication.class.getName());
+        command.addAll(List.of(args));
+        File stdout = File.createTempFile("perflab-cli", ".out");
+        File stderr = File.createTempFile("perflab-cli", ".err");
+        Process process = new ProcessBuilder(command).redirectOutput(stdout).redirectError(stderr).start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("CLI finished").isTrue();
+        Result result = new Result(process.exitValue(),
+                java.nio.file.Files.readString(stdout.toPath(), StandardCharsets.UTF_8),
+                java.nio.file.Files.readString(stderr.toPath(), StandardCharsets.UTF_8));
+        stdout.delete();
+        stderr.delete();
+        return result;
+    }
+}
