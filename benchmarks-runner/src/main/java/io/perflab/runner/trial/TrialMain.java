@@ -4,7 +4,7 @@ import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchResult;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +26,11 @@ public final class TrialMain {
     }
 
     public static void main(String[] args) {
-        System.exit(run(List.of(args), System.out, System.err));
+        System.exit(run(List.of(args), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs one trial with {@code args}; returns the exit status. */
-    public static int run(List<String> args, PrintStream out, PrintStream err) {
+    public static int run(List<String> args, PrintWriter out, PrintWriter err) {
         QuietLogging.apply();
         TrialSpec spec;
         EngineOptions options;
