@@ -71,14 +71,14 @@ public final class RpcServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
+                        metrics.connectionsAccepted.increment();
                         ChannelPipeline p = ch.pipeline();
                         if (ssl != null) {
                             p.addLast("tls", ssl.newHandler(ch.alloc()));
                         }
                         p.addLast("frames", new RpcFrameDecoder(WireFormat.MIN_REQUEST_FRAME_BYTES,
                                 config.maxFrameBytes(), true, reason -> metrics.protocolErrors.increment()));
-                        p.addLast("calls", new ServerConnectionHandler(RpcServer.this, methods, pool, options,
-                                config.maxFrameBytes()));
+                        p.addLast("calls", new ServerConnectionHandler(methods, pool, options, config, metrics));
                     }
                 });
         try {

@@ -30,7 +30,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private static final Logger log = LoggerFactory.getLogger(ServerConnectionHandler.class);
     private static final int MAX_POOLED_CALLS = 1024;
 
-    private final RpcServer server;
+    private final ServerMetrics metrics;
+    private final int serviceQueueLength;
     private final MethodTable methods;
     private final ServicePool pool;
     private final boolean consolidated;
@@ -45,14 +46,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private boolean flushPending;
     private boolean readInProgress;
 
-    ServerConnectionHandler(RpcServer server, MethodTable methods, ServicePool pool, EngineOptions options,
-                            int maxFrameBytes) {
-        this.server = server;
+    ServerConnectionHandler(MethodTable methods, ServicePool pool, EngineOptions options, ServerConfig config,
+                            ServerMetrics metrics) {
+        this.metrics = metrics;
+        this.serviceQueueLength = config.serviceQueueLength();
         this.methods = methods;
         this.pool = pool;
         this.consolidated = options.flush() == EngineOptions.Flush.CONSOLIDATED;
         this.callBufferInitialBytes = options.callBufferInitialBytes();
-        this.maxFrameBytes = maxFrameBytes;
+        this.maxFrameBytes = config.maxFrameBytes();
         this.recycledCalls = options.callObjects() == EngineOptions.CallObjects.RECYCLED ? new ArrayDeque<>() : null;
         this.responseQueue = consolidated && pool != null ? PlatformDependent.newMpscQueue() : null;
     }
@@ -65,7 +67,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     }
 
     ServerMetrics metrics() {
-        return server.metrics();
+        return metrics;
     }
 
     ByteBufAllocator alloc() {
@@ -92,7 +94,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
             String reason = "malformed request header (call id " + callId + ", method name length " + methodLength
                     + ", " + frame.readableBytes() + " bytes left, timeout " + timeoutMillis + " ms)";
             frame.release();
-            server.metrics().protocolErrors.increment();
+            metrics.protocolErrors.increment();
             log.warn("closing connection {}: {}", ctx.channel().remoteAddress(), reason);
             ctx.close();
             return;
@@ -117,11 +119,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
         if (pool == null) {
             call.execute();
         } else if (!pool.offer(call)) {
-            server.metrics().queueOverflows.increment();
+            metrics.queueOverflows.increment();
             call.discard();
             recycle(call);
             writeOnLoop(WireFormat.errorResponse(alloc, callId, RpcStatus.SERVER_TOO_BUSY,
-                    "service queue full (" + server.config().serviceQueueLength() + " calls)"));
+                    "service queue full (" + serviceQueueLength + " calls)"));
         }
     }
 
@@ -188,6 +190,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
         } else {
             ctx.writeAndFlush(response, ctx.voidPromise());
         }
+    }
+
+    /** Calls waiting in this connection's pool (0 with {@code callObjects=fresh}). */
+    int pooledCalls() {
+        return recycledCalls == null ? 0 : recycledCalls.size();
     }
 
     private InboundCall acquire() {
