@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private static final int MAX_POOLED_CALLS = 1024;
 
     private final ServerMetrics metrics;
+    private final LongSupplier nanoClock;
     private final int serviceQueueLength;
     private final MethodTable methods;
     private final ServicePool pool;
@@ -47,8 +49,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private boolean readInProgress;
 
     ServerConnectionHandler(MethodTable methods, ServicePool pool, EngineOptions options, ServerConfig config,
-                            ServerMetrics metrics) {
+                            ServerMetrics metrics, LongSupplier nanoClock) {
         this.metrics = metrics;
+        this.nanoClock = nanoClock;
         this.serviceQueueLength = config.serviceQueueLength();
         this.methods = methods;
         this.pool = pool;
@@ -72,6 +75,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
 
     ByteBufAllocator alloc() {
         return alloc;
+    }
+
+    /** Monotonic time for queue deadlines ({@code System::nanoTime} except in tests). */
+    long nanoTime() {
+        return nanoClock.getAsLong();
     }
 
     int callBufferInitialBytes() {
@@ -115,7 +123,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
             return;
         }
         InboundCall call = acquire();
-        call.init(callId, timeoutMillis, timeoutMillis > 0 ? System.nanoTime() : 0, handler, frame);
+        call.init(callId, timeoutMillis, timeoutMillis > 0 ? nanoClock.getAsLong() : 0, handler, frame);
         if (pool == null) {
             call.execute();
         } else if (!pool.offer(call)) {

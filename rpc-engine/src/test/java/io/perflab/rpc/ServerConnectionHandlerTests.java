@@ -42,7 +42,8 @@ class ServerConnectionHandlerTests {
         channel = new EmbeddedChannel();
         channel.pipeline().addLast(new RpcFrameDecoder(WireFormat.MIN_REQUEST_FRAME_BYTES, config.maxFrameBytes(), true,
                 r -> metrics.protocolErrors.increment()));
-        channel.pipeline().addLast(new ServerConnectionHandler(methods, null, options, config, metrics));
+        channel.pipeline().addLast(new ServerConnectionHandler(methods, null, options, config, metrics,
+                System::nanoTime));
         channel.writeInbound(Unpooled.wrappedBuffer(TestFrames.preamble()));
         return channel;
     }
