@@ -101,7 +101,7 @@ class ReportBrowserTests extends ReportTestSupport {
         assertThat(number("return document.querySelectorAll('#forest circle').length")).isEqualTo(6);
         assertThat(number("return document.querySelectorAll('#strip-1 circle').length")).isEqualTo(11);
         assertThat(number("return document.querySelectorAll('#order-1 rect').length")).isEqualTo(12 + 1);
-        assertThat(number("return document.querySelectorAll('#results-table tbody tr').length")).isEqualTo(6);
+        assertThat(number("return document.querySelectorAll('#results-table tbody.metric').length")).isEqualTo(6);
         assertThat(number("return document.querySelectorAll('table').length")).isGreaterThanOrEqualTo(6);
         assertThat(number("return JSON.parse(document.getElementById('perflab-samples').textContent)"
                 + ".metrics.user_cpu_us_per_req.with.length")).isEqualTo(12);

@@ -44,7 +44,7 @@ class ReportEscapingTests extends ReportTestSupport {
                 .contains("&lt;img src=x onerror=alert(3)&gt;", "&lt;i&gt;opt&lt;/i&gt;")
                 .contains("&lt;svg onload=alert(5)&gt;", "&lt;img src=x onerror=alert(6)&gt;")
                 // the metric name, in the table, in the charts' text and titles
-                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</span>")
+                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</th>")
                 .contains("<title id=\"forest-title\">")
                 .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</text>");
         assertThat(ReportControllerTests.count(html, "</script>")).isEqualTo(1);
