@@ -38,29 +38,25 @@ public class StatsBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            SplittableRandom random = new SplittableRandom(42);
-            with = new double[size];
-            without = new double[size];
-            for (int i = 0; i < size; i++) {
-                with[i] = 100 + gaussian(random);
-                without[i] = 100.5 + gaussian(random);
-            }
-        }
-
-        private static double gaussian(SplittableRandom r) {
-            return Math.sqrt(-2 * Math.log(1 - r.nextDouble())) * Math.cos(2 * Math.PI * r.nextDouble());
+            with = generate(size, 100);
+            without = generate(size, 100.5);
         }
     }
 
     /** Two samples of 100,000 each. */
     @State(Scope.Benchmark)
-    public static class Large extends Samples {
-        @Override
-        @Setup(Level.Trial)
-        public void setUp() {
-            size = 100_000;
-            super.setUp();
+    public static class Large {
+        double[] with = generate(100_000, 100);
+        double[] without = generate(100_000, 100.5);
+    }
+
+    static double[] generate(int size, double mean) {
+        SplittableRandom random = new SplittableRandom(42 + (long) mean);
+        double[] v = new double[size];
+        for (int i = 0; i < size; i++) {
+            v[i] = mean + Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
         }
+        return v;
     }
 
     @Benchmark
