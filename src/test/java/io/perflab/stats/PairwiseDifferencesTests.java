@@ -38,7 +38,7 @@ class PairwiseDifferencesTests {
         assertThat(differences.median()).isEqualTo(median);
     }
 
-    @Property(tries = 40)
+    @Property(tries = 20)
     void selectsInLargerContinuousInputs(@ForAll @IntRange(min = 50, max = 400) int n,
             @ForAll @IntRange(min = 50, max = 400) int m, @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long seed) {
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
