@@ -28,7 +28,7 @@ class ArchitectureTests {
         return noClasses().that().resideInAPackage(statsPackage)
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "org.springframework..", "jakarta.servlet..", "java.sql..", "javax.sql..",
-                        "tools.jackson..", "com.fasterxml.jackson..", "io.perflab.rpc..", "io.perflab.bench..")
+                        "tools.jackson..", "com.fasterxml.jackson..", "io.perflab.rpc..", "io.perflab.runner..")
                 .because("io.perflab.stats is pure Java on Commons Math (DESIGN: Statistics)");
     }
 

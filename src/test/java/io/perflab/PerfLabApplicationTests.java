@@ -144,6 +144,18 @@ class PerfLabApplicationTests {
     }
 
     @Test
+    void apiBodiesOverTheLimitAre413() throws Exception {
+        byte[] body = new byte[16 * 1024 * 1024 + 1];
+        java.util.Arrays.fill(body, (byte) ' ');
+        HttpResponse<String> response = send(request("/api/v1/experiments")
+                .header("Authorization", "Bearer " + BOOTSTRAP_TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.body()).contains("larger than the limit");
+    }
+
+    @Test
     void openApiDocumentIsServed() throws Exception {
         HttpResponse<String> response = send(request("/v3/api-docs"));
 

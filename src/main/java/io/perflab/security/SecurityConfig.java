@@ -58,6 +58,7 @@ class SecurityConfig {
                         .requestMatchers(HttpMethod.GET, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.POST, "/api/v1/analyze").permitAll()
+                        .requestMatchers(HttpMethod.DELETE, "/api/**").hasRole("ADMIN")
                         .anyRequest().authenticated())
                 // A browser sends its session cookie on its own, so writes riding on a session need a CSRF token;
                 // a bearer token or basic credentials are never sent implicitly and need none.

@@ -61,6 +61,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (RequestSizeLimitFilter.causedByLimit(ex)) {
+            ProblemDetail tooLarge = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+                    RequestBodyErrors.describe(ex));
+            return handleExceptionInternal(ex, tooLarge, headers, HttpStatus.CONTENT_TOO_LARGE, request);
+        }
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
                 "The request body is not valid: " + RequestBodyErrors.describe(ex));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);

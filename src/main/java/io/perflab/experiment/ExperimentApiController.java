@@ -1,0 +1,164 @@
+package io.perflab.experiment;
+
+import io.perflab.system.ApiProblem;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/** {@code /api/v1/experiments}: queue, follow, control and read engine and command A/B experiments. */
+@RestController
+@RequestMapping("/api/v1/experiments")
+class ExperimentApiController {
+
+    static final int MAX_PAGE_SIZE = 200;
+
+    private final ExperimentService experiments;
+    private final ExperimentEvents events;
+
+    ExperimentApiController(ExperimentService experiments, ExperimentEvents events) {
+        this.experiments = experiments;
+        this.events = events;
+    }
+
+    /** A page of experiments. */
+    record Page(List<ExperimentView> items, int page, int size, long total) {
+    }
+
+    /** One sample row of {@code /samples}. */
+    record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit) {
+    }
+
+    @PostMapping
+    ResponseEntity<Map<String, Object>> create(@RequestBody(required = false) ExperimentRequest request,
+            Authentication authentication) {
+        long id = experiments.create(request, authentication.getName(), isAdmin(authentication));
+        URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(id).toUri();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", id);
+        body.put("status", ExperimentStatus.QUEUED.name());
+        body.put("url", location.toString());
+        body.put("page", ServletUriComponentsBuilder.fromCurrentContextPath().path("/experiments/{id}")
+                .buildAndExpand(id).toUriString());
+        return ResponseEntity.accepted().location(location).body(body);
+    }
+
+    @GetMapping
+    Page list(@RequestParam(required = false) String status, @RequestParam(required = false) String name,
+            @RequestParam(required = false) String kind, @RequestParam(required = false) String benchmark,
+            @RequestParam(defaultValue = "0") int page,
+            @RequestParam(defaultValue = "20") int size) {
+        if (page < 0) {
+            throw ApiProblem.badRequest("page: must be ≥ 0, got " + page);
+        }
+        if (size < 1 || size > MAX_PAGE_SIZE) {
+            throw ApiProblem.badRequest("size: must be between 1 and " + MAX_PAGE_SIZE + ", got " + size);
+        }
+        ExperimentStatus statusFilter = parse("status", status, ExperimentStatus.class);
+        ExperimentKind kindFilter = parse("kind", kind, ExperimentKind.class);
+        ExperimentFilter filter = new ExperimentFilter(statusFilter, name, kindFilter, benchmark, false);
+        List<ExperimentView> items = experiments.list(filter, page, size).stream()
+                .map(experiments::summary)
+                .toList();
+        return new Page(items, page, size, experiments.count(filter));
+    }
+
+    /** Events of every experiment (the home page's live view). */
+    @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    SseEmitter allEvents() {
+        return events.subscribe(ExperimentEvents.ALL);
+    }
+
+    @GetMapping("/{id}")
+    ExperimentView get(@PathVariable long id) {
+        return experiments.view(id);
+    }
+
+    @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    SseEmitter events(@PathVariable long id) {
+        experiments.get(id);
+        return events.subscribe(id);
+    }
+
+    @GetMapping(path = "/{id}/samples", produces = MediaType.APPLICATION_JSON_VALUE)
+    List<SampleRow> samples(@PathVariable long id) {
+        Map<String, MetricDefinition> definitions = experiments.metricDefinitions(id);
+        List<SampleRow> rows = new ArrayList<>();
+        for (RunRecord run : experiments.runs(id)) {
+            run.metrics().forEach((metric, value) -> rows.add(new SampleRow(id, run.variant(), run.ordinal(), metric,
+                    value, definitions.containsKey(metric) ? definitions.get(metric).unit() : "")));
+        }
+        return rows;
+    }
+
+    @GetMapping(path = "/{id}/samples", produces = "text/csv")
+    ResponseEntity<String> samplesCsv(@PathVariable long id) {
+        StringBuilder csv = new StringBuilder("experiment,variant,run,metric,value,unit\n");
+        for (SampleRow row : samples(id)) {
+            csv.append(row.experiment()).append(',').append(row.variant()).append(',').append(row.ordinal())
+                    .append(',').append(csvField(row.metric())).append(',').append(row.value()).append(',')
+                    .append(csvField(row.unit())).append('\n');
+        }
+        return ResponseEntity.ok()
+                .contentType(new MediaType("text", "csv", java.nio.charset.StandardCharsets.UTF_8))
+                .header("Content-Disposition", "attachment; filename=\"experiment-" + id + "-samples.csv\"")
+                .body(csv.toString());
+    }
+
+    @PostMapping("/{id}/cancel")
+    ResponseEntity<Map<String, Object>> cancel(@PathVariable long id) {
+        experiments.cancel(id);
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("id", id, "action", "cancel"));
+    }
+
+    @PostMapping("/{id}/resume")
+    ResponseEntity<Map<String, Object>> resume(@PathVariable long id) {
+        experiments.resume(id);
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("id", id, "status", "QUEUED"));
+    }
+
+    @DeleteMapping("/{id}")
+    ResponseEntity<Void> delete(@PathVariable long id) {
+        experiments.delete(id);
+        return ResponseEntity.noContent().build();
+    }
+
+    public static boolean isAdmin(Authentication authentication) {
+        return authentication.getAuthorities().stream().anyMatch(a -> a.getAuthority().equals("ROLE_ADMIN"));
+    }
+
+    private static <E extends Enum<E>> E parse(String field, String value, Class<E> type) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badRequest(field + ": unknown value '" + value + "'; allowed: "
+                    + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private static String csvField(String text) {
+        if (text.contains(",") || text.contains("\"") || text.contains("\n")) {
+            return '"' + text.replace("\"", "\"\"") + '"';
+        }
+        return text;
+    }
+}

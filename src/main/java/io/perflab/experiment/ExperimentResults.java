@@ -1,0 +1,139 @@
+package io.perflab.experiment;
+
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.ComparisonResult;
+import io.perflab.stats.Direction;
+import io.perflab.stats.ExperimentAnalysis;
+import io.perflab.stats.MetricInput;
+import io.perflab.stats.MetricOutcome;
+import io.perflab.stats.Power;
+import io.perflab.stats.RelativeChange;
+import io.perflab.stats.Sample;
+import io.perflab.stats.StatWarning;
+import io.perflab.stats.Summary;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+
+/**
+ * The per-metric comparison of an experiment, computed from its stored samples with Holm's adjustment across
+ * its metrics. Results are cached per experiment and data version, so they are recomputed only when runs were
+ * added.
+ */
+@Component
+public class ExperimentResults {
+
+    private final ExperimentStore store;
+    private final Map<Long, Cached> cache = new ConcurrentHashMap<>();
+
+    private record Cached(int dataVersion, List<MetricComparison> comparisons) {
+    }
+
+    ExperimentResults(ExperimentStore store) {
+        this.store = store;
+    }
+
+    /** Headline metrics first (DESIGN's order), then the rest by name. */
+    public List<MetricComparison> compare(ExperimentRecord experiment) {
+        Cached cached = cache.get(experiment.id());
+        if (cached != null && cached.dataVersion() == experiment.dataVersion()) {
+            return cached.comparisons();
+        }
+        List<MetricComparison> comparisons = compute(experiment.id(), store.runs(experiment.id()));
+        cache.put(experiment.id(), new Cached(experiment.dataVersion(), comparisons));
+        return comparisons;
+    }
+
+    /** Forgets a deleted experiment. */
+    public void evict(long experimentId) {
+        cache.remove(experimentId);
+    }
+
+    List<MetricComparison> compute(long experimentId, List<RunRecord> runs) {
+        Map<String, MetricDefinition> definitions = store.metricDefinitions(experimentId);
+        TreeSet<String> keys = new TreeSet<>();
+        runs.stream().filter(RunRecord::ok).forEach(r -> keys.addAll(r.metrics().keySet()));
+        List<String> ordered = new ArrayList<>(keys);
+        ordered.sort(Comparator.comparingInt((String k) -> definitions.containsKey(k)
+                ? definitions.get(k).displayOrder() : Integer.MAX_VALUE).thenComparing(k -> k));
+
+        List<MetricInput> inputs = new ArrayList<>();
+        for (String key : ordered) {
+            MetricDefinition definition = definitions.get(key);
+            Direction direction = definition != null && definition.higherIsBetter()
+                    ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;
+            inputs.add(new MetricInput(key, direction, sample(runs, "with", key), sample(runs, "without", key)));
+        }
+        List<MetricOutcome> outcomes = ExperimentAnalysis.analyze(inputs, ComparisonOptions.defaults());
+        List<MetricComparison> comparisons = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            MetricInput input = inputs.get(i);
+            comparisons.add(view(input, outcomes.get(i), definitions.get(input.name())));
+        }
+        return List.copyOf(comparisons);
+    }
+
+    /** The OK runs' values of one metric and variant, with run ordinals for the drift check. */
+    private static Sample sample(List<RunRecord> runs, String variant, String key) {
+        List<RunRecord> matching = runs.stream()
+                .filter(r -> r.ok() && r.variant().equals(variant) && r.metrics().containsKey(key))
+                .toList();
+        double[] values = new double[matching.size()];
+        long[] order = new long[matching.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = matching.get(i).metrics().get(key);
+            order[i] = matching.get(i).ordinal();
+        }
+        return Sample.of(values, order);
+    }
+
+    private static MetricComparison view(MetricInput input, MetricOutcome outcome, MetricDefinition definition) {
+        String unit = definition == null ? "" : definition.unit();
+        String description = definition == null ? "" : definition.description();
+        String direction = input.direction() == Direction.HIGHER_IS_BETTER ? "higher" : "lower";
+        int nWith = input.with().size();
+        int nWithout = input.without().size();
+        if (outcome.result().isEmpty()) {
+            return new MetricComparison(input.name(), unit, direction, description, nWithout, nWith,
+                    mean(input.without()), mean(input.with()), null, null, null, null, null, null, null, null, null,
+                    null, null, null, null, null, null, "inconclusive", outcome.error().orElse("not comparable"),
+                    List.of(), null, null, outcome.error().orElse(null));
+        }
+        ComparisonResult r = outcome.result().get();
+        Optional<RelativeChange> relative = r.relativeChange();
+        Optional<Power> power = r.power();
+        List<String> warnings = r.warnings().stream().map(StatWarning::message).toList();
+        return new MetricComparison(input.name(), unit, direction, description, nWithout, nWith,
+                r.without().mean(), r.with().mean(), r.without().sd(), r.with().sd(), r.welch().difference(),
+                finite(r.welch().ciLow()), finite(r.welch().ciHigh()),
+                relative.map(RelativeChange::percent).map(ExperimentResults::finite).orElse(null),
+                relative.map(RelativeChange::ciLowPercent).map(ExperimentResults::finite).orElse(null),
+                relative.map(RelativeChange::ciHighPercent).map(ExperimentResults::finite).orElse(null),
+                finite(r.welch().t()), finite(r.welch().df()), finite(r.welch().pValue()),
+                finite(r.decision().pValue()), finite(r.mannWhitney().pValue()), finite(r.mannWhitney().estimate()),
+                finite(r.effectSize().cohenD()), r.verdict().label(), r.decision().reason(), warnings,
+                power.map(Power::minimumDetectableEffectPercent).map(ExperimentResults::finite).orElse(null),
+                power.map(Power::runsPerVariantForTarget).orElse(null), null);
+    }
+
+    private static Double mean(Sample sample) {
+        return sample.size() == 0 ? null : Summary.of(sample.values(), "").mean();
+    }
+
+    private static Double finite(double value) {
+        return Double.isFinite(value) ? value : null;
+    }
+
+    /** Counts of each verdict, for badges. */
+    public static Map<String, Long> verdictCounts(List<MetricComparison> comparisons) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        comparisons.forEach(c -> counts.merge(c.verdict(), 1L, Long::sum));
+        return counts;
+    }
+}

@@ -1,0 +1,167 @@
+package io.perflab.experiment;
+
+import io.perflab.system.ApiProblem;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.springframework.stereotype.Service;
+
+/** What the API and the pages do with experiments, over the store, the scheduler and the statistics. */
+@Service
+public class ExperimentService {
+
+    private final ExperimentStore store;
+    private final ExperimentScheduler scheduler;
+    private final ExperimentResults results;
+    private final ExperimentValidator validator;
+
+    ExperimentService(ExperimentStore store, ExperimentScheduler scheduler, ExperimentResults results,
+            ExperimentValidator validator) {
+        this.store = store;
+        this.scheduler = scheduler;
+        this.results = results;
+        this.validator = validator;
+    }
+
+    /** Validates and queues; returns the new id. Nothing is stored when validation fails. */
+    public long create(ExperimentRequest request, String user, boolean admin) {
+        ExperimentSpec spec = validator.validate(request, admin);
+        return scheduler.submit(spec, user);
+    }
+
+    public ExperimentRecord get(long id) {
+        return store.find(id).orElseThrow(() -> ApiProblem.notFound("no experiment with id " + id));
+    }
+
+    /** The full view: status, progress, variants, option diff and per-metric results. */
+    public ExperimentView view(long id) {
+        ExperimentRecord e = get(id);
+        List<RunRecord> runs = store.runs(id);
+        return view(e, runs, true);
+    }
+
+    /** A list entry: the view without per-metric results. */
+    public ExperimentView summary(ExperimentRecord e) {
+        return view(e, store.runs(e.id()), false);
+    }
+
+    private ExperimentView view(ExperimentRecord e, List<RunRecord> runs, boolean withResults) {
+        int failed = (int) runs.stream().filter(r -> !r.ok() && !"CANCELLED".equals(r.status())).count();
+        int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
+        Long position = e.status() == ExperimentStatus.QUEUED ? store.queuePosition(e) : null;
+        Map<String, VariantRecord> variants = store.variants(e.id());
+        return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
+                e.status().name(), e.preset(), e.benchmark(), position,
+                new ExperimentView.Progress(completed, e.totalRuns(), failed), eta(e, runs, completed),
+                e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.error(),
+                new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
+                        e.maxFailures()),
+                store.workload(e.id()), variants, optionDiff(variants),
+                withResults ? results.compare(e) : List.of());
+    }
+
+    private Long eta(ExperimentRecord e, List<RunRecord> runs, int completed) {
+        if (e.status() != ExperimentStatus.RUNNING || completed == 0) {
+            return null;
+        }
+        double meanSeconds = runs.stream()
+                .filter(r -> r.startedAt() != null && r.finishedAt() != null)
+                .mapToLong(r -> Duration.between(r.startedAt(), r.finishedAt()).toMillis())
+                .average().orElse(0) / 1000.0;
+        return Math.round(meanSeconds * (e.totalRuns() - completed));
+    }
+
+    /** Options whose value differs between the variants: name → {without: …, with: …}. */
+    static Map<String, Map<String, String>> optionDiff(Map<String, VariantRecord> variants) {
+        VariantRecord without = variants.get("without");
+        VariantRecord with = variants.get("with");
+        Map<String, Map<String, String>> diff = new LinkedHashMap<>();
+        if (without == null || with == null) {
+            return diff;
+        }
+        Set<String> names = new LinkedHashSet<>(without.options().keySet());
+        names.addAll(with.options().keySet());
+        for (String name : names) {
+            String a = without.options().get(name);
+            String b = with.options().get(name);
+            if (!Objects.equals(a, b)) {
+                Map<String, String> pair = new LinkedHashMap<>();
+                pair.put("without", a);
+                pair.put("with", b);
+                diff.put(name, pair);
+            }
+        }
+        if (!without.jvmArgs().equals(with.jvmArgs())) {
+            diff.put("jvmArgs", Map.of("without", String.join(" ", without.jvmArgs()),
+                    "with", String.join(" ", with.jvmArgs())));
+        }
+        if (!Objects.equals(without.command(), with.command())) {
+            Map<String, String> pair = new LinkedHashMap<>();
+            pair.put("without", without.command());
+            pair.put("with", with.command());
+            diff.put("command", pair);
+        }
+        return diff;
+    }
+
+    public List<ExperimentRecord> list(ExperimentFilter filter, int page, int size) {
+        return store.list(filter, page * size, size);
+    }
+
+    public long count(ExperimentFilter filter) {
+        return store.count(filter);
+    }
+
+    public List<RunRecord> runs(long id) {
+        get(id);
+        return store.runs(id);
+    }
+
+    public Map<String, MetricDefinition> metricDefinitions(long id) {
+        return store.metricDefinitions(id);
+    }
+
+    public void cancel(long id) {
+        ExperimentRecord e = get(id);
+        if (e.status().finished() || !scheduler.cancel(id)) {
+            throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; only QUEUED or RUNNING "
+                    + "experiments can be cancelled");
+        }
+    }
+
+    public void resume(long id) {
+        ExperimentRecord e = get(id);
+        if (!scheduler.resume(id)) {
+            throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; only INTERRUPTED, CANCELLED "
+                    + "or FAILED experiments can be resumed");
+        }
+    }
+
+    /** Queues a new experiment with the same variants, workload and plan; returns its id. */
+    public long rerun(long id, String user) {
+        ExperimentRecord e = get(id);
+        if (e.kind() == ExperimentKind.UPLOAD) {
+            throw ApiProblem.conflict("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
+        }
+        ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e));
+        return scheduler.submit(spec, user);
+    }
+
+    /** The experiment running on this host now, if any. */
+    public java.util.Optional<ExperimentView> running() {
+        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, store.runs(e.id()), false));
+    }
+
+    public void delete(long id) {
+        ExperimentRecord e = get(id);
+        if (!e.status().finished()) {
+            throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; cancel it before deleting it");
+        }
+        store.delete(id);
+        results.evict(id);
+    }
+}

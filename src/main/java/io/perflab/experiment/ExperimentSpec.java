@@ -1,0 +1,16 @@
+package io.perflab.experiment;
+
+import io.perflab.runner.experiment.ExperimentPlan;
+
+/**
+ * A validated experiment, ready to queue.
+ *
+ * @param name title
+ * @param description free text, may be null
+ * @param kind engine or command
+ * @param preset the preset it came from, may be null
+ * @param plan what the runner runs
+ */
+public record ExperimentSpec(String name, String description, ExperimentKind kind, String preset,
+                             ExperimentPlan plan) {
+}

@@ -1,0 +1,359 @@
+package io.perflab.experiment;
+
+import io.perflab.runner.experiment.CommandVariant;
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.runner.experiment.Variant;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.trial.TrialResult;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Experiments, variants, runs and samples in the database (tables of {@code V2__experiments.sql}). */
+@Repository
+public class ExperimentStore {
+
+    private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
+            + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
+            + "started_at, finished_at, data_version, error";
+
+    private final JdbcClient jdbc;
+    private final JdbcTemplate jdbcTemplate;
+    private final JsonMapper json;
+
+    ExperimentStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.jdbcTemplate = jdbcTemplate;
+        this.json = json;
+    }
+
+    /** Stores a new experiment in status {@code status} with its two variants; returns its id. */
+    @Transactional
+    public long insert(ExperimentSpec spec, ExperimentStatus status, String createdBy, Instant now) {
+        ExperimentPlan plan = spec.plan();
+        String workload = plan.without() instanceof EngineVariant engine
+                ? json.writeValueAsString(engine.workload().toArguments()) : null;
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        jdbc.sql("""
+                INSERT INTO experiment (name, description, kind, status, preset, runs_per_variant, run_order, seed,
+                    trial_timeout_seconds, max_failures, workload, created_by, created_at, data_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)""")
+                .params(spec.name(), spec.description(), spec.kind().name(), status.name(), spec.preset(),
+                        plan.runsPerVariant(), plan.order().label(), plan.seed(),
+                        (int) Math.min(Integer.MAX_VALUE, plan.trialTimeout().toSeconds()), plan.maxFailures(),
+                        workload, createdBy, timestamp(now))
+                .update(keys, "id");
+        long id = keys.getKey().longValue();
+        insertVariant(id, VariantName.WITHOUT, plan.without());
+        insertVariant(id, VariantName.WITH, plan.with());
+        return id;
+    }
+
+    private void insertVariant(long experimentId, VariantName name, Variant variant) {
+        String options = null;
+        String jvmArgs = null;
+        String command = null;
+        if (variant instanceof EngineVariant engine) {
+            options = json.writeValueAsString(new LinkedHashMap<>(engine.engineOptions()));
+            jvmArgs = json.writeValueAsString(engine.jvmArgs());
+        } else if (variant instanceof CommandVariant cmd) {
+            command = cmd.command();
+        }
+        jdbc.sql("INSERT INTO variant (experiment_id, name, options, jvm_args, command) VALUES (?, ?, ?, ?, ?)")
+                .params(experimentId, name.label(), options, jvmArgs, command)
+                .update();
+    }
+
+    public Optional<ExperimentRecord> find(long id) {
+        return jdbc.sql("SELECT " + EXPERIMENT_COLUMNS + " FROM experiment WHERE id = ?")
+                .param(id)
+                .query(this::experiment)
+                .optional();
+    }
+
+    /** One page of the experiments {@code filter} selects, newest first unless it says otherwise. */
+    public List<ExperimentRecord> list(ExperimentFilter filter, int offset, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT " + EXPERIMENT_COLUMNS + " FROM experiment WHERE 1 = 1");
+        List<Object> params = new ArrayList<>();
+        appendFilters(sql, params, filter);
+        sql.append(filter.oldestFirst() ? " ORDER BY created_at, id" : " ORDER BY created_at DESC, id DESC");
+        sql.append(" OFFSET ? ROWS FETCH NEXT ? ROWS ONLY");
+        params.add(offset);
+        params.add(limit);
+        return jdbc.sql(sql.toString()).params(params).query(this::experiment).list();
+    }
+
+    public long count(ExperimentFilter filter) {
+        StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM experiment WHERE 1 = 1");
+        List<Object> params = new ArrayList<>();
+        appendFilters(sql, params, filter);
+        return jdbc.sql(sql.toString()).params(params).query(Long.class).single();
+    }
+
+    private static void appendFilters(StringBuilder sql, List<Object> params, ExperimentFilter filter) {
+        if (filter.status() != null) {
+            sql.append(" AND status = ?");
+            params.add(filter.status().name());
+        }
+        if (filter.kind() != null) {
+            sql.append(" AND kind = ?");
+            params.add(filter.kind().name());
+        }
+        if (filter.benchmark() != null && !filter.benchmark().isBlank()) {
+            sql.append(" AND benchmark = ?");
+            params.add(filter.benchmark());
+        }
+        String nameContains = filter.nameContains();
+        if (nameContains != null && !nameContains.isBlank()) {
+            sql.append(" AND LOWER(name) LIKE ? ESCAPE '\\'");
+            params.add("%" + nameContains.toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                    + "%");
+        }
+    }
+
+    /** The plan of a stored engine or command experiment, as the runner needs it to run (or resume) it. */
+    public ExperimentPlan plan(ExperimentRecord experiment) {
+        Map<String, Map<String, String>> variants = new LinkedHashMap<>();
+        jdbc.sql("SELECT name, options, jvm_args, command FROM variant WHERE experiment_id = ?")
+                .param(experiment.id())
+                .query((ResultSet rs) -> {
+                    Map<String, String> v = new LinkedHashMap<>();
+                    v.put("options", rs.getString("options"));
+                    v.put("jvm_args", rs.getString("jvm_args"));
+                    v.put("command", rs.getString("command"));
+                    variants.put(rs.getString("name"), v);
+                });
+        String workloadJson = jdbc.sql("SELECT workload FROM experiment WHERE id = ?").param(experiment.id())
+                .query(String.class).optional().orElse(null);
+        Variant without = variant(variants.get(VariantName.WITHOUT.label()), workloadJson);
+        Variant with = variant(variants.get(VariantName.WITH.label()), workloadJson);
+        return ExperimentPlan.of(without, with, experiment.runsPerVariant())
+                .withOrder(TrialOrder.parse(experiment.runOrder()))
+                .withSeed(experiment.seed())
+                .withTrialTimeout(Duration.ofSeconds(experiment.trialTimeoutSeconds()))
+                .withMaxFailures(experiment.maxFailures());
+    }
+
+    private Variant variant(Map<String, String> row, String workloadJson) {
+        if (row.get("command") != null) {
+            return new CommandVariant(row.get("command"));
+        }
+        Map<String, String> options = json.readValue(row.get("options"), new TypeReference<Map<String, String>>() { });
+        List<String> jvmArgs = row.get("jvm_args") == null ? List.of()
+                : json.readValue(row.get("jvm_args"), new TypeReference<List<String>>() { });
+        return new EngineVariant(options, workload(workloadJson), jvmArgs, Optional.empty());
+    }
+
+    private Workload workload(String workloadJson) {
+        Workload workload = Workload.DEFAULTS;
+        if (workloadJson == null) {
+            return workload;
+        }
+        List<String> args = json.readValue(workloadJson, new TypeReference<List<String>>() { });
+        for (int i = 0; i < args.size(); i++) {
+            String flag = args.get(i);
+            boolean takesValue = !flag.equals("--encryption");
+            workload = workload.with(flag, takesValue ? args.get(++i) : "");
+        }
+        return workload;
+    }
+
+    /** The engine options and JVM flags of each variant, keyed {@code without}/{@code with}. */
+    public Map<String, VariantRecord> variants(long experimentId) {
+        Map<String, VariantRecord> variants = new LinkedHashMap<>();
+        jdbc.sql("SELECT name, label, options, jvm_args, command FROM variant WHERE experiment_id = ? ORDER BY name DESC")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    String options = rs.getString("options");
+                    String jvmArgs = rs.getString("jvm_args");
+                    variants.put(rs.getString("name"), new VariantRecord(rs.getString("name"), rs.getString("label"),
+                            options == null ? Map.of() : json.readValue(options, new TypeReference<Map<String, String>>() { }),
+                            jvmArgs == null ? List.of() : json.readValue(jvmArgs, new TypeReference<List<String>>() { }),
+                            rs.getString("command")));
+                });
+        return variants;
+    }
+
+    /** The workload of an engine experiment as rpc-bench's named parameters; empty for other kinds. */
+    public Map<String, String> workload(long experimentId) {
+        String workloadJson = jdbc.sql("SELECT workload FROM experiment WHERE id = ?").param(experimentId)
+                .query(String.class).optional().orElse(null);
+        return workloadJson == null ? Map.of() : workload(workloadJson).describe();
+    }
+
+    /**
+     * Stores one finished trial — its run row and every sample — in one transaction and bumps the experiment's
+     * data version. Non-finite values are not stored (the runner never produces them; this guards the table).
+     */
+    @Transactional
+    public void saveRun(long experimentId, TrialResult result) {
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        jdbc.sql("""
+                INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at, pid,
+                    environment, error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
+                        timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
+                        json.writeValueAsString(result.environment()), truncate(result.error(), 8000))
+                .update(keys, "id");
+        long runId = keys.getKey().longValue();
+        List<Object[]> rows = new ArrayList<>();
+        result.metrics().forEach((key, value) -> {
+            if (value != null && Double.isFinite(value)) {
+                rows.add(new Object[] {runId, key, value});
+            }
+        });
+        if (!rows.isEmpty()) {
+            jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", rows);
+        }
+        jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
+    }
+
+    /** Every run of an experiment with its samples, in plan order. */
+    public List<RunRecord> runs(long experimentId) {
+        Map<Long, Map<String, Double>> samples = new LinkedHashMap<>();
+        jdbc.sql("""
+                SELECT s.run_id, s.metric_key, s.metric_value FROM sample s JOIN trial_run r ON r.id = s.run_id
+                WHERE r.experiment_id = ? ORDER BY s.run_id, s.metric_key""")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
+                            .put(rs.getString(2), rs.getDouble(3));
+                });
+        return jdbc.sql("""
+                SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error
+                FROM trial_run WHERE experiment_id = ? ORDER BY ordinal""")
+                .param(experimentId)
+                .query((rs, n) -> {
+                    String environment = rs.getString("environment");
+                    long pid = rs.getLong("pid");
+                    return new RunRecord(rs.getLong("id"), rs.getString("variant"), rs.getInt("ordinal"),
+                            rs.getString("status"), instant(rs, "started_at"), instant(rs, "finished_at"),
+                            rs.wasNull() ? null : pid,
+                            environment == null ? Map.of()
+                                    : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
+                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()));
+                })
+                .list();
+    }
+
+    /** Ordinals that already have a run that counts (finished, failed or timed out; not cancelled). */
+    public List<Integer> storedOrdinals(long experimentId) {
+        return jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? AND status <> 'CANCELLED' ORDER BY ordinal")
+                .param(experimentId).query(Integer.class).list();
+    }
+
+    /** Removes runs a cancel cut short, so that resume runs them again. */
+    public void deleteCancelledRuns(long experimentId) {
+        jdbc.sql("DELETE FROM trial_run WHERE experiment_id = ? AND status = 'CANCELLED'").param(experimentId).update();
+    }
+
+    /** Unit and direction of each metric: the experiment's own (uploads) over the global definitions. */
+    public Map<String, MetricDefinition> metricDefinitions(long experimentId) {
+        Map<String, MetricDefinition> definitions = new LinkedHashMap<>();
+        jdbc.sql("SELECT metric_key, unit, direction, display_order, description FROM metric_definition "
+                        + "ORDER BY display_order")
+                .query((ResultSet rs) -> {
+                    definitions.put(rs.getString(1), new MetricDefinition(rs.getString(1), rs.getString(2),
+                            rs.getString(3).equals("HIGHER"), rs.getInt(4), rs.getString(5)));
+                });
+        jdbc.sql("SELECT metric_key, unit, direction FROM experiment_metric WHERE experiment_id = ? ORDER BY metric_key")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    MetricDefinition known = definitions.get(rs.getString(1));
+                    definitions.put(rs.getString(1), new MetricDefinition(rs.getString(1), rs.getString(2),
+                            rs.getString(3).equals("HIGHER"), known == null ? 10_000 : known.displayOrder(),
+                            known == null ? "" : known.description()));
+                });
+        return definitions;
+    }
+
+    /** Oldest queued experiment first: the FIFO queue of this host. */
+    public Optional<Long> nextQueued() {
+        return jdbc.sql("SELECT id FROM experiment WHERE status = 'QUEUED' ORDER BY created_at, id FETCH FIRST 1 ROWS ONLY")
+                .query(Long.class).optional();
+    }
+
+    /** 1-based position in the queue of a queued experiment. */
+    public long queuePosition(ExperimentRecord experiment) {
+        return jdbc.sql("""
+                SELECT COUNT(*) FROM experiment WHERE status = 'QUEUED'
+                AND (created_at < ? OR (created_at = ? AND id <= ?))""")
+                .params(timestamp(experiment.createdAt()), timestamp(experiment.createdAt()), experiment.id())
+                .query(Long.class).single();
+    }
+
+    /** Moves {@code from} → {@code to} if the experiment is still in {@code from}; false if it was not. */
+    public boolean transition(long id, ExperimentStatus from, ExperimentStatus to, Instant now, String error) {
+        String timeColumn = to == ExperimentStatus.RUNNING ? "started_at" : to.finished() ? "finished_at" : null;
+        String sql = "UPDATE experiment SET status = ?, error = ?"
+                + (timeColumn == null ? "" : ", " + timeColumn + " = ?")
+                + (to == ExperimentStatus.QUEUED ? ", finished_at = NULL" : "")
+                + " WHERE id = ? AND status = ?";
+        List<Object> params = new ArrayList<>(List.of(to.name()));
+        params.add(truncate(error, 4000));
+        if (timeColumn != null) {
+            params.add(timestamp(now));
+        }
+        params.add(id);
+        params.add(from.name());
+        return jdbc.sql(sql).params(params).update() == 1;
+    }
+
+    /** After a crash or kill: experiments left RUNNING become INTERRUPTED; returns their ids. */
+    @Transactional
+    public List<Long> interruptRunning(Instant now) {
+        List<Long> ids = jdbc.sql("SELECT id FROM experiment WHERE status = 'RUNNING'").query(Long.class).list();
+        for (long id : ids) {
+            transition(id, ExperimentStatus.RUNNING, ExperimentStatus.INTERRUPTED, now,
+                    "the server stopped while this experiment ran; finished runs are kept, resume runs the rest");
+        }
+        return ids;
+    }
+
+    public boolean delete(long id) {
+        return jdbc.sql("DELETE FROM experiment WHERE id = ?").param(id).update() == 1;
+    }
+
+    private ExperimentRecord experiment(ResultSet rs, int row) throws SQLException {
+        return new ExperimentRecord(rs.getLong("id"), rs.getString("name"), rs.getString("description"),
+                ExperimentKind.valueOf(rs.getString("kind")), ExperimentStatus.valueOf(rs.getString("status")),
+                rs.getString("preset"), rs.getString("benchmark"), rs.getInt("runs_per_variant"),
+                rs.getString("run_order"), rs.getLong("seed"), rs.getInt("trial_timeout_seconds"),
+                rs.getInt("max_failures"), rs.getString("created_by"), instant(rs, "created_at"),
+                instant(rs, "started_at"), instant(rs, "finished_at"), rs.getInt("data_version"),
+                rs.getString("error"));
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    static OffsetDateTime timestamp(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static String truncate(String text, int max) {
+        return text == null || text.length() <= max ? text : text.substring(0, max - 1) + "…";
+    }
+
+}

@@ -1,0 +1,227 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/** The experiments API end to end: real trial JVMs, a fresh database. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ExperimentApiTests {
+
+    static final String TOKEN = "experiment-tests-token";
+
+    /** Short trials: the point here is the service, not the measurement. */
+    static final Map<String, Object> SHORT_WORKLOAD = Map.of("warmupSeconds", 0.3, "runSeconds", 1.0,
+            "clientThreads", 4);
+
+    static final List<String> DESIGN_METRICS = List.of("reqs_per_sec", "user_cpu_us_per_req", "sys_cpu_us_per_req",
+            "cpu_us_per_req", "ctx_switches_per_req", "voluntary_ctx_switches_per_req",
+            "involuntary_ctx_switches_per_req", "alloc_bytes_per_req", "latency_p50_us", "latency_p99_us",
+            "latency_p999_us", "gc_count", "gc_pause_ms");
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) throws IOException {
+        String dir = Files.createTempDirectory("perflab-experiments").toString();
+        registry.add("perflab.data-dir", () -> dir);
+        registry.add("perflab.security.bootstrap-token", () -> TOKEN);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, TOKEN);
+    }
+
+    static Map<String, Object> presetRequest(String name, int runs) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("preset", "sync-completion");
+        body.put("runsPerVariant", runs);
+        body.put("workload", SHORT_WORKLOAD);
+        return body;
+    }
+
+    private JsonNode awaitFinished(long id, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(500))
+                .until(() -> Set.of("COMPLETED", "FAILED", "CANCELLED").contains(api.status(id)));
+        try {
+            return api.getJson("/api/v1/experiments/" + id);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void presetExperimentRunsToCompletionAndComparesEveryMetric() throws Exception {
+        HttpResponse<String> created = api.post("/api/v1/experiments", presetRequest("sync completion", 3));
+        assertThat(created.statusCode()).isEqualTo(202);
+        assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
+                .matches("http://localhost:\\d+/api/v1/experiments/\\d+"));
+        long id = api.read(created.body()).get("id").asLong();
+
+        JsonNode experiment = awaitFinished(id, Duration.ofMinutes(3));
+
+        assertThat(experiment.get("status").asText()).as(experiment.toString()).isEqualTo("COMPLETED");
+        assertThat(experiment.get("progress").get("completedRuns").asInt()).isEqualTo(6);
+        assertThat(experiment.get("progress").get("failedRuns").asInt()).isZero();
+        assertThat(experiment.get("optionDiff").get("completion").get("without").asText()).isEqualTo("monitor");
+        assertThat(experiment.get("optionDiff").get("completion").get("with").asText()).isEqualTo("notification");
+        Set<String> compared = new HashSet<>();
+        for (JsonNode metric : experiment.get("results")) {
+            compared.add(metric.get("metric").asText());
+            assertThat(metric.get("nWith").asInt()).isEqualTo(3);
+            assertThat(metric.get("nWithout").asInt()).isEqualTo(3);
+            assertThat(metric.get("verdict").asText()).isIn("improved", "regressed", "unchanged", "inconclusive");
+        }
+        assertThat(compared).containsAll(DESIGN_METRICS);
+        JsonNode cpu = experiment.get("results").get(0);
+        assertThat(cpu.get("metric").asText()).isEqualTo("user_cpu_us_per_req");
+        assertThat(cpu.get("pValue").isNumber()).isTrue();
+        assertThat(cpu.get("holmPValue").asDouble()).isGreaterThanOrEqualTo(cpu.get("pValue").asDouble());
+
+        JsonNode samples = api.getJson("/api/v1/experiments/" + id + "/samples");
+        Set<Integer> ordinals = new HashSet<>();
+        Map<Integer, String> variantOf = new LinkedHashMap<>();
+        for (JsonNode s : samples) {
+            ordinals.add(s.get("ordinal").asInt());
+            variantOf.put(s.get("ordinal").asInt(), s.get("variant").asText());
+        }
+        assertThat(ordinals).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5);
+        // interleaved: without, with, without, …
+        assertThat(variantOf.get(0)).isEqualTo("without");
+        assertThat(variantOf.get(1)).isEqualTo("with");
+        assertThat(samples.size()).isGreaterThanOrEqualTo(6 * DESIGN_METRICS.size());
+
+        HttpResponse<String> csv = api.get("/api/v1/experiments/" + id + "/samples", "text/csv");
+        assertThat(csv.statusCode()).isEqualTo(200);
+        List<String> lines = csv.body().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("experiment,variant,run,metric,value,unit");
+        assertThat(lines).hasSize(samples.size() + 1);
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith(id + ",with,").contains(",user_cpu_us_per_req,"));
+
+        Set<Long> pids = new HashSet<>(jdbc.sql("SELECT pid FROM trial_run WHERE experiment_id = ?").param(id)
+                .query(Long.class).list());
+        assertThat(pids).as("each trial in its own JVM").hasSize(6);
+    }
+
+    @Test
+    void experimentsSubmittedTogetherRunOneAfterAnother() throws Exception {
+        long first = api.create(presetRequest("queue first", 2));
+        long second = api.create(presetRequest("queue second", 2));
+
+        JsonNode queued = api.getJson("/api/v1/experiments/" + second);
+        if (queued.get("status").asText().equals("QUEUED")) {
+            assertThat(queued.get("queuePosition").asLong()).isGreaterThanOrEqualTo(1);
+        }
+        awaitFinished(first, Duration.ofMinutes(3));
+        awaitFinished(second, Duration.ofMinutes(3));
+
+        List<Instant[]> firstRanges = ranges(first);
+        List<Instant[]> secondRanges = ranges(second);
+        assertThat(firstRanges).hasSize(4);
+        assertThat(secondRanges).hasSize(4);
+        Instant firstEnd = firstRanges.stream().map(r -> r[1]).max(Instant::compareTo).orElseThrow();
+        Instant secondStart = secondRanges.stream().map(r -> r[0]).min(Instant::compareTo).orElseThrow();
+        assertThat(secondStart).as("the second experiment starts after the first one's last trial")
+                .isAfterOrEqualTo(firstEnd);
+        for (List<Instant[]> ranges : List.of(firstRanges, secondRanges)) {
+            for (int i = 1; i < ranges.size(); i++) {
+                assertThat(ranges.get(i)[0]).isAfterOrEqualTo(ranges.get(i - 1)[1]);
+            }
+        }
+    }
+
+    private List<Instant[]> ranges(long experimentId) {
+        return jdbc.sql("SELECT started_at, finished_at FROM trial_run WHERE experiment_id = ? ORDER BY started_at")
+                .param(experimentId)
+                .query((rs, n) -> new Instant[] {ExperimentStore.instant(rs, "started_at"),
+                        ExperimentStore.instant(rs, "finished_at")})
+                .list();
+    }
+
+    @Test
+    void badInputIsRejectedNamingTheFieldAndNothingIsQueued() throws Exception {
+        long before = experimentCount();
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"runsPerVariant\":1}", "runsPerVariant");
+        cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"runsPerVariant\":5000}", "runsPerVariant");
+        cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"workload\":{\"runSeconds\":-2}}",
+                "workload.runSeconds");
+        cases.put("{\"name\":\"x\",\"preset\":\"nope\"}", "preset");
+        cases.put("{\"name\":\"x\",\"without\":{\"completion\":\"monitor\"},\"with\":{\"colour\":\"red\"}}",
+                "with: unknown engine option 'colour'");
+        cases.put("{\"name\":\"x\",\"without\":{\"completion\":\"monitor\"},\"with\":{\"completion\":\"soon\"}}",
+                "with:");
+        cases.put("{\"name\":\"x\",\"without\":{\"allocator\":\"pooled\"},\"with\":{\"allocator\":\"pooled\"}}",
+                "identical");
+        cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"order\":\"zigzag\"}", "order");
+        cases.put("{\"preset\":\"sync-completion\"}", "name");
+        cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",", "line 1, column");
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            HttpResponse<String> response = api.post("/api/v1/experiments", c.getKey());
+            assertThat(response.statusCode()).as(c.getKey()).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type").orElseThrow())
+                    .startsWith("application/problem+json");
+            assertThat(api.read(response.body()).get("detail").asText()).as(c.getKey()).contains(c.getValue());
+        }
+        HttpResponse<String> command = api.post("/api/v1/experiments", Map.of("name", "c", "kind", "command",
+                "withoutCommand", "true", "withCommand", "false"));
+        assertThat(command.statusCode()).isEqualTo(403);
+        assertThat(command.body()).contains("perflab.commands.enabled");
+
+        assertThat(experimentCount()).isEqualTo(before);
+    }
+
+    @Test
+    void unknownExperimentIs404AndFinishedOnesCannotBeCancelled() throws Exception {
+        HttpResponse<String> missing = api.get("/api/v1/experiments/999999", "application/json");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.body()).contains("no experiment with id 999999");
+
+        HttpResponse<String> cancel = api.post("/api/v1/experiments/999999/cancel", "");
+        assertThat(cancel.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void listFiltersAndPages() throws Exception {
+        HttpResponse<String> badStatus = api.get("/api/v1/experiments?status=sleeping", "application/json");
+        assertThat(badStatus.statusCode()).isEqualTo(400);
+        assertThat(badStatus.body()).contains("status", "completed");
+        HttpResponse<String> badSize = api.get("/api/v1/experiments?size=100000", "application/json");
+        assertThat(badSize.statusCode()).isEqualTo(400);
+
+        JsonNode page = api.getJson("/api/v1/experiments?size=5&name=no-such-name-at-all");
+        assertThat(page.get("total").asLong()).isZero();
+        assertThat(page.get("items").size()).isZero();
+    }
+
+    private long experimentCount() {
+        return jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single();
+    }
+}

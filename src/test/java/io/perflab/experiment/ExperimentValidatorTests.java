@@ -1,0 +1,156 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.system.ApiProblem;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+
+class ExperimentValidatorTests {
+
+    private final ExperimentValidator validator = new ExperimentValidator(new CommandExperimentsPolicy(false));
+
+    private static ExperimentRequest request(String preset, Map<String, String> without, Map<String, String> with,
+            Map<String, Object> workload, Integer runs, String order) {
+        return new ExperimentRequest("test", null, null, preset, without, with, workload, null, null, null, null,
+                runs, order, null, null, null);
+    }
+
+    private static void assertBadRequest(ExperimentRequest request, ExperimentValidator validator, String... fragments) {
+        assertThatThrownBy(() -> validator.validate(request, true))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> {
+                    assertThat(p.getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
+                    assertThat(p.getBody().getDetail()).contains(fragments);
+                });
+    }
+
+    @Test
+    void presetFillsBothVariantsAndKeepsUserWorkload() {
+        ExperimentSpec spec = validator.validate(request("sync-completion", null, null,
+                Map.of("runSeconds", 1, "warmupSeconds", "0.5"), 3, null), false);
+
+        EngineVariant without = (EngineVariant) spec.plan().without();
+        EngineVariant with = (EngineVariant) spec.plan().with();
+        assertThat(without.engineOptions()).containsEntry("completion", "monitor");
+        assertThat(with.engineOptions()).containsEntry("completion", "notification");
+        assertThat(with.workload().run().toMillis()).isEqualTo(1000);
+        assertThat(spec.plan().runsPerVariant()).isEqualTo(3);
+        assertThat(spec.plan().order()).isEqualTo(TrialOrder.INTERLEAVED);
+        assertThat(spec.preset()).isEqualTo("sync-completion");
+    }
+
+    @Test
+    void callBufferPresetMeasuresWithTwoKibResponses() {
+        ExperimentSpec spec = validator.validate(request("call-buffer-4k", null, null, null, null, null), false);
+
+        EngineVariant with = (EngineVariant) spec.plan().with();
+        assertThat(with.workload().responseBytes()).isEqualTo(2048);
+        assertThat(with.engineOptions()).containsEntry("callBufferInitialBytes", "4096");
+        assertThat(spec.plan().runsPerVariant()).isEqualTo(ExperimentValidator.DEFAULT_RUNS);
+    }
+
+    @Test
+    void explicitVariantsWithoutPreset() {
+        ExperimentSpec spec = validator.validate(request(null, Map.of("allocator", "unpooled"),
+                Map.of("allocator", "pooled"), null, 2, "randomized"), false);
+
+        assertThat(spec.plan().order()).isEqualTo(TrialOrder.RANDOMIZED);
+        assertThat(spec.kind()).isEqualTo(ExperimentKind.ENGINE);
+    }
+
+    @Test
+    void rejectsRunsOutsideRange() {
+        assertBadRequest(request("sync-completion", null, null, null, 1, null), validator, "runsPerVariant", "2",
+                "1000");
+        assertBadRequest(request("sync-completion", null, null, null, 1001, null), validator, "runsPerVariant");
+    }
+
+    @Test
+    void rejectsUnknownPresetListingThePresets() {
+        assertBadRequest(request("faster-please", null, null, null, null, null), validator, "preset",
+                "faster-please", "sync-completion", "recycled-call-objects");
+    }
+
+    @Test
+    void rejectsUnknownOptionNameListingTheOptions() {
+        assertBadRequest(request(null, Map.of("turbo", "on"), Map.of("completion", "monitor"), null, null, null),
+                validator, "without", "turbo", "completion", "allocator");
+    }
+
+    @Test
+    void rejectsUnknownOptionValueListingTheValues() {
+        assertBadRequest(request(null, Map.of("completion", "spin"), Map.of("completion", "monitor"), null, null, null),
+                validator, "without", "spin", "notification");
+    }
+
+    @Test
+    void rejectsIdenticalVariants() {
+        assertBadRequest(request(null, Map.of("completion", "monitor"), Map.of("completion", "monitor"), null, null,
+                null), validator, "identical");
+        assertBadRequest(request("sync-completion", Map.of("completion", "notification"), null, null, null, null),
+                validator, "identical");
+    }
+
+    @Test
+    void rejectsMissingVariants() {
+        assertBadRequest(request(null, Map.of("completion", "monitor"), null, null, null, null), validator,
+                "without/with", "preset");
+    }
+
+    @Test
+    void rejectsDurationsOutOfBounds() {
+        assertBadRequest(request("sync-completion", null, null, Map.of("runSeconds", -1), null, null), validator,
+                "workload.runSeconds");
+        assertBadRequest(request("sync-completion", null, null, Map.of("runSeconds", 100000), null, null), validator,
+                "workload.runSeconds", "3600");
+        assertBadRequest(request("sync-completion", null, null, Map.of("warmupSeconds", 9999), null, null),
+                validator, "workload.warmupSeconds");
+        assertBadRequest(request("sync-completion", null, null, Map.of("clientThreads", 0), null, null), validator,
+                "workload.clientThreads");
+        assertBadRequest(request("sync-completion", null, null, Map.of("clientThreads", 2.5), null, null), validator,
+                "workload.clientThreads", "whole number");
+        assertBadRequest(request("sync-completion", null, null, Map.of("speed", 3), null, null), validator,
+                "workload.speed", "runSeconds");
+    }
+
+    @Test
+    void rejectsUnknownOrderAndBlankName() {
+        assertBadRequest(request("sync-completion", null, null, null, null, "sideways"), validator, "order",
+                "interleaved");
+        assertBadRequest(new ExperimentRequest(" ", null, null, "sync-completion", null, null, null, null, null, null,
+                null, null, null, null, null, null), validator, "name");
+    }
+
+    @Test
+    void rejectsTrialTimeoutOutOfRange() {
+        assertBadRequest(new ExperimentRequest("t", null, null, "sync-completion", null, null, null, null, null, null,
+                null, null, null, null, 0, null), validator, "trialTimeoutSeconds");
+    }
+
+    @Test
+    void commandExperimentsAreForbiddenUnlessEnabledAndAdmin() {
+        ExperimentRequest command = new ExperimentRequest("cmd", null, "command", null, null, null, null, null, null,
+                "sleep 0.1", "sleep 0.2", 2, null, null, null, null);
+
+        assertThatThrownBy(() -> validator.validate(command, true)).isInstanceOfSatisfying(ApiProblem.class,
+                p -> {
+                    assertThat(p.getStatusCode()).isEqualTo(HttpStatus.FORBIDDEN);
+                    assertThat(p.getBody().getDetail()).contains("perflab.commands.enabled");
+                });
+        ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true));
+        assertThatThrownBy(() -> enabled.validate(command, false)).isInstanceOfSatisfying(ApiProblem.class,
+                p -> assertThat(p.getBody().getDetail()).contains("administrator"));
+        assertThat(enabled.validate(command, true).kind()).isEqualTo(ExperimentKind.COMMAND);
+    }
+
+    @Test
+    void rejectsJvmArgsThatAreNotFlags() {
+        assertBadRequest(new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
+                List.of("Xmx1g"), null, null, null, null, null, null, null, null), validator, "withoutJvmArgs");
+    }
+}
