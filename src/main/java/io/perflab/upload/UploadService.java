@@ -120,7 +120,7 @@ public class UploadService {
         Instant now = clock.instant();
         long id = store.insertExperiment(upload, request.principal(), now);
         store.insertMetrics(id, upload.metrics());
-        List<RunRecord> runs = new ArrayList<>();
+        List<UploadStore.NewRun> newRuns = new ArrayList<>();
         Map<String, Integer> sampleCounts = new LinkedHashMap<>();
         int ordinal = 0;
         for (String side : List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH)) {
@@ -136,11 +136,12 @@ public class UploadService {
                         values.put(metric.getKey(), metric.getValue().values().get(i));
                     }
                 }
-                long runId = store.insertRun(id, side, ordinal, now, values);
-                runs.add(new RunRecord(runId, side, ordinal, "OK", now, now, null, Map.of(), null, values));
-                ordinal++;
+                newRuns.add(new UploadStore.NewRun(side, ordinal++, values));
             }
         }
+        Map<Integer, Long> runIds = store.insertRuns(id, newRuns, now);
+        List<RunRecord> runs = newRuns.stream().map(r -> new RunRecord(runIds.get(r.ordinal()), r.variant(),
+                r.ordinal(), "OK", now, now, null, Map.of(), null, r.samples())).toList();
         UploadResponse response = compare(id, upload, runs, sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {

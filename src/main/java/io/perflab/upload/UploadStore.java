@@ -79,19 +79,33 @@ class UploadStore {
                 "INSERT INTO experiment_metric (experiment_id, metric_key, unit, direction) VALUES (?, ?, ?, ?)", rows);
     }
 
-    /** One run with its samples; returns the run's id. */
-    long insertRun(long experimentId, String variant, int ordinal, Instant now, Map<String, Double> samples) {
-        GeneratedKeyHolder keys = new GeneratedKeyHolder();
-        jdbc.sql("""
+    /** A run to store: side, ordinal and its samples (metric key → value). */
+    record NewRun(String variant, int ordinal, Map<String, Double> samples) {
+    }
+
+    /**
+     * Stores runs with their samples in three statements (two batches and one query), however many runs there
+     * are; returns the run ids by ordinal.
+     */
+    Map<Integer, Long> insertRuns(long experimentId, List<NewRun> runs, Instant now) {
+        OffsetDateTime time = timestamp(now);
+        List<Object[]> runRows = new ArrayList<>();
+        runs.forEach(r -> runRows.add(new Object[] {experimentId, r.variant(), r.ordinal(), time, time}));
+        jdbcTemplate.batchUpdate("""
                 INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at)
-                VALUES (?, ?, ?, 'OK', ?, ?)""")
-                .params(experimentId, variant, ordinal, timestamp(now), timestamp(now))
-                .update(keys, "id");
-        long runId = keys.getKey().longValue();
-        List<Object[]> rows = new ArrayList<>();
-        samples.forEach((key, value) -> rows.add(new Object[] {runId, key, value}));
-        jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", rows);
-        return runId;
+                VALUES (?, ?, ?, 'OK', ?, ?)""", runRows);
+        Map<Integer, Long> ids = new java.util.HashMap<>();
+        jdbc.sql("SELECT ordinal, id FROM trial_run WHERE experiment_id = ?").param(experimentId)
+                .query((ResultSet rs) -> {
+                    ids.put(rs.getInt(1), rs.getLong(2));
+                });
+        List<Object[]> sampleRows = new ArrayList<>();
+        for (NewRun run : runs) {
+            long runId = ids.get(run.ordinal());
+            run.samples().forEach((key, value) -> sampleRows.add(new Object[] {runId, key, value}));
+        }
+        jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", sampleRows);
+        return ids;
     }
 
     Optional<StoredResponse> storedResponse(String principal, String key) {

@@ -31,9 +31,13 @@ public abstract class UploadServer {
     public static final List<String> UPLOAD_TABLES = List.of("experiment", "variant", "experiment_metric",
             "trial_run", "sample", "upload_idempotency");
 
+    /** The server's data directory (its {@code initial-admin-password} signs in as admin). */
+    protected static java.nio.file.Path dataDir;
+
     @DynamicPropertySource
     static void serverProperties(DynamicPropertyRegistry registry) throws IOException {
-        String dir = Files.createTempDirectory("perflab-uploads").toString();
+        dataDir = Files.createTempDirectory("perflab-uploads");
+        String dir = dataDir.toString();
         registry.add("perflab.data-dir", () -> dir);
         registry.add("perflab.security.bootstrap-token", () -> ADMIN_TOKEN);
     }
