@@ -94,7 +94,7 @@ CREATE TABLE trial_run (
     started_at    TIMESTAMP WITH TIME ZONE,
     finished_at   TIMESTAMP WITH TIME ZONE,
     pid           BIGINT,
-    environment   VARCHAR(16000),
+    environment   VARCHAR(1000000),
     error         VARCHAR(8000),
     CONSTRAINT trial_run_experiment FOREIGN KEY (experiment_id) REFERENCES experiment (id) ON DELETE CASCADE,
     CONSTRAINT trial_run_ordinal_unique UNIQUE (experiment_id, ordinal),

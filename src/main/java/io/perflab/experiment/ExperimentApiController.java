@@ -61,7 +61,8 @@ class ExperimentApiController {
 
     @GetMapping
     Page list(@RequestParam(required = false) String status, @RequestParam(required = false) String name,
-            @RequestParam(required = false) String kind, @RequestParam(defaultValue = "0") int page,
+            @RequestParam(required = false) String kind, @RequestParam(required = false) String benchmark,
+            @RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "20") int size) {
         if (page < 0) {
             throw ApiProblem.badRequest("page: must be ≥ 0, got " + page);
@@ -71,10 +72,17 @@ class ExperimentApiController {
         }
         ExperimentStatus statusFilter = parse("status", status, ExperimentStatus.class);
         ExperimentKind kindFilter = parse("kind", kind, ExperimentKind.class);
-        List<ExperimentView> items = experiments.list(statusFilter, name, kindFilter, page, size).stream()
+        ExperimentFilter filter = new ExperimentFilter(statusFilter, name, kindFilter, benchmark, false);
+        List<ExperimentView> items = experiments.list(filter, page, size).stream()
                 .map(experiments::summary)
                 .toList();
-        return new Page(items, page, size, experiments.count(statusFilter, name, kindFilter));
+        return new Page(items, page, size, experiments.count(filter));
+    }
+
+    /** Events of every experiment (the home page's live view). */
+    @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    SseEmitter allEvents() {
+        return events.subscribe(ExperimentEvents.ALL);
     }
 
     @GetMapping("/{id}")
@@ -131,7 +139,7 @@ class ExperimentApiController {
         return ResponseEntity.noContent().build();
     }
 
-    static boolean isAdmin(Authentication authentication) {
+    public static boolean isAdmin(Authentication authentication) {
         return authentication.getAuthorities().stream().anyMatch(a -> a.getAuthority().equals("ROLE_ADMIN"));
     }
 

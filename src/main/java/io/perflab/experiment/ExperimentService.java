@@ -108,12 +108,12 @@ public class ExperimentService {
         return diff;
     }
 
-    public List<ExperimentRecord> list(ExperimentStatus status, String name, ExperimentKind kind, int page, int size) {
-        return store.list(status, name, kind, page * size, size);
+    public List<ExperimentRecord> list(ExperimentFilter filter, int page, int size) {
+        return store.list(filter, page * size, size);
     }
 
-    public long count(ExperimentStatus status, String name, ExperimentKind kind) {
-        return store.count(status, name, kind);
+    public long count(ExperimentFilter filter) {
+        return store.count(filter);
     }
 
     public List<RunRecord> runs(long id) {
@@ -139,6 +139,21 @@ public class ExperimentService {
             throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; only INTERRUPTED, CANCELLED "
                     + "or FAILED experiments can be resumed");
         }
+    }
+
+    /** Queues a new experiment with the same variants, workload and plan; returns its id. */
+    public long rerun(long id, String user) {
+        ExperimentRecord e = get(id);
+        if (e.kind() == ExperimentKind.UPLOAD) {
+            throw ApiProblem.conflict("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
+        }
+        ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e));
+        return scheduler.submit(spec, user);
+    }
+
+    /** The experiment running on this host now, if any. */
+    public java.util.Optional<ExperimentView> running() {
+        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, store.runs(e.id()), false));
     }
 
     public void delete(long id) {

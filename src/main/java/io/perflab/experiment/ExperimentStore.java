@@ -89,40 +89,39 @@ public class ExperimentStore {
                 .optional();
     }
 
-    /**
-     * One page of experiments, newest first.
-     *
-     * @param status only this status, or null
-     * @param nameContains only names containing this (case-insensitive), or null
-     */
-    public List<ExperimentRecord> list(ExperimentStatus status, String nameContains, ExperimentKind kind,
-            int offset, int limit) {
+    /** One page of the experiments {@code filter} selects, newest first unless it says otherwise. */
+    public List<ExperimentRecord> list(ExperimentFilter filter, int offset, int limit) {
         StringBuilder sql = new StringBuilder("SELECT " + EXPERIMENT_COLUMNS + " FROM experiment WHERE 1 = 1");
         List<Object> params = new ArrayList<>();
-        appendFilters(sql, params, status, nameContains, kind);
-        sql.append(" ORDER BY created_at DESC, id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY");
+        appendFilters(sql, params, filter);
+        sql.append(filter.oldestFirst() ? " ORDER BY created_at, id" : " ORDER BY created_at DESC, id DESC");
+        sql.append(" OFFSET ? ROWS FETCH NEXT ? ROWS ONLY");
         params.add(offset);
         params.add(limit);
         return jdbc.sql(sql.toString()).params(params).query(this::experiment).list();
     }
 
-    public long count(ExperimentStatus status, String nameContains, ExperimentKind kind) {
+    public long count(ExperimentFilter filter) {
         StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM experiment WHERE 1 = 1");
         List<Object> params = new ArrayList<>();
-        appendFilters(sql, params, status, nameContains, kind);
+        appendFilters(sql, params, filter);
         return jdbc.sql(sql.toString()).params(params).query(Long.class).single();
     }
 
-    private static void appendFilters(StringBuilder sql, List<Object> params, ExperimentStatus status,
-            String nameContains, ExperimentKind kind) {
-        if (status != null) {
+    private static void appendFilters(StringBuilder sql, List<Object> params, ExperimentFilter filter) {
+        if (filter.status() != null) {
             sql.append(" AND status = ?");
-            params.add(status.name());
+            params.add(filter.status().name());
         }
-        if (kind != null) {
+        if (filter.kind() != null) {
             sql.append(" AND kind = ?");
-            params.add(kind.name());
+            params.add(filter.kind().name());
         }
+        if (filter.benchmark() != null && !filter.benchmark().isBlank()) {
+            sql.append(" AND benchmark = ?");
+            params.add(filter.benchmark());
+        }
+        String nameContains = filter.nameContains();
         if (nameContains != null && !nameContains.isBlank()) {
             sql.append(" AND LOWER(name) LIKE ? ESCAPE '\\'");
             params.add("%" + nameContains.toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

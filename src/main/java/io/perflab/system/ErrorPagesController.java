@@ -12,6 +12,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.servlet.ModelAndView;
@@ -63,6 +65,11 @@ class ErrorPagesController implements ErrorController {
     }
 
     private String detail(HttpServletRequest request, HttpStatus status) {
+        Throwable error = errorAttributes.getError(new ServletWebRequest(request));
+        if (error instanceof ErrorResponse response && !(error instanceof NoResourceFoundException)
+                && response.getBody().getDetail() != null && !status.is5xxServerError()) {
+            return response.getBody().getDetail();
+        }
         if (status == HttpStatus.NOT_FOUND) {
             return "Nothing at " + request.getMethod() + " " + attributes(request).getOrDefault("path", "this path")
                     + ". The API lives under /api/v1 (see /v3/api-docs).";

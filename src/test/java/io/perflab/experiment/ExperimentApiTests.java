@@ -30,7 +30,7 @@ class ExperimentApiTests {
     static final String TOKEN = "experiment-tests-token";
 
     /** Short trials: the point here is the service, not the measurement. */
-    static final Map<String, Object> SHORT_WORKLOAD = Map.of("warmupSeconds", 0.2, "runSeconds", 0.5,
+    static final Map<String, Object> SHORT_WORKLOAD = Map.of("warmupSeconds", 0.3, "runSeconds", 1.0,
             "clientThreads", 4);
 
     static final List<String> DESIGN_METRICS = List.of("reqs_per_sec", "user_cpu_us_per_req", "sys_cpu_us_per_req",

@@ -46,7 +46,7 @@ class ExperimentCrashRecoveryTests {
 
         Map<String, Object> request = new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash", 4));
         long id = api.create(request);
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
                 .until(() -> api.getJson("/api/v1/experiments/" + id).get("progress").get("completedRuns").asInt() >= 2);
         killTree(server);
 
@@ -60,7 +60,7 @@ class ExperimentCrashRecoveryTests {
         assertThat(keptOrdinals).hasSize(keptRuns);
 
         assertThat(api.post("/api/v1/experiments/" + id + "/resume", "").statusCode()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
                 .until(() -> api.status(id).equals("COMPLETED"));
 
         JsonNode completed = api.getJson("/api/v1/experiments/" + id);
@@ -95,7 +95,7 @@ class ExperimentCrashRecoveryTests {
     }
 
     private static void awaitUp(ApiClient api) {
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                 .until(() -> api.get("/actuator/health", "application/json").statusCode() == 200);
     }
 

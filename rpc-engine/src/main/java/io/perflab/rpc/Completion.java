@@ -28,6 +28,6 @@ abstract class Completion {
      */
     abstract boolean awaitInterruptibly();
 
-    /** Waits until signalled, ignoring (and clearing) interrupts; the caller restores the status. */
+    /** Waits until signalled, ignoring interrupts; the caller restores the interrupt status. */
     abstract void awaitUninterruptibly();
 }

@@ -38,7 +38,7 @@ final class InboundCall implements Runnable {
         ByteBuf req = request;
         request = null;
         try {
-            if (timeoutMillis > 0 && System.nanoTime() - receivedNanos > timeoutMillis * 1_000_000L) {
+            if (timeoutMillis > 0 && connection.nanoTime() - receivedNanos > timeoutMillis * 1_000_000L) {
                 connection.metrics().timedOutInQueue.increment();
                 response = WireFormat.errorResponse(connection.alloc(), callId, RpcStatus.TIMED_OUT,
                         "deadline of " + timeoutMillis + " ms passed while the call waited in the service queue");

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,14 +72,15 @@ public final class RpcServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
+                        metrics.connectionsAccepted.increment();
                         ChannelPipeline p = ch.pipeline();
                         if (ssl != null) {
                             p.addLast("tls", ssl.newHandler(ch.alloc()));
                         }
                         p.addLast("frames", new RpcFrameDecoder(WireFormat.MIN_REQUEST_FRAME_BYTES,
                                 config.maxFrameBytes(), true, reason -> metrics.protocolErrors.increment()));
-                        p.addLast("calls", new ServerConnectionHandler(RpcServer.this, methods, pool, options,
-                                config.maxFrameBytes()));
+                        p.addLast("calls", new ServerConnectionHandler(methods, pool, options, config, metrics,
+                                b.nanoClock));
                     }
                 });
         try {
@@ -149,6 +151,7 @@ public final class RpcServer implements AutoCloseable {
         private InetAddress host = InetAddress.getLoopbackAddress();
         private int port;
         private final List<ServiceDefinition> services = new ArrayList<>();
+        private LongSupplier nanoClock = System::nanoTime;
 
         private Builder() {
         }
@@ -175,6 +178,12 @@ public final class RpcServer implements AutoCloseable {
                 throw new IllegalArgumentException("port must be 0..65535, got " + port);
             }
             this.port = port;
+            return this;
+        }
+
+        /** Replaces the clock of queue deadlines; for tests that control time. */
+        Builder nanoClock(LongSupplier nanoClock) {
+            this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
             return this;
         }
 

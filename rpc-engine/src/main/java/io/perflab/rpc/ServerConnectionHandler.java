@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private static final Logger log = LoggerFactory.getLogger(ServerConnectionHandler.class);
     private static final int MAX_POOLED_CALLS = 1024;
 
-    private final RpcServer server;
+    private final ServerMetrics metrics;
+    private final LongSupplier nanoClock;
+    private final int serviceQueueLength;
     private final MethodTable methods;
     private final ServicePool pool;
     private final boolean consolidated;
@@ -45,14 +48,16 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private boolean flushPending;
     private boolean readInProgress;
 
-    ServerConnectionHandler(RpcServer server, MethodTable methods, ServicePool pool, EngineOptions options,
-                            int maxFrameBytes) {
-        this.server = server;
+    ServerConnectionHandler(MethodTable methods, ServicePool pool, EngineOptions options, ServerConfig config,
+                            ServerMetrics metrics, LongSupplier nanoClock) {
+        this.metrics = metrics;
+        this.nanoClock = nanoClock;
+        this.serviceQueueLength = config.serviceQueueLength();
         this.methods = methods;
         this.pool = pool;
         this.consolidated = options.flush() == EngineOptions.Flush.CONSOLIDATED;
         this.callBufferInitialBytes = options.callBufferInitialBytes();
-        this.maxFrameBytes = maxFrameBytes;
+        this.maxFrameBytes = config.maxFrameBytes();
         this.recycledCalls = options.callObjects() == EngineOptions.CallObjects.RECYCLED ? new ArrayDeque<>() : null;
         this.responseQueue = consolidated && pool != null ? PlatformDependent.newMpscQueue() : null;
     }
@@ -65,11 +70,16 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     }
 
     ServerMetrics metrics() {
-        return server.metrics();
+        return metrics;
     }
 
     ByteBufAllocator alloc() {
         return alloc;
+    }
+
+    /** Monotonic time for queue deadlines ({@code System::nanoTime} except in tests). */
+    long nanoTime() {
+        return nanoClock.getAsLong();
     }
 
     int callBufferInitialBytes() {
@@ -92,7 +102,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
             String reason = "malformed request header (call id " + callId + ", method name length " + methodLength
                     + ", " + frame.readableBytes() + " bytes left, timeout " + timeoutMillis + " ms)";
             frame.release();
-            server.metrics().protocolErrors.increment();
+            metrics.protocolErrors.increment();
             log.warn("closing connection {}: {}", ctx.channel().remoteAddress(), reason);
             ctx.close();
             return;
@@ -113,15 +123,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
             return;
         }
         InboundCall call = acquire();
-        call.init(callId, timeoutMillis, timeoutMillis > 0 ? System.nanoTime() : 0, handler, frame);
+        call.init(callId, timeoutMillis, timeoutMillis > 0 ? nanoClock.getAsLong() : 0, handler, frame);
         if (pool == null) {
             call.execute();
         } else if (!pool.offer(call)) {
-            server.metrics().queueOverflows.increment();
+            metrics.queueOverflows.increment();
             call.discard();
             recycle(call);
             writeOnLoop(WireFormat.errorResponse(alloc, callId, RpcStatus.SERVER_TOO_BUSY,
-                    "service queue full (" + server.config().serviceQueueLength() + " calls)"));
+                    "service queue full (" + serviceQueueLength + " calls)"));
         }
     }
 
@@ -188,6 +198,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
         } else {
             ctx.writeAndFlush(response, ctx.voidPromise());
         }
+    }
+
+    /** Calls waiting in this connection's pool (0 with {@code callObjects=fresh}). */
+    int pooledCalls() {
+        return recycledCalls == null ? 0 : recycledCalls.size();
     }
 
     private InboundCall acquire() {

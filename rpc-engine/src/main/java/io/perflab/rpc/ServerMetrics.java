@@ -9,6 +9,12 @@ public final class ServerMetrics {
     final LongAdder timedOutInQueue = new LongAdder();
     final LongAdder callsHandled = new LongAdder();
     final LongAdder protocolErrors = new LongAdder();
+    final LongAdder connectionsAccepted = new LongAdder();
+
+    /** Connections accepted since start. */
+    public long connectionsAccepted() {
+        return connectionsAccepted.sum();
+    }
 
     /** Calls answered {@link RpcStatus#SERVER_TOO_BUSY} because the service queue was full. */
     public long queueOverflows() {

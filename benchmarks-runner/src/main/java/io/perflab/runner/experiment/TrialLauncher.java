@@ -2,11 +2,15 @@ package io.perflab.runner.experiment;
 
 import io.perflab.runner.trial.TrialSpec;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 /**
  * How to start a trial JVM: the java binary, then the plan's and the variant's flags, then this launcher's entry
@@ -39,19 +43,32 @@ public record TrialLauncher(List<String> entryArguments) {
     }
 
     /**
-     * Launches trials with the code this JVM runs: with {@code -jar} when this JVM was started from a jar (an
-     * executable jar nests its classes, so its path is no classpath for {@code mainClass}), otherwise with this
-     * JVM's classpath (a test run, an IDE) and {@code mainClass}.
+     * Launches trials with the code this JVM runs: with {@code -jar} when this JVM runs from an executable jar
+     * whose main class (or Spring Boot start class) is {@code mainClass} (such a jar nests its classes, so its
+     * path is no classpath), otherwise with this JVM's classpath and {@code mainClass} (a test run, an IDE; a
+     * manifest-only classpath jar such as Surefire's works with {@code -cp} too).
      */
     public static TrialLauncher ofThisJvm(String mainClass, String... leadingArgs) {
         String classpath = System.getProperty("java.class.path", "");
-        String command = System.getProperty("sun.java.command", "");
         boolean singleJar = !classpath.contains(File.pathSeparator) && classpath.endsWith(".jar")
                 && Files.isRegularFile(Path.of(classpath));
-        if (singleJar && command.startsWith(classpath)) {
+        if (singleJar && launches(Path.of(classpath), mainClass)) {
             return jar(Path.of(classpath), leadingArgs);
         }
         return mainClass(classpath, mainClass, leadingArgs);
+    }
+
+    private static boolean launches(Path jar, String mainClass) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            if (manifest == null) {
+                return false;
+            }
+            Attributes main = manifest.getMainAttributes();
+            return mainClass.equals(main.getValue("Start-Class")) || mainClass.equals(main.getValue("Main-Class"));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The java binary of this JVM, or of {@code javaHome}. */

@@ -14,7 +14,7 @@ import java.util.Map;
  * @param mode sync or async calls
  * @param clientThreads sync: threads each with one connection and one outstanding call; async: client reactors
  * @param asyncConcurrency outstanding calls in async mode
- * @param workerThreads the server's service pool
+ * @param workerThreads the server's service pool (0: handlers run on the server reactors)
  * @param serverReactors the server's event loops
  * @param encryption TLS on the connections (the engine's {@code tls} option)
  * @param requestBytes echo request payload, bytes
@@ -32,7 +32,7 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
     public Workload {
         atLeast("--client-threads", clientThreads, 1);
         atLeast("--async-concurrency", asyncConcurrency, 1);
-        atLeast("--worker-threads", workerThreads, 1);
+        atLeast("--worker-threads", workerThreads, 0);
         atLeast("--server-reactors", serverReactors, 1);
         atLeast("--request-bytes", requestBytes, 0);
         atLeast("--response-bytes", responseBytes, 0);

@@ -1,0 +1,100 @@
+package io.perflab.runner.rpcbench;
+
+import io.perflab.runner.trial.MetricKeys;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * rpc-bench's text report, then PerfLab's extra lines. The first part keeps rpc-bench's labels and its number
+ * style (C++ stream output: six significant digits) so that reports of both can be compared side by side and
+ * parsed by the same upload adapter:
+ * <pre>
+ * Mode:            Sync
+ * Client threads:  16
+ * Worker threads:  1
+ * Server reactors: 4
+ * Encryption:      0
+ * ----------------------------------
+ * Reqs/sec:         155254
+ * User CPU per req: 31.7217us
+ * Sys CPU per req:  51.3626us
+ * Ctx Sw. per req:  3.46345
+ * </pre>
+ */
+public final class RpcBenchReport {
+
+    static final String RULE = "----------------------------------";
+
+    private RpcBenchReport() {
+    }
+
+    /** The report of {@code result}, lines separated by {@code \n}, ending with one. */
+    public static String format(RpcBenchResult result) {
+        Workload w = result.workload();
+        Map<String, Double> m = result.metrics();
+        StringBuilder s = new StringBuilder();
+        line(s, "Mode:            ", w.mode() == CallMode.SYNC ? "Sync" : "Async");
+        line(s, "Client threads:  ", Integer.toString(w.clientThreads()));
+        if (w.mode() == CallMode.ASYNC) {
+            line(s, "Call concurrency: ", Integer.toString(w.asyncConcurrency()));
+        }
+        line(s, "Worker threads:  ", Integer.toString(w.workerThreads()));
+        line(s, "Server reactors: ", Integer.toString(w.serverReactors()));
+        line(s, "Encryption:      ", w.encryption() ? "1" : "0");
+        s.append(RULE).append('\n');
+        line(s, "Reqs/sec:         ", sixDigits(m.get(MetricKeys.REQS_PER_SEC)));
+        line(s, "User CPU per req: ", sixDigits(m.get(MetricKeys.USER_CPU_US_PER_REQ)) + "us");
+        line(s, "Sys CPU per req:  ", sixDigits(m.get(MetricKeys.SYS_CPU_US_PER_REQ)) + "us");
+        line(s, "Ctx Sw. per req:  ", sixDigits(m.get(MetricKeys.CTX_SWITCHES_PER_REQ)));
+        s.append(RULE).append('\n');
+        line(s, "Vol./invol. Ctx Sw. per req: ", sixDigits(m.get(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ)) + " / "
+                + sixDigits(m.get(MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ)));
+        line(s, "Alloc per req:    ", sixDigits(m.get(MetricKeys.ALLOC_BYTES_PER_REQ)) + " B");
+        line(s, "Latency p50:      ", sixDigits(m.get(MetricKeys.LATENCY_P50_US)) + "us");
+        line(s, "Latency p99:      ", sixDigits(m.get(MetricKeys.LATENCY_P99_US)) + "us");
+        line(s, "Latency p99.9:    ", sixDigits(m.get(MetricKeys.LATENCY_P999_US)) + "us");
+        line(s, "GC:               ", m.get(MetricKeys.GC_COUNT).longValue() + " collections, "
+                + m.get(MetricKeys.GC_PAUSE_MS).longValue() + " ms");
+        line(s, "Engine options:   ", result.environment().get("engine_options"));
+        line(s, "Window:           ", result.requests() + " requests in "
+                + result.environment().get("measured_seconds") + " s after " + warmupText(result));
+        if (result.failedCalls() > 0) {
+            line(s, "Failed calls:     ", result.failedCalls() + " (first: " + result.firstError() + ")");
+        }
+        s.append("CPU and context switches per request cover the whole process: client and server threads, "
+                + "as in rpc-bench.\n");
+        return s.toString();
+    }
+
+    private static String warmupText(RpcBenchResult result) {
+        String used = result.environment().get("warmup_seconds") + " s of warmup";
+        if (!result.workload().warmup().auto()) {
+            return used;
+        }
+        return used + (result.warmupSettled() ? " (auto: throughput settled)"
+                : " (auto: throughput did not settle within " + Durations.formatSeconds(
+                        result.workload().warmup().duration()) + " s)");
+    }
+
+    private static void line(StringBuilder s, String label, String value) {
+        s.append(label).append(value).append('\n');
+    }
+
+    /** A number as C++'s default stream output prints it: six significant digits, trailing zeros dropped. */
+    static String sixDigits(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.toString(value).toLowerCase(Locale.ROOT);
+        }
+        if (value == 0) {
+            return "0";
+        }
+        BigDecimal rounded = new BigDecimal(value).round(new MathContext(6)).stripTrailingZeros();
+        double magnitude = Math.abs(rounded.doubleValue());
+        if (magnitude >= 1e6 || magnitude < 1e-4) {
+            return String.format(Locale.ROOT, "%.5e", value).replaceFirst("\\.?0+e", "e");
+        }
+        return rounded.toPlainString();
+    }
+}

@@ -1,0 +1,74 @@
+package io.perflab.runner.rpcbench;
+
+import io.perflab.runner.metering.ProcessMeter;
+import io.perflab.runner.trial.MetricKeys;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one rpc-bench trial measured in its window.
+ *
+ * @param workload what ran
+ * @param engineOptions the engine's options in full ({@code EngineOptions#describe()})
+ * @param requests calls completed successfully in the measured window
+ * @param window the meter's deltas over the window
+ * @param latencyNanos client-side call latency of the window's calls, ns
+ * @param warmupUsed how long the warmup actually ran
+ * @param warmupSettled for an auto warmup, whether throughput settled before the cap
+ * @param failedCalls calls that ended with an error in the measured window
+ * @param firstError the first such error, or null
+ */
+public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
+                             ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
+                             boolean warmupSettled, long failedCalls, String firstError) {
+
+    /** Every metric of DESIGN's table, keyed by {@link MetricKeys}. */
+    public Map<String, Double> metrics() {
+        double n = requests;
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(MetricKeys.REQS_PER_SEC, n / (window.elapsedNanos() / 1e9));
+        m.put(MetricKeys.USER_CPU_US_PER_REQ, window.usage().userMicros() / n);
+        m.put(MetricKeys.SYS_CPU_US_PER_REQ, window.usage().systemMicros() / n);
+        m.put(MetricKeys.CPU_US_PER_REQ, window.usage().cpuMicros() / n);
+        m.put(MetricKeys.CTX_SWITCHES_PER_REQ, window.usage().contextSwitches() / n);
+        m.put(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ, window.usage().voluntaryContextSwitches() / n);
+        m.put(MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ, window.usage().involuntaryContextSwitches() / n);
+        m.put(MetricKeys.ALLOC_BYTES_PER_REQ, window.allocatedBytes() / n);
+        m.put(MetricKeys.LATENCY_P50_US, latencyNanos.getValueAtPercentile(50.0) / 1e3);
+        m.put(MetricKeys.LATENCY_P99_US, latencyNanos.getValueAtPercentile(99.0) / 1e3);
+        m.put(MetricKeys.LATENCY_P999_US, latencyNanos.getValueAtPercentile(99.9) / 1e3);
+        m.put(MetricKeys.GC_COUNT, (double) window.gcCount());
+        m.put(MetricKeys.GC_PAUSE_MS, (double) window.gcMillis());
+        return m;
+    }
+
+    /** Engine options, workload and how the window went, for the trial's environment record. */
+    public Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("engine_options", format(engineOptions));
+        env.put("workload", format(workload.describe()));
+        env.put("warmup_seconds", seconds(warmupUsed));
+        if (workload.warmup().auto()) {
+            env.put("warmup_settled", Boolean.toString(warmupSettled));
+        }
+        env.put("measured_seconds", String.format(java.util.Locale.ROOT, "%.3f", window.elapsedNanos() / 1e9));
+        env.put("requests", Long.toString(requests));
+        env.put("failed_calls", Long.toString(failedCalls));
+        if (firstError != null) {
+            env.put("first_error", firstError);
+        }
+        return env;
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(java.util.Locale.ROOT, "%.3f", d.toNanos() / 1e9);
+    }
+
+    private static String format(Map<String, String> map) {
+        StringBuilder s = new StringBuilder();
+        map.forEach((k, v) -> s.append(s.length() == 0 ? "" : " ").append(k).append('=').append(v));
+        return s.toString();
+    }
+}

@@ -1,0 +1,62 @@
+package io.perflab.runner.trial;
+
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.metering.ProcessMeter;
+import io.perflab.runner.rpcbench.RpcBench;
+import io.perflab.runner.rpcbench.RpcBenchResult;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The body of a forked trial JVM: reads the {@link TrialSpec} arguments, runs rpc-bench once and prints the
+ * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly.
+ *
+ * <p>Exit status: 0 with a result; 1 with a result when calls failed in the window (the runner records the
+ * trial as failed); 2 for arguments it cannot use (nothing ran).
+ */
+public final class TrialMain {
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_CALLS_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+
+    private TrialMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(List.of(args), new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs one trial with {@code args}; returns the exit status. */
+    public static int run(List<String> args, PrintWriter out, PrintWriter err) {
+        QuietLogging.apply();
+        TrialSpec spec;
+        EngineOptions options;
+        try {
+            spec = TrialSpec.parseArguments(args);
+            options = EngineOptions.fromMap(spec.engineOptions());
+        } catch (IllegalArgumentException e) {
+            err.println("perflab trial: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
+        RpcBenchResult result = new RpcBench(options, spec.workload(), ProcessMeter.forThisProcess(),
+                System::nanoTime, line -> err.println("perflab trial: " + line)).run();
+        environment.putAll(result.environment());
+        if (result.requests() == 0) {
+            err.println("perflab trial: no call completed in the measured window"
+                    + (result.firstError() == null ? "" : "; first error: " + result.firstError()));
+            return EXIT_CALLS_FAILED;
+        }
+        out.println(TrialProtocol.encode(result.metrics(), environment));
+        out.flush();
+        if (result.failedCalls() > 0) {
+            err.println("perflab trial: " + result.failedCalls() + " calls failed in the measured window; first: "
+                    + result.firstError());
+            return EXIT_CALLS_FAILED;
+        }
+        return EXIT_OK;
+    }
+}

@@ -1,0 +1,54 @@
+package io.perflab.runner.rpcbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.trial.MetricKeys;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Short real runs of the bench: every metric is produced, in both modes. */
+class RpcBenchTests {
+
+    private static final Workload SHORT = Workload.DEFAULTS.withClientThreads(2).withAsyncConcurrency(4)
+            .withServerReactors(1).withWarmup(Warmup.fixed(Duration.ofMillis(200))).withRun(Duration.ofMillis(500));
+
+    @Test
+    void syncModeProducesEveryMetricOfTheWindow() {
+        RpcBenchResult result = RpcBench.of(EngineOptions.defaults(), SHORT).run();
+
+        Map<String, Double> metrics = result.metrics();
+        assertThat(metrics).containsOnlyKeys(MetricKeys.ENGINE);
+        assertThat(result.requests()).isPositive();
+        assertThat(result.failedCalls()).isZero();
+        assertThat(result.window().elapsedNanos()).isBetween(500_000_000L, 700_000_000L);
+        assertThat(metrics.get(MetricKeys.REQS_PER_SEC)).isPositive();
+        assertThat(metrics.get(MetricKeys.CPU_US_PER_REQ)).isPositive()
+                .isEqualTo(metrics.get(MetricKeys.USER_CPU_US_PER_REQ) + metrics.get(MetricKeys.SYS_CPU_US_PER_REQ),
+                        org.assertj.core.data.Offset.offset(1e-9));
+        // a sync call parks the caller at least once per request unless the answer is already there
+        assertThat(metrics.get(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ)).isPositive();
+        assertThat(metrics.get(MetricKeys.LATENCY_P99_US)).isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
+        assertThat(result.environment()).containsEntry("warmup_seconds", "0.200")
+                .containsKeys("engine_options", "workload", "requests");
+    }
+
+    @Test
+    void asyncModeWithEchoPayloadsAndAutoWarmupCap() {
+        Workload workload = SHORT.withMode(CallMode.ASYNC).withPayload(64, 1024)
+                .withWarmup(Warmup.auto(Duration.ofMillis(300)));
+
+        RpcBenchResult result = RpcBench.of(EngineOptions.defaults().withOption("completion", "monitor"), workload)
+                .run();
+
+        assertThat(result.requests()).isPositive();
+        assertThat(result.failedCalls()).isZero();
+        assertThat(result.warmupSettled()).isFalse();
+        assertThat(result.environment()).containsEntry("warmup_settled", "false");
+        assertThat(result.environment().get("engine_options")).contains("completion=monitor");
+        assertThat(result.environment().get("workload")).contains("mode=async", "asyncConcurrency=4", "method=Echo");
+        assertThat(RpcBenchReport.format(result)).contains("Mode:            Async", "Call concurrency: 4",
+                "did not settle within 0.3 s");
+    }
+}

@@ -1,0 +1,69 @@
+package io.perflab.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The three ways a synchronous caller waits, used directly. */
+class CompletionTests {
+
+    @ParameterizedTest
+    @EnumSource(EngineOptions.Completion.class)
+    void signalBeforeAwaitReturnsAtOnce(EngineOptions.Completion kind) {
+        Completion c = Completion.create(kind);
+        c.signal();
+        assertThat(c.awaitInterruptibly()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(EngineOptions.Completion.class)
+    void waiterWakesWhenSignalledFromAnotherThreadAndCanBeReused(EngineOptions.Completion kind) throws Exception {
+        Completion c = Completion.create(kind);
+        for (int round = 0; round < 200; round++) {
+            c.reset();
+            CountDownLatch waiting = new CountDownLatch(1);
+            AtomicBoolean woke = new AtomicBoolean();
+            Thread waiter = new Thread(() -> {
+                waiting.countDown();
+                woke.set(c.awaitInterruptibly());
+            });
+            waiter.start();
+            waiting.await();
+            c.signal();
+            waiter.join(10_000);
+            assertThat(waiter.isAlive()).isFalse();
+            assertThat(woke).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(EngineOptions.Completion.class)
+    void interruptEndsTheInterruptibleWaitOnly(EngineOptions.Completion kind) throws Exception {
+        Completion c = Completion.create(kind);
+        Thread.currentThread().interrupt();
+        assertThat(c.awaitInterruptibly()).isFalse();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+
+        Thread signaller = new Thread(c::signal);
+        Thread.currentThread().interrupt();
+        signaller.start();
+        c.awaitUninterruptibly();
+        Thread.interrupted();
+        signaller.join(TimeUnit.SECONDS.toMillis(10));
+    }
+
+    @ParameterizedTest
+    @EnumSource(EngineOptions.Completion.class)
+    void optionSelectsItsOwnImplementation(EngineOptions.Completion kind) {
+        Class<?> expected = switch (kind) {
+            case NOTIFICATION -> NotificationCompletion.class;
+            case MONITOR -> MonitorCompletion.class;
+            case FUTURE -> FutureCompletion.class;
+        };
+        assertThat(Completion.create(kind)).isExactlyInstanceOf(expected);
+    }
+}

@@ -1,0 +1,20 @@
+package io.perflab.experiment;
+
+/**
+ * Which experiments a list shows. Null fields do not filter.
+ *
+ * @param status only this status
+ * @param nameContains only names containing this, case-insensitive
+ * @param kind only this kind
+ * @param benchmark only uploads of this benchmark
+ * @param oldestFirst sort by creation time ascending instead of newest first
+ */
+public record ExperimentFilter(ExperimentStatus status, String nameContains, ExperimentKind kind, String benchmark,
+                               boolean oldestFirst) {
+
+    public static final ExperimentFilter ALL = new ExperimentFilter(null, null, null, null, false);
+
+    public static ExperimentFilter status(ExperimentStatus status) {
+        return new ExperimentFilter(status, null, null, null, false);
+    }
+}

@@ -1,0 +1,285 @@
+package io.perflab.experiment;
+
+import io.perflab.rpc.EngineOptions;
+import io.perflab.system.ApiProblem;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.security.core.Authentication;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The dashboard's experiment pages: home, list, detail, the new-experiment form and the actions. */
+@Controller
+class ExperimentPagesController {
+
+    static final String VIEW_HOME = "home";
+    static final String VIEW_LIST = "experiments/list";
+    static final String VIEW_DETAIL = "experiments/detail";
+    static final String VIEW_RESULTS_FRAGMENT = "experiments/detail :: results";
+    static final String VIEW_FORM = "experiments/form";
+    static final int PAGE_SIZE = 25;
+
+    /** The metrics shown as badges: what the seed's review judged. */
+    static final List<String> HEADLINE_METRICS = List.of("user_cpu_us_per_req", "sys_cpu_us_per_req",
+            "ctx_switches_per_req", "reqs_per_sec");
+
+    private final ExperimentService experiments;
+    private final ExperimentStore store;
+    private final ExperimentResults results;
+    private final JsonMapper json;
+
+    ExperimentPagesController(ExperimentService experiments, ExperimentStore store, ExperimentResults results,
+            JsonMapper json) {
+        this.experiments = experiments;
+        this.store = store;
+        this.results = results;
+        this.json = json;
+    }
+
+    /** A list row: the experiment and its headline verdicts. */
+    record Row(ExperimentView experiment, List<MetricComparison> headline) {
+    }
+
+    @GetMapping("/")
+    String home(Model model) {
+        model.addAttribute("running", experiments.running().orElse(null));
+        model.addAttribute("queue", rows(experiments.list(new ExperimentFilter(ExperimentStatus.QUEUED, null, null,
+                null, true), 0, 20), false));
+        model.addAttribute("recent", rows(experiments.list(ExperimentFilter.ALL, 0, 10), true));
+        List<Row> regressions = rows(experiments.list(new ExperimentFilter(null, null, ExperimentKind.UPLOAD, null,
+                false), 0, 30), true).stream()
+                .filter(r -> results.compare(store.find(r.experiment().id()).orElseThrow()).stream()
+                        .anyMatch(c -> "regressed".equals(c.verdict())))
+                .limit(10)
+                .toList();
+        model.addAttribute("regressions", regressions);
+        model.addAttribute("experimentCount", experiments.count(ExperimentFilter.ALL));
+        return VIEW_HOME;
+    }
+
+    @GetMapping("/experiments")
+    String list(@RequestParam(required = false) String status, @RequestParam(required = false) String kind,
+            @RequestParam(required = false) String name, @RequestParam(required = false) String benchmark,
+            @RequestParam(defaultValue = "newest") String sort, @RequestParam(defaultValue = "0") int page,
+            Model model) {
+        ExperimentStatus statusFilter = parse(status, ExperimentStatus.class);
+        ExperimentKind kindFilter = parse(kind, ExperimentKind.class);
+        ExperimentFilter filter = new ExperimentFilter(statusFilter, name, kindFilter, benchmark,
+                "oldest".equals(sort));
+        int current = Math.max(0, page);
+        long total = experiments.count(filter);
+        model.addAttribute("rows", rows(experiments.list(filter, current, PAGE_SIZE), true));
+        model.addAttribute("total", total);
+        model.addAttribute("page", current);
+        model.addAttribute("pages", Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE));
+        model.addAttribute("statuses", ExperimentStatus.values());
+        model.addAttribute("kinds", ExperimentKind.values());
+        model.addAttribute("filter", Map.of("status", status == null ? "" : status, "kind", kind == null ? "" : kind,
+                "name", name == null ? "" : name, "benchmark", benchmark == null ? "" : benchmark, "sort", sort));
+        return VIEW_LIST;
+    }
+
+    private List<Row> rows(List<ExperimentRecord> records, boolean withVerdicts) {
+        List<Row> rows = new ArrayList<>();
+        for (ExperimentRecord record : records) {
+            List<MetricComparison> headline = withVerdicts ? results.compare(record).stream()
+                    .filter(c -> HEADLINE_METRICS.contains(c.metric()) || record.kind() != ExperimentKind.ENGINE)
+                    .limit(4)
+                    .toList() : List.of();
+            rows.add(new Row(experiments.summary(record), headline));
+        }
+        return rows;
+    }
+
+    @GetMapping("/experiments/{id}")
+    String detail(@PathVariable long id, Model model) {
+        ExperimentView view = experiments.view(id);
+        List<RunRecord> runs = experiments.runs(id);
+        model.addAttribute("experiment", view);
+        model.addAttribute("runs", runs);
+        model.addAttribute("failedRuns", runs.stream().filter(r -> !r.ok()).toList());
+        model.addAttribute("environment", environment(runs));
+        model.addAttribute("chartData", chartJson(view, runs));
+        return VIEW_DETAIL;
+    }
+
+    /** The results section alone, for the page's script to swap in when a running experiment finishes. */
+    @GetMapping("/experiments/{id}/results")
+    String resultsFragment(@PathVariable long id, Model model) {
+        detail(id, model);
+        return VIEW_RESULTS_FRAGMENT;
+    }
+
+    /** Environment entries that all OK runs share, plus how many distinct values the others had. */
+    static Map<String, String> environment(List<RunRecord> runs) {
+        Map<String, String> common = new LinkedHashMap<>();
+        List<RunRecord> ok = runs.stream().filter(RunRecord::ok).toList();
+        if (ok.isEmpty()) {
+            return common;
+        }
+        ok.get(0).environment().forEach((key, value) -> {
+            if (key.equals("command") || key.equals("pid")) {
+                return;
+            }
+            long distinct = ok.stream().map(r -> String.valueOf(r.environment().get(key))).distinct().count();
+            common.put(key, distinct == 1 ? value : value + " … (" + distinct + " different values across runs)");
+        });
+        return common;
+    }
+
+    /** The plots' data as JSON that is safe inside a script element. */
+    private String chartJson(ExperimentView view, List<RunRecord> runs) {
+        List<Map<String, Object>> metrics = new ArrayList<>();
+        for (MetricComparison c : view.results()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("metric", c.metric());
+            m.put("unit", c.unit());
+            m.put("direction", c.direction());
+            m.put("percent", c.percent());
+            m.put("ciLowPercent", c.ciLowPercent());
+            m.put("ciHighPercent", c.ciHighPercent());
+            m.put("verdict", c.verdict());
+            List<List<Number>> without = new ArrayList<>();
+            List<List<Number>> with = new ArrayList<>();
+            for (RunRecord r : runs) {
+                Double value = r.ok() ? r.metrics().get(c.metric()) : null;
+                if (value != null) {
+                    (r.variant().equals("with") ? with : without).add(List.of(r.ordinal(), value));
+                }
+            }
+            m.put("without", without);
+            m.put("with", with);
+            metrics.add(m);
+        }
+        return scriptSafe(json.writeValueAsString(Map.of("id", view.id(), "metrics", metrics)));
+    }
+
+    /** JSON with {@code <}, {@code >} and {@code &} escaped, so no value can close the script element. */
+    static String scriptSafe(String jsonText) {
+        return jsonText.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
+    }
+
+    @GetMapping("/experiments/new")
+    String initCreationForm(@RequestParam(required = false) String preset, Model model) {
+        ExperimentForm form = new ExperimentForm();
+        if (preset != null && ExperimentPreset.find(preset).isPresent()) {
+            form.setPreset(ExperimentPreset.find(preset).get().id());
+            form.setName(ExperimentPreset.find(preset).get().explanation().replaceAll(" \\(seed.*", ""));
+        }
+        return showForm(form, Map.of(), model);
+    }
+
+    @PostMapping("/experiments/new")
+    String processCreationForm(@ModelAttribute("form") ExperimentForm form, Authentication authentication,
+            Model model, RedirectAttributes redirect) {
+        try {
+            long id = experiments.create(form.toRequest(), authentication.getName(),
+                    ExperimentApiController.isAdmin(authentication));
+            redirect.addFlashAttribute("message", "Experiment queued.");
+            return "redirect:/experiments/" + id;
+        } catch (ApiProblem problem) {
+            String detail = problem.getBody().getDetail();
+            int colon = detail.indexOf(':');
+            String field = colon > 0 ? detail.substring(0, colon).replace("workload.", "") : "form";
+            return showForm(form, Map.of(field.contains(" ") ? "form" : field, detail), model);
+        }
+    }
+
+    private String showForm(ExperimentForm form, Map<String, String> errors, Model model) {
+        model.addAttribute("form", form);
+        model.addAttribute("errors", errors);
+        model.addAttribute("presets", ExperimentPreset.values());
+        model.addAttribute("options", EngineOptions.optionSpecs());
+        model.addAttribute("mdeHint", mdeHint(form).orElse(null));
+        return VIEW_FORM;
+    }
+
+    /**
+     * The minimum detectable effect on user CPU per request that the last comparable completed experiment had,
+     * with its runs per variant, so the form can scale it: MDE ∝ 1/√n.
+     */
+    private Optional<Map<String, Object>> mdeHint(ExperimentForm form) {
+        for (ExperimentRecord e : experiments.list(new ExperimentFilter(ExperimentStatus.COMPLETED, null,
+                ExperimentKind.ENGINE, null, false), 0, 20)) {
+            if (form.getPreset() != null && !form.getPreset().isBlank() && !form.getPreset().equals(e.preset())) {
+                continue;
+            }
+            Optional<MetricComparison> cpu = results.compare(e).stream()
+                    .filter(c -> c.metric().equals("user_cpu_us_per_req") && c.mdePercent() != null)
+                    .findFirst();
+            if (cpu.isPresent()) {
+                Map<String, Object> hint = new LinkedHashMap<>();
+                hint.put("experimentId", e.id());
+                hint.put("runs", Math.min(cpu.get().nWith(), cpu.get().nWithout()));
+                hint.put("mdePercent", cpu.get().mdePercent());
+                return Optional.of(hint);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @PostMapping("/experiments/{id}/cancel")
+    String cancel(@PathVariable long id, RedirectAttributes redirect) {
+        return act(id, redirect, () -> experiments.cancel(id), "Cancel requested.");
+    }
+
+    @PostMapping("/experiments/{id}/resume")
+    String resume(@PathVariable long id, RedirectAttributes redirect) {
+        return act(id, redirect, () -> experiments.resume(id), "Queued again; it runs only the missing runs.");
+    }
+
+    @PostMapping("/experiments/{id}/rerun")
+    String rerun(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
+        long copy = experiments.rerun(id, authentication.getName());
+        redirect.addFlashAttribute("message", "Queued a re-run of experiment " + id + ".");
+        return "redirect:/experiments/" + copy;
+    }
+
+    @PostMapping("/experiments/{id}/delete")
+    String delete(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
+        if (!ExperimentApiController.isAdmin(authentication)) {
+            redirect.addFlashAttribute("error", "Deleting an experiment needs an administrator.");
+            return "redirect:/experiments/" + id;
+        }
+        try {
+            experiments.delete(id);
+        } catch (ApiProblem problem) {
+            redirect.addFlashAttribute("error", problem.getBody().getDetail());
+            return "redirect:/experiments/" + id;
+        }
+        redirect.addFlashAttribute("message", "Experiment " + id + " deleted.");
+        return "redirect:/experiments";
+    }
+
+    private static String act(long id, RedirectAttributes redirect, Runnable action, String message) {
+        try {
+            action.run();
+            redirect.addFlashAttribute("message", message);
+        } catch (ApiProblem problem) {
+            redirect.addFlashAttribute("error", problem.getBody().getDetail());
+        }
+        return "redirect:/experiments/" + id;
+    }
+
+    private static <E extends Enum<E>> E parse(String value, Class<E> type) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

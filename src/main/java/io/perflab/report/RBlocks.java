@@ -1,0 +1,28 @@
+package io.perflab.report;
+
+import io.perflab.stats.Alternative;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.TTest;
+import io.perflab.stats.format.HtestPrinter;
+
+/**
+ * R's {@code print(t.test(with, without))} for one metric of a report, from the same samples the results table
+ * was computed from, so that anyone with R and the embedded samples gets the same block.
+ */
+final class RBlocks {
+
+    private RBlocks() {
+    }
+
+    /** The print-out, or a line saying why there is none (too few runs, constant data). */
+    static String tTest(ExperimentReport report, String metric) {
+        ComparisonOptions options = ComparisonOptions.defaults();
+        try {
+            return HtestPrinter.tTest(TTest.welch(report.values(metric, ExperimentReport.WITH),
+                    report.values(metric, ExperimentReport.WITHOUT), Alternative.TWO_SIDED,
+                    options.confidenceLevel()));
+        } catch (IllegalArgumentException notComputable) {
+            return "\nno t-test: " + notComputable.getMessage() + "\n";
+        }
+    }
+}

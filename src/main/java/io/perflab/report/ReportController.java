@@ -1,0 +1,92 @@
+package io.perflab.report;
+
+import io.perflab.system.ApiProblem;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.util.MimeTypeUtils;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /api/v1/experiments/{id}/report}: the experiment exported as one self-contained HTML file, a Markdown
+ * table for a pull request, or R {@code t.test} print-outs as plain text. Each is a download.
+ */
+@RestController
+@RequestMapping("/api/v1/experiments/{id}")
+class ReportController {
+
+    static final MediaType MARKDOWN = new MediaType("text", "markdown", StandardCharsets.UTF_8);
+    static final MediaType HTML = new MediaType("text", "html", StandardCharsets.UTF_8);
+    static final MediaType TEXT = new MediaType("text", "plain", StandardCharsets.UTF_8);
+
+    private final ExperimentReports reports;
+
+    ReportController(ExperimentReports reports) {
+        this.reports = reports;
+    }
+
+    @GetMapping("/report.html")
+    ResponseEntity<String> html(@PathVariable long id) {
+        return download(id, "html", HTML, reports.html(id));
+    }
+
+    @GetMapping("/report.md")
+    ResponseEntity<String> markdown(@PathVariable long id) {
+        return download(id, "md", MARKDOWN, reports.markdown(id));
+    }
+
+    @GetMapping("/report.txt")
+    ResponseEntity<String> text(@PathVariable long id) {
+        return download(id, "txt", TEXT, reports.text(id));
+    }
+
+    /** The format the {@code Accept} header prefers among HTML, Markdown and plain text; HTML when any will do. */
+    @GetMapping("/report")
+    ResponseEntity<String> negotiated(@PathVariable long id,
+            @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
+        List<MediaType> accepted = accept == null || accept.isBlank() ? List.of(MediaType.ALL) : parse(accept);
+        for (MediaType wanted : accepted) {
+            if (wanted.getQualityValue() <= 0) {
+                continue;
+            }
+            if (wanted.isCompatibleWith(MediaType.TEXT_HTML)) {
+                return html(id);
+            }
+            if (wanted.isCompatibleWith(MARKDOWN)) {
+                return markdown(id);
+            }
+            if (wanted.isCompatibleWith(MediaType.TEXT_PLAIN)) {
+                return text(id);
+            }
+        }
+        throw new ApiProblem(HttpStatus.NOT_ACCEPTABLE, "the report is available as text/html, text/markdown or "
+                + "text/plain; Accept was '" + accept + "' (or use report.html, report.md, report.txt)");
+    }
+
+    private static List<MediaType> parse(String accept) {
+        try {
+            List<MediaType> types = new java.util.ArrayList<>(MediaType.parseMediaTypes(accept));
+            MimeTypeUtils.sortBySpecificity(types);
+            types.sort(java.util.Comparator.comparingDouble(MediaType::getQualityValue).reversed());
+            return types;
+        } catch (org.springframework.http.InvalidMediaTypeException e) {
+            throw ApiProblem.badRequest("Accept: not a media type list: " + e.getMessage());
+        }
+    }
+
+    private static ResponseEntity<String> download(long id, String extension, MediaType type, String body) {
+        return ResponseEntity.ok()
+                .contentType(type)
+                .header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment()
+                        .filename("perflab-experiment-" + id + "." + extension).build().toString())
+                .body(body);
+    }
+}

@@ -1,0 +1,72 @@
+package io.perflab.report;
+
+import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MetricComparison;
+import java.util.Map;
+
+/**
+ * The {@code .txt} report: R's {@code t.test} print-outs, one per metric, each headed by the metric's name, unit
+ * and verdict — the blocks engineers paste into a commit message, as in the seed change.
+ */
+final class TextReport {
+
+    private TextReport() {
+    }
+
+    static String render(ExperimentReport report) {
+        ExperimentView e = report.experiment();
+        StringBuilder b = new StringBuilder();
+        b.append("PerfLab experiment ").append(e.id()).append(": ").append(TextSafety.line(e.name())).append('\n');
+        if (e.description() != null && !e.description().isBlank()) {
+            b.append(TextSafety.block(e.description()).strip()).append('\n');
+        }
+        b.append("Status: ").append(e.status()).append(", ").append(e.progress().completedRuns()).append(" of ")
+                .append(e.progress().totalRuns()).append(" runs (").append(e.progress().failedRuns())
+                .append(" failed), ").append(e.plan().runsPerVariant()).append(" per variant, ")
+                .append(TextSafety.line(e.plan().order())).append(" order\n");
+        if (!e.optionDiff().isEmpty()) {
+            b.append("Change (without -> with):\n");
+            for (Map.Entry<String, Map<String, String>> d : e.optionDiff().entrySet()) {
+                b.append("  ").append(TextSafety.line(d.getKey())).append(": ")
+                        .append(TextSafety.line(d.getValue().get(ExperimentReport.WITHOUT))).append(" -> ")
+                        .append(TextSafety.line(d.getValue().get(ExperimentReport.WITH))).append('\n');
+            }
+        }
+        b.append(Methodology.oneLine(report.results().size())).append('\n');
+        b.append("Generated ").append(report.generatedAt()).append(" by PerfLab ").append(report.version())
+                .append(".\n");
+        if (report.results().isEmpty()) {
+            b.append("\nNo results yet: each variant needs at least two successful runs.\n");
+        }
+        for (MetricComparison c : report.results()) {
+            b.append('\n').append(heading(c)).append('\n');
+            b.append(RBlocks.tTest(report, c.metric()));
+            for (String warning : c.warnings()) {
+                b.append("warning: ").append(TextSafety.line(warning)).append('\n');
+            }
+        }
+        if (!report.failedRuns().isEmpty()) {
+            b.append("\nFailed runs:\n");
+            report.failedRuns().forEach(r -> b.append("  run ").append(r.ordinal()).append(" (").append(r.variant())
+                    .append(", ").append(r.status()).append("): ")
+                    .append(TextSafety.block(r.error() == null ? "no error recorded" : r.error()).strip()
+                            .replace("\n", "\n    "))
+                    .append('\n'));
+        }
+        return b.toString();
+    }
+
+    /** {@code user_cpu_us_per_req (us) — improved: -6.48%, 95% CI [-8.56%, -4.39%], Holm p = 3.1e-07:} */
+    static String heading(MetricComparison c) {
+        StringBuilder h = new StringBuilder(TextSafety.line(ReportFormat.metricWithUnit(c.metric(), c.unit())));
+        h.append(" — ").append(c.verdict());
+        if (c.percent() != null) {
+            h.append(": ").append(ReportFormat.percent(c.percent())).append(", 95% CI ")
+                    .append(ReportFormat.percentInterval(c.ciLowPercent(), c.ciHighPercent()));
+        }
+        if (c.holmPValue() != null) {
+            h.append(", Holm p = ").append(ReportFormat.pValue(c.holmPValue()));
+        }
+        return h.append(':').toString();
+    }
+}

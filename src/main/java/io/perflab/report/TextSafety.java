@@ -1,0 +1,54 @@
+package io.perflab.report;
+
+/**
+ * User text for the plain-text and Markdown reports. Plain text needs no markup escaping, but control characters
+ * (an ANSI escape sequence in a benchmark name would drive the terminal of whoever {@code cat}s the file) are
+ * replaced, and line breaks are folded where one line is expected.
+ */
+final class TextSafety {
+
+    private TextSafety() {
+    }
+
+    /** One line of plain text: control characters and line breaks become spaces. */
+    static String line(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> b.appendCodePoint(Character.isISOControl(c) || c == 0x2028 || c == 0x2029
+                ? ' ' : c));
+        return b.toString();
+    }
+
+    /** Several lines of plain text (an error with its output): control characters except line breaks removed. */
+    static String block(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(text.length());
+        text.replace("\r\n", "\n").codePoints().forEach(c -> b.appendCodePoint(
+                c == '\n' || c == '\t' ? c : Character.isISOControl(c) ? ' ' : c));
+        return b.toString();
+    }
+
+    /**
+     * One Markdown table cell or inline run of user text, shown literally: no HTML (angle brackets and ampersands
+     * become entities), no table breaks ({@code |}), no links, code or emphasis, on one line.
+     */
+    static String markdown(String text) {
+        String line = line(text);
+        StringBuilder b = new StringBuilder(line.length() + 8);
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '\\', '|', '`', '*', '[', ']', '!', '#' -> b.append('\\').append(c);
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,72 @@
+// Live progress of running experiments over server-sent events. Pages work without it: they show the state
+// at load time; this script only keeps the progress bar and the last trial's figures current.
+(function () {
+  'use strict';
+  var panels = document.querySelectorAll('[data-live-experiment]');
+  if (!panels.length || !window.EventSource) {
+    return;
+  }
+  var headline = ['reqs_per_sec', 'user_cpu_us_per_req', 'sys_cpu_us_per_req', 'ctx_switches_per_req'];
+
+  function figures(metrics) {
+    return headline.filter(function (k) { return metrics[k] !== undefined; })
+      .map(function (k) { return k + ' ' + Number(metrics[k]).toPrecision(4); }).join(' · ');
+  }
+
+  function update(panel, data) {
+    var bar = panel.querySelector('progress');
+    if (bar && data.completedRuns !== undefined) {
+      bar.max = data.totalRuns;
+      bar.value = data.completedRuns;
+      panel.querySelector('.done').textContent = data.completedRuns;
+      panel.querySelector('.total').textContent = data.totalRuns;
+    }
+    var last = panel.querySelector('.last-trial-figures');
+    if (last) {
+      last.textContent = 'run ' + data.ordinal + ' (' + data.variant + ') ' + data.status +
+        (data.metrics ? ': ' + figures(data.metrics) : '') + (data.error ? ' — ' + data.error.split('\n')[0] : '');
+    }
+  }
+
+  function swapResults(id) {
+    var results = document.getElementById('results');
+    if (!results) {
+      return;
+    }
+    fetch('/experiments/' + id + '/results', { headers: { 'Accept': 'text/html' } })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, 'text/html');
+        var fresh = doc.getElementById('results');
+        if (fresh) {
+          results.replaceWith(fresh);
+          document.dispatchEvent(new CustomEvent('perflab:results-updated'));
+        }
+      });
+  }
+
+  panels.forEach(function (panel) {
+    var id = panel.getAttribute('data-live-experiment');
+    var source = new EventSource('/api/v1/experiments/' + id + '/events');
+    source.addEventListener('run', function (event) {
+      update(panel, JSON.parse(event.data));
+    });
+    source.addEventListener('status', function (event) {
+      var data = JSON.parse(event.data);
+      var badge = document.querySelector('h1 .status');
+      if (badge) {
+        badge.textContent = data.status;
+        badge.className = 'status status-' + data.status.toLowerCase();
+      }
+      var root = document.querySelector('[data-experiment-id][data-status]');
+      if (root) {
+        root.setAttribute('data-status', data.status);
+      }
+      if (['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED'].indexOf(data.status) >= 0) {
+        source.close();
+        panel.classList.remove('live');
+        swapResults(id);
+      }
+    });
+  });
+})();

@@ -1,0 +1,118 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.json.Json;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AbCommandTests {
+
+    @TempDir
+    Path directory;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void engineTrialsRunInFreshJvmsAndACrashingVariantDoesNotStopTheOthers() throws IOException {
+        Path file = directory.resolve("r.json");
+
+        int status = execute("ab", "--runs", "2", "--client-threads", "2", "--server-reactors", "1",
+                "--warmup-seconds", "0.2", "--run-seconds", "0.5", "--without", "completion=monitor",
+                "--with", "completion=notification", "--jvm-args", "-Xmx128m -XX:+UseSerialGC",
+                "--jvm-args-with", "-XX:+NoSuchFlagInThisJvm", "--out", file.toString());
+
+        assertThat(status).as(err.toString()).isZero();
+        List<TrialResult> trials = ExperimentJson.readTrials(Files.readString(file));
+        assertThat(trials).extracting(TrialResult::variant).containsExactly("without", "with", "without", "with");
+        assertThat(trials).extracting(TrialResult::status)
+                .containsExactly(TrialStatus.OK, TrialStatus.FAILED, TrialStatus.OK, TrialStatus.FAILED);
+        assertThat(trials.get(0).metrics()).containsKeys(MetricKeys.ENGINE.toArray(String[]::new));
+        assertThat(trials.get(0).pid()).isNotEqualTo(trials.get(2).pid()).isNotEqualTo(ProcessHandle.current().pid());
+        assertThat(trials.get(0).environment().get("engine_options")).contains("completion=monitor");
+        assertThat(trials.get(1).error()).contains("NoSuchFlagInThisJvm");
+        assertThat(out.toString()).contains("trial 1/4 without OK", "trial 2/4 with    FAILED",
+                "user_cpu_us_per_req", "(2)", "-");
+        assertThat(err.toString()).contains("2 of 4 trials failed");
+        Map<String, Object> json = Json.parseObject(Files.readString(file));
+        assertThat(json).containsOnlyKeys("experiment", "trials");
+    }
+
+    @Test
+    void commandExperimentMetersEachRun() throws IOException {
+        Path file = directory.resolve("cmd.json");
+
+        int status = execute("ab", "--runs", "2", "--without-cmd", "true", "--with-cmd", "sh -c true",
+                "--order", "randomized", "--seed", "7", "--out", file.toString());
+
+        assertThat(status).isZero();
+        List<TrialResult> trials = ExperimentJson.readTrials(Files.readString(file));
+        assertThat(trials).hasSize(4).allMatch(TrialResult::ok);
+        assertThat(trials.get(0).metrics()).containsKeys(MetricKeys.COMMAND.toArray(String[]::new));
+        assertThat(out.toString()).contains("wall_ms", "user_cpu_ms", "exit_status");
+    }
+
+    @Test
+    void tooManyFailuresStopsWithAClearMessage() {
+        int status = execute("ab", "--runs", "3", "--without-cmd", "exit 1", "--with-cmd", "true",
+                "--max-failures", "1");
+
+        assertThat(status).isEqualTo(AbCommand.EXIT_TOO_MANY_FAILURES);
+        assertThat(err.toString()).contains("stopped after 2 failed trials (more than --max-failures 1)");
+    }
+
+    @Test
+    void badFlagsExitTwoNamingTheFlagAndTheAllowedValues() {
+        assertRejected("--runs must be ≥ 2", "ab", "--runs", "1");
+        assertRejected("--order must be interleaved, randomized or blocked, got 'zigzag'", "ab", "--runs", "2",
+                "--order", "zigzag");
+        assertRejected("--with: unknown engine option 'nagle'", "ab", "--runs", "2", "--with", "nagle=off");
+        assertRejected("--without: ", "ab", "--runs", "2", "--without", "completion=psychic");
+        assertRejected("--trial-timeout must not be negative", "ab", "--runs", "2", "--trial-timeout", "-5");
+        assertRejected("--warmup-seconds must be a number of seconds ≥ 0, 'auto' or 'auto:MAX'", "ab", "--runs",
+                "2", "--warmup-seconds", "-1");
+        assertRejected("needs both --with-cmd and --without-cmd", "ab", "--runs", "2", "--with-cmd", "true");
+        assertRejected("--max-failures must be ≥ 0", "ab", "--runs", "2", "--max-failures", "-1");
+        assertRejected("Missing required option: '--runs=N'", "ab");
+    }
+
+    @Test
+    void meansTableShowsMeanSdAndCountPerVariant() {
+        TrialResult a = result("without", 0, 10.0);
+        TrialResult b = result("without", 2, 14.0);
+        TrialResult c = result("with", 1, 9.0);
+
+        String table = VariantMeans.format(List.of(a, b, c));
+
+        assertThat(table).contains("user_cpu_us_per_req", "12.00 ± 2.828 (2)", "9.000 ± - (1)");
+    }
+
+    private static TrialResult result(String variant, int ordinal, double userCpu) {
+        return new TrialResult(variant, ordinal, TrialStatus.OK, null, null, 1, Map.of(
+                MetricKeys.USER_CPU_US_PER_REQ, userCpu), Map.of(), null);
+    }
+
+    private void assertRejected(String message, String... args) {
+        StringWriter errors = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(errors, true))
+                .execute(args);
+        assertThat(status).as(String.join(" ", args)).isEqualTo(2);
+        assertThat(errors.toString()).contains(message);
+    }
+
+    private int execute(String... args) {
+        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+}

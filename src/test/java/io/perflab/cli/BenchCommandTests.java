@@ -1,0 +1,73 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.runner.json.Json;
+import io.perflab.runner.trial.MetricKeys;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BenchCommandTests {
+
+    private static final String[] SHORT = {"--client-threads", "2", "--server-reactors", "1", "--warmup-seconds",
+        "0.2", "--run-seconds", "0.5"};
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @Test
+    void printsRpcBenchReportThenPerfLabLines() {
+        int status = execute(concat(new String[] {"bench"}, SHORT));
+
+        assertThat(status).isZero();
+        assertThat(out.toString()).startsWith("Mode:            Sync\nClient threads:  2\nWorker threads:  1\n"
+                + "Server reactors: 1\nEncryption:      0\n----------------------------------\nReqs/sec:         ");
+        assertThat(out.toString()).containsPattern("User CPU per req: [0-9.]+us\n")
+                .containsPattern("Sys CPU per req:  [0-9.]+us\n").containsPattern("Ctx Sw. per req:  [0-9.]+\n")
+                .contains("Alloc per req:", "Latency p99:", "GC:", "client and server threads");
+    }
+
+    @Test
+    void jsonHoldsEveryMetricAndTheEnvironment() {
+        int status = execute(concat(new String[] {"bench", "--json", "--mode", "async", "--set", "allocator=unpooled"},
+                SHORT));
+
+        assertThat(status).isZero();
+        Map<String, Object> json = Json.parseObject(out.toString().trim());
+        assertThat(json).containsKeys(MetricKeys.ENGINE.toArray(String[]::new)).containsKey("environment");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment = (Map<String, Object>) json.get("environment");
+        assertThat(environment).containsKeys("jvm_version", "jvm_flags", "host", "cpu_count", "kernel",
+                "engine_options", "workload");
+        assertThat(environment.get("engine_options").toString()).contains("allocator=unpooled");
+        assertThat(environment.get("workload").toString()).contains("mode=async");
+    }
+
+    @Test
+    void badValuesExitTwoNamingTheFlagAndWhatIsAllowed() {
+        assertThat(execute("bench", "--mode", "batch")).isEqualTo(2);
+        assertThat(err.toString()).contains("--mode must be sync or async, got 'batch'");
+
+        assertThat(execute("bench", "--run-seconds", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--run-seconds must not be negative, got -1");
+
+        assertThat(execute("bench", "--set", "completion=telepathy")).isEqualTo(2);
+        assertThat(err.toString()).contains("--set: ", "completion", "notification", "monitor", "future");
+
+        assertThat(execute("bench", "--set", "nagle=true")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown engine option 'nagle'", "allocator");
+    }
+
+    private int execute(String... args) {
+        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+
+    static String[] concat(String[] a, String[] b) {
+        String[] all = new String[a.length + b.length];
+        System.arraycopy(a, 0, all, 0, a.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+}

@@ -1,0 +1,174 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The dashboard's experiment pages over stored experiments (no trial JVMs: runs are stored directly). */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ExperimentPagesTests {
+
+    static final String HOSTILE = "<img src=x onerror=alert(1)>";
+
+    static Path dataDir;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) throws IOException {
+        dataDir = Files.createTempDirectory("perflab-pages");
+        registry.add("perflab.data-dir", dataDir::toString);
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ExperimentStore store;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    /** A completed engine experiment whose 'with' side is ~5 % cheaper in user CPU, plus one failed run. */
+    long storeCompletedExperiment(String name, String extraMetric) {
+        Workload workload = Workload.DEFAULTS;
+        ExperimentPlan plan = ExperimentPlan.of(
+                EngineVariant.of(Map.of("completion", "monitor"), workload),
+                EngineVariant.of(Map.of("completion", "notification"), workload), 5);
+        long id = store.insert(new ExperimentSpec(name, "a description " + HOSTILE, ExperimentKind.ENGINE,
+                "sync-completion", plan), ExperimentStatus.RUNNING, "admin", Instant.now());
+        Random random = new Random(7);
+        for (int ordinal = 0; ordinal < 10; ordinal++) {
+            String variant = ordinal % 2 == 0 ? "without" : "with";
+            double scale = variant.equals("with") ? 0.95 : 1.0;
+            Map<String, Double> metrics = new LinkedHashMap<>();
+            metrics.put("user_cpu_us_per_req", scale * (20 + random.nextGaussian() * 0.2));
+            metrics.put("sys_cpu_us_per_req", 40 + random.nextGaussian() * 0.5);
+            metrics.put("ctx_switches_per_req", 4.5 + random.nextGaussian() * 0.05);
+            metrics.put("reqs_per_sec", 50_000 + random.nextGaussian() * 500);
+            if (extraMetric != null) {
+                metrics.put(extraMetric, 1 + random.nextGaussian() * 0.01);
+            }
+            TrialStatus status = ordinal == 9 ? TrialStatus.FAILED : TrialStatus.OK;
+            store.saveRun(id, new TrialResult(variant, ordinal, status, Instant.now(), Instant.now(), 100 + ordinal,
+                    status == TrialStatus.OK ? metrics : Map.of(), Map.of("host", "test-host", "jvm", "17"),
+                    status == TrialStatus.OK ? null : "trial JVM crashed: " + HOSTILE));
+        }
+        store.transition(id, ExperimentStatus.RUNNING, ExperimentStatus.COMPLETED, Instant.now(), null);
+        return id;
+    }
+
+    private HttpResponse<String> get(HttpClient client, String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void detailPageShowsDiffResultsPlotsAndFailedRunsWithUserTextEscaped() throws Exception {
+        long id = storeCompletedExperiment(HOSTILE, "</script><script>alert(2)</script>");
+
+        HttpResponse<String> page = get(http, "/experiments/" + id);
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        String html = page.body();
+        assertThat(html).contains("completion", "monitor", "notification")
+                .contains("data-metric=\"user_cpu_us_per_req\"")
+                .contains("id=\"chart-forest\"", "id=\"experiment-data\"", "echarts.min.js")
+                .contains("trial JVM crashed")
+                .contains("&lt;img src=x onerror=alert(1)&gt;")
+                .doesNotContain(HOSTILE)
+                .doesNotContain("</script><script>alert(2)");
+        // headline metrics first, in DESIGN's order
+        assertThat(html.indexOf("data-metric=\"user_cpu_us_per_req\""))
+                .isLessThan(html.indexOf("data-metric=\"sys_cpu_us_per_req\""));
+        assertThat(html.indexOf("data-metric=\"ctx_switches_per_req\""))
+                .isLessThan(html.indexOf("data-metric=\"reqs_per_sec\""));
+        assertThat(html).contains("verdict-improved");
+    }
+
+    @Test
+    void homeAndListShowExperimentsWithVerdictBadges() throws Exception {
+        long id = storeCompletedExperiment("home listed " + HOSTILE, null);
+
+        String home = get(http, "/").body();
+        assertThat(home).contains("Recent experiments", "/experiments/" + id, "badge")
+                .doesNotContain(HOSTILE);
+
+        String list = get(http, "/experiments?status=completed&name=home+listed").body();
+        assertThat(list).contains("/experiments/" + id, "COMPLETED").doesNotContain(HOSTILE);
+        String none = get(http, "/experiments?status=queued&name=home+listed").body();
+        assertThat(none).contains("No experiments match").doesNotContain("/experiments/" + id + "\"");
+    }
+
+    @Test
+    void unknownExperimentPageIs404Page() throws Exception {
+        HttpResponse<String> page = get(http, "/experiments/987654");
+
+        assertThat(page.statusCode()).isEqualTo(404);
+        assertThat(page.body()).contains("no experiment with id 987654");
+    }
+
+    @Test
+    void newExperimentFormNeedsSignInAndShowsErrorsNextToFields() throws Exception {
+        HttpResponse<String> form = get(http, "/experiments/new?preset=call-buffer-4k");
+        assertThat(form.body()).contains("sync-completion", "pooled-buffers", "recycled-call-objects",
+                "callBufferInitialBytes").containsPattern("value=\"call-buffer-4k\"[^>]*checked");
+
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String csrf = csrf(get(browser, "/login").body());
+        String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();
+        browser.send(post("/login", "username=admin&password=" + password + "&_csrf=" + csrf),
+                HttpResponse.BodyHandlers.ofString());
+
+        String formCsrf = csrf(get(browser, "/experiments/new").body());
+        HttpResponse<String> invalid = browser.send(post("/experiments/new", "name=too+few&preset=sync-completion"
+                + "&runsPerVariant=1&order=interleaved&seed=1&_csrf=" + formCsrf), HttpResponse.BodyHandlers.ofString());
+        assertThat(invalid.statusCode()).isEqualTo(200);
+        assertThat(invalid.body()).contains("field-error", "runsPerVariant: must be between 2 and 1000");
+
+        HttpResponse<String> badOption = browser.send(post("/experiments/new", "name=x&preset=&without%5Bcompletion%5D=monitor"
+                + "&with%5Bcompletion%5D=monitor&runsPerVariant=2&order=interleaved&seed=1&_csrf=" + formCsrf),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(badOption.body()).contains("identical");
+    }
+
+    @Test
+    void formPostWithoutSignInIsRedirectedToLogin() throws Exception {
+        HttpResponse<String> response = http.send(post("/experiments/new", "name=x&preset=sync-completion"),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isIn(302, 403);
+    }
+
+    private HttpRequest post(String path, String form) {
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+    }
+
+    private static String csrf(String html) {
+        String token = html.replaceAll("(?s).*name=\"_csrf\" value=\"([^\"]+)\".*", "$1");
+        return URLEncoder.encode(token, StandardCharsets.UTF_8);
+    }
+}

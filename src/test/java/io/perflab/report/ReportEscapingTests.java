@@ -1,0 +1,91 @@
+package io.perflab.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * User text in every report format shows as text, never as markup: the experiment's name, description, option
+ * names and values, a metric name, the environment and a run's error are all hostile here.
+ */
+class ReportEscapingTests extends ReportTestSupport {
+
+    static final String NAME = "<img src=x onerror=alert(1)>";
+    static final String METRIC = "</script><img src=x onerror=alert(4)>";
+
+    static ReportFixtures.Shape hostile() {
+        return new ReportFixtures.Shape(NAME, "</script><script>alert(2)</script> \u001b[31mred\u001b[0m",
+                Map.of("completion", "monitor", "<i>opt</i>", "a|b"),
+                Map.of("completion", "<img src=x onerror=alert(3)>", "<i>opt</i>", "c\nd"), METRIC,
+                "<svg onload=alert(5)>", "<img src=x onerror=alert(6)>\nline two | pipe");
+    }
+
+    private long id;
+
+    @BeforeEach
+    void experiment() {
+        id = ReportFixtures.store(store, hostile(), 6);
+    }
+
+    @Test
+    void htmlReportShowsUserTextOnlyEscaped() throws Exception {
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+
+        assertThat(html.toLowerCase()).doesNotContain("<img", "<svg onload", "<script>", "<i>opt");
+        assertThat(html)
+                .contains("<title>PerfLab experiment " + id + ": &lt;img src=x onerror=alert(1)&gt;</title>")
+                .contains("<h1>&lt;img src=x onerror=alert(1)&gt;</h1>")
+                .contains("&lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;")
+                .contains("&lt;img src=x onerror=alert(3)&gt;", "&lt;i&gt;opt&lt;/i&gt;")
+                .contains("&lt;svg onload=alert(5)&gt;", "&lt;img src=x onerror=alert(6)&gt;")
+                // the metric name, in the table, in the charts' text and titles
+                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</th>")
+                .contains("<title id=\"forest-title\">")
+                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</text>");
+        assertThat(ReportControllerTests.count(html, "</script>")).isEqualTo(1);
+
+        JsonNode samples = JsonMapper.builder().build().readTree(ReportControllerTests.scriptContent(html));
+        assertThat(samples.get("experiment").get("name").asText()).isEqualTo(NAME);
+        assertThat(samples.get("metrics").has(METRIC)).isTrue();
+    }
+
+    @Test
+    void markdownReportHasNoRawHtmlAndNoBrokenTable() throws Exception {
+        String md = get("/api/v1/experiments/" + id + "/report.md").body();
+
+        assertThat(md.toLowerCase()).doesNotContain("<img", "<svg", "<script", "<i>", "</");
+        assertThat(md)
+                .startsWith("### PerfLab experiment " + id + ": &lt;img src=x onerror=alert(1)&gt;\n")
+                .contains("| &lt;i&gt;opt&lt;/i&gt; | a\\|b | c d |")
+                .contains("| completion | monitor | &lt;img src=x onerror=alert(3)&gt; |")
+                .contains("| &lt;/script&gt;&lt;img src=x onerror=alert(4)&gt; | ")
+                .contains("(without, FAILED) &lt;img src=x onerror=alert(6)&gt;");
+        // every row keeps its table's number of cells: option diff (header + 2 options), results (header + 7)
+        assertThat(md.lines().filter(l -> l.startsWith("| ")).map(ReportEscapingTests::cells).toList())
+                .containsExactly(3, 3, 3, 8, 8, 8, 8, 8, 8, 8, 8);
+    }
+
+    /** Cells of a Markdown table row: its unescaped pipes, less one. */
+    private static int cells(String row) {
+        return row.replace("\\|", "").length() - row.replace("\\|", "").replace("|", "").length() - 1;
+    }
+
+    @Test
+    void textReportIsPlainTextWithoutControlCharacters() throws Exception {
+        HttpResponse<String> response = get("/api/v1/experiments/" + id + "/report.txt");
+
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain;charset=UTF-8");
+        assertThat(response.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        String txt = response.body();
+        assertThat(txt).startsWith("PerfLab experiment " + id + ": " + NAME + "\n")
+                .contains("  completion: monitor -> <img src=x onerror=alert(3)>\n", "  <i>opt</i>: a|b -> c d\n")
+                .contains(METRIC + " — ")
+                .contains("(without, FAILED): <img src=x onerror=alert(6)>\n    line two | pipe")
+                .doesNotContain("\u001b");
+    }
+}

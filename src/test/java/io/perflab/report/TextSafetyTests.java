@@ -1,0 +1,25 @@
+package io.perflab.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class TextSafetyTests {
+
+    @Test
+    void markdownShowsUserTextLiterallyOnOneLine() {
+        assertThat(TextSafety.markdown("<img src=x onerror=alert(1)>")).isEqualTo("&lt;img src=x onerror=alert(1)&gt;");
+        assertThat(TextSafety.markdown("a|b\nc")).isEqualTo("a\\|b c");
+        assertThat(TextSafety.markdown("[x](javascript:alert(1)) `code` *em* ![i](u) # h"))
+                .isEqualTo("\\[x\\](javascript:alert(1)) \\`code\\` \\*em\\* \\!\\[i\\](u) \\# h");
+        assertThat(TextSafety.markdown("&lt; \\")).isEqualTo("&amp;lt; \\\\");
+        assertThat(TextSafety.markdown(null)).isEmpty();
+    }
+
+    @Test
+    void plainTextLosesControlCharactersButKeepsMarkup() {
+        assertThat(TextSafety.line("red \u001b[31mtext\r\nnext\u2028")).isEqualTo("red  [31mtext  next ");
+        assertThat(TextSafety.block("one\r\ntwo\u0007\n\tthree")).isEqualTo("one\ntwo \n\tthree");
+        assertThat(TextSafety.line("<b>bold</b>")).isEqualTo("<b>bold</b>");
+    }
+}
