@@ -55,7 +55,11 @@ public class ExperimentResults {
         cache.remove(experimentId);
     }
 
-    List<MetricComparison> compute(long experimentId, List<RunRecord> runs) {
+    /**
+     * Compares {@code runs} (variants {@code with} and {@code without}) without caching, with the metric units and
+     * directions of experiment {@code experimentId}. Uploads use it to compare with runs of another experiment.
+     */
+    public List<MetricComparison> compute(long experimentId, List<RunRecord> runs) {
         Map<String, MetricDefinition> definitions = store.metricDefinitions(experimentId);
         TreeSet<String> keys = new TreeSet<>();
         runs.stream().filter(RunRecord::ok).forEach(r -> keys.addAll(r.metrics().keySet()));

@@ -22,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Who may do what. Reading is open: pages, {@code GET} on the API, and the stateless {@code POST /api/v1/analyze}.
  * Everything that changes state needs a signed-in user (dashboard forms, with CSRF) or a bearer API token.
+ * Managing API tokens (API and page) and deleting need an administrator: a signed-in admin or the bootstrap token.
  */
 @Configuration
 class SecurityConfig {
@@ -49,12 +50,18 @@ class SecurityConfig {
     }
 
     @Bean
+    ApiTokenAuthenticator storedTokenAuthenticator(ApiTokens tokens) {
+        return new StoredTokenAuthenticator(tokens);
+    }
+
+    @Bean
     @Order(1)
     SecurityFilterChain apiSecurity(HttpSecurity http, List<ApiTokenAuthenticator> authenticators, JsonMapper json)
             throws Exception {
         ProblemResponses problems = new ProblemResponses(json);
         http.securityMatcher("/api/**")
                 .authorizeHttpRequests(requests -> requests
+                        .requestMatchers("/api/v1/tokens", "/api/v1/tokens/**").hasRole("ADMIN")
                         .requestMatchers(HttpMethod.GET, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.POST, "/api/v1/analyze").permitAll()
@@ -76,6 +83,7 @@ class SecurityConfig {
     SecurityFilterChain pageSecurity(HttpSecurity http) throws Exception {
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/login", "/error", "/error/**").permitAll()
+                        .requestMatchers("/settings/tokens", "/settings/tokens/**").hasRole("ADMIN")
                         .requestMatchers(HttpMethod.GET, "/**").permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/**").permitAll()
                         .anyRequest().authenticated())

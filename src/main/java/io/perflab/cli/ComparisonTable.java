@@ -1,0 +1,66 @@
+package io.perflab.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import tools.jackson.databind.JsonNode;
+
+/** The text table {@code perflab upload} prints from an upload response. */
+final class ComparisonTable {
+
+    private ComparisonTable() {
+    }
+
+    /**
+     * Prints the response's comparison and returns the metrics that regressed by more than
+     * {@code thresholdPercent} (a regression without a percentage counts).
+     */
+    static List<String> print(JsonNode result, double thresholdPercent, PrintWriter out) {
+        out.println("Uploaded experiment " + result.get("experimentId").asLong() + ": " + result.get("url").asString());
+        String basis = result.path("comparedWith").asString("none");
+        if ("base".equals(basis)) {
+            out.println("Compared with upload " + result.get("baseExperimentId").asLong()
+                    + (result.path("baseCommit").isString() ? " (commit " + result.get("baseCommit").asString() + ")" : ""));
+        } else if ("variants".equals(basis)) {
+            out.println("Compared: with vs without");
+        }
+        for (JsonNode note : result.path("notes")) {
+            out.println("Note: " + note.asString());
+        }
+        List<String> regressions = new ArrayList<>();
+        JsonNode comparison = result.path("comparison");
+        if (comparison.isEmpty()) {
+            return regressions;
+        }
+        out.println(String.format(Locale.ROOT, "%-40s %-8s %12s %12s %9s %21s %9s  %s", "metric", "unit", "without",
+                "with", "Δ %", "95% CI of Δ %", "p (Holm)", "verdict"));
+        for (JsonNode m : comparison) {
+            String verdict = m.path("verdict").asString("");
+            Double percent = number(m.get("percent"));
+            out.println(String.format(Locale.ROOT, "%-40s %-8s %12s %12s %9s %21s %9s  %s",
+                    m.get("metric").asString(), m.path("unit").asString(""), num(m.get("meanWithout")),
+                    num(m.get("meanWith")), percent == null ? "–" : String.format(Locale.ROOT, "%+.2f", percent),
+                    ci(m.get("ciLowPercent"), m.get("ciHighPercent")), num(m.get("holmPValue")), verdict));
+            if ("regressed".equals(verdict) && (percent == null || Math.abs(percent) > thresholdPercent)) {
+                regressions.add(m.get("metric").asString());
+            }
+        }
+        return regressions;
+    }
+
+    private static Double number(JsonNode node) {
+        return node == null || !node.isNumber() ? null : node.doubleValue();
+    }
+
+    private static String num(JsonNode node) {
+        Double value = number(node);
+        return value == null ? "–" : String.format(Locale.ROOT, "%.4g", value);
+    }
+
+    private static String ci(JsonNode low, JsonNode high) {
+        Double l = number(low);
+        Double h = number(high);
+        return l == null || h == null ? "–" : String.format(Locale.ROOT, "[%+.2f, %+.2f]", l, h);
+    }
+}

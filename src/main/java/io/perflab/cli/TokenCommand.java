@@ -1,0 +1,99 @@
+package io.perflab.cli;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code perflab token create NAME} / {@code revoke ID}: manage API tokens of a running server, as an admin
+ * ({@code --user admin --password …}) or with the bootstrap token ({@code --token}).
+ */
+@Command(name = "token", mixinStandardHelpOptions = true,
+        description = "Create or revoke API tokens on a running PerfLab server (needs an admin login or the "
+                + "bootstrap token).",
+        subcommands = {TokenCommand.Create.class, TokenCommand.Revoke.class})
+final class TokenCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Prints the new token's secret on the first line (for scripts), then its id. */
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a token; prints it once.")
+    static final class Create implements Callable<Integer> {
+
+        @Mixin
+        ServerOptions server;
+
+        @Parameters(paramLabel = "NAME", description = "what the token is for, e.g. github-actions")
+        String name;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            HttpRequest request = server.request("/api/v1/tokens")
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(ServerOptions.JSON.writeValueAsString(
+                            Map.of("name", name))))
+                    .build();
+            return exchange(server, request, 201, spec, created -> {
+                spec.commandLine().getOut().println(created.get("token").asString());
+                spec.commandLine().getOut().println("id " + created.get("id").asLong() + ", name '"
+                        + created.get("name").asString() + "'; it is shown only now.");
+            });
+        }
+    }
+
+    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a token by its id.")
+    static final class Revoke implements Callable<Integer> {
+
+        @Mixin
+        ServerOptions server;
+
+        @Parameters(paramLabel = "ID", description = "the token's id (see Settings → API tokens)")
+        long id;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            HttpRequest request = server.request("/api/v1/tokens/" + id).DELETE().build();
+            return exchange(server, request, 200, spec, revoked -> spec.commandLine().getOut().println(
+                    "revoked token " + id + " ('" + revoked.get("name").asString() + "')"));
+        }
+    }
+
+    private static int exchange(ServerOptions server, HttpRequest request, int expected,
+            CommandLine.Model.CommandSpec spec, java.util.function.Consumer<JsonNode> onSuccess)
+            throws InterruptedException {
+        HttpResponse<String> response;
+        try {
+            response = server.send(request);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("perflab token: cannot reach " + server.server + ": " + e.getMessage());
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
+        if (response.statusCode() != expected) {
+            spec.commandLine().getErr().println("perflab token: the server answered " + response.statusCode() + ": "
+                    + ServerOptions.detail(response));
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
+        onSuccess.accept(ServerOptions.JSON.readTree(response.body()));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+}

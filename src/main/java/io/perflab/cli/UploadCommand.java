@@ -1,0 +1,207 @@
+package io.perflab.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code perflab upload}: sends benchmark output to a server's {@code POST /api/v1/uploads}, prints the
+ * comparison table, and with {@code --fail-on-regression} exits 1 when a metric regressed by more than the
+ * threshold. One file is one side (or both, for hyperfine/CSV/JSON that hold both); two files are
+ * {@code without} and {@code with}.
+ */
+@Command(name = "upload", mixinStandardHelpOptions = true,
+        description = "Upload benchmark output (json, jmh, gobench, googlebenchmark, hyperfine, rpcbench, csv) to a "
+                + "PerfLab server and print the comparison. Two FILEs: the first is 'without', the second 'with'.",
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:uploaded (no regression beyond the threshold)",
+                "1:--fail-on-regression and a metric regressed by more than --threshold",
+                "2:bad command line", "3:the server refused the upload or could not be reached"})
+final class UploadCommand implements Callable<Integer> {
+
+    static final int EXIT_REGRESSION = 1;
+
+    @Mixin
+    ServerOptions server;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "format of the files; detected when absent")
+    String format;
+
+    @Option(names = "--benchmark", paramLabel = "NAME", description = "benchmark name (history is kept per name)")
+    String benchmark;
+
+    @Option(names = "--name", paramLabel = "TITLE", description = "experiment title")
+    String name;
+
+    @Option(names = "--variant", paramLabel = "SIDE",
+            description = "side of a one-sided file: with (default), without, or a label")
+    String variant;
+
+    @Option(names = "--git-repository", paramLabel = "URL")
+    String repository;
+
+    @Option(names = "--git-branch", paramLabel = "BRANCH")
+    String branch;
+
+    @Option(names = "--git-commit", paramLabel = "SHA")
+    String commit;
+
+    @Option(names = "--git-base-commit", paramLabel = "SHA", description = "commit to compare with")
+    String baseCommit;
+
+    @Option(names = "--git-default-branch", paramLabel = "BRANCH",
+            description = "branch to compare with when there is no base commit (default: main, then master)")
+    String defaultBranch;
+
+    @Option(names = "--pull-request", paramLabel = "ID")
+    String pullRequest;
+
+    @Option(names = "--commit-time", paramLabel = "TIME", description = "ISO-8601 with offset, or epoch seconds")
+    String commitTime;
+
+    @Option(names = "--idempotency-key", paramLabel = "KEY",
+            description = "repeat-safe key; a retry with the same key stores nothing new (default: random)")
+    String idempotencyKey;
+
+    @Option(names = "--fail-on-regression", description = "exit 1 when a metric's verdict is 'regressed' by more "
+            + "than --threshold")
+    boolean failOnRegression;
+
+    @Option(names = "--threshold", paramLabel = "PERCENT", defaultValue = "0%",
+            description = "smallest regression (|Δ %%|) that fails the job, e.g. 2%% (default: ${DEFAULT-VALUE})")
+    String threshold;
+
+    @Parameters(paramLabel = "FILE", arity = "1..2", description = "benchmark output; two files: without, with")
+    List<Path> files = new ArrayList<>();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        double thresholdPercent = parseThreshold(threshold);
+        List<byte[]> contents = new ArrayList<>();
+        for (Path file : files) {
+            try {
+                contents.add(Files.readAllBytes(file));
+            } catch (NoSuchFileException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "FILE: no such file: " + file);
+            }
+        }
+        HttpRequest.Builder request = server.request("/api/v1/uploads" + query())
+                .header("Idempotency-Key", idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString());
+        if (contents.size() == 1) {
+            request.header("Content-Type", looksLikeJson(contents.get(0)) ? "application/json" : "text/plain")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(contents.get(0)));
+        } else {
+            String boundary = "perflab-" + UUID.randomUUID();
+            request.header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(multipart(boundary, contents)));
+        }
+        HttpResponse<String> response;
+        try {
+            response = server.send(request.build());
+        } catch (IOException e) {
+            err.println("perflab upload: cannot reach " + server.server + ": " + e.getMessage());
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
+        if (response.statusCode() != 201) {
+            err.println("perflab upload: the server answered " + response.statusCode() + ": "
+                    + ServerOptions.detail(response));
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
+        JsonNode result = ServerOptions.JSON.readTree(response.body());
+        List<String> regressions = ComparisonTable.print(result, thresholdPercent, out);
+        out.flush();
+        if (failOnRegression && !regressions.isEmpty()) {
+            err.println("perflab upload: regressed by more than " + format(thresholdPercent) + " %: "
+                    + String.join(", ", regressions));
+            return EXIT_REGRESSION;
+        }
+        return 0;
+    }
+
+    private double parseThreshold(String text) {
+        String t = text.trim();
+        if (t.endsWith("%")) {
+            t = t.substring(0, t.length() - 1).trim();
+        }
+        try {
+            double value = Double.parseDouble(t);
+            if (!(value >= 0) || Double.isInfinite(value)) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threshold: '" + text
+                    + "' is not a percentage ≥ 0, e.g. 2%");
+        }
+    }
+
+    private String query() {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("format", format);
+        params.put("benchmark", benchmark);
+        params.put("name", name);
+        params.put("variant", variant);
+        params.put("repository", repository);
+        params.put("branch", branch);
+        params.put("commit", commit);
+        params.put("baseCommit", baseCommit);
+        params.put("defaultBranch", defaultBranch);
+        params.put("pullRequest", pullRequest);
+        params.put("commitTime", commitTime);
+        StringBuilder query = new StringBuilder();
+        params.forEach((key, value) -> {
+            if (value != null) {
+                query.append(query.length() == 0 ? "?" : "&").append(key).append('=')
+                        .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
+            }
+        });
+        return query.toString();
+    }
+
+    private static boolean looksLikeJson(byte[] content) {
+        String start = new String(content, 0, Math.min(content.length, 64), StandardCharsets.UTF_8).stripLeading();
+        return start.startsWith("{") || start.startsWith("[");
+    }
+
+    private static byte[] multipart(String boundary, List<byte[]> contents) {
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        String[] names = {"without", "with"};
+        for (int i = 0; i < contents.size(); i++) {
+            String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + names[i]
+                    + "\"; filename=\"" + names[i] + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
+            body.writeBytes(head.getBytes(StandardCharsets.UTF_8));
+            body.writeBytes(contents.get(i));
+            body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+        }
+        body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        return body.toByteArray();
+    }
+
+    static String format(double value) {
+        return String.format(Locale.ROOT, "%.3g", value);
+    }
+}

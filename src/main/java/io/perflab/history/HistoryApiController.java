@@ -1,0 +1,32 @@
+package io.perflab.history;
+
+import java.util.List;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/** {@code GET /api/v1/benchmarks} and {@code GET /api/v1/benchmarks/{name}/history}. */
+@RestController
+@RequestMapping("/api/v1/benchmarks")
+class HistoryApiController {
+
+    private final HistoryService history;
+
+    HistoryApiController(HistoryService history) {
+        this.history = history;
+    }
+
+    @GetMapping
+    List<BenchmarkSummary> benchmarks() {
+        return history.benchmarks();
+    }
+
+    @GetMapping("/{name}/history")
+    History history(@PathVariable String name, @RequestParam(required = false) String metric,
+            @RequestParam(required = false) String branch) {
+        return history.history(name, metric, branch, ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
+    }
+}

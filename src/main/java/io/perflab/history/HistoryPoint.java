@@ -1,0 +1,14 @@
+package io.perflab.history;
+
+import java.time.Instant;
+
+/**
+ * One upload in a benchmark's history: the mean of one metric over the upload's samples (its {@code with} side,
+ * or its only side) with a 95 % t confidence interval of that mean.
+ *
+ * @param ciLow null when n &lt; 2
+ * @param url the experiment's page
+ */
+public record HistoryPoint(String commit, String branch, Instant commitTime, Instant uploadedAt, double mean,
+                           Double ciLow, Double ciHigh, int n, long experimentId, String url) {
+}

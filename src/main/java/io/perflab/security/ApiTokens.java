@@ -1,0 +1,128 @@
+package io.perflab.security;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Repository;
+
+/**
+ * API tokens in table {@code api_token}. A token is {@code plt_} followed by 32 random bytes (base64url); only
+ * its SHA-256 is stored. A fast hash is right here: the secret has 256 bits of entropy, so there is nothing to
+ * guess, and a slow password hash would only slow every API request.
+ */
+@Repository
+public class ApiTokens {
+
+    static final String PREFIX = "plt_";
+
+    /** Last-used times are written at most this often per token, so busy CI does not write on every request. */
+    static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
+
+    /** A stored token, without its secret. */
+    public record ApiToken(long id, String name, String prefix, String role, String createdBy, Instant createdAt,
+                           Instant lastUsedAt, Instant revokedAt, String revokedBy) {
+
+        public boolean revoked() {
+            return revokedAt != null;
+        }
+    }
+
+    /** A token just created: the secret, shown this once. */
+    public record CreatedToken(ApiToken token, String secret) {
+    }
+
+    private final JdbcClient jdbc;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+
+    ApiTokens(JdbcClient jdbc, Clock clock) {
+        this.jdbc = jdbc;
+        this.clock = clock;
+    }
+
+    public CreatedToken create(String name, String createdBy) {
+        if (name == null || name.isBlank() || name.length() > 100) {
+            throw new IllegalArgumentException("name: a token needs a name of 1 to 100 characters (what it is for, "
+                    + "e.g. 'github-actions').");
+        }
+        byte[] bytes = new byte[32];
+        random.nextBytes(bytes);
+        String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        jdbc.sql("""
+                INSERT INTO api_token (name, token_hash, token_prefix, role, created_by, created_at)
+                VALUES (?, ?, ?, 'USER', ?, ?)""")
+                .params(name.trim(), hash(secret), secret.substring(0, 10), createdBy, timestamp(clock.instant()))
+                .update(keys, "id");
+        return new CreatedToken(find(keys.getKey().longValue()).orElseThrow(), secret);
+    }
+
+    public List<ApiToken> list() {
+        return jdbc.sql(SELECT + " ORDER BY id DESC").query(ApiTokens::token).list();
+    }
+
+    public Optional<ApiToken> find(long id) {
+        return jdbc.sql(SELECT + " WHERE id = ?").param(id).query(ApiTokens::token).optional();
+    }
+
+    /** Revokes a token; false when there is none with that id. Revoking twice keeps the first time. */
+    public boolean revoke(long id, String by) {
+        jdbc.sql("UPDATE api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL")
+                .params(timestamp(clock.instant()), by, id).update();
+        return find(id).isPresent();
+    }
+
+    /** The token whose secret is {@code secret}, recording the use; empty if none. */
+    Optional<ApiToken> use(String secret) {
+        Optional<ApiToken> token = jdbc.sql(SELECT + " WHERE token_hash = ?").param(hash(secret))
+                .query(ApiTokens::token).optional();
+        token.filter(t -> !t.revoked()).ifPresent(t -> {
+            Instant now = clock.instant();
+            if (t.lastUsedAt() == null || t.lastUsedAt().isBefore(now.minus(LAST_USED_RESOLUTION))) {
+                jdbc.sql("UPDATE api_token SET last_used_at = ? WHERE id = ?").params(timestamp(now), t.id()).update();
+            }
+        });
+        return token;
+    }
+
+    private static final String SELECT = "SELECT id, name, token_prefix, role, created_by, created_at, last_used_at, "
+            + "revoked_at, revoked_by FROM api_token";
+
+    private static ApiToken token(ResultSet rs, int row) throws SQLException {
+        return new ApiToken(rs.getLong("id"), rs.getString("name"), rs.getString("token_prefix"), rs.getString("role"),
+                rs.getString("created_by"), instant(rs, "created_at"), instant(rs, "last_used_at"),
+                instant(rs, "revoked_at"), rs.getString("revoked_by"));
+    }
+
+    static String hash(String secret) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(secret.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+
+    private static OffsetDateTime timestamp(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

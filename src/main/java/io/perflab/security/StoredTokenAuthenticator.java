@@ -1,0 +1,36 @@
+package io.perflab.security;
+
+import java.util.List;
+import java.util.Optional;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+
+/**
+ * Accepts API tokens created in the dashboard or with {@code perflab token create}. They have role USER: they
+ * upload and write, but do not manage tokens or delete. A revoked token is refused with a message saying so.
+ */
+final class StoredTokenAuthenticator implements ApiTokenAuthenticator {
+
+    private final ApiTokens tokens;
+
+    StoredTokenAuthenticator(ApiTokens tokens) {
+        this.tokens = tokens;
+    }
+
+    @Override
+    public Optional<Authentication> authenticate(String secret) {
+        if (!secret.startsWith(ApiTokens.PREFIX)) {
+            return Optional.empty();
+        }
+        return tokens.use(secret).map(token -> {
+            if (token.revoked()) {
+                throw new BadCredentialsException("The bearer token '" + token.name() + "' (" + token.prefix()
+                        + "…) was revoked at " + token.revokedAt() + "; create a new token under Settings → API tokens.");
+            }
+            return UsernamePasswordAuthenticationToken.authenticated("token:" + token.name(), null,
+                    List.of(new SimpleGrantedAuthority("ROLE_" + token.role())));
+        });
+    }
+}

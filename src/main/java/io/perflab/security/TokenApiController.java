@@ -1,0 +1,69 @@
+package io.perflab.security;
+
+import io.perflab.system.ApiProblem;
+import java.net.URI;
+import java.security.Principal;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/** {@code /api/v1/tokens}: create (the secret is in this response only), list and revoke API tokens; admins only. */
+@RestController
+@RequestMapping("/api/v1/tokens")
+class TokenApiController {
+
+    /** Body of a create request. */
+    record CreateToken(String name) {
+    }
+
+    /** A created token with its secret. */
+    record Created(long id, String name, String token, String role, String createdBy, java.time.Instant createdAt) {
+    }
+
+    private final ApiTokens tokens;
+
+    TokenApiController(ApiTokens tokens) {
+        this.tokens = tokens;
+    }
+
+    @PostMapping
+    ResponseEntity<Created> create(@RequestBody CreateToken request, Principal principal) {
+        ApiTokens.CreatedToken created = tokens.create(request == null ? null : request.name(), principal.getName());
+        ApiTokens.ApiToken t = created.token();
+        URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").build(t.id());
+        return ResponseEntity.status(HttpStatus.CREATED).location(location)
+                .body(new Created(t.id(), t.name(), created.secret(), t.role(), t.createdBy(), t.createdAt()));
+    }
+
+    @GetMapping
+    List<ApiTokens.ApiToken> list() {
+        return tokens.list();
+    }
+
+    @GetMapping("/{id}")
+    ApiTokens.ApiToken get(@PathVariable long id) {
+        return tokens.find(id).orElseThrow(() -> ApiProblem.notFound("There is no API token with id " + id + "."));
+    }
+
+    /** Revokes; the token row stays, so lists show who revoked it and when. */
+    @DeleteMapping("/{id}")
+    ApiTokens.ApiToken revoke(@PathVariable long id, Principal principal) {
+        if (!tokens.revoke(id, principal.getName())) {
+            throw ApiProblem.notFound("There is no API token with id " + id + ".");
+        }
+        return get(id);
+    }
+
+    @PostMapping("/{id}/revoke")
+    ApiTokens.ApiToken revokeByPost(@PathVariable long id, Principal principal) {
+        return revoke(id, principal);
+    }
+}

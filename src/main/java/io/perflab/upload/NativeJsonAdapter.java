@@ -1,0 +1,173 @@
+package io.perflab.upload;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * PerfLab's own upload JSON:
+ * <pre>
+ * {"benchmark": "parser", "name": "optional title",
+ *  "variant": "with",                       // or "without", or a label (stored as 'with')
+ *  "metrics": {"ns_per_op": {"unit": "ns", "direction": "lower", "values": [12.1, 12.3]}},
+ *  // or instead of variant/metrics: "without": {"label": "…", "metrics": {…}}, "with": {…}
+ *  "git": {"repository": "…", "branch": "…", "commit": "…", "baseCommit": "…", "pullRequest": "…",
+ *          "commitTime": "2025-01-31T12:00:00Z", "defaultBranch": "main"},
+ *  "machine": {…}, "tags": ["…"]}
+ * </pre>
+ * Values are read as they are; validation rejects NaN, infinities and empty lists naming the metric.
+ */
+final class NativeJsonAdapter implements FormatAdapter {
+
+    @Override
+    public ParsedUpload parse(String content, String variant, String label) {
+        JsonNode root = JsonContent.read(content);
+        if (!root.isObject()) {
+            throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
+        }
+        Map<String, VariantSamples> variants = new LinkedHashMap<>();
+        boolean blocks = root.has(ParsedUpload.WITHOUT) || root.has(ParsedUpload.WITH);
+        if (blocks && root.has("metrics")) {
+            throw new InvalidUploadException("Give either 'metrics' (one variant) or 'with'/'without' blocks, not both.");
+        }
+        if (blocks) {
+            for (String side : List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH)) {
+                JsonNode block = root.get(side);
+                if (block == null || block.isNull()) {
+                    continue;
+                }
+                if (!block.isObject() || !block.has("metrics")) {
+                    throw new InvalidUploadException("'" + side + "' must be an object with 'metrics'.");
+                }
+                variants.put(side, new VariantSamples(text(block, "label"), metrics(block.get("metrics"), side)));
+            }
+        } else if (root.has("metrics")) {
+            String declared = text(root, "variant");
+            String side = declared == null ? variant : Variants.side(declared);
+            String sideLabel = declared == null ? label : Variants.label(declared);
+            variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side)));
+        } else {
+            throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
+        }
+        return new ParsedUpload(text(root, "benchmark"), text(root, "name"), variants, git(root.get("git")),
+                machine(root.get("machine")), tags(root.get("tags")));
+    }
+
+    private static Map<String, MetricSamples> metrics(JsonNode node, String side) {
+        if (!node.isObject()) {
+            throw new InvalidUploadException("'metrics' of '" + side + "' must be an object: metric key → "
+                    + "{unit, direction, values}.");
+        }
+        Map<String, MetricSamples> metrics = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            String key = entry.getKey();
+            JsonNode metric = entry.getValue();
+            JsonNode values = metric.isArray() ? metric : metric.get("values");
+            if (values == null || !values.isArray()) {
+                throw new InvalidUploadException("Metric '" + key + "' has no 'values' list.");
+            }
+            List<Double> numbers = new ArrayList<>();
+            int index = 0;
+            for (JsonNode value : values) {
+                if (!value.isNumber()) {
+                    throw new InvalidUploadException("Metric '" + key + "': values[" + index + "] is not a number: "
+                            + value + ".");
+                }
+                numbers.add(value.doubleValue());
+                index++;
+            }
+            metrics.put(key, new MetricSamples(metric.isObject() ? text(metric, "unit") : null,
+                    metric.isObject() ? direction(key, text(metric, "direction")) : null, numbers));
+        }
+        return metrics;
+    }
+
+    /** {@code lower}/{@code higher} (also {@code lower_is_better}…) → higher-is-better; null when absent. */
+    static Boolean direction(String metric, String direction) {
+        if (direction == null) {
+            return null;
+        }
+        String d = direction.trim().toLowerCase(Locale.ROOT);
+        if (d.equals("lower") || d.equals("lower_is_better") || d.equals("smaller")) {
+            return false;
+        }
+        if (d.equals("higher") || d.equals("higher_is_better") || d.equals("bigger")) {
+            return true;
+        }
+        throw new InvalidUploadException("Metric '" + metric + "': unknown direction '" + direction
+                + "'; use 'lower' or 'higher' (which values are better).");
+    }
+
+    private static GitInfo git(JsonNode git) {
+        if (git == null || git.isNull()) {
+            return GitInfo.NONE;
+        }
+        if (!git.isObject()) {
+            throw new InvalidUploadException("'git' must be an object with repository, branch, commit, baseCommit, "
+                    + "pullRequest, commitTime.");
+        }
+        return new GitInfo(text(git, "repository"), text(git, "branch"), text(git, "commit"),
+                text(git, "baseCommit"), text(git, "pullRequest"), commitTime(git.get("commitTime")),
+                text(git, "defaultBranch"));
+    }
+
+    static Instant commitTime(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (node.isNumber()) {
+            return Instant.ofEpochSecond(node.longValue());
+        }
+        return commitTime(node.asString());
+    }
+
+    /** ISO-8601 with an offset, or epoch seconds. */
+    static Instant commitTime(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            if (text.trim().matches("\\d+")) {
+                return Instant.ofEpochSecond(Long.parseLong(text.trim()));
+            }
+            return OffsetDateTime.parse(text.trim()).toInstant();
+        } catch (DateTimeParseException | NumberFormatException e) {
+            throw new InvalidUploadException("git.commitTime '" + text + "' is not an ISO-8601 time with offset "
+                    + "(e.g. 2025-01-31T12:00:00Z) nor epoch seconds.");
+        }
+    }
+
+    private static Map<String, Object> machine(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw new InvalidUploadException("'machine' must be an object.");
+        }
+        return JsonContent.MAPPER.convertValue(node, new TypeReference<Map<String, Object>>() { });
+    }
+
+    private static List<String> tags(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw new InvalidUploadException("'tags' must be a list of strings.");
+        }
+        List<String> tags = new ArrayList<>();
+        node.forEach(t -> tags.add(t.asString()));
+        return tags;
+    }
+
+    static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asString();
+    }
+}

@@ -1,0 +1,99 @@
+package io.perflab.upload;
+
+import io.perflab.system.ApiProblem;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/**
+ * {@code POST /api/v1/uploads}: benchmark output from CI as the body (one side, or both in one file), or as two
+ * multipart files {@code without} and {@code with}. Needs a bearer token (see {@code SecurityConfig}).
+ */
+@RestController
+@RequestMapping("/api/v1/uploads")
+class UploadApiController {
+
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final String REPLAYED = "Idempotent-Replayed";
+
+    private final UploadService uploads;
+
+    UploadApiController(UploadService uploads) {
+        this.uploads = uploads;
+    }
+
+    @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    ResponseEntity<String> uploadPair(@RequestPart("without") MultipartFile without,
+            @RequestPart("with") MultipartFile with, UploadParameters parameters,
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
+            throws IOException {
+        return respond(List.of(text(without), text(with)), parameters, idempotencyKey, principal);
+    }
+
+    @PostMapping
+    ResponseEntity<String> upload(@RequestBody(required = false) String body, UploadParameters parameters,
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
+        return respond(List.of(body == null ? "" : body), parameters, idempotencyKey, principal);
+    }
+
+    private ResponseEntity<String> respond(List<String> contents, UploadParameters p, String idempotencyKey,
+            Principal principal) {
+        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
+            throw ApiProblem.badRequest("The Idempotency-Key header must have 1 to 200 characters.");
+        }
+        UploadFormat format = null;
+        if (p.format() != null && !p.format().isBlank()) {
+            format = UploadFormat.byLabel(p.format()).orElseThrow(() -> ApiProblem.badRequest("Unknown format '"
+                    + p.format() + "'; use one of: " + UploadFormat.labels() + " (or leave it out to detect it)."));
+        }
+        GitInfo git = new GitInfo(p.repository(), p.branch(), p.commit(), p.baseCommit(), p.pullRequest(),
+                commitTime(p.commitTime()), p.defaultBranch());
+        String baseUrl = ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
+        UploadService.Outcome outcome = uploads.upload(new UploadRequest(contents, format, p.benchmark(), p.name(),
+                p.variant(), git, idempotencyKey, principal.getName(), baseUrl));
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED)
+                .location(URI.create(baseUrl + "/api/v1/experiments/" + outcome.experimentId()))
+                .contentType(MediaType.APPLICATION_JSON);
+        if (outcome.replayed()) {
+            response.header(REPLAYED, "true");
+        }
+        return response.body(outcome.json());
+    }
+
+    private static java.time.Instant commitTime(String text) {
+        try {
+            return NativeJsonAdapter.commitTime(text);
+        } catch (InvalidUploadException e) {
+            throw ApiProblem.badRequest(e.getMessage());
+        }
+    }
+
+    private static String text(MultipartFile file) throws IOException {
+        return new String(file.getBytes(), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Query parameters of an upload; git parameters take precedence over the content's git fields.
+     *
+     * @param format one of {@link UploadFormat}'s labels, or absent to detect it
+     * @param variant the side of a one-sided output: {@code with} (default), {@code without}, or a label
+     */
+    record UploadParameters(String format, String benchmark, String name, String variant, String repository,
+                            String branch, String commit, String baseCommit, String pullRequest, String commitTime,
+                            String defaultBranch) {
+    }
+}

@@ -1,0 +1,139 @@
+package io.perflab.upload;
+
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+
+/** The adapters by format, and detection of the format from the content when it is unambiguous. */
+final class UploadFormats {
+
+    private static final Pattern GO_BENCH_LINE = Pattern.compile("(?m)^Benchmark\\S*\\s+\\d+\\s+\\S+ \\S+");
+    private static final Pattern CSV_HEADER = Pattern.compile("(?i)^\\s*\"?metric\"?\\s*,\\s*\"?value\"?");
+
+    private final Map<UploadFormat, FormatAdapter> adapters = new EnumMap<>(UploadFormat.class);
+
+    UploadFormats() {
+        adapters.put(UploadFormat.JSON, new NativeJsonAdapter());
+        adapters.put(UploadFormat.JMH, new JmhAdapter());
+        adapters.put(UploadFormat.GOBENCH, new GoBenchAdapter());
+        adapters.put(UploadFormat.GOOGLEBENCHMARK, new GoogleBenchmarkAdapter());
+        adapters.put(UploadFormat.HYPERFINE, new HyperfineAdapter());
+        adapters.put(UploadFormat.RPCBENCH, new RpcBenchAdapter());
+        adapters.put(UploadFormat.CSV, new CsvAdapter());
+    }
+
+    FormatAdapter adapter(UploadFormat format) {
+        return adapters.get(format);
+    }
+
+    /**
+     * Parses {@code content} as {@code format}, or as the detected format when {@code format} is null. A content
+     * that does not fit its format gives an {@link UploadFormatException} naming what was expected and found.
+     */
+    ParsedUpload parse(String content, UploadFormat format, String variant, String label) {
+        UploadFormat chosen = format != null ? format : detect(content).orElseThrow(() -> new UploadFormatException(
+                "Cannot tell the format of the upload from its content (" + found(content)
+                        + "); pass ?format= with one of: " + UploadFormat.labels() + "."));
+        try {
+            return adapter(chosen).parse(content, variant, label);
+        } catch (UploadFormatException e) {
+            throw e;
+        } catch (JsonContent.MalformedJsonException e) {
+            if (chosen == UploadFormat.JSON || looksLikeJson(content)) {
+                throw e;
+            }
+            throw wrongFormat(chosen, content);
+        }
+    }
+
+    /** "expected X; found Y" for content that is not {@code expected} at all. */
+    static UploadFormatException wrongFormat(UploadFormat expected, String content) {
+        return new UploadFormatException("The upload is not in the format '" + expected.label() + "': expected "
+                + expected.description() + ", found " + found(content) + ".");
+    }
+
+    /** The format the content is recognisably in, if exactly one fits. */
+    static Optional<UploadFormat> detect(String content) {
+        String trimmed = content.stripLeading();
+        if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+            JsonNode tree = JsonContent.tryRead(content);
+            if (tree == null) {
+                // malformed JSON: the native adapter reports line and column
+                return trimmed.startsWith("{") ? Optional.of(UploadFormat.JSON) : Optional.empty();
+            }
+            return detectJson(tree);
+        }
+        boolean go = GO_BENCH_LINE.matcher(content).find();
+        boolean rpc = content.contains("Reqs/sec:");
+        boolean csv = CSV_HEADER.matcher(content).find();
+        int fits = (go ? 1 : 0) + (rpc ? 1 : 0) + (csv ? 1 : 0);
+        if (fits != 1) {
+            return Optional.empty();
+        }
+        return Optional.of(go ? UploadFormat.GOBENCH : rpc ? UploadFormat.RPCBENCH : UploadFormat.CSV);
+    }
+
+    static Optional<UploadFormat> detectJson(JsonNode tree) {
+        if (tree.isArray()) {
+            if (!tree.isEmpty() && tree.get(0).has("primaryMetric")) {
+                return Optional.of(UploadFormat.JMH);
+            }
+            return Optional.empty();
+        }
+        if (!tree.isObject()) {
+            return Optional.empty();
+        }
+        if (tree.has("benchmarks") && tree.has("context")) {
+            return Optional.of(UploadFormat.GOOGLEBENCHMARK);
+        }
+        if (tree.has("results") && tree.get("results").isArray()) {
+            return Optional.of(UploadFormat.HYPERFINE);
+        }
+        if (tree.has("metrics") || tree.has("with") || tree.has("without") || tree.has("benchmark")) {
+            return Optional.of(UploadFormat.JSON);
+        }
+        return Optional.empty();
+    }
+
+    private static boolean looksLikeJson(String content) {
+        String trimmed = content.stripLeading();
+        return trimmed.startsWith("{") || trimmed.startsWith("[");
+    }
+
+    /** A short description of what the content is, for "found …" in messages. */
+    static String found(String content) {
+        if (content.isBlank()) {
+            return "an empty body";
+        }
+        Optional<UploadFormat> detected = detect(content);
+        String trimmed = content.stripLeading();
+        if (looksLikeJson(trimmed)) {
+            JsonNode tree = JsonContent.tryRead(content);
+            String what = tree == null ? "malformed JSON"
+                    : tree.isArray() ? "a JSON array of " + tree.size() + " element" + (tree.size() == 1 ? "" : "s")
+                    : tree.isObject() ? "a JSON object with the fields " + fieldNames(tree)
+                    : "a JSON value";
+            return what + detected.map(f -> " (it looks like " + f.label() + ")").orElse("");
+        }
+        String firstLine = trimmed.lines().findFirst().orElse("");
+        if (firstLine.length() > 60) {
+            firstLine = firstLine.substring(0, 60) + "…";
+        }
+        return "text starting '" + firstLine + "'" + detected.map(f -> " (it looks like " + f.label() + ")").orElse("");
+    }
+
+    private static String fieldNames(JsonNode object) {
+        StringBuilder s = new StringBuilder("[");
+        Iterator<String> names = object.propertyNames().iterator();
+        for (int i = 0; names.hasNext() && i < 6; i++) {
+            s.append(i == 0 ? "" : ", ").append(names.next());
+        }
+        if (object.size() > 6) {
+            s.append(", …");
+        }
+        return s.append(']').toString();
+    }
+}

@@ -1,0 +1,22 @@
+package io.perflab.upload;
+
+import io.perflab.experiment.MetricComparison;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code POST /api/v1/uploads} answers (201).
+ *
+ * @param experimentId the experiment the upload became
+ * @param url the experiment's page
+ * @param samples values stored per side
+ * @param comparedWith what the comparison is against: {@code variants} (both sides uploaded), {@code base}
+ *     (an earlier upload, see {@code baseExperimentId}) or {@code none}
+ * @param comparison per metric: means, Δ %, CI, p, Holm-adjusted p, verdict; empty when there is nothing to
+ *     compare with
+ * @param notes why there is no comparison, for example
+ */
+public record UploadResponse(long experimentId, String url, String benchmark, Map<String, Integer> samples,
+                             String comparedWith, Long baseExperimentId, String baseCommit,
+                             List<MetricComparison> comparison, List<String> notes) {
+}

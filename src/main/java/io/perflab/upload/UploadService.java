@@ -1,0 +1,217 @@
+package io.perflab.upload;
+
+import io.perflab.experiment.ExperimentResults;
+import io.perflab.experiment.ExperimentStore;
+import io.perflab.experiment.MetricComparison;
+import io.perflab.experiment.MetricDefinition;
+import io.perflab.experiment.RunRecord;
+import io.perflab.system.ApiProblem;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Turns uploads into experiments of kind {@code UPLOAD}: parse (format adapters), validate, then store everything
+ * in one transaction, so that a failure stores nothing. The comparison comes from {@link ExperimentResults}: of
+ * the two sides when both were uploaded, else of this upload against the latest upload of the same benchmark at
+ * the base commit, or on the base branch.
+ */
+@Service
+public class UploadService {
+
+    /** A response, and whether it is a stored one returned for a repeated idempotency key. */
+    record Outcome(String json, long experimentId, boolean replayed) {
+    }
+
+    private final UploadStore store;
+    private final ExperimentStore experiments;
+    private final ExperimentResults results;
+    private final TransactionTemplate transactions;
+    private final JsonMapper json;
+    private final Clock clock;
+    private final UploadFormats formats = new UploadFormats();
+
+    UploadService(UploadStore store, ExperimentStore experiments, ExperimentResults results,
+            PlatformTransactionManager transactionManager, JsonMapper json, Clock clock) {
+        this.store = store;
+        this.experiments = experiments;
+        this.results = results;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.json = json;
+        this.clock = clock;
+    }
+
+    Outcome upload(UploadRequest request) {
+        String requestHash = requestHash(request);
+        if (request.idempotencyKey() != null) {
+            Optional<Outcome> earlier = replay(request, requestHash);
+            if (earlier.isPresent()) {
+                return earlier.get();
+            }
+        }
+        ValidUpload upload = validate(parse(request), request);
+        try {
+            return transactions.execute(status -> store(upload, request, requestHash));
+        } catch (DuplicateKeyException e) {
+            // the same key was stored by a concurrent request meanwhile: ours rolled back, theirs is the answer
+            return replay(request, requestHash).orElseThrow(() -> e);
+        }
+    }
+
+    private Optional<Outcome> replay(UploadRequest request, String requestHash) {
+        return store.storedResponse(request.principal(), request.idempotencyKey()).map(stored -> {
+            if (!stored.requestHash().equals(requestHash)) {
+                throw ApiProblem.conflict("The Idempotency-Key '" + request.idempotencyKey() + "' was used for a "
+                        + "different upload (experiment " + stored.experimentId() + "); use a new key for new data.");
+            }
+            return new Outcome(stored.response(), stored.experimentId(), true);
+        });
+    }
+
+    private ParsedUpload parse(UploadRequest request) {
+        String side = Variants.side(request.variant());
+        String label = Variants.label(request.variant());
+        try {
+            if (request.contents().size() == 1) {
+                return formats.parse(request.contents().get(0), request.format(), side, label);
+            }
+            ParsedUpload without = formats.parse(request.contents().get(0), request.format(), ParsedUpload.WITHOUT,
+                    null);
+            ParsedUpload with = formats.parse(request.contents().get(1), request.format(), ParsedUpload.WITH, null);
+            if (without.variants().size() != 1 || with.variants().size() != 1) {
+                throw new InvalidUploadException("With two files, each must hold one side; this content already "
+                        + "holds both 'without' and 'with'. Upload it as one file.");
+            }
+            Map<String, VariantSamples> variants = new LinkedHashMap<>();
+            variants.put(ParsedUpload.WITHOUT, without.variants().values().iterator().next());
+            variants.put(ParsedUpload.WITH, with.variants().values().iterator().next());
+            return new ParsedUpload(with.benchmark() != null ? with.benchmark() : without.benchmark(), with.name(),
+                    variants, with.git().orElse(without.git()), with.machine(), with.tags());
+        } catch (UploadFormatException | InvalidUploadException e) {
+            throw ApiProblem.badRequest(e.getMessage());
+        } catch (JsonContent.MalformedJsonException e) {
+            throw ApiProblem.badRequest("The request body is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    private ValidUpload validate(ParsedUpload parsed, UploadRequest request) {
+        try {
+            return UploadValidator.validate(parsed, request.benchmark(), request.name(), request.git(),
+                    experiments.metricDefinitions(-1), json);
+        } catch (InvalidUploadException e) {
+            throw ApiProblem.badRequest(e.getMessage());
+        }
+    }
+
+    private Outcome store(ValidUpload upload, UploadRequest request, String requestHash) {
+        Instant now = clock.instant();
+        long id = store.insertExperiment(upload, request.principal(), now);
+        store.insertMetrics(id, upload.metrics());
+        List<UploadStore.NewRun> newRuns = new ArrayList<>();
+        Map<String, Integer> sampleCounts = new LinkedHashMap<>();
+        int ordinal = 0;
+        for (String side : List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH)) {
+            VariantSamples variant = upload.parsed().variants().get(side);
+            if (variant == null) {
+                continue;
+            }
+            sampleCounts.put(side, variant.sampleCount());
+            for (int i = 0; i < ValidUpload.runCount(variant); i++) {
+                Map<String, Double> values = new LinkedHashMap<>();
+                for (Map.Entry<String, MetricSamples> metric : variant.metrics().entrySet()) {
+                    if (i < metric.getValue().values().size()) {
+                        values.put(metric.getKey(), metric.getValue().values().get(i));
+                    }
+                }
+                newRuns.add(new UploadStore.NewRun(side, ordinal++, values));
+            }
+        }
+        Map<Integer, Long> runIds = store.insertRuns(id, newRuns, now);
+        List<RunRecord> runs = newRuns.stream().map(r -> new RunRecord(runIds.get(r.ordinal()), r.variant(),
+                r.ordinal(), "OK", now, now, null, Map.of(), null, r.samples())).toList();
+        UploadResponse response = compare(id, upload, runs, sampleCounts, request.baseUrl());
+        String body = json.writeValueAsString(response);
+        if (request.idempotencyKey() != null) {
+            store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, id, body, now);
+        }
+        return new Outcome(body, id, false);
+    }
+
+    private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs,
+            Map<String, Integer> sampleCounts, String baseUrl) {
+        String url = baseUrl + "/experiments/" + id;
+        if (upload.parsed().bothVariants()) {
+            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "variants", null, null,
+                    results.compute(id, runs), List.of());
+        }
+        GitInfo git = upload.git();
+        Optional<UploadStore.BaseUpload> base;
+        String where;
+        if (git.baseCommit() != null) {
+            base = store.latestAtCommit(upload.benchmark(), git.baseCommit(), id);
+            where = "at base commit " + git.baseCommit();
+        } else if (git.branch() != null || git.commit() != null || git.repository() != null) {
+            List<String> branches = git.defaultBranch() != null ? List.of(git.defaultBranch())
+                    : List.of("main", "master");
+            base = store.latestOnBranch(upload.benchmark(), branches, git.repository(), git.commitTime(), id);
+            where = "on the base branch " + String.join("/", branches);
+        } else {
+            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "none", null, null, List.of(),
+                    List.of("One side was uploaded without git information, so there is nothing to compare it "
+                            + "with; upload both 'with' and 'without', or give git.branch/commit/baseCommit."));
+        }
+        if (base.isEmpty()) {
+            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "none", null, null, List.of(),
+                    List.of("No earlier upload of '" + upload.benchmark() + "' " + where + " to compare with."));
+        }
+        List<RunRecord> combined = new ArrayList<>();
+        runs.forEach(r -> combined.add(relabel(r, ParsedUpload.WITH)));
+        List<RunRecord> baseRuns = experiments.runs(base.get().experimentId());
+        boolean baseHasWith = baseRuns.stream().anyMatch(r -> r.variant().equals(ParsedUpload.WITH));
+        String baseSide = baseHasWith ? ParsedUpload.WITH : ParsedUpload.WITHOUT;
+        baseRuns.stream().filter(r -> r.variant().equals(baseSide))
+                .forEach(r -> combined.add(relabel(r, ParsedUpload.WITHOUT)));
+        List<MetricComparison> comparison = results.compute(id, combined);
+        return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", base.get().experimentId(),
+                base.get().commit(), comparison, List.of());
+    }
+
+    private static RunRecord relabel(RunRecord run, String variant) {
+        return new RunRecord(run.id(), variant, run.ordinal(), run.status(), run.startedAt(), run.finishedAt(),
+                run.pid(), run.environment(), run.error(), run.metrics());
+    }
+
+    /** SHA-256 over everything that defines the upload, to tell a true repeat from a reused key. */
+    private static String requestHash(UploadRequest request) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            GitInfo g = request.git();
+            for (Object part : new Object[] {request.format(), request.benchmark(), request.name(), request.variant(),
+                    g.repository(), g.branch(), g.commit(), g.baseCommit(), g.pullRequest(), g.commitTime(),
+                    g.defaultBranch()}) {
+                digest.update(String.valueOf(part).getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+            }
+            for (String content : request.contents()) {
+                digest.update(content.getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+            }
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

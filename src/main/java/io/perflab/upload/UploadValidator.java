@@ -1,0 +1,110 @@
+package io.perflab.upload;
+
+import io.perflab.experiment.MetricDefinition;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Checks an upload before anything is stored; every message names the field or metric at fault. */
+final class UploadValidator {
+
+    static final int MAX_VALUES_PER_METRIC = 100_000;
+
+    private UploadValidator() {
+    }
+
+    /**
+     * @param known the global metric definitions (units and directions of DESIGN's metrics)
+     * @throws InvalidUploadException naming what is wrong
+     */
+    static ValidUpload validate(ParsedUpload parsed, String requestBenchmark, String requestName, GitInfo requestGit,
+            Map<String, MetricDefinition> known, JsonMapper json) {
+        String benchmark = requestBenchmark != null && !requestBenchmark.isBlank() ? requestBenchmark.trim()
+                : parsed.benchmark();
+        if (benchmark == null || benchmark.isBlank()) {
+            throw new InvalidUploadException("The upload names no benchmark: add \"benchmark\" to the JSON or "
+                    + "?benchmark=NAME to the request (perflab upload --benchmark NAME).");
+        }
+        benchmark = benchmark.trim();
+        requireLength("benchmark", benchmark, 200);
+        GitInfo git = requestGit.orElse(parsed.git());
+        requireLength("git.repository", git.repository(), 400);
+        requireLength("git.branch", git.branch(), 200);
+        requireLength("git.commit", git.commit(), 100);
+        requireLength("git.baseCommit", git.baseCommit(), 100);
+        requireLength("git.pullRequest", git.pullRequest(), 100);
+        String name = requestName != null && !requestName.isBlank() ? requestName.trim() : parsed.name();
+        if (name == null || name.isBlank()) {
+            name = benchmark + (git.commit() == null ? "" : " @ " + shortCommit(git.commit()));
+        }
+        name = name.length() > 200 ? name.substring(0, 199) + "…" : name;
+        if (parsed.variants().isEmpty()) {
+            throw new InvalidUploadException("The upload has no metrics.");
+        }
+        Map<String, MetricDefinition> metrics = new LinkedHashMap<>();
+        for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
+            requireLength("label of '" + side.getKey() + "'", side.getValue().label(), 200);
+            if (side.getValue().metrics().isEmpty()) {
+                throw new InvalidUploadException("Variant '" + side.getKey() + "' has no metrics.");
+            }
+            for (Map.Entry<String, MetricSamples> entry : side.getValue().metrics().entrySet()) {
+                String key = entry.getKey();
+                MetricSamples samples = entry.getValue();
+                checkMetric(side.getKey(), key, samples);
+                MetricDefinition definition = known.get(key);
+                String unit = samples.unit() != null ? samples.unit()
+                        : definition != null ? definition.unit() : "";
+                boolean higher = samples.higherIsBetter() != null ? samples.higherIsBetter()
+                        : definition != null && definition.higherIsBetter();
+                metrics.putIfAbsent(key, new MetricDefinition(key, unit, higher, 0, ""));
+            }
+        }
+        if (!parsed.machine().isEmpty() && json.writeValueAsString(parsed.machine()).length() > 16_000) {
+            throw new InvalidUploadException("'machine' is longer than 16000 characters as JSON.");
+        }
+        if (!parsed.tags().isEmpty() && json.writeValueAsString(parsed.tags()).length() > 4_000) {
+            throw new InvalidUploadException("'tags' are longer than 4000 characters as JSON.");
+        }
+        return new ValidUpload(benchmark, name, parsed, git, metrics);
+    }
+
+    private static void checkMetric(String side, String key, MetricSamples samples) {
+        if (key == null || key.isBlank()) {
+            throw new InvalidUploadException("A metric of '" + side + "' has an empty name.");
+        }
+        if (key.length() > 100) {
+            throw new InvalidUploadException("Metric '" + key + "': the name is longer than 100 characters.");
+        }
+        if (samples.unit() != null && samples.unit().length() > 40) {
+            throw new InvalidUploadException("Metric '" + key + "': the unit is longer than 40 characters.");
+        }
+        List<Double> values = samples.values();
+        if (values.isEmpty()) {
+            throw new InvalidUploadException("Metric '" + key + "' of '" + side + "' has no values; give at least "
+                    + "one (two or more per side to compare).");
+        }
+        if (values.size() > MAX_VALUES_PER_METRIC) {
+            throw new InvalidUploadException("Metric '" + key + "' of '" + side + "' has " + values.size()
+                    + " values; at most " + MAX_VALUES_PER_METRIC + " are accepted.");
+        }
+        for (int i = 0; i < values.size(); i++) {
+            double v = values.get(i);
+            if (!Double.isFinite(v)) {
+                throw new InvalidUploadException("Metric '" + key + "' of '" + side + "': value " + (i + 1) + " is "
+                        + (Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity")
+                        + "; only finite numbers are accepted.");
+            }
+        }
+    }
+
+    private static void requireLength(String field, String value, int max) {
+        if (value != null && value.length() > max) {
+            throw new InvalidUploadException("'" + field + "' is longer than " + max + " characters.");
+        }
+    }
+
+    static String shortCommit(String commit) {
+        return commit.matches("[0-9a-fA-F]{12,}") ? commit.substring(0, 10) : commit;
+    }
+}

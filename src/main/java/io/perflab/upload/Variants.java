@@ -1,0 +1,29 @@
+package io.perflab.upload;
+
+import java.util.Locale;
+
+/** Maps what an uploader calls a variant to the stored side: {@code without}, or {@code with} with a label. */
+final class Variants {
+
+    private Variants() {
+    }
+
+    /** {@code without} for "without"/"baseline"/"base", else {@code with}. */
+    static String side(String variant) {
+        if (variant == null || variant.isBlank()) {
+            return ParsedUpload.WITH;
+        }
+        String v = variant.trim().toLowerCase(Locale.ROOT);
+        return v.equals("without") || v.equals("baseline") || v.equals("base") ? ParsedUpload.WITHOUT
+                : ParsedUpload.WITH;
+    }
+
+    /** The label to keep: null for the plain names, else the uploader's text. */
+    static String label(String variant) {
+        if (variant == null || variant.isBlank()) {
+            return null;
+        }
+        String v = variant.trim().toLowerCase(Locale.ROOT);
+        return v.equals("with") || v.equals("without") ? null : variant.trim();
+    }
+}

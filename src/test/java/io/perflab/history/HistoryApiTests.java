@@ -1,0 +1,135 @@
+package io.perflab.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.cli.PerfLabCommand;
+import io.perflab.upload.UploadServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Acceptance 3: ten single-variant uploads on a branch with a step at the seventh. {@code perflab upload
+ * --fail-on-regression} exits 1 for that upload only, and the history shows the change point there.
+ */
+class HistoryApiTests extends UploadServer {
+
+    /** The same within-upload spread every time, so only the level and a small per-upload offset move. */
+    static final double[] NOISE = {-2, 1.5, 0.5, -1, 2, -1};
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private Run upload(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private Path resultFile(double level, int upload) throws Exception {
+        StringBuilder values = new StringBuilder();
+        for (int j = 0; j < NOISE.length; j++) {
+            double offset = 0.3 * (upload % 3 - 1);
+            values.append(j == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.2f", level + NOISE[j] + offset));
+        }
+        Path file = Files.createTempFile("result", ".json");
+        Files.writeString(file, """
+                {"metrics": {"latency_us": {"unit": "us", "direction": "lower", "values": [%s]},
+                             "throughput": {"unit": "op/s", "direction": "higher", "values": [50, 51, 49, 50, 52, 48]}}}
+                """.formatted(values));
+        return file;
+    }
+
+    @Test
+    void stepAtTheSeventhUploadFailsOnlyThatJobAndIsTheChangePoint() throws Exception {
+        String token = newToken("history-tests");
+        Instant firstCommit = Instant.parse("2025-03-01T08:00:00Z");
+        List<Integer> exits = new ArrayList<>();
+        List<String> outputs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            double level = i < 6 ? 100 : 120;
+            Run run = upload("upload", "--server", base(), "--token", token, "--benchmark", "gate",
+                    "--git-branch", "main", "--git-commit", "commit-" + i,
+                    "--commit-time", firstCommit.plusSeconds(3600L * i).toString(),
+                    "--fail-on-regression", "--threshold", "2%", resultFile(level, i).toString());
+            exits.add(run.exit());
+            outputs.add(run.out() + run.err());
+        }
+
+        assertThat(exits).as(String.join("\n----\n", outputs)).containsExactly(0, 0, 0, 0, 0, 0, 1, 0, 0, 0);
+        assertThat(outputs.get(0)).contains("No earlier upload of 'gate' on the base branch main/master");
+        assertThat(outputs.get(6)).contains("Compared with upload").contains("(commit commit-5)")
+                .contains("latency_us").contains("regressed").contains("regressed by more than 2.00 %: latency_us");
+        assertThat(outputs.get(7)).contains("(commit commit-6)").doesNotContain("regressed");
+
+        JsonNode history = read(get("/api/v1/benchmarks/gate/history?metric=latency_us&branch=main").body());
+        assertThat(history.get("points")).hasSize(10);
+        assertThat(history.get("metrics").toString()).contains("latency_us", "throughput");
+        assertThat(history.get("direction").asString()).isEqualTo("lower");
+        JsonNode seventh = history.get("points").get(6);
+        assertThat(seventh.get("commit").asString()).isEqualTo("commit-6");
+        assertThat(seventh.get("n").asInt()).isEqualTo(6);
+        // mean of 120 + NOISE + 0.3·(6 mod 3 − 1) = 120 + 0 − 0.3
+        assertThat(seventh.get("mean").asDouble()).isCloseTo(119.7, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(seventh.get("ciLow").asDouble()).isLessThan(119.7);
+        assertThat(seventh.get("url").asString()).endsWith("/experiments/" + seventh.get("experimentId").asLong());
+        JsonNode changePoints = history.get("changePoints");
+        assertThat(changePoints).as(history.toString()).hasSize(1);
+        assertThat(changePoints.get(0).get("index").asInt()).isEqualTo(6);
+        assertThat(changePoints.get(0).get("commit").asString()).isEqualTo("commit-6");
+        assertThat(changePoints.get(0).get("percent").asDouble()).isBetween(19.0, 21.0);
+
+        JsonNode flat = read(get("/api/v1/benchmarks/gate/history?metric=throughput").body());
+        assertThat(flat.get("changePoints")).isEmpty();
+
+        JsonNode benchmarks = read(get("/api/v1/benchmarks").body());
+        JsonNode gate = null;
+        for (JsonNode b : benchmarks) {
+            if (b.get("name").asString().equals("gate")) {
+                gate = b;
+            }
+        }
+        assertThat(gate).isNotNull();
+        assertThat(gate.get("uploads").asLong()).isEqualTo(10);
+        assertThat(gate.get("branches").toString()).isEqualTo("[\"main\"]");
+    }
+
+    @Test
+    void regressionWithinTheThresholdPasses() throws Exception {
+        String token = newToken("threshold-tests");
+        String[] common = {"upload", "--server", base(), "--token", token, "--benchmark", "gate-threshold",
+                "--git-branch", "main", "--fail-on-regression"};
+        assertThat(upload(concat(common, "--git-commit", "a", resultFile(100, 1).toString())).exit()).isZero();
+        // +20 % on latency: a regression, but under --threshold 25 %
+        Run run = upload(concat(common, "--git-commit", "b", "--threshold", "25%", resultFile(120, 1).toString()));
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("regressed");
+    }
+
+    @Test
+    void unknownBenchmarkIs404AndUnknownMetricIs400() throws Exception {
+        HttpResponse<String> missing = get("/api/v1/benchmarks/no-such-benchmark/history");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        String token = newToken("history-metric-tests");
+        upload("upload", "--server", base(), "--token", token, "--benchmark", "one-metric",
+                resultFile(100, 0).toString());
+        HttpResponse<String> wrongMetric = get("/api/v1/benchmarks/one-metric/history?metric=nope");
+        assertThat(wrongMetric.statusCode()).isEqualTo(400);
+        assertThat(read(wrongMetric.body()).get("detail").asString()).contains("latency_us, throughput");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+}

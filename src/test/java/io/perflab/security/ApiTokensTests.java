@@ -1,0 +1,174 @@
+package io.perflab.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.cli.PerfLabCommand;
+import io.perflab.upload.UploadServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** API tokens: who may manage them, what a token may do, how they are stored, the CLI and the settings page. */
+class ApiTokensTests extends UploadServer {
+
+    private static final String UPLOAD = "{\"benchmark\":\"tokens\",\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+
+    private String adminPassword() throws Exception {
+        return Files.readString(dataDir.resolve("initial-admin-password")).trim();
+    }
+
+    private String basicAdmin() throws Exception {
+        return "Basic " + Base64.getEncoder().encodeToString(("admin:" + adminPassword())
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void onlyAdministratorsManageTokens() throws Exception {
+        String userToken = newToken("plain-user");
+
+        assertThat(post("/api/v1/tokens", null, "application/json", "{\"name\":\"x\"}").statusCode()).isEqualTo(401);
+        HttpResponse<String> asUser = post("/api/v1/tokens", userToken, "application/json", "{\"name\":\"x\"}");
+        assertThat(asUser.statusCode()).isEqualTo(403);
+        assertThat(read(asUser.body()).get("detail").asString()).contains("needs an administrator");
+        assertThat(send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/tokens"))
+                .header("Authorization", "Bearer " + userToken).GET()).statusCode()).isEqualTo(403);
+
+        HttpResponse<String> asAdminUser = send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/tokens"))
+                .header("Authorization", basicAdmin()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"by-admin\"}")));
+        assertThat(asAdminUser.statusCode()).isEqualTo(201);
+        assertThat(read(asAdminUser.body()).get("createdBy").asString()).isEqualTo("admin");
+    }
+
+    @Test
+    void aTokenUploadsButCannotDelete() throws Exception {
+        String token = newToken("uploader");
+        HttpResponse<String> uploaded = post("/api/v1/uploads", token, "application/json", UPLOAD);
+        assertThat(uploaded.statusCode()).isEqualTo(201);
+        long id = read(uploaded.body()).get("experimentId").asLong();
+        assertThat(jdbc.sql("SELECT created_by FROM experiment WHERE id = ?").param(id).query(String.class).single())
+                .isEqualTo("token:uploader");
+
+        HttpResponse<String> delete = send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/" + id))
+                .header("Authorization", "Bearer " + token).DELETE());
+
+        assertThat(delete.statusCode()).isEqualTo(403);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE id = ?").param(id).query(Long.class).single())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void onlyTheSha256OfATokenIsStoredAndUseIsRecorded() throws Exception {
+        String token = newToken("hashed");
+        JsonNode row = json.valueToTree(jdbc.sql("SELECT token_hash, token_prefix, last_used_at FROM api_token "
+                + "WHERE name = 'hashed'").query().singleRow());
+        // SHA-256 of the secret, hex, as `printf %s "$token" | sha256sum` prints it
+        assertThat(row.get("TOKEN_HASH").asString()).isEqualTo(ApiTokens.hash(token)).hasSize(64)
+                .isNotEqualTo(token);
+        assertThat(token).startsWith("plt_").startsWith(row.get("TOKEN_PREFIX").asString());
+        assertThat(row.get("LAST_USED_AT").isNull()).isTrue();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token WHERE token_hash LIKE ? OR token_prefix = ?")
+                .params("%" + token.substring(4) + "%", token).query(Long.class).single()).isZero();
+
+        post("/api/v1/uploads", token, "application/json", UPLOAD);
+
+        assertThat(jdbc.sql("SELECT last_used_at FROM api_token WHERE name = 'hashed'").query(Object.class).single())
+                .isNotNull();
+    }
+
+    @Test
+    void cliCreatesAndRevokesTokens() throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int created = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(err))
+                .execute("token", "create", "from-cli", "--server", base(), "--token", ADMIN_TOKEN);
+        assertThat(created).as(err.toString()).isZero();
+        String token = out.toString().lines().findFirst().orElseThrow();
+        assertThat(token).startsWith("plt_");
+        assertThat(post("/api/v1/uploads", token, "application/json", UPLOAD).statusCode()).isEqualTo(201);
+        long id = jdbc.sql("SELECT id FROM api_token WHERE name = 'from-cli'").query(Long.class).single();
+
+        StringWriter revokeOut = new StringWriter();
+        int revoked = PerfLabCommand.commandLine(new PrintWriter(revokeOut), new PrintWriter(err))
+                .execute("token", "revoke", String.valueOf(id), "--server", base(), "--user", "admin",
+                        "--password", adminPassword());
+        assertThat(revoked).as(err.toString()).isZero();
+        assertThat(revokeOut.toString()).contains("revoked token " + id);
+
+        HttpResponse<String> refused = post("/api/v1/uploads", token, "application/json", UPLOAD);
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(read(refused.body()).get("detail").asString()).contains("'from-cli'").contains("was revoked");
+
+        StringWriter denied = new StringWriter();
+        int asUser = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(denied))
+                .execute("token", "create", "nope", "--server", base(), "--token", newToken("not-admin"));
+        assertThat(asUser).isEqualTo(3);
+        assertThat(denied.toString()).contains("403").contains("needs an administrator");
+    }
+
+    @Test
+    void settingsPageCreatesATokenShownOnceAndRevokesIt() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        HttpResponse<String> anonymous = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens"))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(302);
+
+        String login = browser.send(HttpRequest.newBuilder(URI.create(base() + "/login")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        HttpResponse<String> signedIn = browser.send(form("/login", "username=admin&password="
+                + URLEncoder.encode(adminPassword(), StandardCharsets.UTF_8) + "&_csrf=" + csrf(login)),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.statusCode()).isEqualTo(302);
+
+        String page = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(page).contains("<h1>API tokens</h1>", "Signed in as");
+        HttpResponse<String> created = browser.send(form("/settings/tokens",
+                "name=%3Cscript%3Epage%3C%2Fscript%3E&_csrf=" + csrf(page)), HttpResponse.BodyHandlers.ofString());
+        assertThat(created.statusCode()).isEqualTo(200);
+        Matcher secret = Pattern.compile("<code class=\"secret\">(plt_[A-Za-z0-9_-]+)</code>").matcher(created.body());
+        assertThat(secret.find()).as(created.body()).isTrue();
+        // the name is user input: escaped, never markup
+        assertThat(created.body()).contains("&lt;script&gt;page&lt;/script&gt;").doesNotContain("<script>page");
+        assertThat(post("/api/v1/uploads", secret.group(1), "application/json", UPLOAD).statusCode()).isEqualTo(201);
+
+        String again = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(again).doesNotContain(secret.group(1));
+        long id = jdbc.sql("SELECT id FROM api_token WHERE name = '<script>page</script>'").query(Long.class).single();
+        HttpResponse<String> revoked = browser.send(form("/settings/tokens/" + id + "/revoke", "_csrf=" + csrf(again)),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(revoked.statusCode()).isEqualTo(302);
+        assertThat(post("/api/v1/uploads", secret.group(1), "application/json", UPLOAD).statusCode()).isEqualTo(401);
+    }
+
+    private HttpRequest form(String path, String body) {
+        return HttpRequest.newBuilder(URI.create(base() + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static String csrf(String html) {
+        Matcher m = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(html);
+        if (!m.find()) {
+            throw new IllegalStateException("no CSRF field in " + html);
+        }
+        return URLEncoder.encode(m.group(1), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,159 @@
+package io.perflab.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each adapter on its real fixture; counts are taken from the fixture files as noted. */
+class FormatAdaptersTests {
+
+    private final UploadFormats formats = new UploadFormats();
+
+    private Map<String, MetricSamples> one(ParsedUpload upload, String side) {
+        assertThat(upload.variants()).containsOnlyKeys(side);
+        return upload.variants().get(side).metrics();
+    }
+
+    @Test
+    void jmhTakesEveryForkAndIterationAndSecondaryMetrics() {
+        ParsedUpload upload = formats.parse(Fixtures.read("jmh.json"), UploadFormat.JMH, "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // jmh.json: 4 entries (builder/concat × parts 8/64), each primary + 4 secondary metrics from -prof gc
+        assertThat(metrics).hasSize(20);
+        // "forks": 2, "measurementIterations": 3 → rawData [[3 values], [3 values]]
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").values()).hasSize(6);
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").unit()).isEqualTo("ns/op");
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").higherIsBetter()).isFalse();
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").values()).hasSize(6);
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").unit()).isEqualTo("B/op");
+        // gc.time rawData lengths in jmh.json: builder 8 → [0, 2], builder 64 → [2, 1], concat 64 → [1, 0]
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]:gc.time").values()).hasSize(2);
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=64]:gc.time").values()).hasSize(3);
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.time").values()).hasSize(1);
+        // first rawData value of the first entry, copied from jmh.json
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").values().get(0))
+                .isEqualTo(firstJmhValue());
+        assertThat(upload.benchmark()).isEqualTo("bench.StringJoinBenchmark");
+    }
+
+    private static double firstJmhValue() {
+        return JsonContent.read(Fixtures.read("jmh.json")).get(0).get("primaryMetric").get("rawData").get(0).get(0)
+                .doubleValue();
+    }
+
+    @Test
+    void goBenchTakesEveryLineAndEveryUnitColumn() {
+        ParsedUpload upload = formats.parse(Fixtures.read("gobench.txt"), UploadFormat.GOBENCH, "without", null);
+        Map<String, MetricSamples> metrics = one(upload, "without");
+        // gobench.txt: -count 5; Join and Concat report ns/op, B/op, allocs/op; Parse/size=… ns/op, MB/s, digits/op
+        assertThat(metrics).hasSize(12);
+        metrics.values().forEach(m -> assertThat(m.values()).hasSize(5));
+        assertThat(metrics.get("Join:ns/op").values()).containsExactly(910.9, 924.2, 324.1, 451.4, 356.5);
+        assertThat(metrics.get("Concat:B/op").values()).containsOnly(1480.0);
+        assertThat(metrics.get("Parse/size=1000:MB/s").higherIsBetter()).isTrue();
+        assertThat(metrics.get("Parse/size=10:digits/op").higherIsBetter()).isFalse();
+        assertThat(upload.benchmark()).isEqualTo("example.com/gofix");
+        assertThat(upload.machine()).containsEntry("goos", "linux").containsEntry("cpu", "AMD EPYC");
+    }
+
+    @Test
+    void googleBenchmarkTakesRepetitionsAndIgnoresAggregates() {
+        ParsedUpload upload = formats.parse(Fixtures.read("googlebenchmark.json"), UploadFormat.GOOGLEBENCHMARK,
+                "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // googlebenchmark.json: 3 benchmarks × 4 "iteration" entries (repetitions 4) + 4 aggregates each;
+        // BM_StringAppend sets items_per_second, BM_VectorPush does not
+        assertThat(metrics).containsOnlyKeys("BM_StringAppend/8:real_time", "BM_StringAppend/8:cpu_time",
+                "BM_StringAppend/8:items_per_second", "BM_StringAppend/64:real_time", "BM_StringAppend/64:cpu_time",
+                "BM_StringAppend/64:items_per_second", "BM_VectorPush:real_time", "BM_VectorPush:cpu_time");
+        metrics.values().forEach(m -> assertThat(m.values()).hasSize(4));
+        assertThat(metrics.get("BM_StringAppend/8:real_time").values().get(0)).isEqualTo(252.31865547058624);
+        assertThat(metrics.get("BM_StringAppend/8:items_per_second").higherIsBetter()).isTrue();
+        assertThat(upload.benchmark()).isEqualTo("bm");
+    }
+
+    @Test
+    void hyperfineTwoCommandsAreWithoutThenWith() {
+        ParsedUpload upload = formats.parse(Fixtures.read("hyperfine.json"), UploadFormat.HYPERFINE, "with", null);
+        // hyperfine.json: --runs 12 for 'sort --version' then 'gzip --version'; user/system are means (skipped)
+        assertThat(upload.variants()).containsOnlyKeys("without", "with");
+        assertThat(upload.variants().get("without").label()).isEqualTo("sort --version");
+        assertThat(upload.variants().get("with").label()).isEqualTo("gzip --version");
+        assertThat(upload.variants().get("without").metrics()).containsOnlyKeys("time");
+        assertThat(upload.variants().get("without").metrics().get("time").values()).hasSize(12);
+        assertThat(upload.variants().get("with").metrics().get("time").values()).hasSize(12);
+        assertThat(upload.variants().get("without").metrics().get("time").values().get(0))
+                .isEqualTo(0.0050050170000000005);
+    }
+
+    @Test
+    void rpcBenchReadsKuduReportsWithGlogPrefixes() {
+        ParsedUpload upload = formats.parse(Fixtures.read("rpcbench-kudu.txt"), UploadFormat.RPCBENCH, "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // rpcbench-kudu.txt: two reports (seed 001's without/with numbers)
+        assertThat(metrics).containsOnlyKeys("reqs_per_sec", "user_cpu_us_per_req", "sys_cpu_us_per_req",
+                "ctx_switches_per_req");
+        assertThat(metrics.get("user_cpu_us_per_req").values()).containsExactly(31.7217, 32.9851);
+        assertThat(metrics.get("reqs_per_sec").values()).containsExactly(155254.0, 155015.0);
+        assertThat(metrics.get("ctx_switches_per_req").values()).containsExactly(3.46345, 3.48085);
+    }
+
+    @Test
+    void rpcBenchReadsPerfLabBenchReportsWithExtraLines() {
+        ParsedUpload upload = formats.parse(Fixtures.read("rpcbench-perflab.txt"), null, "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // rpcbench-perflab.txt: three reports, each with 4 rpc-bench lines and 8 PerfLab values
+        assertThat(metrics).hasSize(12);
+        metrics.values().forEach(m -> assertThat(m.values()).hasSize(3));
+        // values copied from rpcbench-perflab.txt
+        assertThat(metrics.get("involuntary_ctx_switches_per_req").values()).containsExactly(0.893844, 1.43812,
+                1.89134);
+        assertThat(metrics.get("gc_pause_ms").values()).containsExactly(67.0, 0.0, 0.0);
+        assertThat(metrics.get("latency_p999_us").values()).containsExactly(8593.41, 4837.38, 9084.93);
+    }
+
+    @Test
+    void csvSplitsRowsByVariant() {
+        ParsedUpload upload = formats.parse(Fixtures.read("samples.csv"), null, "with", null);
+        // samples.csv: 3 rows per metric and variant
+        assertThat(upload.variants()).containsOnlyKeys("without", "with");
+        assertThat(upload.variants().get("with").metrics().get("parse_ns").values())
+                .containsExactly(1131.4, 1140.8, 1127.3);
+        assertThat(upload.variants().get("without").metrics().get("alloc_bytes").unit()).isEqualTo("B");
+    }
+
+    @Test
+    void detectsEveryFixtureFormat() {
+        assertThat(UploadFormats.detect(Fixtures.read("jmh.json"))).contains(UploadFormat.JMH);
+        assertThat(UploadFormats.detect(Fixtures.read("gobench.txt"))).contains(UploadFormat.GOBENCH);
+        assertThat(UploadFormats.detect(Fixtures.read("googlebenchmark.json"))).contains(UploadFormat.GOOGLEBENCHMARK);
+        assertThat(UploadFormats.detect(Fixtures.read("hyperfine.json"))).contains(UploadFormat.HYPERFINE);
+        assertThat(UploadFormats.detect(Fixtures.read("rpcbench-kudu.txt"))).contains(UploadFormat.RPCBENCH);
+        assertThat(UploadFormats.detect(Fixtures.read("samples.csv"))).contains(UploadFormat.CSV);
+        assertThat(UploadFormats.detect("{\"benchmark\":\"b\",\"metrics\":{}}")).contains(UploadFormat.JSON);
+    }
+
+    @Test
+    void wrongFormatSaysWhatWasExpectedAndFound() {
+        assertThatThrownBy(() -> formats.parse(Fixtures.read("gobench.txt"), UploadFormat.JMH, "with", null))
+                .isInstanceOf(UploadFormatException.class)
+                .hasMessageContaining("expected JMH JSON")
+                .hasMessageContaining("found text starting 'goos: linux' (it looks like gobench)");
+        assertThatThrownBy(() -> formats.parse(Fixtures.read("jmh.json"), UploadFormat.GOBENCH, "with", null))
+                .hasMessageContaining("expected Go benchmark output")
+                .hasMessageContaining("found a JSON array of 4 elements (it looks like jmh)");
+        assertThatThrownBy(() -> formats.parse(Fixtures.read("hyperfine.json"), UploadFormat.GOOGLEBENCHMARK,
+                "with", null))
+                .hasMessageContaining("expected Google Benchmark JSON")
+                .hasMessageContaining("found a JSON object with the fields [results] (it looks like hyperfine)");
+    }
+
+    @Test
+    void nativeJsonKeepsNonFiniteValuesForValidationToName() {
+        ParsedUpload upload = formats.parse("{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1, NaN]}}}",
+                UploadFormat.JSON, "with", null);
+        assertThat(upload.variants().get("with").metrics().get("t").values().get(1)).isNaN();
+    }
+}

@@ -1,0 +1,326 @@
+package io.perflab.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** {@code POST /api/v1/uploads} end to end: every format from its real fixture, bad input, idempotency. */
+class UploadApiTests extends UploadServer {
+
+    String token;
+
+    @BeforeEach
+    void token() throws Exception {
+        if (token == null) {
+            token = newToken("upload-api-tests");
+        }
+    }
+
+    private JsonNode upload(String query, String contentType, String body) throws Exception {
+        HttpResponse<String> response = post("/api/v1/uploads" + query, token, contentType, body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        return read(response.body());
+    }
+
+    @Test
+    void jmhFixtureStoresEverySample() throws Exception {
+        JsonNode result = upload("?format=jmh&benchmark=jmh-strings", "application/json", Fixtures.read("jmh.json"));
+        long id = result.get("experimentId").asLong();
+        // jmh.json: 2 forks × 3 iterations per metric; gc.time of builder[parts=8] has rawData [[], [2 values]]
+        assertThat(samples(id, "StringJoinBenchmark.builder[parts=8]", "with")).isEqualTo(6);
+        assertThat(samples(id, "StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm", "with")).isEqualTo(6);
+        assertThat(samples(id, "StringJoinBenchmark.builder[parts=8]:gc.time", "with")).isEqualTo(2);
+        assertThat(result.get("samples").get("with").asInt()).isEqualTo(4 * 6 * 4 + 2 + 3 + 3 + 1);
+        assertThat(result.get("url").asString()).isEqualTo(base() + "/experiments/" + id);
+        assertThat(jdbc.sql("SELECT unit FROM experiment_metric WHERE experiment_id = ? AND metric_key = ?")
+                .params(id, "StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").query(String.class).single())
+                .isEqualTo("B/op");
+        assertThat(jdbc.sql("SELECT kind FROM experiment WHERE id = ?").param(id).query(String.class).single())
+                .isEqualTo("UPLOAD");
+    }
+
+    @Test
+    void goBenchFixtureStoresOneSamplePerLineAndUnit() throws Exception {
+        long id = upload("?format=gobench&variant=without", "text/plain", Fixtures.read("gobench.txt"))
+                .get("experimentId").asLong();
+        // gobench.txt: -count 5, so 5 lines per benchmark, and each unit column is a metric
+        for (String metric : new String[] {"Join:ns/op", "Join:B/op", "Join:allocs/op", "Concat:ns/op",
+                "Parse/size=10:MB/s", "Parse/size=1000:digits/op"}) {
+            assertThat(samples(id, metric, "without")).as(metric).isEqualTo(5);
+        }
+        assertThat(jdbc.sql("SELECT benchmark FROM experiment WHERE id = ?").param(id).query(String.class).single())
+                .isEqualTo("example.com/gofix");
+    }
+
+    @Test
+    void googleBenchmarkFixtureIgnoresAggregates() throws Exception {
+        long id = upload("?format=googlebenchmark", "application/json", Fixtures.read("googlebenchmark.json"))
+                .get("experimentId").asLong();
+        // googlebenchmark.json: --benchmark_repetitions=4 → 4 iteration entries per benchmark
+        assertThat(samples(id, "BM_StringAppend/64:cpu_time", "with")).isEqualTo(4);
+        assertThat(samples(id, "BM_VectorPush:real_time", "with")).isEqualTo(4);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_metric WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isEqualTo(8);
+    }
+
+    @Test
+    void hyperfineFixtureComparesItsTwoCommands() throws Exception {
+        JsonNode result = upload("?benchmark=version-flags", "application/json", Fixtures.read("hyperfine.json"));
+        long id = result.get("experimentId").asLong();
+        // hyperfine.json: --runs 12 for each command
+        assertThat(samples(id, "time", "without")).isEqualTo(12);
+        assertThat(samples(id, "time", "with")).isEqualTo(12);
+        assertThat(result.get("comparedWith").asString()).isEqualTo("variants");
+        JsonNode time = result.get("comparison").get(0);
+        assertThat(time.get("metric").asString()).isEqualTo("time");
+        assertThat(time.get("nWith").asInt()).isEqualTo(12);
+        assertThat(time.get("verdict").asString()).isIn("improved", "regressed", "unchanged", "inconclusive");
+        assertThat(jdbc.sql("SELECT label FROM variant WHERE experiment_id = ? AND name = 'with'").param(id)
+                .query(String.class).single()).isEqualTo("gzip --version");
+    }
+
+    @Test
+    void rpcBenchFixturesUseDesignMetricKeys() throws Exception {
+        long kudu = upload("?format=rpcbench&benchmark=kudu-rpc", "text/plain", Fixtures.read("rpcbench-kudu.txt"))
+                .get("experimentId").asLong();
+        // rpcbench-kudu.txt: two reports
+        assertThat(samples(kudu, "user_cpu_us_per_req", "with")).isEqualTo(2);
+        assertThat(jdbc.sql("SELECT direction FROM experiment_metric WHERE experiment_id = ? AND metric_key = ?")
+                .params(kudu, "reqs_per_sec").query(String.class).single()).isEqualTo("HIGHER");
+        long perflab = upload("?benchmark=perflab-bench", "text/plain", Fixtures.read("rpcbench-perflab.txt"))
+                .get("experimentId").asLong();
+        // rpcbench-perflab.txt: three reports
+        assertThat(samples(perflab, "latency_p99_us", "with")).isEqualTo(3);
+        assertThat(samples(perflab, "voluntary_ctx_switches_per_req", "with")).isEqualTo(3);
+    }
+
+    @Test
+    void csvFixtureSplitsVariants() throws Exception {
+        JsonNode result = upload("?format=csv&benchmark=csv-parse", "text/csv", Fixtures.read("samples.csv"));
+        long id = result.get("experimentId").asLong();
+        // samples.csv: 3 rows per metric and variant
+        assertThat(samples(id, "parse_ns", "without")).isEqualTo(3);
+        assertThat(samples(id, "alloc_bytes", "with")).isEqualTo(3);
+        assertThat(result.get("comparison")).hasSize(2);
+    }
+
+    @Test
+    void nativeJsonWithBothSidesAnswersTheComparison() throws Exception {
+        String body = """
+                {"benchmark": "codec", "name": "varint codec",
+                 "without": {"metrics": {"encode_ns": {"unit": "ns", "direction": "lower",
+                                                       "values": [100, 101, 99, 100.5, 100.2, 99.8]}}},
+                 "with": {"label": "new varint", "metrics": {"encode_ns": {"unit": "ns", "direction": "lower",
+                                                       "values": [90, 91, 89, 90.5, 90.2, 89.8]}}},
+                 "git": {"repository": "https://example.com/codec.git", "branch": "feature", "commit": "abc123",
+                         "commitTime": "2025-02-01T10:00:00Z"},
+                 "machine": {"cpu": "test"}, "tags": ["ci"]}""";
+        JsonNode result = upload("", "application/json", body);
+        JsonNode metric = result.get("comparison").get(0);
+        assertThat(metric.get("metric").asString()).isEqualTo("encode_ns");
+        // means of the values above: 100.083… and 90.083…; 100·(90.0833/100.0833 − 1) = −9.99 %
+        assertThat(metric.get("meanWithout").asDouble()).isCloseTo(100.0833333, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(metric.get("percent").asDouble()).isCloseTo(-9.9917, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(metric.get("verdict").asString()).isEqualTo("improved");
+        assertThat(metric.get("pValue").asDouble()).isLessThan(1e-6);
+        Map<String, Object> row = jdbc.sql("SELECT git_branch, git_commit, machine, tags, name FROM experiment WHERE id = ?")
+                .param(result.get("experimentId").asLong()).query().singleRow();
+        assertThat(row).containsEntry("GIT_BRANCH", "feature").containsEntry("GIT_COMMIT", "abc123")
+                .containsEntry("NAME", "varint codec");
+    }
+
+    @Test
+    void twoFilesAsMultipartAreWithoutThenWith() throws Exception {
+        String boundary = "test-boundary";
+        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a.txt\"\r\n\r\n"
+                + Fixtures.read("rpcbench-kudu.txt") + "\r\n--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"with\"; filename=\"b.txt\"\r\n\r\n"
+                + Fixtures.read("rpcbench-perflab.txt") + "\r\n--" + boundary + "--\r\n";
+        JsonNode result = upload("?benchmark=pair", "multipart/form-data; boundary=" + boundary, body);
+        long id = result.get("experimentId").asLong();
+        assertThat(samples(id, "reqs_per_sec", "without")).isEqualTo(2);
+        assertThat(samples(id, "reqs_per_sec", "with")).isEqualTo(3);
+        assertThat(result.get("comparedWith").asString()).isEqualTo("variants");
+    }
+
+    @Test
+    void repeatedIdempotencyKeyReturnsTheFirstResponseAndStoresNothing() throws Exception {
+        String body = "{\"benchmark\":\"idem\",\"metrics\":{\"t\":{\"values\":[1,2,3]}}}";
+        HttpResponse<String> first = post("/api/v1/uploads", token, "application/json", body,
+                "Idempotency-Key", "build-42");
+        assertThat(first.statusCode()).isEqualTo(201);
+        Map<String, Long> before = rowCounts();
+
+        HttpResponse<String> again = post("/api/v1/uploads", token, "application/json", body,
+                "Idempotency-Key", "build-42");
+
+        assertThat(again.statusCode()).isEqualTo(201);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+        assertThat(rowCounts()).isEqualTo(before);
+
+        HttpResponse<String> otherBody = post("/api/v1/uploads", token, "application/json",
+                body.replace("[1,2,3]", "[4,5,6]"), "Idempotency-Key", "build-42");
+        assertThat(otherBody.statusCode()).isEqualTo(409);
+        assertThat(read(otherBody.body()).get("detail").asString()).contains("was used for a different upload");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    // ---- bad input: status, message, and nothing stored ----
+
+    private JsonNode refused(int status, String query, String contentType, String body) throws Exception {
+        Map<String, Long> before = rowCounts();
+        HttpResponse<String> response = post("/api/v1/uploads" + query, token, contentType, body);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                t -> assertThat(t).startsWith("application/problem+json"));
+        assertThat(rowCounts()).isEqualTo(before);
+        return read(response.body());
+    }
+
+    @Test
+    void malformedJsonIs400NamingLineAndColumn() throws Exception {
+        JsonNode problem = refused(400, "", "application/json",
+                "{\"benchmark\": \"b\",\n \"metrics\": {\"t\": {\"values\": [1, 2,]}}}");
+        assertThat(problem.get("detail").asString()).contains("not valid JSON").contains("line 2, column");
+    }
+
+    @Test
+    void nanIsRefusedNamingTheMetric() throws Exception {
+        JsonNode problem = refused(400, "", "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"latency_us\":{\"values\":[1.5, NaN, 2]}}}");
+        assertThat(problem.get("detail").asString()).contains("Metric 'latency_us'").contains("value 2 is NaN");
+    }
+
+    @Test
+    void infinityIsRefusedNamingTheMetric() throws Exception {
+        JsonNode problem = refused(400, "", "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"rate\":{\"values\":[1, -Infinity]}}}");
+        assertThat(problem.get("detail").asString()).contains("Metric 'rate'").contains("-Infinity");
+    }
+
+    @Test
+    void nonNumericValueIsRefusedNamingTheMetric() throws Exception {
+        JsonNode problem = refused(400, "", "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"cpu_us\":{\"values\":[1, \"fast\"]}}}");
+        assertThat(problem.get("detail").asString()).contains("Metric 'cpu_us'").contains("\"fast\"");
+    }
+
+    @Test
+    void emptyValuesAreRefusedNamingTheMetric() throws Exception {
+        JsonNode problem = refused(400, "", "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"ok\":{\"values\":[1]},\"empty_one\":{\"values\":[]}}}");
+        assertThat(problem.get("detail").asString()).contains("Metric 'empty_one'").contains("has no values");
+    }
+
+    @Test
+    void unknownDirectionIsRefusedNamingTheMetric() throws Exception {
+        JsonNode problem = refused(400, "", "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"qps\":{\"direction\":\"up\",\"values\":[1,2]}}}");
+        assertThat(problem.get("detail").asString()).contains("Metric 'qps'").contains("unknown direction 'up'")
+                .contains("'lower' or 'higher'");
+    }
+
+    @Test
+    void unknownFormatIsRefusedListingTheFormats() throws Exception {
+        JsonNode problem = refused(400, "?format=xml&benchmark=b", "text/plain", Fixtures.read("gobench.txt"));
+        assertThat(problem.get("detail").asString()).contains("Unknown format 'xml'")
+                .contains("json, jmh, gobench, googlebenchmark, hyperfine, rpcbench, csv");
+    }
+
+    @Test
+    void bodyOver16MiBIs413() throws Exception {
+        Map<String, Long> before = rowCounts();
+        byte[] big = new byte[16 * 1024 * 1024 + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/uploads"))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(big)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void fileInTheWrongFormatSaysWhatWasExpectedAndFound() throws Exception {
+        JsonNode problem = refused(400, "?format=jmh&benchmark=b", "text/plain", Fixtures.read("gobench.txt"));
+        assertThat(problem.get("detail").asString()).contains("not in the format 'jmh'").contains("expected JMH JSON")
+                .contains("found text starting 'goos: linux' (it looks like gobench)");
+    }
+
+    @Test
+    void missingBenchmarkNameIsRefused() throws Exception {
+        JsonNode problem = refused(400, "?format=csv", "text/csv", Fixtures.read("samples.csv"));
+        assertThat(problem.get("detail").asString()).contains("names no benchmark").contains("?benchmark=");
+    }
+
+    @Test
+    void overlongGitFieldIsRefusedNamingIt() throws Exception {
+        JsonNode problem = refused(400, "?commit=" + "c".repeat(101), "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
+        assertThat(problem.get("detail").asString()).contains("git.commit").contains("100 characters");
+    }
+
+    @Test
+    void concurrentRepeatsOfOneKeyStoreOneExperiment() throws Exception {
+        // all requests race to the end of their transaction; the losers' rows (experiment, runs, samples) are
+        // rolled back when the idempotency row is a duplicate, and they answer the winner's response
+        String body = "{\"benchmark\":\"race\",\"metrics\":{\"t\":{\"values\":[1,2,3,4]}}}";
+        Map<String, Long> before = rowCounts();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try {
+            java.util.List<java.util.concurrent.Future<HttpResponse<String>>> responses = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                responses.add(pool.submit(() -> post("/api/v1/uploads", token, "application/json", body,
+                        "Idempotency-Key", "race-1")));
+            }
+            java.util.Set<String> bodies = new java.util.HashSet<>();
+            for (java.util.concurrent.Future<HttpResponse<String>> response : responses) {
+                assertThat(response.get().statusCode()).as(response.get().body()).isEqualTo(201);
+                bodies.add(response.get().body());
+            }
+            assertThat(bodies).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        Map<String, Long> after = rowCounts();
+        assertThat(after.get("experiment") - before.get("experiment")).isEqualTo(1);
+        assertThat(after.get("sample") - before.get("sample")).isEqualTo(4);
+        assertThat(after.get("upload_idempotency") - before.get("upload_idempotency")).isEqualTo(1);
+    }
+
+    // ---- authentication ----
+
+    @Test
+    void uploadWithoutTokenIs401AndWithUnknownTokenIs401() throws Exception {
+        String body = "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+        Map<String, Long> before = rowCounts();
+        assertThat(post("/api/v1/uploads", null, "application/json", body).statusCode()).isEqualTo(401);
+        HttpResponse<String> wrong = post("/api/v1/uploads", "plt_not-a-real-token", "application/json", body);
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(read(wrong.body()).get("detail").asString()).contains("unknown");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void revokedTokenIs401SayingSo() throws Exception {
+        String revoked = newToken("soon-revoked");
+        long id = jdbc.sql("SELECT id FROM api_token WHERE name = 'soon-revoked'").query(Long.class).single();
+        HttpResponse<String> revoke = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/tokens/" + id))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        assertThat(revoke.statusCode()).isEqualTo(200);
+
+        HttpResponse<String> response = post("/api/v1/uploads", revoked, "application/json",
+                "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(read(response.body()).get("detail").asString()).contains("was revoked");
+    }
+}
