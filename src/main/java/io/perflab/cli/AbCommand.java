@@ -36,11 +36,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code perflab ab}: a local A/B experiment, each trial in a fresh JVM (or a shell command per trial), with
- * progress, an optional experiment file and per-variant means at the end.
+ * progress, an optional experiment file and the statistics table (Welch, Holm, verdicts) at the end.
  */
 @Command(name = "ab",
         description = "Run an A/B experiment: --runs trials per variant, each in a fresh JVM with identical heap/GC "
-                + "flags (or shell commands with --with-cmd/--without-cmd), then per-variant means.")
+                + "flags (or shell commands with --with-cmd/--without-cmd), then the Welch comparison of every metric.")
 final class AbCommand implements Callable<Integer> {
 
     /** Exit status when the experiment stopped because too many trials failed. */
@@ -154,7 +154,7 @@ final class AbCommand implements Callable<Integer> {
                 results.stream().filter(r -> !r.ok()).forEach(r -> err.println("  trial " + r.ordinal() + " ("
                         + r.variant() + ", " + r.status() + "): " + firstLine(r.error())));
             }
-            stdout.print(VariantMeans.format(results));
+            stdout.print(AbSummary.format(results));
             stdout.flush();
         } finally {
             finished.countDown();

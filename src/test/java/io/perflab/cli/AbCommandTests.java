@@ -44,7 +44,7 @@ class AbCommandTests {
         assertThat(trials.get(0).environment().get("engine_options")).contains("completion=monitor");
         assertThat(trials.get(1).error()).contains("NoSuchFlagInThisJvm");
         assertThat(out.toString()).contains("trial 1/4 without OK", "trial 2/4 with    FAILED",
-                "user_cpu_us_per_req", "(2)", "-");
+                "user_cpu_us_per_req: not enough 'with' observations: 0 (need ≥ 2)");
         assertThat(err.toString()).contains("2 of 4 trials failed");
         Map<String, Object> json = Json.parseObject(Files.readString(file));
         assertThat(json).containsOnlyKeys("experiment", "trials");
@@ -89,14 +89,24 @@ class AbCommandTests {
     }
 
     @Test
-    void meansTableShowsMeanSdAndCountPerVariant() {
-        TrialResult a = result("without", 0, 10.0);
-        TrialResult b = result("without", 2, 14.0);
-        TrialResult c = result("with", 1, 9.0);
+    void summaryIsTheVerdictTableOverSuccessfulTrials() {
+        List<TrialResult> results = List.of(result("without", 0, 20.0), result("with", 1, 18.9),
+                result("without", 2, 20.2), result("with", 3, 19.0), result("without", 4, 19.9),
+                result("with", 5, 19.1), result("without", 6, 20.1), result("with", 7, 18.8),
+                new TrialResult("with", 8, TrialStatus.FAILED, null, null, 1, Map.of(), Map.of(), "crashed"));
 
-        String table = VariantMeans.format(List.of(a, b, c));
+        String table = AbSummary.format(results);
 
-        assertThat(table).contains("user_cpu_us_per_req", "12.00 ± 2.828 (2)", "9.000 ± - (1)");
+        // R 4.2.2: t.test(c(18.9,19,19.1,18.8), c(20,20.2,19.9,20.1)) → t = -12.05, df = 6, p-value = 1.983e-05;
+        // 100 * (18.95 / 20.05 - 1) = -5.49 %
+        assertThat(table).contains("user_cpu_us_per_req", "improved", "1.983e-05", "-5.49%");
+    }
+
+    @Test
+    void summaryOfTooFewTrialsSaysWhyInsteadOfANumber() {
+        String table = AbSummary.format(List.of(result("without", 0, 20.0), result("with", 1, 19.0)));
+
+        assertThat(table).contains("user_cpu_us_per_req").doesNotContain("NaN");
     }
 
     private static TrialResult result(String variant, int ordinal, double userCpu) {
