@@ -99,6 +99,10 @@ class UploadApiTests extends UploadServer {
                 .header("Accept", "text/html").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("parse_ns");
+        HttpResponse<String> report = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/"
+                + id + "/report.md")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(report.statusCode()).isEqualTo(200);
+        assertThat(report.body()).contains("alloc_bytes");
     }
 
     @Test
