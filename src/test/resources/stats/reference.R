@@ -47,6 +47,7 @@ for (c in cases) {
   }
   m <- suppressWarnings(wilcox.test(with, without, alternative = c$alternative, conf.level = c$conf.level,
                                     conf.int = TRUE))
+  capture.output(print(m), file = file.path("print", paste0(c$name, ".wilcox.txt")))
   writeLines(paste("wilcox", f(m$statistic), f(m$p.value), f(m$estimate), f(m$conf.int[1]), f(m$conf.int[2]),
                    f(attr(m$conf.int, "conf.level")), gsub(" ", "_", m$method)), out)
   writeLines(paste("summary", f(mean(with)), f(sd(with)), f(median(with)), paste(f(quantile(with)), collapse = " ")), out)

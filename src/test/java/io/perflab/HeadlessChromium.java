@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -34,6 +35,11 @@ public final class HeadlessChromium {
 
     /** Starts a browser with a fresh profile under {@code profileParent}. */
     public static ChromeDriver start(Path profileParent, String... extraArguments) throws IOException {
+        return start(profileParent, options -> options.addArguments(extraArguments));
+    }
+
+    /** Starts a browser with a fresh profile under {@code profileParent}; {@code customize} adds options. */
+    public static ChromeDriver start(Path profileParent, Consumer<ChromeOptions> customize) throws IOException {
         assumeInstalled();
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(new File(CHROMEDRIVER))
@@ -45,7 +51,7 @@ public final class HeadlessChromium {
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run", "--window-size=1280,1000",
                 "--user-data-dir=" + Files.createDirectories(profileParent.resolve("chromium-profile")));
-        options.addArguments(extraArguments);
+        customize.accept(options);
         return new ChromeDriver(service, options);
     }
 }

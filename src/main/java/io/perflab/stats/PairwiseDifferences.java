@@ -6,16 +6,19 @@ import java.util.SplittableRandom;
  * Order statistics of the n·m pairwise differences xᵢ − yⱼ without forming them.
  *
  * <p>With x and y sorted, row i of the implicit matrix, xᵢ − y₍ₘ₎ ≤ … ≤ xᵢ − y₍₁₎, is ascending, and so is every
- * column; the number of differences ≤ p is therefore counted in O(n + m) by walking the staircase boundary.
- * Each round picks a pivot uniformly among the differences still in play (Monahan's randomised choice),
- * counts, and discards every row segment on the wrong side of the pivot, so the expected number of rounds is
- * O(log(nm)); once few candidates remain they are copied out and quick-selected. Sorting dominates:
+ * column; the number of differences below a pivot p is therefore counted in O(n + m) by walking the staircase
+ * boundary. Each round draws a random sample of the differences still in play (as Monahan's algorithm draws its
+ * pivot at random), takes two sample order statistics that bracket rank k (Floyd–Rivest), counts, and discards
+ * every row segment outside the bracket; a round keeps about a tenth of the candidates, so a handful of O(n + m)
+ * rounds suffice before the rest is copied out and quick-selected. Sorting dominates:
  * O((n + m) log(n + m)) overall in expectation. Floating-point subtraction is monotone, so counts and the
- * final value are consistent with sorting the computed differences {@code x[i] - y[j]}. The pivot sequence
- * comes from a fixed seed; the answer does not depend on it.
+ * result are consistent with sorting the computed differences {@code x[i] - y[j]}. The sample comes from a
+ * fixed seed; the answer does not depend on it.
  *
  * @see <a href="https://doi.org/10.1145/1271.319414">J. F. Monahan (1984), Algorithm 616: fast computation of
  *     the Hodges–Lehmann location estimator, ACM TOMS 10(3)</a>
+ * @see <a href="https://doi.org/10.1145/360680.360691">R. W. Floyd, R. L. Rivest (1975), Expected time bounds
+ *     for selection, CACM 18(3)</a>
  * @see <a href="https://doi.org/10.1137/0207013">D. B. Johnson, T. Mizoguchi (1978), Selecting the Kth element
  *     in X + Y and X1 + X2 + … + Xm, SIAM J. Comput. 7(2)</a>
  */
@@ -45,31 +48,84 @@ final class PairwiseDifferences {
 
     /** The k-th smallest difference, k from 1 to n·m. */
     double select(long k) {
-        if (k < 1 || k > size()) {
+        return selectPair(k, false)[0];
+    }
+
+    /**
+     * The k-th smallest difference and, when {@code withNext}, the (k+1)-th, found from the k-th in one more
+     * counting pass.
+     */
+    double[] selectPair(long k, boolean withNext) {
+        if (k < 1 || k > size() || (withNext && k == size())) {
             throw new IllegalArgumentException("order " + k + " outside 1.." + size());
         }
+        double value = selectKth(k);
+        if (!withNext) {
+            return new double[] {value};
+        }
+        // the next one is the same value if it repeats, else the smallest difference above it
+        if (countPivot(value, countLow) >= k + 1) {
+            return new double[] {value, value};
+        }
+        double next = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (countLow[i] < m) {
+                next = Math.min(next, at(i, countLow[i]));
+            }
+        }
+        return new double[] {value, next};
+    }
+
+    // per-row counts of the two pivots: less than / at most
+    private int[] lessLow;
+    private int[] countLow;
+    private int[] lessHigh;
+    private int[] countHigh;
+
+    private double selectKth(long k) {
         int[] lo = new int[n];
         int[] hi = new int[n];
         java.util.Arrays.fill(hi, m);
-        int[] countLess = new int[n];
-        int[] countAtMost = new int[n];
+        lessLow = new int[n];
+        countLow = new int[n];
+        lessHigh = new int[n];
+        countHigh = new int[n];
+        long[] starts = new long[n + 1];
+        double[] sample = new double[SAMPLE];
         long below = 0;
         long active = size();
-        long threshold = Math.max(64L, 4L * (n + m));
+        long threshold = Math.max(1024L, 2L * (n + m));
         SplittableRandom random = new SplittableRandom(0x5DEECE66DL + 31L * n + m);
         while (active > threshold) {
-            double pivot = pick(random.nextLong(active), lo, hi);
-            long less = count(pivot, true, countLess);
-            long atMost = count(pivot, false, countAtMost);
-            if (k <= less) {
-                for (int i = 0; i < n; i++) {
-                    hi[i] = Math.min(hi[i], countLess[i]);
-                }
-            } else if (k <= atMost) {
-                return pivot;
+            // Floyd–Rivest: two pivots from a random sample of the active differences, bracketing rank k
+            for (int i = 0; i < n; i++) {
+                starts[i + 1] = starts[i] + Math.max(0, hi[i] - lo[i]);
+            }
+            for (int j = 0; j < SAMPLE; j++) {
+                long r = random.nextLong(active);
+                int row = row(starts, r);
+                sample[j] = at(row, lo[row] + (int) (r - starts[row]));
+            }
+            java.util.Arrays.sort(sample);
+            double position = (double) (k - below) / active * SAMPLE;
+            double low = sample[(int) Math.max(0, Math.min(SAMPLE - 1, position - SPREAD))];
+            double high = sample[(int) Math.max(0, Math.min(SAMPLE - 1, position + SPREAD))];
+            long lessThanLow = countPivot(low, lessLow, countLow);
+            long atMostLow = total(countLow);
+            if (k <= lessThanLow) {
+                shrinkHigh(hi, lessLow);
+            } else if (k <= atMostLow) {
+                return low;
             } else {
-                for (int i = 0; i < n; i++) {
-                    lo[i] = Math.max(lo[i], countAtMost[i]);
+                long lessThanHigh = countPivot(high, lessHigh, countHigh);
+                long atMostHigh = total(countHigh);
+                if (k <= lessThanHigh) {
+                    shrinkLow(lo, countLow);
+                    shrinkHigh(hi, lessHigh);
+                } else if (k <= atMostHigh) {
+                    return high;
+                } else {
+                    shrinkLow(lo, countHigh);
                 }
             }
             below = 0;
@@ -91,42 +147,84 @@ final class PairwiseDifferences {
         return QuickSelect.select(rest, (int) (k - below - 1));
     }
 
+    private static final int SAMPLE = 1024;
+    private static final double SPREAD = 48;
+
+    private static int row(long[] starts, long r) {
+        int a = 0;
+        int b = starts.length - 2;
+        while (a < b) {
+            int mid = (a + b + 1) >>> 1;
+            if (starts[mid] <= r) {
+                a = mid;
+            } else {
+                b = mid - 1;
+            }
+        }
+        return a;
+    }
+
+    private static long total(int[] counts) {
+        long t = 0;
+        for (int c : counts) {
+            t += c;
+        }
+        return t;
+    }
+
+    private void shrinkHigh(int[] hi, int[] bound) {
+        for (int i = 0; i < n; i++) {
+            hi[i] = Math.min(hi[i], bound[i]);
+        }
+    }
+
+    private void shrinkLow(int[] lo, int[] bound) {
+        for (int i = 0; i < n; i++) {
+            lo[i] = Math.max(lo[i], bound[i]);
+        }
+    }
+
     /** The median of all differences (mean of the two middle ones for an even count), as R's {@code median}. */
     double median() {
         long size = size();
         if (size % 2 == 1) {
             return select((size + 1) / 2);
         }
-        double a = select(size / 2);
-        double b = select(size / 2 + 1);
-        return (a + b) / 2;
+        double[] pair = selectPair(size / 2, true);
+        return (pair[0] + pair[1]) / 2;
     }
 
-    private double pick(long r, int[] lo, int[] hi) {
-        for (int i = 0; i < n; i++) {
-            int width = hi[i] - lo[i];
-            if (width > 0) {
-                if (r < width) {
-                    return at(i, lo[i] + (int) r);
-                }
-                r -= width;
-            }
-        }
-        throw new IllegalStateException("no active difference left");
-    }
-
-    /**
-     * Per row, how many differences are &lt; p ({@code strict}) or ≤ p; returns the total. The count is
-     * non-increasing in i, so one pointer walks down from m.
-     */
-    private long count(double p, boolean strict, int[] perRow) {
+    /** Per row the number of differences ≤ p into {@code atMost}; returns the total. */
+    private long countPivot(double p, int[] atMost) {
         long total = 0;
         int t = m;
         for (int i = 0; i < n; i++) {
-            while (t > 0 && (strict ? !(at(i, t - 1) < p) : !(at(i, t - 1) <= p))) {
+            while (t > 0 && !(at(i, t - 1) <= p)) {
                 t--;
             }
-            perRow[i] = t;
+            atMost[i] = t;
+            total += t;
+        }
+        return total;
+    }
+
+    /**
+     * Per row the number of differences &lt; p and ≤ p; returns the total of the first. Both counts are
+     * non-increasing in i, so two pointers walk down from m.
+     */
+    private long countPivot(double p, int[] less, int[] atMost) {
+        long total = 0;
+        int t = m;
+        int u = m;
+        for (int i = 0; i < n; i++) {
+            while (t > 0 && !(at(i, t - 1) < p)) {
+                t--;
+            }
+            while (u > 0 && !(at(i, u - 1) <= p)) {
+                u--;
+            }
+            less[i] = t;
+            atMost[i] = u;
             total += t;
         }
         return total;

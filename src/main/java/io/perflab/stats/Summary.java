@@ -111,6 +111,17 @@ public final class Summary {
         return mean == 0 ? OptionalDouble.empty() : OptionalDouble.of(sd() / Math.abs(mean));
     }
 
+    /**
+     * Half-width of the t confidence interval of the mean, t<sub>(1+level)/2, n−1</sub>·s/√n; 0 for a single value.
+     */
+    public double meanHalfWidth(double confidenceLevel) {
+        Inputs.requireConfidenceLevel(confidenceLevel);
+        if (n < 2) {
+            return 0;
+        }
+        return Distributions.tQuantile(1 - (1 - confidenceLevel) / 2, n - 1) * sd() / Math.sqrt(n);
+    }
+
     /** Whether every observation is the same value. */
     public boolean isConstant() {
         return min == max;

@@ -1,9 +1,8 @@
 package io.perflab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
+import io.perflab.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,8 +16,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
@@ -32,8 +29,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class ReportBrowserTests extends ReportTestSupport {
 
-    static final String CHROMIUM = "/usr/bin/chromium";
-    static final String CHROMEDRIVER = "/usr/bin/chromedriver";
 
     /** Where a screenshot of the rendered report is left for people to look at. */
     static final Path SCREENSHOTS = Path.of("src/target/report-screenshots");
@@ -47,29 +42,15 @@ class ReportBrowserTests extends ReportTestSupport {
 
     @BeforeEach
     void startChromium() throws Exception {
-        boolean present = Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER));
-        if (!present) {
-            System.out.println("ReportBrowserTests skipped: " + CHROMIUM + " or " + CHROMEDRIVER + " is missing "
-                    + "(install Debian's chromium and chromium-driver, as .ci/run does)");
-        }
-        assumeTrue(present, CHROMIUM + " or " + CHROMEDRIVER + " is missing");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER))
-                .usingAnyFreePort()
-                .build();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--user-data-dir=" + Files.createDirectories(dir.resolve("profile")),
-                // No way out: every request would go to a closed port, and no name resolves.
-                "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
-                "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1280,1000");
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.PERFORMANCE, Level.ALL);
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability("goog:loggingPrefs", logs);
-        chrome = new ChromeDriver(service, options);
+        chrome = HeadlessChromium.start(dir, options -> {
+            // No way out: every request would go to a closed port, and no name resolves.
+            options.addArguments("--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+                    "--host-resolver-rules=MAP * ~NOTFOUND");
+            LoggingPreferences logs = new LoggingPreferences();
+            logs.enable(LogType.PERFORMANCE, Level.ALL);
+            logs.enable(LogType.BROWSER, Level.ALL);
+            options.setCapability("goog:loggingPrefs", logs);
+        });
         chrome.executeCdpCommand("Network.enable", Map.of());
         chrome.executeCdpCommand("Network.emulateNetworkConditions", Map.of("offline", true, "latency", 0,
                 "downloadThroughput", -1, "uploadThroughput", -1));

@@ -3,6 +3,7 @@ package io.perflab.stats.format;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.stats.Alternative;
+import io.perflab.stats.RankSumTest;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class HtestPrinterTests {
 
-    record Case(String name, double[] with, double[] without, Alternative alternative, double level) {
+    record Case(String name, double[] with, double[] without, Alternative alternative, double level, boolean exact) {
         @Override
         public String toString() {
             return name;
@@ -29,6 +30,7 @@ class HtestPrinterTests {
             double[] with = null;
             double[] without = null;
             Alternative alternative = null;
+            double level = 0;
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
                 String[] w = line.split(" ", 2);
                 switch (w[0]) {
@@ -36,7 +38,9 @@ class HtestPrinterTests {
                     case "with" -> with = numbers(w[1]);
                     case "without" -> without = numbers(w[1]);
                     case "alternative" -> alternative = Alternative.parse(w[1]);
-                    case "conf" -> cases.add(new Case(name, with, without, alternative, Double.parseDouble(w[1])));
+                    case "conf" -> level = Double.parseDouble(w[1]);
+                    case "wilcox" -> cases.add(new Case(name, with, without, alternative, level,
+                            w[1].endsWith("exact_test")));
                     default -> { }
                 }
             }
@@ -69,5 +73,15 @@ class HtestPrinterTests {
     void studentPrintOutEqualsR(Case c) throws IOException {
         TTestResult result = TTest.student(c.with(), c.without(), c.alternative(), c.level());
         assertThat(HtestPrinter.tTest(result)).isEqualTo(r(c.name() + ".student"));
+    }
+
+    // Expected: R 4.2.2 print(wilcox.test(with, without, conf.int = TRUE, ...)) via reference.R, for the cases on
+    // the exact branch (on the normal branch R's bounds come from uniroot and differ in the last printed digits)
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void exactRankSumPrintOutEqualsR(Case c) throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(c.exact(), "normal approximation");
+        assertThat(HtestPrinter.rankSum(RankSumTest.test(c.with(), c.without(), c.alternative(), c.level())))
+                .isEqualTo(r(c.name() + ".wilcox"));
     }
 }

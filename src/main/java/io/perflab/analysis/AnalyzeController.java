@@ -1,0 +1,83 @@
+package io.perflab.analysis;
+
+import io.perflab.stats.Comparison;
+import io.perflab.stats.ComparisonResult;
+import io.perflab.stats.format.HtestPrinter;
+import io.perflab.system.ApiProblem;
+import io.perflab.system.RequestBodyErrors;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code POST /api/v1/analyze}: stateless comparison of two samples, open to anonymous callers. JSON in; JSON
+ * out ({@link ComparisonView}), or with {@code Accept: text/plain} R's {@code t.test(with, without)} print-out.
+ * Bodies over {@value #MAX_BODY_BYTES} bytes (16 MiB) are refused with 413.
+ */
+@RestController
+@RequestMapping("/api/v1/analyze")
+class AnalyzeController {
+
+    static final int MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+    private final JsonMapper json;
+
+    AnalyzeController(JsonMapper json) {
+        this.json = json;
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    ComparisonView analyze(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
+            InputStream body) throws IOException {
+        return ComparisonView.of(compare(length, body));
+    }
+
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.TEXT_PLAIN_VALUE)
+    String analyzeAsR(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
+            InputStream body) throws IOException {
+        return HtestPrinter.tTest(compare(length, body).welch());
+    }
+
+    private ComparisonResult compare(Long length, InputStream body) throws IOException {
+        AnalyzeRequest request = AnalyzeRequest.parse(read(length, body));
+        return Comparison.compare(request.with(), request.without(), request.direction(), request.options());
+    }
+
+    private JsonNode read(Long length, InputStream body) throws IOException {
+        if (length != null && length > MAX_BODY_BYTES) {
+            throw tooLarge();
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        byte[] chunk = new byte[64 * 1024];
+        int n;
+        while ((n = body.read(chunk)) >= 0) {
+            if (buffer.size() + n > MAX_BODY_BYTES) {
+                throw tooLarge();
+            }
+            buffer.write(chunk, 0, n);
+        }
+        if (buffer.size() == 0) {
+            throw ApiProblem.badRequest("the request body is empty: send {\"with\":[…],\"without\":[…]}");
+        }
+        try {
+            return json.readTree(buffer.toByteArray());
+        } catch (JacksonException e) {
+            throw ApiProblem.badRequest("The request body is not valid JSON: " + RequestBodyErrors.describe(e));
+        }
+    }
+
+    private static ApiProblem tooLarge() {
+        return new ApiProblem(HttpStatus.CONTENT_TOO_LARGE,
+                "the request body exceeds 16 MiB (" + MAX_BODY_BYTES + " bytes): send fewer samples per request");
+    }
+}

@@ -1,0 +1,107 @@
+package io.perflab.analysis;
+
+import io.perflab.stats.Alternative;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Direction;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The body of {@code POST /api/v1/analyze}, checked field by field so that an error names the field:
+ * {@code {"with":[…],"without":[…],"confidenceLevel":0.95,"alternative":"two-sided","margin":1,"better":"lower"}}.
+ *
+ * @param with the {@code with} sample (x), at least 2 finite numbers
+ * @param without the {@code without} (baseline) sample (y)
+ * @param options confidence level, alternative and margin (the rest at their defaults)
+ * @param direction from {@code better}: {@code lower} (default) or {@code higher}
+ */
+record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options, Direction direction) {
+
+    private static final Set<String> FIELDS = Set.of("with", "without", "confidenceLevel", "alternative", "margin",
+            "better");
+
+    static AnalyzeRequest parse(JsonNode body) {
+        if (body == null || !body.isObject()) {
+            throw new IllegalArgumentException("the body must be a JSON object with 'with' and 'without' arrays");
+        }
+        for (Map.Entry<String, JsonNode> field : body.properties()) {
+            if (!FIELDS.contains(field.getKey())) {
+                throw new IllegalArgumentException("unknown field '" + field.getKey() + "': expected " + String.join(
+                        ", ", new java.util.TreeSet<>(FIELDS)));
+            }
+        }
+        double[] with = sample(body, "with");
+        double[] without = sample(body, "without");
+        ComparisonOptions options = ComparisonOptions.defaults();
+        JsonNode level = body.get("confidenceLevel");
+        if (level != null && !level.isNull()) {
+            double v = number(level, "confidenceLevel");
+            if (!(v > 0 && v < 1)) {
+                throw new IllegalArgumentException("confidenceLevel must be between 0 and 1 (exclusive), got " + v);
+            }
+            options = options.withConfidenceLevel(v);
+        }
+        JsonNode alternative = body.get("alternative");
+        if (alternative != null && !alternative.isNull()) {
+            if (!alternative.isString()) {
+                throw new IllegalArgumentException("alternative must be a string: two-sided, less or greater");
+            }
+            try {
+                options = options.withAlternative(Alternative.parse(alternative.stringValue()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("alternative: " + e.getMessage());
+            }
+        }
+        JsonNode margin = body.get("margin");
+        if (margin != null && !margin.isNull()) {
+            double v = number(margin, "margin");
+            if (!(v > 0)) {
+                throw new IllegalArgumentException("margin must be a positive percentage, got " + v);
+            }
+            options = options.withEquivalenceMarginPercent(v);
+        }
+        Direction direction = Direction.LOWER_IS_BETTER;
+        JsonNode better = body.get("better");
+        if (better != null && !better.isNull()) {
+            String b = better.isString() ? better.stringValue().toLowerCase(Locale.ROOT) : "";
+            direction = switch (b) {
+                case "lower" -> Direction.LOWER_IS_BETTER;
+                case "higher" -> Direction.HIGHER_IS_BETTER;
+                default -> throw new IllegalArgumentException("better must be \"lower\" or \"higher\"");
+            };
+        }
+        return new AnalyzeRequest(with, without, options, direction);
+    }
+
+    private static double[] sample(JsonNode body, String name) {
+        JsonNode node = body.get(name);
+        if (node == null || node.isNull()) {
+            throw new IllegalArgumentException("'" + name + "' is missing: give an array of at least 2 numbers");
+        }
+        if (!node.isArray()) {
+            throw new IllegalArgumentException("'" + name + "' must be an array of numbers");
+        }
+        double[] values = new double[node.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = number(node.get(i), name + "[" + i + "]");
+        }
+        if (values.length < 2) {
+            throw new IllegalArgumentException("'" + name + "' has " + values.length
+                    + " value" + (values.length == 1 ? "" : "s") + ": need at least 2");
+        }
+        return values;
+    }
+
+    private static double number(JsonNode node, String field) {
+        if (node == null || !node.isNumber()) {
+            throw new IllegalArgumentException(field + " is not a number: " + (node == null ? "missing" : node));
+        }
+        double v = node.doubleValue();
+        if (!Double.isFinite(v)) {
+            throw new IllegalArgumentException(field + " is too large to be a finite double: " + node);
+        }
+        return v;
+    }
+}

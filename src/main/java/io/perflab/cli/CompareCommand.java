@@ -1,0 +1,138 @@
+package io.perflab.cli;
+
+import io.perflab.analysis.ComparisonView;
+import io.perflab.stats.Alternative;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.ExperimentAnalysis;
+import io.perflab.stats.MetricInput;
+import io.perflab.stats.MetricOutcome;
+import io.perflab.stats.Sample;
+import io.perflab.stats.format.ComparisonTable;
+import io.perflab.stats.format.HtestPrinter;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code perflab compare WITHOUT WITH}: benchstat/ministat for two files of numbers or two {@code ab --out}
+ * JSON files (from a file holding both variants, WITHOUT takes its {@code without} trials and WITH its
+ * {@code with} trials, so {@code compare run.json run.json} compares within one experiment).
+ */
+@Command(name = "compare",
+        description = "Compare WITHOUT (baseline) against WITH: Welch and Mann-Whitney tests, change in percent with"
+                + " its confidence interval and a verdict per metric. Inputs are files of one number per line, or"
+                + " JSON written by 'perflab ab --out' (every metric is compared).",
+        mixinStandardHelpOptions = true)
+final class CompareCommand implements Callable<Integer> {
+
+    enum Format { table, r, json }
+
+    @Parameters(index = "0", paramLabel = "WITHOUT", description = "baseline samples")
+    Path without;
+
+    @Parameters(index = "1", paramLabel = "WITH", description = "samples with the change")
+    Path with;
+
+    @Option(names = "--format", defaultValue = "table",
+            description = "table (default), r (R t.test print-outs) or json")
+    Format format;
+
+    @Option(names = "--confidence", defaultValue = "0.95", description = "confidence level, default ${DEFAULT-VALUE}")
+    double confidence;
+
+    @Option(names = "--alpha", defaultValue = "0.05", description = "significance level of verdicts, default ${DEFAULT-VALUE}")
+    double alpha;
+
+    @Option(names = "--margin", defaultValue = "1", description = "equivalence margin in percent, default ${DEFAULT-VALUE}")
+    double margin;
+
+    @Option(names = "--alternative", defaultValue = "two-sided", description = "two-sided, less or greater")
+    String alternative;
+
+    @Option(names = "--higher-is-better",
+            description = "for plain number files: larger values are better (default: lower is better)")
+    boolean higherIsBetter;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ComparisonOptions options;
+        try {
+            options = ComparisonOptions.defaults().withConfidenceLevel(confidence).withAlpha(alpha)
+                    .withEquivalenceMarginPercent(margin).withAlternative(Alternative.parse(alternative));
+        } catch (IllegalArgumentException e) {
+            err.println("perflab compare: " + e.getMessage());
+            return PerfLabCommand.EXIT_USAGE;
+        }
+        SampleFiles.Samples base;
+        SampleFiles.Samples change;
+        try {
+            base = SampleFiles.read(without, "without");
+            change = SampleFiles.read(with, "with");
+        } catch (SampleFiles.BadFileException e) {
+            err.println("perflab compare: " + e.getMessage());
+            return PerfLabCommand.EXIT_USAGE;
+        }
+        Set<String> names = new LinkedHashSet<>(base.metrics().keySet());
+        names.retainAll(change.metrics().keySet());
+        if (names.isEmpty()) {
+            err.println("perflab compare: " + without + " and " + with + " have no metric in common");
+            return PerfLabCommand.EXIT_USAGE;
+        }
+        List<MetricInput> inputs = new ArrayList<>();
+        for (String name : names) {
+            inputs.add(new MetricInput(name, SampleFiles.direction(name, higherIsBetter),
+                    Sample.of(change.values(name), change.order(name)),
+                    Sample.of(base.values(name), base.order(name))));
+        }
+        List<MetricOutcome> outcomes = ExperimentAnalysis.analyze(inputs, options);
+        if (!base.json() && !change.json() && outcomes.get(0).error().isPresent()) {
+            err.println("perflab compare: " + without + " vs " + with + ": " + outcomes.get(0).error().get());
+            return PerfLabCommand.EXIT_USAGE;
+        }
+        switch (format) {
+            case table -> out.print(ComparisonTable.render(outcomes, options));
+            case r -> outcomes.forEach(o -> {
+                out.println("## " + o.name());
+                o.result().ifPresentOrElse(r -> out.print(HtestPrinter.tTest(r.welch())),
+                        () -> out.println("Error: " + o.error().orElse("")));
+            });
+            case json -> out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter()
+                    .writeValueAsString(json(outcomes)));
+        }
+        int skipped = base.skippedTrials() + change.skippedTrials();
+        if (skipped > 0) {
+            err.println("perflab compare: " + skipped + " failed trial(s) left out");
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static List<Map<String, Object>> json(List<MetricOutcome> outcomes) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (MetricOutcome o : outcomes) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("metric", o.name());
+            m.put("better", o.direction() == io.perflab.stats.Direction.LOWER_IS_BETTER ? "lower" : "higher");
+            o.result().ifPresent(r -> m.put("comparison", ComparisonView.of(r)));
+            o.error().ifPresent(e -> m.put("error", e));
+            list.add(m);
+        }
+        return list;
+    }
+}

@@ -1,0 +1,153 @@
+package io.perflab.cli;
+
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.stats.Direction;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads the inputs of {@code perflab compare}: a text file of one number per line (blank lines and {@code #}
+ * comments ignored), or the JSON of {@code perflab ab --out}: an object whose {@code trials} array holds
+ * {@code {variant, ordinal, status, metrics: {key: value}}}. Only trials with status {@code OK} count.
+ */
+final class SampleFiles {
+
+    /** The values of one file: per metric, values with the ordinal (run index) of each. */
+    record Samples(Path file, boolean json, Map<String, List<double[]>> metrics, int skippedTrials) {
+
+        double[] values(String metric) {
+            return metrics.get(metric).stream().mapToDouble(v -> v[0]).toArray();
+        }
+
+        long[] order(String metric) {
+            return metrics.get(metric).stream().mapToLong(v -> (long) v[1]).toArray();
+        }
+    }
+
+    /** Unnamed metric of a plain file. */
+    static final String PLAIN_METRIC = "value";
+
+    /** A file that cannot be read, with the file and line in the message. */
+    static final class BadFileException extends Exception {
+        BadFileException(String message) {
+            super(message);
+        }
+    }
+
+    private SampleFiles() {
+    }
+
+    /**
+     * Reads {@code file}; from an {@code ab} JSON file only the trials of {@code variant} are taken when the file
+     * holds both variants.
+     */
+    static Samples read(Path file, String variant) throws BadFileException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new BadFileException(file + ": cannot read the file (" + e.getMessage() + ")");
+        }
+        return text.stripLeading().startsWith("{") ? json(file, text, variant) : plain(file, text);
+    }
+
+    private static Samples plain(Path file, String text) throws BadFileException {
+        List<double[]> values = new ArrayList<>();
+        String[] lines = text.split("\r?\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            double v;
+            try {
+                v = Double.parseDouble(line);
+            } catch (NumberFormatException e) {
+                throw new BadFileException(file + ":" + (i + 1) + ": '" + abbreviate(line) + "' is not a number");
+            }
+            if (!Double.isFinite(v) || line.matches("(?i).*(nan|inf).*|.*[dDfF]$")) {
+                throw new BadFileException(file + ":" + (i + 1) + ": '" + abbreviate(line)
+                        + "' is not a finite number");
+            }
+            values.add(new double[] {v, values.size()});
+        }
+        Map<String, List<double[]>> metrics = new LinkedHashMap<>();
+        metrics.put(PLAIN_METRIC, values);
+        return new Samples(file, false, metrics, 0);
+    }
+
+    private static Samples json(Path file, String text, String variant) throws BadFileException {
+        JsonNode root;
+        try {
+            root = JsonMapper.builder().build().readTree(text);
+        } catch (JacksonException e) {
+            throw new BadFileException(file + ": not valid JSON: " + io.perflab.system.RequestBodyErrors.describe(e));
+        }
+        JsonNode trials = root.get("trials");
+        if (trials == null || !trials.isArray()) {
+            throw new BadFileException(file + ": a JSON input needs a 'trials' array, as written by 'perflab ab --out'");
+        }
+        boolean both = false;
+        boolean sawWith = false;
+        boolean sawWithout = false;
+        for (JsonNode t : trials) {
+            JsonNode v = t.get("variant");
+            sawWith |= v != null && "with".equals(v.asString(""));
+            sawWithout |= v != null && "without".equals(v.asString(""));
+        }
+        both = sawWith && sawWithout;
+        Map<String, List<double[]>> metrics = new LinkedHashMap<>();
+        int skipped = 0;
+        for (int i = 0; i < trials.size(); i++) {
+            JsonNode t = trials.get(i);
+            String where = file + ": trials[" + i + "]";
+            if (!t.isObject()) {
+                throw new BadFileException(where + " is not an object");
+            }
+            String v = t.has("variant") ? t.get("variant").asString("") : "";
+            if (both && !variant.equals(v)) {
+                continue;
+            }
+            String status = t.has("status") ? t.get("status").asString("") : "OK";
+            if (!"OK".equals(status)) {
+                skipped++;
+                continue;
+            }
+            double ordinal = t.has("ordinal") && t.get("ordinal").isNumber() ? t.get("ordinal").doubleValue() : i;
+            JsonNode m = t.get("metrics");
+            if (m == null || !m.isObject()) {
+                throw new BadFileException(where + ": 'metrics' must be an object of metric key → number");
+            }
+            for (Map.Entry<String, JsonNode> e : m.properties()) {
+                if (!e.getValue().isNumber() || !Double.isFinite(e.getValue().doubleValue())) {
+                    throw new BadFileException(where + ".metrics." + e.getKey() + " is not a finite number: "
+                            + abbreviate(String.valueOf(e.getValue())));
+                }
+                metrics.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
+                        .add(new double[] {e.getValue().doubleValue(), ordinal});
+            }
+        }
+        return new Samples(file, true, metrics, skipped);
+    }
+
+    /** The direction of a metric key: DESIGN's table for trial metrics; lower is better otherwise. */
+    static Direction direction(String metric, boolean higherIsBetter) {
+        if (PLAIN_METRIC.equals(metric)) {
+            return higherIsBetter ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;
+        }
+        return MetricKeys.lowerIsBetter(metric) ? Direction.LOWER_IS_BETTER : Direction.HIGHER_IS_BETTER;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+    }
+}

@@ -1,0 +1,70 @@
+package io.perflab.history;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The benchmark pages: every uploaded benchmark, and one benchmark's metric over commits with change points. */
+@Controller
+class HistoryPagesController {
+
+    static final String VIEW_LIST = "benchmarks/list";
+    static final String VIEW_HISTORY = "benchmarks/history";
+
+    private final HistoryService history;
+    private final JsonMapper json;
+
+    HistoryPagesController(HistoryService history, JsonMapper json) {
+        this.history = history;
+        this.json = json;
+    }
+
+    @GetMapping("/benchmarks")
+    String list(Model model) {
+        model.addAttribute("benchmarks", history.benchmarks());
+        return VIEW_LIST;
+    }
+
+    @GetMapping("/benchmarks/{name}")
+    String history(@PathVariable String name, @RequestParam(required = false) String metric,
+            @RequestParam(required = false) String branch, Model model) {
+        History h = history.history(name, metric, branch,
+                ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
+        model.addAttribute("history", h);
+        model.addAttribute("branches", history.benchmarks().stream()
+                .filter(b -> b.name().equals(name)).findFirst().map(BenchmarkSummary::branches).orElse(List.of()));
+        model.addAttribute("chartData", chartJson(h));
+        return VIEW_HISTORY;
+    }
+
+    private String chartJson(History h) {
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (int i = 0; i < h.points().size(); i++) {
+            HistoryPoint p = h.points().get(i);
+            Map<String, Object> point = new LinkedHashMap<>();
+            point.put("index", i);
+            point.put("commit", p.commit());
+            point.put("mean", p.mean());
+            point.put("ciLow", p.ciLow());
+            point.put("ciHigh", p.ciHigh());
+            point.put("n", p.n());
+            point.put("experimentId", p.experimentId());
+            points.add(point);
+        }
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("metric", h.metric());
+        data.put("unit", h.unit());
+        data.put("points", points);
+        data.put("changePoints", h.changePoints().stream().map(HistoryChangePoint::index).toList());
+        // No value may close the script element that carries this JSON.
+        return json.writeValueAsString(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
+    }
+}

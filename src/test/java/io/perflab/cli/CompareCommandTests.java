@@ -1,0 +1,152 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareCommandTests {
+
+    @TempDir
+    Path dir;
+
+    record Run(int status, String out, String err) {
+    }
+
+    private Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] all = new String[args.length + 1];
+        all[0] = "compare";
+        System.arraycopy(args, 0, all, 1, args.length);
+        int status = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(all);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    /** Writes the with/without samples of a reference case (src/test/resources/stats/cases.txt) as plain files. */
+    private Path[] caseFiles(String name) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream("/stats/cases.txt")) {
+            String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].equals("case " + name)) {
+                    Path with = dir.resolve(name + "-with.txt");
+                    Path without = dir.resolve(name + "-without.txt");
+                    Files.writeString(with, numbers(lines[i + 1]));
+                    Files.writeString(without, "# baseline\n" + numbers(lines[i + 2]));
+                    return new Path[] {without, with};
+                }
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private static String numbers(String line) {
+        return Arrays.stream(line.split(" ")).skip(1).collect(Collectors.joining("\n", "", "\n"));
+    }
+
+    private static String r(String name) throws IOException {
+        try (InputStream in = CompareCommandTests.class.getResourceAsStream("/stats/print/" + name + ".txt")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void printsTheVerdictTableForPlainFiles() throws IOException {
+        Path[] files = caseFiles("unequal_variances");
+        Run run = run(files[0].toString(), files[1].toString());
+        assertThat(run.status()).isZero();
+        String[] lines = run.out().split("\n");
+        assertThat(lines[0]).startsWith("metric").contains("without", "with", "Δ", "95% CI of Δ", "p", "verdict");
+        // Expected p: R 4.2.2 t.test(with, without)$p.value = 2.2569682322673347e-06 (cases.txt)
+        assertThat(lines[1]).startsWith("value").contains("17.9 ± ", "(n=40)", "-5.24%", "2.257e-06",
+                "improved [1]");
+        assertThat(run.out()).contains("[1] value: Welch p = 2.257e-06 < α = 0.05");
+    }
+
+    @Test
+    void formatRPrintsRsTTestBlock() throws IOException {
+        Path[] files = caseFiles("context_switches");
+        Run run = run("--format", "r", files[0].toString(), files[1].toString());
+        assertThat(run.status()).isZero();
+        // Expected: R 4.2.2 print(t.test(with, without)) (print/context_switches.welch.txt)
+        assertThat(run.out()).isEqualTo("## value\n" + r("context_switches.welch"));
+    }
+
+    @Test
+    void formatJsonUsesTheApiFieldNames() throws IOException {
+        Path[] files = caseFiles("n2_vs_3");
+        Run run = run("--format", "json", files[0].toString(), files[1].toString());
+        assertThat(run.status()).isZero();
+        assertThat(run.out()).contains("\"metric\" : \"value\"", "\"welch\" : {", "\"mannWhitney\" : {",
+                "\"relativeChange\" : {", "\"TOO_FEW_SAMPLES\"");
+    }
+
+    @Test
+    void comparesEveryMetricOfAbJsonWithHolm() throws IOException {
+        StringBuilder trials = new StringBuilder();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(4);
+        for (int i = 0; i < 40; i++) {
+            String variant = i % 2 == 0 ? "without" : "with";
+            double cpu = (variant.equals("with") ? 16.9 : 18.1) + random.nextGaussian() * 0.5;
+            double rps = 50_000 + random.nextGaussian() * 500;
+            String status = i == 7 ? "FAILED" : "OK";
+            trials.append(i == 0 ? "" : ",").append("{\"variant\":\"").append(variant).append("\",\"ordinal\":")
+                    .append(i).append(",\"status\":\"").append(status).append("\",\"metrics\":{\"user_cpu_us_per_req\":")
+                    .append(cpu).append(",\"reqs_per_sec\":").append(rps).append(",\"gc_count\":0}}");
+        }
+        Path file = dir.resolve("ab.json");
+        Files.writeString(file, "{\"experiment\":{},\"trials\":[" + trials + "]}");
+        Run run = run(file.toString(), file.toString());
+        assertThat(run.status()).isZero();
+        assertThat(run.out()).contains("user_cpu_us_per_req", "reqs_per_sec", "gc_count", "Holm-adjusted")
+                .containsPattern("user_cpu_us_per_req .* improved")
+                .contains("gc_count: data are essentially constant");
+        assertThat(run.err()).contains("1 failed trial(s) left out");
+    }
+
+    @Test
+    void badFilesExitTwoNamingFileAndLine() throws IOException {
+        Path good = dir.resolve("good.txt");
+        Files.writeString(good, "1\n2\n3\n");
+        Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, "1.5\n\n2.5\nabc\n");
+        Run run = run(good.toString(), bad.toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains(bad + ":4: 'abc' is not a number");
+
+        Files.writeString(bad, "1\nNaN\n");
+        assertThat(run(good.toString(), bad.toString()).err()).contains(bad + ":2: 'NaN' is not a finite number");
+
+        Path missing = dir.resolve("missing.txt");
+        Run none = run(good.toString(), missing.toString());
+        assertThat(none.status()).isEqualTo(2);
+        assertThat(none.err()).contains(missing.toString(), "cannot read");
+
+        Path json = dir.resolve("bad.json");
+        Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"metrics\":{\"x\":\"fast\"}}]}");
+        assertThat(run(good.toString(), json.toString()).err()).contains(json + ": trials[0].metrics.x is not a finite number");
+
+        Path one = dir.resolve("one.txt");
+        Files.writeString(one, "5\n");
+        Run single = run(good.toString(), one.toString());
+        assertThat(single.status()).isEqualTo(2);
+        assertThat(single.err()).contains("not enough 'with' observations: 1 (need ≥ 2)");
+    }
+
+    @Test
+    void badOptionExitsTwoNamingIt() throws IOException {
+        Path[] files = caseFiles("n2_vs_3");
+        Run run = run("--confidence", "2", files[0].toString(), files[1].toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("confidence level");
+    }
+}

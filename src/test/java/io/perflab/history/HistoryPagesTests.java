@@ -1,0 +1,97 @@
+package io.perflab.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.HeadlessChromium;
+import io.perflab.upload.UploadServer;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** The benchmark pages over a series of uploads with a step at the seventh. */
+class HistoryPagesTests extends UploadServer {
+
+    static final String HOSTILE = "<img src=x onerror=alert(1)>";
+
+    @TempDir
+    Path profile;
+
+    /** Ten uploads on main; from the seventh on, the level is 20 % higher. */
+    private void uploadSeries(String benchmark) throws Exception {
+        Instant first = Instant.parse("2026-01-01T00:00:00Z");
+        double[] noise = {-2, 1.5, 0.5, -1, 2, -1};
+        for (int i = 0; i < 10; i++) {
+            double level = i < 6 ? 100 : 120;
+            StringBuilder values = new StringBuilder();
+            for (int j = 0; j < noise.length; j++) {
+                values.append(j == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", level + noise[j]));
+            }
+            String body = """
+                    {"benchmark": %s, "variant": "with",
+                     "git": {"repository": "perflab", "branch": "main", "commit": "commit-%d", "commitTime": "%s"},
+                     "metrics": {"latency_us": {"unit": "us", "direction": "lower", "values": [%s]}}}"""
+                    .formatted(json.writeValueAsString(benchmark), i, first.plusSeconds(3600L * i), values);
+            HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", body);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        }
+    }
+
+    private String page(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html").build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
+    void historyPageShowsTheSeriesTheChangePointAndLinksToExperiments() throws Exception {
+        uploadSeries("history-page");
+
+        String html = page("/benchmarks/history-page");
+
+        assertThat(html).contains("latency_us", "commit-6", "Change points", "/experiments/")
+                .contains("id=\"chart-history\"", "id=\"history-data\"");
+        assertThat(html.split("<code>commit-", -1)).hasSizeGreaterThanOrEqualTo(11);
+        assertThat(page("/benchmarks")).contains("history-page");
+    }
+
+    @Test
+    void benchmarkNamesAreEscapedOnEveryPage() throws Exception {
+        uploadSeries(HOSTILE);
+
+        String list = page("/benchmarks");
+        String history = page("/benchmarks/" + java.net.URLEncoder.encode(HOSTILE, "UTF-8").replace("+", "%20"));
+        String experiments = page("/experiments?kind=upload");
+        String home = page("/");
+        for (String html : new String[] {list, history, experiments, home}) {
+            assertThat(html).doesNotContain(HOSTILE);
+        }
+        assertThat(list).contains("&lt;img src=x onerror=alert(1)&gt;");
+        assertThat(history).contains("&lt;img src=x onerror=alert(1)&gt;");
+    }
+
+    @Test
+    void historyChartRendersWithTheChangePointInABrowser() throws Exception {
+        uploadSeries("history-browser");
+        ChromeDriver browser = HeadlessChromium.start(profile);
+        try {
+            browser.get(base() + "/benchmarks/history-browser");
+            new WebDriverWait(browser, Duration.ofSeconds(60))
+                    .until(d -> !d.findElements(By.cssSelector("#chart-history svg path")).isEmpty());
+            String svgText = (String) ((JavascriptExecutor) browser).executeScript(
+                    "return document.querySelector('#chart-history svg').textContent;");
+            assertThat(svgText).contains("change point");
+            assertThat(browser.findElements(By.cssSelector("table.data tbody tr"))).hasSize(10);
+        } finally {
+            browser.quit();
+        }
+    }
+}
