@@ -8,7 +8,11 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
-/** {@code GET /api/v1/benchmarks} and {@code GET /api/v1/benchmarks/{name}/history}. */
+/**
+ * {@code GET /api/v1/benchmarks} and {@code GET /api/v1/benchmarks/{name}/history}; names with a slash (Go
+ * package paths) cannot travel in a path segment, so {@code GET /api/v1/benchmarks/history?benchmark=…} works
+ * for every name.
+ */
 @RestController
 @RequestMapping("/api/v1/benchmarks")
 class HistoryApiController {
@@ -28,5 +32,11 @@ class HistoryApiController {
     History history(@PathVariable String name, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String branch) {
         return history.history(name, metric, branch, ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
+    }
+
+    @GetMapping("/history")
+    History historyByParameter(@RequestParam String benchmark, @RequestParam(required = false) String metric,
+            @RequestParam(required = false) String branch) {
+        return history(benchmark, metric, branch);
     }
 }

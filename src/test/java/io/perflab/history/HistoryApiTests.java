@@ -127,6 +127,18 @@ class HistoryApiTests extends UploadServer {
         assertThat(read(wrongMetric.body()).get("detail").asString()).contains("latency_us, throughput");
     }
 
+    @Test
+    void benchmarkNamesWithASlashHaveAHistoryByParameter() throws Exception {
+        String token = newToken("slash-tests");
+        upload("upload", "--server", base(), "--token", token, "--benchmark", "example.com/team/parser",
+                "--git-branch", "main", resultFile(100, 0).toString());
+        HttpResponse<String> response = get("/api/v1/benchmarks/history?benchmark=example.com/team/parser"
+                + "&metric=throughput");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(read(response.body()).get("points")).hasSize(1);
+        assertThat(read(response.body()).get("points").get(0).get("mean").asDouble()).isEqualTo(50.0);
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);

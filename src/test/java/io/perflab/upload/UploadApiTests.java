@@ -87,6 +87,25 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
+    void anUploadIsAnExperimentForTheApiAndThePages() throws Exception {
+        long id = upload("?benchmark=pages", "text/csv", Fixtures.read("samples.csv")).get("experimentId").asLong();
+
+        JsonNode experiment = read(get("/api/v1/experiments/" + id).body());
+        assertThat(experiment.get("kind").asString()).isEqualTo("upload");
+        assertThat(experiment.get("status").asString()).isEqualTo("COMPLETED");
+        assertThat(experiment.get("benchmark").asString()).isEqualTo("pages");
+        assertThat(experiment.get("results")).hasSize(2);
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments/" + id))
+                .header("Accept", "text/html").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("parse_ns");
+        HttpResponse<String> report = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/"
+                + id + "/report.md")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(report.statusCode()).isEqualTo(200);
+        assertThat(report.body()).contains("alloc_bytes");
+    }
+
+    @Test
     void rpcBenchFixturesUseDesignMetricKeys() throws Exception {
         long kudu = upload("?format=rpcbench&benchmark=kudu-rpc", "text/plain", Fixtures.read("rpcbench-kudu.txt"))
                 .get("experimentId").asLong();

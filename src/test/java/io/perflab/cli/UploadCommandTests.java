@@ -1,0 +1,76 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code perflab upload} and {@code perflab token} without a server: argument errors, unreachable server, table. */
+class UploadCommandTests {
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(err)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void badThresholdNamesTheFlag() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", "two", file.toString());
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("--threshold: 'two' is not a percentage");
+    }
+
+    @Test
+    void missingFileNamesIt() {
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "/no/such/bench.txt");
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("no such file: /no/such/bench.txt");
+    }
+
+    @Test
+    void unreachableServerExits3() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Path file = Files.createTempFile("bench", ".txt");
+        Run run = run("upload", "--server", "http://localhost:" + port, "--token", "t", file.toString());
+        assertThat(run.exit()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+        assertThat(run.err()).contains("cannot reach http://localhost:" + port);
+        assertThat(run.exit()).isEqualTo(run("token", "revoke", "1", "--server", "http://localhost:" + port,
+                "--token", "t").exit());
+    }
+
+    @Test
+    void tableListsRegressionsBeyondTheThresholdOnly() {
+        String response = """
+                {"experimentId": 7, "url": "http://perflab/experiments/7", "comparedWith": "variants",
+                 "comparison": [
+                   {"metric": "a", "unit": "ns", "meanWithout": 100, "meanWith": 103, "percent": 3.0,
+                    "ciLowPercent": 1.0, "ciHighPercent": 5.0, "holmPValue": 0.001, "verdict": "regressed"},
+                   {"metric": "b", "unit": "ns", "meanWithout": 100, "meanWith": 101.5, "percent": 1.5,
+                    "ciLowPercent": 0.5, "ciHighPercent": 2.5, "holmPValue": 0.01, "verdict": "regressed"},
+                   {"metric": "c", "unit": "ns", "meanWithout": 100, "meanWith": 90, "percent": -10.0,
+                    "ciLowPercent": -12.0, "ciHighPercent": -8.0, "holmPValue": 0.0001, "verdict": "improved"}]}""";
+        StringWriter out = new StringWriter();
+
+        var regressions = ComparisonTable.print(JsonMapper.builder().build().readTree(response), 2.0,
+                new PrintWriter(out));
+
+        // a: +3 % > 2 %; b: +1.5 % ≤ 2 %; c improved
+        assertThat(regressions).containsExactly("a");
+        assertThat(out.toString()).contains("Uploaded experiment 7: http://perflab/experiments/7")
+                .contains("+3.00").contains("[+1.00, +5.00]").contains("improved");
+    }
+}
