@@ -1,10 +1,12 @@
 package io.perflab.experiment;
 
 import io.perflab.stats.Display;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import org.springframework.stereotype.Component;
+import org.springframework.web.util.UriUtils;
 
 /**
  * How pages print numbers and times ({@code ${@fmt.pValue(c.pValue)}} in templates). Delegates to the statistics
@@ -40,6 +42,16 @@ public class PageFormat {
     /** t and df as R prints them in the t.test header: 5 significant digits. */
     public String statistic(Double v) {
         return v == null ? MISSING : String.format(java.util.Locale.ROOT, "%.5g", v);
+    }
+
+    /**
+     * The page of a benchmark: {@code /benchmarks/} and its name with each segment encoded on its own, so names with
+     * a slash (Go package paths) keep their slashes and anything else is escaped.
+     */
+    public String benchmarkPath(String name) {
+        return "/benchmarks/" + java.util.Arrays.stream(name.split("/", -1))
+                .map(segment -> UriUtils.encodePathSegment(segment, StandardCharsets.UTF_8))
+                .collect(java.util.stream.Collectors.joining("/"));
     }
 
     public String runs(Long n) {

@@ -33,9 +33,11 @@ class HistoryPagesController {
         return VIEW_LIST;
     }
 
-    @GetMapping("/benchmarks/{name}")
-    String history(@PathVariable String name, @RequestParam(required = false) String metric,
+    /** {@code /benchmarks/{name}}, where the name may hold slashes (Go package paths). */
+    @GetMapping("/benchmarks/{*path}")
+    String history(@PathVariable String path, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String branch, Model model) {
+        String name = path.startsWith("/") ? path.substring(1) : path;
         History h = history.history(name, metric, branch,
                 ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
         model.addAttribute("history", h);
