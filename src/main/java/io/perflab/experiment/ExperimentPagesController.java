@@ -93,7 +93,9 @@ class ExperimentPagesController {
     private List<Row> rows(List<ExperimentRecord> records, boolean withVerdicts) {
         List<Row> rows = new ArrayList<>();
         for (ExperimentRecord record : records) {
+            // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
             List<MetricComparison> headline = withVerdicts ? results.compare(record).stream()
+                    .filter(c -> c.nWith() > 0 && c.nWithout() > 0)
                     .filter(c -> HEADLINE_METRICS.contains(c.metric()) || record.kind() != ExperimentKind.ENGINE)
                     .limit(4)
                     .toList() : List.of();
