@@ -102,6 +102,10 @@ final class AbCommand implements Callable<Integer> {
             description = "Command experiment: the baseline, run with /bin/sh -c once per trial.")
     private String withoutCommand;
 
+    @Option(names = "--cpus", paramLabel = "LIST",
+            description = "Pin every trial JVM to these CPUs with taskset -c (e.g. 1, 0-1); needs taskset.")
+    private String cpus;
+
     @Option(names = "--out", paramLabel = "FILE.json",
             description = "Write the experiment and every trial as JSON; rewritten after each trial.")
     private Path out;
@@ -112,8 +116,7 @@ final class AbCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LoadWarning.check(err);
-        ExperimentRunner runner = new ExperimentRunner(TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(),
-                "trial"));
+        ExperimentRunner runner = new ExperimentRunner(launcher());
         List<TrialResult> results = new CopyOnWriteArrayList<>();
         AbProgress progress = new AbProgress(stdout, System.console() != null, plan);
         CountDownLatch finished = new CountDownLatch(1);
@@ -169,6 +172,18 @@ final class AbCommand implements Callable<Integer> {
             case TOO_MANY_FAILURES -> EXIT_TOO_MANY_FAILURES;
             case CANCELLED -> EXIT_CANCELLED;
         };
+    }
+
+    private TrialLauncher launcher() {
+        TrialLauncher launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
+        if (cpus == null) {
+            return launcher;
+        }
+        try {
+            return launcher.pinnedTo(cpus);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     private void writeOut(ExperimentPlan plan, List<TrialResult> results, PrintWriter err) {

@@ -24,16 +24,19 @@ class ResourceUsageTests {
     void userTimeOfSelfGrowsByTheCpuTimeBurnedInAThread() throws Exception {
         burnUserCpu(TimeUnit.MILLISECONDS.toNanos(20)); // compile the loop before measuring
         awaitQuietJit();
-        long[] threadUserNanos = new long[1];
+        long[] threadCpuNanos = new long[1];
         ResourceUsage before = ResourceUsage.self();
-        Thread burner = new Thread(() -> threadUserNanos[0] = burnUserCpu(TimeUnit.MILLISECONDS.toNanos(200)));
+        Thread burner = new Thread(() -> threadCpuNanos[0] = burnUserCpu(TimeUnit.MILLISECONDS.toNanos(200)));
         burner.start();
         burner.join();
         ResourceUsage delta = ResourceUsage.self().minus(before);
 
-        double burnedMicros = threadUserNanos[0] / 1000.0;
+        double burnedMicros = threadCpuNanos[0] / 1000.0;
         assertThat(burnedMicros).isGreaterThanOrEqualTo(200_000);
-        assertThat((double) delta.userMicros()).isCloseTo(burnedMicros, within(burnedMicros * 0.10));
+        assertThat((double) delta.cpuMicros()).as("user + system").isCloseTo(burnedMicros, within(burnedMicros * 0.10));
+        // the kernel splits the exact runtime into user and system time by where its ticks landed; on a loaded
+        // machine more ticks land in the scheduler, so the user share of a pure-arithmetic loop may dip below 90 %
+        assertThat((double) delta.userMicros()).as("user").isCloseTo(burnedMicros, within(burnedMicros * 0.15));
     }
 
     @Test
@@ -42,7 +45,7 @@ class ResourceUsageTests {
         long burned = burnUserCpu(TimeUnit.MILLISECONDS.toNanos(50));
         ResourceUsage delta = ResourceUsage.currentThread().minus(before);
 
-        assertThat((double) delta.userMicros()).isCloseTo(burned / 1000.0, within(burned / 1000.0 * 0.10));
+        assertThat((double) delta.cpuMicros()).isCloseTo(burned / 1000.0, within(burned / 1000.0 * 0.10));
     }
 
     @Test
