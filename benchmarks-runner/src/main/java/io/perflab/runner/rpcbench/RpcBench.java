@@ -8,11 +8,13 @@ import io.perflab.rpc.RpcException;
 import io.perflab.rpc.RpcProxy;
 import io.perflab.rpc.RpcServer;
 import io.perflab.rpc.ServerConfig;
+import io.perflab.runner.metering.HostCpu;
 import io.perflab.runner.metering.ProcessMeter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,15 +92,21 @@ public final class RpcBench {
 
             load.swapLatencies();
             long failedBefore = load.failed.get();
+            Optional<HostCpu.Ticks> hostStart = HostCpu.read();
             ProcessMeter.Snapshot start = meter.snapshot();
             awaitUntil(start.nanoTime() + workload.run().toNanos());
             ProcessMeter.Window window = meter.snapshot().since(start);
+            Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
             Histogram latency = load.swapLatencies();
+            double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
+                    ? hostEnd.get().othersPercentSince(hostStart.get(), window.usage().cpuMicros(),
+                            window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
+                    : Double.NaN;
             long failed = load.failed.get() - failedBefore;
 
             load.stop();
             return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                    warmupUsed, settled, failed, load.firstError.get());
+                    warmupUsed, settled, failed, load.firstError.get(), othersPercent);
         }
     }
 
