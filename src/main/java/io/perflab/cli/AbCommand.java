@@ -153,7 +153,7 @@ final class AbCommand implements Callable<Integer> {
             }
             long failed = results.size() - outcome.succeeded();
             if (failed > 0) {
-                err.println("perflab ab: " + failed + " of " + results.size() + " trials failed:");
+                err.println("perflab ab: " + failed + " of " + results.size() + " trials did not succeed:");
                 results.stream().filter(r -> !r.ok()).forEach(r -> err.println("  trial " + r.ordinal() + " ("
                         + r.variant() + ", " + r.status() + "): " + firstLine(r.error())));
             }
