@@ -1,6 +1,8 @@
 package io.perflab.rpc;
 
 import io.netty.buffer.ByteBuf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A call in flight on the client: its encoded request, how to decode the answer, the deadline, and
@@ -9,6 +11,8 @@ import io.netty.buffer.ByteBuf;
  * connection loss) or by the calling thread when it could not be handed over.
  */
 final class OutboundCall implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(OutboundCall.class);
 
     final ClientConnectionHandler connection;
     final Completion completion;
@@ -77,14 +81,17 @@ final class OutboundCall implements Runnable {
             completion.signal();
             return;
         }
+        RpcMethodRef calledMethod = method;
+        connection.release(this);
         try {
             if (status == RpcStatus.OK) {
                 cb.onSuccess(result);
             } else {
                 cb.onFailure(new RpcException(status, detail));
             }
-        } finally {
-            connection.release(this);
+        } catch (RuntimeException | Error e) {
+            // A failing callback must not take the connection and its other calls down with it.
+            log.warn("callback of {} threw", calledMethod, e);
         }
     }
 

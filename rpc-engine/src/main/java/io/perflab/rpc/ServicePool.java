@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import io.netty.util.concurrent.DefaultThreadFactory;
 
 /** Worker threads behind a bounded queue, as Kudu's ServicePool. */
 final class ServicePool {
@@ -14,10 +16,10 @@ final class ServicePool {
 
     ServicePool(int workerThreads, int queueLength, String name) {
         this.queue = new ArrayBlockingQueue<>(queueLength);
+        // Netty threads (FastThreadLocalThread): fast access to the allocator's thread cache.
+        ThreadFactory factory = new DefaultThreadFactory(name, true);
         for (int i = 0; i < workerThreads; i++) {
-            Thread t = new Thread(this::work, name + "-" + i);
-            t.setDaemon(true);
-            workers.add(t);
+            workers.add(factory.newThread(this::work));
         }
         workers.forEach(Thread::start);
     }

@@ -56,15 +56,30 @@ final class Transports {
         return transport == EngineOptions.Transport.EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
+    /**
+     * The allocator of the {@code allocator} option, shared by every server and client of the JVM.
+     * Netty gives thread caches only to its own threads by default; the engine's pooled and adaptive
+     * allocators give them to every thread, because requests are encoded on the callers' threads and
+     * responses on the service pool's.
+     */
     static ByteBufAllocator allocator(EngineOptions.Allocator allocator) {
         return switch (allocator) {
-            case POOLED -> PooledByteBufAllocator.DEFAULT;
+            case POOLED -> PooledHolder.INSTANCE;
             case UNPOOLED -> UnpooledByteBufAllocator.DEFAULT;
             case ADAPTIVE -> AdaptiveHolder.INSTANCE;
         };
     }
 
+    private static final class PooledHolder {
+        static final ByteBufAllocator INSTANCE = new PooledByteBufAllocator(
+                PooledByteBufAllocator.defaultPreferDirect(),
+                PooledByteBufAllocator.defaultNumHeapArena(), PooledByteBufAllocator.defaultNumDirectArena(),
+                PooledByteBufAllocator.defaultPageSize(), PooledByteBufAllocator.defaultMaxOrder(),
+                PooledByteBufAllocator.defaultSmallCacheSize(), PooledByteBufAllocator.defaultNormalCacheSize(),
+                true);
+    }
+
     private static final class AdaptiveHolder {
-        static final ByteBufAllocator INSTANCE = new AdaptiveByteBufAllocator();
+        static final ByteBufAllocator INSTANCE = new AdaptiveByteBufAllocator(true, true);
     }
 }

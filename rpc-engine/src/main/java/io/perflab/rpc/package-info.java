@@ -22,6 +22,14 @@
  * }
  * }</pre>
  *
+ * <h2>Options and sizing</h2>
+ * {@link io.perflab.rpc.EngineOptions#optionSpecs()} lists every option with its allowed values and
+ * default (for forms and API validation); {@code describe()} gives the stable {@code name -> value}
+ * list shown with every experiment, and {@code differencesFrom} the difference between two variants.
+ * A client has one options set, hence one connection per (remote, options); all its proxies for that
+ * remote share it. Server sizing lives in {@link io.perflab.rpc.ServerConfig}, client sizing
+ * (reactors, frame limit, connect timeout) in {@link io.perflab.rpc.RpcClient.Builder}.
+ *
  * <h2>Threads</h2>
  * Server: one acceptor, {@code serverReactors} event loops reading requests and writing responses,
  * {@code workerThreads} service-pool threads running handlers (behind a queue of

@@ -272,6 +272,28 @@ class CallFailureTests {
     }
 
     @Test
+    void throwingCallbackDoesNotBreakTheConnection() throws Exception {
+        RpcServer server = server(ServerConfig.defaults());
+        RpcProxy proxy = proxy(server);
+        CompletableFuture<Void> called = new CompletableFuture<>();
+        BenchmarkService.addAsync(proxy, 1, 1, 5000, new RpcCallback<>() {
+            @Override
+            public void onSuccess(Integer value) {
+                called.complete(null);
+                throw new IllegalStateException("callback bug");
+            }
+
+            @Override
+            public void onFailure(RpcException error) {
+                called.completeExceptionally(error);
+            }
+        });
+        called.get(10, TimeUnit.SECONDS);
+        assertThat(BenchmarkService.add(proxy, 2, 2, 5000)).isEqualTo(4);
+        assertThat(server.metrics().connectionsAccepted()).isEqualTo(1);
+    }
+
+    @Test
     void interruptingASyncCallerCancelsItsCall() throws Exception {
         for (EngineOptions.Completion completion : EngineOptions.Completion.values()) {
             RpcServer server = server(ServerConfig.defaults().withWorkerThreads(2));

@@ -3,6 +3,7 @@ package io.perflab.rpc.bench;
 import io.perflab.rpc.BenchmarkService;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.rpc.RpcClient;
+import io.perflab.rpc.RpcException;
 import io.perflab.rpc.RpcProxy;
 import io.perflab.rpc.RpcServer;
 import io.perflab.rpc.ServerConfig;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -22,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * threads making synchronous {@code Calculator.Add} calls in this JVM. After a warm-up it measures
  * a window and prints requests/s, heap bytes allocated per call (all threads), user and system CPU
  * per call from {@code /proc/self/stat} (whole process: client and server) and context switches
- * per call (summed over {@code /proc/self/task/}).
+ * per call (summed over {@code /proc/self/task/}), the slowest one-second count of the window and
+ * failed calls.
  *
  * <p>Usage: {@code QuickBench [warmupSeconds] [runSeconds] [option=value ...]}
  */
@@ -47,20 +50,27 @@ public final class QuickBench {
                 .addService(BenchmarkService.definition()).start();
              RpcClient client = RpcClient.create(options)) {
             RpcProxy proxy = client.proxy(server.address());
+            BenchmarkService.add(proxy, 0, 0, 60_000); // connect before the warm-up clock starts
             AtomicLongArray counts = new AtomicLongArray(CLIENT_THREADS * 16);
             CountDownLatch stop = new CountDownLatch(1);
+            AtomicLong failures = new AtomicLong();
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < CLIENT_THREADS; t++) {
                 int slot = t * 16; // one counter per cache line
                 Thread thread = new Thread(() -> {
                     int x = 0;
                     while (stop.getCount() > 0) {
-                        int sum = BenchmarkService.add(proxy, x, 1, 10_000);
-                        if (sum != x + 1) {
-                            throw new IllegalStateException("wrong sum " + sum);
+                        try {
+                            int sum = BenchmarkService.add(proxy, x, 1, 10_000);
+                            if (sum != x + 1) {
+                                throw new IllegalStateException("wrong sum " + sum);
+                            }
+                            counts.lazySet(slot, counts.get(slot) + 1);
+                        } catch (RpcException e) {
+                            failures.incrementAndGet();
+                            System.err.println("call failed: " + e.getMessage());
                         }
                         x++;
-                        counts.lazySet(slot, counts.get(slot) + 1);
                     }
                 }, "bench-client-" + t);
                 thread.setDaemon(true);
@@ -74,7 +84,14 @@ public final class QuickBench {
             long[] cpu0 = cpuTicks();
             long ctx0 = contextSwitches();
             long t0 = System.nanoTime();
-            Thread.sleep(runSeconds * 1000L);
+            long slowestSecond = Long.MAX_VALUE;
+            long previous = calls0;
+            for (int s = 0; s < runSeconds; s++) {
+                Thread.sleep(1000L);
+                long now = total(counts);
+                slowestSecond = Math.min(slowestSecond, now - previous);
+                previous = now;
+            }
             long calls1 = total(counts);
             long alloc1 = allocatedBytes();
             long[] cpu1 = cpuTicks();
@@ -92,9 +109,11 @@ public final class QuickBench {
             String changed = options.differencesFrom(EngineOptions.defaults()).toString();
             System.out.printf(Locale.ROOT,
                     "RESULT variant=%s transport=%s reqs_per_sec=%.0f alloc_bytes_per_req=%.1f "
-                            + "user_cpu_us_per_req=%.2f sys_cpu_us_per_req=%.2f ctx_switches_per_req=%.2f%n",
+                            + "user_cpu_us_per_req=%.2f sys_cpu_us_per_req=%.2f ctx_switches_per_req=%.2f "
+                            + "slowest_second=%d failed_calls=%d%n",
                     changed.equals("{}") ? "default" : changed.replace(" ", ""), server.transport(),
-                    calls / seconds, (alloc1 - alloc0) / calls, userUs, sysUs, (ctx1 - ctx0) / calls);
+                    calls / seconds, (alloc1 - alloc0) / calls, userUs, sysUs, (ctx1 - ctx0) / calls,
+                    slowestSecond, failures.get());
         }
     }
 
