@@ -85,7 +85,7 @@ final class AbCommand implements Callable<Integer> {
 
     @Option(names = "--jvm-args", paramLabel = "\"flags\"",
             description = "Fixed flags of every trial JVM (default: \"-Xms512m -Xmx512m -XX:+AlwaysPreTouch "
-                    + "-XX:+UseSerialGC\").")
+                    + "-XX:+UseSerialGC -Xbatch\").")
     private String jvmArgs;
 
     @Option(names = "--jvm-args-with", paramLabel = "\"flags\"", description = "Extra JVM flags of the change.")
@@ -102,6 +102,10 @@ final class AbCommand implements Callable<Integer> {
             description = "Command experiment: the baseline, run with /bin/sh -c once per trial.")
     private String withoutCommand;
 
+    @Option(names = "--cpus", paramLabel = "LIST",
+            description = "Pin every trial JVM to these CPUs with taskset -c (e.g. 1, 0-1); needs taskset.")
+    private String cpus;
+
     @Option(names = "--out", paramLabel = "FILE.json",
             description = "Write the experiment and every trial as JSON; rewritten after each trial.")
     private Path out;
@@ -112,8 +116,7 @@ final class AbCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LoadWarning.check(err);
-        ExperimentRunner runner = new ExperimentRunner(TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(),
-                "trial"));
+        ExperimentRunner runner = new ExperimentRunner(launcher());
         List<TrialResult> results = new CopyOnWriteArrayList<>();
         AbProgress progress = new AbProgress(stdout, System.console() != null, plan);
         CountDownLatch finished = new CountDownLatch(1);
@@ -150,7 +153,7 @@ final class AbCommand implements Callable<Integer> {
             }
             long failed = results.size() - outcome.succeeded();
             if (failed > 0) {
-                err.println("perflab ab: " + failed + " of " + results.size() + " trials failed:");
+                err.println("perflab ab: " + failed + " of " + results.size() + " trials did not succeed:");
                 results.stream().filter(r -> !r.ok()).forEach(r -> err.println("  trial " + r.ordinal() + " ("
                         + r.variant() + ", " + r.status() + "): " + firstLine(r.error())));
             }
@@ -169,6 +172,18 @@ final class AbCommand implements Callable<Integer> {
             case TOO_MANY_FAILURES -> EXIT_TOO_MANY_FAILURES;
             case CANCELLED -> EXIT_CANCELLED;
         };
+    }
+
+    private TrialLauncher launcher() {
+        TrialLauncher launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
+        if (cpus == null) {
+            return launcher;
+        }
+        try {
+            return launcher.pinnedTo(cpus);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     private void writeOut(ExperimentPlan plan, List<TrialResult> results, PrintWriter err) {

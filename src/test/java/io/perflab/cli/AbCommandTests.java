@@ -45,7 +45,7 @@ class AbCommandTests {
         assertThat(trials.get(1).error()).contains("NoSuchFlagInThisJvm");
         assertThat(out.toString()).contains("trial 1/4 without OK", "trial 2/4 with    FAILED",
                 "user_cpu_us_per_req: not enough 'with' observations: 0 (need ≥ 2)");
-        assertThat(err.toString()).contains("2 of 4 trials failed");
+        assertThat(err.toString()).contains("2 of 4 trials did not succeed");
         Map<String, Object> json = Json.parseObject(Files.readString(file));
         assertThat(json).containsOnlyKeys("experiment", "trials");
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -18,14 +19,45 @@ import java.util.jar.Manifest;
  * trial's own arguments.
  *
  * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.PerfLabApplication trial}
+ * @param cpus the CPU list trial JVMs are pinned to with {@code taskset -c}, or empty for no pinning
  */
-public record TrialLauncher(List<String> entryArguments) {
+public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) {
 
     public TrialLauncher {
         entryArguments = List.copyOf(entryArguments);
         if (entryArguments.isEmpty()) {
             throw new IllegalArgumentException("a trial launcher needs a jar or a main class");
         }
+        Objects.requireNonNull(cpus, "cpus");
+    }
+
+    public TrialLauncher(List<String> entryArguments) {
+        this(entryArguments, Optional.empty());
+    }
+
+    /**
+     * This launcher with every trial JVM started under {@code taskset -c cpus}, e.g. {@code 1} or {@code 0-1}.
+     *
+     * @throws IllegalArgumentException if {@code taskset} is not on the PATH or the list is malformed
+     */
+    public TrialLauncher pinnedTo(String cpuList) {
+        if (!cpuList.matches("[0-9]+([-,][0-9]+)*")) {
+            throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got '" + cpuList + "'");
+        }
+        if (findOnPath("taskset").isEmpty()) {
+            throw new IllegalArgumentException("--cpus needs taskset (util-linux), which is not on the PATH");
+        }
+        return new TrialLauncher(entryArguments, Optional.of(cpuList));
+    }
+
+    private static Optional<Path> findOnPath(String program) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String directory : path.split(File.pathSeparator)) {
+            if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program))) {
+                return Optional.of(Path.of(directory, program));
+            }
+        }
+        return Optional.empty();
     }
 
     /** {@code java … -jar jar leadingArgs… <trial arguments>}. */
@@ -85,6 +117,7 @@ public record TrialLauncher(List<String> entryArguments) {
     public List<String> command(ExperimentPlan plan, EngineVariant variant) {
         Objects.requireNonNull(variant, "variant");
         List<String> command = new ArrayList<>();
+        cpus.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
         command.add(javaBinary(variant.javaHome().orElse(null)).toString());
         command.addAll(plan.jvmArgs());
         command.addAll(variant.jvmArgs());

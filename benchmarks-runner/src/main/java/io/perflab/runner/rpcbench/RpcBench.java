@@ -8,11 +8,15 @@ import io.perflab.rpc.RpcException;
 import io.perflab.rpc.RpcProxy;
 import io.perflab.rpc.RpcServer;
 import io.perflab.rpc.ServerConfig;
+import io.perflab.runner.metering.HostCpu;
 import io.perflab.runner.metering.ProcessMeter;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -43,6 +47,11 @@ public final class RpcBench {
     private static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int LATENCY_DIGITS = 3;
     private static final long ONE_SECOND = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * An auto warmup also waits for the JIT to be done: compiler threads' CPU counts in {@code RUSAGE_SELF}, and
+     * on a busy machine they may still be compiling the hot path long after throughput looks flat.
+     */
+    private static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
 
     private final EngineOptions options;
     private final Workload workload;
@@ -88,17 +97,28 @@ public final class RpcBench {
             Duration warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
             progress.accept("measuring for " + Durations.formatSeconds(workload.run()) + " s");
 
+            // a collection left over from the warmup would land in the window: start it with an empty young
+            // generation instead, as JMH does between iterations
+            System.gc();
             load.swapLatencies();
             long failedBefore = load.failed.get();
+            long jitBefore = jitMillis();
+            Optional<HostCpu.Ticks> hostStart = HostCpu.read();
             ProcessMeter.Snapshot start = meter.snapshot();
             awaitUntil(start.nanoTime() + workload.run().toNanos());
             ProcessMeter.Window window = meter.snapshot().since(start);
+            Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
+            long jitInWindow = jitMillis() - jitBefore;
             Histogram latency = load.swapLatencies();
+            double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
+                    ? hostEnd.get().othersPercentSince(hostStart.get(), window.usage().cpuMicros(),
+                            window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
+                    : Double.NaN;
             long failed = load.failed.get() - failedBefore;
 
             load.stop();
             return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                    warmupUsed, settled, failed, load.firstError.get());
+                    warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow);
         }
     }
 
@@ -117,17 +137,27 @@ public final class RpcBench {
         SteadyState steady = new SteadyState();
         load.swapLatencies();
         long windowStart = nanoClock.getAsLong();
+        long compiled = jitMillis();
         while (windowStart < end) {
             long windowEnd = Math.min(windowStart + ONE_SECOND, end);
             awaitUntil(windowEnd);
             long now = nanoClock.getAsLong();
             double throughput = load.swapLatencies().getTotalCount() / ((now - windowStart) / 1e9);
-            if (windowEnd - windowStart == ONE_SECOND && steady.add(throughput)) {
+            long compiledNow = jitMillis();
+            boolean jitQuiet = compiledNow - compiled <= JIT_QUIET_MILLIS_PER_SECOND;
+            compiled = compiledNow;
+            if (windowEnd - windowStart == ONE_SECOND && steady.add(throughput) && jitQuiet) {
                 return true;
             }
             windowStart = now;
         }
         return false;
+    }
+
+    /** Total JIT compilation time so far, or 0 where the JVM does not report it. */
+    private static long jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private void awaitUntil(long deadline) {

@@ -60,6 +60,11 @@ public final class RpcBenchReport {
         line(s, "Engine options:   ", result.environment().get("engine_options"));
         line(s, "Window:           ", result.requests() + " requests in "
                 + result.environment().get("measured_seconds") + " s after " + warmupText(result));
+        line(s, "JIT in window:    ", result.jitMillisInWindow() + " ms of compilation");
+        if (!Double.isNaN(result.othersCpuPercent())) {
+            line(s, "Other processes:  ", String.format(Locale.ROOT, "%.1f %% of the host's CPU during the window",
+                    result.othersCpuPercent()));
+        }
         if (result.failedCalls() > 0) {
             line(s, "Failed calls:     ", result.failedCalls() + " (first: " + result.firstError() + ")");
         }

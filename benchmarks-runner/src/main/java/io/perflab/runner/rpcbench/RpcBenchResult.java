@@ -19,10 +19,15 @@ import org.HdrHistogram.Histogram;
  * @param warmupSettled for an auto warmup, whether throughput settled before the cap
  * @param failedCalls calls that ended with an error in the measured window
  * @param firstError the first such error, or null
+ * @param othersCpuPercent share of the host's CPU capacity that other processes used during the window, in
+ *     percent (NaN where unknown): a disturbed trial shows here
+ * @param jitMillisInWindow JIT compilation time during the window, ms: compiler threads count in the process's
+ *     CPU, so a warmup too short for the JIT shows here
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
-                             boolean warmupSettled, long failedCalls, String firstError) {
+                             boolean warmupSettled, long failedCalls, String firstError,
+                             double othersCpuPercent, long jitMillisInWindow) {
 
     /** Every metric of DESIGN's table, keyed by {@link MetricKeys}. */
     public Map<String, Double> metrics() {
@@ -56,6 +61,10 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         env.put("measured_seconds", String.format(java.util.Locale.ROOT, "%.3f", window.elapsedNanos() / 1e9));
         env.put("requests", Long.toString(requests));
         env.put("failed_calls", Long.toString(failedCalls));
+        env.put("jit_ms_in_window", Long.toString(jitMillisInWindow));
+        if (!Double.isNaN(othersCpuPercent)) {
+            env.put("others_cpu_percent", String.format(java.util.Locale.ROOT, "%.1f", othersCpuPercent));
+        }
         if (firstError != null) {
             env.put("first_error", firstError);
         }

@@ -8,7 +8,8 @@ import java.util.Locale;
  *
  * <p>A fixed warmup runs the workload for a set time. An {@code auto} warmup runs it in one-second windows until
  * throughput stops trending: the last {@value #SETTLED_WINDOWS} windows lie within {@value #SETTLED_SPREAD_PERCENT}
- * % of their mean (max − min ≤ 2 % of the mean), capped by {@code max}. Comparing one stack mid-JIT with
+ * % of their mean (max − min ≤ 2 % of the mean) and the JIT compiled for at most 10 ms in the last of them,
+ * capped by {@code max}. Comparing one stack mid-JIT with
  * another at steady state would measure the JIT, not the stack (DESIGN, "Measuring fairly").
  *
  * @param auto whether to warm up until steady

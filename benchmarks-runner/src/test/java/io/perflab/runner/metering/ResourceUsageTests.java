@@ -3,9 +3,10 @@ package io.perflab.runner.metering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -20,20 +21,29 @@ class ResourceUsageTests {
 
     private static volatile long sink;
 
+    /**
+     * RUSAGE_SELF counts every thread of a JVM, and in the test JVM the JIT compilers are busy with whatever
+     * earlier tests loaded. So the burn runs in a fresh JVM without compiler threads ({@code -Xint}) and with the
+     * serial collector: there, the burner is the only thread using CPU.
+     */
     @Test
     void userTimeOfSelfGrowsByTheCpuTimeBurnedInAThread() throws Exception {
-        burnUserCpu(TimeUnit.MILLISECONDS.toNanos(20)); // compile the loop before measuring
-        awaitQuietJit();
-        long[] threadUserNanos = new long[1];
-        ResourceUsage before = ResourceUsage.self();
-        Thread burner = new Thread(() -> threadUserNanos[0] = burnUserCpu(TimeUnit.MILLISECONDS.toNanos(200)));
-        burner.start();
-        burner.join();
-        ResourceUsage delta = ResourceUsage.self().minus(before);
+        Process jvm = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xint",
+                "-XX:+UseSerialGC", "-Xmx32m", "-cp", System.getProperty("java.class.path"),
+                BurnInFreshJvm.class.getName(), "200").redirectErrorStream(true).start();
+        String output = new String(jvm.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String[] lines = output.split("\n");
+        String[] figures = lines[lines.length - 1].trim().split(" ");
+        double user = Double.parseDouble(figures[0]);
+        double system = Double.parseDouble(figures[1]);
+        double burnedMicros = Double.parseDouble(figures[2]);
 
-        double burnedMicros = threadUserNanos[0] / 1000.0;
         assertThat(burnedMicros).isGreaterThanOrEqualTo(200_000);
-        assertThat((double) delta.userMicros()).isCloseTo(burnedMicros, within(burnedMicros * 0.10));
+        assertThat(user + system).as("user + system").isCloseTo(burnedMicros, within(burnedMicros * 0.10));
+        // the kernel splits the exact runtime into user and system time by where its ticks landed; on a loaded
+        // machine more ticks land in the scheduler, so the user share of a pure-arithmetic loop may dip below 90 %
+        assertThat(user).as("user").isCloseTo(burnedMicros, within(burnedMicros * 0.15));
     }
 
     @Test
@@ -42,19 +52,22 @@ class ResourceUsageTests {
         long burned = burnUserCpu(TimeUnit.MILLISECONDS.toNanos(50));
         ResourceUsage delta = ResourceUsage.currentThread().minus(before);
 
-        assertThat((double) delta.userMicros()).isCloseTo(burned / 1000.0, within(burned / 1000.0 * 0.10));
+        assertThat((double) delta.cpuMicros()).isCloseTo(burned / 1000.0, within(burned / 1000.0 * 0.10));
     }
 
     @Test
     void everySleepAndWakeIsAVoluntaryContextSwitch() {
-        int cycles = 200;
+        int cycles = 100;
         ResourceUsage before = ResourceUsage.currentThread();
         for (int i = 0; i < cycles; i++) {
-            LockSupport.parkNanos(200_000);
+            LockSupport.parkNanos(1_000_000);
         }
         ResourceUsage delta = ResourceUsage.currentThread().minus(before);
 
-        assertThat(delta.voluntaryContextSwitches()).isGreaterThanOrEqualTo(cycles);
+        // a thread preempted on its way to sleep, whose timer fires meanwhile, never sleeps: its switch was
+        // involuntary; every cycle is a switch, nearly all voluntary
+        assertThat(delta.contextSwitches()).isGreaterThanOrEqualTo(cycles);
+        assertThat(delta.voluntaryContextSwitches()).isGreaterThanOrEqualTo(cycles * 9 / 10);
         assertThat(ResourceUsage.self().voluntaryContextSwitches())
                 .isGreaterThanOrEqualTo(delta.voluntaryContextSwitches());
     }
@@ -69,24 +82,6 @@ class ResourceUsageTests {
         assertThat(delta).isEqualTo(new ResourceUsage(1000, 500, 30, 2));
         assertThat(delta.cpuMicros()).isEqualTo(1500);
         assertThat(delta.contextSwitches()).isEqualTo(32);
-    }
-
-    /**
-     * RUSAGE_SELF counts every thread of the test JVM, the JIT compilers included, and those are busy with the
-     * classes earlier tests loaded. Waits (at most two seconds) until no compilation happened for 100 ms.
-     */
-    private static void awaitQuietJit() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-        long last = -1;
-        while (System.nanoTime() < deadline) {
-            long total = jit.getTotalCompilationTime();
-            if (total == last) {
-                return;
-            }
-            last = total;
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-        }
     }
 
     /**

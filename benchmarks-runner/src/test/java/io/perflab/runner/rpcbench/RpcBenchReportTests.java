@@ -22,7 +22,7 @@ class RpcBenchReportTests {
         RpcBenchResult result = new RpcBenchResult(Workload.DEFAULTS.withRun(Duration.ofSeconds(5))
                 .withWarmup(Warmup.fixed(Duration.ofSeconds(5))), Map.of("completion", "notification"), requests,
                 new ProcessMeter.Window(5_000_000_000L, usage, 123 * requests, 0, 0), latency,
-                Duration.ofSeconds(5), true, 0, null);
+                Duration.ofSeconds(5), true, 0, null, Double.NaN, 0);
 
         String report = RpcBenchReport.format(result);
 
