@@ -132,7 +132,7 @@ final class UploadCommand implements Callable<Integer> {
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         JsonNode result = ServerOptions.JSON.readTree(response.body());
-        List<String> regressions = ComparisonTable.print(result, thresholdPercent, out);
+        List<String> regressions = UploadResultTable.print(result, thresholdPercent, out);
         out.flush();
         if (failOnRegression && !regressions.isEmpty()) {
             err.println("perflab upload: regressed by more than " + format(thresholdPercent) + " %: "

@@ -65,7 +65,7 @@ class UploadCommandTests {
                     "ciLowPercent": -12.0, "ciHighPercent": -8.0, "holmPValue": 0.0001, "verdict": "improved"}]}""";
         StringWriter out = new StringWriter();
 
-        var regressions = ComparisonTable.print(JsonMapper.builder().build().readTree(response), 2.0,
+        var regressions = UploadResultTable.print(JsonMapper.builder().build().readTree(response), 2.0,
                 new PrintWriter(out));
 
         // a: +3 % > 2 %; b: +1.5 % ≤ 2 %; c improved

@@ -7,9 +7,9 @@ import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 
 /** The text table {@code perflab upload} prints from an upload response. */
-final class ComparisonTable {
+final class UploadResultTable {
 
-    private ComparisonTable() {
+    private UploadResultTable() {
     }
 
     /**
