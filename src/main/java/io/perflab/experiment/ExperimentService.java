@@ -39,18 +39,18 @@ public class ExperimentService {
 
     /** The full view: status, progress, variants, option diff and per-metric results. */
     public ExperimentView view(long id) {
-        ExperimentRecord e = get(id);
-        List<RunRecord> runs = store.runs(id);
-        return view(e, runs, true);
+        return view(get(id), true);
     }
 
     /** A list entry: the view without per-metric results. */
     public ExperimentView summary(ExperimentRecord e) {
-        return view(e, store.runs(e.id()), false);
+        return view(e, false);
     }
 
-    private ExperimentView view(ExperimentRecord e, List<RunRecord> runs, boolean withResults) {
-        int failed = (int) runs.stream().filter(r -> !r.ok() && !"CANCELLED".equals(r.status())).count();
+    private ExperimentView view(ExperimentRecord e, boolean withResults) {
+        List<ExperimentStore.RunTiming> runs = store.runTimings(e.id());
+        int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
+                .count();
         int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
         Long position = e.status() == ExperimentStatus.QUEUED ? store.queuePosition(e) : null;
         Map<String, VariantRecord> variants = store.variants(e.id());
@@ -64,7 +64,7 @@ public class ExperimentService {
                 withResults ? results.compare(e) : List.of());
     }
 
-    private Long eta(ExperimentRecord e, List<RunRecord> runs, int completed) {
+    private Long eta(ExperimentRecord e, List<ExperimentStore.RunTiming> runs, int completed) {
         if (e.status() != ExperimentStatus.RUNNING || completed == 0) {
             return null;
         }
@@ -153,7 +153,7 @@ public class ExperimentService {
 
     /** The experiment running on this host now, if any. */
     public java.util.Optional<ExperimentView> running() {
-        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, store.runs(e.id()), false));
+        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, false));
     }
 
     public void delete(long id) {

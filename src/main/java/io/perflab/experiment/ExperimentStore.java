@@ -255,6 +255,19 @@ public class ExperimentStore {
                 .list();
     }
 
+    /** A run's status and times, without its samples or environment: what progress and ETA need. */
+    public record RunTiming(String status, Instant startedAt, Instant finishedAt) {
+    }
+
+    /** The status and times of every run of an experiment; cheap beside {@link #runs}. */
+    public List<RunTiming> runTimings(long experimentId) {
+        return jdbc.sql("SELECT status, started_at, finished_at FROM trial_run WHERE experiment_id = ?")
+                .param(experimentId)
+                .query((rs, n) -> new RunTiming(rs.getString("status"), instant(rs, "started_at"),
+                        instant(rs, "finished_at")))
+                .list();
+    }
+
     /** Ordinals that already have a run that counts (finished, failed or timed out; not cancelled). */
     public List<Integer> storedOrdinals(long experimentId) {
         return jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? AND status <> 'CANCELLED' ORDER BY ordinal")
