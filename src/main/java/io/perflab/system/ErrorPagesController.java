@@ -19,17 +19,15 @@ import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.servlet.ModelAndView;
 
 /**
- * The container's error path: an HTML page for browsers ({@code templates/error/404.html}, {@code 500.html},
- * {@code error.html}) and {@code application/problem+json} for everything else, so an API client never gets an
+ * The container's error path: one HTML page for browsers ({@code templates/error/error.html}) and
+ * {@code application/problem+json} for everything else, so an API client never gets an
  * HTML page or Spring's default JSON shape.
  */
 @Controller
 @RequestMapping("${server.error.path:/error}")
 class ErrorPagesController implements ErrorController {
 
-    private static final String VIEW_NOT_FOUND = "error/404";
-    private static final String VIEW_SERVER_ERROR = "error/500";
-    private static final String VIEW_OTHER = "error/error";
+    private static final String VIEW = "error/error";
 
     private final ErrorAttributes errorAttributes;
 
@@ -40,12 +38,7 @@ class ErrorPagesController implements ErrorController {
     @RequestMapping(produces = MediaType.TEXT_HTML_VALUE)
     ModelAndView errorPage(HttpServletRequest request) {
         HttpStatus status = status(request);
-        String view = switch (status) {
-            case NOT_FOUND -> VIEW_NOT_FOUND;
-            case INTERNAL_SERVER_ERROR -> VIEW_SERVER_ERROR;
-            default -> VIEW_OTHER;
-        };
-        ModelAndView page = new ModelAndView(view, status);
+        ModelAndView page = new ModelAndView(VIEW, status);
         page.addObject("status", status.value());
         page.addObject("reason", status.getReasonPhrase());
         page.addObject("detail", detail(request, status));
