@@ -85,7 +85,7 @@ final class AbCommand implements Callable<Integer> {
 
     @Option(names = "--jvm-args", paramLabel = "\"flags\"",
             description = "Fixed flags of every trial JVM (default: \"-Xms512m -Xmx512m -XX:+AlwaysPreTouch "
-                    + "-XX:+UseSerialGC -Xbatch\").")
+                    + "-XX:+UseSerialGC -Xbatch -XX:-UseDynamicNumberOfCompilerThreads\").")
     private String jvmArgs;
 
     @Option(names = "--jvm-args-with", paramLabel = "\"flags\"", description = "Extra JVM flags of the change.")

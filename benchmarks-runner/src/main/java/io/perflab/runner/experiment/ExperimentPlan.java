@@ -34,7 +34,7 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
      * with {@code -Xbatch}). It changes how fast the warmup reaches compiled code, not the compiled code.
      */
     public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
-            "-XX:+UseSerialGC", "-Xbatch");
+            "-XX:+UseSerialGC", "-Xbatch", "-XX:-UseDynamicNumberOfCompilerThreads");
 
     /** Trials allowed to fail before the experiment stops, unless told otherwise. */
     public static final int DEFAULT_MAX_FAILURES = 3;

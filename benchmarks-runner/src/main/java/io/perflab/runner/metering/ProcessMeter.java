@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * Reads everything a measured window needs from this process in one go: the monotonic clock,
- * {@code getrusage(RUSAGE_SELF)}, the bytes allocated by all threads so far and the collectors' counters.
+ * {@code getrusage(RUSAGE_SELF)}, the JIT compiler threads' share of it ({@link CompilerThreads}), the bytes
+ * allocated by all threads so far and the collectors' counters.
  *
  * <p>Each source is a function so that tests can drive the meter with known readings.
  */
@@ -18,16 +19,31 @@ public final class ProcessMeter {
     private final Supplier<ResourceUsage> usage;
     private final LongSupplier allocatedBytes;
     private final Supplier<GcTotals> gc;
+    private final Supplier<ResourceUsage> compilerThreads;
 
+    /** A meter that charges the JIT compiler threads' CPU to the window like any other thread's. */
     public ProcessMeter(LongSupplier nanoClock, Supplier<ResourceUsage> usage, LongSupplier allocatedBytes,
                         Supplier<GcTotals> gc) {
+        this(nanoClock, usage, allocatedBytes, gc, () -> ResourceUsage.ZERO);
+    }
+
+    /**
+     * @param compilerThreads cumulative CPU and context switches of the JIT compiler threads, which the window
+     *     reports apart from the rest of the process
+     */
+    public ProcessMeter(LongSupplier nanoClock, Supplier<ResourceUsage> usage, LongSupplier allocatedBytes,
+                        Supplier<GcTotals> gc, Supplier<ResourceUsage> compilerThreads) {
         this.nanoClock = nanoClock;
         this.usage = usage;
         this.allocatedBytes = allocatedBytes;
         this.gc = gc;
+        this.compilerThreads = compilerThreads;
     }
 
-    /** The meter of this JVM: {@link System#nanoTime()}, {@code RUSAGE_SELF}, the platform MXBeans. */
+    /**
+     * The meter of this JVM: {@link System#nanoTime()}, {@code RUSAGE_SELF}, the compiler threads from
+     * {@code /proc/self/task} (none where that cannot be read), the platform MXBeans.
+     */
     public static ProcessMeter forThisProcess() {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -36,21 +52,30 @@ public final class ProcessMeter {
         }
         threads.setThreadAllocatedMemoryEnabled(true);
         List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+        Supplier<ResourceUsage> compilers = CompilerThreads.read().isPresent()
+                ? () -> CompilerThreads.read().orElse(ResourceUsage.ZERO)
+                : () -> ResourceUsage.ZERO;
         return new ProcessMeter(System::nanoTime, ResourceUsage::self, threads::getTotalThreadAllocatedBytes,
-                () -> GcTotals.of(collectors));
+                () -> GcTotals.of(collectors), compilers);
     }
 
     /**
-     * A reading of every source. Allocation and GC are read before the clock and {@code getrusage}, so that
-     * the MXBean calls themselves fall outside a window that starts with this snapshot, and inside the
-     * previous one when the snapshot ends a window; either way, they are charged once.
+     * A reading of every source. Allocation, GC and the compiler threads are read before the clock and
+     * {@code getrusage}, so that reading them falls outside a window that starts with this snapshot, and inside
+     * the previous one when the snapshot ends a window; either way, it is charged once.
      */
     public Snapshot snapshot() {
         long allocated = allocatedBytes.getAsLong();
         GcTotals collections = gc.get();
+        ResourceUsage compilers = compilerThreads.get();
         ResourceUsage resources = usage.get();
         long now = nanoClock.getAsLong();
-        return new Snapshot(now, resources, allocated, collections);
+        return new Snapshot(now, resources, compilers, allocated, collections);
+    }
+
+    /** The JIT compiler threads' CPU time so far, in microseconds (0 where unknown). */
+    public long compilerCpuMicros() {
+        return compilerThreads.get().cpuMicros();
     }
 
     /** Counts of all collectors together. */
@@ -67,12 +92,19 @@ public final class ProcessMeter {
         }
     }
 
-    /** One reading of the meter's sources. */
-    public record Snapshot(long nanoTime, ResourceUsage usage, long allocatedBytes, GcTotals gc) {
+    /**
+     * One reading of the meter's sources.
+     *
+     * @param usage the whole process
+     * @param compilerThreads the JIT compiler threads, part of {@code usage}
+     */
+    public record Snapshot(long nanoTime, ResourceUsage usage, ResourceUsage compilerThreads, long allocatedBytes,
+                           GcTotals gc) {
 
         /** What happened between {@code start} and this snapshot. */
         public Window since(Snapshot start) {
-            return new Window(nanoTime - start.nanoTime, usage.minus(start.usage),
+            ResourceUsage compilers = compilerThreads.minus(start.compilerThreads);
+            return new Window(nanoTime - start.nanoTime, usage.minus(start.usage).minus(compilers), compilers,
                     allocatedBytes - start.allocatedBytes, gc.collections() - start.gc.collections(),
                     gc.millis() - start.gc.millis());
         }
@@ -82,12 +114,19 @@ public final class ProcessMeter {
      * The deltas over a measured window.
      *
      * @param elapsedNanos monotonic wall time of the window
-     * @param usage {@code getrusage(RUSAGE_SELF)} difference: the whole process, client and server threads
+     * @param usage {@code getrusage(RUSAGE_SELF)} difference less the JIT compiler threads': every other thread
+     *     of the process, client and server, live or dead
+     * @param compilerThreads what the JIT compiler threads used in the window
      * @param allocatedBytes bytes allocated by all threads, live or dead
      * @param gcCount collections of all collectors
      * @param gcMillis accumulated collection time reported by the collectors
      */
-    public record Window(long elapsedNanos, ResourceUsage usage, long allocatedBytes, long gcCount,
-                         long gcMillis) {
+    public record Window(long elapsedNanos, ResourceUsage usage, ResourceUsage compilerThreads,
+                         long allocatedBytes, long gcCount, long gcMillis) {
+
+        /** The whole process: {@code usage} plus the compiler threads. */
+        public ResourceUsage processUsage() {
+            return usage.plus(compilerThreads);
+        }
     }
 }

@@ -41,6 +41,13 @@ public record ResourceUsage(long userMicros, long systemMicros, long voluntaryCo
                 involuntaryContextSwitches - earlier.involuntaryContextSwitches);
     }
 
+    /** {@code this + other}, field by field. */
+    public ResourceUsage plus(ResourceUsage other) {
+        return new ResourceUsage(userMicros + other.userMicros, systemMicros + other.systemMicros,
+                voluntaryContextSwitches + other.voluntaryContextSwitches,
+                involuntaryContextSwitches + other.involuntaryContextSwitches);
+    }
+
     /** User plus system CPU time in microseconds. */
     public long cpuMicros() {
         return userMicros + systemMicros;

@@ -48,8 +48,10 @@ public final class RpcBench {
     private static final int LATENCY_DIGITS = 3;
     private static final long ONE_SECOND = TimeUnit.SECONDS.toNanos(1);
     /**
-     * An auto warmup also waits for the JIT to be done: compiler threads' CPU counts in {@code RUSAGE_SELF}, and
-     * on a busy machine they may still be compiling the hot path long after throughput looks flat.
+     * An auto warmup also waits for the JIT to be done: on a busy machine the compiler threads may still be
+     * compiling the hot path long after throughput looks flat, and until they are done the window measures code
+     * that is about to be replaced. Done means the compiler threads used at most this much CPU in the last second
+     * (or, where their CPU cannot be read, the JVM compiled for at most this long).
      */
     private static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
 
@@ -111,7 +113,7 @@ public final class RpcBench {
             long jitInWindow = jitMillis() - jitBefore;
             Histogram latency = load.swapLatencies();
             double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
-                    ? hostEnd.get().othersPercentSince(hostStart.get(), window.usage().cpuMicros(),
+                    ? hostEnd.get().othersPercentSince(hostStart.get(), window.processUsage().cpuMicros(),
                             window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
                     : Double.NaN;
             long failed = load.failed.get() - failedBefore;
@@ -137,13 +139,13 @@ public final class RpcBench {
         SteadyState steady = new SteadyState();
         load.swapLatencies();
         long windowStart = nanoClock.getAsLong();
-        long compiled = jitMillis();
+        long compiled = jitWork();
         while (windowStart < end) {
             long windowEnd = Math.min(windowStart + ONE_SECOND, end);
             awaitUntil(windowEnd);
             long now = nanoClock.getAsLong();
             double throughput = load.swapLatencies().getTotalCount() / ((now - windowStart) / 1e9);
-            long compiledNow = jitMillis();
+            long compiledNow = jitWork();
             boolean jitQuiet = compiledNow - compiled <= JIT_QUIET_MILLIS_PER_SECOND;
             compiled = compiledNow;
             if (windowEnd - windowStart == ONE_SECOND && steady.add(throughput) && jitQuiet) {
@@ -152,6 +154,15 @@ public final class RpcBench {
             windowStart = now;
         }
         return false;
+    }
+
+    /**
+     * The JIT's work so far in ms: its compiler threads' CPU where the meter reads them, else the JVM's total
+     * compilation time.
+     */
+    private long jitWork() {
+        long compilerCpuMicros = meter.compilerCpuMicros();
+        return compilerCpuMicros > 0 ? compilerCpuMicros / 1000 : jitMillis();
     }
 
     /** Total JIT compilation time so far, or 0 where the JVM does not report it. */

@@ -60,7 +60,8 @@ public final class RpcBenchReport {
         line(s, "Engine options:   ", result.environment().get("engine_options"));
         line(s, "Window:           ", result.requests() + " requests in "
                 + result.environment().get("measured_seconds") + " s after " + warmupText(result));
-        line(s, "JIT in window:    ", result.jitMillisInWindow() + " ms of compilation");
+        line(s, "JIT in window:    ", result.jitMillisInWindow() + " ms of compilation, "
+                + result.environment().get("jit_cpu_ms_in_window") + " ms of compiler-thread CPU (not counted above)");
         if (!Double.isNaN(result.othersCpuPercent())) {
             line(s, "Other processes:  ", String.format(Locale.ROOT, "%.1f %% of the host's CPU during the window",
                     result.othersCpuPercent()));
@@ -68,8 +69,8 @@ public final class RpcBenchReport {
         if (result.failedCalls() > 0) {
             line(s, "Failed calls:     ", result.failedCalls() + " (first: " + result.firstError() + ")");
         }
-        s.append("CPU and context switches per request cover the whole process: client and server threads, "
-                + "as in rpc-bench.\n");
+        s.append("CPU and context switches per request cover the whole process, client and server threads as in "
+                + "rpc-bench, except the JIT's compiler threads.\n");
         return s.toString();
     }
 

@@ -21,8 +21,8 @@ import org.HdrHistogram.Histogram;
  * @param firstError the first such error, or null
  * @param othersCpuPercent share of the host's CPU capacity that other processes used during the window, in
  *     percent (NaN where unknown): a disturbed trial shows here
- * @param jitMillisInWindow JIT compilation time during the window, ms: compiler threads count in the process's
- *     CPU, so a warmup too short for the JIT shows here
+ * @param jitMillisInWindow JIT compilation time during the window, ms (the JVM's figure, wall time of the
+ *     compilations): a warmup too short for the JIT shows here
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
@@ -62,6 +62,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         env.put("requests", Long.toString(requests));
         env.put("failed_calls", Long.toString(failedCalls));
         env.put("jit_ms_in_window", Long.toString(jitMillisInWindow));
+        env.put("jit_cpu_ms_in_window", String.format(java.util.Locale.ROOT, "%.1f",
+                window.compilerThreads().cpuMicros() / 1e3));
         if (!Double.isNaN(othersCpuPercent)) {
             env.put("others_cpu_percent", String.format(java.util.Locale.ROOT, "%.1f", othersCpuPercent));
         }

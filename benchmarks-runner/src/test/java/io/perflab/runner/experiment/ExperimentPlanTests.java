@@ -80,9 +80,10 @@ class ExperimentPlanTests {
         List<String> command = launcher.command(plan, (EngineVariant) plan.with());
 
         assertThat(command.get(0)).endsWith("/bin/java");
-        assertThat(command.subList(1, 9)).containsExactly("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
-                "-XX:+UseSerialGC", "-Xbatch", "-XX:+UseG1GC", "-cp", "a.jar:b.jar");
-        assertThat(command.subList(9, 11)).containsExactly("io.perflab.PerfLabApplication", "trial");
+        assertThat(command.subList(1, 10)).containsExactly("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
+                "-XX:+UseSerialGC", "-Xbatch", "-XX:-UseDynamicNumberOfCompilerThreads", "-XX:+UseG1GC", "-cp",
+                "a.jar:b.jar");
+        assertThat(command.subList(10, 12)).containsExactly("io.perflab.PerfLabApplication", "trial");
         assertThat(String.join(" ", command)).endsWith("--run-seconds 3 --set completion=notification");
     }
 }

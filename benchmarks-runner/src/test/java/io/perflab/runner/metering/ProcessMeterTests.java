@@ -49,7 +49,25 @@ class ProcessMeterTests {
         ProcessMeter.Window window = meter.snapshot().since(first);
 
         assertThat(window).isEqualTo(new ProcessMeter.Window(3_000_000L, new ResourceUsage(1000, 500, 30, 1),
-                4096L, 1, 7));
+                ResourceUsage.ZERO, 4096L, 1, 7));
+    }
+
+    @Test
+    void compilerThreadsAreTakenOutOfTheWindowAndReportedApart() {
+        Deque<Long> clock = new ArrayDeque<>(List.of(0L, 1_000_000L));
+        Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(100, 50, 10, 1),
+                new ResourceUsage(1100, 550, 40, 6)));
+        Deque<ResourceUsage> compilers = new ArrayDeque<>(List.of(new ResourceUsage(40, 2, 3, 0),
+                new ResourceUsage(340, 12, 8, 2)));
+        ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
+                compilers::pop);
+
+        ProcessMeter.Snapshot start = meter.snapshot();
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.compilerThreads()).isEqualTo(new ResourceUsage(300, 10, 5, 2));
+        assertThat(window.usage()).isEqualTo(new ResourceUsage(700, 490, 25, 3));
+        assertThat(window.processUsage()).isEqualTo(new ResourceUsage(1000, 500, 30, 5));
     }
 
     private static void allocate(int bytes) {

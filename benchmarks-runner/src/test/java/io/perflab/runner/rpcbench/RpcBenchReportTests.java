@@ -21,7 +21,7 @@ class RpcBenchReportTests {
         latency.recordValueWithCount(95_000, requests);
         RpcBenchResult result = new RpcBenchResult(Workload.DEFAULTS.withRun(Duration.ofSeconds(5))
                 .withWarmup(Warmup.fixed(Duration.ofSeconds(5))), Map.of("completion", "notification"), requests,
-                new ProcessMeter.Window(5_000_000_000L, usage, 123 * requests, 0, 0), latency,
+                new ProcessMeter.Window(5_000_000_000L, usage, ResourceUsage.ZERO, 123 * requests, 0, 0), latency,
                 Duration.ofSeconds(5), true, 0, null, Double.NaN, 0);
 
         String report = RpcBenchReport.format(result);
@@ -42,7 +42,7 @@ class RpcBenchReportTests {
         assertThat(report).contains("Alloc per req:    123 B\n", "Latency p50:      95.039us\n",
                 "GC:               0 collections, 0 ms\n",
                 "Window:           776270 requests in 5.000 s after 5.000 s of warmup\n",
-                "cover the whole process: client and server threads");
+                "cover the whole process, client and server threads as in rpc-bench, except the JIT's compiler threads");
     }
 
     @Test

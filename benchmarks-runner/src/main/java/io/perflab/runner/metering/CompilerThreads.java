@@ -1,0 +1,99 @@
+package io.perflab.runner.metering;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * CPU time and context switches of this JVM's JIT compiler threads, read from {@code /proc/self/task} (Linux).
+ *
+ * <p>{@code getrusage(RUSAGE_SELF)} counts every thread of the process, and the JIT's compiler threads are among
+ * them. On a small machine they keep compiling long after a benchmark's throughput looks flat: on 2 vCPUs, the C2
+ * compiler thread spends about 5 s of CPU in the first 10 s of an rpc-bench trial and still 0.1 s per second
+ * after that — a third of the user CPU a 3 s window measures. That CPU belongs to the JVM warming itself up, not
+ * to the code under test, and how much of it lands in a window varies from trial to trial; a meter that
+ * subtracts it measures the code under test, and reports the JIT's share on its own.
+ *
+ * <p>Per thread: the time on CPU from {@code schedstat} (nanoseconds, exact), split into user and system time in
+ * the ratio of {@code stat}'s {@code utime}/{@code stime} ticks (10 ms granules); the context switches from
+ * {@code status}. Compiler threads must not come and go during a window (a thread that ends takes its counts
+ * along), so trial JVMs run with {@code -XX:-UseDynamicNumberOfCompilerThreads}.
+ */
+public final class CompilerThreads {
+
+    private static final Path TASKS = Path.of("/proc/self/task");
+    /** Thread names as the kernel keeps them (15 characters): "C2 CompilerThre", "C1 CompilerThre", "JVMCI …". */
+    private static final List<String> NAME_PREFIXES = List.of("C1 Compiler", "C2 Compiler", "JVMCI Compiler",
+            "JVMCI-native C");
+
+    private CompilerThreads() {
+    }
+
+    /**
+     * The JIT compiler threads' cumulative CPU time and context switches, summed over the threads alive now; empty
+     * where {@code /proc/self/task} cannot be read.
+     */
+    public static Optional<ResourceUsage> read() {
+        return read(TASKS);
+    }
+
+    static Optional<ResourceUsage> read(Path tasks) {
+        long userNanos = 0;
+        long systemNanos = 0;
+        long voluntary = 0;
+        long involuntary = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                Optional<ThreadReading> reading = readThread(thread);
+                if (reading.isPresent()) {
+                    ThreadReading r = reading.get();
+                    long ticks = r.userTicks + r.systemTicks;
+                    long user = ticks == 0 ? r.cpuNanos : Math.round((double) r.cpuNanos * r.userTicks / ticks);
+                    userNanos += user;
+                    systemNanos += r.cpuNanos - user;
+                    voluntary += r.voluntarySwitches;
+                    involuntary += r.involuntarySwitches;
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
+        return Optional.of(new ResourceUsage(userNanos / 1000, systemNanos / 1000, voluntary, involuntary));
+    }
+
+    /** One compiler thread's counters, or empty for another thread or one that ended while being read. */
+    private static Optional<ThreadReading> readThread(Path thread) {
+        try {
+            String name = Files.readString(thread.resolve("comm")).strip();
+            if (NAME_PREFIXES.stream().noneMatch(name::startsWith)) {
+                return Optional.empty();
+            }
+            String schedstat = Files.readString(thread.resolve("schedstat")).strip();
+            long cpuNanos = Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+            String stat = Files.readString(thread.resolve("stat"));
+            // fields after the parenthesised name, which may itself hold spaces: state is field 3, utime 14
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long userTicks = Long.parseLong(f[11]);
+            long systemTicks = Long.parseLong(f[12]);
+            long voluntary = 0;
+            long involuntary = 0;
+            for (String line : Files.readAllLines(thread.resolve("status"))) {
+                if (line.startsWith("voluntary_ctxt_switches:")) {
+                    voluntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+                    involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                }
+            }
+            return Optional.of(new ThreadReading(cpuNanos, userTicks, systemTicks, voluntary, involuntary));
+        } catch (IOException ended) {
+            return Optional.empty();
+        }
+    }
+
+    private record ThreadReading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
+                                 long involuntarySwitches) {
+    }
+}

@@ -1,0 +1,68 @@
+package io.perflab.runner.metering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompilerThreadsTests {
+
+    @Test
+    void sumsTheCompilerThreadsOnlyAndSplitsTheirCpuInTheRatioOfTheirTicks(@TempDir Path tasks) throws IOException {
+        // 80 user ticks of 100: 3 ms of 3.75 ms on CPU are user time
+        thread(tasks, "101", "C2 CompilerThre", 3_750_000, 80, 20, 7, 1);
+        thread(tasks, "102", "C1 CompilerThre", 1_000_000, 0, 0, 2, 0);
+        thread(tasks, "103", "pool-1-thread-1", 900_000_000, 90, 0, 500, 40);
+        thread(tasks, "104", "weird) name (x", 900_000_000, 90, 0, 500, 40);
+
+        Optional<ResourceUsage> usage = CompilerThreads.read(tasks);
+
+        assertThat(usage).contains(new ResourceUsage(3000 + 1000, 750, 9, 1));
+    }
+
+    @Test
+    void aThreadThatEndedWhileBeingReadIsSkipped(@TempDir Path tasks) throws IOException {
+        thread(tasks, "101", "C2 CompilerThre", 2_000_000, 1, 0, 1, 0);
+        Files.createDirectories(tasks.resolve("102"));
+        Files.writeString(tasks.resolve("102/comm"), "C1 CompilerThre\n");
+
+        assertThat(CompilerThreads.read(tasks)).contains(new ResourceUsage(2000, 0, 1, 0));
+    }
+
+    @Test
+    void noProcTreeMeansUnknown(@TempDir Path dir) {
+        assertThat(CompilerThreads.read(dir.resolve("absent"))).isEmpty();
+    }
+
+    @Test
+    void findsThisJvmsCompilerThreadsOnLinux() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux only");
+        long sum = 0;
+        for (int i = 0; i < 2_000_000; i++) {
+            sum += Integer.toString(i).hashCode();
+        }
+        assertThat(sum).isNotZero();
+
+        Optional<ResourceUsage> usage = CompilerThreads.read();
+
+        assertThat(usage).isPresent();
+        assertThat(usage.get().cpuMicros()).as("the JIT compiled something in this JVM").isPositive();
+        assertThat(usage.get().cpuMicros()).isLessThan(ResourceUsage.self().cpuMicros());
+    }
+
+    private static void thread(Path tasks, String tid, String name, long cpuNanos, long userTicks, long systemTicks,
+                               long voluntary, long involuntary) throws IOException {
+        Path dir = Files.createDirectories(tasks.resolve(tid));
+        Files.writeString(dir.resolve("comm"), name + "\n");
+        Files.writeString(dir.resolve("schedstat"), cpuNanos + " 12345 67\n");
+        Files.writeString(dir.resolve("stat"), tid + " (" + name + ") S 1 1 1 0 -1 4194368 10 0 0 0 "
+                + userTicks + " " + systemTicks + " 0 0 20 0 30 0 100 0 0\n");
+        Files.writeString(dir.resolve("status"), "Name:\t" + name + "\nvoluntary_ctxt_switches:\t" + voluntary
+                + "\nnonvoluntary_ctxt_switches:\t" + involuntary + "\n");
+    }
+}
