@@ -20,7 +20,8 @@ import picocli.CommandLine.IVersionProvider;
         description = "Statistical A/B performance analysis of an RPC engine and of CI benchmarks.%n"
                 + "With no subcommand, or with only --name=value properties, starts the web service.",
         subcommands = {ServeCommand.class, BenchCommand.class, AbCommand.class, TrialCommand.class,
-                CompareCommand.class, UploadCommand.class, TokenCommand.class, CommandLine.HelpCommand.class})
+                CalibrateCommand.class, CompareCommand.class, UploadCommand.class, TokenCommand.class,
+                CommandLine.HelpCommand.class})
 public final class PerfLabCommand implements Runnable {
 
     /** Exit status for bad command-line input, as picocli and most Unix tools use. */

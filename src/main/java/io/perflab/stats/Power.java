@@ -31,6 +31,28 @@ public record Power(double power, double minimumDetectableEffectPercent, double 
         return new Power(power, 100 * mde / base, targetPercent, n);
     }
 
+    /**
+     * The smallest true difference of means that a two-sided Welch test at {@code alpha} detects with probability
+     * {@code power} in an experiment of {@code runsPerVariant} runs on each side, when both sides have standard
+     * deviation {@code sd}: (t(1 − α/2, ν) + t(power, ν)) · sd · √(2/n) with ν = 2(n − 1), Welch's degrees of
+     * freedom for equal variances and sizes. It is in the units of {@code sd}; divide by a mean for a share.
+     *
+     * @throws IllegalArgumentException if {@code runsPerVariant} &lt; 2, {@code sd} is negative or not finite, or
+     *     {@code alpha} or {@code power} lie outside (0, 1)
+     */
+    public static double minimumDetectableDifference(double sd, long runsPerVariant, double alpha, double power) {
+        if (runsPerVariant < 2) {
+            throw new IllegalArgumentException("runs per variant must be at least 2, got " + runsPerVariant);
+        }
+        if (!(sd >= 0) || Double.isInfinite(sd)) {
+            throw new IllegalArgumentException("standard deviation must be finite and not negative, got " + sd);
+        }
+        if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1)) {
+            throw new IllegalArgumentException("alpha and power must lie in (0, 1), got " + alpha + " and " + power);
+        }
+        return factor(2.0 * (runsPerVariant - 1), alpha, power) * sd * Math.sqrt(2.0 / runsPerVariant);
+    }
+
     private static double factor(double df, double alpha, double power) {
         return Distributions.tQuantile(1 - alpha / 2, df) + Distributions.tQuantile(power, df);
     }

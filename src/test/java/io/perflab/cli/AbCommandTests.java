@@ -69,7 +69,7 @@ class AbCommandTests {
         int status = execute("ab", "--runs", "3", "--without-cmd", "exit 1", "--with-cmd", "true",
                 "--max-failures", "1");
 
-        assertThat(status).isEqualTo(AbCommand.EXIT_TOO_MANY_FAILURES);
+        assertThat(status).isEqualTo(PlanExecution.EXIT_TOO_MANY_FAILURES);
         assertThat(err.toString()).contains("stopped after 2 failed trials (more than --max-failures 1)");
     }
 

@@ -17,8 +17,8 @@ import java.util.Optional;
  * to the code under test, and how much of it lands in a window varies from trial to trial; a meter that
  * subtracts it measures the code under test, and reports the JIT's share on its own.
  *
- * <p>Per thread: the time on CPU from {@code schedstat} (nanoseconds, exact), split into user and system time in
- * the ratio of {@code stat}'s {@code utime}/{@code stime} ticks (10 ms granules); the context switches from
+ * <p>Per thread: the time on CPU from {@code schedstat} (nanoseconds, exact), {@code stat}'s {@code utime} and
+ * {@code stime} ticks (10 ms granules) to split it into user and system time, and the context switches from
  * {@code status}. Compiler threads must not come and go during a window (a thread that ends takes its counts
  * along), so trial JVMs run with {@code -XX:-UseDynamicNumberOfCompilerThreads}.
  */
@@ -33,39 +33,66 @@ public final class CompilerThreads {
     }
 
     /**
-     * The JIT compiler threads' cumulative CPU time and context switches, summed over the threads alive now; empty
-     * where {@code /proc/self/task} cannot be read.
+     * The JIT compiler threads' cumulative counters, summed over the threads alive now; empty where
+     * {@code /proc/self/task} cannot be read.
      */
-    public static Optional<ResourceUsage> read() {
+    public static Optional<Reading> read() {
         return read(TASKS);
     }
 
-    static Optional<ResourceUsage> read(Path tasks) {
-        long userNanos = 0;
-        long systemNanos = 0;
-        long voluntary = 0;
-        long involuntary = 0;
+    static Optional<Reading> read(Path tasks) {
+        Reading sum = Reading.ZERO;
         try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
             for (Path thread : threads) {
-                Optional<ThreadReading> reading = readThread(thread);
+                Optional<Reading> reading = readThread(thread);
                 if (reading.isPresent()) {
-                    ThreadReading r = reading.get();
-                    long ticks = r.userTicks + r.systemTicks;
-                    long user = ticks == 0 ? r.cpuNanos : Math.round((double) r.cpuNanos * r.userTicks / ticks);
-                    userNanos += user;
-                    systemNanos += r.cpuNanos - user;
-                    voluntary += r.voluntarySwitches;
-                    involuntary += r.involuntarySwitches;
+                    sum = sum.plus(reading.get());
                 }
             }
         } catch (IOException | RuntimeException unreadable) {
             return Optional.empty();
         }
-        return Optional.of(new ResourceUsage(userNanos / 1000, systemNanos / 1000, voluntary, involuntary));
+        return Optional.of(sum);
+    }
+
+    /**
+     * Cumulative counters of compiler threads.
+     *
+     * @param cpuNanos time on CPU ({@code schedstat}), exact
+     * @param userTicks user time in clock ticks ({@code stat} field 14)
+     * @param systemTicks system time in clock ticks ({@code stat} field 15)
+     * @param voluntarySwitches voluntary context switches
+     * @param involuntarySwitches involuntary context switches
+     */
+    public record Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
+                          long involuntarySwitches) {
+
+        /** No compiler thread, or none that could be read. */
+        public static final Reading ZERO = new Reading(0, 0, 0, 0, 0);
+
+        Reading plus(Reading other) {
+            return new Reading(cpuNanos + other.cpuNanos, userTicks + other.userTicks,
+                    systemTicks + other.systemTicks, voluntarySwitches + other.voluntarySwitches,
+                    involuntarySwitches + other.involuntarySwitches);
+        }
+
+        /**
+         * What the compiler threads used since {@code earlier}: the exact CPU time, split into user and system
+         * time in the ratio of the ticks counted in between (all user time when no tick fell in between: compiler
+         * threads spend nearly all their time in user mode).
+         */
+        public ResourceUsage since(Reading earlier) {
+            long cpu = Math.max(0, cpuNanos - earlier.cpuNanos);
+            long user = Math.max(0, userTicks - earlier.userTicks);
+            long system = Math.max(0, systemTicks - earlier.systemTicks);
+            long userNanos = user + system == 0 ? cpu : Math.round((double) cpu * user / (user + system));
+            return new ResourceUsage(userNanos / 1000, (cpu - userNanos) / 1000,
+                    voluntarySwitches - earlier.voluntarySwitches, involuntarySwitches - earlier.involuntarySwitches);
+        }
     }
 
     /** One compiler thread's counters, or empty for another thread or one that ended while being read. */
-    private static Optional<ThreadReading> readThread(Path thread) {
+    private static Optional<Reading> readThread(Path thread) {
         try {
             String name = Files.readString(thread.resolve("comm")).strip();
             if (NAME_PREFIXES.stream().noneMatch(name::startsWith)) {
@@ -87,13 +114,9 @@ public final class CompilerThreads {
                     involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                 }
             }
-            return Optional.of(new ThreadReading(cpuNanos, userTicks, systemTicks, voluntary, involuntary));
+            return Optional.of(new Reading(cpuNanos, userTicks, systemTicks, voluntary, involuntary));
         } catch (IOException ended) {
             return Optional.empty();
         }
-    }
-
-    private record ThreadReading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
-                                 long involuntarySwitches) {
     }
 }

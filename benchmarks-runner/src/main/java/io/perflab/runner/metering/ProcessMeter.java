@@ -19,12 +19,12 @@ public final class ProcessMeter {
     private final Supplier<ResourceUsage> usage;
     private final LongSupplier allocatedBytes;
     private final Supplier<GcTotals> gc;
-    private final Supplier<ResourceUsage> compilerThreads;
+    private final Supplier<CompilerThreads.Reading> compilerThreads;
 
     /** A meter that charges the JIT compiler threads' CPU to the window like any other thread's. */
     public ProcessMeter(LongSupplier nanoClock, Supplier<ResourceUsage> usage, LongSupplier allocatedBytes,
                         Supplier<GcTotals> gc) {
-        this(nanoClock, usage, allocatedBytes, gc, () -> ResourceUsage.ZERO);
+        this(nanoClock, usage, allocatedBytes, gc, () -> CompilerThreads.Reading.ZERO);
     }
 
     /**
@@ -32,7 +32,7 @@ public final class ProcessMeter {
      *     reports apart from the rest of the process
      */
     public ProcessMeter(LongSupplier nanoClock, Supplier<ResourceUsage> usage, LongSupplier allocatedBytes,
-                        Supplier<GcTotals> gc, Supplier<ResourceUsage> compilerThreads) {
+                        Supplier<GcTotals> gc, Supplier<CompilerThreads.Reading> compilerThreads) {
         this.nanoClock = nanoClock;
         this.usage = usage;
         this.allocatedBytes = allocatedBytes;
@@ -52,9 +52,9 @@ public final class ProcessMeter {
         }
         threads.setThreadAllocatedMemoryEnabled(true);
         List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-        Supplier<ResourceUsage> compilers = CompilerThreads.read().isPresent()
-                ? () -> CompilerThreads.read().orElse(ResourceUsage.ZERO)
-                : () -> ResourceUsage.ZERO;
+        Supplier<CompilerThreads.Reading> compilers = CompilerThreads.read().isPresent()
+                ? () -> CompilerThreads.read().orElse(CompilerThreads.Reading.ZERO)
+                : () -> CompilerThreads.Reading.ZERO;
         return new ProcessMeter(System::nanoTime, ResourceUsage::self, threads::getTotalThreadAllocatedBytes,
                 () -> GcTotals.of(collectors), compilers);
     }
@@ -67,7 +67,7 @@ public final class ProcessMeter {
     public Snapshot snapshot() {
         long allocated = allocatedBytes.getAsLong();
         GcTotals collections = gc.get();
-        ResourceUsage compilers = compilerThreads.get();
+        CompilerThreads.Reading compilers = compilerThreads.get();
         ResourceUsage resources = usage.get();
         long now = nanoClock.getAsLong();
         return new Snapshot(now, resources, compilers, allocated, collections);
@@ -75,7 +75,7 @@ public final class ProcessMeter {
 
     /** The JIT compiler threads' CPU time so far, in microseconds (0 where unknown). */
     public long compilerCpuMicros() {
-        return compilerThreads.get().cpuMicros();
+        return compilerThreads.get().cpuNanos() / 1000;
     }
 
     /** Counts of all collectors together. */
@@ -98,13 +98,31 @@ public final class ProcessMeter {
      * @param usage the whole process
      * @param compilerThreads the JIT compiler threads, part of {@code usage}
      */
-    public record Snapshot(long nanoTime, ResourceUsage usage, ResourceUsage compilerThreads, long allocatedBytes,
-                           GcTotals gc) {
+    public record Snapshot(long nanoTime, ResourceUsage usage, CompilerThreads.Reading compilerThreads,
+                           long allocatedBytes, GcTotals gc) {
 
-        /** What happened between {@code start} and this snapshot. */
+        /**
+         * What happened between {@code start} and this snapshot. The compiler threads' share comes off the process's
+         * figures; where their user/system split, made from 10 ms ticks, claims more system (or user) time than the
+         * process's own split has, the excess is moved to the other side, so that no figure goes negative and the
+         * total stays exact.
+         */
         public Window since(Snapshot start) {
-            ResourceUsage compilers = compilerThreads.minus(start.compilerThreads);
-            return new Window(nanoTime - start.nanoTime, usage.minus(start.usage).minus(compilers), compilers,
+            ResourceUsage process = usage.minus(start.usage);
+            ResourceUsage compilers = compilerThreads.since(start.compilerThreads);
+            long user = compilers.userMicros();
+            long system = compilers.systemMicros();
+            if (system > process.systemMicros()) {
+                user += system - process.systemMicros();
+                system = process.systemMicros();
+            }
+            if (user > process.userMicros()) {
+                system += user - process.userMicros();
+                user = process.userMicros();
+            }
+            compilers = new ResourceUsage(user, system, compilers.voluntaryContextSwitches(),
+                    compilers.involuntaryContextSwitches());
+            return new Window(nanoTime - start.nanoTime, process.minus(compilers), compilers,
                     allocatedBytes - start.allocatedBytes, gc.collections() - start.gc.collections(),
                     gc.millis() - start.gc.millis());
         }

@@ -14,15 +14,16 @@ class CompilerThreadsTests {
 
     @Test
     void sumsTheCompilerThreadsOnlyAndSplitsTheirCpuInTheRatioOfTheirTicks(@TempDir Path tasks) throws IOException {
-        // 80 user ticks of 100: 3 ms of 3.75 ms on CPU are user time
+        // 4.75 ms on CPU, 80 user ticks of 100: 3.8 ms user time
         thread(tasks, "101", "C2 CompilerThre", 3_750_000, 80, 20, 7, 1);
         thread(tasks, "102", "C1 CompilerThre", 1_000_000, 0, 0, 2, 0);
         thread(tasks, "103", "pool-1-thread-1", 900_000_000, 90, 0, 500, 40);
         thread(tasks, "104", "weird) name (x", 900_000_000, 90, 0, 500, 40);
 
-        Optional<ResourceUsage> usage = CompilerThreads.read(tasks);
+        Optional<CompilerThreads.Reading> reading = CompilerThreads.read(tasks);
 
-        assertThat(usage).contains(new ResourceUsage(3000 + 1000, 750, 9, 1));
+        assertThat(reading).contains(new CompilerThreads.Reading(4_750_000, 80, 20, 9, 1));
+        assertThat(reading.get().since(CompilerThreads.Reading.ZERO)).isEqualTo(new ResourceUsage(3800, 950, 9, 1));
     }
 
     @Test
@@ -31,7 +32,17 @@ class CompilerThreadsTests {
         Files.createDirectories(tasks.resolve("102"));
         Files.writeString(tasks.resolve("102/comm"), "C1 CompilerThre\n");
 
-        assertThat(CompilerThreads.read(tasks)).contains(new ResourceUsage(2000, 0, 1, 0));
+        assertThat(CompilerThreads.read(tasks)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0));
+    }
+
+    @Test
+    void usageSinceAnEarlierReadingSplitsByTheTicksInBetween() {
+        CompilerThreads.Reading earlier = new CompilerThreads.Reading(1_000_000, 50, 50, 1, 1);
+        CompilerThreads.Reading later = new CompilerThreads.Reading(5_000_000, 53, 51, 4, 1);
+
+        assertThat(later.since(earlier)).isEqualTo(new ResourceUsage(3000, 1000, 3, 0));
+        assertThat(new CompilerThreads.Reading(3_000_000, 50, 50, 1, 1).since(earlier))
+                .as("no tick in between: user time").isEqualTo(new ResourceUsage(2000, 0, 0, 0));
     }
 
     @Test
@@ -48,11 +59,12 @@ class CompilerThreadsTests {
         }
         assertThat(sum).isNotZero();
 
-        Optional<ResourceUsage> usage = CompilerThreads.read();
+        Optional<CompilerThreads.Reading> reading = CompilerThreads.read();
 
-        assertThat(usage).isPresent();
-        assertThat(usage.get().cpuMicros()).as("the JIT compiled something in this JVM").isPositive();
-        assertThat(usage.get().cpuMicros()).isLessThan(ResourceUsage.self().cpuMicros());
+        assertThat(reading).isPresent();
+        long compilerMicros = reading.get().since(CompilerThreads.Reading.ZERO).cpuMicros();
+        assertThat(compilerMicros).as("the JIT compiled something in this JVM").isPositive();
+        assertThat(compilerMicros).isLessThan(ResourceUsage.self().cpuMicros());
     }
 
     private static void thread(Path tasks, String tid, String name, long cpuNanos, long userTicks, long systemTicks,

@@ -57,8 +57,9 @@ class ProcessMeterTests {
         Deque<Long> clock = new ArrayDeque<>(List.of(0L, 1_000_000L));
         Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(100, 50, 10, 1),
                 new ResourceUsage(1100, 550, 40, 6)));
-        Deque<ResourceUsage> compilers = new ArrayDeque<>(List.of(new ResourceUsage(40, 2, 3, 0),
-                new ResourceUsage(340, 12, 8, 2)));
+        // 310 µs on CPU in between, 30 user ticks and 1 system tick: 300 µs user, 10 µs system
+        Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
+                new CompilerThreads.Reading(42_000, 4, 0, 3, 0), new CompilerThreads.Reading(352_000, 34, 1, 8, 2)));
         ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
                 compilers::pop);
 
@@ -68,6 +69,24 @@ class ProcessMeterTests {
         assertThat(window.compilerThreads()).isEqualTo(new ResourceUsage(300, 10, 5, 2));
         assertThat(window.usage()).isEqualTo(new ResourceUsage(700, 490, 25, 3));
         assertThat(window.processUsage()).isEqualTo(new ResourceUsage(1000, 500, 30, 5));
+    }
+
+    @Test
+    void aCoarseTickSplitNeverDrivesTheProcessFiguresBelowZero() {
+        Deque<Long> clock = new ArrayDeque<>(List.of(0L, 1_000_000L));
+        Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(0, 0, 0, 0),
+                new ResourceUsage(900, 20, 10, 0)));
+        // 500 µs on CPU, one system tick and no user tick: all 500 µs would be system time
+        Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
+                new CompilerThreads.Reading(0, 0, 0, 0, 0), new CompilerThreads.Reading(500_000, 0, 1, 2, 0)));
+        ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
+                compilers::pop);
+
+        ProcessMeter.Snapshot start = meter.snapshot();
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.compilerThreads()).isEqualTo(new ResourceUsage(480, 20, 2, 0));
+        assertThat(window.usage()).isEqualTo(new ResourceUsage(420, 0, 8, 0));
     }
 
     private static void allocate(int bytes) {

@@ -1,0 +1,123 @@
+package io.perflab.cli;
+
+import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.experiment.ExperimentOutcome;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.ExperimentRunner;
+import io.perflab.runner.experiment.PlannedTrial;
+import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.experiment.TrialListener;
+import io.perflab.runner.trial.TrialResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Runs an experiment plan for a command: the load warning, progress, the experiment file rewritten after each
+ * trial, Ctrl-C (the running trial is killed, what finished is kept) and the list of failed trials.
+ *
+ * @param name the command's name, for messages
+ */
+record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile) {
+
+    /** Exit status when the experiment stopped because too many trials failed. */
+    static final int EXIT_TOO_MANY_FAILURES = 1;
+    /** Exit status after Ctrl-C, as shells report SIGINT. */
+    static final int EXIT_CANCELLED = 130;
+
+    /** How a plan ended and every trial that finished, in the order they finished. */
+    record Finished(ExperimentOutcome outcome, List<TrialResult> results) {
+
+        int exitStatus() {
+            return switch (outcome.stop()) {
+                case COMPLETED -> 0;
+                case TOO_MANY_FAILURES -> EXIT_TOO_MANY_FAILURES;
+                case CANCELLED -> EXIT_CANCELLED;
+            };
+        }
+    }
+
+    /**
+     * Runs every trial of {@code plan}, then {@code report}: after Ctrl-C too, since the JVM waits for it before
+     * it exits.
+     */
+    Finished run(ExperimentPlan plan, TrialLauncher launcher, Consumer<Finished> report) {
+        LoadWarning.check(err);
+        ExperimentRunner runner = new ExperimentRunner(launcher);
+        List<TrialResult> results = new CopyOnWriteArrayList<>();
+        AbProgress progress = new AbProgress(out, System.console() != null, plan);
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread interrupt = new Thread(() -> {
+            runner.cancel();
+            try {
+                finished.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "perflab-" + name + "-cancel");
+        Runtime.getRuntime().addShutdownHook(interrupt);
+        try {
+            out.println("perflab " + name + ": " + plan.trials().size() + " trials (" + plan.runsPerVariant()
+                    + " per variant, " + plan.order().label() + "), each in a fresh process"
+                    + (outFile == null ? "" : "; writing " + outFile));
+            ExperimentOutcome outcome = runner.run(plan, new TrialListener() {
+                @Override
+                public void trialStarted(PlannedTrial trial) {
+                    progress.started(trial);
+                }
+
+                @Override
+                public void trialFinished(TrialResult result) {
+                    results.add(result);
+                    write(plan, results);
+                    progress.finished(result);
+                }
+            });
+            progress.done();
+            if (outcome.stop() != ExperimentOutcome.Stop.COMPLETED) {
+                err.println("perflab " + name + ": " + outcome.message());
+            }
+            long failed = results.size() - outcome.succeeded();
+            if (failed > 0) {
+                err.println("perflab " + name + ": " + failed + " of " + results.size() + " trials did not succeed:");
+                results.stream().filter(r -> !r.ok()).forEach(r -> err.println("  trial " + r.ordinal() + " ("
+                        + r.variant() + ", " + r.status() + "): " + firstLine(r.error())));
+            }
+            Finished done = new Finished(outcome, List.copyOf(results));
+            report.accept(done);
+            out.flush();
+            return done;
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupt);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running and waits for the finished latch above
+            }
+        }
+    }
+
+    private void write(ExperimentPlan plan, List<TrialResult> results) {
+        if (outFile == null) {
+            return;
+        }
+        try {
+            ExperimentJson.write(outFile, plan, results);
+        } catch (IOException e) {
+            err.println("perflab " + name + ": cannot write " + outFile + ": " + e.getMessage());
+        }
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

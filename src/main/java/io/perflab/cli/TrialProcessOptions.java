@@ -1,0 +1,87 @@
+package io.perflab.cli;
+
+import io.perflab.PerfLabApplication;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.TrialLauncher;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * How the trial processes of a local experiment run, shared by {@code perflab ab} and {@code perflab calibrate}:
+ * their timeout, the pause between them, how many may fail, their fixed JVM flags, CPU pinning and the
+ * experiment file. Mistakes are {@link IllegalArgumentException}s naming the flag.
+ */
+final class TrialProcessOptions {
+
+    @Option(names = "--trial-timeout", paramLabel = "S",
+            description = "Kill a trial after this many seconds (default: warmup + run + 60).")
+    private String trialTimeout;
+
+    @Option(names = "--cooldown", paramLabel = "S", description = "Pause between trials (default: 0).")
+    private String cooldown;
+
+    @Option(names = "--max-failures", paramLabel = "N",
+            description = "Stop once more trials than this have failed (default: 3).")
+    private int maxFailures = ExperimentPlan.DEFAULT_MAX_FAILURES;
+
+    @Option(names = "--jvm-args", paramLabel = "\"flags\"",
+            description = "Fixed flags of every trial JVM (default: \"-Xms512m -Xmx512m -XX:+AlwaysPreTouch "
+                    + "-XX:+UseSerialGC -Xbatch -XX:-UseDynamicNumberOfCompilerThreads\").")
+    private String jvmArgs;
+
+    @Option(names = "--cpus", paramLabel = "LIST",
+            description = "Pin every trial JVM to these CPUs with taskset -c (e.g. 1, 0-1); needs taskset.")
+    private String cpus;
+
+    @Option(names = "--out", paramLabel = "FILE.json",
+            description = "Write the experiment and every trial as JSON; rewritten after each trial.")
+    private Path out;
+
+    /** {@code plan} with these options applied. */
+    ExperimentPlan applyTo(ExperimentPlan plan) {
+        ExperimentPlan result = plan.withMaxFailures(maxFailures);
+        if (trialTimeout != null) {
+            result = result.withTrialTimeout(seconds("--trial-timeout", trialTimeout));
+        }
+        if (cooldown != null) {
+            result = result.withCooldown(seconds("--cooldown", cooldown));
+        }
+        if (jvmArgs != null) {
+            result = result.withJvmArgs(flags(jvmArgs));
+        }
+        return result;
+    }
+
+    /** Launches trials with this JVM's {@code java} and class path, pinned where {@code --cpus} says. */
+    TrialLauncher launcher() {
+        TrialLauncher launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
+        return cpus == null ? launcher : launcher.pinnedTo(cpus);
+    }
+
+    /** The experiment file, or null. */
+    Path out() {
+        return out;
+    }
+
+    /** Whitespace-separated flags. */
+    static List<String> flags(String text) {
+        return text.isBlank() ? List.of() : Arrays.asList(text.trim().split("\\s+"));
+    }
+
+    private static Duration seconds(String flag, String text) {
+        BigDecimal value;
+        try {
+            value = new BigDecimal(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be a number of seconds, got '" + text + "'");
+        }
+        if (value.signum() < 0) {
+            throw new IllegalArgumentException(flag + " must not be negative, got " + text);
+        }
+        return Duration.ofNanos(value.movePointRight(9).longValue());
+    }
+}

@@ -1,0 +1,134 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CalibrateCommandTests {
+
+    @TempDir
+    Path directory;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    /** Interleaved without/with pairs: experiment 0 shows a large change, experiment 1 none. */
+    private static final double[] WITHOUT = {10, 10.1, 9.9, 10, 10.1, 9.9};
+    private static final double[] WITH = {12, 12.1, 11.9, 10.3, 10.2, 9.8};
+
+    @Test
+    void countsTheBlocksWhereWelchCallsADifferenceAndMeasuresTheSpread() {
+        List<TrialResult> trials = trials(WITHOUT, WITH);
+        trials.add(new TrialResult("with", 12, TrialStatus.FAILED, null, null, 1, Map.of(), Map.of(), "crashed"));
+
+        List<Calibration.MetricCalibration> rows = new Calibration(2, 3, 0.05, 40).analyze(trials);
+
+        assertThat(rows).singleElement().satisfies(row -> {
+            // R 4.2.2: t.test(c(12,12.1,11.9), c(10,10.1,9.9))$p.value = 1.648e-05; t.test(c(10.3,10.2,9.8),
+            // c(10,10.1,9.9))$p.value = 0.59; binom.test(1, 2)$conf.int = [0.01257911709, 0.98742088291]
+            assertThat(row.metric()).isEqualTo(MetricKeys.USER_CPU_US_PER_REQ);
+            assertThat(row.tested()).isEqualTo(2);
+            assertThat(row.falsePositives()).isEqualTo(1);
+            assertThat(row.rateLow()).isCloseTo(0.01257911709, within(1e-9));
+            assertThat(row.rateHigh()).isCloseTo(0.98742088291, within(1e-9));
+            // R: a <- c(WITHOUT, WITH); sd(a)/mean(a) = 8.557065006 %;
+            // 100 * (qt(0.975, 78) + qt(0.8, 78)) * sd(a) * sqrt(2/40) / mean(a) = 5.42855951
+            assertThat(row.mean()).isCloseTo(10.525, within(1e-12));
+            assertThat(row.cv() * 100).isCloseTo(8.557065006, within(1e-8));
+            assertThat(row.mdePercent()).isCloseTo(5.42855951, within(1e-7));
+        });
+    }
+
+    @Test
+    void noFalsePositiveGivesAnIntervalFromZero() {
+        double[] same = {10, 10.1, 9.9, 10, 10.1, 9.9};
+        Calibration.MetricCalibration row = new Calibration(2, 3, 0.05, 40).analyze(trials(same, same)).get(0);
+
+        assertThat(row.falsePositives()).isZero();
+        assertThat(row.rateLow()).isZero();
+        // R: binom.test(0, 2)$conf.int[2] = 0.8418861
+        assertThat(row.rateHigh()).isCloseTo(0.8418861, within(1e-7));
+    }
+
+    @Test
+    void reportNamesTheTargetAndTheTimeOfAFullExperiment() {
+        String report = new Calibration(2, 3, 0.05, 40).format(trials(WITHOUT, WITH), Duration.ofSeconds(60));
+
+        assertThat(report).contains("A/A calibration: 2 experiments of 3 + 3 trials", "user_cpu_us_per_req",
+                "1/2", "0.50", "[0.013, 0.987]", "no", "8.56%", "5.43%",
+                "12 trials in 1 min 00 s (5.0 s per trial, process start included): an experiment of 40 + 40 "
+                        + "trials takes about 6 min 40 s.");
+    }
+
+    @Test
+    void runsAaExperimentsInFreshJvms() throws IOException {
+        Path file = directory.resolve("aa.json");
+
+        int status = execute("calibrate", "--experiments", "1", "--runs", "2", "--client-threads", "2",
+                "--server-reactors", "1", "--warmup-seconds", "0.2", "--run-seconds", "0.5",
+                "--set", "completion=monitor", "--out", file.toString(),
+                // without -Xbatch: on a loaded machine a thread that waits for its compilation may complete no
+                // call at all in so short a window
+                "--jvm-args", "-Xmx128m -XX:+UseSerialGC");
+
+        assertThat(status).as(err.toString()).isZero();
+        List<TrialResult> trials = ExperimentJson.readTrials(Files.readString(file));
+        assertThat(trials).hasSize(4).allMatch(TrialResult::ok);
+        assertThat(trials).allSatisfy(t -> assertThat(t.environment().get("engine_options"))
+                .contains("completion=monitor"));
+        assertThat(out.toString()).contains("A/A calibration: 1 experiments of 2 + 2 trials", "user_cpu_us_per_req",
+                "ctx_switches_per_req", "an experiment of 40 + 40 trials takes about");
+    }
+
+    @Test
+    void badFlagsExitTwoNamingTheFlag() {
+        assertRejected("--runs must be at least 2, got 1", "calibrate", "--runs", "1");
+        assertRejected("--experiments must be at least 1, got 0", "calibrate", "--experiments", "0");
+        assertRejected("--alpha must lie between 0 and 1, got 2.0", "calibrate", "--alpha", "2");
+        assertRejected("--mde-runs must be at least 2", "calibrate", "--mde-runs", "1");
+        assertRejected("--set: unknown engine option 'nagle'", "calibrate", "--set", "nagle=off");
+        assertRejected("--trial-timeout must not be negative", "calibrate", "--trial-timeout", "-1");
+    }
+
+    /** Interleaved trials, ordinal 2i without and 2i + 1 with. */
+    private static List<TrialResult> trials(double[] without, double[] with) {
+        List<TrialResult> trials = new ArrayList<>();
+        for (int i = 0; i < without.length; i++) {
+            trials.add(result("without", 2 * i, without[i]));
+            trials.add(result("with", 2 * i + 1, with[i]));
+        }
+        return trials;
+    }
+
+    private static TrialResult result(String variant, int ordinal, double userCpu) {
+        return new TrialResult(variant, ordinal, TrialStatus.OK, null, null, 1, Map.of(
+                MetricKeys.USER_CPU_US_PER_REQ, userCpu), Map.of(), null);
+    }
+
+    private void assertRejected(String message, String... args) {
+        StringWriter errors = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(errors, true))
+                .execute(args);
+        assertThat(status).as(String.join(" ", args)).isEqualTo(2);
+        assertThat(errors.toString()).contains(message);
+    }
+
+    private int execute(String... args) {
+        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+}
