@@ -44,7 +44,8 @@ final class AbSummary {
         ComparisonOptions options = ComparisonOptions.defaults();
         String table = ComparisonTable.render(ExperimentAnalysis.analyze(inputs, options), options);
         if (ordered.contains(MetricKeys.USER_CPU_US_PER_REQ)) {
-            table += "Per-request CPU and context switches cover client and server threads of each trial JVM.\n";
+            table += "Per-request CPU and context switches cover client and server threads of each trial JVM, "
+                    + "less the JIT compiler threads.\n";
         }
         return table;
     }

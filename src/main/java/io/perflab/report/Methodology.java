@@ -8,7 +8,7 @@ import io.perflab.stats.RFormat;
 final class Methodology {
 
     static final String RUSAGE_NOTE = "per-request figures from getrusage(RUSAGE_SELF) cover the whole process, "
-            + "client and server";
+            + "client and server, less the JIT compiler threads";
 
     private Methodology() {
     }

@@ -36,7 +36,7 @@ public final class ComparisonTable {
         List<String> notes = new ArrayList<>();
         for (MetricOutcome o : outcomes) {
             if (o.result().isEmpty()) {
-                rows.add(new String[] {o.name(), "", "", "", "", "", "error [" + (notes.size() + 1) + "]"});
+                rows.add(new String[] {o.name(), "", "", "", "", "", "not compared [" + (notes.size() + 1) + "]"});
                 notes.add(o.name() + ": " + o.error().orElse("not compared"));
                 continue;
             }
