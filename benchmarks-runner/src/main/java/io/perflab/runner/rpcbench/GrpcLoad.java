@@ -134,6 +134,10 @@ abstract class GrpcLoad extends Load {
                 .directExecutor()
                 .build();
         channels.add(channel);
+        // a channel connects on its first call: make that call here, in the setup, as the other stacks connect
+        // before their load starts; it also loads gRPC's classes outside the warmup's first window
+        GrpcMessages.check(workload, ClientCalls.blockingUnaryCall(channel, method, callOptions(),
+                GrpcMessages.request(workload, 0)));
         return channel;
     }
 
