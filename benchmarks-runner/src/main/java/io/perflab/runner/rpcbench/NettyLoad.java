@@ -24,6 +24,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -95,6 +96,12 @@ abstract class NettyLoad extends Load {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
+                        if (workers != null) {
+                            // answers come back from the workers one by one: flush them in batches, as the
+                            // engine's reactor does, instead of one write system call per answer
+                            channel.pipeline().addLast(new FlushConsolidationHandler(
+                                    FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+                        }
                         channel.pipeline().addLast(frameDecoder(), new ServerHandler(workload.echo(), workers));
                     }
                 });
@@ -203,7 +210,7 @@ abstract class NettyLoad extends Load {
 
     /**
      * Answers each frame: on the event loop (writes flushed once per read batch), or on a worker, which hands the
-     * answer back to the event loop with {@code writeAndFlush}.
+     * answer back to the event loop with {@code writeAndFlush} (batched by a {@link FlushConsolidationHandler}).
      */
     static final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final boolean echo;
