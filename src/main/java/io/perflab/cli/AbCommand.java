@@ -35,11 +35,13 @@ final class AbCommand implements Callable<Integer> {
     private int runs;
 
     @Option(names = "--without", paramLabel = "option=value", arity = "1..*",
-            description = "Engine options of the baseline (default: the engine's defaults).")
+            description = "Engine options of the baseline (default: the engine's defaults); stack=grpc or "
+                    + "stack=netty puts another RPC stack on this side.")
     private List<String> withoutOptions = new ArrayList<>();
 
     @Option(names = "--with", paramLabel = "option=value", arity = "1..*",
-            description = "Engine options of the change (default: the engine's defaults).")
+            description = "Engine options of the change (default: the engine's defaults); stack=… as for "
+                    + "--without.")
     private List<String> withOptions = new ArrayList<>();
 
     @Mixin
@@ -108,10 +110,13 @@ final class AbCommand implements Callable<Integer> {
             }
         } else {
             Workload workload = workloadOptions.workload();
-            without = new EngineVariant(EngineOptionArguments.parse(spec.commandLine(), "--without", withoutOptions),
-                    workload, TrialProcessOptions.flags(jvmArgsWithout), Optional.empty());
-            with = new EngineVariant(EngineOptionArguments.parse(spec.commandLine(), "--with", withOptions),
-                    workload, TrialProcessOptions.flags(jvmArgsWith), Optional.empty());
+            EngineOptionArguments.VariantArguments baseline = EngineOptionArguments.parseVariant(spec.commandLine(),
+                    "--without", withoutOptions, workload);
+            EngineOptionArguments.VariantArguments change = EngineOptionArguments.parseVariant(spec.commandLine(),
+                    "--with", withOptions, workload);
+            without = new EngineVariant(baseline.engineOptions(), baseline.workload(), TrialProcessOptions.flags(jvmArgsWithout),
+                    Optional.empty());
+            with = new EngineVariant(change.engineOptions(), change.workload(), TrialProcessOptions.flags(jvmArgsWith), Optional.empty());
         }
         try {
             return processOptions.applyTo(ExperimentPlan.of(without, with, runs).withOrder(TrialOrder.parse(order))

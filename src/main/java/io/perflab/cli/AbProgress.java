@@ -32,19 +32,35 @@ final class AbProgress {
     }
 
     AbProgress(PrintWriter out, boolean terminal, ExperimentPlan plan, LongSupplier nanoClock) {
+        this(out, terminal, plan.trials().size(), plan.with() instanceof EngineVariant engine
+                ? firstGuess(engine) : Duration.ofSeconds(1), nanoClock);
+    }
+
+    /**
+     * @param total trials of the experiment
+     * @param firstGuess how long a trial takes, for the ETA before the first has finished
+     */
+    AbProgress(PrintWriter out, boolean terminal, int total, Duration firstGuess, LongSupplier nanoClock) {
         this.out = out;
         this.terminal = terminal;
-        this.total = plan.trials().size();
-        this.firstGuess = plan.with() instanceof EngineVariant engine
-                ? engine.workload().warmup().duration().plus(engine.workload().run()).plusSeconds(2)
-                : Duration.ofSeconds(1);
+        this.total = total;
+        this.firstGuess = firstGuess;
         this.nanoClock = nanoClock;
         this.startNanos = nanoClock.getAsLong();
     }
 
+    /** Warmup (or its cap), window and two seconds of JVM start and shutdown. */
+    static Duration firstGuess(EngineVariant engine) {
+        return engine.workload().warmup().duration().plus(engine.workload().run()).plusSeconds(2);
+    }
+
     void started(PlannedTrial trial) {
+        started(trial.ordinal(), trial.variant().label());
+    }
+
+    void started(int ordinal, String variant) {
         if (terminal) {
-            draw("trial " + (trial.ordinal() + 1) + " (" + trial.variant().label() + ") running");
+            draw("trial " + (ordinal + 1) + " (" + variant + ") running");
         }
     }
 

@@ -49,6 +49,7 @@ final class BenchCommand implements Callable<Integer> {
         QuietLogging.apply();
         var workload = workloadOptions.workload();
         Map<String, String> options = EngineOptionArguments.parse(spec.commandLine(), "--set", settings);
+        EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", options, workload.stack());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());

@@ -1,14 +1,23 @@
 package io.perflab.cli;
 
 import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.rpcbench.Stack;
+import io.perflab.runner.rpcbench.Workload;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
-/** {@code option=value} arguments of engine options, checked against the engine's own parser. */
+/**
+ * {@code option=value} arguments of engine options, checked against the engine's own parser; on {@code ab}'s
+ * sides also {@code stack=…}.
+ */
 final class EngineOptionArguments {
+
+    /** The pseudo-option of {@code ab}'s sides that selects the stack. */
+    static final String STACK = "stack";
 
     private EngineOptionArguments() {
     }
@@ -36,12 +45,61 @@ final class EngineOptionArguments {
         return options;
     }
 
+    /**
+     * The options of one side of {@code ab}: engine options, plus the pseudo-option {@code stack=perflab|grpc|netty}
+     * that puts another stack under the same workload.
+     *
+     * @param workload the workload of both sides, whose stack {@code stack=} replaces
+     * @throws ParameterException naming {@code flag}: a bad option or stack, or engine options with another stack
+     */
+    static VariantArguments parseVariant(CommandLine commandLine, String flag, List<String> arguments,
+                                         Workload workload) {
+        List<String> engine = new ArrayList<>();
+        Workload variantWorkload = workload;
+        for (String argument : arguments) {
+            int eq = argument.indexOf('=');
+            if (eq > 0 && argument.substring(0, eq).trim().equals(STACK)) {
+                try {
+                    variantWorkload = variantWorkload.withStack(Stack.parse(argument.substring(eq + 1)));
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(commandLine, flag + " " + argument + ": " + e.getMessage());
+                }
+            } else {
+                engine.add(argument);
+            }
+        }
+        Map<String, String> options = parse(commandLine, flag, engine);
+        if (!options.isEmpty() && variantWorkload.stack() != Stack.PERFLAB) {
+            throw new ParameterException(commandLine, flag + ": engine option " + options.keySet().iterator().next()
+                    + " applies to stack=perflab only, not stack=" + variantWorkload.stack().label());
+        }
+        return new VariantArguments(options, variantWorkload);
+    }
+
+    /** Refuses engine options ({@code flag}) with a stack other than the engine. */
+    static void requireEngineStack(CommandLine commandLine, String flag, Map<String, String> options, Stack stack) {
+        if (!options.isEmpty() && stack != Stack.PERFLAB) {
+            throw new ParameterException(commandLine, flag + " sets engine options, which apply to --stack perflab "
+                    + "only; got " + flag + " " + options.keySet().iterator().next() + " with --stack "
+                    + stack.label());
+        }
+    }
+
+    /**
+     * One side of {@code ab}.
+     *
+     * @param engineOptions its engine options
+     * @param workload the shared workload with this side's stack
+     */
+    record VariantArguments(Map<String, String> engineOptions, Workload workload) {
+    }
+
     private static String allowed() {
         StringBuilder s = new StringBuilder();
         for (EngineOptions.OptionSpec spec : EngineOptions.optionSpecs()) {
             s.append(s.length() == 0 ? "" : ", ").append(spec.name()).append(" (").append(spec.allowedValuesText())
                     .append(')');
         }
-        return s.toString();
+        return s.toString() + "; and " + STACK + " (perflab, grpc, netty) on ab's sides";
     }
 }

@@ -19,8 +19,9 @@ import picocli.CommandLine.IVersionProvider;
         versionProvider = PerfLabCommand.Version.class,
         description = "Statistical A/B performance analysis of an RPC engine and of CI benchmarks.%n"
                 + "With no subcommand, or with only --name=value properties, starts the web service.",
-        subcommands = {ServeCommand.class, BenchCommand.class, AbCommand.class, TrialCommand.class,
-                CalibrateCommand.class, CompareCommand.class, UploadCommand.class, TokenCommand.class,
+        subcommands = {ServeCommand.class, BenchCommand.class, AbCommand.class, PeersCommand.class,
+                CalibrateCommand.class, TrialCommand.class, CompareCommand.class, UploadCommand.class,
+                TokenCommand.class,
                 CommandLine.HelpCommand.class})
 public final class PerfLabCommand implements Runnable {
 

@@ -4,6 +4,7 @@ import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.ExperimentRunner;
+import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
@@ -11,6 +12,7 @@ import io.perflab.runner.trial.TrialResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -47,10 +49,47 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
      * it exits.
      */
     Finished run(ExperimentPlan plan, TrialLauncher launcher, Consumer<Finished> report) {
+        AbProgress progress = new AbProgress(out, System.console() != null, plan);
+        String header = plan.trials().size() + " trials (" + plan.runsPerVariant() + " per variant, "
+                + plan.order().label() + ")";
+        return run(header, launcher, progress, (runner, finished) -> runner.run(plan, new TrialListener() {
+            @Override
+            public void trialStarted(PlannedTrial trial) {
+                progress.started(trial);
+            }
+
+            @Override
+            public void trialFinished(TrialResult result) {
+                finished.accept(result);
+            }
+        }), results -> ExperimentJson.write(outFile, plan, results), report);
+    }
+
+    /** Runs every trial of a plan of several variants, round-robin, then {@code report}. */
+    Finished run(MultiVariantPlan plan, TrialLauncher launcher, Consumer<Finished> report) {
+        AbProgress progress = new AbProgress(out, System.console() != null, plan.trials().size(),
+                AbProgress.firstGuess(plan.variants().values().iterator().next()), System::nanoTime);
+        String header = plan.trials().size() + " trials (" + plan.runsPerVariant() + " per variant: "
+                + String.join(", ", plan.variants().keySet()) + ", interleaved)";
+        return run(header, launcher, progress, (runner, finished) -> runner.run(plan, finished),
+                results -> ExperimentJson.write(outFile, plan, results), report);
+    }
+
+    /** Starts a run of {@code runner} that hands each finished trial to the consumer. */
+    private interface Execution {
+        ExperimentOutcome start(ExperimentRunner runner, Consumer<TrialResult> finished);
+    }
+
+    /** Writes the experiment file. */
+    private interface Writer {
+        void write(List<TrialResult> results) throws IOException;
+    }
+
+    private Finished run(String header, TrialLauncher launcher, AbProgress progress, Execution execution,
+                         Writer writer, Consumer<Finished> report) {
         LoadWarning.check(err);
         ExperimentRunner runner = new ExperimentRunner(launcher);
         List<TrialResult> results = new CopyOnWriteArrayList<>();
-        AbProgress progress = new AbProgress(out, System.console() != null, plan);
         CountDownLatch finished = new CountDownLatch(1);
         Thread interrupt = new Thread(() -> {
             runner.cancel();
@@ -62,21 +101,12 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
         }, "perflab-" + name + "-cancel");
         Runtime.getRuntime().addShutdownHook(interrupt);
         try {
-            out.println("perflab " + name + ": " + plan.trials().size() + " trials (" + plan.runsPerVariant()
-                    + " per variant, " + plan.order().label() + "), each in a fresh process"
+            out.println("perflab " + name + ": " + header + ", each in a fresh process"
                     + (outFile == null ? "" : "; writing " + outFile));
-            ExperimentOutcome outcome = runner.run(plan, new TrialListener() {
-                @Override
-                public void trialStarted(PlannedTrial trial) {
-                    progress.started(trial);
-                }
-
-                @Override
-                public void trialFinished(TrialResult result) {
-                    results.add(result);
-                    write(plan, results);
-                    progress.finished(result);
-                }
+            ExperimentOutcome outcome = execution.start(runner, result -> {
+                results.add(result);
+                write(writer, results);
+                progress.finished(result);
             });
             progress.done();
             if (outcome.stop() != ExperimentOutcome.Stop.COMPLETED) {
@@ -102,12 +132,12 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
         }
     }
 
-    private void write(ExperimentPlan plan, List<TrialResult> results) {
+    private void write(Writer writer, List<TrialResult> results) {
         if (outFile == null) {
             return;
         }
         try {
-            ExperimentJson.write(outFile, plan, results);
+            writer.write(new ArrayList<>(results));
         } catch (IOException e) {
             err.println("perflab " + name + ": cannot write " + outFile + ": " + e.getMessage());
         }

@@ -2,6 +2,7 @@ package io.perflab.cli;
 
 import io.perflab.PerfLabApplication;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -11,7 +12,8 @@ import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
- * How the trial processes of a local experiment run, shared by {@code perflab ab} and {@code perflab calibrate}:
+ * How the trial processes of a local experiment run, shared by {@code perflab ab}, {@code peers} and
+ * {@code calibrate}:
  * their timeout, the pause between them, how many may fail, their fixed JVM flags, CPU pinning and the
  * experiment file. Mistakes are {@link IllegalArgumentException}s naming the flag.
  */
@@ -44,6 +46,21 @@ final class TrialProcessOptions {
     /** {@code plan} with these options applied. */
     ExperimentPlan applyTo(ExperimentPlan plan) {
         ExperimentPlan result = plan.withMaxFailures(maxFailures);
+        if (trialTimeout != null) {
+            result = result.withTrialTimeout(seconds("--trial-timeout", trialTimeout));
+        }
+        if (cooldown != null) {
+            result = result.withCooldown(seconds("--cooldown", cooldown));
+        }
+        if (jvmArgs != null) {
+            result = result.withJvmArgs(flags(jvmArgs));
+        }
+        return result;
+    }
+
+    /** {@code plan} with these options applied. */
+    MultiVariantPlan applyTo(MultiVariantPlan plan) {
+        MultiVariantPlan result = plan.withMaxFailures(maxFailures);
         if (trialTimeout != null) {
             result = result.withTrialTimeout(seconds("--trial-timeout", trialTimeout));
         }

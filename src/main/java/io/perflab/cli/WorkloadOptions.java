@@ -14,6 +14,10 @@ final class WorkloadOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
 
+    @Option(names = "--stack", paramLabel = "perflab|grpc|netty",
+            description = "RPC stack under load: PerfLab's engine, gRPC-java or bare Netty (default: perflab).")
+    private String stack;
+
     @Option(names = "--mode", paramLabel = "sync|async", description = "Call mode (default: sync).")
     private String mode;
 
@@ -53,6 +57,7 @@ final class WorkloadOptions {
     /** The workload the flags describe, rpc-bench's defaults for the rest. */
     Workload workload() {
         Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("--stack", stack);
         flags.put("--mode", mode);
         flags.put("--client-threads", clientThreads);
         flags.put("--async-concurrency", asyncConcurrency);
@@ -72,6 +77,15 @@ final class WorkloadOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(mixee.commandLine(), e.getMessage());
         }
-        return encryption ? workload.withEncryption(true) : workload;
+        try {
+            return encryption ? workload.withEncryption(true) : workload;
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(mixee.commandLine(), e.getMessage());
+        }
+    }
+
+    /** Whether {@code --stack} was given. */
+    boolean stackGiven() {
+        return stack != null;
     }
 }

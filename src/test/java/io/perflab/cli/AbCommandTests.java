@@ -2,7 +2,10 @@ package io.perflab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.json.Json;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
@@ -15,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 class AbCommandTests {
@@ -86,6 +90,35 @@ class AbCommandTests {
         assertRejected("needs both --with-cmd and --without-cmd", "ab", "--runs", "2", "--with-cmd", "true");
         assertRejected("--max-failures must be ≥ 0", "ab", "--runs", "2", "--max-failures", "-1");
         assertRejected("Missing required option: '--runs=N'", "ab");
+    }
+
+    @Test
+    void eachSideMayPutAnotherStackUnderTheSameWorkload() {
+        AbCommand command = new AbCommand();
+        new CommandLine(command).parseArgs("--runs", "20", "--mode", "async", "--without", "stack=grpc",
+                "--with", "stack=perflab", "completion=monitor");
+
+        ExperimentPlan plan = command.plan();
+
+        EngineVariant without = (EngineVariant) plan.without();
+        EngineVariant with = (EngineVariant) plan.with();
+        assertThat(without.workload().stack()).isEqualTo(Stack.GRPC);
+        assertThat(without.engineOptions()).isEmpty();
+        assertThat(with.workload().stack()).isEqualTo(Stack.PERFLAB);
+        assertThat(with.engineOptions()).containsExactly(Map.entry("completion", "monitor"));
+        assertThat(with.workload().withStack(Stack.GRPC)).isEqualTo(without.workload());
+        assertThat(without.trialSpec().toArguments()).containsSequence("--stack", "grpc");
+        assertThat(plan.describe().toString()).contains("stack=grpc", "stack=perflab");
+    }
+
+    @Test
+    void badStacksExitTwoNamingTheSide() {
+        assertRejected("--with stack=thrift: --stack must be perflab, grpc or netty, got 'thrift'", "ab", "--runs",
+                "2", "--with", "stack=thrift");
+        assertRejected("--without: engine option completion applies to stack=perflab only, not stack=netty", "ab",
+                "--runs", "2", "--without", "stack=netty", "completion=monitor");
+        assertRejected("--with: engine option flush applies to stack=perflab only, not stack=grpc", "ab", "--runs",
+                "2", "--stack", "grpc", "--with", "flush=immediate");
     }
 
     @Test

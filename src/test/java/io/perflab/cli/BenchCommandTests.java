@@ -60,6 +60,27 @@ class BenchCommandTests {
         assertThat(err.toString()).contains("unknown engine option 'nagle'", "allocator");
     }
 
+    @Test
+    void runsAnotherStackAndSaysWhichInTheReport() {
+        int status = execute(concat(new String[] {"bench", "--stack", "grpc"}, SHORT));
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("Reqs/sec:", "Stack:            grpc").doesNotContain("Engine options:");
+    }
+
+    @Test
+    void badStacksAndEngineOptionsOfAnotherStackExitTwoNamingTheFlag() {
+        assertThat(execute("bench", "--stack", "zeromq")).isEqualTo(2);
+        assertThat(err.toString()).contains("--stack must be perflab, grpc or netty, got 'zeromq'");
+
+        assertThat(execute("bench", "--stack", "grpc", "--set", "completion=monitor")).isEqualTo(2);
+        assertThat(err.toString()).contains("--set sets engine options, which apply to --stack perflab only; "
+                + "got --set completion with --stack grpc");
+
+        assertThat(execute("bench", "--stack", "netty", "--encryption")).isEqualTo(2);
+        assertThat(err.toString()).contains("--encryption is supported with --stack perflab only, got --stack netty");
+    }
+
     private int execute(String... args) {
         return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     }

@@ -23,8 +23,12 @@ public final class ExperimentJson {
     }
 
     public static Map<String, Object> toJson(ExperimentPlan plan, List<TrialResult> results) {
+        return toJson(plan.describe(), results);
+    }
+
+    private static Map<String, Object> toJson(Map<String, Object> experiment, List<TrialResult> results) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("experiment", plan.describe());
+        json.put("experiment", experiment);
         List<Object> trials = new ArrayList<>(results.size());
         results.forEach(r -> trials.add(r.toJson()));
         json.put("trials", trials);
@@ -36,9 +40,19 @@ public final class ExperimentJson {
      * a file.
      */
     public static void write(Path file, ExperimentPlan plan, List<TrialResult> results) throws IOException {
+        write(file, plan.describe(), results);
+    }
+
+    /** Writes the file of a plan of several variants: its trials' {@code variant} is the variant's name. */
+    public static void write(Path file, MultiVariantPlan plan, List<TrialResult> results) throws IOException {
+        write(file, plan.describe(), results);
+    }
+
+    private static void write(Path file, Map<String, Object> experiment, List<TrialResult> results)
+            throws IOException {
         Path target = file.toAbsolutePath();
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-        Files.writeString(temporary, Json.writePretty(toJson(plan, results)) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(temporary, Json.writePretty(toJson(experiment, results)) + "\n", StandardCharsets.UTF_8);
         try {
             Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (java.nio.file.AtomicMoveNotSupportedException e) {

@@ -9,6 +9,7 @@ import io.perflab.runner.trial.TrialStatus;
 import java.io.File;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,7 +21,9 @@ import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Runs an experiment's trials one at a time, each in a fresh process, and tells a {@link TrialListener} about
@@ -90,40 +93,67 @@ public final class ExperimentRunner {
                         + ")");
             }
         }
+        List<Scheduled> scheduled = new ArrayList<>();
+        for (PlannedTrial trial : all) {
+            if (wanted.contains(trial.ordinal())) {
+                scheduled.add(new Scheduled(() -> listener.trialStarted(trial), () -> runTrial(plan, trial)));
+            }
+        }
+        return runAll(scheduled, plan.cooldown(), plan.maxFailures(), listener::trialFinished);
+    }
+
+    /**
+     * Runs every trial of a plan of several engine variants, round by round, telling {@code finished} about each
+     * trial as it ends. Failures, timeouts and cancellation are handled as for {@link #run(ExperimentPlan,
+     * TrialListener)}.
+     */
+    public ExperimentOutcome run(MultiVariantPlan plan, Consumer<TrialResult> finished) {
+        List<Scheduled> scheduled = new ArrayList<>();
+        for (MultiVariantPlan.Trial trial : plan.trials()) {
+            EngineVariant variant = plan.variants().get(trial.variant());
+            scheduled.add(new Scheduled(() -> { }, () -> runEngineTrial(launcher.command(plan.jvmArgs(), variant),
+                    trial.variant(), trial.ordinal(), plan.trialTimeout())));
+        }
+        return runAll(scheduled, plan.cooldown(), plan.maxFailures(), finished);
+    }
+
+    /** One trial to run: what to tell before it starts, and how to run it. */
+    private record Scheduled(Runnable onStart, Supplier<TrialResult> trial) {
+    }
+
+    private ExperimentOutcome runAll(List<Scheduled> trials, Duration cooldown, int maxFailures,
+                                     Consumer<TrialResult> finished) {
         List<TrialResult> results = new ArrayList<>();
         int failures = 0;
         boolean first = true;
-        for (PlannedTrial trial : all) {
-            if (!wanted.contains(trial.ordinal())) {
-                continue;
-            }
-            if (!first && !plan.cooldown().isZero() && awaitCancel(plan.cooldown().toNanos())) {
+        for (Scheduled trial : trials) {
+            if (!first && !cooldown.isZero() && awaitCancel(cooldown.toNanos())) {
                 break;
             }
             if (isCancelled()) {
                 break;
             }
             first = false;
-            listener.trialStarted(trial);
-            TrialResult result = runTrial(plan, trial);
+            trial.onStart().run();
+            TrialResult result = trial.trial().get();
             results.add(result);
-            listener.trialFinished(result);
+            finished.accept(result);
             if (result.status() == TrialStatus.CANCELLED) {
                 break;
             }
             if (result.status() == TrialStatus.FAILED || result.status() == TrialStatus.TIMED_OUT) {
                 failures++;
-                if (failures > plan.maxFailures()) {
+                if (failures > maxFailures) {
                     return new ExperimentOutcome(results, ExperimentOutcome.Stop.TOO_MANY_FAILURES,
                             "stopped after " + failures + " failed trials (more than --max-failures "
-                                    + plan.maxFailures() + "); last failure, trial " + result.ordinal() + " ("
+                                    + maxFailures + "); last failure, trial " + result.ordinal() + " ("
                                     + result.variant() + "): " + firstLine(result.error()));
                 }
             }
         }
         if (isCancelled()) {
             return new ExperimentOutcome(results, ExperimentOutcome.Stop.CANCELLED,
-                    "cancelled after " + results.size() + " of " + wanted.size() + " trials");
+                    "cancelled after " + results.size() + " of " + trials.size() + " trials");
         }
         return new ExperimentOutcome(results, ExperimentOutcome.Stop.COMPLETED, "");
     }
@@ -154,22 +184,22 @@ public final class ExperimentRunner {
     private TrialResult runTrial(ExperimentPlan plan, PlannedTrial trial) {
         Variant variant = plan.variant(trial.variant());
         if (variant instanceof EngineVariant engine) {
-            return runEngineTrial(plan, trial, engine);
+            return runEngineTrial(launcher.command(plan, engine), trial.variant().label(), trial.ordinal(),
+                    plan.trialTimeout());
         }
         return runCommandTrial(plan, trial, (CommandVariant) variant);
     }
 
-    private TrialResult runEngineTrial(ExperimentPlan plan, PlannedTrial trial, EngineVariant variant) {
-        List<String> command = launcher.command(plan, variant);
+    private TrialResult runEngineTrial(List<String> command, String variantLabel, int ordinal, Duration timeout) {
         AtomicReference<String> resultLine = new AtomicReference<>();
         Instant start = clock.instant();
         Process process;
         try {
             process = new ProcessBuilder(command).redirectInput(NO_INPUT).start();
         } catch (IOException e) {
-            return notStarted(trial, start, "could not start " + command.get(0) + ": " + e.getMessage());
+            return notStarted(variantLabel, ordinal, start, "could not start " + command.get(0) + ": " + e.getMessage());
         }
-        OutputTail stdout = OutputTail.start(process.getInputStream(), "trial-" + trial.ordinal() + "-stdout",
+        OutputTail stdout = OutputTail.start(process.getInputStream(), "trial-" + ordinal + "-stdout",
                 line -> {
                     if (line.startsWith(TrialProtocol.PREFIX)) {
                         resultLine.set(line);
@@ -177,23 +207,22 @@ public final class ExperimentRunner {
                     }
                     return false;
                 });
-        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + trial.ordinal() + "-stderr",
+        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr",
                 line -> false);
-        Ending ending = await(process, plan);
+        Ending ending = await(process, timeout);
         drain(stdout, stderr);
         Instant end = clock.instant();
-        String variantLabel = trial.variant().label();
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("command", String.join(" ", command));
         String tail = tail(stderr, stdout);
         if (ending != Ending.EXITED) {
-            return new TrialResult(variantLabel, trial.ordinal(), ending.status, start, end, process.pid(),
-                    Map.of(), environment, ending.describe(plan) + tailSuffix(tail));
+            return new TrialResult(variantLabel, ordinal, ending.status, start, end, process.pid(),
+                    Map.of(), environment, ending.describe(timeout) + tailSuffix(tail));
         }
         int exit = process.exitValue();
         String line = resultLine.get();
         if (line == null) {
-            return new TrialResult(variantLabel, trial.ordinal(), TrialStatus.FAILED, start, end, process.pid(),
+            return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start, end, process.pid(),
                     Map.of(), environment, "trial JVM exited with status " + exit + " without a result"
                     + tailSuffix(tail));
         }
@@ -201,15 +230,15 @@ public final class ExperimentRunner {
         try {
             report = TrialProtocol.decode(line).orElseThrow();
         } catch (IllegalArgumentException e) {
-            return new TrialResult(variantLabel, trial.ordinal(), TrialStatus.FAILED, start, end, process.pid(),
+            return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start, end, process.pid(),
                     Map.of(), environment, e.getMessage() + tailSuffix(tail));
         }
         environment.putAll(report.environment());
         if (exit != 0) {
-            return new TrialResult(variantLabel, trial.ordinal(), TrialStatus.FAILED, start, end, process.pid(),
+            return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start, end, process.pid(),
                     report.metrics(), environment, "trial JVM exited with status " + exit + tailSuffix(tail));
         }
-        return new TrialResult(variantLabel, trial.ordinal(), TrialStatus.OK, start, end, process.pid(),
+        return new TrialResult(variantLabel, ordinal, TrialStatus.OK, start, end, process.pid(),
                 report.metrics(), environment, null);
     }
 
@@ -227,11 +256,11 @@ public final class ExperimentRunner {
             process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectInput(NO_INPUT).start();
         } catch (IOException e) {
-            return notStarted(trial, start, "could not start /bin/sh: " + e.getMessage());
+            return notStarted(trial.variant().label(), trial.ordinal(), start, "could not start /bin/sh: " + e.getMessage());
         }
         OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + trial.ordinal() + "-stderr",
                 line -> false);
-        Ending ending = await(process, plan);
+        Ending ending = await(process, plan.trialTimeout());
         long elapsedNanos = nanoClock.getAsLong() - startNanos;
         ResourceUsage usage = ResourceUsage.children().minus(before);
         drain(stderr);
@@ -240,7 +269,7 @@ public final class ExperimentRunner {
         String tail = stderr.text();
         if (ending != Ending.EXITED) {
             return new TrialResult(variantLabel, trial.ordinal(), ending.status, start, end, process.pid(),
-                    Map.of(), environment, ending.describe(plan) + tailSuffix(tail));
+                    Map.of(), environment, ending.describe(plan.trialTimeout()) + tailSuffix(tail));
         }
         int exit = process.exitValue();
         Map<String, Double> metrics = new LinkedHashMap<>();
@@ -258,19 +287,19 @@ public final class ExperimentRunner {
                 environment, error);
     }
 
-    private TrialResult notStarted(PlannedTrial trial, Instant start, String error) {
-        return new TrialResult(trial.variant().label(), trial.ordinal(), TrialStatus.FAILED, start,
+    private TrialResult notStarted(String variantLabel, int ordinal, Instant start, String error) {
+        return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start,
                 clock.instant(), -1, Map.of(), Map.of(), error);
     }
 
     /** Waits for the process to end, killing its tree on timeout or cancellation. */
-    private Ending await(Process process, ExperimentPlan plan) {
+    private Ending await(Process process, Duration timeout) {
         running.set(process);
         try {
             if (isCancelled()) {
                 ProcessTree.kill(process.toHandle());
             }
-            boolean exited = process.waitFor(plan.trialTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            boolean exited = process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (!exited) {
                 ProcessTree.kill(process.toHandle());
                 process.waitFor();
@@ -325,9 +354,9 @@ public final class ExperimentRunner {
             this.status = status;
         }
 
-        String describe(ExperimentPlan plan) {
+        String describe(Duration timeout) {
             return switch (this) {
-                case TIMED_OUT -> "killed after the trial timeout of " + plan.trialTimeout().toMillis() / 1000.0
+                case TIMED_OUT -> "killed after the trial timeout of " + timeout.toMillis() / 1000.0
                         + " s (--trial-timeout)";
                 case CANCELLED -> "killed: the experiment was cancelled";
                 case EXITED -> "exited";

@@ -115,11 +115,16 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
 
     /** The whole command line of one trial of {@code variant} under {@code plan}. */
     public List<String> command(ExperimentPlan plan, EngineVariant variant) {
+        return command(plan.jvmArgs(), variant);
+    }
+
+    /** The whole command line of one trial of {@code variant} with the plan's common JVM flags {@code jvmArgs}. */
+    public List<String> command(List<String> jvmArgs, EngineVariant variant) {
         Objects.requireNonNull(variant, "variant");
         List<String> command = new ArrayList<>();
         cpus.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
         command.add(javaBinary(variant.javaHome().orElse(null)).toString());
-        command.addAll(plan.jvmArgs());
+        command.addAll(jvmArgs);
         command.addAll(variant.jvmArgs());
         command.addAll(entryArguments);
         TrialSpec spec = variant.trialSpec();

@@ -1,35 +1,24 @@
 package io.perflab.runner.rpcbench;
 
-import io.perflab.rpc.BenchmarkService;
 import io.perflab.rpc.EngineOptions;
-import io.perflab.rpc.RpcCallback;
-import io.perflab.rpc.RpcClient;
-import io.perflab.rpc.RpcException;
-import io.perflab.rpc.RpcProxy;
-import io.perflab.rpc.RpcServer;
-import io.perflab.rpc.ServerConfig;
 import io.perflab.runner.metering.HostCpu;
 import io.perflab.runner.metering.ProcessMeter;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * Kudu's rpc-bench on PerfLab's engine: a server and its clients in this JVM on loopback, calling
- * {@code Calculator.Add} (or {@code Calculator.Echo} with payloads) as fast as they can.
+ * {@code Calculator.Add} (or {@code Calculator.Echo} with payloads) as fast as they can. The workload's
+ * {@linkplain Stack stack} may put gRPC-java or bare Netty in the engine's place, under the same load and the
+ * same metering ({@link Load}).
  *
  * <p>Sync mode: {@code clientThreads} threads, each with its own client (one reactor, one connection) and one
  * outstanding call. Async mode: {@code clientThreads} clients (one reactor each) carrying
@@ -43,9 +32,6 @@ import org.HdrHistogram.SingleWriterRecorder;
  */
 public final class RpcBench {
 
-    private static final long CALL_TIMEOUT_MILLIS = 10_000;
-    private static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
-    private static final int LATENCY_DIGITS = 3;
     private static final long ONE_SECOND = TimeUnit.SECONDS.toNanos(1);
     /**
      * An auto warmup also waits for the JIT to be done: on a busy machine the compiler threads may still be
@@ -62,7 +48,8 @@ public final class RpcBench {
     private final Consumer<String> progress;
 
     /**
-     * @param options the engine options (the workload's {@code encryption} switches {@code tls} on)
+     * @param options the engine options (the workload's {@code encryption} switches {@code tls} on); used by the
+     *     {@code perflab} stack only
      * @param workload what to run
      * @param meter the meter of the measured window
      * @param nanoClock the monotonic clock that paces warmup and window
@@ -85,13 +72,7 @@ public final class RpcBench {
 
     /** Starts server and clients, warms up, measures the window, shuts everything down. */
     public RpcBenchResult run() {
-        ServerConfig config = ServerConfig.defaults()
-                .withServerReactors(workload.serverReactors())
-                .withWorkerThreads(workload.workerThreads())
-                .withServiceQueueLength(Math.max(ServerConfig.defaults().serviceQueueLength(), outstandingCalls()));
-        try (RpcServer server = RpcServer.builder().options(options).config(config)
-                .addService(BenchmarkService.definition()).start();
-             Load load = workload.mode() == CallMode.SYNC ? new SyncLoad(server) : new AsyncLoad(server)) {
+        try (Load load = workload.stack().open(options, workload)) {
             load.start();
             progress.accept("warming up (" + workload.warmup() + " s)");
             long warmupStart = nanoClock.getAsLong();
@@ -122,10 +103,6 @@ public final class RpcBench {
             return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
                     warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow);
         }
-    }
-
-    private int outstandingCalls() {
-        return workload.mode() == CallMode.SYNC ? workload.clientThreads() : workload.asyncConcurrency();
     }
 
     /** Runs the warmup; returns whether an auto warmup settled (true for a fixed one). */
@@ -175,193 +152,6 @@ public final class RpcBench {
         long remaining;
         while ((remaining = deadline - nanoClock.getAsLong()) > 0) {
             LockSupport.parkNanos(remaining);
-        }
-    }
-
-    private static SingleWriterRecorder newRecorder() {
-        return new SingleWriterRecorder(HIGHEST_LATENCY_NANOS, LATENCY_DIGITS);
-    }
-
-    /** The client side of the bench: who calls, and where latencies go. */
-    private abstract class Load implements AutoCloseable {
-        final List<RpcClient> clients = new ArrayList<>();
-        final List<SingleWriterRecorder> recorders = new ArrayList<>();
-        final AtomicLong failed = new AtomicLong();
-        final AtomicReference<String> firstError = new AtomicReference<>();
-        volatile boolean running = true;
-
-        RpcClient newClient() {
-            RpcClient client = RpcClient.builder().options(options).reactors(1).build();
-            clients.add(client);
-            return client;
-        }
-
-        void fail(RpcException e) {
-            failed.incrementAndGet();
-            firstError.compareAndSet(null, e.status() + ": " + e.getMessage());
-        }
-
-        abstract void start();
-
-        /** Stops issuing calls and waits for the outstanding ones. */
-        abstract void stop();
-
-        /** The latencies recorded since the last swap, merged; the recorders start afresh. */
-        Histogram swapLatencies() {
-            Histogram merged = new Histogram(HIGHEST_LATENCY_NANOS, LATENCY_DIGITS);
-            for (SingleWriterRecorder recorder : recorders) {
-                merged.add(recorder.getIntervalHistogram());
-            }
-            return merged;
-        }
-
-        void issue(RpcProxy proxy, int x, RpcCallback<Integer> callback) {
-            if (workload.echo()) {
-                BenchmarkService.echoAsync(proxy, workload.requestBytes(), workload.responseBytes(),
-                        CALL_TIMEOUT_MILLIS, callback);
-            } else {
-                BenchmarkService.addAsync(proxy, x, 1, CALL_TIMEOUT_MILLIS, callback);
-            }
-        }
-
-        int call(RpcProxy proxy, int x) {
-            return workload.echo()
-                    ? BenchmarkService.echo(proxy, workload.requestBytes(), workload.responseBytes(),
-                            CALL_TIMEOUT_MILLIS)
-                    : BenchmarkService.add(proxy, x, 1, CALL_TIMEOUT_MILLIS);
-        }
-
-        @Override
-        public void close() {
-            running = false;
-            stop();
-            clients.forEach(RpcClient::close);
-        }
-    }
-
-    /** rpc-bench's sync mode: one thread, one client, one outstanding call each. */
-    private final class SyncLoad extends Load {
-        private final List<Thread> threads = new ArrayList<>();
-
-        SyncLoad(RpcServer server) {
-            for (int i = 0; i < workload.clientThreads(); i++) {
-                RpcProxy proxy = newClient().proxy(server.address());
-                SingleWriterRecorder recorder = newRecorder();
-                recorders.add(recorder);
-                Thread thread = new Thread(() -> callInLoop(proxy, recorder), "rpc-bench-client-" + i);
-                thread.setDaemon(true);
-                threads.add(thread);
-            }
-        }
-
-        private void callInLoop(RpcProxy proxy, SingleWriterRecorder recorder) {
-            int x = 0;
-            while (running) {
-                long start = System.nanoTime();
-                try {
-                    call(proxy, x++);
-                    recorder.recordValue(Math.min(System.nanoTime() - start, HIGHEST_LATENCY_NANOS));
-                } catch (RpcException e) {
-                    fail(e);
-                }
-            }
-        }
-
-        @Override
-        void start() {
-            threads.forEach(Thread::start);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            for (Thread thread : threads) {
-                try {
-                    thread.join(CALL_TIMEOUT_MILLIS + 1000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    /** rpc-bench's async mode: call chains spread over the clients, each completion issuing the next call. */
-    private final class AsyncLoad extends Load {
-        private final List<Chain> chains = new ArrayList<>();
-        private final CountDownLatch chainsEnded;
-
-        AsyncLoad(RpcServer server) {
-            List<RpcProxy> proxies = new ArrayList<>();
-            for (int i = 0; i < workload.clientThreads(); i++) {
-                proxies.add(newClient().proxy(server.address()));
-                recorders.add(newRecorder());
-            }
-            for (int i = 0; i < workload.asyncConcurrency(); i++) {
-                chains.add(new Chain(proxies.get(i % proxies.size()), recorders.get(i % proxies.size())));
-            }
-            chainsEnded = new CountDownLatch(chains.size());
-        }
-
-        @Override
-        void start() {
-            chains.forEach(Chain::next);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            try {
-                chainsEnded.await(CALL_TIMEOUT_MILLIS + 1000, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        /**
-         * One outstanding call at a time. Completions run on the client's event loop, the only writer of the
-         * client's recorder; a failed call ends its chain, since retrying at once from the callback could
-         * recurse on a dead connection.
-         */
-        private final class Chain implements RpcCallback<Integer> {
-            private final RpcProxy proxy;
-            private final SingleWriterRecorder recorder;
-            private long start;
-            private int x;
-            private boolean ended;
-
-            Chain(RpcProxy proxy, SingleWriterRecorder recorder) {
-                this.proxy = proxy;
-                this.recorder = recorder;
-            }
-
-            void next() {
-                if (!running) {
-                    end();
-                    return;
-                }
-                start = System.nanoTime();
-                issue(proxy, x++, this);
-            }
-
-            @Override
-            public void onSuccess(Integer value) {
-                recorder.recordValue(Math.min(System.nanoTime() - start, HIGHEST_LATENCY_NANOS));
-                next();
-            }
-
-            @Override
-            public void onFailure(RpcException error) {
-                fail(error);
-                end();
-            }
-
-            private void end() {
-                if (!ended) {
-                    ended = true;
-                    chainsEnded.countDown();
-                }
-            }
         }
     }
 }

@@ -57,7 +57,10 @@ public final class RpcBenchReport {
         line(s, "Latency p99.9:    ", sixDigits(m.get(MetricKeys.LATENCY_P999_US)) + "us");
         line(s, "GC:               ", m.get(MetricKeys.GC_COUNT).longValue() + " collections, "
                 + m.get(MetricKeys.GC_PAUSE_MS).longValue() + " ms");
-        line(s, "Engine options:   ", result.environment().get("engine_options"));
+        line(s, "Stack:            ", w.stack().label());
+        if (w.stack() == Stack.PERFLAB) {
+            line(s, "Engine options:   ", result.environment().get("engine_options"));
+        }
         line(s, "Window:           ", result.requests() + " requests in "
                 + result.environment().get("measured_seconds") + " s after " + warmupText(result));
         line(s, "JIT in window:    ", result.jitMillisInWindow() + " ms of compilation, "

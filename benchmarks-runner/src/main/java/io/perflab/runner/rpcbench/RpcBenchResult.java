@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
  * What one rpc-bench trial measured in its window.
  *
  * @param workload what ran
- * @param engineOptions the engine's options in full ({@code EngineOptions#describe()})
+ * @param engineOptions the engine's options in full ({@code EngineOptions#describe()}); they apply to the
+ *     {@code perflab} stack only
  * @param requests calls completed successfully in the measured window
  * @param window the meter's deltas over the window
  * @param latencyNanos client-side call latency of the window's calls, ns
@@ -52,7 +53,11 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     /** Engine options, workload and how the window went, for the trial's environment record. */
     public Map<String, String> environment() {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("engine_options", format(engineOptions));
+        env.put("stack", workload.stack().label());
+        if (workload.stack() == Stack.PERFLAB) {
+            // the other stacks have no engine options; the defaults listed here would be misread as theirs
+            env.put("engine_options", format(engineOptions));
+        }
         env.put("workload", format(workload.describe()));
         env.put("warmup_seconds", seconds(warmupUsed));
         if (workload.warmup().auto()) {

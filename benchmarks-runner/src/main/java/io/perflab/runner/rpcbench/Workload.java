@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * rpc-bench's parameters, with its defaults: sync mode, 16 client threads, 60 outstanding async calls, 1 worker
@@ -21,13 +22,14 @@ import java.util.Map;
  * @param responseBytes echo response payload, bytes
  * @param warmup the warmup before the measured window
  * @param run the length of the measured window
+ * @param stack the RPC stack under load: PerfLab's engine (the default), gRPC-java or bare Netty
  */
 public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, int workerThreads,
                        int serverReactors, boolean encryption, int requestBytes, int responseBytes, Warmup warmup,
-                       Duration run) {
+                       Duration run, Stack stack) {
 
     public static final Workload DEFAULTS = new Workload(CallMode.SYNC, 16, 60, 1, 4, false, 0, 0,
-            Warmup.auto(Duration.ofSeconds(20)), Duration.ofSeconds(5));
+            Warmup.auto(Duration.ofSeconds(20)), Duration.ofSeconds(5), Stack.PERFLAB);
 
     public Workload {
         atLeast("--client-threads", clientThreads, 1);
@@ -39,6 +41,11 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
         if (run.isNegative() || run.isZero()) {
             throw new IllegalArgumentException("--run-seconds must be greater than 0, got "
                     + Durations.formatSeconds(run));
+        }
+        Objects.requireNonNull(stack, "stack");
+        if (encryption && stack != Stack.PERFLAB) {
+            throw new IllegalArgumentException("--encryption is supported with --stack perflab only, got --stack "
+                    + stack.label());
         }
     }
 
@@ -53,54 +60,64 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
         return requestBytes > 0 || responseBytes > 0;
     }
 
+    /** The calls in flight at any time: one per client thread in sync mode, {@code asyncConcurrency} in async. */
+    public int outstandingCalls() {
+        return mode == CallMode.SYNC ? clientThreads : asyncConcurrency;
+    }
+
+    public Workload withStack(Stack value) {
+        return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
+                requestBytes, responseBytes, warmup, run, value);
+    }
+
     public Workload withMode(CallMode value) {
         return new Workload(value, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run);
+                requestBytes, responseBytes, warmup, run, stack);
     }
 
     public Workload withClientThreads(int value) {
         return new Workload(mode, value, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run);
+                requestBytes, responseBytes, warmup, run, stack);
     }
 
     public Workload withAsyncConcurrency(int value) {
         return new Workload(mode, clientThreads, value, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run);
+                requestBytes, responseBytes, warmup, run, stack);
     }
 
     public Workload withWorkerThreads(int value) {
         return new Workload(mode, clientThreads, asyncConcurrency, value, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run);
+                requestBytes, responseBytes, warmup, run, stack);
     }
 
     public Workload withServerReactors(int value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, value, encryption,
-                requestBytes, responseBytes, warmup, run);
+                requestBytes, responseBytes, warmup, run, stack);
     }
 
     public Workload withEncryption(boolean value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, value,
-                requestBytes, responseBytes, warmup, run);
+                requestBytes, responseBytes, warmup, run, stack);
     }
 
     public Workload withPayload(int request, int response) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                request, response, warmup, run);
+                request, response, warmup, run, stack);
     }
 
     public Workload withWarmup(Warmup value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, value, run);
+                requestBytes, responseBytes, value, run, stack);
     }
 
     public Workload withRun(Duration value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, value);
+                requestBytes, responseBytes, warmup, value, stack);
     }
 
     /** The command-line flags that {@link #parseArguments} reads back, as {@code perflab bench} spells them. */
     public List<String> toArguments() {
-        List<String> args = new ArrayList<>(List.of("--mode", mode.label(),
+        List<String> args = new ArrayList<>(List.of("--stack", stack.label(), "--mode", mode.label(),
                 "--client-threads", Integer.toString(clientThreads),
                 "--async-concurrency", Integer.toString(asyncConcurrency),
                 "--worker-threads", Integer.toString(workerThreads),
@@ -124,6 +141,7 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
      */
     public Workload with(String flag, String value) {
         return switch (flag) {
+            case "--stack" -> withStack(Stack.parse(value));
             case "--mode" -> withMode(CallMode.parse(value));
             case "--client-threads" -> withClientThreads(integer(flag, value));
             case "--async-concurrency" -> withAsyncConcurrency(integer(flag, value));
@@ -139,7 +157,7 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
     }
 
     /** The workload flags; all take a value except {@code --encryption}. */
-    public static final List<String> FLAGS = List.of("--mode", "--client-threads", "--async-concurrency",
+    public static final List<String> FLAGS = List.of("--stack", "--mode", "--client-threads", "--async-concurrency",
             "--worker-threads", "--server-reactors", "--encryption", "--request-bytes", "--response-bytes",
             "--warmup-seconds", "--run-seconds");
 
@@ -154,6 +172,7 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
     /** The workload as report entries, in rpc-bench's vocabulary. */
     public Map<String, String> describe() {
         Map<String, String> d = new LinkedHashMap<>();
+        d.put("stack", stack.label());
         d.put("mode", mode.label());
         d.put("clientThreads", Integer.toString(clientThreads));
         if (mode == CallMode.ASYNC) {

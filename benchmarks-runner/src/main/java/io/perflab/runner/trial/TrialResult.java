@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * One finished trial of an experiment, successful or not.
  *
- * @param variant {@code "without"} (baseline) or {@code "with"} (the change)
+ * @param variant {@code "without"} (baseline) or {@code "with"} (the change); in a {@code MultiVariantPlan}, the
+ *     variant's name (e.g. the stack)
  * @param ordinal position of the trial in the experiment's plan, from 0
  * @param status how it ended
  * @param start when the trial's process was started

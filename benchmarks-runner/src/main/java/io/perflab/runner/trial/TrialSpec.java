@@ -1,5 +1,6 @@
 package io.perflab.runner.trial;
 
+import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -71,6 +72,10 @@ public record TrialSpec(Map<String, String> engineOptions, Workload workload) {
             } else {
                 workload = workload.with(flag, value);
             }
+        }
+        if (!options.isEmpty() && workload.stack() != Stack.PERFLAB) {
+            throw new IllegalArgumentException(SET + " sets engine options, which apply to --stack perflab only; got "
+                    + SET + " " + options.keySet().iterator().next() + " with --stack " + workload.stack().label());
         }
         return new TrialSpec(options, workload);
     }

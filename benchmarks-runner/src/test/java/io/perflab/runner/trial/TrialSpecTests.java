@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.runner.rpcbench.CallMode;
+import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
 import java.time.Duration;
@@ -53,6 +54,22 @@ class TrialSpecTests {
                 .hasMessage("--set takes name=value, got 'tls'");
         assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--threads", "3")))
                 .hasMessageStartingWith("unknown trial argument '--threads'");
+    }
+
+    @Test
+    void stackTravelsInTheArgumentsAndRefusesEngineOptions() {
+        TrialSpec grpc = new TrialSpec(Map.of(), Workload.DEFAULTS.withStack(Stack.GRPC).withPayload(2048, 2048));
+
+        assertThat(grpc.toArguments()).containsSequence("--stack", "grpc");
+        assertThat(TrialSpec.parseArguments(grpc.toArguments())).isEqualTo(grpc);
+        assertThat(TrialSpec.parseArguments(List.of("--mode", "async")).workload().stack()).isEqualTo(Stack.PERFLAB);
+        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--stack", "netty", "--set", "completion=monitor")))
+                .hasMessage("--set sets engine options, which apply to --stack perflab only; got --set completion "
+                        + "with --stack netty");
+        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--stack=zeromq")))
+                .hasMessage("--stack must be perflab, grpc or netty, got 'zeromq'");
+        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--stack", "grpc", "--encryption")))
+                .hasMessage("--encryption is supported with --stack perflab only, got --stack grpc");
     }
 
     @Test

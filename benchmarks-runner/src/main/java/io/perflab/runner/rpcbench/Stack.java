@@ -1,0 +1,44 @@
+package io.perflab.runner.rpcbench;
+
+import io.perflab.rpc.EngineOptions;
+import java.util.Locale;
+
+/**
+ * The RPC stack that rpc-bench drives. Every stack runs the same workload under the same metering; only the code
+ * between the caller and the handler differs.
+ */
+public enum Stack {
+    /** PerfLab's own engine (rpc-engine), the stack that the engine options configure. The default. */
+    PERFLAB,
+    /** gRPC-java on its shaded Netty: HTTP/2, byte-array messages, no protobuf. */
+    GRPC,
+    /**
+     * Bare Netty request/response: length-prefixed frames without call ids, deadlines or status, the floor for
+     * any Netty-based engine.
+     */
+    NETTY;
+
+    /** The name used on command lines and in reports: {@code perflab}, {@code grpc}, {@code netty}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses a label in any case; the message names {@code --stack} and the allowed values. */
+    public static Stack parse(String text) {
+        for (Stack stack : values()) {
+            if (stack.label().equalsIgnoreCase(text.trim())) {
+                return stack;
+            }
+        }
+        throw new IllegalArgumentException("--stack must be perflab, grpc or netty, got '" + text + "'");
+    }
+
+    /** Starts this stack's server and the clients of {@code workload}; calls begin with {@link Load#start()}. */
+    Load open(EngineOptions options, Workload workload) {
+        return switch (this) {
+            case PERFLAB -> PerfLabLoad.open(options, workload);
+            case GRPC -> GrpcLoad.open(workload);
+            case NETTY -> NettyLoad.open(workload);
+        };
+    }
+}
