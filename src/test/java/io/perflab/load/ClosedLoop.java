@@ -26,8 +26,13 @@ final class ClosedLoop {
     }
 
     /** What a run measured: counts, wall time and the merged latency histogram (nanoseconds). */
-    record Outcome(long operations, long errors, long samples, double seconds, Histogram latencyNanos,
-                   List<String> firstErrors) {
+    record Outcome(long operations, long errors, long samples, double seconds, double cpuSeconds,
+                   Histogram latencyNanos, List<String> firstErrors) {
+
+        /** CPU time of the whole process (server and clients) per operation, in milliseconds. */
+        double cpuMillisPerOperation() {
+            return operations == 0 ? 0 : 1e3 * cpuSeconds / operations;
+        }
 
         double operationsPerSecond() {
             return seconds == 0 ? 0 : operations / seconds;
@@ -55,6 +60,7 @@ final class ClosedLoop {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Future<Histogram>> results = new ArrayList<>();
         long begin = System.nanoTime();
+        long cpuBegin = processCpuNanos();
         for (int c = 0; c < clients; c++) {
             int client = c;
             results.add(pool.submit(() -> {
@@ -89,7 +95,20 @@ final class ClosedLoop {
             pool.shutdownNow();
         }
         double seconds = (System.nanoTime() - begin) / 1e9;
-        return new Outcome(merged.getTotalCount(), errors.get(), samples.get(), seconds, merged,
+        double cpuSeconds = (processCpuNanos() - cpuBegin) / 1e9;
+        return new Outcome(merged.getTotalCount(), errors.get(), samples.get(), seconds, cpuSeconds, merged,
                 List.copyOf(firstErrors));
+    }
+
+    /**
+     * CPU time of this process so far: on a shared machine, CPU per operation is steadier than wall-clock
+     * throughput, which depends on what else runs.
+     */
+    static long processCpuNanos() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return 0;
     }
 }

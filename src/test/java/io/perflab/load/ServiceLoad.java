@@ -122,7 +122,8 @@ public final class ServiceLoad implements Callable<Integer> {
 
     /** One line of the result table. */
     record Row(String scenario, long operations, long errors, double opsPerSecond, double samplesPerSecond,
-               double p50Millis, double p95Millis, double p99Millis, double maxMillis, String target, boolean met) {
+               double p50Millis, double p95Millis, double p99Millis, double maxMillis, double cpuMillisPerOperation,
+               String target, boolean met) {
     }
 
     private final JsonMapper json = JsonMapper.builder().build();
@@ -173,8 +174,8 @@ public final class ServiceLoad implements Callable<Integer> {
         }
         String loadAfter = loadAverage();
         print(rows, out);
-        out.printf("load average before %s, after %s; closed-loop clients in the server's JVM%n", loadBefore,
-                loadAfter);
+        out.printf("load average before %s, after %s; closed-loop clients in the server's JVM; CPU ms/op is the "
+                + "whole process's (server and clients)%n", loadBefore, loadAfter);
         if (jsonOut != null) {
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("started", started.toString());
@@ -354,17 +355,18 @@ public final class ServiceLoad implements Callable<Integer> {
     private static Row row(String scenario, ClosedLoop.Outcome o, String target, boolean met) {
         return new Row(scenario, o.operations(), o.errors(), o.operationsPerSecond(), o.samplesPerSecond(),
                 o.percentileMillis(50), o.percentileMillis(95), o.percentileMillis(99), o.percentileMillis(100),
-                target, met && o.errors() == 0 && o.operations() > 0);
+                o.cpuMillisPerOperation(), target, met && o.errors() == 0 && o.operations() > 0);
     }
 
     static void print(List<Row> rows, PrintStream out) {
-        String format = "%-34s %9s %7s %10s %12s %9s %9s %9s %-20s %s%n";
-        out.printf(format, "scenario", "ops", "errors", "ops/s", "samples/s", "p50 ms", "p95 ms", "p99 ms", "target",
-                "met?");
+        String format = "%-34s %9s %7s %10s %12s %9s %9s %9s %10s %-20s %s%n";
+        out.printf(format, "scenario", "ops", "errors", "ops/s", "samples/s", "p50 ms", "p95 ms", "p99 ms",
+                "CPU ms/op", "target", "met?");
         for (Row r : rows) {
             out.printf(format, r.scenario(), r.operations(), r.errors(), fmt(r.opsPerSecond(), 1),
                     r.samplesPerSecond() == 0 ? "-" : fmt(r.samplesPerSecond(), 0), fmt(r.p50Millis(), 2),
-                    fmt(r.p95Millis(), 2), fmt(r.p99Millis(), 2), r.target(), r.met() ? "yes" : "NO");
+                    fmt(r.p95Millis(), 2), fmt(r.p99Millis(), 2), fmt(r.cpuMillisPerOperation(), 2), r.target(),
+                    r.met() ? "yes" : "NO");
         }
         rows.stream().filter(r -> r.errors() > 0).forEach(r -> out.println("ERRORS in " + r.scenario()));
     }
