@@ -83,19 +83,17 @@ class UploadStore {
     record NewRun(String variant, int ordinal, Map<String, Double> samples) {
     }
 
-    /** Rows per multi-row INSERT: one statement text for all full chunks, so the database parses it once. */
-    static final int ROWS_PER_INSERT = 250;
-
     /**
-     * Stores runs with their samples in a few multi-row INSERTs and one query, however many runs there are;
-     * returns the run ids by ordinal.
+     * Stores runs with their samples in three statements (two batches and one query), however many runs there
+     * are; returns the run ids by ordinal.
      */
     Map<Integer, Long> insertRuns(long experimentId, List<NewRun> runs, Instant now) {
         OffsetDateTime time = timestamp(now);
         List<Object[]> runRows = new ArrayList<>();
         runs.forEach(r -> runRows.add(new Object[] {experimentId, r.variant(), r.ordinal(), time, time}));
-        insertRows("INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at) VALUES ",
-                "(?, ?, ?, 'OK', ?, ?)", runRows);
+        jdbcTemplate.batchUpdate("""
+                INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at)
+                VALUES (?, ?, ?, 'OK', ?, ?)""", runRows);
         Map<Integer, Long> ids = new java.util.HashMap<>();
         jdbc.sql("SELECT ordinal, id FROM trial_run WHERE experiment_id = ?").param(experimentId)
                 .query((ResultSet rs) -> {
@@ -106,27 +104,8 @@ class UploadStore {
             long runId = ids.get(run.ordinal());
             run.samples().forEach((key, value) -> sampleRows.add(new Object[] {runId, key, value}));
         }
-        insertRows("INSERT INTO sample (run_id, metric_key, metric_value) VALUES ", "(?, ?, ?)", sampleRows);
+        jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", sampleRows);
         return ids;
-    }
-
-    /**
-     * Inserts {@code rows} with multi-row {@code VALUES} lists of up to {@link #ROWS_PER_INSERT} rows. On H2 this
-     * is several times cheaper per row than a JDBC batch, which executes the statement once per row; PostgreSQL
-     * accepts the same SQL.
-     */
-    private void insertRows(String insert, String rowPlaceholders, List<Object[]> rows) {
-        for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
-            List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
-            StringBuilder sql = new StringBuilder(insert.length() + chunk.size() * (rowPlaceholders.length() + 2));
-            sql.append(insert);
-            List<Object> params = new ArrayList<>(chunk.size() * chunk.get(0).length);
-            for (int i = 0; i < chunk.size(); i++) {
-                sql.append(i == 0 ? "" : ", ").append(rowPlaceholders);
-                params.addAll(java.util.Arrays.asList(chunk.get(i)));
-            }
-            jdbc.sql(sql.toString()).params(params).update();
-        }
     }
 
     Optional<StoredResponse> storedResponse(String principal, String key) {
