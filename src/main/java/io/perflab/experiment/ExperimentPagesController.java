@@ -106,8 +106,9 @@ class ExperimentPagesController {
 
     @GetMapping("/experiments/{id}")
     String detail(@PathVariable long id, Model model) {
-        ExperimentView view = experiments.view(id);
-        List<RunRecord> runs = experiments.runs(id);
+        ExperimentService.Detail detail = experiments.detail(id);
+        ExperimentView view = detail.view();
+        List<RunRecord> runs = detail.runs();
         model.addAttribute("experiment", view);
         model.addAttribute("runs", runs);
         model.addAttribute("failedRuns", runs.stream().filter(r -> !r.ok()).toList());

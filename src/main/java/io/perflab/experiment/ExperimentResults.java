@@ -41,11 +41,20 @@ public class ExperimentResults {
 
     /** Headline metrics first (DESIGN's order), then the rest by name. */
     public List<MetricComparison> compare(ExperimentRecord experiment) {
+        return compare(experiment, null);
+    }
+
+    /**
+     * As {@link #compare(ExperimentRecord)} with the experiment's runs already loaded (after {@code experiment}
+     * was read), so that a cache miss does not read them again; null to load them when needed.
+     */
+    public List<MetricComparison> compare(ExperimentRecord experiment, List<RunRecord> runs) {
         Cached cached = cache.get(experiment.id());
         if (cached != null && cached.dataVersion() == experiment.dataVersion()) {
             return cached.comparisons();
         }
-        List<MetricComparison> comparisons = compute(experiment.id(), store.runs(experiment.id()));
+        List<MetricComparison> comparisons = compute(experiment.id(),
+                runs != null ? runs : store.runs(experiment.id()));
         cache.put(experiment.id(), new Cached(experiment.dataVersion(), comparisons));
         return comparisons;
     }

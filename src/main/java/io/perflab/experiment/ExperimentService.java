@@ -39,15 +39,27 @@ public class ExperimentService {
 
     /** The full view: status, progress, variants, option diff and per-metric results. */
     public ExperimentView view(long id) {
-        return view(get(id), true);
+        ExperimentRecord e = get(id);
+        return view(e, results.compare(e));
+    }
+
+    /** The full view and every run with its samples, read once: the detail page shows both. */
+    public record Detail(ExperimentView view, List<RunRecord> runs) {
+    }
+
+    public Detail detail(long id) {
+        ExperimentRecord e = get(id);
+        // read after the record, so that results cached under its data version never come from older runs
+        List<RunRecord> runs = store.runs(id);
+        return new Detail(view(e, results.compare(e, runs)), runs);
     }
 
     /** A list entry: the view without per-metric results. */
     public ExperimentView summary(ExperimentRecord e) {
-        return view(e, false);
+        return view(e, List.of());
     }
 
-    private ExperimentView view(ExperimentRecord e, boolean withResults) {
+    private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons) {
         List<ExperimentStore.RunTiming> runs = store.runTimings(e.id());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
@@ -61,7 +73,7 @@ public class ExperimentService {
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
                 store.workload(e.id()), variants, optionDiff(variants),
-                withResults ? results.compare(e) : List.of());
+                comparisons);
     }
 
     private Long eta(ExperimentRecord e, List<ExperimentStore.RunTiming> runs, int completed) {
@@ -153,7 +165,7 @@ public class ExperimentService {
 
     /** The experiment running on this host now, if any. */
     public java.util.Optional<ExperimentView> running() {
-        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, false));
+        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of()));
     }
 
     public void delete(long id) {

@@ -15,6 +15,10 @@ import java.util.SplittableRandom;
  * result are consistent with sorting the computed differences {@code x[i] - y[j]}. The sample comes from a
  * fixed seed; the answer does not depend on it.
  *
+ * <p>Small matrices (at most {@link #MATERIALIZE_LIMIT} differences, e.g. 40 × 40 runs) are instead formed and
+ * sorted once, on first use: a rank test with its interval asks for three or four order statistics, and one sort
+ * of a few thousand values costs less than the sampling rounds of a single selection.
+ *
  * @see <a href="https://doi.org/10.1145/1271.319414">J. F. Monahan (1984), Algorithm 616: fast computation of
  *     the Hodges–Lehmann location estimator, ACM TOMS 10(3)</a>
  * @see <a href="https://doi.org/10.1145/360680.360691">R. W. Floyd, R. L. Rivest (1975), Expected time bounds
@@ -28,13 +32,41 @@ final class PairwiseDifferences {
     private final double[] y;
     private final int n;
     private final int m;
+    private final long materializeLimit;
+    /** All differences in ascending order, once formed (small matrices only). */
+    private double[] sorted;
+
+    /** Matrices up to this many differences are sorted outright instead of selected from. */
+    static final long MATERIALIZE_LIMIT = 4096;
 
     /** @param xAscending x sorted ascending; @param yAscending y sorted ascending (neither is copied) */
     PairwiseDifferences(double[] xAscending, double[] yAscending) {
+        this(xAscending, yAscending, MATERIALIZE_LIMIT);
+    }
+
+    /** As above, sorting outright only up to {@code materializeLimit} differences (tests use 0 and a large one). */
+    PairwiseDifferences(double[] xAscending, double[] yAscending, long materializeLimit) {
         this.x = xAscending;
         this.y = yAscending;
         this.n = x.length;
         this.m = y.length;
+        this.materializeLimit = materializeLimit;
+    }
+
+    /** The sorted differences when the matrix is small enough, else null. */
+    private double[] sortedIfSmall() {
+        if (sorted == null && size() <= materializeLimit) {
+            double[] all = new double[(int) size()];
+            int r = 0;
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < m; j++) {
+                    all[r++] = x[i] - y[j];
+                }
+            }
+            java.util.Arrays.sort(all);
+            sorted = all;
+        }
+        return sorted;
     }
 
     long size() {
@@ -58,6 +90,10 @@ final class PairwiseDifferences {
     double[] selectPair(long k, boolean withNext) {
         if (k < 1 || k > size() || (withNext && k == size())) {
             throw new IllegalArgumentException("order " + k + " outside 1.." + size());
+        }
+        double[] all = sortedIfSmall();
+        if (all != null) {
+            return withNext ? new double[] {all[(int) k - 1], all[(int) k]} : new double[] {all[(int) k - 1]};
         }
         double value = selectKth(k);
         if (!withNext) {

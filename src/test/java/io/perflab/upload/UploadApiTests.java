@@ -192,6 +192,45 @@ class UploadApiTests extends UploadServer {
         assertThat(rowCounts()).isEqualTo(before);
     }
 
+    @Test
+    void largeUploadStoresEveryValueAndAnswersWhatTheStoredDataGives() throws Exception {
+        // 2 sides × 3 metrics × 301 values: 602 runs and 1,806 samples, more than any single insert statement holds
+        int values = 301;
+        StringBuilder body = new StringBuilder("{\"benchmark\": \"chunked\"");
+        double expectedSum = 0;
+        for (String side : new String[] {"without", "with"}) {
+            body.append(", \"").append(side).append("\": {\"metrics\": {");
+            for (int m = 0; m < 3; m++) {
+                body.append(m == 0 ? "" : ", ").append("\"m").append(m).append("\": {\"values\": [");
+                for (int i = 0; i < values; i++) {
+                    double v = 100 * (m + 1) + (i * 7919 % 101) / 10.0 + (side.equals("with") ? 0.5 : 0);
+                    expectedSum += v;
+                    body.append(i == 0 ? "" : ",").append(v);
+                }
+                body.append("]}");
+            }
+            body.append("}}");
+        }
+        body.append("}");
+
+        JsonNode result = upload("", "application/json", body.toString());
+        long id = result.get("experimentId").asLong();
+
+        for (String side : new String[] {"without", "with"}) {
+            for (int m = 0; m < 3; m++) {
+                assertThat(samples(id, "m" + m, side)).isEqualTo(values);
+            }
+        }
+        double storedSum = jdbc.sql("SELECT SUM(s.metric_value) FROM sample s JOIN trial_run r ON r.id = s.run_id "
+                + "WHERE r.experiment_id = ?").param(id).query(Double.class).single();
+        assertThat(storedSum).isCloseTo(expectedSum, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(jdbc.sql("SELECT COUNT(DISTINCT ordinal) FROM trial_run WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isEqualTo(2L * values);
+        // the response's comparison is the one computed again from the stored rows
+        JsonNode stored = read(get("/api/v1/experiments/" + id).body());
+        assertThat(stored.get("results")).isEqualTo(result.get("comparison"));
+    }
+
     // ---- bad input: status, message, and nothing stored ----
 
     private JsonNode refused(int status, String query, String contentType, String body) throws Exception {
