@@ -41,7 +41,9 @@ class RpcFrameDecoderPropertyTests {
             peak = Math.max(peak, alloc.metric().usedHeapMemory());
         }
 
-        assertThat(peak).as("bytes held").isLessThanOrEqualTo(2L * stream.length + 64);
+        // a cumulation buffer's capacity is rounded up to a power of two (64 at the least), so a short stream may
+        // hold a buffer of up to 256 bytes while it waits for the rest of a frame
+        assertThat(peak).as("bytes held").isLessThanOrEqualTo(2L * stream.length + 256);
         long decodedBytes = 0;
         for (Object o; (o = ch.readInbound()) != null; ) {
             ByteBuf frame = (ByteBuf) o;
