@@ -40,6 +40,9 @@ public final class RpcBench {
      * (or, where their CPU cannot be read, the JVM compiled for at most this long).
      */
     private static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
+    /** How much longer a window may last when no call completed in it. */
+    private static final long OVERTIME_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long OVERTIME_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final EngineOptions options;
     private final Workload workload;
@@ -88,11 +91,22 @@ public final class RpcBench {
             long jitBefore = jitMillis();
             Optional<HostCpu.Ticks> hostStart = HostCpu.read();
             ProcessMeter.Snapshot start = meter.snapshot();
-            awaitUntil(start.nanoTime() + workload.run().toNanos());
+            long end = start.nanoTime() + workload.run().toNanos();
+            awaitUntil(end);
             ProcessMeter.Window window = meter.snapshot().since(start);
+            Histogram latency = load.swapLatencies();
+            if (latency.getTotalCount() == 0) {
+                // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
+                // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
+                progress.accept("no call completed in the window yet: extending it");
+                while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
+                    LockSupport.parkNanos(OVERTIME_POLL_NANOS);
+                    latency.add(load.swapLatencies());
+                }
+                window = meter.snapshot().since(start);
+            }
             Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
             long jitInWindow = jitMillis() - jitBefore;
-            Histogram latency = load.swapLatencies();
             double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
                     ? hostEnd.get().othersPercentSince(hostStart.get(), window.processUsage().cpuMicros(),
                             window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
