@@ -81,7 +81,8 @@ final class PeersSummary {
             Ratio ratio = ratio(results, goal.metric(), goal.peer(), options);
             s.append(String.format(Locale.ROOT, "  %-40s %-26s %s%n", goal.text(), ratio.text(), judge(goal, ratio)));
         }
-        s.append("Per-request CPU and context switches cover client and server threads of each trial JVM.\n");
+        s.append("Per-request CPU and context switches cover client and server threads of each trial JVM, less the "
+                + "JIT compiler threads.\n");
         return s.toString();
     }
 
