@@ -3,7 +3,6 @@ package io.perflab.cli;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
-import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.rpcbench.Workload;
@@ -77,16 +76,9 @@ final class AbCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("ab", stdout, spec.commandLine().getErr(),
                 processOptions.out());
-        return execution.run(plan, launcher(), done -> stdout.print(AbSummary.format(done.results())))
+        return execution.run(plan, processOptions.launcher(spec),
+                done -> stdout.print(AbSummary.format(done.results())))
                 .exitStatus();
-    }
-
-    private TrialLauncher launcher() {
-        try {
-            return processOptions.launcher();
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
     }
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */

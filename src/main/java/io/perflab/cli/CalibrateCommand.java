@@ -63,12 +63,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ExperimentPlan plan = plan();
-        TrialLauncher launcher;
-        try {
-            launcher = processOptions.launcher();
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        TrialLauncher launcher = processOptions.launcher(spec);
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(),

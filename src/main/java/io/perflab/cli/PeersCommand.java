@@ -46,12 +46,7 @@ final class PeersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         MultiVariantPlan plan = plan();
-        TrialLauncher launcher;
-        try {
-            launcher = processOptions.launcher();
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+        TrialLauncher launcher = processOptions.launcher(spec);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("peers", stdout, spec.commandLine().getErr(),
                 processOptions.out());

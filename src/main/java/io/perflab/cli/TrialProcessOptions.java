@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * How the trial processes of a local experiment run, shared by {@code perflab ab}, {@code peers} and
@@ -73,10 +75,18 @@ final class TrialProcessOptions {
         return result;
     }
 
-    /** Launches trials with this JVM's {@code java} and class path, pinned where {@code --cpus} says. */
-    TrialLauncher launcher() {
+    /**
+     * Launches trials with this JVM's {@code java} and class path, pinned where {@code --cpus} says.
+     *
+     * @throws ParameterException naming {@code --cpus} when its list is not one {@code taskset} takes
+     */
+    TrialLauncher launcher(CommandSpec spec) {
         TrialLauncher launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
-        return cpus == null ? launcher : launcher.pinnedTo(cpus);
+        try {
+            return cpus == null ? launcher : launcher.pinnedTo(cpus);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** The experiment file, or null. */

@@ -90,16 +90,9 @@ abstract class GrpcLoad extends Load {
 
     static Load open(Workload workload) {
         GrpcLoad load = workload.mode() == CallMode.SYNC ? new Sync(workload) : new Async(workload);
-        try {
-            load.connect();
-            return load;
-        } catch (RuntimeException e) {
-            load.release();
-            throw e;
-        }
+        return connected(load);
     }
 
-    abstract void connect();
 
     private static ServerServiceDefinition service() {
         return ServerServiceDefinition.builder(GrpcMessages.SERVICE)

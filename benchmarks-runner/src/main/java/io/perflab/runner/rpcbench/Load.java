@@ -46,6 +46,20 @@ abstract class Load implements AutoCloseable {
         firstError.compareAndSet(null, description);
     }
 
+    /** Connects the clients (and, for some stacks, makes one call each so that lazy connections are up). */
+    abstract void connect();
+
+    /** {@code load}, connected; released again if connecting fails. */
+    static Load connected(Load load) {
+        try {
+            load.connect();
+            return load;
+        } catch (RuntimeException e) {
+            load.release();
+            throw e;
+        }
+    }
+
     /** Starts issuing calls. */
     abstract void start();
 

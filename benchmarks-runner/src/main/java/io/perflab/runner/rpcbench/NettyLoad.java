@@ -116,16 +116,9 @@ abstract class NettyLoad extends Load {
 
     static Load open(Workload workload) {
         NettyLoad load = workload.mode() == CallMode.SYNC ? new Sync(workload) : new Async(workload);
-        try {
-            load.connect();
-            return load;
-        } catch (RuntimeException e) {
-            load.release();
-            throw e;
-        }
+        return connected(load);
     }
 
-    abstract void connect();
 
     /** A connection on its own event loop, as each engine client has its own reactor. */
     final Channel newConnection(int index, ChannelHandler handler) {

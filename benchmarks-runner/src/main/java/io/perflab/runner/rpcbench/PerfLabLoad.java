@@ -42,17 +42,9 @@ abstract class PerfLabLoad extends Load {
     static Load open(EngineOptions options, Workload workload) {
         PerfLabLoad load = workload.mode() == CallMode.SYNC ? new Sync(options, workload)
                 : new Async(options, workload);
-        try {
-            load.connect();
-            return load;
-        } catch (RuntimeException e) {
-            load.release();
-            throw e;
-        }
+        return connected(load);
     }
 
-    /** Creates the clients. */
-    abstract void connect();
 
     RpcProxy newProxy() {
         RpcClient client = RpcClient.builder().options(options).reactors(1).build();
