@@ -1,5 +1,6 @@
 package io.perflab.runner.rpcbench;
 
+import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.trial.MetricKeys;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -32,8 +33,14 @@ public final class RpcBenchReport {
 
     /** The report of {@code result}, lines separated by {@code \n}, ending with one. */
     public static String format(RpcBenchResult result) {
+        return format(result, CpuTimeAccounting.host());
+    }
+
+    /** As {@link #format(RpcBenchResult)}, on a host whose CPU-time accounting is {@code accounting}. */
+    static String format(RpcBenchResult result, CpuTimeAccounting accounting) {
         Workload w = result.workload();
         Map<String, Double> m = result.metrics();
+        Map<String, String> env = result.environment(accounting);
         StringBuilder s = new StringBuilder();
         line(s, "Mode:            ", w.mode() == CallMode.SYNC ? "Sync" : "Async");
         line(s, "Client threads:  ", Integer.toString(w.clientThreads()));
@@ -59,12 +66,18 @@ public final class RpcBenchReport {
                 + m.get(MetricKeys.GC_PAUSE_MS).longValue() + " ms");
         line(s, "Stack:            ", w.stack().label());
         if (w.stack() == Stack.PERFLAB) {
-            line(s, "Engine options:   ", result.environment().get("engine_options"));
+            line(s, "Engine options:   ", env.get("engine_options"));
         }
         line(s, "Window:           ", result.requests() + " requests in "
-                + result.environment().get("measured_seconds") + " s after " + warmupText(result));
+                + env.get("measured_seconds") + " s after " + warmupText(result));
         line(s, "JIT in window:    ", result.jitMillisInWindow() + " ms of compilation, "
-                + result.environment().get("jit_cpu_ms_in_window") + " ms of compiler-thread CPU (not counted above)");
+                + env.get("jit_cpu_ms_in_window") + " ms of compiler-thread CPU (not counted above)");
+        String userError = env.get(RpcBenchResult.USER_SAMPLING_ERROR);
+        if (userError != null) {
+            line(s, "User/sys split:   ", "sampled by the kernel at each timer tick (" + env.get("cpu_time_accounting")
+                    + "): ±" + userError + " % on user CPU and ±" + env.get(RpcBenchResult.SYS_SAMPLING_ERROR)
+                    + " % on system CPU in this window from sampling alone; their sum is exact");
+        }
         if (!Double.isNaN(result.othersCpuPercent())) {
             line(s, "Other processes:  ", String.format(Locale.ROOT, "%.1f %% of the host's CPU during the window",
                     result.othersCpuPercent()));

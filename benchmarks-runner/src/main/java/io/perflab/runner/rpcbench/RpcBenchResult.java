@@ -1,6 +1,8 @@
 package io.perflab.runner.rpcbench;
 
+import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.metering.ProcessMeter;
+import io.perflab.runner.metering.ResourceUsage;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -30,6 +32,15 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
                              boolean warmupSettled, long failedCalls, String firstError,
                              double othersCpuPercent, long jitMillisInWindow) {
 
+    /**
+     * Environment key: the relative standard error, in percent, that the kernel's tick sampling of user versus
+     * system time gives the window's user CPU ({@link CpuTimeAccounting}); absent where the split is exact or
+     * unknown.
+     */
+    public static final String USER_SAMPLING_ERROR = "user_cpu_sampling_error_percent";
+    /** As {@link #USER_SAMPLING_ERROR}, for system CPU. */
+    public static final String SYS_SAMPLING_ERROR = "sys_cpu_sampling_error_percent";
+
     /** Every metric of DESIGN's table, keyed by {@link MetricKeys}. */
     public Map<String, Double> metrics() {
         double n = requests;
@@ -52,6 +63,15 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
 
     /** Engine options, workload and how the window went, for the trial's environment record. */
     public Map<String, String> environment() {
+        return environment(CpuTimeAccounting.host());
+    }
+
+    /**
+     * As {@link #environment()}, with the host's CPU-time accounting given: how the kernel split user from
+     * system time, and under tick sampling the relative standard error (in percent) that the sampling alone gives
+     * this window's user and system CPU.
+     */
+    Map<String, String> environment(CpuTimeAccounting accounting) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("stack", workload.stack().label());
         if (workload.stack() == Stack.PERFLAB) {
@@ -69,6 +89,14 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         env.put("jit_ms_in_window", Long.toString(jitMillisInWindow));
         env.put("jit_cpu_ms_in_window", String.format(java.util.Locale.ROOT, "%.1f",
                 window.compilerThreads().cpuMicros() / 1e3));
+        env.put("cpu_time_accounting", accounting.describe());
+        ResourceUsage usage = window.usage();
+        double userError = accounting.userSamplingError(usage.userMicros(), usage.systemMicros());
+        if (!Double.isNaN(userError)) {
+            env.put(USER_SAMPLING_ERROR, String.format(java.util.Locale.ROOT, "%.2f", 100 * userError));
+            env.put(SYS_SAMPLING_ERROR, String.format(java.util.Locale.ROOT, "%.2f",
+                    100 * accounting.systemSamplingError(usage.userMicros(), usage.systemMicros())));
+        }
         if (!Double.isNaN(othersCpuPercent)) {
             env.put("others_cpu_percent", String.format(java.util.Locale.ROOT, "%.1f", othersCpuPercent));
         }
