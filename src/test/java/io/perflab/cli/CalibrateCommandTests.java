@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
@@ -42,10 +43,11 @@ class CalibrateCommandTests {
             // R 4.2.2: t.test(c(12,12.1,11.9), c(10,10.1,9.9))$p.value = 1.648e-05; t.test(c(10.3,10.2,9.8),
             // c(10,10.1,9.9))$p.value = 0.59; binom.test(1, 2)$conf.int = [0.01257911709, 0.98742088291]
             assertThat(row.metric()).isEqualTo(MetricKeys.USER_CPU_US_PER_REQ);
-            assertThat(row.tested()).isEqualTo(2);
-            assertThat(row.falsePositives()).isEqualTo(1);
-            assertThat(row.rateLow()).isCloseTo(0.01257911709, within(1e-9));
-            assertThat(row.rateHigh()).isCloseTo(0.98742088291, within(1e-9));
+            assertThat(row.falsePositives().trials()).isEqualTo(2);
+            assertThat(row.falsePositives().successes()).isEqualTo(1);
+            assertThat(row.falsePositives().low()).isCloseTo(0.01257911709, within(1e-9));
+            assertThat(row.falsePositives().high()).isCloseTo(0.98742088291, within(1e-9));
+            assertThat(row.floorPercent()).isNaN();
             // R: a <- c(WITHOUT, WITH); sd(a)/mean(a) = 8.557065006 %;
             // 100 * (qt(0.975, 78) + qt(0.8, 78)) * sd(a) * sqrt(2/40) / mean(a) = 5.42855951
             assertThat(row.mean()).isCloseTo(10.525, within(1e-12));
@@ -59,10 +61,31 @@ class CalibrateCommandTests {
         double[] same = {10, 10.1, 9.9, 10, 10.1, 9.9};
         Calibration.MetricCalibration row = new Calibration(2, 3, 0.05, 40).analyze(trials(same, same)).get(0);
 
-        assertThat(row.falsePositives()).isZero();
-        assertThat(row.rateLow()).isZero();
+        assertThat(row.falsePositives().successes()).isZero();
+        assertThat(row.falsePositives().low()).isZero();
         // R: binom.test(0, 2)$conf.int[2] = 0.8418861
-        assertThat(row.rateHigh()).isCloseTo(0.8418861, within(1e-7));
+        assertThat(row.falsePositives().high()).isCloseTo(0.8418861, within(1e-7));
+    }
+
+    @Test
+    void floorIsTheMedianSamplingErrorTheTrialsRecorded() {
+        List<TrialResult> trials = new ArrayList<>();
+        double[] floors = {4.1, 5.0, 4.4, 9.9};
+        for (int i = 0; i < floors.length; i++) {
+            trials.add(new TrialResult(i % 2 == 0 ? "without" : "with", i, TrialStatus.OK, null, null, 1,
+                    Map.of(MetricKeys.USER_CPU_US_PER_REQ, 10.0 + i, MetricKeys.SYS_CPU_US_PER_REQ, 40.0 - i),
+                    Map.of("cpu_time_accounting", "tick 250 Hz",
+                            RpcBenchResult.USER_SAMPLING_ERROR, Double.toString(floors[i]),
+                            RpcBenchResult.SYS_SAMPLING_ERROR, "0.9"), null));
+        }
+        Calibration calibration = new Calibration(1, 2, 0.05, 40);
+
+        List<Calibration.MetricCalibration> rows = calibration.analyze(trials);
+
+        assertThat(rows).extracting(Calibration.MetricCalibration::floorPercent).containsExactly(4.7, 0.9);
+        assertThat(calibration.format(trials, Duration.ofSeconds(20))).contains("4.70%", "0.90%",
+                "floor: the CV that the kernel's split of user from system time gives by itself (it samples the "
+                        + "split at each timer tick: tick 250 Hz)");
     }
 
     @Test
@@ -91,6 +114,7 @@ class CalibrateCommandTests {
         assertThat(trials).hasSize(4).allMatch(TrialResult::ok);
         assertThat(trials).allSatisfy(t -> assertThat(t.environment().get("engine_options"))
                 .contains("completion=monitor"));
+        assertThat(trials).allSatisfy(t -> assertThat(t.environment()).containsKey("cpu_time_accounting"));
         assertThat(out.toString()).contains("A/A calibration: 1 experiments of 2 + 2 trials", "user_cpu_us_per_req",
                 "ctx_switches_per_req", "an experiment of 40 + 40 trials takes about");
     }

@@ -1,0 +1,111 @@
+package io.perflab.cli;
+
+import io.perflab.runner.rpcbench.RpcBenchResult;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.Display;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How much a headline metric moves from one measurement to the next, over successful trials (or the windows of
+ * one JVM): mean, coefficient of variation, and the floor that the kernel's tick sampling of user versus system
+ * time puts under the CV of user and system CPU ({@link RpcBenchResult#USER_SAMPLING_ERROR}).
+ *
+ * @param metric the metric key
+ * @param n how many finite values the metric has
+ * @param mean their mean
+ * @param sd their standard deviation (n − 1)
+ * @param floorPercent the median over the trials of the sampling floor they recorded, in percent; NaN where the
+ *     metric has none or the split is exact or unknown
+ */
+record Spread(String metric, int n, double mean, double sd, double floorPercent) {
+
+    /** The metrics an engine A/B is judged on. */
+    static final List<String> HEADLINE = List.of(MetricKeys.USER_CPU_US_PER_REQ, MetricKeys.SYS_CPU_US_PER_REQ,
+            MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ, MetricKeys.REQS_PER_SEC,
+            MetricKeys.ALLOC_BYTES_PER_REQ, MetricKeys.LATENCY_P50_US, MetricKeys.LATENCY_P99_US);
+
+    /** Per metric, the trial environment entry that holds the sampling floor of its CV, in percent. */
+    private static final Map<String, String> FLOORS = Map.of(
+            MetricKeys.USER_CPU_US_PER_REQ, RpcBenchResult.USER_SAMPLING_ERROR,
+            MetricKeys.SYS_CPU_US_PER_REQ, RpcBenchResult.SYS_SAMPLING_ERROR);
+
+    /** The spread of every headline metric with at least two values in the successful {@code trials}. */
+    static List<Spread> of(List<TrialResult> trials) {
+        List<Spread> rows = new ArrayList<>();
+        for (String metric : HEADLINE) {
+            double[] all = values(trials, metric, null, 0, Integer.MAX_VALUE);
+            if (all.length < 2) {
+                continue;
+            }
+            double mean = Arrays.stream(all).average().orElse(Double.NaN);
+            double sd = Math.sqrt(Arrays.stream(all).map(v -> (v - mean) * (v - mean)).sum() / (all.length - 1));
+            rows.add(new Spread(metric, all.length, mean, sd, floor(trials, metric)));
+        }
+        return rows;
+    }
+
+    /** sd / |mean|. */
+    double cv() {
+        return sd / Math.abs(mean);
+    }
+
+    /**
+     * The values of {@code metric} in successful trials with ordinals in [from, to), of one variant or of all
+     * (variant null).
+     */
+    static double[] values(List<TrialResult> trials, String metric, String variant, int from, int to) {
+        return trials.stream()
+                .filter(t -> t.ok() && t.ordinal() >= from && t.ordinal() < to
+                        && (variant == null || t.variant().equals(variant)))
+                .map(t -> t.metrics().get(metric))
+                .filter(v -> v != null && Double.isFinite(v))
+                .mapToDouble(Double::doubleValue)
+                .toArray();
+    }
+
+    /**
+     * The sentence under a table with a floor column, where the trials recorded a floor: what it is and what
+     * lowers it.
+     */
+    static Optional<String> floorNote(List<Spread> rows, List<TrialResult> trials) {
+        if (rows.stream().noneMatch(row -> Double.isFinite(row.floorPercent()))) {
+            return Optional.empty();
+        }
+        String accounting = trials.stream().map(t -> t.environment().get("cpu_time_accounting"))
+                .filter(v -> v != null).findFirst().orElse("tick");
+        return Optional.of("floor: the CV that the kernel's split of user from system time gives by itself (it "
+                + "samples the split at each timer tick: " + accounting + "); no quieter machine goes below it, only "
+                + "more CPU time per window does. User + system (cpu_us_per_req) is exact.\n");
+    }
+
+    /** A percentage with two decimals, or blank when not finite. */
+    static String percent(double value) {
+        return Double.isFinite(value) ? String.format(Locale.ROOT, "%.2f%%", value) : "";
+    }
+
+    /** The mean as the statistics print numbers. */
+    String meanText() {
+        return Display.value(mean);
+    }
+
+    /** The median over successful trials of the sampling floor they recorded for {@code metric}. */
+    private static double floor(List<TrialResult> trials, String metric) {
+        String key = FLOORS.get(metric);
+        if (key == null) {
+            return Double.NaN;
+        }
+        double[] floors = trials.stream().filter(TrialResult::ok).map(t -> t.environment().get(key))
+                .filter(v -> v != null).mapToDouble(Double::parseDouble).sorted().toArray();
+        if (floors.length == 0) {
+            return Double.NaN;
+        }
+        int mid = floors.length / 2;
+        return floors.length % 2 == 1 ? floors[mid] : (floors[mid - 1] + floors[mid]) / 2;
+    }
+}
