@@ -7,17 +7,22 @@ import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchReport;
 import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.HostEnvironment;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.QuietLogging;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -41,8 +46,15 @@ final class BenchCommand implements Callable<Integer> {
                     + "transport, flush, tls (see 'perflab ab --help').")
     private List<String> settings = new ArrayList<>();
 
-    @Option(names = "--json", description = "Print one JSON object: every metric key plus \"environment\".")
+    @Option(names = "--json", description = "Print one JSON object: every metric key plus \"environment\" "
+            + "(with --windows, an object whose \"windows\" array holds one such object per window).")
     private boolean json;
+
+    @Option(names = "--windows", paramLabel = "N",
+            description = "Measure N windows back to back after one warmup (default: 1) and print each window's "
+                    + "figures and their spread: the noise within one JVM, to set beside the noise across fresh JVMs "
+                    + "that 'perflab calibrate' measures.")
+    private int windows = 1;
 
     @Override
     public Integer call() {
@@ -52,24 +64,69 @@ final class BenchCommand implements Callable<Integer> {
         EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", options, workload.stack());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (windows < 1) {
+            throw new ParameterException(spec.commandLine(), "--windows must be at least 1, got " + windows);
+        }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         LoadWarning.check(err);
-        RpcBenchResult result = new RpcBench(EngineOptions.fromMap(options), workload, ProcessMeter.forThisProcess(),
-                System::nanoTime, json ? line -> { } : line -> err.println("perflab bench: " + line)).run();
-        environment.putAll(result.environment());
-        if (result.requests() == 0) {
-            err.println("perflab bench: no call completed in the measured window"
-                    + (result.firstError() == null ? "" : "; first error: " + result.firstError()));
-            return 1;
+        List<RpcBenchResult> results = new RpcBench(EngineOptions.fromMap(options), workload,
+                ProcessMeter.forThisProcess(), System::nanoTime,
+                json ? line -> { } : line -> err.println("perflab bench: " + line)).run(windows);
+        for (RpcBenchResult result : results) {
+            if (result.requests() == 0) {
+                err.println("perflab bench: no call completed in the measured window"
+                        + (result.firstError() == null ? "" : "; first error: " + result.firstError()));
+                return 1;
+            }
+        }
+        List<Map<String, Object>> documents = new ArrayList<>();
+        for (RpcBenchResult result : results) {
+            Map<String, String> env = new LinkedHashMap<>(environment);
+            env.putAll(result.environment());
+            Map<String, Object> document = new LinkedHashMap<>(result.metrics());
+            document.put("environment", env);
+            documents.add(document);
         }
         if (json) {
-            Map<String, Object> document = new LinkedHashMap<>(result.metrics());
-            document.put("environment", environment);
-            out.println(Json.write(document));
+            out.println(Json.write(windows == 1 ? documents.get(0) : Map.of("windows", documents)));
+        } else if (windows == 1) {
+            out.print(RpcBenchReport.format(results.get(0)));
         } else {
-            out.print(RpcBenchReport.format(result));
+            out.print(windowsReport(results));
         }
         out.flush();
-        return result.failedCalls() > 0 ? 1 : 0;
+        return results.stream().anyMatch(r -> r.failedCalls() > 0) ? 1 : 0;
+    }
+
+    /** One line per window, then each headline metric's mean, CV and sampling floor across the windows. */
+    private static String windowsReport(List<RpcBenchResult> results) {
+        StringBuilder s = new StringBuilder();
+        List<TrialResult> trials = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            RpcBenchResult r = results.get(i);
+            Map<String, Double> m = r.metrics();
+            s.append(String.format(Locale.ROOT, "window %2d/%d  reqs/s %.0f  user %.3fus  sys %.3fus  cpu %.3fus  "
+                    + "ctxsw %.4f per req%n", i + 1, results.size(), m.get(MetricKeys.REQS_PER_SEC),
+                    m.get(MetricKeys.USER_CPU_US_PER_REQ), m.get(MetricKeys.SYS_CPU_US_PER_REQ),
+                    m.get(MetricKeys.CPU_US_PER_REQ), m.get(MetricKeys.CTX_SWITCHES_PER_REQ)));
+            trials.add(new TrialResult("window", i, TrialStatus.OK, null, null, ProcessHandle.current().pid(), m,
+                    r.environment(), null));
+        }
+        RpcBenchResult first = results.get(0);
+        s.append(String.format(Locale.ROOT, "%n%d windows of %s s in one JVM after %s s of warmup (%s)%n%n",
+                results.size(), first.environment().get("measured_seconds"),
+                first.environment().get("warmup_seconds"), first.environment().get("workload")));
+        List<Spread> rows = Spread.of(trials);
+        String format = "%-22s %12s %7s %7s%n";
+        s.append(String.format(Locale.ROOT, format, "metric", "mean", "CV", "floor"));
+        for (Spread row : rows) {
+            s.append(String.format(Locale.ROOT, format, row.metric(), row.meanText(),
+                    Spread.percent(row.cv() * 100), Spread.percent(row.floorPercent())));
+        }
+        s.append("\nCV = sd/mean across the windows of this JVM. 'perflab calibrate' measures it across fresh JVMs; "
+                + "what it adds is what each JVM's start decides (JIT, memory layout, thread placement), which only "
+                + "more trials average out.\n");
+        Spread.floorNote(rows, trials).ifPresent(s::append);
+        return s.toString();
     }
 }

@@ -6,6 +6,7 @@ import io.perflab.runner.json.Json;
 import io.perflab.runner.trial.MetricKeys;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +47,37 @@ class BenchCommandTests {
     }
 
     @Test
+    void severalWindowsAfterOneWarmupReportTheirSpread() {
+        int status = execute(concat(new String[] {"bench", "--windows", "3"}, SHORT));
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).containsPattern("window  1/3  reqs/s [0-9]+  user [0-9.]+us  sys [0-9.]+us  cpu "
+                + "[0-9.]+us  ctxsw [0-9.]+ per req\n").contains("window  3/3", "3 windows of ", "in one JVM after ",
+                "metric", "user_cpu_us_per_req", "cpu_us_per_req", "reqs_per_sec", "across the windows of this JVM");
+        assertThat(err.toString()).contains("window 1 of 3", "window 3 of 3").containsOnlyOnce("warming up");
+    }
+
+    @Test
+    void severalWindowsInJsonAreOneObjectEach() {
+        int status = execute(concat(new String[] {"bench", "--json", "--windows", "2"}, SHORT));
+
+        assertThat(status).as(err.toString()).isZero();
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> windows = (List<Map<String, Object>>) Json.parseObject(out.toString().trim())
+                .get("windows");
+        assertThat(windows).hasSize(2).allSatisfy(window -> assertThat(window)
+                .containsKeys(MetricKeys.ENGINE.toArray(String[]::new)).containsKey("environment"));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment = (Map<String, Object>) windows.get(1).get("environment");
+        assertThat(environment).containsKeys("jvm_version", "host", "workload", "measured_seconds",
+                "cpu_time_accounting");
+    }
+
+    @Test
     void badValuesExitTwoNamingTheFlagAndWhatIsAllowed() {
+        assertThat(execute("bench", "--windows", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--windows must be at least 1, got 0");
+
         assertThat(execute("bench", "--mode", "batch")).isEqualTo(2);
         assertThat(err.toString()).contains("--mode must be sync or async, got 'batch'");
 

@@ -6,6 +6,8 @@ import io.perflab.runner.metering.ProcessMeter;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -75,48 +77,70 @@ public final class RpcBench {
 
     /** Starts server and clients, warms up, measures the window, shuts everything down. */
     public RpcBenchResult run() {
+        return run(1).get(0);
+    }
+
+    /**
+     * Starts server and clients, warms up once, then measures {@code windows} windows back to back, each of the
+     * workload's run length, and shuts everything down. Their spread is the noise of one JVM, which the spread
+     * of trials in fresh JVMs exceeds by what each JVM's start decides (JIT, memory layout, thread placement).
+     *
+     * @throws IllegalArgumentException if {@code windows} &lt; 1
+     */
+    public List<RpcBenchResult> run(int windows) {
+        if (windows < 1) {
+            throw new IllegalArgumentException("--windows must be ≥ 1, got " + windows);
+        }
         try (Load load = workload.stack().open(options, workload)) {
             load.start();
             progress.accept("warming up (" + workload.warmup() + " s)");
             long warmupStart = nanoClock.getAsLong();
             boolean settled = warmUp(load);
             Duration warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
-            progress.accept("measuring for " + Durations.formatSeconds(workload.run()) + " s");
-
-            // a collection left over from the warmup would land in the window: start it with an empty young
-            // generation instead, as JMH does between iterations
-            System.gc();
-            load.swapLatencies();
-            long failedBefore = load.failed.get();
-            long jitBefore = jitMillis();
-            Optional<HostCpu.Ticks> hostStart = HostCpu.read();
-            ProcessMeter.Snapshot start = meter.snapshot();
-            long end = start.nanoTime() + workload.run().toNanos();
-            awaitUntil(end);
-            ProcessMeter.Window window = meter.snapshot().since(start);
-            Histogram latency = load.swapLatencies();
-            if (latency.getTotalCount() == 0) {
-                // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
-                // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
-                progress.accept("no call completed in the window yet: extending it");
-                while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
-                    LockSupport.parkNanos(OVERTIME_POLL_NANOS);
-                    latency.add(load.swapLatencies());
-                }
-                window = meter.snapshot().since(start);
+            List<RpcBenchResult> results = new ArrayList<>();
+            for (int i = 1; i <= windows; i++) {
+                progress.accept("measuring for " + Durations.formatSeconds(workload.run()) + " s"
+                        + (windows == 1 ? "" : " (window " + i + " of " + windows + ")"));
+                results.add(measure(load, warmupUsed, settled));
             }
-            Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
-            long jitInWindow = jitMillis() - jitBefore;
-            double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
-                    ? hostEnd.get().othersPercentSince(hostStart.get(), window.processUsage().cpuMicros(),
-                            window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
-                    : Double.NaN;
-            long failed = load.failed.get() - failedBefore;
-
             load.stop();
-            return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                    warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow);
+            return results;
         }
+    }
+
+    /** One measured window of a warmed-up load. */
+    private RpcBenchResult measure(Load load, Duration warmupUsed, boolean settled) {
+        // a collection left over from the warmup would land in the window: start it with an empty young
+        // generation instead, as JMH does between iterations
+        System.gc();
+        load.swapLatencies();
+        long failedBefore = load.failed.get();
+        long jitBefore = jitMillis();
+        Optional<HostCpu.Ticks> hostStart = HostCpu.read();
+        ProcessMeter.Snapshot start = meter.snapshot();
+        long end = start.nanoTime() + workload.run().toNanos();
+        awaitUntil(end);
+        ProcessMeter.Window window = meter.snapshot().since(start);
+        Histogram latency = load.swapLatencies();
+        if (latency.getTotalCount() == 0) {
+            // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
+            // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
+            progress.accept("no call completed in the window yet: extending it");
+            while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
+                LockSupport.parkNanos(OVERTIME_POLL_NANOS);
+                latency.add(load.swapLatencies());
+            }
+            window = meter.snapshot().since(start);
+        }
+        Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
+        long jitInWindow = jitMillis() - jitBefore;
+        double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
+                ? hostEnd.get().othersPercentSince(hostStart.get(), window.processUsage().cpuMicros(),
+                        window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
+                : Double.NaN;
+        long failed = load.failed.get() - failedBefore;
+        return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
+                warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow);
     }
 
     /** Runs the warmup; returns whether an auto warmup settled (true for a fixed one). */
