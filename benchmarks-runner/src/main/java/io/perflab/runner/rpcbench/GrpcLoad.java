@@ -190,7 +190,6 @@ abstract class GrpcLoad extends Load {
 
     /** Sync mode: one thread, one channel, one blocking call at a time each. */
     private static final class Sync extends GrpcLoad {
-        private final List<Thread> threads = new ArrayList<>();
 
         Sync(Workload workload) {
             super(workload);
@@ -203,7 +202,7 @@ abstract class GrpcLoad extends Load {
                 SingleWriterRecorder recorder = newRecorder();
                 Thread thread = new Thread(() -> callInLoop(channel, recorder), "grpc-bench-client-" + i);
                 thread.setDaemon(true);
-                threads.add(thread);
+                clientThreads.add(thread);
             }
         }
 
@@ -221,23 +220,11 @@ abstract class GrpcLoad extends Load {
                 }
             }
         }
-
-        @Override
-        void start() {
-            threads.forEach(Thread::start);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            joinAll(threads);
-        }
     }
 
     /** Async mode: call chains spread over the channels, each completion issuing the chain's next call. */
     private static final class Async extends GrpcLoad {
         private final List<Chain> chains = new ArrayList<>();
-        private CountDownLatch chainsEnded;
 
         Async(Workload workload) {
             super(workload);
@@ -261,12 +248,6 @@ abstract class GrpcLoad extends Load {
         @Override
         void start() {
             chains.forEach(Chain::next);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            awaitLatch(chainsEnded);
         }
 
         /**

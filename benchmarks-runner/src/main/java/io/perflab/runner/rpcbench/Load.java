@@ -27,6 +27,10 @@ abstract class Load implements AutoCloseable {
     final AtomicLong failed = new AtomicLong();
     final AtomicReference<String> firstError = new AtomicReference<>();
     volatile boolean running = true;
+    /** A sync load's client threads, one outstanding call each: {@link #start()} starts them. */
+    final List<Thread> clientThreads = new ArrayList<>();
+    /** An async load's call chains count this down as they end; null for a sync load. */
+    CountDownLatch chainsEnded;
 
     /** A new recorder of this load's latencies. */
     final SingleWriterRecorder newRecorder() {
@@ -60,11 +64,22 @@ abstract class Load implements AutoCloseable {
         }
     }
 
-    /** Starts issuing calls. */
-    abstract void start();
+    /** Starts issuing calls: starts the client threads; an async load starts its call chains instead. */
+    void start() {
+        clientThreads.forEach(Thread::start);
+    }
 
-    /** Stops issuing calls and waits for the outstanding ones. */
-    abstract void stop();
+    /**
+     * Stops issuing calls and waits for the outstanding ones: for the client threads to end, and for the call
+     * chains to count {@link #chainsEnded} down.
+     */
+    final void stop() {
+        running = false;
+        joinAll(clientThreads);
+        if (chainsEnded != null) {
+            awaitLatch(chainsEnded);
+        }
+    }
 
     /** Releases clients and server, after {@link #stop()}. */
     abstract void release();
@@ -89,7 +104,7 @@ abstract class Load implements AutoCloseable {
     }
 
     /** Waits for the client threads of a sync load, as long as an outstanding call may take. */
-    static void joinAll(List<Thread> threads) {
+    private static void joinAll(List<Thread> threads) {
         for (Thread thread : threads) {
             try {
                 thread.join(CALL_TIMEOUT_MILLIS + 1000);
@@ -101,7 +116,7 @@ abstract class Load implements AutoCloseable {
     }
 
     /** Waits for the call chains of an async load to end, as long as an outstanding call may take. */
-    static void awaitLatch(CountDownLatch latch) {
+    private static void awaitLatch(CountDownLatch latch) {
         try {
             latch.await(CALL_TIMEOUT_MILLIS + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -253,7 +253,6 @@ abstract class NettyLoad extends Load {
 
     /** Sync mode: one thread, one connection, one frame in flight each. */
     private static final class Sync extends NettyLoad {
-        private final List<Thread> threads = new ArrayList<>();
 
         Sync(Workload workload) {
             super(workload);
@@ -267,7 +266,7 @@ abstract class NettyLoad extends Load {
                 SingleWriterRecorder recorder = newRecorder();
                 Thread thread = new Thread(() -> callInLoop(channel, caller, recorder), "netty-bench-client-" + i);
                 thread.setDaemon(true);
-                threads.add(thread);
+                clientThreads.add(thread);
             }
         }
 
@@ -282,17 +281,6 @@ abstract class NettyLoad extends Load {
                     fail(error);
                 }
             }
-        }
-
-        @Override
-        void start() {
-            threads.forEach(Thread::start);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            joinAll(threads);
         }
 
         /**
@@ -352,7 +340,6 @@ abstract class NettyLoad extends Load {
     /** Async mode: each connection keeps its share of the outstanding frames, refilled from its event loop. */
     private static final class Async extends NettyLoad {
         private final List<Pipeline> pipelines = new ArrayList<>();
-        private CountDownLatch chainsEnded;
 
         Async(Workload workload) {
             super(workload);
@@ -374,12 +361,6 @@ abstract class NettyLoad extends Load {
         @Override
         void start() {
             pipelines.forEach(Pipeline::start);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            awaitLatch(chainsEnded);
         }
 
         /**

@@ -79,7 +79,6 @@ abstract class PerfLabLoad extends Load {
 
     /** rpc-bench's sync mode: one thread, one client, one outstanding call each. */
     private static final class Sync extends PerfLabLoad {
-        private final List<Thread> threads = new ArrayList<>();
 
         Sync(EngineOptions options, Workload workload) {
             super(options, workload);
@@ -92,7 +91,7 @@ abstract class PerfLabLoad extends Load {
                 SingleWriterRecorder recorder = newRecorder();
                 Thread thread = new Thread(() -> callInLoop(proxy, recorder), "rpc-bench-client-" + i);
                 thread.setDaemon(true);
-                threads.add(thread);
+                clientThreads.add(thread);
             }
         }
 
@@ -108,23 +107,11 @@ abstract class PerfLabLoad extends Load {
                 }
             }
         }
-
-        @Override
-        void start() {
-            threads.forEach(Thread::start);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            joinAll(threads);
-        }
     }
 
     /** rpc-bench's async mode: call chains spread over the clients, each completion issuing the next call. */
     private static final class Async extends PerfLabLoad {
         private final List<Chain> chains = new ArrayList<>();
-        private CountDownLatch chainsEnded;
 
         Async(EngineOptions options, Workload workload) {
             super(options, workload);
@@ -147,12 +134,6 @@ abstract class PerfLabLoad extends Load {
         @Override
         void start() {
             chains.forEach(Chain::next);
-        }
-
-        @Override
-        void stop() {
-            running = false;
-            awaitLatch(chainsEnded);
         }
 
         /**
