@@ -3,6 +3,7 @@ package io.perflab.runner.metering;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,8 +20,13 @@ public final class HostCpu {
 
     /** The host's cumulative CPU ticks, or empty where {@code /proc/stat} is unavailable. */
     public static Optional<Ticks> read() {
+        return read(STAT);
+    }
+
+    static Optional<Ticks> read(Path stat) {
         try {
-            String first = Files.readAllLines(STAT).get(0);
+            List<String> lines = Files.readAllLines(stat);
+            String first = lines.get(0);
             String[] f = first.trim().split("\\s+");
             if (!f[0].equals("cpu")) {
                 return Optional.empty();
@@ -34,20 +40,30 @@ public final class HostCpu {
             long softirq = f.length > 7 ? Long.parseLong(f[7]) : 0;
             long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
             long busy = user + nice + system + irq + softirq + steal;
-            return Optional.of(new Ticks(busy, busy + idle + iowait));
+            // the host's online CPUs, whatever this process may run on (taskset narrows availableProcessors)
+            int cpus = (int) lines.stream().filter(line -> line.length() > 3 && line.startsWith("cpu")
+                    && Character.isDigit(line.charAt(3))).count();
+            return Optional.of(new Ticks(busy, busy + idle + iowait, Math.max(1, cpus)));
         } catch (IOException | RuntimeException notLinux) {
             return Optional.empty();
         }
     }
 
-    /** Cumulative ticks of all CPUs. */
-    public record Ticks(long busy, long total) {
+    /**
+     * Cumulative ticks of all CPUs.
+     *
+     * @param busy ticks spent busy, all CPUs
+     * @param total all ticks, all CPUs
+     * @param cpus the host's CPUs that {@code /proc/stat} lists
+     */
+    public record Ticks(long busy, long total, int cpus) {
 
         /**
          * The share of the host's CPU capacity used by everything but this process between {@code start} and
-         * now, in percent: host busy share minus {@code ownCpuMicros} over {@code cpus × elapsed}.
+         * now, in percent: host busy share minus {@code ownCpuMicros} over {@code cpus × elapsed}, with the
+         * host's CPUs, not the ones this process is pinned to.
          */
-        public double othersPercentSince(Ticks start, long ownCpuMicros, long elapsedNanos, int cpus) {
+        public double othersPercentSince(Ticks start, long ownCpuMicros, long elapsedNanos) {
             long totalDelta = total - start.total;
             if (totalDelta <= 0 || elapsedNanos <= 0) {
                 return Double.NaN;

@@ -136,7 +136,7 @@ public final class RpcBench {
         long jitInWindow = jitMillis() - jitBefore;
         double othersPercent = hostStart.isPresent() && hostEnd.isPresent()
                 ? hostEnd.get().othersPercentSince(hostStart.get(), window.processUsage().cpuMicros(),
-                        window.elapsedNanos(), Runtime.getRuntime().availableProcessors())
+                        window.elapsedNanos())
                 : Double.NaN;
         long failed = load.failed.get() - failedBefore;
         return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
