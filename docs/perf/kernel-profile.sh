@@ -5,7 +5,7 @@
 #     object and by symbol.
 # Usage: docs/perf/kernel-profile.sh JAR [STACK...] (default stacks: perflab netty). Needs perf; run as root or
 # with kernel.perf_event_paranoid <= 1.
-set -euo pipefail
+set -eu
 jar=${1:?usage: kernel-profile.sh JAR [STACK...]}
 shift
 if [ $# -eq 0 ]; then stacks=(perflab netty); else stacks=("$@"); fi
