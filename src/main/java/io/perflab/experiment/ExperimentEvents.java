@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -39,6 +41,22 @@ public class ExperimentEvents {
     public void publish(long experimentId, String name, Object data) {
         send(subscribers.get(experimentId), name, data);
         send(subscribers.get(ALL), name, data);
+    }
+
+    /**
+     * Ends every open stream when the application shuts down. The context publishes this event before the web
+     * server's graceful shutdown, which would otherwise wait its whole timeout (30 s) for these never-ending
+     * responses of open dashboard pages.
+     */
+    @EventListener(ContextClosedEvent.class)
+    public void completeAll() {
+        subscribers.values().forEach(list -> list.forEach(SseEmitter::complete));
+        subscribers.clear();
+    }
+
+    /** Open streams, over all experiments. */
+    int subscriberCount() {
+        return subscribers.values().stream().mapToInt(List::size).sum();
     }
 
     private static void send(List<SseEmitter> emitters, String name, Object data) {
