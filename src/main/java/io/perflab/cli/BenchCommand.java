@@ -11,6 +11,7 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.QuietLogging;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.Display;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -120,14 +121,14 @@ final class BenchCommand implements Callable<Integer> {
         String format = "%-22s %12s %7s %7s%n";
         s.append(String.format(Locale.ROOT, format, "metric", "mean", "CV", "floor"));
         for (Spread row : rows) {
-            s.append(String.format(Locale.ROOT, format, row.metric(), row.meanText(),
+            s.append(String.format(Locale.ROOT, format, row.metric(), Display.value(row.mean()),
                     Spread.percent(row.cv() * 100), Spread.percent(row.floorPercent())));
         }
         s.append("\nCV = sd/mean across the windows of this JVM. Set it beside the CV across fresh JVMs that "
                 + "'perflab calibrate' measures: where that is much larger, each JVM's start adds noise (JIT decisions, "
                 + "memory layout, thread placement) that only more trials average out; where they are alike, the "
                 + "noise is the machine's, drifting over time, which interleaved trials spread over both sides.\n");
-        Spread.floorNote(rows, trials).ifPresent(s::append);
+        Spread.floorNote(trials).ifPresent(s::append);
         return s.toString();
     }
 }

@@ -91,7 +91,8 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
                     fp == null ? "0/0" : fp.successes() + "/" + fp.trials(),
                     fp == null ? "" : String.format(Locale.ROOT, "%.2f", fp.rate()),
                     fp == null ? "" : String.format(Locale.ROOT, "[%.3f, %.3f]", fp.low(), fp.high()),
-                    fp == null ? "" : fp.rate() <= FALSE_POSITIVE_TARGET ? "yes" : "no", Spread.percent(row.mdePercent())));
+                    fp == null ? "" : fp.rate() <= FALSE_POSITIVE_TARGET ? "yes" : "no",
+                    Spread.percent(row.mdePercent())));
         }
         long ok = trials.stream().filter(TrialResult::ok).count();
         if (ok > 0) {
@@ -104,7 +105,7 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
         s.append("false +: A/A experiments whose Welch p < α (no Holm adjustment: one metric at a time); "
                 + "CV = sd/mean over all successful trials; MDE: the change a " + mdeRuns + " + " + mdeRuns
                 + " experiment detects with 80 % power at α, from that sd.\n");
-        Spread.floorNote(Spread.of(trials), trials).ifPresent(s::append);
+        Spread.floorNote(trials).ifPresent(s::append);
         return s.toString();
     }
 

@@ -3,9 +3,8 @@ package io.perflab.cli;
 import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
-import io.perflab.stats.Display;
+import io.perflab.stats.Summary;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -43,9 +42,8 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
             if (all.length < 2) {
                 continue;
             }
-            double mean = Arrays.stream(all).average().orElse(Double.NaN);
-            double sd = Math.sqrt(Arrays.stream(all).map(v -> (v - mean) * (v - mean)).sum() / (all.length - 1));
-            rows.add(new Spread(metric, all.length, mean, sd, floor(trials, metric)));
+            Summary summary = Summary.of(all, metric);
+            rows.add(new Spread(metric, summary.n(), summary.mean(), summary.sd(), floor(trials, metric)));
         }
         return rows;
     }
@@ -73,8 +71,10 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
      * The sentence under a table with a floor column, where the trials recorded a floor: what it is and what
      * lowers it.
      */
-    static Optional<String> floorNote(List<Spread> rows, List<TrialResult> trials) {
-        if (rows.stream().noneMatch(row -> Double.isFinite(row.floorPercent()))) {
+    static Optional<String> floorNote(List<TrialResult> trials) {
+        boolean sampled = trials.stream()
+                .anyMatch(t -> t.ok() && t.environment().containsKey(RpcBenchResult.USER_SAMPLING_ERROR));
+        if (!sampled) {
             return Optional.empty();
         }
         String accounting = trials.stream().map(t -> t.environment().get("cpu_time_accounting"))
@@ -89,11 +89,6 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
         return Double.isFinite(value) ? String.format(Locale.ROOT, "%.2f%%", value) : "";
     }
 
-    /** The mean as the statistics print numbers. */
-    String meanText() {
-        return Display.value(mean);
-    }
-
     /** The median over successful trials of the sampling floor they recorded for {@code metric}. */
     private static double floor(List<TrialResult> trials, String metric) {
         String key = FLOORS.get(metric);
@@ -101,11 +96,7 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
             return Double.NaN;
         }
         double[] floors = trials.stream().filter(TrialResult::ok).map(t -> t.environment().get(key))
-                .filter(v -> v != null).mapToDouble(Double::parseDouble).sorted().toArray();
-        if (floors.length == 0) {
-            return Double.NaN;
-        }
-        int mid = floors.length / 2;
-        return floors.length % 2 == 1 ? floors[mid] : (floors[mid - 1] + floors[mid]) / 2;
+                .filter(v -> v != null).mapToDouble(Double::parseDouble).toArray();
+        return floors.length == 0 ? Double.NaN : Summary.of(floors, key).median();
     }
 }
