@@ -40,6 +40,7 @@ public class ExperimentScheduler implements SmartLifecycle {
     private final ExperimentEvents events;
     private final Clock clock;
     private final TrialLauncher launcher;
+    private final JvmFlagPolicy jvmFlags;
     private final LinkedBlockingQueue<Boolean> wakeUps = new LinkedBlockingQueue<>();
     private final AtomicReference<Active> active = new AtomicReference<>();
     private volatile boolean stopping;
@@ -49,10 +50,11 @@ public class ExperimentScheduler implements SmartLifecycle {
     private record Active(long experimentId, ExperimentRunner runner, AtomicBoolean cancelRequested) {
     }
 
-    ExperimentScheduler(ExperimentStore store, ExperimentEvents events, Clock clock) {
+    ExperimentScheduler(ExperimentStore store, ExperimentEvents events, Clock clock, JvmFlagPolicy jvmFlags) {
         this.store = store;
         this.events = events;
         this.clock = clock;
+        this.jvmFlags = jvmFlags;
         this.launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
     }
 
@@ -177,6 +179,10 @@ public class ExperimentScheduler implements SmartLifecycle {
         try {
             ExperimentRecord experiment = store.find(id).orElseThrow();
             ExperimentPlan plan = store.plan(experiment);
+            Optional<String> refused = jvmFlags.refusal(plan);
+            if (refused.isPresent()) {
+                throw new IllegalStateException(refused.get());
+            }
             Set<Integer> missing = new TreeSet<>();
             plan.trials().forEach(t -> missing.add(t.ordinal()));
             missing.removeAll(store.storedOrdinals(id));

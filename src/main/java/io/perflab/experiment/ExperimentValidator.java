@@ -50,9 +50,11 @@ public class ExperimentValidator {
     }
 
     private final CommandExperimentsPolicy commands;
+    private final JvmFlagPolicy jvmFlags;
 
-    public ExperimentValidator(CommandExperimentsPolicy commands) {
+    public ExperimentValidator(CommandExperimentsPolicy commands, JvmFlagPolicy jvmFlags) {
         this.commands = commands;
+        this.jvmFlags = jvmFlags;
     }
 
     /** Validates {@code request}; {@code admin} tells whether the caller may run commands. */
@@ -104,8 +106,8 @@ public class ExperimentValidator {
             EngineOptions withoutEngine = engineOptions("without", withoutOptions);
             EngineOptions withEngine = engineOptions("with", withOptions);
             workload = workload(request.workload(), workload);
-            List<String> withoutJvm = jvmArgs("withoutJvmArgs", request.withoutJvmArgs());
-            List<String> withJvm = jvmArgs("withJvmArgs", request.withJvmArgs());
+            List<String> withoutJvm = jvmArgs("withoutJvmArgs", request.withoutJvmArgs(), admin);
+            List<String> withJvm = jvmArgs("withJvmArgs", request.withJvmArgs(), admin);
             if (withoutEngine.equals(withEngine) && withoutJvm.equals(withJvm)) {
                 throw ApiProblem.badRequest("with: the two variants are identical (" + withEngine.describe()
                         + "), so there is no difference to test; change at least one engine option or JVM flag");
@@ -190,10 +192,11 @@ public class ExperimentValidator {
         return workload;
     }
 
-    private static List<String> jvmArgs(String field, List<String> args) {
+    private List<String> jvmArgs(String field, List<String> args, boolean admin) {
         if (args == null) {
             return List.of();
         }
+        jvmFlags.check(field, args, admin);
         for (String arg : args) {
             if (arg == null || !arg.startsWith("-") || arg.isBlank()) {
                 throw ApiProblem.badRequest(field + ": every entry must be a JVM flag starting with '-', got '"

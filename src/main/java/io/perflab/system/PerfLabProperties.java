@@ -10,9 +10,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param dataDir home of the embedded database and of files such as {@code initial-admin-password}; a relative
  *     path is resolved against the working directory (default {@code data})
  * @param security security settings
+ * @param trials how trial JVMs may be started
  */
 @ConfigurationProperties("perflab")
-public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValue Security security) {
+public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValue Security security,
+                                @DefaultValue Trials trials) {
 
     /** The data directory as an absolute, normalized path. */
     public Path dataDirectory() {
@@ -28,5 +30,12 @@ public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValu
         public boolean hasBootstrapToken() {
             return bootstrapToken != null && !bootstrapToken.isBlank();
         }
+    }
+
+    /**
+     * @param rawJvmFlags when true, administrators may give trial JVMs any flag; everyone else, and everyone when
+     *     false (the default), only the flags of {@link io.perflab.runner.experiment.JvmFlagAllowList}
+     */
+    public record Trials(boolean rawJvmFlags) {
     }
 }

@@ -13,7 +13,8 @@ import org.springframework.http.HttpStatus;
 
 class ExperimentValidatorTests {
 
-    private final ExperimentValidator validator = new ExperimentValidator(new CommandExperimentsPolicy(false));
+    private final ExperimentValidator validator = new ExperimentValidator(new CommandExperimentsPolicy(false),
+            new JvmFlagPolicy(false));
 
     private static ExperimentRequest request(String preset, Map<String, String> without, Map<String, String> with,
             Map<String, Object> workload, Integer runs, String order) {
@@ -142,7 +143,8 @@ class ExperimentValidatorTests {
                     assertThat(p.getStatusCode()).isEqualTo(HttpStatus.FORBIDDEN);
                     assertThat(p.getBody().getDetail()).contains("perflab.commands.enabled");
                 });
-        ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true));
+        ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true),
+                new JvmFlagPolicy(false));
         assertThatThrownBy(() -> enabled.validate(command, false)).isInstanceOfSatisfying(ApiProblem.class,
                 p -> assertThat(p.getBody().getDetail()).contains("administrator"));
         assertThat(enabled.validate(command, true).kind()).isEqualTo(ExperimentKind.COMMAND);
@@ -152,5 +154,32 @@ class ExperimentValidatorTests {
     void rejectsJvmArgsThatAreNotFlags() {
         assertBadRequest(new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
                 List.of("Xmx1g"), null, null, null, null, null, null, null, null), validator, "withoutJvmArgs");
+    }
+
+    @Test
+    void rawJvmFlagsNeedTheSettingAndAnAdministrator() {
+        ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
+                null, List.of("-XX:OnError=id"), null, null, null, null, null, null, null);
+        assertBadRequest(onError, validator, "withJvmArgs: the JVM flag '-XX:OnError=id' is not allowed",
+                "perflab.trials.raw-jvm-flags");
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(true));
+        assertThatThrownBy(() -> raw.validate(onError, false)).isInstanceOf(ApiProblem.class)
+                .hasMessageContaining("is not allowed");
+        assertThat(((EngineVariant) raw.validate(onError, true).plan().with()).jvmArgs())
+                .containsExactly("-XX:OnError=id");
+    }
+
+    @Test
+    void aStoredPlanWithARefusedFlagDoesNotRunWhileRawFlagsAreOff() {
+        ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
+                null, List.of("-javaagent:/tmp/x.jar"), null, null, null, null, null, null, null);
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(true));
+        var plan = raw.validate(onError, true).plan();
+
+        assertThat(new JvmFlagPolicy(false).refusal(plan)).hasValueSatisfying(reason ->
+                assertThat(reason).contains("'-javaagent:/tmp/x.jar' is not allowed"));
+        assertThat(new JvmFlagPolicy(true).refusal(plan)).isEmpty();
+        assertThat(new JvmFlagPolicy(false).refusal(validator.validate(request("sync-completion", null, null, null,
+                3, null), false).plan())).isEmpty();
     }
 }
