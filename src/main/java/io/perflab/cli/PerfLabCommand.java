@@ -74,6 +74,15 @@ public final class PerfLabCommand implements Runnable {
         return commandLine;
     }
 
+    /** A value of a typed option, or its parser's message as picocli's "Invalid value for option …". */
+    static <T> T converted(java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
+    }
+
     private static int reportUsageError(CommandLine.ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();

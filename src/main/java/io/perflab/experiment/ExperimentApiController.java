@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.system.ApiProblem;
+import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +47,7 @@ class ExperimentApiController {
     }
 
     @PostMapping
-    ResponseEntity<Map<String, Object>> create(@RequestBody(required = false) ExperimentRequest request,
+    ResponseEntity<Map<String, Object>> create(@Valid @RequestBody(required = false) ExperimentRequest request,
             Authentication authentication) {
         long id = experiments.create(request, authentication.getName(), isAdmin(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(id).toUri();

@@ -6,7 +6,10 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.TrialResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -50,7 +53,7 @@ public class ExperimentStore {
     public long insert(ExperimentSpec spec, ExperimentStatus status, String createdBy, Instant now) {
         ExperimentPlan plan = spec.plan();
         String workload = plan.without() instanceof EngineVariant engine
-                ? json.writeValueAsString(engine.workload().toArguments()) : null;
+                ? RunnerJson.mapper().writeValueAsString(engine.workload()) : null;
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO experiment (name, description, kind, status, preset, runs_per_variant, run_order, seed,
@@ -72,7 +75,7 @@ public class ExperimentStore {
         String jvmArgs = null;
         String command = null;
         if (variant instanceof EngineVariant engine) {
-            options = json.writeValueAsString(new LinkedHashMap<>(engine.engineOptions()));
+            options = RunnerJson.mapper().writeValueAsString(engine.engineOptions());
             jvmArgs = json.writeValueAsString(engine.jvmArgs());
         } else if (variant instanceof CommandVariant cmd) {
             command = cmd.command();
@@ -156,24 +159,16 @@ public class ExperimentStore {
         if (row.get("command") != null) {
             return new CommandVariant(row.get("command"));
         }
-        Map<String, String> options = json.readValue(row.get("options"), new TypeReference<Map<String, String>>() { });
+        EngineOptions options = RunnerJson.mapper().readValue(row.get("options"), EngineOptions.class);
         List<String> jvmArgs = row.get("jvm_args") == null ? List.of()
                 : json.readValue(row.get("jvm_args"), new TypeReference<List<String>>() { });
         return new EngineVariant(options, workload(workloadJson), jvmArgs, Optional.empty());
     }
 
-    private Workload workload(String workloadJson) {
-        Workload workload = Workload.DEFAULTS;
-        if (workloadJson == null) {
-            return workload;
-        }
-        List<String> args = json.readValue(workloadJson, new TypeReference<List<String>>() { });
-        for (int i = 0; i < args.size(); i++) {
-            String flag = args.get(i);
-            boolean takesValue = !flag.equals("--encryption");
-            workload = workload.with(flag, takesValue ? args.get(++i) : "");
-        }
-        return workload;
+    /** A stored workload; settings a release before them did not store keep rpc-bench's defaults. */
+    private static Workload workload(String workloadJson) {
+        return workloadJson == null ? Workload.DEFAULTS
+                : RunnerJson.mapper().readValue(workloadJson, WorkloadSettings.class).applyTo(Workload.DEFAULTS);
     }
 
     /** The engine options and JVM flags of each variant, keyed {@code without}/{@code with}. */

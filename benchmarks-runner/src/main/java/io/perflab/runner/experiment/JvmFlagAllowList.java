@@ -75,11 +75,16 @@ public final class JvmFlagAllowList {
      */
     public static void requireAllowed(String field, List<String> flags) {
         firstRefused(flags).ifPresent(flag -> {
-            throw new IllegalArgumentException(field + ": the JVM flag '" + printable(flag) + "' is not allowed; "
-                    + "trial JVMs take heap, stack, GC and JIT flags such as -Xmx1g, -XX:+UseG1GC, "
-                    + "-XX:TieredStopAtLevel=1 and -Dio.netty.* properties. Flags that can run or load code "
-                    + "(-XX:On…Error, agents, @argfiles, diagnostic unlocks, -D other than io.netty.*) are refused");
+            throw new IllegalArgumentException(field + ": " + refusal(flag));
         });
+    }
+
+    /** Why {@code flag} is refused, with what is allowed instead. */
+    public static String refusal(String flag) {
+        return "the JVM flag '" + printable(flag) + "' is not allowed; trial JVMs take heap, stack, GC and JIT "
+                + "flags such as -Xmx1g, -XX:+UseG1GC, -XX:TieredStopAtLevel=1 and -Dio.netty.* properties. Flags "
+                + "that can run or load code (-XX:On…Error, agents, @argfiles, diagnostic unlocks, -D other than "
+                + "io.netty.*) are refused";
     }
 
     private static String printable(String flag) {

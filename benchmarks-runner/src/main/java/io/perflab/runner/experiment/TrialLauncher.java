@@ -1,6 +1,5 @@
 package io.perflab.runner.experiment;
 
-import io.perflab.runner.trial.TrialSpec;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,7 +15,7 @@ import java.util.jar.Manifest;
 /**
  * How to start a trial JVM: the java binary, then the plan's and the variant's flags, then this launcher's entry
  * arguments (a jar or a classpath and main class, plus any leading arguments such as {@code trial}), then the
- * trial's own arguments.
+ * trial's spec as one JSON argument.
  *
  * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.PerfLabApplication trial}
  * @param cpus the CPU list trial JVMs are pinned to with {@code taskset -c}, or empty for no pinning
@@ -127,8 +126,7 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
         command.addAll(jvmArgs);
         command.addAll(variant.jvmArgs());
         command.addAll(entryArguments);
-        TrialSpec spec = variant.trialSpec();
-        command.addAll(spec.toArguments());
+        command.add(variant.trialSpec().toJson());
         return command;
     }
 }

@@ -1,6 +1,5 @@
 package io.perflab.runner.trial;
 
-import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchResult;
@@ -10,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The body of a forked trial JVM: reads the {@link TrialSpec} arguments, runs rpc-bench once and prints the
+ * The body of a forked trial JVM: reads its {@link TrialSpec} (one JSON argument), runs rpc-bench once and prints the
  * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly.
  *
  * <p>Exit status: 0 with a result; 1 with a result when calls failed in the window (the runner records the
@@ -33,16 +32,17 @@ public final class TrialMain {
     public static int run(List<String> args, PrintWriter out, PrintWriter err) {
         QuietLogging.apply();
         TrialSpec spec;
-        EngineOptions options;
         try {
-            spec = TrialSpec.parseArguments(args);
-            options = EngineOptions.fromMap(spec.engineOptions());
+            if (args.size() != 1) {
+                throw new IllegalArgumentException("takes one argument, the trial spec as JSON; got " + args.size());
+            }
+            spec = TrialSpec.fromJson(args.get(0));
         } catch (IllegalArgumentException e) {
             err.println("perflab trial: " + e.getMessage());
             return EXIT_USAGE;
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
-        RpcBenchResult result = new RpcBench(options, spec.workload(), ProcessMeter.forThisProcess(),
+        RpcBenchResult result = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(),
                 System::nanoTime, line -> err.println("perflab trial: " + line)).run();
         environment.putAll(result.environment());
         if (result.requests() == 0) {
