@@ -1,6 +1,5 @@
 package io.perflab.cli;
 
-import io.perflab.PerfLabApplication;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
@@ -81,7 +80,7 @@ final class TrialProcessOptions {
      * @throws ParameterException naming {@code --cpus} when its list is not one {@code taskset} takes
      */
     TrialLauncher launcher(CommandSpec spec) {
-        TrialLauncher launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
+        TrialLauncher launcher = TrialLauncher.ofThisJvm();
         try {
             return cpus == null ? launcher : launcher.pinnedTo(cpus);
         } catch (IllegalArgumentException e) {

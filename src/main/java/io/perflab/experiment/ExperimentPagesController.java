@@ -41,12 +41,12 @@ class ExperimentPagesController {
             "ctx_switches_per_req", "reqs_per_sec");
 
     private final ExperimentService experiments;
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final ExperimentResults results;
     private final JsonMapper json;
     private final Validator validator;
 
-    ExperimentPagesController(ExperimentService experiments, ExperimentStore store, ExperimentResults results,
+    ExperimentPagesController(ExperimentService experiments, ExperimentRepository store, ExperimentResults results,
             JsonMapper json, Validator validator) {
         this.experiments = experiments;
         this.store = store;

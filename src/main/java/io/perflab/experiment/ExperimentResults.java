@@ -29,13 +29,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class ExperimentResults {
 
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final Map<Long, Cached> cache = new ConcurrentHashMap<>();
 
     private record Cached(int dataVersion, List<MetricComparison> comparisons) {
     }
 
-    ExperimentResults(ExperimentStore store) {
+    ExperimentResults(ExperimentRepository store) {
         this.store = store;
     }
 

@@ -15,12 +15,12 @@ import org.springframework.stereotype.Service;
 @Service
 public class ExperimentService {
 
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final ExperimentScheduler scheduler;
     private final ExperimentResults results;
     private final ExperimentValidator validator;
 
-    ExperimentService(ExperimentStore store, ExperimentScheduler scheduler, ExperimentResults results,
+    ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
             ExperimentValidator validator) {
         this.store = store;
         this.scheduler = scheduler;
@@ -61,7 +61,7 @@ public class ExperimentService {
     }
 
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons) {
-        List<ExperimentStore.RunTiming> runs = store.runTimings(e.id());
+        List<ExperimentRepository.RunTiming> runs = store.runTimings(e.id());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
         int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
@@ -77,7 +77,7 @@ public class ExperimentService {
                 comparisons);
     }
 
-    private Long eta(ExperimentRecord e, List<ExperimentStore.RunTiming> runs, int completed) {
+    private Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> runs, int completed) {
         if (e.status() != ExperimentStatus.RUNNING || completed == 0) {
             return null;
         }

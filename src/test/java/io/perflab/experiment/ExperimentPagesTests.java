@@ -46,7 +46,7 @@ class ExperimentPagesTests {
     int port;
 
     @Autowired
-    ExperimentStore store;
+    ExperimentRepository store;
 
     private final HttpClient http = HttpClient.newHttpClient();
 

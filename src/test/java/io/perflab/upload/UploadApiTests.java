@@ -193,7 +193,7 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
-    void largeUploadStoresEveryValueAndAnswersWhatTheStoredDataGives() throws Exception {
+    void largeUploadRepositorysEveryValueAndAnswersWhatTheStoredDataGives() throws Exception {
         // 2 sides × 3 metrics × 301 values: 602 runs and 1,806 samples, more than any single insert statement holds
         int values = 301;
         StringBuilder body = new StringBuilder("{\"benchmark\": \"chunked\"");
