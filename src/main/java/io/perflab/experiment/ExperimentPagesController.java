@@ -103,8 +103,8 @@ class ExperimentPagesController {
         for (ExperimentRecord record : records) {
             // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
             List<MetricComparison> headline = withVerdicts ? results.compare(record).stream()
-                    .filter(c -> c.nWith() > 0 && c.nWithout() > 0)
-                    .filter(c -> HEADLINE_METRICS.contains(c.metric()) || record.kind() != ExperimentKind.ENGINE)
+                    .filter(c -> c.groups().nWith() > 0 && c.groups().nWithout() > 0)
+                    .filter(c -> HEADLINE_METRICS.contains(c.key()) || record.kind() != ExperimentKind.ENGINE)
                     .limit(4)
                     .toList() : List.of();
             rows.add(new Row(experiments.summary(record), headline));
@@ -154,17 +154,17 @@ class ExperimentPagesController {
         List<Map<String, Object>> metrics = new ArrayList<>();
         for (MetricComparison c : view.results()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("metric", c.metric());
-            m.put("unit", c.unit());
-            m.put("direction", c.direction());
-            m.put("percent", c.percent());
-            m.put("ciLowPercent", c.ciLowPercent());
-            m.put("ciHighPercent", c.ciHighPercent());
+            m.put("metric", c.key());
+            m.put("unit", c.metric().unit());
+            m.put("direction", c.metric().direction());
+            m.put("percent", c.change().percent());
+            m.put("ciLowPercent", c.change().ciLowPercent());
+            m.put("ciHighPercent", c.change().ciHighPercent());
             m.put("verdict", c.verdict());
             List<List<Number>> without = new ArrayList<>();
             List<List<Number>> with = new ArrayList<>();
             for (RunRecord r : runs) {
-                Double value = r.ok() ? r.metrics().get(c.metric()) : null;
+                Double value = r.ok() ? r.metrics().get(c.key()) : null;
                 if (value != null) {
                     (r.variant().equals("with") ? with : without).add(List.of(r.ordinal(), value));
                 }
@@ -244,13 +244,13 @@ class ExperimentPagesController {
                 continue;
             }
             Optional<MetricComparison> cpu = results.compare(e).stream()
-                    .filter(c -> c.metric().equals("user_cpu_us_per_req") && c.mdePercent() != null)
+                    .filter(c -> c.key().equals("user_cpu_us_per_req") && c.sensitivity().mdePercent() != null)
                     .findFirst();
             if (cpu.isPresent()) {
                 Map<String, Object> hint = new LinkedHashMap<>();
                 hint.put("experimentId", e.id());
-                hint.put("runs", Math.min(cpu.get().nWith(), cpu.get().nWithout()));
-                hint.put("mdePercent", cpu.get().mdePercent());
+                hint.put("runs", Math.min(cpu.get().groups().nWith(), cpu.get().groups().nWithout()));
+                hint.put("mdePercent", cpu.get().sensitivity().mdePercent());
                 return Optional.of(hint);
             }
         }
