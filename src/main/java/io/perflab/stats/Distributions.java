@@ -82,7 +82,8 @@ final class Distributions {
     /**
      * The q &gt; 0 with P(T &gt; q) = {@code upper} for an upper tail probability in (0, ½], also where 1 − upper
      * rounds to 1 (the far boundaries of early sequential looks): bisection on log q between the normal quantile,
-     * which the t quantile exceeds, and a bound found by doubling.
+     * which the t quantile exceeds (or 1 in tails too far for {@link #normalQuantile}), and a bound found by
+     * doubling steps. Quantiles beyond 1e154, where t² overflows in {@link #tUpper}, come out at about 1e154.
      */
     static double tUpperQuantile(double upper, double df) {
         if (!(upper > 0 && upper <= 0.5)) {
@@ -91,7 +92,7 @@ final class Distributions {
         if (upper == 0.5) {
             return 0;
         }
-        double low = Math.log(-normalQuantile(upper));
+        double low = upper > 1e-15 ? Math.log(-normalQuantile(upper)) : 0;
         double step = 1;
         double high = low + step;
         while (tUpper(Math.exp(high), df) > upper) {

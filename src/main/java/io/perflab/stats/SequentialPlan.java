@@ -23,9 +23,10 @@ import java.util.List;
  *   <li>the variance is unknown, so the one-sample t statistic of the rᵢ is compared with the t quantile at the
  *       same nominal level, c<sup>t</sup><sub>k</sub> = t<sub>1−p<sub>k</sub>/2, n<sub>k</sub>−1</sub> with
  *       p<sub>k</sub> = 2(1 − Φ(c<sub>k</sub>)) (the "significance level approach" of Jennison and Turnbull).
- *       This is an approximation: exact for known variance, and in simulation close to α from 4 pairs at the
- *       first look on (see the tests); with fewer pairs at a look the t quantile grows very large and such an
- *       early look can only stop for precision, not for significance;
+ *       This is an approximation, exact for known variance: in a simulation of five looks at 4, 8, 12, 16 and
+ *       20 normal pairs at α = 0.05 the false-positive rate was 0.052 with O'Brien–Fleming-type spending and
+ *       0.055 with Pocock-type, which spends more at the 3-degrees-of-freedom first look (see the tests). An
+ *       early look with few pairs has a very large t boundary and in practice stops only for precision;
  *   <li>the repeated confidence interval r̄ ± c<sup>t</sup><sub>k</sub>·SE: all of them cover the true mean
  *       together with probability about 1 − α, so the interval of whichever look the experiment stops at, for
  *       whatever reason, keeps its level;

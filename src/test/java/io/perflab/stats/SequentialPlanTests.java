@@ -154,6 +154,16 @@ class SequentialPlanTests {
     }
 
     @Test
+    void tQuantilesOfFarTailsMatchR() {
+        // R 4.2.2 qt(p, df, lower.tail = FALSE): the far boundaries of early looks need tails that 1 - p cannot hold
+        double[][] cases = {{1e-20, 3, 4795275.7204689756}, {5.4e-7, 7, 15.590281219591521},
+            {1e-150, 1, 3.1830988618379069e+149}, {0.025, 19, 2.0930240544083096}, {0.3, 2.5, 0.59730773825231553}};
+        for (double[] c : cases) {
+            assertRelative(c[2], Distributions.tUpperQuantile(c[0], c[1]), 1e-12, "qt(" + c[0] + ", " + c[1] + ")");
+        }
+    }
+
+    @Test
     void refusesLooksOutOfOrderOrRange() {
         SequentialPlan plan = SequentialPlan.of(0.05, 10);
         double[] r = {0.1, 0.2, 0.3, 0.1, 0.2, 0.3, 0.1, 0.2, 0.3, 0.4};
