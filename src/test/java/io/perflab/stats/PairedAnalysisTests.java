@@ -71,14 +71,6 @@ class PairedAnalysisTests {
         return designs().stream().filter(d -> d.name().equals(name)).findFirst().orElseThrow();
     }
 
-    private static void assertTest(double[] e, TTestResult r, String what) {
-        assertRelative(e[0], r.t(), 1e-12, what + " t");
-        assertRelative(e[1], r.df(), 1e-12, what + " df");
-        assertRelative(e[2], r.pValue(), 1e-12, what + " p");
-        assertRelative(e[3], r.ciLow(), 1e-12, what + " ciLow");
-        assertRelative(e[4], r.ciHigh(), 1e-12, what + " ciHigh");
-    }
-
     // Expected: R 4.2.2 via paired_reference.R: per pair r = mean(log1p((with - without) / without)) over the
     // windows measured on both sides; t.test(r); 100 * expm1(estimate and interval); t.test(pair means,
     // paired = TRUE); t.test(pair means) (Welch); anova(lm(y ~ factor(pair))) with n0 and clamping; relative 1e-12
@@ -94,7 +86,7 @@ class PairedAnalysisTests {
             assertRelative(ratios[i], a.pairLogRatios().get(i), 1e-12, what + " r" + (i + 1));
         }
         double[] lr = d.numbers("logratio");
-        assertTest(lr, a.logRatio(), what + " log ratio");
+        Tolerance.assertTTest(lr, a.logRatio(), 1e-12, what + " log ratio");
         assertRelative(lr[5], a.logRatio().difference(), 1e-12, what + " mean log ratio");
         assertRelative(lr[6], a.logRatio().stdErr(), 1e-12, what + " log ratio stderr");
         double[] pc = d.numbers("percent");
@@ -102,12 +94,12 @@ class PairedAnalysisTests {
         assertRelative(pc[1], a.relativeChange().ciLowPercent(), 1e-12, what + " percent low");
         assertRelative(pc[2], a.relativeChange().ciHighPercent(), 1e-12, what + " percent high");
         double[] u = d.numbers("units");
-        assertTest(u, a.difference(), what + " units");
+        Tolerance.assertTTest(u, a.difference(), 1e-12, what + " units");
         assertRelative(u[5], a.difference().difference(), 1e-12, what + " mean difference");
         assertRelative(u[7], a.difference().meanWith(), 1e-12, what + " mean of with means");
         assertRelative(u[8], a.difference().meanWithout(), 1e-12, what + " mean of without means");
         assertThat(a.difference().paired()).isTrue();
-        assertTest(d.numbers("welch"), a.welchIgnoringPairing(), what + " welch");
+        Tolerance.assertTTest(d.numbers("welch"), a.welchIgnoringPairing(), 1e-12, what + " welch");
 
         double[] anova = d.numbers("anova");
         if (anova == null) {
