@@ -80,6 +80,19 @@ public record SequentialPlan(SpendingFunction spending, double alpha, int maxPai
     }
 
     /**
+     * Evaluates the current look on the pair log ratios of a paired design.
+     *
+     * @param pairsAtLooks the pairs analysed at every look so far, the last being {@code analysis.pairs()}
+     * @param analysis the analysis of the pairs done
+     * @param budgetSpent whether the time budget ends the experiment at this look
+     * @see #look(int[], double[], boolean)
+     */
+    public SequentialLook look(int[] pairsAtLooks, PairedAnalysis analysis, boolean budgetSpent) {
+        double[] ratios = analysis.pairLogRatios().stream().mapToDouble(Double::doubleValue).toArray();
+        return look(pairsAtLooks, ratios, budgetSpent);
+    }
+
+    /**
      * Evaluates the current look.
      *
      * @param pairsAtLooks the pairs done at every look so far, increasing, the last being the current look; each at

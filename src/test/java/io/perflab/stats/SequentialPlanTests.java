@@ -83,7 +83,7 @@ class SequentialPlanTests {
     @Test
     void oneLookAtTheEndIsTheFixedSampleTest() {
         // a single look at the last pair spends all of alpha: the boundary is qt(0.975, 7) and the repeated interval
-        // is t.test(r)$conf.int of R 4.2.2 (paired_windows.txt, design balanced)
+        // is t.test(r)$conf.int of R 4.2.2 (paired_windows.txt, design balanced, the first design)
         double[] r = {-0.01278151610546285, -0.03241881509401702, -0.039783167675408994, -0.029000992532372281,
             -0.032876363444252092, -0.030693241889660237, -0.016465020491473789, -0.026105788744763866};
         SequentialLook look = SequentialPlan.of(0.05, 8).look(new int[] {8}, r, false);
@@ -94,6 +94,12 @@ class SequentialPlanTests {
         assertRelative(-3.4367190928667397, look.relativeChange().ciLowPercent(), 1e-9, "percent low");
         assertThat(look.outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
         assertThat(look.stop()).isTrue();
+
+        PairedAnalysis analysis = PairedAnalysis.analyze(PairedAnalysisTests.designs().get(0).pairs(),
+                ComparisonOptions.defaults());
+        SequentialLook fromAnalysis = SequentialPlan.of(0.05, 8).look(new int[] {8}, analysis, false);
+        assertThat(fromAnalysis.ciLow()).isEqualTo(look.ciLow());
+        assertThat(fromAnalysis.relativeChange()).isEqualTo(look.relativeChange());
     }
 
     @Test
