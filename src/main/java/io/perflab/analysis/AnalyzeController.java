@@ -6,7 +6,7 @@ import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
 import io.perflab.system.ApiProblem;
-import io.perflab.system.RequestBodyErrors;
+import io.perflab.system.JsonErrors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,7 +82,7 @@ class AnalyzeController {
         try {
             return json.readTree(buffer.toByteArray());
         } catch (JacksonException e) {
-            throw ApiProblem.badRequest("The request body is not valid JSON: " + RequestBodyErrors.describe(e));
+            throw ApiProblem.badRequest("The request body is not valid JSON: " + JsonErrors.describe(e));
         }
     }
 

@@ -86,10 +86,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         if (RequestSizeLimitFilter.causedByLimit(ex)) {
             ProblemDetail tooLarge = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
-                    RequestBodyErrors.describe(ex));
+                    JsonErrors.describe(ex));
             return handleExceptionInternal(ex, tooLarge, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
-        ProblemDetail body = badRequest(List.of(RequestBodyErrors.problem(ex)));
+        ProblemDetail body = badRequest(List.of(JsonErrors.problem(ex)));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
     }
 

@@ -15,13 +15,13 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.exc.ValueInstantiationException;
 
 /**
- * Says why a request body could not be read, in the caller's terms: the JSON field at fault (e.g.
- * {@code workload.clientThreads}, {@code with[2]}) and what it may hold — never a Java type name or a parser's
- * internals.
+ * Says why JSON — a request body, an experiment file — could not be read, in the user's terms: the field at fault
+ * (e.g. {@code workload.clientThreads}, {@code with[2]}) and what it may hold, never a Java type name or a
+ * parser's internals.
  */
-public final class RequestBodyErrors {
+public final class JsonErrors {
 
-    private RequestBodyErrors() {
+    private JsonErrors() {
     }
 
     /** {@code ex} as one field problem. */
