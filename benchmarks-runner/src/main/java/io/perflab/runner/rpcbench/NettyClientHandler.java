@@ -17,17 +17,29 @@ import java.util.ArrayDeque;
  */
 final class NettyClientHandler extends ChannelDuplexHandler {
 
-    /** A call written to a connection: its request frame and where its outcome goes. Reusable call after call. */
-    interface Call {
+    /**
+     * A call written to a connection: its request frame and where its outcome goes. Reusable call after call: each
+     * time, the caller sets the request and writes the call; the handler takes the request and writes it.
+     */
+    abstract static class Call {
+        private ByteBuf request;
 
-        /** The request frame of the call being written; the handler writes it (or releases it). */
-        ByteBuf takeRequest();
+        /** Sets the request frame of the next write of this call. */
+        final void request(ByteBuf frame) {
+            request = frame;
+        }
+
+        final ByteBuf takeRequest() {
+            ByteBuf taken = request;
+            request = null;
+            return taken;
+        }
 
         /** The answer came and is what the workload expects. */
-        void answered();
+        abstract void answered();
 
         /** The call failed: a wrong answer, or the connection closed. */
-        void failed(String description);
+        abstract void failed(String description);
     }
 
     private final NettyMessages messages;

@@ -142,29 +142,23 @@ class NettyClientHandlerTests {
     }
 
     /** A call whose outcome is written down as "name answered" or "name failed: reason". */
-    private final class RecordingCall implements NettyClientHandler.Call {
+    private final class RecordingCall extends NettyClientHandler.Call {
         private final String name;
-        private ByteBuf request;
+        private final ByteBuf request;
 
         RecordingCall(String name, int x) {
             this.name = name;
             this.request = messages.request(channel.alloc(), x);
+            request(request);
         }
 
         @Override
-        public ByteBuf takeRequest() {
-            ByteBuf taken = request;
-            request = null;
-            return taken;
-        }
-
-        @Override
-        public void answered() {
+        void answered() {
             outcomes.add(name + " answered");
         }
 
         @Override
-        public void failed(String description) {
+        void failed(String description) {
             outcomes.add(name + " failed: " + description);
         }
     }
