@@ -8,9 +8,6 @@ import static io.perflab.runner.rpcbench.NettyTestFrames.lengthOnly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -19,7 +16,6 @@ import io.netty.handler.codec.CorruptedFrameException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 class NettyFrameDecoderTests {
 
@@ -27,14 +23,11 @@ class NettyFrameDecoderTests {
 
     private final UnpooledByteBufAllocator alloc = NettyTestFrames.trackingAllocator();
     private final NettyTestFrames.CaughtExceptions exceptions = new NettyTestFrames.CaughtExceptions();
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    private final Logger decoderLog = (Logger) LoggerFactory.getLogger(NettyFrameDecoder.class);
+    private final CapturedLog logged = CapturedLog.of(NettyFrameDecoder.class);
     private EmbeddedChannel channel;
 
     @BeforeEach
     void setUp() {
-        logged.start();
-        decoderLog.addAppender(logged);
         channel = new EmbeddedChannel();
         channel.config().setAllocator(alloc);
         channel.pipeline().addLast(new NettyFrameDecoder(MAX), exceptions);
@@ -42,7 +35,7 @@ class NettyFrameDecoderTests {
 
     @AfterEach
     void tearDown() {
-        decoderLog.detachAppender(logged);
+        logged.close();
         channel.finishAndReleaseAll();
     }
 
@@ -131,7 +124,7 @@ class NettyFrameDecoderTests {
     private void assertOpenAndUntroubled() {
         assertThat(channel.isOpen()).isTrue();
         assertThat(exceptions.caught).isEmpty();
-        assertThat(logged.list).isEmpty();
+        assertThat(logged.events()).isEmpty();
     }
 
     private void assertClosedWithOneReason(String reason) {
@@ -139,7 +132,7 @@ class NettyFrameDecoderTests {
         assertThat((Object) channel.readInbound()).isNull();
         assertThat(exceptions.caught).singleElement().isInstanceOf(CorruptedFrameException.class)
                 .extracting(Throwable::getMessage).isEqualTo(reason);
-        assertThat(logged.list).singleElement().satisfies(event -> {
+        assertThat(logged.events()).singleElement().satisfies(event -> {
             assertThat(event.getLevel()).isEqualTo(Level.WARN);
             assertThat(event.getFormattedMessage()).contains("closing connection", reason);
         });

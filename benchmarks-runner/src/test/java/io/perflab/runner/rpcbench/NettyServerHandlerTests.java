@@ -7,9 +7,7 @@ import static io.perflab.runner.rpcbench.NettyTestFrames.frameOfInts;
 import static io.perflab.runner.rpcbench.NettyTestFrames.lengthOnly;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -18,28 +16,19 @@ import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 class NettyServerHandlerTests {
 
     private static final Workload ADD = Workload.DEFAULTS.withStack(Stack.NETTY);
     private static final Workload ECHO = ADD.withPayload(2048, 2048);
 
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    private final Logger handlerLog = (Logger) LoggerFactory.getLogger(NettyServerHandler.class);
+    private final CapturedLog logged = CapturedLog.of(NettyServerHandler.class);
     private EmbeddedChannel channel;
-
-    @BeforeEach
-    void setUp() {
-        logged.start();
-        handlerLog.addAppender(logged);
-    }
 
     @AfterEach
     void tearDown() {
-        handlerLog.detachAppender(logged);
+        logged.close();
         if (channel != null) {
             channel.finishAndReleaseAll();
         }
@@ -161,7 +150,7 @@ class NettyServerHandlerTests {
     private void assertClosedWithOneLogLine(String reason) {
         assertThat(channel.isOpen()).isFalse();
         assertThat((Object) channel.readOutbound()).isNull();
-        assertThat(logged.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
+        assertThat(logged.events()).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
                 .contains("closing connection", reason);
         assertThat(channel.finish()).isFalse();
     }
