@@ -39,6 +39,7 @@ final class Load implements AutoCloseable {
     private final List<Chain> chains = new ArrayList<>();
     private final CountDownLatch chainsEnded;
     private volatile boolean running = true;
+    private boolean started;
 
     private Load(RpcStack stack, Workload workload) {
         this.stack = stack;
@@ -81,6 +82,7 @@ final class Load implements AutoCloseable {
 
     /** Starts issuing calls: starts the client threads (sync) or the call chains (async). */
     void start() {
+        started = true;
         clientThreads.forEach(Thread::start);
         chains.forEach(Chain::next);
     }
@@ -88,6 +90,9 @@ final class Load implements AutoCloseable {
     /** Stops issuing calls and waits, as long as an outstanding call may take, for the outstanding ones. */
     void stop() {
         running = false;
+        if (!started) {
+            return;
+        }
         for (Thread thread : clientThreads) {
             try {
                 thread.join(CALL_TIMEOUT_MILLIS + 1000);

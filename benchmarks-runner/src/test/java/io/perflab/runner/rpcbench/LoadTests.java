@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The shared driver against a fake stack: who calls, on which connection, and what is counted. */
 class LoadTests {
@@ -80,6 +81,17 @@ class LoadTests {
         } finally {
             eventLoop.shutdownNow();
         }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLoadClosedBeforeItStartedWaitsForNoChain() {
+        FakeStack stack = new FakeStack(2);
+        Load load = Load.open(stack, ASYNC);
+
+        load.close(); // a chain that never started never ends: waiting for it would take the 11 s call deadline
+
+        assertThat(stack.closed).isTrue();
     }
 
     @Test
