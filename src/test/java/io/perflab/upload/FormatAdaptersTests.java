@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Each adapter on its real fixture; counts are taken from the fixture files as noted. */
 class FormatAdaptersTests {
@@ -156,4 +159,5 @@ class FormatAdaptersTests {
                 UploadFormat.JSON, "with", null);
         assertThat(upload.variants().get("with").metrics().get("t").values().get(1)).isNaN();
     }
+
 }

@@ -313,9 +313,20 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
-    void missingBenchmarkNameIsRefused() throws Exception {
-        JsonNode problem = refused(400, "?format=csv", "text/csv", Fixtures.read("samples.csv"));
-        assertThat(problem.get("detail").asString()).contains("names no benchmark").contains("?benchmark=");
+    void invalidUtf8IsRefusedNotDecoded() throws Exception {
+        Map<String, Long> before = rowCounts();
+        // "metric,value,unit\nt,1," then C0 BC, an overlong '<', then "ns\n"
+        byte[] body = new byte[] {'m', 'e', 't', 'r', 'i', 'c', ',', 'v', 'a', 'l', 'u', 'e', ',', 'u', 'n', 'i', 't',
+            '\n', 't', ',', '1', ',', (byte) 0xC0, (byte) 0xBC, 'n', 's', '\n'};
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base()
+                + "/api/v1/uploads?format=csv&benchmark=b")).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "text/csv").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(read(response.body()).get("detail").asString())
+                .isEqualTo("The request body is not valid UTF-8: byte 0xC0 at offset 22 (line 2) begins an invalid "
+                        + "UTF-8 sequence; save or send the output as UTF-8.");
+        assertThat(rowCounts()).isEqualTo(before);
     }
 
     @Test
@@ -381,4 +392,10 @@ class UploadApiTests extends UploadServer {
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(read(response.body()).get("detail").asString()).contains("was revoked");
     }
+    @Test
+    void missingBenchmarkNameIsRefused() throws Exception {
+        JsonNode problem = refused(400, "?format=csv", "text/csv", Fixtures.read("samples.csv"));
+        assertThat(problem.get("detail").asString()).contains("names no benchmark").contains("?benchmark=");
+    }
+
 }
