@@ -14,7 +14,7 @@ import java.util.Map;
 final class CsvAdapter implements FormatAdapter {
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         List<String> lines = content.lines().toList();
         int headerIndex = 0;
         while (headerIndex < lines.size() && lines.get(headerIndex).isBlank()) {
@@ -56,7 +56,7 @@ final class CsvAdapter implements FormatAdapter {
             }
             String unit = unitColumn >= 0 && unitColumn < row.size() && !row.get(unitColumn).isBlank()
                     ? row.get(unitColumn).trim() : null;
-            sides.computeIfAbsent(side, s -> new SampleCollector()).add(metric, unit, null, value);
+            sides.computeIfAbsent(side, s -> new SampleCollector(limits)).add(metric, unit, null, value);
         }
         if (sides.isEmpty()) {
             throw new InvalidUploadException("The CSV has a header but no rows.");

@@ -18,8 +18,8 @@ final class GoBenchAdapter implements FormatAdapter {
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
-        SampleCollector samples = new SampleCollector();
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
+        SampleCollector samples = new SampleCollector(limits);
         Map<String, Object> machine = new LinkedHashMap<>();
         String pkg = null;
         int lineNumber = 0;

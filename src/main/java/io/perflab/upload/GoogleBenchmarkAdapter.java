@@ -20,12 +20,12 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "real_time", "cpu_time");
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isObject() || !root.has("benchmarks") || !root.get("benchmarks").isArray()) {
             throw UploadFormats.wrongFormat(UploadFormat.GOOGLEBENCHMARK, content);
         }
-        SampleCollector samples = new SampleCollector();
+        SampleCollector samples = new SampleCollector(limits);
         for (JsonNode entry : root.get("benchmarks")) {
             String runType = NativeJsonAdapter.text(entry, "run_type");
             if ("aggregate".equals(runType) || entry.path("error_occurred").asBoolean(false)) {

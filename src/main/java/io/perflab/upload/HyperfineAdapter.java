@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
 final class HyperfineAdapter implements FormatAdapter {
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         JsonNode results = root.isObject() ? root.get("results") : null;
         if (results == null || !results.isArray() || results.isEmpty() || !results.get(0).has("times")) {
@@ -27,7 +27,7 @@ final class HyperfineAdapter implements FormatAdapter {
         for (int i = 0; i < results.size(); i++) {
             JsonNode result = results.get(i);
             String command = NativeJsonAdapter.text(result, "command");
-            SampleCollector samples = new SampleCollector();
+            SampleCollector samples = new SampleCollector(limits);
             add(samples, "time", result.get("times"));
             add(samples, "user_time", result.get("user"));
             add(samples, "system_time", result.get("system"));

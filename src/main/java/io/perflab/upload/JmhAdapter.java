@@ -15,12 +15,12 @@ import tools.jackson.databind.JsonNode;
 final class JmhAdapter implements FormatAdapter {
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isArray() || root.isEmpty() || !root.get(0).has("primaryMetric")) {
             throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
-        SampleCollector samples = new SampleCollector();
+        SampleCollector samples = new SampleCollector(limits);
         String commonClass = null;
         boolean oneClass = true;
         for (JsonNode entry : root) {

@@ -38,7 +38,7 @@ final class RpcBenchAdapter implements FormatAdapter {
     }
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         List<Map<String, Double>> reports = new ArrayList<>();
         Map<String, Double> current = new LinkedHashMap<>();
         int lineNumber = 0;
@@ -76,7 +76,7 @@ final class RpcBenchAdapter implements FormatAdapter {
         if (reports.isEmpty()) {
             throw UploadFormats.wrongFormat(UploadFormat.RPCBENCH, content);
         }
-        SampleCollector samples = new SampleCollector();
+        SampleCollector samples = new SampleCollector(limits);
         reports.forEach(report -> report.forEach((key, value) -> samples.add(key, null, null, value)));
         return ParsedUpload.single("rpc-bench", variant, label, samples.metrics());
     }

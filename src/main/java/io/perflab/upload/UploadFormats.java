@@ -14,8 +14,14 @@ final class UploadFormats {
     private static final Pattern CSV_HEADER = Pattern.compile("(?i)^\\s*\"?metric\"?\\s*,\\s*\"?value\"?");
 
     private final Map<UploadFormat, FormatAdapter> adapters = new EnumMap<>(UploadFormat.class);
+    private final UploadLimits limits;
 
     UploadFormats() {
+        this(UploadLimits.DEFAULT);
+    }
+
+    UploadFormats(UploadLimits limits) {
+        this.limits = limits;
         adapters.put(UploadFormat.JSON, new NativeJsonAdapter());
         adapters.put(UploadFormat.JMH, new JmhAdapter());
         adapters.put(UploadFormat.GOBENCH, new GoBenchAdapter());
@@ -31,14 +37,17 @@ final class UploadFormats {
 
     /**
      * Parses {@code content} as {@code format}, or as the detected format when {@code format} is null. A content
-     * that does not fit its format gives an {@link UploadFormatException} naming what was expected and found.
+     * that does not fit its format gives an {@link UploadFormatException} naming what was expected and found; one
+     * that passes the {@link UploadLimits} an {@link InvalidUploadException}.
      */
     ParsedUpload parse(String content, UploadFormat format, String variant, String label) {
         UploadFormat chosen = format != null ? format : detect(content).orElseThrow(() -> new UploadFormatException(
                 "Cannot tell the format of the upload from its content (" + found(content)
                         + "); pass ?format= with one of: " + UploadFormat.labels() + "."));
         try {
-            return adapter(chosen).parse(content, variant, label);
+            ParsedUpload parsed = adapter(chosen).parse(content, variant, label, limits.counter());
+            limits.check(parsed);
+            return parsed;
         } catch (UploadFormatException e) {
             throw e;
         } catch (JsonContent.MalformedJsonException e) {

@@ -330,6 +330,17 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
+    void uploadOverTheMetricLimitIsRefusedAndStoresNothing() throws Exception {
+        StringBuilder csv = new StringBuilder("metric,value\n");
+        for (int i = 0; i <= 10_000; i++) {
+            csv.append("m").append(i).append(",1\n");
+        }
+        JsonNode problem = refused(400, "?format=csv&benchmark=b", "text/csv", csv.toString());
+        assertThat(problem.get("detail").asString()).isEqualTo("The upload has more than 10000 metrics (benchmarks × "
+                + "what each reports); split it into several uploads.");
+    }
+
+    @Test
     void overlongGitFieldIsRefusedNamingIt() throws Exception {
         JsonNode problem = refused(400, "?commit=" + "c".repeat(101), "application/json",
                 "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
