@@ -160,4 +160,17 @@ class FormatAdaptersTests {
         assertThat(upload.variants().get("with").metrics().get("t").values().get(1)).isNaN();
     }
 
+    // ---- the adapter defects of issue 18, each on real (or faithfully shaped) tool output ----
+
+    @Test
+    void truncatedJmhFileSaysSoWithoutTheParsersInternals() {
+        String whole = Fixtures.read("jmh.json");
+        String truncated = whole.substring(0, whole.length() / 2);
+        assertThatThrownBy(() -> formats.parse(truncated, UploadFormat.JMH, "with", null))
+                .isInstanceOf(JsonContent.MalformedJsonException.class)
+                .hasMessageContaining("truncated").hasMessageContaining("line ")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("Source", "marker", "REDACTED", "JsonToken",
+                        "tools.jackson", "end-of-input", "[").hasLineCount(1));
+    }
+
 }
