@@ -163,6 +163,21 @@ class FormatAdaptersTests {
     // ---- the adapter defects of issue 18, each on real (or faithfully shaped) tool output ----
 
     @Test
+    void csvRateUnitsAreHigherIsBetterLikeTheOtherFormats() {
+        ParsedUpload upload = formats.parse("""
+                metric,value,variant,unit
+                throughput,1000,without,ops/s
+                throughput,1073,with,ops/s
+                bandwidth,52.1,with,MB/s
+                latency,12.5,with,ms
+                """, UploadFormat.CSV, "with", null);
+        assertThat(upload.variants().get("with").metrics().get("throughput").higherIsBetter()).isTrue();
+        assertThat(upload.variants().get("with").metrics().get("bandwidth").higherIsBetter()).isTrue();
+        // not a rate: the metric's known definition decides, else lower is better
+        assertThat(upload.variants().get("with").metrics().get("latency").higherIsBetter()).isNull();
+    }
+
+    @Test
     void truncatedJmhFileSaysSoWithoutTheParsersInternals() {
         String whole = Fixtures.read("jmh.json");
         String truncated = whole.substring(0, whole.length() / 2);

@@ -313,6 +313,12 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
+    void nativeJsonWithoutABenchmarkNameIsRefused() throws Exception {
+        JsonNode problem = refused(400, "", "application/json", "{\"metrics\":{\"t\":{\"values\":[1,2]}}}");
+        assertThat(problem.get("detail").asString()).contains("names no benchmark").contains("?benchmark=");
+    }
+
+    @Test
     void invalidUtf8IsRefusedNotDecoded() throws Exception {
         Map<String, Long> before = rowCounts();
         // "metric,value,unit\nt,1," then C0 BC, an overlong '<', then "ns\n"
@@ -327,6 +333,13 @@ class UploadApiTests extends UploadServer {
                 .isEqualTo("The request body is not valid UTF-8: byte 0xC0 at offset 22 (line 2) begins an invalid "
                         + "UTF-8 sequence; save or send the output as UTF-8.");
         assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void csvNumberWithAJavaSuffixIsRefusedNamingLineAndField() throws Exception {
+        JsonNode problem = refused(400, "?format=csv&benchmark=b", "text/csv", "metric,value\nt,1\nt,2.5f\n");
+        assertThat(problem.get("detail").asString()).startsWith("CSV line 3, field 2 (value) of metric 't': "
+                + "'2.5f' is not a number");
     }
 
     @Test
@@ -403,10 +416,4 @@ class UploadApiTests extends UploadServer {
         assertThat(response.statusCode()).isEqualTo(401);
         assertThat(read(response.body()).get("detail").asString()).contains("was revoked");
     }
-    @Test
-    void missingBenchmarkNameIsRefused() throws Exception {
-        JsonNode problem = refused(400, "?format=csv", "text/csv", Fixtures.read("samples.csv"));
-        assertThat(problem.get("detail").asString()).contains("names no benchmark").contains("?benchmark=");
-    }
-
 }
