@@ -31,10 +31,8 @@ class FormatAdaptersTests {
         assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").higherIsBetter()).isFalse();
         assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").values()).hasSize(6);
         assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").unit()).isEqualTo("B/op");
-        // gc.time rawData lengths in jmh.json: builder 8 → [0, 2], builder 64 → [2, 1], concat 64 → [1, 0]
-        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]:gc.time").values()).hasSize(2);
-        assertThat(metrics.get("StringJoinBenchmark.builder[parts=64]:gc.time").values()).hasSize(3);
-        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.time").values()).hasSize(1);
+        // gc.time is reported for the iterations with collections only, and is placed at them
+        metrics.values().forEach(m -> assertThat(m.values()).hasSize(6));
         // first rawData value of the first entry, copied from jmh.json
         assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").values().get(0))
                 .isEqualTo(firstJmhValue());
@@ -175,6 +173,72 @@ class FormatAdaptersTests {
         assertThat(upload.variants().get("with").metrics().get("bandwidth").higherIsBetter()).isTrue();
         // not a rate: the metric's known definition decides, else lower is better
         assertThat(upload.variants().get("with").metrics().get("latency").higherIsBetter()).isNull();
+    }
+
+    @Test
+    void jmhRaggedGcTimeSitsBesideItsForkAndIteration() {
+        Map<String, MetricSamples> metrics = one(formats.parse(Fixtures.read("jmh.json"), UploadFormat.JMH, "with",
+                null), "with");
+        // jmh.json, fork 0 then fork 1, 3 iterations each: gc.count and the gc.time JMH reported for the
+        // iterations whose count changed (JMH's GCProfiler omits gc.time where nothing was collected: 0 ms)
+        // builder[parts=8]:  gc.count [[0,0,0],[1,2,0]], gc.time [[], [10,8]]
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]:gc.time").values())
+                .containsExactly(0.0, 0.0, 0.0, 10.0, 8.0, 0.0);
+        // builder[parts=64]: gc.count [[2,1,0],[1,0,0]], gc.time [[13,5], [8]]
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=64]:gc.time").values())
+                .containsExactly(13.0, 5.0, 0.0, 8.0, 0.0, 0.0);
+        // concat[parts=8]:   gc.count [[0,1,1],[0,0,2]], gc.time [[26,4], [10]]
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=8]:gc.time").values())
+                .containsExactly(0.0, 26.0, 4.0, 0.0, 0.0, 10.0);
+        // concat[parts=64]:  gc.count [[3,0,0],[0,0,0]], gc.time [[17], []]
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.time").values())
+                .containsExactly(17.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    }
+
+    @Test
+    void jmhSecondaryMetricThatCannotBePlacedIsLeftOutWithAWarning() {
+        // jmh.json with gc.time renamed: a profiler metric reported for some iterations, with nothing to say which
+        JsonNode root = JsonContent.read(Fixtures.read("jmh.json"));
+        for (JsonNode entry : root) {
+            ObjectNode secondary = (ObjectNode) entry.get("secondaryMetrics");
+            secondary.set("custom.events", secondary.remove("gc.time"));
+        }
+        ParsedUpload upload = formats.parse(root.toString(), UploadFormat.JMH, "with", null);
+        assertThat(one(upload, "with")).doesNotContainKey("StringJoinBenchmark.builder[parts=8]:custom.events");
+        assertThat(upload.warnings()).anySatisfy(w -> assertThat(w)
+                .contains("'StringJoinBenchmark.builder[parts=8]:custom.events'").contains("left out"));
+    }
+
+    @Test
+    void jmhClassesOfTheSameSimpleNameInDifferentPackagesStayApart() {
+        ParsedUpload upload = formats.parse(Fixtures.read("jmh-modes.json"), null, "with", null);
+        // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
+        // (sample mode adds its per-iteration percentiles p0.00 … p1.00 as 8 secondary metrics)
+        assertThat(one(upload, "with")).containsKeys("json.ParseBenchmark.parse[mode=avgt]",
+                "text.ParseBenchmark.parse[mode=avgt]", "json.ParseBenchmark.parse[mode=sample]",
+                "text.ParseBenchmark.parse[mode=sample]", "text.ParseBenchmark.parse[mode=sample]:p0.99")
+                .hasSize(2 + 2 * (1 + 8));
+        assertThat(one(upload, "with").get("text.ParseBenchmark.parse[mode=avgt]").values())
+                .containsExactly(185.8138134481787, 125.62826939566014, 207.04076269471386, 170.9784639065891);
+        assertThat(upload.benchmark()).isEqualTo("bench");
+        assertThat(upload.machine()).containsEntry("jdkVersion", "17.0.15").containsEntry("jmhVersion", "1.37");
+    }
+
+    @Test
+    void jmhSampleModeGivesEachIterationsMeanWhenMixedWithOtherModes() {
+        Map<String, MetricSamples> metrics = one(formats.parse(Fixtures.read("jmh-modes.json"), UploadFormat.JMH,
+                "with", null), "with");
+        // jmh-modes.json, json.ParseBenchmark sample mode: 2 forks × 2 iterations of rawDataHistogram; each mean
+        // Σ value·count / Σ count computed from the file with Python; weighted by the counts (1090, 1717, 1175,
+        // 1275) they give JMH's score, 2611.9642381586455
+        MetricSamples sample = metrics.get("json.ParseBenchmark.parse[mode=sample]");
+        assertThat(sample.unit()).isEqualTo("ns/op");
+        assertThat(sample.higherIsBetter()).isFalse();
+        double[] expected = {11793.035779816513, 213.84216656959813, 302.40425531914894, 120.93725490196078};
+        assertThat(sample.values()).hasSize(4);
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(sample.values().get(i)).isCloseTo(expected[i], Percentage.withPercentage(1e-9));
+        }
     }
 
     @Test
