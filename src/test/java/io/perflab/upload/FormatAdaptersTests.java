@@ -56,7 +56,9 @@ class FormatAdaptersTests {
         assertThat(metrics.get("Parse/size=1000:MB/s").higherIsBetter()).isTrue();
         assertThat(metrics.get("Parse/size=10:digits/op").higherIsBetter()).isFalse();
         assertThat(upload.benchmark()).isEqualTo("example.com/gofix");
-        assertThat(upload.machine()).containsEntry("goos", "linux").containsEntry("cpu", "AMD EPYC");
+        assertThat(upload.machine()).containsEntry("goos", "linux").containsEntry("goarch", "amd64")
+                .containsEntry("cpu", "AMD EPYC").containsEntry("pkg", "example.com/gofix")
+                .containsEntry("gomaxprocs", 2);
     }
 
     @Test
@@ -207,6 +209,20 @@ class FormatAdaptersTests {
         assertThat(one(upload, "with")).doesNotContainKey("StringJoinBenchmark.builder[parts=8]:custom.events");
         assertThat(upload.warnings()).anySatisfy(w -> assertThat(w)
                 .contains("'StringJoinBenchmark.builder[parts=8]:custom.events'").contains("left out"));
+    }
+
+    @Test
+    void goCpuListKeepsEachGomaxprocsApart() {
+        ParsedUpload upload = formats.parse(Fixtures.read("gobench-cpu.txt"), null, "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // gobench-cpu.txt: -count 3 -cpu 1,2,4 (Go prints no suffix for GOMAXPROCS 1)
+        assertThat(metrics.get("Join-1:ns/op").values()).containsExactly(58.28, 55.93, 59.70);
+        assertThat(metrics.get("Join-2:ns/op").values()).containsExactly(61.40, 54.68, 56.23);
+        assertThat(metrics.get("Join-4:ns/op").values()).containsExactly(52.60, 56.90, 74.82);
+        assertThat(metrics.get("ParallelJoin-4:ns/op").values()).containsExactly(143.9, 142.1, 82.06);
+        assertThat(metrics).doesNotContainKey("Join:ns/op").hasSize(12);
+        assertThat(upload.machine()).containsEntry("cpu", "Intel(R) Xeon(R) Processor")
+                .containsEntry("pkg", "example.com/gofix").doesNotContainKey("gomaxprocs");
     }
 
     @Test
