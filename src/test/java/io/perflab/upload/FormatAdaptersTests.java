@@ -268,4 +268,20 @@ class FormatAdaptersTests {
                         "tools.jackson", "end-of-input", "[").hasLineCount(1));
     }
 
+    @Test
+    void googleBenchmarkCarriesMachineDetailsAndWarnsOfADebugBuild() {
+        ParsedUpload upload = formats.parse(Fixtures.read("googlebenchmark.json"), null, "with", null);
+        // googlebenchmark.json's context: host_name "vm", num_cpus 2, library_build_type "debug" (Debian's package)
+        assertThat(upload.machine()).containsEntry("host_name", "vm").containsEntry("num_cpus", 2)
+                .containsEntry("cpu_scaling_enabled", false).containsEntry("library_build_type", "debug");
+        assertThat(upload.warnings()).singleElement().asString().contains("built as debug");
+    }
+
+    @Test
+    void warningsOfTwoFilesSayWhichFileTheyComeFrom() {
+        ParsedUpload without = formats.parse(Fixtures.read("gobench.txt"), null, "without", null);
+        ParsedUpload with = formats.parse(Fixtures.read("googlebenchmark.json"), null, "with", null);
+        assertThat(ParsedUpload.pair(without, with).warnings()).singleElement().asString()
+                .startsWith("'with' file: The Google Benchmark library was built as debug");
+    }
 }
