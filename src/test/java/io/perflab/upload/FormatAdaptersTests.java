@@ -278,6 +278,26 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void hyperfineFlagsRunsThatExitedNonZero() {
+        ParsedUpload upload = formats.parse(Fixtures.read("hyperfine-exit.json"), null, "with", null);
+        // hyperfine-exit.json: hyperfine -N -i --runs 10 'ls /tmp' 'ls /tmp/does-not-exist-17371' (exit code 2)
+        assertThat(upload.warnings()).singleElement().asString()
+                .contains("10 of 10 runs of 'ls /tmp/does-not-exist-17371' ('with')").contains("non-zero status (2)");
+        assertThat(formats.parse(Fixtures.read("hyperfine.json"), null, "with", null).warnings()).isEmpty();
+    }
+
+    @Test
+    void hyperfineAndCsvWithoutANameDeriveOne() {
+        assertThat(formats.parse(Fixtures.read("hyperfine.json"), null, "with", null).benchmark())
+                .isEqualTo("sort --version vs gzip --version");
+        // samples.csv measures parse_ns and alloc_bytes
+        assertThat(formats.parse(Fixtures.read("samples.csv"), null, "with", null).benchmark())
+                .isEqualTo("parse_ns, alloc_bytes");
+        assertThat(formats.parse(Fixtures.read("hyperfine-exit.json"), null, "with", null).benchmark())
+                .isEqualTo("ls /tmp vs ls /tmp/does-not-exist-17371");
+    }
+
+    @Test
     void warningsOfTwoFilesSayWhichFileTheyComeFrom() {
         ParsedUpload without = formats.parse(Fixtures.read("gobench.txt"), null, "without", null);
         ParsedUpload with = formats.parse(Fixtures.read("googlebenchmark.json"), null, "with", null);

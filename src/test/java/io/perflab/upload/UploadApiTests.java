@@ -314,6 +314,15 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
+    void csvAndHyperfineWithoutABenchmarkNameDeriveOne() throws Exception {
+        // samples.csv measures parse_ns and alloc_bytes; hyperfine.json compares 'sort --version' with 'gzip --version'
+        assertThat(upload("?format=csv", "text/csv", Fixtures.read("samples.csv")).get("benchmark").asString())
+                .isEqualTo("parse_ns, alloc_bytes");
+        assertThat(upload("", "application/json", Fixtures.read("hyperfine.json")).get("benchmark").asString())
+                .isEqualTo("sort --version vs gzip --version");
+    }
+
+    @Test
     void nativeJsonWithoutABenchmarkNameIsRefused() throws Exception {
         JsonNode problem = refused(400, "", "application/json", "{\"metrics\":{\"t\":{\"values\":[1,2]}}}");
         assertThat(problem.get("detail").asString()).contains("names no benchmark").contains("?benchmark=");
