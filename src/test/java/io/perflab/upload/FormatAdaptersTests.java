@@ -212,6 +212,35 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void rpcBenchReportsOfDifferentConfigurationsAreSeparateBenchmarks() {
+        ParsedUpload upload = formats.parse(Fixtures.read("rpcbench-modes.txt"), UploadFormat.RPCBENCH, "with",
+                null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // rpcbench-modes.txt: PerfLab's bench --mode sync, async, sync, async; async reports add Call concurrency
+        assertThat(metrics).doesNotContainKey("reqs_per_sec");
+        assertThat(metrics.get("mode=Sync:reqs_per_sec").values()).containsExactly(9507.51, 10009.8);
+        assertThat(metrics.get("mode=Async,call_concurrency=60:reqs_per_sec").values())
+                .containsExactly(56781.8, 30662.3);
+        assertThat(metrics.get("mode=Async,call_concurrency=60:reqs_per_sec").higherIsBetter()).isTrue();
+        assertThat(metrics.get("mode=Sync:user_cpu_us_per_req").unit()).isEqualTo("us");
+        assertThat(metrics.get("mode=Sync:user_cpu_us_per_req").higherIsBetter()).isFalse();
+        // what all four share is the side's configuration
+        assertThat(upload.variants().get("with").configuration()).containsEntry("client_threads", "4")
+                .containsEntry("worker_threads", "1").containsEntry("stack", "perflab")
+                .containsEntry("completion", "notification").doesNotContainKey("mode");
+    }
+
+    @Test
+    void rpcBenchKeepsTheConfigurationOfReportsThatShareIt() {
+        ParsedUpload upload = formats.parse(Fixtures.read("rpcbench-kudu.txt"), UploadFormat.RPCBENCH, "with", null);
+        // rpcbench-kudu.txt: both reports Sync, 16 client threads, 1 worker, 4 reactors, no encryption
+        assertThat(upload.variants().get("with").configuration()).containsExactly(Map.entry("mode", "Sync"),
+                Map.entry("client_threads", "16"), Map.entry("worker_threads", "1"),
+                Map.entry("server_reactors", "4"), Map.entry("encryption", "0"));
+        assertThat(one(upload, "with")).containsKey("reqs_per_sec");
+    }
+
+    @Test
     void goCpuListKeepsEachGomaxprocsApart() {
         ParsedUpload upload = formats.parse(Fixtures.read("gobench-cpu.txt"), null, "with", null);
         Map<String, MetricSamples> metrics = one(upload, "with");

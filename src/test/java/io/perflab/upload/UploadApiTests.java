@@ -364,6 +364,17 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
+    void rpcBenchReportsOfTwoModesAreStoredAsSeparateMetrics() throws Exception {
+        long id = upload("?format=rpcbench", "text/plain", Fixtures.read("rpcbench-modes.txt"))
+                .get("experimentId").asLong();
+        // rpcbench-modes.txt: two sync and two async reports of PerfLab's bench
+        assertThat(samples(id, "mode=Sync:reqs_per_sec", "with")).isEqualTo(2);
+        assertThat(samples(id, "mode=Async,call_concurrency=60:reqs_per_sec", "with")).isEqualTo(2);
+        assertThat(jdbc.sql("SELECT direction FROM experiment_metric WHERE experiment_id = ? AND metric_key = ?")
+                .params(id, "mode=Sync:reqs_per_sec").query(String.class).single()).isEqualTo("HIGHER");
+    }
+
+    @Test
     void overlongGitFieldIsRefusedNamingIt() throws Exception {
         JsonNode problem = refused(400, "?commit=" + "c".repeat(101), "application/json",
                 "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
