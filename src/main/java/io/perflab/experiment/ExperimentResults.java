@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.Direction;
@@ -82,7 +83,8 @@ public class ExperimentResults {
             MetricDefinition definition = definitions.get(key);
             Direction direction = definition != null && definition.higherIsBetter()
                     ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;
-            inputs.add(new MetricInput(key, direction, sample(runs, "with", key), sample(runs, "without", key)));
+            inputs.add(new MetricInput(key, direction, sample(runs, VariantName.WITH, key),
+                    sample(runs, VariantName.WITHOUT, key)));
         }
         List<MetricOutcome> outcomes = ExperimentAnalysis.analyze(inputs, ComparisonOptions.defaults());
         List<MetricComparison> comparisons = new ArrayList<>();
@@ -94,9 +96,9 @@ public class ExperimentResults {
     }
 
     /** The OK runs' values of one metric and variant, with run ordinals for the drift check. */
-    private static Sample sample(List<RunRecord> runs, String variant, String key) {
+    private static Sample sample(List<RunRecord> runs, VariantName variant, String key) {
         List<RunRecord> matching = runs.stream()
-                .filter(r -> r.ok() && r.variant().equals(variant) && r.metrics().containsKey(key))
+                .filter(r -> r.ok() && r.variant().equals(variant.label()) && r.metrics().containsKey(key))
                 .toList();
         double[] values = new double[matching.size()];
         long[] order = new long[matching.size()];

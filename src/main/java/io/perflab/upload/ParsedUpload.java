@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.runner.experiment.VariantName;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,8 +24,8 @@ import java.util.Map;
 public record ParsedUpload(String benchmark, String name, Map<String, VariantSamples> variants, GitInfo git,
                            Map<String, Object> machine, List<String> tags, List<String> warnings) {
 
-    public static final String WITHOUT = "without";
-    public static final String WITH = "with";
+    public static final String WITHOUT = VariantName.WITHOUT.label();
+    public static final String WITH = VariantName.WITH.label();
 
     public ParsedUpload {
         variants = Collections.unmodifiableMap(new LinkedHashMap<>(variants));
