@@ -120,8 +120,7 @@ public final class ProcessMeter {
                 system += user - process.userMicros();
                 user = process.userMicros();
             }
-            compilers = new ResourceUsage(user, system, compilers.voluntaryContextSwitches(),
-                    compilers.involuntaryContextSwitches());
+            compilers = compilers.withCpuSplit(user, system);
             return new Window(nanoTime - start.nanoTime, process.minus(compilers), compilers,
                     allocatedBytes - start.allocatedBytes, gc.collections() - start.gc.collections(),
                     gc.millis() - start.gc.millis());
