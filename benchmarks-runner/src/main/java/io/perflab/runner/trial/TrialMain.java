@@ -1,6 +1,7 @@
 package io.perflab.runner.trial;
 
 import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchResult;
@@ -11,7 +12,9 @@ import java.util.Map;
 
 /**
  * The body of a forked trial JVM: reads the {@link TrialSpec} arguments, runs rpc-bench once and prints the
- * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly.
+ * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly. How the
+ * window's CPU time is split and whether its system calls are counted come from the JVM's system properties
+ * ({@link KernelMeter#fromSystemProperties()}), so that they travel with the trial's JVM flags.
  *
  * <p>Exit status: 0 with a result; 1 with a result when calls failed in the window (the runner records the
  * trial as failed); 2 for arguments it cannot use (nothing ran).
@@ -34,15 +37,17 @@ public final class TrialMain {
         QuietLogging.apply();
         TrialSpec spec;
         EngineOptions options;
+        KernelMeter kernel;
         try {
             spec = TrialSpec.parseArguments(args);
             options = EngineOptions.fromMap(spec.engineOptions());
+            kernel = KernelMeter.fromSystemProperties();
         } catch (IllegalArgumentException e) {
             err.println("perflab trial: " + e.getMessage());
             return EXIT_USAGE;
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
-        RpcBenchResult result = new RpcBench(options, spec.workload(), ProcessMeter.forThisProcess(),
+        RpcBenchResult result = new RpcBench(options, spec.workload(), ProcessMeter.forThisProcess(), kernel,
                 System::nanoTime, line -> err.println("perflab trial: " + line)).run();
         environment.putAll(result.environment());
         if (result.requests() == 0) {
