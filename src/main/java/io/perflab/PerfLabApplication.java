@@ -20,7 +20,7 @@ public class PerfLabApplication {
         if (PerfLabCommand.startsServer(args)) {
             serve(PerfLabCommand.serverArguments(args));
         } else {
-            System.exit(PerfLabCommand.execute(args));
+            System.exit(PerfLabCommand.execute(PerfLabApplication::serve, args));
         }
     }
 

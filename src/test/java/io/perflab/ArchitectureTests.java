@@ -1,19 +1,29 @@
 package io.perflab;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import org.junit.jupiter.api.Test;
+import org.springframework.stereotype.Controller;
+import org.springframework.stereotype.Repository;
+import org.springframework.stereotype.Service;
+import org.springframework.web.bind.annotation.ControllerAdvice;
 
 /**
- * Architecture rules of the service module. Each rule is also run against a deliberately broken fixture
- * ({@code io.perflab.archfixture}, test sources only) to show that it can fail.
+ * Architecture rules of the service module, over every class under {@code io.perflab} including the root package.
+ * Each rule is also run against a deliberately broken fixture ({@code io.perflab.archfixture}, test sources only)
+ * to show that it can fail.
  */
 class ArchitectureTests {
 
@@ -22,6 +32,9 @@ class ArchitectureTests {
             .importPackages("io.perflab");
 
     private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("io.perflab.archfixture");
+
+    private static final String[] WEB = {"org.springframework.web..", "org.springframework.http..",
+            "jakarta.servlet..", "org.springframework.ui.."};
 
     /** The statistics package is pure computation: no Spring, servlet, JDBC or JSON types. */
     static ArchRule statisticsIsPure(String statsPackage) {
@@ -32,9 +45,69 @@ class ArchitectureTests {
                 .because("io.perflab.stats is pure Java on Commons Math (DESIGN: Statistics)");
     }
 
-    /** Feature packages (experiment, upload, analysis, …) may use each other only without cycles. */
-    static ArchRule featurePackagesAreFreeOfCycles(String root) {
-        return slices().matching(root + ".(*)..").should().beFreeOfCycles().allowEmptyShould(true);
+    /**
+     * The root package (the application class) and the feature packages (experiment, upload, analysis, cli, …)
+     * use each other only without cycles: the application starts the command line and the service, nothing
+     * reaches back.
+     */
+    static ArchRule packagesAreFreeOfCycles(String root) {
+        return slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+                String name = javaClass.getPackageName();
+                if (name.equals(root)) {
+                    return SliceIdentifier.of("(root package)");
+                }
+                if (name.startsWith(root + ".")) {
+                    return SliceIdentifier.of(name.substring(root.length() + 1).split("\\.")[0]);
+                }
+                return SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the packages under " + root + " and the root package itself";
+            }
+        }).should().beFreeOfCycles().allowEmptyShould(true);
+    }
+
+    /** Services, repositories and validators speak the domain's terms; HTTP is the controllers' business. */
+    static ArchRule servicesAreFreeOfHttp(String root) {
+        return noClasses().that().resideInAPackage(root + "..")
+                .and().areAnnotatedWith(Service.class).or().areAnnotatedWith(Repository.class)
+                .or().haveSimpleNameEndingWith("Validator").or().haveSimpleNameEndingWith("Scheduler")
+                .should().dependOnClassesThat().resideInAnyPackage(WEB)
+                .orShould().dependOnClassesThat().haveSimpleName("ApiProblem")
+                .because("services throw InvalidInputException, NotFoundException, ConflictException or "
+                        + "NotAllowedException; controllers and the exception handlers turn them into HTTP");
+    }
+
+    /** The command line runs without the web service: no controller, no web or servlet type. */
+    static ArchRule commandLineIsFreeOfWeb(String root) {
+        return noClasses().that().resideInAPackage(root + ".cli..")
+                .should().dependOnClassesThat().resideInAnyPackage(WEB)
+                .orShould().dependOnClassesThat(webComponent())
+                .because("perflab's subcommands start no Spring context (DESIGN: One jar, several faces)");
+    }
+
+    /** SQL lives in repositories only. */
+    static ArchRule sqlOnlyInRepositories(String root) {
+        return classes().that().resideInAPackage(root + "..")
+                .and().areNotAnnotatedWith(Repository.class)
+                .and().resideOutsideOfPackage("db.migration..")
+                .should().onlyDependOnClassesThat(DescribedPredicate.not(sqlType()))
+                .because("one repository per aggregate owns its tables (experiments, uploads, tokens, history)");
+    }
+
+    private static DescribedPredicate<JavaClass> webComponent() {
+        return DescribedPredicate.describe("web controllers or controller advice", c ->
+                c.isAnnotatedWith(Controller.class) || c.isAnnotatedWith(ControllerAdvice.class)
+                        || c.isMetaAnnotatedWith(Controller.class) || c.isMetaAnnotatedWith(ControllerAdvice.class));
+    }
+
+    private static DescribedPredicate<JavaClass> sqlType() {
+        return DescribedPredicate.describe("JDBC types", c -> c.getPackageName().startsWith("java.sql")
+                || c.getPackageName().startsWith("org.springframework.jdbc"));
     }
 
     @Test
@@ -43,23 +116,54 @@ class ArchitectureTests {
     }
 
     @Test
-    void featurePackagesHaveNoCycles() {
-        featurePackagesAreFreeOfCycles("io.perflab").check(PRODUCTION);
+    void packagesHaveNoCyclesRootIncluded() {
+        packagesAreFreeOfCycles("io.perflab").check(PRODUCTION);
+    }
+
+    @Test
+    void servicesUseNoHttpTypes() {
+        servicesAreFreeOfHttp("io.perflab").check(PRODUCTION);
+    }
+
+    @Test
+    void commandLineUsesNoWebClasses() {
+        commandLineIsFreeOfWeb("io.perflab").check(PRODUCTION);
+    }
+
+    @Test
+    void onlyRepositoriesRunSql() {
+        sqlOnlyInRepositories("io.perflab").check(PRODUCTION);
     }
 
     @Test
     void statisticsRuleCatchesAFrameworkDependency() {
-        EvaluationResult result = statisticsIsPure("io.perflab.archfixture.stats..").evaluate(FIXTURE);
-
-        assertThat(result.hasViolation()).isTrue();
-        assertThat(result.getFailureReport().toString()).contains("org.springframework");
+        assertViolated(statisticsIsPure("io.perflab.archfixture.stats.."), "org.springframework");
     }
 
     @Test
-    void cycleRuleCatchesACycleBetweenFeatures() {
-        EvaluationResult result = featurePackagesAreFreeOfCycles("io.perflab.archfixture").evaluate(FIXTURE);
+    void cycleRuleCatchesCyclesBetweenFeaturesAndWithTheRoot() {
+        assertViolated(packagesAreFreeOfCycles("io.perflab.archfixture"), "alpha", "beta", "(root package)");
+    }
+
+    @Test
+    void httpRuleCatchesAServiceThatThrowsAnHttpError() {
+        assertViolated(servicesAreFreeOfHttp("io.perflab.archfixture"), "FixtureService", "ResponseStatusException");
+    }
+
+    @Test
+    void webRuleCatchesACommandThatUsesAController() {
+        assertViolated(commandLineIsFreeOfWeb("io.perflab.archfixture"), "FixtureCommand", "FixtureController");
+    }
+
+    @Test
+    void sqlRuleCatchesAServiceThatRunsSql() {
+        assertViolated(sqlOnlyInRepositories("io.perflab.archfixture"), "FixtureService", "JdbcClient");
+    }
+
+    private static void assertViolated(ArchRule rule, String... fragments) {
+        EvaluationResult result = rule.evaluate(FIXTURE);
 
         assertThat(result.hasViolation()).isTrue();
-        assertThat(result.getFailureReport().toString()).contains("alpha", "beta");
+        assertThat(result.getFailureReport().toString()).contains(fragments);
     }
 }

@@ -2,9 +2,11 @@ package io.perflab.analysis;
 
 import io.perflab.stats.Comparison;
 import io.perflab.stats.ComparisonResult;
+import io.perflab.stats.TTest;
+import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
 import io.perflab.system.ApiProblem;
-import io.perflab.system.RequestBodyErrors;
+import io.perflab.system.JsonErrors;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,8 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code POST /api/v1/analyze}: stateless comparison of two samples, open to anonymous callers. JSON in; JSON
- * out ({@link ComparisonView}), or with {@code Accept: text/plain} R's {@code t.test(with, without)} print-out.
- * Bodies over {@value #MAX_BODY_BYTES} bytes (16 MiB) are refused with 413.
+ * out ({@link ComparisonView}), or with {@code Accept: text/plain} R's {@code t.test(with, without)} print-out
+ * ({@code t.test(with, without, paired = TRUE)} for {@code "paired": true}, which also adds {@code paired} to the
+ * JSON). Bodies over {@value #MAX_BODY_BYTES} bytes (16 MiB) are refused with 413.
  */
 @RestController
 @RequestMapping("/api/v1/analyze")
@@ -39,18 +42,25 @@ class AnalyzeController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ComparisonView analyze(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
             InputStream body) throws IOException {
-        return ComparisonView.of(compare(length, body));
+        AnalyzeRequest request = AnalyzeRequest.parse(read(length, body));
+        ComparisonView view = ComparisonView.of(compare(request));
+        return request.paired() ? view.withPaired(paired(request)) : view;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.TEXT_PLAIN_VALUE)
     String analyzeAsR(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
             InputStream body) throws IOException {
-        return HtestPrinter.tTest(compare(length, body).welch());
+        AnalyzeRequest request = AnalyzeRequest.parse(read(length, body));
+        return HtestPrinter.tTest(request.paired() ? paired(request) : compare(request).welch());
     }
 
-    private ComparisonResult compare(Long length, InputStream body) throws IOException {
-        AnalyzeRequest request = AnalyzeRequest.parse(read(length, body));
+    private static ComparisonResult compare(AnalyzeRequest request) {
         return Comparison.compare(request.with(), request.without(), request.direction(), request.options());
+    }
+
+    private static TTestResult paired(AnalyzeRequest request) {
+        return TTest.paired(request.with(), request.without(), request.options().alternative(),
+                request.options().confidenceLevel());
     }
 
     private JsonNode read(Long length, InputStream body) throws IOException {
@@ -72,7 +82,7 @@ class AnalyzeController {
         try {
             return json.readTree(buffer.toByteArray());
         } catch (JacksonException e) {
-            throw ApiProblem.badRequest("The request body is not valid JSON: " + RequestBodyErrors.describe(e));
+            throw ApiProblem.badRequest("The request body is not valid JSON: " + JsonErrors.describe(e));
         }
     }
 

@@ -10,17 +10,20 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The body of {@code POST /api/v1/analyze}, checked field by field so that an error names the field:
- * {@code {"with":[…],"without":[…],"confidenceLevel":0.95,"alternative":"two-sided","margin":1,"better":"lower"}}.
+ * {@code {"with":[…],"without":[…],"confidenceLevel":0.95,"alternative":"two-sided","margin":1,"better":"lower",
+ * "paired":false}}.
  *
  * @param with the {@code with} sample (x), at least 2 finite numbers
  * @param without the {@code without} (baseline) sample (y)
  * @param options confidence level, alternative and margin (the rest at their defaults)
  * @param direction from {@code better}: {@code lower} (default) or {@code higher}
+ * @param paired from {@code paired}: {@code with[i]} and {@code without[i]} are a pair (equal lengths required)
  */
-record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options, Direction direction) {
+record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options, Direction direction,
+        boolean paired) {
 
     private static final Set<String> FIELDS = Set.of("with", "without", "confidenceLevel", "alternative", "margin",
-            "better");
+            "better", "paired");
 
     static AnalyzeRequest parse(JsonNode body) {
         if (body == null || !body.isObject()) {
@@ -72,7 +75,19 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
                 default -> throw new IllegalArgumentException("better must be \"lower\" or \"higher\"");
             };
         }
-        return new AnalyzeRequest(with, without, options, direction);
+        boolean paired = false;
+        JsonNode pairedNode = body.get("paired");
+        if (pairedNode != null && !pairedNode.isNull()) {
+            if (!pairedNode.isBoolean()) {
+                throw new IllegalArgumentException("paired must be true or false, got " + pairedNode);
+            }
+            paired = pairedNode.booleanValue();
+        }
+        if (paired && with.length != without.length) {
+            throw new IllegalArgumentException("paired: 'with' has " + with.length + " values and 'without' "
+                    + without.length + ": a paired test needs one 'without' value for each 'with' value");
+        }
+        return new AnalyzeRequest(with, without, options, direction, paired);
     }
 
     private static double[] sample(JsonNode body, String name) {

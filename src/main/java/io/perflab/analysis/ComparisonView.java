@@ -1,5 +1,6 @@
 package io.perflab.analysis;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.RankSumResult;
 import io.perflab.stats.StatWarning;
@@ -10,13 +11,14 @@ import java.util.List;
 /**
  * The JSON shape of one comparison (DESIGN's API table): {@code with}/{@code without} summaries, {@code welch},
  * {@code student}, {@code mannWhitney}, {@code effectSize}, {@code relativeChange}, {@code equivalence},
- * {@code power}, {@code verdict} and {@code warnings}. Unbounded interval ends (one-sided tests, Fieller's
- * unbounded set) and figures that do not exist (a zero baseline) are {@code null}, never NaN or Infinity.
+ * {@code power}, {@code verdict} and {@code warnings}, and {@code paired} only when the samples were compared as
+ * pairs. Unbounded interval ends (one-sided tests, Fieller's unbounded set) and figures that do not exist (a zero
+ * baseline) are {@code null}, never NaN or Infinity.
  */
 public record ComparisonView(GroupView with, GroupView without, TTestView welch, TTestView student,
         RankSumView mannWhitney, EffectSizeView effectSize, RelativeChangeView relativeChange,
         EquivalenceView equivalence, PowerView power, VerdictView verdict, List<WarningView> warnings,
-        double confidenceLevel, String alternative) {
+        double confidenceLevel, String alternative, @JsonInclude(JsonInclude.Include.NON_NULL) TTestView paired) {
 
     /** Descriptive statistics of a group; {@code cv} is a fraction (0.02 = 2 %), null when the mean is 0. */
     public record GroupView(int n, double mean, double sd, double median, double min, double max, Double cv,
@@ -70,7 +72,13 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
                         p.targetEffectPercent(), p.runsPerVariantForTarget())).orElse(null),
                 new VerdictView(r.verdict().label(), r.decision().reason(), r.decision().pValue()),
                 r.warnings().stream().map(ComparisonView::warning).toList(), r.options().confidenceLevel(),
-                r.options().alternative().rName());
+                r.options().alternative().rName(), null);
+    }
+
+    /** This view with the paired t-test of the same samples ({@code t.test(with, without, paired = TRUE)}). */
+    public ComparisonView withPaired(TTestResult pairedTest) {
+        return new ComparisonView(with, without, welch, student, mannWhitney, effectSize, relativeChange, equivalence,
+                power, verdict, warnings, confidenceLevel, alternative, test(pairedTest));
     }
 
     private static GroupView group(Summary s) {

@@ -24,6 +24,7 @@
  * (byte for byte what R 4.2.2 prints for {@code t.test(with, without)} on these numbers). Without the
  * {@code Accept} header the answer is JSON with {@code with}, {@code without}, {@code welch}, {@code student},
  * {@code mannWhitney}, {@code effectSize}, {@code relativeChange}, {@code equivalence}, {@code power},
- * {@code verdict} and {@code warnings}.
+ * {@code verdict} and {@code warnings}. With {@code "paired": true} (equal lengths) the JSON adds {@code paired}, R's
+ * {@code t.test(with, without, paired = TRUE)}, and the text is that test's print-out.
  */
 package io.perflab.analysis;

@@ -106,9 +106,10 @@ final class AbCommand implements Callable<Integer> {
                     "--without", withoutOptions, workload);
             EngineOptionArguments.VariantArguments change = EngineOptionArguments.parseVariant(spec.commandLine(),
                     "--with", withOptions, workload);
-            without = new EngineVariant(baseline.engineOptions(), baseline.workload(), TrialProcessOptions.flags(jvmArgsWithout),
+            without = new EngineVariant(baseline.engineOptions(), baseline.workload(),
+                    TrialProcessOptions.flags(jvmArgsWithout), Optional.empty());
+            with = new EngineVariant(change.engineOptions(), change.workload(), TrialProcessOptions.flags(jvmArgsWith),
                     Optional.empty());
-            with = new EngineVariant(change.engineOptions(), change.workload(), TrialProcessOptions.flags(jvmArgsWith), Optional.empty());
         }
         try {
             return processOptions.applyTo(ExperimentPlan.of(without, with, runs).withOrder(TrialOrder.parse(order))

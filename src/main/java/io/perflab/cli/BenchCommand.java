@@ -1,7 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.rpc.EngineOptions;
-import io.perflab.runner.json.Json;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.metering.CpuSampler;
 import io.perflab.runner.metering.CpuSplitMode;
 import io.perflab.runner.metering.KernelMeter;
@@ -82,8 +82,8 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         QuietLogging.apply();
         var workload = workloadOptions.workload();
-        Map<String, String> options = EngineOptionArguments.parse(spec.commandLine(), "--set", settings);
-        EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", options, workload.stack());
+        EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", settings, workload.stack());
+        EngineOptions options = EngineOptionArguments.parse(spec.commandLine(), "--set", settings);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (windows < 1) {
@@ -98,7 +98,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         LoadWarning.check(err);
-        List<RpcBenchResult> results = new RpcBench(EngineOptions.fromMap(options), workload,
+        List<RpcBenchResult> results = new RpcBench(options, workload,
                 ProcessMeter.forThisProcess(), kernel, System::nanoTime,
                 json ? line -> { } : line -> err.println("perflab bench: " + line)).run(windows);
         for (RpcBenchResult result : results) {
@@ -118,7 +118,8 @@ final class BenchCommand implements Callable<Integer> {
             documents.add(document);
         }
         if (json) {
-            out.println(Json.write(windows == 1 ? documents.get(0) : Map.of("windows", documents)));
+            out.println(RunnerJson.mapper().writeValueAsString(windows == 1 ? documents.get(0)
+                    : Map.of("windows", documents)));
         } else if (windows == 1) {
             out.print(RpcBenchReport.format(results.get(0)));
         } else {

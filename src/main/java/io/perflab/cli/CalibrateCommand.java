@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialLauncher;
@@ -87,7 +88,7 @@ final class CalibrateCommand implements Callable<Integer> {
         if (mdeRuns < 2) {
             throw usage("--mde-runs must be at least 2, got " + mdeRuns);
         }
-        Map<String, String> engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
+        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
         EngineVariant variant = new EngineVariant(engine, workloadOptions.workload(), List.of(), Optional.empty());
         try {
             return processOptions.applyTo(ExperimentPlan.of(variant, variant, Math.multiplyExact(experiments, runs))

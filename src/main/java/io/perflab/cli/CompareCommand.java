@@ -3,10 +3,13 @@ package io.perflab.cli;
 import io.perflab.analysis.ComparisonView;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Display;
 import io.perflab.stats.ExperimentAnalysis;
 import io.perflab.stats.MetricInput;
 import io.perflab.stats.MetricOutcome;
 import io.perflab.stats.Sample;
+import io.perflab.stats.TTest;
+import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.ComparisonTable;
 import io.perflab.stats.format.HtestPrinter;
 import java.io.PrintWriter;
@@ -27,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code perflab compare WITHOUT WITH}: benchstat/ministat for two files of numbers or two {@code ab --out}
  * JSON files (from a file holding both variants, WITHOUT takes its {@code without} trials and WITH its
- * {@code with} trials, so {@code compare run.json run.json} compares within one experiment).
+ * {@code with} trials, so {@code compare run.json run.json} compares within one experiment). With {@code --paired}
+ * value i of WITH and value i of WITHOUT are a pair (line i of plain files; the i-th trial of each variant of JSON
+ * files) and R's {@code t.test(with, without, paired = TRUE)} is added.
  */
 @Command(name = "compare",
         description = "Compare WITHOUT (baseline) against WITH: Welch and Mann-Whitney tests, change in percent with"
@@ -59,6 +64,11 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--alternative", defaultValue = "two-sided", description = "two-sided, less or greater")
     String alternative;
+
+    @Option(names = "--paired",
+            description = "the samples are pairs, value i of WITH with value i of WITHOUT: adds the paired t-test"
+                    + " (and --format r prints it instead of Welch's)")
+    boolean paired;
 
     @Option(names = "--higher-is-better",
             description = "for plain number files: larger values are better (default: lower is better)")
@@ -105,15 +115,41 @@ final class CompareCommand implements Callable<Integer> {
             err.println("perflab compare: " + without + " vs " + with + ": " + outcomes.get(0).error().get());
             return PerfLabCommand.EXIT_USAGE;
         }
+        Map<String, PairedOutcome> pairs = new LinkedHashMap<>();
+        if (paired) {
+            if (base.skippedTrials() + change.skippedTrials() > 0) {
+                err.println("perflab compare: --paired: " + (base.skippedTrials() + change.skippedTrials())
+                        + " failed trial(s) would shift the pairs of trials after them; compare without --paired");
+                return PerfLabCommand.EXIT_USAGE;
+            }
+            for (MetricInput m : inputs) {
+                pairs.put(m.name(), PairedOutcome.of(m, options));
+            }
+            PairedOutcome first = pairs.values().iterator().next();
+            if (!base.json() && !change.json() && first.error() != null) {
+                err.println("perflab compare: --paired: " + first.error());
+                return PerfLabCommand.EXIT_USAGE;
+            }
+        }
         switch (format) {
-            case table -> out.print(ComparisonTable.render(outcomes, options));
+            case table -> {
+                out.print(ComparisonTable.render(outcomes, options));
+                if (paired) {
+                    out.print(pairedNotes(pairs, options));
+                }
+            }
             case r -> outcomes.forEach(o -> {
                 out.println("## " + o.name());
+                if (paired) {
+                    PairedOutcome p = pairs.get(o.name());
+                    out.print(p.error() == null ? HtestPrinter.tTest(p.result()) : "Error: " + p.error() + "\n");
+                    return;
+                }
                 o.result().ifPresentOrElse(r -> out.print(HtestPrinter.tTest(r.welch())),
                         () -> out.println("Error: " + o.error().orElse("")));
             });
             case json -> out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter()
-                    .writeValueAsString(json(outcomes)));
+                    .writeValueAsString(json(outcomes, pairs)));
         }
         int skipped = base.skippedTrials() + change.skippedTrials();
         if (skipped > 0) {
@@ -123,14 +159,54 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static List<Map<String, Object>> json(List<MetricOutcome> outcomes) {
+    /** The paired t-test of one metric, or why there is none. */
+    private record PairedOutcome(TTestResult result, String error) {
+
+        static PairedOutcome of(MetricInput m, ComparisonOptions options) {
+            try {
+                return new PairedOutcome(TTest.paired(m.with().values(), m.without().values(),
+                        options.alternative(), options.confidenceLevel()), null);
+            } catch (IllegalArgumentException e) {
+                return new PairedOutcome(null, e.getMessage());
+            }
+        }
+    }
+
+    /** One line per metric under the table: the paired test's mean difference, interval and p-value. */
+    private static String pairedNotes(Map<String, PairedOutcome> pairs, ComparisonOptions options) {
+        StringBuilder b = new StringBuilder("\npaired t-test, value i of WITH against value i of WITHOUT (not"
+                + " Holm-adjusted):\n");
+        pairs.forEach((name, p) -> {
+            b.append(name).append(": ");
+            if (p.error() != null) {
+                b.append(p.error()).append('\n');
+                return;
+            }
+            TTestResult r = p.result();
+            b.append("mean difference ").append(Display.value(r.difference())).append(", ")
+                    .append(Display.level(options.confidenceLevel())).append(" CI [")
+                    .append(Double.isInfinite(r.ciLow()) ? "-Inf" : Display.value(r.ciLow()).strip()).append(", ")
+                    .append(Double.isInfinite(r.ciHigh()) ? "Inf" : Display.value(r.ciHigh()).strip())
+                    .append("], t = ").append(Display.value(r.t()).strip()).append(", df = ")
+                    .append(Display.value(r.df()).strip()).append(", ").append(Display.pEquals(r.pValue()))
+                    .append('\n');
+        });
+        return b.toString();
+    }
+
+    private static List<Map<String, Object>> json(List<MetricOutcome> outcomes, Map<String, PairedOutcome> pairs) {
         List<Map<String, Object>> list = new ArrayList<>();
         for (MetricOutcome o : outcomes) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("metric", o.name());
             m.put("better", o.direction() == io.perflab.stats.Direction.LOWER_IS_BETTER ? "lower" : "higher");
-            o.result().ifPresent(r -> m.put("comparison", ComparisonView.of(r)));
+            PairedOutcome p = pairs.get(o.name());
+            o.result().ifPresent(r -> m.put("comparison", p == null || p.result() == null ? ComparisonView.of(r)
+                    : ComparisonView.of(r).withPaired(p.result())));
             o.error().ifPresent(e -> m.put("error", e));
+            if (p != null && p.error() != null) {
+                m.put("pairedError", p.error());
+            }
             list.add(m);
         }
         return list;

@@ -27,7 +27,19 @@ final class EngineOptionArguments {
      *
      * @throws ParameterException naming {@code flag}, the option at fault and what is allowed
      */
-    static Map<String, String> parse(CommandLine commandLine, String flag, List<String> arguments) {
+    static EngineOptions parse(CommandLine commandLine, String flag, List<String> arguments) {
+        return options(commandLine, flag, names(commandLine, flag, arguments));
+    }
+
+    private static EngineOptions options(CommandLine commandLine, String flag, Map<String, String> options) {
+        try {
+            return EngineOptions.fromMap(options);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandLine, flag + ": " + e.getMessage());
+        }
+    }
+
+    private static Map<String, String> names(CommandLine commandLine, String flag, List<String> arguments) {
         Map<String, String> options = new LinkedHashMap<>();
         for (String argument : arguments) {
             int eq = argument.indexOf('=');
@@ -36,11 +48,6 @@ final class EngineOptionArguments {
                         + "'; options: " + allowed());
             }
             options.put(argument.substring(0, eq).trim(), argument.substring(eq + 1).trim());
-        }
-        try {
-            EngineOptions.fromMap(options);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandLine, flag + ": " + e.getMessage());
         }
         return options;
     }
@@ -68,20 +75,19 @@ final class EngineOptionArguments {
                 engine.add(argument);
             }
         }
-        Map<String, String> options = parse(commandLine, flag, engine);
+        Map<String, String> options = names(commandLine, flag, engine);
         if (!options.isEmpty() && variantWorkload.stack() != Stack.PERFLAB) {
             throw new ParameterException(commandLine, flag + ": engine option " + options.keySet().iterator().next()
                     + " applies to stack=perflab only, not stack=" + variantWorkload.stack().label());
         }
-        return new VariantArguments(options, variantWorkload);
+        return new VariantArguments(options(commandLine, flag, options), variantWorkload);
     }
 
     /** Refuses engine options ({@code flag}) with a stack other than the engine. */
-    static void requireEngineStack(CommandLine commandLine, String flag, Map<String, String> options, Stack stack) {
-        if (!options.isEmpty() && stack != Stack.PERFLAB) {
+    static void requireEngineStack(CommandLine commandLine, String flag, List<String> arguments, Stack stack) {
+        if (!arguments.isEmpty() && stack != Stack.PERFLAB) {
             throw new ParameterException(commandLine, flag + " sets engine options, which apply to --stack perflab "
-                    + "only; got " + flag + " " + options.keySet().iterator().next() + " with --stack "
-                    + stack.label());
+                    + "only; got " + flag + " " + arguments.get(0) + " with --stack " + stack.label());
         }
     }
 
@@ -91,7 +97,7 @@ final class EngineOptionArguments {
      * @param engineOptions its engine options
      * @param workload the shared workload with this side's stack
      */
-    record VariantArguments(Map<String, String> engineOptions, Workload workload) {
+    record VariantArguments(EngineOptions engineOptions, Workload workload) {
     }
 
     private static String allowed() {

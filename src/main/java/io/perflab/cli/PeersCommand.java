@@ -1,8 +1,10 @@
 package io.perflab.cli;
 
+import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.rpcbench.InvalidSettingException;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import java.io.PrintWriter;
@@ -63,9 +65,9 @@ final class PeersCommand implements Callable<Integer> {
         Map<String, EngineVariant> variants = new LinkedHashMap<>();
         for (Stack stack : STACKS) {
             try {
-                variants.put(stack.label(), EngineVariant.of(Map.of(), workload.withStack(stack)));
-            } catch (IllegalArgumentException e) {
-                throw usage(e.getMessage());
+                variants.put(stack.label(), EngineVariant.of(EngineOptions.defaults(), workload.withStack(stack)));
+            } catch (InvalidSettingException e) {
+                throw workloadOptions.invalid(e);
             }
         }
         try {

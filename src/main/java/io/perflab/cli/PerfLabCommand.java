@@ -4,6 +4,7 @@ import io.perflab.system.PerfLabVersion;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -33,6 +34,18 @@ public final class PerfLabCommand implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
+    /** Starts the web service with Spring arguments; the application's main supplies it. */
+    private final Consumer<String[]> server;
+
+    private PerfLabCommand(Consumer<String[]> server) {
+        this.server = server;
+    }
+
+    /** {@code perflab serve}: hands the Spring arguments to the web service. */
+    void serve(String[] args) {
+        server.accept(args);
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
@@ -60,18 +73,38 @@ public final class PerfLabCommand implements Runnable {
         return args;
     }
 
-    /** Runs a subcommand and returns its exit status; writes to the process's standard streams. */
-    public static int execute(String... args) {
-        return commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    /**
+     * Runs a subcommand and returns its exit status; writes to the process's standard streams.
+     *
+     * @param server starts the web service, for {@code perflab serve}
+     */
+    public static int execute(Consumer<String[]> server, String... args) {
+        return commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true), server)
+                .execute(args);
     }
 
-    /** The configured picocli command line writing to the given streams (tests pass their own). */
+    /** The configured command line writing to the given streams, without a web service (tests pass their own). */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = new CommandLine(new PerfLabCommand());
+        return commandLine(out, err, args -> {
+            throw new IllegalStateException("this command line has no web service to start");
+        });
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, Consumer<String[]> server) {
+        CommandLine commandLine = new CommandLine(new PerfLabCommand(server));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(PerfLabCommand::reportUsageError);
         return commandLine;
+    }
+
+    /** A value of a typed option, or its parser's message as picocli's "Invalid value for option …". */
+    static <T> T converted(java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
     }
 
     private static int reportUsageError(CommandLine.ParameterException ex, String[] args) {

@@ -1,9 +1,9 @@
 package io.perflab.cli;
 
-import io.perflab.PerfLabApplication;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 /** {@code perflab serve [--name=value…]}: the web service; every argument is passed to Spring Boot. */
@@ -15,11 +15,14 @@ final class ServeCommand implements Runnable {
 
     static final String NAME = "serve";
 
+    @ParentCommand
+    private PerfLabCommand perflab;
+
     @Parameters(paramLabel = "--property=value", description = "Spring Boot properties", arity = "0..*")
     private List<String> properties = new ArrayList<>();
 
     @Override
     public void run() {
-        PerfLabApplication.serve(properties.toArray(String[]::new));
+        perflab.serve(properties.toArray(String[]::new));
     }
 }

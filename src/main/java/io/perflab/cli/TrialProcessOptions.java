@@ -1,10 +1,9 @@
 package io.perflab.cli;
 
-import io.perflab.PerfLabApplication;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
-import java.math.BigDecimal;
+import io.perflab.runner.rpcbench.Seconds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -81,7 +80,7 @@ final class TrialProcessOptions {
      * @throws ParameterException naming {@code --cpus} when its list is not one {@code taskset} takes
      */
     TrialLauncher launcher(CommandSpec spec) {
-        TrialLauncher launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
+        TrialLauncher launcher = TrialLauncher.ofThisJvm();
         try {
             return cpus == null ? launcher : launcher.pinnedTo(cpus);
         } catch (IllegalArgumentException e) {
@@ -100,15 +99,10 @@ final class TrialProcessOptions {
     }
 
     private static Duration seconds(String flag, String text) {
-        BigDecimal value;
         try {
-            value = new BigDecimal(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " must be a number of seconds, got '" + text + "'");
+            return Seconds.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(flag + " " + e.getMessage());
         }
-        if (value.signum() < 0) {
-            throw new IllegalArgumentException(flag + " must not be negative, got " + text);
-        }
-        return Duration.ofNanos(value.movePointRight(9).longValue());
     }
 }

@@ -1,87 +1,127 @@
 package io.perflab.cli;
 
+import io.perflab.runner.rpcbench.CallMode;
+import io.perflab.runner.rpcbench.InvalidSettingException;
+import io.perflab.runner.rpcbench.Seconds;
+import io.perflab.runner.rpcbench.Stack;
+import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.perflab.runner.rpcbench.WorkloadSettings;
+import java.math.BigDecimal;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** rpc-bench's workload flags, shared by {@code bench} and {@code ab}; values are checked by {@link Workload}. */
+/**
+ * rpc-bench's workload flags, shared by {@code bench}, {@code ab}, {@code peers} and {@code calibrate}. Each option
+ * field is named as the {@link WorkloadSettings} component it sets, so a broken bound names the flag.
+ */
 final class WorkloadOptions {
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
 
     @Option(names = "--stack", paramLabel = "perflab|grpc|netty",
+            converter = StackConverter.class,
             description = "RPC stack under load: PerfLab's engine, gRPC-java or bare Netty (default: perflab).")
-    private String stack;
+    private Stack stack;
 
-    @Option(names = "--mode", paramLabel = "sync|async", description = "Call mode (default: sync).")
-    private String mode;
+    @Option(names = "--mode", paramLabel = "sync|async", converter = ModeConverter.class,
+            description = "Call mode (default: sync).")
+    private CallMode mode;
 
     @Option(names = "--client-threads", paramLabel = "N",
             description = "Sync: client threads, each with its own connection; async: client reactors (default: 16).")
-    private String clientThreads;
+    private Integer clientThreads;
 
     @Option(names = "--async-concurrency", paramLabel = "N",
             description = "Outstanding calls in async mode (default: 60).")
-    private String asyncConcurrency;
+    private Integer asyncConcurrency;
 
     @Option(names = "--worker-threads", paramLabel = "N",
             description = "Server worker threads; 0 runs handlers on the reactors (default: 1).")
-    private String workerThreads;
+    private Integer workerThreads;
 
     @Option(names = "--server-reactors", paramLabel = "N", description = "Server event loops (default: 4).")
-    private String serverReactors;
+    private Integer serverReactors;
 
     @Option(names = "--encryption", description = "TLS on the connections (the engine's tls option).")
-    private boolean encryption;
+    private Boolean encryption;
 
     @Option(names = "--request-bytes", paramLabel = "N",
             description = "Echo request payload; 0 with --response-bytes 0 calls Calculator.Add (default: 0).")
-    private String requestBytes;
+    private Integer requestBytes;
 
     @Option(names = "--response-bytes", paramLabel = "N", description = "Echo response payload (default: 0).")
-    private String responseBytes;
+    private Integer responseBytes;
 
-    @Option(names = "--warmup-seconds", paramLabel = "S|auto[:MAX]",
+    @Option(names = "--warmup-seconds", paramLabel = "S|auto[:MAX]", converter = WarmupConverter.class,
             description = "Warmup before the measured window: seconds, or auto = until throughput over 1 s windows "
                     + "settles within 2 %% (capped at MAX, default 30) (default: auto:20).")
-    private String warmupSeconds;
+    private Warmup warmupSeconds;
 
-    @Option(names = "--run-seconds", paramLabel = "S", description = "Length of the measured window (default: 5).")
-    private String runSeconds;
+    @Option(names = "--run-seconds", paramLabel = "S", converter = SecondsConverter.class,
+            description = "Length of the measured window (default: 5).")
+    private BigDecimal runSeconds;
 
-    /** The workload the flags describe, rpc-bench's defaults for the rest. */
+    /** A plain decimal number of seconds (no hexadecimal, no suffix), bounded before it is used. */
+    static final class SecondsConverter implements ITypeConverter<BigDecimal> {
+        @Override
+        public BigDecimal convert(String text) {
+            return PerfLabCommand.converted(() -> Seconds.decimal(Seconds.parse(text)));
+        }
+    }
+
+    /** {@code perflab}, {@code grpc} or {@code netty}, in any case. */
+    static final class StackConverter implements ITypeConverter<Stack> {
+        @Override
+        public Stack convert(String text) {
+            return PerfLabCommand.converted(() -> Stack.parse(text));
+        }
+    }
+
+    /** {@code sync} or {@code async}, in any case. */
+    static final class ModeConverter implements ITypeConverter<CallMode> {
+        @Override
+        public CallMode convert(String text) {
+            return PerfLabCommand.converted(() -> CallMode.parse(text));
+        }
+    }
+
+    /** Seconds, {@code auto} or {@code auto:MAX}. */
+    static final class WarmupConverter implements ITypeConverter<Warmup> {
+        @Override
+        public Warmup convert(String text) {
+            return PerfLabCommand.converted(() -> Warmup.parse(text));
+        }
+    }
+
+    /** What the flags set. */
+    WorkloadSettings settings() {
+        return new WorkloadSettings(stack, mode, clientThreads, asyncConcurrency, workerThreads, serverReactors,
+                encryption, requestBytes, responseBytes, warmupSeconds, runSeconds);
+    }
+
+    /**
+     * The workload the flags describe, rpc-bench's defaults for the rest.
+     *
+     * @throws ParameterException naming the flag whose value is out of bounds
+     */
     Workload workload() {
-        Map<String, String> flags = new LinkedHashMap<>();
-        flags.put("--stack", stack);
-        flags.put("--mode", mode);
-        flags.put("--client-threads", clientThreads);
-        flags.put("--async-concurrency", asyncConcurrency);
-        flags.put("--worker-threads", workerThreads);
-        flags.put("--server-reactors", serverReactors);
-        flags.put("--request-bytes", requestBytes);
-        flags.put("--response-bytes", responseBytes);
-        flags.put("--warmup-seconds", warmupSeconds);
-        flags.put("--run-seconds", runSeconds);
-        Workload workload = Workload.DEFAULTS;
+        WorkloadSettings settings = Constraints.check(mixee, settings());
         try {
-            for (Map.Entry<String, String> flag : flags.entrySet()) {
-                if (flag.getValue() != null) {
-                    workload = workload.with(flag.getKey(), flag.getValue());
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(mixee.commandLine(), e.getMessage());
+            return settings.applyTo(Workload.DEFAULTS);
+        } catch (InvalidSettingException e) {
+            throw invalid(e);
         }
-        try {
-            return encryption ? workload.withEncryption(true) : workload;
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(mixee.commandLine(), e.getMessage());
-        }
+    }
+
+    /** {@code e} said with its flag, e.g. {@code --encryption: is supported with the perflab stack only}. */
+    ParameterException invalid(InvalidSettingException e) {
+        return new ParameterException(mixee.commandLine(), Constraints.optionName(mixee, e.field()) + ": "
+                + e.problem());
     }
 
     /** Whether {@code --stack} was given. */

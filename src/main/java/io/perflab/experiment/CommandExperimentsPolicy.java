@@ -1,6 +1,6 @@
 package io.perflab.experiment;
 
-import io.perflab.system.ApiProblem;
+import io.perflab.system.NotAllowedException;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
@@ -24,11 +24,11 @@ public class CommandExperimentsPolicy {
     /** Throws 403 with the reason unless the caller may run a command experiment. */
     void check(boolean admin) {
         if (!enabled) {
-            throw ApiProblem.forbidden("kind: command experiments are disabled on this server; an operator can "
+            throw new NotAllowedException("kind: command experiments are disabled on this server; an operator can "
                     + "enable them with perflab.commands.enabled=true");
         }
         if (!admin) {
-            throw ApiProblem.forbidden("kind: command experiments need an administrator");
+            throw new NotAllowedException("kind: command experiments need an administrator");
         }
     }
 }

@@ -1,13 +1,25 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.rpcbench.CallMode;
+import io.perflab.runner.rpcbench.Seconds;
+import io.perflab.runner.rpcbench.Warmup;
+import io.perflab.runner.rpcbench.WorkloadSettings;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
+import org.springframework.validation.Errors;
 
 /**
- * What the "new experiment" form binds: a preset or both variants' engine options, the workload, and the plan.
- * Blank fields mean "the preset's or rpc-bench's default".
+ * What the "new experiment" form binds: the text the user typed, kept as typed so that the form can show it again
+ * beside an error. {@link #toRequest} turns it into the API's {@link ExperimentRequest}; a value that is not of
+ * its field's type is rejected on that field. Blank fields mean "the preset's or rpc-bench's default".
  */
 public class ExperimentForm {
+
+    /** The workload fields of the form, as {@link WorkloadSettings} names them. */
+    static final java.util.List<String> WORKLOAD_FIELDS = java.util.List.of("clientThreads", "asyncConcurrency",
+            "workerThreads", "serverReactors", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds");
 
     private String name = "";
     private String description = "";
@@ -19,33 +31,50 @@ public class ExperimentForm {
     private String order = "interleaved";
     private Long seed = 1L;
 
-    /** The API request this form stands for. */
-    ExperimentRequest toRequest() {
-        Map<String, Object> workloadFields = new LinkedHashMap<>();
-        workload.forEach((key, value) -> {
-            if (value != null && !value.isBlank()) {
-                workloadFields.put(key, typed(key, value.trim()));
-            }
-        });
+    /** The API request this form stands for; a workload value of the wrong type is rejected into {@code errors}. */
+    ExperimentRequest toRequest(Errors errors) {
         boolean hasPreset = preset != null && !preset.isBlank();
+        WorkloadSettings settings = new WorkloadSettings(null,
+                typed("mode", CallMode::parse, errors),
+                typed("clientThreads", Integer::valueOf, errors),
+                typed("asyncConcurrency", Integer::valueOf, errors),
+                typed("workerThreads", Integer::valueOf, errors),
+                typed("serverReactors", Integer::valueOf, errors),
+                typed("encryption", Boolean::valueOf, errors),
+                typed("requestBytes", Integer::valueOf, errors),
+                typed("responseBytes", Integer::valueOf, errors),
+                typed("warmupSeconds", Warmup::parse, errors),
+                typed("runSeconds", text -> Seconds.decimal(Seconds.parse(text)), errors));
         return new ExperimentRequest(name, blankToNull(description), "engine", hasPreset ? preset : null,
-                nonBlank(without, hasPreset), nonBlank(with, hasPreset), workloadFields, null, null, null, null,
+                nonBlank(without, hasPreset), nonBlank(with, hasPreset), settings, null, null, null, null,
                 runsPerVariant, order, seed, null, null);
     }
 
-    /** Numbers as numbers (the API checks their range), the rest as text. */
-    private static Object typed(String key, String value) {
-        if (key.equals("mode") || key.equals("warmupSeconds")) {
-            return value;
-        }
-        if (key.equals("encryption")) {
-            return Boolean.parseBoolean(value);
+    private <T> T typed(String field, Function<String, T> parse, Errors errors) {
+        String text = workload.get(field);
+        if (text == null || text.isBlank()) {
+            return null;
         }
         try {
-            return key.equals("runSeconds") ? Double.parseDouble(value) : (Object) Long.parseLong(value);
+            return parse.apply(text.trim());
         } catch (NumberFormatException e) {
-            return value;
+            errors.rejectValue(path(field), "typeMismatch", "must be a whole number, got '" + text.trim() + "'");
+        } catch (IllegalArgumentException e) {
+            errors.rejectValue(path(field), "typeMismatch", e.getMessage());
         }
+        return null;
+    }
+
+    /**
+     * The form's property path of a request field: {@code workload.clientThreads} is {@code workload[clientThreads]}
+     * here, {@code without.completion} is {@code without[completion]}.
+     */
+    static String path(String requestField) {
+        int dot = requestField.indexOf('.');
+        if (dot < 0) {
+            return requestField;
+        }
+        return requestField.substring(0, dot) + "[" + requestField.substring(dot + 1) + "]";
     }
 
     /** Only the options the user set; with a preset, none set means "take the preset's". */

@@ -1,7 +1,12 @@
 package io.perflab.experiment;
 
 import io.perflab.rpc.EngineOptions;
-import io.perflab.system.ApiProblem;
+import io.perflab.system.ConflictException;
+import io.perflab.system.FieldMessages;
+import io.perflab.system.InvalidInputException;
+import io.perflab.system.NotAllowedException;
+import io.perflab.system.NotFoundException;
+import jakarta.validation.Validator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +16,7 @@ import java.util.Optional;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
+import org.springframework.validation.BindingResult;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -35,16 +41,18 @@ class ExperimentPagesController {
             "ctx_switches_per_req", "reqs_per_sec");
 
     private final ExperimentService experiments;
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final ExperimentResults results;
     private final JsonMapper json;
+    private final Validator validator;
 
-    ExperimentPagesController(ExperimentService experiments, ExperimentStore store, ExperimentResults results,
-            JsonMapper json) {
+    ExperimentPagesController(ExperimentService experiments, ExperimentRepository store, ExperimentResults results,
+            JsonMapper json, Validator validator) {
         this.experiments = experiments;
         this.store = store;
         this.results = results;
         this.json = json;
+        this.validator = validator;
     }
 
     /** A list row: the experiment and its headline verdicts. */
@@ -95,8 +103,8 @@ class ExperimentPagesController {
         for (ExperimentRecord record : records) {
             // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
             List<MetricComparison> headline = withVerdicts ? results.compare(record).stream()
-                    .filter(c -> c.nWith() > 0 && c.nWithout() > 0)
-                    .filter(c -> HEADLINE_METRICS.contains(c.metric()) || record.kind() != ExperimentKind.ENGINE)
+                    .filter(c -> c.groups().nWith() > 0 && c.groups().nWithout() > 0)
+                    .filter(c -> HEADLINE_METRICS.contains(c.key()) || record.kind() != ExperimentKind.ENGINE)
                     .limit(4)
                     .toList() : List.of();
             rows.add(new Row(experiments.summary(record), headline));
@@ -146,17 +154,17 @@ class ExperimentPagesController {
         List<Map<String, Object>> metrics = new ArrayList<>();
         for (MetricComparison c : view.results()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("metric", c.metric());
-            m.put("unit", c.unit());
-            m.put("direction", c.direction());
-            m.put("percent", c.percent());
-            m.put("ciLowPercent", c.ciLowPercent());
-            m.put("ciHighPercent", c.ciHighPercent());
+            m.put("metric", c.key());
+            m.put("unit", c.metric().unit());
+            m.put("direction", c.metric().direction());
+            m.put("percent", c.change().percent());
+            m.put("ciLowPercent", c.change().ciLowPercent());
+            m.put("ciHighPercent", c.change().ciHighPercent());
             m.put("verdict", c.verdict());
             List<List<Number>> without = new ArrayList<>();
             List<List<Number>> with = new ArrayList<>();
             for (RunRecord r : runs) {
-                Double value = r.ok() ? r.metrics().get(c.metric()) : null;
+                Double value = r.ok() ? r.metrics().get(c.key()) : null;
                 if (value != null) {
                     (r.variant().equals("with") ? with : without).add(List.of(r.ordinal(), value));
                 }
@@ -180,30 +188,47 @@ class ExperimentPagesController {
             form.setPreset(ExperimentPreset.find(preset).get().id());
             form.setName(ExperimentPreset.find(preset).get().explanation().replaceAll(" \\(seed.*", ""));
         }
-        return showForm(form, Map.of(), model);
+        return showForm(form, model);
     }
 
     @PostMapping("/experiments/new")
-    String processCreationForm(@ModelAttribute("form") ExperimentForm form, Authentication authentication,
-            Model model, RedirectAttributes redirect) {
+    String processCreationForm(@ModelAttribute("form") ExperimentForm form, BindingResult binding,
+            Authentication authentication, Model model, RedirectAttributes redirect) {
+        ExperimentRequest request = form.toRequest(binding);
+        validator.validate(request).forEach(v -> binding.rejectValue(ExperimentForm.path(v.getPropertyPath()
+                .toString()), "invalid", FieldMessages.violation(v.getMessage(), v.getInvalidValue())));
+        if (binding.hasErrors()) {
+            return showForm(form, model);
+        }
         try {
-            long id = experiments.create(form.toRequest(), authentication.getName(),
+            long id = experiments.create(request, authentication.getName(),
                     ExperimentApiController.isAdmin(authentication));
             redirect.addFlashAttribute("message", "Experiment queued.");
             return "redirect:/experiments/" + id;
-        } catch (ApiProblem problem) {
-            String detail = problem.getBody().getDetail();
-            int colon = detail.indexOf(':');
-            String field = colon > 0 ? detail.substring(0, colon).replace("workload.", "") : "form";
-            return showForm(form, Map.of(field.contains(" ") ? "form" : field, detail), model);
+        } catch (InvalidInputException invalid) {
+            invalid.problems().forEach(p -> {
+                if (p.field() == null || !FORM_FIELDS.contains(p.field().replaceAll("[.\\[].*", ""))) {
+                    binding.reject("invalid", p.toString());
+                } else {
+                    binding.rejectValue(ExperimentForm.path(p.field()), "invalid", p.message());
+                }
+            });
+            return showForm(form, model);
+        } catch (NotAllowedException refused) {
+            binding.reject("notAllowed", refused.getMessage());
+            return showForm(form, model);
         }
     }
 
-    private String showForm(ExperimentForm form, Map<String, String> errors, Model model) {
+    /** The request fields the form has an input for. */
+    private static final java.util.Set<String> FORM_FIELDS = java.util.Set.of("name", "description", "preset",
+            "without", "with", "workload", "runsPerVariant", "order", "seed");
+
+    private String showForm(ExperimentForm form, Model model) {
         model.addAttribute("form", form);
-        model.addAttribute("errors", errors);
         model.addAttribute("presets", ExperimentPreset.values());
         model.addAttribute("options", EngineOptions.optionSpecs());
+        model.addAttribute("workloadFields", ExperimentForm.WORKLOAD_FIELDS);
         model.addAttribute("mdeHint", mdeHint(form).orElse(null));
         return VIEW_FORM;
     }
@@ -219,13 +244,13 @@ class ExperimentPagesController {
                 continue;
             }
             Optional<MetricComparison> cpu = results.compare(e).stream()
-                    .filter(c -> c.metric().equals("user_cpu_us_per_req") && c.mdePercent() != null)
+                    .filter(c -> c.key().equals("user_cpu_us_per_req") && c.sensitivity().mdePercent() != null)
                     .findFirst();
             if (cpu.isPresent()) {
                 Map<String, Object> hint = new LinkedHashMap<>();
                 hint.put("experimentId", e.id());
-                hint.put("runs", Math.min(cpu.get().nWith(), cpu.get().nWithout()));
-                hint.put("mdePercent", cpu.get().mdePercent());
+                hint.put("runs", Math.min(cpu.get().groups().nWith(), cpu.get().groups().nWithout()));
+                hint.put("mdePercent", cpu.get().sensitivity().mdePercent());
                 return Optional.of(hint);
             }
         }
@@ -257,8 +282,8 @@ class ExperimentPagesController {
         }
         try {
             experiments.delete(id);
-        } catch (ApiProblem problem) {
-            redirect.addFlashAttribute("error", problem.getBody().getDetail());
+        } catch (ConflictException | NotFoundException problem) {
+            redirect.addFlashAttribute("error", problem.getMessage());
             return "redirect:/experiments/" + id;
         }
         redirect.addFlashAttribute("message", "Experiment " + id + " deleted.");
@@ -269,8 +294,8 @@ class ExperimentPagesController {
         try {
             action.run();
             redirect.addFlashAttribute("message", message);
-        } catch (ApiProblem problem) {
-            redirect.addFlashAttribute("error", problem.getBody().getDetail());
+        } catch (ConflictException | NotFoundException problem) {
+            redirect.addFlashAttribute("error", problem.getMessage());
         }
         return "redirect:/experiments/" + id;
     }

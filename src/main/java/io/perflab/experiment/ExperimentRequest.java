@@ -1,11 +1,20 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.system.PrintableText;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The body of {@code POST /api/v1/experiments}. Every field but {@code name} is optional: omitted fields take the
- * preset's values or rpc-bench's defaults.
+ * The body of {@code POST /api/v1/experiments}, and what the new-experiment form binds. Every field but
+ * {@code name} is optional: omitted fields take the preset's values or rpc-bench's defaults. The constraints
+ * here are the bounds of each field; {@link ExperimentValidator} checks how the fields fit together.
  *
  * @param name title of the experiment
  * @param description free text
@@ -13,9 +22,8 @@ import java.util.Map;
  * @param preset one of {@link ExperimentPreset}'s ids; fills {@code without}/{@code with}
  * @param without engine options of the baseline, option name → value
  * @param with engine options of the change
- * @param workload rpc-bench parameters: mode, clientThreads, asyncConcurrency, workerThreads, serverReactors,
- *     requestBytes, responseBytes, warmupSeconds (a number, {@code auto} or {@code auto:MAX}), runSeconds, encryption
- * @param withoutJvmArgs JVM flags of the baseline's trial JVMs only
+ * @param workload rpc-bench's parameters; those left out keep the preset's or rpc-bench's values
+ * @param withoutJvmArgs JVM flags of the baseline's trial JVMs only (see {@link JvmFlagPolicy})
  * @param withJvmArgs JVM flags of the change's trial JVMs only
  * @param withoutCommand command experiments: the baseline's shell command
  * @param withCommand command experiments: the change's shell command
@@ -25,10 +33,27 @@ import java.util.Map;
  * @param trialTimeoutSeconds a trial still running after this is killed (default: warmup cap + run + 60 s)
  * @param maxFailures failed trials tolerated before the experiment stops (default 3)
  */
-public record ExperimentRequest(String name, String description, String kind, String preset,
-                                Map<String, String> without, Map<String, String> with, Map<String, Object> workload,
-                                List<String> withoutJvmArgs, List<String> withJvmArgs,
-                                String withoutCommand, String withCommand,
-                                Integer runsPerVariant, String order, Long seed, Integer trialTimeoutSeconds,
-                                Integer maxFailures) {
+public record ExperimentRequest(
+        @NotBlank @Size(max = 200) @PrintableText String name,
+        @Size(max = 4000) @PrintableText(multiline = true) String description,
+        String kind,
+        String preset,
+        @Size(max = 20) Map<@NotBlank @Size(max = 40) String, @NotNull @Size(max = 40) String> without,
+        @Size(max = 20) Map<@NotBlank @Size(max = 40) String, @NotNull @Size(max = 40) String> with,
+        @Valid WorkloadSettings workload,
+        @Size(max = 32) List<@NotNull @Size(max = 200) String> withoutJvmArgs,
+        @Size(max = 32) List<@NotNull @Size(max = 200) String> withJvmArgs,
+        @Size(max = 4000) String withoutCommand,
+        @Size(max = 4000) String withCommand,
+        @Min(ExperimentValidator.MIN_RUNS) @Max(ExperimentValidator.MAX_RUNS) Integer runsPerVariant,
+        String order,
+        Long seed,
+        @Min(1) @Max(ExperimentValidator.MAX_TRIAL_TIMEOUT_SECONDS) Integer trialTimeoutSeconds,
+        @Min(0) @Max(2 * ExperimentValidator.MAX_RUNS) Integer maxFailures) {
+
+    /** Just a name and the rest left out. */
+    public static ExperimentRequest named(String name) {
+        return new ExperimentRequest(name, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null);
+    }
 }

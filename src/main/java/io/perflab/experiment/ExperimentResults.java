@@ -11,6 +11,7 @@ import io.perflab.stats.RelativeChange;
 import io.perflab.stats.Sample;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.Summary;
+import io.perflab.stats.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -29,13 +30,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class ExperimentResults {
 
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final Map<Long, Cached> cache = new ConcurrentHashMap<>();
 
     private record Cached(int dataVersion, List<MetricComparison> comparisons) {
     }
 
-    ExperimentResults(ExperimentStore store) {
+    ExperimentResults(ExperimentRepository store) {
         this.store = store;
     }
 
@@ -107,32 +108,35 @@ public class ExperimentResults {
     }
 
     private static MetricComparison view(MetricInput input, MetricOutcome outcome, MetricDefinition definition) {
-        String unit = definition == null ? "" : definition.unit();
-        String description = definition == null ? "" : definition.description();
-        String direction = input.direction() == Direction.HIGHER_IS_BETTER ? "higher" : "lower";
-        int nWith = input.with().size();
-        int nWithout = input.without().size();
+        MetricComparison.Metric metric = new MetricComparison.Metric(input.name(),
+                definition == null ? "" : definition.unit(),
+                input.direction() == Direction.HIGHER_IS_BETTER ? "higher" : "lower",
+                definition == null ? "" : definition.description());
         if (outcome.result().isEmpty()) {
-            return new MetricComparison(input.name(), unit, direction, description, nWithout, nWith,
-                    mean(input.without()), mean(input.with()), null, null, null, null, null, null, null, null, null,
-                    null, null, null, null, null, null, "inconclusive", outcome.error().orElse("not comparable"),
-                    List.of(), null, null, outcome.error().orElse(null));
+            String why = outcome.error().orElse("not comparable");
+            return new MetricComparison(metric, new MetricComparison.Groups(input.without().size(),
+                    input.with().size(), mean(input.without()), mean(input.with()), null, null),
+                    new MetricComparison.Change(null, null, null, null, null, null),
+                    new MetricComparison.Tests(null, null, null, null, null, null, null), Verdict.INCONCLUSIVE.label(),
+                    why, List.of(), new MetricComparison.Sensitivity(null, null), outcome.error().orElse(null));
         }
         ComparisonResult r = outcome.result().get();
         Optional<RelativeChange> relative = r.relativeChange();
         Optional<Power> power = r.power();
-        List<String> warnings = r.warnings().stream().map(StatWarning::message).toList();
-        return new MetricComparison(input.name(), unit, direction, description, nWithout, nWith,
-                r.without().mean(), r.with().mean(), r.without().sd(), r.with().sd(), r.welch().difference(),
-                finite(r.welch().ciLow()), finite(r.welch().ciHigh()),
-                relative.map(RelativeChange::percent).map(ExperimentResults::finite).orElse(null),
-                relative.map(RelativeChange::ciLowPercent).map(ExperimentResults::finite).orElse(null),
-                relative.map(RelativeChange::ciHighPercent).map(ExperimentResults::finite).orElse(null),
-                finite(r.welch().t()), finite(r.welch().df()), finite(r.welch().pValue()),
-                finite(r.decision().pValue()), finite(r.mannWhitney().pValue()), finite(r.mannWhitney().estimate()),
-                finite(r.effectSize().cohenD()), r.verdict().label(), r.decision().reason(), warnings,
-                power.map(Power::minimumDetectableEffectPercent).map(ExperimentResults::finite).orElse(null),
-                power.map(Power::runsPerVariantForTarget).orElse(null), null);
+        return new MetricComparison(metric,
+                new MetricComparison.Groups(r.without().n(), r.with().n(), r.without().mean(), r.with().mean(),
+                        r.without().sd(), r.with().sd()),
+                new MetricComparison.Change(r.welch().difference(), finite(r.welch().ciLow()),
+                        finite(r.welch().ciHigh()), relative.map(c -> finite(c.percent())).orElse(null),
+                        relative.map(c -> finite(c.ciLowPercent())).orElse(null),
+                        relative.map(c -> finite(c.ciHighPercent())).orElse(null)),
+                new MetricComparison.Tests(finite(r.welch().t()), finite(r.welch().df()), finite(r.welch().pValue()),
+                        finite(r.decision().pValue()), finite(r.mannWhitney().pValue()),
+                        finite(r.mannWhitney().estimate()), finite(r.effectSize().cohenD())),
+                r.verdict().label(), r.decision().reason(), r.warnings().stream().map(StatWarning::message).toList(),
+                new MetricComparison.Sensitivity(power.map(p -> finite(p.minimumDetectableEffectPercent()))
+                        .orElse(null), power.map(Power::runsPerVariantForTarget).orElse(null)),
+                null);
     }
 
     private static Double mean(Sample sample) {

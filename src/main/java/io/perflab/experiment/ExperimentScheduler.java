@@ -1,6 +1,5 @@
 package io.perflab.experiment;
 
-import io.perflab.PerfLabApplication;
 import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.ExperimentRunner;
@@ -36,7 +35,7 @@ public class ExperimentScheduler implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ExperimentScheduler.class);
 
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final ExperimentEvents events;
     private final Clock clock;
     private final TrialLauncher launcher;
@@ -50,12 +49,12 @@ public class ExperimentScheduler implements SmartLifecycle {
     private record Active(long experimentId, ExperimentRunner runner, AtomicBoolean cancelRequested) {
     }
 
-    ExperimentScheduler(ExperimentStore store, ExperimentEvents events, Clock clock, JvmFlagPolicy jvmFlags) {
+    ExperimentScheduler(ExperimentRepository store, ExperimentEvents events, Clock clock, JvmFlagPolicy jvmFlags) {
         this.store = store;
         this.events = events;
         this.clock = clock;
         this.jvmFlags = jvmFlags;
-        this.launcher = TrialLauncher.ofThisJvm(PerfLabApplication.class.getName(), "trial");
+        this.launcher = TrialLauncher.ofThisJvm();
     }
 
     /** Stores the experiment as {@code QUEUED} and wakes the executor; returns its id. */

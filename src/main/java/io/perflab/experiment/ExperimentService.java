@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
-import io.perflab.system.ApiProblem;
+import io.perflab.system.ConflictException;
+import io.perflab.system.NotFoundException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,12 +15,12 @@ import org.springframework.stereotype.Service;
 @Service
 public class ExperimentService {
 
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final ExperimentScheduler scheduler;
     private final ExperimentResults results;
     private final ExperimentValidator validator;
 
-    ExperimentService(ExperimentStore store, ExperimentScheduler scheduler, ExperimentResults results,
+    ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
             ExperimentValidator validator) {
         this.store = store;
         this.scheduler = scheduler;
@@ -34,7 +35,7 @@ public class ExperimentService {
     }
 
     public ExperimentRecord get(long id) {
-        return store.find(id).orElseThrow(() -> ApiProblem.notFound("no experiment with id " + id));
+        return store.find(id).orElseThrow(() -> new NotFoundException("no experiment with id " + id));
     }
 
     /** The full view: status, progress, variants, option diff and per-metric results. */
@@ -60,7 +61,7 @@ public class ExperimentService {
     }
 
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons) {
-        List<ExperimentStore.RunTiming> runs = store.runTimings(e.id());
+        List<ExperimentRepository.RunTiming> runs = store.runTimings(e.id());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
         int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
@@ -76,7 +77,7 @@ public class ExperimentService {
                 comparisons);
     }
 
-    private Long eta(ExperimentRecord e, List<ExperimentStore.RunTiming> runs, int completed) {
+    private Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> runs, int completed) {
         if (e.status() != ExperimentStatus.RUNNING || completed == 0) {
             return null;
         }
@@ -140,7 +141,7 @@ public class ExperimentService {
     public void cancel(long id) {
         ExperimentRecord e = get(id);
         if (e.status().finished() || !scheduler.cancel(id)) {
-            throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; only QUEUED or RUNNING "
+            throw new ConflictException("experiment " + id + " is " + e.status() + "; only QUEUED or RUNNING "
                     + "experiments can be cancelled");
         }
     }
@@ -148,7 +149,7 @@ public class ExperimentService {
     public void resume(long id) {
         ExperimentRecord e = get(id);
         if (!scheduler.resume(id)) {
-            throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; only INTERRUPTED, CANCELLED "
+            throw new ConflictException("experiment " + id + " is " + e.status() + "; only INTERRUPTED, CANCELLED "
                     + "or FAILED experiments can be resumed");
         }
     }
@@ -157,7 +158,7 @@ public class ExperimentService {
     public long rerun(long id, String user) {
         ExperimentRecord e = get(id);
         if (e.kind() == ExperimentKind.UPLOAD) {
-            throw ApiProblem.conflict("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
+            throw new ConflictException("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
         }
         ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e));
         return scheduler.submit(spec, user);
@@ -171,7 +172,7 @@ public class ExperimentService {
     public void delete(long id) {
         ExperimentRecord e = get(id);
         if (!e.status().finished()) {
-            throw ApiProblem.conflict("experiment " + id + " is " + e.status() + "; cancel it before deleting it");
+            throw new ConflictException("experiment " + id + " is " + e.status() + "; cancel it before deleting it");
         }
         store.delete(id);
         results.evict(id);

@@ -6,8 +6,11 @@ import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
+import io.perflab.runner.rpcbench.InvalidSettingException;
+import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
-import io.perflab.system.ApiProblem;
+import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.system.InvalidInputException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +20,10 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * Turns an {@link ExperimentRequest} into an {@link ExperimentSpec}, or throws a 400 {@link ApiProblem} whose
- * detail names the field and what is allowed. Nothing is queued on an error.
+ * Turns an {@link ExperimentRequest} whose fields are each within bounds (Bean Validation, at the API and the
+ * form) into an {@link ExperimentSpec}: it checks how the fields fit together — a known preset, engine options
+ * the engine accepts, two variants that differ, JVM flags this caller may give — and throws
+ * {@link InvalidInputException} naming the field otherwise. Nothing is queued on an error.
  */
 @Component
 public class ExperimentValidator {
@@ -26,28 +31,7 @@ public class ExperimentValidator {
     static final int MIN_RUNS = 2;
     static final int MAX_RUNS = 1000;
     static final int DEFAULT_RUNS = 40;
-    static final double MAX_RUN_SECONDS = 3600;
-    static final double MAX_WARMUP_SECONDS = 600;
     static final int MAX_TRIAL_TIMEOUT_SECONDS = 86_400;
-
-    /** JSON workload field → rpc-bench flag, with the largest sane value of each numeric field. */
-    private static final Map<String, String> WORKLOAD_FLAGS = new LinkedHashMap<>();
-    private static final Map<String, Integer> WORKLOAD_MAXIMA = Map.of(
-            "clientThreads", 1024, "asyncConcurrency", 100_000, "workerThreads", 256, "serverReactors", 64,
-            "requestBytes", 16 * 1024 * 1024, "responseBytes", 16 * 1024 * 1024);
-
-    static {
-        WORKLOAD_FLAGS.put("mode", "--mode");
-        WORKLOAD_FLAGS.put("clientThreads", "--client-threads");
-        WORKLOAD_FLAGS.put("asyncConcurrency", "--async-concurrency");
-        WORKLOAD_FLAGS.put("workerThreads", "--worker-threads");
-        WORKLOAD_FLAGS.put("serverReactors", "--server-reactors");
-        WORKLOAD_FLAGS.put("requestBytes", "--request-bytes");
-        WORKLOAD_FLAGS.put("responseBytes", "--response-bytes");
-        WORKLOAD_FLAGS.put("warmupSeconds", "--warmup-seconds");
-        WORKLOAD_FLAGS.put("runSeconds", "--run-seconds");
-        WORKLOAD_FLAGS.put("encryption", "--encryption");
-    }
 
     private final CommandExperimentsPolicy commands;
     private final JvmFlagPolicy jvmFlags;
@@ -57,137 +41,105 @@ public class ExperimentValidator {
         this.jvmFlags = jvmFlags;
     }
 
-    /** Validates {@code request}; {@code admin} tells whether the caller may run commands. */
+    /** Validates {@code request}; {@code admin} tells whether the caller may run commands and raw JVM flags. */
     public ExperimentSpec validate(ExperimentRequest request, boolean admin) {
         if (request == null) {
-            throw ApiProblem.badRequest("the request body is missing: send a JSON object with at least 'name'");
+            throw InvalidInputException.of(null, "the request body is missing: send a JSON object with at least "
+                    + "'name'");
         }
-        String name = required("name", request.name(), 200);
-        String description = optional("description", request.description(), 4000);
+        if (request.name() == null || request.name().isBlank()) {
+            throw InvalidInputException.of("name", "required and must not be blank");
+        }
         ExperimentKind kind = kind(request.kind());
-        int runs = range("runsPerVariant", request.runsPerVariant(), MIN_RUNS, MAX_RUNS, DEFAULT_RUNS);
-        TrialOrder order = order(request.order());
-        long seed = request.seed() == null ? 1 : request.seed();
-        int maxFailures = range("maxFailures", request.maxFailures(), 0, MAX_RUNS * 2,
-                ExperimentPlan.DEFAULT_MAX_FAILURES);
-
+        int runs = request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
         Variant without;
         Variant with;
         String presetId = null;
         if (kind == ExperimentKind.COMMAND) {
             commands.check(admin);
             if (request.preset() != null) {
-                throw ApiProblem.badRequest("preset: presets are engine experiments; a command experiment takes "
-                        + "'withoutCommand' and 'withCommand'");
+                throw InvalidInputException.of("preset", "presets are engine experiments; a command experiment "
+                        + "takes 'withoutCommand' and 'withCommand'");
             }
-            without = new CommandVariant(required("withoutCommand", request.withoutCommand(), 4000));
-            with = new CommandVariant(required("withCommand", request.withCommand(), 4000));
+            without = new CommandVariant(required("withoutCommand", request.withoutCommand()));
+            with = new CommandVariant(required("withCommand", request.withCommand()));
             if (without.equals(with)) {
-                throw ApiProblem.badRequest("withCommand: the two commands are identical, so there is no difference "
-                        + "to test");
+                throw InvalidInputException.of("withCommand", "the two commands are identical, so there is no "
+                        + "difference to test");
             }
         } else {
             Map<String, String> withoutOptions = request.without();
             Map<String, String> withOptions = request.with();
-            Workload workload = Workload.DEFAULTS;
+            Workload base = Workload.DEFAULTS;
             if (request.preset() != null) {
                 ExperimentPreset preset = ExperimentPreset.find(request.preset()).orElseThrow(() ->
-                        ApiProblem.badRequest("preset: unknown preset '" + request.preset() + "'; allowed: "
+                        InvalidInputException.of("preset", "unknown preset '" + request.preset() + "'; allowed: "
                                 + ExperimentPreset.names()));
                 presetId = preset.id();
                 withoutOptions = merge(preset.without(), withoutOptions);
                 withOptions = merge(preset.with(), withOptions);
-                workload = workload.withPayload(preset.requestBytes(), preset.responseBytes());
+                base = base.withPayload(preset.requestBytes(), preset.responseBytes());
             } else if (withoutOptions == null || withOptions == null) {
-                throw ApiProblem.badRequest("without/with: give both variants' engine options (e.g. "
-                        + "\"without\": {\"completion\": \"monitor\"}, \"with\": {\"completion\": \"notification\"}) "
-                        + "or a preset (" + ExperimentPreset.names() + ")");
+                throw InvalidInputException.of(withoutOptions == null ? "without" : "with", "give both variants' "
+                        + "engine options (e.g. \"without\": {\"completion\": \"monitor\"}, \"with\": "
+                        + "{\"completion\": \"notification\"}) or a preset (" + ExperimentPreset.names() + ")");
             }
             EngineOptions withoutEngine = engineOptions("without", withoutOptions);
             EngineOptions withEngine = engineOptions("with", withOptions);
-            workload = workload(request.workload(), workload);
+            Workload workload = workload(request.workload(), base);
             List<String> withoutJvm = jvmArgs("withoutJvmArgs", request.withoutJvmArgs(), admin);
             List<String> withJvm = jvmArgs("withJvmArgs", request.withJvmArgs(), admin);
             if (withoutEngine.equals(withEngine) && withoutJvm.equals(withJvm)) {
-                throw ApiProblem.badRequest("with: the two variants are identical (" + withEngine.describe()
+                throw InvalidInputException.of("with", "the two variants are identical (" + withEngine
                         + "), so there is no difference to test; change at least one engine option or JVM flag");
             }
-            without = new EngineVariant(withoutEngine.describe(), workload, withoutJvm, Optional.empty());
-            with = new EngineVariant(withEngine.describe(), workload, withJvm, Optional.empty());
+            without = new EngineVariant(withoutEngine, workload, withoutJvm, Optional.empty());
+            with = new EngineVariant(withEngine, workload, withJvm, Optional.empty());
         }
 
-        ExperimentPlan plan = ExperimentPlan.of(without, with, runs).withOrder(order).withSeed(seed)
-                .withMaxFailures(maxFailures);
+        ExperimentPlan plan = ExperimentPlan.of(without, with, runs).withOrder(order(request.order()))
+                .withSeed(request.seed() == null ? 1 : request.seed())
+                .withMaxFailures(request.maxFailures() == null ? ExperimentPlan.DEFAULT_MAX_FAILURES
+                        : request.maxFailures());
         if (request.trialTimeoutSeconds() != null) {
-            int timeout = range("trialTimeoutSeconds", request.trialTimeoutSeconds(), 1, MAX_TRIAL_TIMEOUT_SECONDS, 0);
-            plan = plan.withTrialTimeout(Duration.ofSeconds(timeout));
+            plan = plan.withTrialTimeout(Duration.ofSeconds(request.trialTimeoutSeconds()));
         }
-        return new ExperimentSpec(name, description, kind, presetId, plan);
+        return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan);
     }
 
+    /** {@code base} with the user's options over it; an empty value keeps the base's (the form's "default"). */
     private static Map<String, String> merge(Map<String, String> base, Map<String, String> overrides) {
         Map<String, String> merged = new LinkedHashMap<>(base);
         if (overrides != null) {
-            merged.putAll(overrides);
+            overrides.forEach((name, value) -> {
+                if (value != null && !value.isBlank()) {
+                    merged.put(name, value);
+                }
+            });
         }
         return merged;
     }
 
     private static EngineOptions engineOptions(String field, Map<String, String> options) {
         try {
-            return EngineOptions.fromMap(options);
+            return EngineOptions.fromMap(merge(Map.of(), options));
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest(field + ": " + e.getMessage());
+            throw InvalidInputException.of(field, e.getMessage());
         }
     }
 
-    private static Workload workload(Map<String, Object> fields, Workload start) {
-        Workload workload = start;
-        if (fields == null) {
-            return workload;
+    private static Workload workload(WorkloadSettings settings, Workload base) {
+        Workload workload;
+        try {
+            workload = (settings == null ? WorkloadSettings.NONE : settings).applyTo(base);
+        } catch (InvalidSettingException e) {
+            throw InvalidInputException.of("workload." + e.field(), e.problem());
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.of("workload.warmupSeconds", e.getMessage());
         }
-        for (Map.Entry<String, Object> e : fields.entrySet()) {
-            String key = e.getKey();
-            String flag = WORKLOAD_FLAGS.get(key);
-            if (flag == null) {
-                throw ApiProblem.badRequest("workload." + key + ": unknown workload field; allowed: "
-                        + String.join(", ", WORKLOAD_FLAGS.keySet()));
-            }
-            Object value = e.getValue();
-            if (value == null) {
-                continue;
-            }
-            String text = String.valueOf(value);
-            Integer max = WORKLOAD_MAXIMA.get(key);
-            try {
-                if (key.equals("encryption")) {
-                    if (!(value instanceof Boolean enabled)) {
-                        throw new IllegalArgumentException("must be true or false, got " + text);
-                    }
-                    workload = workload.withEncryption(enabled);
-                    continue;
-                }
-                if (max != null) {
-                    if (!(value instanceof Number number) || number.doubleValue() != Math.rint(number.doubleValue())
-                            || number.doubleValue() > max || number.doubleValue() < 0) {
-                        throw new IllegalArgumentException("must be a whole number between 0 and " + max + ", got "
-                                + text);
-                    }
-                }
-                workload = workload.with(flag, text);
-            } catch (IllegalArgumentException ex) {
-                throw ApiProblem.badRequest("workload." + key + ": " + ex.getMessage());
-            }
-        }
-        double runSeconds = workload.run().toMillis() / 1000.0;
-        if (runSeconds > MAX_RUN_SECONDS) {
-            throw ApiProblem.badRequest("workload.runSeconds: at most " + (int) MAX_RUN_SECONDS + " s, got "
-                    + runSeconds);
-        }
-        double warmupSeconds = workload.warmup().duration().toMillis() / 1000.0;
-        if (warmupSeconds > MAX_WARMUP_SECONDS) {
-            throw ApiProblem.badRequest("workload.warmupSeconds: at most " + (int) MAX_WARMUP_SECONDS + " s, got "
-                    + warmupSeconds);
+        if (workload.stack() != Stack.PERFLAB) {
+            throw InvalidInputException.of("workload.stack", "the service runs PerfLab's engine; compare it with "
+                    + "other stacks on the command line with perflab peers");
         }
         return workload;
     }
@@ -198,8 +150,8 @@ public class ExperimentValidator {
         }
         jvmFlags.check(field, args, admin);
         for (String arg : args) {
-            if (arg == null || !arg.startsWith("-") || arg.isBlank()) {
-                throw ApiProblem.badRequest(field + ": every entry must be a JVM flag starting with '-', got '"
+            if (!arg.startsWith("-") || arg.isBlank()) {
+                throw InvalidInputException.of(field, "every entry must be a JVM flag starting with '-', got '"
                         + arg + "'");
             }
         }
@@ -213,8 +165,8 @@ public class ExperimentValidator {
         return switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "engine" -> ExperimentKind.ENGINE;
             case "command" -> ExperimentKind.COMMAND;
-            default -> throw ApiProblem.badRequest("kind: unknown kind '" + text + "'; allowed: engine, command "
-                    + "(uploads go to /api/v1/uploads)");
+            default -> throw InvalidInputException.of("kind", "unknown kind '" + text + "'; allowed: engine, "
+                    + "command (uploads go to /api/v1/uploads)");
         };
     }
 
@@ -225,31 +177,14 @@ public class ExperimentValidator {
         try {
             return TrialOrder.parse(text);
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("order: " + e.getMessage());
+            throw InvalidInputException.of("order", e.getMessage());
         }
     }
 
-    private static int range(String field, Integer value, int min, int max, int fallback) {
-        if (value == null) {
-            return fallback;
-        }
-        if (value < min || value > max) {
-            throw ApiProblem.badRequest(field + ": must be between " + min + " and " + max + ", got " + value);
-        }
-        return value;
-    }
-
-    private static String required(String field, String value, int maxLength) {
+    private static String required(String field, String value) {
         if (value == null || value.isBlank()) {
-            throw ApiProblem.badRequest(field + ": required and must not be blank");
+            throw InvalidInputException.of(field, "required and must not be blank");
         }
-        return optional(field, value.strip(), maxLength);
-    }
-
-    private static String optional(String field, String value, int maxLength) {
-        if (value != null && value.length() > maxLength) {
-            throw ApiProblem.badRequest(field + ": at most " + maxLength + " characters, got " + value.length());
-        }
-        return value;
+        return value.strip();
     }
 }

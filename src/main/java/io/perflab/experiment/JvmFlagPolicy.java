@@ -3,7 +3,7 @@ package io.perflab.experiment;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.JvmFlagAllowList;
-import io.perflab.system.ApiProblem;
+import io.perflab.system.InvalidInputException;
 import io.perflab.system.PerfLabProperties;
 import java.util.List;
 import java.util.Optional;
@@ -35,10 +35,9 @@ public class JvmFlagPolicy {
         if (admin && rawFlagsForAdmins) {
             return flags;
         }
-        try {
-            JvmFlagAllowList.requireAllowed(field, flags);
-        } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest(e.getMessage() + (admin
+        Optional<String> refused = JvmFlagAllowList.firstRefused(flags);
+        if (refused.isPresent()) {
+            throw InvalidInputException.of(field, JvmFlagAllowList.refusal(refused.get()) + (admin
                     ? "; an operator can let administrators give any flag with perflab.trials.raw-jvm-flags=true"
                     : ""));
         }

@@ -1,27 +1,79 @@
 package io.perflab.experiment;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
 /**
- * One metric of an experiment, compared: what the results table, the API and the reports show. Statistics that
- * could not be computed are null, and {@code error} says why; a NaN is never shown as a result.
+ * One metric of an experiment, compared: what the results table, the API and the reports show. It is composed of
+ * the metric, the two groups, the change, the tests, the verdict and the sensitivity; in JSON their fields stand
+ * side by side ({@code metric, unit, …, nWithout, nWith, …, percent, …, pValue, …, verdict, …, mdePercent}).
+ * Statistics that could not be computed are null, and {@code error} says why; a NaN is never shown as a result.
  *
- * @param metric metric key
- * @param unit unit of the values
- * @param direction {@code lower} or {@code higher} is better
- * @param difference mean(with) − mean(without)
- * @param percent relative change in percent of the baseline mean
- * @param ciLowPercent lower bound of the confidence interval of {@code percent} (Fieller)
- * @param pValue Welch's two-sided p
- * @param holmPValue {@code pValue} after Holm's adjustment across the experiment's metrics
- * @param mdePercent the smallest change (percent of baseline) this n and spread detect with power 0.8
- * @param runsPerVariantFor1Percent runs per variant needed to detect a 1 % change
+ * @param verdict {@code improved}, {@code regressed}, {@code no significant change} or {@code inconclusive}
+ * @param reason why the verdict is what it is
+ * @param warnings caveats of the data (too few runs, outliers, drift), each said once
+ * @param error why no statistics could be computed, else null
  */
-public record MetricComparison(String metric, String unit, String direction, String description,
-                               int nWithout, int nWith, Double meanWithout, Double meanWith, Double sdWithout,
-                               Double sdWith, Double difference, Double differenceCiLow, Double differenceCiHigh,
-                               Double percent, Double ciLowPercent, Double ciHighPercent, Double t, Double df,
-                               Double pValue, Double holmPValue, Double mannWhitneyPValue, Double hodgesLehmann,
-                               Double cohenD, String verdict, String reason, List<String> warnings,
-                               Double mdePercent, Long runsPerVariantFor1Percent, String error) {
+public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Groups groups,
+                               @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
+                               String reason, List<String> warnings, @JsonUnwrapped Sensitivity sensitivity,
+                               String error) {
+
+    public MetricComparison {
+        warnings = List.copyOf(warnings);
+    }
+
+    /** The metric's key, e.g. {@code user_cpu_us_per_req}. */
+    public String key() {
+        return metric.key();
+    }
+
+    /** Whether both variants have values, so that the verdict compares something. */
+    public boolean bothSides() {
+        return groups.nWith() > 0 && groups.nWithout() > 0;
+    }
+
+    /**
+     * What was measured.
+     *
+     * @param direction {@code lower} or {@code higher} is better
+     */
+    public record Metric(@JsonProperty("metric") String key, String unit, String direction, String description) {
+    }
+
+    /** Runs and the mean and standard deviation of each variant; null where a group has no values. */
+    public record Groups(int nWithout, int nWith, Double meanWithout, Double meanWith, Double sdWithout,
+                         Double sdWith) {
+    }
+
+    /**
+     * How {@code with} differs from {@code without}.
+     *
+     * @param difference mean(with) − mean(without), with Welch's interval
+     * @param percent relative change in percent of the baseline mean, with Fieller's interval
+     */
+    public record Change(Double difference, Double differenceCiLow, Double differenceCiHigh, Double percent,
+                         Double ciLowPercent, Double ciHighPercent) {
+    }
+
+    /**
+     * The tests behind the verdict.
+     *
+     * @param pValue Welch's two-sided p
+     * @param holmPValue {@code pValue} after Holm's adjustment across the experiment's metrics
+     * @param hodgesLehmann the Hodges–Lehmann shift of the rank-sum test
+     */
+    public record Tests(Double t, Double df, Double pValue, Double holmPValue, Double mannWhitneyPValue,
+                        Double hodgesLehmann, Double cohenD) {
+    }
+
+    /**
+     * What this experiment could have detected.
+     *
+     * @param mdePercent the smallest change (percent of baseline) this n and spread detect with power 0.8
+     * @param runsPerVariantFor1Percent runs per variant needed to detect a 1 % change
+     */
+    public record Sensitivity(Double mdePercent, Long runsPerVariantFor1Percent) {
+    }
 }

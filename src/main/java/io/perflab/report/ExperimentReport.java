@@ -35,7 +35,7 @@ record ExperimentReport(ExperimentView experiment, List<RunRecord> runs, Map<Str
     /** The headline metrics that were measured, or, when none was (command experiments), the first three. */
     List<MetricComparison> headline() {
         List<MetricComparison> headline = results().stream()
-                .filter(c -> HEADLINE_METRICS.contains(c.metric()))
+                .filter(c -> HEADLINE_METRICS.contains(c.key()))
                 .toList();
         return headline.isEmpty() ? results().stream().limit(3).toList() : headline;
     }

@@ -21,7 +21,7 @@ class ExperimentReports {
         this.clock = clock;
     }
 
-    /** @throws io.perflab.system.ApiProblem 404 when there is no such experiment */
+    /** @throws io.perflab.system.NotFoundException when there is no such experiment */
     ExperimentReport load(long id) {
         ExperimentView view = experiments.view(id);
         return new ExperimentReport(view, experiments.runs(id), experiments.metricDefinitions(id),

@@ -95,23 +95,23 @@ class HtmlReport {
             String runOrder = null;
             String rBlock = null;
             if (charts) {
-                strip = SvgCharts.stripBox("strip-" + index, c.metric(), c.unit(),
-                        report.values(c.metric(), ExperimentReport.WITHOUT),
-                        report.values(c.metric(), ExperimentReport.WITH));
-                runOrder = SvgCharts.runOrder("order-" + index, c.metric(), c.unit(), runPoints(report, c.metric()));
-                rBlock = RBlocks.tTest(report, c.metric()).stripLeading();
+                strip = SvgCharts.stripBox("strip-" + index, c.key(), c.metric().unit(),
+                        report.values(c.key(), ExperimentReport.WITHOUT),
+                        report.values(c.key(), ExperimentReport.WITH));
+                runOrder = SvgCharts.runOrder("order-" + index, c.key(), c.metric().unit(), runPoints(report, c.key()));
+                rBlock = RBlocks.tTest(report, c.key()).stripLeading();
             }
-            rows.add(new Row(c.metric(), c.unit(), ReportFormat.metricWithUnit(c.metric(), c.unit()),
-                    c.description(), c.verdict(), c.reason(), Integer.toString(c.nWithout()),
-                    Integer.toString(c.nWith()), ReportFormat.value(c.meanWithout()),
-                    ReportFormat.value(c.meanWith()), ReportFormat.value(c.sdWithout()),
-                    ReportFormat.value(c.sdWith()), ReportFormat.value(c.difference()),
-                    ReportFormat.interval(c.differenceCiLow(), c.differenceCiHigh()), ReportFormat.percent(c.percent()),
-                    ReportFormat.percentInterval(c.ciLowPercent(), c.ciHighPercent()), ReportFormat.statistic(c.t()),
-                    ReportFormat.statistic(c.df()), ReportFormat.pValue(c.pValue()),
-                    ReportFormat.pValue(c.holmPValue()), ReportFormat.pValue(c.mannWhitneyPValue()),
-                    c.mdePercent() == null ? ReportFormat.MISSING : "±" + ReportFormat.value(Math.abs(c.mdePercent())) + "%",
-                    ReportFormat.count(c.runsPerVariantFor1Percent()), c.warnings(), c.error(), rBlock, strip,
+            rows.add(new Row(c.key(), c.metric().unit(), ReportFormat.metricWithUnit(c.key(), c.metric().unit()),
+                    c.metric().description(), c.verdict(), c.reason(), Integer.toString(c.groups().nWithout()),
+                    Integer.toString(c.groups().nWith()), ReportFormat.value(c.groups().meanWithout()),
+                    ReportFormat.value(c.groups().meanWith()), ReportFormat.value(c.groups().sdWithout()),
+                    ReportFormat.value(c.groups().sdWith()), ReportFormat.value(c.change().difference()),
+                    ReportFormat.interval(c.change().differenceCiLow(), c.change().differenceCiHigh()), ReportFormat.percent(c.change().percent()),
+                    ReportFormat.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()), ReportFormat.statistic(c.tests().t()),
+                    ReportFormat.statistic(c.tests().df()), ReportFormat.pValue(c.tests().pValue()),
+                    ReportFormat.pValue(c.tests().holmPValue()), ReportFormat.pValue(c.tests().mannWhitneyPValue()),
+                    c.sensitivity().mdePercent() == null ? ReportFormat.MISSING : "±" + ReportFormat.value(Math.abs(c.sensitivity().mdePercent())) + "%",
+                    ReportFormat.count(c.sensitivity().runsPerVariantFor1Percent()), c.warnings(), c.error(), rBlock, strip,
                     runOrder));
         }
         return rows;
@@ -129,7 +129,7 @@ class HtmlReport {
             return null;
         }
         List<SvgCharts.ForestRow> rows = report.results().stream()
-                .map(c -> new SvgCharts.ForestRow(c.metric(), c.percent(), c.ciLowPercent(), c.ciHighPercent(),
+                .map(c -> new SvgCharts.ForestRow(c.key(), c.change().percent(), c.change().ciLowPercent(), c.change().ciHighPercent(),
                         c.verdict()))
                 .toList();
         return SvgCharts.forest("forest", rows, Methodology.options().equivalenceMarginPercent(), Methodology.level());
@@ -227,11 +227,11 @@ class HtmlReport {
         Map<String, Object> metrics = new LinkedHashMap<>();
         for (MetricComparison c : report.results()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("unit", c.unit());
-            m.put("better", c.direction());
-            m.put(ExperimentReport.WITHOUT, report.values(c.metric(), ExperimentReport.WITHOUT));
-            m.put(ExperimentReport.WITH, report.values(c.metric(), ExperimentReport.WITH));
-            metrics.put(c.metric(), m);
+            m.put("unit", c.metric().unit());
+            m.put("better", c.metric().direction());
+            m.put(ExperimentReport.WITHOUT, report.values(c.key(), ExperimentReport.WITHOUT));
+            m.put(ExperimentReport.WITH, report.values(c.key(), ExperimentReport.WITH));
+            metrics.put(c.key(), m);
         }
         root.put("metrics", metrics);
         List<Map<String, Object>> runs = new ArrayList<>();

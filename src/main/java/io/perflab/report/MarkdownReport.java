@@ -42,13 +42,13 @@ final class MarkdownReport {
                     .append(" CI of Δ % | p | Holm p | verdict |\n");
             b.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
             for (MetricComparison c : report.results()) {
-                b.append("| ").append(TextSafety.markdown(ReportFormat.metricWithUnit(c.metric(), c.unit())))
-                        .append(" | ").append(ReportFormat.value(c.meanWithout()))
-                        .append(" | ").append(ReportFormat.value(c.meanWith()))
-                        .append(" | ").append(ReportFormat.percent(c.percent()))
-                        .append(" | ").append(ReportFormat.percentInterval(c.ciLowPercent(), c.ciHighPercent()))
-                        .append(" | ").append(ReportFormat.pValue(c.pValue()))
-                        .append(" | ").append(ReportFormat.pValue(c.holmPValue()))
+                b.append("| ").append(TextSafety.markdown(ReportFormat.metricWithUnit(c.key(), c.metric().unit())))
+                        .append(" | ").append(ReportFormat.value(c.groups().meanWithout()))
+                        .append(" | ").append(ReportFormat.value(c.groups().meanWith()))
+                        .append(" | ").append(ReportFormat.percent(c.change().percent()))
+                        .append(" | ").append(ReportFormat.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()))
+                        .append(" | ").append(ReportFormat.pValue(c.tests().pValue()))
+                        .append(" | ").append(ReportFormat.pValue(c.tests().holmPValue()))
                         .append(" | ").append(verdict(c.verdict())).append(" |\n");
             }
             b.append('\n');
@@ -59,7 +59,7 @@ final class MarkdownReport {
                         b.append("Warnings:\n");
                         any = true;
                     }
-                    b.append("- ").append(TextSafety.markdown(c.metric())).append(": ")
+                    b.append("- ").append(TextSafety.markdown(c.key())).append(": ")
                             .append(TextSafety.markdown(warning)).append('\n');
                 }
             }

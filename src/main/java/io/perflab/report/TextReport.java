@@ -40,7 +40,7 @@ final class TextReport {
         }
         for (MetricComparison c : report.results()) {
             b.append('\n').append(heading(c)).append('\n');
-            b.append(RBlocks.tTest(report, c.metric()));
+            b.append(RBlocks.tTest(report, c.key()));
             for (String warning : c.warnings()) {
                 b.append("warning: ").append(TextSafety.line(warning)).append('\n');
             }
@@ -58,14 +58,14 @@ final class TextReport {
 
     /** {@code user_cpu_us_per_req (us) — improved: -6.48%, 95% CI [-8.56%, -4.39%], Holm p = 3.1e-07:} */
     static String heading(MetricComparison c) {
-        StringBuilder h = new StringBuilder(TextSafety.line(ReportFormat.metricWithUnit(c.metric(), c.unit())));
+        StringBuilder h = new StringBuilder(TextSafety.line(ReportFormat.metricWithUnit(c.key(), c.metric().unit())));
         h.append(" — ").append(c.verdict());
-        if (c.percent() != null) {
-            h.append(": ").append(ReportFormat.percent(c.percent())).append(", 95% CI ")
-                    .append(ReportFormat.percentInterval(c.ciLowPercent(), c.ciHighPercent()));
+        if (c.change().percent() != null) {
+            h.append(": ").append(ReportFormat.percent(c.change().percent())).append(", 95% CI ")
+                    .append(ReportFormat.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()));
         }
-        if (c.holmPValue() != null) {
-            h.append(", Holm p = ").append(ReportFormat.pValue(c.holmPValue()));
+        if (c.tests().holmPValue() != null) {
+            h.append(", Holm p = ").append(ReportFormat.pValue(c.tests().holmPValue()));
         }
         return h.append(':').toString();
     }

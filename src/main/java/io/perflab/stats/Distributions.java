@@ -79,6 +79,41 @@ final class Distributions {
         return q;
     }
 
+    /**
+     * The q &gt; 0 with P(T &gt; q) = {@code upper} for an upper tail probability in (0, ½], also where 1 − upper
+     * rounds to 1 (the far boundaries of early sequential looks): bisection on log q between the normal quantile,
+     * which the t quantile exceeds (or 1 in tails too far for {@link #normalQuantile}), and a bound found by
+     * doubling steps. Quantiles beyond 1e154, where t² overflows in {@link #tUpper}, come out at about 1e154.
+     */
+    static double tUpperQuantile(double upper, double df) {
+        if (!(upper > 0 && upper <= 0.5)) {
+            throw new IllegalArgumentException("upper tail probability must lie in (0, 0.5], got " + upper);
+        }
+        if (upper == 0.5) {
+            return 0;
+        }
+        double low = upper > 1e-15 ? Math.log(-normalQuantile(upper)) : 0;
+        double step = 1;
+        double high = low + step;
+        while (tUpper(Math.exp(high), df) > upper) {
+            low = high;
+            step *= 2;
+            high += step;
+        }
+        while (true) {
+            double mid = 0.5 * (low + high);
+            if (mid <= low || mid >= high) {
+                break;
+            }
+            if (tUpper(Math.exp(mid), df) > upper) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        return Math.exp(0.5 * (low + high));
+    }
+
     /** P(Z &gt; z) for the standard normal, accurate relative to its size in the upper tail. */
     static double normalUpper(double z) {
         if (z < 0) {

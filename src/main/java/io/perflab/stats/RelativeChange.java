@@ -2,7 +2,9 @@ package io.perflab.stats;
 
 /**
  * The change of the mean in percent of the baseline, 100·(x̄/ȳ − 1), with a two-sided interval at the
- * comparison's confidence level by Fieller's theorem for the ratio of independent means.
+ * comparison's confidence level by Fieller's theorem for the ratio of independent means. (A paired design gives
+ * it instead from the t interval [l, u] of the mean log ratio: 100·(e<sup>l</sup> − 1) to 100·(e<sup>u</sup> − 1), see
+ * {@link PairedAnalysis}.)
  *
  * <p>With a = x̄, b = ȳ, vₐ = s²ₓ/nₓ, v_b = s²ᵧ/nᵧ, q = t<sub>1−α/2,ν</sub> (Welch ν) and g = q²v_b/b², the ratio
  * ρ = μₓ/μᵧ lies in [ρ̂ ∓ (q/|b|)·√(vₐ + ρ̂²v_b − g·vₐ)]/(1 − g), ρ̂ = a/b. When g ≥ 1 the baseline mean is not
@@ -20,6 +22,12 @@ public record RelativeChange(double percent, double ciLowPercent, double ciHighP
     /** Whether Fieller's set is a finite interval. */
     public boolean bounded() {
         return Double.isFinite(ciLowPercent) && Double.isFinite(ciHighPercent);
+    }
+
+    /** 100·(e<sup>x</sup> − 1) of a log ratio's estimate and interval. */
+    static RelativeChange ofLogRatio(TTestResult logRatio) {
+        return new RelativeChange(100 * Math.expm1(logRatio.difference()), 100 * Math.expm1(logRatio.ciLow()),
+                100 * Math.expm1(logRatio.ciHigh()));
     }
 
     static RelativeChange fieller(Summary x, Summary y, double df, double confidenceLevel) {

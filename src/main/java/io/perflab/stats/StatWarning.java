@@ -12,7 +12,7 @@ public record StatWarning(Kind kind, String group, String message) {
 
     /** The kinds of caveat. */
     public enum Kind {
-        /** Fewer than {@link Comparison#RECOMMENDED_SAMPLES} observations in a group. */
+        /** Fewer than {@link Comparison#RECOMMENDED_SAMPLES} observations in a group (or pairs in a paired design). */
         TOO_FEW_SAMPLES,
         /** A group has no variation. */
         CONSTANT_DATA,
@@ -27,6 +27,10 @@ public record StatWarning(Kind kind, String group, String message) {
         /** Ties forced the normal approximation although the samples are small enough for the exact test. */
         TIES,
         /** The baseline mean is zero or not distinguishable from zero: relative figures are omitted or unbounded. */
-        BASELINE_NEAR_ZERO
+        BASELINE_NEAR_ZERO,
+        /** Windows of a paired design measured on one side only were left out (pairs without any, too). */
+        MISSING_WINDOWS,
+        /** A method-of-moments variance component came out negative and is reported as 0. */
+        NEGATIVE_VARIANCE_COMPONENT
     }
 }

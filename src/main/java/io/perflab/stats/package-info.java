@@ -17,6 +17,10 @@
  * List<MetricOutcome> all = ExperimentAnalysis.analyze(metrics, options);   // Holm across metrics
  * List<ChangePoint> changes = EDivisive.defaults().detect(history);        // metric history
  * String text = io.perflab.stats.format.HtestPrinter.tTest(r.welch());    // R's print-out
+ *
+ * TTestResult p = TTest.paired(with, without, Alternative.TWO_SIDED, 0.95);  // R: t.test(..., paired = TRUE)
+ * PairedAnalysis a = PairedAnalysis.analyze(pairs, options);  // duet/alternating: pair log ratios, components
+ * SequentialLook look = SequentialPlan.of(0.05, maxPairs).look(pairsAtLooks, ratios, budgetSpent);
  * }</pre>
  *
  * <p>Reference values of the tests come from GNU R 4.2.2 ({@code src/test/resources/stats/*.R}).

@@ -1,13 +1,18 @@
 package io.perflab.system;
 
 import jakarta.validation.ConstraintViolationException;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestController;
@@ -17,15 +22,38 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Turns exceptions from REST controllers into {@code application/problem+json} whose {@code detail} says what
- * was wrong. Feature packages throw {@link ApiProblem} (or {@link IllegalArgumentException} for bad input)
- * rather than building responses themselves.
+ * was wrong in the caller's terms: the JSON field at fault and what it may hold, never a Java type. Features
+ * throw {@link InvalidInputException}, {@link NotFoundException}, {@link ConflictException} and
+ * {@link NotAllowedException} (or, in controllers, {@link ApiProblem}); a 400 also lists each field problem
+ * under {@code errors}.
  */
 @RestControllerAdvice(annotations = RestController.class)
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiProblem.class)
     ProblemDetail apiProblem(ApiProblem problem) {
         return problem.getBody();
+    }
+
+    @ExceptionHandler(InvalidInputException.class)
+    ProblemDetail invalidInput(InvalidInputException ex) {
+        return badRequest(ex.problems());
+    }
+
+    @ExceptionHandler(NotFoundException.class)
+    ProblemDetail notFound(NotFoundException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ex.getMessage());
+    }
+
+    @ExceptionHandler(ConflictException.class)
+    ProblemDetail conflict(ConflictException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
+    }
+
+    @ExceptionHandler(NotAllowedException.class)
+    ProblemDetail notAllowed(NotAllowedException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, ex.getMessage());
     }
 
     @ExceptionHandler(IllegalArgumentException.class)
@@ -35,27 +63,22 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ConstraintViolationException.class)
     ProblemDetail constraintViolation(ConstraintViolationException ex) {
-        String detail = ex.getConstraintViolations().stream()
-                .map(v -> v.getPropertyPath() + ": " + v.getMessage())
-                .sorted()
-                .collect(Collectors.joining("; "));
-        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+        return badRequest(ex.getConstraintViolations().stream()
+                .map(v -> new InvalidInputException.FieldProblem(v.getPropertyPath().toString(),
+                        FieldMessages.violation(v.getMessage(), v.getInvalidValue())))
+                .toList());
     }
 
     @Override
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        String detail = ex.getBindingResult().getFieldErrors().stream()
-                .map(e -> e.getField() + ": " + e.getDefaultMessage())
-                .sorted()
-                .collect(Collectors.joining("; "));
-        if (detail.isEmpty()) {
-            detail = ex.getBindingResult().getAllErrors().stream()
-                    .map(e -> e.getDefaultMessage())
-                    .collect(Collectors.joining("; "));
-        }
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
-        return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+        List<InvalidInputException.FieldProblem> problems = ex.getBindingResult().getAllErrors().stream()
+                .map(e -> e instanceof FieldError f
+                        ? new InvalidInputException.FieldProblem(FieldMessages.jsonPath(f.getField()),
+                                FieldMessages.violation(f.getDefaultMessage(), f.getRejectedValue()))
+                        : new InvalidInputException.FieldProblem(null, e.getDefaultMessage()))
+                .toList();
+        return handleExceptionInternal(ex, badRequest(problems), headers, HttpStatus.BAD_REQUEST, request);
     }
 
     @Override
@@ -63,11 +86,23 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         if (RequestSizeLimitFilter.causedByLimit(ex)) {
             ProblemDetail tooLarge = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
-                    RequestBodyErrors.describe(ex));
+                    JsonErrors.describe(ex));
             return handleExceptionInternal(ex, tooLarge, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "The request body is not valid: " + RequestBodyErrors.describe(ex));
+        ProblemDetail body = badRequest(List.of(JsonErrors.problem(ex)));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    private static ProblemDetail badRequest(List<InvalidInputException.FieldProblem> problems) {
+        List<InvalidInputException.FieldProblem> sorted = problems.stream()
+                .sorted(java.util.Comparator.comparing(p -> p.field() == null ? "" : p.field()))
+                .toList();
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, sorted.stream()
+                .map(InvalidInputException.FieldProblem::toString).collect(Collectors.joining("; ")));
+        body.setProperty("errors", sorted.stream()
+                .map(p -> p.field() == null ? Map.of("message", p.message())
+                        : Map.of("field", p.field(), "message", p.message()))
+                .toList());
+        return body;
     }
 }

@@ -63,15 +63,20 @@ class ErrorPagesController implements ErrorController {
                 && response.getBody().getDetail() != null && !status.is5xxServerError()) {
             return response.getBody().getDetail();
         }
-        if (status == HttpStatus.NOT_FOUND) {
-            return "Nothing at " + request.getMethod() + " " + attributes(request).getOrDefault("path", "this path")
-                    + ". The API lives under /api/v1 (see /v3/api-docs).";
-        }
         if (status.is5xxServerError()) {
             return "PerfLab hit an internal error; the server log has the details.";
         }
         Object message = attributes(request).get("message");
-        return message == null || message.toString().isBlank() ? status.getReasonPhrase() : message.toString();
+        boolean said = message != null && !message.toString().isBlank()
+                && !message.toString().equals(status.getReasonPhrase()) && !(error instanceof NoResourceFoundException);
+        if (said) {
+            return message.toString();
+        }
+        if (status == HttpStatus.NOT_FOUND) {
+            return "Nothing at " + request.getMethod() + " " + attributes(request).getOrDefault("path", "this path")
+                    + ". The API lives under /api/v1 (see /v3/api-docs).";
+        }
+        return status.getReasonPhrase();
     }
 
     private Map<String, Object> attributes(HttpServletRequest request) {

@@ -1,10 +1,13 @@
 package io.perflab.system;
 
 import java.time.Clock;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DeserializationFeature;
 
 /** Cross-cutting beans: the clock (tests replace it) and what every page's layout needs. */
 @Configuration(proxyBeanMethods = false)
@@ -13,6 +16,20 @@ class SystemConfig {
     @Bean
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /**
+     * Request bodies are read strictly, so that a mistake is refused rather than half-understood: an unknown or
+     * misspelt field, a key given twice, a fraction where a count belongs, a null for a number.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer strictRequestBodies() {
+        return builder -> builder
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
     }
 
     /** Adds the version shown in the layout's footer to every page model. */

@@ -3,7 +3,6 @@ package io.perflab.upload;
 import io.perflab.system.ApiProblem;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -41,13 +40,15 @@ class UploadApiController {
             @RequestPart("with") MultipartFile with, UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
             throws IOException {
-        return respond(List.of(text(without), text(with)), parameters, idempotencyKey, principal);
+        return respond(List.of(text(without.getBytes(), "The file 'without'"),
+                text(with.getBytes(), "The file 'with'")), parameters, idempotencyKey, principal);
     }
 
     @PostMapping
-    ResponseEntity<String> upload(@RequestBody(required = false) String body, UploadParameters parameters,
+    ResponseEntity<String> upload(@RequestBody(required = false) byte[] body, UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
-        return respond(List.of(body == null ? "" : body), parameters, idempotencyKey, principal);
+        return respond(List.of(body == null ? "" : text(body, "The request body")), parameters, idempotencyKey,
+                principal);
     }
 
     private ResponseEntity<String> respond(List<String> contents, UploadParameters p, String idempotencyKey,
@@ -82,8 +83,13 @@ class UploadApiController {
         }
     }
 
-    private static String text(MultipartFile file) throws IOException {
-        return new String(file.getBytes(), StandardCharsets.UTF_8);
+    /** Uploads are UTF-8; anything else is refused rather than decoded with replacement characters. */
+    private static String text(byte[] bytes, String what) {
+        try {
+            return UploadText.decode(bytes, what);
+        } catch (InvalidUploadException e) {
+            throw ApiProblem.badRequest(e.getMessage());
+        }
     }
 
     /**

@@ -1,17 +1,22 @@
 package io.perflab.upload;
 
 import io.perflab.experiment.ExperimentResults;
-import io.perflab.experiment.ExperimentStore;
+import io.perflab.experiment.ExperimentRepository;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.MetricDefinition;
+import io.perflab.experiment.RecordedExperiment;
 import io.perflab.experiment.RunRecord;
-import io.perflab.system.ApiProblem;
+import io.perflab.experiment.SourceRevision;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.system.ConflictException;
+import io.perflab.system.InvalidInputException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,15 +41,15 @@ public class UploadService {
     record Outcome(String json, long experimentId, boolean replayed) {
     }
 
-    private final UploadStore store;
-    private final ExperimentStore experiments;
+    private final UploadRepository store;
+    private final ExperimentRepository experiments;
     private final ExperimentResults results;
     private final TransactionTemplate transactions;
     private final JsonMapper json;
     private final Clock clock;
     private final UploadFormats formats = new UploadFormats();
 
-    UploadService(UploadStore store, ExperimentStore experiments, ExperimentResults results,
+    UploadService(UploadRepository store, ExperimentRepository experiments, ExperimentResults results,
             PlatformTransactionManager transactionManager, JsonMapper json, Clock clock) {
         this.store = store;
         this.experiments = experiments;
@@ -74,7 +79,7 @@ public class UploadService {
     private Optional<Outcome> replay(UploadRequest request, String requestHash) {
         return store.storedResponse(request.principal(), request.idempotencyKey()).map(stored -> {
             if (!stored.requestHash().equals(requestHash)) {
-                throw ApiProblem.conflict("The Idempotency-Key '" + request.idempotencyKey() + "' was used for a "
+                throw new ConflictException("The Idempotency-Key '" + request.idempotencyKey() + "' was used for a "
                         + "different upload (experiment " + stored.experimentId() + "); use a new key for new data.");
             }
             return new Outcome(stored.response(), stored.experimentId(), true);
@@ -95,15 +100,11 @@ public class UploadService {
                 throw new InvalidUploadException("With two files, each must hold one side; this content already "
                         + "holds both 'without' and 'with'. Upload it as one file.");
             }
-            Map<String, VariantSamples> variants = new LinkedHashMap<>();
-            variants.put(ParsedUpload.WITHOUT, without.variants().values().iterator().next());
-            variants.put(ParsedUpload.WITH, with.variants().values().iterator().next());
-            return new ParsedUpload(with.benchmark() != null ? with.benchmark() : without.benchmark(), with.name(),
-                    variants, with.git().orElse(without.git()), with.machine(), with.tags());
+            return ParsedUpload.pair(without, with);
         } catch (UploadFormatException | InvalidUploadException e) {
-            throw ApiProblem.badRequest(e.getMessage());
+            throw InvalidInputException.of(null, e.getMessage());
         } catch (JsonContent.MalformedJsonException e) {
-            throw ApiProblem.badRequest("The request body is not valid JSON: " + e.getMessage());
+            throw InvalidInputException.of(null, "The request body is not valid JSON: " + e.getMessage());
         }
     }
 
@@ -112,23 +113,24 @@ public class UploadService {
             return UploadValidator.validate(parsed, request.benchmark(), request.name(), request.git(),
                     experiments.metricDefinitions(-1), json);
         } catch (InvalidUploadException e) {
-            throw ApiProblem.badRequest(e.getMessage());
+            throw InvalidInputException.of(null, e.getMessage());
         }
     }
 
     private Outcome store(ValidUpload upload, UploadRequest request, String requestHash) {
         Instant now = clock.instant();
-        long id = store.insertExperiment(upload, request.principal(), now);
-        store.insertMetrics(id, upload.metrics());
-        List<UploadStore.NewRun> newRuns = new ArrayList<>();
+        List<RecordedExperiment.Run> runs = new ArrayList<>();
         Map<String, Integer> sampleCounts = new LinkedHashMap<>();
-        int ordinal = 0;
-        for (String side : List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH)) {
-            VariantSamples variant = upload.parsed().variants().get(side);
+        Map<VariantName, String> labels = new EnumMap<>(VariantName.class);
+        for (VariantName side : VariantName.values()) {
+            VariantSamples variant = upload.parsed().variants().get(side.label());
             if (variant == null) {
                 continue;
             }
-            sampleCounts.put(side, variant.sampleCount());
+            if (variant.label() != null) {
+                labels.put(side, variant.label());
+            }
+            sampleCounts.put(side.label(), variant.sampleCount());
             for (int i = 0; i < ValidUpload.runCount(variant); i++) {
                 Map<String, Double> values = new LinkedHashMap<>();
                 for (Map.Entry<String, MetricSamples> metric : variant.metrics().entrySet()) {
@@ -136,18 +138,20 @@ public class UploadService {
                         values.put(metric.getKey(), metric.getValue().values().get(i));
                     }
                 }
-                newRuns.add(new UploadStore.NewRun(side, ordinal++, values));
+                runs.add(new RecordedExperiment.Run(side, runs.size(), values));
             }
         }
-        Map<Integer, Long> runIds = store.insertRuns(id, newRuns, now);
-        List<RunRecord> runs = newRuns.stream().map(r -> new RunRecord(runIds.get(r.ordinal()), r.variant(),
-                r.ordinal(), "OK", now, now, null, Map.of(), null, r.samples())).toList();
-        UploadResponse response = compare(id, upload, runs, sampleCounts, request.baseUrl());
+        GitInfo git = upload.git();
+        ExperimentRepository.Recorded stored = experiments.insert(new RecordedExperiment(upload.name(),
+                upload.benchmark(), request.principal(), now, new SourceRevision(git.repository(), git.branch(),
+                        git.commit(), git.baseCommit(), git.pullRequest(), git.commitTime()),
+                upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs));
+        UploadResponse response = compare(stored.id(), upload, stored.runs(), sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
-            store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, id, body, now);
+            store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, stored.id(), body, now);
         }
-        return new Outcome(body, id, false);
+        return new Outcome(body, stored.id(), false);
     }
 
     private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs,
@@ -158,7 +162,7 @@ public class UploadService {
                     results.compute(id, runs), List.of());
         }
         GitInfo git = upload.git();
-        Optional<UploadStore.BaseUpload> base;
+        Optional<UploadRepository.BaseUpload> base;
         String where;
         if (git.baseCommit() != null) {
             base = store.latestAtCommit(upload.benchmark(), git.baseCommit(), id);

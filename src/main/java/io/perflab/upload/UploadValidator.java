@@ -42,6 +42,7 @@ final class UploadValidator {
         if (parsed.variants().isEmpty()) {
             throw new InvalidUploadException("The upload has no metrics.");
         }
+        UploadLimits.DEFAULT.check(parsed);
         Map<String, MetricDefinition> metrics = new LinkedHashMap<>();
         for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
             requireLength("label of '" + side.getKey() + "'", side.getValue().label(), 200);

@@ -40,7 +40,11 @@ class AnalyzeControllerTests {
 
     /** The with/without samples of a reference case in cases.txt as a request body. */
     static String body(String caseName, String extra) throws IOException {
-        try (InputStream in = AnalyzeControllerTests.class.getResourceAsStream("/stats/cases.txt")) {
+        return body("/stats/cases.txt", caseName, extra);
+    }
+
+    private static String body(String resource, String caseName, String extra) throws IOException {
+        try (InputStream in = AnalyzeControllerTests.class.getResourceAsStream(resource)) {
             String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
             for (int i = 0; i < lines.length; i++) {
                 if (lines[i].equals("case " + caseName)) {
@@ -111,6 +115,63 @@ class AnalyzeControllerTests {
                     .andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
             assertThat(text).as(c[0]).isEqualTo(r(c[0] + ".welch"));
         }
+    }
+
+    // Expected: R 4.2.2 t.test(with, without, paired = TRUE) of paired_cases.txt (paired_reference.R); relative
+    // tolerances 1e-12
+    @Test
+    void pairedAddsThePairedTestBesideTheOthers() throws Exception {
+        analyze(body("/stats/paired_cases.txt", "duet_cpu", ",\"paired\":true"), MediaType.APPLICATION_JSON)
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.welch.t").isNumber())
+                .andExpect(jsonPath("$.paired.method").value("Paired t-test"))
+                .andExpect(jsonPath("$.paired.t").value(closeTo(-4.9697492740356095, 5e-12), Double.class))
+                .andExpect(jsonPath("$.paired.df").value(16.0))
+                .andExpect(jsonPath("$.paired.pValue").value(closeTo(0.0001391080757443457, 1.4e-16), Double.class))
+                .andExpect(jsonPath("$.paired.ciLow").value(closeTo(-1.0839979999234413, 1.1e-12), Double.class))
+                .andExpect(jsonPath("$.paired.ciHigh").value(closeTo(-0.4357370499326732, 4.4e-13), Double.class))
+                .andExpect(jsonPath("$.paired.difference").value(closeTo(-0.7598675249280572, 7.6e-13), Double.class))
+                .andExpect(jsonPath("$.paired.stderr").value(closeTo(0.15289856349453587, 1.5e-13), Double.class));
+        analyze(body("/stats/paired_cases.txt", "less_0.9", ",\"paired\":true,\"alternative\":\"less\","
+                + "\"confidenceLevel\":0.9"), MediaType.APPLICATION_JSON)
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.paired.ciLow").value(nullValue()))
+                .andExpect(jsonPath("$.paired.ciHigh").value(closeTo(-0.0096415299220891301, 1e-14), Double.class));
+        analyze(body("unequal_variances", ""), MediaType.APPLICATION_JSON)
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.paired").doesNotExist());
+    }
+
+    // Expected: R 4.2.2 print(t.test(with, without, paired = TRUE, ...)) captured by paired_reference.R into
+    // print/<case>.paired.txt
+    @Test
+    void pairedTextPlainIsRsPairedPrintOut() throws Exception {
+        String[][] cases = {
+            {"duet_cpu", ""},
+            {"tiny_p", ""}, // p-value < 2.2e-16
+            {"n2", ""},
+            {"less_0.9", ",\"alternative\":\"less\",\"confidenceLevel\":0.9"},
+            {"greater_0.99", ",\"alternative\":\"greater\",\"confidenceLevel\":0.99"},
+            {"offset_1e9", ""},
+        };
+        for (String[] c : cases) {
+            String text = analyze(body("/stats/paired_cases.txt", c[0], ",\"paired\":true" + c[1]),
+                    MediaType.TEXT_PLAIN).andExpect(status().isOk())
+                    .andReturn().getResponse().getContentAsString(StandardCharsets.UTF_8);
+            assertThat(text).as(c[0]).isEqualTo(r(c[0] + ".paired"));
+        }
+    }
+
+    @Test
+    void pairedNeedsEqualLengthsAndABoolean() throws Exception {
+        badRequest("{\"with\":[1,2,3],\"without\":[1,2],\"paired\":true}",
+                "paired: 'with' has 3 values and 'without' 2");
+        badRequest("{\"with\":[1,2],\"without\":[1,3],\"paired\":\"yes\"}", "paired must be true or false");
+        // R 4.2.2: "data are essentially constant" for with = without + 2 (paired_cases.txt, constant_difference)
+        badRequest("{\"with\":[3,4.5,6,9,11.25],\"without\":[1,2.5,4,7,9.25],\"paired\":true}",
+                "data are essentially constant");
+        analyze("{\"with\":[1,2,3],\"without\":[1,2],\"paired\":false}", MediaType.APPLICATION_JSON)
+                .andExpect(status().isOk());
     }
 
     private void badRequest(String body, String detail) throws Exception {

@@ -2,7 +2,7 @@ package io.perflab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.perflab.runner.json.Json;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.trial.MetricKeys;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -36,7 +36,7 @@ class BenchCommandTests {
                 SHORT));
 
         assertThat(status).isZero();
-        Map<String, Object> json = Json.parseObject(out.toString().trim());
+        Map<String, Object> json = RunnerJson.mapper().readValue(out.toString().trim(), Map.class);
         assertThat(json).containsKeys(MetricKeys.ENGINE.toArray(String[]::new)).containsKey("environment");
         @SuppressWarnings("unchecked")
         Map<String, Object> environment = (Map<String, Object>) json.get("environment");
@@ -56,7 +56,7 @@ class BenchCommandTests {
             "false"}, SHORT));
 
         assertThat(status).as(err.toString()).isZero();
-        Map<String, Object> json = Json.parseObject(out.toString().trim());
+        Map<String, Object> json = RunnerJson.mapper().readValue(out.toString().trim(), Map.class);
         assertThat(json).containsEntry("cpu_split_source", "tick").doesNotContainKey(MetricKeys.SYSCALLS_PER_REQ);
         @SuppressWarnings("unchecked")
         Map<String, Object> environment = (Map<String, Object>) json.get("environment");
@@ -91,7 +91,7 @@ class BenchCommandTests {
 
         assertThat(status).as(err.toString()).isZero();
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> windows = (List<Map<String, Object>>) Json.parseObject(out.toString().trim())
+        List<Map<String, Object>> windows = (List<Map<String, Object>>) RunnerJson.mapper().readValue(out.toString().trim(), Map.class)
                 .get("windows");
         assertThat(windows).hasSize(2).allSatisfy(window -> assertThat(window)
                 .containsKeys(MetricKeys.ENGINE.toArray(String[]::new)).containsKey("environment"));
@@ -107,10 +107,10 @@ class BenchCommandTests {
         assertThat(err.toString()).contains("--windows must be at least 1, got 0");
 
         assertThat(execute("bench", "--mode", "batch")).isEqualTo(2);
-        assertThat(err.toString()).contains("--mode must be sync or async, got 'batch'");
+        assertThat(err.toString()).contains("'--mode': must be sync or async, got 'batch'");
 
         assertThat(execute("bench", "--run-seconds", "-1")).isEqualTo(2);
-        assertThat(err.toString()).contains("--run-seconds must not be negative, got -1");
+        assertThat(err.toString()).contains("'--run-seconds': must not be negative, got -1");
 
         assertThat(execute("bench", "--set", "completion=telepathy")).isEqualTo(2);
         assertThat(err.toString()).contains("--set: ", "completion", "notification", "monitor", "future");
@@ -137,14 +137,14 @@ class BenchCommandTests {
     @Test
     void badStacksAndEngineOptionsOfAnotherStackExitTwoNamingTheFlag() {
         assertThat(execute("bench", "--stack", "zeromq")).isEqualTo(2);
-        assertThat(err.toString()).contains("--stack must be perflab, grpc or netty, got 'zeromq'");
+        assertThat(err.toString()).contains("'--stack': must be perflab, grpc or netty, got 'zeromq'");
 
         assertThat(execute("bench", "--stack", "grpc", "--set", "completion=monitor")).isEqualTo(2);
         assertThat(err.toString()).contains("--set sets engine options, which apply to --stack perflab only; "
-                + "got --set completion with --stack grpc");
+                + "got --set completion=monitor with --stack grpc");
 
         assertThat(execute("bench", "--stack", "netty", "--encryption")).isEqualTo(2);
-        assertThat(err.toString()).contains("--encryption is supported with --stack perflab only, got --stack netty");
+        assertThat(err.toString()).contains("--encryption: is supported with the perflab stack only, got netty");
     }
 
     private int execute(String... args) {

@@ -34,7 +34,11 @@ class CompareCommandTests {
 
     /** Writes the with/without samples of a reference case (src/test/resources/stats/cases.txt) as plain files. */
     private Path[] caseFiles(String name) throws IOException {
-        try (InputStream in = getClass().getResourceAsStream("/stats/cases.txt")) {
+        return caseFiles("/stats/cases.txt", name);
+    }
+
+    private Path[] caseFiles(String resource, String name) throws IOException {
+        try (InputStream in = getClass().getResourceAsStream(resource)) {
             String[] lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n");
             for (int i = 0; i < lines.length; i++) {
                 if (lines[i].equals("case " + name)) {
@@ -100,7 +104,7 @@ class CompareCommandTests {
             double rps = 50_000 + random.nextGaussian() * 500;
             String status = i == 7 ? "FAILED" : "OK";
             trials.append(i == 0 ? "" : ",").append("{\"variant\":\"").append(variant).append("\",\"ordinal\":")
-                    .append(i).append(",\"status\":\"").append(status).append("\",\"metrics\":{\"user_cpu_us_per_req\":")
+                    .append(i).append(",\"pid\":1,\"status\":\"").append(status).append("\",\"metrics\":{\"user_cpu_us_per_req\":")
                     .append(cpu).append(",\"reqs_per_sec\":").append(rps).append(",\"gc_count\":0}}");
         }
         Path file = dir.resolve("ab.json");
@@ -132,14 +136,57 @@ class CompareCommandTests {
         assertThat(none.err()).contains(missing.toString(), "cannot read");
 
         Path json = dir.resolve("bad.json");
-        Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"metrics\":{\"x\":\"fast\"}}]}");
-        assertThat(run(good.toString(), json.toString()).err()).contains(json + ": trials[0].metrics.x is not a finite number");
+        Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
+                + "\"metrics\":{\"x\":\"fast\"}}]}");
+        assertThat(run(good.toString(), json.toString()).err()).contains(json + ": not an experiment file of perflab ab --out: trials[0].metrics.x: must be a number");
 
         Path one = dir.resolve("one.txt");
         Files.writeString(one, "5\n");
         Run single = run(good.toString(), one.toString());
         assertThat(single.status()).isEqualTo(2);
         assertThat(single.err()).contains("not enough 'with' observations: 1 (need ≥ 2)");
+    }
+
+    @Test
+    void pairedFormatRPrintsRsPairedTTest() throws IOException {
+        // Expected: R 4.2.2 print(t.test(with, without, paired = TRUE)) (print/<case>.paired.txt, paired_reference.R)
+        for (String name : new String[] {"duet_cpu", "tiny_p"}) {
+            Path[] files = caseFiles("/stats/paired_cases.txt", name);
+            Run run = run("--paired", "--format", "r", files[0].toString(), files[1].toString());
+            assertThat(run.status()).as(name).isZero();
+            assertThat(run.out()).as(name).isEqualTo("## value\n" + r(name + ".paired"));
+        }
+        Path[] files = caseFiles("/stats/paired_cases.txt", "less_0.9");
+        Run less = run("--paired", "--format", "r", "--alternative", "less", "--confidence", "0.9",
+                files[0].toString(), files[1].toString());
+        assertThat(less.out()).isEqualTo("## value\n" + r("less_0.9.paired"));
+    }
+
+    @Test
+    void pairedAddsThePairedTestToTheTableAndTheJson() throws IOException {
+        Path[] files = caseFiles("/stats/paired_cases.txt", "duet_cpu");
+        Run table = run("--paired", files[0].toString(), files[1].toString());
+        assertThat(table.status()).isZero();
+        // Expected: R 4.2.2 t.test(with, without, paired = TRUE): mean difference -0.7598675,
+        // CI -1.083998 -0.435737, t = -4.9697, df = 16, p-value = 0.0001391 (print/duet_cpu.paired.txt)
+        assertThat(table.out()).contains("paired t-test, value i of WITH against value i of WITHOUT",
+                "value: mean difference -0.7599, 95% CI [-1.084, -0.4357], t = -4.97, df = 16, p = 0.0001391");
+        Run json = run("--paired", "--format", "json", files[0].toString(), files[1].toString());
+        assertThat(json.out()).contains("\"paired\" : {", "\"method\" : \"Paired t-test\"", "\"df\" : 16.0");
+        assertThat(run("--format", "json", files[0].toString(), files[1].toString()).out())
+                .doesNotContain("\"paired\"");
+    }
+
+    @Test
+    void pairedRefusesUnequalLengthsNamingTheOption() throws IOException {
+        Path with = dir.resolve("with.txt");
+        Path without = dir.resolve("without.txt");
+        Files.writeString(with, "1\n2\n3\n");
+        Files.writeString(without, "1.5\n2.5\n");
+        Run run = run("--paired", without.toString(), with.toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("perflab compare: --paired: a paired test needs one 'without' value for each"
+                + " 'with' value: 'with' has 3 and 'without' 2");
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.perflab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.runner.experiment.ExperimentJson;
-import io.perflab.runner.json.Json;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
@@ -43,7 +43,7 @@ class PeersCommandTests {
         assertThat(trials).allSatisfy(t -> assertThat(t.environment().get("stack")).isEqualTo(t.variant()));
         assertThat(trials.get(1).environment().get("workload")).startsWith("stack=grpc mode=sync clientThreads=2");
         assertThat(trials.get(0).metrics()).containsKeys(MetricKeys.ENGINE.toArray(String[]::new));
-        Map<String, Object> json = Json.parseObject(Files.readString(file));
+        Map<String, Object> json = RunnerJson.mapper().readValue(Files.readString(file), Map.class);
         assertThat(json.get("experiment").toString()).contains("perflab", "grpc", "netty", "runsPerVariant=2");
         String printed = out.toString();
         assertThat(printed).contains("trial 1/6 perflab OK", "trial 6/6 netty", "perflab/grpc [95% CI]",
@@ -60,9 +60,9 @@ class PeersCommandTests {
         assertRejected("Missing required option: '--runs=N'", "peers");
         assertRejected("--runs must be ≥ 2", "peers", "--runs", "1");
         assertRejected("--stack picks one stack; peers runs every stack", "peers", "--runs", "2", "--stack", "grpc");
-        assertRejected("--encryption is supported with --stack perflab only, got --stack grpc", "peers", "--runs",
+        assertRejected("--encryption: is supported with the perflab stack only, got grpc", "peers", "--runs",
                 "2", "--encryption");
-        assertRejected("--mode must be sync or async, got 'batch'", "peers", "--runs", "2", "--mode", "batch");
+        assertRejected("'--mode': must be sync or async, got 'batch'", "peers", "--runs", "2", "--mode", "batch");
         assertRejected("--cooldown must be a number of seconds, got 'soon'", "peers", "--runs", "2", "--cooldown",
                 "soon");
         assertRejected("Unknown options: '--with'", "peers", "--runs", "2", "--with", "completion=monitor");

@@ -160,8 +160,8 @@ class ExperimentApiTests {
     private List<Instant[]> ranges(long experimentId) {
         return jdbc.sql("SELECT started_at, finished_at FROM trial_run WHERE experiment_id = ? ORDER BY started_at")
                 .param(experimentId)
-                .query((rs, n) -> new Instant[] {ExperimentStore.instant(rs, "started_at"),
-                        ExperimentStore.instant(rs, "finished_at")})
+                .query((rs, n) -> new Instant[] {ExperimentRepository.instant(rs, "started_at"),
+                        ExperimentRepository.instant(rs, "finished_at")})
                 .list();
     }
 

@@ -46,7 +46,7 @@ class ExperimentPagesTests {
     int port;
 
     @Autowired
-    ExperimentStore store;
+    ExperimentRepository store;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -145,7 +145,7 @@ class ExperimentPagesTests {
         HttpResponse<String> invalid = browser.send(post("/experiments/new", "name=too+few&preset=sync-completion"
                 + "&runsPerVariant=1&order=interleaved&seed=1&_csrf=" + formCsrf), HttpResponse.BodyHandlers.ofString());
         assertThat(invalid.statusCode()).isEqualTo(200);
-        assertThat(invalid.body()).contains("field-error", "runsPerVariant: must be between 2 and 1000");
+        assertThat(invalid.body()).contains("field-error", "must be greater than or equal to 2, got 1");
 
         HttpResponse<String> badOption = browser.send(post("/experiments/new", "name=x&preset=&without%5Bcompletion%5D=monitor"
                 + "&with%5Bcompletion%5D=monitor&runsPerVariant=2&order=interleaved&seed=1&_csrf=" + formCsrf),

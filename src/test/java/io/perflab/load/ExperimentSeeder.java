@@ -3,7 +3,7 @@ package io.perflab.load;
 import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
-import io.perflab.experiment.ExperimentStore;
+import io.perflab.experiment.ExperimentRepository;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
@@ -22,7 +22,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Fills the database with finished engine experiments as the runner would leave them, without running trials:
- * the experiment and its variants through {@link ExperimentStore#insert}, then its runs (interleaved
+ * the experiment and its variants through {@link ExperimentRepository#insert}, then its runs (interleaved
  * without/with) and their samples in two batches. Several experiments share a transaction, so seeding 1,000
  * experiments of 80 runs × 12 metrics takes seconds, not the 80,000 commits that {@code saveRun} would make.
  */
@@ -35,12 +35,12 @@ final class ExperimentSeeder {
 
     private static final int EXPERIMENTS_PER_TRANSACTION = 10;
 
-    private final ExperimentStore store;
+    private final ExperimentRepository store;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
 
     ExperimentSeeder(ApplicationContext context) {
-        this.store = context.getBean(ExperimentStore.class);
+        this.store = context.getBean(ExperimentRepository.class);
         this.jdbc = context.getBean(JdbcTemplate.class);
         this.transactions = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
     }

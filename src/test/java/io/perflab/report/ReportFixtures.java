@@ -3,7 +3,7 @@ package io.perflab.report;
 import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
-import io.perflab.experiment.ExperimentStore;
+import io.perflab.experiment.ExperimentRepository;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
@@ -41,7 +41,7 @@ final class ReportFixtures {
      * Stores a completed experiment with {@code runsPerVariant} interleaved runs per variant, of which the last
      * {@code without} run failed; returns its id.
      */
-    static long store(ExperimentStore store, Shape shape, int runsPerVariant) {
+    static long store(ExperimentRepository store, Shape shape, int runsPerVariant) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(shape.without(), Workload.DEFAULTS),
                 EngineVariant.of(shape.with(), Workload.DEFAULTS), runsPerVariant);
         long id = store.insert(new ExperimentSpec(shape.name(), shape.description(), ExperimentKind.ENGINE, null, plan),

@@ -1,6 +1,6 @@
 package io.perflab.report;
 
-import io.perflab.experiment.ExperimentStore;
+import io.perflab.experiment.ExperimentRepository;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,7 +30,7 @@ abstract class ReportTestSupport {
     int port;
 
     @Autowired
-    ExperimentStore store;
+    ExperimentRepository store;
 
     private final HttpClient http = HttpClient.newHttpClient();
 

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The cases of {@code src/test/resources/stats/cases.txt}: inputs and GNU R 4.2.2's results, written by
- * {@code src/test/resources/stats/reference.R} with {@code sprintf('%.17g')}.
+ * The cases of {@code src/test/resources/stats/cases.txt} (and of {@code paired_cases.txt}): inputs and GNU R
+ * 4.2.2's results, written by {@code src/test/resources/stats/reference.R} (and {@code paired_reference.R}) with
+ * {@code sprintf('%.17g')}.
  */
 final class ReferenceCases {
 
@@ -64,8 +65,17 @@ final class ReferenceCases {
     }
 
     static List<Case> all() {
+        return all("/stats/cases.txt");
+    }
+
+    /** The cases of the paired t-test, {@code paired_cases.txt}. */
+    static List<Case> paired() {
+        return all("/stats/paired_cases.txt");
+    }
+
+    private static List<Case> all(String resource) {
         List<Case> cases = new ArrayList<>();
-        try (InputStream in = ReferenceCases.class.getResourceAsStream("/stats/cases.txt")) {
+        try (InputStream in = ReferenceCases.class.getResourceAsStream(resource)) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             Map<String, String[]> lines = null;
             String name = null;

@@ -22,6 +22,18 @@ final class Tolerance {
         }
     }
 
+    /**
+     * Compares a t-test with R's {@code htest}: {@code expected} starts with statistic, parameter (df), p-value and
+     * the two confidence bounds, in that order; all to 1e-12 relative but the p-value, to {@code pRelative}.
+     */
+    static void assertTTest(double[] expected, TTestResult r, double pRelative, String what) {
+        assertRelative(expected[0], r.t(), 1e-12, what + " t");
+        assertRelative(expected[1], r.df(), 1e-12, what + " df");
+        assertRelative(expected[2], r.pValue(), pRelative, what + " p");
+        assertRelative(expected[3], r.ciLow(), 1e-12, what + " ciLow");
+        assertRelative(expected[4], r.ciHigh(), 1e-12, what + " ciHigh");
+    }
+
     static void assertAbsolute(double expected, double actual, double absolute, String what) {
         if (expected == actual) {
             return;

@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * The engine options users A/B-test: each value selects a separately implemented code path.
- * Immutable; build with {@link #builder()} or derive with {@link #withOption(String, String)}.
- * Every default is the faster variant.
+ * Immutable and valid by construction; build with {@link #builder()} or derive with
+ * {@link #withOption(String, String)}. Every default is the faster variant.
  *
  * <table>
  *   <caption>Options</caption>
@@ -42,7 +42,8 @@ import java.util.stream.Collectors;
  * <p>Server-side sizing (reactors, worker threads, queue length, maximum frame size) is not an
  * engine option but part of {@link ServerConfig}: they are workload parameters of rpc-bench.
  */
-public final class EngineOptions {
+public record EngineOptions(Completion completion, int callBufferInitialBytes, Allocator allocator,
+                            CallObjects callObjects, Transport transport, Flush flush, boolean tls) {
 
     /** How a synchronous caller waits for its call to complete. */
     public enum Completion { NOTIFICATION, MONITOR, FUTURE }
@@ -96,22 +97,13 @@ public final class EngineOptions {
             new OptionSpec(TLS, List.of("true", "false"), false, Boolean.toString(DEFAULTS.tls),
                     "TLS with a self-signed certificate generated at server start"));
 
-    private final Completion completion;
-    private final int callBufferInitialBytes;
-    private final Allocator allocator;
-    private final CallObjects callObjects;
-    private final Transport transport;
-    private final Flush flush;
-    private final boolean tls;
-
-    private EngineOptions(Builder b) {
-        this.completion = b.completion;
-        this.callBufferInitialBytes = b.callBufferInitialBytes;
-        this.allocator = b.allocator;
-        this.callObjects = b.callObjects;
-        this.transport = b.transport;
-        this.flush = b.flush;
-        this.tls = b.tls;
+    public EngineOptions {
+        Objects.requireNonNull(completion, COMPLETION);
+        checkBufferBytes(callBufferInitialBytes);
+        Objects.requireNonNull(allocator, ALLOCATOR);
+        Objects.requireNonNull(callObjects, CALL_OBJECTS);
+        Objects.requireNonNull(transport, TRANSPORT);
+        Objects.requireNonNull(flush, FLUSH);
     }
 
     /** The defaults: every option at its faster value. */
@@ -199,47 +191,9 @@ public final class EngineOptions {
         return Collections.unmodifiableMap(diff);
     }
 
-    public Completion completion() {
-        return completion;
-    }
-
-    public int callBufferInitialBytes() {
-        return callBufferInitialBytes;
-    }
-
-    public Allocator allocator() {
-        return allocator;
-    }
-
-    public CallObjects callObjects() {
-        return callObjects;
-    }
-
-    public Transport transport() {
-        return transport;
-    }
-
-    public Flush flush() {
-        return flush;
-    }
-
-    public boolean tls() {
-        return tls;
-    }
-
     public Builder toBuilder() {
         return new Builder().completion(completion).callBufferInitialBytes(callBufferInitialBytes)
                 .allocator(allocator).callObjects(callObjects).transport(transport).flush(flush).tls(tls);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof EngineOptions other && describe().equals(other.describe());
-    }
-
-    @Override
-    public int hashCode() {
-        return describe().hashCode();
     }
 
     /** {@code completion=notification callBufferInitialBytes=4096 …} in {@link #describe()} order. */
@@ -350,7 +304,7 @@ public final class EngineOptions {
         }
 
         public EngineOptions build() {
-            return new EngineOptions(this);
+            return new EngineOptions(completion, callBufferInitialBytes, allocator, callObjects, transport, flush, tls);
         }
     }
 }

@@ -2,13 +2,14 @@ package io.perflab.stats.format;
 
 import io.perflab.stats.RankSumResult;
 import io.perflab.stats.RFormat;
+import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * R's {@code print.htest} at the default {@code digits = 7}, character for character, for the t-test and the
- * rank-sum test of {@code with} against {@code without}: statistic and df with 5 significant digits,
+ * R's {@code print.htest} at the default {@code digits = 7}, character for character, for the t-tests (Welch,
+ * Student, paired, one-sample) and the rank-sum test of {@code with} against {@code without}: statistic and df with 5 significant digits,
  * {@code format.pval} with 4, interval and estimates with 7, wrapped as {@code strwrap} at 72 columns and
  * named vectors printed as R does within 80 columns.
  *
@@ -23,25 +24,37 @@ public final class HtestPrinter {
     private HtestPrinter() {
     }
 
-    /** {@code print(t.test(with, without, ...))} with the data named {@code with} and {@code without}. */
+    /**
+     * {@code print(t.test(with, without, ...))} with the data named {@code with} and {@code without}; for a paired
+     * result R 4.2's {@code t.test(with, without, paired = TRUE)} ("mean difference"), for a one-sample result
+     * {@code t.test(x)}.
+     */
     public static String tTest(TTestResult r) {
-        return tTest(r, "with", "without");
+        return TTest.ONE_SAMPLE_METHOD.equals(r.method()) ? tTest(r, "x", null) : tTest(r, "with", "without");
     }
 
-    /** {@code print(t.test(x, y, ...))} with the given names of the data. */
+    /** {@code print(t.test(x, y, ...))} with the given names of the data ({@code yName} null for one sample). */
     public static String tTest(TTestResult r, String xName, String yName) {
+        boolean oneSample = TTest.ONE_SAMPLE_METHOD.equals(r.method());
         StringBuilder b = new StringBuilder();
-        header(b, r.method(), xName, yName);
+        header(b, r.method(), oneSample ? xName : xName + " and " + yName);
         List<String> out = new ArrayList<>();
         out.add("t = " + RFormat.format(r.t(), DIGITS - 2));
         out.add("df = " + RFormat.format(r.df(), DIGITS - 2));
         out.add(pValue(r.pValue()));
         strwrap(b, String.join(", ", out));
-        b.append("alternative hypothesis: true difference in means is ").append(r.alternative().phrase())
+        String parameter = oneSample ? "mean" : r.paired() ? "mean difference" : "difference in means";
+        b.append("alternative hypothesis: true ").append(parameter).append(" is ").append(r.alternative().phrase())
                 .append(" 0\n");
         interval(b, r.confidenceLevel(), r.ciLow(), r.ciHigh());
         b.append("sample estimates:\n");
-        namedVector(b, new String[] {"mean of x", "mean of y"}, new double[] {r.meanWith(), r.meanWithout()});
+        if (oneSample) {
+            namedVector(b, new String[] {"mean of x"}, new double[] {r.meanWith()});
+        } else if (r.paired()) {
+            namedVector(b, new String[] {"mean difference"}, new double[] {r.difference()});
+        } else {
+            namedVector(b, new String[] {"mean of x", "mean of y"}, new double[] {r.meanWith(), r.meanWithout()});
+        }
         b.append('\n');
         return b.toString();
     }
@@ -49,7 +62,7 @@ public final class HtestPrinter {
     /** {@code print(wilcox.test(with, without, conf.int = TRUE, ...))}. */
     public static String rankSum(RankSumResult r) {
         StringBuilder b = new StringBuilder();
-        header(b, r.method(), "with", "without");
+        header(b, r.method(), "with and without");
         strwrap(b, "W = " + RFormat.format(r.w(), DIGITS - 2) + ", " + pValue(r.pValue()));
         b.append("alternative hypothesis: true location shift is ").append(r.alternative().phrase()).append(" 0\n");
         interval(b, r.confidenceLevel(), r.ciLow(), r.ciHigh());
@@ -59,9 +72,9 @@ public final class HtestPrinter {
         return b.toString();
     }
 
-    private static void header(StringBuilder b, String method, String xName, String yName) {
+    private static void header(StringBuilder b, String method, String dataName) {
         b.append('\n').append('\t').append(method.strip()).append("\n\n");
-        b.append("data:  ").append(xName).append(" and ").append(yName).append('\n');
+        b.append("data:  ").append(dataName).append('\n');
     }
 
     private static String pValue(double p) {

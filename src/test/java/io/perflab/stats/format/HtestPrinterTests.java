@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -24,8 +25,17 @@ class HtestPrinterTests {
     }
 
     static List<Case> cases() throws IOException {
+        return cases("/stats/cases.txt", "wilcox");
+    }
+
+    /** The cases of paired_cases.txt that R answered with a result (not an error or NaN). */
+    static List<Case> pairedCases() throws IOException {
+        return cases("/stats/paired_cases.txt", "paired");
+    }
+
+    private static List<Case> cases(String resource, String resultKey) throws IOException {
         List<Case> cases = new ArrayList<>();
-        try (InputStream in = HtestPrinterTests.class.getResourceAsStream("/stats/cases.txt")) {
+        try (InputStream in = HtestPrinterTests.class.getResourceAsStream(resource)) {
             String name = null;
             double[] with = null;
             double[] without = null;
@@ -39,9 +49,11 @@ class HtestPrinterTests {
                     case "without" -> without = numbers(w[1]);
                     case "alternative" -> alternative = Alternative.parse(w[1]);
                     case "conf" -> level = Double.parseDouble(w[1]);
-                    case "wilcox" -> cases.add(new Case(name, with, without, alternative, level,
-                            w[1].endsWith("exact_test")));
-                    default -> { }
+                    default -> {
+                        if (w[0].equals(resultKey)) {
+                            cases.add(new Case(name, with, without, alternative, level, w[1].endsWith("exact_test")));
+                        }
+                    }
                 }
             }
         }
@@ -73,6 +85,28 @@ class HtestPrinterTests {
     void studentPrintOutEqualsR(Case c) throws IOException {
         TTestResult result = TTest.student(c.with(), c.without(), c.alternative(), c.level());
         assertThat(HtestPrinter.tTest(result)).isEqualTo(r(c.name() + ".student"));
+    }
+
+    // Expected: R 4.2.2 print(t.test(with, without, paired = TRUE, ...)) written by paired_reference.R into
+    // print/<case>.paired.txt: "mean difference", p-value < 2.2e-16 (tiny_p), -Inf/Inf bounds, 1e9 offsets, n = 2
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pairedCases")
+    void pairedPrintOutEqualsR(Case c) throws IOException {
+        TTestResult result = TTest.paired(c.with(), c.without(), c.alternative(), c.level());
+        assertThat(HtestPrinter.tTest(result)).isEqualTo(r(c.name() + ".paired"));
+    }
+
+    // Expected: R 4.2.2 print(t.test(x)) written by paired_reference.R into print/one_sample.txt (x from
+    // one_sample.txt)
+    @Test
+    void oneSamplePrintOutEqualsR() throws IOException {
+        String x;
+        try (InputStream in = HtestPrinterTests.class.getResourceAsStream("/stats/one_sample.txt")) {
+            x = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("x "))
+                    .findFirst().orElseThrow().substring(2);
+        }
+        TTestResult result = TTest.oneSample(numbers(x), Alternative.TWO_SIDED, 0.95);
+        assertThat(HtestPrinter.tTest(result)).isEqualTo(r("one_sample"));
     }
 
     // Expected: R 4.2.2 print(wilcox.test(with, without, conf.int = TRUE, ...)) via reference.R, for the cases on

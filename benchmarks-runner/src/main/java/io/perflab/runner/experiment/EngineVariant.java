@@ -1,31 +1,41 @@
 package io.perflab.runner.experiment;
 
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.TrialSpec;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * An engine configuration run by rpc-bench in a fresh JVM per trial.
  *
- * @param engineOptions engine option name → value (unnamed options keep the engine's defaults)
+ * @param engineOptions the engine's options (they apply to the {@code perflab} stack only)
  * @param workload rpc-bench's parameters
  * @param jvmArgs JVM flags of this variant only, after the plan's common flags (a later flag wins)
  * @param javaHome another JDK to run this variant with; empty for the runner's own
  */
-public record EngineVariant(Map<String, String> engineOptions, Workload workload, List<String> jvmArgs,
+public record EngineVariant(EngineOptions engineOptions, Workload workload, List<String> jvmArgs,
                             Optional<Path> javaHome) implements Variant {
 
     public EngineVariant {
-        engineOptions = Map.copyOf(new LinkedHashMap<>(engineOptions));
+        Objects.requireNonNull(engineOptions, "engineOptions");
+        Objects.requireNonNull(workload, "workload");
         jvmArgs = List.copyOf(jvmArgs);
+        Objects.requireNonNull(javaHome, "javaHome");
     }
 
-    public static EngineVariant of(Map<String, String> engineOptions, Workload workload) {
+    public static EngineVariant of(EngineOptions engineOptions, Workload workload) {
         return new EngineVariant(engineOptions, workload, List.of(), Optional.empty());
+    }
+
+    /** A variant with the engine's defaults but for {@code options} (name → value). */
+    public static EngineVariant of(Map<String, String> options, Workload workload) {
+        return of(EngineOptions.fromMap(options), workload);
     }
 
     public EngineVariant withJvmArgs(List<String> args) {
@@ -33,14 +43,16 @@ public record EngineVariant(Map<String, String> engineOptions, Workload workload
     }
 
     public TrialSpec trialSpec() {
-        return new TrialSpec(new java.util.TreeMap<>(engineOptions), workload);
+        return new TrialSpec(engineOptions, workload);
     }
 
     @Override
     public Map<String, Object> describe() {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("kind", "engine");
-        d.put("engineOptions", new java.util.TreeMap<>(engineOptions));
+        if (workload.stack() == Stack.PERFLAB) {
+            d.put("engineOptions", engineOptions.describe());
+        }
         d.put("workload", workload.describe());
         d.put("jvmArgs", jvmArgs);
         d.put("javaHome", javaHome.map(Path::toString).orElse(null));

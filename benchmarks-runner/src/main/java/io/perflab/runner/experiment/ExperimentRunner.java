@@ -43,7 +43,7 @@ import java.util.function.Supplier;
  * ExperimentPlan plan = ExperimentPlan.of(
  *         EngineVariant.of(Map.of("completion", "monitor"), workload),
  *         EngineVariant.of(Map.of("completion", "notification"), workload), 20);
- * ExperimentRunner runner = new ExperimentRunner(TrialLauncher.ofThisJvm("io.perflab.PerfLabApplication", "trial"));
+ * ExperimentRunner runner = new ExperimentRunner(TrialLauncher.ofThisJvm());
  * ExperimentOutcome outcome = runner.run(plan, result -> store.save(experimentId, result));
  * }</pre>
  */

@@ -80,12 +80,17 @@ public final class JvmFlagAllowList {
      */
     public static void requireAllowed(String field, List<String> flags) {
         firstRefused(flags).ifPresent(flag -> {
-            throw new IllegalArgumentException(field + ": the JVM flag '" + printable(flag) + "' is not allowed; "
-                    + "trial JVMs take heap, stack, GC and JIT flags such as -Xmx1g, -XX:+UseG1GC, "
-                    + "-XX:TieredStopAtLevel=1, -Dio.netty.* and -Dperflab.cpuSplit… properties. Flags that can "
-                    + "run or load code (-XX:On…Error, agents, @argfiles, diagnostic unlocks, other -D properties) "
-                    + "are refused");
+            throw new IllegalArgumentException(field + ": " + refusal(flag));
         });
+    }
+
+    /** Why {@code flag} is refused, with what is allowed instead. */
+    public static String refusal(String flag) {
+        return "the JVM flag '" + printable(flag) + "' is not allowed; trial JVMs take heap, stack, GC and JIT "
+                + "flags such as -Xmx1g, -XX:+UseG1GC, -XX:TieredStopAtLevel=1, -Dio.netty.* properties and "
+                + "-Dperflab.cpuSplit=tick|sampled|auto, -Dperflab.cpuSplitHz=N, -Dperflab.countSyscalls=true|false. "
+                + "Flags that can run or load code (-XX:On…Error, agents, @argfiles, diagnostic unlocks, other -D "
+                + "properties) are refused";
     }
 
     private static String printable(String flag) {

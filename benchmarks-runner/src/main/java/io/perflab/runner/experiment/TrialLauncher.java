@@ -1,6 +1,6 @@
 package io.perflab.runner.experiment;
 
-import io.perflab.runner.trial.TrialSpec;
+import io.perflab.runner.trial.TrialMain;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,16 +9,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
  * How to start a trial JVM: the java binary, then the plan's and the variant's flags, then this launcher's entry
  * arguments (a jar or a classpath and main class, plus any leading arguments such as {@code trial}), then the
- * trial's own arguments.
+ * trial's spec as one JSON argument.
  *
- * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.PerfLabApplication trial}
+ * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.runner.trial.TrialMain}
  * @param cpus the CPU list trial JVMs are pinned to with {@code taskset -c}, or empty for no pinning
  */
 public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) {
@@ -75,29 +74,24 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
     }
 
     /**
-     * Launches trials with the code this JVM runs: with {@code -jar} when this JVM runs from an executable jar
-     * whose main class (or Spring Boot start class) is {@code mainClass} (such a jar nests its classes, so its
-     * path is no classpath), otherwise with this JVM's classpath and {@code mainClass} (a test run, an IDE; a
-     * manifest-only classpath jar such as Surefire's works with {@code -cp} too).
+     * Launches trials with the code this JVM runs: from an executable Spring Boot jar (whose nested classes are no
+     * class path) with {@code -jar perflab.jar trial}, its trial subcommand; otherwise — a test run, an IDE, a
+     * manifest-only class-path jar such as Surefire's — with this JVM's class path and {@link TrialMain}.
      */
-    public static TrialLauncher ofThisJvm(String mainClass, String... leadingArgs) {
+    public static TrialLauncher ofThisJvm() {
         String classpath = System.getProperty("java.class.path", "");
         boolean singleJar = !classpath.contains(File.pathSeparator) && classpath.endsWith(".jar")
                 && Files.isRegularFile(Path.of(classpath));
-        if (singleJar && launches(Path.of(classpath), mainClass)) {
-            return jar(Path.of(classpath), leadingArgs);
+        if (singleJar && executableBootJar(Path.of(classpath))) {
+            return jar(Path.of(classpath), "trial");
         }
-        return mainClass(classpath, mainClass, leadingArgs);
+        return mainClass(classpath, TrialMain.class.getName());
     }
 
-    private static boolean launches(Path jar, String mainClass) {
+    private static boolean executableBootJar(Path jar) {
         try (JarFile file = new JarFile(jar.toFile())) {
             Manifest manifest = file.getManifest();
-            if (manifest == null) {
-                return false;
-            }
-            Attributes main = manifest.getMainAttributes();
-            return mainClass.equals(main.getValue("Start-Class")) || mainClass.equals(main.getValue("Main-Class"));
+            return manifest != null && manifest.getMainAttributes().getValue("Start-Class") != null;
         } catch (IOException e) {
             return false;
         }
@@ -127,8 +121,7 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
         command.addAll(jvmArgs);
         command.addAll(variant.jvmArgs());
         command.addAll(entryArguments);
-        TrialSpec spec = variant.trialSpec();
-        command.addAll(spec.toArguments());
+        command.add(variant.trialSpec().toJson());
         return command;
     }
 }

@@ -8,8 +8,7 @@
  *                 EngineVariant.of(Map.of("completion", "notification"), workload),  // with (the change)
  *                 20)
  *         .withOrder(TrialOrder.INTERLEAVED).withSeed(42).withMaxFailures(3);
- * ExperimentRunner runner = new ExperimentRunner(
- *         TrialLauncher.ofThisJvm("io.perflab.PerfLabApplication", "trial"));
+ * ExperimentRunner runner = new ExperimentRunner(TrialLauncher.ofThisJvm());
  * ExperimentOutcome outcome = runner.run(plan, result -> store.save(id, result));   // one TrialResult per trial
  * // after a crash: runner.run(plan, ordinalsNotYetStored, listener)
  * // from another thread: runner.cancel() kills the running trial's process tree

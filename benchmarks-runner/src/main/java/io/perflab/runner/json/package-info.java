@@ -1,2 +1,2 @@
-/** A small JSON writer and reader for the runner's flat documents (no Jackson in the runner module). */
+/** The runner's JSON: one strict Jackson mapper for the trial protocol, trial specs and experiment files. */
 package io.perflab.runner.json;

@@ -1,5 +1,7 @@
 package io.perflab.runner.rpcbench;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** How rpc-bench's clients issue calls. */
@@ -10,17 +12,19 @@ public enum CallMode {
     ASYNC;
 
     /** The name used on command lines and in reports: {@code sync}, {@code async}. */
+    @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /** Parses {@code sync} or {@code async} in any case. */
+    @JsonCreator
     public static CallMode parse(String text) {
         for (CallMode mode : values()) {
             if (mode.label().equalsIgnoreCase(text.trim())) {
                 return mode;
             }
         }
-        throw new IllegalArgumentException("--mode must be sync or async, got '" + text + "'");
+        throw new IllegalArgumentException("must be sync or async, got '" + text + "'");
     }
 }

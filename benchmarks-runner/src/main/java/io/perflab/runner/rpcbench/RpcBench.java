@@ -114,7 +114,7 @@ public final class RpcBench {
             Duration warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
             List<RpcBenchResult> results = new ArrayList<>();
             for (int i = 1; i <= windows; i++) {
-                progress.accept("measuring for " + Durations.formatSeconds(workload.run()) + " s"
+                progress.accept("measuring for " + Seconds.format(workload.run()) + " s"
                         + (windows == 1 ? "" : " (window " + i + " of " + windows + ")"));
                 results.add(measure(load, warmupUsed, settled));
             }

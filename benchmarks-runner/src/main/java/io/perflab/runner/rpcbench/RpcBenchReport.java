@@ -116,7 +116,7 @@ public final class RpcBenchReport {
             return used;
         }
         return used + (result.warmupSettled() ? " (auto: throughput settled)"
-                : " (auto: throughput did not settle within " + Durations.formatSeconds(
+                : " (auto: throughput did not settle within " + Seconds.format(
                         result.workload().warmup().duration()) + " s)");
     }
 

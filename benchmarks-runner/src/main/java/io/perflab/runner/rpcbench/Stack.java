@@ -1,6 +1,8 @@
 package io.perflab.runner.rpcbench;
 
 import io.perflab.rpc.EngineOptions;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /**
@@ -19,26 +21,29 @@ public enum Stack {
     NETTY;
 
     /** The name used on command lines and in reports: {@code perflab}, {@code grpc}, {@code netty}. */
+    @JsonValue
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** Parses a label in any case; the message names {@code --stack} and the allowed values. */
+    /** Parses a label in any case; the message gives the allowed values. */
+    @JsonCreator
     public static Stack parse(String text) {
         for (Stack stack : values()) {
             if (stack.label().equalsIgnoreCase(text.trim())) {
                 return stack;
             }
         }
-        throw new IllegalArgumentException("--stack must be perflab, grpc or netty, got '" + text + "'");
+        throw new IllegalArgumentException("must be perflab, grpc or netty, got '" + text + "'");
     }
 
     /** Starts this stack's server and the clients of {@code workload}; calls begin with {@link Load#start()}. */
     Load open(EngineOptions options, Workload workload) {
-        return switch (this) {
-            case PERFLAB -> PerfLabLoad.open(options, workload);
-            case GRPC -> GrpcLoad.open(workload);
-            case NETTY -> NettyLoad.open(workload);
+        RpcStack stack = switch (this) {
+            case PERFLAB -> new PerfLabStack(options, workload);
+            case GRPC -> new GrpcStack(workload);
+            case NETTY -> new NettyStack(workload);
         };
+        return Load.open(stack, workload);
     }
 }

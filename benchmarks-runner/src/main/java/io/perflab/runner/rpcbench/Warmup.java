@@ -1,7 +1,14 @@
 package io.perflab.runner.rpcbench;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * How long a trial warms up before its measured window.
@@ -12,9 +19,12 @@ import java.util.Locale;
  * capped by {@code max}. Comparing one stack mid-JIT with
  * another at steady state would measure the JIT, not the stack (DESIGN, "Measuring fairly").
  *
+ * <p>In JSON a warmup is a number of seconds or the text {@code "auto"} / {@code "auto:MAX"}.
+ *
  * @param auto whether to warm up until steady
- * @param duration the fixed warmup, or the cap of an auto warmup
+ * @param duration the fixed warmup, or the cap of an auto warmup; at most {@link #MAX}
  */
+@JsonDeserialize(using = Warmup.Reader.class)
 public record Warmup(boolean auto, Duration duration) {
 
     /** Consecutive one-second windows that must agree for an auto warmup to end. */
@@ -23,10 +33,17 @@ public record Warmup(boolean auto, Duration duration) {
     public static final double SETTLED_SPREAD_PERCENT = 2.0;
     /** The cap of {@code auto} without an explicit one. */
     public static final Duration DEFAULT_AUTO_MAX = Duration.ofSeconds(30);
+    /** The longest warmup, fixed or capped: ten minutes. */
+    public static final Duration MAX = Duration.ofMinutes(10);
 
     public Warmup {
+        Objects.requireNonNull(duration, "duration");
         if (duration.isNegative()) {
-            throw new IllegalArgumentException("--warmup-seconds must not be negative, got " + seconds(duration));
+            throw new IllegalArgumentException("must not be negative, got " + Seconds.format(duration));
+        }
+        if (duration.compareTo(MAX) > 0) {
+            throw new IllegalArgumentException("must be at most " + MAX.toSeconds() + " s, got "
+                    + Seconds.format(duration));
         }
     }
 
@@ -41,31 +58,48 @@ public record Warmup(boolean auto, Duration duration) {
     /**
      * Parses {@code 5}, {@code 0.5}, {@code auto} or {@code auto:20} (auto with a 20-second cap).
      *
-     * @throws IllegalArgumentException naming {@code --warmup-seconds} and the accepted forms
+     * @throws IllegalArgumentException saying which forms are accepted
      */
     public static Warmup parse(String text) {
         String t = text.trim().toLowerCase(Locale.ROOT);
+        boolean auto = t.equals("auto") || t.startsWith("auto:");
         if (t.equals("auto")) {
             return auto(DEFAULT_AUTO_MAX);
         }
-        if (t.startsWith("auto:")) {
-            return auto(Durations.parseSeconds("--warmup-seconds", t.substring(5)));
-        }
+        Duration duration;
         try {
-            return fixed(Durations.parseSeconds("--warmup-seconds", t));
+            duration = Seconds.parse(auto ? t.substring(5) : t);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--warmup-seconds must be a number of seconds ≥ 0, 'auto' or "
-                    + "'auto:MAX', got '" + text + "'");
+            throw new IllegalArgumentException("must be a number of seconds ≥ 0, 'auto' or 'auto:MAX', got '"
+                    + text + "'");
         }
+        return new Warmup(auto, duration);
     }
 
     /** The form {@link #parse} reads. */
+    @JsonValue
     @Override
     public String toString() {
-        return auto ? "auto:" + seconds(duration) : seconds(duration);
+        return auto ? "auto:" + Seconds.format(duration) : Seconds.format(duration);
     }
 
-    private static String seconds(Duration d) {
-        return Durations.formatSeconds(d);
+    /** Reads a number of seconds or one of the texts {@link #parse} takes. */
+    static final class Reader extends ValueDeserializer<Warmup> {
+        @Override
+        public Warmup deserialize(JsonParser parser, DeserializationContext context) {
+            JsonToken token = parser.currentToken();
+            try {
+                if (token.isNumeric()) {
+                    return fixed(Seconds.of(parser.getDecimalValue()));
+                }
+                if (token == JsonToken.VALUE_STRING) {
+                    return parse(parser.getString());
+                }
+            } catch (IllegalArgumentException e) {
+                return context.reportInputMismatch(Warmup.class, e.getMessage());
+            }
+            return context.reportInputMismatch(Warmup.class,
+                    "must be a number of seconds ≥ 0, 'auto' or 'auto:MAX'");
+        }
     }
 }

@@ -1,11 +1,13 @@
 package io.perflab.runner.rpcbench;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
  * rpc-bench's parameters, with its defaults: sync mode, 16 client threads, 60 outstanding async calls, 1 worker
@@ -23,35 +25,46 @@ import java.util.Objects;
  * @param warmup the warmup before the measured window
  * @param run the length of the measured window
  * @param stack the RPC stack under load: PerfLab's engine (the default), gRPC-java or bare Netty
+ *
+ * <p>In JSON (stored experiments, the trial spec) the fields have the API's names, the warmup is
+ * {@code warmupSeconds} and the window {@code runSeconds}. What users may set, and within which bounds, is
+ * {@link WorkloadSettings}; a workload itself only refuses values no trial could run with.
  */
+@JsonPropertyOrder({"stack", "mode", "clientThreads", "asyncConcurrency", "workerThreads", "serverReactors",
+        "encryption", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds"})
 public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, int workerThreads,
-                       int serverReactors, boolean encryption, int requestBytes, int responseBytes, Warmup warmup,
-                       Duration run, Stack stack) {
+                       int serverReactors, boolean encryption, int requestBytes, int responseBytes,
+                       @JsonProperty("warmupSeconds") Warmup warmup,
+                       @JsonProperty("runSeconds") @JsonSerialize(using = Seconds.Writer.class)
+                       @JsonDeserialize(using = Seconds.Reader.class) Duration run,
+                       Stack stack) {
 
     public static final Workload DEFAULTS = new Workload(CallMode.SYNC, 16, 60, 1, 4, false, 0, 0,
             Warmup.auto(Duration.ofSeconds(20)), Duration.ofSeconds(5), Stack.PERFLAB);
 
     public Workload {
-        atLeast("--client-threads", clientThreads, 1);
-        atLeast("--async-concurrency", asyncConcurrency, 1);
-        atLeast("--worker-threads", workerThreads, 0);
-        atLeast("--server-reactors", serverReactors, 1);
-        atLeast("--request-bytes", requestBytes, 0);
-        atLeast("--response-bytes", responseBytes, 0);
-        if (run.isNegative() || run.isZero()) {
-            throw new IllegalArgumentException("--run-seconds must be greater than 0, got "
-                    + Durations.formatSeconds(run));
-        }
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(warmup, "warmupSeconds");
+        Objects.requireNonNull(run, "runSeconds");
         Objects.requireNonNull(stack, "stack");
+        atLeast("clientThreads", clientThreads, 1);
+        atLeast("asyncConcurrency", asyncConcurrency, 1);
+        atLeast("workerThreads", workerThreads, 0);
+        atLeast("serverReactors", serverReactors, 1);
+        atLeast("requestBytes", requestBytes, 0);
+        atLeast("responseBytes", responseBytes, 0);
+        if (run.isNegative() || run.isZero()) {
+            throw new InvalidSettingException("runSeconds", "must be greater than 0, got " + Seconds.format(run));
+        }
         if (encryption && stack != Stack.PERFLAB) {
-            throw new IllegalArgumentException("--encryption is supported with --stack perflab only, got --stack "
+            throw new InvalidSettingException("encryption", "is supported with the perflab stack only, got "
                     + stack.label());
         }
     }
 
-    private static void atLeast(String flag, int value, int min) {
+    private static void atLeast(String field, int value, int min) {
         if (value < min) {
-            throw new IllegalArgumentException(flag + " must be ≥ " + min + ", got " + value);
+            throw new InvalidSettingException(field, "must be ≥ " + min + ", got " + value);
         }
     }
 
@@ -115,60 +128,6 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
                 requestBytes, responseBytes, warmup, value, stack);
     }
 
-    /** The command-line flags that {@link #parseArguments} reads back, as {@code perflab bench} spells them. */
-    public List<String> toArguments() {
-        List<String> args = new ArrayList<>(List.of("--stack", stack.label(), "--mode", mode.label(),
-                "--client-threads", Integer.toString(clientThreads),
-                "--async-concurrency", Integer.toString(asyncConcurrency),
-                "--worker-threads", Integer.toString(workerThreads),
-                "--server-reactors", Integer.toString(serverReactors),
-                "--request-bytes", Integer.toString(requestBytes),
-                "--response-bytes", Integer.toString(responseBytes),
-                "--warmup-seconds", warmup.toString(),
-                "--run-seconds", Durations.formatSeconds(run)));
-        if (encryption) {
-            args.add("--encryption");
-        }
-        return args;
-    }
-
-    /**
-     * Applies one workload flag to this workload.
-     *
-     * @param flag one of {@link #FLAGS}
-     * @param value its value (ignored for {@code --encryption})
-     * @throws IllegalArgumentException naming the flag when the value is not allowed
-     */
-    public Workload with(String flag, String value) {
-        return switch (flag) {
-            case "--stack" -> withStack(Stack.parse(value));
-            case "--mode" -> withMode(CallMode.parse(value));
-            case "--client-threads" -> withClientThreads(integer(flag, value));
-            case "--async-concurrency" -> withAsyncConcurrency(integer(flag, value));
-            case "--worker-threads" -> withWorkerThreads(integer(flag, value));
-            case "--server-reactors" -> withServerReactors(integer(flag, value));
-            case "--encryption" -> withEncryption(true);
-            case "--request-bytes" -> withPayload(integer(flag, value), responseBytes);
-            case "--response-bytes" -> withPayload(requestBytes, integer(flag, value));
-            case "--warmup-seconds" -> withWarmup(Warmup.parse(value));
-            case "--run-seconds" -> withRun(Durations.parseSeconds(flag, value));
-            default -> throw new IllegalArgumentException("unknown workload flag " + flag + "; known: " + FLAGS);
-        };
-    }
-
-    /** The workload flags; all take a value except {@code --encryption}. */
-    public static final List<String> FLAGS = List.of("--stack", "--mode", "--client-threads", "--async-concurrency",
-            "--worker-threads", "--server-reactors", "--encryption", "--request-bytes", "--response-bytes",
-            "--warmup-seconds", "--run-seconds");
-
-    private static int integer(String flag, String value) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " must be a whole number, got '" + value + "'");
-        }
-    }
-
     /** The workload as report entries, in rpc-bench's vocabulary. */
     public Map<String, String> describe() {
         Map<String, String> d = new LinkedHashMap<>();
@@ -187,7 +146,7 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
             d.put("responseBytes", Integer.toString(responseBytes));
         }
         d.put("warmupSeconds", warmup.toString());
-        d.put("runSeconds", Durations.formatSeconds(run));
+        d.put("runSeconds", Seconds.format(run));
         return d;
     }
 

@@ -1,6 +1,5 @@
 package io.perflab.runner.trial;
 
-import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
@@ -11,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The body of a forked trial JVM: reads the {@link TrialSpec} arguments, runs rpc-bench once and prints the
+ * The body of a forked trial JVM: reads its {@link TrialSpec} (one JSON argument), runs rpc-bench once and prints the
  * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly. How the
  * window's CPU time is split and whether its system calls are counted come from the JVM's system properties
  * ({@link KernelMeter#fromSystemProperties()}), so that they travel with the trial's JVM flags.
@@ -36,19 +35,20 @@ public final class TrialMain {
     public static int run(List<String> args, PrintWriter out, PrintWriter err) {
         QuietLogging.apply();
         TrialSpec spec;
-        EngineOptions options;
         KernelMeter kernel;
         try {
-            spec = TrialSpec.parseArguments(args);
-            options = EngineOptions.fromMap(spec.engineOptions());
+            if (args.size() != 1) {
+                throw new IllegalArgumentException("takes one argument, the trial spec as JSON; got " + args.size());
+            }
+            spec = TrialSpec.fromJson(args.get(0));
             kernel = KernelMeter.fromSystemProperties();
         } catch (IllegalArgumentException e) {
             err.println("perflab trial: " + e.getMessage());
             return EXIT_USAGE;
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
-        RpcBenchResult result = new RpcBench(options, spec.workload(), ProcessMeter.forThisProcess(), kernel,
-                System::nanoTime, line -> err.println("perflab trial: " + line)).run();
+        RpcBenchResult result = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(),
+                kernel, System::nanoTime, line -> err.println("perflab trial: " + line)).run();
         environment.putAll(result.environment());
         if (result.requests() == 0) {
             err.println("perflab trial: no call completed in the measured window"

@@ -1,15 +1,15 @@
 package io.perflab.runner.trial;
 
-import io.perflab.runner.json.Json;
-import io.perflab.runner.json.JsonException;
+import io.perflab.runner.json.RunnerJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
 
 /**
  * How a forked trial hands its result to the runner: one line on standard output, the prefix {@value #PREFIX}
- * followed by a JSON object {@code {"metrics":{…},"environment":{…}}}. Anything else the trial prints (logging,
- * JVM warnings) is ignored, so log noise cannot be mistaken for a result.
+ * followed by a JSON {@link Report} {@code {"metrics":{…},"environment":{…}}}. Anything else the trial prints
+ * (logging, JVM warnings) is ignored, so log noise cannot be mistaken for a result.
  */
 public final class TrialProtocol {
 
@@ -18,12 +18,15 @@ public final class TrialProtocol {
     private TrialProtocol() {
     }
 
-    /** The result line of a trial. */
+    /** The result line of a trial; metrics that are not finite are left out (JSON has no NaN). */
     public static String encode(Map<String, Double> metrics, Map<String, String> environment) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("metrics", metrics);
-        json.put("environment", environment);
-        return PREFIX + Json.write(json);
+        Map<String, Double> finite = new LinkedHashMap<>();
+        metrics.forEach((key, value) -> {
+            if (value != null && Double.isFinite(value)) {
+                finite.put(key, value);
+            }
+        });
+        return PREFIX + RunnerJson.mapper().writeValueAsString(new Report(finite, environment));
     }
 
     /** The report in {@code line}, if it is a result line; a malformed result line throws. */
@@ -31,24 +34,19 @@ public final class TrialProtocol {
         if (!line.startsWith(PREFIX)) {
             return Optional.empty();
         }
-        Map<String, Object> json;
         try {
-            json = Json.parseObject(line.substring(PREFIX.length()));
-        } catch (JsonException e) {
-            throw new IllegalArgumentException("malformed trial result: " + e.getMessage(), e);
+            return Optional.of(RunnerJson.mapper().readValue(line.substring(PREFIX.length()), Report.class));
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("malformed trial result: " + e.getOriginalMessage(), e);
         }
-        Map<String, Double> metrics = new LinkedHashMap<>();
-        if (json.get("metrics") instanceof Map<?, ?> m) {
-            m.forEach((k, v) -> metrics.put(String.valueOf(k), v instanceof Number n ? n.doubleValue() : Double.NaN));
-        }
-        Map<String, String> environment = new LinkedHashMap<>();
-        if (json.get("environment") instanceof Map<?, ?> e) {
-            e.forEach((k, v) -> environment.put(String.valueOf(k), v == null ? null : String.valueOf(v)));
-        }
-        return Optional.of(new Report(metrics, environment));
     }
 
     /** What a trial reports about itself. */
     public record Report(Map<String, Double> metrics, Map<String, String> environment) {
+
+        public Report {
+            metrics = Map.copyOf(metrics);
+            environment = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(environment));
+        }
     }
 }

@@ -1,82 +1,39 @@
 package io.perflab.runner.trial;
 
-import io.perflab.runner.rpcbench.Stack;
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
+import java.util.Objects;
+import tools.jackson.core.JacksonException;
 
 /**
- * What one engine trial runs: engine options and the rpc-bench workload. Its {@linkplain #toArguments()
- * arguments} are those of {@code perflab trial} (the same flags as {@code perflab bench}, options as
- * {@code --set name=value}).
+ * What one engine trial runs: engine options and the rpc-bench workload. A trial JVM gets it as one argument,
+ * its {@linkplain #toJson() JSON}: {@code {"engineOptions":{"completion":"monitor",…},"workload":{…}}}.
  *
- * @param engineOptions engine option name → value, applied in order with {@code EngineOptions#withOption}
+ * @param engineOptions the engine's options (ignored by the other stacks)
  * @param workload the workload
  */
-public record TrialSpec(Map<String, String> engineOptions, Workload workload) {
-
-    /** The flag of one engine option, {@code --set name=value}. */
-    public static final String SET = "--set";
+public record TrialSpec(EngineOptions engineOptions, Workload workload) {
 
     public TrialSpec {
-        engineOptions = Collections.unmodifiableMap(new LinkedHashMap<>(engineOptions));
+        Objects.requireNonNull(engineOptions, "engineOptions");
+        Objects.requireNonNull(workload, "workload");
     }
 
-    public List<String> toArguments() {
-        List<String> args = new ArrayList<>(workload.toArguments());
-        engineOptions.forEach((name, value) -> {
-            args.add(SET);
-            args.add(name + "=" + value);
-        });
-        return args;
+    public String toJson() {
+        return RunnerJson.mapper().writeValueAsString(this);
     }
 
     /**
-     * Reads {@link #toArguments()}: workload flags (in {@code --flag value} or {@code --flag=value} form) and
-     * {@code --set name=value}; a flag left out keeps rpc-bench's default.
+     * Reads {@link #toJson()}.
      *
-     * @throws IllegalArgumentException naming the flag at fault
+     * @throws IllegalArgumentException saying what is wrong with the text
      */
-    public static TrialSpec parseArguments(List<String> args) {
-        Workload workload = Workload.DEFAULTS;
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            String flag = arg;
-            String value = null;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                flag = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            }
-            if (!flag.equals(SET) && !Workload.FLAGS.contains(flag)) {
-                throw new IllegalArgumentException("unknown trial argument '" + arg + "'; expected " + SET
-                        + " name=value or one of " + Workload.FLAGS);
-            }
-            boolean takesValue = !flag.equals("--encryption");
-            if (takesValue && value == null) {
-                if (i + 1 >= args.size()) {
-                    throw new IllegalArgumentException(flag + " needs a value");
-                }
-                value = args.get(++i);
-            }
-            if (flag.equals(SET)) {
-                int sep = value.indexOf('=');
-                if (sep <= 0) {
-                    throw new IllegalArgumentException(SET + " takes name=value, got '" + value + "'");
-                }
-                options.put(value.substring(0, sep).trim(), value.substring(sep + 1).trim());
-            } else {
-                workload = workload.with(flag, value);
-            }
+    public static TrialSpec fromJson(String json) {
+        try {
+            return RunnerJson.mapper().readValue(json, TrialSpec.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("not a trial spec: " + e.getOriginalMessage(), e);
         }
-        if (!options.isEmpty() && workload.stack() != Stack.PERFLAB) {
-            throw new IllegalArgumentException(SET + " sets engine options, which apply to --stack perflab only; got "
-                    + SET + " " + options.keySet().iterator().next() + " with --stack " + workload.stack().label());
-        }
-        return new TrialSpec(options, workload);
     }
 }

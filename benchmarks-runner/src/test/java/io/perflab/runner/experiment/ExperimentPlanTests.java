@@ -3,7 +3,9 @@ package io.perflab.runner.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.rpcbench.Warmup;
+import io.perflab.runner.trial.TrialSpec;
 import io.perflab.runner.rpcbench.Workload;
 import java.time.Duration;
 import java.util.List;
@@ -14,8 +16,9 @@ class ExperimentPlanTests {
 
     private static final Workload WORKLOAD = Workload.DEFAULTS.withWarmup(Warmup.fixed(Duration.ofSeconds(2)))
             .withRun(Duration.ofSeconds(3));
-    private static final EngineVariant WITHOUT = EngineVariant.of(Map.of("completion", "monitor"), WORKLOAD);
-    private static final EngineVariant WITH = EngineVariant.of(Map.of("completion", "notification"), WORKLOAD);
+    private static final EngineVariant WITHOUT = EngineVariant.of(
+            EngineOptions.defaults().withOption("completion", "monitor"), WORKLOAD);
+    private static final EngineVariant WITH = EngineVariant.of(EngineOptions.defaults(), WORKLOAD);
 
     @Test
     void interleavedAlternatesStartingWithTheBaseline() {
@@ -84,6 +87,7 @@ class ExperimentPlanTests {
                 "-XX:+UseSerialGC", "-Xbatch", "-XX:-UseDynamicNumberOfCompilerThreads", "-XX:+UseG1GC", "-cp",
                 "a.jar:b.jar");
         assertThat(command.subList(10, 12)).containsExactly("io.perflab.PerfLabApplication", "trial");
-        assertThat(String.join(" ", command)).endsWith("--run-seconds 3 --set completion=notification");
+        assertThat(command).hasSize(13);
+        assertThat(TrialSpec.fromJson(command.get(12))).isEqualTo(((EngineVariant) plan.with()).trialSpec());
     }
 }

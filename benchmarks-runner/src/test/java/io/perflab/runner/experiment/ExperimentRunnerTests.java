@@ -3,6 +3,7 @@ package io.perflab.runner.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
@@ -45,7 +46,7 @@ class ExperimentRunnerTests {
         assertThat(heard).allMatch(TrialResult::ok);
         assertThat(heard).extracting(TrialResult::pid).doesNotHaveDuplicates();
         assertThat(heard.get(0).environment()).containsEntry("pid", Long.toString(heard.get(0).pid()));
-        assertThat(heard.get(1).environment().get("command")).contains("-Xmx64m", "--set behaviour=ok");
+        assertThat(heard.get(1).environment().get("command")).contains("-Xmx64m", "\"completion\":\"notification\"");
         assertThat(heard.get(0).metrics()).containsKey(MetricKeys.REQS_PER_SEC);
     }
 
@@ -168,8 +169,8 @@ class ExperimentRunnerTests {
     }
 
     private static EngineVariant engine(String behaviour) {
-        return EngineVariant.of(Map.of("behaviour", behaviour),
-                Workload.DEFAULTS.withRun(Duration.ofSeconds(1)));
+        return EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS.withRun(Duration.ofSeconds(1)))
+                .withJvmArgs(List.of("-D" + FakeTrial.BEHAVIOUR + "=" + behaviour));
     }
 
     private static CommandVariant command(String command) {

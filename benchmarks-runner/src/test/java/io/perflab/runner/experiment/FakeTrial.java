@@ -2,19 +2,21 @@ package io.perflab.runner.experiment;
 
 import io.perflab.runner.trial.TrialProtocol;
 import io.perflab.runner.trial.TrialSpec;
-import java.util.List;
 import java.util.Map;
 
 /**
- * A stand-in trial JVM for the runner's tests: it understands the trial arguments and behaves as the engine
- * option {@code behaviour} says — {@code ok} (prints a result), {@code crash} (exits 3 after an error message),
+ * A stand-in trial JVM for the runner's tests: it reads the trial spec and behaves as the system property
+ * {@value #BEHAVIOUR} says — {@code ok} (prints a result), {@code crash} (exits 3 after an error message),
  * {@code silent} (exits 0 without a result), {@code hang} (never ends).
  */
 public final class FakeTrial {
 
+    /** The system property that tells this trial what to do. */
+    public static final String BEHAVIOUR = "fake.trial.behaviour";
+
     public static void main(String[] args) throws InterruptedException {
-        TrialSpec spec = TrialSpec.parseArguments(List.of(args));
-        String behaviour = spec.engineOptions().getOrDefault("behaviour", "ok");
+        TrialSpec spec = TrialSpec.fromJson(args[0]);
+        String behaviour = System.getProperty(BEHAVIOUR, "ok");
         System.out.println("some log line that is not a result");
         switch (behaviour) {
             case "ok" -> System.out.println(TrialProtocol.encode(

@@ -3,10 +3,18 @@ package io.perflab.runner.trial;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.CallMode;
+import io.perflab.runner.rpcbench.InvalidSettingException;
+import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.rpcbench.WorkloadSettings;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,60 +24,70 @@ import org.junit.jupiter.api.Test;
 class TrialSpecTests {
 
     @Test
-    void argumentsReadBackToTheSameSpec() {
+    void jsonReadsBackToTheSameSpec() {
         Workload workload = Workload.DEFAULTS.withMode(CallMode.ASYNC).withClientThreads(2).withAsyncConcurrency(8)
                 .withWorkerThreads(3).withServerReactors(2).withEncryption(true).withPayload(100, 2000)
                 .withWarmup(Warmup.auto(Duration.ofSeconds(12))).withRun(Duration.ofMillis(1500));
-        TrialSpec spec = new TrialSpec(Map.of("completion", "monitor", "allocator", "unpooled"), workload);
+        TrialSpec spec = new TrialSpec(EngineOptions.fromMap(Map.of("completion", "monitor", "allocator", "unpooled")),
+                workload);
 
-        assertThat(TrialSpec.parseArguments(spec.toArguments())).isEqualTo(spec);
+        assertThat(TrialSpec.fromJson(spec.toJson())).isEqualTo(spec);
+        assertThat(spec.toJson()).contains("\"completion\":\"monitor\"", "\"warmupSeconds\":\"auto:12\"",
+                "\"runSeconds\":1.5", "\"mode\":\"async\"", "\"stack\":\"perflab\"");
     }
 
     @Test
-    void leftOutFlagsKeepRpcBenchDefaults() {
-        TrialSpec spec = TrialSpec.parseArguments(List.of("--run-seconds=2", "--set", "tls=true"));
+    void aSpecThatIsNotOneSaysWhatIsWrong() {
+        String good = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS).toJson();
 
-        assertThat(spec.workload()).isEqualTo(Workload.DEFAULTS.withRun(Duration.ofSeconds(2)));
-        assertThat(spec.workload().mode()).isEqualTo(CallMode.SYNC);
-        assertThat(spec.workload().clientThreads()).isEqualTo(16);
-        assertThat(spec.workload().asyncConcurrency()).isEqualTo(60);
-        assertThat(spec.workload().workerThreads()).isEqualTo(1);
-        assertThat(spec.workload().serverReactors()).isEqualTo(4);
-        assertThat(spec.engineOptions()).containsExactly(Map.entry("tls", "true"));
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"mode\":\"sync\"", "\"mode\":\"batch\"")))
+                .hasMessageStartingWith("not a trial spec").hasMessageContaining("must be sync or async, got 'batch'");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"clientThreads\":0")))
+                .hasMessageContaining("clientThreads: must be ≥ 1, got 0");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"threads\":16")))
+                .hasMessageStartingWith("not a trial spec");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"clientThreads\":1.5")))
+                .hasMessageStartingWith("not a trial spec");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"runSeconds\":5", "\"runSeconds\":1e20")))
+                .hasMessageContaining("must be at most 86400 s");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"tls\":\"false\"", "\"tls\":\"maybe\"")))
+                .hasMessageContaining("invalid value 'maybe' for engine option 'tls'");
+        assertThatThrownBy(() -> TrialSpec.fromJson("{")).hasMessageStartingWith("not a trial spec");
     }
 
     @Test
-    void badArgumentsNameTheFlag() {
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--mode", "batch")))
-                .hasMessage("--mode must be sync or async, got 'batch'");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--run-seconds", "-1")))
-                .hasMessage("--run-seconds must not be negative, got -1");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--run-seconds", "0")))
-                .hasMessage("--run-seconds must be greater than 0, got 0");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--client-threads", "0")))
-                .hasMessage("--client-threads must be ≥ 1, got 0");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--warmup-seconds", "soon")))
-                .hasMessage("--warmup-seconds must be a number of seconds ≥ 0, 'auto' or 'auto:MAX', got 'soon'");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--set", "tls")))
-                .hasMessage("--set takes name=value, got 'tls'");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--threads", "3")))
-                .hasMessageStartingWith("unknown trial argument '--threads'");
+    void theStackTravelsInTheSpec() {
+        TrialSpec grpc = new TrialSpec(EngineOptions.defaults(),
+                Workload.DEFAULTS.withStack(Stack.GRPC).withPayload(2048, 2048));
+
+        assertThat(TrialSpec.fromJson(grpc.toJson())).isEqualTo(grpc);
+        assertThatThrownBy(() -> Stack.parse("zeromq")).hasMessage("must be perflab, grpc or netty, got 'zeromq'");
+        assertThatThrownBy(() -> Workload.DEFAULTS.withStack(Stack.GRPC).withEncryption(true))
+                .isInstanceOf(InvalidSettingException.class)
+                .hasMessage("encryption: is supported with the perflab stack only, got grpc");
     }
 
     @Test
-    void stackTravelsInTheArgumentsAndRefusesEngineOptions() {
-        TrialSpec grpc = new TrialSpec(Map.of(), Workload.DEFAULTS.withStack(Stack.GRPC).withPayload(2048, 2048));
+    void settingsGoOverTheBaseAndKeepWhatTheyLeaveOut() {
+        WorkloadSettings settings = new WorkloadSettings(null, CallMode.ASYNC, 2, null, null, null, null, 2048, null,
+                Warmup.parse("auto:15"), new BigDecimal("0.25"));
+        Workload workload = settings.applyTo(Workload.DEFAULTS);
 
-        assertThat(grpc.toArguments()).containsSequence("--stack", "grpc");
-        assertThat(TrialSpec.parseArguments(grpc.toArguments())).isEqualTo(grpc);
-        assertThat(TrialSpec.parseArguments(List.of("--mode", "async")).workload().stack()).isEqualTo(Stack.PERFLAB);
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--stack", "netty", "--set", "completion=monitor")))
-                .hasMessage("--set sets engine options, which apply to --stack perflab only; got --set completion "
-                        + "with --stack netty");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--stack=zeromq")))
-                .hasMessage("--stack must be perflab, grpc or netty, got 'zeromq'");
-        assertThatThrownBy(() -> TrialSpec.parseArguments(List.of("--stack", "grpc", "--encryption")))
-                .hasMessage("--encryption is supported with --stack perflab only, got --stack grpc");
+        assertThat(workload).isEqualTo(Workload.DEFAULTS.withMode(CallMode.ASYNC).withClientThreads(2)
+                .withPayload(2048, 0).withWarmup(Warmup.auto(Duration.ofSeconds(15))).withRun(Duration.ofMillis(250)));
+        assertThat(WorkloadSettings.NONE.applyTo(Workload.DEFAULTS)).isEqualTo(Workload.DEFAULTS);
+    }
+
+    @Test
+    void durationsAreBoundedBeforeTheyBecomeNanoseconds() {
+        assertThat(Seconds.parse("0.5")).isEqualTo(Duration.ofMillis(500));
+        assertThat(Seconds.parse("1e2")).isEqualTo(Duration.ofSeconds(100));
+        assertThatThrownBy(() -> Seconds.parse("18446744074.709551616")).hasMessageContaining("at most 86400 s");
+        assertThatThrownBy(() -> Seconds.parse("-1")).hasMessage("must not be negative, got -1");
+        assertThatThrownBy(() -> Seconds.parse("0x1p3")).hasMessageContaining("must be a number of seconds");
+        assertThatThrownBy(() -> Seconds.parse("2d")).hasMessageContaining("must be a number of seconds");
+        assertThatThrownBy(() -> Warmup.parse("auto:18446744074.7")).hasMessageContaining("got 'auto:18446744074.7'");
+        assertThatThrownBy(() -> Warmup.parse("601")).hasMessage("must be at most 600 s, got 601");
     }
 
     @Test
@@ -82,25 +100,33 @@ class TrialSpecTests {
 
     @Test
     void resultLineIsFoundAmongLogLinesAndReadBack() {
-        String line = TrialProtocol.encode(Map.of("reqs_per_sec", 155254.0), Map.of("host", "bench-1"));
+        String line = TrialProtocol.encode(Map.of("reqs_per_sec", 155254.0, "gc_pause_ms", Double.NaN),
+                Map.of("host", "bench-1"));
 
         assertThat(line).startsWith(TrialProtocol.PREFIX);
         assertThat(TrialProtocol.decode("12:00:01 INFO started")).isEmpty();
         TrialProtocol.Report report = TrialProtocol.decode(line).orElseThrow();
-        assertThat(report.metrics()).containsEntry("reqs_per_sec", 155254.0);
+        assertThat(report.metrics()).containsExactly(Map.entry("reqs_per_sec", 155254.0));
         assertThat(report.environment()).containsEntry("host", "bench-1");
         assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "{\"metrics\":"))
-                .hasMessageStartingWith("malformed trial result: unexpected end of JSON");
+                .hasMessageStartingWith("malformed trial result: Unexpected end-of-input");
     }
 
     @Test
-    void trialResultJsonRoundTrips() {
+    void experimentFileRoundTripsItsTrials() throws Exception {
         TrialResult result = new TrialResult("with", 3, TrialStatus.FAILED, Instant.parse("2025-05-01T10:00:00Z"),
                 Instant.parse("2025-05-01T10:00:07.5Z"), 4242, Map.of("gc_count", 1.0), Map.of("host", "h"),
                 "exited with status 1");
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("experiment", ".json");
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
 
-        assertThat(TrialResult.fromJson(result.toJson())).isEqualTo(result);
-        assertThat(result.toJson().keySet()).containsExactly("variant", "ordinal", "status", "pid", "start", "end",
-                "metrics", "environment", "error");
+        ExperimentJson.write(file, plan, List.of(result));
+        String text = java.nio.file.Files.readString(file);
+
+        assertThat(ExperimentJson.readTrials(text)).containsExactly(result);
+        assertThat(text).contains("\"start\" : \"2025-05-01T10:00:00Z\"", "\"variant\" : \"with\"");
+        assertThatThrownBy(() -> ExperimentJson.readTrials("{\"trials\": 3}"))
+                .hasMessageStartingWith("not an experiment file of perflab ab --out");
     }
 }

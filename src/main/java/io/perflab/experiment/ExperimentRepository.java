@@ -1,12 +1,15 @@
 package io.perflab.experiment;
 
+import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.TrialResult;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,6 +18,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +31,14 @@ import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Experiments, variants, runs and samples in the database (tables of {@code V2__experiments.sql}). */
+/**
+ * The experiment aggregate in the database: experiments with their variants, runs, samples and per-experiment
+ * metric units, the metric catalog they refer to, and the queue of this host (tables of
+ * {@code V2__experiments.sql} and {@code V3__uploads_and_tokens.sql}). Engine, command and uploaded experiments
+ * are all written here and nowhere else. Over 300 lines because the aggregate's reads and writes belong together.
+ */
 @Repository
-public class ExperimentStore {
+public class ExperimentRepository {
 
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
             + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
@@ -39,7 +48,7 @@ public class ExperimentStore {
     private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
 
-    ExperimentStore(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json) {
+    ExperimentRepository(JdbcClient jdbc, JdbcTemplate jdbcTemplate, JsonMapper json) {
         this.jdbc = jdbc;
         this.jdbcTemplate = jdbcTemplate;
         this.json = json;
@@ -50,7 +59,7 @@ public class ExperimentStore {
     public long insert(ExperimentSpec spec, ExperimentStatus status, String createdBy, Instant now) {
         ExperimentPlan plan = spec.plan();
         String workload = plan.without() instanceof EngineVariant engine
-                ? json.writeValueAsString(engine.workload().toArguments()) : null;
+                ? RunnerJson.mapper().writeValueAsString(engine.workload()) : null;
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO experiment (name, description, kind, status, preset, runs_per_variant, run_order, seed,
@@ -72,7 +81,7 @@ public class ExperimentStore {
         String jvmArgs = null;
         String command = null;
         if (variant instanceof EngineVariant engine) {
-            options = json.writeValueAsString(new LinkedHashMap<>(engine.engineOptions()));
+            options = RunnerJson.mapper().writeValueAsString(engine.engineOptions());
             jvmArgs = json.writeValueAsString(engine.jvmArgs());
         } else if (variant instanceof CommandVariant cmd) {
             command = cmd.command();
@@ -80,6 +89,64 @@ public class ExperimentStore {
         jdbc.sql("INSERT INTO variant (experiment_id, name, options, jvm_args, command) VALUES (?, ?, ?, ?, ?)")
                 .params(experimentId, name.label(), options, jvmArgs, command)
                 .update();
+    }
+
+    /**
+     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs and samples — in four
+     * statements however many runs it has (callers hold the transaction); returns its id and the stored runs.
+     */
+    public Recorded insert(RecordedExperiment e) {
+        SourceRevision git = e.revision();
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        OffsetDateTime now = timestamp(e.createdAt());
+        jdbc.sql("""
+                INSERT INTO experiment (name, kind, status, benchmark, runs_per_variant, run_order, seed,
+                    trial_timeout_seconds, max_failures, created_by, created_at, started_at, finished_at, data_version,
+                    git_repository, git_branch, git_commit, git_base_commit, git_pull_request, commit_time, machine,
+                    tags)
+                VALUES (?, 'UPLOAD', 'COMPLETED', ?, ?, 'blocked', 0, 0, 0, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(e.name(), e.benchmark(), e.runsPerVariant(), e.createdBy(), now, now, now,
+                        git.repository(), git.branch(), git.commit(), git.baseCommit(), git.pullRequest(),
+                        timestamp(git.commitTime()),
+                        e.machine().isEmpty() ? null : json.writeValueAsString(e.machine()),
+                        e.tags().isEmpty() ? null : json.writeValueAsString(e.tags()))
+                .update(keys, "id");
+        long id = keys.getKey().longValue();
+        for (VariantName side : VariantName.values()) {
+            jdbc.sql("INSERT INTO variant (experiment_id, name, label) VALUES (?, ?, ?)")
+                    .params(id, side.label(), e.labels().get(side))
+                    .update();
+        }
+        List<Object[]> metricRows = new ArrayList<>();
+        e.metrics().forEach((key, m) -> metricRows.add(new Object[] {id, key, m.unit(),
+                m.higherIsBetter() ? "HIGHER" : "LOWER"}));
+        jdbcTemplate.batchUpdate(
+                "INSERT INTO experiment_metric (experiment_id, metric_key, unit, direction) VALUES (?, ?, ?, ?)",
+                metricRows);
+        List<Object[]> runRows = new ArrayList<>();
+        e.runs().forEach(r -> runRows.add(new Object[] {id, r.variant().label(), r.ordinal(), now, now}));
+        jdbcTemplate.batchUpdate("""
+                INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at)
+                VALUES (?, ?, ?, 'OK', ?, ?)""", runRows);
+        Map<Integer, Long> runIds = new HashMap<>();
+        jdbc.sql("SELECT ordinal, id FROM trial_run WHERE experiment_id = ?").param(id)
+                .query((ResultSet rs) -> {
+                    runIds.put(rs.getInt(1), rs.getLong(2));
+                });
+        List<Object[]> sampleRows = new ArrayList<>();
+        List<RunRecord> stored = new ArrayList<>();
+        for (RecordedExperiment.Run run : e.runs()) {
+            long runId = runIds.get(run.ordinal());
+            run.samples().forEach((key, value) -> sampleRows.add(new Object[] {runId, key, value}));
+            stored.add(new RunRecord(runId, run.variant().label(), run.ordinal(), "OK", e.createdAt(),
+                    e.createdAt(), null, Map.of(), null, run.samples()));
+        }
+        jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", sampleRows);
+        return new Recorded(id, List.copyOf(stored));
+    }
+
+    /** A recorded experiment as stored: its id and its runs with their ids. */
+    public record Recorded(long id, List<RunRecord> runs) {
     }
 
     public Optional<ExperimentRecord> find(long id) {
@@ -156,24 +223,16 @@ public class ExperimentStore {
         if (row.get("command") != null) {
             return new CommandVariant(row.get("command"));
         }
-        Map<String, String> options = json.readValue(row.get("options"), new TypeReference<Map<String, String>>() { });
+        EngineOptions options = RunnerJson.mapper().readValue(row.get("options"), EngineOptions.class);
         List<String> jvmArgs = row.get("jvm_args") == null ? List.of()
                 : json.readValue(row.get("jvm_args"), new TypeReference<List<String>>() { });
         return new EngineVariant(options, workload(workloadJson), jvmArgs, Optional.empty());
     }
 
-    private Workload workload(String workloadJson) {
-        Workload workload = Workload.DEFAULTS;
-        if (workloadJson == null) {
-            return workload;
-        }
-        List<String> args = json.readValue(workloadJson, new TypeReference<List<String>>() { });
-        for (int i = 0; i < args.size(); i++) {
-            String flag = args.get(i);
-            boolean takesValue = !flag.equals("--encryption");
-            workload = workload.with(flag, takesValue ? args.get(++i) : "");
-        }
-        return workload;
+    /** A stored workload; settings a release before them did not store keep rpc-bench's defaults. */
+    private static Workload workload(String workloadJson) {
+        return workloadJson == null ? Workload.DEFAULTS
+                : RunnerJson.mapper().readValue(workloadJson, WorkloadSettings.class).applyTo(Workload.DEFAULTS);
     }
 
     /** The engine options and JVM flags of each variant, keyed {@code without}/{@code with}. */

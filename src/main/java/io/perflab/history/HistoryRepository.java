@@ -1,0 +1,104 @@
+package io.perflab.history;
+
+import io.perflab.experiment.MetricDefinition;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The queries behind benchmark histories: uploads of a benchmark by commit time and their samples of a metric. */
+@Repository
+class HistoryRepository {
+
+    /** One upload of a benchmark. */
+    record Upload(long id, String commit, String branch, Instant commitTime, Instant createdAt) {
+    }
+
+    private final JdbcClient jdbc;
+
+    HistoryRepository(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    List<BenchmarkSummary> benchmarks() {
+        Map<String, TreeSet<String>> branches = new LinkedHashMap<>();
+        jdbc.sql("SELECT DISTINCT benchmark, git_branch FROM experiment WHERE kind = 'UPLOAD' AND git_branch IS NOT NULL")
+                .query((ResultSet rs) -> {
+                    branches.computeIfAbsent(rs.getString(1), k -> new TreeSet<>()).add(rs.getString(2));
+                });
+        return jdbc.sql("""
+                SELECT benchmark, COUNT(*), MAX(created_at), MAX(id) FROM experiment
+                WHERE kind = 'UPLOAD' AND benchmark IS NOT NULL GROUP BY benchmark ORDER BY benchmark""")
+                .query((rs, n) -> new BenchmarkSummary(rs.getString(1), rs.getLong(2),
+                        List.copyOf(branches.getOrDefault(rs.getString(1), new TreeSet<>())),
+                        rs.getObject(3, OffsetDateTime.class).toInstant(), rs.getLong(4)))
+                .list();
+    }
+
+    /** Metric keys of the benchmark's uploads, sorted. */
+    List<String> metrics(String benchmark) {
+        return jdbc.sql("""
+                SELECT DISTINCT m.metric_key FROM experiment_metric m JOIN experiment e ON e.id = m.experiment_id
+                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? ORDER BY m.metric_key""")
+                .param(benchmark).query(String.class).list();
+    }
+
+    /** The benchmark's uploads (on {@code branch}, when given) by commit time, those without one last. */
+    List<Upload> uploads(String benchmark, String branch) {
+        StringBuilder sql = new StringBuilder("""
+                SELECT id, git_commit, git_branch, commit_time, created_at FROM experiment
+                WHERE kind = 'UPLOAD' AND benchmark = ?""");
+        List<Object> params = new ArrayList<>(List.of(benchmark));
+        if (branch != null) {
+            sql.append(" AND git_branch = ?");
+            params.add(branch);
+        }
+        sql.append(" ORDER BY CASE WHEN commit_time IS NULL THEN 1 ELSE 0 END, commit_time, created_at, id");
+        return jdbc.sql(sql.toString()).params(params)
+                .query((rs, n) -> new Upload(rs.getLong(1), rs.getString(2), rs.getString(3), instant(rs, 4),
+                        instant(rs, 5)))
+                .list();
+    }
+
+    /** Per upload and side, the successful runs' values of {@code metric} in run order. */
+    Map<Long, Map<String, List<Double>>> values(String benchmark, String metric, String branch) {
+        String sql = """
+                SELECT r.experiment_id, r.variant, s.metric_value FROM sample s
+                JOIN trial_run r ON r.id = s.run_id JOIN experiment e ON e.id = r.experiment_id
+                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND s.metric_key = ? AND r.status = 'OK'"""
+                + (branch == null ? "" : " AND e.git_branch = ?")
+                + " ORDER BY r.experiment_id, r.ordinal";
+        List<Object> params = new ArrayList<>(List.of(benchmark, metric));
+        if (branch != null) {
+            params.add(branch);
+        }
+        Map<Long, Map<String, List<Double>>> values = new LinkedHashMap<>();
+        jdbc.sql(sql).params(params).query((ResultSet rs) -> {
+            values.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(rs.getDouble(3));
+        });
+        return values;
+    }
+
+    /** The unit and direction of the latest upload that has the metric. */
+    MetricDefinition definition(String benchmark, String metric) {
+        return jdbc.sql("""
+                SELECT m.unit, m.direction FROM experiment_metric m JOIN experiment e ON e.id = m.experiment_id
+                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND m.metric_key = ? ORDER BY e.id DESC
+                FETCH FIRST 1 ROWS ONLY""")
+                .params(benchmark, metric)
+                .query((rs, n) -> new MetricDefinition(metric, rs.getString(1), "HIGHER".equals(rs.getString(2)), 0, ""))
+                .single();
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws java.sql.SQLException {
+        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+        return value == null ? null : value.toInstant();
+    }
+}

@@ -1,0 +1,180 @@
+package io.perflab.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The analysis of one metric of a paired design ({@code duet} or {@code alternating}): K pairs, each with M windows
+ * of both variants. The JVM pair is the unit of replication; windows of one pair share the JVMs' start, placement
+ * and warmup and are never counted as independent samples.
+ *
+ * <p>For window j of pair i measured on both sides, y<sub>ij</sub> = log(with<sub>ij</sub>/without<sub>ij</sub>),
+ * computed as log1p((with − without)/without) so that ratios near 1 keep their digits. A window missing on one side
+ * (see {@link PairWindows}) is left out on both; a pair with no window measured on both sides is left out whole;
+ * each leaves a {@link StatWarning.Kind#MISSING_WINDOWS} warning.
+ *
+ * <ul>
+ *   <li>Per pair, rᵢ = the mean of its y<sub>ij</sub>. The one-sample t interval over the K values rᵢ
+ *       ({@link #logRatio()}, R: {@code t.test(r)}) gives the relative change
+ *       100·(e<sup>r̄</sup> − 1) % with the interval 100·(e<sup>l</sup> − 1) to 100·(e<sup>u</sup> − 1)
+ *       ({@link #relativeChange()}): a ratio of geometric means, which the log keeps symmetric between the
+ *       variants.
+ *   <li>Per pair, the means of its matched windows on each side; the paired t-test of those K pairs of means
+ *       ({@link #difference()}, R: {@code t.test(with, without, paired = TRUE)}) gives the change in the metric's
+ *       units. Welch's test of the same means ({@link #welchIgnoringPairing()}) is given beside it: it is what the
+ *       figures say if the pairing is ignored.
+ *   <li>The variance components of y<sub>ij</sub> between and within pairs ({@link VarianceComponents}), when at
+ *       least one pair has two windows, with Kalibera and Jones's optimal windows per pair.
+ * </ul>
+ *
+ * <pre>{@code
+ * PairedAnalysis a = PairedAnalysis.analyze(pairs, ComparisonOptions.defaults());
+ * a.relativeChange();                           // e.g. -2.71 % [-3.44, -1.99]
+ * a.logRatio().pValue();                        // R: t.test(r)$p.value
+ * a.varianceComponents().map(v -> v.windowsPerPair(37, 3, 50).recommended());
+ * }</pre>
+ *
+ * @param pairs K, the pairs analysed
+ * @param windows the matched windows analysed, Σ over the pairs
+ * @param pairLogRatios rᵢ of the pairs analysed, in input order
+ * @param logRatio the one-sample t-test of the rᵢ against 0 (its difference is r̄)
+ * @param relativeChange 100·(e<sup>x</sup> − 1) of r̄ and of its interval
+ * @param difference the paired t-test of the pairs' window means, in the metric's units
+ * @param welchIgnoringPairing Welch's test of the same window means as two independent groups
+ * @param varianceComponents between and within pairs; empty when every pair has a single window
+ * @param warnings caveats, in the order found
+ * @param options the settings used (level and alternative of every interval)
+ * @see <a href="https://doi.org/10.1145/3358960.3379132">L. Bulej, V. Horký, P. Tůma, F. Farquet, A. Prokopec
+ *     (2020), Duet benchmarking: improving measurement accuracy in the cloud, ICPE 2020</a>
+ * @see <a href="https://doi.org/10.1145/2464157.2464160">T. Kalibera, R. Jones (2013), Rigorous benchmarking in
+ *     reasonable time, ISMM 2013</a>
+ */
+public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios, TTestResult logRatio,
+        RelativeChange relativeChange, TTestResult difference, TTestResult welchIgnoringPairing,
+        Optional<VarianceComponents> varianceComponents, List<StatWarning> warnings, ComparisonOptions options) {
+
+    public PairedAnalysis {
+        pairLogRatios = List.copyOf(pairLogRatios);
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * Analyses the pairs of a paired design.
+     *
+     * @param pairs the pairs in run order, each with its windows of both variants
+     * @param options confidence level and alternative of the intervals (α and the rest are not used)
+     * @throws IllegalArgumentException with fewer than 2 pairs that have a matched window, a window value that is
+     *     not positive (a log ratio needs positive values), or pair figures that are essentially constant
+     */
+    public static PairedAnalysis analyze(List<PairWindows> pairs, ComparisonOptions options) {
+        if (pairs == null || options == null) {
+            throw new IllegalArgumentException("pairs and options must be given");
+        }
+        List<double[]> logRatios = new ArrayList<>();
+        List<Double> withMeans = new ArrayList<>();
+        List<Double> withoutMeans = new ArrayList<>();
+        List<String> partial = new ArrayList<>();
+        List<String> empty = new ArrayList<>();
+        int dropped = 0;
+        int total = 0;
+        for (int i = 0; i < pairs.size(); i++) {
+            PairWindows p = pairs.get(i);
+            if (p == null) {
+                throw new IllegalArgumentException("pair " + (i + 1) + " is missing");
+            }
+            double[] w = p.withShared();
+            double[] wo = p.withoutShared();
+            int n = 0;
+            for (int j = 0; j < p.length(); j++) {
+                if (p.matched(j)) {
+                    n++;
+                }
+            }
+            double[] y = new double[n];
+            double[] a = new double[n];
+            double[] b = new double[n];
+            int k = 0;
+            for (int j = 0; j < p.length(); j++) {
+                if (!p.matched(j)) {
+                    continue;
+                }
+                if (!(w[j] > 0) || !(wo[j] > 0)) {
+                    throw new IllegalArgumentException("pair " + (i + 1) + ", window " + (j + 1) + ": '"
+                            + (w[j] > 0 ? "without" : "with") + "' is " + (w[j] > 0 ? wo[j] : w[j])
+                            + ": a log ratio needs positive values");
+                }
+                y[k] = Math.log1p((w[j] - wo[j]) / wo[j]);
+                a[k] = w[j];
+                b[k] = wo[j];
+                k++;
+            }
+            int missing = p.length() - n;
+            dropped += missing;
+            if (n == 0) {
+                empty.add(String.valueOf(i + 1));
+                continue;
+            }
+            if (missing > 0) {
+                partial.add(String.valueOf(i + 1));
+            }
+            total += n;
+            logRatios.add(y);
+            withMeans.add(Sums.mean(a));
+            withoutMeans.add(Sums.mean(b));
+        }
+        int k = logRatios.size();
+        if (k < 2) {
+            throw new IllegalArgumentException("not enough pairs: " + k + " (need ≥ 2)"
+                    + (empty.isEmpty() ? "" : "; pairs without a window measured on both sides: "
+                            + String.join(", ", empty)));
+        }
+        double[] r = new double[k];
+        for (int i = 0; i < k; i++) {
+            r[i] = Sums.mean(logRatios.get(i));
+        }
+        double level = options.confidenceLevel();
+        Alternative alternative = options.alternative();
+        TTestResult logRatio = TTest.oneSample(r, "pair log ratios", alternative, level);
+        double[] wm = withMeans.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] wom = withoutMeans.stream().mapToDouble(Double::doubleValue).toArray();
+        TTestResult difference = TTest.paired(wm, wom, alternative, level);
+        TTestResult welch = TTest.welch(wm, wom, alternative, level);
+
+        List<StatWarning> warnings = new ArrayList<>();
+        if (k < Comparison.RECOMMENDED_SAMPLES) {
+            warnings.add(new StatWarning(StatWarning.Kind.TOO_FEW_SAMPLES, null, "only " + k + " pairs: need ≥ "
+                    + Comparison.RECOMMENDED_SAMPLES + " for a trustworthy confidence interval"));
+        }
+        if (dropped > 0) {
+            List<String> parts = new ArrayList<>();
+            if (!partial.isEmpty()) {
+                parts.add("left out windows measured on one side only (pair" + (partial.size() == 1 ? " " : "s ")
+                        + String.join(", ", partial) + ")");
+            }
+            if (!empty.isEmpty()) {
+                parts.add("left out pair" + (empty.size() == 1 ? " " : "s ") + String.join(", ", empty)
+                        + " with no window measured on both sides");
+            }
+            warnings.add(new StatWarning(StatWarning.Kind.MISSING_WINDOWS, null, dropped + " window"
+                    + (dropped == 1 ? "" : "s") + " without a partner: " + String.join("; ", parts)));
+        }
+        Optional<VarianceComponents> components = Optional.empty();
+        if (total > k) {
+            VarianceComponents vc = VarianceComponents.of(logRatios.toArray(new double[0][]));
+            if (vc.betweenClamped()) {
+                warnings.add(new StatWarning(StatWarning.Kind.NEGATIVE_VARIANCE_COMPONENT, null,
+                        "the between-pairs variance estimate is negative (mean squares " + Display.value(
+                                vc.meanSquareBetween()) + " between < " + Display.value(vc.meanSquareWithin())
+                                + " within): reported as 0, the pairs differ no more than their windows do"));
+            }
+            components = Optional.of(vc);
+        }
+        List<Double> ratios = new ArrayList<>(k);
+        for (double v : r) {
+            ratios.add(v);
+        }
+        return new PairedAnalysis(k, total, ratios, logRatio, RelativeChange.ofLogRatio(logRatio), difference, welch,
+                components, warnings, options);
+    }
+}

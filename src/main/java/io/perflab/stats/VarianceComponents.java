@@ -1,0 +1,148 @@
+package io.perflab.stats;
+
+/**
+ * Variance components of the per-window log ratios y<sub>ij</sub> = log(with<sub>ij</sub>/without<sub>ij</sub>) of a
+ * paired design (pair i = 1..a, window j = 1..n<sub>i</sub>, N = Σn<sub>i</sub>), by the one-way random-effects
+ * analysis of variance y<sub>ij</sub> = μ + b<sub>i</sub> + e<sub>ij</sub>, Var b = σ²<sub>between</sub>,
+ * Var e = σ²<sub>within</sub>:
+ *
+ * <ul>
+ *   <li>MS<sub>between</sub> = Σ n<sub>i</sub>(ȳ<sub>i</sub> − ȳ)² / (a − 1), with ȳ the mean of all N windows;
+ *   <li>MS<sub>within</sub> = Σ Σ (y<sub>ij</sub> − ȳ<sub>i</sub>)² / (N − a);
+ *   <li>method-of-moments (ANOVA) estimators σ̂²<sub>within</sub> = MS<sub>within</sub> and
+ *       σ̂²<sub>between</sub> = (MS<sub>between</sub> − MS<sub>within</sub>) / n₀, with
+ *       n₀ = (N − Σn²<sub>i</sub>/N)/(a − 1) (= M windows per pair when balanced).
+ * </ul>
+ *
+ * <p>When MS<sub>between</sub> &lt; MS<sub>within</sub> the estimate of σ²<sub>between</sub> is negative: it is
+ * reported as 0 and {@link #betweenClamped()} says so (the pairs then differ no more than the windows of a pair
+ * do). Both components are in squared natural-log units; √σ² is about the relative standard deviation.
+ *
+ * @param between σ̂²<sub>between</sub>, clamped at 0: how much the true log ratio varies from pair to pair (JVM
+ *     starts, placement, machine state)
+ * @param within σ̂²<sub>within</sub>: how much windows vary within one pair
+ * @param meanSquareBetween MS<sub>between</sub>
+ * @param meanSquareWithin MS<sub>within</sub>
+ * @param dfBetween a − 1
+ * @param dfWithin N − a
+ * @param n0 the effective windows per pair n₀
+ * @param betweenClamped whether the unclamped estimate of σ²<sub>between</sub> was negative
+ * @see <a href="https://doi.org/10.1002/9780470316856">S. R. Searle, G. Casella, C. E. McCulloch (1992), Variance
+ *     Components, Wiley, §3.5 (ANOVA estimation, unbalanced one-way classification)</a>
+ */
+public record VarianceComponents(double between, double within, double meanSquareBetween, double meanSquareWithin,
+        int dfBetween, int dfWithin, double n0, boolean betweenClamped) {
+
+    /** Upper limit of {@link #windowsPerPair} when no cap is wanted. */
+    public static final int DEFAULT_MAX_WINDOWS = 100;
+
+    static VarianceComponents of(double[][] y) {
+        int a = y.length;
+        int total = 0;
+        double sumSquares = 0;
+        for (double[] pair : y) {
+            total += pair.length;
+            sumSquares += (double) pair.length * pair.length;
+        }
+        double[] all = new double[total];
+        int k = 0;
+        for (double[] pair : y) {
+            System.arraycopy(pair, 0, all, k, pair.length);
+            k += pair.length;
+        }
+        double grand = Sums.mean(all);
+        double[] between = new double[a];
+        double[] within = new double[a];
+        for (int i = 0; i < a; i++) {
+            double m = Sums.mean(y[i]);
+            between[i] = y[i].length * (m - grand) * (m - grand);
+            within[i] = Sums.sumOfSquaredDeviations(y[i], m);
+        }
+        int dfBetween = a - 1;
+        int dfWithin = total - a;
+        double msb = Sums.sum(between) / dfBetween;
+        double msw = Sums.sum(within) / dfWithin;
+        double n0 = (total - sumSquares / total) / dfBetween;
+        double raw = (msb - msw) / n0;
+        return new VarianceComponents(Math.max(0, raw), msw, msb, msw, dfBetween, dfWithin, n0, raw < 0);
+    }
+
+    /**
+     * Kalibera and Jones's optimal number of windows per pair for the measured costs: a pair costs c₁ seconds
+     * (JVM start and warmup) plus c₂ seconds per window, and the mean log ratio of a pairs of m windows has
+     * variance (σ²<sub>between</sub> + σ²<sub>within</sub>/m)/a. For a fixed time a·(c₁ + m·c₂) that variance is
+     * least at
+     *
+     * <p style="text-align:center">m* = √(c₁·σ²<sub>within</sub> / (c₂·σ²<sub>between</sub>)).
+     *
+     * <p>The recommendation is whichever of ⌊m*⌋ and ⌈m*⌉ gives the smaller (c₁ + m·c₂)(σ²<sub>between</sub> +
+     * σ²<sub>within</sub>/m) (Kalibera and Jones round up, which can only cost more), at least 1 and at most
+     * {@code maxWindows}; with σ²<sub>between</sub> = 0 more windows always help and the cap applies.
+     *
+     * @param pairSeconds c₁, seconds per pair spent before the first window (JVM start, warmup), &gt; 0
+     * @param windowSeconds c₂, seconds per window, &gt; 0
+     * @param maxWindows the most windows per pair worth recommending, ≥ 1 (e.g. {@link #DEFAULT_MAX_WINDOWS})
+     * @see <a href="https://doi.org/10.1145/2464157.2464160">T. Kalibera, R. Jones (2013), Rigorous benchmarking
+     *     in reasonable time, ISMM 2013, pp. 63–74 (optimal repetition counts per level)</a>
+     */
+    public WindowsPerPair windowsPerPair(double pairSeconds, double windowSeconds, int maxWindows) {
+        requirePositive(pairSeconds, "seconds per pair");
+        requirePositive(windowSeconds, "seconds per window");
+        if (maxWindows < 1) {
+            throw new IllegalArgumentException("the most windows per pair must be at least 1, got " + maxWindows);
+        }
+        double optimum = between == 0 ? Double.POSITIVE_INFINITY
+                : Math.sqrt(pairSeconds * within / (windowSeconds * between));
+        int recommended;
+        if (!(optimum < maxWindows)) {
+            recommended = maxWindows;
+        } else {
+            int low = (int) Math.max(1, Math.floor(optimum));
+            int high = (int) Math.min(maxWindows, Math.max(1, Math.ceil(optimum)));
+            recommended = costTimesVariance(low, pairSeconds, windowSeconds)
+                    <= costTimesVariance(high, pairSeconds, windowSeconds) ? low : high;
+        }
+        return new WindowsPerPair(optimum, recommended, optimum > maxWindows);
+    }
+
+    private double costTimesVariance(int m, double c1, double c2) {
+        return (c1 + m * c2) * (between + within / m);
+    }
+
+    /**
+     * The precision a time budget buys with {@code windowsPerPair} windows per pair, if the variance components
+     * stay as measured: a = ⌊budget/(c₁ + m·c₂)⌋ pairs, and the half-width of the t interval of the mean log ratio
+     * h = t<sub>(1+level)/2, a−1</sub>·√(σ²<sub>between</sub>/a + σ²<sub>within</sub>/(a·m)), also as the relative
+     * precision 100·(e<sup>h</sup> − 1) %. When fewer than 2 pairs fit in the budget the half-width is infinite.
+     *
+     * @param budgetSeconds the wall time to spend on pairs
+     * @param pairSeconds c₁
+     * @param windowSeconds c₂
+     * @param windowsPerPair m ≥ 1
+     * @param confidenceLevel the interval's level
+     */
+    public BudgetPrecision precision(double budgetSeconds, double pairSeconds, double windowSeconds,
+            int windowsPerPair, double confidenceLevel) {
+        requirePositive(budgetSeconds, "time budget");
+        requirePositive(pairSeconds, "seconds per pair");
+        requirePositive(windowSeconds, "seconds per window");
+        Inputs.requireConfidenceLevel(confidenceLevel);
+        if (windowsPerPair < 1) {
+            throw new IllegalArgumentException("windows per pair must be at least 1, got " + windowsPerPair);
+        }
+        long pairs = (long) Math.floor(budgetSeconds / (pairSeconds + windowsPerPair * windowSeconds));
+        if (pairs < 2) {
+            return new BudgetPrecision(budgetSeconds, windowsPerPair, pairs, Double.POSITIVE_INFINITY,
+                    Double.POSITIVE_INFINITY);
+        }
+        double se = Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair));
+        double half = Distributions.tQuantile(1 - (1 - confidenceLevel) / 2, pairs - 1.0) * se;
+        return new BudgetPrecision(budgetSeconds, windowsPerPair, pairs, half, 100 * Math.expm1(half));
+    }
+
+    private static void requirePositive(double v, String what) {
+        if (!(v > 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException(what + " must be a positive number of seconds, got " + v);
+        }
+    }
+}

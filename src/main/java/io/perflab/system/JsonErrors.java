@@ -1,0 +1,151 @@
+package io.perflab.system;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.exc.InvalidNullException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.exc.ValueInstantiationException;
+
+/**
+ * Says why JSON — a request body, an experiment file — could not be read, in the user's terms: the field at fault
+ * (e.g. {@code workload.clientThreads}, {@code with[2]}) and what it may hold, never a Java type name or a
+ * parser's internals.
+ */
+public final class JsonErrors {
+
+    private JsonErrors() {
+    }
+
+    /** {@code ex} as one field problem. */
+    public static InvalidInputException.FieldProblem problem(Throwable ex) {
+        JacksonException json = innermost(ex, JacksonException.class);
+        if (json == null) {
+            return new InvalidInputException.FieldProblem(null, "the request body cannot be read: "
+                    + firstLine(String.valueOf(rootCause(ex).getMessage())));
+        }
+        String path = path(json.getPath());
+        return new InvalidInputException.FieldProblem(path.isEmpty() ? null : path, message(json));
+    }
+
+    /** {@link #problem} as one line. */
+    public static String describe(Throwable ex) {
+        return problem(ex).toString();
+    }
+
+    private static String message(JacksonException json) {
+        if (json instanceof UnrecognizedPropertyException unknown) {
+            Collection<Object> known = unknown.getKnownPropertyIds();
+            return "unknown field" + (known == null || known.isEmpty() ? "" : "; allowed: " + known.stream()
+                    .map(String::valueOf).sorted().collect(Collectors.joining(", ")));
+        }
+        if (json instanceof StreamConstraintsException) {
+            return "the body is too large or too deeply nested to read";
+        }
+        if (json instanceof InputCoercionException coercion) {
+            return "is out of range" + target(coercion.getTargetType());
+        }
+        if (json instanceof InvalidNullException) {
+            return "must not be null";
+        }
+        if (json instanceof ValueInstantiationException && rootCause(json) instanceof IllegalArgumentException bad) {
+            return firstLine(bad.getMessage());
+        }
+        if (json instanceof MismatchedInputException mismatch) {
+            String expected = expected(mismatch.getTargetType());
+            return expected != null ? expected : firstLine(mismatch.getOriginalMessage());
+        }
+        if (json instanceof StreamReadException read) {
+            String message = firstLine(read.getOriginalMessage());
+            if (message.startsWith("Duplicate Object property")) {
+                return "a key appears twice in one object: " + message.substring(message.indexOf('"'));
+            }
+            return "the body is not valid JSON" + location(read.getLocation());
+        }
+        return firstLine(json.getOriginalMessage());
+    }
+
+    /** What a value of a standard type must look like; null for PerfLab's own types, whose message says it. */
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class
+                || type == short.class || type == Short.class) {
+            return "must be a whole number";
+        }
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class
+                || type == java.math.BigDecimal.class || type == double[].class) {
+            return "must be a number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "must be true or false";
+        }
+        if (type == String.class) {
+            return "must be text";
+        }
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "must be an array";
+        }
+        if (Map.class.isAssignableFrom(type) || type.isRecord()) {
+            return "must be an object";
+        }
+        if (type.isEnum()) {
+            return "must be one of " + java.util.Arrays.stream(type.getEnumConstants()).map(String::valueOf)
+                    .map(s -> s.toLowerCase(java.util.Locale.ROOT)).collect(Collectors.joining(", "));
+        }
+        return null;
+    }
+
+    private static String target(Class<?> type) {
+        return type == int.class || type == Integer.class ? ": a whole number up to 2147483647 is allowed" : "";
+    }
+
+    private static String location(TokenStreamLocation location) {
+        return location != null && location.getLineNr() > 0
+                ? " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")" : "";
+    }
+
+    /** {@code workload.clientThreads}, {@code with[2]}. */
+    static String path(List<JacksonException.Reference> references) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference reference : references) {
+            if (reference.getPropertyName() != null) {
+                path.append(path.length() == 0 ? "" : ".").append(reference.getPropertyName());
+            } else if (reference.getIndex() >= 0) {
+                path.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return path.toString();
+    }
+
+    private static <T extends Throwable> T innermost(Throwable ex, Class<T> type) {
+        T found = null;
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                found = type.cast(t);
+            }
+        }
+        return found;
+    }
+
+    private static Throwable rootCause(Throwable ex) {
+        Throwable cause = ex;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String firstLine(String message) {
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,67 @@
+package io.perflab.system;
+
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * A name or a line of text a person typed: no control characters (NUL, ESC, BEL, CR, LF, …), no unpaired
+ * surrogates, no Unicode format characters that hide text (bidirectional overrides). Null is valid; pair it
+ * with {@code @NotBlank} where the text is required and {@code @Size} for its length.
+ */
+@Documented
+@Constraint(validatedBy = PrintableText.Validator.class)
+@Target({ElementType.FIELD, ElementType.PARAMETER, ElementType.RECORD_COMPONENT, ElementType.TYPE_USE,
+        ElementType.METHOD})
+@Retention(RetentionPolicy.RUNTIME)
+public @interface PrintableText {
+
+    /** Whether line breaks (LF, and CR before LF) are allowed, as in a description. */
+    boolean multiline() default false;
+
+    String message() default "must be printable text without control characters";
+
+    Class<?>[] groups() default {};
+
+    Class<? extends Payload>[] payload() default {};
+
+    /** Checks {@link PrintableText}. */
+    class Validator implements ConstraintValidator<PrintableText, CharSequence> {
+
+        private boolean multiline;
+
+        @Override
+        public void initialize(PrintableText annotation) {
+            multiline = annotation.multiline();
+        }
+
+        @Override
+        public boolean isValid(CharSequence value, ConstraintValidatorContext context) {
+            return value == null || firstProblem(value.toString(), multiline) < 0;
+        }
+
+        /** Joins emoji sequences; the one format character a name may hold. */
+        private static final int ZERO_WIDTH_JOINER = 0x200D;
+
+        /** Index of the first character that is not printable text, or -1. */
+        public static int firstProblem(String text, boolean multiline) {
+            for (int i = 0; i < text.length(); ) {
+                int c = text.codePointAt(i);
+                boolean lineBreak = c == '\n' || (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n');
+                boolean hidden = Character.getType(c) == Character.FORMAT && c != ZERO_WIDTH_JOINER;
+                if (!(multiline && lineBreak)
+                        && (Character.isISOControl(c) || hidden || Character.getType(c) == Character.SURROGATE)) {
+                    return i;
+                }
+                i += Character.charCount(c);
+            }
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,218 @@
+package io.perflab.stats;
+
+import static io.perflab.stats.Tolerance.assertRelative;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PairedAnalysisTests {
+
+    private static final ComparisonOptions OPTIONS = ComparisonOptions.defaults();
+
+    /** A design of src/test/resources/stats/paired_windows.txt with R 4.2.2's results (paired_reference.R). */
+    record Design(String name, List<PairWindows> pairs, Map<String, double[]> lines) {
+        double[] numbers(String key) {
+            return lines.get(key);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<Design> designs() {
+        List<Design> designs = new ArrayList<>();
+        try (InputStream in = PairedAnalysisTests.class.getResourceAsStream("/stats/paired_windows.txt")) {
+            String name = null;
+            List<PairWindows> pairs = null;
+            Map<String, double[]> lines = null;
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                String[] w = line.split(" ", 2);
+                switch (w[0]) {
+                    case "#" -> { }
+                    case "design" -> {
+                        name = w[1];
+                        pairs = new ArrayList<>();
+                        lines = new HashMap<>();
+                    }
+                    case "pair" -> {
+                        String[] sides = w[1].split(" ; ");
+                        pairs.add(PairWindows.of(numbers(sides[0]), numbers(sides[1])));
+                    }
+                    case "end" -> designs.add(new Design(name, pairs, lines));
+                    default -> lines.put(w[0], numbers(w[1]));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return designs;
+    }
+
+    private static double[] numbers(String text) {
+        return Arrays.stream(text.trim().split(" "))
+                .mapToDouble(s -> s.equals("NA") ? Double.NaN : Double.parseDouble(s)).toArray();
+    }
+
+    private static Design design(String name) {
+        return designs().stream().filter(d -> d.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    // Expected: R 4.2.2 via paired_reference.R: per pair r = mean(log1p((with - without) / without)) over the
+    // windows measured on both sides; t.test(r); 100 * expm1(estimate and interval); t.test(pair means,
+    // paired = TRUE); t.test(pair means) (Welch); anova(lm(y ~ factor(pair))) with n0 and clamping; relative 1e-12
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("designs")
+    void matchesR(Design d) {
+        PairedAnalysis a = PairedAnalysis.analyze(d.pairs(), OPTIONS);
+        String what = d.name();
+        assertThat(a.pairs()).isEqualTo((int) d.numbers("counts")[0]);
+        assertThat(a.windows()).isEqualTo((int) d.numbers("counts")[1]);
+        double[] ratios = d.numbers("ratios");
+        for (int i = 0; i < ratios.length; i++) {
+            assertRelative(ratios[i], a.pairLogRatios().get(i), 1e-12, what + " r" + (i + 1));
+        }
+        double[] lr = d.numbers("logratio");
+        Tolerance.assertTTest(lr, a.logRatio(), 1e-12, what + " log ratio");
+        assertRelative(lr[5], a.logRatio().difference(), 1e-12, what + " mean log ratio");
+        assertRelative(lr[6], a.logRatio().stdErr(), 1e-12, what + " log ratio stderr");
+        double[] pc = d.numbers("percent");
+        assertRelative(pc[0], a.relativeChange().percent(), 1e-12, what + " percent");
+        assertRelative(pc[1], a.relativeChange().ciLowPercent(), 1e-12, what + " percent low");
+        assertRelative(pc[2], a.relativeChange().ciHighPercent(), 1e-12, what + " percent high");
+        double[] u = d.numbers("units");
+        Tolerance.assertTTest(u, a.difference(), 1e-12, what + " units");
+        assertRelative(u[5], a.difference().difference(), 1e-12, what + " mean difference");
+        assertRelative(u[7], a.difference().meanWith(), 1e-12, what + " mean of with means");
+        assertRelative(u[8], a.difference().meanWithout(), 1e-12, what + " mean of without means");
+        assertThat(a.difference().paired()).isTrue();
+        Tolerance.assertTTest(d.numbers("welch"), a.welchIgnoringPairing(), 1e-12, what + " welch");
+
+        double[] anova = d.numbers("anova");
+        if (anova == null) {
+            assertThat(a.varianceComponents()).as(what).isEmpty();
+            return;
+        }
+        VarianceComponents vc = a.varianceComponents().orElseThrow();
+        assertRelative(anova[0], vc.meanSquareBetween(), 1e-12, what + " MS between");
+        assertRelative(anova[1], vc.meanSquareWithin(), 1e-12, what + " MS within");
+        assertThat(vc.dfBetween()).isEqualTo((int) anova[2]);
+        assertThat(vc.dfWithin()).isEqualTo((int) anova[3]);
+        assertRelative(anova[4], vc.n0(), 1e-14, what + " n0");
+        assertThat(vc.betweenClamped()).isEqualTo(anova[5] < 0);
+        assertRelative(anova[6], vc.between(), 1e-11, what + " sigma2 between");
+        assertRelative(anova[7], vc.within(), 1e-12, what + " sigma2 within");
+        double[] costs = d.numbers("costs");
+        double[] kj = d.numbers("kj");
+        if (kj != null) {
+            WindowsPerPair m = vc.windowsPerPair(costs[0], costs[1], VarianceComponents.DEFAULT_MAX_WINDOWS);
+            assertRelative(kj[0], m.optimum(), 1e-11, what + " m*");
+            assertThat(m.recommended()).isEqualTo((int) kj[1]);
+            double[] budget = d.numbers("budget");
+            BudgetPrecision p = vc.precision(costs[2], costs[0], costs[1], m.recommended(), 0.95);
+            assertThat(p.pairs()).isEqualTo((long) budget[0]);
+            assertRelative(budget[1], p.halfWidthLogRatio(), 1e-11, what + " half-width");
+            assertRelative(budget[2], p.halfWidthPercent(), 1e-11, what + " half-width %");
+        }
+    }
+
+    @Test
+    void averagesWindowsWithinAPairBeforeTheTest() {
+        // R 4.2.2 (paired_windows.txt, design balanced): 8 pairs of 4 windows. The pair is the unit: t.test over the
+        // 8 pair means has df = 7, p = 5.21e-05; counting the 32 windows as independent would claim df = 31 and
+        // p = 1.79e-13
+        Design d = design("balanced");
+        PairedAnalysis a = PairedAnalysis.analyze(d.pairs(), OPTIONS);
+        assertThat(a.logRatio().df()).isEqualTo(7);
+        assertThat(d.numbers("independent")[0]).isEqualTo(31);
+        assertRelative(5.2120350206295708e-05, a.logRatio().pValue(), 1e-12, "pair-level p");
+        assertThat(a.logRatio().pValue()).isGreaterThan(1e6 * d.numbers("independent")[1]);
+        assertThat(a.warnings()).isEmpty();
+    }
+
+    @Test
+    void leavesOutWindowsMissingOnOneSideAndSaysSo() {
+        // paired_windows.txt, design missing_windows: a NaN in pair 2 (with) and pair 4 (without), pair 5 has 3
+        // 'with' windows against 5, pair 6 has 4 'without' windows against 5: 1 + 1 + 2 + 1 = 5 left out
+        PairedAnalysis a = PairedAnalysis.analyze(design("missing_windows").pairs(), OPTIONS);
+        assertThat(a.windows()).isEqualTo(25);
+        assertThat(a.warnings()).extracting(StatWarning::kind).containsExactly(StatWarning.Kind.MISSING_WINDOWS);
+        assertThat(a.warnings().get(0).message()).isEqualTo(
+                "5 windows without a partner: left out windows measured on one side only (pairs 2, 4, 5, 6)");
+
+        List<PairWindows> pairs = new ArrayList<>(design("balanced").pairs());
+        pairs.add(PairWindows.of(new double[] {Double.NaN, 3}, new double[] {2}));
+        PairedAnalysis b = PairedAnalysis.analyze(pairs, OPTIONS);
+        assertThat(b.pairs()).isEqualTo(8);
+        assertThat(b.warnings().get(0).message()).isEqualTo(
+                "2 windows without a partner: left out pair 9 with no window measured on both sides");
+    }
+
+    @Test
+    void clampsANegativeBetweenPairsComponentAndRecommendsTheCap() {
+        // R 4.2.2 (design negative_between): MS between 9.93e-05 < MS within 2.39e-04, raw estimate -4.65e-05
+        PairedAnalysis a = PairedAnalysis.analyze(design("negative_between").pairs(), OPTIONS);
+        VarianceComponents vc = a.varianceComponents().orElseThrow();
+        assertThat(vc.between()).isZero();
+        assertThat(vc.betweenClamped()).isTrue();
+        assertThat(a.warnings()).extracting(StatWarning::kind)
+                .containsExactly(StatWarning.Kind.NEGATIVE_VARIANCE_COMPONENT);
+        WindowsPerPair m = vc.windowsPerPair(30, 3, 40);
+        assertThat(m.optimum()).isInfinite();
+        assertThat(m.recommended()).isEqualTo(40);
+        assertThat(m.capped()).isTrue();
+    }
+
+    @Test
+    void hasNoVarianceComponentsWithOneWindowPerPair() {
+        PairedAnalysis a = PairedAnalysis.analyze(design("one_window").pairs(), OPTIONS);
+        assertThat(a.varianceComponents()).isEmpty();
+        assertThat(a.windows()).isEqualTo(10);
+    }
+
+    @Test
+    void kaliberaJonesRoundsToTheCheaperNeighbourAndNeverBelowOne() {
+        // m* = sqrt(c1 s2w / (c2 s2b)) = sqrt(30 * 1e-4 / (3 * 1e-5)) = 10 exactly
+        VarianceComponents vc = new VarianceComponents(1e-5, 1e-4, 0, 0, 1, 1, 1, false);
+        assertThat(vc.windowsPerPair(30, 3, 100).recommended()).isEqualTo(10);
+        // (c1 + m c2)(s2b + s2w / m) is smaller at k + 1 than at k exactly when m*^2 > k (k + 1):
+        // m* = sqrt(30 * 1e-4 / (3 * 1.9e-5)) = 7.255 (m*^2 = 52.6 < 56) gives 7;
+        // m* = sqrt(56.1) = 7.490 gives 8, although it is nearer to 7
+        WindowsPerPair m = new VarianceComponents(1.9e-5, 1e-4, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 100);
+        assertRelative(Math.sqrt(30 * 1e-4 / (3 * 1.9e-5)), m.optimum(), 1e-15, "m*");
+        assertThat(m.recommended()).isEqualTo(7);
+        assertThat(new VarianceComponents(1e-3 / 56.1, 1e-4, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 100)
+                .recommended()).isEqualTo(8);
+        assertThat(new VarianceComponents(1e-3, 0, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 100).recommended())
+                .isEqualTo(1);
+        assertThat(new VarianceComponents(1e-9, 1e-3, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 20))
+                .isEqualTo(new WindowsPerPair(Math.sqrt(30 * 1e-3 / (3 * 1e-9)), 20, true));
+        assertThatThrownBy(() -> vc.windowsPerPair(0, 3, 10)).hasMessageContaining("seconds per pair");
+        assertThat(vc.precision(60, 30, 3, 10, 0.95).halfWidthPercent()).isInfinite();
+    }
+
+    @Test
+    void refusesTooFewPairsAndValuesThatHaveNoLogRatio() {
+        List<PairWindows> one = List.of(PairWindows.of(new double[] {1, 2}, new double[] {1, 3}));
+        assertThatThrownBy(() -> PairedAnalysis.analyze(one, OPTIONS)).hasMessage("not enough pairs: 1 (need ≥ 2)");
+        List<PairWindows> zero = List.of(PairWindows.of(new double[] {1, 2}, new double[] {1, 3}),
+                PairWindows.of(new double[] {1, 2}, new double[] {0, 3}));
+        assertThatThrownBy(() -> PairedAnalysis.analyze(zero, OPTIONS))
+                .hasMessage("pair 2, window 1: 'without' is 0.0: a log ratio needs positive values");
+        assertThatThrownBy(() -> PairWindows.of(new double[] {1, Double.POSITIVE_INFINITY}, new double[] {1, 2}))
+                .hasMessageContaining("'with' window 2 is Infinity");
+    }
+}
