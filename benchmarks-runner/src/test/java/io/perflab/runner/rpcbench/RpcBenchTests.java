@@ -51,8 +51,8 @@ class RpcBenchTests {
                 .as("syscalls_per_req, or why not: %s", env.get(RpcBenchResult.SYSCALLS_NOT_COUNTED))
                 .isNotEqualTo(env.containsKey(RpcBenchResult.SYSCALLS_NOT_COUNTED));
         if (metrics.containsKey(MetricKeys.SYSCALLS_PER_REQ)) {
-            // a call crosses loopback: at least a write and a read on each side
-            assertThat(metrics.get(MetricKeys.SYSCALLS_PER_REQ)).isGreaterThan(2);
+            // calls cross loopback; in async mode one write or read may carry many of them
+            assertThat(metrics.get(MetricKeys.SYSCALLS_PER_REQ)).isPositive();
         }
         assertThat(metrics.get(MetricKeys.PAGE_FAULTS_PER_REQ)).isNotNegative();
         assertThat(env.get(RpcBenchResult.CPU_SPLIT_SOURCE)).isIn("sampled", "tick");
