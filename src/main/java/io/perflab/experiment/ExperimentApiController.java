@@ -2,6 +2,8 @@ package io.perflab.experiment;
 
 import io.perflab.system.ApiProblem;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.ArrayList;
@@ -57,7 +59,16 @@ class ExperimentApiController {
     }
 
     @PostMapping
-    ResponseEntity<Queued> create(@Valid @RequestBody(required = false) ExperimentRequest request,
+    ResponseEntity<Queued> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            examples = {
+                @ExampleObject(name = "preset", value = """
+                        {"name": "sync completion", "preset": "sync-completion", "runsPerVariant": 40,
+                         "workload": {"warmupSeconds": "auto", "runSeconds": 5}}"""),
+                @ExampleObject(name = "options", value = """
+                        {"name": "pooled vs unpooled", "without": {"allocator": "unpooled"},
+                         "with": {"allocator": "pooled"}, "runsPerVariant": 20, "order": "randomized",
+                         "workload": {"mode": "async", "clientThreads": 4}}""")}))
+            @Valid @RequestBody(required = false) ExperimentRequest request,
             Authentication authentication) {
         long id = experiments.create(request, authentication.getName(), isAdmin(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(id).toUri();

@@ -59,7 +59,10 @@ public final class JsonErrors {
             return firstLine(bad.getMessage());
         }
         if (json instanceof MismatchedInputException mismatch) {
-            String expected = expected(mismatch.getTargetType());
+            Class<?> target = mismatch.getTargetType();
+            boolean ours = target != null && target.getName().startsWith("io.perflab.")
+                    && !firstLine(mismatch.getOriginalMessage()).startsWith("Cannot ");
+            String expected = ours ? null : expected(target);
             return expected != null ? expected : firstLine(mismatch.getOriginalMessage());
         }
         if (json instanceof StreamReadException read) {

@@ -62,6 +62,8 @@ class ApiDocumentationTests extends UploadServer {
             }
         }
         assertThat(missing).isEmpty();
+        assertThat(doc.at("/paths/~1api~1v1~1analyze/post/requestBody/content/application~1json/schema/$ref")
+                .asString()).endsWith("AnalyzeRequest");
     }
 
     @Test

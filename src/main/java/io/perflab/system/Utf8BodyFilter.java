@@ -1,0 +1,130 @@
+package io.perflab.system;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * API bodies of text (JSON, text/plain, CSV) must be valid UTF-8: a body with an invalid or overlong sequence (such
+ * as {@code C0 BC}, which a lenient decoder reads as {@code <}) is refused with 400 instead of decoded. The bytes
+ * are checked as they stream past, so nothing extra is held in memory. Multipart uploads decode their parts
+ * strictly where they are read.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 20)
+class Utf8BodyFilter extends OncePerRequestFilter {
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String type = request.getContentType();
+        return !request.getRequestURI().startsWith(request.getContextPath() + "/api/") || type == null
+                || !(type.contains("json") || type.startsWith("text/"));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        chain.doFilter(new HttpServletRequestWrapper(request) {
+            private ServletInputStream checked;
+
+            @Override
+            public ServletInputStream getInputStream() throws IOException {
+                if (checked == null) {
+                    checked = new CheckedStream(super.getInputStream());
+                }
+                return checked;
+            }
+        }, response);
+    }
+
+    /** The body is not UTF-8: where, in bytes from its start. */
+    static final class InvalidUtf8Exception extends IOException {
+
+        InvalidUtf8Exception(long offset) {
+            super("the body is not valid UTF-8: an invalid or overlong byte sequence starts at byte " + offset
+                    + "; send the text encoded as UTF-8");
+        }
+    }
+
+    /** Decodes what passes (into a scratch buffer that is thrown away) only to find invalid sequences. */
+    private static final class CheckedStream extends ServletInputStream {
+
+        private final ServletInputStream in;
+        private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        private final ByteBuffer pending = ByteBuffer.allocate(8);
+        private final CharBuffer scratch = CharBuffer.allocate(8192);
+        private long offset;
+
+        CheckedStream(ServletInputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            check(b, off, Math.max(n, 0), n < 0);
+            return n;
+        }
+
+        private void check(byte[] b, int off, int n, boolean end) throws IOException {
+            ByteBuffer input = ByteBuffer.allocate(pending.position() + n);
+            pending.flip();
+            long start = offset - pending.remaining();
+            input.put(pending).put(b, off, n).flip();
+            pending.clear();
+            while (true) {
+                scratch.clear();
+                CoderResult result = decoder.decode(input, scratch, end);
+                if (result.isError()) {
+                    throw new InvalidUtf8Exception(start + input.position());
+                }
+                if (result.isUnderflow()) {
+                    break;
+                }
+            }
+            pending.put(input);
+            offset += n;
+            if (end && pending.position() > 0) {
+                throw new InvalidUtf8Exception(offset - pending.position());
+            }
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return in.isReady();
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            in.setReadListener(listener);
+        }
+    }
+}
