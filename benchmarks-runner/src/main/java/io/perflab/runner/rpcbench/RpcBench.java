@@ -2,6 +2,8 @@ package io.perflab.runner.rpcbench;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.metering.HostCpu;
+import io.perflab.runner.metering.KernelMeter;
+import io.perflab.runner.metering.KernelWindow;
 import io.perflab.runner.metering.ProcessMeter;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -28,8 +30,9 @@ import org.HdrHistogram.Histogram;
  * loop.
  *
  * <p>Unlike rpc-bench, setup and warmup lie outside the measured window: the window starts after the warmup
- * with a {@link ProcessMeter} snapshot and ends with another, and the figures are their deltas. Each client
- * thread (sync) or client event loop (async) records latencies in its own recorder, so measuring adds no
+ * with a {@link ProcessMeter} snapshot and ends with another, and the figures are their deltas; a
+ * {@link KernelMeter} session around the window splits its CPU time by samples and counts its system calls.
+ * Each client thread (sync) or client event loop (async) records latencies in its own recorder, so measuring adds no
  * contention between threads.
  */
 public final class RpcBench {
@@ -49,6 +52,7 @@ public final class RpcBench {
     private final EngineOptions options;
     private final Workload workload;
     private final ProcessMeter meter;
+    private final KernelMeter kernel;
     private final LongSupplier nanoClock;
     private final Consumer<String> progress;
 
@@ -59,12 +63,23 @@ public final class RpcBench {
      * @param meter the meter of the measured window
      * @param nanoClock the monotonic clock that paces warmup and window
      * @param progress told about phase changes, never during the measured window
+     * @throws IllegalArgumentException when this JVM's {@link KernelMeter} system properties are not allowed
      */
     public RpcBench(EngineOptions options, Workload workload, ProcessMeter meter, LongSupplier nanoClock,
                     Consumer<String> progress) {
+        this(options, workload, meter, KernelMeter.fromSystemProperties(), nanoClock, progress);
+    }
+
+    /**
+     * As {@link #RpcBench(EngineOptions, Workload, ProcessMeter, LongSupplier, Consumer)}, with the kernel meter of
+     * the measured window given.
+     */
+    public RpcBench(EngineOptions options, Workload workload, ProcessMeter meter, KernelMeter kernel,
+                    LongSupplier nanoClock, Consumer<String> progress) {
         this.options = workload.encryption() ? options.withOption(EngineOptions.TLS, "true") : options;
         this.workload = Objects.requireNonNull(workload, "workload");
         this.meter = Objects.requireNonNull(meter, "meter");
+        this.kernel = Objects.requireNonNull(kernel, "kernel");
         this.nanoClock = nanoClock;
         this.progress = progress;
     }
@@ -117,20 +132,27 @@ public final class RpcBench {
         long failedBefore = load.failed.get();
         long jitBefore = jitMillis();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
-        ProcessMeter.Snapshot start = meter.snapshot();
-        long end = start.nanoTime() + workload.run().toNanos();
-        awaitUntil(end);
-        ProcessMeter.Window window = meter.snapshot().since(start);
-        Histogram latency = load.swapLatencies();
-        if (latency.getTotalCount() == 0) {
-            // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
-            // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
-            progress.accept("no call completed in the window yet: extending it");
-            while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
-                LockSupport.parkNanos(OVERTIME_POLL_NANOS);
-                latency.add(load.swapLatencies());
-            }
+        ProcessMeter.Window window;
+        KernelWindow kernelWindow;
+        Histogram latency;
+        try (KernelMeter.Session kernelSession = kernel.open()) {
+            ProcessMeter.Snapshot start = meter.snapshot();
+            kernelSession.windowStarts(start.nanoTime());
+            long end = start.nanoTime() + workload.run().toNanos();
+            awaitUntil(end);
             window = meter.snapshot().since(start);
+            latency = load.swapLatencies();
+            if (latency.getTotalCount() == 0) {
+                // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
+                // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
+                progress.accept("no call completed in the window yet: extending it");
+                while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
+                    LockSupport.parkNanos(OVERTIME_POLL_NANOS);
+                    latency.add(load.swapLatencies());
+                }
+                window = meter.snapshot().since(start);
+            }
+            kernelWindow = kernelSession.windowEnds(start.nanoTime() + window.elapsedNanos());
         }
         Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
         long jitInWindow = jitMillis() - jitBefore;
@@ -140,7 +162,7 @@ public final class RpcBench {
                 : Double.NaN;
         long failed = load.failed.get() - failedBefore;
         return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow);
+                warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow, kernelWindow);
     }
 
     /** Runs the warmup; returns whether an auto warmup settled (true for a fixed one). */

@@ -1,5 +1,6 @@
 package io.perflab.runner.trial;
 
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchResult;
@@ -10,7 +11,9 @@ import java.util.Map;
 
 /**
  * The body of a forked trial JVM: reads its {@link TrialSpec} (one JSON argument), runs rpc-bench once and prints the
- * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly.
+ * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly. How the
+ * window's CPU time is split and whether its system calls are counted come from the JVM's system properties
+ * ({@link KernelMeter#fromSystemProperties()}), so that they travel with the trial's JVM flags.
  *
  * <p>Exit status: 0 with a result; 1 with a result when calls failed in the window (the runner records the
  * trial as failed); 2 for arguments it cannot use (nothing ran).
@@ -32,18 +35,20 @@ public final class TrialMain {
     public static int run(List<String> args, PrintWriter out, PrintWriter err) {
         QuietLogging.apply();
         TrialSpec spec;
+        KernelMeter kernel;
         try {
             if (args.size() != 1) {
                 throw new IllegalArgumentException("takes one argument, the trial spec as JSON; got " + args.size());
             }
             spec = TrialSpec.fromJson(args.get(0));
+            kernel = KernelMeter.fromSystemProperties();
         } catch (IllegalArgumentException e) {
             err.println("perflab trial: " + e.getMessage());
             return EXIT_USAGE;
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         RpcBenchResult result = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(),
-                System::nanoTime, line -> err.println("perflab trial: " + line)).run();
+                kernel, System::nanoTime, line -> err.println("perflab trial: " + line)).run();
         environment.putAll(result.environment());
         if (result.requests() == 0) {
             err.println("perflab trial: no call completed in the measured window"
