@@ -70,7 +70,9 @@ public class ExperimentResults {
      * Compares {@code runs} (variants {@code with} and {@code without}) without caching, with the metric units and
      * directions of experiment {@code experimentId}. Uploads use it to compare with runs of another experiment.
      */
-    public List<MetricComparison> compute(long experimentId, List<RunRecord> runs) {
+    public List<MetricComparison> compute(long experimentId, List<RunRecord> stored) {
+        Optional<String> mixedSplit = CpuSplitSources.mixed(stored);
+        List<RunRecord> runs = mixedSplit.isPresent() ? CpuSplitSources.onTickSplit(stored) : stored;
         Map<String, MetricDefinition> definitions = store.metricDefinitions(experimentId);
         TreeSet<String> keys = new TreeSet<>();
         runs.stream().filter(RunRecord::ok).forEach(r -> keys.addAll(r.metrics().keySet()));
@@ -90,7 +92,9 @@ public class ExperimentResults {
         List<MetricComparison> comparisons = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             MetricInput input = inputs.get(i);
-            comparisons.add(view(input, outcomes.get(i), definitions.get(input.name())));
+            MetricComparison comparison = view(input, outcomes.get(i), definitions.get(input.name()));
+            comparisons.add(mixedSplit.isPresent() && CpuSplitSources.splitMetric(input.name())
+                    ? comparison.withWarning(mixedSplit.get()) : comparison);
         }
         return List.copyOf(comparisons);
     }
