@@ -27,7 +27,10 @@ import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The experiment aggregate against the real schema (Flyway's migrations on H2), without the web layer. */
+/**
+ * The experiment aggregate against the real schema, without the web layer: Flyway's migrations on the embedded H2
+ * (this class) and on a real PostgreSQL ({@link ExperimentRepositoryPostgresTests}).
+ */
 @DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:repository-tests;DB_CLOSE_DELAY=-1")
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @Import({ExperimentRepository.class, ExperimentRepositoryTests.Json.class})
