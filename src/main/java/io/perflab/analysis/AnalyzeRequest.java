@@ -118,7 +118,7 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
         String problem = Sample.problem(v);
         if (problem != null) {
             throw new IllegalArgumentException(field + " " + (Double.isFinite(v) ? problem
-                    : "is " + node + ": too large to be a finite number"));
+                    : "is too large to be a finite number: " + node));
         }
         return v;
     }

@@ -22,8 +22,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * API bodies of text (JSON, text/plain, CSV) must be valid UTF-8: a body with an invalid or overlong sequence (such
  * as {@code C0 BC}, which a lenient decoder reads as {@code <}) is refused with 400 instead of decoded. The bytes
- * are checked as they stream past, so nothing extra is held in memory. Multipart uploads decode their parts
- * strictly where they are read.
+ * are checked as they stream past, so nothing extra is held in memory. Uploads decode their bodies and parts
+ * strictly themselves, with the line of the bad byte, so they are left to that.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)
@@ -32,7 +32,8 @@ class Utf8BodyFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String type = request.getContentType();
-        return !request.getRequestURI().startsWith(request.getContextPath() + "/api/") || type == null
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return !path.startsWith("/api/") || path.startsWith("/api/v1/uploads") || type == null
                 || !(type.contains("json") || type.startsWith("text/"));
     }
 

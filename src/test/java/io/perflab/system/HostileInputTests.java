@@ -112,22 +112,41 @@ class HostileInputTests extends UploadServer {
         assertProblem(raw("GET /api/v1/experiments HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + huge
                 + "\r\nConnection: close\r\n\r\n"), 400, "This request is refused", "headers are malformed or larger than the server accepts");
 
-        String boundary = "b0undary";
-        byte[] chunk = ("--" + boundary + "\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a\"\r\n"
-                + "\r\n").getBytes(StandardCharsets.UTF_8);
-        HttpResponse<String> tooLarge = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/uploads"))
-                .header("Authorization", "Bearer " + ADMIN_TOKEN)
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.SequenceInputStream(
-                        new java.io.ByteArrayInputStream(chunk), new java.io.InputStream() {
-                            private long left = 40L * 1024 * 1024;
+        // a chunked multipart upload of 40 MB: the server answers once 16 MiB have come, and may close early
+        String head = "POST /api/v1/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + ADMIN_TOKEN
+                + "\r\nContent-Type: multipart/form-data; boundary=b0undary\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n";
+        byte[] part = ("--b0undary\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a\"\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("localhost", port)) {
+            Thread writer = new Thread(() -> {
+                try {
+                    var out = socket.getOutputStream();
+                    out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(chunk(part));
+                    byte[] block = chunk(new byte[64 * 1024]);
+                    for (int i = 0; i < 640; i++) {
+                        out.write(block);
+                    }
+                } catch (IOException e) {
+                    // the server answered and closed: what this test expects
+                }
+            });
+            writer.start();
+            Raw tooLarge = parse(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            writer.join();
+            assertProblem(tooLarge, 413, "larger than the server accepts");
+        }
+    }
 
-                            @Override
-                            public int read() {
-                                return left-- > 0 ? 'x' : -1;
-                            }
-                        }))).build(), HttpResponse.BodyHandlers.ofString());
-        assertProblem(tooLarge, 413, "larger than the server accepts");
+    private static byte[] chunk(byte[] data) {
+        byte[] size = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] framed = new byte[size.length + data.length + 2];
+        System.arraycopy(size, 0, framed, 0, size.length);
+        System.arraycopy(data, 0, framed, size.length, data.length);
+        framed[framed.length - 2] = '\r';
+        framed[framed.length - 1] = '\n';
+        return framed;
     }
 
     @Test
@@ -168,16 +187,19 @@ class HostileInputTests extends UploadServer {
         try (Socket socket = new Socket("localhost", port)) {
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int headersEnd = answer.indexOf("\r\n\r\n");
-            String head = answer.substring(0, headersEnd);
-            String body = answer.substring(headersEnd + 4);
-            java.util.regex.Matcher type = java.util.regex.Pattern.compile("(?im)^Content-Type:\\s*(.+)$")
-                    .matcher(head);
-            if (head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) {
-                body = body.substring(body.indexOf("\r\n") + 2, body.lastIndexOf("\r\n0\r\n"));
-            }
-            return new Raw(Integer.parseInt(head.substring(9, 12)), type.find() ? type.group(1).trim() : "", body);
+            return parse(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    /** A response's status line, content type and body (one chunk at most, as error answers are). */
+    private static Raw parse(String answer) {
+        int headersEnd = answer.indexOf("\r\n\r\n");
+        String head = answer.substring(0, headersEnd);
+        String body = answer.substring(headersEnd + 4);
+        java.util.regex.Matcher type = java.util.regex.Pattern.compile("(?im)^Content-Type:\\s*(.+)$").matcher(head);
+        if (head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) {
+            body = body.substring(body.indexOf("\r\n") + 2, body.lastIndexOf("\r\n0\r\n"));
+        }
+        return new Raw(Integer.parseInt(head.substring(9, 12)), type.find() ? type.group(1).trim() : "", body);
     }
 }
