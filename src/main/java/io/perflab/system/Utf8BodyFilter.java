@@ -1,11 +1,8 @@
 package io.perflab.system;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -40,17 +37,7 @@ class Utf8BodyFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        chain.doFilter(new HttpServletRequestWrapper(request) {
-            private ServletInputStream checked;
-
-            @Override
-            public ServletInputStream getInputStream() throws IOException {
-                if (checked == null) {
-                    checked = new CheckedStream(super.getInputStream());
-                }
-                return checked;
-            }
-        }, response);
+        chain.doFilter(new InspectedBody(request, new Utf8Check()), response);
     }
 
     /** The body is not UTF-8: where, in bytes from its start. */
@@ -63,34 +50,16 @@ class Utf8BodyFilter extends OncePerRequestFilter {
     }
 
     /** Decodes what passes (into a scratch buffer that is thrown away) only to find invalid sequences. */
-    private static final class CheckedStream extends ServletInputStream {
+    private static final class Utf8Check implements InspectedBody.Inspection {
 
-        private final ServletInputStream in;
         private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         private final ByteBuffer pending = ByteBuffer.allocate(8);
         private final CharBuffer scratch = CharBuffer.allocate(8192);
         private long offset;
 
-        CheckedStream(ServletInputStream in) {
-            this.in = in;
-        }
-
         @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = in.read(b, off, len);
-            check(b, off, Math.max(n, 0), n < 0);
-            return n;
-        }
-
-        private void check(byte[] b, int off, int n, boolean end) throws IOException {
+        public void inspect(byte[] b, int off, int n, boolean end) throws IOException {
             ByteBuffer input = ByteBuffer.allocate(pending.position() + n);
             pending.flip();
             long start = offset - pending.remaining();
@@ -111,21 +80,6 @@ class Utf8BodyFilter extends OncePerRequestFilter {
             if (end && pending.position() > 0) {
                 throw new InvalidUtf8Exception(offset - pending.position());
             }
-        }
-
-        @Override
-        public boolean isFinished() {
-            return in.isFinished();
-        }
-
-        @Override
-        public boolean isReady() {
-            return in.isReady();
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            in.setReadListener(listener);
         }
     }
 }
