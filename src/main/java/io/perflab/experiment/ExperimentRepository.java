@@ -120,14 +120,10 @@ public class ExperimentRepository {
         List<Object[]> metricRows = new ArrayList<>();
         e.metrics().forEach((key, m) -> metricRows.add(new Object[] {id, key, m.unit(),
                 m.higherIsBetter() ? "HIGHER" : "LOWER"}));
-        jdbcTemplate.batchUpdate(
-                "INSERT INTO experiment_metric (experiment_id, metric_key, unit, direction) VALUES (?, ?, ?, ?)",
-                metricRows);
+        insertRows("experiment_metric (experiment_id, metric_key, unit, direction)", 4, metricRows);
         List<Object[]> runRows = new ArrayList<>();
-        e.runs().forEach(r -> runRows.add(new Object[] {id, r.variant().label(), r.ordinal(), now, now}));
-        jdbcTemplate.batchUpdate("""
-                INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at)
-                VALUES (?, ?, ?, 'OK', ?, ?)""", runRows);
+        e.runs().forEach(r -> runRows.add(new Object[] {id, r.variant().label(), r.ordinal(), now, now, "OK"}));
+        insertRows("trial_run (experiment_id, variant, ordinal, started_at, finished_at, status)", 6, runRows);
         Map<Integer, Long> runIds = new HashMap<>();
         jdbc.sql("SELECT ordinal, id FROM trial_run WHERE experiment_id = ?").param(id)
                 .query((ResultSet rs) -> {
@@ -141,8 +137,28 @@ public class ExperimentRepository {
             stored.add(new RunRecord(runId, run.variant().label(), run.ordinal(), "OK", e.createdAt(),
                     e.createdAt(), null, Map.of(), null, run.samples()));
         }
-        jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", sampleRows);
+        insertRows("sample (run_id, metric_key, metric_value)", 3, sampleRows);
         return new Recorded(id, List.copyOf(stored));
+    }
+
+    /** Rows per multi-row INSERT: one statement per 500 rows is what makes large uploads fast on H2 and PostgreSQL. */
+    private static final int ROWS_PER_INSERT = 500;
+
+    /**
+     * Inserts {@code rows} into {@code table (columns…)} with multi-row {@code INSERT … VALUES (…), (…)} statements:
+     * a JDBC batch still sends one statement per row to H2, and one per row to PostgreSQL unless its driver
+     * rewrites batches.
+     */
+    private void insertRows(String tableAndColumns, int columns, List<Object[]> rows) {
+        String one = "(" + String.join(", ", java.util.Collections.nCopies(columns, "?")) + ")";
+        for (int from = 0; from < rows.size(); from += ROWS_PER_INSERT) {
+            List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + ROWS_PER_INSERT));
+            List<Object> params = new ArrayList<>(chunk.size() * columns);
+            chunk.forEach(row -> params.addAll(java.util.Arrays.asList(row)));
+            jdbc.sql("INSERT INTO " + tableAndColumns + " VALUES "
+                    + String.join(", ", java.util.Collections.nCopies(chunk.size(), one)))
+                    .params(params).update();
+        }
     }
 
     /** A recorded experiment as stored: its id and its runs with their ids. */
