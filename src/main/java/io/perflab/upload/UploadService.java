@@ -122,6 +122,7 @@ public class UploadService {
         List<RecordedExperiment.Run> runs = new ArrayList<>();
         Map<String, Integer> sampleCounts = new LinkedHashMap<>();
         Map<VariantName, String> labels = new EnumMap<>(VariantName.class);
+        Map<VariantName, Map<String, String>> configurations = new EnumMap<>(VariantName.class);
         for (VariantName side : VariantName.values()) {
             VariantSamples variant = upload.parsed().variants().get(side.label());
             if (variant == null) {
@@ -129,6 +130,9 @@ public class UploadService {
             }
             if (variant.label() != null) {
                 labels.put(side, variant.label());
+            }
+            if (!variant.configuration().isEmpty()) {
+                configurations.put(side, variant.configuration());
             }
             sampleCounts.put(side.label(), variant.sampleCount());
             for (int i = 0; i < ValidUpload.runCount(variant); i++) {
@@ -145,7 +149,8 @@ public class UploadService {
         ExperimentRepository.Recorded stored = experiments.insert(new RecordedExperiment(upload.name(),
                 upload.benchmark(), request.principal(), now, new SourceRevision(git.repository(), git.branch(),
                         git.commit(), git.baseCommit(), git.pullRequest(), git.commitTime()),
-                upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs));
+                upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs,
+                upload.parsed().warnings(), configurations));
         UploadResponse response = compare(stored.id(), upload, stored.runs(), sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
