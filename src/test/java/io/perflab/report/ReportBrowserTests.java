@@ -20,7 +20,6 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The exported HTML report saved to disk and opened from {@code file://} in headless Chromium with the network
@@ -32,8 +31,6 @@ class ReportBrowserTests extends ReportTestSupport {
 
     /** Where a screenshot of the rendered report is left for people to look at. */
     static final Path SCREENSHOTS = Path.of("src/target/report-screenshots");
-
-    private final JsonMapper json = JsonMapper.builder().build();
 
     @TempDir
     Path dir;
@@ -69,7 +66,7 @@ class ReportBrowserTests extends ReportTestSupport {
 
     @Test
     void exportedReportRendersChartsAndTablesFromDiskWithoutAnyRequest() throws Exception {
-        long id = ReportFixtures.store(store, ReportFixtures.Shape.seedLike("notification completion"), 12);
+        long id = ReportFixtures.store(store, jdbc, ReportFixtures.Shape.seedLike("notification completion"), 12);
         Path file = save(id);
 
         chrome.get(file.toUri().toString());
@@ -94,7 +91,7 @@ class ReportBrowserTests extends ReportTestSupport {
 
     @Test
     void hostileNamesStayTextInTheBrowser() throws Exception {
-        long id = ReportFixtures.store(store, ReportEscapingTests.hostile(), 6);
+        long id = ReportFixtures.store(store, jdbc, ReportEscapingTests.hostile(), 6);
         Path file = save(id);
 
         chrome.get(file.toUri().toString());

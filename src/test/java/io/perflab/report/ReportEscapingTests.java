@@ -29,7 +29,7 @@ class ReportEscapingTests extends ReportTestSupport {
 
     @BeforeEach
     void experiment() {
-        id = ReportFixtures.store(store, hostile(), 6);
+        id = ReportFixtures.store(store, jdbc, hostile(), 6);
     }
 
     @Test
@@ -44,7 +44,7 @@ class ReportEscapingTests extends ReportTestSupport {
                 .contains("&lt;img src=x onerror=alert(3)&gt;", "&lt;i&gt;opt&lt;/i&gt;")
                 .contains("&lt;svg onload=alert(5)&gt;", "&lt;img src=x onerror=alert(6)&gt;")
                 // the metric name, in the table, in the charts' text and titles
-                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</th>")
+                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</span>")
                 .contains("<title id=\"forest-title\">")
                 .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</text>");
         assertThat(ReportControllerTests.count(html, "</script>")).isEqualTo(1);
