@@ -8,11 +8,12 @@ import java.util.List;
  * @param comparison the metric compared
  * @param group the benchmark whose metrics start at this row ({@code Join} for {@code Join:ns/op}) in an upload of
  *     several benchmarks, else null
+ * @param reason why its verdict is what it is, unless the results say it once for many metrics
  * @param notes its warnings (and why it could not be compared) that the results do not say once for many metrics
  * @param boxPlot the samples per variant as SVG, or null where the page draws no plot of this metric
  * @param runOrderPlot the samples in plan order as SVG, or null
  */
-public record MetricRow(MetricComparison comparison, String group, List<String> notes, String boxPlot,
+public record MetricRow(MetricComparison comparison, String group, String reason, List<String> notes, String boxPlot,
                         String runOrderPlot) {
 
     public MetricRow {

@@ -38,7 +38,8 @@ public final class ResultCharts {
             String group = group(c.key());
             boolean plot = index <= plotted;
             String unit = c.metric().unit();
-            rows.add(new MetricRow(c, Objects.equals(group, previousGroup) ? null : group, summary.ownNotes(c),
+            rows.add(new MetricRow(c, Objects.equals(group, previousGroup) ? null : group, summary.reason(c),
+                    summary.ownNotes(c),
                     plot ? BoxPlot.draw("strip-" + index, c.key(), unit, values(runs, c.key(), VariantName.WITHOUT),
                             values(runs, c.key(), VariantName.WITH)) : null,
                     plot ? RunOrderPlot.draw("order-" + index, c.key(), unit, points(runs, c.key())) : null));

@@ -83,6 +83,11 @@ public final class ResultsSummary {
         return notes;
     }
 
+    /** Why {@code c}'s verdict is what it is, or, where that is a note said once above, a pointer to it. */
+    public String reason(MetricComparison c) {
+        return c.error() != null && shared.contains(c.error()) ? "not compared: see the notes above" : c.reason();
+    }
+
     /** The notes of {@code c} that are not said once for several metrics. */
     public List<String> ownNotes(MetricComparison c) {
         return notes(c).stream().filter(n -> !shared.contains(n)).toList();

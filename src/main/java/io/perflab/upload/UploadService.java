@@ -151,7 +151,9 @@ public class UploadService {
                         git.commit(), git.baseCommit(), git.pullRequest(), git.commitTime()),
                 upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs,
                 upload.parsed().warnings(), configurations));
-        UploadResponse response = compare(stored.id(), upload, stored.runs(), sampleCounts, request.baseUrl());
+        // Compared now, from the runs in hand, and kept: the experiment's first view need not read every sample back.
+        List<MetricComparison> own = results.compare(experiments.find(stored.id()).orElseThrow(), stored.runs());
+        UploadResponse response = compare(stored.id(), upload, stored.runs(), own, sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
             store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, stored.id(), body, now);
@@ -159,12 +161,12 @@ public class UploadService {
         return new Outcome(body, stored.id(), false);
     }
 
-    private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs,
+    private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs, List<MetricComparison> own,
             Map<String, Integer> sampleCounts, String baseUrl) {
         String url = baseUrl + "/experiments/" + id;
         if (upload.parsed().bothVariants()) {
             return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "variants", null, null,
-                    results.compute(id, runs), List.of());
+                    own, List.of());
         }
         GitInfo git = upload.git();
         Optional<UploadRepository.BaseUpload> base;

@@ -1,7 +1,5 @@
 package io.perflab.display.chart;
 
-import java.util.Locale;
-
 /**
  * A small writer of SVG markup: elements with attributes, text escaped for XML, coordinates with at most one
  * decimal (charts are a few hundred pixels wide, so a tenth of a pixel is below what a screen shows, and it keeps
@@ -103,10 +101,12 @@ final class Svg {
         }
     }
 
-    /** A coordinate with at most one decimal: {@code 12}, {@code 12.5}. */
+    /** A coordinate with at most one decimal: {@code 12}, {@code 12.5}, {@code -0.5} (a chart has thousands). */
     static String number(double v) {
-        String text = String.format(Locale.ROOT, "%.1f", v);
-        return text.endsWith(".0") ? text.substring(0, text.length() - 2) : text;
+        long tenths = Math.round(v * 10);
+        long whole = Math.abs(tenths) / 10;
+        long tenth = Math.abs(tenths) % 10;
+        return (tenths < 0 ? "-" : "") + whole + (tenth == 0 ? "" : "." + tenth);
     }
 
     /** Text for XML character data and attribute values; control characters (but tab and newline) become spaces. */
