@@ -95,21 +95,21 @@ class DashboardBrowserTests extends UploadServer {
         // the page as it loads fresh, which is what people see
         browser.navigate().refresh();
         atWidth(1280);
+        screenshot("experiment-1280.png");
         assertThat(number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
                 .as("page overflow at 1280 px").isLessThanOrEqualTo(0);
         assertThat(number("const t = document.getElementById('results-table');"
                 + " return t.scrollWidth - t.parentElement.clientWidth"))
                 .as("results table wider than its container at 1280 px").isLessThanOrEqualTo(0);
         assertHeadlineVerdictsVisible();
-        screenshot("experiment-1280.png");
 
         atWidth(390);
+        screenshot("experiment-390.png");
         assertThat(number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
                 .as("page overflow at 390 px").isLessThanOrEqualTo(0);
         assertThat(number("return document.body.scrollWidth - document.documentElement.clientWidth"))
                 .as("body overflow at 390 px").isLessThanOrEqualTo(0);
         assertHeadlineVerdictsVisible();
-        screenshot("experiment-390.png");
     }
 
     @Test
@@ -142,13 +142,15 @@ class DashboardBrowserTests extends UploadServer {
         }
     }
 
+    /** The whole page at the width it is laid out for, then the screen as it was. */
     private void screenshot(String name) throws IOException {
         long height = number("return document.documentElement.scrollHeight");
-        long width = number("return document.documentElement.clientWidth");
+        long width = number("return window.innerWidth");
         browser.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width,
                 "height", Math.min(height, 16_000), "deviceScaleFactor", 1, "mobile", width < 600));
         Files.createDirectories(SCREENSHOTS);
         Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
+        atWidth((int) width);
     }
 
     private long number(String script, Object... arguments) {
