@@ -64,10 +64,11 @@ public final class BoxPlot {
         whisker(svg, cx, y.at(box.q1()), y.at(box.lowWhisker()));
         whisker(svg, cx, y.at(box.q3()), y.at(box.highWhisker()));
         svg.close("g");
+        // Only the outliers name their value: the run-order plot beside this one names every sample's.
         double[] shown = box.thinned(MAX_POINTS);
         for (int i = 0; i < shown.length; i++) {
             Palette.mark(svg, variant, cx + jitter(i), y.at(shown[i]),
-                    variant.label() + ": " + Format.value(shown[i]) + (box.isOutlier(shown[i]) ? " (outlier)" : ""));
+                    box.isOutlier(shown[i]) ? variant.label() + ": " + Format.value(shown[i]) + " (outlier)" : null);
         }
         double my = y.at(box.mean());
         svg.open("path", "d", "M" + Svg.number(cx + 30) + "," + Svg.number(my - 5) + " l5,5 l-5,5 l-5,-5 z",

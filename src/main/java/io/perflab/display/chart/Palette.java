@@ -33,13 +33,16 @@ final class Palette {
         };
     }
 
-    /** One sample's mark at (x, y) with its value as a tooltip. */
+    /** One sample's mark at (x, y), with {@code tooltip} (its value) unless that is null. */
     static void mark(Svg svg, VariantName variant, double x, double y, String tooltip) {
-        if (variant == VariantName.WITH) {
-            svg.open("rect", "x", x - 3, "y", y - 3, "width", 6, "height", 6, "fill", WITH, "fill-opacity", "0.7");
+        String shape = variant == VariantName.WITH ? "rect" : "circle";
+        Object[] attributes = variant == VariantName.WITH
+                ? new Object[] {"x", x - 3, "y", y - 3, "width", 6, "height", 6, "fill", WITH, "fill-opacity", "0.7"}
+                : new Object[] {"cx", x, "cy", y, "r", 3.2, "fill", WITHOUT, "fill-opacity", "0.7"};
+        if (tooltip == null) {
+            svg.leaf(shape, attributes);
         } else {
-            svg.open("circle", "cx", x, "cy", y, "r", 3.2, "fill", WITHOUT, "fill-opacity", "0.7");
+            svg.open(shape, attributes).title(tooltip).close(shape);
         }
-        svg.title(tooltip).close(variant == VariantName.WITH ? "rect" : "circle");
     }
 }
