@@ -7,6 +7,7 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.upload.Fixtures;
 import io.perflab.upload.UploadServer;
 import java.net.CookieManager;
 import java.net.URI;
@@ -89,6 +90,29 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(html.indexOf("data-metric=\"ctx_switches_per_req\""))
                 .isLessThan(html.indexOf("data-metric=\"reqs_per_sec\""));
         assertThat(html).contains("verdict-improved");
+    }
+
+    @Test
+    void uploadsShowWhatTheirToolSaidTheDebugBuildWarningNearTheTop() throws Exception {
+        HttpResponse<String> google = post("/api/v1/uploads?format=googlebenchmark&benchmark=page-google",
+                ADMIN_TOKEN, "application/json", Fixtures.read("googlebenchmark.json"));
+        HttpResponse<String> rpcbench = post("/api/v1/uploads?format=rpcbench&benchmark=page-rpcbench",
+                ADMIN_TOKEN, "text/plain", Fixtures.read("rpcbench-kudu.txt"));
+        assertThat(google.statusCode()).as(google.body()).isEqualTo(201);
+        assertThat(rpcbench.statusCode()).as(rpcbench.body()).isEqualTo(201);
+        long googleId = read(google.body()).get("experimentId").asLong();
+        long rpcbenchId = read(rpcbench.body()).get("experimentId").asLong();
+
+        String page = get(http, "/experiments/" + googleId).body();
+        assertThat(page.indexOf("was built as debug")).isPositive().isLessThan(page.indexOf("id=\"answer-title\""));
+        assertThat(page).contains(">library_build_type</th><td>debug</td>", ">host_name</th>");
+        String report = get(http, "/api/v1/experiments/" + googleId + "/report.html").body();
+        assertThat(report.indexOf("was built as debug")).isPositive().isLessThan(report.indexOf("id=\"summary\""));
+        assertThat(report).contains(">library_build_type</th><td>debug</td>");
+        assertThat(get(http, "/api/v1/experiments/" + googleId + "/report.md").body()).contains("built as debug");
+        // rpc-bench prints the settings its numbers ran with
+        assertThat(get(http, "/experiments/" + rpcbenchId).body())
+                .contains("Settings of the samples, as the benchmark printed them");
     }
 
     @Test
