@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.perflab.Occurrences.count;
 import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.eq;
@@ -205,13 +206,5 @@ class ExperimentPageTests {
                 new UploadDetails(Map.of(HOSTILE, HOSTILE), List.of(HOSTILE), Map.of()));
 
         assertThat(html).doesNotContain(HOSTILE).contains("&lt;img src=x onerror=alert(1)&gt;");
-    }
-
-    static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
-            n++;
-        }
-        return n;
     }
 }

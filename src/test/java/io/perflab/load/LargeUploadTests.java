@@ -1,6 +1,7 @@
 package io.perflab.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.perflab.Occurrences.count;
 
 import io.perflab.upload.UploadServer;
 import java.net.URI;
@@ -66,13 +67,5 @@ class LargeUploadTests extends UploadServer {
 
     private static int bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8).length;
-    }
-
-    private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
-            n++;
-        }
-        return n;
     }
 }

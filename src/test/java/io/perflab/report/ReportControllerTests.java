@@ -1,6 +1,7 @@
 package io.perflab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.perflab.Occurrences.count;
 
 import io.perflab.stats.Alternative;
 import io.perflab.stats.TTest;
@@ -192,14 +193,6 @@ class ReportControllerTests extends ReportTestSupport {
                 Pattern.DOTALL).matcher(html);
         assertThat(m.find()).as("samples script element").isTrue();
         return m.group(1);
-    }
-
-    static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
-            n++;
-        }
-        return n;
     }
 
     private static double[] doubles(JsonNode array) {

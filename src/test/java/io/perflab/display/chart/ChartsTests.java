@@ -1,6 +1,7 @@
 package io.perflab.display.chart;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.perflab.Occurrences.count;
 
 import io.perflab.runner.experiment.VariantName;
 import java.util.ArrayList;
@@ -137,13 +138,5 @@ class ChartsTests {
             xs.add(Double.parseDouble(m.group(1)));
         }
         return xs;
-    }
-
-    private static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
-            n++;
-        }
-        return n;
     }
 }
