@@ -6,9 +6,7 @@
   if (!panels.length || !window.EventSource) {
     return;
   }
-  var headline = ['reqs_per_sec', 'user_cpu_us_per_req', 'sys_cpu_us_per_req', 'ctx_switches_per_req'];
-
-  function figures(metrics) {
+  function figures(metrics, headline) {
     return headline.filter(function (k) { return metrics[k] !== undefined; })
       .map(function (k) { return k + ' ' + Number(metrics[k]).toPrecision(4); }).join(' · ');
   }
@@ -23,8 +21,10 @@
     }
     var last = panel.querySelector('.last-trial-figures');
     if (last) {
+      // The headline metrics, as the server lists them (MetricKeys.HEADLINE).
+      var headline = (panel.getAttribute('data-headline') || '').split(' ');
       last.textContent = 'run ' + data.ordinal + ' (' + data.variant + ') ' + data.status +
-        (data.metrics ? ': ' + figures(data.metrics) : '') + (data.error ? ' — ' + data.error.split('\n')[0] : '');
+        (data.metrics ? ': ' + figures(data.metrics, headline) : '') + (data.error ? ' — ' + data.error.split('\n')[0] : '');
     }
   }
 

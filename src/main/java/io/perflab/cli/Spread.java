@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * How much a headline metric moves from one measurement to the next, over successful trials (or the windows of
@@ -25,10 +26,10 @@ import java.util.Optional;
  */
 record Spread(String metric, int n, double mean, double sd, double floorPercent) {
 
-    /** The metrics an engine A/B is judged on. */
-    static final List<String> HEADLINE = List.of(MetricKeys.USER_CPU_US_PER_REQ, MetricKeys.SYS_CPU_US_PER_REQ,
-            MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ, MetricKeys.REQS_PER_SEC,
-            MetricKeys.ALLOC_BYTES_PER_REQ, MetricKeys.LATENCY_P50_US, MetricKeys.LATENCY_P99_US);
+    /** The headline metrics, then those whose spread a calibration of the instrument also wants to know. */
+    static final List<String> METRICS = Stream.concat(MetricKeys.HEADLINE.stream(),
+            Stream.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.ALLOC_BYTES_PER_REQ,
+                    MetricKeys.LATENCY_P50_US, MetricKeys.LATENCY_P99_US)).toList();
 
     /** Per metric, the trial environment entry that holds the sampling floor of its CV, in percent. */
     private static final Map<String, String> FLOORS = Map.of(
@@ -38,7 +39,7 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
     /** The spread of every headline metric with at least two values in the successful {@code trials}. */
     static List<Spread> of(List<TrialResult> trials) {
         List<Spread> rows = new ArrayList<>();
-        for (String metric : HEADLINE) {
+        for (String metric : METRICS) {
             double[] all = values(trials, metric, null, 0, Integer.MAX_VALUE);
             if (all.length < 2) {
                 continue;

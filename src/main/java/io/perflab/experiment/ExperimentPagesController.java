@@ -1,6 +1,8 @@
 package io.perflab.experiment;
 
 import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.ConflictException;
 import io.perflab.system.FieldMessages;
 import io.perflab.system.InvalidInputException;
@@ -23,7 +25,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The dashboard's experiment pages: home, list, detail, the new-experiment form and the actions. */
 @Controller
@@ -36,22 +37,25 @@ class ExperimentPagesController {
     static final String VIEW_FORM = "experiments/form";
     static final int PAGE_SIZE = 25;
 
-    /** The metrics shown as badges: what the seed's review judged. */
-    static final List<String> HEADLINE_METRICS = List.of("user_cpu_us_per_req", "sys_cpu_us_per_req",
-            "ctx_switches_per_req", "reqs_per_sec");
+    /** Metrics per page of the results table; each is drawn in two plots, so this bounds the page's size. */
+    static final int METRICS_PER_PAGE = 25;
+
+    /** The headline metrics for the live view's script, which shows their values of each finished trial. */
+    static final String HEADLINE_KEYS = String.join(" ", MetricKeys.HEADLINE);
+
+    /** Failed runs listed on the page; the samples API has them all. */
+    static final int FAILED_RUNS_SHOWN = 20;
 
     private final ExperimentService experiments;
     private final ExperimentRepository store;
     private final ExperimentResults results;
-    private final JsonMapper json;
     private final Validator validator;
 
     ExperimentPagesController(ExperimentService experiments, ExperimentRepository store, ExperimentResults results,
-            JsonMapper json, Validator validator) {
+            Validator validator) {
         this.experiments = experiments;
         this.store = store;
         this.results = results;
-        this.json = json;
         this.validator = validator;
     }
 
@@ -73,6 +77,7 @@ class ExperimentPagesController {
                 .toList();
         model.addAttribute("regressions", regressions);
         model.addAttribute("experimentCount", experiments.count(ExperimentFilter.ALL));
+        model.addAttribute("headlineKeys", HEADLINE_KEYS);
         return VIEW_HOME;
     }
 
@@ -102,33 +107,44 @@ class ExperimentPagesController {
         List<Row> rows = new ArrayList<>();
         for (ExperimentRecord record : records) {
             // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
-            List<MetricComparison> headline = withVerdicts ? results.compare(record).stream()
-                    .filter(c -> c.groups().nWith() > 0 && c.groups().nWithout() > 0)
-                    .filter(c -> HEADLINE_METRICS.contains(c.key()) || record.kind() != ExperimentKind.ENGINE)
-                    .limit(4)
-                    .toList() : List.of();
+            List<MetricComparison> headline = withVerdicts ? ResultsSummary.headline(results.compare(record))
+                    : List.of();
             rows.add(new Row(experiments.summary(record), headline));
         }
         return rows;
     }
 
+    /**
+     * An experiment: what changed, then its results as a summary, the warnings said once, one page of the metrics
+     * that {@code metric} and {@code verdict} select (a table and each metric's plots), and the failed runs.
+     */
     @GetMapping("/experiments/{id}")
-    String detail(@PathVariable long id, Model model) {
-        ExperimentService.Detail detail = experiments.detail(id);
-        ExperimentView view = detail.view();
-        List<RunRecord> runs = detail.runs();
+    String detail(@PathVariable long id, @RequestParam(required = false) String metric,
+            @RequestParam(required = false) String verdict, @RequestParam(defaultValue = "0") int page,
+            Model model) {
+        ExperimentView view = experiments.view(id);
+        ResultsSummary summary = ResultsSummary.of(view.results());
+        MetricPage metrics = MetricPage.of(view.results(), new MetricFilter(metric, verdict), page,
+                METRICS_PER_PAGE);
+        List<RunRecord> runs = experiments.runs(id, metrics.keys(METRICS_PER_PAGE));
+        List<RunRecord> failed = runs.stream().filter(r -> !r.ok()).toList();
         model.addAttribute("experiment", view);
-        model.addAttribute("runs", runs);
-        model.addAttribute("failedRuns", runs.stream().filter(r -> !r.ok()).toList());
+        model.addAttribute("summary", summary);
+        model.addAttribute("metrics", metrics);
+        model.addAttribute("rows", ResultCharts.rows(metrics, summary, runs, METRICS_PER_PAGE));
+        model.addAttribute("forestPlot", ResultCharts.forest(metrics.metrics()));
+        model.addAttribute("upload", experiments.uploadDetails(id));
+        model.addAttribute("failedRuns", failed.subList(0, Math.min(FAILED_RUNS_SHOWN, failed.size())));
+        model.addAttribute("failedRunCount", failed.size());
         model.addAttribute("environment", environment(runs));
-        model.addAttribute("chartData", chartJson(view, runs));
+        model.addAttribute("headlineKeys", HEADLINE_KEYS);
         return VIEW_DETAIL;
     }
 
     /** The results section alone, for the page's script to swap in when a running experiment finishes. */
     @GetMapping("/experiments/{id}/results")
     String resultsFragment(@PathVariable long id, Model model) {
-        detail(id, model);
+        detail(id, null, null, 0, model);
         return VIEW_RESULTS_FRAGMENT;
     }
 
@@ -147,38 +163,6 @@ class ExperimentPagesController {
             common.put(key, distinct == 1 ? value : value + " … (" + distinct + " different values across runs)");
         });
         return common;
-    }
-
-    /** The plots' data as JSON that is safe inside a script element. */
-    private String chartJson(ExperimentView view, List<RunRecord> runs) {
-        List<Map<String, Object>> metrics = new ArrayList<>();
-        for (MetricComparison c : view.results()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("metric", c.key());
-            m.put("unit", c.metric().unit());
-            m.put("direction", c.metric().direction());
-            m.put("percent", c.change().percent());
-            m.put("ciLowPercent", c.change().ciLowPercent());
-            m.put("ciHighPercent", c.change().ciHighPercent());
-            m.put("verdict", c.verdict());
-            List<List<Number>> without = new ArrayList<>();
-            List<List<Number>> with = new ArrayList<>();
-            for (RunRecord r : runs) {
-                Double value = r.ok() ? r.metrics().get(c.key()) : null;
-                if (value != null) {
-                    (r.variant().equals("with") ? with : without).add(List.of(r.ordinal(), value));
-                }
-            }
-            m.put("without", without);
-            m.put("with", with);
-            metrics.add(m);
-        }
-        return scriptSafe(json.writeValueAsString(Map.of("id", view.id(), "metrics", metrics)));
-    }
-
-    /** JSON with {@code <}, {@code >} and {@code &} escaped, so no value can close the script element. */
-    static String scriptSafe(String jsonText) {
-        return jsonText.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
     }
 
     @GetMapping("/experiments/new")
@@ -222,7 +206,7 @@ class ExperimentPagesController {
 
     /** The request fields the form has an input for. */
     private static final java.util.Set<String> FORM_FIELDS = java.util.Set.of("name", "description", "preset",
-            "without", "with", "workload", "runsPerVariant", "order", "seed");
+            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed");
 
     private String showForm(ExperimentForm form, Model model) {
         model.addAttribute("form", form);
@@ -244,7 +228,7 @@ class ExperimentPagesController {
                 continue;
             }
             Optional<MetricComparison> cpu = results.compare(e).stream()
-                    .filter(c -> c.key().equals("user_cpu_us_per_req") && c.sensitivity().mdePercent() != null)
+                    .filter(c -> c.key().equals(MetricKeys.USER_CPU_US_PER_REQ) && c.sensitivity().mdePercent() != null)
                     .findFirst();
             if (cpu.isPresent()) {
                 Map<String, Object> hint = new LinkedHashMap<>();

@@ -18,6 +18,8 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,8 +94,9 @@ public class ExperimentRepository {
     }
 
     /**
-     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs and samples — in four
-     * statements however many runs it has (callers hold the transaction); returns its id and the stored runs.
+     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs and samples — with
+     * multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and the
+     * stored runs.
      */
     public Recorded insert(RecordedExperiment e) {
         SourceRevision git = e.revision();
@@ -117,6 +120,7 @@ public class ExperimentRepository {
                     .params(id, side.label(), e.labels().get(side))
                     .update();
         }
+        insertUploadDetails(id, e);
         List<Object[]> metricRows = new ArrayList<>();
         e.metrics().forEach((key, m) -> metricRows.add(new Object[] {id, key, m.unit(),
                 m.higherIsBetter() ? "HIGHER" : "LOWER"}));
@@ -159,6 +163,92 @@ public class ExperimentRepository {
                     + String.join(", ", java.util.Collections.nCopies(chunk.size(), one)))
                     .params(params).update();
         }
+    }
+
+    /** Warnings longer than this are cut: they are sentences for people, not logs. */
+    private static final int MAX_WARNING_LENGTH = 1000;
+
+    /**
+     * Stores what a recorded experiment's source said besides its samples (V6): its warnings, cut to fit their
+     * column with a last one that says how many were left out, and each side's configuration, as far as it fits.
+     */
+    private void insertUploadDetails(long id, RecordedExperiment e) {
+        if (!e.warnings().isEmpty()) {
+            List<String> kept = new ArrayList<>();
+            for (String warning : e.warnings()) {
+                kept.add(truncate(warning, MAX_WARNING_LENGTH));
+                if (json.writeValueAsString(kept).length() > 15_000) {
+                    kept.set(kept.size() - 1, (e.warnings().size() - kept.size() + 1) + " more warnings left out");
+                    break;
+                }
+            }
+            jdbc.sql("UPDATE experiment SET upload_warnings = ? WHERE id = ?")
+                    .params(json.writeValueAsString(kept), id).update();
+        }
+        e.configurations().forEach((side, settings) -> {
+            Map<String, String> kept = new LinkedHashMap<>();
+            for (Map.Entry<String, String> setting : settings.entrySet()) {
+                kept.put(setting.getKey(), truncate(setting.getValue(), 200));
+                if (json.writeValueAsString(kept).length() > 4000) {
+                    kept.remove(setting.getKey());
+                    break;
+                }
+            }
+            if (!kept.isEmpty()) {
+                jdbc.sql("UPDATE variant SET configuration = ? WHERE experiment_id = ? AND name = ?")
+                        .params(json.writeValueAsString(kept), id, side.label()).update();
+            }
+        });
+    }
+
+    /** What an uploaded experiment's source said besides its samples; {@link UploadDetails#NONE} for others. */
+    public UploadDetails uploadDetails(long experimentId) {
+        Map<String, String> machine = new LinkedHashMap<>();
+        List<String> warnings = new ArrayList<>();
+        jdbc.sql("SELECT machine, upload_warnings FROM experiment WHERE id = ?").param(experimentId)
+                .query((ResultSet rs) -> {
+                    String machineJson = rs.getString(1);
+                    if (machineJson != null) {
+                        json.readValue(machineJson, new TypeReference<Map<String, Object>>() { })
+                                .forEach((key, value) -> machine.put(key, value instanceof String text ? text
+                                        : json.writeValueAsString(value)));
+                    }
+                    String warningsJson = rs.getString(2);
+                    if (warningsJson != null) {
+                        warnings.addAll(json.readValue(warningsJson, new TypeReference<List<String>>() { }));
+                    }
+                });
+        Map<String, Map<String, String>> configuration = new LinkedHashMap<>();
+        jdbc.sql("SELECT name, configuration FROM variant WHERE experiment_id = ? AND configuration IS NOT NULL "
+                        + "ORDER BY name DESC")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    configuration.put(rs.getString(1), json.readValue(rs.getString(2),
+                            new TypeReference<LinkedHashMap<String, String>>() { }));
+                });
+        return new UploadDetails(machine, warnings, configuration);
+    }
+
+    /**
+     * Every run of an experiment in plan order, with the samples of {@code metrics} only: what a page that shows a
+     * few of an experiment's metrics needs, without reading every sample of a large upload.
+     */
+    public List<RunRecord> runs(long experimentId, Collection<String> metrics) {
+        Map<Long, Map<String, Double>> samples = new HashMap<>();
+        if (!metrics.isEmpty()) {
+            List<Object> params = new ArrayList<>();
+            params.add(experimentId);
+            params.addAll(metrics);
+            jdbc.sql("SELECT s.run_id, s.metric_key, s.metric_value FROM sample s JOIN trial_run r ON r.id = s.run_id "
+                            + "WHERE r.experiment_id = ? AND s.metric_key IN ("
+                            + String.join(", ", Collections.nCopies(metrics.size(), "?")) + ")")
+                    .params(params)
+                    .query((ResultSet rs) -> {
+                        samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
+                                .put(rs.getString(2), rs.getDouble(3));
+                    });
+        }
+        return runs(experimentId, samples);
     }
 
     /** A recorded experiment as stored: its id and its runs with their ids. */
@@ -313,6 +403,11 @@ public class ExperimentRepository {
                     samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
                             .put(rs.getString(2), rs.getDouble(3));
                 });
+        return runs(experimentId, samples);
+    }
+
+    /** Every run of an experiment in plan order, each with its entry of {@code samples} (run id → metric → value). */
+    private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples) {
         return jdbc.sql("""
                 SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error
                 FROM trial_run WHERE experiment_id = ? ORDER BY ordinal""")

@@ -4,6 +4,7 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.NotFoundException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,17 +44,6 @@ public class ExperimentService {
     public ExperimentView view(long id) {
         ExperimentRecord e = get(id);
         return view(e, results.compare(e));
-    }
-
-    /** The full view and every run with its samples, read once: the detail page shows both. */
-    public record Detail(ExperimentView view, List<RunRecord> runs) {
-    }
-
-    public Detail detail(long id) {
-        ExperimentRecord e = get(id);
-        // read after the record, so that results cached under its data version never come from older runs
-        List<RunRecord> runs = store.runs(id);
-        return new Detail(view(e, results.compare(e, runs)), runs);
     }
 
     /** A list entry: the view without per-metric results. */
@@ -133,6 +123,17 @@ public class ExperimentService {
     public List<RunRecord> runs(long id) {
         get(id);
         return store.runs(id);
+    }
+
+    /** Every run with the samples of {@code metrics} only: what a page that shows a few metrics needs. */
+    public List<RunRecord> runs(long id, Collection<String> metrics) {
+        get(id);
+        return store.runs(id, metrics);
+    }
+
+    /** What an uploaded experiment's benchmark tool said besides its samples; nothing for other experiments. */
+    public UploadDetails uploadDetails(long id) {
+        return store.uploadDetails(id);
     }
 
     public Map<String, MetricDefinition> metricDefinitions(long id) {

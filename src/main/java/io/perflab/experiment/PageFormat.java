@@ -1,47 +1,71 @@
 package io.perflab.experiment;
 
+import io.perflab.display.Format;
+import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 import org.springframework.web.util.UriUtils;
 
 /**
- * How pages print numbers and times ({@code ${@fmt.pValue(c.pValue)}} in templates). Delegates to the statistics
- * package's {@link Display} so pages, CLI and reports agree; a missing value prints as an en dash.
+ * The display rules ({@link Format}) for templates, which reach them as {@code ${@fmt.pValue(c.tests.pValue)}};
+ * the pages and the exported HTML report both print through it. Only the links of pages are its own.
  */
 @Component("fmt")
 public class PageFormat {
 
-    private static final String MISSING = "–";
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
-            .withZone(ZoneOffset.UTC);
-
     public String time(Instant instant) {
-        return instant == null ? MISSING : TIME.format(instant);
+        return Format.time(instant);
     }
 
     public String value(Double v) {
-        return v == null ? MISSING : Display.value(v);
+        return Format.value(v);
     }
 
     public String pValue(Double p) {
-        return p == null ? MISSING : Display.pValue(p);
+        return Format.pValue(p);
     }
 
     public String percent(Double v) {
-        return v == null ? MISSING : Display.percent(v);
+        return Format.percent(v);
     }
 
+    /** A change's interval in percent; a missing bound is unbounded. */
     public String interval(Double low, Double high) {
-        return low == null || high == null ? MISSING : Display.percentInterval(low, high);
+        return Format.percentInterval(low, high);
     }
 
-    /** t and df as R prints them in the t.test header: 5 significant digits. */
+    /** An interval of values, such as the difference's. */
+    public String valueInterval(Double low, Double high) {
+        return Format.interval(low, high);
+    }
+
     public String statistic(Double v) {
-        return v == null ? MISSING : String.format(java.util.Locale.ROOT, "%.5g", v);
+        return Format.statistic(v);
+    }
+
+    public String detectable(Double percent) {
+        return Format.detectable(percent);
+    }
+
+    public String runs(Long n) {
+        return Format.runs(n);
+    }
+
+    public String count(long n, String singular, String plural) {
+        return Format.count(n, singular, plural);
+    }
+
+    /** The confidence level of the experiments' intervals: {@code 95%}. */
+    public String level() {
+        return Display.level(ComparisonOptions.defaults().confidenceLevel());
+    }
+
+    public String metricWithUnit(String metric, String unit) {
+        return Format.metricWithUnit(metric, unit);
     }
 
     /**
@@ -61,12 +85,8 @@ public class PageFormat {
     }
 
     public String benchmarkPath(String name) {
-        return "/benchmarks/" + java.util.Arrays.stream(name.split("/", -1))
+        return "/benchmarks/" + Arrays.stream(name.split("/", -1))
                 .map(segment -> UriUtils.encodePathSegment(segment, StandardCharsets.UTF_8))
-                .collect(java.util.stream.Collectors.joining("/"));
-    }
-
-    public String runs(Long n) {
-        return n == null ? MISSING : n >= io.perflab.stats.Power.MAX_RUNS ? "> 1,000,000" : String.format("%,d", n);
+                .collect(Collectors.joining("/"));
     }
 }

@@ -15,11 +15,16 @@ import java.util.Objects;
  * @param labels a user's label of each side that has one
  * @param metrics unit and direction of every metric of the runs
  * @param runs every run of both sides, ordinals unique
+ * @param warnings what the upload's reader said people should know about the numbers (a debug build, runs that
+ *     exited non-zero), in their terms; empty when all is well
+ * @param configurations the settings every sample of a side ran with, as the benchmark printed them; a side
+ *     without any is left out
  */
 public record RecordedExperiment(String name, String benchmark, String createdBy, Instant createdAt,
                                  SourceRevision revision, Map<String, Object> machine, List<String> tags,
                                  Map<VariantName, String> labels, Map<String, MetricDefinition> metrics,
-                                 List<Run> runs) {
+                                 List<Run> runs, List<String> warnings,
+                                 Map<VariantName, Map<String, String>> configurations) {
 
     public RecordedExperiment {
         Objects.requireNonNull(revision, "revision");
@@ -27,6 +32,17 @@ public record RecordedExperiment(String name, String benchmark, String createdBy
         tags = List.copyOf(tags);
         metrics = Map.copyOf(metrics);
         runs = List.copyOf(runs);
+        warnings = List.copyOf(warnings);
+        configurations = Map.copyOf(configurations);
+    }
+
+    /** A recorded experiment whose source said nothing besides its samples. */
+    public RecordedExperiment(String name, String benchmark, String createdBy, Instant createdAt,
+                              SourceRevision revision, Map<String, Object> machine, List<String> tags,
+                              Map<VariantName, String> labels, Map<String, MetricDefinition> metrics,
+                              List<Run> runs) {
+        this(name, benchmark, createdBy, createdAt, revision, machine, tags, labels, metrics, runs, List.of(),
+                Map.of());
     }
 
     /** Runs per variant of the plan it stands for: the larger side's. */

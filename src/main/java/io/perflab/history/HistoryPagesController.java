@@ -2,6 +2,7 @@ package io.perflab.history;
 
 import io.perflab.experiment.ExperimentService;
 import io.perflab.system.NotFoundException;
+import io.perflab.display.ScriptJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,7 +85,6 @@ class HistoryPagesController {
         data.put("unit", h.unit());
         data.put("points", points);
         data.put("changePoints", h.changePoints().stream().map(HistoryChangePoint::index).toList());
-        // No value may close the script element that carries this JSON.
-        return json.writeValueAsString(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
+        return ScriptJson.write(json, data);
     }
 }

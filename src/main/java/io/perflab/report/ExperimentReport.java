@@ -2,8 +2,12 @@ package io.perflab.report;
 
 import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricComparison;
-import io.perflab.experiment.MetricDefinition;
+import io.perflab.experiment.MetricPage;
+import io.perflab.experiment.ResultCharts;
+import io.perflab.experiment.ResultsSummary;
 import io.perflab.experiment.RunRecord;
+import io.perflab.experiment.UploadDetails;
+import io.perflab.runner.experiment.VariantName;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,46 +18,50 @@ import java.util.Set;
 
 /**
  * Everything one exported report shows, read once so that the three formats agree: the experiment as the API
- * shows it (with its per-metric results), its runs with their samples, and the metric definitions.
+ * shows it, the summary of its results, the metrics it lists, its runs with the samples of the metrics it plots,
+ * and what an upload's tool said besides.
  *
+ * <p>A report stays small however many metrics an upload brought: it lists at most {@value #LISTED} metrics
+ * (headline metrics first) and plots, tests in R's words and embeds the samples of at most {@value #PLOTTED};
+ * the rest are one link away ({@code samplesUrl}).
+ *
+ * @param metrics the metrics the report lists
+ * @param runs every run, with the samples of the plotted metrics only
+ * @param samplesUrl where the server that made the report serves every sample
  * @param generatedAt when the report was made
  */
-record ExperimentReport(ExperimentView experiment, List<RunRecord> runs, Map<String, MetricDefinition> definitions,
-                        Instant generatedAt, String version) {
+/* Its methods are public for the template, which reads them as properties ({@code report.plotted}). */
+record ExperimentReport(ExperimentView experiment, ResultsSummary summary, MetricPage metrics, List<RunRecord> runs,
+                        UploadDetails upload, String samplesUrl, Instant generatedAt, String version) {
 
-    /** The metrics DESIGN calls headline: what a change to the engine is judged on first. */
-    static final List<String> HEADLINE_METRICS = List.of("user_cpu_us_per_req", "sys_cpu_us_per_req",
-            "ctx_switches_per_req");
+    /** The most metrics a report lists in its results table. */
+    static final int LISTED = 100;
 
-    static final String WITHOUT = "without";
-    static final String WITH = "with";
+    /** The most metrics a report plots, prints R's t-test of and embeds the samples of. */
+    static final int PLOTTED = 20;
 
-    List<MetricComparison> results() {
-        return experiment.results();
+    /** The metrics the report lists: at most {@link #LISTED}. */
+    public List<MetricComparison> listed() {
+        return metrics.metrics();
     }
 
-    /** The headline metrics that were measured, or, when none was (command experiments), the first three. */
-    List<MetricComparison> headline() {
-        List<MetricComparison> headline = results().stream()
-                .filter(c -> HEADLINE_METRICS.contains(c.key()))
-                .toList();
-        return headline.isEmpty() ? results().stream().limit(3).toList() : headline;
+    /** The metrics the report plots, whose samples it has: the first {@link #PLOTTED} it lists. */
+    public List<MetricComparison> plotted() {
+        return listed().subList(0, Math.min(PLOTTED, listed().size()));
+    }
+
+    /** Whether the report leaves metrics out of its table or of its plots. */
+    public boolean partial() {
+        return plotted().size() < metrics.total();
     }
 
     /** The values of one metric in one variant's successful runs, in plan order — what the statistics used. */
-    double[] values(String metric, String variant) {
-        return okRuns(metric, variant).stream().mapToDouble(r -> r.metrics().get(metric)).toArray();
-    }
-
-    /** The successful runs of one variant that measured {@code metric}, in plan order. */
-    List<RunRecord> okRuns(String metric, String variant) {
-        return runs.stream()
-                .filter(r -> r.ok() && r.variant().equals(variant) && r.metrics().containsKey(metric))
-                .toList();
+    double[] values(String metric, VariantName variant) {
+        return ResultCharts.values(runs, metric, variant);
     }
 
     /** Runs that failed or timed out, with their errors (cancelled runs are not failures of the experiment). */
-    List<RunRecord> failedRuns() {
+    public List<RunRecord> failedRuns() {
         return runs.stream().filter(r -> !r.ok() && !"CANCELLED".equals(r.status())).toList();
     }
 
@@ -70,11 +78,5 @@ record ExperimentReport(ExperimentView experiment, List<RunRecord> runs, Map<Str
         Map<String, List<String>> environment = new LinkedHashMap<>();
         values.forEach((key, distinct) -> environment.put(key, new ArrayList<>(distinct)));
         return environment;
-    }
-
-    /** The unit of a metric, or an empty string when it has none. */
-    String unit(String metric) {
-        MetricDefinition definition = definitions.get(metric);
-        return definition == null || definition.unit() == null ? "" : definition.unit();
     }
 }

@@ -2,6 +2,9 @@ package io.perflab.report;
 
 import io.perflab.experiment.ExperimentService;
 import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MetricFilter;
+import io.perflab.experiment.MetricPage;
+import io.perflab.experiment.ResultsSummary;
 import io.perflab.system.PerfLabVersion;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
@@ -21,22 +24,29 @@ class ExperimentReports {
         this.clock = clock;
     }
 
-    /** @throws io.perflab.system.NotFoundException when there is no such experiment */
-    ExperimentReport load(long id) {
+    /**
+     * The report of experiment {@code id}, made by the server at {@code serverUrl}.
+     *
+     * @throws io.perflab.system.NotFoundException when there is no such experiment
+     */
+    ExperimentReport load(long id, String serverUrl) {
         ExperimentView view = experiments.view(id);
-        return new ExperimentReport(view, experiments.runs(id), experiments.metricDefinitions(id),
-                clock.instant().truncatedTo(ChronoUnit.SECONDS), PerfLabVersion.get());
+        MetricPage metrics = MetricPage.of(view.results(), MetricFilter.ALL, 0, ExperimentReport.LISTED);
+        return new ExperimentReport(view, ResultsSummary.of(view.results()), metrics,
+                experiments.runs(id, metrics.keys(ExperimentReport.PLOTTED)), experiments.uploadDetails(id),
+                serverUrl + "/api/v1/experiments/" + id + "/samples", clock.instant().truncatedTo(ChronoUnit.SECONDS),
+                PerfLabVersion.get());
     }
 
-    String html(long id) {
-        return html.render(load(id));
+    String html(long id, String serverUrl) {
+        return html.render(load(id, serverUrl));
     }
 
-    String markdown(long id) {
-        return MarkdownReport.render(load(id));
+    String markdown(long id, String serverUrl) {
+        return MarkdownReport.render(load(id, serverUrl));
     }
 
-    String text(long id) {
-        return TextReport.render(load(id));
+    String text(long id, String serverUrl) {
+        return TextReport.render(load(id, serverUrl));
     }
 }

@@ -1,13 +1,16 @@
 package io.perflab.report;
 
+import io.perflab.display.Format;
 import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricComparison;
-import java.util.List;
+import io.perflab.experiment.ResultsSummary;
+import io.perflab.runner.experiment.VariantName;
 import java.util.Map;
 
 /**
- * The {@code .md} report: a compact results table for a pull request or review comment, with the option diff
- * and a one-line methodology note. User text is escaped so that it shows literally (no HTML, no table breaks).
+ * The {@code .md} report: a compact results table for a pull request or review comment, with the option diff, the
+ * notes said once and a one-line methodology note. User text is escaped so that it shows literally (no HTML, no
+ * table breaks). Like the HTML report it lists at most {@value ExperimentReport#LISTED} metrics.
  */
 final class MarkdownReport {
 
@@ -26,46 +29,26 @@ final class MarkdownReport {
         }
         b.append(" · ").append(e.plan().runsPerVariant()).append(" per variant, ")
                 .append(TextSafety.markdown(e.plan().order())).append("\n\n");
+        for (String warning : report.upload().warnings()) {
+            b.append("> The benchmark tool's output says: ").append(TextSafety.markdown(warning)).append('\n');
+        }
+        if (!report.upload().warnings().isEmpty()) {
+            b.append('\n');
+        }
         if (!e.optionDiff().isEmpty()) {
             b.append("| option | without | with |\n|---|---|---|\n");
             for (Map.Entry<String, Map<String, String>> d : e.optionDiff().entrySet()) {
                 b.append("| ").append(TextSafety.markdown(d.getKey())).append(" | ")
-                        .append(TextSafety.markdown(d.getValue().get(ExperimentReport.WITHOUT))).append(" | ")
-                        .append(TextSafety.markdown(d.getValue().get(ExperimentReport.WITH))).append(" |\n");
+                        .append(TextSafety.markdown(d.getValue().get(VariantName.WITHOUT.label()))).append(" | ")
+                        .append(TextSafety.markdown(d.getValue().get(VariantName.WITH.label()))).append(" |\n");
             }
             b.append('\n');
         }
-        if (report.results().isEmpty()) {
+        if (report.listed().isEmpty()) {
             b.append("No results yet: each variant needs at least two successful runs.\n\n");
         } else {
-            b.append("| metric | without (mean) | with (mean) | Δ % | ").append(Methodology.level())
-                    .append(" CI of Δ % | p | Holm p | verdict |\n");
-            b.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
-            for (MetricComparison c : report.results()) {
-                b.append("| ").append(TextSafety.markdown(ReportFormat.metricWithUnit(c.key(), c.metric().unit())))
-                        .append(" | ").append(ReportFormat.value(c.groups().meanWithout()))
-                        .append(" | ").append(ReportFormat.value(c.groups().meanWith()))
-                        .append(" | ").append(ReportFormat.percent(c.change().percent()))
-                        .append(" | ").append(ReportFormat.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()))
-                        .append(" | ").append(ReportFormat.pValue(c.tests().pValue()))
-                        .append(" | ").append(ReportFormat.pValue(c.tests().holmPValue()))
-                        .append(" | ").append(verdict(c.verdict())).append(" |\n");
-            }
-            b.append('\n');
-            boolean any = false;
-            for (MetricComparison c : report.results()) {
-                for (String warning : warnings(c)) {
-                    if (!any) {
-                        b.append("Warnings:\n");
-                        any = true;
-                    }
-                    b.append("- ").append(TextSafety.markdown(c.key())).append(": ")
-                            .append(TextSafety.markdown(warning)).append('\n');
-                }
-            }
-            if (any) {
-                b.append('\n');
-            }
+            table(b, report);
+            notes(b, report);
         }
         if (!report.failedRuns().isEmpty()) {
             b.append(report.failedRuns().size()).append(" failed run")
@@ -75,16 +58,46 @@ final class MarkdownReport {
                             + TextSafety.markdown(firstLine(r.error())))
                     .toList())).append("\n\n");
         }
-        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.results().size())))
+        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.metrics().total())))
                 .append(" PerfLab ").append(TextSafety.markdown(report.version())).append(".\n");
         return b.toString();
     }
 
-    private static List<String> warnings(MetricComparison c) {
-        if (c.error() != null) {
-            return List.of(c.error());
+    private static void table(StringBuilder b, ExperimentReport report) {
+        b.append("| metric | without (mean) | with (mean) | Δ % | ").append(Methodology.level())
+                .append(" CI of Δ % | p | Holm p | verdict |\n");
+        b.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
+        for (MetricComparison c : report.listed()) {
+            b.append("| ").append(TextSafety.markdown(Format.metricWithUnit(c.key(), c.metric().unit())))
+                    .append(" | ").append(Format.value(c.groups().meanWithout()))
+                    .append(" | ").append(Format.value(c.groups().meanWith()))
+                    .append(" | ").append(Format.percent(c.change().percent()))
+                    .append(" | ").append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()))
+                    .append(" | ").append(Format.pValue(c.tests().pValue()))
+                    .append(" | ").append(Format.pValue(c.tests().holmPValue()))
+                    .append(" | ").append(verdict(c.verdict())).append(" |\n");
         }
-        return c.warnings();
+        b.append('\n');
+        if (report.metrics().partial()) {
+            b.append("Listed: ").append(report.listed().size()).append(" of ")
+                    .append(Format.count(report.metrics().total(), "metric", "metrics"))
+                    .append(", headline metrics first; every sample: ").append(report.samplesUrl()).append("\n\n");
+        }
+    }
+
+    /** The notes several metrics share, once each, then each listed metric's own. */
+    private static void notes(StringBuilder b, ExperimentReport report) {
+        ResultsSummary summary = report.summary();
+        StringBuilder notes = new StringBuilder();
+        summary.notes().forEach(n -> notes.append("- ").append(TextSafety.markdown(summary.scope(n))).append(": ")
+                .append(TextSafety.markdown(n.text())).append('\n'));
+        for (MetricComparison c : report.listed()) {
+            summary.ownNotes(c).forEach(n -> notes.append("- ").append(TextSafety.markdown(c.key())).append(": ")
+                    .append(TextSafety.markdown(n)).append('\n'));
+        }
+        if (!notes.isEmpty()) {
+            b.append("Warnings:\n").append(notes).append('\n');
+        }
     }
 
     private static String verdict(String verdict) {

@@ -1,5 +1,6 @@
 package io.perflab.report;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.TTest;
@@ -18,8 +19,8 @@ final class RBlocks {
     static String tTest(ExperimentReport report, String metric) {
         ComparisonOptions options = ComparisonOptions.defaults();
         try {
-            return HtestPrinter.tTest(TTest.welch(report.values(metric, ExperimentReport.WITH),
-                    report.values(metric, ExperimentReport.WITHOUT), Alternative.TWO_SIDED,
+            return HtestPrinter.tTest(TTest.welch(report.values(metric, VariantName.WITH),
+                    report.values(metric, VariantName.WITHOUT), Alternative.TWO_SIDED,
                     options.confidenceLevel()));
         } catch (IllegalArgumentException notComputable) {
             return "\nno t-test: " + notComputable.getMessage() + "\n";

@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * {@code /api/v1/experiments/{id}/report}: the experiment exported as one self-contained HTML file, a Markdown
@@ -35,17 +36,17 @@ class ReportController {
 
     @GetMapping("/report.html")
     ResponseEntity<String> html(@PathVariable long id) {
-        return download(id, "html", HTML, reports.html(id));
+        return download(id, "html", HTML, reports.html(id, serverUrl()));
     }
 
     @GetMapping("/report.md")
     ResponseEntity<String> markdown(@PathVariable long id) {
-        return download(id, "md", MARKDOWN, reports.markdown(id));
+        return download(id, "md", MARKDOWN, reports.markdown(id, serverUrl()));
     }
 
     @GetMapping("/report.txt")
     ResponseEntity<String> text(@PathVariable long id) {
-        return download(id, "txt", TEXT, reports.text(id));
+        return download(id, "txt", TEXT, reports.text(id, serverUrl()));
     }
 
     /** The format the {@code Accept} header prefers among HTML, Markdown and plain text; HTML when any will do. */
@@ -80,6 +81,11 @@ class ReportController {
         } catch (org.springframework.http.InvalidMediaTypeException e) {
             throw ApiProblem.badRequest("Accept: not a media type list: " + e.getMessage());
         }
+    }
+
+    /** This server's address as the client reached it: where a report's links to the full data lead. */
+    private static String serverUrl() {
+        return ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
     }
 
     private static ResponseEntity<String> download(long id, String extension, MediaType type, String body) {

@@ -1,12 +1,17 @@
 package io.perflab.report;
 
+import io.perflab.display.Format;
 import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricComparison;
+import io.perflab.experiment.ResultsSummary;
+import io.perflab.runner.experiment.VariantName;
 import java.util.Map;
 
 /**
  * The {@code .txt} report: R's {@code t.test} print-outs, one per metric, each headed by the metric's name, unit
- * and verdict — the blocks engineers paste into a commit message, as in the seed change.
+ * and verdict — the blocks engineers paste into a commit message, as in the seed change. Notes several metrics
+ * share are said once at the top. Like the HTML report it prints R's blocks for at most
+ * {@value ExperimentReport#PLOTTED} metrics and headings for at most {@value ExperimentReport#LISTED}.
  */
 final class TextReport {
 
@@ -28,22 +33,34 @@ final class TextReport {
             b.append("Change (without -> with):\n");
             for (Map.Entry<String, Map<String, String>> d : e.optionDiff().entrySet()) {
                 b.append("  ").append(TextSafety.line(d.getKey())).append(": ")
-                        .append(TextSafety.line(d.getValue().get(ExperimentReport.WITHOUT))).append(" -> ")
-                        .append(TextSafety.line(d.getValue().get(ExperimentReport.WITH))).append('\n');
+                        .append(TextSafety.line(d.getValue().get(VariantName.WITHOUT.label()))).append(" -> ")
+                        .append(TextSafety.line(d.getValue().get(VariantName.WITH.label()))).append('\n');
             }
         }
-        b.append(Methodology.oneLine(report.results().size())).append('\n');
+        b.append(Methodology.oneLine(report.metrics().total())).append('\n');
         b.append("Generated ").append(report.generatedAt()).append(" by PerfLab ").append(report.version())
                 .append(".\n");
-        if (report.results().isEmpty()) {
+        report.upload().warnings().forEach(w -> b.append("The benchmark tool's output says: ")
+                .append(TextSafety.line(w)).append('\n'));
+        ResultsSummary summary = report.summary();
+        summary.notes().forEach(n -> b.append("warning (").append(summary.scope(n)).append("): ")
+                .append(TextSafety.line(n.text())).append('\n'));
+        if (report.listed().isEmpty()) {
             b.append("\nNo results yet: each variant needs at least two successful runs.\n");
         }
-        for (MetricComparison c : report.results()) {
+        int printed = 0;
+        for (MetricComparison c : report.listed()) {
             b.append('\n').append(heading(c)).append('\n');
-            b.append(RBlocks.tTest(report, c.key()));
-            for (String warning : c.warnings()) {
-                b.append("warning: ").append(TextSafety.line(warning)).append('\n');
+            if (printed++ < report.plotted().size()) {
+                b.append(RBlocks.tTest(report, c.key()));
             }
+            summary.ownNotes(c).forEach(n -> b.append("warning: ").append(TextSafety.line(n)).append('\n'));
+        }
+        if (report.partial()) {
+            b.append("\nR's print-out for ").append(report.plotted().size()).append(" and headings for ")
+                    .append(report.listed().size()).append(" of ")
+                    .append(Format.count(report.metrics().total(), "metric", "metrics"))
+                    .append("; every sample: ").append(report.samplesUrl()).append('\n');
         }
         if (!report.failedRuns().isEmpty()) {
             b.append("\nFailed runs:\n");
@@ -58,14 +75,14 @@ final class TextReport {
 
     /** {@code user_cpu_us_per_req (us) — improved: -6.48%, 95% CI [-8.56%, -4.39%], Holm p = 3.1e-07:} */
     static String heading(MetricComparison c) {
-        StringBuilder h = new StringBuilder(TextSafety.line(ReportFormat.metricWithUnit(c.key(), c.metric().unit())));
+        StringBuilder h = new StringBuilder(TextSafety.line(Format.metricWithUnit(c.key(), c.metric().unit())));
         h.append(" — ").append(c.verdict());
         if (c.change().percent() != null) {
-            h.append(": ").append(ReportFormat.percent(c.change().percent())).append(", 95% CI ")
-                    .append(ReportFormat.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()));
+            h.append(": ").append(Format.percent(c.change().percent())).append(", ").append(Methodology.level())
+                    .append(" CI ").append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()));
         }
         if (c.tests().holmPValue() != null) {
-            h.append(", Holm p = ").append(ReportFormat.pValue(c.tests().holmPValue()));
+            h.append(", Holm p = ").append(Format.pValue(c.tests().holmPValue()));
         }
         return h.append(':').toString();
     }

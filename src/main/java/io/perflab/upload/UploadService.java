@@ -122,6 +122,7 @@ public class UploadService {
         List<RecordedExperiment.Run> runs = new ArrayList<>();
         Map<String, Integer> sampleCounts = new LinkedHashMap<>();
         Map<VariantName, String> labels = new EnumMap<>(VariantName.class);
+        Map<VariantName, Map<String, String>> configurations = new EnumMap<>(VariantName.class);
         for (VariantName side : VariantName.values()) {
             VariantSamples variant = upload.parsed().variants().get(side.label());
             if (variant == null) {
@@ -129,6 +130,9 @@ public class UploadService {
             }
             if (variant.label() != null) {
                 labels.put(side, variant.label());
+            }
+            if (!variant.configuration().isEmpty()) {
+                configurations.put(side, variant.configuration());
             }
             sampleCounts.put(side.label(), variant.sampleCount());
             for (int i = 0; i < ValidUpload.runCount(variant); i++) {
@@ -145,8 +149,11 @@ public class UploadService {
         ExperimentRepository.Recorded stored = experiments.insert(new RecordedExperiment(upload.name(),
                 upload.benchmark(), request.principal(), now, new SourceRevision(git.repository(), git.branch(),
                         git.commit(), git.baseCommit(), git.pullRequest(), git.commitTime()),
-                upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs));
-        UploadResponse response = compare(stored.id(), upload, stored.runs(), sampleCounts, request.baseUrl());
+                upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs,
+                upload.parsed().warnings(), configurations));
+        // Compared now, from the runs in hand, and kept: the experiment's first view need not read every sample back.
+        List<MetricComparison> own = results.compare(experiments.find(stored.id()).orElseThrow(), stored.runs());
+        UploadResponse response = compare(stored.id(), upload, stored.runs(), own, sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
             store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, stored.id(), body, now);
@@ -154,12 +161,12 @@ public class UploadService {
         return new Outcome(body, stored.id(), false);
     }
 
-    private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs,
+    private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs, List<MetricComparison> own,
             Map<String, Integer> sampleCounts, String baseUrl) {
         String url = baseUrl + "/experiments/" + id;
         if (upload.parsed().bothVariants()) {
             return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "variants", null, null,
-                    results.compute(id, runs), List.of());
+                    own, List.of());
         }
         GitInfo git = upload.git();
         Optional<UploadRepository.BaseUpload> base;

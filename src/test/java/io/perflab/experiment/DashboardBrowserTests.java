@@ -3,42 +3,34 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.HeadlessChromium;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.upload.UploadServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The dashboard in a real browser: sign in, create an experiment from the form with a preset and short trials,
- * watch the progress bar advance to completion without a reload, then see the results table and the charts.
+ * The dashboard in a real browser with a real experiment: sign in, create a 6 + 6 engine experiment from the form
+ * with a preset and short trials, watch the progress bar advance to completion without a reload, then check that
+ * the results page leads with the answer at 1280 px and stays usable at 390 px, and leave screenshots of both in
+ * {@link #SCREENSHOTS} for people to look at.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class DashboardBrowserTests {
+class DashboardBrowserTests extends UploadServer {
 
-    static Path dataDir;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) throws IOException {
-        dataDir = Files.createTempDirectory("perflab-browser");
-        registry.add("perflab.data-dir", dataDir::toString);
-    }
-
-    @LocalServerPort
-    int port;
+    /** Where the screenshots of the experiment page are left. */
+    static final Path SCREENSHOTS = Path.of("src/target/screenshots");
 
     @TempDir
     Path profile;
@@ -57,12 +49,8 @@ class DashboardBrowserTests {
         }
     }
 
-    private String url(String path) {
-        return "http://localhost:" + port + path;
-    }
-
     private void signIn() throws IOException {
-        browser.get(url("/login"));
+        browser.get(base() + "/login");
         browser.findElement(By.id("username")).sendKeys("admin");
         browser.findElement(By.id("password")).sendKeys(
                 Files.readString(dataDir.resolve("initial-admin-password")).strip());
@@ -72,57 +60,100 @@ class DashboardBrowserTests {
     }
 
     @Test
-    void experimentFromTheFormRunsWithLiveProgressAndShowsResultsAndCharts() throws IOException {
+    void realExperimentRunsWithLiveProgressAndItsPageLeadsWithTheAnswerAtEveryWidth() throws IOException {
         signIn();
-        browser.get(url("/experiments/new"));
+        browser.get(base() + "/experiments/new");
         browser.findElement(By.id("name")).clear();
-        browser.findElement(By.id("name")).sendKeys("browser sync completion");
+        browser.findElement(By.id("name")).sendKeys("sync completion, 6 + 6 short trials");
         browser.findElement(By.cssSelector("input[name=preset][value=sync-completion]")).click();
         browser.findElement(By.name("workload[clientThreads]")).sendKeys("4");
-        browser.findElement(By.name("workload[warmupSeconds]")).sendKeys("0.3");
+        browser.findElement(By.name("workload[warmupSeconds]")).sendKeys("0.5");
         browser.findElement(By.name("workload[runSeconds]")).sendKeys("1");
         WebElement runs = browser.findElement(By.id("runsPerVariant"));
         runs.clear();
-        runs.sendKeys("2");
+        runs.sendKeys("6");
         browser.findElement(By.cssSelector("button.primary")).click();
 
         new WebDriverWait(browser, Duration.ofSeconds(30)).until(d -> d.getCurrentUrl().matches(".*/experiments/\\d+$"));
-        JavascriptExecutor js = browser;
         // A marker that a page load would wipe out: it proves the page updates itself.
-        js.executeScript("window.perflabNoReload = true;");
-        WebElement progress = browser.findElement(By.cssSelector(".panel progress"));
-        assertThat(progress.getAttribute("max")).isEqualTo("4");
-
+        browser.executeScript("window.perflabNoReload = true;");
+        assertThat(browser.findElement(By.cssSelector(".panel progress")).getAttribute("max")).isEqualTo("12");
         new WebDriverWait(browser, Duration.ofMinutes(3)).pollingEvery(Duration.ofMillis(200))
                 .until(d -> Integer.parseInt(d.findElement(By.cssSelector(".panel progress")).getAttribute("value")) > 0);
-        new WebDriverWait(browser, Duration.ofMinutes(3)).pollingEvery(Duration.ofMillis(500))
+        new WebDriverWait(browser, Duration.ofMinutes(5)).pollingEvery(Duration.ofMillis(500))
                 .until(d -> d.findElements(By.cssSelector("#results table.results")).size() == 1);
 
-        assertThat(js.executeScript("return window.perflabNoReload === true;")).isEqualTo(true);
-        assertThat(browser.findElement(By.cssSelector(".panel progress")).getAttribute("value")).isEqualTo("4");
+        assertThat(browser.executeScript("return window.perflabNoReload === true;")).isEqualTo(true);
+        assertThat(browser.findElement(By.cssSelector(".panel progress")).getAttribute("value")).isEqualTo("12");
         assertThat(browser.findElement(By.cssSelector("h1 .status")).getText()).isEqualTo("COMPLETED");
-        List<WebElement> rows = browser.findElements(By.cssSelector("#results table.results tbody"));
+        List<WebElement> rows = browser.findElements(By.cssSelector("#results table.results tbody.metric"));
         assertThat(rows).hasSizeGreaterThanOrEqualTo(13);
-        assertThat(rows.get(0).getAttribute("data-metric")).isEqualTo("user_cpu_us_per_req");
+        assertThat(rows.get(0).getAttribute("data-metric")).isEqualTo(MetricKeys.USER_CPU_US_PER_REQ);
+        // the plots came with the results, drawn by the server: a forest plot and two per metric
+        assertThat(browser.findElements(By.cssSelector("#results svg.chart"))).hasSize(1 + 2 * rows.size());
 
-        new WebDriverWait(browser, Duration.ofSeconds(30))
-                .until(d -> d.findElements(By.cssSelector(".chart.strip svg")).size() >= 13);
-        Long drawn = (Long) js.executeScript(
-                "return document.querySelectorAll('#chart-forest svg path, #chart-forest svg circle').length;");
-        assertThat(drawn).isGreaterThan(5);
-        Long points = (Long) js.executeScript(
-                "return document.querySelector('.chart.order svg').querySelectorAll('path').length;");
-        assertThat(points).isGreaterThan(4);
+        // the page as it loads fresh, which is what people see
+        browser.navigate().refresh();
+        atWidth(1280);
+        screenshot("experiment-1280.png");
+        assertThat(number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+                .as("page overflow at 1280 px").isLessThanOrEqualTo(0);
+        assertThat(number("const t = document.getElementById('results-table');"
+                + " return t.scrollWidth - t.parentElement.clientWidth"))
+                .as("results table wider than its container at 1280 px").isLessThanOrEqualTo(0);
+        assertHeadlineVerdictsVisible();
+
+        atWidth(390);
+        screenshot("experiment-390.png");
+        assertThat(number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+                .as("page overflow at 390 px").isLessThanOrEqualTo(0);
+        assertThat(number("return document.body.scrollWidth - document.documentElement.clientWidth"))
+                .as("body overflow at 390 px").isLessThanOrEqualTo(0);
+        assertHeadlineVerdictsVisible();
     }
 
     @Test
-    void pagesRenderAtPhoneWidthWithoutHorizontalOverflowOfTheLayout() throws IOException {
-        browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
-        browser.get(url("/"));
-        Long overflow = (Long) ((JavascriptExecutor) browser).executeScript(
-                "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
-        assertThat(overflow).isLessThanOrEqualTo(0L);
-        browser.get(url("/experiments/new"));
+    void pagesRenderAtPhoneWidthWithoutHorizontalOverflowOfTheLayout() {
+        atWidth(390);
+        browser.get(base() + "/");
+        assertThat(number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+                .isLessThanOrEqualTo(0);
+        browser.get(base() + "/experiments/new");
         assertThat(browser.findElements(By.cssSelector("input[name=preset]"))).hasSize(5);
+    }
+
+    /** Lays the page out as a screen {@code width} CSS pixels wide (phones included: no minimum window size). */
+    private void atWidth(int width) {
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", 900,
+                "deviceScaleFactor", 1, "mobile", width < 600));
+    }
+
+    /** Each headline metric's verdict in the answer at the top is shown, inside the screen's width. */
+    private void assertHeadlineVerdictsVisible() {
+        for (String metric : MetricKeys.HEADLINE) {
+            WebElement verdict = browser.findElement(By.xpath("//table[contains(@class,'headline')]//tr[th/span[text()='"
+                    + metric + "']]//span[contains(@class,'verdict')]"));
+            assertThat(verdict.isDisplayed()).as(metric + " verdict shown").isTrue();
+            assertThat(verdict.getText()).as(metric + " verdict").isIn("improved", "regressed", "unchanged",
+                    "inconclusive");
+            assertThat(number("const r = arguments[0].getBoundingClientRect();"
+                    + " return r.right <= document.documentElement.clientWidth && r.left >= 0 ? 1 : 0", verdict))
+                    .as(metric + " verdict within the screen's width").isEqualTo(1);
+        }
+    }
+
+    /** The whole page at the width it is laid out for, then the screen as it was. */
+    private void screenshot(String name) throws IOException {
+        long height = number("return document.documentElement.scrollHeight");
+        long width = number("return window.innerWidth");
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride", Map.of("width", width,
+                "height", Math.min(height, 16_000), "deviceScaleFactor", 1, "mobile", width < 600));
+        Files.createDirectories(SCREENSHOTS);
+        Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
+        atWidth((int) width);
+    }
+
+    private long number(String script, Object... arguments) {
+        return ((Number) browser.executeScript(script, arguments)).longValue();
     }
 }

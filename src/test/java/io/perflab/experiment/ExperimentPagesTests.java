@@ -7,7 +7,8 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
-import java.io.IOException;
+import io.perflab.upload.Fixtures;
+import io.perflab.upload.UploadServer;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -16,39 +17,24 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** The dashboard's experiment pages over stored experiments (no trial JVMs: runs are stored directly). */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class ExperimentPagesTests {
+/**
+ * The dashboard's experiment pages through the whole server (no trial JVMs: runs are stored directly): the
+ * stored experiment's page, the lists, sign-in and the form. What the detail page shows is the slice test's
+ * ({@link ExperimentPageTests}).
+ */
+class ExperimentPagesTests extends UploadServer {
 
     static final String HOSTILE = "<img src=x onerror=alert(1)>";
 
-    static Path dataDir;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) throws IOException {
-        dataDir = Files.createTempDirectory("perflab-pages");
-        registry.add("perflab.data-dir", dataDir::toString);
-    }
-
-    @LocalServerPort
-    int port;
-
     @Autowired
     ExperimentRepository store;
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     /** A completed engine experiment whose 'with' side is ~5 % cheaper in user CPU, plus one failed run. */
     long storeCompletedExperiment(String name, String extraMetric) {
@@ -80,12 +66,12 @@ class ExperimentPagesTests {
     }
 
     private HttpResponse<String> get(HttpClient client, String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+        return client.send(HttpRequest.newBuilder(URI.create(base() + path))
                 .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
-    void detailPageShowsDiffResultsPlotsAndFailedRunsWithUserTextEscaped() throws Exception {
+    void storedExperimentPageShowsItsResultsPlotsAndFailedRunsWithUserTextEscaped() throws Exception {
         long id = storeCompletedExperiment(HOSTILE, "</script><script>alert(2)</script>");
 
         HttpResponse<String> page = get(http, "/experiments/" + id);
@@ -93,18 +79,40 @@ class ExperimentPagesTests {
         assertThat(page.statusCode()).isEqualTo(200);
         String html = page.body();
         assertThat(html).contains("completion", "monitor", "notification")
-                .contains("data-metric=\"user_cpu_us_per_req\"")
-                .contains("id=\"chart-forest\"", "id=\"experiment-data\"", "echarts.min.js")
+                .contains("data-metric=\"user_cpu_us_per_req\"", "id=\"results-table\"", "id=\"forest\"")
                 .contains("trial JVM crashed")
                 .contains("&lt;img src=x onerror=alert(1)&gt;")
                 .doesNotContain(HOSTILE)
                 .doesNotContain("</script><script>alert(2)");
-        // headline metrics first, in DESIGN's order
+        // headline metrics first, in their order
         assertThat(html.indexOf("data-metric=\"user_cpu_us_per_req\""))
                 .isLessThan(html.indexOf("data-metric=\"sys_cpu_us_per_req\""));
         assertThat(html.indexOf("data-metric=\"ctx_switches_per_req\""))
                 .isLessThan(html.indexOf("data-metric=\"reqs_per_sec\""));
         assertThat(html).contains("verdict-improved");
+    }
+
+    @Test
+    void uploadsShowWhatTheirToolSaidTheDebugBuildWarningNearTheTop() throws Exception {
+        HttpResponse<String> google = post("/api/v1/uploads?format=googlebenchmark&benchmark=page-google",
+                ADMIN_TOKEN, "application/json", Fixtures.read("googlebenchmark.json"));
+        HttpResponse<String> rpcbench = post("/api/v1/uploads?format=rpcbench&benchmark=page-rpcbench",
+                ADMIN_TOKEN, "text/plain", Fixtures.read("rpcbench-kudu.txt"));
+        assertThat(google.statusCode()).as(google.body()).isEqualTo(201);
+        assertThat(rpcbench.statusCode()).as(rpcbench.body()).isEqualTo(201);
+        long googleId = read(google.body()).get("experimentId").asLong();
+        long rpcbenchId = read(rpcbench.body()).get("experimentId").asLong();
+
+        String page = get(http, "/experiments/" + googleId).body();
+        assertThat(page.indexOf("was built as debug")).isPositive().isLessThan(page.indexOf("id=\"answer-title\""));
+        assertThat(page).contains(">library_build_type</th><td>debug</td>", ">host_name</th>");
+        String report = get(http, "/api/v1/experiments/" + googleId + "/report.html").body();
+        assertThat(report.indexOf("was built as debug")).isPositive().isLessThan(report.indexOf("id=\"summary\""));
+        assertThat(report).contains(">library_build_type</th><td>debug</td>");
+        assertThat(get(http, "/api/v1/experiments/" + googleId + "/report.md").body()).contains("built as debug");
+        // rpc-bench prints the settings its numbers ran with
+        assertThat(get(http, "/experiments/" + rpcbenchId).body())
+                .contains("Settings of the samples, as the benchmark printed them");
     }
 
     @Test
@@ -162,7 +170,7 @@ class ExperimentPagesTests {
     }
 
     private HttpRequest post(String path, String form) {
-        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+        return HttpRequest.newBuilder(URI.create(base() + path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
     }

@@ -32,12 +32,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Load benchmark of the service (issue 9, section 4): starts PerfLab in this JVM on a free loopback port with a
- * fresh H2 file database in a temporary directory, then runs three bounded scenarios over real HTTP:
+ * fresh H2 file database in a temporary directory, then runs four bounded scenarios over real HTTP:
  * <ol>
  *   <li><b>uploads</b> — concurrent CI uploaders posting native JSON uploads with a stored API token;</li>
  *   <li><b>experiment page</b> — 1,000 seeded finished experiments of 80 runs × 12 metrics, the HTML page of
  *       random experiments, cold (first view, nothing cached) and warm, one client and several;</li>
- *   <li><b>analyze</b> — {@code POST /api/v1/analyze} of 2 × 40 samples, one client and several.</li>
+ *   <li><b>analyze</b> — {@code POST /api/v1/analyze} of 2 × 40 samples, one client and several;</li>
+ *   <li><b>large-upload</b> — one Go upload of 1,000 benchmarks × 200 runs × 3 metrics (600,000 samples, issue
+ *       17), then its experiment page and its {@code report.html}: time and size ({@link LargeUploadScenario}).</li>
  * </ol>
  * Every phase stops at its operation count or its time limit, whichever comes first. Latencies are recorded in
  * HdrHistograms by closed-loop clients (see {@link ClosedLoop}: no coordinated omission). The clients share the
@@ -53,9 +55,9 @@ public final class ServiceLoad implements Callable<Integer> {
     static final double PAGE_TARGET_P95_MILLIS = 150;
     static final double ANALYZE_TARGET_P95_MILLIS = 5;
 
-    @Option(names = "--scenarios", split = ",", defaultValue = "uploads,pages,analyze",
+    @Option(names = "--scenarios", split = ",", defaultValue = "uploads,pages,analyze,large-upload",
             description = "Which scenarios to run (default: ${DEFAULT-VALUE}).")
-    List<String> scenarios = List.of("uploads", "pages", "analyze");
+    List<String> scenarios = List.of("uploads", "pages", "analyze", "large-upload");
 
     @Option(names = "--warmup-seconds", defaultValue = "5",
             description = "Unrecorded warm-up before the uploads and analyze phases (default: ${DEFAULT-VALUE}).")
@@ -114,6 +116,18 @@ public final class ServiceLoad implements Callable<Integer> {
     @Option(names = "--max-analyses", defaultValue = "200000", description = "Limit of each analyze phase (default: ${DEFAULT-VALUE}).")
     long maxAnalyses = 200_000;
 
+    @Option(names = "--large-benchmarks", defaultValue = "1000",
+            description = "Benchmarks of the large Go upload, 3 metrics each (default: ${DEFAULT-VALUE}).")
+    int largeBenchmarks = 1000;
+
+    @Option(names = "--large-runs", defaultValue = "200",
+            description = "Runs of each benchmark of the large Go upload (default: ${DEFAULT-VALUE}).")
+    int largeRuns = 200;
+
+    @Option(names = "--large-views", defaultValue = "7",
+            description = "Requests of the large upload's page and report after the first (default: ${DEFAULT-VALUE}).")
+    int largeViews = 7;
+
     @Option(names = "--json", description = "Also write the results as JSON to this file.")
     Path jsonOut;
 
@@ -165,6 +179,10 @@ public final class ServiceLoad implements Callable<Integer> {
             }
             if (scenarios.contains("analyze")) {
                 rows.addAll(analyze(out));
+            }
+            if (scenarios.contains("large-upload")) {
+                rows.addAll(new LargeUploadScenario(this, base, token, largeBenchmarks, largeRuns, largeViews)
+                        .run(out));
             }
         } finally {
             context.close();
@@ -340,11 +358,11 @@ public final class ServiceLoad implements Callable<Integer> {
         return json.readTree(response.body()).get("token").asString();
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.timeout(Duration.ofSeconds(120)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void expect(HttpResponse<String> response, int status) {
+    static void expect(HttpResponse<String> response, int status) {
         if (response.statusCode() != status) {
             String body = response.body();
             throw new IllegalStateException(response.request().method() + " " + response.request().uri().getPath()
@@ -352,7 +370,7 @@ public final class ServiceLoad implements Callable<Integer> {
         }
     }
 
-    private static Row row(String scenario, ClosedLoop.Outcome o, String target, boolean met) {
+    static Row row(String scenario, ClosedLoop.Outcome o, String target, boolean met) {
         return new Row(scenario, o.operations(), o.errors(), o.operationsPerSecond(), o.samplesPerSecond(),
                 o.percentileMillis(50), o.percentileMillis(95), o.percentileMillis(99), o.percentileMillis(100),
                 o.cpuMillisPerOperation(), target, met && o.errors() == 0 && o.operations() > 0);
@@ -392,6 +410,9 @@ public final class ServiceLoad implements Callable<Integer> {
         p.put("pageSeconds", pageSeconds);
         p.put("analyzeClients", analyzeClients);
         p.put("analyzeSeconds", analyzeSeconds);
+        p.put("largeBenchmarks", largeBenchmarks);
+        p.put("largeRuns", largeRuns);
+        p.put("largeViews", largeViews);
         return p;
     }
 

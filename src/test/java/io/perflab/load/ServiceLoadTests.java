@@ -22,16 +22,18 @@ class ServiceLoadTests {
         new CommandLine(load).parseArgs("--warmup-seconds=0", "--uploaders=2", "--upload-seconds=1",
                 "--max-uploads=20", "--upload-values=5", "--experiments=8", "--runs-per-variant=4",
                 "--page-warmup=2", "--page-clients=2", "--page-seconds=1", "--max-page-views=10",
-                "--analyze-clients=2", "--analyze-seconds=1", "--max-analyses=50", "--json=" + json);
+                "--analyze-clients=2", "--analyze-seconds=1", "--max-analyses=50", "--large-benchmarks=20",
+                "--large-runs=10", "--large-views=2", "--json=" + json);
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
 
         List<ServiceLoad.Row> rows = load.run(new PrintStream(buffer, true, StandardCharsets.UTF_8));
 
-        assertThat(rows).extracting(ServiceLoad.Row::scenario).hasSize(7)
+        assertThat(rows).extracting(ServiceLoad.Row::scenario).hasSize(7 + 5)
                 .anySatisfy(s -> assertThat(s).startsWith("uploads"))
                 .anySatisfy(s -> assertThat(s).startsWith("page cold"))
                 .anySatisfy(s -> assertThat(s).startsWith("page warm"))
-                .anySatisfy(s -> assertThat(s).startsWith("analyze"));
+                .anySatisfy(s -> assertThat(s).startsWith("analyze"))
+                .anySatisfy(s -> assertThat(s).startsWith("large upload: report.html"));
         assertThat(rows).allSatisfy(row -> {
             assertThat(row.errors()).as(row.scenario()).isZero();
             assertThat(row.operations()).as(row.scenario()).isPositive();

@@ -20,7 +20,6 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The exported HTML report saved to disk and opened from {@code file://} in headless Chromium with the network
@@ -32,8 +31,6 @@ class ReportBrowserTests extends ReportTestSupport {
 
     /** Where a screenshot of the rendered report is left for people to look at. */
     static final Path SCREENSHOTS = Path.of("src/target/report-screenshots");
-
-    private final JsonMapper json = JsonMapper.builder().build();
 
     @TempDir
     Path dir;

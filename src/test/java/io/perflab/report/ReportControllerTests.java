@@ -1,11 +1,13 @@
 package io.perflab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.perflab.Occurrences.count;
 
 import io.perflab.stats.Alternative;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
+import io.perflab.display.Format;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The three report formats over HTTP, for an experiment stored with made-up samples. */
 class ReportControllerTests extends ReportTestSupport {
 
     static final int RUNS = 20;
-
-    private final JsonMapper json = JsonMapper.builder().build();
 
     private long id;
 
@@ -51,13 +50,13 @@ class ReportControllerTests extends ReportTestSupport {
                 .contains(">jvm_version</th>", "Eclipse Adoptium OpenJDK 64-Bit Server VM 17.0.10+7")
                 .contains(">load_average</th>", "varies per run: 0.5 to 0.89")
                 // results, verdicts, warnings column, methodology, R blocks, failed runs
-                .contains("<table id=\"results-table\">", "verdict-improved", "Mann–Whitney p", "runs for ±1 %")
+                .contains("id=\"results-table\"", "verdict-improved", "Mann–Whitney p", "runs for ±1 %")
                 .contains("Welch's two-sided t-test</strong>", "Holm's", "Fieller's method", "TOST", "α = 0.05")
                 .contains("per-request figures from getrusage(RUSAGE_SELF) cover the whole process, client and server")
                 .contains("Welch Two Sample t-test", "data:  with and without", "mean of x mean of y")
                 .contains("trial JVM exited with code 137 (killed)");
         // headline metrics first, then throughput, latency, allocation
-        String table = html.substring(html.indexOf("<table id=\"results-table\">"));
+        String table = html.substring(html.indexOf("id=\"results-table\""));
         assertThat(table).containsSubsequence("user_cpu_us_per_req (us)", "sys_cpu_us_per_req (us)",
                 "ctx_switches_per_req (count)", "reqs_per_sec (req/s)", "latency_p99_us (us)",
                 "alloc_bytes_per_req (bytes)");
@@ -66,7 +65,7 @@ class ReportControllerTests extends ReportTestSupport {
         assertThat(count(html, "<title id=\"")).isEqualTo(1 + 2 * 6);
         assertThat(count(html, "<desc id=\"")).isEqualTo(1 + 2 * 6);
         assertThat(html).contains("user_cpu_us_per_req (us)</text>", "run (position in plan order)</text>",
-                "Δ % of the without mean, 95% CI (Fieller)");
+                "Δ % of the without mean (log-ratio scale), 95% CI (Fieller)");
         // nothing that would make a request: no script to run, no stylesheet, image, font or frame by URL
         assertThat(html).doesNotContain("<link", "<img", "<iframe", "src=", "url(", "@import", "href=\"http")
                 .contains("<meta http-equiv=\"Content-Security-Policy\"");
@@ -91,8 +90,8 @@ class ReportControllerTests extends ReportTestSupport {
         assertThat(result.get("metric").asText()).isEqualTo("user_cpu_us_per_req");
         assertThat(recomputed.t()).isEqualTo(result.get("t").asDouble());
         assertThat(recomputed.pValue()).isEqualTo(result.get("pValue").asDouble());
-        assertThat(html).contains(">" + ReportFormat.statistic(recomputed.t()) + "</td>",
-                ">" + ReportFormat.pValue(recomputed.pValue()) + "</td>");
+        assertThat(html).contains(">" + Format.statistic(recomputed.t()) + ", ",
+                ">" + Format.pValue(recomputed.pValue()) + "</dd>");
     }
 
     @Test
@@ -110,13 +109,13 @@ class ReportControllerTests extends ReportTestSupport {
                 .contains("| option | without | with |\n|---|---|---|\n| completion | monitor | notification |\n")
                 .contains("| metric | without (mean) | with (mean) | Δ % | 95% CI of Δ % | p | Holm p | verdict |\n"
                         + "|---|---:|---:|---:|---:|---:|---:|---|\n")
-                .contains("| user_cpu_us_per_req (us) | " + ReportFormat.value(cpu.get("meanWithout").asDouble())
-                        + " | " + ReportFormat.value(cpu.get("meanWith").asDouble()) + " | "
-                        + ReportFormat.percent(cpu.get("percent").asDouble()) + " | "
-                        + ReportFormat.percentInterval(cpu.get("ciLowPercent").asDouble(),
+                .contains("| user_cpu_us_per_req (us) | " + Format.value(cpu.get("meanWithout").asDouble())
+                        + " | " + Format.value(cpu.get("meanWith").asDouble()) + " | "
+                        + Format.percent(cpu.get("percent").asDouble()) + " | "
+                        + Format.percentInterval(cpu.get("ciLowPercent").asDouble(),
                                 cpu.get("ciHighPercent").asDouble())
-                        + " | " + ReportFormat.pValue(cpu.get("pValue").asDouble()) + " | "
-                        + ReportFormat.pValue(cpu.get("holmPValue").asDouble()) + " | **improved** |")
+                        + " | " + Format.pValue(cpu.get("pValue").asDouble()) + " | "
+                        + Format.pValue(cpu.get("holmPValue").asDouble()) + " | **improved** |")
                 .contains("1 failed run: run " + (2 * RUNS - 2) + " (without, FAILED) trial JVM exited with code 137")
                 .contains("Method: Welch two-sided t-tests", "Holm-adjusted across the experiment's 6 metrics",
                         "getrusage(RUSAGE_SELF)");
@@ -194,14 +193,6 @@ class ReportControllerTests extends ReportTestSupport {
                 Pattern.DOTALL).matcher(html);
         assertThat(m.find()).as("samples script element").isTrue();
         return m.group(1);
-    }
-
-    static int count(String text, String needle) {
-        int n = 0;
-        for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length())) {
-            n++;
-        }
-        return n;
     }
 
     private static double[] doubles(JsonNode array) {

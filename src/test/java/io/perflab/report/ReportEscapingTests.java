@@ -1,6 +1,7 @@
 package io.perflab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.perflab.Occurrences.count;
 
 import java.net.http.HttpResponse;
 import java.util.Map;
@@ -44,10 +45,10 @@ class ReportEscapingTests extends ReportTestSupport {
                 .contains("&lt;img src=x onerror=alert(3)&gt;", "&lt;i&gt;opt&lt;/i&gt;")
                 .contains("&lt;svg onload=alert(5)&gt;", "&lt;img src=x onerror=alert(6)&gt;")
                 // the metric name, in the table, in the charts' text and titles
-                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</th>")
+                .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</span>")
                 .contains("<title id=\"forest-title\">")
                 .contains("&lt;/script&gt;&lt;img src=x onerror=alert(4)&gt;</text>");
-        assertThat(ReportControllerTests.count(html, "</script>")).isEqualTo(1);
+        assertThat(count(html, "</script>")).isEqualTo(1);
 
         JsonNode samples = JsonMapper.builder().build().readTree(ReportControllerTests.scriptContent(html));
         assertThat(samples.get("experiment").get("name").asText()).isEqualTo(NAME);

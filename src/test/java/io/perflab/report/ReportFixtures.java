@@ -41,19 +41,19 @@ final class ReportFixtures {
 
     /**
      * Stores a completed experiment with {@code runsPerVariant} interleaved runs per variant, of which the last
-     * {@code without} run failed; returns its id.
+     * {@code without} run failed; returns its id. The variants' stored options are the shape's as they are: the
+     * API refuses unknown or malformed options, but what is stored is shown however it got there.
      */
     static long store(ExperimentRepository store, JdbcClient jdbc, Shape shape, int runsPerVariant) {
-        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
-                EngineVariant.of(Map.of(), Workload.DEFAULTS), runsPerVariant);
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), runsPerVariant);
         long id = store.insert(new ExperimentSpec(shape.name(), shape.description(), ExperimentKind.ENGINE, null, plan),
                 ExperimentStatus.COMPLETED, "tester", T0);
-        // the options as a database may hold them (written by an older release, or by hand): shown, not parsed
         JsonMapper json = JsonMapper.builder().build();
-        jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = ?")
-                .params(json.writeValueAsString(shape.without()), id, "without").update();
-        jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = ?")
-                .params(json.writeValueAsString(shape.with()), id, "with").update();
+        jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = 'without'")
+                .params(json.writeValueAsString(shape.without()), id).update();
+        jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = 'with'")
+                .params(json.writeValueAsString(shape.with()), id).update();
         Random random = new Random(42);
         int failed = 2 * runsPerVariant - 2;
         for (int ordinal = 0; ordinal < 2 * runsPerVariant; ordinal++) {

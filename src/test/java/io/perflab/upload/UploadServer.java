@@ -19,8 +19,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The real server on a random port with a fresh database, shared by the upload, history and token tests (one
- * Spring context for all of them). The bootstrap token is an admin token.
+ * The real server on a random port with a fresh database, shared by every test that needs the whole server
+ * (uploads, history, tokens, pages, reports, the browser tests): one Spring context for all of them, so keep its
+ * configuration here. The bootstrap token is an admin token.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 public abstract class UploadServer {
