@@ -95,13 +95,13 @@ public final class RpcBench {
             load.start();
             progress.accept("warming up (" + workload.warmup() + " s)");
             long warmupStart = nanoClock.getAsLong();
-            boolean settled = warmUp(load);
+            WarmupOutcome warmup = warmUp(load);
             Duration warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
             List<RpcBenchResult> results = new ArrayList<>();
             for (int i = 1; i <= windows; i++) {
                 progress.accept("measuring for " + Seconds.format(workload.run()) + " s"
                         + (windows == 1 ? "" : " (window " + i + " of " + windows + ")"));
-                results.add(measure(load, warmupUsed, settled));
+                results.add(measure(load, warmupUsed, warmup));
             }
             load.stop();
             return results;
@@ -109,15 +109,17 @@ public final class RpcBench {
     }
 
     /** One measured window of a warmed-up load. */
-    private RpcBenchResult measure(Load load, Duration warmupUsed, boolean settled) {
+    private RpcBenchResult measure(Load load, Duration warmupUsed, WarmupOutcome warmup) {
         // a collection left over from the warmup would land in the window: start it with an empty young
         // generation instead, as JMH does between iterations
         System.gc();
-        load.swapLatencies();
         long failedBefore = load.failed.get();
         long jitBefore = jitMillis();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
         ProcessMeter.Snapshot start = meter.snapshot();
+        // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap before
+        // it would count the calls that complete while it reads (seconds, when it was the meter's first use)
+        load.swapLatencies();
         long end = start.nanoTime() + workload.run().toNanos();
         awaitUntil(end);
         ProcessMeter.Window window = meter.snapshot().since(start);
@@ -140,35 +142,53 @@ public final class RpcBench {
                 : Double.NaN;
         long failed = load.failed.get() - failedBefore;
         return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow);
+                warmupUsed, warmup.settled(), failed, load.firstError.get(), othersPercent, jitInWindow,
+                warmup.evidence());
     }
 
-    /** Runs the warmup; returns whether an auto warmup settled (true for a fixed one). */
-    private boolean warmUp(Load load) {
+    /**
+     * Runs the warmup in one-second steps, each metered as a window is, so that the meter's own first use (loading
+     * its native library, compiling its code) lies in the warmup and never in a window. An auto warmup ends once
+     * throughput and CPU time per call have settled ({@link SteadyState}) and the JIT is quiet; a fixed one runs
+     * its time. Either way the outcome carries the last steps' figures as evidence.
+     */
+    private WarmupOutcome warmUp(Load load) {
         Warmup warmup = workload.warmup();
-        long end = nanoClock.getAsLong() + warmup.duration().toNanos();
-        if (!warmup.auto()) {
-            awaitUntil(end);
-            return true;
-        }
-        SteadyState steady = new SteadyState();
+        SteadyState throughput = new SteadyState();
+        SteadyState cpuPerCall = new SteadyState();
+        ProcessMeter.Snapshot previous = meter.snapshot();
         load.swapLatencies();
-        long windowStart = nanoClock.getAsLong();
+        long end = previous.nanoTime() + warmup.duration().toNanos();
         long compiled = jitWork();
-        while (windowStart < end) {
-            long windowEnd = Math.min(windowStart + ONE_SECOND, end);
-            awaitUntil(windowEnd);
-            long now = nanoClock.getAsLong();
-            double throughput = load.swapLatencies().getTotalCount() / ((now - windowStart) / 1e9);
+        long jitLastStep = -1;
+        while (previous.nanoTime() < end) {
+            awaitUntil(Math.min(previous.nanoTime() + ONE_SECOND, end));
+            ProcessMeter.Snapshot now = meter.snapshot();
+            long calls = load.swapLatencies().getTotalCount();
+            ProcessMeter.Window step = now.since(previous);
+            previous = now;
             long compiledNow = jitWork();
-            boolean jitQuiet = compiledNow - compiled <= JIT_QUIET_MILLIS_PER_SECOND;
+            jitLastStep = compiledNow - compiled;
             compiled = compiledNow;
-            if (windowEnd - windowStart == ONE_SECOND && steady.add(throughput) && jitQuiet) {
-                return true;
+            if (step.elapsedNanos() < ONE_SECOND) {
+                break;
             }
-            windowStart = now;
+            boolean callsSteady = throughput.add(calls / (step.elapsedNanos() / 1e9));
+            boolean cpuSteady = cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
+            if (warmup.auto() && callsSteady && cpuSteady && jitLastStep <= JIT_QUIET_MILLIS_PER_SECOND) {
+                return new WarmupOutcome(true, evidence(throughput, cpuPerCall, jitLastStep));
+            }
         }
-        return false;
+        return new WarmupOutcome(!warmup.auto(), evidence(throughput, cpuPerCall, jitLastStep));
+    }
+
+    /** How a warmup ended: whether an auto warmup settled (true for a fixed one), and the last steps' figures. */
+    private record WarmupOutcome(boolean settled, String evidence) {
+    }
+
+    private static String evidence(SteadyState throughput, SteadyState cpuPerCall, long jitLastStep) {
+        return "calls/s " + throughput.describe("%.0f") + "; CPU µs/call " + cpuPerCall.describe("%.2f")
+                + (jitLastStep < 0 ? "" : "; JIT " + jitLastStep + " ms in the last second");
     }
 
     /**

@@ -19,18 +19,20 @@ import org.HdrHistogram.Histogram;
  * @param window the meter's deltas over the window
  * @param latencyNanos client-side call latency of the window's calls, ns
  * @param warmupUsed how long the warmup actually ran
- * @param warmupSettled for an auto warmup, whether throughput settled before the cap
+ * @param warmupSettled for an auto warmup, whether throughput and CPU time per call settled before the cap
  * @param failedCalls calls that ended with an error in the measured window
  * @param firstError the first such error, or null
  * @param othersCpuPercent share of the host's CPU capacity that other processes used during the window, in
  *     percent (NaN where unknown): a disturbed trial shows here
  * @param jitMillisInWindow JIT compilation time during the window, ms (the JVM's figure, wall time of the
  *     compilations): a warmup too short for the JIT shows here
+ * @param warmupEvidence the last one-second steps of the warmup: calls per second and CPU time per call with their
+ *     spread, and the JIT's work in the last step — what "settled" rests on
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
                              boolean warmupSettled, long failedCalls, String firstError,
-                             double othersCpuPercent, long jitMillisInWindow) {
+                             double othersCpuPercent, long jitMillisInWindow, String warmupEvidence) {
 
     /**
      * Environment key: the relative standard error, in percent, that the kernel's tick sampling of user versus
@@ -83,6 +85,7 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         if (workload.warmup().auto()) {
             env.put("warmup_settled", Boolean.toString(warmupSettled));
         }
+        env.put("warmup_evidence", warmupEvidence);
         env.put("measured_seconds", String.format(java.util.Locale.ROOT, "%.3f", window.elapsedNanos() / 1e9));
         env.put("requests", Long.toString(requests));
         env.put("failed_calls", Long.toString(failedCalls));
