@@ -88,6 +88,7 @@ abstract class NettyLoad extends Load {
         workers = workload.workerThreads() == 0 ? null
                 : Executors.newFixedThreadPool(workload.workerThreads(),
                         new DefaultThreadFactory("netty-bench-worker", true));
+        ServerWork work = ServerWork.of(workload.serverWorkNanos());
         ServerBootstrap bootstrap = new ServerBootstrap().group(boss, serverLoops)
                 .channel(serverChannelType())
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -102,7 +103,7 @@ abstract class NettyLoad extends Load {
                             channel.pipeline().addLast(new FlushConsolidationHandler(
                                     FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
                         }
-                        channel.pipeline().addLast(frameDecoder(), new ServerHandler(workload.echo(), workers));
+                        channel.pipeline().addLast(frameDecoder(), new ServerHandler(workload.echo(), workers, work));
                     }
                 });
         try {
@@ -208,10 +209,12 @@ abstract class NettyLoad extends Load {
     static final class ServerHandler extends ChannelInboundHandlerAdapter {
         private final boolean echo;
         private final ExecutorService workers;
+        private final Runnable work;
 
-        ServerHandler(boolean echo, ExecutorService workers) {
+        ServerHandler(boolean echo, ExecutorService workers, Runnable work) {
             this.echo = echo;
             this.workers = workers;
+            this.work = work;
         }
 
         @Override
@@ -237,6 +240,7 @@ abstract class NettyLoad extends Load {
         }
 
         private ByteBuf answer(ByteBufAllocator alloc, ByteBuf frame) {
+            work.run();
             try {
                 if (echo) {
                     int responseBytes = frame.readInt();

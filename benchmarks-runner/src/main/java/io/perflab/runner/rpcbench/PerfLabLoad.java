@@ -36,7 +36,7 @@ abstract class PerfLabLoad extends Load {
                 .withServiceQueueLength(Math.max(ServerConfig.defaults().serviceQueueLength(),
                         workload.outstandingCalls()));
         this.server = RpcServer.builder().options(options).config(config)
-                .addService(BenchmarkService.definition()).start();
+                .addService(BenchmarkService.definition(ServerWork.of(workload.serverWorkNanos()))).start();
     }
 
     static Load open(EngineOptions options, Workload workload) {

@@ -7,7 +7,9 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -143,7 +145,7 @@ public final class RpcBench {
         long failed = load.failed.get() - failedBefore;
         return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
                 warmupUsed, warmup.settled(), failed, load.firstError.get(), othersPercent, jitInWindow,
-                warmup.evidence());
+                warmup.setup());
     }
 
     /**
@@ -154,6 +156,7 @@ public final class RpcBench {
      */
     private WarmupOutcome warmUp(Load load) {
         Warmup warmup = workload.warmup();
+        Map<String, String> serverWork = ServerWork.of(workload.serverWorkNanos()).describe();
         SteadyState throughput = new SteadyState();
         SteadyState cpuPerCall = new SteadyState();
         ProcessMeter.Snapshot previous = meter.snapshot();
@@ -176,14 +179,21 @@ public final class RpcBench {
             boolean callsSteady = throughput.add(calls / (step.elapsedNanos() / 1e9));
             boolean cpuSteady = cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
             if (warmup.auto() && callsSteady && cpuSteady && jitLastStep <= JIT_QUIET_MILLIS_PER_SECOND) {
-                return new WarmupOutcome(true, evidence(throughput, cpuPerCall, jitLastStep));
+                return new WarmupOutcome(true, evidence(throughput, cpuPerCall, jitLastStep), serverWork);
             }
         }
-        return new WarmupOutcome(!warmup.auto(), evidence(throughput, cpuPerCall, jitLastStep));
+        return new WarmupOutcome(!warmup.auto(), evidence(throughput, cpuPerCall, jitLastStep), serverWork);
     }
 
     /** How a warmup ended: whether an auto warmup settled (true for a fixed one), and the last steps' figures. */
-    private record WarmupOutcome(boolean settled, String evidence) {
+    private record WarmupOutcome(boolean settled, String evidence, Map<String, String> serverWork) {
+
+        Map<String, String> setup() {
+            Map<String, String> setup = new LinkedHashMap<>();
+            setup.put("warmup_evidence", evidence);
+            setup.putAll(serverWork);
+            return setup;
+        }
     }
 
     private static String evidence(SteadyState throughput, SteadyState cpuPerCall, long jitLastStep) {

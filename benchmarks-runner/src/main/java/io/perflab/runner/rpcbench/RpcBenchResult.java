@@ -26,13 +26,19 @@ import org.HdrHistogram.Histogram;
  *     percent (NaN where unknown): a disturbed trial shows here
  * @param jitMillisInWindow JIT compilation time during the window, ms (the JVM's figure, wall time of the
  *     compilations): a warmup too short for the JIT shows here
- * @param warmupEvidence the last one-second steps of the warmup: calls per second and CPU time per call with their
- *     spread, and the JIT's work in the last step — what "settled" rests on
+ * @param setup environment entries of what the trial did before its windows: {@code warmup_evidence}, the last
+ *     one-second steps of the warmup (calls per second and CPU time per call with their spread, and the JIT's work
+ *     in the last step — what "settled" rests on), and the calibration of any injected server work
+ *     ({@link ServerWork#describe()})
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
                              boolean warmupSettled, long failedCalls, String firstError,
-                             double othersCpuPercent, long jitMillisInWindow, String warmupEvidence) {
+                             double othersCpuPercent, long jitMillisInWindow, Map<String, String> setup) {
+
+    public RpcBenchResult {
+        setup = Map.copyOf(setup);
+    }
 
     /**
      * Environment key: the relative standard error, in percent, that the kernel's tick sampling of user versus
@@ -85,7 +91,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         if (workload.warmup().auto()) {
             env.put("warmup_settled", Boolean.toString(warmupSettled));
         }
-        env.put("warmup_evidence", warmupEvidence);
+        env.put("warmup_evidence", setup.get("warmup_evidence"));
+        setup.forEach(env::putIfAbsent);
         env.put("measured_seconds", String.format(java.util.Locale.ROOT, "%.3f", window.elapsedNanos() / 1e9));
         env.put("requests", Long.toString(requests));
         env.put("failed_calls", Long.toString(failedCalls));

@@ -63,7 +63,8 @@ class RpcBenchReportTests {
         return new RpcBenchResult(Workload.DEFAULTS.withRun(Duration.ofSeconds(5))
                 .withWarmup(Warmup.fixed(Duration.ofSeconds(5))), Map.of("completion", "notification"), requests,
                 new ProcessMeter.Window(5_000_000_000L, usage, ResourceUsage.ZERO, 123 * requests, 0, 0), latency,
-                Duration.ofSeconds(5), true, 0, null, Double.NaN, 0, "calls/s 155254 155254 155254 (spread 0.0 %)");
+                Duration.ofSeconds(5), true, 0, null, Double.NaN, 0,
+                Map.of("warmup_evidence", "calls/s 155254 155254 155254 (spread 0.0 %)"));
     }
 
     @Test

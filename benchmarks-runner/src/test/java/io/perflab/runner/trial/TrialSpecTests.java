@@ -56,6 +56,21 @@ class TrialSpecTests {
     }
 
     @Test
+    void injectedServerWorkTravelsInTheSpecAndIsLeftOutWhenThereIsNone() {
+        TrialSpec injected = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS.withServerWorkNanos(1500));
+        String none = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS).toJson();
+
+        assertThat(TrialSpec.fromJson(injected.toJson())).isEqualTo(injected);
+        assertThat(injected.toJson()).contains("\"serverWorkNanos\":1500");
+        assertThat(injected.workload().describe()).containsEntry("serverWorkNanos", "1500");
+        // specs and stored workloads written before the setting existed read as no injected work
+        assertThat(none).doesNotContain("serverWorkNanos");
+        assertThat(TrialSpec.fromJson(none).workload().serverWorkNanos()).isZero();
+        assertThatThrownBy(() -> Workload.DEFAULTS.withServerWorkNanos(-1))
+                .hasMessage("serverWorkNanos: must be ≥ 0, got -1");
+    }
+
+    @Test
     void theStackTravelsInTheSpec() {
         TrialSpec grpc = new TrialSpec(EngineOptions.defaults(),
                 Workload.DEFAULTS.withStack(Stack.GRPC).withPayload(2048, 2048));
@@ -70,7 +85,7 @@ class TrialSpecTests {
     @Test
     void settingsGoOverTheBaseAndKeepWhatTheyLeaveOut() {
         WorkloadSettings settings = new WorkloadSettings(null, CallMode.ASYNC, 2, null, null, null, null, 2048, null,
-                Warmup.parse("auto:15"), new BigDecimal("0.25"));
+                Warmup.parse("auto:15"), new BigDecimal("0.25"), null);
         Workload workload = settings.applyTo(Workload.DEFAULTS);
 
         assertThat(workload).isEqualTo(Workload.DEFAULTS.withMode(CallMode.ASYNC).withClientThreads(2)
