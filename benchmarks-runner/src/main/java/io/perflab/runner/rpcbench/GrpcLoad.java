@@ -209,7 +209,7 @@ abstract class GrpcLoad extends Load {
 
         private void callInLoop(ManagedChannel channel, SingleWriterRecorder recorder) {
             int x = 0;
-            while (running) {
+            while (proceed()) {
                 long start = System.nanoTime();
                 try {
                     byte[] response = ClientCalls.blockingUnaryCall(channel, method, callOptions(),
@@ -271,6 +271,9 @@ abstract class GrpcLoad extends Load {
             void next() {
                 if (!running) {
                     end();
+                    return;
+                }
+                if (deferWhilePaused(this::next)) {
                     return;
                 }
                 answered = false;

@@ -15,6 +15,11 @@ import org.HdrHistogram.SingleWriterRecorder;
  *
  * <p>Each client thread (sync) or client event loop (async) records into its own {@link SingleWriterRecorder};
  * {@link #swapLatencies()} merges them, so measuring adds no contention between threads.
+ *
+ * <p>A load can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}, for a trial that waits idle
+ * while its partner measures (the {@code alternating} design): a sync client thread checks {@link #proceed()} before
+ * each call, an async call chain {@link #deferWhilePaused} before issuing its next one. While running, that check
+ * is one volatile read.
  */
 abstract class Load implements AutoCloseable {
 
@@ -31,6 +36,13 @@ abstract class Load implements AutoCloseable {
     final List<Thread> clientThreads = new ArrayList<>();
     /** An async load's call chains count this down as they end; null for a sync load. */
     CountDownLatch chainsEnded;
+
+    private final Object pauseLock = new Object();
+    private volatile boolean paused;
+    /** Sync client threads waiting in {@link #proceed()}; guarded by {@link #pauseLock}. */
+    private int idleThreads;
+    /** The next calls of async chains that found the load paused; guarded by {@link #pauseLock}. */
+    private final List<Runnable> deferred = new ArrayList<>();
 
     /** A new recorder of this load's latencies. */
     final SingleWriterRecorder newRecorder() {
@@ -75,10 +87,88 @@ abstract class Load implements AutoCloseable {
      */
     final void stop() {
         running = false;
+        resume();
         joinAll(clientThreads);
         if (chainsEnded != null) {
             awaitLatch(chainsEnded);
         }
+    }
+
+    /**
+     * Stops issuing calls until {@link #resume()}, and returns once every client is idle: its outstanding call
+     * answered, or as long as a call may take.
+     */
+    final void pause() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_TIMEOUT_MILLIS + 1000);
+        synchronized (pauseLock) {
+            paused = true;
+            long remaining;
+            while (!idle() && (remaining = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(pauseLock, remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Issues calls again after {@link #pause()}: wakes the client threads and sends the deferred calls. */
+    final void resume() {
+        List<Runnable> next;
+        synchronized (pauseLock) {
+            paused = false;
+            next = new ArrayList<>(deferred);
+            deferred.clear();
+            pauseLock.notifyAll();
+        }
+        next.forEach(Runnable::run);
+    }
+
+    /**
+     * Called by a sync client thread before each call: waits while the load is paused; returns whether the load
+     * still runs.
+     */
+    final boolean proceed() {
+        if (paused && running) {
+            synchronized (pauseLock) {
+                idleThreads++;
+                pauseLock.notifyAll();
+                while (paused && running) {
+                    try {
+                        pauseLock.wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                idleThreads--;
+            }
+        }
+        return running;
+    }
+
+    /**
+     * Called by an async call chain before its next call: while the load is paused, keeps {@code next} for
+     * {@link #resume()} (or for {@link #stop()}, when it must see that the load no longer runs) and returns true.
+     */
+    final boolean deferWhilePaused(Runnable next) {
+        if (!paused) {
+            return false;
+        }
+        synchronized (pauseLock) {
+            if (!paused) {
+                return false;
+            }
+            deferred.add(next);
+            pauseLock.notifyAll();
+            return true;
+        }
+    }
+
+    private boolean idle() {
+        return chainsEnded == null ? idleThreads >= clientThreads.size() : deferred.size() >= chainsEnded.getCount();
     }
 
     /** Releases clients and server, after {@link #stop()}. */

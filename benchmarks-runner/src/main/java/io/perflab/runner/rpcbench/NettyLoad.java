@@ -276,7 +276,7 @@ abstract class NettyLoad extends Load {
 
         private void callInLoop(Channel channel, Caller caller, SingleWriterRecorder recorder) {
             int x = 0;
-            while (running) {
+            while (proceed()) {
                 long start = System.nanoTime();
                 String error = caller.call(channel, request(channel.alloc(), x++));
                 if (error == null) {
@@ -419,11 +419,23 @@ abstract class NettyLoad extends Load {
                     return;
                 }
                 record(recorder, start);
-                if (running) {
-                    send();
-                } else {
+                if (!running) {
                     chainsEnded.countDown();
+                } else if (!deferWhilePaused(this::sendLater)) {
+                    send();
                 }
+            }
+
+            /** A chain deferred while the load was paused: its next frame, sent from the event loop. */
+            private void sendLater() {
+                channel.eventLoop().execute(() -> {
+                    if (running) {
+                        send();
+                        channel.flush();
+                    } else {
+                        chainsEnded.countDown();
+                    }
+                });
             }
 
             @Override

@@ -97,7 +97,7 @@ abstract class PerfLabLoad extends Load {
 
         private void callInLoop(RpcProxy proxy, SingleWriterRecorder recorder) {
             int x = 0;
-            while (running) {
+            while (proceed()) {
                 long start = System.nanoTime();
                 try {
                     call(proxy, x++);
@@ -156,6 +156,9 @@ abstract class PerfLabLoad extends Load {
             void next() {
                 if (!running) {
                     end();
+                    return;
+                }
+                if (deferWhilePaused(this::next)) {
                     return;
                 }
                 start = System.nanoTime();

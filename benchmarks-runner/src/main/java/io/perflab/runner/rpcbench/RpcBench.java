@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -93,36 +94,115 @@ public final class RpcBench {
         if (windows < 1) {
             throw new IllegalArgumentException("--windows must be ≥ 1, got " + windows);
         }
-        try (Load load = workload.stack().open(options, workload)) {
-            load.start();
-            progress.accept("warming up (" + workload.warmup() + " s)");
-            long warmupStart = nanoClock.getAsLong();
-            WarmupOutcome warmup = warmUp(load);
-            Duration warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
+        try (Session session = open()) {
+            session.warmUp();
             List<RpcBenchResult> results = new ArrayList<>();
             for (int i = 1; i <= windows; i++) {
                 progress.accept("measuring for " + Seconds.format(workload.run()) + " s"
                         + (windows == 1 ? "" : " (window " + i + " of " + windows + ")"));
-                results.add(measure(load, warmupUsed, warmup));
+                results.add(session.measure(nanoClock.getAsLong(), OptionalLong.empty()).result());
             }
-            load.stop();
             return results;
         }
     }
 
-    /** One measured window of a warmed-up load. */
-    private RpcBenchResult measure(Load load, Duration warmupUsed, WarmupOutcome warmup) {
+    /**
+     * Starts server and clients and hands over the running load: a trial of a paired design, whose windows the
+     * runner times over the trial protocol, warms up with {@link Session#warmUp()} and measures with
+     * {@link Session#measure(long, long)}. Closing the session shuts everything down.
+     */
+    public Session open() {
+        Load load = workload.stack().open(options, workload);
+        try {
+            load.start();
+            return new Session(load);
+        } catch (RuntimeException e) {
+            load.close();
+            throw e;
+        }
+    }
+
+    /** A running load: warmed up once, then measured window by window, paused and resumed between them. */
+    public final class Session implements AutoCloseable {
+
+        private final Load load;
+        private Duration warmupUsed = Duration.ZERO;
+        private WarmupOutcome warmup = new WarmupOutcome(false, "no warmup yet", Map.of());
+
+        private Session(Load load) {
+            this.load = load;
+        }
+
+        /**
+         * Warms up as the workload says ({@link RpcBench#warmUp}); returns the entries the trial's environment gets:
+         * the warmup's length, whether it settled and its evidence.
+         */
+        public Map<String, String> warmUp() {
+            progress.accept("warming up (" + workload.warmup() + " s)");
+            long warmupStart = nanoClock.getAsLong();
+            warmup = RpcBench.this.warmUp(load);
+            warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
+            Map<String, String> entries = new LinkedHashMap<>();
+            entries.put("warmup_seconds", String.format(java.util.Locale.ROOT, "%.3f", warmupUsed.toNanos() / 1e9));
+            entries.put("warmup_settled", Boolean.toString(warmup.settled()));
+            entries.putAll(warmup.setup());
+            return entries;
+        }
+
+        /**
+         * Measures one window from {@code startAt} to {@code endAt} on the bench's monotonic clock
+         * ({@link System#nanoTime()} in a trial, which is {@code CLOCK_MONOTONIC} and so the same in every process
+         * of the host): it prepares, waits for {@code startAt} (or starts at once if that has passed) and ends at
+         * {@code endAt}, so that two trials told the same times measure the same moments. A paused load resumes
+         * first.
+         */
+        public Measured measure(long startAt, long endAt) {
+            load.resume();
+            return measure(startAt, OptionalLong.of(endAt));
+        }
+
+        private Measured measure(long startAt, OptionalLong endAt) {
+            return RpcBench.this.measure(load, warmupUsed, warmup, startAt, endAt);
+        }
+
+        /** Stops issuing calls until the next window; returns once the clients are idle. */
+        public void pause() {
+            load.pause();
+        }
+
+        @Override
+        public void close() {
+            load.close();
+        }
+    }
+
+    /**
+     * One measured window.
+     *
+     * @param startNanos the monotonic clock at the window's start snapshot
+     * @param result what it measured
+     */
+    public record Measured(long startNanos, RpcBenchResult result) {
+    }
+
+    /**
+     * One measured window of a warmed-up load, from {@code startAt} to {@code endAt}, or for the workload's run
+     * length when no end is given.
+     */
+    private Measured measure(Load load, Duration warmupUsed, WarmupOutcome warmup, long startAt,
+                             OptionalLong endAt) {
         // a collection left over from the warmup would land in the window: start it with an empty young
         // generation instead, as JMH does between iterations
         System.gc();
         long failedBefore = load.failed.get();
         long jitBefore = jitMillis();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
+        awaitUntil(startAt);
         ProcessMeter.Snapshot start = meter.snapshot();
         // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap before
         // it would count the calls that complete while it reads (seconds, when it was the meter's first use)
         load.swapLatencies();
-        long end = start.nanoTime() + workload.run().toNanos();
+        long end = endAt.orElse(start.nanoTime() + workload.run().toNanos());
         awaitUntil(end);
         ProcessMeter.Window window = meter.snapshot().since(start);
         Histogram latency = load.swapLatencies();
@@ -143,9 +223,9 @@ public final class RpcBench {
                         window.elapsedNanos())
                 : Double.NaN;
         long failed = load.failed.get() - failedBefore;
-        return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                warmupUsed, warmup.settled(), failed, load.firstError.get(), othersPercent, jitInWindow,
-                warmup.setup());
+        return new Measured(start.nanoTime(), new RpcBenchResult(workload, options.describe(),
+                latency.getTotalCount(), window, latency, warmupUsed, warmup.settled(), failed, load.firstError.get(),
+                othersPercent, jitInWindow, warmup.setup()));
     }
 
     /**
@@ -179,26 +259,10 @@ public final class RpcBench {
             boolean callsSteady = throughput.add(calls / (step.elapsedNanos() / 1e9));
             boolean cpuSteady = cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
             if (warmup.auto() && callsSteady && cpuSteady && jitLastStep <= JIT_QUIET_MILLIS_PER_SECOND) {
-                return new WarmupOutcome(true, evidence(throughput, cpuPerCall, jitLastStep), serverWork);
+                return WarmupOutcome.of(true, throughput, cpuPerCall, jitLastStep, serverWork);
             }
         }
-        return new WarmupOutcome(!warmup.auto(), evidence(throughput, cpuPerCall, jitLastStep), serverWork);
-    }
-
-    /** How a warmup ended: whether an auto warmup settled (true for a fixed one), and the last steps' figures. */
-    private record WarmupOutcome(boolean settled, String evidence, Map<String, String> serverWork) {
-
-        Map<String, String> setup() {
-            Map<String, String> setup = new LinkedHashMap<>();
-            setup.put("warmup_evidence", evidence);
-            setup.putAll(serverWork);
-            return setup;
-        }
-    }
-
-    private static String evidence(SteadyState throughput, SteadyState cpuPerCall, long jitLastStep) {
-        return "calls/s " + throughput.describe("%.0f") + "; CPU µs/call " + cpuPerCall.describe("%.2f")
-                + (jitLastStep < 0 ? "" : "; JIT " + jitLastStep + " ms in the last second");
+        return WarmupOutcome.of(!warmup.auto(), throughput, cpuPerCall, jitLastStep, serverWork);
     }
 
     /**
