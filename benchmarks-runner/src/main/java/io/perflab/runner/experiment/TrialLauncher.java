@@ -114,14 +114,37 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
 
     /** The whole command line of one trial of {@code variant} with the plan's common JVM flags {@code jvmArgs}. */
     public List<String> command(List<String> jvmArgs, EngineVariant variant) {
+        return command(cpus, jvmArgs, variant, List.of());
+    }
+
+    /**
+     * The command line of one driven trial JVM of a pair ({@code --driven}, {@link io.perflab.runner.trial.TrialMain}),
+     * pinned to {@code pinnedTo} if given, else to this launcher's CPUs if any.
+     */
+    public List<String> drivenCommand(List<String> jvmArgs, EngineVariant variant, Optional<String> pinnedTo) {
+        return command(pinnedTo.or(() -> cpus), jvmArgs, variant, List.of(TrialMain.DRIVEN));
+    }
+
+    private List<String> command(Optional<String> pinnedTo, List<String> jvmArgs, EngineVariant variant,
+                                 List<String> trialArguments) {
         Objects.requireNonNull(variant, "variant");
         List<String> command = new ArrayList<>();
-        cpus.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
+        pinnedTo.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
         command.add(javaBinary(variant.javaHome().orElse(null)).toString());
         command.addAll(jvmArgs);
         command.addAll(variant.jvmArgs());
         command.addAll(entryArguments);
+        command.addAll(trialArguments);
         command.add(variant.trialSpec().toJson());
         return command;
+    }
+
+    /**
+     * Throws unless {@code taskset} is on the PATH: the duet design pins each JVM of a pair to its half of the CPUs.
+     */
+    static void requireTaskset(String why) {
+        if (findOnPath("taskset").isEmpty()) {
+            throw new IllegalArgumentException(why + " needs taskset (util-linux), which is not on the PATH");
+        }
     }
 }
