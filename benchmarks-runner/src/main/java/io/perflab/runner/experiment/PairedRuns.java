@@ -116,7 +116,7 @@ final class PairedRuns {
         int[] windows = new int[2];
         int slots = 2 * plan.windowsPerPair();
         for (int slot = 0; slot < slots; slot++) {
-            VariantName side = slot % 4 == 0 || slot % 4 == 3 ? placement.first() : PairRunner.other(placement.first());
+            VariantName side = PairRunner.abba(slot, placement.first());
             int window = windows[side.ordinal()]++;
             int ordinal = (index * plan.windowsPerPair() + window) * 2 + (side == VariantName.WITH ? 1 : 0);
             long runStart = nanoClock.getAsLong();

@@ -29,6 +29,9 @@ final class TrialSession {
         }
     }
 
+    /** How long a killed JVM may take to be gone. */
+    private static final long EXIT_AFTER_KILL_MILLIS = 5_000;
+
     private final VariantName side;
     private final List<String> command;
     private final Process process;
@@ -100,10 +103,11 @@ final class TrialSession {
         }
     }
 
-    /** Kills the JVM's process tree if it still runs, collects its last output and stops tracking it. */
+    /** Kills the JVM's process tree if it still runs, waits for it to go, collects its output and forgets it. */
     void end() {
         if (process.isAlive()) {
             ProcessTree.kill(process.toHandle());
+            awaitExit(EXIT_AFTER_KILL_MILLIS);
         }
         TrialOutput.drain(stdout, stderr);
         processes.forget(process);

@@ -37,17 +37,11 @@ import org.HdrHistogram.Histogram;
  */
 public final class RpcBench {
 
-    private static final long ONE_SECOND = TimeUnit.SECONDS.toNanos(1);
-    /**
-     * An auto warmup also waits for the JIT to be done: on a busy machine the compiler threads may still be
-     * compiling the hot path long after throughput looks flat, and until they are done the window measures code
-     * that is about to be replaced. Done means the compiler threads used at most this much CPU in the last second
-     * (or, where their CPU cannot be read, the JVM compiled for at most this long).
-     */
-    private static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
     /** How much longer a window may last when no call completed in it. */
     private static final long OVERTIME_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long OVERTIME_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** How long before a window's given start the measuring thread stops sleeping and spins. */
+    private static final long SPIN_NANOS = 2_000_000;
 
     private final EngineOptions options;
     private final Workload workload;
@@ -134,14 +128,15 @@ public final class RpcBench {
         }
 
         /**
-         * Warms up as the workload says ({@link RpcBench#warmUp}); returns the entries the trial's environment gets:
-         * the warmup's length, whether it settled and its evidence.
+         * Warms up as the workload says ({@link RpcBench#warmUp}) and collects the garbage it left; returns the
+         * entries the trial's environment gets: the warmup's length, whether it settled and its evidence.
          */
         public Map<String, String> warmUp() {
             progress.accept("warming up (" + workload.warmup() + " s)");
             long warmupStart = nanoClock.getAsLong();
-            warmup = RpcBench.this.warmUp(load);
+            warmup = new SteadyWarmup(workload, meter, nanoClock, RpcBench.this::jitWork).run(load);
             warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
+            System.gc();
             Map<String, String> entries = new LinkedHashMap<>();
             entries.put("warmup_seconds", String.format(java.util.Locale.ROOT, "%.3f", warmupUsed.toNanos() / 1e9));
             entries.put("warmup_settled", Boolean.toString(warmup.settled()));
@@ -152,17 +147,21 @@ public final class RpcBench {
         /**
          * Measures one window from {@code startAt} to {@code endAt} on the bench's monotonic clock
          * ({@link System#nanoTime()} in a trial, which is {@code CLOCK_MONOTONIC} and so the same in every process
-         * of the host): it prepares, waits for {@code startAt} (or starts at once if that has passed) and ends at
+         * of the host): it waits for {@code startAt} (or starts at once if that has passed) and ends at
          * {@code endAt}, so that two trials told the same times measure the same moments. A paused load resumes
-         * first.
+         * first. The young generation is collected after the window rather than before it: a collection between
+         * the given start and the window would first have to stop every load thread, which on a busy CPU took a
+         * quarter of a second, and the two trials of a duet would start that far apart.
          */
         public Measured measure(long startAt, long endAt) {
             load.resume();
-            return measure(startAt, OptionalLong.of(endAt));
+            Measured measured = RpcBench.this.measure(load, warmupUsed, warmup, false, startAt, OptionalLong.of(endAt));
+            System.gc();
+            return measured;
         }
 
         private Measured measure(long startAt, OptionalLong endAt) {
-            return RpcBench.this.measure(load, warmupUsed, warmup, startAt, endAt);
+            return RpcBench.this.measure(load, warmupUsed, warmup, true, startAt, endAt);
         }
 
         /** Stops issuing calls until the next window; returns once the clients are idle. */
@@ -189,15 +188,17 @@ public final class RpcBench {
      * One measured window of a warmed-up load, from {@code startAt} to {@code endAt}, or for the workload's run
      * length when no end is given.
      */
-    private Measured measure(Load load, Duration warmupUsed, WarmupOutcome warmup, long startAt,
-                             OptionalLong endAt) {
-        // a collection left over from the warmup would land in the window: start it with an empty young
-        // generation instead, as JMH does between iterations
-        System.gc();
+    private Measured measure(Load load, Duration warmupUsed, WarmupOutcome warmup, boolean collectFirst,
+                             long startAt, OptionalLong endAt) {
+        if (collectFirst) {
+            // a collection left over from the warmup would land in the window: start it with an empty young
+            // generation instead, as JMH does between iterations
+            System.gc();
+        }
         long failedBefore = load.failed.get();
         long jitBefore = jitMillis();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
-        awaitUntil(startAt);
+        awaitOnCpu(startAt);
         ProcessMeter.Snapshot start = meter.snapshot();
         // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap before
         // it would count the calls that complete while it reads (seconds, when it was the meter's first use)
@@ -229,43 +230,6 @@ public final class RpcBench {
     }
 
     /**
-     * Runs the warmup in one-second steps, each metered as a window is, so that the meter's own first use (loading
-     * its native library, compiling its code) lies in the warmup and never in a window. An auto warmup ends once
-     * throughput and CPU time per call have settled ({@link SteadyState}) and the JIT is quiet; a fixed one runs
-     * its time. Either way the outcome carries the last steps' figures as evidence.
-     */
-    private WarmupOutcome warmUp(Load load) {
-        Warmup warmup = workload.warmup();
-        Map<String, String> serverWork = ServerWork.of(workload.serverWorkNanos()).describe();
-        SteadyState throughput = new SteadyState();
-        SteadyState cpuPerCall = new SteadyState();
-        ProcessMeter.Snapshot previous = meter.snapshot();
-        load.swapLatencies();
-        long end = previous.nanoTime() + warmup.duration().toNanos();
-        long compiled = jitWork();
-        long jitLastStep = -1;
-        while (previous.nanoTime() < end) {
-            awaitUntil(Math.min(previous.nanoTime() + ONE_SECOND, end));
-            ProcessMeter.Snapshot now = meter.snapshot();
-            long calls = load.swapLatencies().getTotalCount();
-            ProcessMeter.Window step = now.since(previous);
-            previous = now;
-            long compiledNow = jitWork();
-            jitLastStep = compiledNow - compiled;
-            compiled = compiledNow;
-            if (step.elapsedNanos() < ONE_SECOND) {
-                break;
-            }
-            boolean callsSteady = throughput.add(calls / (step.elapsedNanos() / 1e9));
-            boolean cpuSteady = cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
-            if (warmup.auto() && callsSteady && cpuSteady && jitLastStep <= JIT_QUIET_MILLIS_PER_SECOND) {
-                return WarmupOutcome.of(true, throughput, cpuPerCall, jitLastStep, serverWork);
-            }
-        }
-        return WarmupOutcome.of(!warmup.auto(), throughput, cpuPerCall, jitLastStep, serverWork);
-    }
-
-    /**
      * The JIT's work so far in ms: its compiler threads' CPU where the meter reads them, else the JVM's total
      * compilation time.
      */
@@ -281,9 +245,26 @@ public final class RpcBench {
     }
 
     private void awaitUntil(long deadline) {
+        awaitUntil(nanoClock, deadline);
+    }
+
+    /** Sleeps until {@code clock} reads {@code deadline}. */
+    static void awaitUntil(LongSupplier clock, long deadline) {
         long remaining;
-        while ((remaining = deadline - nanoClock.getAsLong()) > 0) {
+        while ((remaining = deadline - clock.getAsLong()) > 0) {
             LockSupport.parkNanos(remaining);
+        }
+    }
+
+    /**
+     * Waits for a window's start and is on a CPU when it comes: parks until {@value #SPIN_NANOS} ns before, then
+     * spins. A thread woken at the instant would first queue behind the load's threads for its CPU, and two trials
+     * told the same instant would start their windows that much apart; the spin's CPU time lies before the window.
+     */
+    private void awaitOnCpu(long deadline) {
+        awaitUntil(deadline - SPIN_NANOS);
+        while (deadline - nanoClock.getAsLong() > 0) {
+            Thread.onSpinWait();
         }
     }
 }

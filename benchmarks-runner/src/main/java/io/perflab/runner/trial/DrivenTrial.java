@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -14,6 +15,8 @@ import java.util.function.LongSupplier;
  * The body of a driven trial JVM, one of a pair of a paired design ({@code perflab trial --driven SPEC}): it warms
  * up, says so, then measures the windows the runner asks for at the times it gives, pauses when told and exits
  * when told ({@link TrialProtocol}). A window with failed calls is reported like any other; the runner judges it.
+ * Each window records how late after the given instant it started ({@code window_start_late_ms}): what the skew
+ * between the two JVMs of a duet is made of.
  */
 final class DrivenTrial {
 
@@ -46,9 +49,11 @@ final class DrivenTrial {
                 if (command.isWindow()) {
                     RpcBench.Measured measured = session.measure(command.startNanos(), command.endNanos());
                     RpcBenchResult result = measured.result();
+                    Map<String, String> window = new LinkedHashMap<>(result.environment());
+                    window.put("window_start_late_ms", String.format(Locale.ROOT, "%.3f",
+                            (measured.startNanos() - command.startNanos()) / 1e6));
                     out.println(TrialProtocol.encodeWindow(command.window(), measured.startNanos(),
-                            measured.startNanos() + result.window().elapsedNanos(), result.metrics(),
-                            result.environment()));
+                            measured.startNanos() + result.window().elapsedNanos(), result.metrics(), window));
                 } else if (command.name().equals(TrialProtocol.PAUSE)) {
                     session.pause();
                     out.println(TrialProtocol.PAUSED);
