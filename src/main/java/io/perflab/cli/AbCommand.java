@@ -76,7 +76,7 @@ final class AbCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("ab", stdout, spec.commandLine().getErr(),
                 processOptions.out());
-        return execution.run(plan, processOptions.launcher(spec),
+        return execution.run(plan, processOptions.launcher(spec, plan.jvmArgs()),
                 done -> stdout.print(AbSummary.format(done.results())))
                 .exitStatus();
     }

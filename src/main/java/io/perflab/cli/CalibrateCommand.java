@@ -64,7 +64,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ExperimentPlan plan = plan();
-        TrialLauncher launcher = processOptions.launcher(spec);
+        TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(),

@@ -19,8 +19,10 @@ import java.util.jar.Manifest;
  *
  * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.runner.trial.TrialMain}
  * @param cpus the CPU list trial JVMs are pinned to with {@code taskset -c}, or empty for no pinning
+ * @param launcherFlags JVM flags the launcher itself adds before the plan's, such as the class-data sharing archive
+ *     of {@link FastStart} (which requests may not set)
  */
-public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) {
+public record TrialLauncher(List<String> entryArguments, Optional<String> cpus, List<String> launcherFlags) {
 
     public TrialLauncher {
         entryArguments = List.copyOf(entryArguments);
@@ -28,10 +30,20 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
             throw new IllegalArgumentException("a trial launcher needs a jar or a main class");
         }
         Objects.requireNonNull(cpus, "cpus");
+        launcherFlags = List.copyOf(launcherFlags);
+    }
+
+    public TrialLauncher(List<String> entryArguments, Optional<String> cpus) {
+        this(entryArguments, cpus, List.of());
     }
 
     public TrialLauncher(List<String> entryArguments) {
         this(entryArguments, Optional.empty());
+    }
+
+    /** This launcher adding {@code flags} to every trial JVM, before the plan's flags. */
+    public TrialLauncher withLauncherFlags(List<String> flags) {
+        return new TrialLauncher(entryArguments, cpus, flags);
     }
 
     /**
@@ -46,10 +58,10 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
         if (findOnPath("taskset").isEmpty()) {
             throw new IllegalArgumentException("--cpus needs taskset (util-linux), which is not on the PATH");
         }
-        return new TrialLauncher(entryArguments, Optional.of(cpuList));
+        return new TrialLauncher(entryArguments, Optional.of(cpuList), launcherFlags);
     }
 
-    private static Optional<Path> findOnPath(String program) {
+    static Optional<Path> findOnPath(String program) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String directory : path.split(File.pathSeparator)) {
             if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program))) {
@@ -131,6 +143,7 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
         List<String> command = new ArrayList<>();
         pinnedTo.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
         command.add(javaBinary(variant.javaHome().orElse(null)).toString());
+        command.addAll(launcherFlags);
         command.addAll(jvmArgs);
         command.addAll(variant.jvmArgs());
         command.addAll(entryArguments);
