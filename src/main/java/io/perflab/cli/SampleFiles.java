@@ -1,6 +1,9 @@
 package io.perflab.cli;
 
+import io.perflab.paired.PairedSamples;
+import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Direction;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -137,6 +141,41 @@ final class SampleFiles {
             }
         }
         return new Samples(file, true, metrics, skipped);
+    }
+
+    /**
+     * The results of a paired experiment: the baseline's windows from {@code without} and the change's from
+     * {@code with} (one file given twice, usually), when both are experiment files of a paired design; empty for any
+     * other input, which {@link #read} then reads.
+     */
+    static Optional<List<TrialResult>> pairedResults(Path without, Path with) throws BadFileException {
+        Optional<List<TrialResult>> base = pairedFile(without);
+        Optional<List<TrialResult>> change = with.equals(without) ? base : pairedFile(with);
+        if (base.isEmpty() || change.isEmpty()) {
+            return Optional.empty();
+        }
+        List<TrialResult> results = new ArrayList<>();
+        base.get().stream().filter(r -> r.variant().equals("without")).forEach(results::add);
+        change.get().stream().filter(r -> r.variant().equals("with")).forEach(results::add);
+        return Optional.of(results);
+    }
+
+    private static Optional<List<TrialResult>> pairedFile(Path file) throws BadFileException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new BadFileException(file + ": cannot read the file (" + e.getMessage() + ")");
+        }
+        if (!text.stripLeading().startsWith("{") || !text.contains("\"pair\"")) {
+            return Optional.empty();
+        }
+        try {
+            List<TrialResult> results = ExperimentJson.readTrials(text);
+            return PairedSamples.isPaired(results) ? Optional.of(results) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** The direction of a metric key: DESIGN's table for trial metrics; lower is better otherwise. */

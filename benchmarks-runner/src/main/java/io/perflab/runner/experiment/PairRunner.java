@@ -112,7 +112,8 @@ final class PairRunner {
 
         private void duet() throws PairFailure {
             for (int window = 0; window < plan.windowsPerPair(); window++) {
-                long startAt = nanoClock.getAsLong() + WINDOW_LEAD.toNanos();
+                long commanded = nanoClock.getAsLong();
+                long startAt = commanded + WINDOW_LEAD.toNanos();
                 long endAt = startAt + windowLength().toNanos();
                 for (VariantName side : order) {
                     channel.send(side, TrialProtocol.windowCommand(window, startAt, endAt));
@@ -121,8 +122,9 @@ final class PairRunner {
                         endAt + WINDOW_GRACE.toNanos(), WINDOW_GRACE);
                 long skew = measured.get(VariantName.WITH).startNanos()
                         - measured.get(VariantName.WITHOUT).startNanos();
+                long share = (nanoClock.getAsLong() - commanded) / 2;
                 for (VariantName side : order) {
-                    record(side, window, measured.get(side), side == VariantName.WITH ? skew : -skew);
+                    record(side, window, measured.get(side), side == VariantName.WITH ? skew : -skew, share);
                 }
             }
         }
@@ -136,19 +138,24 @@ final class PairRunner {
             for (int slot = 0; slot < slots; slot++) {
                 VariantName side = abba(slot, order.get(0));
                 int window = windows.merge(side, 1, Integer::sum) - 1;
-                long startAt = nanoClock.getAsLong() + RESUME_SETTLE.toNanos();
+                long commanded = nanoClock.getAsLong();
+                long startAt = commanded + RESUME_SETTLE.toNanos();
                 long endAt = startAt + windowLength().toNanos();
                 channel.send(side, TrialProtocol.windowCommand(window, startAt, endAt));
-                record(side, window, channel.awaitWindows(EnumSet.of(side), window, endAt + WINDOW_GRACE.toNanos(),
-                        WINDOW_GRACE).get(side), null);
+                TrialProtocol.Window measured = channel.awaitWindows(EnumSet.of(side), window,
+                        endAt + WINDOW_GRACE.toNanos(), WINDOW_GRACE).get(side);
                 if (slot < slots - 1) {
                     channel.pause(side);
                 }
+                record(side, window, measured, null, nanoClock.getAsLong() - commanded);
             }
         }
 
-        /** Checks a window and keeps it as its variant's result. */
-        private void record(VariantName side, int window, TrialProtocol.Window measured, Long skew)
+        /**
+         * Checks a window and keeps it as its variant's result, with what the pair cost: its setup and this
+         * result's share of the pair's measuring time (in a duet, half of the window's; see {@link PairCosts}).
+         */
+        private void record(VariantName side, int window, TrialProtocol.Window measured, Long skew, long shareNanos)
                 throws PairFailure {
             Map<String, String> env = measured.environment();
             String firstError = env.get("first_error") == null ? "" : "; first error: " + env.get("first_error");
@@ -163,6 +170,7 @@ final class PairRunner {
             Map<String, String> environment = new LinkedHashMap<>(channel.ready(side).environment());
             environment.putAll(env);
             environment.put("command", channel.session(side).command());
+            PairCosts.record(environment, setup, Duration.ofNanos(shareNanos));
             TrialResult result = new TrialResult(side.label(), ordinal(window, side), TrialStatus.OK,
                     instant(measured.startNanos()), instant(measured.endNanos()), channel.session(side).pid(),
                     measured.metrics(), environment, null, new PairPosition(index, window, placement.cpus(side),
