@@ -74,9 +74,13 @@ public final class ExperimentRunner {
      * Runs the trials of {@code plan} whose ordinals are in {@code ordinals}, in plan order: after a crash, the
      * ordinals not yet stored.
      *
-     * @throws IllegalArgumentException for an ordinal outside the plan
+     * @throws IllegalArgumentException for an ordinal outside the plan, or a plan of a paired design
      */
     public ExperimentOutcome run(ExperimentPlan plan, Collection<Integer> ordinals, TrialListener listener) {
+        if (plan.design().paired()) {
+            throw new IllegalArgumentException("a plan of the " + plan.design().label() + " design runs pairs: "
+                    + "runPairs, not run");
+        }
         List<PlannedTrial> all = plan.trials();
         Set<Integer> wanted = new TreeSet<>(ordinals);
         for (int ordinal : wanted) {

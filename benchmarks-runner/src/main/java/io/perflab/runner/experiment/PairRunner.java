@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>Duet: each window starts {@link #WINDOW_LEAD} after its command, at the same instant of the host's monotonic
  *       clock in both JVMs, and ends at the same instant; each result records its start and the skew to its
- *       partner's.
+ *       partner's, and a window that started too far apart is measured again ({@link #MAX_SKEW}).
  *   <li>Alternating: both JVMs are paused after the warmup; windows follow in the order A B B A A B …, each JVM
  *       resumed {@link #RESUME_SETTLE} before its window and paused again after it.
  * </ul>
@@ -39,6 +39,14 @@ final class PairRunner {
     static final Duration WINDOW_LEAD = Duration.ofMillis(250);
     /** From resuming an alternating JVM to its window's start: its clients back at full speed. */
     static final Duration RESUME_SETTLE = Duration.ofMillis(500);
+    /**
+     * The most two duet windows may start apart, or a twentieth of the window if that is more: a window whose JVMs
+     * started further apart — one held up, typically by a compilation it must wait for under {@code -Xbatch} while
+     * its warmup has not settled — is measured again, at most {@link #WINDOW_RETRIES} times, and each result records
+     * its attempts ({@code window_attempts}). The last attempt is kept whatever its skew, which it records.
+     */
+    static final Duration MAX_SKEW = Duration.ofMillis(50);
+    static final int WINDOW_RETRIES = 2;
     /** Beyond a window's end, how long its result may take: the bench's overtime for a starved window, and more. */
     static final Duration WINDOW_GRACE = Duration.ofSeconds(60);
 
@@ -111,20 +119,28 @@ final class PairRunner {
         }
 
         private void duet() throws PairFailure {
+            long tolerated = Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
             for (int window = 0; window < plan.windowsPerPair(); window++) {
-                long commanded = nanoClock.getAsLong();
-                long startAt = commanded + WINDOW_LEAD.toNanos();
-                long endAt = startAt + windowLength().toNanos();
-                for (VariantName side : order) {
-                    channel.send(side, TrialProtocol.windowCommand(window, startAt, endAt));
-                }
-                Map<VariantName, TrialProtocol.Window> measured = channel.awaitWindows(EnumSet.copyOf(order), window,
-                        endAt + WINDOW_GRACE.toNanos(), WINDOW_GRACE);
-                long skew = measured.get(VariantName.WITH).startNanos()
-                        - measured.get(VariantName.WITHOUT).startNanos();
-                long share = (nanoClock.getAsLong() - commanded) / 2;
-                for (VariantName side : order) {
-                    record(side, window, measured.get(side), side == VariantName.WITH ? skew : -skew, share);
+                for (int attempt = 1; ; attempt++) {
+                    long commanded = nanoClock.getAsLong();
+                    long startAt = commanded + WINDOW_LEAD.toNanos();
+                    long endAt = startAt + windowLength().toNanos();
+                    for (VariantName side : order) {
+                        channel.send(side, TrialProtocol.windowCommand(window, startAt, endAt));
+                    }
+                    Map<VariantName, TrialProtocol.Window> measured = channel.awaitWindows(EnumSet.copyOf(order),
+                            window, endAt + WINDOW_GRACE.toNanos(), WINDOW_GRACE);
+                    long skew = measured.get(VariantName.WITH).startNanos()
+                            - measured.get(VariantName.WITHOUT).startNanos();
+                    if (Math.abs(skew) > tolerated && attempt <= WINDOW_RETRIES) {
+                        continue;
+                    }
+                    long share = (nanoClock.getAsLong() - commanded) / 2;
+                    for (VariantName side : order) {
+                        record(side, window, measured.get(side), side == VariantName.WITH ? skew : -skew, share,
+                                attempt);
+                    }
+                    break;
                 }
             }
         }
@@ -147,7 +163,7 @@ final class PairRunner {
                 if (slot < slots - 1) {
                     channel.pause(side);
                 }
-                record(side, window, measured, null, nanoClock.getAsLong() - commanded);
+                record(side, window, measured, null, nanoClock.getAsLong() - commanded, 1);
             }
         }
 
@@ -155,8 +171,8 @@ final class PairRunner {
          * Checks a window and keeps it as its variant's result, with what the pair cost: its setup and this
          * result's share of the pair's measuring time (in a duet, half of the window's; see {@link PairCosts}).
          */
-        private void record(VariantName side, int window, TrialProtocol.Window measured, Long skew, long shareNanos)
-                throws PairFailure {
+        private void record(VariantName side, int window, TrialProtocol.Window measured, Long skew, long shareNanos,
+                            int attempts) throws PairFailure {
             Map<String, String> env = measured.environment();
             String firstError = env.get("first_error") == null ? "" : "; first error: " + env.get("first_error");
             if ("0".equals(env.get("requests"))) {
@@ -171,6 +187,7 @@ final class PairRunner {
             environment.putAll(env);
             environment.put("command", channel.session(side).command());
             PairCosts.record(environment, setup, Duration.ofNanos(shareNanos));
+            environment.put("window_attempts", Integer.toString(attempts));
             TrialResult result = new TrialResult(side.label(), ordinal(window, side), TrialStatus.OK,
                     instant(measured.startNanos()), instant(measured.endNanos()), channel.session(side).pid(),
                     measured.metrics(), environment, null, new PairPosition(index, window, placement.cpus(side),

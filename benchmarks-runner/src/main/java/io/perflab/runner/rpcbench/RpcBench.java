@@ -196,9 +196,9 @@ public final class RpcBench {
             System.gc();
         }
         long failedBefore = load.failed.get();
-        long jitBefore = jitMillis();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
-        awaitOnCpu(startAt);
+        awaitOnCpu(nanoClock, startAt);
+        long jitBefore = jitMillis();
         ProcessMeter.Snapshot start = meter.snapshot();
         // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap before
         // it would count the calls that complete while it reads (seconds, when it was the meter's first use)
@@ -260,10 +260,12 @@ public final class RpcBench {
      * Waits for a window's start and is on a CPU when it comes: parks until {@value #SPIN_NANOS} ns before, then
      * spins. A thread woken at the instant would first queue behind the load's threads for its CPU, and two trials
      * told the same instant would start their windows that much apart; the spin's CPU time lies before the window.
+     * The warmup waits the same way, so that the spin is compiled before the first window: with {@code -Xbatch} its
+     * compilation would hold the thread (600 ms in a trial whose warmup had not settled).
      */
-    private void awaitOnCpu(long deadline) {
-        awaitUntil(deadline - SPIN_NANOS);
-        while (deadline - nanoClock.getAsLong() > 0) {
+    static void awaitOnCpu(LongSupplier clock, long deadline) {
+        awaitUntil(clock, deadline - SPIN_NANOS);
+        while (deadline - clock.getAsLong() > 0) {
             Thread.onSpinWait();
         }
     }

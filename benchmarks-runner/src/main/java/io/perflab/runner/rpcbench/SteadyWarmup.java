@@ -41,7 +41,7 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
         long compiled = jitWork.getAsLong();
         long jitLastStep = -1;
         while (previous.nanoTime() < end) {
-            RpcBench.awaitUntil(nanoClock, Math.min(previous.nanoTime() + ONE_SECOND, end));
+            RpcBench.awaitOnCpu(nanoClock, Math.min(previous.nanoTime() + ONE_SECOND, end));
             ProcessMeter.Snapshot now = meter.snapshot();
             long calls = load.swapLatencies().getTotalCount();
             ProcessMeter.Window step = now.since(previous);

@@ -17,8 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@value #BEHAVIOUR} says — {@code ok} (prints a result), {@code crash} (exits 3 after an error message),
  * {@code silent} (exits 0 without a result), {@code hang} (never ends). Driven ({@code --driven SPEC}), it speaks the
  * driven trial protocol at once, without a load: {@code ok} measures each window at the times it is told,
- * {@code crash} exits before it is ready, {@code crash-window-1} when told to measure window 1, {@code hang} never
- * says it is ready.
+ * {@code crash} exits before it is ready, {@code crash-window-1} when told to measure window 1, {@code late-once}
+ * starts the first window it is told 200 ms late, {@code hang} never says it is ready.
  */
 public final class FakeTrial {
 
@@ -60,6 +60,7 @@ public final class FakeTrial {
         System.out.println(TrialProtocol.encodeReady(System.nanoTime(), environment));
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         boolean paused = false;
+        boolean late = behaviour.equals("late-once");
         String line;
         while ((line = in.readLine()) != null) {
             TrialProtocol.Command command = TrialProtocol.parseCommand(line);
@@ -67,7 +68,8 @@ public final class FakeTrial {
                 if (behaviour.equals("crash-window-1") && command.window() == 1) {
                     crash("the engine fell over in window 1");
                 }
-                awaitUntil(command.startNanos());
+                awaitUntil(command.startNanos() + (late ? 200_000_000L : 0));
+                late = false;
                 long start = System.nanoTime();
                 awaitUntil(command.endNanos());
                 Map<String, String> window = new LinkedHashMap<>();

@@ -70,6 +70,20 @@ class PairedDesignTests {
     }
 
     @Test
+    void aDuetWindowWhoseJvmsStartedTooFarApartIsMeasuredAgain() {
+        assumeDuetPossible();
+        ExperimentPlan plan = plan(engine("ok"), engine("late-once"), 2, ExperimentDesign.DUET, 2);
+
+        PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
+
+        assertThat(outcome.results()).hasSize(8).allMatch(r -> Math.abs(r.pair().skewNanos()) < FIFTY_MS);
+        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 0)
+                .allMatch(r -> r.environment().get("window_attempts").equals("2"));
+        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 1)
+                .allMatch(r -> r.environment().get("window_attempts").equals("1"));
+    }
+
+    @Test
     void cpuHalvesSwapEveryPairAndTheFirstStartedJvmEverySecondPair() {
         assumeDuetPossible();
         ExperimentPlan plan = plan(engine("ok"), engine("ok"), 4, ExperimentDesign.DUET, 1);
