@@ -104,9 +104,9 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
 
     /** The report: one row per headline metric, then what the columns mean and what the run cost. */
     String format(List<TrialResult> results, Duration elapsed) {
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s calibration, %s design: %d experiments "
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s calibration, %s design: %d experiment%s "
                 + "of %s, each tested at α = %s%s%n%n", injectedNanos == 0 ? "A/A" : "Known-effect",
-                design.label(), experiments, design.paired() ? perExperiment + " pairs"
+                design.label(), experiments, experiments == 1 ? "" : "s", design.paired() ? perExperiment + " pairs"
                         : perExperiment + " + " + perExperiment + " trials", Display.value(alpha).strip(),
                 injectedNanos == 0 ? "; the same variant on both sides"
                         : "; serverWorkNanos=" + injectedNanos + " injected on the with side"));
