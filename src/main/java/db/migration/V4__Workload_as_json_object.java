@@ -43,7 +43,8 @@ public class V4__Workload_as_json_object extends BaseJavaMigration {
         }
     }
 
-    static ObjectNode toObject(JsonMapper json, List<String> flags) {
+    /** The workload object of a flag list as releases before it stored. */
+    public static ObjectNode toObject(JsonMapper json, List<String> flags) {
         ObjectNode workload = json.createObjectNode();
         workload.put("encryption", false);
         for (int i = 0; i < flags.size(); i++) {

@@ -36,6 +36,12 @@ class ArchitectureTests {
     private static final String[] WEB = {"org.springframework.web..", "org.springframework.http..",
             "jakarta.servlet..", "org.springframework.ui.."};
 
+    /** The server side of the web stack; an HTTP client ({@code RestClient}) is not part of it. */
+    private static final String[] WEB_SERVER = {"org.springframework.web.servlet..", "org.springframework.web.bind..",
+            "org.springframework.web.context..", "org.springframework.web.method..",
+            "org.springframework.web.multipart..", "org.springframework.web.filter..", "jakarta.servlet..",
+            "org.springframework.ui.."};
+
     /** The statistics package is pure computation: no Spring, servlet, JDBC or JSON types. */
     static ArchRule statisticsIsPure(String statsPackage) {
         return noClasses().that().resideInAPackage(statsPackage)
@@ -82,10 +88,10 @@ class ArchitectureTests {
                         + "NotAllowedException; controllers and the exception handlers turn them into HTTP");
     }
 
-    /** The command line runs without the web service: no controller, no web or servlet type. */
+    /** The command line runs without the web service: no controller, no servlet or web-server type. */
     static ArchRule commandLineIsFreeOfWeb(String root) {
         return noClasses().that().resideInAPackage(root + ".cli..")
-                .should().dependOnClassesThat().resideInAnyPackage(WEB)
+                .should().dependOnClassesThat().resideInAnyPackage(WEB_SERVER)
                 .orShould().dependOnClassesThat(webComponent())
                 .because("perflab's subcommands start no Spring context (DESIGN: One jar, several faces)");
     }

@@ -6,7 +6,11 @@ import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
 import io.perflab.system.ApiProblem;
-import io.perflab.system.RequestBodyErrors;
+import io.perflab.system.JsonErrors;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,8 +44,13 @@ class AnalyzeController {
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
+            mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AnalyzeSchema.class),
+            examples = @ExampleObject(value = """
+                    {"with": [16.1, 17.2, 16.5, 16.9, 17.0, 16.4], "without": [18.3, 18.0, 17.1, 17.9, 18.4, 17.6],
+                     "confidenceLevel": 0.95, "alternative": "two-sided"}""")))
     ComparisonView analyze(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
-            InputStream body) throws IOException {
+            @Parameter(hidden = true) InputStream body) throws IOException {
         AnalyzeRequest request = AnalyzeRequest.parse(read(length, body));
         ComparisonView view = ComparisonView.of(compare(request));
         return request.paired() ? view.withPaired(paired(request)) : view;
@@ -49,7 +58,7 @@ class AnalyzeController {
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.TEXT_PLAIN_VALUE)
     String analyzeAsR(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
-            InputStream body) throws IOException {
+            @Parameter(hidden = true) InputStream body) throws IOException {
         AnalyzeRequest request = AnalyzeRequest.parse(read(length, body));
         return HtestPrinter.tTest(request.paired() ? paired(request) : compare(request).welch());
     }
@@ -82,7 +91,7 @@ class AnalyzeController {
         try {
             return json.readTree(buffer.toByteArray());
         } catch (JacksonException e) {
-            throw ApiProblem.badRequest("The request body is not valid JSON: " + RequestBodyErrors.describe(e));
+            throw ApiProblem.badRequest("The request body is not valid JSON: " + JsonErrors.describe(e));
         }
     }
 

@@ -3,6 +3,7 @@ package io.perflab.analysis;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
+import io.perflab.stats.Sample;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -114,8 +115,10 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
             throw new IllegalArgumentException(field + " is not a number: " + (node == null ? "missing" : node));
         }
         double v = node.doubleValue();
-        if (!Double.isFinite(v)) {
-            throw new IllegalArgumentException(field + " is too large to be a finite double: " + node);
+        String problem = Sample.problem(v);
+        if (problem != null) {
+            throw new IllegalArgumentException(field + " " + (Double.isFinite(v) ? problem
+                    : "is too large to be a finite number: " + node));
         }
         return v;
     }

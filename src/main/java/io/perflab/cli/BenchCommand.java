@@ -2,6 +2,9 @@ package io.perflab.cli;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.json.RunnerJson;
+import io.perflab.runner.metering.CpuSampler;
+import io.perflab.runner.metering.CpuSplitMode;
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchReport;
@@ -47,8 +50,9 @@ final class BenchCommand implements Callable<Integer> {
                     + "transport, flush, tls (see 'perflab ab --help').")
     private List<String> settings = new ArrayList<>();
 
-    @Option(names = "--json", description = "Print one JSON object: every metric key plus \"environment\" "
-            + "(with --windows, an object whose \"windows\" array holds one such object per window).")
+    @Option(names = "--json", description = "Print one JSON object: every metric key, \"cpu_split_source\" "
+            + "and \"environment\" (with --windows, an object whose \"windows\" array holds one such object per "
+            + "window).")
     private boolean json;
 
     @Option(names = "--windows", paramLabel = "N",
@@ -56,6 +60,23 @@ final class BenchCommand implements Callable<Integer> {
                     + "figures and their spread: the noise within one JVM, to set beside the noise across fresh JVMs "
                     + "that 'perflab calibrate' measures.")
     private int windows = 1;
+
+    @Option(names = "--cpu-split", paramLabel = "auto|sampled|tick",
+            description = "How user and system CPU are told apart: sampled = cpu-clock samples of every CPU "
+                    + "(needs perf events: root, CAP_PERFMON or kernel.perf_event_paranoid <= 0), tick = getrusage's "
+                    + "own split (tick-sampled on most kernels), auto = sampled where allowed (default: auto). "
+                    + "Trial JVMs take -D" + KernelMeter.MODE_PROPERTY + "=….")
+    private String cpuSplit = CpuSplitMode.AUTO.label();
+
+    @Option(names = "--cpu-split-hz", paramLabel = "HZ",
+            description = "cpu-clock samples per second of each CPU (default: " + CpuSampler.DEFAULT_RATE_HZ
+                    + "; trial JVMs: -D" + KernelMeter.RATE_PROPERTY + "=…).")
+    private int cpuSplitHz = CpuSampler.DEFAULT_RATE_HZ;
+
+    @Option(names = "--count-syscalls", paramLabel = "true|false", arity = "1",
+            description = "Count system calls per request with the raw_syscalls:sys_enter tracepoint where "
+                    + "allowed (default: true; trial JVMs: -D" + KernelMeter.SYSCALLS_PROPERTY + "=…).")
+    private boolean countSyscalls = true;
 
     @Override
     public Integer call() {
@@ -68,10 +89,17 @@ final class BenchCommand implements Callable<Integer> {
         if (windows < 1) {
             throw new ParameterException(spec.commandLine(), "--windows must be at least 1, got " + windows);
         }
+        KernelMeter kernel;
+        try {
+            kernel = KernelMeter.of(CpuSplitMode.parse("--cpu-split", cpuSplit), cpuSplitHz, countSyscalls);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage().startsWith("--") ? e.getMessage()
+                    : "--cpu-split-hz: " + e.getMessage());
+        }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         LoadWarning.check(err);
         List<RpcBenchResult> results = new RpcBench(options, workload,
-                ProcessMeter.forThisProcess(), System::nanoTime,
+                ProcessMeter.forThisProcess(), kernel, System::nanoTime,
                 json ? line -> { } : line -> err.println("perflab bench: " + line)).run(windows);
         for (RpcBenchResult result : results) {
             if (result.requests() == 0) {
@@ -85,6 +113,7 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, String> env = new LinkedHashMap<>(environment);
             env.putAll(result.environment());
             Map<String, Object> document = new LinkedHashMap<>(result.metrics());
+            document.put(RpcBenchResult.CPU_SPLIT_SOURCE, env.get(RpcBenchResult.CPU_SPLIT_SOURCE));
             document.put("environment", env);
             documents.add(document);
         }

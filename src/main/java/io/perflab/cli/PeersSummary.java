@@ -8,6 +8,7 @@ import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.Direction;
 import io.perflab.stats.Display;
+import io.perflab.stats.Summary;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.Sample;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ final class PeersSummary {
             cells.add(metric);
             for (Stack stack : Stack.values()) {
                 double[] values = values(results, stack, metric);
-                cells.add(values.length == 0 ? "-" : Display.value(mean(values)).strip());
+                cells.add(values.length == 0 ? "-" : Display.value(Summary.of(values, stack.label()).mean()).strip());
             }
             for (Stack peer : PEERS) {
                 Ratio ratio = ratio(results, metric, peer, options);
@@ -150,13 +151,5 @@ final class PeersSummary {
                         && Double.isFinite(r.metrics().get(metric)))
                 .mapToDouble(r -> r.metrics().get(metric))
                 .toArray();
-    }
-
-    private static double mean(double[] values) {
-        double sum = 0;
-        for (double v : values) {
-            sum += v;
-        }
-        return sum / values.length;
     }
 }

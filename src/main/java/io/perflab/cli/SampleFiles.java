@@ -2,9 +2,11 @@ package io.perflab.cli;
 
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Direction;
+import io.perflab.system.JsonErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,9 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads the inputs of {@code perflab compare}: a text file of one number per line (blank lines and {@code #}
@@ -90,55 +89,27 @@ final class SampleFiles {
     }
 
     private static Samples json(Path file, String text, String variant) throws BadFileException {
-        JsonNode root;
+        List<TrialResult> trials;
         try {
-            root = JsonMapper.builder().build().readTree(text);
-        } catch (JacksonException e) {
-            throw new BadFileException(file + ": not valid JSON: " + io.perflab.system.RequestBodyErrors.describe(e));
+            trials = ExperimentJson.readTrials(text);
+        } catch (IllegalArgumentException e) {
+            throw new BadFileException(file + ": not an experiment file of perflab ab --out: "
+                    + (e.getCause() == null ? e.getMessage() : JsonErrors.describe(e.getCause())));
         }
-        JsonNode trials = root.get("trials");
-        if (trials == null || !trials.isArray()) {
-            throw new BadFileException(file + ": a JSON input needs a 'trials' array, as written by 'perflab ab --out'");
-        }
-        boolean both = false;
-        boolean sawWith = false;
-        boolean sawWithout = false;
-        for (JsonNode t : trials) {
-            JsonNode v = t.get("variant");
-            sawWith |= v != null && "with".equals(v.asString(""));
-            sawWithout |= v != null && "without".equals(v.asString(""));
-        }
-        both = sawWith && sawWithout;
+        boolean both = trials.stream().anyMatch(t -> VariantName.WITH.label().equals(t.variant()))
+                && trials.stream().anyMatch(t -> VariantName.WITHOUT.label().equals(t.variant()));
         Map<String, List<double[]>> metrics = new LinkedHashMap<>();
         int skipped = 0;
-        for (int i = 0; i < trials.size(); i++) {
-            JsonNode t = trials.get(i);
-            String where = file + ": trials[" + i + "]";
-            if (!t.isObject()) {
-                throw new BadFileException(where + " is not an object");
-            }
-            String v = t.has("variant") ? t.get("variant").asString("") : "";
-            if (both && !variant.equals(v)) {
+        for (TrialResult t : trials) {
+            if (both && !variant.equals(t.variant())) {
                 continue;
             }
-            String status = t.has("status") ? t.get("status").asString("") : "OK";
-            if (!"OK".equals(status)) {
+            if (!t.ok()) {
                 skipped++;
                 continue;
             }
-            double ordinal = t.has("ordinal") && t.get("ordinal").isNumber() ? t.get("ordinal").doubleValue() : i;
-            JsonNode m = t.get("metrics");
-            if (m == null || !m.isObject()) {
-                throw new BadFileException(where + ": 'metrics' must be an object of metric key → number");
-            }
-            for (Map.Entry<String, JsonNode> e : m.properties()) {
-                if (!e.getValue().isNumber() || !Double.isFinite(e.getValue().doubleValue())) {
-                    throw new BadFileException(where + ".metrics." + e.getKey() + " is not a finite number: "
-                            + abbreviate(String.valueOf(e.getValue())));
-                }
-                metrics.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
-                        .add(new double[] {e.getValue().doubleValue(), ordinal});
-            }
+            t.metrics().forEach((key, value) -> metrics.computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(new double[] {value, t.ordinal()}));
         }
         return new Samples(file, true, metrics, skipped);
     }
@@ -155,8 +126,8 @@ final class SampleFiles {
             return Optional.empty();
         }
         List<TrialResult> results = new ArrayList<>();
-        base.get().stream().filter(r -> r.variant().equals("without")).forEach(results::add);
-        change.get().stream().filter(r -> r.variant().equals("with")).forEach(results::add);
+        base.get().stream().filter(r -> r.variant().equals(VariantName.WITHOUT.label())).forEach(results::add);
+        change.get().stream().filter(r -> r.variant().equals(VariantName.WITH.label())).forEach(results::add);
         return Optional.of(results);
     }
 

@@ -1,22 +1,30 @@
 package io.perflab.cli;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.function.Function;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code --server} and credentials of the commands that talk to a running PerfLab (plain java.net.http). */
+/**
+ * {@code --server} and credentials of the commands that talk to a running PerfLab, and the HTTP client they use:
+ * Spring's {@link RestClient} on the JDK's client, built without a Spring context.
+ */
 final class ServerOptions {
 
     /** Exit status when the server could not be reached or refused the request. */
     static final int EXIT_SERVER_ERROR = 3;
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
 
     @Option(names = "--server", required = true, paramLabel = "URL",
             description = "PerfLab server, e.g. http://perflab.example.com:8080")
@@ -33,39 +41,55 @@ final class ServerOptions {
             description = "password of --user; default: $PERFLAB_PASSWORD")
     String password;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    /** What the server answered: its status and body, whatever the status. */
+    record Answer(int status, String body) {
 
-    /** A request to {@code path} (with query) carrying the credentials. */
-    HttpRequest.Builder request(String pathAndQuery) {
-        String base = server.endsWith("/") ? server.substring(0, server.length() - 1) : server;
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-                .timeout(Duration.ofMinutes(2))
-                .header("Accept", "application/json");
+        JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        /** The problem detail of an error answer, or its body. */
+        String detail() {
+            try {
+                JsonNode problem = json();
+                if (problem.has("detail")) {
+                    return problem.get("detail").asString();
+                }
+            } catch (RuntimeException e) {
+                // not JSON: show the body as it is
+            }
+            return body;
+        }
+    }
+
+    /** A client of the server with the credentials and JSON answers. */
+    RestClient client() {
+        JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(10)).build());
+        requests.setReadTimeout(Duration.ofMinutes(2));
+        RestClient.Builder client = RestClient.builder().baseUrl(server).requestFactory(requests)
+                .defaultHeader(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE);
         if (user != null) {
             String credentials = user + ":" + (password == null ? "" : password);
-            request.header("Authorization", "Basic "
+            client.defaultHeader(HttpHeaders.AUTHORIZATION, "Basic "
                     + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
         } else if (token != null && !token.isBlank()) {
-            request.header("Authorization", "Bearer " + token.trim());
+            client.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token.trim());
         }
-        return request;
+        return client.build();
     }
 
-    HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** The problem detail of an error response, or its body. */
-    static String detail(HttpResponse<String> response) {
+    /**
+     * Sends a request built on {@link #client()} and reads the answer, whatever its status.
+     *
+     * @throws IOException when the server cannot be reached
+     */
+    Answer send(Function<RestClient, RestClient.RequestHeadersSpec<?>> request) throws IOException {
         try {
-            JsonNode problem = JSON.readTree(response.body());
-            if (problem.has("detail")) {
-                return problem.get("detail").asString();
-            }
-        } catch (RuntimeException e) {
-            // not JSON: show the body as it is
+            return request.apply(client()).exchange((sent, response) -> new Answer(response.getStatusCode().value(),
+                    new String(response.getBody().readAllBytes(), StandardCharsets.UTF_8)));
+        } catch (ResourceAccessException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getMessage(), e);
         }
-        return response.body();
     }
 }

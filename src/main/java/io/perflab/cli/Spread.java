@@ -12,8 +12,9 @@ import java.util.Optional;
 
 /**
  * How much a headline metric moves from one measurement to the next, over successful trials (or the windows of
- * one JVM): mean, coefficient of variation, and the floor that the kernel's tick sampling of user versus system
- * time puts under the CV of user and system CPU ({@link RpcBenchResult#USER_SAMPLING_ERROR}).
+ * one JVM): mean, coefficient of variation, and the floor that sampling the split of user from system time (the
+ * kernel's tick, or cpu-clock samples) puts under the CV of user and system CPU
+ * ({@link RpcBenchResult#USER_SAMPLING_ERROR}).
  *
  * @param metric the metric key
  * @param n how many finite values the metric has
@@ -77,11 +78,26 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
         if (!sampled) {
             return Optional.empty();
         }
-        String accounting = trials.stream().map(t -> t.environment().get("cpu_time_accounting"))
-                .filter(v -> v != null).findFirst().orElse("tick");
+        List<String> sources = trials.stream().filter(TrialResult::ok)
+                .map(t -> t.environment().getOrDefault(RpcBenchResult.CPU_SPLIT_SOURCE, "tick")).distinct().toList();
+        if (sources.equals(List.of("sampled"))) {
+            String rate = first(trials, RpcBenchResult.CPU_SPLIT_RATE_HZ, "?");
+            return Optional.of("floor: the CV that sampling the split of user from system time gives by itself "
+                    + "(cpu_split_source=sampled: cpu-clock samples at " + rate + " Hz on each CPU); no quieter "
+                    + "machine goes below it, only more samples per window do. User + system (cpu_us_per_req) is "
+                    + "exact.\n");
+        }
+        String accounting = first(trials, "cpu_time_accounting", "tick");
         return Optional.of("floor: the CV that the kernel's split of user from system time gives by itself (it "
                 + "samples the split at each timer tick: " + accounting + "); no quieter machine goes below it, only "
-                + "more CPU time per window does. User + system (cpu_us_per_req) is exact.\n");
+                + "more CPU time per window does. User + system (cpu_us_per_req) is exact.\n"
+                + (sources.size() > 1 ? "The trials' splits come from different sources (cpu_split_source "
+                + String.join(", ", sources) + "): their user and system figures are not comparable.\n" : ""));
+    }
+
+    private static String first(List<TrialResult> trials, String key, String otherwise) {
+        return trials.stream().map(t -> t.environment().get(key)).filter(v -> v != null).findFirst()
+                .orElse(otherwise);
     }
 
     /** A percentage with two decimals, or blank when not finite. */

@@ -1,10 +1,10 @@
 package io.perflab.cli;
 
 import java.io.IOException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.springframework.http.MediaType;
+import org.springframework.web.client.RestClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,12 +44,8 @@ final class TokenCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            HttpRequest request = server.request("/api/v1/tokens")
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(ServerOptions.JSON.writeValueAsString(
-                            Map.of("name", name))))
-                    .build();
-            return exchange(server, request, 201, spec, created -> {
+            return exchange(server, client -> client.post().uri("/api/v1/tokens")
+                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name)), 201, spec, created -> {
                 spec.commandLine().getOut().println(created.get("token").asString());
                 spec.commandLine().getOut().println("id " + created.get("id").asLong() + ", name '"
                         + created.get("name").asString() + "'; it is shown only now.");
@@ -71,28 +67,27 @@ final class TokenCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            HttpRequest request = server.request("/api/v1/tokens/" + id).DELETE().build();
-            return exchange(server, request, 200, spec, revoked -> spec.commandLine().getOut().println(
+            return exchange(server, client -> client.delete().uri("/api/v1/tokens/{id}", id), 200, spec, revoked -> spec.commandLine().getOut().println(
                     "revoked token " + id + " ('" + revoked.get("name").asString() + "')"));
         }
     }
 
-    private static int exchange(ServerOptions server, HttpRequest request, int expected,
-            CommandLine.Model.CommandSpec spec, java.util.function.Consumer<JsonNode> onSuccess)
-            throws InterruptedException {
-        HttpResponse<String> response;
+    private static int exchange(ServerOptions server,
+            java.util.function.Function<RestClient, RestClient.RequestHeadersSpec<?>> request, int expected,
+            CommandLine.Model.CommandSpec spec, java.util.function.Consumer<JsonNode> onSuccess) {
+        ServerOptions.Answer response;
         try {
             response = server.send(request);
         } catch (IOException e) {
             spec.commandLine().getErr().println("perflab token: cannot reach " + server.server + ": " + e.getMessage());
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        if (response.statusCode() != expected) {
-            spec.commandLine().getErr().println("perflab token: the server answered " + response.statusCode() + ": "
-                    + ServerOptions.detail(response));
+        if (response.status() != expected) {
+            spec.commandLine().getErr().println("perflab token: the server answered " + response.status() + ": "
+                    + response.detail());
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        onSuccess.accept(ServerOptions.JSON.readTree(response.body()));
+        onSuccess.accept(response.json());
         spec.commandLine().getOut().flush();
         return 0;
     }

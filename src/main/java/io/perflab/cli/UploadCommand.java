@@ -1,10 +1,9 @@
 package io.perflab.cli;
 
+import io.perflab.runner.experiment.VariantName;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,6 +15,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.http.HttpEntity;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.MultipartBodyBuilder;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.util.UriBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -109,29 +115,25 @@ final class UploadCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "FILE: no such file: " + file);
             }
         }
-        HttpRequest.Builder request = server.request("/api/v1/uploads" + query())
-                .header("Idempotency-Key", idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString());
-        if (contents.size() == 1) {
-            request.header("Content-Type", looksLikeJson(contents.get(0)) ? "application/json" : "text/plain")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(contents.get(0)));
-        } else {
-            String boundary = "perflab-" + UUID.randomUUID();
-            request.header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(multipart(boundary, contents)));
-        }
-        HttpResponse<String> response;
+        String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();
+        ServerOptions.Answer response;
         try {
-            response = server.send(request.build());
+            response = server.send(client -> {
+                RestClient.RequestBodySpec request = client.post().uri(this::uploadUri).header("Idempotency-Key", key);
+                return contents.size() == 1
+                        ? request.contentType(looksLikeJson(contents.get(0)) ? MediaType.APPLICATION_JSON
+                                : MediaType.TEXT_PLAIN).body(contents.get(0))
+                        : request.contentType(MediaType.MULTIPART_FORM_DATA).body(multipart(contents));
+            });
         } catch (IOException e) {
             err.println("perflab upload: cannot reach " + server.server + ": " + e.getMessage());
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        if (response.statusCode() != 201) {
-            err.println("perflab upload: the server answered " + response.statusCode() + ": "
-                    + ServerOptions.detail(response));
+        if (response.status() != 201) {
+            err.println("perflab upload: the server answered " + response.status() + ": " + response.detail());
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        JsonNode result = ServerOptions.JSON.readTree(response.body());
+        JsonNode result = response.json();
         List<String> regressions = UploadResultTable.print(result, thresholdPercent, out);
         out.flush();
         if (failOnRegression && !regressions.isEmpty()) {
@@ -159,7 +161,8 @@ final class UploadCommand implements Callable<Integer> {
         }
     }
 
-    private String query() {
+    private URI uploadUri(UriBuilder uri) {
+        uri.path("/api/v1/uploads");
         Map<String, String> params = new LinkedHashMap<>();
         params.put("format", format);
         params.put("benchmark", benchmark);
@@ -172,14 +175,10 @@ final class UploadCommand implements Callable<Integer> {
         params.put("defaultBranch", defaultBranch);
         params.put("pullRequest", pullRequest);
         params.put("commitTime", commitTime);
-        StringBuilder query = new StringBuilder();
-        params.forEach((key, value) -> {
-            if (value != null) {
-                query.append(query.length() == 0 ? "?" : "&").append(key).append('=')
-                        .append(URLEncoder.encode(value, StandardCharsets.UTF_8));
-            }
-        });
-        return query.toString();
+        params.values().removeIf(java.util.Objects::isNull);
+        // values travel as URI variables, which are encoded whole (& = + % included)
+        params.keySet().forEach(key -> uri.queryParam(key, "{" + key + "}"));
+        return uri.build(params);
     }
 
     private static boolean looksLikeJson(byte[] content) {
@@ -187,18 +186,19 @@ final class UploadCommand implements Callable<Integer> {
         return start.startsWith("{") || start.startsWith("[");
     }
 
-    private static byte[] multipart(String boundary, List<byte[]> contents) {
-        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
-        String[] names = {"without", "with"};
-        for (int i = 0; i < contents.size(); i++) {
-            String head = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + names[i]
-                    + "\"; filename=\"" + names[i] + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
-            body.writeBytes(head.getBytes(StandardCharsets.UTF_8));
-            body.writeBytes(contents.get(i));
-            body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+    /** The two files as the parts {@code without} and {@code with}. */
+    private static MultiValueMap<String, HttpEntity<?>> multipart(List<byte[]> contents) {
+        MultipartBodyBuilder parts = new MultipartBodyBuilder();
+        for (VariantName side : VariantName.values()) {
+            byte[] content = contents.get(side.ordinal());
+            parts.part(side.label(), new ByteArrayResource(content) {
+                @Override
+                public String getFilename() {
+                    return side.label();
+                }
+            }, MediaType.APPLICATION_OCTET_STREAM);
         }
-        body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return body.toByteArray();
+        return parts.build();
     }
 
     static String format(double value) {

@@ -1,6 +1,9 @@
 package io.perflab.experiment;
 
 import io.perflab.system.ApiProblem;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
 import jakarta.validation.Valid;
 import java.net.URI;
 import java.util.ArrayList;
@@ -42,22 +45,36 @@ class ExperimentApiController {
     record Page(List<ExperimentView> items, int page, int size, long total) {
     }
 
+    /** The answer to a queued experiment: its id, its status and where to follow it. */
+    record Queued(long id, String status, String url, String page) {
+    }
+
+    /** The answer to a control request: the experiment and what was asked ({@code cancel}) or what it is now. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Control(long id, String action, String status) {
+    }
+
     /** One sample row of {@code /samples}. */
     record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit) {
     }
 
     @PostMapping
-    ResponseEntity<Map<String, Object>> create(@Valid @RequestBody(required = false) ExperimentRequest request,
+    ResponseEntity<Queued> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            examples = {
+                @ExampleObject(name = "preset", value = """
+                        {"name": "sync completion", "preset": "sync-completion", "runsPerVariant": 40,
+                         "workload": {"warmupSeconds": "auto", "runSeconds": 5}}"""),
+                @ExampleObject(name = "options", value = """
+                        {"name": "pooled vs unpooled", "without": {"allocator": "unpooled"},
+                         "with": {"allocator": "pooled"}, "runsPerVariant": 20, "order": "randomized",
+                         "workload": {"mode": "async", "clientThreads": 4}}""")}))
+            @Valid @RequestBody(required = false) ExperimentRequest request,
             Authentication authentication) {
         long id = experiments.create(request, authentication.getName(), isAdmin(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(id).toUri();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", id);
-        body.put("status", ExperimentStatus.QUEUED.name());
-        body.put("url", location.toString());
-        body.put("page", ServletUriComponentsBuilder.fromCurrentContextPath().path("/experiments/{id}")
-                .buildAndExpand(id).toUriString());
-        return ResponseEntity.accepted().location(location).body(body);
+        return ResponseEntity.accepted().location(location).body(new Queued(id, ExperimentStatus.QUEUED.name(),
+                location.toString(), ServletUriComponentsBuilder.fromCurrentContextPath().path("/experiments/{id}")
+                        .buildAndExpand(id).toUriString()));
     }
 
     @GetMapping
@@ -123,15 +140,16 @@ class ExperimentApiController {
     }
 
     @PostMapping("/{id}/cancel")
-    ResponseEntity<Map<String, Object>> cancel(@PathVariable long id) {
+    ResponseEntity<Control> cancel(@PathVariable long id) {
         experiments.cancel(id);
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("id", id, "action", "cancel"));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, "cancel", null));
     }
 
     @PostMapping("/{id}/resume")
-    ResponseEntity<Map<String, Object>> resume(@PathVariable long id) {
+    ResponseEntity<Control> resume(@PathVariable long id) {
         experiments.resume(id);
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(Map.of("id", id, "status", "QUEUED"));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, null,
+                ExperimentStatus.QUEUED.name()));
     }
 
     @DeleteMapping("/{id}")

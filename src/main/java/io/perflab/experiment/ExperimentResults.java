@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.Direction;
@@ -69,7 +70,9 @@ public class ExperimentResults {
      * Compares {@code runs} (variants {@code with} and {@code without}) without caching, with the metric units and
      * directions of experiment {@code experimentId}. Uploads use it to compare with runs of another experiment.
      */
-    public List<MetricComparison> compute(long experimentId, List<RunRecord> runs) {
+    public List<MetricComparison> compute(long experimentId, List<RunRecord> stored) {
+        Optional<String> mixedSplit = CpuSplitSources.mixed(stored);
+        List<RunRecord> runs = mixedSplit.isPresent() ? CpuSplitSources.onTickSplit(stored) : stored;
         Map<String, MetricDefinition> definitions = store.metricDefinitions(experimentId);
         TreeSet<String> keys = new TreeSet<>();
         runs.stream().filter(RunRecord::ok).forEach(r -> keys.addAll(r.metrics().keySet()));
@@ -82,21 +85,24 @@ public class ExperimentResults {
             MetricDefinition definition = definitions.get(key);
             Direction direction = definition != null && definition.higherIsBetter()
                     ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;
-            inputs.add(new MetricInput(key, direction, sample(runs, "with", key), sample(runs, "without", key)));
+            inputs.add(new MetricInput(key, direction, sample(runs, VariantName.WITH, key),
+                    sample(runs, VariantName.WITHOUT, key)));
         }
         List<MetricOutcome> outcomes = ExperimentAnalysis.analyze(inputs, ComparisonOptions.defaults());
         List<MetricComparison> comparisons = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             MetricInput input = inputs.get(i);
-            comparisons.add(view(input, outcomes.get(i), definitions.get(input.name())));
+            MetricComparison comparison = view(input, outcomes.get(i), definitions.get(input.name()));
+            comparisons.add(mixedSplit.isPresent() && CpuSplitSources.splitMetric(input.name())
+                    ? comparison.withWarning(mixedSplit.get()) : comparison);
         }
         return List.copyOf(comparisons);
     }
 
     /** The OK runs' values of one metric and variant, with run ordinals for the drift check. */
-    private static Sample sample(List<RunRecord> runs, String variant, String key) {
+    private static Sample sample(List<RunRecord> runs, VariantName variant, String key) {
         List<RunRecord> matching = runs.stream()
-                .filter(r -> r.ok() && r.variant().equals(variant) && r.metrics().containsKey(key))
+                .filter(r -> r.ok() && r.variant().equals(variant.label()) && r.metrics().containsKey(key))
                 .toList();
         double[] values = new double[matching.size()];
         long[] order = new long[matching.size()];

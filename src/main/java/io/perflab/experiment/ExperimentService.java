@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.NotFoundException;
 import java.time.Duration;
@@ -90,8 +91,8 @@ public class ExperimentService {
 
     /** Options whose value differs between the variants: name → {without: …, with: …}. */
     static Map<String, Map<String, String>> optionDiff(Map<String, VariantRecord> variants) {
-        VariantRecord without = variants.get("without");
-        VariantRecord with = variants.get("with");
+        VariantRecord without = variants.get(VariantName.WITHOUT.label());
+        VariantRecord with = variants.get(VariantName.WITH.label());
         Map<String, Map<String, String>> diff = new LinkedHashMap<>();
         if (without == null || with == null) {
             return diff;
@@ -103,19 +104,19 @@ public class ExperimentService {
             String b = with.options().get(name);
             if (!Objects.equals(a, b)) {
                 Map<String, String> pair = new LinkedHashMap<>();
-                pair.put("without", a);
-                pair.put("with", b);
+                pair.put(VariantName.WITHOUT.label(), a);
+                pair.put(VariantName.WITH.label(), b);
                 diff.put(name, pair);
             }
         }
         if (!without.jvmArgs().equals(with.jvmArgs())) {
-            diff.put("jvmArgs", Map.of("without", String.join(" ", without.jvmArgs()),
-                    "with", String.join(" ", with.jvmArgs())));
+            diff.put("jvmArgs", Map.of(VariantName.WITHOUT.label(), String.join(" ", without.jvmArgs()),
+                    VariantName.WITH.label(), String.join(" ", with.jvmArgs())));
         }
         if (!Objects.equals(without.command(), with.command())) {
             Map<String, String> pair = new LinkedHashMap<>();
-            pair.put("without", without.command());
-            pair.put("with", with.command());
+            pair.put(VariantName.WITHOUT.label(), without.command());
+            pair.put(VariantName.WITH.label(), with.command());
             diff.put("command", pair);
         }
         return diff;

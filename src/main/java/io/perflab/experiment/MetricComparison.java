@@ -29,6 +29,13 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
         return metric.key();
     }
 
+    /** This comparison with one more caveat, said first. */
+    public MetricComparison withWarning(String warning) {
+        List<String> all = new java.util.ArrayList<>(List.of(warning));
+        all.addAll(warnings);
+        return new MetricComparison(metric, groups, change, tests, verdict, reason, all, sensitivity, error);
+    }
+
     /** Whether both variants have values, so that the verdict compares something. */
     public boolean bothSides() {
         return groups.nWith() > 0 && groups.nWithout() > 0;

@@ -48,6 +48,18 @@ public class PageFormat {
      * The page of a benchmark: {@code /benchmarks/} and its name with each segment encoded on its own, so names with
      * a slash (Go package paths) keep their slashes and anything else is escaped.
      */
+    /**
+     * The page of a benchmark's history: by name where the name can travel in a URL path, else by the id of one
+     * of its experiments, so that every stored name can be opened (a path with {@code %}, {@code \}, {@code ;},
+     * an encoded slash or a control character is refused by the server's firewall, and rightly so).
+     */
+    public String benchmarkPath(String name, long experimentId) {
+        boolean plain = name.codePoints().noneMatch(c -> c == '%' || c == '\\' || c == ';' || Character.isISOControl(c))
+                && java.util.Arrays.stream(name.split("/", -1))
+                        .noneMatch(s -> s.isEmpty() || s.equals(".") || s.equals(".."));
+        return plain ? benchmarkPath(name) : "/benchmarks?experiment=" + experimentId;
+    }
+
     public String benchmarkPath(String name) {
         return "/benchmarks/" + java.util.Arrays.stream(name.split("/", -1))
                 .map(segment -> UriUtils.encodePathSegment(segment, StandardCharsets.UTF_8))

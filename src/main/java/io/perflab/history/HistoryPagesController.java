@@ -1,5 +1,7 @@
 package io.perflab.history;
 
+import io.perflab.experiment.ExperimentService;
+import io.perflab.system.NotFoundException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,11 +22,24 @@ class HistoryPagesController {
     static final String VIEW_HISTORY = "benchmarks/history";
 
     private final HistoryService history;
+    private final ExperimentService experiments;
     private final JsonMapper json;
 
-    HistoryPagesController(HistoryService history, JsonMapper json) {
+    HistoryPagesController(HistoryService history, ExperimentService experiments, JsonMapper json) {
         this.history = history;
+        this.experiments = experiments;
         this.json = json;
+    }
+
+    /** The history of the benchmark that experiment {@code experiment} belongs to: any stored name opens so. */
+    @GetMapping(path = "/benchmarks", params = "experiment")
+    String historyOfExperiment(@RequestParam long experiment, @RequestParam(required = false) String metric,
+            @RequestParam(required = false) String branch, Model model) {
+        String name = experiments.get(experiment).benchmark();
+        if (name == null) {
+            throw new NotFoundException("experiment " + experiment + " is not an upload of a benchmark");
+        }
+        return show(name, metric, branch, model);
     }
 
     @GetMapping("/benchmarks")
@@ -37,7 +52,10 @@ class HistoryPagesController {
     @GetMapping("/benchmarks/{*path}")
     String history(@PathVariable String path, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String branch, Model model) {
-        String name = path.startsWith("/") ? path.substring(1) : path;
+        return show(path.startsWith("/") ? path.substring(1) : path, metric, branch, model);
+    }
+
+    private String show(String name, String metric, String branch, Model model) {
         History h = history.history(name, metric, branch,
                 ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
         model.addAttribute("history", h);

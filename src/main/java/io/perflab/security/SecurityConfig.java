@@ -7,6 +7,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
@@ -42,6 +44,14 @@ class SecurityConfig {
         return username -> users.findByUsername(username)
                 .map(u -> User.withUsername(u.username()).password(u.passwordHash()).roles(u.role().name()).build())
                 .orElseThrow(() -> new UsernameNotFoundException("no user named " + username));
+    }
+
+    /** Passwords of the form and of HTTP Basic, checked through the sign-in throttle. */
+    @Bean
+    AuthenticationProvider passwordSignIn(UserDetailsService users, PasswordEncoder encoder, SignInThrottle throttle) {
+        DaoAuthenticationProvider passwords = new DaoAuthenticationProvider(users);
+        passwords.setPasswordEncoder(encoder);
+        return new ThrottledAuthenticationProvider(passwords, throttle);
     }
 
     @Bean

@@ -1,6 +1,8 @@
 package io.perflab.security;
 
 import io.perflab.system.ApiProblem;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
 import java.net.URI;
 import java.security.Principal;
 import java.util.List;
@@ -35,7 +37,9 @@ class TokenApiController {
     }
 
     @PostMapping
-    ResponseEntity<Created> create(@RequestBody CreateToken request, Principal principal) {
+    ResponseEntity<Created> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            examples = @ExampleObject(value = "{\"name\": \"github-actions\"}")))
+            @RequestBody CreateToken request, Principal principal) {
         ApiTokens.CreatedToken created = tokens.create(request == null ? null : request.name(), principal.getName());
         ApiTokens.ApiToken t = created.token();
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").build(t.id());

@@ -5,7 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Boundaries of two-sided group-sequential tests: at look k the standardized statistic Z<sub>k</sub> is compared
+ * Over 300 lines: the spending functions, the recursive integration and the boundary search share one grid.
+ *
+ * <p>Boundaries of two-sided group-sequential tests: at look k the standardized statistic Z<sub>k</sub> is compared
  * with ±c<sub>k</sub>, and the test rejects at the first look where |Z<sub>k</sub>| ≥ c<sub>k</sub>. With information
  * I<sub>k</sub> at look k (for a mean of pairs: the number of pairs), the statistics have the canonical joint
  * distribution: multivariate normal, Cov(Z<sub>j</sub>, Z<sub>k</sub>) = √(I<sub>j</sub>/I<sub>k</sub>) for j ≤ k.

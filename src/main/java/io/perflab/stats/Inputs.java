@@ -7,7 +7,8 @@ final class Inputs {
     }
 
     /**
-     * Rejects null, NaN or infinite values and fewer than {@code minimum} observations.
+     * Rejects null, NaN, infinite or too large values ({@link Sample#MAX_MAGNITUDE}) and fewer than
+     * {@code minimum} observations.
      *
      * @param group the name users know the sample by, e.g. {@code with}
      */
@@ -16,9 +17,9 @@ final class Inputs {
             throw new IllegalArgumentException("no '" + group + "' observations given");
         }
         for (int i = 0; i < values.length; i++) {
-            if (!Double.isFinite(values[i])) {
-                throw new IllegalArgumentException("'" + group + "' value " + (i + 1) + " is " + values[i]
-                        + ": only finite numbers can be analysed");
+            String problem = Sample.problem(values[i]);
+            if (problem != null) {
+                throw new IllegalArgumentException("'" + group + "' value " + (i + 1) + " " + problem);
             }
         }
         if (values.length < minimum) {

@@ -8,6 +8,25 @@ import java.util.Optional;
  */
 public final class Sample {
 
+    /**
+     * The largest magnitude a value may have, 1e150: squares, sums of squares and differences of values up to it
+     * stay finite in double precision for any sample size PerfLab accepts, so every statistic is computed exactly
+     * as for small values. Larger values are refused as "too large to compare" rather than answered with NaN.
+     */
+    public static final double MAX_MAGNITUDE = 1e150;
+
+    /** Why {@code value} cannot be analysed, or null if it can. */
+    public static String problem(double value) {
+        if (!Double.isFinite(value)) {
+            return "is " + (Double.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity")
+                    + ": only finite numbers can be analysed";
+        }
+        if (Math.abs(value) > MAX_MAGNITUDE) {
+            return "is " + value + ": values too large to compare (their magnitude must be at most 1e150)";
+        }
+        return null;
+    }
+
     private final double[] values;
     private final long[] runOrder;
 

@@ -56,6 +56,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, ex.getMessage());
     }
 
+    @ExceptionHandler(Utf8BodyFilter.InvalidUtf8Exception.class)
+    ProblemDetail invalidUtf8(Utf8BodyFilter.InvalidUtf8Exception ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+    }
+
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail badArgument(IllegalArgumentException ex) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
@@ -86,10 +91,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         if (RequestSizeLimitFilter.causedByLimit(ex)) {
             ProblemDetail tooLarge = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
-                    RequestBodyErrors.describe(ex));
+                    JsonErrors.describe(ex));
             return handleExceptionInternal(ex, tooLarge, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
-        ProblemDetail body = badRequest(List.of(RequestBodyErrors.problem(ex)));
+        Throwable utf8 = ex.getMostSpecificCause();
+        ProblemDetail body = utf8 instanceof Utf8BodyFilter.InvalidUtf8Exception
+                ? ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, utf8.getMessage())
+                : badRequest(List.of(JsonErrors.problem(ex)));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
     }
 

@@ -1,17 +1,10 @@
 package io.perflab.system;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -48,7 +41,13 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
             return;
         }
         try {
-            chain.doFilter(new LimitedRequest(request, maxBytes), response);
+            long[] read = {0};
+            chain.doFilter(new InspectedBody(request, (bytes, offset, length, end) -> {
+                read[0] += length;
+                if (read[0] > maxBytes) {
+                    throw new BodyTooLargeException(maxBytes);
+                }
+            }), response);
         } catch (ServletException | IOException | RuntimeException e) {
             if (causedByLimit(e) && !response.isCommitted()) {
                 response.resetBuffer();
@@ -75,83 +74,5 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
         String detail = new BodyTooLargeException(maxBytes).getMessage()
                 + (length > 0 ? " (Content-Length " + length + ")" : "");
         response.getWriter().write("{\"title\":\"Content Too Large\",\"status\":413,\"detail\":\"" + detail + "\"}");
-    }
-
-    private static final class LimitedRequest extends HttpServletRequestWrapper {
-
-        private final long limit;
-        private ServletInputStream stream;
-
-        LimitedRequest(HttpServletRequest request, long limit) {
-            super(request);
-            this.limit = limit;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() throws IOException {
-            if (stream == null) {
-                stream = new LimitedStream(super.getInputStream(), limit);
-            }
-            return stream;
-        }
-
-        @Override
-        public BufferedReader getReader() throws IOException {
-            String encoding = getCharacterEncoding();
-            Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            return new BufferedReader(new InputStreamReader(getInputStream(), charset));
-        }
-    }
-
-    private static final class LimitedStream extends ServletInputStream {
-
-        private final ServletInputStream in;
-        private final long limit;
-        private long read;
-
-        LimitedStream(ServletInputStream in, long limit) {
-            this.in = in;
-            this.limit = limit;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = in.read();
-            if (b >= 0) {
-                count(1);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = in.read(buffer, offset, length);
-            if (n > 0) {
-                count(n);
-            }
-            return n;
-        }
-
-        private void count(int n) throws BodyTooLargeException {
-            read += n;
-            if (read > limit) {
-                throw new BodyTooLargeException(limit);
-            }
-        }
-
-        @Override
-        public boolean isFinished() {
-            return in.isFinished();
-        }
-
-        @Override
-        public boolean isReady() {
-            return in.isReady();
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            in.setReadListener(listener);
-        }
     }
 }

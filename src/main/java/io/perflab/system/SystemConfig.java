@@ -1,6 +1,9 @@
 package io.perflab.system;
 
 import java.time.Clock;
+import org.apache.catalina.core.StandardHost;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,6 +19,16 @@ class SystemConfig {
     @Bean
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /** Tomcat answers what it refuses itself in the API's error shape ({@link ProblemErrorReportValve}). */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+            }
+        });
     }
 
     /**

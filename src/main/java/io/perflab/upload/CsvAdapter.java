@@ -5,58 +5,74 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.dataformat.csv.CsvMapper;
+import tools.jackson.dataformat.csv.CsvReadFeature;
 
 /**
- * CSV with a header {@code metric,value[,variant][,unit]}: one value per row. {@code variant} is {@code with},
- * {@code without} or a label (stored as {@code with}); an empty or missing variant is the upload's side. Fields
- * may be double-quoted.
+ * CSV (RFC 4180, read with Jackson's CSV parser) with a header {@code metric,value[,variant][,unit]}: one value per
+ * row. {@code variant} is {@code with}, {@code without} or a label (stored as {@code with}); an empty or missing
+ * variant is the upload's side. A unit that is a rate ({@code ops/s}, {@code MB/s}, {@code req/sec}) makes the
+ * metric higher-is-better, as in the other formats; otherwise the metric's known definition decides, else lower is
+ * better. Values follow {@link DecimalNumbers}' grammar; spaces around fields are ignored.
  */
 final class CsvAdapter implements FormatAdapter {
 
+    private static final List<String> COLUMNS = List.of("metric", "value", "variant", "unit");
+
+    private static final CsvMapper CSV = CsvMapper.builder()
+            .enable(CsvReadFeature.TRIM_SPACES)
+            .enable(CsvReadFeature.SKIP_EMPTY_LINES)
+            .build();
+
+    /** One record and the line it starts on. */
+    private record Row(int line, List<String> fields) {
+
+        String field(int column) {
+            return column >= 0 && column < fields.size() ? fields.get(column) : "";
+        }
+    }
+
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
-        List<String> lines = content.lines().toList();
-        int headerIndex = 0;
-        while (headerIndex < lines.size() && lines.get(headerIndex).isBlank()) {
-            headerIndex++;
-        }
-        if (headerIndex == lines.size()) {
-            throw UploadFormats.wrongFormat(UploadFormat.CSV, content);
-        }
-        List<String> header = fields(lines.get(headerIndex)).stream()
-                .map(h -> h.trim().toLowerCase(Locale.ROOT)).toList();
-        if (header.size() < 2 || !header.get(0).equals("metric") || !header.get(1).equals("value")) {
-            throw UploadFormats.wrongFormat(UploadFormat.CSV, content);
-        }
-        int variantColumn = header.indexOf("variant");
-        int unitColumn = header.indexOf("unit");
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         Map<String, SampleCollector> sides = new LinkedHashMap<>();
         Map<String, String> labels = new LinkedHashMap<>();
-        for (int i = headerIndex + 1; i < lines.size(); i++) {
-            if (lines.get(i).isBlank()) {
-                continue;
+        List<String> header = null;
+        try (JsonParser parser = CSV.createParser(content)) {
+            for (Row row = next(parser); row != null; row = next(parser)) {
+                if (header == null) {
+                    header = header(row, content);
+                    continue;
+                }
+                if (row.fields().size() > header.size()) {
+                    throw new InvalidUploadException("CSV line " + row.line() + " has " + row.fields().size()
+                            + " fields; the header has " + header.size() + " (" + String.join(",", header) + ").");
+                }
+                String metric = row.field(0);
+                if (metric.isEmpty()) {
+                    throw new InvalidUploadException("CSV line " + row.line() + ", field 1 (metric): the metric "
+                            + "name is empty.");
+                }
+                double value = value(row, metric);
+                String rowVariant = row.field(header.indexOf("variant"));
+                String side = rowVariant.isEmpty() ? variant : Variants.side(rowVariant);
+                String sideLabel = rowVariant.isEmpty() ? label : Variants.label(rowVariant);
+                if (sideLabel != null) {
+                    labels.putIfAbsent(side, sideLabel);
+                }
+                String unit = row.field(header.indexOf("unit"));
+                unit = unit.isEmpty() ? null : unit;
+                sides.computeIfAbsent(side, s -> new SampleCollector(limits))
+                        .add(metric, unit, SampleCollector.higherIfRate(unit), value);
             }
-            List<String> row = fields(lines.get(i));
-            String metric = row.get(0).trim();
-            if (row.size() < 2) {
-                throw new InvalidUploadException("Metric '" + metric + "' (line " + (i + 1) + "): no value.");
-            }
-            double value;
-            try {
-                value = Double.parseDouble(row.get(1).trim());
-            } catch (NumberFormatException e) {
-                throw new InvalidUploadException("Metric '" + metric + "' (line " + (i + 1) + "): '" + row.get(1).trim()
-                        + "' is not a number.");
-            }
-            String rowVariant = variantColumn >= 0 && variantColumn < row.size() ? row.get(variantColumn).trim() : "";
-            String side = rowVariant.isEmpty() ? variant : Variants.side(rowVariant);
-            String sideLabel = rowVariant.isEmpty() ? label : Variants.label(rowVariant);
-            if (sideLabel != null) {
-                labels.putIfAbsent(side, sideLabel);
-            }
-            String unit = unitColumn >= 0 && unitColumn < row.size() && !row.get(unitColumn).isBlank()
-                    ? row.get(unitColumn).trim() : null;
-            sides.computeIfAbsent(side, s -> new SampleCollector()).add(metric, unit, null, value);
+        } catch (JacksonException e) {
+            throw new InvalidUploadException("The CSV cannot be read at line " + e.getLocation().getLineNr() + ": "
+                    + JsonContent.firstLine(e.getOriginalMessage()) + ".");
+        }
+        if (header == null) {
+            throw UploadFormats.wrongFormat(UploadFormat.CSV, content);
         }
         if (sides.isEmpty()) {
             throw new InvalidUploadException("The CSV has a header but no rows.");
@@ -70,32 +86,54 @@ final class CsvAdapter implements FormatAdapter {
         return new ParsedUpload(null, null, variants, null, null, null);
     }
 
-    /** Splits one CSV line; quotes group commas and {@code ""} is a quote. */
-    static List<String> fields(String line) {
-        List<String> fields = new ArrayList<>();
-        StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    field.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    field.append(c);
+    /** The next record that is not blank, or null at the end. */
+    private static Row next(JsonParser parser) {
+        while (parser.nextToken() == JsonToken.START_ARRAY) {
+            int line = -1;
+            List<String> fields = new ArrayList<>();
+            while (parser.nextToken() == JsonToken.VALUE_STRING) {
+                if (fields.isEmpty()) {
+                    // the array starts where the previous record ended; its first field is on the record's line
+                    line = parser.currentTokenLocation().getLineNr();
                 }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                fields.add(field.toString());
-                field.setLength(0);
-            } else {
-                field.append(c);
+                fields.add(parser.getString());
+            }
+            if (fields.stream().anyMatch(f -> !f.isEmpty())) {
+                return new Row(line, fields);
             }
         }
-        fields.add(field.toString());
-        return fields;
+        return null;
+    }
+
+    /** The header's column names, lower case; refuses a header that is not this format's. */
+    private static List<String> header(Row row, String content) {
+        List<String> names = row.fields().stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+        if (names.size() < 2 || !names.get(0).equals("metric") || !names.get(1).equals("value")) {
+            throw UploadFormats.wrongFormat(UploadFormat.CSV, content);
+        }
+        for (int i = 2; i < names.size(); i++) {
+            String name = names.get(i);
+            if (!COLUMNS.contains(name) || names.indexOf(name) != i) {
+                throw new InvalidUploadException("CSV header (line " + row.line() + "), field " + (i + 1) + ": '"
+                        + row.fields().get(i) + "' is " + (COLUMNS.contains(name) ? "a repeated column" : "not a "
+                        + "column of this format") + "; the header is metric,value[,variant][,unit].");
+            }
+        }
+        return names;
+    }
+
+    private static double value(Row row, String metric) {
+        String text = row.field(1);
+        Double value = DecimalNumbers.parse(text);
+        if (value == null) {
+            throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '" + metric
+                    + "': " + (text.isEmpty() ? "no value" : "'" + text + "' is not a number") + "; a value is a "
+                    + "decimal such as 12, -0.5 or 1.2e-3 (no suffixes such as 1d, no hex, NaN or Infinity).");
+        }
+        if (value.isInfinite()) {
+            throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '" + metric
+                    + "': '" + text + "' is beyond the range of a double (about ±1.8e308).");
+        }
+        return value;
     }
 }

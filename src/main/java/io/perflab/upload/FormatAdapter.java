@@ -8,7 +8,9 @@ interface FormatAdapter {
      *
      * @param variant where samples of a one-sided output go: {@code with} or {@code without}
      * @param label the uploader's label for that side, or null
+     * @param limits counts metrics and samples as they are read (see {@link SampleCollector})
      * @throws UploadFormatException if the content is not in this format, saying what was expected and found
+     * @throws InvalidUploadException if a value is unusable or the content passes the upload limits
      */
-    ParsedUpload parse(String content, String variant, String label);
+    ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits);
 }

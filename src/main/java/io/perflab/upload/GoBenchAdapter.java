@@ -1,59 +1,73 @@
 package io.perflab.upload;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Go's {@code go test -bench … -count N} output: every result line is one sample, and every value/unit pair of
  * the line (ns/op, B/op, allocs/op, MB/s, custom units from {@code b.ReportMetric}) is a metric keyed
- * {@code Name:unit}, where Name drops the {@code Benchmark} prefix and the {@code -GOMAXPROCS} suffix.
- * {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines describe the machine and name the benchmark.
+ * {@code Name:unit}, where Name drops the {@code Benchmark} prefix. The {@code -N} GOMAXPROCS suffix is dropped
+ * too when every line of a benchmark has the same one (then it is the machine detail {@code gomaxprocs}); runs with
+ * {@code -cpu 1,2,4} keep it, so that each GOMAXPROCS is its own metric ({@code Join-1}, {@code Join-2},
+ * {@code Join-4}: Go prints no suffix for 1). The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines
+ * are machine details; {@code pkg} names the benchmark. Values follow {@link DecimalNumbers}' grammar.
  */
 final class GoBenchAdapter implements FormatAdapter {
 
     private static final Pattern RESULT = Pattern.compile("^Benchmark(\\S*)\\s+(\\d+)\\s+(.+)$");
-    private static final Pattern PROCS = Pattern.compile("-\\d+$");
+    private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
 
+    /** One result line: the name without {@code -N}, its GOMAXPROCS (1 when Go printed no suffix), its pairs. */
+    private record Result(int line, String name, int procs, String[] fields) {
+    }
+
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
-        SampleCollector samples = new SampleCollector();
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         Map<String, Object> machine = new LinkedHashMap<>();
-        String pkg = null;
+        List<Result> results = new ArrayList<>();
+        Map<String, Set<Integer>> procsByName = new LinkedHashMap<>();
         int lineNumber = 0;
         for (String line : content.lines().toList()) {
             lineNumber++;
             Matcher config = CONFIG.matcher(line.trim());
             if (config.matches()) {
-                if (config.group(1).equals("pkg")) {
-                    pkg = config.group(2).trim();
-                } else {
-                    machine.put(config.group(1), config.group(2).trim());
-                }
+                machine.put(config.group(1), config.group(2).trim());
                 continue;
             }
             Matcher result = RESULT.matcher(line.trim());
             if (!result.matches()) {
                 continue;
             }
-            String name = PROCS.matcher(result.group(1)).replaceFirst("");
+            Matcher procs = PROCS.matcher(result.group(1));
+            String name = procs.replaceFirst("");
             name = name.isEmpty() ? "Benchmark" : name;
+            int gomaxprocs = procs.reset().find() ? Integer.parseInt(procs.group(1)) : 1;
             String[] fields = result.group(3).trim().split("\\s+");
             if (fields.length % 2 != 0) {
                 throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + line.trim()
                         + "') does not consist of value/unit pairs.");
             }
-            for (int i = 0; i < fields.length; i += 2) {
-                String unit = fields[i + 1];
+            results.add(new Result(lineNumber, name, gomaxprocs, fields));
+            procsByName.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(gomaxprocs);
+        }
+        SampleCollector samples = new SampleCollector(limits);
+        for (Result result : results) {
+            String name = procsByName.get(result.name()).size() > 1 ? result.name() + "-" + result.procs()
+                    : result.name();
+            for (int i = 0; i < result.fields().length; i += 2) {
+                String unit = result.fields()[i + 1];
                 String key = name + ":" + unit;
-                double value;
-                try {
-                    value = Double.parseDouble(fields[i]);
-                } catch (NumberFormatException e) {
-                    throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + "): '" + fields[i]
-                            + "' is not a number.");
+                Double value = DecimalNumbers.parse(result.fields()[i]);
+                if (value == null) {
+                    throw new InvalidUploadException("Metric '" + key + "' (line " + result.line() + "): '"
+                            + result.fields()[i] + "' is not a number.");
                 }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }
@@ -61,7 +75,12 @@ final class GoBenchAdapter implements FormatAdapter {
         if (samples.isEmpty()) {
             throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
         }
-        ParsedUpload parsed = ParsedUpload.single(pkg, variant, label, samples.metrics());
-        return new ParsedUpload(parsed.benchmark(), null, parsed.variants(), null, machine, null);
+        Set<Integer> allProcs = new LinkedHashSet<>();
+        procsByName.values().forEach(allProcs::addAll);
+        if (allProcs.size() == 1) {
+            machine.put("gomaxprocs", allProcs.iterator().next());
+        }
+        return ParsedUpload.single((String) machine.get("pkg"), variant, label, samples.metrics())
+                .withMachine(machine);
     }
 }

@@ -1,6 +1,8 @@
 package io.perflab.upload;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -10,7 +12,10 @@ import tools.jackson.databind.JsonNode;
  * {@code --benchmark_repetitions}: each {@code iteration} entry is one sample; aggregates (mean, median, stddev,
  * cv) are ignored, as are entries that report an error. Metrics per benchmark {@code run_name}:
  * {@code :real_time} and {@code :cpu_time} in {@code time_unit}, {@code :items_per_second} and
- * {@code :bytes_per_second} (higher is better), and each user counter.
+ * {@code :bytes_per_second} (higher is better), and each user counter. The context's {@code host_name},
+ * {@code executable}, {@code num_cpus}, {@code mhz_per_cpu}, {@code cpu_scaling_enabled} and
+ * {@code library_build_type} are machine details; a debug build of the library, enabled CPU frequency scaling and
+ * entries left out for errors are warnings, as Google Benchmark itself prints them.
  */
 final class GoogleBenchmarkAdapter implements FormatAdapter {
 
@@ -19,16 +24,26 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             "per_family_instance_index", "repetitions", "repetition_index", "threads", "iterations", "time_unit",
             "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "real_time", "cpu_time");
 
+    /** Context fields kept as machine details. */
+    private static final List<String> MACHINE_FIELDS = List.of("host_name", "executable", "num_cpus",
+            "mhz_per_cpu", "cpu_scaling_enabled", "library_build_type");
+
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isObject() || !root.has("benchmarks") || !root.get("benchmarks").isArray()) {
             throw UploadFormats.wrongFormat(UploadFormat.GOOGLEBENCHMARK, content);
         }
-        SampleCollector samples = new SampleCollector();
+        SampleCollector samples = new SampleCollector(limits);
+        List<String> warnings = new ArrayList<>();
         for (JsonNode entry : root.get("benchmarks")) {
             String runType = NativeJsonAdapter.text(entry, "run_type");
-            if ("aggregate".equals(runType) || entry.path("error_occurred").asBoolean(false)) {
+            if ("aggregate".equals(runType)) {
+                continue;
+            }
+            if (entry.path("error_occurred").asBoolean(false)) {
+                warnings.add("Google Benchmark entry '" + NativeJsonAdapter.text(entry, "name") + "' reported an "
+                        + "error (" + NativeJsonAdapter.text(entry, "error_message") + "); it was left out.");
                 continue;
             }
             String name = NativeJsonAdapter.text(entry, "run_name");
@@ -61,17 +76,23 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             benchmark = path.substring(path.lastIndexOf('/') + 1);
         }
         Map<String, Object> machine = new LinkedHashMap<>();
-        JsonNode context = root.get("context");
-        if (context != null && context.isObject()) {
-            for (String field : new String[] {"host_name", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
-                    "library_build_type"}) {
-                if (context.has(field)) {
-                    machine.put(field, context.get(field).asString());
-                }
+        JsonNode context = root.path("context");
+        for (String field : MACHINE_FIELDS) {
+            JsonNode value = context.get(field);
+            if (value != null && value.isValueNode() && !value.isNull()) {
+                machine.put(field, JsonContent.MAPPER.convertValue(value, Object.class));
             }
         }
-        ParsedUpload parsed = ParsedUpload.single(benchmark, variant, label, samples.metrics());
-        return new ParsedUpload(parsed.benchmark(), null, parsed.variants(), null, machine, null);
+        if ("debug".equalsIgnoreCase(NativeJsonAdapter.text(context, "library_build_type"))) {
+            warnings.add("The Google Benchmark library was built as debug (library_build_type \"debug\"): "
+                    + "timings may be affected. Compare builds of the library in release mode.");
+        }
+        if (context.path("cpu_scaling_enabled").asBoolean(false)) {
+            warnings.add("CPU frequency scaling was enabled on the benchmark machine (cpu_scaling_enabled): "
+                    + "real-time measurements may be noisy.");
+        }
+        return ParsedUpload.single(benchmark, variant, label, samples.metrics()).withMachine(machine)
+                .withWarnings(warnings);
     }
 
     private static void add(SampleCollector samples, String key, String unit, boolean higher, JsonNode value) {

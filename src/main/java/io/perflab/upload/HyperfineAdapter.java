@@ -1,19 +1,26 @@
 package io.perflab.upload;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
  * hyperfine's {@code --export-json}: each command's {@code times} (seconds) are the samples of metric
  * {@code time}; {@code user} and {@code system} become {@code user_time}/{@code system_time} when they are
  * per-run lists. hyperfine 1.x exports them as means only, and one number is not a sample, so those are skipped.
- * One command is one side of an upload; two commands are {@code without} and {@code with}, in that order.
+ * One command is one side of an upload, named by the command; two commands are {@code without} and {@code with},
+ * in that order, named "first vs second". Runs whose {@code exit_codes} entry is non-zero (kept with
+ * {@code --ignore-failure}) are samples of a failing command and are flagged with a warning.
  */
 final class HyperfineAdapter implements FormatAdapter {
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         JsonNode results = root.isObject() ? root.get("results") : null;
         if (results == null || !results.isArray() || results.isEmpty() || !results.get(0).has("times")) {
@@ -24,19 +31,48 @@ final class HyperfineAdapter implements FormatAdapter {
                     + "compares two (the first is 'without', the second 'with'). Export each pair separately.");
         }
         Map<String, VariantSamples> variants = new LinkedHashMap<>();
+        List<String> commands = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode result = results.get(i);
             String command = NativeJsonAdapter.text(result, "command");
-            SampleCollector samples = new SampleCollector();
+            commands.add(command);
+            SampleCollector samples = new SampleCollector(limits);
             add(samples, "time", result.get("times"));
             add(samples, "user_time", result.get("user"));
             add(samples, "system_time", result.get("system"));
             String side = results.size() == 1 ? variant : i == 0 ? ParsedUpload.WITHOUT : ParsedUpload.WITH;
             variants.put(side, new VariantSamples(results.size() == 1 && label != null ? label : command,
                     samples.metrics()));
+            failedRuns(command, side, result.get("exit_codes")).ifPresent(warnings::add);
         }
-        String benchmark = results.size() == 1 ? NativeJsonAdapter.text(results.get(0), "command") : null;
-        return new ParsedUpload(benchmark, null, variants, null, null, null);
+        String benchmark = commands.contains(null) ? null
+                : UploadFormats.shortened(String.join(" vs ", commands));
+        return new ParsedUpload(benchmark, null, variants, null, null, null, warnings);
+    }
+
+    /**
+     * "3 of 12 runs of 'cmd' ('with') exited with a non-zero status (2)…", when any did; hyperfine writes null for
+     * a run ended by a signal.
+     */
+    private static Optional<String> failedRuns(String command, String side, JsonNode exitCodes) {
+        if (exitCodes == null || !exitCodes.isArray()) {
+            return Optional.empty();
+        }
+        int failed = 0;
+        Set<String> statuses = new LinkedHashSet<>();
+        for (JsonNode code : exitCodes) {
+            if (!code.isNumber() || code.intValue() != 0) {
+                failed++;
+                statuses.add(code.isNumber() ? String.valueOf(code.intValue()) : "ended by a signal");
+            }
+        }
+        if (failed == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(failed + " of " + exitCodes.size() + " runs of '" + command + "' ('" + side + "') "
+                + "exited with a non-zero status (" + String.join(", ", statuses) + "), so its times measure a "
+                + "failing command; fix the command, or upload only runs that succeed.");
     }
 
     private static void add(SampleCollector samples, String key, JsonNode values) {

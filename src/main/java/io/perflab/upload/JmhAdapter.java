@@ -1,86 +1,256 @@
 package io.perflab.upload;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 
 /**
- * JMH's {@code -rf json}: one entry per benchmark and parameter set. Every fork's every measurement iteration
- * ({@code rawData}) is one sample. The primary metric is keyed {@code Class.method[param=value,…]}, each secondary
- * metric (such as {@code gc.alloc.rate.norm} from {@code -prof gc}) {@code Class.method[…]:name}. Throughput
- * modes are higher-is-better, time modes lower; secondary metrics are lower-is-better unless their unit is a rate
- * of operations.
+ * JMH's {@code -rf json}: one entry per benchmark, mode and parameter set. Every fork's every measurement
+ * iteration is one sample: its {@code rawData} value, or in {@code sample} mode the mean of the iteration's
+ * {@code rawDataHistogram} (what JMH's score averages; its percentiles per iteration are secondary metrics
+ * {@code :p0.50} … in JMH's output already). The primary metric is keyed {@code Class.method[param=value,…]},
+ * each secondary metric (such as {@code gc.alloc.rate.norm} from {@code -prof gc}) {@code Class.method[…]:name}.
+ * Class names are relative to the package all entries share, so classes of the same simple name in different
+ * packages stay apart ({@code json.ParseBenchmark.parse}, {@code text.ParseBenchmark.parse}); a benchmark run in
+ * several modes has the mode among its parameters ({@code [mode=avgt,parts=8]}). Throughput modes are
+ * higher-is-better, time modes lower; secondary metrics are lower-is-better unless their unit is a rate of
+ * operations.
+ *
+ * <p>Secondary values sit beside the primary value of the same fork and iteration. JMH's GC profiler reports
+ * {@code gc.time} only for iterations whose GC count or time changed, and {@code gc.alloc.rate.norm} only for
+ * iterations that allocated, so their lists can be shorter than the iterations; their values are placed at the
+ * iterations where {@code gc.count} (resp. {@code gc.alloc.rate}) is non-zero, and the unreported iterations are
+ * 0, which is what the profiler measured there. Another secondary metric with fewer values than iterations cannot
+ * be placed, and is left out with a warning.
  */
 final class JmhAdapter implements FormatAdapter {
 
+    /** Secondary metrics JMH omits when they are zero → the metric whose non-zero values mark the iterations. */
+    private static final Map<String, String> REPORTED_WHEN_NON_ZERO = Map.of(
+            "gc.time", "gc.count",
+            "gc.alloc.rate.norm", "gc.alloc.rate");
+
+    /** Fields of an entry that describe the JVM, kept as machine details. */
+    private static final List<String> MACHINE_FIELDS = List.of("jmhVersion", "jdkVersion", "vmName", "vmVersion");
+
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isArray() || root.isEmpty() || !root.get(0).has("primaryMetric")) {
             throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
-        SampleCollector samples = new SampleCollector();
-        String commonClass = null;
-        boolean oneClass = true;
+        List<String> classes = new ArrayList<>();
+        Map<String, Set<String>> modesByRun = new LinkedHashMap<>();
         for (JsonNode entry : root) {
             String benchmark = NativeJsonAdapter.text(entry, "benchmark");
             if (benchmark == null || !entry.has("primaryMetric")) {
                 throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
             }
-            String className = benchmark.contains(".") ? benchmark.substring(0, benchmark.lastIndexOf('.')) : "";
-            oneClass &= commonClass == null || commonClass.equals(className);
-            commonClass = className;
-            String key = shortName(benchmark) + params(entry.get("params"));
-            boolean throughput = "thrpt".equals(NativeJsonAdapter.text(entry, "mode"));
-            collect(samples, key, entry.get("primaryMetric"), throughput);
+            classes.add(className(benchmark));
+            modesByRun.computeIfAbsent(benchmark + params(entry.get("params"), null), k -> new LinkedHashSet<>())
+                    .add(String.valueOf(NativeJsonAdapter.text(entry, "mode")));
+        }
+        String commonPackage = commonPackage(classes);
+        SampleCollector samples = new SampleCollector(limits);
+        List<String> warnings = new ArrayList<>();
+        for (JsonNode entry : root) {
+            String benchmark = NativeJsonAdapter.text(entry, "benchmark");
+            String mode = NativeJsonAdapter.text(entry, "mode");
+            boolean severalModes = modesByRun.get(benchmark + params(entry.get("params"), null)).size() > 1;
+            String key = benchmark.substring(commonPackage.isEmpty() ? 0 : commonPackage.length() + 1)
+                    + params(entry.get("params"), severalModes ? mode : null);
+            JsonNode primary = entry.get("primaryMetric");
+            List<List<Double>> iterations = primaryValues(key, primary);
+            if (iterations == null) {
+                warnings.add("JMH entry '" + key + "' (mode " + mode + ") has neither rawData nor "
+                        + "rawDataHistogram, so it has no samples; it was left out.");
+                continue;
+            }
+            add(samples, key, NativeJsonAdapter.text(primary, "scoreUnit"), "thrpt".equals(mode), iterations);
             JsonNode secondary = entry.get("secondaryMetrics");
             if (secondary != null && secondary.isObject()) {
                 for (Map.Entry<String, JsonNode> metric : secondary.properties()) {
                     String unit = NativeJsonAdapter.text(metric.getValue(), "scoreUnit");
-                    collect(samples, key + ":" + metric.getKey(), metric.getValue(),
-                            unit != null && SampleCollector.isRate(unit) && unit.startsWith("ops"));
+                    List<List<Double>> aligned = secondaryValues(key, metric.getKey(), secondary, iterations);
+                    if (aligned == null) {
+                        warnings.add("JMH reported '" + key + ":" + metric.getKey() + "' for only some iterations "
+                                + "and it is not known which, so its values cannot be set beside their iterations; "
+                                + "it was left out.");
+                        continue;
+                    }
+                    add(samples, key + ":" + metric.getKey(), unit,
+                            unit != null && SampleCollector.isRate(unit) && unit.startsWith("ops"), aligned);
                 }
             }
         }
         if (samples.isEmpty()) {
-            throw new UploadFormatException("The JMH results have no 'rawData' samples (modes 'sample' and 'all' "
-                    + "keep only histograms); run with -bm avgt, thrpt or ss.");
+            throw new UploadFormatException("The JMH results have no per-iteration data ('rawData' or "
+                    + "'rawDataHistogram') to use as samples.");
         }
-        String benchmarkName = oneClass && commonClass != null && !commonClass.isEmpty() ? commonClass : null;
-        return ParsedUpload.single(benchmarkName, variant, label, samples.metrics());
+        Set<String> distinctClasses = new LinkedHashSet<>(classes);
+        String benchmarkName = distinctClasses.size() == 1 && !classes.get(0).isEmpty() ? classes.get(0)
+                : commonPackage.isEmpty() ? null : commonPackage;
+        return ParsedUpload.single(benchmarkName, variant, label, samples.metrics())
+                .withMachine(machine(root.get(0)))
+                .withWarnings(warnings);
     }
 
-    private static void collect(SampleCollector samples, String key, JsonNode metric, boolean higherIsBetter) {
+    /** Per fork, per iteration: the rawData value, or the mean of the iteration's histogram; null if neither. */
+    private static List<List<Double>> primaryValues(String key, JsonNode metric) {
         JsonNode raw = metric.get("rawData");
-        if (raw == null || !raw.isArray()) {
-            return;
+        if (raw != null && raw.isArray()) {
+            return numbers(key, raw);
         }
-        String unit = NativeJsonAdapter.text(metric, "scoreUnit");
+        JsonNode histograms = metric.get("rawDataHistogram");
+        if (histograms == null || !histograms.isArray()) {
+            return null;
+        }
+        List<List<Double>> forks = new ArrayList<>();
+        for (JsonNode fork : histograms) {
+            List<Double> means = new ArrayList<>();
+            for (JsonNode iteration : fork) {
+                double sum = 0;
+                double count = 0;
+                for (JsonNode bin : iteration) {
+                    if (!bin.isArray() || bin.size() != 2 || !bin.get(0).isNumber() || !bin.get(1).isNumber()) {
+                        throw new InvalidUploadException("Metric '" + key + "': a rawDataHistogram entry is not a "
+                                + "[value, count] pair: " + bin + ".");
+                    }
+                    sum += bin.get(0).doubleValue() * bin.get(1).doubleValue();
+                    count += bin.get(1).doubleValue();
+                }
+                means.add(count == 0 ? Double.NaN : sum / count);
+            }
+            forks.add(means);
+        }
+        return forks;
+    }
+
+    /**
+     * The values of secondary metric {@code name}, per fork and iteration like {@code iterations}; null when some
+     * fork has fewer values than iterations and they cannot be placed.
+     */
+    private static List<List<Double>> secondaryValues(String key, String name, JsonNode secondary,
+            List<List<Double>> iterations) {
+        JsonNode raw = secondary.get(name).get("rawData");
+        if (raw == null || !raw.isArray()) {
+            return List.of();
+        }
+        List<List<Double>> forks = numbers(key + ":" + name, raw);
+        List<List<Double>> aligned = new ArrayList<>();
+        for (int f = 0; f < forks.size(); f++) {
+            List<Double> values = forks.get(f);
+            int expected = f < iterations.size() ? iterations.get(f).size() : values.size();
+            if (values.size() == expected) {
+                aligned.add(values);
+                continue;
+            }
+            List<Double> placed = placeByCompanion(key, name, secondary, f, values, expected);
+            if (placed == null) {
+                return null;
+            }
+            aligned.add(placed);
+        }
+        return aligned;
+    }
+
+    /** {@code values} at the iterations where the companion metric is non-zero, 0 elsewhere; null if they differ. */
+    private static List<Double> placeByCompanion(String key, String name, JsonNode secondary, int fork,
+            List<Double> values, int iterations) {
+        String companion = REPORTED_WHEN_NON_ZERO.get(name);
+        JsonNode companionRaw = companion == null || !secondary.has(companion) ? null
+                : secondary.get(companion).get("rawData");
+        if (companionRaw == null || !companionRaw.isArray() || fork >= companionRaw.size()) {
+            return null;
+        }
+        List<Double> marks = numbers(key + ":" + companion, companionRaw).get(fork);
+        if (marks.size() != iterations || marks.stream().filter(v -> v != 0).count() != values.size()) {
+            return null;
+        }
+        List<Double> placed = new ArrayList<>();
+        int next = 0;
+        for (double mark : marks) {
+            placed.add(mark != 0 ? values.get(next++) : 0.0);
+        }
+        return placed;
+    }
+
+    private static List<List<Double>> numbers(String key, JsonNode raw) {
+        List<List<Double>> forks = new ArrayList<>();
         for (JsonNode fork : raw) {
+            List<Double> values = new ArrayList<>();
             for (JsonNode value : fork) {
                 if (!value.isNumber()) {
                     throw new InvalidUploadException("Metric '" + key + "': a rawData value is not a number: "
                             + value + ".");
                 }
-                samples.add(key, unit, higherIsBetter, value.doubleValue());
+                values.add(value.doubleValue());
+            }
+            forks.add(values);
+        }
+        return forks;
+    }
+
+    private static void add(SampleCollector samples, String key, String unit, boolean higherIsBetter,
+            List<List<Double>> forks) {
+        forks.forEach(fork -> fork.forEach(value -> samples.add(key, unit, higherIsBetter, value)));
+    }
+
+    /** {@code org.example.MyBench.parse} → {@code org.example.MyBench}. */
+    private static String className(String benchmark) {
+        int dot = benchmark.lastIndexOf('.');
+        return dot < 0 ? "" : benchmark.substring(0, dot);
+    }
+
+    /** The longest dotted prefix that every class's package starts with, or "". */
+    static String commonPackage(List<String> classes) {
+        String[] common = null;
+        int length = 0;
+        for (String className : classes) {
+            String[] parts = className.split("\\.");
+            int packageParts = parts.length - 1;
+            if (common == null) {
+                common = parts;
+                length = packageParts;
+                continue;
+            }
+            int i = 0;
+            while (i < Math.min(length, packageParts) && common[i].equals(parts[i])) {
+                i++;
+            }
+            length = i;
+        }
+        return common == null || length <= 0 ? "" : String.join(".", List.of(common).subList(0, length));
+    }
+
+    /** {@code [mode=…,name=value,…]} in name order, the mode first when given; "" when there is nothing. */
+    private static String params(JsonNode params, String mode) {
+        Map<String, String> sorted = new TreeMap<>();
+        if (params != null && params.isObject()) {
+            params.properties().forEach(p -> sorted.put(p.getKey(), p.getValue().asString()));
+        }
+        String joined = sorted.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(","));
+        if (mode != null) {
+            joined = "mode=" + mode + (joined.isEmpty() ? "" : "," + joined);
+        }
+        return joined.isEmpty() ? "" : "[" + joined + "]";
+    }
+
+    private static Map<String, Object> machine(JsonNode entry) {
+        Map<String, Object> machine = new LinkedHashMap<>();
+        for (String field : MACHINE_FIELDS) {
+            String value = NativeJsonAdapter.text(entry, field);
+            if (value != null) {
+                machine.put(field, value);
             }
         }
-    }
-
-    /** {@code org.example.MyBench.parse} → {@code MyBench.parse}. */
-    static String shortName(String benchmark) {
-        String[] parts = benchmark.split("\\.");
-        return parts.length < 2 ? benchmark : parts[parts.length - 2] + "." + parts[parts.length - 1];
-    }
-
-    private static String params(JsonNode params) {
-        if (params == null || !params.isObject() || params.isEmpty()) {
-            return "";
-        }
-        Map<String, String> sorted = new TreeMap<>();
-        params.properties().forEach(p -> sorted.put(p.getKey(), p.getValue().asString()));
-        return sorted.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining(",", "[", "]"));
+        return machine;
     }
 }

@@ -1,6 +1,8 @@
 package io.perflab.upload;
 
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,7 +38,19 @@ final class JsonContent {
         }
     }
 
-    /** JSON that does not parse: the message keeps the parser's line and column. */
+    /** The first line of a parser's message: what follows is context the caller gives in its own terms. */
+    static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable input";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    /**
+     * JSON that does not parse, said in the user's terms with line and column: a file that ends early is called
+     * truncated; the parser's own description of other faults is kept without its echo of the input.
+     */
     static final class MalformedJsonException extends RuntimeException {
 
         MalformedJsonException(JacksonException e) {
@@ -44,16 +58,23 @@ final class JsonContent {
         }
 
         private static String describe(JacksonException e) {
-            String message = e.getOriginalMessage();
-            int newline = message == null ? -1 : message.indexOf('\n');
-            if (newline >= 0) {
-                message = message.substring(0, newline);
+            String where = e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            if (e instanceof UnexpectedEndOfInputException) {
+                return "it ends before its last value is complete" + where + ", so the file looks truncated: "
+                        + "check that the benchmark finished and that the whole file was sent";
             }
-            if (e.getLocation() == null) {
-                return message;
+            if (e instanceof StreamConstraintsException) {
+                return "a number, name or text is too long, or values are nested too deeply, to be read" + where;
             }
-            return message + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
-                    + ")";
+            String message = firstLine(e.getOriginalMessage());
+            for (String context : new String[] {" (start marker at", " (for ", " [Source:", " at [Source:"}) {
+                int at = message.indexOf(context);
+                if (at >= 0) {
+                    message = message.substring(0, at);
+                }
+            }
+            return message.replaceAll(" \\(code \\d+\\)", "") + where;
         }
     }
 }

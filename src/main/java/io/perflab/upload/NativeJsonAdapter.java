@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
 final class NativeJsonAdapter implements FormatAdapter {
 
     @Override
-    public ParsedUpload parse(String content, String variant, String label) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isObject()) {
             throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
@@ -46,13 +46,13 @@ final class NativeJsonAdapter implements FormatAdapter {
                 if (!block.isObject() || !block.has("metrics")) {
                     throw new InvalidUploadException("'" + side + "' must be an object with 'metrics'.");
                 }
-                variants.put(side, new VariantSamples(text(block, "label"), metrics(block.get("metrics"), side)));
+                variants.put(side, new VariantSamples(text(block, "label"), metrics(block.get("metrics"), side, limits)));
             }
         } else if (root.has("metrics")) {
             String declared = text(root, "variant");
             String side = declared == null ? variant : Variants.side(declared);
             String sideLabel = declared == null ? label : Variants.label(declared);
-            variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side)));
+            variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side, limits)));
         } else {
             throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
         }
@@ -60,7 +60,7 @@ final class NativeJsonAdapter implements FormatAdapter {
                 machine(root.get("machine")), tags(root.get("tags")));
     }
 
-    private static Map<String, MetricSamples> metrics(JsonNode node, String side) {
+    private static Map<String, MetricSamples> metrics(JsonNode node, String side, UploadLimits.Counter limits) {
         if (!node.isObject()) {
             throw new InvalidUploadException("'metrics' of '" + side + "' must be an object: metric key → "
                     + "{unit, direction, values}.");
@@ -68,6 +68,7 @@ final class NativeJsonAdapter implements FormatAdapter {
         Map<String, MetricSamples> metrics = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
             String key = entry.getKey();
+            limits.metric(key);
             JsonNode metric = entry.getValue();
             JsonNode values = metric.isArray() ? metric : metric.get("values");
             if (values == null || !values.isArray()) {
@@ -80,6 +81,7 @@ final class NativeJsonAdapter implements FormatAdapter {
                     throw new InvalidUploadException("Metric '" + key + "': values[" + index + "] is not a number: "
                             + value + ".");
                 }
+                limits.samples(1);
                 numbers.add(value.doubleValue());
                 index++;
             }

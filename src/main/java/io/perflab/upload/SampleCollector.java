@@ -3,18 +3,34 @@ package io.perflab.upload;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
-/** Gathers values per metric key in reading order, keeping the first unit and direction seen for a key. */
+/**
+ * Gathers values per metric key in reading order, keeping the first unit and direction seen for a key, and counts
+ * them against the upload's limits as they come.
+ */
 final class SampleCollector {
 
     private record Entry(String unit, Boolean higherIsBetter, List<Double> values) {
     }
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
+    private final UploadLimits.Counter limits;
+
+    SampleCollector(UploadLimits.Counter limits) {
+        this.limits = limits;
+    }
 
     void add(String key, String unit, Boolean higherIsBetter, double value) {
-        entries.computeIfAbsent(key, k -> new Entry(unit, higherIsBetter, new ArrayList<>())).values().add(value);
+        Entry entry = entries.get(key);
+        if (entry == null) {
+            limits.metric(key);
+            entry = new Entry(unit, higherIsBetter, new ArrayList<>());
+            entries.put(key, entry);
+        }
+        limits.samples(1);
+        entry.values().add(value);
     }
 
     boolean isEmpty() {
@@ -29,7 +45,12 @@ final class SampleCollector {
 
     /** Units of rates ("MB/s", "ops/ms", "items/s") mean higher is better; everything else lower. */
     static boolean isRate(String unit) {
-        String u = unit.toLowerCase(java.util.Locale.ROOT);
+        String u = unit.toLowerCase(Locale.ROOT);
         return u.startsWith("ops/") || u.endsWith("/s") || u.endsWith("/sec") || u.endsWith("per_second");
+    }
+
+    /** {@code true} for a rate unit, else null: the metric's known definition (or lower-is-better) decides. */
+    static Boolean higherIfRate(String unit) {
+        return unit != null && isRate(unit) ? Boolean.TRUE : null;
     }
 }

@@ -1,9 +1,13 @@
 package io.perflab.upload;
 
 import io.perflab.system.ApiProblem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -37,17 +41,38 @@ class UploadApiController {
     }
 
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
+    @Operation(summary = "Upload two files of benchmark output: 'without' and 'with'")
+    @ApiResponse(responseCode = "201", description = "stored; the comparison of the two sides",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(implementation = UploadResponse.class)))
     ResponseEntity<String> uploadPair(@RequestPart("without") MultipartFile without,
             @RequestPart("with") MultipartFile with, UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
             throws IOException {
-        return respond(List.of(text(without), text(with)), parameters, idempotencyKey, principal);
+        return respond(List.of(text(without.getBytes(), "The file 'without'"),
+                text(with.getBytes(), "The file 'with'")), parameters, idempotencyKey, principal);
     }
 
     @PostMapping
-    ResponseEntity<String> upload(@RequestBody(required = false) String body, UploadParameters parameters,
+    @Operation(summary = "Upload benchmark output: PerfLab JSON, or another tool's output with ?format=")
+    @ApiResponse(responseCode = "201", description = "stored; the comparison with the base or the other side",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(implementation = UploadResponse.class)))
+    ResponseEntity<String> upload(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = {
+            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(implementation = NativeUploadSchema.class),
+                    examples = @ExampleObject(value = """
+                            {"benchmark": "parser", "variant": "with",
+                             "metrics": {"ns_per_op": {"unit": "ns", "direction": "lower",
+                                                       "values": [12.1, 12.3, 12.2]}},
+                             "git": {"branch": "feature", "commit": "abc123", "baseCommit": "def456"}}""")),
+            @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string",
+                    description = "go test -bench, rpc-bench or CSV output; JMH, Google Benchmark and hyperfine "
+                            + "JSON as those tools write it"))})
+            @RequestBody(required = false) byte[] body, UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
-        return respond(List.of(body == null ? "" : body), parameters, idempotencyKey, principal);
+        return respond(List.of(body == null ? "" : text(body, "The request body")), parameters, idempotencyKey,
+                principal);
     }
 
     private ResponseEntity<String> respond(List<String> contents, UploadParameters p, String idempotencyKey,
@@ -82,8 +107,13 @@ class UploadApiController {
         }
     }
 
-    private static String text(MultipartFile file) throws IOException {
-        return new String(file.getBytes(), StandardCharsets.UTF_8);
+    /** Uploads are UTF-8; anything else is refused rather than decoded with replacement characters. */
+    private static String text(byte[] bytes, String what) {
+        try {
+            return UploadText.decode(bytes, what);
+        } catch (InvalidUploadException e) {
+            throw ApiProblem.badRequest(e.getMessage());
+        }
     }
 
     /**

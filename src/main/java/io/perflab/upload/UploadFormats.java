@@ -2,8 +2,10 @@ package io.perflab.upload;
 
 import java.util.EnumMap;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
@@ -13,9 +15,18 @@ final class UploadFormats {
     private static final Pattern GO_BENCH_LINE = Pattern.compile("(?m)^Benchmark\\S*\\s+\\d+\\s+\\S+ \\S+");
     private static final Pattern CSV_HEADER = Pattern.compile("(?i)^\\s*\"?metric\"?\\s*,\\s*\"?value\"?");
 
+    /** The longest benchmark name the validator accepts; derived names are cut to it. */
+    static final int MAX_BENCHMARK_NAME = 200;
+
     private final Map<UploadFormat, FormatAdapter> adapters = new EnumMap<>(UploadFormat.class);
+    private final UploadLimits limits;
 
     UploadFormats() {
+        this(UploadLimits.DEFAULT);
+    }
+
+    UploadFormats(UploadLimits limits) {
+        this.limits = limits;
         adapters.put(UploadFormat.JSON, new NativeJsonAdapter());
         adapters.put(UploadFormat.JMH, new JmhAdapter());
         adapters.put(UploadFormat.GOBENCH, new GoBenchAdapter());
@@ -31,14 +42,21 @@ final class UploadFormats {
 
     /**
      * Parses {@code content} as {@code format}, or as the detected format when {@code format} is null. A content
-     * that does not fit its format gives an {@link UploadFormatException} naming what was expected and found.
+     * that does not fit its format gives an {@link UploadFormatException} naming what was expected and found; one
+     * that passes the {@link UploadLimits} an {@link InvalidUploadException}. Harness output that names no
+     * benchmark gets the name {@link #derivedName derived} from its metrics.
      */
     ParsedUpload parse(String content, UploadFormat format, String variant, String label) {
         UploadFormat chosen = format != null ? format : detect(content).orElseThrow(() -> new UploadFormatException(
                 "Cannot tell the format of the upload from its content (" + found(content)
                         + "); pass ?format= with one of: " + UploadFormat.labels() + "."));
         try {
-            return adapter(chosen).parse(content, variant, label);
+            ParsedUpload parsed = adapter(chosen).parse(content, variant, label, limits.counter());
+            limits.check(parsed);
+            if (parsed.benchmark() == null && chosen != UploadFormat.JSON) {
+                parsed = parsed.withBenchmark(derivedName(parsed));
+            }
+            return parsed;
         } catch (UploadFormatException e) {
             throw e;
         } catch (JsonContent.MalformedJsonException e) {
@@ -47,6 +65,23 @@ final class UploadFormats {
             }
             throw wrongFormat(chosen, content);
         }
+    }
+
+    /**
+     * The name of harness output whose content names no benchmark (CSV; Go output without a {@code pkg} line): what
+     * it measured, i.e. its metric keys up to their first ':' ({@code parse_ns}, {@code Join} of {@code Join:ns/op}),
+     * in order of appearance, comma-separated, cut to {@value #MAX_BENCHMARK_NAME} characters.
+     */
+    static String derivedName(ParsedUpload parsed) {
+        Set<String> measured = new LinkedHashSet<>();
+        parsed.variants().values().forEach(side -> side.metrics().keySet()
+                .forEach(key -> measured.add(key.contains(":") ? key.substring(0, key.indexOf(':')) : key)));
+        return shortened(String.join(", ", measured));
+    }
+
+    /** {@code name} cut to {@value #MAX_BENCHMARK_NAME} characters, ending in '…' when it was cut. */
+    static String shortened(String name) {
+        return name.length() <= MAX_BENCHMARK_NAME ? name : name.substring(0, MAX_BENCHMARK_NAME - 1) + "…";
     }
 
     /** "expected X; found Y" for content that is not {@code expected} at all. */

@@ -100,11 +100,7 @@ public class UploadService {
                 throw new InvalidUploadException("With two files, each must hold one side; this content already "
                         + "holds both 'without' and 'with'. Upload it as one file.");
             }
-            Map<String, VariantSamples> variants = new LinkedHashMap<>();
-            variants.put(ParsedUpload.WITHOUT, without.variants().values().iterator().next());
-            variants.put(ParsedUpload.WITH, with.variants().values().iterator().next());
-            return new ParsedUpload(with.benchmark() != null ? with.benchmark() : without.benchmark(), with.name(),
-                    variants, with.git().orElse(without.git()), with.machine(), with.tags());
+            return ParsedUpload.pair(without, with);
         } catch (UploadFormatException | InvalidUploadException e) {
             throw InvalidInputException.of(null, e.getMessage());
         } catch (JsonContent.MalformedJsonException e) {

@@ -1,6 +1,8 @@
 package io.perflab.upload;
 
 import io.perflab.experiment.MetricDefinition;
+import io.perflab.stats.Sample;
+import io.perflab.system.PrintableText;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,7 @@ final class UploadValidator {
         if (parsed.variants().isEmpty()) {
             throw new InvalidUploadException("The upload has no metrics.");
         }
+        UploadLimits.DEFAULT.check(parsed);
         Map<String, MetricDefinition> metrics = new LinkedHashMap<>();
         for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
             requireLength("label of '" + side.getKey() + "'", side.getValue().label(), 200);
@@ -89,18 +92,24 @@ final class UploadValidator {
                     + " values; at most " + MAX_VALUES_PER_METRIC + " are accepted.");
         }
         for (int i = 0; i < values.size(); i++) {
-            double v = values.get(i);
-            if (!Double.isFinite(v)) {
-                throw new InvalidUploadException("Metric '" + key + "' of '" + side + "': value " + (i + 1) + " is "
-                        + (Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity")
-                        + "; only finite numbers are accepted.");
+            String problem = Sample.problem(values.get(i));
+            if (problem != null) {
+                throw new InvalidUploadException("Metric '" + key + "' of '" + side + "': value " + (i + 1) + " "
+                        + problem + ".");
             }
         }
     }
 
+    /** Text of bounded length without control characters (names are shown on pages and used in links). */
     private static void requireLength(String field, String value, int max) {
         if (value != null && value.length() > max) {
             throw new InvalidUploadException("'" + field + "' is longer than " + max + " characters.");
+        }
+        int at = value == null ? -1 : PrintableText.Validator.firstProblem(value, false);
+        if (at >= 0) {
+            throw new InvalidUploadException("'" + field + "' holds a control character (U+"
+                    + String.format("%04X", value.codePointAt(at)) + ") at position " + (at + 1)
+                    + "; names must be printable text.");
         }
     }
 

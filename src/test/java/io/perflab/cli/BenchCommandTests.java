@@ -44,6 +44,34 @@ class BenchCommandTests {
                 "engine_options", "workload");
         assertThat(environment.get("engine_options").toString()).contains("allocator=unpooled");
         assertThat(environment.get("workload").toString()).contains("mode=async");
+        assertThat(json.get("cpu_split_source")).isIn("sampled", "tick").isEqualTo(environment.get("cpu_split_source"));
+        assertThat(json).containsKey(MetricKeys.PAGE_FAULTS_PER_REQ);
+        assertThat(json.containsKey(MetricKeys.SYSCALLS_PER_REQ)).as("syscalls_per_req, or why not")
+                .isNotEqualTo(environment.containsKey("syscalls_not_counted"));
+    }
+
+    @Test
+    void tickSplitWithoutSyscallCountsTouchesNoPerfEventAndSaysSo() {
+        int status = execute(concat(new String[] {"bench", "--json", "--cpu-split", "tick", "--count-syscalls",
+            "false"}, SHORT));
+
+        assertThat(status).as(err.toString()).isZero();
+        Map<String, Object> json = RunnerJson.mapper().readValue(out.toString().trim(), Map.class);
+        assertThat(json).containsEntry("cpu_split_source", "tick").doesNotContainKey(MetricKeys.SYSCALLS_PER_REQ);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> environment = (Map<String, Object>) json.get("environment");
+        assertThat(environment).containsEntry("cpu_split_reason", "sampling turned off (cpu split mode tick)")
+                .containsEntry("syscalls_not_counted", "counting turned off (perflab.countSyscalls=false)");
+    }
+
+    @Test
+    void reportSaysWhereTheSplitComesFromAndCountsKernelWork() {
+        int status = execute(concat(new String[] {"bench"}, SHORT));
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).containsPattern("User/sys split:   .*cpu_split_source=(sampled|tick)")
+                .containsPattern("Syscalls per req: ([0-9.]+|not counted \\(.+\\))\n")
+                .containsPattern("Page faults per req: [0-9.e+-]+\n");
     }
 
     @Test
@@ -89,6 +117,13 @@ class BenchCommandTests {
 
         assertThat(execute("bench", "--set", "nagle=true")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown engine option 'nagle'", "allocator");
+
+        assertThat(execute("bench", "--cpu-split", "perf")).isEqualTo(2);
+        assertThat(err.toString()).contains("--cpu-split must be tick, sampled or auto, got 'perf'");
+
+        assertThat(execute("bench", "--cpu-split-hz", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--cpu-split-hz: the cpu-clock sampling rate must be between 1 and "
+                + "100000 Hz, got 0");
     }
 
     @Test

@@ -104,7 +104,7 @@ class CompareCommandTests {
             double rps = 50_000 + random.nextGaussian() * 500;
             String status = i == 7 ? "FAILED" : "OK";
             trials.append(i == 0 ? "" : ",").append("{\"variant\":\"").append(variant).append("\",\"ordinal\":")
-                    .append(i).append(",\"status\":\"").append(status).append("\",\"metrics\":{\"user_cpu_us_per_req\":")
+                    .append(i).append(",\"pid\":1,\"status\":\"").append(status).append("\",\"metrics\":{\"user_cpu_us_per_req\":")
                     .append(cpu).append(",\"reqs_per_sec\":").append(rps).append(",\"gc_count\":0}}");
         }
         Path file = dir.resolve("ab.json");
@@ -136,8 +136,9 @@ class CompareCommandTests {
         assertThat(none.err()).contains(missing.toString(), "cannot read");
 
         Path json = dir.resolve("bad.json");
-        Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"metrics\":{\"x\":\"fast\"}}]}");
-        assertThat(run(good.toString(), json.toString()).err()).contains(json + ": trials[0].metrics.x is not a finite number");
+        Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
+                + "\"metrics\":{\"x\":\"fast\"}}]}");
+        assertThat(run(good.toString(), json.toString()).err()).contains(json + ": not an experiment file of perflab ab --out: trials[0].metrics.x: must be a number");
 
         Path one = dir.resolve("one.txt");
         Files.writeString(one, "5\n");

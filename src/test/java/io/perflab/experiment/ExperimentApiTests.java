@@ -79,7 +79,10 @@ class ExperimentApiTests {
 
     @Test
     void presetExperimentRunsToCompletionAndComparesEveryMetric() throws Exception {
-        HttpResponse<String> created = api.post("/api/v1/experiments", presetRequest("sync completion", 3));
+        Map<String, Object> request = presetRequest("sync completion", 3);
+        // flags of the allow-list reach the trial JVM of their variant only (JvmFlagRuleTests: the others never do)
+        request.put("withJvmArgs", List.of("-XX:TieredStopAtLevel=1", "-Dio.netty.leakDetection.level=disabled"));
+        HttpResponse<String> created = api.post("/api/v1/experiments", request);
         assertThat(created.statusCode()).isEqualTo(202);
         assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
                 .matches("http://localhost:\\d+/api/v1/experiments/\\d+"));
@@ -128,6 +131,12 @@ class ExperimentApiTests {
         Set<Long> pids = new HashSet<>(jdbc.sql("SELECT pid FROM trial_run WHERE experiment_id = ?").param(id)
                 .query(Long.class).list());
         assertThat(pids).as("each trial in its own JVM").hasSize(6);
+        assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ? AND variant = 'with'")
+                .param(id).query(String.class).list()).hasSize(3).allSatisfy(env -> assertThat(env)
+                        .contains("-XX:TieredStopAtLevel=1").contains("-Dio.netty.leakDetection.level=disabled"));
+        assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ? AND variant = 'without'")
+                .param(id).query(String.class).list()).noneSatisfy(env -> assertThat(env)
+                        .contains("TieredStopAtLevel"));
     }
 
     @Test

@@ -1,24 +1,19 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.perflab.upload.UploadServer;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
 
 /**
  * No JVM flag that can run or load code reaches a trial's command line from a request: not from a USER token, not
- * from an administrator while {@code perflab.trials.raw-jvm-flags} is off (the default). Flags on the allow-list
- * still reach the trial JVM.
+ * from an administrator while {@code perflab.trials.raw-jvm-flags} is off (the default). That flags on the
+ * allow-list still reach the trial JVM is shown end to end by {@code ExperimentApiTests}' preset experiment.
  */
 class JvmFlagRuleTests extends UploadServer {
 
@@ -67,28 +62,5 @@ class JvmFlagRuleTests extends UploadServer {
         assertThat(rowCounts()).isEqualTo(before);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM variant WHERE jvm_args LIKE '%On%Error%' "
                 + "OR jvm_args LIKE '%agent%' OR jvm_args LIKE '%@%'").query(Long.class).single()).isZero();
-    }
-
-    @Test
-    void allowedFlagsReachTheTrialJvm() throws Exception {
-        String userToken = newToken("flags-allowed");
-        HttpResponse<String> created = post("/api/v1/experiments", userToken, "application/json",
-                json.writeValueAsString(experiment("allowed flags", "withJvmArgs",
-                        List.of("-XX:TieredStopAtLevel=1", "-Dio.netty.leakDetection.level=disabled"))));
-        assertThat(created.statusCode()).as(created.body()).isEqualTo(202);
-        long id = read(created.body()).get("id").asLong();
-
-        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() ->
-                Set.of("COMPLETED", "FAILED", "CANCELLED").contains(read(get("/api/v1/experiments/" + id).body())
-                        .get("status").asString()));
-        JsonNode experiment = read(get("/api/v1/experiments/" + id).body());
-        assertThat(experiment.get("status").asString()).as(experiment.toString()).isEqualTo("COMPLETED");
-        List<String> flagsOfWith = jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ? "
-                + "AND variant = 'with'").param(id).query(String.class).list();
-        assertThat(flagsOfWith).hasSize(2).allSatisfy(env -> assertThat(env)
-                .contains("-XX:TieredStopAtLevel=1").contains("-Dio.netty.leakDetection.level=disabled"));
-        assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ? AND variant = 'without'")
-                .param(id).query(String.class).list()).noneSatisfy(env ->
-                        assertThat(env).contains("TieredStopAtLevel"));
     }
 }

@@ -69,7 +69,7 @@ class ReportBrowserTests extends ReportTestSupport {
 
     @Test
     void exportedReportRendersChartsAndTablesFromDiskWithoutAnyRequest() throws Exception {
-        long id = ReportFixtures.store(store, ReportFixtures.Shape.seedLike("notification completion"), 12);
+        long id = ReportFixtures.store(store, jdbc, ReportFixtures.Shape.seedLike("notification completion"), 12);
         Path file = save(id);
 
         chrome.get(file.toUri().toString());
@@ -94,7 +94,7 @@ class ReportBrowserTests extends ReportTestSupport {
 
     @Test
     void hostileNamesStayTextInTheBrowser() throws Exception {
-        long id = ReportFixtures.store(store, ReportEscapingTests.hostile(), 6);
+        long id = ReportFixtures.store(store, jdbc, ReportEscapingTests.hostile(), 6);
         Path file = save(id);
 
         chrome.get(file.toUri().toString());

@@ -30,7 +30,7 @@ class ReportControllerTests extends ReportTestSupport {
 
     @BeforeEach
     void experiment() {
-        id = ReportFixtures.store(store, ReportFixtures.Shape.seedLike("sync completion: notification"), RUNS);
+        id = ReportFixtures.store(store, jdbc, ReportFixtures.Shape.seedLike("sync completion: notification"), RUNS);
     }
 
     @Test

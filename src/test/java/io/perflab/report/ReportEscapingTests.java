@@ -29,7 +29,7 @@ class ReportEscapingTests extends ReportTestSupport {
 
     @BeforeEach
     void experiment() {
-        id = ReportFixtures.store(store, hostile(), 6);
+        id = ReportFixtures.store(store, jdbc, hostile(), 6);
     }
 
     @Test

@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Experiments written straight into the store with made-up samples — no trial JVMs — shaped like the seed's
@@ -41,11 +43,17 @@ final class ReportFixtures {
      * Stores a completed experiment with {@code runsPerVariant} interleaved runs per variant, of which the last
      * {@code without} run failed; returns its id.
      */
-    static long store(ExperimentRepository store, Shape shape, int runsPerVariant) {
-        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(shape.without(), Workload.DEFAULTS),
-                EngineVariant.of(shape.with(), Workload.DEFAULTS), runsPerVariant);
+    static long store(ExperimentRepository store, JdbcClient jdbc, Shape shape, int runsPerVariant) {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
+                EngineVariant.of(Map.of(), Workload.DEFAULTS), runsPerVariant);
         long id = store.insert(new ExperimentSpec(shape.name(), shape.description(), ExperimentKind.ENGINE, null, plan),
                 ExperimentStatus.COMPLETED, "tester", T0);
+        // the options as a database may hold them (written by an older release, or by hand): shown, not parsed
+        JsonMapper json = JsonMapper.builder().build();
+        jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = ?")
+                .params(json.writeValueAsString(shape.without()), id, "without").update();
+        jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = ?")
+                .params(json.writeValueAsString(shape.with()), id, "with").update();
         Random random = new Random(42);
         int failed = 2 * runsPerVariant - 2;
         for (int ordinal = 0; ordinal < 2 * runsPerVariant; ordinal++) {

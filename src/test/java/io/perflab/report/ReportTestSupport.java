@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -31,6 +32,9 @@ abstract class ReportTestSupport {
 
     @Autowired
     ExperimentRepository store;
+
+    @Autowired
+    JdbcClient jdbc;
 
     private final HttpClient http = HttpClient.newHttpClient();
 

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Each adapter on its real fixture; counts are taken from the fixture files as noted. */
 class FormatAdaptersTests {
@@ -28,10 +31,8 @@ class FormatAdaptersTests {
         assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").higherIsBetter()).isFalse();
         assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").values()).hasSize(6);
         assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.alloc.rate.norm").unit()).isEqualTo("B/op");
-        // gc.time rawData lengths in jmh.json: builder 8 → [0, 2], builder 64 → [2, 1], concat 64 → [1, 0]
-        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]:gc.time").values()).hasSize(2);
-        assertThat(metrics.get("StringJoinBenchmark.builder[parts=64]:gc.time").values()).hasSize(3);
-        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.time").values()).hasSize(1);
+        // gc.time is reported for the iterations with collections only, and is placed at them
+        metrics.values().forEach(m -> assertThat(m.values()).hasSize(6));
         // first rawData value of the first entry, copied from jmh.json
         assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]").values().get(0))
                 .isEqualTo(firstJmhValue());
@@ -55,7 +56,9 @@ class FormatAdaptersTests {
         assertThat(metrics.get("Parse/size=1000:MB/s").higherIsBetter()).isTrue();
         assertThat(metrics.get("Parse/size=10:digits/op").higherIsBetter()).isFalse();
         assertThat(upload.benchmark()).isEqualTo("example.com/gofix");
-        assertThat(upload.machine()).containsEntry("goos", "linux").containsEntry("cpu", "AMD EPYC");
+        assertThat(upload.machine()).containsEntry("goos", "linux").containsEntry("goarch", "amd64")
+                .containsEntry("cpu", "AMD EPYC").containsEntry("pkg", "example.com/gofix")
+                .containsEntry("gomaxprocs", 2);
     }
 
     @Test
@@ -155,5 +158,179 @@ class FormatAdaptersTests {
         ParsedUpload upload = formats.parse("{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1, NaN]}}}",
                 UploadFormat.JSON, "with", null);
         assertThat(upload.variants().get("with").metrics().get("t").values().get(1)).isNaN();
+    }
+
+    // ---- the adapter defects of issue 18, each on real (or faithfully shaped) tool output ----
+
+    @Test
+    void csvRateUnitsAreHigherIsBetterLikeTheOtherFormats() {
+        ParsedUpload upload = formats.parse("""
+                metric,value,variant,unit
+                throughput,1000,without,ops/s
+                throughput,1073,with,ops/s
+                bandwidth,52.1,with,MB/s
+                latency,12.5,with,ms
+                """, UploadFormat.CSV, "with", null);
+        assertThat(upload.variants().get("with").metrics().get("throughput").higherIsBetter()).isTrue();
+        assertThat(upload.variants().get("with").metrics().get("bandwidth").higherIsBetter()).isTrue();
+        // not a rate: the metric's known definition decides, else lower is better
+        assertThat(upload.variants().get("with").metrics().get("latency").higherIsBetter()).isNull();
+    }
+
+    @Test
+    void jmhRaggedGcTimeSitsBesideItsForkAndIteration() {
+        Map<String, MetricSamples> metrics = one(formats.parse(Fixtures.read("jmh.json"), UploadFormat.JMH, "with",
+                null), "with");
+        // jmh.json, fork 0 then fork 1, 3 iterations each: gc.count and the gc.time JMH reported for the
+        // iterations whose count changed (JMH's GCProfiler omits gc.time where nothing was collected: 0 ms)
+        // builder[parts=8]:  gc.count [[0,0,0],[1,2,0]], gc.time [[], [10,8]]
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=8]:gc.time").values())
+                .containsExactly(0.0, 0.0, 0.0, 10.0, 8.0, 0.0);
+        // builder[parts=64]: gc.count [[2,1,0],[1,0,0]], gc.time [[13,5], [8]]
+        assertThat(metrics.get("StringJoinBenchmark.builder[parts=64]:gc.time").values())
+                .containsExactly(13.0, 5.0, 0.0, 8.0, 0.0, 0.0);
+        // concat[parts=8]:   gc.count [[0,1,1],[0,0,2]], gc.time [[26,4], [10]]
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=8]:gc.time").values())
+                .containsExactly(0.0, 26.0, 4.0, 0.0, 0.0, 10.0);
+        // concat[parts=64]:  gc.count [[3,0,0],[0,0,0]], gc.time [[17], []]
+        assertThat(metrics.get("StringJoinBenchmark.concat[parts=64]:gc.time").values())
+                .containsExactly(17.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    }
+
+    @Test
+    void jmhSecondaryMetricThatCannotBePlacedIsLeftOutWithAWarning() {
+        // jmh.json with gc.time renamed: a profiler metric reported for some iterations, with nothing to say which
+        JsonNode root = JsonContent.read(Fixtures.read("jmh.json"));
+        for (JsonNode entry : root) {
+            ObjectNode secondary = (ObjectNode) entry.get("secondaryMetrics");
+            secondary.set("custom.events", secondary.remove("gc.time"));
+        }
+        ParsedUpload upload = formats.parse(root.toString(), UploadFormat.JMH, "with", null);
+        assertThat(one(upload, "with")).doesNotContainKey("StringJoinBenchmark.builder[parts=8]:custom.events");
+        assertThat(upload.warnings()).anySatisfy(w -> assertThat(w)
+                .contains("'StringJoinBenchmark.builder[parts=8]:custom.events'").contains("left out"));
+    }
+
+    @Test
+    void rpcBenchReportsOfDifferentConfigurationsAreSeparateBenchmarks() {
+        ParsedUpload upload = formats.parse(Fixtures.read("rpcbench-modes.txt"), UploadFormat.RPCBENCH, "with",
+                null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // rpcbench-modes.txt: PerfLab's bench --mode sync, async, sync, async; async reports add Call concurrency
+        assertThat(metrics).doesNotContainKey("reqs_per_sec");
+        assertThat(metrics.get("mode=Sync:reqs_per_sec").values()).containsExactly(9507.51, 10009.8);
+        assertThat(metrics.get("mode=Async,call_concurrency=60:reqs_per_sec").values())
+                .containsExactly(56781.8, 30662.3);
+        assertThat(metrics.get("mode=Async,call_concurrency=60:reqs_per_sec").higherIsBetter()).isTrue();
+        assertThat(metrics.get("mode=Sync:user_cpu_us_per_req").unit()).isEqualTo("us");
+        assertThat(metrics.get("mode=Sync:user_cpu_us_per_req").higherIsBetter()).isFalse();
+        // what all four share is the side's configuration
+        assertThat(upload.variants().get("with").configuration()).containsEntry("client_threads", "4")
+                .containsEntry("worker_threads", "1").containsEntry("stack", "perflab")
+                .containsEntry("completion", "notification").doesNotContainKey("mode");
+    }
+
+    @Test
+    void rpcBenchKeepsTheConfigurationOfReportsThatShareIt() {
+        ParsedUpload upload = formats.parse(Fixtures.read("rpcbench-kudu.txt"), UploadFormat.RPCBENCH, "with", null);
+        // rpcbench-kudu.txt: both reports Sync, 16 client threads, 1 worker, 4 reactors, no encryption
+        assertThat(upload.variants().get("with").configuration()).containsExactly(Map.entry("mode", "Sync"),
+                Map.entry("client_threads", "16"), Map.entry("worker_threads", "1"),
+                Map.entry("server_reactors", "4"), Map.entry("encryption", "0"));
+        assertThat(one(upload, "with")).containsKey("reqs_per_sec");
+    }
+
+    @Test
+    void goCpuListKeepsEachGomaxprocsApart() {
+        ParsedUpload upload = formats.parse(Fixtures.read("gobench-cpu.txt"), null, "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        // gobench-cpu.txt: -count 3 -cpu 1,2,4 (Go prints no suffix for GOMAXPROCS 1)
+        assertThat(metrics.get("Join-1:ns/op").values()).containsExactly(58.28, 55.93, 59.70);
+        assertThat(metrics.get("Join-2:ns/op").values()).containsExactly(61.40, 54.68, 56.23);
+        assertThat(metrics.get("Join-4:ns/op").values()).containsExactly(52.60, 56.90, 74.82);
+        assertThat(metrics.get("ParallelJoin-4:ns/op").values()).containsExactly(143.9, 142.1, 82.06);
+        assertThat(metrics).doesNotContainKey("Join:ns/op").hasSize(12);
+        assertThat(upload.machine()).containsEntry("cpu", "Intel(R) Xeon(R) Processor")
+                .containsEntry("pkg", "example.com/gofix").doesNotContainKey("gomaxprocs");
+    }
+
+    @Test
+    void jmhClassesOfTheSameSimpleNameInDifferentPackagesStayApart() {
+        ParsedUpload upload = formats.parse(Fixtures.read("jmh-modes.json"), null, "with", null);
+        // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
+        // (sample mode adds its per-iteration percentiles p0.00 … p1.00 as 8 secondary metrics)
+        assertThat(one(upload, "with")).containsKeys("json.ParseBenchmark.parse[mode=avgt]",
+                "text.ParseBenchmark.parse[mode=avgt]", "json.ParseBenchmark.parse[mode=sample]",
+                "text.ParseBenchmark.parse[mode=sample]", "text.ParseBenchmark.parse[mode=sample]:p0.99")
+                .hasSize(2 + 2 * (1 + 8));
+        assertThat(one(upload, "with").get("text.ParseBenchmark.parse[mode=avgt]").values())
+                .containsExactly(185.8138134481787, 125.62826939566014, 207.04076269471386, 170.9784639065891);
+        assertThat(upload.benchmark()).isEqualTo("bench");
+        assertThat(upload.machine()).containsEntry("jdkVersion", "17.0.15").containsEntry("jmhVersion", "1.37");
+    }
+
+    @Test
+    void jmhSampleModeGivesEachIterationsMeanWhenMixedWithOtherModes() {
+        Map<String, MetricSamples> metrics = one(formats.parse(Fixtures.read("jmh-modes.json"), UploadFormat.JMH,
+                "with", null), "with");
+        // jmh-modes.json, json.ParseBenchmark sample mode: 2 forks × 2 iterations of rawDataHistogram; each mean
+        // Σ value·count / Σ count computed from the file with Python; weighted by the counts (1090, 1717, 1175,
+        // 1275) they give JMH's score, 2611.9642381586455
+        MetricSamples sample = metrics.get("json.ParseBenchmark.parse[mode=sample]");
+        assertThat(sample.unit()).isEqualTo("ns/op");
+        assertThat(sample.higherIsBetter()).isFalse();
+        double[] expected = {11793.035779816513, 213.84216656959813, 302.40425531914894, 120.93725490196078};
+        assertThat(sample.values()).hasSize(4);
+        for (int i = 0; i < expected.length; i++) {
+            assertThat(sample.values().get(i)).isCloseTo(expected[i], Percentage.withPercentage(1e-9));
+        }
+    }
+
+    @Test
+    void truncatedJmhFileSaysSoWithoutTheParsersInternals() {
+        String whole = Fixtures.read("jmh.json");
+        String truncated = whole.substring(0, whole.length() / 2);
+        assertThatThrownBy(() -> formats.parse(truncated, UploadFormat.JMH, "with", null))
+                .isInstanceOf(JsonContent.MalformedJsonException.class)
+                .hasMessageContaining("truncated").hasMessageContaining("line ")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("Source", "marker", "REDACTED", "JsonToken",
+                        "tools.jackson", "end-of-input", "[").hasLineCount(1));
+    }
+
+    @Test
+    void googleBenchmarkCarriesMachineDetailsAndWarnsOfADebugBuild() {
+        ParsedUpload upload = formats.parse(Fixtures.read("googlebenchmark.json"), null, "with", null);
+        // googlebenchmark.json's context: host_name "vm", num_cpus 2, library_build_type "debug" (Debian's package)
+        assertThat(upload.machine()).containsEntry("host_name", "vm").containsEntry("num_cpus", 2)
+                .containsEntry("cpu_scaling_enabled", false).containsEntry("library_build_type", "debug");
+        assertThat(upload.warnings()).singleElement().asString().contains("built as debug");
+    }
+
+    @Test
+    void hyperfineFlagsRunsThatExitedNonZero() {
+        ParsedUpload upload = formats.parse(Fixtures.read("hyperfine-exit.json"), null, "with", null);
+        // hyperfine-exit.json: hyperfine -N -i --runs 10 'ls /tmp' 'ls /tmp/does-not-exist-17371' (exit code 2)
+        assertThat(upload.warnings()).singleElement().asString()
+                .contains("10 of 10 runs of 'ls /tmp/does-not-exist-17371' ('with')").contains("non-zero status (2)");
+        assertThat(formats.parse(Fixtures.read("hyperfine.json"), null, "with", null).warnings()).isEmpty();
+    }
+
+    @Test
+    void hyperfineAndCsvWithoutANameDeriveOne() {
+        assertThat(formats.parse(Fixtures.read("hyperfine.json"), null, "with", null).benchmark())
+                .isEqualTo("sort --version vs gzip --version");
+        // samples.csv measures parse_ns and alloc_bytes
+        assertThat(formats.parse(Fixtures.read("samples.csv"), null, "with", null).benchmark())
+                .isEqualTo("parse_ns, alloc_bytes");
+        assertThat(formats.parse(Fixtures.read("hyperfine-exit.json"), null, "with", null).benchmark())
+                .isEqualTo("ls /tmp vs ls /tmp/does-not-exist-17371");
+    }
+
+    @Test
+    void warningsOfTwoFilesSayWhichFileTheyComeFrom() {
+        ParsedUpload without = formats.parse(Fixtures.read("gobench.txt"), null, "without", null);
+        ParsedUpload with = formats.parse(Fixtures.read("googlebenchmark.json"), null, "with", null);
+        assertThat(ParsedUpload.pair(without, with).warnings()).singleElement().asString()
+                .startsWith("'with' file: The Google Benchmark library was built as debug");
     }
 }

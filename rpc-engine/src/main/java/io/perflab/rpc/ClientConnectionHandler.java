@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * Client end of one connection: tracks calls in flight by call id (responses may come in any
  * order), enforces deadlines, and fails every pending call when the connection goes away. The
  * pending-call map is touched only by this channel's event loop; callers hand calls over.
+ * Over 300 lines: the call table, deadlines, batching of writes and failure of pending calls are one state.
  *
  * <p>Deadlines: while calls are pending, an event-loop timer task runs every
  * {@value #TIMEOUT_TICK_MILLIS} ms and fails calls whose deadline has passed with {@code TIMED_OUT};

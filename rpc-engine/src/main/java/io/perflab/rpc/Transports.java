@@ -20,8 +20,12 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The Netty pieces selected by the {@code transport} and {@code allocator} options. */
-final class Transports {
+/**
+ * The Netty pieces selected by the {@code transport} and {@code allocator} options. Public so that a load
+ * generator on bare Netty (benchmarks-runner's {@code --stack netty}) runs on exactly the engine's event loops,
+ * channels and allocator.
+ */
+public final class Transports {
 
     private static final Logger log = LoggerFactory.getLogger(Transports.class);
     private static volatile boolean fallbackLogged;
@@ -30,7 +34,7 @@ final class Transports {
     }
 
     /** The transport actually used: epoll falls back to nio, with a logged reason, where unavailable. */
-    static EngineOptions.Transport effective(EngineOptions.Transport requested) {
+    public static EngineOptions.Transport effective(EngineOptions.Transport requested) {
         if (requested == EngineOptions.Transport.EPOLL && !Epoll.isAvailable()) {
             if (!fallbackLogged) {
                 fallbackLogged = true;
@@ -41,18 +45,19 @@ final class Transports {
         return requested;
     }
 
-    static EventLoopGroup newGroup(EngineOptions.Transport transport, int threads, String name) {
+    /** {@code threads} event loops of {@code transport}, on daemon threads named after {@code name}. */
+    public static EventLoopGroup newGroup(EngineOptions.Transport transport, int threads, String name) {
         IoHandlerFactory factory = transport == EngineOptions.Transport.EPOLL
                 ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         return new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory(name, true), factory);
     }
 
-    static Class<? extends ServerChannel> serverChannel(EngineOptions.Transport transport) {
+    public static Class<? extends ServerChannel> serverChannel(EngineOptions.Transport transport) {
         return transport == EngineOptions.Transport.EPOLL ? EpollServerSocketChannel.class
                 : NioServerSocketChannel.class;
     }
 
-    static Class<? extends SocketChannel> clientChannel(EngineOptions.Transport transport) {
+    public static Class<? extends SocketChannel> clientChannel(EngineOptions.Transport transport) {
         return transport == EngineOptions.Transport.EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
@@ -62,7 +67,7 @@ final class Transports {
      * allocators give them to every thread, because requests are encoded on the callers' threads and
      * responses on the service pool's.
      */
-    static ByteBufAllocator allocator(EngineOptions.Allocator allocator) {
+    public static ByteBufAllocator allocator(EngineOptions.Allocator allocator) {
         return switch (allocator) {
             case POOLED -> PooledHolder.INSTANCE;
             case UNPOOLED -> UnpooledByteBufAllocator.DEFAULT;

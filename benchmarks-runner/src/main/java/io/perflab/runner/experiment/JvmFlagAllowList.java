@@ -6,8 +6,11 @@ import java.util.regex.Pattern;
 
 /**
  * The JVM flags that someone who may not run commands on a benchmark host may still give a trial JVM: heap and
- * stack sizes, the choice and sizing of the garbage collector, the JIT's tiers and threads, and Netty's own
- * {@code -Dio.netty.*} properties. None of them can run a program, load a library or an agent, read flags from a
+ * stack sizes, the choice and sizing of the garbage collector, the JIT's tiers and threads, Netty's own
+ * {@code -Dio.netty.*} properties, and the trial's kernel meter settings
+ * ({@code -Dperflab.cpuSplit=tick|sampled|auto}, {@code -Dperflab.cpuSplitHz=N},
+ * {@code -Dperflab.countSyscalls=true|false}), so that the overhead of sampling can be measured as an experiment.
+ * None of them can run a program, load a library or an agent, read flags from a
  * file or unlock diagnostic options.
  *
  * <p>Everything else is refused, for example {@code -XX:OnOutOfMemoryError=cmd}, {@code -XX:OnError=cmd},
@@ -52,6 +55,8 @@ public final class JvmFlagAllowList {
             Pattern.compile("-XX:(" + String.join("|", SIZED) + ")=" + SIZE),
             Pattern.compile("-XX:(" + String.join("|", COUNTED) + ")=" + COUNT + "(\\.[0-9]{1,3})?"),
             Pattern.compile("-Dio\\.netty\\.[A-Za-z0-9.]{1,100}=[A-Za-z0-9._-]{0,100}"),
+            Pattern.compile("-Dperflab\\.(cpuSplit=(tick|sampled|auto)|cpuSplitHz=[0-9]{1,6}"
+                    + "|countSyscalls=(true|false))"),
             Pattern.compile("-ea|-da|-esa|-dsa|-server"));
 
     private JvmFlagAllowList() {
@@ -82,9 +87,10 @@ public final class JvmFlagAllowList {
     /** Why {@code flag} is refused, with what is allowed instead. */
     public static String refusal(String flag) {
         return "the JVM flag '" + printable(flag) + "' is not allowed; trial JVMs take heap, stack, GC and JIT "
-                + "flags such as -Xmx1g, -XX:+UseG1GC, -XX:TieredStopAtLevel=1 and -Dio.netty.* properties. Flags "
-                + "that can run or load code (-XX:On…Error, agents, @argfiles, diagnostic unlocks, -D other than "
-                + "io.netty.*) are refused";
+                + "flags such as -Xmx1g, -XX:+UseG1GC, -XX:TieredStopAtLevel=1, -Dio.netty.* properties and "
+                + "-Dperflab.cpuSplit=tick|sampled|auto, -Dperflab.cpuSplitHz=N, -Dperflab.countSyscalls=true|false. "
+                + "Flags that can run or load code (-XX:On…Error, agents, @argfiles, diagnostic unlocks, other -D "
+                + "properties) are refused";
     }
 
     private static String printable(String flag) {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * CPU time and context switches of this JVM's JIT compiler threads, read from {@code /proc/self/task} (Linux).
@@ -18,9 +20,10 @@ import java.util.Optional;
  * subtracts it measures the code under test, and reports the JIT's share on its own.
  *
  * <p>Per thread: the time on CPU from {@code schedstat} (nanoseconds, exact), {@code stat}'s {@code utime} and
- * {@code stime} ticks (10 ms granules) to split it into user and system time, and the context switches from
- * {@code status}. Compiler threads must not come and go during a window (a thread that ends takes its counts
- * along), so trial JVMs run with {@code -XX:-UseDynamicNumberOfCompilerThreads}.
+ * {@code stime} ticks (10 ms granules) to split it into user and system time, its page faults ({@code minflt} and
+ * {@code majflt}), and the context switches from {@code status}. Compiler threads must not come and go during a
+ * window (a thread that ends takes its counts along), so trial JVMs run with
+ * {@code -XX:-UseDynamicNumberOfCompilerThreads}.
  */
 public final class CompilerThreads {
 
@@ -38,6 +41,38 @@ public final class CompilerThreads {
      */
     public static Optional<Reading> read() {
         return read(TASKS);
+    }
+
+    /** Whether a thread of this name ({@code /proc/…/task/…/comm}) is a JIT compiler thread. */
+    public static boolean isCompilerThread(String name) {
+        return NAME_PREFIXES.stream().anyMatch(name::startsWith);
+    }
+
+    /** The thread ids of the JIT compiler threads alive now; empty where {@code /proc/self/task} cannot be read. */
+    public static Set<Integer> ids() {
+        return threadIds(TASKS, true).map(Set::copyOf).orElse(Set.of());
+    }
+
+    /**
+     * The ids of the threads under {@code tasks} that are JIT compiler threads ({@code compilers}) or that are not;
+     * empty where the directory cannot be read. A thread that ends while being listed is left out.
+     */
+    static Optional<List<Integer>> threadIds(Path tasks, boolean compilers) {
+        List<Integer> ids = new ArrayList<>();
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+            for (Path thread : threads) {
+                try {
+                    if (isCompilerThread(Files.readString(thread.resolve("comm")).strip()) == compilers) {
+                        ids.add(Integer.parseInt(thread.getFileName().toString()));
+                    }
+                } catch (IOException ended) {
+                    // a thread that ended while being read belongs to no window
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
+        return Optional.of(ids);
     }
 
     static Optional<Reading> read(Path tasks) {
@@ -63,17 +98,24 @@ public final class CompilerThreads {
      * @param systemTicks system time in clock ticks ({@code stat} field 15)
      * @param voluntarySwitches voluntary context switches
      * @param involuntarySwitches involuntary context switches
+     * @param pageFaults minor and major page faults ({@code stat} fields 10 and 12)
      */
     public record Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
-                          long involuntarySwitches) {
+                          long involuntarySwitches, long pageFaults) {
 
         /** No compiler thread, or none that could be read. */
-        public static final Reading ZERO = new Reading(0, 0, 0, 0, 0);
+        public static final Reading ZERO = new Reading(0, 0, 0, 0, 0, 0);
+
+        /** A reading without page faults (counted as none). */
+        public Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
+                       long involuntarySwitches) {
+            this(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, 0);
+        }
 
         Reading plus(Reading other) {
             return new Reading(cpuNanos + other.cpuNanos, userTicks + other.userTicks,
                     systemTicks + other.systemTicks, voluntarySwitches + other.voluntarySwitches,
-                    involuntarySwitches + other.involuntarySwitches);
+                    involuntarySwitches + other.involuntarySwitches, pageFaults + other.pageFaults);
         }
 
         /**
@@ -87,7 +129,8 @@ public final class CompilerThreads {
             long system = Math.max(0, systemTicks - earlier.systemTicks);
             long userNanos = user + system == 0 ? cpu : Math.round((double) cpu * user / (user + system));
             return new ResourceUsage(userNanos / 1000, (cpu - userNanos) / 1000,
-                    voluntarySwitches - earlier.voluntarySwitches, involuntarySwitches - earlier.involuntarySwitches);
+                    voluntarySwitches - earlier.voluntarySwitches, involuntarySwitches - earlier.involuntarySwitches,
+                    Math.max(0, pageFaults - earlier.pageFaults));
         }
     }
 
@@ -95,7 +138,7 @@ public final class CompilerThreads {
     private static Optional<Reading> readThread(Path thread) {
         try {
             String name = Files.readString(thread.resolve("comm")).strip();
-            if (NAME_PREFIXES.stream().noneMatch(name::startsWith)) {
+            if (!isCompilerThread(name)) {
                 return Optional.empty();
             }
             String schedstat = Files.readString(thread.resolve("schedstat")).strip();
@@ -103,6 +146,7 @@ public final class CompilerThreads {
             String stat = Files.readString(thread.resolve("stat"));
             // fields after the parenthesised name, which may itself hold spaces: state is field 3, utime 14
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long pageFaults = Long.parseLong(f[7]) + Long.parseLong(f[9]);
             long userTicks = Long.parseLong(f[11]);
             long systemTicks = Long.parseLong(f[12]);
             long voluntary = 0;
@@ -114,7 +158,7 @@ public final class CompilerThreads {
                     involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                 }
             }
-            return Optional.of(new Reading(cpuNanos, userTicks, systemTicks, voluntary, involuntary));
+            return Optional.of(new Reading(cpuNanos, userTicks, systemTicks, voluntary, involuntary, pageFaults));
         } catch (IOException ended) {
             return Optional.empty();
         }

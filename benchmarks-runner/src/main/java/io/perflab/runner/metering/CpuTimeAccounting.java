@@ -133,8 +133,7 @@ public record CpuTimeAccounting(Kind kind, int hz) {
             return Double.NaN;
         }
         double ticks = (part + rest) / 1e6 * hz;
-        double share = (double) part / (part + rest);
-        return Math.sqrt((1 - share) / (share * ticks));
+        return CpuSplit.relativeError(ticks * part / (part + rest), ticks);
     }
 
     /** For a trial's environment: {@code tick 250 Hz}, {@code precise} or {@code unknown}. */

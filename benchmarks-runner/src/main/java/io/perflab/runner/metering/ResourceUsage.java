@@ -9,12 +9,19 @@ package io.perflab.runner.metering;
  * @param voluntaryContextSwitches {@code ru_nvcsw}: the process gave up the CPU, usually to wait for something
  * @param involuntaryContextSwitches {@code ru_nivcsw}: the scheduler took the CPU away (time slice, a higher
  *     priority task)
+ * @param pageFaults {@code ru_minflt + ru_majflt}: page faults served without and with I/O
  * @see <a href="https://man7.org/linux/man-pages/man2/getrusage.2.html">getrusage(2)</a>
  */
 public record ResourceUsage(long userMicros, long systemMicros, long voluntaryContextSwitches,
-                            long involuntaryContextSwitches) {
+                            long involuntaryContextSwitches, long pageFaults) {
 
-    public static final ResourceUsage ZERO = new ResourceUsage(0, 0, 0, 0);
+    public static final ResourceUsage ZERO = new ResourceUsage(0, 0, 0, 0, 0);
+
+    /** CPU time and context switches without page faults (counted as none). */
+    public ResourceUsage(long userMicros, long systemMicros, long voluntaryContextSwitches,
+                         long involuntaryContextSwitches) {
+        this(userMicros, systemMicros, voluntaryContextSwitches, involuntaryContextSwitches, 0);
+    }
 
     /** All threads of this process, dead ones included ({@code RUSAGE_SELF}). */
     public static ResourceUsage self() {
@@ -38,14 +45,19 @@ public record ResourceUsage(long userMicros, long systemMicros, long voluntaryCo
     public ResourceUsage minus(ResourceUsage earlier) {
         return new ResourceUsage(userMicros - earlier.userMicros, systemMicros - earlier.systemMicros,
                 voluntaryContextSwitches - earlier.voluntaryContextSwitches,
-                involuntaryContextSwitches - earlier.involuntaryContextSwitches);
+                involuntaryContextSwitches - earlier.involuntaryContextSwitches, pageFaults - earlier.pageFaults);
     }
 
     /** {@code this + other}, field by field. */
     public ResourceUsage plus(ResourceUsage other) {
         return new ResourceUsage(userMicros + other.userMicros, systemMicros + other.systemMicros,
                 voluntaryContextSwitches + other.voluntaryContextSwitches,
-                involuntaryContextSwitches + other.involuntaryContextSwitches);
+                involuntaryContextSwitches + other.involuntaryContextSwitches, pageFaults + other.pageFaults);
+    }
+
+    /** The same counts with the CPU time split into {@code userMicros} and {@code systemMicros} instead. */
+    public ResourceUsage withCpuSplit(long user, long system) {
+        return new ResourceUsage(user, system, voluntaryContextSwitches, involuntaryContextSwitches, pageFaults);
     }
 
     /** User plus system CPU time in microseconds. */

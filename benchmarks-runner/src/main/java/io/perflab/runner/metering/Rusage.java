@@ -47,6 +47,6 @@ final class Rusage {
         if (Holder.C.getrusage(who, r) != 0) {
             throw new IllegalStateException("getrusage(" + who + ") failed: errno " + Native.getLastError());
         }
-        return new ResourceUsage(r[0] * 1_000_000L + r[1], r[2] * 1_000_000L + r[3], r[16], r[17]);
+        return new ResourceUsage(r[0] * 1_000_000L + r[1], r[2] * 1_000_000L + r[3], r[16], r[17], r[8] + r[9]);
     }
 }

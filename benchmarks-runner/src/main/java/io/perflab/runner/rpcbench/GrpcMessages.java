@@ -11,10 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 
 /**
- * The benchmark service's methods for gRPC, with the engine's message layout so that each call does the same
- * work on every stack: {@code Calculator/Add} takes {@code int32 x, int32 y} (8 bytes, big-endian) and answers
- * {@code int32 x + y}; {@code Calculator/Echo} takes {@code int32 responseBytes} then any payload and answers
- * {@code responseBytes} bytes, the payload's first bytes padded with zeros.
+ * The benchmark service's methods for gRPC, {@code Calculator/Add} and {@code Calculator/Echo}, with the
+ * engine's message layout ({@link CalculatorMessages}) so that each call does the same work on every stack.
  *
  * <p>Messages are plain byte arrays: no protobuf, no code generation. The marshaller's stream is
  * {@link KnownLength} and {@link Drainable}, as gRPC's own protobuf marshaller is, so gRPC sizes the message
@@ -56,42 +54,40 @@ final class GrpcMessages {
 
     /** The server's answer to {@code Calculator/Add}. */
     static byte[] add(byte[] request) {
-        if (request.length != 8) {
-            throw new IllegalArgumentException("Calculator.Add expects 8 bytes (int32 x, int32 y), got "
-                    + request.length);
-        }
+        throwIfMalformed(CalculatorMessages.addRequestProblem(request.length));
         ByteBuffer in = ByteBuffer.wrap(request);
-        return ByteBuffer.allocate(4).putInt(in.getInt() + in.getInt()).array();
+        return ByteBuffer.allocate(CalculatorMessages.ADD_ANSWER_BYTES).putInt(in.getInt() + in.getInt()).array();
     }
 
     /** The server's answer to {@code Calculator/Echo}. */
     static byte[] echo(byte[] request) {
-        if (request.length < 4) {
-            throw new IllegalArgumentException("Calculator.Echo expects int32 responseBytes, got " + request.length
-                    + " bytes");
-        }
+        throwIfMalformed(CalculatorMessages.echoRequestProblem(request.length));
         int responseBytes = ByteBuffer.wrap(request).getInt();
-        if (responseBytes < 0) {
-            throw new IllegalArgumentException("Calculator.Echo responseBytes is negative: " + responseBytes);
-        }
+        throwIfMalformed(CalculatorMessages.echoAnswerProblem(responseBytes));
         byte[] response = new byte[responseBytes];
-        System.arraycopy(request, 4, response, 0, Math.min(responseBytes, request.length - 4));
+        int header = CalculatorMessages.ECHO_HEADER_BYTES;
+        System.arraycopy(request, header, response, 0, Math.min(responseBytes, request.length - header));
         return response;
     }
 
-    /** Checks a response as the engine's client does: the sum for Add, the length for Echo. */
+    private static void throwIfMalformed(String problem) {
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+    }
+
+    /**
+     * Checks a response as the engine's client does: the sum for Add, the length for Echo.
+     *
+     * @return the sum (Add) or the length (Echo)
+     * @throws IllegalStateException saying how the response differs from what the workload expects
+     */
     static int check(Workload workload, byte[] response) {
-        if (workload.echo()) {
-            if (response.length != workload.responseBytes()) {
-                throw new IllegalStateException("Echo answered " + response.length + " bytes, expected "
-                        + workload.responseBytes());
-            }
-            return response.length;
+        String problem = CalculatorMessages.answerProblem(workload, response.length);
+        if (problem != null) {
+            throw new IllegalStateException(problem);
         }
-        if (response.length != 4) {
-            throw new IllegalStateException("Add answered " + response.length + " bytes, expected 4");
-        }
-        return ByteBuffer.wrap(response).getInt();
+        return workload.echo() ? response.length : ByteBuffer.wrap(response).getInt();
     }
 
     /** byte[] ↔ message bytes, with a stream gRPC can size and drain without copying through a buffer. */

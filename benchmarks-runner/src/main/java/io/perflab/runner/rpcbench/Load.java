@@ -10,33 +10,41 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
- * One stack under rpc-bench's load: its server, its clients, and where latencies and failures go. {@link RpcBench}
- * meters every stack through this class alone, so warmup, window and latency recording are the same code for all.
+ * One stack under rpc-bench's load: the clients' threads and loops, and where latencies and failures go.
+ * {@link RpcBench} meters every stack through this class alone, and this class drives every stack through the
+ * two primitives of {@link RpcStack.Connection}, so warmup, window, calling loops and latency recording are the
+ * same code for all.
  *
- * <p>Each client thread (sync) or client event loop (async) records into its own {@link SingleWriterRecorder};
- * {@link #swapLatencies()} merges them, so measuring adds no contention between threads.
+ * <p>Sync mode: {@code clientThreads} threads, each with its own connection (its own event loop) and one
+ * outstanding call, calling in a loop. Async mode: {@code clientThreads} connections carrying
+ * {@code asyncConcurrency} call chains, chain {@code i} on connection {@code i % clientThreads}; each answer
+ * issues the chain's next call from the connection's event loop, and a failed call ends its chain (retrying at
+ * once from the callback could recurse on a dead connection).
+ *
+ * <p>Each connection records into its own {@link SingleWriterRecorder}, written only by its client thread (sync)
+ * or its event loop (async); {@link #swapLatencies()} merges them, so measuring adds no contention.
  *
  * <p>A load can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}, for a trial that waits idle
  * while its partner measures (the {@code alternating} design): a sync client thread checks {@link #proceed()} before
  * each call, an async call chain {@link #deferWhilePaused} before issuing its next one. While running, that check
  * is one volatile read.
  */
-abstract class Load implements AutoCloseable {
+final class Load implements AutoCloseable {
 
     /** The deadline of one call, as rpc-bench's. */
     static final long CALL_TIMEOUT_MILLIS = 10_000;
     static final long HIGHEST_LATENCY_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int LATENCY_DIGITS = 3;
 
-    final List<SingleWriterRecorder> recorders = new ArrayList<>();
     final AtomicLong failed = new AtomicLong();
     final AtomicReference<String> firstError = new AtomicReference<>();
-    volatile boolean running = true;
-    /** A sync load's client threads, one outstanding call each: {@link #start()} starts them. */
-    final List<Thread> clientThreads = new ArrayList<>();
-    /** An async load's call chains count this down as they end; null for a sync load. */
-    CountDownLatch chainsEnded;
-
+    private final RpcStack stack;
+    private final List<SingleWriterRecorder> recorders = new ArrayList<>();
+    private final List<Thread> clientThreads = new ArrayList<>();
+    private final List<Chain> chains = new ArrayList<>();
+    private final CountDownLatch chainsEnded;
+    private volatile boolean running = true;
+    private boolean started;
     private final Object pauseLock = new Object();
     private volatile boolean paused;
     /** Sync client threads waiting in {@link #proceed()}; guarded by {@link #pauseLock}. */
@@ -44,53 +52,71 @@ abstract class Load implements AutoCloseable {
     /** The next calls of async chains that found the load paused; guarded by {@link #pauseLock}. */
     private final List<Runnable> deferred = new ArrayList<>();
 
-    /** A new recorder of this load's latencies. */
-    final SingleWriterRecorder newRecorder() {
-        SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_LATENCY_NANOS, LATENCY_DIGITS);
-        recorders.add(recorder);
-        return recorder;
+    private Load(RpcStack stack, Workload workload) {
+        this.stack = stack;
+        List<RpcStack.Connection> connections = new ArrayList<>();
+        for (int i = 0; i < workload.clientThreads(); i++) {
+            connections.add(stack.connect(i));
+            recorders.add(new SingleWriterRecorder(HIGHEST_LATENCY_NANOS, LATENCY_DIGITS));
+        }
+        if (workload.mode() == CallMode.SYNC) {
+            for (int i = 0; i < connections.size(); i++) {
+                RpcStack.Connection connection = connections.get(i);
+                SingleWriterRecorder recorder = recorders.get(i);
+                Thread thread = new Thread(() -> callInLoop(connection, recorder),
+                        workload.stack().label() + "-bench-client-" + i);
+                thread.setDaemon(true);
+                clientThreads.add(thread);
+            }
+            chainsEnded = new CountDownLatch(0);
+        } else {
+            for (int i = 0; i < workload.asyncConcurrency(); i++) {
+                int client = i % connections.size();
+                chains.add(new Chain(connections.get(client), recorders.get(client)));
+            }
+            chainsEnded = new CountDownLatch(chains.size());
+        }
     }
 
-    /** Records the latency of a call that started at {@code startNanos} ({@link System#nanoTime()}). */
-    static void record(SingleWriterRecorder recorder, long startNanos) {
-        recorder.recordValue(Math.min(System.nanoTime() - startNanos, HIGHEST_LATENCY_NANOS));
-    }
-
-    /** Counts a failed call; the first failure's description is kept for the report. */
-    final void fail(String description) {
-        failed.incrementAndGet();
-        firstError.compareAndSet(null, description);
-    }
-
-    /** Connects the clients (and, for some stacks, makes one call each so that lazy connections are up). */
-    abstract void connect();
-
-    /** {@code load}, connected; released again if connecting fails. */
-    static Load connected(Load load) {
+    /**
+     * The load of {@code workload} on {@code stack}: its clients connected, no call made yet; the stack is closed
+     * again if connecting fails.
+     */
+    static Load open(RpcStack stack, Workload workload) {
         try {
-            load.connect();
-            return load;
+            return new Load(stack, workload);
         } catch (RuntimeException e) {
-            load.release();
+            stack.close();
             throw e;
         }
     }
 
-    /** Starts issuing calls: starts the client threads; an async load starts its call chains instead. */
+    /** Starts issuing calls: starts the client threads (sync) or the call chains (async). */
     void start() {
+        started = true;
         clientThreads.forEach(Thread::start);
+        chains.forEach(Chain::next);
     }
 
-    /**
-     * Stops issuing calls and waits for the outstanding ones: for the client threads to end, and for the call
-     * chains to count {@link #chainsEnded} down.
-     */
-    final void stop() {
+    /** Stops issuing calls and waits, as long as an outstanding call may take, for the outstanding ones. */
+    void stop() {
         running = false;
         resume();
-        joinAll(clientThreads);
-        if (chainsEnded != null) {
-            awaitLatch(chainsEnded);
+        if (!started) {
+            return;
+        }
+        for (Thread thread : clientThreads) {
+            try {
+                thread.join(CALL_TIMEOUT_MILLIS + 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        try {
+            chainsEnded.await(CALL_TIMEOUT_MILLIS + 1000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -98,7 +124,7 @@ abstract class Load implements AutoCloseable {
      * Stops issuing calls until {@link #resume()}, and returns once every client is idle: its outstanding call
      * answered, or as long as a call may take.
      */
-    final void pause() {
+    void pause() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_TIMEOUT_MILLIS + 1000);
         synchronized (pauseLock) {
             paused = true;
@@ -115,7 +141,7 @@ abstract class Load implements AutoCloseable {
     }
 
     /** Issues calls again after {@link #pause()}: wakes the client threads and sends the deferred calls. */
-    final void resume() {
+    void resume() {
         List<Runnable> next;
         synchronized (pauseLock) {
             paused = false;
@@ -126,11 +152,8 @@ abstract class Load implements AutoCloseable {
         next.forEach(Runnable::run);
     }
 
-    /**
-     * Called by a sync client thread before each call: waits while the load is paused; returns whether the load
-     * still runs.
-     */
-    final boolean proceed() {
+    /** Called by a sync client thread before each call: waits while the load is paused; whether it still runs. */
+    private boolean proceed() {
         if (paused && running) {
             synchronized (pauseLock) {
                 idleThreads++;
@@ -153,7 +176,7 @@ abstract class Load implements AutoCloseable {
      * Called by an async call chain before its next call: while the load is paused, keeps {@code next} for
      * {@link #resume()} (or for {@link #stop()}, when it must see that the load no longer runs) and returns true.
      */
-    final boolean deferWhilePaused(Runnable next) {
+    private boolean deferWhilePaused(Runnable next) {
         if (!paused) {
             return false;
         }
@@ -168,11 +191,8 @@ abstract class Load implements AutoCloseable {
     }
 
     private boolean idle() {
-        return chainsEnded == null ? idleThreads >= clientThreads.size() : deferred.size() >= chainsEnded.getCount();
+        return chains.isEmpty() ? idleThreads >= clientThreads.size() : deferred.size() >= chainsEnded.getCount();
     }
-
-    /** Releases clients and server, after {@link #stop()}. */
-    abstract void release();
 
     /** The latencies recorded since the last swap, merged; the recorders start afresh. */
     Histogram swapLatencies() {
@@ -183,34 +203,85 @@ abstract class Load implements AutoCloseable {
         return merged;
     }
 
+    /** Stops the load and releases the stack's clients and server. */
     @Override
     public void close() {
-        running = false;
         try {
             stop();
         } finally {
-            release();
+            stack.close();
         }
     }
 
-    /** Waits for the client threads of a sync load, as long as an outstanding call may take. */
-    private static void joinAll(List<Thread> threads) {
-        for (Thread thread : threads) {
+    /** A sync client thread: one call at a time on its own connection, until the load stops. */
+    private void callInLoop(RpcStack.Connection connection, SingleWriterRecorder recorder) {
+        int x = 0;
+        while (proceed()) {
+            long start = System.nanoTime();
             try {
-                thread.join(CALL_TIMEOUT_MILLIS + 1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+                connection.call(x++);
+                record(recorder, start);
+            } catch (CallFailedException e) {
+                fail(e.getMessage());
             }
         }
     }
 
-    /** Waits for the call chains of an async load to end, as long as an outstanding call may take. */
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            latch.await(CALL_TIMEOUT_MILLIS + 1000, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    private static void record(SingleWriterRecorder recorder, long startNanos) {
+        recorder.recordValue(Math.min(System.nanoTime() - startNanos, HIGHEST_LATENCY_NANOS));
+    }
+
+    /** Counts a failed call; the first failure's description is kept for the report. */
+    private void fail(String description) {
+        failed.incrementAndGet();
+        firstError.compareAndSet(null, description);
+    }
+
+    /**
+     * An async call chain: one outstanding call at a time. Its outcomes come on the connection's event loop, the
+     * only writer of the connection's recorder once the chain has started.
+     */
+    private final class Chain implements RpcStack.CallListener {
+        private final RpcStack.AsyncCaller caller;
+        private final SingleWriterRecorder recorder;
+        private long start;
+        private int x;
+        private boolean ended;
+
+        Chain(RpcStack.Connection connection, SingleWriterRecorder recorder) {
+            this.recorder = recorder;
+            this.caller = connection.asyncCaller(this);
+        }
+
+        void next() {
+            if (!running) {
+                end();
+                return;
+            }
+            if (deferWhilePaused(this::next)) {
+                return;
+            }
+            start = System.nanoTime();
+            caller.call(x++);
+        }
+
+        @Override
+        public void answered() {
+            record(recorder, start);
+            next();
+        }
+
+        @Override
+        public void failed(String description) {
+            fail(description);
+            end();
+        }
+
+        private void end() {
+            if (!ended) {
+                ended = true;
+                chainsEnded.countDown();
+            }
         }
     }
 }

@@ -2,6 +2,8 @@ package io.perflab.runner.rpcbench;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.metering.HostCpu;
+import io.perflab.runner.metering.KernelMeter;
+import io.perflab.runner.metering.KernelWindow;
 import io.perflab.runner.metering.ProcessMeter;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -31,8 +33,9 @@ import org.HdrHistogram.Histogram;
  * loop.
  *
  * <p>Unlike rpc-bench, setup and warmup lie outside the measured window: the window starts after the warmup
- * with a {@link ProcessMeter} snapshot and ends with another, and the figures are their deltas. Each client
- * thread (sync) or client event loop (async) records latencies in its own recorder, so measuring adds no
+ * with a {@link ProcessMeter} snapshot and ends with another, and the figures are their deltas; a
+ * {@link KernelMeter} session around the window splits its CPU time by samples and counts its system calls.
+ * Each client thread (sync) or client event loop (async) records latencies in its own recorder, so measuring adds no
  * contention between threads.
  */
 public final class RpcBench {
@@ -46,6 +49,7 @@ public final class RpcBench {
     private final EngineOptions options;
     private final Workload workload;
     private final ProcessMeter meter;
+    private final KernelMeter kernel;
     private final LongSupplier nanoClock;
     private final Consumer<String> progress;
 
@@ -56,12 +60,23 @@ public final class RpcBench {
      * @param meter the meter of the measured window
      * @param nanoClock the monotonic clock that paces warmup and window
      * @param progress told about phase changes, never during the measured window
+     * @throws IllegalArgumentException when this JVM's {@link KernelMeter} system properties are not allowed
      */
     public RpcBench(EngineOptions options, Workload workload, ProcessMeter meter, LongSupplier nanoClock,
                     Consumer<String> progress) {
+        this(options, workload, meter, KernelMeter.fromSystemProperties(), nanoClock, progress);
+    }
+
+    /**
+     * As {@link #RpcBench(EngineOptions, Workload, ProcessMeter, LongSupplier, Consumer)}, with the kernel meter of
+     * the measured window given.
+     */
+    public RpcBench(EngineOptions options, Workload workload, ProcessMeter meter, KernelMeter kernel,
+                    LongSupplier nanoClock, Consumer<String> progress) {
         this.options = workload.encryption() ? options.withOption(EngineOptions.TLS, "true") : options;
         this.workload = Objects.requireNonNull(workload, "workload");
         this.meter = Objects.requireNonNull(meter, "meter");
+        this.kernel = Objects.requireNonNull(kernel, "kernel");
         this.nanoClock = nanoClock;
         this.progress = progress;
     }
@@ -197,25 +212,36 @@ public final class RpcBench {
         }
         long failedBefore = load.failed.get();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
-        awaitOnCpu(nanoClock, startAt);
-        long jitBefore = jitMillis();
-        ProcessMeter.Snapshot start = meter.snapshot();
-        // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap before
-        // it would count the calls that complete while it reads (seconds, when it was the meter's first use)
-        load.swapLatencies();
-        long end = endAt.orElse(start.nanoTime() + workload.run().toNanos());
-        awaitUntil(end);
-        ProcessMeter.Window window = meter.snapshot().since(start);
-        Histogram latency = load.swapLatencies();
-        if (latency.getTotalCount() == 0) {
-            // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
-            // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
-            progress.accept("no call completed in the window yet: extending it");
-            while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
-                LockSupport.parkNanos(OVERTIME_POLL_NANOS);
-                latency.add(load.swapLatencies());
-            }
+        ProcessMeter.Window window;
+        KernelWindow kernelWindow;
+        Histogram latency;
+        long startNanos;
+        long jitBefore;
+        try (KernelMeter.Session kernelSession = kernel.open()) {
+            awaitOnCpu(nanoClock, startAt);
+            jitBefore = jitMillis();
+            ProcessMeter.Snapshot start = meter.snapshot();
+            // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap
+            // before it would count the calls that complete while it reads (seconds, when it was the meter's
+            // first use)
+            load.swapLatencies();
+            startNanos = start.nanoTime();
+            kernelSession.windowStarts(startNanos);
+            long end = endAt.orElse(startNanos + workload.run().toNanos());
+            awaitUntil(end);
             window = meter.snapshot().since(start);
+            latency = load.swapLatencies();
+            if (latency.getTotalCount() == 0) {
+                // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
+                // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
+                progress.accept("no call completed in the window yet: extending it");
+                while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
+                    LockSupport.parkNanos(OVERTIME_POLL_NANOS);
+                    latency.add(load.swapLatencies());
+                }
+                window = meter.snapshot().since(start);
+            }
+            kernelWindow = kernelSession.windowEnds(start.nanoTime() + window.elapsedNanos());
         }
         Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
         long jitInWindow = jitMillis() - jitBefore;
@@ -224,9 +250,9 @@ public final class RpcBench {
                         window.elapsedNanos())
                 : Double.NaN;
         long failed = load.failed.get() - failedBefore;
-        return new Measured(start.nanoTime(), new RpcBenchResult(workload, options.describe(),
-                latency.getTotalCount(), window, latency, warmupUsed, warmup.settled(), failed, load.firstError.get(),
-                othersPercent, jitInWindow, warmup.setup()));
+        return new Measured(startNanos, new RpcBenchResult(workload, options.describe(), latency.getTotalCount(),
+                window, latency, warmupUsed, warmup.settled(), failed, load.firstError.get(), othersPercent,
+                jitInWindow, kernelWindow, warmup.setup()));
     }
 
     /**

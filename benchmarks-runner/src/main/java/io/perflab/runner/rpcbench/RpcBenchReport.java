@@ -1,5 +1,6 @@
 package io.perflab.runner.rpcbench;
 
+import io.perflab.runner.metering.CpuSplit;
 import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.trial.MetricKeys;
 import java.math.BigDecimal;
@@ -58,6 +59,10 @@ public final class RpcBenchReport {
         s.append(RULE).append('\n');
         line(s, "Vol./invol. Ctx Sw. per req: ", sixDigits(m.get(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ)) + " / "
                 + sixDigits(m.get(MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ)));
+        Double syscalls = m.get(MetricKeys.SYSCALLS_PER_REQ);
+        line(s, "Syscalls per req: ", syscalls != null ? sixDigits(syscalls)
+                : "not counted (" + env.get(RpcBenchResult.SYSCALLS_NOT_COUNTED) + ")");
+        line(s, "Page faults per req: ", sixDigits(m.get(MetricKeys.PAGE_FAULTS_PER_REQ)));
         line(s, "Alloc per req:    ", sixDigits(m.get(MetricKeys.ALLOC_BYTES_PER_REQ)) + " B");
         line(s, "Latency p50:      ", sixDigits(m.get(MetricKeys.LATENCY_P50_US)) + "us");
         line(s, "Latency p99:      ", sixDigits(m.get(MetricKeys.LATENCY_P99_US)) + "us");
@@ -72,12 +77,7 @@ public final class RpcBenchReport {
                 + env.get("measured_seconds") + " s after " + warmupText(result));
         line(s, "JIT in window:    ", result.jitMillisInWindow() + " ms of compilation, "
                 + env.get("jit_cpu_ms_in_window") + " ms of compiler-thread CPU (not counted above)");
-        String userError = env.get(RpcBenchResult.USER_SAMPLING_ERROR);
-        if (userError != null) {
-            line(s, "User/sys split:   ", "sampled by the kernel at each timer tick (" + env.get("cpu_time_accounting")
-                    + "): ±" + userError + " % on user CPU and ±" + env.get(RpcBenchResult.SYS_SAMPLING_ERROR)
-                    + " % on system CPU in this window from sampling alone; their sum is exact");
-        }
+        line(s, "User/sys split:   ", splitText(result.kernel().cpuSplit(), env));
         if (!Double.isNaN(result.othersCpuPercent())) {
             line(s, "Other processes:  ", String.format(Locale.ROOT, "%.1f %% of the host's CPU during the window",
                     result.othersCpuPercent()));
@@ -88,6 +88,26 @@ public final class RpcBenchReport {
         s.append("CPU and context switches per request cover the whole process, client and server threads as in "
                 + "rpc-bench, except the JIT's compiler threads.\n");
         return s.toString();
+    }
+
+    /** Where the split of CPU time into user and system time comes from, and its error from sampling alone. */
+    private static String splitText(CpuSplit split, Map<String, String> env) {
+        String error = env.containsKey(RpcBenchResult.USER_SAMPLING_ERROR)
+                ? ": ±" + env.get(RpcBenchResult.USER_SAMPLING_ERROR) + " % on user CPU and ±"
+                + env.getOrDefault(RpcBenchResult.SYS_SAMPLING_ERROR, "?") + " % on system CPU in this window from "
+                + "sampling alone; their sum is exact"
+                : "";
+        if (split.source() == CpuSplit.Source.SAMPLED) {
+            return String.format(Locale.ROOT, "sampled with cpu-clock at %d Hz on each CPU (cpu_split_source=sampled): "
+                    + "%d samples, %.1f %% in user mode%s%s (getrusage's tick split: user %sus, sys %sus)",
+                    split.rateHz(), split.samples(), 100.0 * split.userSamples() / split.samples(), error,
+                    split.lostSamples() > 0 ? "; " + split.lostSamples() + " samples lost" : "",
+                    env.get(RpcBenchResult.TICK_USER_CPU_US_PER_REQ), env.get(RpcBenchResult.TICK_SYS_CPU_US_PER_REQ));
+        }
+        String kernelSplit = error.isEmpty()
+                ? "getrusage's (" + env.get("cpu_time_accounting") + ")"
+                : "sampled by the kernel at each timer tick (" + env.get("cpu_time_accounting") + ")";
+        return kernelSplit + error + " (cpu_split_source=tick; no cpu-clock samples: " + split.reason() + ")";
     }
 
     private static String warmupText(RpcBenchResult result) {

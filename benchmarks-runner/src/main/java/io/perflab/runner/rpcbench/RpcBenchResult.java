@@ -1,11 +1,14 @@
 package io.perflab.runner.rpcbench;
 
+import io.perflab.runner.metering.CpuSplit;
 import io.perflab.runner.metering.CpuTimeAccounting;
+import io.perflab.runner.metering.KernelWindow;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
@@ -26,6 +29,7 @@ import org.HdrHistogram.Histogram;
  *     percent (NaN where unknown): a disturbed trial shows here
  * @param jitMillisInWindow JIT compilation time during the window, ms (the JVM's figure, wall time of the
  *     compilations): a warmup too short for the JIT shows here
+ * @param kernel how the window's CPU time splits into user and system time, and its system calls
  * @param setup environment entries of what the trial did before its windows: {@code warmup_evidence}, the last
  *     one-second steps of the warmup (calls per second and CPU time per call with their spread, and the JIT's work
  *     in the last step — what "settled" rests on), and the calibration of any injected server work
@@ -34,32 +38,76 @@ import org.HdrHistogram.Histogram;
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
                              boolean warmupSettled, long failedCalls, String firstError,
-                             double othersCpuPercent, long jitMillisInWindow, Map<String, String> setup) {
+                             double othersCpuPercent, long jitMillisInWindow, KernelWindow kernel,
+                             Map<String, String> setup) {
 
     public RpcBenchResult {
         setup = Map.copyOf(setup);
     }
 
     /**
-     * Environment key: the relative standard error, in percent, that the kernel's tick sampling of user versus
-     * system time gives the window's user CPU ({@link CpuTimeAccounting}); absent where the split is exact or
-     * unknown.
+     * Environment key: the relative standard error, in percent, that sampling gives the window's user CPU: the
+     * binomial error of the window's own {@code cpu-clock} samples under a sampled split, the kernel's tick
+     * sampling ({@link CpuTimeAccounting}) under a tick split; absent where the split is exact or unknown.
      */
     public static final String USER_SAMPLING_ERROR = "user_cpu_sampling_error_percent";
     /** As {@link #USER_SAMPLING_ERROR}, for system CPU. */
     public static final String SYS_SAMPLING_ERROR = "sys_cpu_sampling_error_percent";
+    /**
+     * Environment key: where the user/system split comes from, {@code sampled} or {@code tick}
+     * ({@link CpuSplit.Source}). Figures of different sources are not comparable.
+     */
+    public static final String CPU_SPLIT_SOURCE = "cpu_split_source";
+    /** Environment key: why the split is {@code tick}. */
+    public static final String CPU_SPLIT_REASON = "cpu_split_reason";
+    /** Environment key: the {@code cpu-clock} samples of the measured threads in user or kernel mode. */
+    public static final String CPU_SPLIT_SAMPLES = "cpu_split_samples";
+    /** Environment key: of those, the samples in user mode. */
+    public static final String CPU_SPLIT_USER_SAMPLES = "cpu_split_user_samples";
+    /** Environment key: the sampling rate of each CPU, Hz. */
+    public static final String CPU_SPLIT_RATE_HZ = "cpu_split_rate_hz";
+    /** Environment key: samples of any thread the kernel dropped for want of buffer space (absent when none). */
+    public static final String CPU_SPLIT_LOST_SAMPLES = "cpu_split_lost_samples";
+    /** Environment key, under a sampled split: user CPU per request as {@code getrusage} splits it, µs. */
+    public static final String TICK_USER_CPU_US_PER_REQ = "tick_user_cpu_us_per_req";
+    /** As {@link #TICK_USER_CPU_US_PER_REQ}, for system CPU. */
+    public static final String TICK_SYS_CPU_US_PER_REQ = "tick_sys_cpu_us_per_req";
+    /** Environment key: why {@code syscalls_per_req} is missing. */
+    public static final String SYSCALLS_NOT_COUNTED = "syscalls_not_counted";
 
-    /** Every metric of DESIGN's table, keyed by {@link MetricKeys}. */
+    /** A result measured without the kernel meter: the tick split, no system-call count. */
+    public RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
+                          ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
+                          boolean warmupSettled, long failedCalls, String firstError, double othersCpuPercent,
+                          long jitMillisInWindow) {
+        this(workload, engineOptions, requests, window, latencyNanos, warmupUsed, warmupSettled, failedCalls,
+                firstError, othersCpuPercent, jitMillisInWindow, KernelWindow.NOT_METERED, Map.of());
+    }
+
+    /** The window's CPU time less the JIT compiler threads', split into user and system time by {@link #kernel}. */
+    public ResourceUsage cpuUsage() {
+        return kernel.cpuSplit().applyTo(window.usage());
+    }
+
+    /**
+     * Every metric of DESIGN's table, keyed by {@link MetricKeys}, and {@code syscalls_per_req} where system calls
+     * were counted.
+     */
     public Map<String, Double> metrics() {
         double n = requests;
+        ResourceUsage usage = cpuUsage();
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(MetricKeys.REQS_PER_SEC, n / (window.elapsedNanos() / 1e9));
-        m.put(MetricKeys.USER_CPU_US_PER_REQ, window.usage().userMicros() / n);
-        m.put(MetricKeys.SYS_CPU_US_PER_REQ, window.usage().systemMicros() / n);
-        m.put(MetricKeys.CPU_US_PER_REQ, window.usage().cpuMicros() / n);
-        m.put(MetricKeys.CTX_SWITCHES_PER_REQ, window.usage().contextSwitches() / n);
-        m.put(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ, window.usage().voluntaryContextSwitches() / n);
-        m.put(MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ, window.usage().involuntaryContextSwitches() / n);
+        m.put(MetricKeys.USER_CPU_US_PER_REQ, usage.userMicros() / n);
+        m.put(MetricKeys.SYS_CPU_US_PER_REQ, usage.systemMicros() / n);
+        m.put(MetricKeys.CPU_US_PER_REQ, usage.cpuMicros() / n);
+        m.put(MetricKeys.CTX_SWITCHES_PER_REQ, usage.contextSwitches() / n);
+        m.put(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ, usage.voluntaryContextSwitches() / n);
+        m.put(MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ, usage.involuntaryContextSwitches() / n);
+        if (kernel.syscalls().isPresent()) {
+            m.put(MetricKeys.SYSCALLS_PER_REQ, kernel.syscalls().getAsLong() / n);
+        }
+        m.put(MetricKeys.PAGE_FAULTS_PER_REQ, usage.pageFaults() / n);
         m.put(MetricKeys.ALLOC_BYTES_PER_REQ, window.allocatedBytes() / n);
         m.put(MetricKeys.LATENCY_P50_US, latencyNanos.getValueAtPercentile(50.0) / 1e3);
         m.put(MetricKeys.LATENCY_P99_US, latencyNanos.getValueAtPercentile(99.0) / 1e3);
@@ -100,12 +148,9 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         env.put("jit_cpu_ms_in_window", String.format(java.util.Locale.ROOT, "%.1f",
                 window.compilerThreads().cpuMicros() / 1e3));
         env.put("cpu_time_accounting", accounting.describe());
-        ResourceUsage usage = window.usage();
-        double userError = accounting.userSamplingError(usage.userMicros(), usage.systemMicros());
-        if (!Double.isNaN(userError)) {
-            env.put(USER_SAMPLING_ERROR, String.format(java.util.Locale.ROOT, "%.2f", 100 * userError));
-            env.put(SYS_SAMPLING_ERROR, String.format(java.util.Locale.ROOT, "%.2f",
-                    100 * accounting.systemSamplingError(usage.userMicros(), usage.systemMicros())));
+        splitEnvironment(env, accounting);
+        if (kernel.syscalls().isEmpty()) {
+            env.put(SYSCALLS_NOT_COUNTED, kernel.syscallsReason());
         }
         if (!Double.isNaN(othersCpuPercent)) {
             env.put("others_cpu_percent", String.format(java.util.Locale.ROOT, "%.1f", othersCpuPercent));
@@ -114,6 +159,45 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
             env.put("first_error", firstError);
         }
         return env;
+    }
+
+    /**
+     * The split's source and precision: under a sampled split its samples, their binomial error and, to compare,
+     * {@code getrusage}'s own split of the same window; under a tick split the reason and the error of the tick
+     * sampling.
+     */
+    private void splitEnvironment(Map<String, String> env, CpuTimeAccounting accounting) {
+        CpuSplit split = kernel.cpuSplit();
+        env.put(CPU_SPLIT_SOURCE, split.source().label());
+        ResourceUsage tick = window.usage();
+        double userError;
+        double systemError;
+        if (split.source() == CpuSplit.Source.SAMPLED) {
+            env.put(CPU_SPLIT_RATE_HZ, Integer.toString(split.rateHz()));
+            env.put(CPU_SPLIT_SAMPLES, Long.toString(split.samples()));
+            env.put(CPU_SPLIT_USER_SAMPLES, Long.toString(split.userSamples()));
+            if (split.lostSamples() > 0) {
+                env.put(CPU_SPLIT_LOST_SAMPLES, Long.toString(split.lostSamples()));
+            }
+            env.put(TICK_USER_CPU_US_PER_REQ, perRequest(tick.userMicros()));
+            env.put(TICK_SYS_CPU_US_PER_REQ, perRequest(tick.systemMicros()));
+            userError = split.userSamplingError();
+            systemError = split.systemSamplingError();
+        } else {
+            env.put(CPU_SPLIT_REASON, split.reason());
+            userError = accounting.userSamplingError(tick.userMicros(), tick.systemMicros());
+            systemError = accounting.systemSamplingError(tick.userMicros(), tick.systemMicros());
+        }
+        if (!Double.isNaN(userError)) {
+            env.put(USER_SAMPLING_ERROR, String.format(Locale.ROOT, "%.2f", 100 * userError));
+        }
+        if (!Double.isNaN(systemError)) {
+            env.put(SYS_SAMPLING_ERROR, String.format(Locale.ROOT, "%.2f", 100 * systemError));
+        }
+    }
+
+    private String perRequest(long micros) {
+        return String.format(Locale.ROOT, "%.4f", (double) micros / requests);
     }
 
     private static String seconds(Duration d) {

@@ -39,10 +39,11 @@ public enum Stack {
 
     /** Starts this stack's server and the clients of {@code workload}; calls begin with {@link Load#start()}. */
     Load open(EngineOptions options, Workload workload) {
-        return switch (this) {
-            case PERFLAB -> PerfLabLoad.open(options, workload);
-            case GRPC -> GrpcLoad.open(workload);
-            case NETTY -> NettyLoad.open(workload);
+        RpcStack stack = switch (this) {
+            case PERFLAB -> new PerfLabStack(options, workload);
+            case GRPC -> new GrpcStack(workload);
+            case NETTY -> new NettyStack(workload);
         };
+        return Load.open(stack, workload);
     }
 }

@@ -1,5 +1,6 @@
 package io.perflab.runner.trial;
 
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchResult;
@@ -29,9 +30,10 @@ final class DrivenTrial {
      * @return {@link TrialMain#EXIT_OK} after {@code exit}, {@link TrialMain#EXIT_USAGE} for a line that is no
      *     command, {@link TrialMain#EXIT_CALLS_FAILED} when the runner went away without {@code exit}
      */
-    static int run(TrialSpec spec, BufferedReader in, PrintWriter out, PrintWriter err, LongSupplier nanoClock) {
-        RpcBench bench = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(), nanoClock,
-                line -> err.println("perflab trial: " + line));
+    static int run(TrialSpec spec, KernelMeter kernel, BufferedReader in, PrintWriter out, PrintWriter err,
+                   LongSupplier nanoClock) {
+        RpcBench bench = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(), kernel,
+                nanoClock, line -> err.println("perflab trial: " + line));
         try (RpcBench.Session session = bench.open()) {
             Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
             environment.putAll(session.warmUp());

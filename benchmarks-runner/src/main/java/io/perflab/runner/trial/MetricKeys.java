@@ -22,6 +22,13 @@ public final class MetricKeys {
     public static final String CTX_SWITCHES_PER_REQ = "ctx_switches_per_req";
     public static final String VOLUNTARY_CTX_SWITCHES_PER_REQ = "voluntary_ctx_switches_per_req";
     public static final String INVOLUNTARY_CTX_SWITCHES_PER_REQ = "involuntary_ctx_switches_per_req";
+    /**
+     * System calls per request ({@code raw_syscalls:sys_enter}), every thread but the JIT compiler threads; only
+     * where perf events may count the tracepoint ({@link #ENGINE_WHERE_TRACED}).
+     */
+    public static final String SYSCALLS_PER_REQ = "syscalls_per_req";
+    /** Page faults (minor + major) per request, whole process less the JIT compiler threads. */
+    public static final String PAGE_FAULTS_PER_REQ = "page_faults_per_req";
     /** Bytes allocated on the heap by all threads per request. */
     public static final String ALLOC_BYTES_PER_REQ = "alloc_bytes_per_req";
     /** Call latency percentiles seen by the client, µs. */
@@ -33,10 +40,17 @@ public final class MetricKeys {
     /** Accumulated collection time in the measured window, ms. */
     public static final String GC_PAUSE_MS = "gc_pause_ms";
 
-    /** Every metric an engine trial reports, in DESIGN's order. */
+    /** Every metric an engine trial reports on any host, in DESIGN's order. */
     public static final List<String> ENGINE = List.of(REQS_PER_SEC, USER_CPU_US_PER_REQ, SYS_CPU_US_PER_REQ,
             CPU_US_PER_REQ, CTX_SWITCHES_PER_REQ, VOLUNTARY_CTX_SWITCHES_PER_REQ, INVOLUNTARY_CTX_SWITCHES_PER_REQ,
-            ALLOC_BYTES_PER_REQ, LATENCY_P50_US, LATENCY_P99_US, LATENCY_P999_US, GC_COUNT, GC_PAUSE_MS);
+            PAGE_FAULTS_PER_REQ, ALLOC_BYTES_PER_REQ, LATENCY_P50_US, LATENCY_P99_US, LATENCY_P999_US, GC_COUNT,
+            GC_PAUSE_MS);
+
+    /**
+     * The metrics an engine trial adds where perf events may count tracepoints (the trial's environment says why
+     * they are missing elsewhere).
+     */
+    public static final List<String> ENGINE_WHERE_TRACED = List.of(SYSCALLS_PER_REQ);
 
     /** Wall time of one run of a shell command, ms. */
     public static final String WALL_MS = "wall_ms";

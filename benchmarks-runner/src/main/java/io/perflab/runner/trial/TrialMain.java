@@ -1,5 +1,6 @@
 package io.perflab.runner.trial;
 
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.rpcbench.RpcBench;
 import io.perflab.runner.rpcbench.RpcBenchResult;
@@ -13,7 +14,9 @@ import java.util.Map;
 
 /**
  * The body of a forked trial JVM: reads its {@link TrialSpec} (one JSON argument), runs rpc-bench once and prints the
- * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly. With
+ * {@link TrialProtocol} line. {@code perflab trial} calls {@link #run}; tests start this class directly. How the
+ * window's CPU time is split and whether its system calls are counted come from the JVM's system properties
+ * ({@link KernelMeter#fromSystemProperties()}), so that they travel with the trial's JVM flags. With
  * {@value #DRIVEN} before the spec it is one JVM of a pair of a paired design, whose windows the runner drives over
  * its standard input ({@link DrivenTrial}).
  *
@@ -44,6 +47,7 @@ public final class TrialMain {
     public static int run(List<String> args, BufferedReader in, PrintWriter out, PrintWriter err) {
         QuietLogging.apply();
         TrialSpec spec;
+        KernelMeter kernel;
         boolean driven = !args.isEmpty() && args.get(0).equals(DRIVEN);
         try {
             if (args.size() != (driven ? 2 : 1)) {
@@ -51,16 +55,17 @@ public final class TrialMain {
                         + " for a driven trial); got " + args.size());
             }
             spec = TrialSpec.fromJson(args.get(driven ? 1 : 0));
+            kernel = KernelMeter.fromSystemProperties();
         } catch (IllegalArgumentException e) {
             err.println("perflab trial: " + e.getMessage());
             return EXIT_USAGE;
         }
         if (driven) {
-            return DrivenTrial.run(spec, in, out, err, System::nanoTime);
+            return DrivenTrial.run(spec, kernel, in, out, err, System::nanoTime);
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         RpcBenchResult result = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(),
-                System::nanoTime, line -> err.println("perflab trial: " + line)).run();
+                kernel, System::nanoTime, line -> err.println("perflab trial: " + line)).run();
         environment.putAll(result.environment());
         if (result.requests() == 0) {
             err.println("perflab trial: no call completed in the measured window"

@@ -33,8 +33,8 @@ public record TrialResult(String variant, int ordinal, TrialStatus status, Insta
     public TrialResult {
         Objects.requireNonNull(variant, "variant");
         Objects.requireNonNull(status, "status");
-        metrics = Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
-        environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
+        metrics = metrics == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+        environment = environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
     }
 
     /** A trial of the fresh design: a whole trial JVM (or command run), no pair. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,8 +23,10 @@ class CompilerThreadsTests {
 
         Optional<CompilerThreads.Reading> reading = CompilerThreads.read(tasks);
 
-        assertThat(reading).contains(new CompilerThreads.Reading(4_750_000, 80, 20, 9, 1));
-        assertThat(reading.get().since(CompilerThreads.Reading.ZERO)).isEqualTo(new ResourceUsage(3800, 950, 9, 1));
+        // 10 minor + 2 major page faults per thread
+        assertThat(reading).contains(new CompilerThreads.Reading(4_750_000, 80, 20, 9, 1, 24));
+        assertThat(reading.get().since(CompilerThreads.Reading.ZERO))
+                .isEqualTo(new ResourceUsage(3800, 950, 9, 1, 24));
     }
 
     @Test
@@ -32,7 +35,19 @@ class CompilerThreadsTests {
         Files.createDirectories(tasks.resolve("102"));
         Files.writeString(tasks.resolve("102/comm"), "C1 CompilerThre\n");
 
-        assertThat(CompilerThreads.read(tasks)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0));
+        assertThat(CompilerThreads.read(tasks)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
+    }
+
+    @Test
+    void listsTheIdsOfTheCompilerThreadsAndOfTheOthers(@TempDir Path tasks) throws IOException {
+        thread(tasks, "101", "C2 CompilerThre", 1, 0, 0, 0, 0);
+        thread(tasks, "103", "pool-1-thread-1", 1, 0, 0, 0, 0);
+        thread(tasks, "105", "JVMCI-native C", 1, 0, 0, 0, 0);
+
+        assertThat(CompilerThreads.threadIds(tasks, true)).hasValueSatisfying(ids ->
+                assertThat(ids).containsExactlyInAnyOrder(101, 105));
+        assertThat(CompilerThreads.threadIds(tasks, false)).contains(List.of(103));
+        assertThat(CompilerThreads.threadIds(tasks.resolve("absent"), true)).isEmpty();
     }
 
     @Test
@@ -72,7 +87,7 @@ class CompilerThreadsTests {
         Path dir = Files.createDirectories(tasks.resolve(tid));
         Files.writeString(dir.resolve("comm"), name + "\n");
         Files.writeString(dir.resolve("schedstat"), cpuNanos + " 12345 67\n");
-        Files.writeString(dir.resolve("stat"), tid + " (" + name + ") S 1 1 1 0 -1 4194368 10 0 0 0 "
+        Files.writeString(dir.resolve("stat"), tid + " (" + name + ") S 1 1 1 0 -1 4194368 10 0 2 0 "
                 + userTicks + " " + systemTicks + " 0 0 20 0 30 0 100 0 0\n");
         Files.writeString(dir.resolve("status"), "Name:\t" + name + "\nvoluntary_ctxt_switches:\t" + voluntary
                 + "\nnonvoluntary_ctxt_switches:\t" + involuntary + "\n");

@@ -89,6 +89,25 @@ class ProcessMeterTests {
         assertThat(window.usage()).isEqualTo(new ResourceUsage(420, 0, 8, 0));
     }
 
+    @Test
+    void theCompilerThreadsPageFaultsNeverDriveTheProcessBelowNone() {
+        Deque<Long> clock = new ArrayDeque<>(List.of(0L, 1_000_000L));
+        Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(0, 0, 0, 0, 100),
+                new ResourceUsage(900, 20, 10, 0, 130)));
+        // the compiler faulted 40 times, 10 of them between its reading and getrusage's at the start
+        Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
+                new CompilerThreads.Reading(0, 0, 0, 0, 0, 60), new CompilerThreads.Reading(500_000, 1, 0, 2, 0, 100)));
+        ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
+                compilers::pop);
+
+        ProcessMeter.Snapshot start = meter.snapshot();
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.compilerThreads().pageFaults()).isEqualTo(30);
+        assertThat(window.usage().pageFaults()).isZero();
+        assertThat(window.processUsage().pageFaults()).isEqualTo(30);
+    }
+
     private static void allocate(int bytes) {
         for (int i = 0; i < bytes / 1024; i++) {
             sink = new byte[1024 - 16]; // 16-byte array header on a 64-bit JVM with compressed class pointers

@@ -67,4 +67,17 @@ class GrpcMessagesTests {
         assertThatThrownBy(() -> GrpcMessages.check(echo, new byte[10]))
                 .hasMessage("Echo answered 10 bytes, expected 2048");
     }
+
+    @Test
+    void echoRefusesNegativeOrHugeResponseSizesInsteadOfAllocatingThem() {
+        byte[] huge = ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array();
+        byte[] negative = ByteBuffer.allocate(4).putInt(-1).array();
+
+        assertThatThrownBy(() -> GrpcMessages.echo(huge))
+                .hasMessage("Calculator.Echo responseBytes 2147483647 exceeds 67108864");
+        assertThatThrownBy(() -> GrpcMessages.echo(negative))
+                .hasMessage("Calculator.Echo responseBytes is negative: -1");
+        assertThatThrownBy(() -> GrpcMessages.echo(new byte[3]))
+                .hasMessage("Calculator.Echo expects int32 responseBytes, got 3 bytes");
+    }
 }

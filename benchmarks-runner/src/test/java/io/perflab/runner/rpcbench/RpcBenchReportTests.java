@@ -2,11 +2,17 @@ package io.perflab.runner.rpcbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.within;
+
+import io.perflab.runner.metering.CpuSplit;
 import io.perflab.runner.metering.CpuTimeAccounting;
+import io.perflab.runner.metering.KernelWindow;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
+import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +41,8 @@ class RpcBenchReportTests {
                 "GC:               0 collections, 0 ms\n",
                 "Window:           776270 requests in 5.000 s after 5.000 s of warmup\n",
                 "cover the whole process, client and server threads as in rpc-bench, except the JIT's compiler threads");
-        assertThat(report).doesNotContain("User/sys split");
+        assertThat(report).contains("Syscalls per req: not counted (not metered)\n", "Page faults per req: 0\n",
+                "User/sys split:   getrusage's (unknown) (cpu_split_source=tick; no cpu-clock samples: not metered)\n");
         assertThat(result.environment(CpuTimeAccounting.UNKNOWN)).containsEntry("cpu_time_accounting", "unknown")
                 .doesNotContainKey(RpcBenchResult.USER_SAMPLING_ERROR);
     }
@@ -51,6 +58,44 @@ class RpcBenchReportTests {
                 .containsEntry(RpcBenchResult.SYS_SAMPLING_ERROR, "0.62");
         assertThat(RpcBenchReport.format(result, tick)).contains("User/sys split:   sampled by the kernel at each "
                 + "timer tick (tick 250 Hz): ±1.00 % on user CPU and ±0.62 % on system CPU in this window");
+        assertThat(result.environment(tick)).containsEntry(RpcBenchResult.CPU_SPLIT_SOURCE, "tick")
+                .containsEntry(RpcBenchResult.CPU_SPLIT_REASON, "not metered")
+                .containsEntry(RpcBenchResult.SYSCALLS_NOT_COUNTED, "not metered");
+    }
+
+    @Test
+    void sampledSplitDividesTheExactTotalAndCarriesItsBinomialError() {
+        // 40,000 samples, 25 % in user mode: user ± sqrt(0.75 / (0.25 × 40,000)) = ±0.866 %, sys ±0.289 %
+        RpcBenchResult tickSplit = seedResult();
+        KernelWindow kernel = new KernelWindow(new CpuSplit(CpuSplit.Source.SAMPLED, 10_000, 30_000, 4999, 0, null),
+                OptionalLong.of(6_986_430), null);
+        RpcBenchResult result = withKernel(tickSplit, kernel);
+        CpuTimeAccounting tick = new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250);
+
+        Map<String, Double> metrics = result.metrics();
+        assertThat(metrics.get(MetricKeys.CPU_US_PER_REQ))
+                .isEqualTo(tickSplit.metrics().get(MetricKeys.CPU_US_PER_REQ));
+        assertThat(metrics.get(MetricKeys.USER_CPU_US_PER_REQ)).isCloseTo((31.7217 + 51.3626) / 4, within(1e-5));
+        assertThat(metrics.get(MetricKeys.SYSCALLS_PER_REQ)).isCloseTo(9.0, within(1e-9));
+        assertThat(result.environment(tick)).containsEntry(RpcBenchResult.CPU_SPLIT_SOURCE, "sampled")
+                .containsEntry(RpcBenchResult.CPU_SPLIT_SAMPLES, "40000")
+                .containsEntry(RpcBenchResult.CPU_SPLIT_USER_SAMPLES, "10000")
+                .containsEntry(RpcBenchResult.CPU_SPLIT_RATE_HZ, "4999")
+                .containsEntry(RpcBenchResult.USER_SAMPLING_ERROR, "0.87")
+                .containsEntry(RpcBenchResult.SYS_SAMPLING_ERROR, "0.29")
+                .containsEntry(RpcBenchResult.TICK_USER_CPU_US_PER_REQ, "31.7217")
+                .doesNotContainKeys(RpcBenchResult.CPU_SPLIT_REASON, RpcBenchResult.SYSCALLS_NOT_COUNTED,
+                        RpcBenchResult.CPU_SPLIT_LOST_SAMPLES);
+        assertThat(RpcBenchReport.format(result, tick)).contains("Syscalls per req: 9\n", "User/sys split:   sampled "
+                + "with cpu-clock at 4999 Hz on each CPU (cpu_split_source=sampled): 40000 samples, 25.0 % in user "
+                + "mode: ±0.87 % on user CPU and ±0.29 % on system CPU in this window from sampling alone; their sum "
+                + "is exact (getrusage's tick split: user 31.7217us, sys 51.3626us)\n");
+    }
+
+    private static RpcBenchResult withKernel(RpcBenchResult r, KernelWindow kernel) {
+        return new RpcBenchResult(r.workload(), r.engineOptions(), r.requests(), r.window(), r.latencyNanos(),
+                r.warmupUsed(), r.warmupSettled(), r.failedCalls(), r.firstError(), r.othersCpuPercent(),
+                r.jitMillisInWindow(), kernel, r.setup());
     }
 
     /** The "Without patch" figures of rpc-bench in seeds/001, rebuilt as a window of 776 270 requests in 5 s. */
@@ -63,7 +108,7 @@ class RpcBenchReportTests {
         return new RpcBenchResult(Workload.DEFAULTS.withRun(Duration.ofSeconds(5))
                 .withWarmup(Warmup.fixed(Duration.ofSeconds(5))), Map.of("completion", "notification"), requests,
                 new ProcessMeter.Window(5_000_000_000L, usage, ResourceUsage.ZERO, 123 * requests, 0, 0), latency,
-                Duration.ofSeconds(5), true, 0, null, Double.NaN, 0,
+                Duration.ofSeconds(5), true, 0, null, Double.NaN, 0, KernelWindow.NOT_METERED,
                 Map.of("warmup_evidence", "calls/s 155254 155254 155254 (spread 0.0 %)"));
     }
 

@@ -7,6 +7,7 @@ import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,7 +26,7 @@ class RpcBenchTests {
         RpcBenchResult result = RpcBench.of(EngineOptions.defaults(), SHORT).run();
 
         Map<String, Double> metrics = result.metrics();
-        assertThat(metrics).containsOnlyKeys(MetricKeys.ENGINE);
+        assertEngineMetricsAndKernelMeter(result);
         assertThat(result.requests()).isPositive();
         assertThat(result.failedCalls()).isZero();
         assertThat(result.window().elapsedNanos()).isBetween(500_000_000L, 700_000_000L);
@@ -38,6 +39,34 @@ class RpcBenchTests {
         assertThat(metrics.get(MetricKeys.LATENCY_P99_US)).isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
         assertThat(Double.parseDouble(result.environment().get("warmup_seconds"))).isBetween(0.2, 1.0);
         assertThat(result.environment()).containsKeys("engine_options", "workload", "requests", "jit_ms_in_window");
+    }
+
+    /**
+     * Every engine metric, {@code syscalls_per_req} exactly where system calls were counted, and the source of the
+     * user/system split recorded either way.
+     */
+    static void assertEngineMetricsAndKernelMeter(RpcBenchResult result) {
+        Map<String, Double> metrics = result.metrics();
+        Map<String, String> env = result.environment();
+        List<String> all = new ArrayList<>(MetricKeys.ENGINE);
+        all.addAll(MetricKeys.ENGINE_WHERE_TRACED);
+        assertThat(metrics).containsKeys(MetricKeys.ENGINE.toArray(String[]::new));
+        assertThat(metrics.keySet()).isSubsetOf(all);
+        assertThat(metrics.containsKey(MetricKeys.SYSCALLS_PER_REQ))
+                .as("syscalls_per_req, or why not: %s", env.get(RpcBenchResult.SYSCALLS_NOT_COUNTED))
+                .isNotEqualTo(env.containsKey(RpcBenchResult.SYSCALLS_NOT_COUNTED));
+        if (metrics.containsKey(MetricKeys.SYSCALLS_PER_REQ)) {
+            // calls cross loopback; in async mode one write or read may carry many of them
+            assertThat(metrics.get(MetricKeys.SYSCALLS_PER_REQ)).isPositive();
+        }
+        assertThat(metrics.get(MetricKeys.PAGE_FAULTS_PER_REQ)).isNotNegative();
+        assertThat(env.get(RpcBenchResult.CPU_SPLIT_SOURCE)).isIn("sampled", "tick");
+        if (env.get(RpcBenchResult.CPU_SPLIT_SOURCE).equals("sampled")) {
+            assertThat(Long.parseLong(env.get(RpcBenchResult.CPU_SPLIT_SAMPLES))).isPositive();
+            assertThat(env).containsKeys(RpcBenchResult.TICK_USER_CPU_US_PER_REQ, RpcBenchResult.USER_SAMPLING_ERROR);
+        } else {
+            assertThat(env).containsKey(RpcBenchResult.CPU_SPLIT_REASON);
+        }
     }
 
     @Test

@@ -97,7 +97,7 @@ class StackTests {
         assertThat(result.firstError()).isNull();
         assertThat(result.failedCalls()).isZero();
         assertThat(result.requests()).isPositive();
-        assertThat(metrics).containsOnlyKeys(MetricKeys.ENGINE);
+        RpcBenchTests.assertEngineMetricsAndKernelMeter(result);
         assertThat(metrics.get(MetricKeys.REQS_PER_SEC)).isPositive();
         assertThat(metrics.get(MetricKeys.CPU_US_PER_REQ)).isPositive();
         assertThat(metrics.get(MetricKeys.LATENCY_P50_US)).isPositive();

@@ -31,29 +31,30 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * rpc-bench on gRPC-java (grpc-netty-shaded), configured as its users would at their best and with the engine's
  * topology: a server with one boss and {@code serverReactors} worker event loops (epoll where available) and an
  * executor of {@code workerThreads} threads (0: {@code directExecutor}, handlers on the event loops, as the
- * engine's handlers run on its reactors); plaintext. Each sync client thread has its own {@link ManagedChannel}
- * (one event loop, one connection) and calls {@link ClientCalls#blockingUnaryCall}; in async mode
- * {@code clientThreads} channels carry {@code asyncConcurrency} call chains of {@link ClientCalls#asyncUnaryCall},
- * completions on the channel's event loop ({@code directExecutor}), as the engine's run on its client reactor.
- * Every call has the engine's 10 s deadline. Messages are described in {@link GrpcMessages}.
+ * engine's handlers run on its reactors); plaintext. Each connection is its own {@link ManagedChannel} (one event
+ * loop, one connection); sync calls are {@link ClientCalls#blockingUnaryCall}, async ones
+ * {@link ClientCalls#asyncUnaryCall} with completions on the channel's event loop ({@code directExecutor}), as the
+ * engine's run on its client reactor. Every call has the engine's 10 s deadline. Messages are described in
+ * {@link GrpcMessages}.
+ *
+ * <p>The event loops are built here rather than by the engine's {@code Transports}: gRPC runs on its own shaded
+ * copy of Netty, whose classes are not the engine's.
  */
-abstract class GrpcLoad extends Load {
+final class GrpcStack implements RpcStack {
 
     private static final boolean EPOLL = Epoll.isAvailable();
 
-    final Workload workload;
-    final MethodDescriptor<byte[], byte[]> method;
+    private final Workload workload;
+    private final MethodDescriptor<byte[], byte[]> method;
     private final EventLoopGroup boss;
     private final EventLoopGroup serverLoops;
     private final ExecutorService serverExecutor;
@@ -61,7 +62,7 @@ abstract class GrpcLoad extends Load {
     private final List<ManagedChannel> channels = new ArrayList<>();
     private final List<EventLoopGroup> clientLoops = new ArrayList<>();
 
-    private GrpcLoad(Workload workload) {
+    GrpcStack(Workload workload) {
         this.workload = workload;
         this.method = GrpcMessages.method(workload);
         boss = newGroup(1, "grpc-bench-boss");
@@ -88,12 +89,6 @@ abstract class GrpcLoad extends Load {
         }
     }
 
-    static Load open(Workload workload) {
-        GrpcLoad load = workload.mode() == CallMode.SYNC ? new Sync(workload) : new Async(workload);
-        return connected(load);
-    }
-
-
     private static ServerServiceDefinition service(Runnable work) {
         return ServerServiceDefinition.builder(GrpcMessages.SERVICE)
                 .addMethod(GrpcMessages.ADD, ServerCalls.asyncUnaryCall(answer(GrpcMessages::add, work)))
@@ -116,8 +111,13 @@ abstract class GrpcLoad extends Load {
         };
     }
 
-    /** A channel with its own event loop and connection, as each engine client has its own reactor. */
-    ManagedChannel newChannel(int index) {
+    /**
+     * A channel with its own event loop and connection. A channel connects on its first call: that call is made
+     * here, in the setup, as the other stacks connect before their load starts; it also loads gRPC's classes
+     * outside the warmup's first window.
+     */
+    @Override
+    public Connection connect(int index) {
         EventLoopGroup loop = newGroup(1, "grpc-bench-client-loop-" + index);
         clientLoops.add(loop);
         InetSocketAddress address = (InetSocketAddress) server.getListenSockets().get(0);
@@ -128,24 +128,13 @@ abstract class GrpcLoad extends Load {
                 .directExecutor()
                 .build();
         channels.add(channel);
-        // a channel connects on its first call: make that call here, in the setup, as the other stacks connect
-        // before their load starts; it also loads gRPC's classes outside the warmup's first window
         GrpcMessages.check(workload, ClientCalls.blockingUnaryCall(channel, method, callOptions(),
                 GrpcMessages.request(workload, 0)));
-        return channel;
-    }
-
-    CallOptions callOptions() {
-        return CallOptions.DEFAULT.withDeadlineAfter(CALL_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-    }
-
-    void fail(Throwable error) {
-        Status status = Status.fromThrowable(error);
-        fail(status.getCode() + ": " + (status.getDescription() == null ? error : status.getDescription()));
+        return new ChannelConnection(channel);
     }
 
     @Override
-    void release() {
+    public void close() {
         channels.forEach(ManagedChannel::shutdownNow);
         for (ManagedChannel channel : channels) {
             awaitQuietly(() -> channel.awaitTermination(5, TimeUnit.SECONDS));
@@ -154,6 +143,15 @@ abstract class GrpcLoad extends Load {
         awaitQuietly(() -> server.awaitTermination(5, TimeUnit.SECONDS));
         clientLoops.forEach(loop -> loop.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         shutDownGroupsAndExecutor();
+    }
+
+    private CallOptions callOptions() {
+        return CallOptions.DEFAULT.withDeadlineAfter(Load.CALL_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private static String describe(Throwable error) {
+        Status status = Status.fromThrowable(error);
+        return status.getCode() + ": " + (status.getDescription() == null ? error : status.getDescription());
     }
 
     private void shutDownGroupsAndExecutor() {
@@ -189,97 +187,52 @@ abstract class GrpcLoad extends Load {
         return EPOLL ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
-    /** Sync mode: one thread, one channel, one blocking call at a time each. */
-    private static final class Sync extends GrpcLoad {
+    /** One client's channel. */
+    private final class ChannelConnection implements Connection {
+        private final ManagedChannel channel;
 
-        Sync(Workload workload) {
-            super(workload);
+        ChannelConnection(ManagedChannel channel) {
+            this.channel = channel;
         }
 
         @Override
-        void connect() {
-            for (int i = 0; i < workload.clientThreads(); i++) {
-                ManagedChannel channel = newChannel(i);
-                SingleWriterRecorder recorder = newRecorder();
-                Thread thread = new Thread(() -> callInLoop(channel, recorder), "grpc-bench-client-" + i);
-                thread.setDaemon(true);
-                clientThreads.add(thread);
+        public void call(int x) throws CallFailedException {
+            byte[] response;
+            try {
+                response = ClientCalls.blockingUnaryCall(channel, method, callOptions(),
+                        GrpcMessages.request(workload, x));
+            } catch (StatusRuntimeException e) {
+                throw new CallFailedException(describe(e));
             }
-        }
-
-        private void callInLoop(ManagedChannel channel, SingleWriterRecorder recorder) {
-            int x = 0;
-            while (proceed()) {
-                long start = System.nanoTime();
-                try {
-                    byte[] response = ClientCalls.blockingUnaryCall(channel, method, callOptions(),
-                            GrpcMessages.request(workload, x++));
-                    GrpcMessages.check(workload, response);
-                    record(recorder, start);
-                } catch (StatusRuntimeException | IllegalStateException e) {
-                    fail(e);
-                }
+            try {
+                GrpcMessages.check(workload, response);
+            } catch (IllegalStateException e) {
+                throw new CallFailedException(e.getMessage());
             }
-        }
-    }
-
-    /** Async mode: call chains spread over the channels, each completion issuing the chain's next call. */
-    private static final class Async extends GrpcLoad {
-        private final List<Chain> chains = new ArrayList<>();
-
-        Async(Workload workload) {
-            super(workload);
         }
 
         @Override
-        void connect() {
-            List<ManagedChannel> perClient = new ArrayList<>();
-            List<SingleWriterRecorder> recordersPerClient = new ArrayList<>();
-            for (int i = 0; i < workload.clientThreads(); i++) {
-                perClient.add(newChannel(i));
-                recordersPerClient.add(newRecorder());
-            }
-            for (int i = 0; i < workload.asyncConcurrency(); i++) {
-                chains.add(new Chain(perClient.get(i % perClient.size()),
-                        recordersPerClient.get(i % perClient.size())));
-            }
-            chainsEnded = new CountDownLatch(chains.size());
+        public AsyncCaller asyncCaller(CallListener listener) {
+            return new ChainCaller(listener);
         }
 
-        @Override
-        void start() {
-            chains.forEach(Chain::next);
-        }
-
-        /**
-         * One outstanding call at a time; completions run on the channel's event loop, the only writer of its
-         * recorder. A failed call ends its chain.
-         */
-        private final class Chain implements StreamObserver<byte[]> {
-            private final ManagedChannel channel;
-            private final SingleWriterRecorder recorder;
-            private long start;
-            private int x;
+        /** One chain's calls; gRPC calls this observer back on the channel's event loop. */
+        private final class ChainCaller implements AsyncCaller, StreamObserver<byte[]> {
+            private final CallListener listener;
+            /** What was wrong with the answer of the current call, or null while it is fine (or yet to come). */
+            private String wrongAnswer;
             private boolean answered;
-            private boolean ended;
 
-            Chain(ManagedChannel channel, SingleWriterRecorder recorder) {
-                this.channel = channel;
-                this.recorder = recorder;
+            ChainCaller(CallListener listener) {
+                this.listener = listener;
             }
 
-            void next() {
-                if (!running) {
-                    end();
-                    return;
-                }
-                if (deferWhilePaused(this::next)) {
-                    return;
-                }
+            @Override
+            public void call(int x) {
                 answered = false;
-                start = System.nanoTime();
+                wrongAnswer = null;
                 ClientCalls.asyncUnaryCall(channel.newCall(method, callOptions()),
-                        GrpcMessages.request(workload, x++), this);
+                        GrpcMessages.request(workload, x), this);
             }
 
             @Override
@@ -288,30 +241,21 @@ abstract class GrpcLoad extends Load {
                     GrpcMessages.check(workload, response);
                     answered = true;
                 } catch (IllegalStateException e) {
-                    fail(e.getMessage());
+                    wrongAnswer = e.getMessage();
                 }
             }
 
             @Override
             public void onError(Throwable error) {
-                fail(error);
-                end();
+                listener.failed(describe(error));
             }
 
             @Override
             public void onCompleted() {
-                if (!answered) {
-                    end();
-                    return;
-                }
-                record(recorder, start);
-                next();
-            }
-
-            private void end() {
-                if (!ended) {
-                    ended = true;
-                    chainsEnded.countDown();
+                if (answered) {
+                    listener.answered();
+                } else {
+                    listener.failed(wrongAnswer != null ? wrongAnswer : "completed without an answer");
                 }
             }
         }

@@ -15,13 +15,13 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.exc.ValueInstantiationException;
 
 /**
- * Says why a request body could not be read, in the caller's terms: the JSON field at fault (e.g.
- * {@code workload.clientThreads}, {@code with[2]}) and what it may hold — never a Java type name or a parser's
- * internals.
+ * Says why JSON — a request body, an experiment file — could not be read, in the user's terms: the field at fault
+ * (e.g. {@code workload.clientThreads}, {@code with[2]}) and what it may hold, never a Java type name or a
+ * parser's internals.
  */
-public final class RequestBodyErrors {
+public final class JsonErrors {
 
-    private RequestBodyErrors() {
+    private JsonErrors() {
     }
 
     /** {@code ex} as one field problem. */
@@ -59,7 +59,10 @@ public final class RequestBodyErrors {
             return firstLine(bad.getMessage());
         }
         if (json instanceof MismatchedInputException mismatch) {
-            String expected = expected(mismatch.getTargetType());
+            Class<?> target = mismatch.getTargetType();
+            boolean ours = target != null && target.getName().startsWith("io.perflab.")
+                    && !firstLine(mismatch.getOriginalMessage()).startsWith("Cannot ");
+            String expected = ours ? null : expected(target);
             return expected != null ? expected : firstLine(mismatch.getOriginalMessage());
         }
         if (json instanceof StreamReadException read) {

@@ -1,0 +1,115 @@
+package io.perflab.runner.metering;
+
+import com.sun.jna.Pointer;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The ring buffer of a sampling perf event, mapped into this process: a control page
+ * ({@code struct perf_event_mmap_page}) whose {@code data_head} (offset 1024) the kernel advances past each whole
+ * record it writes, and whose {@code data_tail} (1032) the reader advances to free the space it has read; then
+ * the data pages ({@code data_offset} 1040, {@code data_size} 1048, Linux ≥ 4.1). Head and tail only grow; a
+ * record's position is their value modulo the data size, so a record may wrap around the end.
+ */
+final class PerfRingBuffer implements AutoCloseable {
+
+    private static final int DATA_HEAD = 1024;
+    private static final int DATA_TAIL = 1032;
+    private static final int DATA_OFFSET = 1040;
+    private static final int DATA_SIZE = 1048;
+
+    private final Pointer base;
+    private final long length;
+    private final long dataOffset;
+    private final long dataSize;
+    /** Reused for every drain, so that draining allocates nothing in the process it measures. */
+    private final byte[] scratch;
+    private final ByteBuffer records;
+    private final DataArea data = this::readData;
+    private boolean closed;
+
+    private PerfRingBuffer(Pointer base, long length, long dataOffset, long dataSize) {
+        this.base = base;
+        this.length = length;
+        this.dataOffset = dataOffset;
+        this.dataSize = dataSize;
+        this.scratch = new byte[Math.toIntExact(dataSize)];
+        this.records = ByteBuffer.wrap(scratch).order(ByteOrder.nativeOrder());
+    }
+
+    /**
+     * Maps the buffer of event {@code fd}.
+     *
+     * @param dataPages pages of data, a power of two
+     */
+    static PerfRingBuffer map(int fd, int dataPages) {
+        if (Integer.bitCount(dataPages) != 1) {
+            throw new IllegalArgumentException("data pages must be a power of two, got " + dataPages);
+        }
+        long page = PerfEvents.pageSize();
+        long length = (1L + dataPages) * page;
+        Pointer base = PerfEvents.map(fd, length);
+        long offset = base.getLong(DATA_OFFSET);
+        long size = base.getLong(DATA_SIZE);
+        // kernels before 4.1 leave both 0: the data follow the control page
+        return new PerfRingBuffer(base, length, offset == 0 ? page : offset, size == 0 ? dataPages * page : size);
+    }
+
+    /** Bytes of record data the buffer holds. */
+    long dataSize() {
+        return dataSize;
+    }
+
+    /** Counts the records written since the last call into {@code tally}, and gives their space back. */
+    void drainInto(SampleTally tally) {
+        long head = base.getLong(DATA_HEAD);
+        // the records before head were written before head was: read them after reading head
+        VarHandle.acquireFence();
+        long tail = base.getLong(DATA_TAIL);
+        int count = copy(data, dataSize, tail, head, scratch);
+        tally.add(records, count);
+        // done reading before the kernel may overwrite
+        VarHandle.fullFence();
+        base.setLong(DATA_TAIL, head);
+    }
+
+    private void readData(long offset, byte[] into, int at, int count) {
+        base.read(dataOffset + offset, into, at, count);
+    }
+
+    /** Where {@link #copy} reads the data area. */
+    @FunctionalInterface
+    interface DataArea {
+        void read(long offset, byte[] into, int at, int count);
+    }
+
+    /**
+     * Copies the bytes between {@code tail} and {@code head} of a data area of {@code size} bytes (a power of
+     * two) to the start of {@code out}, in order, unwrapped.
+     *
+     * @return how many bytes were copied
+     */
+    static int copy(DataArea data, long size, long tail, long head, byte[] out) {
+        long available = head - tail;
+        if (available < 0 || available > size || available > out.length) {
+            throw new IllegalStateException("perf ring buffer out of step: head " + head + ", tail " + tail
+                    + ", size " + size);
+        }
+        int start = (int) (tail & (size - 1));
+        int first = (int) Math.min(available, size - start);
+        data.read(start, out, 0, first);
+        if (first < available) {
+            data.read(0, out, first, (int) available - first);
+        }
+        return (int) available;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            PerfEvents.unmap(base, length);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.perflab.runner.rpcbench;
+
+import io.netty.channel.Channel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A bare-Netty client connection under load, on its own event loop, its calls handed to its
+ * {@link NettyClientHandler}. A blocking call is written by the calling thread (Netty hands the write to the
+ * event loop) and parks the thread until the handler, on the event loop, has its answer. A call chain's calls
+ * are written from the event loop, as each answer comes in, and flushed once per read batch.
+ */
+final class NettyConnection implements RpcStack.Connection {
+
+    /**
+     * Why a call on a closed connection fails at once: once closed, the channel's pipeline loses its handlers, so
+     * a call written to it would reach no {@link NettyClientHandler} to fail it.
+     */
+    private static final String CONNECTION_CLOSED = "connection closed";
+
+    private final Channel channel;
+    private final NettyMessages messages;
+    private final BlockingCall blockingCall = new BlockingCall();
+
+    NettyConnection(Channel channel, NettyMessages messages) {
+        this.channel = channel;
+        this.messages = messages;
+    }
+
+    @Override
+    public void call(int x) throws CallFailedException {
+        blockingCall.call(x);
+    }
+
+    @Override
+    public RpcStack.AsyncCaller asyncCaller(RpcStack.CallListener listener) {
+        return new ChainCall(listener);
+    }
+
+    /** The calling thread's end of the connection: one call at a time, the thread parked until it ends. */
+    private final class BlockingCall extends NettyClientHandler.Call {
+        private volatile Thread waiter;
+        private volatile boolean hasAnswer;
+        private volatile String error;
+
+        void call(int x) throws CallFailedException {
+            if (!channel.isActive()) {
+                throw new CallFailedException(CONNECTION_CLOSED);
+            }
+            request(messages.request(channel.alloc(), x));
+            waiter = Thread.currentThread();
+            hasAnswer = false;
+            error = null;
+            channel.writeAndFlush(this);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Load.CALL_TIMEOUT_MILLIS);
+            while (!hasAnswer && error == null) {
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new CallFailedException("no answer within " + Load.CALL_TIMEOUT_MILLIS + " ms");
+                }
+                LockSupport.parkNanos(this, remaining);
+            }
+            if (!hasAnswer) {
+                throw new CallFailedException(error);
+            }
+        }
+
+        @Override
+        void answered() {
+            hasAnswer = true;
+            LockSupport.unpark(waiter);
+        }
+
+        @Override
+        void failed(String description) {
+            error = description;
+            LockSupport.unpark(waiter);
+        }
+    }
+
+    /** One call chain's calls: written from the event loop once the chain runs, outcomes told to its listener. */
+    private final class ChainCall extends NettyClientHandler.Call implements RpcStack.AsyncCaller {
+        private final RpcStack.CallListener listener;
+
+        ChainCall(RpcStack.CallListener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public void call(int x) {
+            if (!channel.isActive()) {
+                listener.failed(CONNECTION_CLOSED);
+                return;
+            }
+            request(messages.request(channel.alloc(), x));
+            if (channel.eventLoop().inEventLoop()) {
+                channel.write(this);
+            } else {
+                channel.writeAndFlush(this); // the chain's first call, from the thread that starts the load
+            }
+        }
+
+        @Override
+        void answered() {
+            listener.answered();
+        }
+
+        @Override
+        void failed(String description) {
+            listener.failed(description);
+        }
+    }
+}

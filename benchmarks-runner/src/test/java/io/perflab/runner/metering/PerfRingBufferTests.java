@@ -1,0 +1,48 @@
+package io.perflab.runner.metering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class PerfRingBufferTests {
+
+    /** A data area of 16 bytes holding 0..15. */
+    private static final byte[] AREA = new byte[16];
+
+    static {
+        for (int i = 0; i < AREA.length; i++) {
+            AREA[i] = (byte) i;
+        }
+    }
+
+    private static final PerfRingBuffer.DataArea DATA = (offset, into, at, count) ->
+            System.arraycopy(AREA, (int) offset, into, at, count);
+
+    @Test
+    void copiesWhatLiesBetweenTailAndHead() {
+        byte[] out = new byte[16];
+
+        assertThat(PerfRingBuffer.copy(DATA, 16, 4, 9, out)).isEqualTo(5);
+        assertThat(out).startsWith(4, 5, 6, 7, 8);
+    }
+
+    @Test
+    void unwrapsARangeThatCrossesTheEndOfTheArea() {
+        byte[] out = new byte[16];
+
+        // head and tail only grow: 36 and 44 are offsets 4 and 12 of the third lap
+        assertThat(PerfRingBuffer.copy(DATA, 16, 44, 52, out)).isEqualTo(8);
+        assertThat(out).startsWith(12, 13, 14, 15, 0, 1, 2, 3);
+        assertThat(PerfRingBuffer.copy(DATA, 16, 48, 48, out)).isZero();
+    }
+
+    @Test
+    void refusesAHeadBehindTheTailOrMoreThanAFullArea() {
+        byte[] out = new byte[16];
+
+        assertThatThrownBy(() -> PerfRingBuffer.copy(DATA, 16, 10, 9, out)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("out of step");
+        assertThatThrownBy(() -> PerfRingBuffer.copy(DATA, 16, 0, 17, out)).isInstanceOf(IllegalStateException.class);
+    }
+}

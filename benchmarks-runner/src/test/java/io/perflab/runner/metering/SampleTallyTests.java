@@ -1,0 +1,97 @@
+package io.perflab.runner.metering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SampleTallyTests {
+
+    private static final int KERNEL = 1;
+    private static final int USER = 2;
+    private static final int HYPERVISOR = 3;
+
+    @Test
+    void countsSamplesOfTheSelectedThreadsByModeInsideTheWindow() {
+        SampleTally tally = new SampleTally(SampleFilter.process(100, Set.of(105)));
+        tally.countFrom(1_000);
+        tally.countUntil(2_000);
+        ByteBuffer records = records(
+                sample(USER, 100, 101, 1_000),
+                sample(USER, 100, 102, 1_500),
+                sample(KERNEL, 100, 101, 2_000),
+                sample(KERNEL, 100, 105, 1_200), // a JIT compiler thread
+                sample(USER, 200, 201, 1_300), // another process
+                sample(USER, 100, 101, 999), // before the window
+                sample(KERNEL, 100, 101, 2_001), // after it
+                sample(HYPERVISOR, 100, 101, 1_400));
+
+        tally.add(records, records.limit());
+
+        assertThat(tally.user()).isEqualTo(2);
+        assertThat(tally.kernel()).isEqualTo(1);
+        assertThat(tally.other()).isEqualTo(1);
+    }
+
+    @Test
+    void addsUpLostSamplesAndThrottlingAndSkipsOtherRecords() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        tally.countFrom(0);
+        ByteBuffer records = records(lost(12), throttle(), comm(), sample(KERNEL, 1, 7, 5), lost(3));
+
+        tally.add(records, records.limit());
+
+        assertThat(tally.lost()).isEqualTo(15);
+        assertThat(tally.throttled()).isEqualTo(1);
+        assertThat(tally.kernel()).isEqualTo(1);
+    }
+
+    @Test
+    void nothingCountsBeforeTheWindowIsKnownAndATruncatedRecordIsIgnored() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        ByteBuffer records = records(sample(USER, 1, 7, 5), sample(USER, 1, 7, 6));
+
+        tally.add(records, records.limit());
+        assertThat(tally.user()).as("countFrom not called").isZero();
+
+        tally.countFrom(0);
+        tally.add(records, records.limit() - 1);
+        assertThat(tally.user()).isEqualTo(1);
+    }
+
+    private static ByteBuffer records(byte[]... records) {
+        int size = 0;
+        for (byte[] r : records) {
+            size += r.length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.nativeOrder());
+        for (byte[] r : records) {
+            b.put(r);
+        }
+        return b.flip();
+    }
+
+    private static byte[] sample(int mode, int pid, int tid, long time) {
+        return record(SampleTally.RECORD_SAMPLE, mode, 24).putInt(pid).putInt(tid).putLong(time).array();
+    }
+
+    private static byte[] lost(long count) {
+        return record(SampleTally.RECORD_LOST, 0, 24).putLong(99).putLong(count).array();
+    }
+
+    private static byte[] throttle() {
+        return record(SampleTally.RECORD_THROTTLE, 0, 32).putLong(1).putLong(2).putLong(3).array();
+    }
+
+    /** PERF_RECORD_COMM: header, pid, tid, a name padded to 8 bytes. */
+    private static byte[] comm() {
+        return record(3, 0, 32).putInt(1).putInt(7).put("java\0\0\0\0".getBytes()).putLong(0).array();
+    }
+
+    private static ByteBuffer record(int type, int misc, int size) {
+        return ByteBuffer.allocate(size).order(ByteOrder.nativeOrder()).putInt(type).putShort((short) misc)
+                .putShort((short) size);
+    }
+}

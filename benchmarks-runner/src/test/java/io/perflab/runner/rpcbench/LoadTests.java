@@ -1,0 +1,165 @@
+package io.perflab.runner.rpcbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The shared driver against a fake stack: who calls, on which connection, and what is counted. */
+class LoadTests {
+
+    private static final Workload SYNC = Workload.DEFAULTS.withStack(Stack.NETTY).withClientThreads(3);
+    private static final Workload ASYNC = SYNC.withMode(CallMode.ASYNC).withClientThreads(2).withAsyncConcurrency(5);
+
+    @Test
+    void syncLoadCallsEachConnectionFromItsOwnThreadAndCountsFailures() throws InterruptedException {
+        FakeStack stack = new FakeStack(3);
+        CountDownLatch enoughCalls = new CountDownLatch(3);
+        stack.blocking = (connection, x) -> {
+            connection.callingThreads.add(Thread.currentThread().getName());
+            if (x == 2) {
+                throw new CallFailedException("refused call " + x + " on connection " + connection.index);
+            }
+            if (x == 5) {
+                enoughCalls.countDown();
+            }
+        };
+
+        try (Load load = Load.open(stack, SYNC)) {
+            load.start();
+            assertThat(enoughCalls.await(10, TimeUnit.SECONDS)).isTrue();
+            load.stop();
+
+            for (FakeConnection connection : stack.connections) {
+                assertThat(connection.callingThreads).containsExactly("netty-bench-client-" + connection.index);
+            }
+            assertThat(load.failed.get()).isEqualTo(3);
+            assertThat(load.firstError.get()).startsWith("refused call 2 on connection ");
+            int calls = stack.connections.stream().mapToInt(c -> c.calls.get()).sum();
+            assertThat(load.swapLatencies().getTotalCount()).isEqualTo(calls - 3);
+        }
+        assertThat(stack.closed).isTrue();
+    }
+
+    @Test
+    void asyncChainsAreSpreadOverTheConnectionsAndAFailureEndsItsChain() throws InterruptedException {
+        FakeStack stack = new FakeStack(2);
+        ExecutorService eventLoop = Executors.newSingleThreadExecutor();
+        CountDownLatch chainsFailed = new CountDownLatch(5);
+        stack.async = (connection, listener, x) -> eventLoop.execute(() -> {
+            connection.calls.incrementAndGet();
+            if (x < 3) {
+                listener.answered();
+            } else {
+                listener.failed("chain's call " + x + " refused");
+                chainsFailed.countDown();
+            }
+        });
+
+        try (Load load = Load.open(stack, ASYNC)) {
+            load.start();
+            assertThat(chainsFailed.await(10, TimeUnit.SECONDS)).isTrue();
+            load.stop();
+
+            assertThat(stack.connections.get(0).callers.get()).isEqualTo(3);
+            assertThat(stack.connections.get(1).callers.get()).isEqualTo(2);
+            assertThat(stack.connections.get(0).calls.get()).isEqualTo(3 * 4);
+            assertThat(stack.connections.get(1).calls.get()).isEqualTo(2 * 4);
+            assertThat(load.failed.get()).isEqualTo(5);
+            assertThat(load.firstError.get()).isEqualTo("chain's call 3 refused");
+            assertThat(load.swapLatencies().getTotalCount()).isEqualTo(5 * 3);
+        } finally {
+            eventLoop.shutdownNow();
+        }
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLoadClosedBeforeItStartedWaitsForNoChain() {
+        FakeStack stack = new FakeStack(2);
+        Load load = Load.open(stack, ASYNC);
+
+        load.close(); // a chain that never started never ends: waiting for it would take the 11 s call deadline
+
+        assertThat(stack.closed).isTrue();
+    }
+
+    @Test
+    void aConnectionThatCannotBeMadeClosesTheStack() {
+        FakeStack stack = new FakeStack(1);
+
+        assertThatThrownBy(() -> Load.open(stack, SYNC)).hasMessage("connection 1 refused");
+        assertThat(stack.closed).isTrue();
+    }
+
+    private interface BlockingBehaviour {
+        void call(FakeConnection connection, int x) throws CallFailedException;
+    }
+
+    private interface AsyncBehaviour {
+        void call(FakeConnection connection, RpcStack.CallListener listener, int x);
+    }
+
+    /** A stack of {@code connectable} connections whose calls do what the test says. */
+    private static final class FakeStack implements RpcStack {
+        final List<FakeConnection> connections = new ArrayList<>();
+        final int connectable;
+        BlockingBehaviour blocking;
+        AsyncBehaviour async;
+        volatile boolean closed;
+
+        FakeStack(int connectable) {
+            this.connectable = connectable;
+        }
+
+        @Override
+        public Connection connect(int index) {
+            if (index >= connectable) {
+                throw new IllegalStateException("connection " + index + " refused");
+            }
+            FakeConnection connection = new FakeConnection(this, index);
+            connections.add(connection);
+            return connection;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
+    private static final class FakeConnection implements RpcStack.Connection {
+        final FakeStack stack;
+        final int index;
+        final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger callers = new AtomicInteger();
+        final Set<String> callingThreads = ConcurrentHashMap.newKeySet();
+
+        FakeConnection(FakeStack stack, int index) {
+            this.stack = stack;
+            this.index = index;
+        }
+
+        @Override
+        public void call(int x) throws CallFailedException {
+            calls.incrementAndGet();
+            stack.blocking.call(this, x);
+        }
+
+        @Override
+        public RpcStack.AsyncCaller asyncCaller(RpcStack.CallListener listener) {
+            callers.incrementAndGet();
+            return x -> stack.async.call(this, listener, x);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.perflab.runner.rpcbench;
+
+import static io.perflab.runner.rpcbench.NettyTestFrames.bytesOf;
+import static io.perflab.runner.rpcbench.NettyTestFrames.frameOfInts;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class NettyConnectionTests {
+
+    private static final Workload ADD = Workload.DEFAULTS.withStack(Stack.NETTY);
+
+    private final NettyMessages messages = new NettyMessages(ADD);
+    private final EmbeddedChannel channel = new EmbeddedChannel(new NettyFrameDecoder(),
+            new NettyClientHandler(messages));
+    private final NettyConnection connection = new NettyConnection(channel, messages);
+    private final List<String> outcomes = new ArrayList<>();
+    private final RpcStack.CallListener listener = new RpcStack.CallListener() {
+        @Override
+        public void answered() {
+            outcomes.add("answered");
+        }
+
+        @Override
+        public void failed(String description) {
+            outcomes.add("failed: " + description);
+        }
+    };
+
+    @AfterEach
+    void tearDown() {
+        channel.finishAndReleaseAll();
+    }
+
+    @Test
+    void aChainsCallIsWrittenAndItsAnswerToldToItsListener() {
+        RpcStack.AsyncCaller caller = connection.asyncCaller(listener);
+
+        caller.call(9);
+        channel.flushOutbound();
+        assertThat(bytesOf(channel.readOutbound())).isEqualTo(frameOfInts(9, 1));
+        channel.writeInbound(Unpooled.wrappedBuffer(frameOfInts(10)));
+
+        assertThat(outcomes).containsExactly("answered");
+        assertThat(channel.finish()).isFalse();
+    }
+
+    @Test
+    void aChainsCallOnAClosedConnectionFailsAtOnce() {
+        channel.close();
+
+        connection.asyncCaller(listener).call(1);
+
+        assertThat(outcomes).containsExactly("failed: connection closed");
+    }
+
+    @Test
+    void aBlockingCallOnAClosedConnectionFailsAtOnce() {
+        channel.close();
+
+        assertThatThrownBy(() -> connection.call(1)).isInstanceOf(CallFailedException.class)
+                .hasMessage("connection closed");
+    }
+}

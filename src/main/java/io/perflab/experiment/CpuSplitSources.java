@@ -1,0 +1,69 @@
+package io.perflab.experiment;
+
+import io.perflab.runner.rpcbench.RpcBenchResult;
+import io.perflab.runner.trial.MetricKeys;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * One comparison never mixes how user and system CPU were split: sampled by {@code cpu-clock} in some trials and
+ * by the kernel's tick in others, a difference between the variants could be a difference between the methods.
+ * Trials that sampled also recorded the tick split of the same window, so when the sources disagree, user and
+ * system CPU per request are compared on the tick split of every trial. The total ({@code cpu_us_per_req}) is
+ * exact either way and is left alone.
+ */
+final class CpuSplitSources {
+
+    private CpuSplitSources() {
+    }
+
+    /** What the comparison says when the trials' sources disagree, e.g. "8 sampled, 4 tick"; empty when they agree. */
+    static Optional<String> mixed(List<RunRecord> runs) {
+        Map<String, Long> sources = new TreeMap<>();
+        runs.stream().filter(RunRecord::ok)
+                .map(r -> r.environment().get(RpcBenchResult.CPU_SPLIT_SOURCE))
+                .filter(source -> source != null)
+                .forEach(source -> sources.merge(source, 1L, Long::sum));
+        if (sources.size() < 2) {
+            return Optional.empty();
+        }
+        StringBuilder counts = new StringBuilder();
+        sources.forEach((source, n) -> counts.append(counts.length() == 0 ? "" : ", ").append(n).append(' ')
+                .append(source));
+        return Optional.of("the trials split user and system CPU in different ways (" + counts + "); both variants "
+                + "are compared on the kernel's tick split, which every trial recorded");
+    }
+
+    /** {@code runs} with user and system CPU per request on the tick split where a trial sampled them. */
+    static List<RunRecord> onTickSplit(List<RunRecord> runs) {
+        return runs.stream().map(CpuSplitSources::onTickSplit).toList();
+    }
+
+    private static RunRecord onTickSplit(RunRecord run) {
+        if (!"sampled".equals(run.environment().get(RpcBenchResult.CPU_SPLIT_SOURCE))) {
+            return run;
+        }
+        Map<String, Double> metrics = new LinkedHashMap<>(run.metrics());
+        replace(metrics, MetricKeys.USER_CPU_US_PER_REQ, run.environment().get(RpcBenchResult.TICK_USER_CPU_US_PER_REQ));
+        replace(metrics, MetricKeys.SYS_CPU_US_PER_REQ, run.environment().get(RpcBenchResult.TICK_SYS_CPU_US_PER_REQ));
+        return new RunRecord(run.id(), run.variant(), run.ordinal(), run.status(), run.startedAt(), run.finishedAt(),
+                run.pid(), run.environment(), run.error(), metrics);
+    }
+
+    /** The tick figure in place of the sampled one, or the metric left out when the trial has none. */
+    private static void replace(Map<String, Double> metrics, String key, String tick) {
+        try {
+            metrics.put(key, Double.parseDouble(tick));
+        } catch (NullPointerException | NumberFormatException e) {
+            metrics.remove(key);
+        }
+    }
+
+    /** Whether {@code key} is one of the split's two halves. */
+    static boolean splitMetric(String key) {
+        return key.equals(MetricKeys.USER_CPU_US_PER_REQ) || key.equals(MetricKeys.SYS_CPU_US_PER_REQ);
+    }
+}

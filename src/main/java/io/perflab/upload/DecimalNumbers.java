@@ -1,0 +1,28 @@
+package io.perflab.upload;
+
+import java.util.regex.Pattern;
+
+/**
+ * The one grammar of numbers in the text formats (CSV, Go benchmark output, rpc-bench reports): a decimal with an
+ * optional sign, fraction and exponent — {@code 12}, {@code -0.5}, {@code .5}, {@code 3.}, {@code 1.2e-3},
+ * {@code +4E6}. Java's extras ({@code 1d}, {@code 2.5f}, hex such as {@code 0x1p3}, {@code NaN},
+ * {@code Infinity}) and thousands separators are not numbers here.
+ */
+final class DecimalNumbers {
+
+    /** The grammar as a regular expression, for finding numbers inside a line. */
+    static final String GRAMMAR = "[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?";
+
+    private static final Pattern DECIMAL = Pattern.compile(GRAMMAR);
+
+    private DecimalNumbers() {
+    }
+
+    /**
+     * The value of {@code text}, or null when it is not a number of this grammar. A number beyond the range of a
+     * double gives an infinity, for the caller to refuse naming where it was.
+     */
+    static Double parse(String text) {
+        return DECIMAL.matcher(text).matches() ? Double.parseDouble(text) : null;
+    }
+}

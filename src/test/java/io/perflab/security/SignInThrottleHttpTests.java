@@ -1,0 +1,70 @@
+package io.perflab.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.upload.UploadServer;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+/** Repeated wrong passwords slow sign-in down and then lock it, on the form and on HTTP Basic alike. */
+class SignInThrottleHttpTests extends UploadServer {
+
+    @Autowired
+    SignInThrottle throttle;
+
+    @AfterEach
+    void unlock() {
+        throttle.forget();
+    }
+
+    @Test
+    void wrongPasswordsOnTheFormLockSignInAndSayForHowLong() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String page = "";
+        for (int i = 0; i < SignInThrottle.FREE_FAILURES + 1; i++) {
+            page = signIn(browser, "mallory", "guess-" + i);
+        }
+        assertThat(page).contains("Wrong user name or password.");
+
+        page = signIn(browser, "mallory", "guess-again");
+
+        assertThat(page).contains("Too many failed sign-ins for this user or from this address: try again in");
+        assertThat(signIn(browser, "mallory", "guess-again")).contains("try again in");
+    }
+
+    @Test
+    void wrongBasicCredentialsOnTheApiAreThrottledToo() throws Exception {
+        HttpResponse<String> last = null;
+        for (int i = 0; i < SignInThrottle.FREE_FAILURES + 2; i++) {
+            last = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/tokens"))
+                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(("eve:wrong" + i)
+                            .getBytes(StandardCharsets.UTF_8))).GET().build(), HttpResponse.BodyHandlers.ofString());
+        }
+        assertThat(last.statusCode()).isEqualTo(401);
+        assertThat(read(last.body()).get("detail").asString()).contains("Too many failed sign-ins");
+    }
+
+    private String signIn(HttpClient browser, String user, String password) throws Exception {
+        String form = browser.send(HttpRequest.newBuilder(URI.create(base() + "/login")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher csrf = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(form);
+        assertThat(csrf.find()).isTrue();
+        HttpResponse<String> posted = browser.send(HttpRequest.newBuilder(URI.create(base() + "/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("username=" + user + "&password=" + password + "&_csrf="
+                        + csrf.group(1))).build(), HttpResponse.BodyHandlers.ofString());
+        String location = posted.headers().firstValue("Location").orElseThrow();
+        return browser.send(HttpRequest.newBuilder(URI.create(location.startsWith("http") ? location
+                : base() + location)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+}

@@ -1,0 +1,106 @@
+package io.perflab.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.upload.UploadServer;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The OpenAPI document describes PerfLab's API with a schema a client could be generated from. */
+class ApiDocumentationTests extends UploadServer {
+
+    private static final List<String> METHODS = List.of("get", "post", "put", "delete", "patch");
+
+    @Test
+    void isTitledAndVersionedAsPerfLab() throws Exception {
+        JsonNode doc = document();
+
+        assertThat(doc.at("/info/title").asString()).isEqualTo("PerfLab API");
+        assertThat(doc.at("/info/version").asString()).isNotBlank().isNotEqualTo("v0");
+    }
+
+    @Test
+    void noOperationAnswersAnUntypedObject() throws Exception {
+        JsonNode doc = document();
+        List<String> untyped = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> path : doc.get("paths").properties()) {
+            for (String method : METHODS) {
+                JsonNode operation = path.getValue().get(method);
+                if (operation == null) {
+                    continue;
+                }
+                for (Map.Entry<String, JsonNode> response : operation.path("responses").properties()) {
+                    for (Map.Entry<String, JsonNode> content : response.getValue().path("content").properties()) {
+                        if (untyped(content.getValue().get("schema"), doc)) {
+                            untyped.add(method.toUpperCase() + " " + path.getKey() + " " + response.getKey() + " "
+                                    + content.getKey());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(untyped).isEmpty();
+    }
+
+    @Test
+    void everyJsonRequestBodyHasASchemaAndAnExample() throws Exception {
+        JsonNode doc = document();
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> path : doc.get("paths").properties()) {
+            for (String method : METHODS) {
+                JsonNode body = path.getValue().path(method).path("requestBody");
+                for (Map.Entry<String, JsonNode> content : body.path("content").properties()) {
+                    if (content.getKey().contains("json") && (untyped(content.getValue().get("schema"), doc)
+                            || !content.getValue().has("examples") && !content.getValue().has("example"))) {
+                        missing.add(method.toUpperCase() + " " + path.getKey() + " " + content.getKey());
+                    }
+                }
+            }
+        }
+        assertThat(missing).isEmpty();
+        assertThat(doc.at("/paths/~1api~1v1~1analyze/post/requestBody/content/application~1json/schema/$ref")
+                .asString()).endsWith("AnalyzeRequest");
+    }
+
+    @Test
+    void theRuleCatchesAnUntypedSchema() {
+        JsonNode doc = json.readTree("{\"components\":{\"schemas\":{\"Open\":{\"type\":\"object\"},"
+                + "\"Typed\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}}}}");
+
+        assertThat(untyped(json.readTree("{\"$ref\":\"#/components/schemas/Open\"}"), doc)).isTrue();
+        assertThat(untyped(json.readTree("{\"type\":\"object\",\"additionalProperties\":{}}"), doc)).isTrue();
+        assertThat(untyped(json.readTree("{\"$ref\":\"#/components/schemas/Typed\"}"), doc)).isFalse();
+        assertThat(untyped(json.readTree("{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Typed\"}}"),
+                doc)).isFalse();
+        assertThat(untyped(json.readTree("{\"type\":\"string\"}"), doc)).isFalse();
+    }
+
+    /** An object schema without properties (a map of anything), or an array of such. */
+    static boolean untyped(JsonNode schema, JsonNode doc) {
+        if (schema == null || schema.isMissingNode()) {
+            return true;
+        }
+        if (schema.has("$ref")) {
+            String name = schema.get("$ref").asString().replace("#/components/schemas/", "");
+            return untyped(doc.path("components").path("schemas").path(name), doc);
+        }
+        String type = schema.path("type").asString("");
+        if (type.equals("array")) {
+            return untyped(schema.get("items"), doc);
+        }
+        if (type.equals("object") || type.isEmpty()) {
+            return !schema.has("properties") && !schema.has("allOf") && !schema.has("oneOf");
+        }
+        return false;
+    }
+
+    private JsonNode document() throws Exception {
+        HttpResponse<String> response = get("/v3/api-docs");
+        assertThat(response.statusCode()).isEqualTo(200);
+        return read(response.body());
+    }
+}

@@ -1,0 +1,205 @@
+package io.perflab.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.upload.UploadServer;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Hostile but realistic requests, one group per finding of the review that found them: numbers that overflow,
+ * mistakes that were accepted silently, errors that leaked internals or lost their format, names that broke links.
+ * Each is refused with a problem whose detail names the field in the user's terms, and nothing is stored.
+ */
+class HostileInputTests extends UploadServer {
+
+    private static final String EXPERIMENTS = "/api/v1/experiments";
+
+    private HttpResponse<String> experiment(String json) throws Exception {
+        return post(EXPERIMENTS, ADMIN_TOKEN, "application/json", json);
+    }
+
+    private static String withPreset(String extra) {
+        return "{\"name\":\"hostile\",\"preset\":\"sync-completion\"" + extra + "}";
+    }
+
+    private void assertProblem(HttpResponse<String> response, int status, String... fragments) {
+        assertProblem(new Raw(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
+                response.body()), status, fragments);
+    }
+
+    private void assertProblem(Raw response, int status, String... fragments) {
+        assertThat(response.status()).as(response.body()).isEqualTo(status);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        String detail = read(response.body()).get("detail").asString();
+        assertThat(detail).contains(fragments);
+        assertThat(detail).doesNotContain("java.", "io.perflab", "tools.jackson", "Jackson", "StreamReadConstraints",
+                "`", "Exception");
+    }
+
+    @Test
+    void numbersThatOverflowAreRefusedNamingTheField() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(post("/api/v1/analyze", null, "application/json",
+                "{\"with\":[1e308,1e308,1e308],\"without\":[1,2,3]}"), 400, "with[0]", "values too large to compare");
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json", "{\"benchmark\":\"huge\","
+                + "\"without\":{\"metrics\":{\"t\":{\"values\":[1e308,1e308]}}},"
+                + "\"with\":{\"metrics\":{\"t\":{\"values\":[1,2]}}}}"), 400, "Metric 't'", "too large to compare");
+        assertProblem(experiment(withPreset(",\"workload\":{\"runSeconds\":18446744074.709551616}")), 400,
+                "workload.runSeconds", "18446744074.709551616");
+        assertProblem(experiment(withPreset(",\"workload\":{\"warmupSeconds\":\"auto:18446744074.709551616\"}")),
+                400, "workload.warmupSeconds", "auto:MAX");
+        assertProblem(experiment(withPreset(",\"workload\":{\"runSeconds\":1e20}")), 400, "workload.runSeconds",
+                "1E+20");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void mistakesThatWereAcceptedSilentlyAreRefused() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(experiment(withPreset(",\"runsPerVariant\":2.5")), 400, "runsPerVariant",
+                "must be a whole number");
+        assertProblem(experiment(withPreset(",\"runPerVariant\":2")), 400, "runPerVariant", "unknown field",
+                "runsPerVariant");
+        assertProblem(post("/api/v1/analyze", null, "application/json",
+                "{\"with\":[1,2,3],\"with\":[4,5,6],\"without\":[1,2,3]}"), 400, "appears twice", "with");
+        for (String name : new String[] {"a\\u0000b", "a\\u001b[31mred", "bell\\u0007", "two\\r\\nlines"}) {
+            assertProblem(experiment("{\"name\":\"" + name + "\",\"preset\":\"sync-completion\"}"), 400, "name",
+                    "control characters");
+        }
+        assertProblem(post("/api/v1/uploads?format=csv&benchmark=a%07b", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1\nt,2\n"), 400, "'benchmark' holds a control character");
+        assertProblem(post("/api/v1/uploads?format=csv&benchmark=csv", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1d\nt,0x1p3\n"), 400, "'1d' is not a number");
+        byte[] overlong = "{\"name\":\"a__b\",\"preset\":\"sync-completion\"}".getBytes(StandardCharsets.UTF_8);
+        int at = new String(overlong, StandardCharsets.UTF_8).indexOf("__");
+        overlong[at] = (byte) 0xC0;
+        overlong[at + 1] = (byte) 0xBC;
+        assertProblem(postBytes(EXPERIMENTS, overlong), 400, "not valid UTF-8");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void errorsSayWhatWasWrongWithoutJavaTypes() throws Exception {
+        assertProblem(experiment(withPreset(",\"runsPerVariant\":1e10")), 400, "runsPerVariant");
+        assertProblem(experiment(withPreset(",\"runsPerVariant\":\"many\"")), 400, "runsPerVariant",
+                "whole number");
+        assertProblem(experiment(withPreset(",\"workload\":[1]")), 400, "workload", "must be an object");
+        assertProblem(experiment("{\"name\":\"x\",\"preset\":"), 400, "not valid JSON");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":" + "[".repeat(2000)
+                + "]".repeat(2000) + "}"), 400, "too deeply nested");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/v1/..;/..;/etc/passwd", "/api/v1/%2e%2e/experiments", "/api/v1/a%2fb",
+        "/api/v1/experiments/1;jsessionid=x", "/api/v1/experiments%5c1"})
+    void pathsTheFirewallRefusesAnswerAProblem(String path) throws Exception {
+        assertProblem(raw("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"), 400,
+                "This request is refused");
+    }
+
+    @Test
+    void tooLargeRequestsAnswerAProblem() throws Exception {
+        String huge = "a".repeat(20_000);
+        assertProblem(raw("GET /api/v1/experiments HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + huge
+                + "\r\nConnection: close\r\n\r\n"), 400, "This request is refused", "headers are malformed or larger than the server accepts");
+
+        // a chunked multipart upload of 40 MB: the server answers once 16 MiB have come, and may close early
+        String head = "POST /api/v1/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + ADMIN_TOKEN
+                + "\r\nContent-Type: multipart/form-data; boundary=b0undary\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n";
+        byte[] part = ("--b0undary\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a\"\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("localhost", port)) {
+            Thread writer = new Thread(() -> {
+                try {
+                    var out = socket.getOutputStream();
+                    out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(chunk(part));
+                    byte[] block = chunk(new byte[64 * 1024]);
+                    for (int i = 0; i < 640; i++) {
+                        out.write(block);
+                    }
+                } catch (IOException e) {
+                    // the server answered and closed: what this test expects
+                }
+            });
+            writer.start();
+            Raw tooLarge = parse(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            writer.join();
+            assertProblem(tooLarge, 413, "larger than the server accepts");
+        }
+    }
+
+    private static byte[] chunk(byte[] data) {
+        byte[] size = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] framed = new byte[size.length + data.length + 2];
+        System.arraycopy(size, 0, framed, 0, size.length);
+        System.arraycopy(data, 0, framed, size.length, data.length);
+        framed[framed.length - 2] = '\r';
+        framed[framed.length - 1] = '\n';
+        return framed;
+    }
+
+    @Test
+    void everyStoredBenchmarkNameCanBeOpened() throws Exception {
+        for (String name : new String[] {"with%percent", "back\\slash", "semi;colon", "go/pkg/../Name", "plain"}) {
+            HttpResponse<String> created = post("/api/v1/uploads?format=csv&benchmark="
+                    + java.net.URLEncoder.encode(name, StandardCharsets.UTF_8), ADMIN_TOKEN, "text/plain",
+                    "metric,value\nt,1\nt,2\n");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        }
+        String list = http.send(HttpRequest.newBuilder(URI.create(base() + "/benchmarks")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        java.util.regex.Matcher links = java.util.regex.Pattern.compile("href=\"(/benchmarks[/?][^\"]*)\"")
+                .matcher(list);
+        int opened = 0;
+        while (links.find()) {
+            String href = links.group(1).replace("&amp;", "&");
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + href)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).as(href).isEqualTo(200);
+            opened++;
+        }
+        assertThat(opened).isGreaterThanOrEqualTo(5);
+    }
+
+    private HttpResponse<String> postBytes(String path, byte[] body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + path))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A response read off a socket: its status, content type and body. */
+    private record Raw(int status, String contentType, String body) {
+    }
+
+    /** Sends {@code request} as it is, bytes on a socket, since an HTTP client would clean it up first. */
+    private Raw raw(String request) throws IOException {
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return parse(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A response's status line, content type and body (one chunk at most, as error answers are). */
+    private static Raw parse(String answer) {
+        int headersEnd = answer.indexOf("\r\n\r\n");
+        String head = answer.substring(0, headersEnd);
+        String body = answer.substring(headersEnd + 4);
+        java.util.regex.Matcher type = java.util.regex.Pattern.compile("(?im)^Content-Type:\\s*(.+)$").matcher(head);
+        if (head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) {
+            body = body.substring(body.indexOf("\r\n") + 2, body.lastIndexOf("\r\n0\r\n"));
+        }
+        return new Raw(Integer.parseInt(head.substring(9, 12)), type.find() ? type.group(1).trim() : "", body);
+    }
+}

@@ -1,0 +1,71 @@
+package io.perflab.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The CSV format: RFC 4180 records, the header, and the one number grammar of {@link DecimalNumbers}. */
+class CsvAdapterTests {
+
+    private final UploadFormats formats = new UploadFormats();
+
+    private List<Double> values(String csv) {
+        return formats.parse(csv, UploadFormat.CSV, "with", null).variants().get("with").metrics().get("t").values();
+    }
+
+    @Test
+    void readsEveryDecimalOfTheGrammar() {
+        assertThat(values("metric,value\nt,12\nt,-0.5\nt,.5\nt,3.\nt,1.2e-3\nt,+4E6\nt, 7 \nt,\"8.25\"\n"))
+                .containsExactly(12.0, -0.5, 0.5, 3.0, 0.0012, 4e6, 7.0, 8.25);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1d", "2.5f", "0x1p3", "NaN", "Infinity", "-Infinity", "1_000", "\"1,5\"", "1.2.3", "e5",
+        "٣"})
+    void refusesAnythingElseNamingLineAndField(String value) {
+        assertThatThrownBy(() -> values("metric,value\nt,1\nt," + value + "\n"))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageContaining("CSV line 3, field 2 (value) of metric 't'")
+                .hasMessageContaining("is not a number")
+                .hasMessageContaining("a decimal such as 12, -0.5 or 1.2e-3");
+    }
+
+    @Test
+    void refusesAnEmptyValueAndANumberBeyondDoubleRange() {
+        assertThatThrownBy(() -> values("metric,value\nt,\n")).hasMessageContaining("line 2, field 2 (value)")
+                .hasMessageContaining("no value");
+        assertThatThrownBy(() -> values("metric,value\nt,1e400\n")).hasMessageContaining("line 2")
+                .hasMessageContaining("beyond the range of a double");
+    }
+
+    @Test
+    void quotedFieldsKeepCommasQuotesAndLineBreaksAndLinesStayRight() {
+        ParsedUpload upload = formats.parse("metric,value,variant,unit\n\"parse, \"\"fast\"\"\",1,\"with\",ns\n"
+                + "\"multi\nline\",2,with,ns\n\nt,3,with,ns\n",
+                UploadFormat.CSV, "with", null);
+        assertThat(upload.variants().get("with").metrics()).containsOnlyKeys("parse, \"fast\"", "multi\nline", "t");
+        // the multi-line record starts on line 3, so the blank line is 5 and the next record line 6
+        assertThatThrownBy(() -> values("metric,value\nt,1\n\"multi\nline\",2\n\nt,2.5f\n"))
+                .hasMessageContaining("CSV line 6,");
+    }
+
+    @Test
+    void refusesAColumnThatIsNotOfTheFormatAndARowWithTooManyFields() {
+        assertThatThrownBy(() -> values("metric,value,colour\nt,1,red\n"))
+                .hasMessageContaining("field 3: 'colour' is not a column of this format");
+        assertThatThrownBy(() -> values("metric,value,unit\nt,1,ns,extra\n"))
+                .hasMessageContaining("CSV line 2 has 4 fields; the header has 3");
+    }
+
+    @Test
+    void unclosedQuoteIsRefusedNamingTheLine() {
+        assertThatThrownBy(() -> values("metric,value\nt,1\n\"t,2\n"))
+                .isInstanceOf(InvalidUploadException.class)
+                // the parser finds the quote unclosed at the end of the text, line 4
+                .hasMessageContaining("The CSV cannot be read at line 4: Missing closing quote");
+    }
+}
