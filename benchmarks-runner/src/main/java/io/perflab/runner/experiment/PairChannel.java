@@ -24,6 +24,8 @@ final class PairChannel {
 
     /** How long a pause may take: an outstanding call's deadline, and more. */
     static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(20);
+    /** How long opening a window's meter may take. */
+    static final Duration PREPARE_TIMEOUT = Duration.ofSeconds(60);
     /** How long a JVM told to exit may take before it is killed. */
     static final long EXIT_MILLIS = 10_000;
     /** How far before the runner read a READY line its clock reading may lie: more means another clock. */
@@ -105,6 +107,23 @@ final class PairChannel {
             waiting.remove(event.side());
         }
         return measured;
+    }
+
+    /** Has each of {@code sides} open its next window's meter, and waits until they have. */
+    void prepare(Set<VariantName> sides) throws PairFailure {
+        for (VariantName side : sides) {
+            send(side, TrialProtocol.PREPARE);
+        }
+        long deadline = nanoClock.getAsLong() + PREPARE_TIMEOUT.toNanos();
+        Set<VariantName> waiting = EnumSet.copyOf(sides);
+        while (!waiting.isEmpty()) {
+            TrialSession.Event event = next(deadline, waiting, "prepare its window within "
+                    + PREPARE_TIMEOUT.toSeconds() + " s");
+            if (!waiting.contains(event.side()) || !event.line().equals(TrialProtocol.PREPARED)) {
+                throw unexpected(event);
+            }
+            waiting.remove(event.side());
+        }
     }
 
     /** Pauses {@code side}'s load and waits until it says so. */

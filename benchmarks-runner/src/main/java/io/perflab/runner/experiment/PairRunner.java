@@ -21,6 +21,7 @@ import java.util.function.LongSupplier;
  * placement says, pinned as it says), waits until both are warmed up, then drives their windows over the trial
  * protocol ({@link TrialProtocol}, through a {@link PairChannel}) and tells them to exit.
  *
+ * <p>Before each window the JVMs open its meter ({@code prepare}), which can take a second; then:
  * <ul>
  *   <li>Duet: each window starts {@link #WINDOW_LEAD} after its command, at the same instant of the host's monotonic
  *       clock in both JVMs, and ends at the same instant; each result records its start and the skew to its
@@ -122,6 +123,7 @@ final class PairRunner {
             long tolerated = Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
             for (int window = 0; window < plan.windowsPerPair(); window++) {
                 for (int attempt = 1; ; attempt++) {
+                    channel.prepare(EnumSet.copyOf(order));
                     long commanded = nanoClock.getAsLong();
                     long startAt = commanded + WINDOW_LEAD.toNanos();
                     long endAt = startAt + windowLength().toNanos();
@@ -154,6 +156,7 @@ final class PairRunner {
             for (int slot = 0; slot < slots; slot++) {
                 VariantName side = abba(slot, order.get(0));
                 int window = windows.merge(side, 1, Integer::sum) - 1;
+                channel.prepare(EnumSet.of(side));
                 long commanded = nanoClock.getAsLong();
                 long startAt = commanded + RESUME_SETTLE.toNanos();
                 long endAt = startAt + windowLength().toNanos();

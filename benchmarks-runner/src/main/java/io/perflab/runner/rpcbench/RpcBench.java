@@ -137,6 +137,7 @@ public final class RpcBench {
         private final Load load;
         private Duration warmupUsed = Duration.ZERO;
         private WarmupOutcome warmup = new WarmupOutcome(false, "no warmup yet", Map.of());
+        private KernelMeter.Session prepared;
 
         private Session(Load load) {
             this.load = load;
@@ -170,13 +171,26 @@ public final class RpcBench {
          */
         public Measured measure(long startAt, long endAt) {
             load.resume();
-            Measured measured = RpcBench.this.measure(load, warmupUsed, warmup, false, startAt, OptionalLong.of(endAt));
+            KernelMeter.Session kernelSession = prepared;
+            prepared = null;
+            Measured measured = RpcBench.this.measure(load, warmupUsed, warmup, false, kernelSession, startAt,
+                    OptionalLong.of(endAt));
             System.gc();
             return measured;
         }
 
+        /**
+         * Opens the kernel meter of the next window now, which can take a second on a busy CPU (it opens counters
+         * for every thread): the window told its start next then starts on time.
+         */
+        public void prepare() {
+            if (prepared == null) {
+                prepared = kernel.open();
+            }
+        }
+
         private Measured measure(long startAt, OptionalLong endAt) {
-            return RpcBench.this.measure(load, warmupUsed, warmup, true, startAt, endAt);
+            return RpcBench.this.measure(load, warmupUsed, warmup, true, null, startAt, endAt);
         }
 
         /** Stops issuing calls until the next window; returns once the clients are idle. */
@@ -186,6 +200,9 @@ public final class RpcBench {
 
         @Override
         public void close() {
+            if (prepared != null) {
+                prepared.close();
+            }
             load.close();
         }
     }
@@ -204,7 +221,7 @@ public final class RpcBench {
      * length when no end is given.
      */
     private Measured measure(Load load, Duration warmupUsed, WarmupOutcome warmup, boolean collectFirst,
-                             long startAt, OptionalLong endAt) {
+                             KernelMeter.Session prepared, long startAt, OptionalLong endAt) {
         if (collectFirst) {
             // a collection left over from the warmup would land in the window: start it with an empty young
             // generation instead, as JMH does between iterations
@@ -217,7 +234,7 @@ public final class RpcBench {
         Histogram latency;
         long startNanos;
         long jitBefore;
-        try (KernelMeter.Session kernelSession = kernel.open()) {
+        try (KernelMeter.Session kernelSession = prepared != null ? prepared : kernel.open()) {
             awaitOnCpu(nanoClock, startAt);
             jitBefore = jitMillis();
             ProcessMeter.Snapshot start = meter.snapshot();

@@ -56,6 +56,9 @@ final class DrivenTrial {
                             (measured.startNanos() - command.startNanos()) / 1e6));
                     out.println(TrialProtocol.encodeWindow(command.window(), measured.startNanos(),
                             measured.startNanos() + result.window().elapsedNanos(), result.metrics(), window));
+                } else if (command.name().equals(TrialProtocol.PREPARE)) {
+                    session.prepare();
+                    out.println(TrialProtocol.PREPARED);
                 } else if (command.name().equals(TrialProtocol.PAUSE)) {
                     session.pause();
                     out.println(TrialProtocol.PAUSED);

@@ -21,6 +21,8 @@ import tools.jackson.core.JacksonException;
  * runner                                   trial JVM
  *   starts it ---------------------------> starts the load, warms up
  *             <---------------------------- PERFLAB-TRIAL-READY {"nanoTime":…,"environment":{…}}
+ *   prepare -----------------------------> opens the next window's kernel meter (slow: counters per thread)
+ *             <---------------------------- PERFLAB-TRIAL-PREPARED
  *   window K START END ------------------> resumes the load if paused, waits for START, measures until END
  *             <---------------------------- PERFLAB-TRIAL-WINDOW {"window":K,"startNanos":…,"endNanos":…,
  *                                                                 "metrics":{…},"environment":{…}}
@@ -36,7 +38,9 @@ public final class TrialProtocol {
     public static final String READY_PREFIX = "PERFLAB-TRIAL-READY ";
     public static final String WINDOW_PREFIX = "PERFLAB-TRIAL-WINDOW ";
     public static final String PAUSED = "PERFLAB-TRIAL-PAUSED";
+    public static final String PREPARED = "PERFLAB-TRIAL-PREPARED";
     public static final String PAUSE = "pause";
+    public static final String PREPARE = "prepare";
     public static final String EXIT = "exit";
     private static final String WINDOW = "window";
 
@@ -46,7 +50,7 @@ public final class TrialProtocol {
     /** Whether {@code line} is a line of this protocol (of a fresh or a driven trial). */
     public static boolean isProtocolLine(String line) {
         return line.startsWith(PREFIX) || line.startsWith(READY_PREFIX) || line.startsWith(WINDOW_PREFIX)
-                || line.equals(PAUSED);
+                || line.equals(PAUSED) || line.equals(PREPARED);
     }
 
     /** The result line of a trial; metrics that are not finite are left out (JSON has no NaN). */
@@ -102,11 +106,11 @@ public final class TrialProtocol {
         } catch (NumberFormatException e) {
             // falls through to the error below
         }
-        if (words.length == 1 && (words[0].equals(PAUSE) || words[0].equals(EXIT))) {
+        if (words.length == 1 && (words[0].equals(PAUSE) || words[0].equals(EXIT) || words[0].equals(PREPARE))) {
             return new Command(words[0], -1, 0, 0);
         }
         throw new IllegalArgumentException("not a command of the trial protocol: '" + line
-                + "' (expected 'window K START_NANOS END_NANOS', 'pause' or 'exit')");
+                + "' (expected 'prepare', 'window K START_NANOS END_NANOS', 'pause' or 'exit')");
     }
 
     private static Map<String, Double> finite(Map<String, Double> metrics) {
@@ -170,7 +174,7 @@ public final class TrialProtocol {
     /**
      * A command to a driven trial.
      *
-     * @param name {@code window}, {@code pause} or {@code exit}
+     * @param name {@code prepare}, {@code window}, {@code pause} or {@code exit}
      * @param window the window's index (window only)
      * @param startNanos when the window starts (window only)
      * @param endNanos when it ends (window only)

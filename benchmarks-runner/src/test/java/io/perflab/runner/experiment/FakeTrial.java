@@ -79,6 +79,8 @@ public final class FakeTrial {
                 System.out.println(TrialProtocol.encodeWindow(command.window(), start, System.nanoTime(),
                         Map.of("cpu_us_per_req", 30.0 + pid % 7, "reqs_per_sec", 1000.0), window));
                 paused = false;
+            } else if (command.name().equals(TrialProtocol.PREPARE)) {
+                System.out.println(TrialProtocol.PREPARED);
             } else if (command.name().equals(TrialProtocol.PAUSE)) {
                 paused = true;
                 System.out.println(TrialProtocol.PAUSED);

@@ -30,15 +30,16 @@ class DrivenTrialTests {
     @Test
     void warmsUpThenMeasuresTheWindowsItIsToldAtTheirTimesAndPausesBetween() {
         long t0 = System.nanoTime() + 1500 * MS;
-        String commands = String.join("\n", TrialProtocol.windowCommand(0, t0, t0 + 300 * MS), "pause",
+        String commands = String.join("\n", "prepare", TrialProtocol.windowCommand(0, t0, t0 + 300 * MS), "pause",
                 TrialProtocol.windowCommand(1, t0 + 600 * MS, t0 + 900 * MS), "exit") + "\n";
 
         int exit = run(commands);
 
         List<String> lines = protocolLines();
         assertThat(exit).as(err.toString()).isZero();
-        assertThat(lines).hasSize(4);
+        assertThat(lines).hasSize(5);
         TrialProtocol.Ready ready = TrialProtocol.decodeReady(lines.get(0));
+        assertThat(lines.remove(1)).isEqualTo(TrialProtocol.PREPARED);
         assertThat(ready.nanoTime()).isLessThan(t0);
         assertThat(ready.environment()).containsKeys("jvm_version", "warmup_seconds", "warmup_evidence");
         TrialProtocol.Window first = TrialProtocol.decodeWindow(lines.get(1));
@@ -74,7 +75,7 @@ class DrivenTrialTests {
         assertThat(TrialProtocol.parseCommand(TrialProtocol.windowCommand(3, 10, 20)))
                 .isEqualTo(new TrialProtocol.Command("window", 3, 10, 20));
         assertThat(TrialProtocol.parseCommand(" pause ").name()).isEqualTo("pause");
-        assertThatThrownBy(() -> TrialProtocol.parseCommand("window 1 2")).hasMessageContaining("expected 'window K");
+        assertThatThrownBy(() -> TrialProtocol.parseCommand("window 1 2")).hasMessageContaining("expected 'prepare', 'window K");
         assertThatThrownBy(() -> TrialProtocol.parseCommand("window x 1 2")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -84,6 +85,7 @@ class DrivenTrialTests {
     }
 
     private List<String> protocolLines() {
-        return Arrays.stream(out.toString().split("\n")).filter(TrialProtocol::isProtocolLine).toList();
+        return new java.util.ArrayList<>(Arrays.stream(out.toString().split("\n")).filter(TrialProtocol::isProtocolLine)
+                .toList());
     }
 }
