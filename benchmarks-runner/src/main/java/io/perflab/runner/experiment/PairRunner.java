@@ -1,5 +1,6 @@
 package io.perflab.runner.experiment;
 
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialProtocol;
 import io.perflab.runner.trial.TrialResult;
@@ -96,7 +97,8 @@ final class PairRunner {
         PairResult run() {
             try {
                 for (VariantName side : order) {
-                    channel.start(side, launcher.drivenCommand(plan.jvmArgs(), (EngineVariant) plan.variant(side),
+                    EngineVariant variant = (EngineVariant) plan.variant(side);
+                    channel.start(side, launcher.drivenCommand(jvmArgs(variant), variant,
                             Optional.ofNullable(placement.cpus(side))));
                 }
                 channel.awaitReady(EnumSet.copyOf(order), startNanos + plan.trialTimeout().toNanos(),
@@ -217,6 +219,24 @@ final class PairRunner {
                         new PairPosition(index, null, placement.cpus(side), null, null, side == placement.first())));
             }
             return new PairResult(index, f.status, placement, records, start, end, setup, measuring, error);
+        }
+
+        /**
+         * The plan's JVM flags; in a duet, with system calls left uncounted unless the experiment says otherwise:
+         * the two JVMs' windows end at the same instant, and two processes closing their per-thread tracepoint
+         * counters at once stalled in {@code close()} for over a minute on a busy 2-vCPU host (one JVM at a time,
+         * as in the alternating design, did not).
+         */
+        private List<String> jvmArgs(EngineVariant variant) {
+            String property = "-D" + KernelMeter.SYSCALLS_PROPERTY + "=";
+            boolean set = java.util.stream.Stream.concat(plan.jvmArgs().stream(), variant.jvmArgs().stream())
+                    .anyMatch(flag -> flag.startsWith(property));
+            if (plan.design() != ExperimentDesign.DUET || set) {
+                return plan.jvmArgs();
+            }
+            List<String> flags = new ArrayList<>(plan.jvmArgs());
+            flags.add(property + "false");
+            return flags;
         }
 
         private int ordinal(int window, VariantName side) {

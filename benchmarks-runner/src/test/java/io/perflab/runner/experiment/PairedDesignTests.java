@@ -250,8 +250,8 @@ class PairedDesignTests {
     /**
      * Two pairs of real trial JVMs, 0.3 s windows: their windows start within 50 ms of each other on the host's
      * monotonic clock, each JVM runs where it was pinned, and each window measured calls. (On a shared 2-vCPU host
-     * under a load average of 10–15 the skews were 2.5–7.8 ms.) Under a load average above 20 a trial JVM twice did
-     * not answer for a minute, and the runner failed its pair as it should; a pair may end so here, the other not.
+     * under a load average of 10–15 the skews were 2.5–7.8 ms.) The duet leaves system calls uncounted: with both
+     * JVMs closing their tracepoint counters at the same instant, one stalled in {@code close()} for over a minute.
      */
     @Test
     void aShortRealDuetMeasuresSynchronizedWindowsOnItsOwnHalf() {
@@ -266,11 +266,11 @@ class PairedDesignTests {
         PairedOutcome outcome = new ExperimentRunner(real).runPairs(plan, listener, PairStoppingRule.NEVER);
 
         assertThat(outcome.stop()).as(outcome.message()).isEqualTo(PairedOutcome.Stop.COMPLETED);
-        assertThat(outcome.pairs()).filteredOn(p -> !p.ok()).as(outcome.pairs().toString()).hasSizeLessThan(2)
-                .allMatch(p -> p.status() == TrialStatus.TIMED_OUT);
-        List<TrialResult> measured = outcome.results().stream().filter(TrialResult::ok).toList();
-        assertThat(measured).hasSizeGreaterThanOrEqualTo(4);
-        for (TrialResult window : measured) {
+        assertThat(outcome.pairs()).as(() -> String.valueOf(outcome.pairs().get(0).error()))
+                .allMatch(PairResult::ok);
+        assertThat(outcome.results()).hasSize(8);
+        for (TrialResult window : outcome.results()) {
+            assertThat(window.environment().get("command")).contains("-Dperflab.countSyscalls=false");
             assertThat(Math.abs(window.pair().skewNanos())).isLessThan(FIFTY_MS);
             assertThat(window.environment()).containsKey("window_start_late_ms");
             assertThat(window.environment()).containsEntry("cpus_allowed", window.pair().cpus())
