@@ -2,11 +2,19 @@ package io.perflab.cli;
 
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
+import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.stats.ComparisonOptions;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,18 +28,45 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code perflab ab}: a local A/B experiment, each trial in a fresh JVM (or a shell command per trial), with
- * progress, an optional experiment file and the statistics table (Welch, Holm, verdicts) at the end.
+ * progress, an optional experiment file and the statistics table (Welch, Holm, verdicts) at the end; or, with a
+ * paired design, pairs of trial JVMs compared pair by pair ({@link PairedSummary}), optionally stopped as soon as the
+ * answer is known ({@link SequentialStopping}), each look printed as it is made.
  */
 @Command(name = "ab",
         description = "Run an A/B experiment: --runs trials per variant, each in a fresh JVM with identical heap/GC "
-                + "flags (or shell commands with --with-cmd/--without-cmd), then the Welch comparison of every metric.")
+                + "flags (or shell commands with --with-cmd/--without-cmd), then the Welch comparison of every metric; "
+                + "or --design duet|alternating --pairs K: pairs of trial JVMs, analysed pair by pair.")
 final class AbCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--runs", paramLabel = "N", required = true, description = "Trials per variant, ≥ 2.")
-    private int runs;
+    @Option(names = "--runs", paramLabel = "N", description = "Trials per variant, ≥ 2 (the fresh design).")
+    private Integer runs;
+
+    @Option(names = "--design", paramLabel = "fresh|duet|alternating",
+            description = "fresh: a fresh JVM per trial (the default); duet: pairs of JVMs, one per variant, at "
+                    + "once, each pinned to its half of the CPUs, synchronized windows; alternating: pairs of JVMs "
+                    + "loaded one at a time, windows A B B A … (command experiments: fresh or alternating).")
+    private String design = ExperimentDesign.FRESH.label();
+
+    @Option(names = "--pairs", paramLabel = "K", description = "Pairs of a paired design, ≥ 2: the most it runs.")
+    private Integer pairs;
+
+    @Option(names = "--windows-per-pair", paramLabel = "M",
+            description = "Windows of each variant per pair of a paired design (default: 3).")
+    private Integer windowsPerPair;
+
+    @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled",
+            description = "Paired designs: stop once the change of METRIC is known to ± PCT percent, or is settled "
+                    + "(significant at α = 0.05 despite looking after every pair: group-sequential, O'Brien–Fleming "
+                    + "spending over --pairs); repeatable, stops when every target is met.")
+    private List<String> targets = new ArrayList<>();
+
+    @Option(names = "--budget", paramLabel = "DURATION",
+            description = "Paired designs: start no pair that would end after this long, e.g. 10m, 90s, 1h30m; the "
+                    + "last look then spends the rest of α.")
+    private String budget;
 
     @Option(names = "--without", paramLabel = "option=value", arity = "1..*",
             description = "Engine options of the baseline (default: the engine's defaults); stack=grpc or "
@@ -76,9 +111,72 @@ final class AbCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("ab", stdout, spec.commandLine().getErr(),
                 processOptions.out());
-        return execution.run(plan, processOptions.launcher(spec),
+        if (plan.design().paired()) {
+            PairStoppingRule rule = stoppingRule(plan, stdout);
+            return execution.runPairs(plan, processOptions.launcher(spec, plan.jvmArgs()), rule, done -> {
+                stdout.print(PairedSummary.format(done.results(), ComparisonOptions.defaults()));
+                if (done.outcome().stop() == ExperimentOutcome.Stop.COMPLETED && !done.outcome().message().isEmpty()) {
+                    stdout.println("\nStopped before --pairs " + plan.pairs() + ": " + done.outcome().message());
+                }
+            }).exitStatus();
+        }
+        return execution.run(plan, processOptions.launcher(spec, plan.jvmArgs()),
                 done -> stdout.print(AbSummary.format(done.results())))
                 .exitStatus();
+    }
+
+    /**
+     * The rule that stops a paired experiment early: the targets and the budget, each look printed as it is made;
+     * none when neither is given.
+     */
+    private PairStoppingRule stoppingRule(ExperimentPlan plan, PrintWriter stdout) {
+        List<SequentialStopping.Target> parsed = new ArrayList<>();
+        List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND : MetricKeys.ENGINE;
+        for (String text : targets) {
+            SequentialStopping.Target target;
+            try {
+                target = SequentialStopping.Target.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw usage("--target: " + e.getMessage());
+            }
+            if (!known.contains(target.metric())) {
+                throw usage("--target: unknown metric '" + target.metric() + "'; one of " + String.join(", ", known));
+            }
+            parsed.add(target);
+        }
+        Optional<Duration> limit = Optional.ofNullable(budget).map(this::duration);
+        if (parsed.isEmpty() && limit.isEmpty()) {
+            return PairStoppingRule.NEVER;
+        }
+        return new SequentialStopping(parsed, plan.pairs(), 0.05, limit, System::nanoTime, looks -> {
+            looks.forEach(look -> stdout.println("  " + look.describe()));
+            stdout.flush();
+        });
+    }
+
+    /** {@code 10m}, {@code 90s}, {@code 1h30m} or a number of seconds. */
+    private Duration duration(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s?)?").matcher(t);
+        if (t.isEmpty() || !m.matches()) {
+            throw usage("--budget takes a duration such as 10m, 90s or 1h30m, got '" + text + "'");
+        }
+        long seconds = 0;
+        try {
+            seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 1), 3600));
+            seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 2), 60));
+            seconds = Math.addExact(seconds, group(m, 3));
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw usage("--budget is too long: '" + text + "'");
+        }
+        if (seconds <= 0 || seconds > Seconds.MAX.longValue()) {
+            throw usage("--budget must be more than 0 and at most a day, got '" + text + "'");
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
+    private static long group(java.util.regex.Matcher m, int group) {
+        return m.group(group) == null ? 0 : Long.parseLong(m.group(group));
     }
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */
@@ -111,13 +209,43 @@ final class AbCommand implements Callable<Integer> {
             with = new EngineVariant(change.engineOptions(), change.workload(), TrialProcessOptions.flags(jvmArgsWith),
                     Optional.empty());
         }
+        ExperimentDesign chosen;
         try {
-            return processOptions.applyTo(ExperimentPlan.of(without, with, runs).withOrder(TrialOrder.parse(order))
-                    .withSeed(seed));
+            chosen = ExperimentDesign.parse(design);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (chosen.paired()) {
+            if (runs != null) {
+                throw usage("--runs sets the trials of the fresh design; --design " + chosen.label() + " takes --pairs");
+            }
+            if (pairs == null) {
+                throw usage("--design " + chosen.label() + " needs --pairs K (K ≥ 2)");
+            }
+            if (pairs < 2) {
+                throw usage("--pairs must be ≥ 2 (a variance needs two pairs), got " + pairs);
+            }
+        } else {
+            if (pairs != null || windowsPerPair != null || !targets.isEmpty() || budget != null) {
+                throw usage("--pairs, --windows-per-pair, --target and --budget apply to --design duet or "
+                        + "alternating");
+            }
+            if (runs == null) {
+                throw usage("Missing required option: '--runs=N' (or --design duet|alternating with --pairs)");
+            }
+        }
+        try {
+            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(without, with, chosen.paired() ? pairs : runs)
+                    .withOrder(TrialOrder.parse(order)).withSeed(seed));
+            return chosen.paired() ? plan.withDesign(chosen, windowsPerPair == null ? DEFAULT_WINDOWS : windowsPerPair)
+                    : plan;
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
     }
+
+    /** Windows of each variant per pair unless {@code --windows-per-pair} says otherwise. */
+    static final int DEFAULT_WINDOWS = 3;
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);

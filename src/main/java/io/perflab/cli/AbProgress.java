@@ -64,16 +64,25 @@ final class AbProgress {
         }
     }
 
+    /** A pair of a paired design is starting its JVMs. */
+    void startedPair(int pair) {
+        if (terminal) {
+            draw("pair " + pair + " running");
+        }
+    }
+
     void finished(TrialResult result) {
         finished++;
         if (!result.ok()) {
             failed++;
         }
+        String which = result.pair() == null ? "trial" : "pair " + result.pair().index()
+                + (result.pair().window() == null ? "" : " window " + result.pair().window()) + ",";
         if (terminal) {
-            draw("trial " + (result.ordinal() + 1) + " " + result.status());
+            draw((result.pair() == null ? "trial " + (result.ordinal() + 1) : which) + " " + result.status());
             return;
         }
-        out.println(String.format(Locale.ROOT, "trial %d/%d %-7s %-9s pid %d %s", finished, total,
+        out.println(String.format(Locale.ROOT, "%s %d/%d %-7s %-9s pid %d %s", which, finished, total,
                 result.variant(), result.status(), result.pid(), summary(result)));
         out.flush();
     }

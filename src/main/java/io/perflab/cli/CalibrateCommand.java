@@ -2,10 +2,18 @@ package io.perflab.cli;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.rpcbench.WorkloadSettings;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +30,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code perflab calibrate}: how trustworthy {@code perflab ab} is on this machine. It runs A/A experiments — the
  * same engine options on both sides — and reports per headline metric the false-positive rate of Welch's test,
- * the trials' coefficient of variation and the minimum detectable effect of a full experiment.
+ * the trials' coefficient of variation and the minimum detectable effect of a full experiment. With
+ * {@code --design duet|alternating} the experiments are blocks of {@code --pairs} pairs judged pair by pair; with
+ * {@code --inject serverWorkNanos=N} the {@code with} side carries a known cost and the report is the estimate's
+ * bias, the intervals' coverage and the power at that size ({@link EffectCalibration}).
  *
  * <p>The experiments are one interleaved plan of {@code experiments × runs} trials per side, cut into consecutive
  * blocks of {@code runs} + {@code runs}: each block is exactly the interleaved experiment {@code perflab ab --runs
@@ -55,6 +66,28 @@ final class CalibrateCommand implements Callable<Integer> {
                     + "(default: 40).")
     private int mdeRuns = 40;
 
+    @Option(names = "--design", paramLabel = "fresh|duet|alternating",
+            description = "The design of each experiment (default: fresh): fresh trials, or pairs of JVMs.")
+    private String design = ExperimentDesign.FRESH.label();
+
+    @Option(names = "--pairs", paramLabel = "K", description = "Pairs in each experiment of a paired design (default: 10).")
+    private int pairs = 10;
+
+    @Option(names = "--windows-per-pair", paramLabel = "M",
+            description = "Windows of each variant per pair of a paired design (default: 3).")
+    private int windowsPerPair = AbCommand.DEFAULT_WINDOWS;
+
+    @Option(names = "--inject", paramLabel = "serverWorkNanos=N",
+            description = "A known effect: the with side's server spins N ns of user CPU per call (at most "
+                    + WorkloadSettings.MAX_SERVER_WORK_NANOS + "); reports bias, coverage and power instead of the "
+                    + "false-positive rate.")
+    private String inject;
+
+    @Option(names = "--reference", paramLabel = "FILE.json",
+            description = "With --inject: an experiment file (ab --out) of a long run with the same injection, whose "
+                    + "estimates are the reference effects (default: the injected CPU per call).")
+    private Path referenceFile;
+
     @Mixin
     private WorkloadOptions workloadOptions = new WorkloadOptions();
 
@@ -64,14 +97,61 @@ final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ExperimentPlan plan = plan();
-        TrialLauncher launcher = processOptions.launcher(spec);
+        EffectCalibration effects = effectCalibration(plan);
+        TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(),
                 processOptions.out());
         long start = System.nanoTime();
-        return execution.run(plan, launcher, done -> stdout.print(
-                calibration.format(done.results(), Duration.ofNanos(System.nanoTime() - start)))).exitStatus();
+        java.util.function.Consumer<PlanExecution.Finished> report = done -> {
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+            stdout.print(plan.design().paired() || effects.injectedNanos() > 0
+                    ? effects.format(done.results(), elapsed) : calibration.format(done.results(), elapsed));
+        };
+        return (plan.design().paired() ? execution.runPairs(plan, launcher, PairStoppingRule.NEVER, report)
+                : execution.run(plan, launcher, report)).exitStatus();
+    }
+
+    /** How the run is judged: its design, blocks, injection and reference. */
+    private EffectCalibration effectCalibration(ExperimentPlan plan) {
+        Map<String, Double> reference = Map.of();
+        String source = "the injected " + injectedNanos() + " ns per call over the baseline's CPU per call in this "
+                + "run (CPU per call only: its effect on the other metrics is not known in advance)";
+        if (referenceFile != null) {
+            if (injectedNanos() == 0) {
+                throw usage("--reference goes with --inject: it holds the effect the injection should show");
+            }
+            try {
+                reference = EffectCalibration.referenceFrom(ExperimentJson.readTrials(Files.readString(referenceFile)));
+            } catch (IOException | IllegalArgumentException e) {
+                throw usage("--reference " + referenceFile + ": " + e.getMessage());
+            }
+            source = "the estimates of the long run in " + referenceFile;
+        }
+        return new EffectCalibration(plan.design(), experiments, plan.design().paired() ? pairs : runs, alpha,
+                injectedNanos(), reference, source);
+    }
+
+    /** The {@code --inject} cost in ns, 0 without one. */
+    private long injectedNanos() {
+        if (inject == null) {
+            return 0;
+        }
+        String prefix = "serverWorkNanos=";
+        try {
+            if (!inject.startsWith(prefix)) {
+                throw new NumberFormatException();
+            }
+            long nanos = Long.parseLong(inject.substring(prefix.length()).trim());
+            if (nanos < 1 || nanos > WorkloadSettings.MAX_SERVER_WORK_NANOS) {
+                throw new NumberFormatException();
+            }
+            return nanos;
+        } catch (NumberFormatException e) {
+            throw usage("--inject takes serverWorkNanos=N with N from 1 to " + WorkloadSettings.MAX_SERVER_WORK_NANOS
+                    + " (ns of user CPU the server spins per call), got '" + inject + "'");
+        }
     }
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */
@@ -88,11 +168,27 @@ final class CalibrateCommand implements Callable<Integer> {
         if (mdeRuns < 2) {
             throw usage("--mde-runs must be at least 2, got " + mdeRuns);
         }
-        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
-        EngineVariant variant = new EngineVariant(engine, workloadOptions.workload(), List.of(), Optional.empty());
+        ExperimentDesign chosen;
         try {
-            return processOptions.applyTo(ExperimentPlan.of(variant, variant, Math.multiplyExact(experiments, runs))
-                    .withOrder(TrialOrder.INTERLEAVED));
+            chosen = ExperimentDesign.parse(design);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (chosen.paired() && pairs < 2) {
+            throw usage("--pairs must be at least 2, got " + pairs);
+        }
+        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
+        Workload workload = workloadOptions.workload();
+        if (workload.serverWorkNanos() > 0 && inject != null) {
+            throw usage("--inject sets the with side's serverWorkNanos; --server-work-nanos would set both sides'");
+        }
+        EngineVariant variant = new EngineVariant(engine, workload, List.of(), Optional.empty());
+        EngineVariant withVariant = new EngineVariant(engine, workload.withServerWorkNanos(workload.serverWorkNanos()
+                + injectedNanos()), List.of(), Optional.empty());
+        try {
+            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant,
+                    Math.multiplyExact(experiments, chosen.paired() ? pairs : runs)).withOrder(TrialOrder.INTERLEAVED));
+            return chosen.paired() ? plan.withDesign(chosen, windowsPerPair) : plan;
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw usage(e.getMessage());
         }

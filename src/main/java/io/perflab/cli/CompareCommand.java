@@ -1,6 +1,9 @@
 package io.perflab.cli;
 
 import io.perflab.analysis.ComparisonView;
+import io.perflab.paired.PairedSamples;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
@@ -19,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -32,7 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * JSON files (from a file holding both variants, WITHOUT takes its {@code without} trials and WITH its
  * {@code with} trials, so {@code compare run.json run.json} compares within one experiment). With {@code --paired}
  * value i of WITH and value i of WITHOUT are a pair (line i of plain files; the i-th trial of each variant of JSON
- * files) and R's {@code t.test(with, without, paired = TRUE)} is added.
+ * files) and R's {@code t.test(with, without, paired = TRUE)} is added. Files of a paired design (duet, alternating)
+ * are always compared pair by pair, their windows averaged within each pair ({@link PairedSummary}): pair i of
+ * WITHOUT's baseline against pair i of WITH's change.
  */
 @Command(name = "compare",
         description = "Compare WITHOUT (baseline) against WITH: Welch and Mann-Whitney tests, change in percent with"
@@ -88,6 +94,18 @@ final class CompareCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             err.println("perflab compare: " + e.getMessage());
             return PerfLabCommand.EXIT_USAGE;
+        }
+        Optional<List<TrialResult>> pairedResults;
+        try {
+            pairedResults = SampleFiles.pairedResults(without, with);
+        } catch (SampleFiles.BadFileException e) {
+            err.println("perflab compare: " + e.getMessage());
+            return PerfLabCommand.EXIT_USAGE;
+        }
+        if (pairedResults.isPresent()) {
+            comparePairs(pairedResults.get(), options, out);
+            out.flush();
+            return 0;
         }
         SampleFiles.Samples base;
         SampleFiles.Samples change;
@@ -157,6 +175,53 @@ final class CompareCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The paired analysis of the windows of a paired design, in the chosen format. */
+    private void comparePairs(List<TrialResult> results, ComparisonOptions options, PrintWriter out) {
+        if (format == Format.table) {
+            out.print(PairedSummary.format(results, options));
+            return;
+        }
+        PairedSamples samples = PairedSamples.of(results);
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (String metric : samples.metrics()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("metric", metric);
+            try {
+                PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
+                if (format == Format.r) {
+                    out.println("## " + metric + ": log(with/without) per pair, the mean over its windows");
+                    out.print(HtestPrinter.tTest(a.logRatio(), "r", null));
+                    continue;
+                }
+                m.put("pairs", a.pairs());
+                m.put("windows", a.windows());
+                m.put("changePercent", a.relativeChange().percent());
+                m.put("ciLowPercent", a.relativeChange().ciLowPercent());
+                m.put("ciHighPercent", a.relativeChange().ciHighPercent());
+                m.put("pValue", a.logRatio().pValue());
+                m.put("difference", a.difference().difference());
+                m.put("differenceCiLow", a.difference().ciLow());
+                m.put("differenceCiHigh", a.difference().ciHigh());
+                m.put("welchIgnoringPairingPValue", a.welchIgnoringPairing().pValue());
+                a.varianceComponents().ifPresent(vc -> {
+                    m.put("varianceBetweenPairs", vc.between());
+                    m.put("varianceWithinPairs", vc.within());
+                });
+            } catch (IllegalArgumentException e) {
+                if (format == Format.r) {
+                    out.println("## " + metric);
+                    out.println("Error: " + e.getMessage());
+                    continue;
+                }
+                m.put("error", e.getMessage());
+            }
+            json.add(m);
+        }
+        if (format == Format.json) {
+            out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(json));
+        }
     }
 
     /** The paired t-test of one metric, or why there is none. */

@@ -48,7 +48,7 @@ final class PeersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         MultiVariantPlan plan = plan();
-        TrialLauncher launcher = processOptions.launcher(spec);
+        TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("peers", stdout, spec.commandLine().getErr(),
                 processOptions.out());

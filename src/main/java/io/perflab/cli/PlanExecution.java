@@ -1,10 +1,16 @@
 package io.perflab.cli;
 
+import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.ExperimentRunner;
 import io.perflab.runner.experiment.MultiVariantPlan;
+import io.perflab.runner.experiment.PairListener;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.experiment.PairedOutcome;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
@@ -12,6 +18,7 @@ import io.perflab.runner.trial.TrialResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -73,6 +80,41 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
                 + String.join(", ", plan.variants().keySet()) + ", interleaved)";
         return run(header, launcher, progress, (runner, finished) -> runner.run(plan, finished),
                 results -> ExperimentJson.write(outFile, plan, results), report);
+    }
+
+    /**
+     * Runs the pairs of a paired plan, asking {@code rule} after each pair whether to go on, then {@code report}.
+     * The experiment file is rewritten after each pair, with every window of the pairs so far (the two failure
+     * records of a pair that failed). A stop by the rule is a completed experiment whose outcome carries the reason.
+     */
+    Finished runPairs(ExperimentPlan plan, TrialLauncher launcher, PairStoppingRule rule, Consumer<Finished> report) {
+        int perPair = 2 * plan.windowsPerPair();
+        Duration perResult = plan.with() instanceof EngineVariant engine
+                ? AbProgress.firstGuess(engine).plusSeconds(3).dividedBy(perPair)
+                        .plus(engine.workload().run().dividedBy(2)) : Duration.ofSeconds(1);
+        AbProgress progress = new AbProgress(out, System.console() != null, plan.pairs() * perPair, perResult,
+                System::nanoTime);
+        String header = plan.pairs() + " pairs of " + plan.windowsPerPair() + " window" + (plan.windowsPerPair() == 1
+                ? "" : "s") + " per variant (" + plan.design().label() + ")";
+        return run(header, launcher, progress, (runner, finished) -> {
+            PairedOutcome outcome = runner.runPairs(plan, new PairListener() {
+                @Override
+                public void pairStarted(int pair, PairPlacement placement) {
+                    progress.startedPair(pair);
+                }
+
+                @Override
+                public void pairFinished(PairResult pair) {
+                    pair.results().forEach(finished);
+                }
+            }, rule);
+            ExperimentOutcome.Stop stop = switch (outcome.stop()) {
+                case COMPLETED, STOPPED_BY_RULE -> ExperimentOutcome.Stop.COMPLETED;
+                case TOO_MANY_FAILURES -> ExperimentOutcome.Stop.TOO_MANY_FAILURES;
+                case CANCELLED -> ExperimentOutcome.Stop.CANCELLED;
+            };
+            return new ExperimentOutcome(outcome.results(), stop, outcome.message());
+        }, results -> ExperimentJson.write(outFile, plan, results), report);
     }
 
     /** Starts a run of {@code runner} that hands each finished trial to the consumer. */

@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads the inputs of {@code perflab compare}: a text file of one number per line (blank lines and {@code #}
@@ -110,6 +112,41 @@ final class SampleFiles {
                     .add(new double[] {value, t.ordinal()}));
         }
         return new Samples(file, true, metrics, skipped);
+    }
+
+    /**
+     * The results of a paired experiment: the baseline's windows from {@code without} and the change's from
+     * {@code with} (one file given twice, usually), when both are experiment files of a paired design; empty for any
+     * other input, which {@link #read} then reads.
+     */
+    static Optional<List<TrialResult>> pairedResults(Path without, Path with) throws BadFileException {
+        Optional<List<TrialResult>> base = pairedFile(without);
+        Optional<List<TrialResult>> change = with.equals(without) ? base : pairedFile(with);
+        if (base.isEmpty() || change.isEmpty()) {
+            return Optional.empty();
+        }
+        List<TrialResult> results = new ArrayList<>();
+        base.get().stream().filter(r -> r.variant().equals(VariantName.WITHOUT.label())).forEach(results::add);
+        change.get().stream().filter(r -> r.variant().equals(VariantName.WITH.label())).forEach(results::add);
+        return Optional.of(results);
+    }
+
+    private static Optional<List<TrialResult>> pairedFile(Path file) throws BadFileException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new BadFileException(file + ": cannot read the file (" + e.getMessage() + ")");
+        }
+        if (!text.stripLeading().startsWith("{") || !text.contains("\"pair\"")) {
+            return Optional.empty();
+        }
+        try {
+            List<TrialResult> results = ExperimentJson.readTrials(text);
+            return PairedSamples.isPaired(results) ? Optional.of(results) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** The direction of a metric key: DESIGN's table for trial metrics; lower is better otherwise. */

@@ -1,9 +1,11 @@
 package io.perflab.cli;
 
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.rpcbench.Seconds;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -39,6 +41,11 @@ final class TrialProcessOptions {
     @Option(names = "--cpus", paramLabel = "LIST",
             description = "Pin every trial JVM to these CPUs with taskset -c (e.g. 1, 0-1); needs taskset.")
     private String cpus;
+
+    @Option(names = "--no-fast-start",
+            description = "Start trial JVMs from the executable jar, not from the jar extracted once and the "
+                    + "class-data sharing archive made once under ~/.cache/perflab (about 3x slower to start).")
+    private boolean noFastStart;
 
     @Option(names = "--out", paramLabel = "FILE.json",
             description = "Write the experiment and every trial as JSON; rewritten after each trial.")
@@ -86,6 +93,22 @@ final class TrialProcessOptions {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+    }
+
+    /**
+     * As {@link #launcher(CommandSpec)}, its trial JVMs started from the extracted jar with the class-data sharing
+     * archive ({@link FastStart}) made for {@code jvmArgs}, unless {@code --no-fast-start}.
+     */
+    TrialLauncher launcher(CommandSpec spec, List<String> jvmArgs) {
+        TrialLauncher launcher = launcher(spec);
+        if (noFastStart) {
+            return launcher;
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        return FastStart.prepare(launcher, FastStart.defaultCacheDir(), jvmArgs, line -> {
+            err.println("perflab " + spec.name() + ": " + line);
+            err.flush();
+        });
     }
 
     /** The experiment file, or null. */

@@ -66,6 +66,11 @@ final class WorkloadOptions {
             description = "Length of the measured window (default: 5).")
     private BigDecimal runSeconds;
 
+    @Option(names = "--server-work-nanos", paramLabel = "NS",
+            description = "CPU time the server spins in user space per call before it answers: a known cost to "
+                    + "inject, calibrated on the thread CPU clock (default: 0).")
+    private Long serverWorkNanos;
+
     /** A plain decimal number of seconds (no hexadecimal, no suffix), bounded before it is used. */
     static final class SecondsConverter implements ITypeConverter<BigDecimal> {
         @Override
@@ -101,7 +106,7 @@ final class WorkloadOptions {
     /** What the flags set. */
     WorkloadSettings settings() {
         return new WorkloadSettings(stack, mode, clientThreads, asyncConcurrency, workerThreads, serverReactors,
-                encryption, requestBytes, responseBytes, warmupSeconds, runSeconds);
+                encryption, requestBytes, responseBytes, warmupSeconds, runSeconds, serverWorkNanos);
     }
 
     /**

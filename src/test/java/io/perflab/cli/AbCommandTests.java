@@ -94,6 +94,63 @@ class AbCommandTests {
     }
 
     @Test
+    void aPairedCommandExperimentAlternatesItsRunsComparesPairByPairAndPrintsEachLook() throws IOException {
+        Path file = directory.resolve("pairs.json");
+
+        int status = execute("ab", "--design", "alternating", "--pairs", "3", "--windows-per-pair", "2",
+                "--without-cmd", "true", "--with-cmd", "sh -c true", "--target", "wall_ms:settled", "--out",
+                file.toString());
+
+        assertThat(status).as(err.toString()).isZero();
+        List<TrialResult> trials = ExperimentJson.readTrials(Files.readString(file));
+        assertThat(trials).hasSize(12).allMatch(t -> t.pair() != null && t.pair().window() != null);
+        assertThat(out.toString()).contains("3 pairs of 2 windows per variant (alternating)",
+                "pair 0 window 0, 1/12 without OK", "look 1 (2 pairs, 67 % of 3): wall_ms",
+                "look 2 (3 pairs, 100 % of 3): wall_ms", "Paired analysis: 3 pairs of up to 2 windows",
+                "Welch's test of the same pairs' window means as two independent groups, ignoring the pairing");
+        assertThat(Files.readString(file)).contains("\"design\" : \"alternating\"", "\"windowsPerPair\" : 2");
+    }
+
+    @Test
+    void pairedFlagsAreCheckedAgainstTheDesign() {
+        assertRejected("--runs sets the trials of the fresh design; --design duet takes --pairs", "ab", "--design",
+                "duet", "--runs", "3");
+        assertRejected("--design alternating needs --pairs K", "ab", "--design", "alternating");
+        assertRejected("--pairs must be ≥ 2 (a variance needs two pairs), got 1", "ab", "--design", "duet",
+                "--pairs", "1");
+        assertRejected("--pairs, --windows-per-pair, --target and --budget apply to --design duet or alternating",
+                "ab", "--runs", "2", "--pairs", "3");
+        assertRejected("--design must be fresh, duet or alternating, got 'trio'", "ab", "--design", "trio");
+        assertRejected("a command experiment takes --design fresh or alternating", "ab", "--design", "duet",
+                "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true");
+        assertRejected("--windows-per-pair must be between 1 and 1000, got 0", "ab", "--design", "duet",
+                "--pairs", "2", "--windows-per-pair", "0");
+        assertRejected("--target: unknown metric 'cpu_per_req'", "ab", "--design", "alternating", "--pairs", "2",
+                "--with-cmd", "true", "--without-cmd", "true", "--target", "cpu_per_req:1%");
+        assertRejected("--target: a target's precision is a percentage > 0 or 'settled', got 'tight'", "ab",
+                "--design", "alternating", "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true",
+                "--target", "wall_ms:tight");
+        assertRejected("--budget takes a duration such as 10m, 90s or 1h30m, got 'soon'", "ab", "--design",
+                "alternating", "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true", "--budget", "soon");
+    }
+
+    @Test
+    void aPairedEnginePlanHasItsDesignAndWindows() {
+        AbCommand command = new AbCommand();
+        new CommandLine(command).parseArgs("--design", "duet", "--pairs", "12", "--windows-per-pair", "4",
+                "--server-work-nanos", "500");
+
+        ExperimentPlan plan = command.plan();
+
+        assertThat(plan.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.DUET);
+        assertThat(plan.pairs()).isEqualTo(12);
+        assertThat(plan.windowsPerPair()).isEqualTo(4);
+        assertThat(((EngineVariant) plan.with()).workload().serverWorkNanos()).isEqualTo(500);
+        assertRejected("--server-work-nanos: must be less than or equal to 1000000, got 2000000", "ab", "--runs", "2",
+                "--server-work-nanos", "2000000");
+    }
+
+    @Test
     void eachSideMayPutAnotherStackUnderTheSameWorkload() {
         AbCommand command = new AbCommand();
         new CommandLine(command).parseArgs("--runs", "20", "--mode", "async", "--without", "stack=grpc",

@@ -119,8 +119,57 @@ class CalibrateCommandTests {
                 "ctx_switches_per_req", "an experiment of 40 + 40 trials takes about");
     }
 
+    /**
+     * Two experiments of three pairs whose change is +2 % ± 0.3 %, the injected 1 µs per call on a baseline of
+     * 50 µs: the reference is +2 %, both intervals cover it, both detect it.
+     */
+    @Test
+    void aKnownEffectIsReportedWithItsReferenceBiasCoverageAndPower() {
+        double[] noise = {0.003, -0.002, 0.001, -0.003, 0.002, -0.001};
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            double with = 50 * (1.02 + noise[p]);
+            results.addAll(io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50, 50}, new double[] {with, with}).results());
+        }
+        EffectCalibration calibration = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.DUET, 2,
+                3, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
+
+        String report = calibration.format(results, Duration.ofMinutes(4));
+
+        assertThat(calibration.referenceOf(MetricKeys.CPU_US_PER_REQ, results)).isCloseTo(2.0, within(1e-12));
+        assertThat(calibration.estimates(results, MetricKeys.CPU_US_PER_REQ)).hasSize(2);
+        assertThat(report).contains("Known-effect calibration, duet design: 2 experiments of 3 pairs",
+                "serverWorkNanos=1000 injected on the with side")
+                .containsPattern("cpu_us_per_req +\\+2\\.00% +\\+2\\.0\\d% +[+-]0\\.0\\d pp +2/2 .* 2/2 ")
+                .contains("reference: the injected 1000 ns per call", "about 2 min 00 s per experiment");
+    }
+
+    @Test
+    void anAaRunOfAPairedDesignCountsFalsePositivesPerExperiment() {
+        List<TrialResult> results = new ArrayList<>();
+        double[] noise = {0.003, -0.002, 0.001, -0.003, 0.002, -0.001};
+        for (int p = 0; p < 6; p++) {
+            results.addAll(io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50, 50}, new double[] {50 * (1 + noise[p]), 50 * (1 + noise[p])}).results());
+        }
+
+        String report = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING, 2, 3, 0.05,
+                0, Map.of(), "").format(results, Duration.ofMinutes(2));
+
+        assertThat(report).contains("A/A calibration, alternating design: 2 experiments of 3 pairs",
+                "the same variant on both sides").containsPattern("cpu_us_per_req +2 +0/2 +0\\.00 \\[0\\.000, 0\\.842\\]");
+    }
+
     @Test
     void badFlagsExitTwoNamingTheFlag() {
+        assertRejected("--inject takes serverWorkNanos=N with N from 1 to 1000000", "calibrate", "--inject",
+                "serverWork=5");
+        assertRejected("--inject takes serverWorkNanos=N with N from 1 to 1000000", "calibrate", "--inject",
+                "serverWorkNanos=2000000");
+        assertRejected("--reference goes with --inject", "calibrate", "--reference", "ref.json");
+        assertRejected("--pairs must be at least 2, got 1", "calibrate", "--design", "duet", "--pairs", "1");
+        assertRejected("--design must be fresh, duet or alternating, got 'solo'", "calibrate", "--design", "solo");
         assertRejected("--runs must be at least 2, got 1", "calibrate", "--runs", "1");
         assertRejected("--experiments must be at least 1, got 0", "calibrate", "--experiments", "0");
         assertRejected("--alpha must lie between 0 and 1, got 2.0", "calibrate", "--alpha", "2");

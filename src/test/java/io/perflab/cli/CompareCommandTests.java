@@ -196,4 +196,35 @@ class CompareCommandTests {
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("confidence level");
     }
+
+    /**
+     * Three pairs of two windows whose ratios are 1.10, 1.05 and 1.00 in both windows: per pair the mean log ratio,
+     * then exp(mean) − 1 = exp((log 1.1 + log 1.05 + 0) / 3) − 1 = 4.92057 % (R: exp(mean(log(c(1.1, 1.05, 1)))) − 1).
+     */
+    @Test
+    void aPairedExperimentFileIsComparedPairByPairWithItsWindowsAveragedWithinEachPair() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}),
+                io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
+                        new double[] {30, 35}));
+        Path file = dir.resolve("duet.json");
+        var engine = io.perflab.runner.experiment.EngineVariant.of(io.perflab.rpc.EngineOptions.defaults(),
+                io.perflab.runner.rpcbench.Workload.DEFAULTS);
+        io.perflab.runner.experiment.ExperimentJson.write(file, io.perflab.runner.experiment.ExperimentPlan.of(engine,
+                engine, 3).withDesign(io.perflab.runner.experiment.ExperimentDesign.DUET, 2),
+                pairs.stream().flatMap(p -> p.results().stream()).toList());
+
+        Run table = run(file.toString(), file.toString());
+        Run json = run(file.toString(), file.toString(), "--format", "json");
+        Run r = run(file.toString(), file.toString(), "--format", "r");
+
+        assertThat(table.status()).as(table.err()).isZero();
+        assertThat(table.out()).contains("Paired analysis: 3 pairs of up to 2 windows", "+4.92%",
+                "ignoring the pairing", "a pair costing 14.0 s before its windows and 3.0 s per window");
+        assertThat(json.out()).contains("\"changePercent\" : 4.92057", "\"pairs\" : 3", "\"windows\" : 6");
+        assertThat(r.out()).contains("## cpu_us_per_req", "One Sample t-test", "data:  r");
+    }
 }

@@ -30,7 +30,7 @@ class ExperimentValidatorTests {
     private static WorkloadSettings settings(Integer clientThreads, Integer responseBytes, Warmup warmup,
             BigDecimal runSeconds) {
         return new WorkloadSettings(null, null, clientThreads, null, null, null, null, null, responseBytes, warmup,
-                runSeconds);
+                runSeconds, null);
     }
 
     private static void assertBadRequest(ExperimentRequest request, ExperimentValidator validator, String... fragments) {
@@ -108,9 +108,9 @@ class ExperimentValidatorTests {
     @Test
     void settingsThatNoTrialCanRunWithNameTheirWorkloadField() {
         assertBadRequest(request("sync-completion", null, null, new WorkloadSettings(Stack.GRPC, null, null, null,
-                null, null, null, null, null, null, null), null, null), validator, "workload.stack");
+                null, null, null, null, null, null, null, null), null, null), validator, "workload.stack");
         assertBadRequest(request("sync-completion", null, null, new WorkloadSettings(null, null, 0, null, null, null,
-                null, null, null, null, null), null, null), validator, "workload.clientThreads: must be ≥ 1, got 0");
+                null, null, null, null, null, null), null, null), validator, "workload.clientThreads: must be ≥ 1, got 0");
     }
 
     @Test

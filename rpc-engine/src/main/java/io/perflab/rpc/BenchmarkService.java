@@ -28,9 +28,23 @@ public final class BenchmarkService {
 
     /** The service to register on a server. */
     public static ServiceDefinition definition() {
+        return definition(() -> { });
+    }
+
+    /**
+     * The service with {@code work} done by {@code Add} and {@code Echo} before they answer: a benchmark's known
+     * cost per call (rpc-bench's {@code serverWorkNanos}), run on whichever thread runs the handler.
+     */
+    public static ServiceDefinition definition(Runnable work) {
         return ServiceDefinition.builder(SERVICE_NAME)
-                .method("Add", BenchmarkService::handleAdd)
-                .method("Echo", BenchmarkService::handleEcho)
+                .method("Add", (request, response) -> {
+                    work.run();
+                    handleAdd(request, response);
+                })
+                .method("Echo", (request, response) -> {
+                    work.run();
+                    handleEcho(request, response);
+                })
                 .method("Sleep", BenchmarkService::handleSleep)
                 .build();
     }

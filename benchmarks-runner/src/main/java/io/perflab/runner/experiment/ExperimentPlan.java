@@ -8,21 +8,25 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An A/B experiment: two variants of the same kind, how many trials of each, in which order, and the limits
- * the runner enforces. Immutable; start from {@link #of} and change with the {@code with…} methods.
+ * An A/B experiment: two variants of the same kind, how many trials of each, in which order or design, and the
+ * limits the runner enforces. Immutable; start from {@link #of} and change with the {@code with…} methods.
  *
  * @param without the baseline
  * @param with the change
- * @param runsPerVariant trials of each variant, ≥ 2
- * @param order the order of the trials
+ * @param runsPerVariant trials of each variant, ≥ 2; in a paired design the number of pairs (one trial JVM, or
+ *     {@code windowsPerPair} command runs, of each variant per pair)
+ * @param order the order of the trials of the fresh design
  * @param seed the seed of {@link TrialOrder#RANDOMIZED}
  * @param trialTimeout a trial still running after this long is killed and recorded {@code TIMED_OUT}
  * @param cooldown pause between two trials
  * @param maxFailures the experiment stops once more trials than this have failed or timed out
  * @param jvmArgs flags every trial JVM gets, before its variant's own
+ * @param design fresh trials or pairs ({@link ExperimentDesign})
+ * @param windowsPerPair in a paired design, the windows each variant measures per pair, ≥ 1; 1 in the fresh design
  */
 public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, TrialOrder order, long seed,
-                             Duration trialTimeout, Duration cooldown, int maxFailures, List<String> jvmArgs) {
+                             Duration trialTimeout, Duration cooldown, int maxFailures, List<String> jvmArgs,
+                             ExperimentDesign design, int windowsPerPair) {
 
     /**
      * The trial JVMs' fixed flags: a fixed, pre-touched heap so that heap growth and first-touch page faults
@@ -36,6 +40,9 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
     public static final List<String> DEFAULT_JVM_ARGS = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
             "-XX:+UseSerialGC", "-Xbatch", "-XX:-UseDynamicNumberOfCompilerThreads");
 
+    /** The most windows per pair a plan may ask for. */
+    public static final int MAX_WINDOWS_PER_PAIR = 1000;
+
     /** Trials allowed to fail before the experiment stops, unless told otherwise. */
     public static final int DEFAULT_MAX_FAILURES = 3;
 
@@ -43,12 +50,23 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
         Objects.requireNonNull(without, "without");
         Objects.requireNonNull(with, "with");
         Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(design, "design");
         if (without.getClass() != with.getClass()) {
             throw new IllegalArgumentException("both variants must be engine configurations or both commands");
         }
         if (runsPerVariant < 2) {
-            throw new IllegalArgumentException("--runs must be ≥ 2 (a variance needs two trials), got "
-                    + runsPerVariant);
+            throw new IllegalArgumentException(design.paired()
+                    ? "--pairs must be ≥ 2 (a variance needs two pairs), got " + runsPerVariant
+                    : "--runs must be ≥ 2 (a variance needs two trials), got " + runsPerVariant);
+        }
+        if (design == ExperimentDesign.DUET && without instanceof CommandVariant) {
+            throw new IllegalArgumentException("--design duet runs two trial JVMs at once; a command experiment "
+                    + "takes --design fresh or alternating");
+        }
+        if (design.paired() ? windowsPerPair < 1 || windowsPerPair > MAX_WINDOWS_PER_PAIR : windowsPerPair != 1) {
+            throw new IllegalArgumentException(design.paired()
+                    ? "--windows-per-pair must be between 1 and " + MAX_WINDOWS_PER_PAIR + ", got " + windowsPerPair
+                    : "--windows-per-pair applies to the paired designs (duet, alternating) only");
         }
         if (trialTimeout.isNegative() || trialTimeout.isZero()) {
             throw new IllegalArgumentException("--trial-timeout must be greater than 0");
@@ -65,7 +83,8 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
     /** A plan with interleaved order, seed 1, a timeout fitted to the variants, no cooldown, the default flags. */
     public static ExperimentPlan of(Variant without, Variant with, int runsPerVariant) {
         return new ExperimentPlan(without, with, runsPerVariant, TrialOrder.INTERLEAVED, 1,
-                defaultTimeout(without, with), Duration.ZERO, DEFAULT_MAX_FAILURES, DEFAULT_JVM_ARGS);
+                defaultTimeout(without, with), Duration.ZERO, DEFAULT_MAX_FAILURES, DEFAULT_JVM_ARGS,
+                ExperimentDesign.FRESH, 1);
     }
 
     /**
@@ -89,32 +108,46 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
 
     public ExperimentPlan withOrder(TrialOrder value) {
         return new ExperimentPlan(without, with, runsPerVariant, value, seed, trialTimeout, cooldown, maxFailures,
-                jvmArgs);
+                jvmArgs, design, windowsPerPair);
     }
 
     public ExperimentPlan withSeed(long value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, value, trialTimeout, cooldown, maxFailures,
-                jvmArgs);
+                jvmArgs, design, windowsPerPair);
     }
 
     public ExperimentPlan withTrialTimeout(Duration value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, value, cooldown, maxFailures,
-                jvmArgs);
+                jvmArgs, design, windowsPerPair);
     }
 
     public ExperimentPlan withCooldown(Duration value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, value, maxFailures,
-                jvmArgs);
+                jvmArgs, design, windowsPerPair);
     }
 
     public ExperimentPlan withMaxFailures(int value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, value,
-                jvmArgs);
+                jvmArgs, design, windowsPerPair);
     }
 
     public ExperimentPlan withJvmArgs(List<String> value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, maxFailures,
-                value);
+                value, design, windowsPerPair);
+    }
+
+    /**
+     * This plan with {@code value} as its design: for a paired design, {@link #runsPerVariant()} pairs of
+     * {@code windows} windows each.
+     */
+    public ExperimentPlan withDesign(ExperimentDesign value, int windows) {
+        return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, maxFailures,
+                jvmArgs, value, windows);
+    }
+
+    /** The pairs of a paired design: {@link #runsPerVariant()}. */
+    public int pairs() {
+        return runsPerVariant;
     }
 
     /** The variant called {@code name}. */
@@ -137,8 +170,14 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("without", without.describe());
         d.put("with", with.describe());
-        d.put("runsPerVariant", runsPerVariant);
-        d.put("order", order.label());
+        if (design.paired()) {
+            d.put("design", design.label());
+            d.put("pairs", runsPerVariant);
+            d.put("windowsPerPair", windowsPerPair);
+        } else {
+            d.put("runsPerVariant", runsPerVariant);
+            d.put("order", order.label());
+        }
         d.put("seed", seed);
         d.put("trialTimeoutSeconds", trialTimeout.toMillis() / 1000.0);
         d.put("cooldownSeconds", cooldown.toMillis() / 1000.0);

@@ -1,12 +1,8 @@
 package io.perflab.runner.experiment;
 
-import io.perflab.runner.metering.ResourceUsage;
-import io.perflab.runner.trial.HostEnvironment;
-import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialProtocol;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
-import java.io.File;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -49,14 +43,11 @@ import java.util.function.Supplier;
  */
 public final class ExperimentRunner {
 
-    private static final long OUTPUT_DRAIN_SECONDS = 2;
-    private static final ProcessBuilder.Redirect NO_INPUT = ProcessBuilder.Redirect.from(new File("/dev/null"));
-
     private final TrialLauncher launcher;
     private final Clock clock;
     private final LongSupplier nanoClock;
-    private final CountDownLatch cancelled = new CountDownLatch(1);
-    private final AtomicReference<Process> running = new AtomicReference<>();
+    private final TrialProcesses processes = new TrialProcesses();
+    private final CommandTrial commands;
 
     public ExperimentRunner(TrialLauncher launcher) {
         this(launcher, Clock.systemUTC(), System::nanoTime);
@@ -71,9 +62,10 @@ public final class ExperimentRunner {
         this.launcher = launcher;
         this.clock = clock;
         this.nanoClock = nanoClock;
+        this.commands = new CommandTrial(processes, clock, nanoClock);
     }
 
-    /** Runs every trial of {@code plan}. */
+    /** Runs every trial of {@code plan}, a plan of the fresh design. */
     public ExperimentOutcome run(ExperimentPlan plan, TrialListener listener) {
         return run(plan, plan.trials().stream().map(PlannedTrial::ordinal).toList(), listener);
     }
@@ -82,9 +74,13 @@ public final class ExperimentRunner {
      * Runs the trials of {@code plan} whose ordinals are in {@code ordinals}, in plan order: after a crash, the
      * ordinals not yet stored.
      *
-     * @throws IllegalArgumentException for an ordinal outside the plan
+     * @throws IllegalArgumentException for an ordinal outside the plan, or a plan of a paired design
      */
     public ExperimentOutcome run(ExperimentPlan plan, Collection<Integer> ordinals, TrialListener listener) {
+        if (plan.design().paired()) {
+            throw new IllegalArgumentException("a plan of the " + plan.design().label() + " design runs pairs: "
+                    + "runPairs, not run");
+        }
         List<PlannedTrial> all = plan.trials();
         Set<Integer> wanted = new TreeSet<>(ordinals);
         for (int ordinal : wanted) {
@@ -117,6 +113,36 @@ public final class ExperimentRunner {
         return runAll(scheduled, plan.cooldown(), plan.maxFailures(), finished);
     }
 
+    /**
+     * Runs every pair of a paired plan ({@link ExperimentDesign#DUET} or {@link ExperimentDesign#ALTERNATING}),
+     * asking {@code rule} after each whether to go on.
+     *
+     * @throws IllegalArgumentException for a fresh plan, or a duet on a host (or {@code --cpus}) with fewer than two
+     *     CPUs or without {@code taskset}
+     */
+    public PairedOutcome runPairs(ExperimentPlan plan, PairListener listener, PairStoppingRule rule) {
+        List<Integer> all = new ArrayList<>();
+        for (int pair = 0; pair < plan.pairs(); pair++) {
+            all.add(pair);
+        }
+        return runPairs(plan, all, List.of(), listener, rule);
+    }
+
+    /**
+     * Runs the pairs of a paired plan whose indexes are in {@code pairs}, in order: to resume an experiment after a
+     * crash, the pairs not yet stored whole. Pairs are numbered from 0; each keeps its placement (CPU halves, start
+     * order) whenever it runs.
+     *
+     * @param earlier the pairs stored before, which {@code rule} sees before the new ones
+     * @throws IllegalArgumentException for a pair outside the plan, and as {@link #runPairs(ExperimentPlan,
+     *     PairListener, PairStoppingRule)}
+     */
+    public PairedOutcome runPairs(ExperimentPlan plan, Collection<Integer> pairs, List<PairResult> earlier,
+                                  PairListener listener, PairStoppingRule rule) {
+        return new PairedRuns(launcher, processes, clock, nanoClock, commands).run(plan, pairs, earlier, listener,
+                rule);
+    }
+
     /** One trial to run: what to tell before it starts, and how to run it. */
     private record Scheduled(Runnable onStart, Supplier<TrialResult> trial) {
     }
@@ -147,7 +173,7 @@ public final class ExperimentRunner {
                     return new ExperimentOutcome(results, ExperimentOutcome.Stop.TOO_MANY_FAILURES,
                             "stopped after " + failures + " failed trials (more than --max-failures "
                                     + maxFailures + "); last failure, trial " + result.ordinal() + " ("
-                                    + result.variant() + "): " + firstLine(result.error()));
+                                    + result.variant() + "): " + TrialOutput.firstLine(result.error()));
                 }
             }
         }
@@ -158,27 +184,20 @@ public final class ExperimentRunner {
         return new ExperimentOutcome(results, ExperimentOutcome.Stop.COMPLETED, "");
     }
 
-    /** Stops the experiment: kills the running trial's process tree and starts no other. Idempotent. */
+    /**
+     * Stops the experiment: kills the running trial's process tree (both JVMs of a running pair) and starts no
+     * other. Idempotent.
+     */
     public void cancel() {
-        cancelled.countDown();
-        Process process = running.get();
-        if (process != null) {
-            ProcessTree.kill(process.toHandle());
-        }
+        processes.cancel();
     }
 
     public boolean isCancelled() {
-        return cancelled.getCount() == 0;
+        return processes.isCancelled();
     }
 
     private boolean awaitCancel(long nanos) {
-        try {
-            return cancelled.await(nanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            cancel();
-            return true;
-        }
+        return processes.awaitCancel(nanos);
     }
 
     private TrialResult runTrial(ExperimentPlan plan, PlannedTrial trial) {
@@ -187,7 +206,7 @@ public final class ExperimentRunner {
             return runEngineTrial(launcher.command(plan, engine), trial.variant().label(), trial.ordinal(),
                     plan.trialTimeout());
         }
-        return runCommandTrial(plan, trial, (CommandVariant) variant);
+        return commands.run((CommandVariant) variant, trial.variant().label(), trial.ordinal(), plan.trialTimeout());
     }
 
     private TrialResult runEngineTrial(List<String> command, String variantLabel, int ordinal, Duration timeout) {
@@ -195,9 +214,10 @@ public final class ExperimentRunner {
         Instant start = clock.instant();
         Process process;
         try {
-            process = new ProcessBuilder(command).redirectInput(NO_INPUT).start();
+            process = new ProcessBuilder(command).redirectInput(CommandTrial.NO_INPUT).start();
         } catch (IOException e) {
-            return notStarted(variantLabel, ordinal, start, "could not start " + command.get(0) + ": " + e.getMessage());
+            return CommandTrial.notStarted(variantLabel, ordinal, start, clock, "could not start " + command.get(0)
+                    + ": " + e.getMessage());
         }
         OutputTail stdout = OutputTail.start(process.getInputStream(), "trial-" + ordinal + "-stdout",
                 line -> {
@@ -209,158 +229,36 @@ public final class ExperimentRunner {
                 });
         OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr",
                 line -> false);
-        Ending ending = await(process, timeout);
-        drain(stdout, stderr);
+        TrialProcesses.Ending ending = processes.await(process, timeout);
+        TrialOutput.drain(stdout, stderr);
         Instant end = clock.instant();
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("command", String.join(" ", command));
-        String tail = tail(stderr, stdout);
-        if (ending != Ending.EXITED) {
+        String tail = TrialOutput.tail(stderr, stdout);
+        if (ending != TrialProcesses.Ending.EXITED) {
             return new TrialResult(variantLabel, ordinal, ending.status, start, end, process.pid(),
-                    Map.of(), environment, ending.describe(timeout) + tailSuffix(tail));
+                    Map.of(), environment, ending.describe(timeout) + TrialOutput.suffix(tail));
         }
         int exit = process.exitValue();
         String line = resultLine.get();
         if (line == null) {
             return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start, end, process.pid(),
                     Map.of(), environment, "trial JVM exited with status " + exit + " without a result"
-                    + tailSuffix(tail));
+                    + TrialOutput.suffix(tail));
         }
         TrialProtocol.Report report;
         try {
             report = TrialProtocol.decode(line).orElseThrow();
         } catch (IllegalArgumentException e) {
             return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start, end, process.pid(),
-                    Map.of(), environment, e.getMessage() + tailSuffix(tail));
+                    Map.of(), environment, e.getMessage() + TrialOutput.suffix(tail));
         }
         environment.putAll(report.environment());
         if (exit != 0) {
             return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start, end, process.pid(),
-                    report.metrics(), environment, "trial JVM exited with status " + exit + tailSuffix(tail));
+                    report.metrics(), environment, "trial JVM exited with status " + exit + TrialOutput.suffix(tail));
         }
         return new TrialResult(variantLabel, ordinal, TrialStatus.OK, start, end, process.pid(),
                 report.metrics(), environment, null);
-    }
-
-    private TrialResult runCommandTrial(ExperimentPlan plan, PlannedTrial trial, CommandVariant variant) {
-        List<String> command = List.of("/bin/sh", "-c", variant.command());
-        Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
-        environment.remove("jvm_flags");
-        environment.remove("jvm_version");
-        environment.put("command", variant.command());
-        Instant start = clock.instant();
-        ResourceUsage before = ResourceUsage.children();
-        long startNanos = nanoClock.getAsLong();
-        Process process;
-        try {
-            process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectInput(NO_INPUT).start();
-        } catch (IOException e) {
-            return notStarted(trial.variant().label(), trial.ordinal(), start, "could not start /bin/sh: " + e.getMessage());
-        }
-        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + trial.ordinal() + "-stderr",
-                line -> false);
-        Ending ending = await(process, plan.trialTimeout());
-        long elapsedNanos = nanoClock.getAsLong() - startNanos;
-        ResourceUsage usage = ResourceUsage.children().minus(before);
-        drain(stderr);
-        Instant end = clock.instant();
-        String variantLabel = trial.variant().label();
-        String tail = stderr.text();
-        if (ending != Ending.EXITED) {
-            return new TrialResult(variantLabel, trial.ordinal(), ending.status, start, end, process.pid(),
-                    Map.of(), environment, ending.describe(plan.trialTimeout()) + tailSuffix(tail));
-        }
-        int exit = process.exitValue();
-        Map<String, Double> metrics = new LinkedHashMap<>();
-        metrics.put(MetricKeys.WALL_MS, elapsedNanos / 1e6);
-        metrics.put(MetricKeys.USER_CPU_MS, usage.userMicros() / 1e3);
-        metrics.put(MetricKeys.SYS_CPU_MS, usage.systemMicros() / 1e3);
-        metrics.put(MetricKeys.CPU_MS, usage.cpuMicros() / 1e3);
-        metrics.put(MetricKeys.CTX_SWITCHES, (double) usage.contextSwitches());
-        metrics.put(MetricKeys.VOLUNTARY_CTX_SWITCHES, (double) usage.voluntaryContextSwitches());
-        metrics.put(MetricKeys.INVOLUNTARY_CTX_SWITCHES, (double) usage.involuntaryContextSwitches());
-        metrics.put(MetricKeys.EXIT_STATUS, (double) exit);
-        TrialStatus status = exit == 0 ? TrialStatus.OK : TrialStatus.FAILED;
-        String error = exit == 0 ? null : "command exited with status " + exit + tailSuffix(tail);
-        return new TrialResult(variantLabel, trial.ordinal(), status, start, end, process.pid(), metrics,
-                environment, error);
-    }
-
-    private TrialResult notStarted(String variantLabel, int ordinal, Instant start, String error) {
-        return new TrialResult(variantLabel, ordinal, TrialStatus.FAILED, start,
-                clock.instant(), -1, Map.of(), Map.of(), error);
-    }
-
-    /** Waits for the process to end, killing its tree on timeout or cancellation. */
-    private Ending await(Process process, Duration timeout) {
-        running.set(process);
-        try {
-            if (isCancelled()) {
-                ProcessTree.kill(process.toHandle());
-            }
-            boolean exited = process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (!exited) {
-                ProcessTree.kill(process.toHandle());
-                process.waitFor();
-                return isCancelled() ? Ending.CANCELLED : Ending.TIMED_OUT;
-            }
-            return isCancelled() ? Ending.CANCELLED : Ending.EXITED;
-        } catch (InterruptedException e) {
-            ProcessTree.kill(process.toHandle());
-            cancelled.countDown();
-            Thread.currentThread().interrupt();
-            return Ending.CANCELLED;
-        } finally {
-            running.set(null);
-        }
-    }
-
-    private static void drain(OutputTail... tails) {
-        try {
-            for (OutputTail tail : tails) {
-                tail.awaitEnd(OUTPUT_DRAIN_SECONDS, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String tail(OutputTail stderr, OutputTail stdout) {
-        String err = stderr.text();
-        return err.isEmpty() ? stdout.text() : err;
-    }
-
-    private static String tailSuffix(String tail) {
-        return tail.isEmpty() ? "" : "\n--- last output ---\n" + tail;
-    }
-
-    private static String firstLine(String text) {
-        if (text == null) {
-            return "";
-        }
-        int newline = text.indexOf('\n');
-        return newline < 0 ? text : text.substring(0, newline);
-    }
-
-    private enum Ending {
-        EXITED(TrialStatus.OK),
-        TIMED_OUT(TrialStatus.TIMED_OUT),
-        CANCELLED(TrialStatus.CANCELLED);
-
-        final TrialStatus status;
-
-        Ending(TrialStatus status) {
-            this.status = status;
-        }
-
-        String describe(Duration timeout) {
-            return switch (this) {
-                case TIMED_OUT -> "killed after the trial timeout of " + timeout.toMillis() / 1000.0
-                        + " s (--trial-timeout)";
-                case CANCELLED -> "killed: the experiment was cancelled";
-                case EXITED -> "exited";
-            };
-        }
     }
 }

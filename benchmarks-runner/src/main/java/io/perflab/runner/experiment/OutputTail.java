@@ -22,15 +22,23 @@ final class OutputTail {
     private final Deque<String> lines = new ArrayDeque<>();
     private final Thread thread;
 
-    private OutputTail(InputStream stream, String name, Predicate<String> claim) {
-        thread = new Thread(() -> drain(stream, claim), name);
+    private OutputTail(InputStream stream, String name, Predicate<String> claim, Runnable atEnd) {
+        thread = new Thread(() -> {
+            drain(stream, claim);
+            atEnd.run();
+        }, name);
         thread.setDaemon(true);
         thread.start();
     }
 
     /** Starts draining {@code stream}; lines {@code claim} returns true for are not kept in the tail. */
     static OutputTail start(InputStream stream, String name, Predicate<String> claim) {
-        return new OutputTail(stream, name, claim);
+        return new OutputTail(stream, name, claim, () -> { });
+    }
+
+    /** As {@link #start(InputStream, String, Predicate)}, running {@code atEnd} once the stream has ended. */
+    static OutputTail start(InputStream stream, String name, Predicate<String> claim, Runnable atEnd) {
+        return new OutputTail(stream, name, claim, atEnd);
     }
 
     private void drain(InputStream stream, Predicate<String> claim) {

@@ -19,8 +19,10 @@ import java.util.jar.Manifest;
  *
  * @param entryArguments e.g. {@code -jar perflab.jar trial} or {@code -cp … io.perflab.runner.trial.TrialMain}
  * @param cpus the CPU list trial JVMs are pinned to with {@code taskset -c}, or empty for no pinning
+ * @param launcherFlags JVM flags the launcher itself adds before the plan's, such as the class-data sharing archive
+ *     of {@link FastStart} (which requests may not set)
  */
-public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) {
+public record TrialLauncher(List<String> entryArguments, Optional<String> cpus, List<String> launcherFlags) {
 
     public TrialLauncher {
         entryArguments = List.copyOf(entryArguments);
@@ -28,10 +30,20 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
             throw new IllegalArgumentException("a trial launcher needs a jar or a main class");
         }
         Objects.requireNonNull(cpus, "cpus");
+        launcherFlags = List.copyOf(launcherFlags);
+    }
+
+    public TrialLauncher(List<String> entryArguments, Optional<String> cpus) {
+        this(entryArguments, cpus, List.of());
     }
 
     public TrialLauncher(List<String> entryArguments) {
         this(entryArguments, Optional.empty());
+    }
+
+    /** This launcher adding {@code flags} to every trial JVM, before the plan's flags. */
+    public TrialLauncher withLauncherFlags(List<String> flags) {
+        return new TrialLauncher(entryArguments, cpus, flags);
     }
 
     /**
@@ -46,10 +58,10 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
         if (findOnPath("taskset").isEmpty()) {
             throw new IllegalArgumentException("--cpus needs taskset (util-linux), which is not on the PATH");
         }
-        return new TrialLauncher(entryArguments, Optional.of(cpuList));
+        return new TrialLauncher(entryArguments, Optional.of(cpuList), launcherFlags);
     }
 
-    private static Optional<Path> findOnPath(String program) {
+    static Optional<Path> findOnPath(String program) {
         String path = System.getenv().getOrDefault("PATH", "");
         for (String directory : path.split(File.pathSeparator)) {
             if (!directory.isEmpty() && Files.isExecutable(Path.of(directory, program))) {
@@ -114,14 +126,38 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus) 
 
     /** The whole command line of one trial of {@code variant} with the plan's common JVM flags {@code jvmArgs}. */
     public List<String> command(List<String> jvmArgs, EngineVariant variant) {
+        return command(cpus, jvmArgs, variant, List.of());
+    }
+
+    /**
+     * The command line of one driven trial JVM of a pair ({@code --driven}, {@link io.perflab.runner.trial.TrialMain}),
+     * pinned to {@code pinnedTo} if given, else to this launcher's CPUs if any.
+     */
+    public List<String> drivenCommand(List<String> jvmArgs, EngineVariant variant, Optional<String> pinnedTo) {
+        return command(pinnedTo.or(() -> cpus), jvmArgs, variant, List.of(TrialMain.DRIVEN));
+    }
+
+    private List<String> command(Optional<String> pinnedTo, List<String> jvmArgs, EngineVariant variant,
+                                 List<String> trialArguments) {
         Objects.requireNonNull(variant, "variant");
         List<String> command = new ArrayList<>();
-        cpus.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
+        pinnedTo.ifPresent(list -> command.addAll(List.of("taskset", "-c", list)));
         command.add(javaBinary(variant.javaHome().orElse(null)).toString());
+        command.addAll(launcherFlags);
         command.addAll(jvmArgs);
         command.addAll(variant.jvmArgs());
         command.addAll(entryArguments);
+        command.addAll(trialArguments);
         command.add(variant.trialSpec().toJson());
         return command;
+    }
+
+    /**
+     * Throws unless {@code taskset} is on the PATH: the duet design pins each JVM of a pair to its half of the CPUs.
+     */
+    static void requireTaskset(String why) {
+        if (findOnPath("taskset").isEmpty()) {
+            throw new IllegalArgumentException(why + " needs taskset (util-linux), which is not on the PATH");
+        }
     }
 }

@@ -75,7 +75,7 @@ final class GrpcStack implements RpcStack {
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(serverLoops)
                 .channelType(serverChannel())
-                .addService(service());
+                .addService(service(ServerWork.of(workload.serverWorkNanos())));
         if (serverExecutor == null) {
             builder.directExecutor();
         } else {
@@ -89,15 +89,16 @@ final class GrpcStack implements RpcStack {
         }
     }
 
-    private static ServerServiceDefinition service() {
+    private static ServerServiceDefinition service(Runnable work) {
         return ServerServiceDefinition.builder(GrpcMessages.SERVICE)
-                .addMethod(GrpcMessages.ADD, ServerCalls.asyncUnaryCall(answer(GrpcMessages::add)))
-                .addMethod(GrpcMessages.ECHO, ServerCalls.asyncUnaryCall(answer(GrpcMessages::echo)))
+                .addMethod(GrpcMessages.ADD, ServerCalls.asyncUnaryCall(answer(GrpcMessages::add, work)))
+                .addMethod(GrpcMessages.ECHO, ServerCalls.asyncUnaryCall(answer(GrpcMessages::echo, work)))
                 .build();
     }
 
-    private static ServerCalls.UnaryMethod<byte[], byte[]> answer(UnaryOperator<byte[]> handler) {
+    private static ServerCalls.UnaryMethod<byte[], byte[]> answer(UnaryOperator<byte[]> handler, Runnable work) {
         return (request, responses) -> {
+            work.run();
             byte[] response;
             try {
                 response = handler.apply(request);

@@ -23,6 +23,11 @@ import org.HdrHistogram.SingleWriterRecorder;
  *
  * <p>Each connection records into its own {@link SingleWriterRecorder}, written only by its client thread (sync)
  * or its event loop (async); {@link #swapLatencies()} merges them, so measuring adds no contention.
+ *
+ * <p>A load can be {@linkplain #pause() paused} and {@linkplain #resume() resumed}, for a trial that waits idle
+ * while its partner measures (the {@code alternating} design): a sync client thread checks {@link #proceed()} before
+ * each call, an async call chain {@link #deferWhilePaused} before issuing its next one. While running, that check
+ * is one volatile read.
  */
 final class Load implements AutoCloseable {
 
@@ -40,6 +45,12 @@ final class Load implements AutoCloseable {
     private final CountDownLatch chainsEnded;
     private volatile boolean running = true;
     private boolean started;
+    private final Object pauseLock = new Object();
+    private volatile boolean paused;
+    /** Sync client threads waiting in {@link #proceed()}; guarded by {@link #pauseLock}. */
+    private int idleThreads;
+    /** The next calls of async chains that found the load paused; guarded by {@link #pauseLock}. */
+    private final List<Runnable> deferred = new ArrayList<>();
 
     private Load(RpcStack stack, Workload workload) {
         this.stack = stack;
@@ -90,6 +101,7 @@ final class Load implements AutoCloseable {
     /** Stops issuing calls and waits, as long as an outstanding call may take, for the outstanding ones. */
     void stop() {
         running = false;
+        resume();
         if (!started) {
             return;
         }
@@ -106,6 +118,80 @@ final class Load implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Stops issuing calls until {@link #resume()}, and returns once every client is idle: its outstanding call
+     * answered, or as long as a call may take.
+     */
+    void pause() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_TIMEOUT_MILLIS + 1000);
+        synchronized (pauseLock) {
+            paused = true;
+            long remaining;
+            while (!idle() && (remaining = deadline - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(pauseLock, remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Issues calls again after {@link #pause()}: wakes the client threads and sends the deferred calls. */
+    void resume() {
+        List<Runnable> next;
+        synchronized (pauseLock) {
+            paused = false;
+            next = new ArrayList<>(deferred);
+            deferred.clear();
+            pauseLock.notifyAll();
+        }
+        next.forEach(Runnable::run);
+    }
+
+    /** Called by a sync client thread before each call: waits while the load is paused; whether it still runs. */
+    private boolean proceed() {
+        if (paused && running) {
+            synchronized (pauseLock) {
+                idleThreads++;
+                pauseLock.notifyAll();
+                while (paused && running) {
+                    try {
+                        pauseLock.wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                idleThreads--;
+            }
+        }
+        return running;
+    }
+
+    /**
+     * Called by an async call chain before its next call: while the load is paused, keeps {@code next} for
+     * {@link #resume()} (or for {@link #stop()}, when it must see that the load no longer runs) and returns true.
+     */
+    private boolean deferWhilePaused(Runnable next) {
+        if (!paused) {
+            return false;
+        }
+        synchronized (pauseLock) {
+            if (!paused) {
+                return false;
+            }
+            deferred.add(next);
+            pauseLock.notifyAll();
+            return true;
+        }
+    }
+
+    private boolean idle() {
+        return chains.isEmpty() ? idleThreads >= clientThreads.size() : deferred.size() >= chainsEnded.getCount();
     }
 
     /** The latencies recorded since the last swap, merged; the recorders start afresh. */
@@ -130,7 +216,7 @@ final class Load implements AutoCloseable {
     /** A sync client thread: one call at a time on its own connection, until the load stops. */
     private void callInLoop(RpcStack.Connection connection, SingleWriterRecorder recorder) {
         int x = 0;
-        while (running) {
+        while (proceed()) {
             long start = System.nanoTime();
             try {
                 connection.call(x++);
@@ -170,6 +256,9 @@ final class Load implements AutoCloseable {
         void next() {
             if (!running) {
                 end();
+                return;
+            }
+            if (deferWhilePaused(this::next)) {
                 return;
             }
             start = System.nanoTime();

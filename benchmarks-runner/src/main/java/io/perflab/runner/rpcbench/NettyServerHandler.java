@@ -21,14 +21,17 @@ final class NettyServerHandler extends ChannelInboundHandlerAdapter {
 
     private final NettyMessages messages;
     private final Executor workers;
+    private final Runnable work;
     private boolean closing;
 
     /**
      * @param workers where answers are built; null to build them on the event loop
+     * @param work what the server does for each call before it answers ({@link ServerWork})
      */
-    NettyServerHandler(NettyMessages messages, Executor workers) {
+    NettyServerHandler(NettyMessages messages, Executor workers, Runnable work) {
         this.messages = messages;
         this.workers = workers;
+        this.work = work;
     }
 
     @Override
@@ -45,9 +48,13 @@ final class NettyServerHandler extends ChannelInboundHandlerAdapter {
             log.warn("closing connection {}: {}", ctx.channel().remoteAddress(), problem);
             ctx.close();
         } else if (workers == null) {
+            work.run();
             ctx.write(messages.answer(ctx.alloc(), request));
         } else {
-            workers.execute(() -> ctx.writeAndFlush(messages.answer(ctx.alloc(), request)));
+            workers.execute(() -> {
+                work.run();
+                ctx.writeAndFlush(messages.answer(ctx.alloc(), request));
+            });
         }
     }
 

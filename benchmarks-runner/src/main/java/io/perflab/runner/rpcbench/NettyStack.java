@@ -54,6 +54,7 @@ final class NettyStack implements RpcStack {
         workers = workload.workerThreads() == 0 ? null
                 : Executors.newFixedThreadPool(workload.workerThreads(),
                         new DefaultThreadFactory("netty-bench-worker", true));
+        ServerWork work = ServerWork.of(workload.serverWorkNanos());
         ServerBootstrap bootstrap = new ServerBootstrap().group(boss, serverLoops)
                 .channel(Transports.serverChannel(TRANSPORT))
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -68,7 +69,7 @@ final class NettyStack implements RpcStack {
                             channel.pipeline().addLast(new FlushConsolidationHandler(
                                     FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
                         }
-                        channel.pipeline().addLast(new NettyFrameDecoder(), new NettyServerHandler(messages, workers));
+                        channel.pipeline().addLast(new NettyFrameDecoder(), new NettyServerHandler(messages, workers, work));
                     }
                 });
         try {

@@ -32,7 +32,7 @@ final class PerfLabStack implements RpcStack {
                 .withServiceQueueLength(Math.max(ServerConfig.defaults().serviceQueueLength(),
                         workload.outstandingCalls()));
         this.server = RpcServer.builder().options(options).config(config)
-                .addService(BenchmarkService.definition()).start();
+                .addService(BenchmarkService.definition(ServerWork.of(workload.serverWorkNanos()))).start();
     }
 
     @Override

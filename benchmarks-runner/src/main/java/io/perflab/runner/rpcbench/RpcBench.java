@@ -9,9 +9,12 @@ import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -37,17 +40,11 @@ import org.HdrHistogram.Histogram;
  */
 public final class RpcBench {
 
-    private static final long ONE_SECOND = TimeUnit.SECONDS.toNanos(1);
-    /**
-     * An auto warmup also waits for the JIT to be done: on a busy machine the compiler threads may still be
-     * compiling the hot path long after throughput looks flat, and until they are done the window measures code
-     * that is about to be replaced. Done means the compiler threads used at most this much CPU in the last second
-     * (or, where their CPU cannot be read, the JVM compiled for at most this long).
-     */
-    private static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
     /** How much longer a window may last when no call completed in it. */
     private static final long OVERTIME_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long OVERTIME_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** How long before a window's given start the measuring thread stops sleeping and spins. */
+    private static final long SPIN_NANOS = 2_000_000;
 
     private final EngineOptions options;
     private final Workload workload;
@@ -106,39 +103,148 @@ public final class RpcBench {
         if (windows < 1) {
             throw new IllegalArgumentException("--windows must be ≥ 1, got " + windows);
         }
-        try (Load load = workload.stack().open(options, workload)) {
-            load.start();
-            progress.accept("warming up (" + workload.warmup() + " s)");
-            long warmupStart = nanoClock.getAsLong();
-            boolean settled = warmUp(load);
-            Duration warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
+        try (Session session = open()) {
+            session.warmUp();
             List<RpcBenchResult> results = new ArrayList<>();
             for (int i = 1; i <= windows; i++) {
                 progress.accept("measuring for " + Seconds.format(workload.run()) + " s"
                         + (windows == 1 ? "" : " (window " + i + " of " + windows + ")"));
-                results.add(measure(load, warmupUsed, settled));
+                results.add(session.measure(nanoClock.getAsLong(), OptionalLong.empty()).result());
             }
-            load.stop();
             return results;
         }
     }
 
-    /** One measured window of a warmed-up load. */
-    private RpcBenchResult measure(Load load, Duration warmupUsed, boolean settled) {
-        // a collection left over from the warmup would land in the window: start it with an empty young
-        // generation instead, as JMH does between iterations
-        System.gc();
-        load.swapLatencies();
+    /**
+     * Starts server and clients and hands over the running load: a trial of a paired design, whose windows the
+     * runner times over the trial protocol, warms up with {@link Session#warmUp()} and measures with
+     * {@link Session#measure(long, long)}. Closing the session shuts everything down.
+     */
+    public Session open() {
+        Load load = workload.stack().open(options, workload);
+        try {
+            load.start();
+            return new Session(load);
+        } catch (RuntimeException e) {
+            load.close();
+            throw e;
+        }
+    }
+
+    /** A running load: warmed up once, then measured window by window, paused and resumed between them. */
+    public final class Session implements AutoCloseable {
+
+        private final Load load;
+        private Duration warmupUsed = Duration.ZERO;
+        private WarmupOutcome warmup = new WarmupOutcome(false, "no warmup yet", Map.of());
+        private KernelMeter.Session prepared;
+
+        private Session(Load load) {
+            this.load = load;
+        }
+
+        /**
+         * Warms up as the workload says ({@link RpcBench#warmUp}) and collects the garbage it left; returns the
+         * entries the trial's environment gets: the warmup's length, whether it settled and its evidence.
+         */
+        public Map<String, String> warmUp() {
+            progress.accept("warming up (" + workload.warmup() + " s)");
+            long warmupStart = nanoClock.getAsLong();
+            warmup = new SteadyWarmup(workload, meter, nanoClock, RpcBench.this::jitWork).run(load);
+            warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
+            System.gc();
+            Map<String, String> entries = new LinkedHashMap<>();
+            entries.put("warmup_seconds", String.format(java.util.Locale.ROOT, "%.3f", warmupUsed.toNanos() / 1e9));
+            entries.put("warmup_settled", Boolean.toString(warmup.settled()));
+            entries.putAll(warmup.setup());
+            return entries;
+        }
+
+        /**
+         * Measures one window from {@code startAt} to {@code endAt} on the bench's monotonic clock
+         * ({@link System#nanoTime()} in a trial, which is {@code CLOCK_MONOTONIC} and so the same in every process
+         * of the host): it waits for {@code startAt} (or starts at once if that has passed) and ends at
+         * {@code endAt}, so that two trials told the same times measure the same moments. A paused load resumes
+         * first. The young generation is collected after the window rather than before it: a collection between
+         * the given start and the window would first have to stop every load thread, which on a busy CPU took a
+         * quarter of a second, and the two trials of a duet would start that far apart.
+         */
+        public Measured measure(long startAt, long endAt) {
+            load.resume();
+            KernelMeter.Session kernelSession = prepared;
+            prepared = null;
+            Measured measured = RpcBench.this.measure(load, warmupUsed, warmup, false, kernelSession, startAt,
+                    OptionalLong.of(endAt));
+            System.gc();
+            return measured;
+        }
+
+        /**
+         * Opens the kernel meter of the next window now, which can take a second on a busy CPU (it opens counters
+         * for every thread): the window told its start next then starts on time.
+         */
+        public void prepare() {
+            if (prepared == null) {
+                prepared = kernel.open();
+            }
+        }
+
+        private Measured measure(long startAt, OptionalLong endAt) {
+            return RpcBench.this.measure(load, warmupUsed, warmup, true, null, startAt, endAt);
+        }
+
+        /** Stops issuing calls until the next window; returns once the clients are idle. */
+        public void pause() {
+            load.pause();
+        }
+
+        @Override
+        public void close() {
+            if (prepared != null) {
+                prepared.close();
+            }
+            load.close();
+        }
+    }
+
+    /**
+     * One measured window.
+     *
+     * @param startNanos the monotonic clock at the window's start snapshot
+     * @param result what it measured
+     */
+    public record Measured(long startNanos, RpcBenchResult result) {
+    }
+
+    /**
+     * One measured window of a warmed-up load, from {@code startAt} to {@code endAt}, or for the workload's run
+     * length when no end is given.
+     */
+    private Measured measure(Load load, Duration warmupUsed, WarmupOutcome warmup, boolean collectFirst,
+                             KernelMeter.Session prepared, long startAt, OptionalLong endAt) {
+        if (collectFirst) {
+            // a collection left over from the warmup would land in the window: start it with an empty young
+            // generation instead, as JMH does between iterations
+            System.gc();
+        }
         long failedBefore = load.failed.get();
-        long jitBefore = jitMillis();
         Optional<HostCpu.Ticks> hostStart = HostCpu.read();
         ProcessMeter.Window window;
         KernelWindow kernelWindow;
         Histogram latency;
-        try (KernelMeter.Session kernelSession = kernel.open()) {
+        long startNanos;
+        long jitBefore;
+        try (KernelMeter.Session kernelSession = prepared != null ? prepared : kernel.open()) {
+            awaitOnCpu(nanoClock, startAt);
+            jitBefore = jitMillis();
             ProcessMeter.Snapshot start = meter.snapshot();
-            kernelSession.windowStarts(start.nanoTime());
-            long end = start.nanoTime() + workload.run().toNanos();
+            // the calls of the window are those that end after the start snapshot, as its CPU time is: a swap
+            // before it would count the calls that complete while it reads (seconds, when it was the meter's
+            // first use)
+            load.swapLatencies();
+            startNanos = start.nanoTime();
+            kernelSession.windowStarts(startNanos);
+            long end = endAt.orElse(startNanos + workload.run().toNanos());
             awaitUntil(end);
             window = meter.snapshot().since(start);
             latency = load.swapLatencies();
@@ -161,36 +267,9 @@ public final class RpcBench {
                         window.elapsedNanos())
                 : Double.NaN;
         long failed = load.failed.get() - failedBefore;
-        return new RpcBenchResult(workload, options.describe(), latency.getTotalCount(), window, latency,
-                warmupUsed, settled, failed, load.firstError.get(), othersPercent, jitInWindow, kernelWindow);
-    }
-
-    /** Runs the warmup; returns whether an auto warmup settled (true for a fixed one). */
-    private boolean warmUp(Load load) {
-        Warmup warmup = workload.warmup();
-        long end = nanoClock.getAsLong() + warmup.duration().toNanos();
-        if (!warmup.auto()) {
-            awaitUntil(end);
-            return true;
-        }
-        SteadyState steady = new SteadyState();
-        load.swapLatencies();
-        long windowStart = nanoClock.getAsLong();
-        long compiled = jitWork();
-        while (windowStart < end) {
-            long windowEnd = Math.min(windowStart + ONE_SECOND, end);
-            awaitUntil(windowEnd);
-            long now = nanoClock.getAsLong();
-            double throughput = load.swapLatencies().getTotalCount() / ((now - windowStart) / 1e9);
-            long compiledNow = jitWork();
-            boolean jitQuiet = compiledNow - compiled <= JIT_QUIET_MILLIS_PER_SECOND;
-            compiled = compiledNow;
-            if (windowEnd - windowStart == ONE_SECOND && steady.add(throughput) && jitQuiet) {
-                return true;
-            }
-            windowStart = now;
-        }
-        return false;
+        return new Measured(startNanos, new RpcBenchResult(workload, options.describe(), latency.getTotalCount(),
+                window, latency, warmupUsed, warmup.settled(), failed, load.firstError.get(), othersPercent,
+                jitInWindow, kernelWindow, warmup.setup()));
     }
 
     /**
@@ -209,9 +288,28 @@ public final class RpcBench {
     }
 
     private void awaitUntil(long deadline) {
+        awaitUntil(nanoClock, deadline);
+    }
+
+    /** Sleeps until {@code clock} reads {@code deadline}. */
+    static void awaitUntil(LongSupplier clock, long deadline) {
         long remaining;
-        while ((remaining = deadline - nanoClock.getAsLong()) > 0) {
+        while ((remaining = deadline - clock.getAsLong()) > 0) {
             LockSupport.parkNanos(remaining);
+        }
+    }
+
+    /**
+     * Waits for a window's start and is on a CPU when it comes: parks until {@value #SPIN_NANOS} ns before, then
+     * spins. A thread woken at the instant would first queue behind the load's threads for its CPU, and two trials
+     * told the same instant would start their windows that much apart; the spin's CPU time lies before the window.
+     * The warmup waits the same way, so that the spin is compiled before the first window: with {@code -Xbatch} its
+     * compilation would hold the thread (600 ms in a trial whose warmup had not settled).
+     */
+    static void awaitOnCpu(LongSupplier clock, long deadline) {
+        awaitUntil(clock, deadline - SPIN_NANOS);
+        while (deadline - clock.getAsLong() > 0) {
+            Thread.onSpinWait();
         }
     }
 }

@@ -22,7 +22,7 @@ import org.HdrHistogram.Histogram;
  * @param window the meter's deltas over the window
  * @param latencyNanos client-side call latency of the window's calls, ns
  * @param warmupUsed how long the warmup actually ran
- * @param warmupSettled for an auto warmup, whether throughput settled before the cap
+ * @param warmupSettled for an auto warmup, whether throughput and CPU time per call settled before the cap
  * @param failedCalls calls that ended with an error in the measured window
  * @param firstError the first such error, or null
  * @param othersCpuPercent share of the host's CPU capacity that other processes used during the window, in
@@ -30,11 +30,20 @@ import org.HdrHistogram.Histogram;
  * @param jitMillisInWindow JIT compilation time during the window, ms (the JVM's figure, wall time of the
  *     compilations): a warmup too short for the JIT shows here
  * @param kernel how the window's CPU time splits into user and system time, and its system calls
+ * @param setup environment entries of what the trial did before its windows: {@code warmup_evidence}, the last
+ *     one-second steps of the warmup (calls per second and CPU time per call with their spread, and the JIT's work
+ *     in the last step — what "settled" rests on), and the calibration of any injected server work
+ *     ({@link ServerWork#describe()})
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
                              boolean warmupSettled, long failedCalls, String firstError,
-                             double othersCpuPercent, long jitMillisInWindow, KernelWindow kernel) {
+                             double othersCpuPercent, long jitMillisInWindow, KernelWindow kernel,
+                             Map<String, String> setup) {
+
+    public RpcBenchResult {
+        setup = Map.copyOf(setup);
+    }
 
     /**
      * Environment key: the relative standard error, in percent, that sampling gives the window's user CPU: the
@@ -72,7 +81,7 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
                           boolean warmupSettled, long failedCalls, String firstError, double othersCpuPercent,
                           long jitMillisInWindow) {
         this(workload, engineOptions, requests, window, latencyNanos, warmupUsed, warmupSettled, failedCalls,
-                firstError, othersCpuPercent, jitMillisInWindow, KernelWindow.NOT_METERED);
+                firstError, othersCpuPercent, jitMillisInWindow, KernelWindow.NOT_METERED, Map.of());
     }
 
     /** The window's CPU time less the JIT compiler threads', split into user and system time by {@link #kernel}. */
@@ -130,6 +139,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         if (workload.warmup().auto()) {
             env.put("warmup_settled", Boolean.toString(warmupSettled));
         }
+        env.put("warmup_evidence", setup.get("warmup_evidence"));
+        setup.forEach(env::putIfAbsent);
         env.put("measured_seconds", String.format(java.util.Locale.ROOT, "%.3f", window.elapsedNanos() / 1e9));
         env.put("requests", Long.toString(requests));
         env.put("failed_calls", Long.toString(failedCalls));

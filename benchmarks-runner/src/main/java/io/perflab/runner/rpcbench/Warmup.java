@@ -13,11 +13,13 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 /**
  * How long a trial warms up before its measured window.
  *
- * <p>A fixed warmup runs the workload for a set time. An {@code auto} warmup runs it in one-second windows until
- * throughput stops trending: the last {@value #SETTLED_WINDOWS} windows lie within {@value #SETTLED_SPREAD_PERCENT}
- * % of their mean (max − min ≤ 2 % of the mean) and the JIT compiled for at most 10 ms in the last of them,
- * capped by {@code max}. Comparing one stack mid-JIT with
- * another at steady state would measure the JIT, not the stack (DESIGN, "Measuring fairly").
+ * <p>A fixed warmup runs the workload for a set time. An {@code auto} warmup runs it in one-second windows, each
+ * metered as a measured window is, until its figures stop trending: over the last {@value #SETTLED_WINDOWS}
+ * windows both the calls per second and the CPU time per call lie within {@value #SETTLED_SPREAD_PERCENT} % of
+ * their mean (max − min ≤ 2 % of the mean) and the JIT compiled for at most 10 ms in the last of them, capped by
+ * {@code max}. Throughput alone is not enough: on a saturated CPU it can hold still while the cost of a call still
+ * moves. Comparing one stack mid-JIT with another at steady state would measure the JIT, not the stack (DESIGN,
+ * "Measuring fairly"). The trial records the last windows' figures as {@code warmup_evidence}.
  *
  * <p>In JSON a warmup is a number of seconds or the text {@code "auto"} / {@code "auto:MAX"}.
  *

@@ -1,7 +1,10 @@
 package io.perflab.runner.rpcbench;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,22 +28,26 @@ import tools.jackson.databind.annotation.JsonSerialize;
  * @param warmup the warmup before the measured window
  * @param run the length of the measured window
  * @param stack the RPC stack under load: PerfLab's engine (the default), gRPC-java or bare Netty
+ * @param serverWorkNanos CPU time the server's handler spins in user space per call before it answers
+ *     ({@link ServerWork}), a known cost to inject; 0 (the default) for none
  *
  * <p>In JSON (stored experiments, the trial spec) the fields have the API's names, the warmup is
  * {@code warmupSeconds} and the window {@code runSeconds}. What users may set, and within which bounds, is
  * {@link WorkloadSettings}; a workload itself only refuses values no trial could run with.
  */
 @JsonPropertyOrder({"stack", "mode", "clientThreads", "asyncConcurrency", "workerThreads", "serverReactors",
-        "encryption", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds"})
+        "encryption", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds", "serverWorkNanos"})
 public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, int workerThreads,
                        int serverReactors, boolean encryption, int requestBytes, int responseBytes,
                        @JsonProperty("warmupSeconds") Warmup warmup,
                        @JsonProperty("runSeconds") @JsonSerialize(using = Seconds.Writer.class)
                        @JsonDeserialize(using = Seconds.Reader.class) Duration run,
-                       Stack stack) {
+                       Stack stack,
+                       @JsonInclude(JsonInclude.Include.NON_DEFAULT) @JsonSetter(nulls = Nulls.AS_EMPTY)
+                       long serverWorkNanos) {
 
     public static final Workload DEFAULTS = new Workload(CallMode.SYNC, 16, 60, 1, 4, false, 0, 0,
-            Warmup.auto(Duration.ofSeconds(20)), Duration.ofSeconds(5), Stack.PERFLAB);
+            Warmup.auto(Duration.ofSeconds(20)), Duration.ofSeconds(5), Stack.PERFLAB, 0);
 
     public Workload {
         Objects.requireNonNull(mode, "mode");
@@ -53,6 +60,9 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
         atLeast("serverReactors", serverReactors, 1);
         atLeast("requestBytes", requestBytes, 0);
         atLeast("responseBytes", responseBytes, 0);
+        if (serverWorkNanos < 0) {
+            throw new InvalidSettingException("serverWorkNanos", "must be ≥ 0, got " + serverWorkNanos);
+        }
         if (run.isNegative() || run.isZero()) {
             throw new InvalidSettingException("runSeconds", "must be greater than 0, got " + Seconds.format(run));
         }
@@ -80,52 +90,57 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
 
     public Workload withStack(Stack value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run, value);
+                requestBytes, responseBytes, warmup, run, value, serverWorkNanos);
     }
 
     public Workload withMode(CallMode value) {
         return new Workload(value, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run, stack);
+                requestBytes, responseBytes, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withClientThreads(int value) {
         return new Workload(mode, value, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run, stack);
+                requestBytes, responseBytes, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withAsyncConcurrency(int value) {
         return new Workload(mode, clientThreads, value, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run, stack);
+                requestBytes, responseBytes, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withWorkerThreads(int value) {
         return new Workload(mode, clientThreads, asyncConcurrency, value, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, run, stack);
+                requestBytes, responseBytes, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withServerReactors(int value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, value, encryption,
-                requestBytes, responseBytes, warmup, run, stack);
+                requestBytes, responseBytes, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withEncryption(boolean value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, value,
-                requestBytes, responseBytes, warmup, run, stack);
+                requestBytes, responseBytes, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withPayload(int request, int response) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                request, response, warmup, run, stack);
+                request, response, warmup, run, stack, serverWorkNanos);
     }
 
     public Workload withWarmup(Warmup value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, value, run, stack);
+                requestBytes, responseBytes, value, run, stack, serverWorkNanos);
     }
 
     public Workload withRun(Duration value) {
         return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
-                requestBytes, responseBytes, warmup, value, stack);
+                requestBytes, responseBytes, warmup, value, stack, serverWorkNanos);
+    }
+
+    public Workload withServerWorkNanos(long value) {
+        return new Workload(mode, clientThreads, asyncConcurrency, workerThreads, serverReactors, encryption,
+                requestBytes, responseBytes, warmup, run, stack, value);
     }
 
     /** The workload as report entries, in rpc-bench's vocabulary. */
@@ -147,6 +162,9 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
         }
         d.put("warmupSeconds", warmup.toString());
         d.put("runSeconds", Seconds.format(run));
+        if (serverWorkNanos > 0) {
+            d.put("serverWorkNanos", Long.toString(serverWorkNanos));
+        }
         return d;
     }
 

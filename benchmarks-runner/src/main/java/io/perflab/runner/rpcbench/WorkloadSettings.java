@@ -14,6 +14,8 @@ import java.math.BigDecimal;
  *
  * @param warmupSeconds seconds, {@code auto} or {@code auto:MAX}; at most {@link Warmup#MAX}
  * @param runSeconds length of the measured window, more than 0 and at most {@value #MAX_RUN_SECONDS} s
+ * @param serverWorkNanos CPU time the server spins per call, a known cost to inject; at most
+ *     {@value #MAX_SERVER_WORK_NANOS} ns
  */
 public record WorkloadSettings(
         Stack stack,
@@ -26,16 +28,20 @@ public record WorkloadSettings(
         @Min(0) @Max(MAX_PAYLOAD_BYTES) Integer requestBytes,
         @Min(0) @Max(MAX_PAYLOAD_BYTES) Integer responseBytes,
         Warmup warmupSeconds,
-        @DecimalMin(value = "0", inclusive = false) @DecimalMax(MAX_RUN_SECONDS) BigDecimal runSeconds) {
+        @DecimalMin(value = "0", inclusive = false) @DecimalMax(MAX_RUN_SECONDS) BigDecimal runSeconds,
+        @Min(0) @Max(MAX_SERVER_WORK_NANOS) Long serverWorkNanos) {
 
     /** The largest echo payload: 16 MiB. */
     public static final int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
     /** The longest measured window, in seconds. */
     public static final String MAX_RUN_SECONDS = "3600";
 
+    /** The largest injected server work per call: 1 ms, far above any change worth calibrating on. */
+    public static final long MAX_SERVER_WORK_NANOS = 1_000_000;
+
     /** Nothing set. */
     public static final WorkloadSettings NONE = new WorkloadSettings(null, null, null, null, null, null, null, null,
-            null, null, null);
+            null, null, null, null);
 
     /** {@code base} with every setting that is given put over it. */
     public Workload applyTo(Workload base) {
@@ -50,6 +56,7 @@ public record WorkloadSettings(
                 responseBytes != null ? responseBytes : base.responseBytes(),
                 warmupSeconds != null ? warmupSeconds : base.warmup(),
                 runSeconds != null ? Seconds.of(runSeconds) : base.run(),
-                stack != null ? stack : base.stack());
+                stack != null ? stack : base.stack(),
+                serverWorkNanos != null ? serverWorkNanos : base.serverWorkNanos());
     }
 }

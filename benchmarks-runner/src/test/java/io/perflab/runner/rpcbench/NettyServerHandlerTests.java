@@ -144,7 +144,7 @@ class NettyServerHandlerTests {
 
     private static EmbeddedChannel server(Workload workload, Executor workers) {
         return new EmbeddedChannel(new NettyFrameDecoder(),
-                new NettyServerHandler(new NettyMessages(workload), workers));
+                new NettyServerHandler(new NettyMessages(workload), workers, ServerWork.NONE));
     }
 
     private void assertClosedWithOneLogLine(String reason) {

@@ -3,11 +3,16 @@ package io.perflab.runner.rpcbench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.metering.ProcessMeter;
+import io.perflab.runner.metering.ResourceUsage;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** Short real runs of the bench: every metric is produced, in both modes. */
@@ -80,5 +85,48 @@ class RpcBenchTests {
         assertThat(result.environment().get("workload")).contains("mode=async", "asyncConcurrency=4", "method=Echo");
         assertThat(RpcBenchReport.format(result)).contains("Mode:            Async", "Call concurrency: 4",
                 "did not settle within 0.3 s");
+    }
+
+    /**
+     * The first window used to be the meter's first use: loading its native library took seconds on a busy CPU, the
+     * calls that completed meanwhile were counted and their CPU time was not, and the first window measured about
+     * a quarter less CPU per call than the next. With one client thread calls run back to back, so the calls
+     * counted times their mean latency must fill the window's span, however long the meter takes to read.
+     */
+    @Test
+    void countsTheCallsOfTheSpanWhoseCpuTimeTheWindowHoldsEvenWhenTheMeterIsSlow() {
+        long slowRead = TimeUnit.MILLISECONDS.toNanos(500);
+        ProcessMeter slowMeter = new ProcessMeter(System::nanoTime, () -> {
+            LockSupport.parkNanos(slowRead);
+            return ResourceUsage.self();
+        }, () -> 0L, () -> new ProcessMeter.GcTotals(0, 0));
+        Workload oneClient = SHORT.withClientThreads(1).withRun(Duration.ofMillis(300));
+
+        RpcBenchResult result = new RpcBench(EngineOptions.defaults(), oneClient, slowMeter, System::nanoTime,
+                line -> { }).run();
+
+        double callTime = result.requests() * result.latencyNanos().getMean();
+        // a count that began before the start snapshot would fill (0.5 + 0.3 + 0.5) / 0.8 = 1.6 spans
+        assertThat(callTime / result.window().elapsedNanos()).isBetween(0.6, 1.2);
+    }
+
+    @Test
+    void theWarmupMetersEachSecondAndRecordsItsLastFiguresAsEvidence() {
+        List<Long> reads = new CopyOnWriteArrayList<>();
+        ProcessMeter counting = new ProcessMeter(System::nanoTime, () -> {
+            reads.add(System.nanoTime());
+            return ResourceUsage.self();
+        }, () -> 0L, () -> new ProcessMeter.GcTotals(0, 0));
+        Workload workload = SHORT.withWarmup(Warmup.fixed(Duration.ofMillis(2100)));
+
+        RpcBenchResult result = new RpcBench(EngineOptions.defaults(), workload, counting, System::nanoTime,
+                line -> { }).run();
+
+        // at the warmup's start, after each of its two full seconds and at its end; then the window's two
+        assertThat(reads).hasSize(6);
+        assertThat(reads.get(4) - reads.get(0)).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(2100));
+        assertThat(result.environment().get("warmup_evidence")).matches(
+                "calls/s \\d+ \\d+ \\(spread [0-9.]+ %\\); CPU µs/call [0-9.]+ [0-9.]+ \\(spread [0-9.]+ %\\); "
+                        + "JIT \\d+ ms in the last second");
     }
 }

@@ -52,6 +52,24 @@ class StackTests {
         assertThat(result.metrics().get(MetricKeys.ALLOC_BYTES_PER_REQ)).isPositive();
     }
 
+    /**
+     * 300 µs of spinning per call is more than a warm call costs on loopback (30–80 µs), so every call's CPU time
+     * must hold it; a stack still interpreted after so short a warmup (gRPC) costs more besides.
+     */
+    @ParameterizedTest
+    @EnumSource(Stack.class)
+    void injectedServerWorkAddsItsCpuTimeToEveryCall(Stack stack) {
+        long injected = 300_000;
+        RpcBenchResult result = RpcBench.of(EngineOptions.defaults(),
+                SHORT.withStack(stack).withServerWorkNanos(injected)).run();
+
+        assertCompleted(result);
+        assertThat(result.metrics().get(MetricKeys.CPU_US_PER_REQ)).isGreaterThan(0.9 * injected / 1e3);
+        assertThat(result.environment()).containsEntry("server_work_nanos", "300000")
+                .containsKey("server_work_calibration");
+        assertThat(result.environment().get("workload")).contains("serverWorkNanos=300000");
+    }
+
     @Test
     void engineOptionsAreRecordedForTheEngineOnly() {
         RpcBenchResult grpc = RpcBench.of(EngineOptions.defaults(), SHORT.withStack(Stack.GRPC)).run();

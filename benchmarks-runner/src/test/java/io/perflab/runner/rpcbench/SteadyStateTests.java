@@ -27,4 +27,17 @@ class SteadyStateTests {
         assertThat(steady.add(80_000)).isFalse();
         assertThat(new SteadyState().add(0)).isFalse();
     }
+
+    @Test
+    void describesTheLastWindowsAndTheirSpreadAsEvidence() {
+        SteadyState steady = new SteadyState();
+        steady.add(90_000);
+        steady.add(100_000);
+        steady.add(101_000);
+        steady.add(99_000);
+
+        assertThat(steady.describe("%.0f")).isEqualTo("100000 101000 99000 (spread 2.0 %)");
+        assertThat(steady.add(Double.NaN)).isFalse();
+        assertThat(steady.describe("%.0f")).isEqualTo("101000 99000 NaN");
+    }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.CallMode;
@@ -56,6 +57,21 @@ class TrialSpecTests {
     }
 
     @Test
+    void injectedServerWorkTravelsInTheSpecAndIsLeftOutWhenThereIsNone() {
+        TrialSpec injected = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS.withServerWorkNanos(1500));
+        String none = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS).toJson();
+
+        assertThat(TrialSpec.fromJson(injected.toJson())).isEqualTo(injected);
+        assertThat(injected.toJson()).contains("\"serverWorkNanos\":1500");
+        assertThat(injected.workload().describe()).containsEntry("serverWorkNanos", "1500");
+        // specs and stored workloads written before the setting existed read as no injected work
+        assertThat(none).doesNotContain("serverWorkNanos");
+        assertThat(TrialSpec.fromJson(none).workload().serverWorkNanos()).isZero();
+        assertThatThrownBy(() -> Workload.DEFAULTS.withServerWorkNanos(-1))
+                .hasMessage("serverWorkNanos: must be ≥ 0, got -1");
+    }
+
+    @Test
     void theStackTravelsInTheSpec() {
         TrialSpec grpc = new TrialSpec(EngineOptions.defaults(),
                 Workload.DEFAULTS.withStack(Stack.GRPC).withPayload(2048, 2048));
@@ -70,7 +86,7 @@ class TrialSpecTests {
     @Test
     void settingsGoOverTheBaseAndKeepWhatTheyLeaveOut() {
         WorkloadSettings settings = new WorkloadSettings(null, CallMode.ASYNC, 2, null, null, null, null, 2048, null,
-                Warmup.parse("auto:15"), new BigDecimal("0.25"));
+                Warmup.parse("auto:15"), new BigDecimal("0.25"), null);
         Workload workload = settings.applyTo(Workload.DEFAULTS);
 
         assertThat(workload).isEqualTo(Workload.DEFAULTS.withMode(CallMode.ASYNC).withClientThreads(2)
@@ -128,5 +144,44 @@ class TrialSpecTests {
         assertThat(text).contains("\"start\" : \"2025-05-01T10:00:00Z\"", "\"variant\" : \"with\"");
         assertThatThrownBy(() -> ExperimentJson.readTrials("{\"trials\": 3}"))
                 .hasMessageStartingWith("not an experiment file of perflab ab --out");
+    }
+
+    @Test
+    void experimentFileOfAPairedDesignCarriesPairAndWindow() throws Exception {
+        TrialResult window = new TrialResult("without", 5, TrialStatus.OK, Instant.parse("2025-05-01T10:00:00Z"),
+                Instant.parse("2025-05-01T10:00:03Z"), 4242, Map.of("cpu_us_per_req", 31.5), Map.of("host", "h"), null,
+                new PairPosition(1, 0, "1", 123_456_789L, -2_000_000L, true));
+        TrialResult failed = new TrialResult("with", 6, TrialStatus.FAILED, null, null, -1, Map.of(), Map.of(),
+                "its pair failed", new PairPosition(2, null, null, null, null, false));
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("experiment", ".json");
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS), 4)
+                .withDesign(ExperimentDesign.DUET, 3);
+
+        ExperimentJson.write(file, plan, List.of(window, failed));
+        String text = java.nio.file.Files.readString(file);
+
+        assertThat(ExperimentJson.readTrials(text)).containsExactly(window, failed);
+        assertThat(text).contains("\"design\" : \"duet\"", "\"pairs\" : 4", "\"windowsPerPair\" : 3",
+                "\"pair\" : {", "\"index\" : 1", "\"window\" : 0", "\"cpus\" : \"1\"", "\"skewNanos\" : -2000000")
+                .doesNotContain("runsPerVariant");
+        assertThat(text.substring(text.indexOf("\"with\"", text.indexOf("trials")))).doesNotContain("skewNanos");
+    }
+
+    @Test
+    void aPairedPlanSaysWhatItNeeds() {
+        EngineVariant engine = EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS);
+        ExperimentPlan plan = ExperimentPlan.of(engine, engine, 2);
+
+        assertThat(plan.withDesign(ExperimentDesign.ALTERNATING, 5).pairs()).isEqualTo(2);
+        assertThatThrownBy(() -> ExperimentPlan.of(engine, engine, 1)
+                .withDesign(ExperimentDesign.DUET, 2)).hasMessage("--runs must be ≥ 2 (a variance needs two trials), got 1");
+        assertThatThrownBy(() -> plan.withDesign(ExperimentDesign.DUET, 0))
+                .hasMessage("--windows-per-pair must be between 1 and 1000, got 0");
+        assertThatThrownBy(() -> plan.withDesign(ExperimentDesign.FRESH, 3))
+                .hasMessage("--windows-per-pair applies to the paired designs (duet, alternating) only");
+        assertThatThrownBy(() -> ExperimentDesign.parse("solo"))
+                .hasMessage("--design must be fresh, duet or alternating, got 'solo'");
+        assertThat(ExperimentDesign.parse(" Duet ")).isEqualTo(ExperimentDesign.DUET);
     }
 }

@@ -1,0 +1,28 @@
+package io.perflab.runner.trial;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * Where a result lies in a paired design ({@code duet} or {@code alternating}): enough to analyse the experiment
+ * again later, pair by pair, and to see how well its windows lined up.
+ *
+ * @param index the pair, from 0; the unit of replication
+ * @param window the window of this variant within the pair, from 0 (window j of each variant are partners); null
+ *     for the record of a pair that failed as a whole
+ * @param cpus the CPU list the JVM was pinned to ({@code taskset -c}), null when it was not pinned
+ * @param startNanos the window's start on the host's monotonic clock ({@code CLOCK_MONOTONIC}, the same in every
+ *     process of the host), null for a failed pair
+ * @param skewNanos this window's start minus its partner's, in a duet, whose windows are meant to start together;
+ *     null in the alternating design, whose windows follow each other
+ * @param startedFirst whether this variant's JVM (or command) of the pair was started first
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PairPosition(int index, Integer window, String cpus, Long startNanos, Long skewNanos,
+                           boolean startedFirst) {
+
+    public PairPosition {
+        if (index < 0) {
+            throw new IllegalArgumentException("a pair index is ≥ 0, got " + index);
+        }
+    }
+}

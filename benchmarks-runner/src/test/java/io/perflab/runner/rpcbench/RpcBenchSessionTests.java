@@ -1,0 +1,83 @@
+package io.perflab.runner.rpcbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.rpc.EngineOptions;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** A running load driven from outside: paused and resumed, and windows measured at the times it is told. */
+class RpcBenchSessionTests {
+
+    private static final Workload SHORT = Workload.DEFAULTS.withClientThreads(2).withAsyncConcurrency(6)
+            .withServerReactors(1).withWarmup(Warmup.fixed(Duration.ofMillis(200))).withRun(Duration.ofMillis(300));
+
+    @ParameterizedTest
+    @CsvSource({"PERFLAB,SYNC", "PERFLAB,ASYNC", "GRPC,SYNC", "GRPC,ASYNC", "NETTY,SYNC", "NETTY,ASYNC"})
+    void aPausedLoadMakesNoCallsUntilItIsResumed(Stack stack, CallMode mode) {
+        Workload workload = SHORT.withStack(stack).withMode(mode);
+        try (Load load = stack.open(EngineOptions.defaults(), workload)) {
+            load.start();
+            await(500);
+            assertThat(load.swapLatencies().getTotalCount()).isPositive();
+
+            load.pause();
+            load.swapLatencies();
+            await(300);
+            long whilePaused = load.swapLatencies().getTotalCount();
+            load.resume();
+            // long enough for calls to come back on a busy machine, from code the JIT may still be compiling
+            await(1000);
+            long afterResume = load.swapLatencies().getTotalCount();
+
+            assertThat(whilePaused).isZero();
+            assertThat(afterResume).isPositive();
+            assertThat(load.failed.get()).isZero();
+        }
+    }
+
+    /** Deferred chains end as soon as the load stops: closing waits for no call that will never come. */
+    @Test
+    void closingAPausedLoadEndsItsClientsAtOnce() {
+        Load load = Stack.PERFLAB.open(EngineOptions.defaults(), SHORT.withMode(CallMode.ASYNC));
+        load.start();
+        await(100);
+        load.pause();
+        long start = System.nanoTime();
+
+        load.close();
+
+        assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(Load.CALL_TIMEOUT_MILLIS));
+    }
+
+    @Test
+    void aWindowStartsAndEndsAtTheTimesItIsToldOnTheMonotonicClock() {
+        RpcBench bench = RpcBench.of(EngineOptions.defaults(), SHORT);
+        try (RpcBench.Session session = bench.open()) {
+            assertThat(session.warmUp()).containsEntry("warmup_settled", "true").containsKey("warmup_evidence");
+            session.pause();
+            long startAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+            long endAt = startAt + TimeUnit.MILLISECONDS.toNanos(400);
+
+            RpcBench.Measured measured = session.measure(startAt, endAt);
+
+            assertThat(measured.startNanos()).isBetween(startAt, startAt + TimeUnit.MILLISECONDS.toNanos(100));
+            long end = measured.startNanos() + measured.result().window().elapsedNanos();
+            assertThat(end).isBetween(endAt, endAt + TimeUnit.MILLISECONDS.toNanos(100));
+            assertThat(measured.result().requests()).isPositive();
+        }
+    }
+
+    /** Lets the load run for a while: what is measured is what happens in that time, not when it ends. */
+    private static void await(long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        long remaining;
+        while ((remaining = end - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(remaining);
+        }
+    }
+}

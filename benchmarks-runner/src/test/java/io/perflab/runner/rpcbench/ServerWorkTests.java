@@ -1,0 +1,66 @@
+package io.perflab.runner.rpcbench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ServerWorkTests {
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+
+    @Test
+    void spinsTheRequestedCpuTimePerCallOnTheThreadCpuClock() {
+        ServerWork work = ServerWork.of(20_000);
+        for (int i = 0; i < 200; i++) {
+            work.run();
+        }
+
+        long before = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < 500; i++) {
+            work.run();
+        }
+        double perCall = (threads.getCurrentThreadCpuTime() - before) / 500.0;
+
+        // 10 ms of spinning; the thread CPU clock is blind to preemption, so a busy machine does not move it much
+        assertThat(perCall).isBetween(20_000 * 0.8, 20_000 * 1.25);
+        assertThat(work.describe()).containsEntry("server_work_nanos", "20000")
+                .containsKeys("server_work_iterations", "server_work_calibration");
+        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds");
+    }
+
+    @Test
+    void calibrationTakesTheMedianRoundOnTheGivenClock() {
+        // the probe of 1e6 iterations reads 2 ms, then rounds of 5e6 iterations read 10, 11, 9, 30, 10, 10, 12 ms
+        Deque<Long> readings = new ArrayDeque<>(List.of(0L, 2_000_000L));
+        long t = 2_000_000;
+        for (long ms : new long[] {10, 11, 9, 30, 10, 10, 12}) {
+            readings.add(t);
+            t += ms * 1_000_000;
+            readings.add(t);
+        }
+
+        ServerWork.Calibration calibration = ServerWork.calibrate(readings::pop);
+
+        assertThat(calibration.nanosPerIteration()).isEqualTo(2.0);
+        assertThat(calibration.spread()).isEqualTo((6.0 - 1.8) / 2.0);
+    }
+
+    @Test
+    void noWorkNeedsNoCalibrationAndANegativeCostIsRefused() {
+        assertThat(ServerWork.of(0)).isSameAs(ServerWork.NONE);
+        assertThat(ServerWork.NONE.describe()).isEmpty();
+        assertThatThrownBy(() -> ServerWork.of(-5)).hasMessage("serverWorkNanos must be ≥ 0, got -5");
+    }
+
+    @Test
+    void theSpinDependsOnEveryStep() {
+        assertThat(ServerWork.spin(3, 1)).isNotEqualTo(ServerWork.spin(2, 1)).isNotEqualTo(ServerWork.spin(4, 1));
+        assertThat(ServerWork.spin(0, 0)).isEqualTo(1);
+    }
+}

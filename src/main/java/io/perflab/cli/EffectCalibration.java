@@ -1,0 +1,214 @@
+package io.perflab.cli;
+
+import io.perflab.paired.PairedSamples;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.Comparison;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.ComparisonResult;
+import io.perflab.stats.Direction;
+import io.perflab.stats.Display;
+import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.Proportion;
+import io.perflab.stats.RelativeChange;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a calibration run of any design says about the instrument: the run is {@code experiments} experiments of the
+ * same plan one after another — blocks of {@code perExperiment} consecutive pairs (a paired design) or of
+ * {@code perExperiment} + {@code perExperiment} interleaved trials (fresh) — each judged as a real one would be:
+ * pair by pair ({@link PairedAnalysis}) or by Welch with Fieller's interval of the change.
+ *
+ * <ul>
+ *   <li>A/A (nothing injected): per headline metric how often an experiment called a change where there is none,
+ *       with its Clopper–Pearson interval, and how wide one experiment's interval is.
+ *   <li>Known effect ({@code serverWorkNanos} injected on the {@code with} side): per headline metric the reference
+ *       effect, the mean estimate and its bias against the reference, how often the 95 % intervals covered the
+ *       reference (coverage) and how often an experiment detected the effect (power). The reference is a long run's
+ *       estimate when one is given ({@code --reference}); otherwise, for CPU per call only, the injected cost itself:
+ *       N ns more per call, in percent of the baseline's CPU per call over the whole run. That is the direct cost;
+ *       a slower server may also change how calls batch, which only a long reference run measures, and the bias
+ *       then includes it. The injected cost's effect on the other metrics is not known in advance.
+ * </ul>
+ *
+ * @param design the design of the run
+ * @param experiments blocks in the run
+ * @param perExperiment pairs (paired) or trials per side (fresh) in each block
+ * @param alpha significance level of each experiment's test
+ * @param injectedNanos the serverWorkNanos of the {@code with} side; 0 for an A/A run
+ * @param reference per metric, a long run's estimate of the change in percent, and where it comes from
+ */
+record EffectCalibration(ExperimentDesign design, int experiments, int perExperiment, double alpha, long injectedNanos,
+                         Map<String, Double> reference, String referenceSource) {
+
+    /** One experiment's estimate of a metric's change: percent with its interval, and the test's p-value. */
+    record Estimate(double percent, double lowPercent, double highPercent, double pValue) {
+    }
+
+    /** Each block's estimate of {@code metric}, for the blocks where it could be made. */
+    List<Estimate> estimates(List<TrialResult> results, String metric) {
+        ComparisonOptions options = ComparisonOptions.defaults().withAlpha(alpha);
+        List<Estimate> estimates = new ArrayList<>();
+        for (int block = 0; block < experiments; block++) {
+            try {
+                estimates.add(design.paired() ? pairedEstimate(results, metric, block, options)
+                        : freshEstimate(results, metric, block, options));
+            } catch (IllegalArgumentException | java.util.NoSuchElementException tooFew) {
+                // a block without enough successful pairs or trials is no experiment
+            }
+        }
+        return estimates;
+    }
+
+    private Estimate pairedEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
+        int from = block * perExperiment;
+        List<TrialResult> inBlock = results.stream().filter(r -> r.pair() != null
+                && r.pair().index() >= from && r.pair().index() < from + perExperiment).toList();
+        PairedAnalysis a = PairedAnalysis.analyze(PairedSamples.of(inBlock).windows(metric), options);
+        RelativeChange c = a.relativeChange();
+        return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.logRatio().pValue());
+    }
+
+    private Estimate freshEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
+        int from = block * 2 * perExperiment;
+        int to = from + 2 * perExperiment;
+        double[] with = Spread.values(results, metric, "with", from, to);
+        double[] without = Spread.values(results, metric, "without", from, to);
+        ComparisonResult r = Comparison.compare(with, without, MetricKeys.lowerIsBetter(metric)
+                ? Direction.LOWER_IS_BETTER : Direction.HIGHER_IS_BETTER, options);
+        RelativeChange c = r.relativeChange().orElseThrow();
+        return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), r.welch().pValue());
+    }
+
+    /** The reference change of {@code metric} in percent, NaN where none is known. */
+    double referenceOf(String metric, List<TrialResult> results) {
+        if (reference.containsKey(metric)) {
+            return reference.get(metric);
+        }
+        if (injectedNanos > 0 && (metric.equals(MetricKeys.CPU_US_PER_REQ)
+                || metric.equals(MetricKeys.USER_CPU_US_PER_REQ))) {
+            double baseline = design.paired() ? PairedSamples.of(results).mean(metric, VariantName.WITHOUT)
+                    : average(Spread.values(results, metric, "without", 0, Integer.MAX_VALUE));
+            return 100 * (injectedNanos / 1e3) / baseline;
+        }
+        return Double.NaN;
+    }
+
+    /** The report: one row per headline metric, then what the columns mean and what the run cost. */
+    String format(List<TrialResult> results, Duration elapsed) {
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s calibration, %s design: %d experiment%s "
+                + "of %s, each tested at α = %s%s%n%n", injectedNanos == 0 ? "A/A" : "Known-effect",
+                design.label(), experiments, experiments == 1 ? "" : "s", design.paired() ? perExperiment + " pairs"
+                        : perExperiment + " + " + perExperiment + " trials", Display.value(alpha).strip(),
+                injectedNanos == 0 ? "; the same variant on both sides"
+                        : "; serverWorkNanos=" + injectedNanos + " injected on the with side"));
+        String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s%n";
+        if (injectedNanos == 0) {
+            s.append(String.format(Locale.ROOT, "%-24s %10s %10s %7s %-18s %12s%n", "metric", "experiments",
+                    "false +", "rate", "95% CI", "mean ± CI"));
+        } else {
+            s.append(String.format(Locale.ROOT, row, "metric", "reference", "estimate", "bias", "coverage", "95% CI",
+                    "power", "95% CI", "mean ± CI"));
+        }
+        for (String metric : headline(results)) {
+            List<Estimate> estimates = estimates(results, metric);
+            if (estimates.isEmpty()) {
+                continue;
+            }
+            double halfWidth = estimates.stream().mapToDouble(e -> (e.highPercent() - e.lowPercent()) / 2).average()
+                    .orElse(Double.NaN);
+            long detected = estimates.stream().filter(e -> e.pValue() < alpha).count();
+            if (injectedNanos == 0) {
+                Proportion fp = Proportion.clopperPearson((int) detected, estimates.size(), 0.95);
+                s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, estimates.size(),
+                        detected + "/" + estimates.size(), fp.rate(), interval(fp), "±" + pp(halfWidth)));
+                continue;
+            }
+            double ref = referenceOf(metric, results);
+            double mean = estimates.stream().mapToDouble(Estimate::percent).average().orElse(Double.NaN);
+            String coverage = "—";
+            String coverageCi = "";
+            if (Double.isFinite(ref)) {
+                int covered = (int) estimates.stream().filter(e -> e.lowPercent() <= ref && ref <= e.highPercent())
+                        .count();
+                coverage = covered + "/" + estimates.size();
+                coverageCi = interval(Proportion.clopperPearson(covered, estimates.size(), 0.95));
+                detected = estimates.stream().filter(e -> e.pValue() < alpha && Math.signum(e.percent())
+                        == Math.signum(ref)).count();
+            }
+            Proportion power = Proportion.clopperPearson((int) detected, estimates.size(), 0.95);
+            s.append(String.format(Locale.ROOT, row, metric, Double.isFinite(ref) ? Display.percent(ref) : "—",
+                    Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
+                            : "—", coverage, coverageCi, detected + "/" + estimates.size(), interval(power),
+                    "±" + pp(halfWidth)));
+        }
+        s.append(injectedNanos == 0
+                ? "false +: experiments whose test said p < α although both sides ran the same; mean ± CI: the "
+                        + "half-width of one experiment's 95% interval of the change, in percentage points.\n"
+                : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
+                        + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
+                        + "experiments with p < α (and, with a reference, on its side).\n");
+        s.append(String.format(Locale.ROOT, "%d results in %s: about %s per experiment.%n", results.size(),
+                minutes(elapsed), minutes(elapsed.dividedBy(Math.max(1, experiments)))));
+        return s.toString();
+    }
+
+    private List<String> headline(List<TrialResult> results) {
+        List<String> present = new ArrayList<>();
+        List<String> candidates = new ArrayList<>(Spread.METRICS);
+        candidates.addAll(MetricKeys.COMMAND.stream().filter(k -> !k.equals(MetricKeys.EXIT_STATUS)).toList());
+        for (String metric : candidates) {
+            if (results.stream().anyMatch(r -> r.ok() && r.metrics().containsKey(metric))) {
+                present.add(metric);
+            }
+        }
+        return present;
+    }
+
+    /** The reference of every metric of a long run's results, paired or fresh. */
+    static Map<String, Double> referenceFrom(List<TrialResult> results) {
+        Map<String, Double> reference = new LinkedHashMap<>();
+        ComparisonOptions options = ComparisonOptions.defaults();
+        boolean paired = PairedSamples.isPaired(results);
+        PairedSamples samples = PairedSamples.of(results);
+        List<String> metrics = paired ? samples.metrics() : MetricKeys.ENGINE;
+        for (String metric : metrics) {
+            try {
+                Optional<RelativeChange> change = paired
+                        ? Optional.of(PairedAnalysis.analyze(samples.windows(metric), options).relativeChange())
+                        : Comparison.compare(Spread.values(results, metric, "with", 0, Integer.MAX_VALUE),
+                                Spread.values(results, metric, "without", 0, Integer.MAX_VALUE),
+                                Direction.LOWER_IS_BETTER, options).relativeChange();
+                change.ifPresent(c -> reference.put(metric, c.percent()));
+            } catch (IllegalArgumentException notThere) {
+                // a metric the long run cannot estimate has no reference
+            }
+        }
+        return reference;
+    }
+
+    private static String interval(Proportion p) {
+        return String.format(Locale.ROOT, "[%.3f, %.3f]", p.low(), p.high());
+    }
+
+    private static String pp(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f pp", v) : "—";
+    }
+
+    private static double average(double[] values) {
+        return java.util.Arrays.stream(values).average().orElse(Double.NaN);
+    }
+
+    private static String minutes(Duration d) {
+        long s = Math.round(d.toMillis() / 1000.0);
+        return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+    }
+}

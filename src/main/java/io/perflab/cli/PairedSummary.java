@@ -1,0 +1,125 @@
+package io.perflab.cli;
+
+import io.perflab.paired.PairedSamples;
+import io.perflab.runner.experiment.PairCosts;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Display;
+import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.StatWarning;
+import io.perflab.stats.TTestResult;
+import io.perflab.stats.VarianceComponents;
+import io.perflab.stats.WindowsPerPair;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The end of a paired {@code perflab ab} and {@code perflab compare} of a paired experiment file: per metric the
+ * relative change with its interval over the pairs ({@link PairedAnalysis}), the difference in the metric's units,
+ * and Welch's test of the same pair means labelled as ignoring the pairing; then the variance components and
+ * Kalibera and Jones's windows per pair for the next run, where the pairs' costs are known.
+ */
+final class PairedSummary {
+
+    private static final String ROW = "%-32s %11s %11s %9s %-22s %-30s %9s %9s%n";
+
+    private PairedSummary() {
+    }
+
+    static String format(List<TrialResult> results, ComparisonOptions options) {
+        PairedSamples samples = PairedSamples.of(results);
+        if (samples.pairs() == 0) {
+            return "No pair with a successful window: nothing to compare.\n";
+        }
+        int windows = samples.windowsPerPair();
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Paired analysis: %d pairs of up to %d "
+                + "window%s of each variant. Per pair the mean over its windows of log(with/without); the t interval "
+                + "over the pairs gives the change. Windows of one pair are never counted as independent samples.%n%n",
+                samples.pairs(), windows, windows == 1 ? "" : "s"));
+        String level = Display.level(options.confidenceLevel());
+        s.append(String.format(Locale.ROOT, ROW, "metric", "without", "with", "change", level + " CI",
+                "difference [" + level + " CI]", "p", "Welch p*"));
+        Map<String, PairedAnalysis> analyses = new LinkedHashMap<>();
+        Map<StatWarning.Kind, Set<String>> notes = new LinkedHashMap<>();
+        Map<StatWarning.Kind, String> firstNote = new LinkedHashMap<>();
+        for (String metric : samples.metrics()) {
+            PairedAnalysis a;
+            try {
+                a = PairedAnalysis.analyze(samples.windows(metric), options);
+            } catch (IllegalArgumentException e) {
+                s.append(String.format(Locale.ROOT, "%-32s not analysed: %s%n", metric, e.getMessage()));
+                continue;
+            }
+            analyses.put(metric, a);
+            TTestResult d = a.difference();
+            s.append(String.format(Locale.ROOT, ROW, metric,
+                    Display.value(samples.mean(metric, VariantName.WITHOUT)).strip(),
+                    Display.value(samples.mean(metric, VariantName.WITH)).strip(),
+                    Display.percent(a.relativeChange().percent()),
+                    Display.percentInterval(a.relativeChange().ciLowPercent(), a.relativeChange().ciHighPercent()),
+                    signed(d.difference()) + " [" + signed(d.ciLow()) + ", " + signed(d.ciHigh()) + "]",
+                    Display.pValue(a.logRatio().pValue()).strip(),
+                    Display.pValue(a.welchIgnoringPairing().pValue()).strip()));
+            for (StatWarning warning : a.warnings()) {
+                notes.computeIfAbsent(warning.kind(), k -> new LinkedHashSet<>()).add(metric);
+                firstNote.putIfAbsent(warning.kind(), warning.kind() == StatWarning.Kind.NEGATIVE_VARIANCE_COMPONENT
+                        ? "the between-pairs variance estimate is negative, reported as 0: the pairs differ no more "
+                        + "than their windows do" : warning.message());
+            }
+        }
+        s.append("p: one-sample t-test of the pair log ratios (R: t.test(r)); * Welch's test of the same pairs' window "
+                + "means as two independent groups, ignoring the pairing. Not Holm-adjusted.\n");
+        notes.forEach((kind, metrics) -> s.append("note: ").append(firstNote.get(kind))
+                .append(metrics.size() == analyses.size() ? "" : " (" + String.join(", ", metrics) + ")")
+                .append('\n'));
+        s.append(components(analyses, PairCosts.of(results, windows)));
+        return s.toString();
+    }
+
+    /** The variance components of each metric and, with the costs, the windows per pair to use next time. */
+    private static String components(Map<String, PairedAnalysis> analyses, Optional<PairCosts> costs) {
+        StringBuilder s = new StringBuilder();
+        analyses.forEach((metric, a) -> a.varianceComponents().ifPresent(vc -> {
+            String recommendation = costs.map(c -> recommendation(vc, c)).orElse("");
+            s.append(String.format(Locale.ROOT, "%-32s %9s %9s   %s%n", metric, relativeSd(vc.between()),
+                    relativeSd(vc.within()), recommendation));
+        }));
+        if (s.length() == 0) {
+            return "";
+        }
+        String header = String.format(Locale.ROOT, "%nVariance components of log(with/without) as relative sd, "
+                + "between pairs and between the windows of a pair%s:%n%-32s %9s %9s   %s%n",
+                costs.map(c -> String.format(Locale.ROOT, "; Kalibera–Jones windows per pair for the next run, a "
+                        + "pair costing %.1f s before its windows and %.1f s per window", c.pairSeconds(),
+                        c.windowSeconds())).orElse(""), "metric", "between", "within",
+                costs.isPresent() ? "windows per pair" : "");
+        return header + s;
+    }
+
+    private static String recommendation(VarianceComponents vc, PairCosts costs) {
+        if (vc.between() == 0) {
+            return "more (no variance between pairs measured)";
+        }
+        WindowsPerPair w = vc.windowsPerPair(costs.pairSeconds(), costs.windowSeconds(),
+                VarianceComponents.DEFAULT_MAX_WINDOWS);
+        return w.recommended() + " (m* = " + Display.value(w.optimum()).strip() + (w.capped() ? ", capped" : "") + ")";
+    }
+
+    private static String relativeSd(double component) {
+        return String.format(Locale.ROOT, "%.2f%%", 100 * Math.sqrt(component));
+    }
+
+    private static String signed(double v) {
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "Inf" : "-Inf";
+        }
+        String text = Display.value(v).strip();
+        return v > 0 ? "+" + text : text;
+    }
+}

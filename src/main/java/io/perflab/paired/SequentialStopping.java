@@ -1,0 +1,222 @@
+package io.perflab.paired;
+
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Display;
+import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.SequentialLook;
+import io.perflab.stats.SequentialPlan;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Stops a paired experiment once it has its answer: after each pair, a look of a group-sequential test per target
+ * metric ({@link SequentialPlan}: O'Brien–Fleming-type α spending over the planned pairs, repeated confidence
+ * intervals), so that the false-positive rate stays at α however often it looks. The experiment stops when every
+ * target is settled — its change significant at α, or its repeated interval as narrow as asked — or when its time
+ * budget would be overrun by one more pair; at that last look the rest of α is spent.
+ *
+ * <p>Each look is handed to a consumer as it is made (the command line prints it) and kept ({@link #looks()}).
+ */
+public final class SequentialStopping implements PairStoppingRule {
+
+    private final List<Target> targets;
+    private final int maxPairs;
+    private final double alpha;
+    private final Optional<Duration> budget;
+    private final LongSupplier nanoClock;
+    private final long startNanos;
+    private final Consumer<List<Look>> onLooks;
+    private final Map<String, List<Integer>> pairsAtLooks = new LinkedHashMap<>();
+    private final Map<String, Look> settled = new LinkedHashMap<>();
+    private final List<List<Look>> looks = new ArrayList<>();
+
+    /**
+     * @param targets the metrics to settle, at least one
+     * @param maxPairs the pairs of the plan: N, over which α is spent
+     * @param alpha two-sided type I error of each target's sequence of looks
+     * @param budget the wall time the experiment may take from now, if limited
+     * @param nanoClock the monotonic clock the budget is measured on
+     * @param onLooks told the looks made after each pair
+     */
+    public SequentialStopping(List<Target> targets, int maxPairs, double alpha, Optional<Duration> budget,
+                              LongSupplier nanoClock, Consumer<List<Look>> onLooks) {
+        if (targets.isEmpty() && budget.isEmpty()) {
+            throw new IllegalArgumentException("a stopping rule needs a target or a budget");
+        }
+        this.targets = List.copyOf(targets);
+        this.maxPairs = maxPairs;
+        this.alpha = alpha;
+        this.budget = Objects.requireNonNull(budget, "budget");
+        this.nanoClock = nanoClock;
+        this.startNanos = nanoClock.getAsLong();
+        this.onLooks = onLooks;
+    }
+
+    @Override
+    public Decision afterPair(List<PairResult> pairs) {
+        boolean budgetSpent = budgetSpent(pairs);
+        List<TrialResult> results = pairs.stream().flatMap(p -> p.results().stream()).toList();
+        PairedSamples samples = PairedSamples.of(results);
+        List<Look> made = new ArrayList<>();
+        for (Target target : targets) {
+            PairedAnalysis analysis;
+            try {
+                analysis = PairedAnalysis.analyze(samples.windows(target.metric()), ComparisonOptions.defaults()
+                        .withConfidenceLevel(1 - alpha));
+            } catch (IllegalArgumentException notYet) {
+                continue;
+            }
+            List<Integer> done = pairsAtLooks.computeIfAbsent(target.metric(), k -> new ArrayList<>());
+            int n = Math.min(analysis.pairs(), maxPairs);
+            if (!done.isEmpty() && n <= done.get(done.size() - 1)) {
+                continue;
+            }
+            done.add(n);
+            SequentialLook look = SequentialPlan.of(alpha, maxPairs)
+                    .withTargetHalfWidthPercent(target.halfWidthPercent())
+                    .look(done.stream().mapToInt(Integer::intValue).toArray(), analysis, budgetSpent);
+            Look result = new Look(target, look, analysis);
+            made.add(result);
+            if (look.outcome() == SequentialLook.Outcome.SIGNIFICANT
+                    || look.outcome() == SequentialLook.Outcome.PRECISE_ENOUGH) {
+                settled.putIfAbsent(target.metric(), result);
+            }
+        }
+        looks.add(List.copyOf(made));
+        onLooks.accept(List.copyOf(made));
+        if (!targets.isEmpty() && settled.size() == targets.size()) {
+            return Decision.stop("every target is settled: " + String.join("; ",
+                    settled.values().stream().map(Look::summary).toList()));
+        }
+        if (budgetSpent) {
+            String state = made.isEmpty() ? "" : ": " + String.join("; ", made.stream().map(Look::summary).toList());
+            return Decision.stop("the time budget of " + minutes(budget.orElseThrow()) + " would be overrun by "
+                    + "another pair after " + pairs.size() + " pairs" + state);
+        }
+        return Decision.CONTINUE;
+    }
+
+    /** Every look so far, one list per pair that finished. */
+    public List<List<Look>> looks() {
+        return List.copyOf(looks);
+    }
+
+    /** Whether the time spent, and one more pair as long as the pairs so far, would exceed the budget. */
+    private boolean budgetSpent(List<PairResult> pairs) {
+        if (budget.isEmpty()) {
+            return false;
+        }
+        long elapsed = nanoClock.getAsLong() - startNanos;
+        long nextPair = (long) pairs.stream().filter(p -> p.start() != null && p.end() != null)
+                .mapToLong(p -> Duration.between(p.start(), p.end()).toNanos()).average().orElse(0);
+        return elapsed + nextPair > budget.get().toNanos();
+    }
+
+    private static String minutes(Duration d) {
+        long s = d.toSeconds();
+        return s % 60 == 0 ? s / 60 + " min" : String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
+    }
+
+    /**
+     * A metric to settle.
+     *
+     * @param metric the metric key
+     * @param halfWidthPercent settled once the repeated interval of its change is at most ± this many percent; 0 for
+     *     "until its verdict is settled" (the change significant at α, or the last look)
+     */
+    public record Target(String metric, double halfWidthPercent) {
+
+        public Target {
+            Objects.requireNonNull(metric, "metric");
+            if (!(halfWidthPercent >= 0) || Double.isInfinite(halfWidthPercent)) {
+                throw new IllegalArgumentException("a target half-width is a percentage ≥ 0, got " + halfWidthPercent);
+            }
+        }
+
+        /**
+         * Parses {@code cpu_us_per_req:1%} (a half-width) or {@code cpu_us_per_req:settled}.
+         *
+         * @throws IllegalArgumentException naming the forms it takes
+         */
+        public static Target parse(String text) {
+            int colon = text.lastIndexOf(':');
+            String metric = colon < 0 ? "" : text.substring(0, colon).trim();
+            String goal = colon < 0 ? "" : text.substring(colon + 1).trim();
+            if (metric.isEmpty() || goal.isEmpty()) {
+                throw new IllegalArgumentException("a target is METRIC:PERCENT% or METRIC:settled, e.g. "
+                        + "cpu_us_per_req:1% — got '" + text + "'");
+            }
+            if (goal.equalsIgnoreCase("settled")) {
+                return new Target(metric, 0);
+            }
+            try {
+                double percent = Double.parseDouble(goal.endsWith("%") ? goal.substring(0, goal.length() - 1) : goal);
+                if (!(percent > 0) || Double.isInfinite(percent)) {
+                    throw new NumberFormatException();
+                }
+                return new Target(metric, percent);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("a target's precision is a percentage > 0 or 'settled', got '"
+                        + goal + "' in '" + text + "'");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return metric + (halfWidthPercent == 0 ? ":settled" : ":" + Display.value(halfWidthPercent).strip() + "%");
+        }
+    }
+
+    /**
+     * One target's look after a pair.
+     *
+     * @param target the target
+     * @param look the boundaries, the repeated interval and the outcome
+     * @param analysis the paired analysis of the pairs at this look
+     */
+    public record Look(Target target, SequentialLook look, PairedAnalysis analysis) {
+
+        /** One line: the look, the change with its repeated interval, the test against its boundary, the outcome. */
+        public String describe() {
+            SequentialLook l = look;
+            return String.format(Locale.ROOT, "look %d (%d pairs, %.0f %% of %d): %s %s %s repeated %s CI, ±%s; "
+                            + "|t| = %s %s %s → %s", l.look(), l.pairs(), 100 * l.informationFraction(),
+                    Math.round(l.pairs() / l.informationFraction()), target.metric(),
+                    Display.percent(l.relativeChange().percent()),
+                    Display.percentInterval(l.relativeChange().ciLowPercent(), l.relativeChange().ciHighPercent()),
+                    Display.level(analysis.options().confidenceLevel()),
+                    Display.value(l.halfWidthPercent()).strip() + "%", Display.value(Math.abs(l.t())).strip(),
+                    Math.abs(l.t()) >= l.tBoundary() ? "≥" : "<", Display.value(l.tBoundary()).strip(),
+                    outcome());
+        }
+
+        /** The target with its state: what the stop reason says of it. */
+        String summary() {
+            SequentialLook l = look;
+            return target.metric() + " " + Display.percent(l.relativeChange().percent()) + " "
+                    + Display.percentInterval(l.relativeChange().ciLowPercent(), l.relativeChange().ciHighPercent())
+                    + " at look " + l.look() + " (" + l.pairs() + " pairs): " + outcome();
+        }
+
+        private String outcome() {
+            return switch (look.outcome()) {
+                case CONTINUE -> "continue";
+                case SIGNIFICANT -> "significant at α despite the looks";
+                case PRECISE_ENOUGH -> "precise enough (±" + Display.value(look.halfWidthPercent()).strip() + "% ≤ ±"
+                        + Display.value(target.halfWidthPercent()).strip() + "%)";
+                case LAST_LOOK -> "last look, not significant";
+            };
+        }
+    }
+}

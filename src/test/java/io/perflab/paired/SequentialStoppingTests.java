@@ -1,0 +1,118 @@
+package io.perflab.paired;
+
+import static io.perflab.paired.PairedFixtures.failedPair;
+import static io.perflab.paired.PairedFixtures.pair;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.stats.SequentialLook;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class SequentialStoppingTests {
+
+    private static final String CPU = "cpu_us_per_req";
+    /** The change's windows: −5 % with noise of about ±0.5 % from pair to pair. */
+    private static final double[] NOISE = {0.004, -0.006, 0.002, -0.001, 0.005, -0.004, 0.001, -0.003, 0.006, -0.002};
+
+    private final AtomicLong clock = new AtomicLong();
+    private final List<List<SequentialStopping.Look>> printed = new ArrayList<>();
+
+    @Test
+    void aClearChangeIsSettledAtAnEarlyLookAndTheReasonSaysHowFarItGot() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty());
+
+        PairStoppingRule.Decision decision = run(rule, 10, -0.05);
+
+        assertThat(decision.stop()).isTrue();
+        SequentialStopping.Look last = printed.get(printed.size() - 1).get(0);
+        assertThat(last.look().outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
+        assertThat(last.look().pairs()).isLessThan(10);
+        assertThat(decision.reason()).startsWith("every target is settled: cpu_us_per_req -5.")
+                .contains("at look " + last.look().look() + " (" + last.look().pairs() + " pairs): significant at α");
+        assertThat(last.describe()).startsWith("look " + last.look().look() + " (" + last.look().pairs()
+                + " pairs, ").contains("of 10): cpu_us_per_req -5.", "repeated 95% CI", "→ significant at α");
+        // one look per pair from the second on
+        assertThat(printed.get(0)).isEmpty();
+        assertThat(rule.looks()).hasSize(printed.size());
+    }
+
+    @Test
+    void aPrecisionTargetStopsOnceTheRepeatedIntervalIsNarrowEnoughEvenWithoutAChange() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":2%")), Optional.empty());
+
+        PairStoppingRule.Decision decision = run(rule, 10, 0.0);
+
+        assertThat(decision.stop()).isTrue();
+        assertThat(decision.reason()).contains("precise enough (±", "% ≤ ±2%)");
+    }
+
+    @Test
+    void theBudgetStopsTheExperimentWhenOneMorePairWouldOverrunIt() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
+                Optional.of(Duration.ofMinutes(1)));
+        List<PairResult> pairs = new ArrayList<>();
+        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
+        for (int i = 0; i < 10 && !decision.stop(); i++) {
+            pairs.add(pair(i, CPU, new double[] {50, 50}, new double[] {50 * (1 + NOISE[i]), 50 * (1 + NOISE[i])}));
+            clock.addAndGet(Duration.ofSeconds(20).toNanos());
+            decision = rule.afterPair(pairs);
+        }
+
+        // 20 s per pair: after 2 pairs (40 s) a third ends at 60 s, within the minute; after 3 another would not
+        assertThat(pairs).hasSize(3);
+        assertThat(decision.reason()).startsWith("the time budget of 1 min would be overrun by another pair after 3 "
+                + "pairs: cpu_us_per_req");
+        assertThat(printed.get(2).get(0).look().outcome()).isEqualTo(SequentialLook.Outcome.LAST_LOOK);
+    }
+
+    @Test
+    void aFailedPairMakesNoNewLook() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty());
+        List<PairResult> pairs = new ArrayList<>(List.of(pair(0, CPU, new double[] {50}, new double[] {49}),
+                pair(1, CPU, new double[] {50}, new double[] {48})));
+        rule.afterPair(pairs);
+        pairs.add(failedPair(2));
+
+        PairStoppingRule.Decision decision = rule.afterPair(pairs);
+
+        assertThat(decision.stop()).isFalse();
+        assertThat(printed).hasSize(2);
+        assertThat(printed.get(1)).isEmpty();
+    }
+
+    @Test
+    void targetsAreParsedStrictly() {
+        assertThat(SequentialStopping.Target.parse("cpu_us_per_req:1.5%"))
+                .isEqualTo(new SequentialStopping.Target(CPU, 1.5));
+        assertThat(SequentialStopping.Target.parse("ctx_switches_per_req:settled").halfWidthPercent()).isZero();
+        assertThat(SequentialStopping.Target.parse("cpu_us_per_req:1.5%")).hasToString("cpu_us_per_req:1.5%");
+        assertThatThrownBy(() -> SequentialStopping.Target.parse("cpu_us_per_req"))
+                .hasMessageContaining("a target is METRIC:PERCENT% or METRIC:settled");
+        assertThatThrownBy(() -> SequentialStopping.Target.parse("cpu_us_per_req:-1%"))
+                .hasMessageContaining("a target's precision is a percentage > 0 or 'settled', got '-1%'");
+        assertThatThrownBy(() -> new SequentialStopping(List.of(), 10, 0.05, Optional.empty(), clock::get, l -> { }))
+                .hasMessage("a stopping rule needs a target or a budget");
+    }
+
+    private SequentialStopping rule(List<SequentialStopping.Target> targets, Optional<Duration> budget) {
+        return new SequentialStopping(targets, 10, 0.05, budget, clock::get, printed::add);
+    }
+
+    /** Pairs of one window, the change's CPU per call {@code change} off the baseline's, until the rule stops. */
+    private static PairStoppingRule.Decision run(SequentialStopping rule, int most, double change) {
+        List<PairResult> pairs = new ArrayList<>();
+        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
+        for (int i = 0; i < most && !decision.stop(); i++) {
+            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + change + NOISE[i])}));
+            decision = rule.afterPair(pairs);
+        }
+        return decision;
+    }
+}
