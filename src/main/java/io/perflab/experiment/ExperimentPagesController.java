@@ -166,13 +166,14 @@ class ExperimentPagesController {
     }
 
     @GetMapping("/experiments/new")
-    String initCreationForm(@RequestParam(required = false) String preset, Model model) {
+    String initCreationForm(@RequestParam(required = false) String preset, Model model,
+            Authentication authentication) {
         ExperimentForm form = new ExperimentForm();
         if (preset != null && ExperimentPreset.find(preset).isPresent()) {
             form.setPreset(ExperimentPreset.find(preset).get().id());
             form.setName(ExperimentPreset.find(preset).get().explanation().replaceAll(" \\(seed.*", ""));
         }
-        return showForm(form, model);
+        return showForm(form, model, authentication);
     }
 
     @PostMapping("/experiments/new")
@@ -182,7 +183,7 @@ class ExperimentPagesController {
         validator.validate(request).forEach(v -> binding.rejectValue(ExperimentForm.path(v.getPropertyPath()
                 .toString()), "invalid", FieldMessages.violation(v.getMessage(), v.getInvalidValue())));
         if (binding.hasErrors()) {
-            return showForm(form, model);
+            return showForm(form, model, authentication);
         }
         try {
             long id = experiments.create(request, authentication.getName(),
@@ -197,19 +198,23 @@ class ExperimentPagesController {
                     binding.rejectValue(ExperimentForm.path(p.field()), "invalid", p.message());
                 }
             });
-            return showForm(form, model);
+            return showForm(form, model, authentication);
         } catch (NotAllowedException refused) {
             binding.reject("notAllowed", refused.getMessage());
-            return showForm(form, model);
+            return showForm(form, model, authentication);
         }
     }
 
     /** The request fields the form has an input for. */
     private static final java.util.Set<String> FORM_FIELDS = java.util.Set.of("name", "description", "preset",
-            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed");
+            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
+            "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
+            "withoutEnvironment", "withEnvironment");
 
-    private String showForm(ExperimentForm form, Model model) {
+    private String showForm(ExperimentForm form, Model model, Authentication authentication) {
         model.addAttribute("form", form);
+        model.addAttribute("commandFormats", experiments.commandFormats(authentication != null
+                && ExperimentApiController.isAdmin(authentication)).orElse(null));
         model.addAttribute("presets", ExperimentPreset.values());
         model.addAttribute("options", EngineOptions.optionSpecs());
         model.addAttribute("workloadFields", ExperimentForm.WORKLOAD_FIELDS);

@@ -8,6 +8,7 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.upload.JmhRunScript;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -19,19 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code perflab ab --metrics}: command experiments whose runs print their own metrics. */
 class AbOutputMetricsTests {
-
-    /** A JMH run of one throughput benchmark, two forks of two iterations: {@code SCORE} plus the run's number. */
-    static final String JMH_SCRIPT = """
-            n=$(cat runs 2>/dev/null || echo 0); n=$((n + 1)); echo $n > runs
-            echo "# Run progress: 100.00% complete"
-            cat > "$1" <<JSON
-            [{"jmhVersion": "1.37", "benchmark": "org.demo.Parse.parse", "mode": "thrpt", "threads": 1, "forks": 2,
-              "jdkVersion": "17.0.15", "vmName": "OpenJDK 64-Bit Server VM",
-              "primaryMetric": {"score": 1, "scoreUnit": "ops/s",
-                "rawData": [[$((SCORE + n)), $((SCORE + n + 2))], [$((SCORE + n + 4)), $((SCORE + n + 6))]]},
-              "secondaryMetrics": {}}]
-            JSON
-            """;
 
     @TempDir
     Path directory;
@@ -73,7 +61,7 @@ class AbOutputMetricsTests {
 
     @Test
     void jmhResultsWrittenToTheOutputFileGiveEachTrialTheMeanOfItsIterations() throws IOException {
-        Files.writeString(directory.resolve("jmh.sh"), JMH_SCRIPT);
+        Files.writeString(directory.resolve("jmh.sh"), JmhRunScript.SCRIPT);
         Path old = Files.createDirectory(directory.resolve("old"));
         Path changed = Files.createDirectory(directory.resolve("new"));
         Path file = directory.resolve("jmh.json");
