@@ -4,7 +4,6 @@ import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.upload.OutputMetricsReader;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -101,7 +100,7 @@ final class CommandOptions {
         try {
             return new CommandVariant(command, format, Optional.ofNullable(directory).map(Path::toAbsolutePath),
                     variables);
-        } catch (IllegalArgumentException | InvalidPathException e) {
+        } catch (IllegalArgumentException e) {
             String flag = e.getMessage().contains("environment") ? side + "-env" : side + "-cmd";
             throw usage(flag + ": " + e.getMessage());
         }

@@ -5,7 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.perflab.upload.JmhRunScript;
 import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,9 +37,12 @@ class CommandExperimentApiTests {
 
     static final String TOKEN = "command-experiment-tests-token";
 
+    private static Path dataDir;
+
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) throws IOException {
-        String dir = Files.createTempDirectory("perflab-command-experiments").toString();
+        dataDir = Files.createTempDirectory("perflab-command-experiments");
+        String dir = dataDir.toString();
         registry.add("perflab.data-dir", () -> dir);
         registry.add("perflab.security.bootstrap-token", () -> TOKEN);
         registry.add("perflab.commands.enabled", () -> "true");
@@ -119,6 +128,52 @@ class CommandExperimentApiTests {
                 "sync-completion", "metricsFormat", "jmh"));
         assertThat(api.read(engine.body()).get("detail").asText()).startsWith("metricsFormat")
                 .contains("applies to command experiments");
+    }
+
+    @Test
+    void anAdministratorQueuesACommandExperimentFromTheForm() throws Exception {
+        Map<String, Object> request = jmhRequest("from the form");
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String loginCsrf = ExperimentPagesTests.csrf(page(browser, "/login").body());
+        String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();
+        browser.send(form("/login", "username=admin&password=" + password + "&_csrf=" + loginCsrf),
+                HttpResponse.BodyHandlers.ofString());
+        String empty = page(browser, "/experiments/new").body();
+        assertThat(empty).contains("<legend>Commands</legend>", "<option value=\"rpcbench\">rpcbench</option>");
+        String fields = "name=from+the+form&kind=command&runsPerVariant=3&order=interleaved&seed=1&metricsFormat=jmh"
+                + "&withoutCommand=" + encoded(request.get("withoutCommand")) + "&withCommand="
+                + encoded(request.get("withCommand")) + "&withoutDirectory=" + encoded(request.get("withoutDirectory"))
+                + "&withDirectory=" + encoded(request.get("withDirectory")) + "&_csrf="
+                + ExperimentPagesTests.csrf(empty);
+
+        HttpResponse<String> invalid = browser.send(form("/experiments/new", fields + "&withoutEnvironment=SCORE"
+                + "&withEnvironment=SCORE%3D200"), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> queued = browser.send(form("/experiments/new", fields + "&withoutEnvironment=SCORE%3D100"
+                + "&withEnvironment=SCORE%3D200%0D%0AOTHER%3D1"), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(invalid.body()).contains("one NAME=value a line, got &#39;SCORE&#39;");
+        assertThat(queued.statusCode()).isEqualTo(302);
+        long id = Long.parseLong(queued.headers().firstValue("Location").orElseThrow().replaceAll(".*/", ""));
+        JsonNode experiment = awaitFinished(id);
+        assertThat(experiment.get("status").asText()).as(experiment.toString()).isEqualTo("COMPLETED");
+        assertThat(metric(experiment, "Parse.parse").get("verdict").asText()).isEqualTo("improved");
+        assertThat(experiment.get("variants").get("with").get("environment").toString())
+                .isEqualTo("{\"SCORE\":\"200\",\"OTHER\":\"1\"}");
+    }
+
+    private HttpResponse<String> page(HttpClient browser, String path) throws Exception {
+        return browser.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest form(String path, String body) {
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static String encoded(Object value) {
+        return URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8);
     }
 
     /** Three runs a side of the JMH script, each side in its own directory, where it counts its runs. */

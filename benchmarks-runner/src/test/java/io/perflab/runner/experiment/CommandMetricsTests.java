@@ -59,7 +59,8 @@ class CommandMetricsTests {
 
     @Test
     void eachRunsPrintedMetricsAreItsSamplesBesideItsResourceUsage() {
-        ExperimentPlan plan = ExperimentPlan.of(lines("printf 'ops_per_sec 100 ops/s\\nlatency 4 ms\\nlatency 6 ms\\n'"),
+        ExperimentPlan plan = ExperimentPlan.of(
+                lines("printf 'ops_per_sec 100 ops/s\\nlatency 4 ms\\nlatency 6 ms\\n'"),
                 lines("printf 'ops_per_sec 120 ops/s\\nlatency 3 ms\\n'"), 2);
 
         ExperimentOutcome outcome = new ExperimentRunner(TrialLauncher.ofThisJvm(), LINES).run(plan, heard::add);
@@ -87,8 +88,9 @@ class CommandMetricsTests {
 
         new ExperimentRunner(TrialLauncher.ofThisJvm(), LINES).run(plan, heard::add);
 
-        assertThat(heard).allMatch(TrialResult::ok, "ok");
-        assertThat(heard).allSatisfy(r -> assertThat(r.metrics()).containsEntry("n", 4.0).doesNotContainKey("progress"));
+        assertThat(heard).hasSize(4).allMatch(TrialResult::ok);
+        assertThat(heard).allSatisfy(r -> assertThat(r.metrics()).containsEntry("n", 4.0)
+                .doesNotContainKey("progress"));
         List<String> files = Files.readAllLines(seen);
         assertThat(files).hasSize(4).doesNotHaveDuplicates().noneMatch(file -> Files.exists(Path.of(file)));
     }
