@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Warmup;
@@ -23,6 +24,12 @@ public class ExperimentForm {
     /** The workload fields of the form, as {@link WorkloadSettings} names them. */
     static final java.util.List<String> WORKLOAD_FIELDS = java.util.List.of("clientThreads", "asyncConcurrency",
             "workerThreads", "serverReactors", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds");
+
+    /** The request fields the form has an input for. */
+    static final java.util.Set<String> FIELDS = java.util.Set.of("name", "description", "preset",
+            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
+            "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
+            "withoutEnvironment", "withEnvironment");
 
     private String name = "";
     private String description = "";

@@ -1,7 +1,6 @@
 package io.perflab.experiment;
 
 import io.perflab.rpc.EngineOptions;
-import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.ConflictException;
 import io.perflab.system.FieldMessages;
@@ -192,7 +191,7 @@ class ExperimentPagesController {
             return "redirect:/experiments/" + id;
         } catch (InvalidInputException invalid) {
             invalid.problems().forEach(p -> {
-                if (p.field() == null || !FORM_FIELDS.contains(p.field().replaceAll("[.\\[].*", ""))) {
+                if (p.field() == null || !ExperimentForm.FIELDS.contains(p.field().replaceAll("[.\\[].*", ""))) {
                     binding.reject("invalid", p.toString());
                 } else {
                     binding.rejectValue(ExperimentForm.path(p.field()), "invalid", p.message());
@@ -204,12 +203,6 @@ class ExperimentPagesController {
             return showForm(form, model, authentication);
         }
     }
-
-    /** The request fields the form has an input for. */
-    private static final java.util.Set<String> FORM_FIELDS = java.util.Set.of("name", "description", "preset",
-            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
-            "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
-            "withoutEnvironment", "withEnvironment");
 
     private String showForm(ExperimentForm form, Model model, Authentication authentication) {
         model.addAttribute("form", form);
