@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.Display;
@@ -52,8 +53,8 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
             for (int block = 0; block < experiments; block++) {
                 int from = block * 2 * runs;
                 int to = from + 2 * runs;
-                double[] with = Spread.values(trials, metric, "with", from, to);
-                double[] without = Spread.values(trials, metric, "without", from, to);
+                double[] with = Spread.values(trials, metric, VariantName.WITH, from, to);
+                double[] without = Spread.values(trials, metric, VariantName.WITHOUT, from, to);
                 if (with.length < 2 || without.length < 2) {
                     continue;
                 }
