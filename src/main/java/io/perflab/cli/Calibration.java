@@ -58,7 +58,12 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
                 if (with.length < 2 || without.length < 2) {
                     continue;
                 }
-                double p = TTest.welch(with, without, Alternative.TWO_SIDED, 1 - alpha).pValue();
+                double p;
+                try {
+                    p = TTest.welch(with, without, Alternative.TWO_SIDED, 1 - alpha).pValue();
+                } catch (IllegalArgumentException constant) {
+                    continue; // both sides without variation: no test, as R's t.test refuses
+                }
                 if (Double.isNaN(p)) {
                     continue;
                 }
