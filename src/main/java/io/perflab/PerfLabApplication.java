@@ -1,6 +1,7 @@
 package io.perflab;
 
 import io.perflab.cli.PerfLabCommand;
+import io.perflab.runner.trial.QuietLogging;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -20,6 +21,7 @@ public class PerfLabApplication {
         if (PerfLabCommand.startsServer(args)) {
             serve(PerfLabCommand.serverArguments(args));
         } else {
+            QuietLogging.apply(); // a subcommand's output is its report: libraries log warnings only, to stderr
             System.exit(PerfLabCommand.execute(PerfLabApplication::serve, args));
         }
     }

@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
@@ -39,7 +40,8 @@ final class AbSummary {
         for (String key : ordered) {
             Direction direction = higherIsBetter(results, key) ? Direction.HIGHER_IS_BETTER
                     : Direction.LOWER_IS_BETTER;
-            inputs.add(new MetricInput(key, direction, sample(results, "with", key), sample(results, "without", key)));
+            inputs.add(new MetricInput(key, direction, sample(results, VariantName.WITH, key),
+                    sample(results, VariantName.WITHOUT, key)));
         }
         ComparisonOptions options = ComparisonOptions.defaults();
         String table = ComparisonTable.render(ExperimentAnalysis.analyze(inputs, options), options);
@@ -57,17 +59,10 @@ final class AbSummary {
     }
 
     /** One variant's values of a metric over its successful trials, with their plan ordinals (drift check). */
-    private static Sample sample(List<TrialResult> results, String variant, String key) {
-        List<TrialResult> matching = results.stream()
-                .filter(r -> r.ok() && r.variant().equals(variant) && r.metrics().get(key) != null
+    private static Sample sample(List<TrialResult> results, VariantName variant, String key) {
+        return Sample.of(results.stream()
+                .filter(r -> r.ok() && r.variant().equals(variant.label()) && r.metrics().get(key) != null
                         && Double.isFinite(r.metrics().get(key)))
-                .toList();
-        double[] values = new double[matching.size()];
-        long[] order = new long[matching.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = matching.get(i).metrics().get(key);
-            order[i] = matching.get(i).ordinal();
-        }
-        return Sample.of(values, order);
+                .toList(), r -> r.metrics().get(key), TrialResult::ordinal);
     }
 }

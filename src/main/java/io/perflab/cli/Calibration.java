@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.Display;
@@ -52,12 +53,17 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
             for (int block = 0; block < experiments; block++) {
                 int from = block * 2 * runs;
                 int to = from + 2 * runs;
-                double[] with = Spread.values(trials, metric, "with", from, to);
-                double[] without = Spread.values(trials, metric, "without", from, to);
+                double[] with = Spread.values(trials, metric, VariantName.WITH, from, to);
+                double[] without = Spread.values(trials, metric, VariantName.WITHOUT, from, to);
                 if (with.length < 2 || without.length < 2) {
                     continue;
                 }
-                double p = TTest.welch(with, without, Alternative.TWO_SIDED, 1 - alpha).pValue();
+                double p;
+                try {
+                    p = TTest.welch(with, without, Alternative.TWO_SIDED, 1 - alpha).pValue();
+                } catch (IllegalArgumentException constant) {
+                    continue; // both sides without variation: no test, as R's t.test refuses
+                }
                 if (Double.isNaN(p)) {
                     continue;
                 }

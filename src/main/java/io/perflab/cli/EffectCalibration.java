@@ -80,8 +80,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     private Estimate freshEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
         int from = block * 2 * perExperiment;
         int to = from + 2 * perExperiment;
-        double[] with = Spread.values(results, metric, "with", from, to);
-        double[] without = Spread.values(results, metric, "without", from, to);
+        double[] with = Spread.values(results, metric, VariantName.WITH, from, to);
+        double[] without = Spread.values(results, metric, VariantName.WITHOUT, from, to);
         ComparisonResult r = Comparison.compare(with, without, MetricKeys.lowerIsBetter(metric)
                 ? Direction.LOWER_IS_BETTER : Direction.HIGHER_IS_BETTER, options);
         RelativeChange c = r.relativeChange().orElseThrow();
@@ -96,7 +96,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         if (injectedNanos > 0 && (metric.equals(MetricKeys.CPU_US_PER_REQ)
                 || metric.equals(MetricKeys.USER_CPU_US_PER_REQ))) {
             double baseline = design.paired() ? PairedSamples.of(results).mean(metric, VariantName.WITHOUT)
-                    : average(Spread.values(results, metric, "without", 0, Integer.MAX_VALUE));
+                    : average(Spread.values(results, metric, VariantName.WITHOUT, 0, Integer.MAX_VALUE));
             return 100 * (injectedNanos / 1e3) / baseline;
         }
         return Double.NaN;
@@ -184,8 +184,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             try {
                 Optional<RelativeChange> change = paired
                         ? Optional.of(PairedAnalysis.analyze(samples.windows(metric), options).relativeChange())
-                        : Comparison.compare(Spread.values(results, metric, "with", 0, Integer.MAX_VALUE),
-                                Spread.values(results, metric, "without", 0, Integer.MAX_VALUE),
+                        : Comparison.compare(Spread.values(results, metric, VariantName.WITH, 0, Integer.MAX_VALUE),
+                                Spread.values(results, metric, VariantName.WITHOUT, 0, Integer.MAX_VALUE),
                                 Direction.LOWER_IS_BETTER, options).relativeChange();
                 change.ifPresent(c -> reference.put(metric, c.percent()));
             } catch (IllegalArgumentException notThere) {

@@ -17,6 +17,7 @@ import picocli.CommandLine.IVersionProvider;
  */
 @Command(name = "perflab",
         mixinStandardHelpOptions = true,
+        scope = CommandLine.ScopeType.INHERIT, // so every subcommand takes --help and --version too
         versionProvider = PerfLabCommand.Version.class,
         description = "Statistical A/B performance analysis of an RPC engine and of CI benchmarks.%n"
                 + "With no subcommand, or with only --name=value properties, starts the web service.",
@@ -60,7 +61,7 @@ public final class PerfLabCommand implements Runnable {
             return true;
         }
         if (ServeCommand.NAME.equals(args[0])) {
-            return true;
+            return Arrays.stream(args).skip(1).noneMatch(TOP_LEVEL_OPTIONS::contains); // serve --help: its usage
         }
         return Arrays.stream(args).allMatch(a -> a.startsWith("--") && !TOP_LEVEL_OPTIONS.contains(a));
     }

@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
@@ -26,9 +27,18 @@ import java.util.stream.Stream;
  */
 record Spread(String metric, int n, double mean, double sd, double floorPercent) {
 
-    /** The headline metrics, then those whose spread a calibration of the instrument also wants to know. */
+    /**
+     * User CPU per request by the kernel's tick split of the same window, which a trial with a sampled split records
+     * in its environment: its spread beside the sampled one shows what sampling the split gains.
+     */
+    static final String TICK_USER = RpcBenchResult.TICK_USER_CPU_US_PER_REQ;
+
+    /**
+     * The headline metrics, then those whose spread a calibration of the instrument also wants to know (the tick
+     * split's user CPU only where trials sampled theirs).
+     */
     static final List<String> METRICS = Stream.concat(MetricKeys.HEADLINE.stream(),
-            Stream.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.ALLOC_BYTES_PER_REQ,
+            Stream.of(TICK_USER, MetricKeys.CPU_US_PER_REQ, MetricKeys.ALLOC_BYTES_PER_REQ,
                     MetricKeys.LATENCY_P50_US, MetricKeys.LATENCY_P99_US)).toList();
 
     /** Per metric, the trial environment entry that holds the sampling floor of its CV, in percent. */
@@ -59,14 +69,26 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
      * The values of {@code metric} in successful trials with ordinals in [from, to), of one variant or of all
      * (variant null).
      */
-    static double[] values(List<TrialResult> trials, String metric, String variant, int from, int to) {
+    static double[] values(List<TrialResult> trials, String metric, VariantName variant, int from, int to) {
         return trials.stream()
                 .filter(t -> t.ok() && t.ordinal() >= from && t.ordinal() < to
-                        && (variant == null || t.variant().equals(variant)))
-                .map(t -> t.metrics().get(metric))
+                        && (variant == null || t.variant().equals(variant.label())))
+                .map(t -> value(t, metric))
                 .filter(v -> v != null && Double.isFinite(v))
                 .mapToDouble(Double::doubleValue)
                 .toArray();
+    }
+
+    private static Double value(TrialResult trial, String metric) {
+        Double value = trial.metrics().get(metric);
+        if (value == null && metric.equals(TICK_USER) && trial.environment().containsKey(TICK_USER)) {
+            try {
+                return Double.valueOf(trial.environment().get(TICK_USER));
+            } catch (NumberFormatException e) {
+                return null; // not a figure: left out like a missing one
+            }
+        }
+        return value;
     }
 
     /**

@@ -2,8 +2,8 @@ package io.perflab.cli;
 
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.FastStart;
-import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.experiment.TrialProcessSettings;
 import io.perflab.runner.rpcbench.Seconds;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -52,23 +52,8 @@ final class TrialProcessOptions {
     private Path out;
 
     /** {@code plan} with these options applied. */
-    ExperimentPlan applyTo(ExperimentPlan plan) {
-        ExperimentPlan result = plan.withMaxFailures(maxFailures);
-        if (trialTimeout != null) {
-            result = result.withTrialTimeout(seconds("--trial-timeout", trialTimeout));
-        }
-        if (cooldown != null) {
-            result = result.withCooldown(seconds("--cooldown", cooldown));
-        }
-        if (jvmArgs != null) {
-            result = result.withJvmArgs(flags(jvmArgs));
-        }
-        return result;
-    }
-
-    /** {@code plan} with these options applied. */
-    MultiVariantPlan applyTo(MultiVariantPlan plan) {
-        MultiVariantPlan result = plan.withMaxFailures(maxFailures);
+    <P extends TrialProcessSettings<P>> P applyTo(P plan) {
+        P result = plan.withMaxFailures(maxFailures);
         if (trialTimeout != null) {
             result = result.withTrialTimeout(seconds("--trial-timeout", trialTimeout));
         }

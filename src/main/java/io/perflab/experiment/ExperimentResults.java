@@ -101,16 +101,9 @@ public class ExperimentResults {
 
     /** The OK runs' values of one metric and variant, with run ordinals for the drift check. */
     private static Sample sample(List<RunRecord> runs, VariantName variant, String key) {
-        List<RunRecord> matching = runs.stream()
+        return Sample.of(runs.stream()
                 .filter(r -> r.ok() && r.variant().equals(variant.label()) && r.metrics().containsKey(key))
-                .toList();
-        double[] values = new double[matching.size()];
-        long[] order = new long[matching.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = matching.get(i).metrics().get(key);
-            order[i] = matching.get(i).ordinal();
-        }
-        return Sample.of(values, order);
+                .toList(), r -> r.metrics().get(key), RunRecord::ordinal);
     }
 
     private static MetricComparison view(MetricInput input, MetricOutcome outcome, MetricDefinition definition) {

@@ -26,6 +26,12 @@ import java.util.function.LongSupplier;
  * target is settled — its change significant at α, or its repeated interval as narrow as asked — or when its time
  * budget would be overrun by one more pair; at that last look the rest of α is spent.
  *
+ * <p>With a budget, α is spent over the pairs the budget allows rather than all that were asked for: once the first
+ * pair has finished, and before any look (looks start at two pairs), N becomes the smaller of the pairs asked for
+ * and the budget divided by that pair's cost. It depends on the cost alone, never on the data, so the looks keep
+ * their α; without it, a budget that allows 6 pairs of a plan of 40 stops at boundaries meant for a fifth of the
+ * information (|t| ≥ 338 at 5 pairs).
+ *
  * <p>Each look is handed to a consumer as it is made (the command line prints it) and kept ({@link #looks()}).
  */
 public final class SequentialStopping implements PairStoppingRule {
@@ -38,6 +44,9 @@ public final class SequentialStopping implements PairStoppingRule {
     private final long startNanos;
     private final Consumer<List<Look>> onLooks;
     private final Map<String, List<Integer>> pairsAtLooks = new LinkedHashMap<>();
+    /** N, the pairs α is spent over: {@link #maxPairs}, or fewer once the first pair's cost shows the budget's. */
+    private int plannedPairs;
+    private boolean planned;
     private final Map<String, Look> settled = new LinkedHashMap<>();
     private final List<List<Look>> looks = new ArrayList<>();
 
@@ -61,10 +70,12 @@ public final class SequentialStopping implements PairStoppingRule {
         this.nanoClock = nanoClock;
         this.startNanos = nanoClock.getAsLong();
         this.onLooks = onLooks;
+        this.plannedPairs = maxPairs;
     }
 
     @Override
     public Decision afterPair(List<PairResult> pairs) {
+        planOnce(pairs);
         boolean budgetSpent = budgetSpent(pairs);
         List<TrialResult> results = pairs.stream().flatMap(p -> p.results().stream()).toList();
         PairedSamples samples = PairedSamples.of(results);
@@ -78,12 +89,12 @@ public final class SequentialStopping implements PairStoppingRule {
                 continue;
             }
             List<Integer> done = pairsAtLooks.computeIfAbsent(target.metric(), k -> new ArrayList<>());
-            int n = Math.min(analysis.pairs(), maxPairs);
+            int n = Math.min(analysis.pairs(), plannedPairs);
             if (!done.isEmpty() && n <= done.get(done.size() - 1)) {
                 continue;
             }
             done.add(n);
-            SequentialLook look = SequentialPlan.of(alpha, maxPairs)
+            SequentialLook look = SequentialPlan.of(alpha, plannedPairs)
                     .withTargetHalfWidthPercent(target.halfWidthPercent())
                     .look(done.stream().mapToInt(Integer::intValue).toArray(), analysis, budgetSpent);
             Look result = new Look(target, look, analysis);
@@ -105,6 +116,24 @@ public final class SequentialStopping implements PairStoppingRule {
                     + "another pair after " + pairs.size() + " pairs" + state);
         }
         return Decision.CONTINUE;
+    }
+
+    /** N, the pairs over which α is spent: the pairs asked for, or those the budget allows. */
+    public int plannedPairs() {
+        return plannedPairs;
+    }
+
+    /** Fixes N from the first timed pair's cost, before any look is made. */
+    private void planOnce(List<PairResult> pairs) {
+        if (planned || budget.isEmpty() || pairsAtLooks.values().stream().anyMatch(l -> !l.isEmpty())) {
+            return;
+        }
+        pairs.stream().filter(p -> p.ok() && p.start() != null && p.end() != null).findFirst().ifPresent(first -> {
+            long cost = Math.max(1, Duration.between(first.start(), first.end()).toNanos());
+            long allowed = budget.get().toNanos() / cost;
+            plannedPairs = (int) Math.max(2, Math.min(maxPairs, allowed));
+            planned = true;
+        });
     }
 
     /** Every look so far, one list per pair that finished. */

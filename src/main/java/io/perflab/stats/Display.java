@@ -27,6 +27,9 @@ public final class Display {
         if (Double.isInfinite(value)) {
             return value > 0 ? "+inf%" : "-inf%";
         }
+        if (Math.abs(value) >= 1e6) { // an interval that still spans anything: short, not 180 digits
+            return String.format(Locale.ROOT, "%+.3g%%", value);
+        }
         return String.format(Locale.ROOT, "%+.2f%%", value);
     }
 

@@ -1,6 +1,9 @@
 package io.perflab.stats;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * The observations of one variant, optionally with the run index of each (its position in the experiment's
@@ -51,6 +54,20 @@ public final class Sample {
                     + values.length + " values");
         }
         return new Sample(values, runOrder);
+    }
+
+    /**
+     * One observation per element of {@code observations}, in their order, with its run index: how trials, runs or
+     * windows become a sample.
+     */
+    public static <T> Sample of(List<T> observations, ToDoubleFunction<T> value, ToLongFunction<T> runIndex) {
+        double[] values = new double[observations.size()];
+        long[] order = new long[observations.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = value.applyAsDouble(observations.get(i));
+            order[i] = runIndex.applyAsLong(observations.get(i));
+        }
+        return new Sample(values, order);
     }
 
     /** A copy of the observations. */

@@ -2,50 +2,37 @@ package io.perflab.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
+import io.perflab.upload.UploadServer;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** The analyze API through the whole service and its security chain: anonymous, no CSRF token, body limit. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class AnalyzeAnonymousAccessTests {
+/**
+ * The analyze API through the whole service and its security chain: anonymous, no CSRF token, body limit (in the
+ * context that the server tests share).
+ */
+class AnalyzeAnonymousAccessTests extends UploadServer {
 
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) throws IOException {
-        String dir = Files.createTempDirectory("perflab-analyze").toString();
-        registry.add("perflab.data-dir", () -> dir);
-    }
-
-    @LocalServerPort
-    int port;
-
-    private HttpResponse<String> post(String body, String accept) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                        + "/api/v1/analyze")).header("Content-Type", "application/json").header("Accept", accept)
+    private HttpResponse<String> analyze(String body, String accept) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/analyze"))
+                .header("Content-Type", "application/json").header("Accept", accept)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void anonymousCallersGetJsonAndText() throws Exception {
-        HttpResponse<String> json = post(AnalyzeControllerTests.body("n2_vs_3", ""), "application/json");
+        HttpResponse<String> json = analyze(AnalyzeControllerTests.body("n2_vs_3", ""), "application/json");
         assertThat(json.statusCode()).isEqualTo(200);
         assertThat(json.body()).contains("\"welch\":{");
-        HttpResponse<String> text = post(AnalyzeControllerTests.body("n2_vs_3", ""), "text/plain");
+        HttpResponse<String> text = analyze(AnalyzeControllerTests.body("n2_vs_3", ""), "text/plain");
         assertThat(text.statusCode()).isEqualTo(200);
         assertThat(text.body()).startsWith("\n\tWelch Two Sample t-test\n\ndata:  with and without\n");
     }
 
     @Test
     void badInputIsProblemJson() throws Exception {
-        HttpResponse<String> response = post("{\"with\":[1],\"without\":[1,2]}", "application/json");
+        HttpResponse<String> response = analyze("{\"with\":[1],\"without\":[1,2]}", "application/json");
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(response.body()).contains("'with' has 1 value");

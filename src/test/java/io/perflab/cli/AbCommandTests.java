@@ -12,8 +12,6 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,13 +20,10 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
-class AbCommandTests {
+class AbCommandTests extends CommandLineTests {
 
     @TempDir
     Path directory;
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     @Test
     void engineTrialsRunInFreshJvmsAndACrashingVariantDoesNotStopTheOthers() throws IOException {
@@ -181,9 +176,9 @@ class AbCommandTests {
 
     @Test
     void summaryIsTheVerdictTableOverSuccessfulTrials() {
-        List<TrialResult> results = List.of(result("without", 0, 20.0), result("with", 1, 18.9),
-                result("without", 2, 20.2), result("with", 3, 19.0), result("without", 4, 19.9),
-                result("with", 5, 19.1), result("without", 6, 20.1), result("with", 7, 18.8),
+        List<TrialResult> results = List.of(userCpuTrial("without", 0, 20.0), userCpuTrial("with", 1, 18.9),
+                userCpuTrial("without", 2, 20.2), userCpuTrial("with", 3, 19.0), userCpuTrial("without", 4, 19.9),
+                userCpuTrial("with", 5, 19.1), userCpuTrial("without", 6, 20.1), userCpuTrial("with", 7, 18.8),
                 new TrialResult("with", 8, TrialStatus.FAILED, null, null, 1, Map.of(), Map.of(), "crashed"));
 
         String table = AbSummary.format(results);
@@ -195,25 +190,8 @@ class AbCommandTests {
 
     @Test
     void summaryOfTooFewTrialsSaysWhyInsteadOfANumber() {
-        String table = AbSummary.format(List.of(result("without", 0, 20.0), result("with", 1, 19.0)));
+        String table = AbSummary.format(List.of(userCpuTrial("without", 0, 20.0), userCpuTrial("with", 1, 19.0)));
 
         assertThat(table).contains("user_cpu_us_per_req").doesNotContain("NaN");
-    }
-
-    private static TrialResult result(String variant, int ordinal, double userCpu) {
-        return new TrialResult(variant, ordinal, TrialStatus.OK, null, null, 1, Map.of(
-                MetricKeys.USER_CPU_US_PER_REQ, userCpu), Map.of(), null);
-    }
-
-    private void assertRejected(String message, String... args) {
-        StringWriter errors = new StringWriter();
-        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(errors, true))
-                .execute(args);
-        assertThat(status).as(String.join(" ", args)).isEqualTo(2);
-        assertThat(errors.toString()).contains(message);
-    }
-
-    private int execute(String... args) {
-        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     }
 }

@@ -4,19 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.trial.MetricKeys;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class BenchCommandTests {
+class BenchCommandTests extends CommandLineTests {
 
     private static final String[] SHORT = {"--client-threads", "2", "--server-reactors", "1", "--warmup-seconds",
         "0.2", "--run-seconds", "0.5"};
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     @Test
     void printsRpcBenchReportThenPerfLabLines() {
@@ -145,10 +140,6 @@ class BenchCommandTests {
 
         assertThat(execute("bench", "--stack", "netty", "--encryption")).isEqualTo(2);
         assertThat(err.toString()).contains("--encryption: is supported with the perflab stack only, got netty");
-    }
-
-    private int execute(String... args) {
-        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     }
 
     static String[] concat(String[] a, String[] b) {

@@ -9,8 +9,6 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,13 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class CalibrateCommandTests {
+class CalibrateCommandTests extends CommandLineTests {
 
     @TempDir
     Path directory;
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     /** Interleaved without/with pairs: experiment 0 shows a large change, experiment 1 none. */
     private static final double[] WITHOUT = {10, 10.1, 9.9, 10, 10.1, 9.9};
@@ -86,6 +81,27 @@ class CalibrateCommandTests {
         assertThat(calibration.format(trials, Duration.ofSeconds(20))).contains("4.70%", "0.90%",
                 "floor: the CV that the kernel's split of user from system time gives by itself (it samples the "
                         + "split at each timer tick: tick 250 Hz)");
+    }
+
+    @Test
+    void sampledTrialsAlsoCalibrateTheTickSplitOfTheSameWindows() {
+        // sampled user CPU 10, 10.6, 10.4, 11 (sd 0.416); the tick split of the same windows 8, 12, 9, 13 (sd 2.38)
+        double[] sampled = {10, 10.6, 10.4, 11};
+        double[] ticked = {8, 12, 9, 13};
+        List<TrialResult> trials = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            trials.add(new TrialResult(i % 2 == 0 ? "without" : "with", i, TrialStatus.OK, null, null, 1,
+                    Map.of(MetricKeys.USER_CPU_US_PER_REQ, sampled[i]),
+                    Map.of(RpcBenchResult.TICK_USER_CPU_US_PER_REQ, Double.toString(ticked[i])), null));
+        }
+
+        List<Calibration.MetricCalibration> rows = new Calibration(1, 2, 0.05, 40).analyze(trials);
+
+        assertThat(rows).extracting(Calibration.MetricCalibration::metric)
+                .containsExactly(MetricKeys.USER_CPU_US_PER_REQ, RpcBenchResult.TICK_USER_CPU_US_PER_REQ);
+        assertThat(rows.get(0).cv()).isCloseTo(Math.sqrt(0.52 / 3) / 10.5, within(1e-12));
+        assertThat(rows.get(1).cv()).isCloseTo(Math.sqrt(17.0 / 3) / 10.5, within(1e-12));
+        assertThat(rows.get(1).mdePercent()).isGreaterThan(3 * rows.get(0).mdePercent());
     }
 
     @Test
@@ -182,26 +198,9 @@ class CalibrateCommandTests {
     private static List<TrialResult> trials(double[] without, double[] with) {
         List<TrialResult> trials = new ArrayList<>();
         for (int i = 0; i < without.length; i++) {
-            trials.add(result("without", 2 * i, without[i]));
-            trials.add(result("with", 2 * i + 1, with[i]));
+            trials.add(userCpuTrial("without", 2 * i, without[i]));
+            trials.add(userCpuTrial("with", 2 * i + 1, with[i]));
         }
         return trials;
-    }
-
-    private static TrialResult result(String variant, int ordinal, double userCpu) {
-        return new TrialResult(variant, ordinal, TrialStatus.OK, null, null, 1, Map.of(
-                MetricKeys.USER_CPU_US_PER_REQ, userCpu), Map.of(), null);
-    }
-
-    private void assertRejected(String message, String... args) {
-        StringWriter errors = new StringWriter();
-        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(errors, true))
-                .execute(args);
-        assertThat(status).as(String.join(" ", args)).isEqualTo(2);
-        assertThat(errors.toString()).contains(message);
-    }
-
-    private int execute(String... args) {
-        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     }
 }

@@ -8,8 +8,6 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,13 +16,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class PeersCommandTests {
+class PeersCommandTests extends CommandLineTests {
 
     @TempDir
     Path directory;
-
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
 
     @Test
     void runsEveryStackInterleavedInFreshJvmsAndPrintsTheRatios() throws IOException {
@@ -96,17 +91,5 @@ class PeersCommandTests {
         assertThat(table).contains("perflab requests/s >= 0.85 x netty       0.904 [0.848, 0.964]       not settled");
         // a metric no trial measured: the reason, never NaN
         assertThat(table).containsPattern("(?m)^latency_p99_us +- +- +- +n/a \\(n < 2\\)").doesNotContain("NaN");
-    }
-
-    private void assertRejected(String message, String... args) {
-        StringWriter errors = new StringWriter();
-        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(errors, true))
-                .execute(args);
-        assertThat(status).as(String.join(" ", args)).isEqualTo(2);
-        assertThat(errors.toString()).contains(message);
-    }
-
-    private int execute(String... args) {
-        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
     }
 }

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PerfLabCommandTests {
 
@@ -31,6 +33,7 @@ class PerfLabCommandTests {
         assertThat(PerfLabCommand.startsServer(new String[] {"--version"})).isFalse();
         assertThat(PerfLabCommand.startsServer(new String[] {"frobnicate"})).isFalse();
         assertThat(PerfLabCommand.startsServer(new String[] {"--server.port=1", "-h"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"serve", "--help"})).isFalse();
     }
 
     @Test
@@ -41,6 +44,18 @@ class PerfLabCommandTests {
 
         assertThat(status).isZero();
         assertThat(out.toString()).contains("Usage: perflab", "serve", "help");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"bench", "ab", "peers", "calibrate", "trial", "compare", "upload", "token", "serve"})
+    void everySubcommandTakesHelp(String subcommand) {
+        // the hint printed after a bad option says "perflab SUBCOMMAND --help", so it must work
+        StringWriter out = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(new StringWriter()))
+                .execute(subcommand, "--help");
+
+        assertThat(status).isZero();
+        assertThat(out.toString()).startsWith("Usage: perflab " + subcommand);
     }
 
     @Test

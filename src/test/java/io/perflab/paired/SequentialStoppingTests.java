@@ -73,6 +73,37 @@ class SequentialStoppingTests {
     }
 
     @Test
+    void withABudgetAlphaIsSpentOverThePairsItAllowsNotAllThatWereAskedFor() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
+                Optional.of(Duration.ofMinutes(2)));
+        List<PairResult> pairs = new ArrayList<>();
+        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
+        for (int i = 0; i < 10 && !decision.stop(); i++) {
+            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + NOISE[i])}));
+            clock.addAndGet(Duration.ofSeconds(20).toNanos());
+            decision = rule.afterPair(pairs);
+        }
+
+        // a pair costs 20 s (PairedFixtures), so 2 minutes allow 6 of the 10 asked for: the looks are 2..6 of 6
+        assertThat(rule.plannedPairs()).isEqualTo(6);
+        assertThat(pairs).hasSize(6);
+        assertThat(printed.get(1).get(0).describe()).startsWith("look 1 (2 pairs, 33 % of 6)");
+        SequentialLook last = printed.get(5).get(0).look();
+        assertThat(last.outcome()).isEqualTo(SequentialLook.Outcome.LAST_LOOK);
+        assertThat(last.informationFraction()).isEqualTo(1.0);
+    }
+
+    @Test
+    void withoutABudgetThePlanIsThePairsAskedFor() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty());
+
+        run(rule, 3, 0.0);
+
+        assertThat(rule.plannedPairs()).isEqualTo(10);
+        assertThat(printed.get(1).get(0).describe()).startsWith("look 1 (2 pairs, 20 % of 10)");
+    }
+
+    @Test
     void aFailedPairMakesNoNewLook() {
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty());
         List<PairResult> pairs = new ArrayList<>(List.of(pair(0, CPU, new double[] {50}, new double[] {49}),

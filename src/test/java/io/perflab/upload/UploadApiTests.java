@@ -6,9 +6,14 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /** {@code POST /api/v1/uploads} end to end: every format from its real fixture, bad input, idempotency. */
@@ -244,47 +249,29 @@ class UploadApiTests extends UploadServer {
         return read(response.body());
     }
 
-    @Test
-    void malformedJsonIs400NamingLineAndColumn() throws Exception {
-        JsonNode problem = refused(400, "", "application/json",
-                "{\"benchmark\": \"b\",\n \"metrics\": {\"t\": {\"values\": [1, 2,]}}}");
-        assertThat(problem.get("detail").asString()).contains("not valid JSON").contains("line 2, column");
+    /** Native JSON bodies that are refused, each with what its 400's detail must say. */
+    static Stream<Arguments> refusedNativeBodies() {
+        return Stream.of(
+                Arguments.of("{\"benchmark\": \"b\",\n \"metrics\": {\"t\": {\"values\": [1, 2,]}}}",
+                        List.of("not valid JSON", "line 2, column")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"latency_us\":{\"values\":[1.5, NaN, 2]}}}",
+                        List.of("Metric 'latency_us'", "value 2 is NaN")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"rate\":{\"values\":[1, -Infinity]}}}",
+                        List.of("Metric 'rate'", "-Infinity")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"cpu_us\":{\"values\":[1, \"fast\"]}}}",
+                        List.of("Metric 'cpu_us'", "\"fast\"")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"ok\":{\"values\":[1]},"
+                        + "\"empty_one\":{\"values\":[]}}}",
+                        List.of("Metric 'empty_one'", "has no values")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"qps\":{\"direction\":\"up\",\"values\":[1,2]}}}",
+                        List.of("Metric 'qps'", "unknown direction 'up'", "'lower' or 'higher'")));
     }
 
-    @Test
-    void nanIsRefusedNamingTheMetric() throws Exception {
-        JsonNode problem = refused(400, "", "application/json",
-                "{\"benchmark\":\"b\",\"metrics\":{\"latency_us\":{\"values\":[1.5, NaN, 2]}}}");
-        assertThat(problem.get("detail").asString()).contains("Metric 'latency_us'").contains("value 2 is NaN");
-    }
-
-    @Test
-    void infinityIsRefusedNamingTheMetric() throws Exception {
-        JsonNode problem = refused(400, "", "application/json",
-                "{\"benchmark\":\"b\",\"metrics\":{\"rate\":{\"values\":[1, -Infinity]}}}");
-        assertThat(problem.get("detail").asString()).contains("Metric 'rate'").contains("-Infinity");
-    }
-
-    @Test
-    void nonNumericValueIsRefusedNamingTheMetric() throws Exception {
-        JsonNode problem = refused(400, "", "application/json",
-                "{\"benchmark\":\"b\",\"metrics\":{\"cpu_us\":{\"values\":[1, \"fast\"]}}}");
-        assertThat(problem.get("detail").asString()).contains("Metric 'cpu_us'").contains("\"fast\"");
-    }
-
-    @Test
-    void emptyValuesAreRefusedNamingTheMetric() throws Exception {
-        JsonNode problem = refused(400, "", "application/json",
-                "{\"benchmark\":\"b\",\"metrics\":{\"ok\":{\"values\":[1]},\"empty_one\":{\"values\":[]}}}");
-        assertThat(problem.get("detail").asString()).contains("Metric 'empty_one'").contains("has no values");
-    }
-
-    @Test
-    void unknownDirectionIsRefusedNamingTheMetric() throws Exception {
-        JsonNode problem = refused(400, "", "application/json",
-                "{\"benchmark\":\"b\",\"metrics\":{\"qps\":{\"direction\":\"up\",\"values\":[1,2]}}}");
-        assertThat(problem.get("detail").asString()).contains("Metric 'qps'").contains("unknown direction 'up'")
-                .contains("'lower' or 'higher'");
+    @ParameterizedTest
+    @MethodSource("refusedNativeBodies")
+    void malformedNativeJsonIs400SayingWhereAndWhat(String body, List<String> detail) throws Exception {
+        JsonNode problem = refused(400, "", "application/json", body);
+        assertThat(problem.get("detail").asString()).contains(detail);
     }
 
     @Test

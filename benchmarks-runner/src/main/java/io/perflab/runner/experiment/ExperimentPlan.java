@@ -26,7 +26,8 @@ import java.util.Objects;
  */
 public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, TrialOrder order, long seed,
                              Duration trialTimeout, Duration cooldown, int maxFailures, List<String> jvmArgs,
-                             ExperimentDesign design, int windowsPerPair) {
+                             ExperimentDesign design, int windowsPerPair)
+        implements TrialProcessSettings<ExperimentPlan> {
 
     /**
      * The trial JVMs' fixed flags: a fixed, pre-touched heap so that heap growth and first-touch page faults
@@ -68,15 +69,7 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
                     ? "--windows-per-pair must be between 1 and " + MAX_WINDOWS_PER_PAIR + ", got " + windowsPerPair
                     : "--windows-per-pair applies to the paired designs (duet, alternating) only");
         }
-        if (trialTimeout.isNegative() || trialTimeout.isZero()) {
-            throw new IllegalArgumentException("--trial-timeout must be greater than 0");
-        }
-        if (cooldown.isNegative()) {
-            throw new IllegalArgumentException("--cooldown must not be negative");
-        }
-        if (maxFailures < 0) {
-            throw new IllegalArgumentException("--max-failures must be ≥ 0, got " + maxFailures);
-        }
+        TrialProcessSettings.check(trialTimeout, cooldown, maxFailures);
         jvmArgs = List.copyOf(jvmArgs);
     }
 
@@ -116,21 +109,25 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
                 jvmArgs, design, windowsPerPair);
     }
 
+    @Override
     public ExperimentPlan withTrialTimeout(Duration value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, value, cooldown, maxFailures,
                 jvmArgs, design, windowsPerPair);
     }
 
+    @Override
     public ExperimentPlan withCooldown(Duration value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, value, maxFailures,
                 jvmArgs, design, windowsPerPair);
     }
 
+    @Override
     public ExperimentPlan withMaxFailures(int value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, value,
                 jvmArgs, design, windowsPerPair);
     }
 
+    @Override
     public ExperimentPlan withJvmArgs(List<String> value) {
         return new ExperimentPlan(without, with, runsPerVariant, order, seed, trialTimeout, cooldown, maxFailures,
                 value, design, windowsPerPair);

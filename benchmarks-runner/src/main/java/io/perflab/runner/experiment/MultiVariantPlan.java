@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * An experiment of more than two engine variants, such as the same workload on several RPC stacks: each variant
@@ -22,7 +21,8 @@ import java.util.Objects;
  * @param jvmArgs flags every trial JVM gets, before its variant's own
  */
 public record MultiVariantPlan(Map<String, EngineVariant> variants, int runsPerVariant, Duration trialTimeout,
-                               Duration cooldown, int maxFailures, List<String> jvmArgs) {
+                               Duration cooldown, int maxFailures, List<String> jvmArgs)
+        implements TrialProcessSettings<MultiVariantPlan> {
 
     public MultiVariantPlan {
         if (variants.size() < 2) {
@@ -33,16 +33,7 @@ public record MultiVariantPlan(Map<String, EngineVariant> variants, int runsPerV
             throw new IllegalArgumentException("--runs must be ≥ 2 (a variance needs two trials), got "
                     + runsPerVariant);
         }
-        Objects.requireNonNull(trialTimeout, "trialTimeout");
-        if (trialTimeout.isNegative() || trialTimeout.isZero()) {
-            throw new IllegalArgumentException("--trial-timeout must be greater than 0");
-        }
-        if (cooldown.isNegative()) {
-            throw new IllegalArgumentException("--cooldown must not be negative");
-        }
-        if (maxFailures < 0) {
-            throw new IllegalArgumentException("--max-failures must be ≥ 0, got " + maxFailures);
-        }
+        TrialProcessSettings.check(trialTimeout, cooldown, maxFailures);
         jvmArgs = List.copyOf(jvmArgs);
     }
 
@@ -57,18 +48,22 @@ public record MultiVariantPlan(Map<String, EngineVariant> variants, int runsPerV
                 ExperimentPlan.DEFAULT_MAX_FAILURES, ExperimentPlan.DEFAULT_JVM_ARGS);
     }
 
+    @Override
     public MultiVariantPlan withTrialTimeout(Duration value) {
         return new MultiVariantPlan(variants, runsPerVariant, value, cooldown, maxFailures, jvmArgs);
     }
 
+    @Override
     public MultiVariantPlan withCooldown(Duration value) {
         return new MultiVariantPlan(variants, runsPerVariant, trialTimeout, value, maxFailures, jvmArgs);
     }
 
+    @Override
     public MultiVariantPlan withMaxFailures(int value) {
         return new MultiVariantPlan(variants, runsPerVariant, trialTimeout, cooldown, value, jvmArgs);
     }
 
+    @Override
     public MultiVariantPlan withJvmArgs(List<String> value) {
         return new MultiVariantPlan(variants, runsPerVariant, trialTimeout, cooldown, maxFailures, value);
     }

@@ -59,6 +59,8 @@ import java.util.function.LongUnaryOperator;
  * {@code getppid} (29 % and 30 % kernel) and the mixes, both far below the 59 % that {@code getppid} implies by
  * difference, and ticks 17 points below samples for {@code yield} on CPUs that other processes kept busy. The
  * 60 s campaign on an idle machine settles these.
+ *
+ * <p>Over 300 lines: a standalone study, whose workloads, measurement and table read best as one program.
  */
 public final class CpuSplitBias {
 

@@ -14,26 +14,32 @@ public final class BurnInFreshJvm {
 
     public static void main(String[] args) throws InterruptedException {
         long nanos = Long.parseLong(args[0]) * 1_000_000L;
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long[] burned = new long[1];
         ResourceUsage.self(); // load JNA before the first reading
         ResourceUsage before = ResourceUsage.self();
-        Thread burner = new Thread(() -> {
-            long start = threads.getCurrentThreadCpuTime();
-            long x = 0;
-            long used;
-            do {
-                for (int i = 0; i < 20_000; i++) {
-                    x = x * 6364136223846793005L + 1442695040888963407L;
-                }
-                used = threads.getCurrentThreadCpuTime() - start;
-            } while (used < nanos);
-            sink = x;
-            burned[0] = used;
-        });
+        Thread burner = new Thread(() -> burned[0] = burnUserCpu(nanos, 20_000)); // small steps: -Xint is slow
         burner.start();
         burner.join();
         ResourceUsage delta = ResourceUsage.self().minus(before);
         System.out.println(delta.userMicros() + " " + delta.systemMicros() + " " + burned[0] / 1000);
+    }
+
+    /**
+     * Burns at least {@code nanos} of the calling thread's CPU time in user space, checking the thread's CPU clock
+     * every {@code steps} steps of a linear congruential generator; returns the CPU time it burned.
+     */
+    static long burnUserCpu(long nanos, int steps) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long start = threads.getCurrentThreadCpuTime();
+        long x = 0;
+        long used;
+        do {
+            for (int i = 0; i < steps; i++) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+            used = threads.getCurrentThreadCpuTime() - start;
+        } while (used < nanos);
+        sink = x;
+        return used;
     }
 }

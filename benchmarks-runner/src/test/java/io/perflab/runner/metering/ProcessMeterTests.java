@@ -32,8 +32,8 @@ class ProcessMeterTests {
         System.gc();
         ProcessMeter.Window window = meter.snapshot().since(start);
 
+        // gcMillis is the difference of the collectors' totals, as windowIsTheDifferenceOfTwoSnapshots shows
         assertThat(window.gcCount()).isGreaterThanOrEqualTo(1);
-        assertThat(window.gcMillis()).isGreaterThanOrEqualTo(0);
     }
 
     @Test

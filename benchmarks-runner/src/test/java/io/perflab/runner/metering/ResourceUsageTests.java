@@ -3,8 +3,6 @@ package io.perflab.runner.metering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -16,10 +14,6 @@ import org.junit.jupiter.api.Test;
  * per-thread user time, so the test does not depend on how busy the shared machine is.
  */
 class ResourceUsageTests {
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
-    private static volatile long sink;
 
     /**
      * RUSAGE_SELF counts every thread of a JVM, and in the test JVM the JIT compilers are busy with whatever
@@ -90,16 +84,6 @@ class ResourceUsageTests {
      * millisecond of work, so the loop's system time stays negligible.
      */
     private static long burnUserCpu(long nanos) {
-        long start = THREADS.getCurrentThreadCpuTime();
-        long x = 0;
-        long used;
-        do {
-            for (int i = 0; i < 1_000_000; i++) {
-                x = x * 6364136223846793005L + 1442695040888963407L;
-            }
-            used = THREADS.getCurrentThreadCpuTime() - start;
-        } while (used < nanos);
-        sink = x;
-        return used;
+        return BurnInFreshJvm.burnUserCpu(nanos, 1_000_000);
     }
 }

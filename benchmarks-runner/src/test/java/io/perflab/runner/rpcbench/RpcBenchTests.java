@@ -1,6 +1,7 @@
 package io.perflab.runner.rpcbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.metering.ProcessMeter;
@@ -29,15 +30,17 @@ class RpcBenchTests {
         assertEngineMetricsAndKernelMeter(result);
         assertThat(result.requests()).isPositive();
         assertThat(result.failedCalls()).isZero();
-        assertThat(result.window().elapsedNanos()).isBetween(500_000_000L, 700_000_000L);
-        assertThat(metrics.get(MetricKeys.REQS_PER_SEC)).isPositive();
+        // the window lasts at least the run; how much longer depends on the machine, so only its figures are checked
+        assertThat(result.window().elapsedNanos()).isGreaterThanOrEqualTo(500_000_000L);
+        assertThat(metrics.get(MetricKeys.REQS_PER_SEC))
+                .isCloseTo(result.requests() / (result.window().elapsedNanos() / 1e9), withinPercentage(1e-6));
         assertThat(metrics.get(MetricKeys.CPU_US_PER_REQ)).isPositive()
                 .isEqualTo(metrics.get(MetricKeys.USER_CPU_US_PER_REQ) + metrics.get(MetricKeys.SYS_CPU_US_PER_REQ),
                         org.assertj.core.data.Offset.offset(1e-9));
         // a sync call parks the caller at least once per request unless the answer is already there
         assertThat(metrics.get(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ)).isPositive();
         assertThat(metrics.get(MetricKeys.LATENCY_P99_US)).isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
-        assertThat(Double.parseDouble(result.environment().get("warmup_seconds"))).isBetween(0.2, 1.0);
+        assertThat(Double.parseDouble(result.environment().get("warmup_seconds"))).isGreaterThanOrEqualTo(0.2);
         assertThat(result.environment()).containsKeys("engine_options", "workload", "requests", "jit_ms_in_window");
     }
 
