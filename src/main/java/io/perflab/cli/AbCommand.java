@@ -94,13 +94,8 @@ final class AbCommand implements Callable<Integer> {
     @Option(names = "--jvm-args-without", paramLabel = "\"flags\"", description = "Extra JVM flags of the baseline.")
     private String jvmArgsWithout = "";
 
-    @Option(names = "--with-cmd", paramLabel = "\"command\"",
-            description = "Command experiment: the change, run with /bin/sh -c once per trial.")
-    private String withCommand;
-
-    @Option(names = "--without-cmd", paramLabel = "\"command\"",
-            description = "Command experiment: the baseline, run with /bin/sh -c once per trial.")
-    private String withoutCommand;
+    @Mixin
+    private CommandOptions commandOptions = new CommandOptions();
 
     @Mixin
     private TrialProcessOptions processOptions = new TrialProcessOptions();
@@ -139,7 +134,7 @@ final class AbCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw usage("--target: " + e.getMessage());
             }
-            if (!known.contains(target.metric())) {
+            if (!known.contains(target.metric()) && !commandOptions.readsOutput()) {
                 throw usage("--target: unknown metric '" + target.metric() + "'; one of " + String.join(", ", known));
             }
             parsed.add(target);
@@ -183,21 +178,14 @@ final class AbCommand implements Callable<Integer> {
     ExperimentPlan plan() {
         Variant without;
         Variant with;
-        boolean commands = withCommand != null || withoutCommand != null;
-        if (commands) {
-            if (withCommand == null || withoutCommand == null) {
-                throw usage("a command experiment needs both --with-cmd and --without-cmd");
-            }
+        if (commandOptions.given()) {
             if (!withOptions.isEmpty() || !withoutOptions.isEmpty()) {
                 throw usage("--with/--without set engine options; a command experiment (--with-cmd/--without-cmd) "
                         + "takes none");
             }
-            try {
-                without = new CommandVariant(withoutCommand);
-                with = new CommandVariant(withCommand);
-            } catch (IllegalArgumentException e) {
-                throw usage("--with-cmd/--without-cmd: " + e.getMessage());
-            }
+            List<CommandVariant> variants = commandOptions.variants();
+            without = variants.get(0);
+            with = variants.get(1);
         } else {
             Workload workload = workloadOptions.workload();
             EngineOptionArguments.VariantArguments baseline = EngineOptionArguments.parseVariant(spec.commandLine(),

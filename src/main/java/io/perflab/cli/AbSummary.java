@@ -38,8 +38,8 @@ final class AbSummary {
         ordered.addAll(keys);
         List<MetricInput> inputs = new ArrayList<>();
         for (String key : ordered) {
-            Direction direction = MetricKeys.lowerIsBetter(key) ? Direction.LOWER_IS_BETTER
-                    : Direction.HIGHER_IS_BETTER;
+            Direction direction = higherIsBetter(results, key) ? Direction.HIGHER_IS_BETTER
+                    : Direction.LOWER_IS_BETTER;
             inputs.add(new MetricInput(key, direction, sample(results, VariantName.WITH, key),
                     sample(results, VariantName.WITHOUT, key)));
         }
@@ -50,6 +50,12 @@ final class AbSummary {
                     + "less the JIT compiler threads.\n";
         }
         return table;
+    }
+
+    /** As the trials that read {@code key} from their output say, else as {@link MetricKeys#lowerIsBetter} says. */
+    private static boolean higherIsBetter(List<TrialResult> results, String key) {
+        return results.stream().filter(r -> r.parsedMetrics().containsKey(key)).findFirst()
+                .map(r -> r.higherIsBetter(key)).orElse(!MetricKeys.lowerIsBetter(key));
     }
 
     /** One variant's values of a metric over its successful trials, with their plan ordinals (drift check). */

@@ -15,6 +15,7 @@ import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.upload.OutputMetricsReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -130,7 +131,7 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
     private Finished run(String header, TrialLauncher launcher, AbProgress progress, Execution execution,
                          Writer writer, Consumer<Finished> report) {
         LoadWarning.check(err);
-        ExperimentRunner runner = new ExperimentRunner(launcher);
+        ExperimentRunner runner = new ExperimentRunner(launcher, new OutputMetricsReader());
         List<TrialResult> results = new CopyOnWriteArrayList<>();
         CountDownLatch finished = new CountDownLatch(1);
         Thread interrupt = new Thread(() -> {

@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Warmup;
@@ -13,13 +14,22 @@ import org.springframework.validation.Errors;
 /**
  * What the "new experiment" form binds: the text the user typed, kept as typed so that the form can show it again
  * beside an error. {@link #toRequest} turns it into the API's {@link ExperimentRequest}; a value that is not of
- * its field's type is rejected on that field. Blank fields mean "the preset's or rpc-bench's default".
+ * its field's type is rejected on that field. Blank fields mean "the preset's or rpc-bench's default". With
+ * {@code kind} {@code command} (offered to administrators where command experiments are enabled), the commands, the
+ * format of their output, their directories and environments (one {@code NAME=value} a line) are sent instead of the
+ * engine's options and workload.
  */
 public class ExperimentForm {
 
     /** The workload fields of the form, as {@link WorkloadSettings} names them. */
     static final java.util.List<String> WORKLOAD_FIELDS = java.util.List.of("clientThreads", "asyncConcurrency",
             "workerThreads", "serverReactors", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds");
+
+    /** The request fields the form has an input for. */
+    static final java.util.Set<String> FIELDS = java.util.Set.of("name", "description", "preset",
+            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
+            "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
+            "withoutEnvironment", "withEnvironment");
 
     private String name = "";
     private String description = "";
@@ -30,9 +40,24 @@ public class ExperimentForm {
     private Integer runsPerVariant = ExperimentValidator.DEFAULT_RUNS;
     private String order = "interleaved";
     private Long seed = 1L;
+    private String kind = "engine";
+    private String withoutCommand = "";
+    private String withCommand = "";
+    private String metricsFormat = "";
+    private String withoutDirectory = "";
+    private String withDirectory = "";
+    private String withoutEnvironment = "";
+    private String withEnvironment = "";
 
     /** The API request this form stands for; a workload value of the wrong type is rejected into {@code errors}. */
     ExperimentRequest toRequest(Errors errors) {
+        if ("command".equals(kind)) {
+            return new ExperimentRequest(name, blankToNull(description), kind, null, null, null, null, null, null,
+                    blankToNull(withoutCommand), blankToNull(withCommand), runsPerVariant, order, seed, null, null,
+                    blankToNull(metricsFormat), blankToNull(withoutDirectory), blankToNull(withDirectory),
+                    environment("withoutEnvironment", withoutEnvironment, errors),
+                    environment("withEnvironment", withEnvironment, errors));
+        }
         boolean hasPreset = preset != null && !preset.isBlank();
         WorkloadSettings settings = new WorkloadSettings(null,
                 typed("mode", CallMode::parse, errors),
@@ -49,6 +74,23 @@ public class ExperimentForm {
         return new ExperimentRequest(name, blankToNull(description), "engine", hasPreset ? preset : null,
                 nonBlank(without, hasPreset), nonBlank(with, hasPreset), settings, null, null, null, null,
                 runsPerVariant, order, seed, null, null);
+    }
+
+    /** {@code NAME=value} lines as a map; a line without '=' is rejected on {@code field}. Null when blank. */
+    private static Map<String, String> environment(String field, String text, Errors errors) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        Map<String, String> variables = new LinkedHashMap<>();
+        for (String line : text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList()) {
+            int equals = line.indexOf('=');
+            if (equals <= 0) {
+                errors.rejectValue(field, "typeMismatch", "one NAME=value a line, got '" + line + "'");
+                return null;
+            }
+            variables.put(line.substring(0, equals), line.substring(equals + 1));
+        }
+        return variables;
     }
 
     private <T> T typed(String field, Function<String, T> parse, Errors errors) {
@@ -71,6 +113,9 @@ public class ExperimentForm {
      * here, {@code without.completion} is {@code without[completion]}.
      */
     static String path(String requestField) {
+        if (requestField.startsWith("withoutEnvironment") || requestField.startsWith("withEnvironment")) {
+            return requestField.replaceAll("[.\\[].*", "");
+        }
         int dot = requestField.indexOf('.');
         if (dot < 0) {
             return requestField;
@@ -163,5 +208,69 @@ public class ExperimentForm {
 
     public void setSeed(Long seed) {
         this.seed = seed;
+    }
+
+    public String getKind() {
+        return kind;
+    }
+
+    public void setKind(String kind) {
+        this.kind = kind;
+    }
+
+    public String getWithoutCommand() {
+        return withoutCommand;
+    }
+
+    public void setWithoutCommand(String withoutCommand) {
+        this.withoutCommand = withoutCommand;
+    }
+
+    public String getWithCommand() {
+        return withCommand;
+    }
+
+    public void setWithCommand(String withCommand) {
+        this.withCommand = withCommand;
+    }
+
+    public String getMetricsFormat() {
+        return metricsFormat;
+    }
+
+    public void setMetricsFormat(String metricsFormat) {
+        this.metricsFormat = metricsFormat;
+    }
+
+    public String getWithoutDirectory() {
+        return withoutDirectory;
+    }
+
+    public void setWithoutDirectory(String withoutDirectory) {
+        this.withoutDirectory = withoutDirectory;
+    }
+
+    public String getWithDirectory() {
+        return withDirectory;
+    }
+
+    public void setWithDirectory(String withDirectory) {
+        this.withDirectory = withDirectory;
+    }
+
+    public String getWithoutEnvironment() {
+        return withoutEnvironment;
+    }
+
+    public void setWithoutEnvironment(String withoutEnvironment) {
+        this.withoutEnvironment = withoutEnvironment;
+    }
+
+    public String getWithEnvironment() {
+        return withEnvironment;
+    }
+
+    public void setWithEnvironment(String withEnvironment) {
+        this.withEnvironment = withEnvironment;
     }
 }

@@ -1,7 +1,6 @@
 package io.perflab.experiment;
 
 import io.perflab.rpc.EngineOptions;
-import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.ConflictException;
 import io.perflab.system.FieldMessages;
@@ -166,13 +165,14 @@ class ExperimentPagesController {
     }
 
     @GetMapping("/experiments/new")
-    String initCreationForm(@RequestParam(required = false) String preset, Model model) {
+    String initCreationForm(@RequestParam(required = false) String preset, Model model,
+            Authentication authentication) {
         ExperimentForm form = new ExperimentForm();
         if (preset != null && ExperimentPreset.find(preset).isPresent()) {
             form.setPreset(ExperimentPreset.find(preset).get().id());
             form.setName(ExperimentPreset.find(preset).get().explanation().replaceAll(" \\(seed.*", ""));
         }
-        return showForm(form, model);
+        return showForm(form, model, authentication);
     }
 
     @PostMapping("/experiments/new")
@@ -182,7 +182,7 @@ class ExperimentPagesController {
         validator.validate(request).forEach(v -> binding.rejectValue(ExperimentForm.path(v.getPropertyPath()
                 .toString()), "invalid", FieldMessages.violation(v.getMessage(), v.getInvalidValue())));
         if (binding.hasErrors()) {
-            return showForm(form, model);
+            return showForm(form, model, authentication);
         }
         try {
             long id = experiments.create(request, authentication.getName(),
@@ -191,25 +191,23 @@ class ExperimentPagesController {
             return "redirect:/experiments/" + id;
         } catch (InvalidInputException invalid) {
             invalid.problems().forEach(p -> {
-                if (p.field() == null || !FORM_FIELDS.contains(p.field().replaceAll("[.\\[].*", ""))) {
+                if (p.field() == null || !ExperimentForm.FIELDS.contains(p.field().replaceAll("[.\\[].*", ""))) {
                     binding.reject("invalid", p.toString());
                 } else {
                     binding.rejectValue(ExperimentForm.path(p.field()), "invalid", p.message());
                 }
             });
-            return showForm(form, model);
+            return showForm(form, model, authentication);
         } catch (NotAllowedException refused) {
             binding.reject("notAllowed", refused.getMessage());
-            return showForm(form, model);
+            return showForm(form, model, authentication);
         }
     }
 
-    /** The request fields the form has an input for. */
-    private static final java.util.Set<String> FORM_FIELDS = java.util.Set.of("name", "description", "preset",
-            VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed");
-
-    private String showForm(ExperimentForm form, Model model) {
+    private String showForm(ExperimentForm form, Model model, Authentication authentication) {
         model.addAttribute("form", form);
+        model.addAttribute("commandFormats", experiments.commandFormats(authentication != null
+                && ExperimentApiController.isAdmin(authentication)).orElse(null));
         model.addAttribute("presets", ExperimentPreset.values());
         model.addAttribute("options", EngineOptions.optionSpecs());
         model.addAttribute("workloadFields", ExperimentForm.WORKLOAD_FIELDS);

@@ -11,6 +11,7 @@ import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.TrialResult;
+import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -45,6 +46,9 @@ public class ExperimentRepository {
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
             + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
             + "started_at, finished_at, data_version, error";
+
+    /** The size of {@code trial_run.output_values}. */
+    private static final int OUTPUT_VALUES_CHARS = 1_000_000;
 
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
@@ -82,14 +86,23 @@ public class ExperimentRepository {
         String options = null;
         String jvmArgs = null;
         String command = null;
+        String metricsFormat = null;
+        String directory = null;
+        String environment = null;
         if (variant instanceof EngineVariant engine) {
             options = RunnerJson.mapper().writeValueAsString(engine.engineOptions());
             jvmArgs = json.writeValueAsString(engine.jvmArgs());
         } else if (variant instanceof CommandVariant cmd) {
             command = cmd.command();
+            metricsFormat = cmd.metricsFormat().orElse(null);
+            directory = cmd.directory().map(Path::toString).orElse(null);
+            environment = cmd.environment().isEmpty() ? null : json.writeValueAsString(cmd.environment());
         }
-        jdbc.sql("INSERT INTO variant (experiment_id, name, options, jvm_args, command) VALUES (?, ?, ?, ?, ?)")
-                .params(experimentId, name.label(), options, jvmArgs, command)
+        jdbc.sql("""
+                INSERT INTO variant (experiment_id, name, options, jvm_args, command, metrics_format, directory,
+                    environment)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(experimentId, name.label(), options, jvmArgs, command, metricsFormat, directory, environment)
                 .update();
     }
 
@@ -305,13 +318,15 @@ public class ExperimentRepository {
     /** The plan of a stored engine or command experiment, as the runner needs it to run (or resume) it. */
     public ExperimentPlan plan(ExperimentRecord experiment) {
         Map<String, Map<String, String>> variants = new LinkedHashMap<>();
-        jdbc.sql("SELECT name, options, jvm_args, command FROM variant WHERE experiment_id = ?")
+        jdbc.sql("SELECT name, options, jvm_args, command, metrics_format, directory, environment FROM variant "
+                        + "WHERE experiment_id = ?")
                 .param(experiment.id())
                 .query((ResultSet rs) -> {
                     Map<String, String> v = new LinkedHashMap<>();
-                    v.put("options", rs.getString("options"));
-                    v.put("jvm_args", rs.getString("jvm_args"));
-                    v.put("command", rs.getString("command"));
+                    for (String column : List.of("options", "jvm_args", "command", "metrics_format", "directory",
+                            "environment")) {
+                        v.put(column, rs.getString(column));
+                    }
                     variants.put(rs.getString("name"), v);
                 });
         String workloadJson = jdbc.sql("SELECT workload FROM experiment WHERE id = ?").param(experiment.id())
@@ -327,7 +342,8 @@ public class ExperimentRepository {
 
     private Variant variant(Map<String, String> row, String workloadJson) {
         if (row.get("command") != null) {
-            return new CommandVariant(row.get("command"));
+            return new CommandVariant(row.get("command"), Optional.ofNullable(row.get("metrics_format")),
+                    Optional.ofNullable(row.get("directory")).map(Path::of), stringMap(row.get("environment")));
         }
         EngineOptions options = RunnerJson.mapper().readValue(row.get("options"), EngineOptions.class);
         List<String> jvmArgs = row.get("jvm_args") == null ? List.of()
@@ -344,17 +360,24 @@ public class ExperimentRepository {
     /** The engine options and JVM flags of each variant, keyed {@code without}/{@code with}. */
     public Map<String, VariantRecord> variants(long experimentId) {
         Map<String, VariantRecord> variants = new LinkedHashMap<>();
-        jdbc.sql("SELECT name, label, options, jvm_args, command FROM variant WHERE experiment_id = ? ORDER BY name DESC")
+        jdbc.sql("""
+                SELECT name, label, options, jvm_args, command, metrics_format, directory, environment
+                FROM variant WHERE experiment_id = ? ORDER BY name DESC""")
                 .param(experimentId)
                 .query((ResultSet rs) -> {
-                    String options = rs.getString("options");
                     String jvmArgs = rs.getString("jvm_args");
                     variants.put(rs.getString("name"), new VariantRecord(rs.getString("name"), rs.getString("label"),
-                            options == null ? Map.of() : json.readValue(options, new TypeReference<Map<String, String>>() { }),
+                            stringMap(rs.getString("options")),
                             jvmArgs == null ? List.of() : json.readValue(jvmArgs, new TypeReference<List<String>>() { }),
-                            rs.getString("command")));
+                            rs.getString("command"), rs.getString("metrics_format"), rs.getString("directory"),
+                            stringMap(rs.getString("environment"))));
                 });
         return variants;
+    }
+
+    /** A JSON object of strings as stored; empty for null. */
+    private Map<String, String> stringMap(String stored) {
+        return stored == null ? Map.of() : json.readValue(stored, new TypeReference<Map<String, String>>() { });
     }
 
     /** The workload of an engine experiment as rpc-bench's named parameters; empty for other kinds. */
@@ -366,19 +389,34 @@ public class ExperimentRepository {
 
     /**
      * Stores one finished trial — its run row and every sample — in one transaction and bumps the experiment's
-     * data version. Non-finite values are not stored (the runner never produces them; this guards the table).
+     * data version. Non-finite values are not stored (the runner never produces them; this guards the table). The
+     * unit and direction of each metric a command run read from its output are the experiment's from the first run
+     * that read it.
      */
     @Transactional
     public void saveRun(long experimentId, TrialResult result) {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at, pid,
-                    environment, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    environment, error, output_values)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
-                        json.writeValueAsString(result.environment()), truncate(result.error(), 8000))
+                        json.writeValueAsString(result.environment()), truncate(result.error(), 8000),
+                        outputValues(result))
                 .update(keys, "id");
+        if (!result.parsedMetrics().isEmpty()) {
+            List<String> known = jdbc.sql("SELECT metric_key FROM experiment_metric WHERE experiment_id = ?")
+                    .param(experimentId).query(String.class).list();
+            result.parsedMetrics().forEach((key, metric) -> {
+                if (!known.contains(key)) {
+                    jdbc.sql("INSERT INTO experiment_metric (experiment_id, metric_key, unit, direction) "
+                                    + "VALUES (?, ?, ?, ?)")
+                            .params(experimentId, key, metric.unit(), metric.higherIsBetter() ? "HIGHER" : "LOWER")
+                            .update();
+                }
+            });
+        }
         long runId = keys.getKey().longValue();
         List<Object[]> rows = new ArrayList<>();
         result.metrics().forEach((key, value) -> {
@@ -390,6 +428,20 @@ public class ExperimentRepository {
             jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", rows);
         }
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
+    }
+
+    /**
+     * The values a command run printed per metric, as JSON; null when it read none, or when they would not fit the
+     * column (the means, its samples, are stored all the same).
+     */
+    private String outputValues(TrialResult result) {
+        if (result.parsedMetrics().isEmpty()) {
+            return null;
+        }
+        Map<String, List<Double>> values = new LinkedHashMap<>();
+        result.parsedMetrics().forEach((key, metric) -> values.put(key, metric.values()));
+        String text = json.writeValueAsString(values);
+        return text.length() > OUTPUT_VALUES_CHARS ? null : text;
     }
 
     /** Every run of an experiment with its samples, in plan order. */

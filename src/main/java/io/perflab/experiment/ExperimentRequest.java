@@ -32,6 +32,14 @@ import java.util.Map;
  * @param seed seed of the randomized order (default 1)
  * @param trialTimeoutSeconds a trial still running after this is killed (default: warmup cap + run + 60 s)
  * @param maxFailures failed trials tolerated before the experiment stops (default 3)
+ * @param metricsFormat command experiments: the format both commands print their own metrics in ({@code rpcbench},
+ *     {@code jmh}, {@code gobench}, {@code googlebenchmark}, {@code hyperfine}, {@code csv}, {@code json}: those of
+ *     {@code POST /api/v1/uploads}); each metric's mean per run becomes that trial's sample. A command that writes
+ *     its results to a file names it {@code {output}}, a fresh file per trial read instead of standard output.
+ * @param withoutDirectory command experiments: the baseline's working directory, an absolute path on the server
+ * @param withDirectory command experiments: the change's working directory
+ * @param withoutEnvironment command experiments: environment variables of the baseline's runs, name → value
+ * @param withEnvironment command experiments: environment variables of the change's runs
  */
 public record ExperimentRequest(
         @NotBlank @Size(max = 200) @PrintableText String name,
@@ -49,7 +57,23 @@ public record ExperimentRequest(
         String order,
         Long seed,
         @Min(1) @Max(ExperimentValidator.MAX_TRIAL_TIMEOUT_SECONDS) Integer trialTimeoutSeconds,
-        @Min(0) @Max(2 * ExperimentValidator.MAX_RUNS) Integer maxFailures) {
+        @Min(0) @Max(2 * ExperimentValidator.MAX_RUNS) Integer maxFailures,
+        @Size(max = 40) String metricsFormat,
+        @Size(max = 1000) @PrintableText String withoutDirectory,
+        @Size(max = 1000) @PrintableText String withDirectory,
+        @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withoutEnvironment,
+        @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withEnvironment) {
+
+    /** A request that sets no command experiment's output format, directories or environments. */
+    public ExperimentRequest(String name, String description, String kind, String preset, Map<String, String> without,
+                             Map<String, String> with, WorkloadSettings workload, List<String> withoutJvmArgs,
+                             List<String> withJvmArgs, String withoutCommand, String withCommand,
+                             Integer runsPerVariant, String order, Long seed, Integer trialTimeoutSeconds,
+                             Integer maxFailures) {
+        this(name, description, kind, preset, without, with, workload, withoutJvmArgs, withJvmArgs, withoutCommand,
+                withCommand, runsPerVariant, order, seed, trialTimeoutSeconds, maxFailures, null, null, null, null,
+                null);
+    }
 
     /** Just a name and the rest left out. */
     public static ExperimentRequest named(String name) {

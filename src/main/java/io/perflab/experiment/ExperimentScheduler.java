@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.ExperimentRunner;
+import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
@@ -40,6 +41,7 @@ public class ExperimentScheduler implements SmartLifecycle {
     private final Clock clock;
     private final TrialLauncher launcher;
     private final JvmFlagPolicy jvmFlags;
+    private final MetricsReader metricsReader;
     private final LinkedBlockingQueue<Boolean> wakeUps = new LinkedBlockingQueue<>();
     private final AtomicReference<Active> active = new AtomicReference<>();
     private volatile boolean stopping;
@@ -49,11 +51,14 @@ public class ExperimentScheduler implements SmartLifecycle {
     private record Active(long experimentId, ExperimentRunner runner, AtomicBoolean cancelRequested) {
     }
 
-    ExperimentScheduler(ExperimentRepository store, ExperimentEvents events, Clock clock, JvmFlagPolicy jvmFlags) {
+    /** @param metricsReader reads what the commands of command experiments print, in their variants' formats */
+    ExperimentScheduler(ExperimentRepository store, ExperimentEvents events, Clock clock, JvmFlagPolicy jvmFlags,
+                        MetricsReader metricsReader) {
         this.store = store;
         this.events = events;
         this.clock = clock;
         this.jvmFlags = jvmFlags;
+        this.metricsReader = metricsReader;
         this.launcher = TrialLauncher.ofThisJvm();
     }
 
@@ -173,7 +178,7 @@ public class ExperimentScheduler implements SmartLifecycle {
         events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.RUNNING.name()));
         ExperimentStatus end;
         String message;
-        Active current = new Active(id, new ExperimentRunner(launcher), new AtomicBoolean());
+        Active current = new Active(id, new ExperimentRunner(launcher, metricsReader), new AtomicBoolean());
         active.set(current);
         try {
             ExperimentRecord experiment = store.find(id).orElseThrow();

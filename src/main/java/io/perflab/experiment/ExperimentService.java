@@ -36,6 +36,11 @@ public class ExperimentService {
         return scheduler.submit(spec, user);
     }
 
+    /** The output formats a command experiment may name, if this caller may create one; empty otherwise. */
+    public java.util.Optional<Set<String>> commandFormats(boolean admin) {
+        return validator.commandFormats(admin);
+    }
+
     public ExperimentRecord get(long id) {
         return store.find(id).orElseThrow(() -> new NotFoundException("no experiment with id " + id));
     }
@@ -93,10 +98,7 @@ public class ExperimentService {
             String a = without.options().get(name);
             String b = with.options().get(name);
             if (!Objects.equals(a, b)) {
-                Map<String, String> pair = new LinkedHashMap<>();
-                pair.put(VariantName.WITHOUT.label(), a);
-                pair.put(VariantName.WITH.label(), b);
-                diff.put(name, pair);
+                diff.put(name, pair(a, b));
             }
         }
         if (!without.jvmArgs().equals(with.jvmArgs())) {
@@ -104,12 +106,29 @@ public class ExperimentService {
                     VariantName.WITH.label(), String.join(" ", with.jvmArgs())));
         }
         if (!Objects.equals(without.command(), with.command())) {
-            Map<String, String> pair = new LinkedHashMap<>();
-            pair.put(VariantName.WITHOUT.label(), without.command());
-            pair.put(VariantName.WITH.label(), with.command());
-            diff.put("command", pair);
+            diff.put("command", pair(without.command(), with.command()));
+        }
+        if (!Objects.equals(without.directory(), with.directory())) {
+            diff.put("directory", pair(without.directory(), with.directory()));
+        }
+        if (!Objects.equals(without.environment(), with.environment())) {
+            diff.put("environment", pair(assignments(without.environment()), assignments(with.environment())));
         }
         return diff;
+    }
+
+    /** {@code without} → a, {@code with} → b; either may be null. */
+    private static Map<String, String> pair(String a, String b) {
+        Map<String, String> pair = new LinkedHashMap<>();
+        pair.put(VariantName.WITHOUT.label(), a);
+        pair.put(VariantName.WITH.label(), b);
+        return pair;
+    }
+
+    /** {@code NAME=value NAME=value}, as a shell would take them. */
+    static String assignments(Map<String, String> environment) {
+        return environment.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(" "));
     }
 
     public List<ExperimentRecord> list(ExperimentFilter filter, int page, int size) {

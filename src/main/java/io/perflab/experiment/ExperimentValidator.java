@@ -4,6 +4,7 @@ import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.rpcbench.InvalidSettingException;
@@ -11,12 +12,17 @@ import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.InvalidInputException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -35,10 +41,30 @@ public class ExperimentValidator {
 
     private final CommandExperimentsPolicy commands;
     private final JvmFlagPolicy jvmFlags;
+    private final MetricsReader metricsReader;
 
-    public ExperimentValidator(CommandExperimentsPolicy commands, JvmFlagPolicy jvmFlags) {
+    /**
+     * @param metricsReader reads what the commands of a command experiment print; its formats are those a request
+     *     may name
+     */
+    @Autowired
+    public ExperimentValidator(CommandExperimentsPolicy commands, JvmFlagPolicy jvmFlags, MetricsReader metricsReader) {
         this.commands = commands;
         this.jvmFlags = jvmFlags;
+        this.metricsReader = metricsReader;
+    }
+
+    /** A validator that knows no output formats. */
+    public ExperimentValidator(CommandExperimentsPolicy commands, JvmFlagPolicy jvmFlags) {
+        this(commands, jvmFlags, MetricsReader.NONE);
+    }
+
+    /**
+     * The output formats of command experiments if this caller may create them (they are enabled, and {@code admin});
+     * empty otherwise.
+     */
+    public Optional<Set<String>> commandFormats(boolean admin) {
+        return commands.enabled() && admin ? Optional.of(metricsReader.formats()) : Optional.empty();
     }
 
     /** Validates {@code request}; {@code admin} tells whether the caller may run commands and raw JVM flags. */
@@ -61,13 +87,17 @@ public class ExperimentValidator {
                 throw InvalidInputException.of("preset", "presets are engine experiments; a command experiment "
                         + "takes 'withoutCommand' and 'withCommand'");
             }
-            without = new CommandVariant(required("withoutCommand", request.withoutCommand()));
-            with = new CommandVariant(required("withCommand", request.withCommand()));
+            Optional<String> format = metricsFormat(request.metricsFormat());
+            without = commandVariant("without", required("withoutCommand", request.withoutCommand()), format,
+                    request.withoutDirectory(), request.withoutEnvironment());
+            with = commandVariant("with", required("withCommand", request.withCommand()), format,
+                    request.withDirectory(), request.withEnvironment());
             if (without.equals(with)) {
-                throw InvalidInputException.of("withCommand", "the two commands are identical, so there is no "
-                        + "difference to test");
+                throw InvalidInputException.of("withCommand", "the two commands are identical, run in the same "
+                        + "directory and environment, so there is no difference to test");
             }
         } else {
+            refuseCommandSettings(request);
             Map<String, String> withoutOptions = request.without();
             Map<String, String> withOptions = request.with();
             Workload base = Workload.DEFAULTS;
@@ -179,6 +209,68 @@ public class ExperimentValidator {
         } catch (IllegalArgumentException e) {
             throw InvalidInputException.of("order", e.getMessage());
         }
+    }
+
+    private Optional<String> metricsFormat(String format) {
+        if (format == null || format.isBlank()) {
+            return Optional.empty();
+        }
+        String name = format.strip().toLowerCase(Locale.ROOT);
+        if (!metricsReader.formats().contains(name)) {
+            throw InvalidInputException.of("metricsFormat", "unknown format '" + format + "'; allowed: "
+                    + String.join(", ", metricsReader.formats()));
+        }
+        return Optional.of(name);
+    }
+
+    /** One side of a command experiment; {@code side} is {@code without} or {@code with}, as the fields start. */
+    private static CommandVariant commandVariant(String side, String command, Optional<String> format,
+                                                 String directory, Map<String, String> environment) {
+        Optional<Path> dir = Optional.empty();
+        if (directory != null && !directory.isBlank()) {
+            String field = side + "Directory";
+            try {
+                dir = Optional.of(Path.of(directory.strip()));
+            } catch (InvalidPathException e) {
+                throw InvalidInputException.of(field, "not a path: " + e.getReason());
+            }
+            if (!dir.get().isAbsolute()) {
+                throw InvalidInputException.of(field, "must be an absolute path on the server, got '" + directory
+                        + "'");
+            }
+            if (!Files.isDirectory(dir.get())) {
+                throw InvalidInputException.of(field, "no directory '" + directory + "' on the server");
+            }
+        }
+        try {
+            new CommandVariant(command, format, Optional.empty(), Map.of());
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.of(side + "Command", e.getMessage() + (format.isEmpty()
+                    && command.contains(CommandVariant.OUTPUT_PLACEHOLDER) ? "; set 'metricsFormat'" : ""));
+        }
+        try {
+            return new CommandVariant(command, format, dir, environment);
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.of(side + "Environment", e.getMessage());
+        }
+    }
+
+    /** An engine experiment sets no field of a command experiment. */
+    private static void refuseCommandSettings(ExperimentRequest request) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("withoutCommand", request.withoutCommand());
+        fields.put("withCommand", request.withCommand());
+        fields.put("metricsFormat", request.metricsFormat());
+        fields.put("withoutDirectory", request.withoutDirectory());
+        fields.put("withDirectory", request.withDirectory());
+        fields.put("withoutEnvironment", request.withoutEnvironment());
+        fields.put("withEnvironment", request.withEnvironment());
+        fields.forEach((field, value) -> {
+            if (value != null) {
+                throw InvalidInputException.of(field, "applies to command experiments (\"kind\": \"command\"); an "
+                        + "engine experiment runs PerfLab's engine");
+            }
+        });
     }
 
     private static String required(String field, String value) {

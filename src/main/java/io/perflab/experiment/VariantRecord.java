@@ -11,7 +11,10 @@ import java.util.Map;
  * @param options engine options, name → value (every option, as the engine describes them)
  * @param jvmArgs this variant's own JVM flags
  * @param command the shell command of a command experiment, else null
+ * @param metricsFormat the format a command's output is read in, or null when it is not read
+ * @param directory a command's working directory, or null for the server's
+ * @param environment a command's environment variables; empty when it sets none
  */
 public record VariantRecord(String name, String label, Map<String, String> options, List<String> jvmArgs,
-                            String command) {
+                            String command, String metricsFormat, String directory, Map<String, String> environment) {
 }

@@ -175,7 +175,7 @@ class ExperimentPagesTests extends UploadServer {
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build();
     }
 
-    private static String csrf(String html) {
+    static String csrf(String html) {
         String token = html.replaceAll("(?s).*name=\"_csrf\" value=\"([^\"]+)\".*", "$1");
         return URLEncoder.encode(token, StandardCharsets.UTF_8);
     }

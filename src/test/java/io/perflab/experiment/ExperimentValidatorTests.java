@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.rpc.EngineOptions;
@@ -11,10 +12,15 @@ import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
+import io.perflab.upload.OutputMetricsReader;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ExperimentValidatorTests {
 
@@ -166,5 +172,31 @@ class ExperimentValidatorTests {
         assertThat(new JvmFlagPolicy(true).refusal(plan)).isEmpty();
         assertThat(new JvmFlagPolicy(false).refusal(validator.validate(request("sync-completion", null, null, null,
                 3, null), false).plan())).isEmpty();
+    }
+
+    @Test
+    void theSameCommandInTwoDirectoriesIsACommandExperimentThatReadsItsOutput(@TempDir Path directory)
+            throws IOException {
+        Path old = Files.createDirectory(directory.resolve("build-old"));
+        Path changed = Files.createDirectory(directory.resolve("build-new"));
+        ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true),
+                new JvmFlagPolicy(false), new OutputMetricsReader());
+        ExperimentRequest request = new ExperimentRequest("kudu", null, "command", null, null, null, null, null,
+                null, "./bin/rpc-bench", "./bin/rpc-bench", 40, null, null, null, null, " RPCBench ", old.toString(),
+                changed.toString(), Map.of("GLOG_v", "1"), null);
+
+        CommandVariant with = (CommandVariant) enabled.validate(request, true).plan().with();
+
+        assertThat(with.metricsFormat()).contains("rpcbench");
+        assertThat(with.directory()).contains(changed);
+        assertThat(((CommandVariant) enabled.validate(request, true).plan().without()).environment())
+                .containsEntry("GLOG_v", "1");
+        assertThat(enabled.commandFormats(true)).hasValueSatisfying(f -> assertThat(f).contains("jmh"));
+        assertThat(enabled.commandFormats(false)).isEmpty();
+        assertThat(validator.commandFormats(true)).isEmpty();
+        ExperimentRequest same = new ExperimentRequest("kudu", null, "command", null, null, null, null, null,
+                null, "./bin/rpc-bench", "./bin/rpc-bench", 40, null, null, null, null, null, old.toString(),
+                old.toString(), null, null);
+        assertBadRequest(same, enabled, "withCommand: the two commands are identical, run in the same directory");
     }
 }

@@ -49,20 +49,31 @@ public final class ExperimentRunner {
     private final TrialProcesses processes = new TrialProcesses();
     private final CommandTrial commands;
 
+    /** A runner whose command trials read no output ({@link MetricsReader#NONE}). */
     public ExperimentRunner(TrialLauncher launcher) {
-        this(launcher, Clock.systemUTC(), System::nanoTime);
+        this(launcher, MetricsReader.NONE);
+    }
+
+    /** A runner whose command trials read what they print with {@code reader}. */
+    public ExperimentRunner(TrialLauncher launcher, MetricsReader reader) {
+        this(launcher, Clock.systemUTC(), System::nanoTime, reader);
+    }
+
+    public ExperimentRunner(TrialLauncher launcher, Clock clock, LongSupplier nanoClock) {
+        this(launcher, clock, nanoClock, MetricsReader.NONE);
     }
 
     /**
      * @param launcher how engine trials start their JVM
      * @param clock the source of trial start and end instants
      * @param nanoClock the monotonic clock of command trials' wall time
+     * @param reader reads the metrics of command variants that name an output format
      */
-    public ExperimentRunner(TrialLauncher launcher, Clock clock, LongSupplier nanoClock) {
+    public ExperimentRunner(TrialLauncher launcher, Clock clock, LongSupplier nanoClock, MetricsReader reader) {
         this.launcher = launcher;
         this.clock = clock;
         this.nanoClock = nanoClock;
-        this.commands = new CommandTrial(processes, clock, nanoClock);
+        this.commands = new CommandTrial(processes, clock, nanoClock, reader);
     }
 
     /** Runs every trial of {@code plan}, a plan of the fresh design. */

@@ -58,10 +58,15 @@ final class OutputTail {
         if (line.isBlank()) {
             return;
         }
-        lines.addLast(line.length() > MAX_LINE_CHARS ? line.substring(0, MAX_LINE_CHARS) + "…" : line);
+        lines.addLast(cut(line));
         while (lines.size() > MAX_LINES) {
             lines.removeFirst();
         }
+    }
+
+    /** {@code line}, cut to {@value #MAX_LINE_CHARS} characters and an ellipsis when longer. */
+    static String cut(String line) {
+        return line.length() > MAX_LINE_CHARS ? line.substring(0, MAX_LINE_CHARS) + "…" : line;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.perflab.runner.experiment;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** What a trial process printed, as errors quote it. */
@@ -30,6 +31,12 @@ final class TrialOutput {
     /** {@code tail} as the end of an error message; empty when there is none. */
     static String suffix(String tail) {
         return tail.isEmpty() ? "" : "\n--- last output ---\n" + tail;
+    }
+
+    /** The last {@value OutputTail#MAX_LINES} non-blank lines of {@code text}, each cut as {@link OutputTail} cuts. */
+    static String lastLines(String text) {
+        List<String> lines = text.lines().filter(line -> !line.isBlank()).map(OutputTail::cut).toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - OutputTail.MAX_LINES), lines.size()));
     }
 
     static String firstLine(String text) {

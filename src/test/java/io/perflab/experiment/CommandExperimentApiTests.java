@@ -1,0 +1,211 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.perflab.upload.JmhRunScript;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/** Command experiments through the API where an operator enabled them: commands that print JMH results. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class CommandExperimentApiTests {
+
+    static final String TOKEN = "command-experiment-tests-token";
+
+    private static Path dataDir;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) throws IOException {
+        dataDir = Files.createTempDirectory("perflab-command-experiments");
+        String dir = dataDir.toString();
+        registry.add("perflab.data-dir", () -> dir);
+        registry.add("perflab.security.bootstrap-token", () -> TOKEN);
+        registry.add("perflab.commands.enabled", () -> "true");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @TempDir
+    Path directory;
+
+    ApiClient api;
+
+    @BeforeEach
+    void client() {
+        api = new ApiClient(port, TOKEN);
+    }
+
+    @Test
+    void jmhResultsOfEachRunAreItsSamplesComparedWithTheirUnitAndDirection() throws Exception {
+        long id = api.create(jmhRequest("jmh A/B"));
+        JsonNode experiment = awaitFinished(id);
+
+        assertThat(experiment.get("status").asText()).as(experiment.toString()).isEqualTo("COMPLETED");
+        JsonNode score = metric(experiment, "Parse.parse");
+        assertThat(score.get("unit").asText()).isEqualTo("ops/s");
+        assertThat(score.get("direction").asText()).isEqualTo("higher");
+        assertThat(score.get("meanWithout").asDouble()).isEqualTo(105.0);
+        assertThat(score.get("meanWith").asDouble()).isEqualTo(205.0);
+        assertThat(score.get("verdict").asText()).isEqualTo("improved");
+        assertThat(metric(experiment, "wall_ms").get("nWith").asInt()).isEqualTo(3);
+        assertThat(experiment.get("variants").get("with").get("metricsFormat").asText()).isEqualTo("jmh");
+        assertThat(experiment.get("optionDiff").get("environment").get("with").asText()).isEqualTo("SCORE=200");
+        List<Double> perTrial = new ArrayList<>();
+        for (JsonNode sample : api.getJson("/api/v1/experiments/" + id + "/samples")) {
+            if (sample.get("metric").asText().equals("Parse.parse")) {
+                perTrial.add(sample.get("value").asDouble());
+            }
+        }
+        assertThat(perTrial).containsExactly(104.0, 204.0, 105.0, 205.0, 106.0, 206.0);
+        assertThat(jdbc.sql("SELECT output_values FROM trial_run WHERE experiment_id = ? AND ordinal = 0").param(id)
+                .query(String.class).single()).isEqualTo("{\"Parse.parse\":[101.0,103.0,105.0,107.0]}");
+
+        String page = api.get("/experiments/" + id, "text/html").body();
+        assertThat(page).contains("Parse.parse", "ops/s", "metrics read as <code>jmh</code>", "SCORE=200");
+    }
+
+    @Test
+    void outputThatDoesNotParseFailsTheRunWithTheAdaptersMessage() throws Exception {
+        Map<String, Object> request = jmhRequest("not JMH");
+        request.put("withoutCommand", "echo 'BenchmarkParse-8  1000  123 ns/op'");
+        request.put("maxFailures", 0);
+
+        JsonNode experiment = awaitFinished(api.create(request));
+
+        assertThat(experiment.get("status").asText()).isEqualTo("FAILED");
+        assertThat(experiment.get("error").asText()).contains("the command's output is not jmh output");
+        String error = jdbc.sql("SELECT error FROM trial_run WHERE experiment_id = ? AND ordinal = 0")
+                .param(experiment.get("id").asLong()).query(String.class).single();
+        assertThat(error).contains("The upload is not in the format 'jmh': expected JMH JSON",
+                "(it looks like gobench)", "--- last output ---\nBenchmarkParse-8  1000  123 ns/op");
+    }
+
+    @Test
+    void commandFieldsAreCheckedNamingTheField() throws Exception {
+        Map<String, Map<String, Object>> cases = new LinkedHashMap<>();
+        cases.put("metricsFormat", Map.of("metricsFormat", "xml"));
+        cases.put("withoutDirectory", Map.of("withoutDirectory", "relative/dir"));
+        cases.put("withDirectory", Map.of("withDirectory", directory.resolve("missing").toString()));
+        cases.put("withEnvironment", Map.of("withEnvironment", Map.of("1X", "y")));
+        cases.put("withoutCommand", Map.of("metricsFormat", "", "withoutCommand", "jmh -rff {output}"));
+        for (Map.Entry<String, Map<String, Object>> c : cases.entrySet()) {
+            Map<String, Object> request = jmhRequest("bad");
+            request.putAll(c.getValue());
+            HttpResponse<String> response = api.post("/api/v1/experiments", request);
+            assertThat(response.statusCode()).as(c.getKey()).isEqualTo(400);
+            assertThat(api.read(response.body()).get("detail").asText()).as(response.body()).startsWith(c.getKey());
+        }
+        HttpResponse<String> engine = api.post("/api/v1/experiments", Map.of("name", "e", "preset",
+                "sync-completion", "metricsFormat", "jmh"));
+        assertThat(api.read(engine.body()).get("detail").asText()).startsWith("metricsFormat")
+                .contains("applies to command experiments");
+    }
+
+    @Test
+    void anAdministratorQueuesACommandExperimentFromTheForm() throws Exception {
+        Map<String, Object> request = jmhRequest("from the form");
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String loginCsrf = ExperimentPagesTests.csrf(page(browser, "/login").body());
+        String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();
+        browser.send(form("/login", "username=admin&password=" + password + "&_csrf=" + loginCsrf),
+                HttpResponse.BodyHandlers.ofString());
+        String empty = page(browser, "/experiments/new").body();
+        assertThat(empty).contains("<legend>Commands</legend>", "<option value=\"rpcbench\">rpcbench</option>");
+        String fields = "name=from+the+form&kind=command&runsPerVariant=3&order=interleaved&seed=1&metricsFormat=jmh"
+                + "&withoutCommand=" + encoded(request.get("withoutCommand")) + "&withCommand="
+                + encoded(request.get("withCommand")) + "&withoutDirectory=" + encoded(request.get("withoutDirectory"))
+                + "&withDirectory=" + encoded(request.get("withDirectory")) + "&_csrf="
+                + ExperimentPagesTests.csrf(empty);
+
+        HttpResponse<String> invalid = browser.send(form("/experiments/new", fields + "&withoutEnvironment=SCORE"
+                + "&withEnvironment=SCORE%3D200"), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> queued = browser.send(form("/experiments/new", fields + "&withoutEnvironment=SCORE%3D100"
+                + "&withEnvironment=SCORE%3D200%0D%0AOTHER%3D1"), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(invalid.body()).contains("one NAME=value a line, got &#39;SCORE&#39;");
+        assertThat(queued.statusCode()).isEqualTo(302);
+        long id = Long.parseLong(queued.headers().firstValue("Location").orElseThrow().replaceAll(".*/", ""));
+        JsonNode experiment = awaitFinished(id);
+        assertThat(experiment.get("status").asText()).as(experiment.toString()).isEqualTo("COMPLETED");
+        assertThat(metric(experiment, "Parse.parse").get("verdict").asText()).isEqualTo("improved");
+        assertThat(experiment.get("variants").get("with").get("environment").toString())
+                .isEqualTo("{\"SCORE\":\"200\",\"OTHER\":\"1\"}");
+    }
+
+    private HttpResponse<String> page(HttpClient browser, String path) throws Exception {
+        return browser.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest form(String path, String body) {
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static String encoded(Object value) {
+        return URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8);
+    }
+
+    /** Three runs a side of the JMH script, each side in its own directory, where it counts its runs. */
+    private Map<String, Object> jmhRequest(String name) throws IOException {
+        Path script = directory.resolve("jmh.sh");
+        Files.writeString(script, JmhRunScript.SCRIPT);
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("name", name);
+        request.put("kind", "command");
+        request.put("withoutCommand", "sh '" + script + "' {output}");
+        request.put("withCommand", "sh '" + script + "' {output}");
+        request.put("metricsFormat", "jmh");
+        request.put("withoutDirectory", Files.createDirectories(directory.resolve("old")).toString());
+        request.put("withDirectory", Files.createDirectories(directory.resolve("new")).toString());
+        request.put("withoutEnvironment", Map.of("SCORE", "100"));
+        request.put("withEnvironment", Map.of("SCORE", "200"));
+        request.put("runsPerVariant", 3);
+        return request;
+    }
+
+    private static JsonNode metric(JsonNode experiment, String key) {
+        for (JsonNode metric : experiment.get("results")) {
+            if (metric.get("metric").asText().equals(key)) {
+                return metric;
+            }
+        }
+        throw new AssertionError("no metric " + key + " in " + experiment);
+    }
+
+    private JsonNode awaitFinished(long id) throws Exception {
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Set.of("COMPLETED", "FAILED", "CANCELLED").contains(api.status(id)));
+        return api.getJson("/api/v1/experiments/" + id);
+    }
+}

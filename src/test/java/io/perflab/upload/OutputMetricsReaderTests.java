@@ -1,0 +1,65 @@
+package io.perflab.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.runner.experiment.MetricsReader;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.ParsedMetric;
+import org.junit.jupiter.api.Test;
+
+/** What a command run printed, read as an upload of one side. */
+class OutputMetricsReaderTests {
+
+    private final OutputMetricsReader reader = new OutputMetricsReader();
+
+    @Test
+    void knowsTheUploadFormats() {
+        assertThat(reader.formats()).containsExactly("json", "jmh", "gobench", "googlebenchmark", "hyperfine",
+                "rpcbench", "csv");
+    }
+
+    @Test
+    void anRpcBenchReportGivesTheSeedsMetricsWithUnitsDirectionsAndItsSettings() {
+        String report = Fixtures.read("rpcbench-perflab.txt");
+        String first = report.substring(0, report.indexOf("Mode:", 1));
+
+        MetricsReader.Reading reading = reader.read("rpcbench", first);
+
+        // rpcbench-perflab.txt, first report
+        assertThat(reading.metrics().get(MetricKeys.REQS_PER_SEC)).isEqualTo(new ParsedMetric("req/s", true,
+                java.util.List.of(9135.95)));
+        assertThat(reading.metrics().get(MetricKeys.USER_CPU_US_PER_REQ)).isEqualTo(new ParsedMetric("us", false,
+                java.util.List.of(150.225)));
+        assertThat(reading.metrics()).containsKeys(MetricKeys.SYS_CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
+        assertThat(reading.details()).containsEntry("mode", "Sync").containsEntry("client_threads", "4")
+                .containsEntry("completion", "notification");
+    }
+
+    @Test
+    void goCountRunsAreTheValuesOfOneTrialAndTheMachineIsADetail() {
+        MetricsReader.Reading reading = reader.read("gobench", Fixtures.read("gobench.txt"));
+
+        // gobench.txt: -count 5 of BenchmarkJoin-2
+        ParsedMetric join = reading.metrics().get("Join:ns/op");
+        assertThat(join.values()).containsExactly(910.9, 924.2, 324.1, 451.4, 356.5);
+        assertThat(join.mean()).isCloseTo(593.42, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(join.higherIsBetter()).isFalse();
+        assertThat(reading.metrics().get("Parse/size=10:MB/s").higherIsBetter()).isTrue();
+        assertThat(reading.details()).containsEntry("goos", "linux").containsEntry("pkg", "example.com/gofix");
+    }
+
+    @Test
+    void outputThatIsNotInTheFormatOrHoldsTwoSidesIsRefusedWithTheAdaptersMessage() {
+        assertThatThrownBy(() -> reader.read("jmh", Fixtures.read("gobench.txt")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("The upload is not in the format 'jmh': expected JMH JSON")
+                .hasMessageContaining("(it looks like gobench)");
+        assertThatThrownBy(() -> reader.read("hyperfine", Fixtures.read("hyperfine.json")))
+                .hasMessageContaining("holds both sides");
+        assertThatThrownBy(() -> reader.read("csv", "metric,value\nlatency,NaN\n"))
+                .hasMessageContaining("latency");
+        assertThatThrownBy(() -> reader.read("xml", "<a/>")).hasMessage("unknown metrics format 'xml'; one of "
+                + UploadFormat.labels());
+    }
+}
