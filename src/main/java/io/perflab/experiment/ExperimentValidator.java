@@ -1,9 +1,8 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
-import io.perflab.paired.PairedInput;
-import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
@@ -14,13 +13,11 @@ import io.perflab.runner.rpcbench.InvalidSettingException;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
-import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.InvalidInputException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +79,7 @@ public class ExperimentValidator {
             throw InvalidInputException.of("name", "required and must not be blank");
         }
         ExperimentKind kind = kind(request.kind());
-        ExperimentDesign design = design(request, kind);
+        ExperimentDesign design = PairedRequestFields.design(request, kind);
         int runs = design.paired() ? request.pairs()
                 : request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
         Variant without;
@@ -147,76 +144,7 @@ public class ExperimentValidator {
         plan = plan.withDesign(design, request.windowsPerPair() == null ? PairedInput.DEFAULT_WINDOWS_PER_PAIR
                 : request.windowsPerPair());
         return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan,
-                stopping(request, kind));
-    }
-
-    /**
-     * The design, and the fields that go with it: a paired design needs {@code pairs} and takes no
-     * {@code runsPerVariant} or {@code order}; the fresh design takes none of the paired fields.
-     */
-    private static ExperimentDesign design(ExperimentRequest request, ExperimentKind kind) {
-        ExperimentDesign design = ExperimentDesign.FRESH;
-        if (request.design() != null) {
-            design = java.util.Arrays.stream(ExperimentDesign.values())
-                    .filter(d -> d.label().equalsIgnoreCase(request.design().trim())).findFirst()
-                    .orElseThrow(() -> InvalidInputException.of("design", "unknown design '" + request.design()
-                            + "'; allowed: fresh, duet, alternating"));
-        }
-        if (design == ExperimentDesign.DUET && kind == ExperimentKind.COMMAND) {
-            throw InvalidInputException.of("design", "a duet runs two trial JVMs at once; a command experiment "
-                    + "takes fresh or alternating");
-        }
-        if (!design.paired()) {
-            Map<String, Object> pairedFields = new LinkedHashMap<>();
-            pairedFields.put("pairs", request.pairs());
-            pairedFields.put("windowsPerPair", request.windowsPerPair());
-            pairedFields.put("target", request.target());
-            pairedFields.put("budget", request.budget());
-            pairedFields.forEach((field, value) -> {
-                if (value != null) {
-                    throw InvalidInputException.of(field, "applies to the paired designs only; set \"design\" to "
-                            + "\"duet\" or \"alternating\"");
-                }
-            });
-            return design;
-        }
-        if (request.runsPerVariant() != null) {
-            throw InvalidInputException.of("runsPerVariant", "sets the trials of the fresh design; the "
-                    + design.label() + " design takes 'pairs'");
-        }
-        if (request.order() != null && order(request.order()) != TrialOrder.INTERLEAVED) {
-            throw InvalidInputException.of("order", "applies to the fresh design; the pairs of the " + design.label()
-                    + " design run in turn, their CPU halves and start order swapped from pair to pair");
-        }
-        if (request.pairs() == null) {
-            throw InvalidInputException.of("pairs", "required with the " + design.label() + " design: how many "
-                    + "pairs to run at most (" + MIN_RUNS + ".." + MAX_RUNS + ")");
-        }
-        return design;
-    }
-
-    /** The targets and budget of a paired design, each checked. */
-    private static PairedStopping stopping(ExperimentRequest request, ExperimentKind kind) {
-        // a command whose output is read may report any metric
-        List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.ENGINE
-                : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
-        List<SequentialStopping.Target> targets = new ArrayList<>();
-        for (String text : request.target() == null ? List.<String>of() : request.target()) {
-            try {
-                targets.add(PairedInput.target(text, known));
-            } catch (IllegalArgumentException e) {
-                throw InvalidInputException.of("target", e.getMessage());
-            }
-        }
-        Optional<Duration> budget = Optional.empty();
-        if (request.budget() != null) {
-            try {
-                budget = Optional.of(PairedInput.budget(request.budget()));
-            } catch (IllegalArgumentException e) {
-                throw InvalidInputException.of("budget", e.getMessage());
-            }
-        }
-        return new PairedStopping(targets, budget);
+                PairedRequestFields.stopping(request, kind));
     }
 
     /** {@code base} with the user's options over it; an empty value keeps the base's (the form's "default"). */
@@ -282,7 +210,7 @@ public class ExperimentValidator {
         };
     }
 
-    private static TrialOrder order(String text) {
+    static TrialOrder order(String text) {
         if (text == null) {
             return TrialOrder.INTERLEAVED;
         }
