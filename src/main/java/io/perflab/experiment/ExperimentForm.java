@@ -21,7 +21,8 @@ import org.springframework.validation.Errors;
  * its field's type is rejected on that field. Blank fields mean "the preset's or rpc-bench's default". With
  * {@code kind} {@code command} (offered to administrators where command experiments are enabled), the commands, the
  * format of their output, their directories and environments (one {@code NAME=value} a line) are sent instead of the
- * engine's options and workload.
+ * engine's options and workload. The paired designs' pairs, windows, targets and budget are sent with either kind.
+ * Over 300 lines because Spring binds a form through a getter and a setter per field.
  */
 public class ExperimentForm {
 
