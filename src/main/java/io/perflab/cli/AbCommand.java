@@ -3,13 +3,13 @@ package io.perflab.cli;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.paired.SequentialStopping;
+import io.perflab.paired.PairedInput;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
-import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.stats.ComparisonOptions;
@@ -128,16 +128,12 @@ final class AbCommand implements Callable<Integer> {
         List<SequentialStopping.Target> parsed = new ArrayList<>();
         List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND : MetricKeys.ENGINE;
         for (String text : targets) {
-            SequentialStopping.Target target;
             try {
-                target = SequentialStopping.Target.parse(text);
+                // a command whose output is read may report any metric
+                parsed.add(PairedInput.target(text, commandOptions.readsOutput() ? List.of() : known));
             } catch (IllegalArgumentException e) {
                 throw usage("--target: " + e.getMessage());
             }
-            if (!known.contains(target.metric()) && !commandOptions.readsOutput()) {
-                throw usage("--target: unknown metric '" + target.metric() + "'; one of " + String.join(", ", known));
-            }
-            parsed.add(target);
         }
         Optional<Duration> limit = Optional.ofNullable(budget).map(this::duration);
         if (parsed.isEmpty() && limit.isEmpty()) {
@@ -151,27 +147,11 @@ final class AbCommand implements Callable<Integer> {
 
     /** {@code 10m}, {@code 90s}, {@code 1h30m} or a number of seconds. */
     private Duration duration(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s?)?").matcher(t);
-        if (t.isEmpty() || !m.matches()) {
-            throw usage("--budget takes a duration such as 10m, 90s or 1h30m, got '" + text + "'");
-        }
-        long seconds = 0;
         try {
-            seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 1), 3600));
-            seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 2), 60));
-            seconds = Math.addExact(seconds, group(m, 3));
-        } catch (ArithmeticException | NumberFormatException e) {
-            throw usage("--budget is too long: '" + text + "'");
+            return PairedInput.budget(text);
+        } catch (IllegalArgumentException e) {
+            throw usage("--budget " + e.getMessage());
         }
-        if (seconds <= 0 || seconds > Seconds.MAX.longValue()) {
-            throw usage("--budget must be more than 0 and at most a day, got '" + text + "'");
-        }
-        return Duration.ofSeconds(seconds);
-    }
-
-    private static long group(java.util.regex.Matcher m, int group) {
-        return m.group(group) == null ? 0 : Long.parseLong(m.group(group));
     }
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */
@@ -233,7 +213,7 @@ final class AbCommand implements Callable<Integer> {
     }
 
     /** Windows of each variant per pair unless {@code --windows-per-pair} says otherwise. */
-    static final int DEFAULT_WINDOWS = 3;
+    static final int DEFAULT_WINDOWS = PairedInput.DEFAULT_WINDOWS_PER_PAIR;
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);

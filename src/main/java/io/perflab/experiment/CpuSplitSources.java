@@ -50,7 +50,7 @@ final class CpuSplitSources {
         replace(metrics, MetricKeys.USER_CPU_US_PER_REQ, run.environment().get(RpcBenchResult.TICK_USER_CPU_US_PER_REQ));
         replace(metrics, MetricKeys.SYS_CPU_US_PER_REQ, run.environment().get(RpcBenchResult.TICK_SYS_CPU_US_PER_REQ));
         return new RunRecord(run.id(), run.variant(), run.ordinal(), run.status(), run.startedAt(), run.finishedAt(),
-                run.pid(), run.environment(), run.error(), metrics);
+                run.pid(), run.environment(), run.error(), metrics, run.pair());
     }
 
     /** The tick figure in place of the sampled one, or the metric left out when the trial has none. */

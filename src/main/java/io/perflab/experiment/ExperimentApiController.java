@@ -54,8 +54,10 @@ class ExperimentApiController {
     record Control(long id, String action, String status) {
     }
 
-    /** One sample row of {@code /samples}. */
-    record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit) {
+    /** One sample row of {@code /samples}; {@code pair} and {@code window} in a paired design only. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit,
+                     Integer pair, Integer window) {
     }
 
     @PostMapping
@@ -67,7 +69,15 @@ class ExperimentApiController {
                 @ExampleObject(name = "options", value = """
                         {"name": "pooled vs unpooled", "without": {"allocator": "unpooled"},
                          "with": {"allocator": "pooled"}, "runsPerVariant": 20, "order": "randomized",
-                         "workload": {"mode": "async", "clientThreads": 4}}""")}))
+                         "workload": {"mode": "async", "clientThreads": 4}}"""),
+                @ExampleObject(name = "duet", value = """
+                        {"name": "sync completion, duet", "preset": "sync-completion", "design": "duet",
+                         "pairs": 20, "windowsPerPair": 3, "target": ["cpu_us_per_req:1.5%"], "budget": "6m",
+                         "workload": {"warmupSeconds": "auto:30", "runSeconds": 3}}"""),
+                @ExampleObject(name = "alternating", value = """
+                        {"name": "sync completion, alternating", "preset": "sync-completion",
+                         "design": "alternating", "pairs": 10, "windowsPerPair": 4,
+                         "target": "user_cpu_us_per_req:settled"}""")}))
             @Valid @RequestBody(required = false) ExperimentRequest request,
             Authentication authentication) {
         long id = experiments.create(request, authentication.getName(), isAdmin(authentication));
@@ -119,19 +129,30 @@ class ExperimentApiController {
         Map<String, MetricDefinition> definitions = experiments.metricDefinitions(id);
         List<SampleRow> rows = new ArrayList<>();
         for (RunRecord run : experiments.runs(id)) {
+            Integer pair = run.pair() == null ? null : run.pair().index();
+            Integer window = run.pair() == null ? null : run.pair().window();
             run.metrics().forEach((metric, value) -> rows.add(new SampleRow(id, run.variant(), run.ordinal(), metric,
-                    value, definitions.containsKey(metric) ? definitions.get(metric).unit() : "")));
+                    value, definitions.containsKey(metric) ? definitions.get(metric).unit() : "", pair, window)));
         }
         return rows;
     }
 
     @GetMapping(path = "/{id}/samples", produces = "text/csv")
     ResponseEntity<String> samplesCsv(@PathVariable long id) {
-        StringBuilder csv = new StringBuilder("experiment,variant,run,metric,value,unit\n");
-        for (SampleRow row : samples(id)) {
+        List<SampleRow> rows = samples(id);
+        // the pair and window columns only for a paired design, so that the fresh design's file stays as it was
+        boolean paired = rows.stream().anyMatch(r -> r.pair() != null);
+        StringBuilder csv = new StringBuilder("experiment,variant,run,metric,value,unit"
+                + (paired ? ",pair,window" : "") + "\n");
+        for (SampleRow row : rows) {
             csv.append(row.experiment()).append(',').append(row.variant()).append(',').append(row.ordinal())
                     .append(',').append(csvField(row.metric())).append(',').append(row.value()).append(',')
-                    .append(csvField(row.unit())).append('\n');
+                    .append(csvField(row.unit()));
+            if (paired) {
+                csv.append(',').append(row.pair() == null ? "" : row.pair()).append(',')
+                        .append(row.window() == null ? "" : row.window());
+            }
+            csv.append('\n');
         }
         return ResponseEntity.ok()
                 .contentType(new MediaType("text", "csv", java.nio.charset.StandardCharsets.UTF_8))

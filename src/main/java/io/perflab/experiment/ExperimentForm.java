@@ -1,12 +1,16 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.PairedInput;
+import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.springframework.validation.Errors;
@@ -17,7 +21,8 @@ import org.springframework.validation.Errors;
  * its field's type is rejected on that field. Blank fields mean "the preset's or rpc-bench's default". With
  * {@code kind} {@code command} (offered to administrators where command experiments are enabled), the commands, the
  * format of their output, their directories and environments (one {@code NAME=value} a line) are sent instead of the
- * engine's options and workload.
+ * engine's options and workload. The paired designs' pairs, windows, targets and budget are sent with either kind.
+ * Over 300 lines because Spring binds a form through a getter and a setter per field.
  */
 public class ExperimentForm {
 
@@ -29,7 +34,7 @@ public class ExperimentForm {
     static final java.util.Set<String> FIELDS = java.util.Set.of("name", "description", "preset",
             VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
             "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
-            "withoutEnvironment", "withEnvironment");
+            "withoutEnvironment", "withEnvironment", "design", "pairs", "windowsPerPair", "target", "budget");
 
     private String name = "";
     private String description = "";
@@ -48,15 +53,28 @@ public class ExperimentForm {
     private String withDirectory = "";
     private String withoutEnvironment = "";
     private String withEnvironment = "";
+    private String design = ExperimentDesign.FRESH.label();
+    private Integer pairs = DEFAULT_PAIRS;
+    private Integer windowsPerPair = PairedInput.DEFAULT_WINDOWS_PER_PAIR;
+    private String target = "";
+    private String budget = "";
+
+    /** The pairs the form suggests for a paired design. */
+    static final int DEFAULT_PAIRS = 10;
 
     /** The API request this form stands for; a workload value of the wrong type is rejected into {@code errors}. */
     ExperimentRequest toRequest(Errors errors) {
+        boolean paired = design != null && !design.isBlank()
+                && !design.trim().equalsIgnoreCase(ExperimentDesign.FRESH.label());
         if ("command".equals(kind)) {
             return new ExperimentRequest(name, blankToNull(description), kind, null, null, null, null, null, null,
-                    blankToNull(withoutCommand), blankToNull(withCommand), runsPerVariant, order, seed, null, null,
-                    blankToNull(metricsFormat), blankToNull(withoutDirectory), blankToNull(withDirectory),
+                    blankToNull(withoutCommand), blankToNull(withCommand), paired ? null : runsPerVariant,
+                    paired ? null : order, seed, null, null, blankToNull(metricsFormat),
+                    blankToNull(withoutDirectory), blankToNull(withDirectory),
                     environment("withoutEnvironment", withoutEnvironment, errors),
-                    environment("withEnvironment", withEnvironment, errors));
+                    environment("withEnvironment", withEnvironment, errors), blankToNull(design),
+                    paired ? pairs : null, paired ? windowsPerPair : null, paired ? targets(target) : null,
+                    paired ? blankToNull(budget) : null);
         }
         boolean hasPreset = preset != null && !preset.isBlank();
         WorkloadSettings settings = new WorkloadSettings(null,
@@ -73,7 +91,18 @@ public class ExperimentForm {
                 typed("serverWorkNanos", Long::valueOf, errors));
         return new ExperimentRequest(name, blankToNull(description), "engine", hasPreset ? preset : null,
                 nonBlank(without, hasPreset), nonBlank(with, hasPreset), settings, null, null, null, null,
-                runsPerVariant, order, seed, null, null);
+                paired ? null : runsPerVariant, paired ? null : order, seed, null, null, null, null, null, null, null,
+                blankToNull(design),
+                paired ? pairs : null, paired ? windowsPerPair : null, paired ? targets(target) : null,
+                paired ? blankToNull(budget) : null);
+    }
+
+    /** The targets typed in one field, separated by commas or spaces; null for none. */
+    private static List<String> targets(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        return Arrays.stream(text.trim().split("[,\\s]+")).filter(t -> !t.isBlank()).toList();
     }
 
     /** {@code NAME=value} lines as a map; a line without '=' is rejected on {@code field}. Null when blank. */
@@ -200,6 +229,46 @@ public class ExperimentForm {
 
     public void setOrder(String order) {
         this.order = order;
+    }
+
+    public String getDesign() {
+        return design;
+    }
+
+    public void setDesign(String design) {
+        this.design = design;
+    }
+
+    public Integer getPairs() {
+        return pairs;
+    }
+
+    public void setPairs(Integer pairs) {
+        this.pairs = pairs;
+    }
+
+    public Integer getWindowsPerPair() {
+        return windowsPerPair;
+    }
+
+    public void setWindowsPerPair(Integer windowsPerPair) {
+        this.windowsPerPair = windowsPerPair;
+    }
+
+    public String getTarget() {
+        return target;
+    }
+
+    public void setTarget(String target) {
+        this.target = target;
+    }
+
+    public String getBudget() {
+        return budget;
+    }
+
+    public void setBudget(String budget) {
+        this.budget = budget;
     }
 
     public Long getSeed() {

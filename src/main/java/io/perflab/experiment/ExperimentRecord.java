@@ -1,20 +1,36 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.ExperimentDesign;
 import java.time.Instant;
 
 /**
  * An experiment row as stored.
  *
+ * @param runsPerVariant trials per variant; in a paired design, the pairs planned
  * @param dataVersion bumped whenever runs are stored; cached results carry the version they were computed for
+ * @param design fresh trials or pairs
+ * @param windowsPerPair windows of each variant per pair in a paired design; 1 in the fresh design
+ * @param stopping the targets and budget of a paired design's sequential stopping, {@link PairedStopping#NONE} when
+ *     every planned pair runs
+ * @param stopReason why a paired experiment stopped before its last planned pair, else null
  */
 public record ExperimentRecord(long id, String name, String description, ExperimentKind kind,
                                ExperimentStatus status, String preset, String benchmark, int runsPerVariant,
                                String runOrder, long seed, int trialTimeoutSeconds, int maxFailures,
                                String createdBy, Instant createdAt, Instant startedAt, Instant finishedAt,
-                               int dataVersion, String error) {
+                               int dataVersion, String error, ExperimentDesign design, int windowsPerPair,
+                               PairedStopping stopping, String stopReason) {
 
-    /** Trials in the whole plan. */
+    /**
+     * Trials in the whole plan; in a paired design, the windows of both variants of every planned pair (a pair that
+     * fails counts as all its windows done).
+     */
     public int totalRuns() {
-        return runsPerVariant * 2;
+        return design.paired() ? runsPerVariant * windowsPerPair * 2 : runsPerVariant * 2;
+    }
+
+    /** Whether the pair, not the trial, is the unit of replication. */
+    public boolean paired() {
+        return design.paired();
     }
 }

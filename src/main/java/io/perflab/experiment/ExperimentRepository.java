@@ -1,16 +1,22 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.SequentialStopping;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -45,7 +51,8 @@ public class ExperimentRepository {
 
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
             + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
-            + "started_at, finished_at, data_version, error";
+            + "started_at, finished_at, data_version, error, design, windows_per_pair, targets, budget_seconds, "
+            + "stop_reason";
 
     /** The size of {@code trial_run.output_values}. */
     private static final int OUTPUT_VALUES_CHARS = 1_000_000;
@@ -69,12 +76,18 @@ public class ExperimentRepository {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO experiment (name, description, kind, status, preset, runs_per_variant, run_order, seed,
-                    trial_timeout_seconds, max_failures, workload, created_by, created_at, data_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)""")
+                    trial_timeout_seconds, max_failures, workload, created_by, created_at, data_version, design,
+                    windows_per_pair, targets, budget_seconds)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)""")
                 .params(spec.name(), spec.description(), spec.kind().name(), status.name(), spec.preset(),
                         plan.runsPerVariant(), plan.order().label(), plan.seed(),
                         (int) Math.min(Integer.MAX_VALUE, plan.trialTimeout().toSeconds()), plan.maxFailures(),
-                        workload, createdBy, timestamp(now))
+                        workload, createdBy, timestamp(now), plan.design().label(),
+                        plan.design().paired() ? plan.windowsPerPair() : null,
+                        spec.stopping().targets().isEmpty() ? null
+                                : json.writeValueAsString(spec.stopping().targetTexts()),
+                        spec.stopping().budget().map(b -> (int) Math.min(Integer.MAX_VALUE, b.toSeconds()))
+                                .orElse(null))
                 .update(keys, "id");
         long id = keys.getKey().longValue();
         insertVariant(id, VariantName.WITHOUT, plan.without());
@@ -333,11 +346,12 @@ public class ExperimentRepository {
                 .query(String.class).optional().orElse(null);
         Variant without = variant(variants.get(VariantName.WITHOUT.label()), workloadJson);
         Variant with = variant(variants.get(VariantName.WITH.label()), workloadJson);
-        return ExperimentPlan.of(without, with, experiment.runsPerVariant())
+        ExperimentPlan plan = ExperimentPlan.of(without, with, experiment.runsPerVariant())
                 .withOrder(TrialOrder.parse(experiment.runOrder()))
                 .withSeed(experiment.seed())
                 .withTrialTimeout(Duration.ofSeconds(experiment.trialTimeoutSeconds()))
                 .withMaxFailures(experiment.maxFailures());
+        return experiment.paired() ? plan.withDesign(experiment.design(), experiment.windowsPerPair()) : plan;
     }
 
     private Variant variant(Map<String, String> row, String workloadJson) {
@@ -395,15 +409,94 @@ public class ExperimentRepository {
      */
     @Transactional
     public void saveRun(long experimentId, TrialResult result) {
+        insertRun(experimentId, result);
+        jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
+    }
+
+    /**
+     * Stores one finished pair of a paired design whole — its row, every window's run and samples (with pair, window,
+     * CPU set, start and skew), or the failure records of a pair that failed — in one transaction, and bumps the
+     * experiment's data version: a pair is stored whole or not at all. Storing a pair twice fails (its key).
+     */
+    @Transactional
+    public void savePair(long experimentId, PairResult pair) {
+        PairPlacement placement = pair.placement();
+        jdbc.sql("""
+                INSERT INTO experiment_pair (experiment_id, pair_index, status, without_cpus, with_cpus, first_variant,
+                    started_at, finished_at, setup_seconds, measuring_seconds, error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
+                        placement.withCpus(), placement.first().label(), timestamp(pair.start()),
+                        timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
+                        truncate(pair.error(), 8000))
+                .update();
+        pair.results().forEach(result -> insertRun(experimentId, result));
+        jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
+    }
+
+    /**
+     * The pairs of a paired experiment stored so far, in pair order, each with its results as the runner reported
+     * them: what a resumed experiment's stopping rule sees first.
+     */
+    public List<PairResult> pairs(long experimentId) {
+        Map<Integer, List<TrialResult>> results = new HashMap<>();
+        for (RunRecord run : runs(experimentId)) {
+            if (run.pair() != null) {
+                results.computeIfAbsent(run.pair().index(), k -> new ArrayList<>()).add(run.toTrialResult());
+            }
+        }
+        return jdbc.sql("""
+                SELECT pair_index, status, without_cpus, with_cpus, first_variant, started_at, finished_at,
+                    setup_seconds, measuring_seconds, error
+                FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index""")
+                .param(experimentId)
+                .query((rs, n) -> {
+                    int index = rs.getInt("pair_index");
+                    List<TrialResult> measured = new ArrayList<>(results.getOrDefault(index, List.of()));
+                    measured.sort(java.util.Comparator.comparing((TrialResult r) -> r.pair().startNanos(),
+                            java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()))
+                            .thenComparingInt(TrialResult::ordinal));
+                    return new PairResult(index, TrialStatus.valueOf(rs.getString("status")),
+                            new PairPlacement(rs.getString("without_cpus"), rs.getString("with_cpus"),
+                                    VariantName.parse(rs.getString("first_variant"))),
+                            measured, instant(rs, "started_at"), instant(rs, "finished_at"),
+                            seconds(rs.getDouble("setup_seconds")), seconds(rs.getDouble("measuring_seconds")),
+                            rs.getString("error"));
+                })
+                .list();
+    }
+
+    /** The indexes of the pairs stored whole: a resumed experiment runs the others. */
+    public List<Integer> storedPairs(long experimentId) {
+        return jdbc.sql("SELECT pair_index FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index")
+                .param(experimentId).query(Integer.class).list();
+    }
+
+    private static Duration seconds(double seconds) {
+        return Duration.ofNanos(Math.round(seconds * 1e9));
+    }
+
+    /** Why a paired experiment stopped before its last planned pair. */
+    public void recordStopReason(long experimentId, String reason) {
+        jdbc.sql("UPDATE experiment SET stop_reason = ? WHERE id = ?").params(truncate(reason, 4000), experimentId)
+                .update();
+    }
+
+    /** Inserts one result's run row and samples; the caller holds the transaction and bumps the data version. */
+    private void insertRun(long experimentId, TrialResult result) {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        PairPosition pair = result.pair();
         jdbc.sql("""
                 INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at, pid,
-                    environment, error, output_values)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    environment, error, output_values, pair_index, window_index, cpu_set, start_nanos, skew_nanos,
+                    started_first)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
                         json.writeValueAsString(result.environment()), truncate(result.error(), 8000),
-                        outputValues(result))
+                        outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
+                        pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
+                        pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst())
                 .update(keys, "id");
         if (!result.parsedMetrics().isEmpty()) {
             List<String> known = jdbc.sql("SELECT metric_key FROM experiment_metric WHERE experiment_id = ?")
@@ -427,7 +520,6 @@ public class ExperimentRepository {
         if (!rows.isEmpty()) {
             jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", rows);
         }
-        jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
     }
 
     /**
@@ -461,7 +553,8 @@ public class ExperimentRepository {
     /** Every run of an experiment in plan order, each with its entry of {@code samples} (run id → metric → value). */
     private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples) {
         return jdbc.sql("""
-                SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error
+                SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, pair_index,
+                    window_index, cpu_set, start_nanos, skew_nanos, started_first
                 FROM trial_run WHERE experiment_id = ? ORDER BY ordinal""")
                 .param(experimentId)
                 .query((rs, n) -> {
@@ -472,9 +565,20 @@ public class ExperimentRepository {
                             rs.wasNull() ? null : pid,
                             environment == null ? Map.of()
                                     : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
-                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()));
+                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()), pair(rs));
                 })
                 .list();
+    }
+
+    /** Where a run lies in a paired design, or null for a run of the fresh design. */
+    private static PairPosition pair(ResultSet rs) throws SQLException {
+        int index = rs.getInt("pair_index");
+        if (rs.wasNull()) {
+            return null;
+        }
+        return new PairPosition(index, rs.getObject("window_index", Integer.class), rs.getString("cpu_set"),
+                rs.getObject("start_nanos", Long.class), rs.getObject("skew_nanos", Long.class),
+                Boolean.TRUE.equals(rs.getObject("started_first", Boolean.class)));
     }
 
     /** A run's status and times, without its samples or environment: what progress and ETA need. */
@@ -483,11 +587,21 @@ public class ExperimentRepository {
 
     /** The status and times of every run of an experiment; cheap beside {@link #runs}. */
     public List<RunTiming> runTimings(long experimentId) {
-        return jdbc.sql("SELECT status, started_at, finished_at FROM trial_run WHERE experiment_id = ?")
+        return timings("trial_run", experimentId);
+    }
+
+    /** The status and times of every row of {@code table} (trial_run or experiment_pair) of an experiment. */
+    private List<RunTiming> timings(String table, long experimentId) {
+        return jdbc.sql("SELECT status, started_at, finished_at FROM " + table + " WHERE experiment_id = ?")
                 .param(experimentId)
                 .query((rs, n) -> new RunTiming(rs.getString("status"), instant(rs, "started_at"),
                         instant(rs, "finished_at")))
                 .list();
+    }
+
+    /** The status and times of every stored pair of a paired experiment: its progress and ETA in pairs. */
+    public List<RunTiming> pairTimings(long experimentId) {
+        return timings("experiment_pair", experimentId);
     }
 
     /** Ordinals that already have a run that counts (finished, failed or timed out; not cancelled). */
@@ -575,7 +689,19 @@ public class ExperimentRepository {
                 rs.getString("run_order"), rs.getLong("seed"), rs.getInt("trial_timeout_seconds"),
                 rs.getInt("max_failures"), rs.getString("created_by"), instant(rs, "created_at"),
                 instant(rs, "started_at"), instant(rs, "finished_at"), rs.getInt("data_version"),
-                rs.getString("error"));
+                rs.getString("error"), ExperimentDesign.parse(rs.getString("design")),
+                Math.max(1, rs.getInt("windows_per_pair")), stopping(rs), rs.getString("stop_reason"));
+    }
+
+    /** The stored targets and budget of a paired design. */
+    private PairedStopping stopping(ResultSet rs) throws SQLException {
+        String targets = rs.getString("targets");
+        int budget = rs.getInt("budget_seconds");
+        Optional<Duration> limit = rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofSeconds(budget));
+        List<SequentialStopping.Target> parsed = targets == null ? List.of()
+                : json.readValue(targets, new TypeReference<List<String>>() { }).stream()
+                        .map(SequentialStopping.Target::parse).toList();
+        return new PairedStopping(parsed, limit);
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.PrintableText;
 import jakarta.validation.Valid;
@@ -31,7 +33,7 @@ import java.util.Map;
  * @param order {@code interleaved} (default), {@code randomized} or {@code blocked}
  * @param seed seed of the randomized order (default 1)
  * @param trialTimeoutSeconds a trial still running after this is killed (default: warmup cap + run + 60 s)
- * @param maxFailures failed trials tolerated before the experiment stops (default 3)
+ * @param maxFailures failed trials (in a paired design, failed pairs) tolerated before the experiment stops (default 3)
  * @param metricsFormat command experiments: the format both commands print their own metrics in ({@code rpcbench},
  *     {@code jmh}, {@code gobench}, {@code googlebenchmark}, {@code hyperfine}, {@code csv}, {@code json}: those of
  *     {@code POST /api/v1/uploads}); each metric's mean per run becomes that trial's sample. A command that writes
@@ -40,6 +42,15 @@ import java.util.Map;
  * @param withDirectory command experiments: the change's working directory
  * @param withoutEnvironment command experiments: environment variables of the baseline's runs, name → value
  * @param withEnvironment command experiments: environment variables of the change's runs
+ * @param design {@code fresh} (default: a fresh JVM per trial), {@code duet} (pairs of JVMs at once, each on its half
+ *     of the CPUs) or {@code alternating} (pairs of JVMs loaded in turn); command experiments take fresh or
+ *     alternating
+ * @param pairs a paired design's pairs, 2..1000: the most it runs (required with duet and alternating)
+ * @param windowsPerPair windows of each variant per pair of a paired design, 1..1000 (default 3)
+ * @param target paired designs: stop once every target is met, each {@code METRIC:PERCENT%} (its change known to
+ *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list
+ * @param budget paired designs: start no pair that would end after this long, e.g. {@code 10m}, {@code 90s},
+ *     {@code 1h30m}
  */
 public record ExperimentRequest(
         @NotBlank @Size(max = 200) @PrintableText String name,
@@ -62,9 +73,27 @@ public record ExperimentRequest(
         @Size(max = 1000) @PrintableText String withoutDirectory,
         @Size(max = 1000) @PrintableText String withDirectory,
         @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withoutEnvironment,
-        @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withEnvironment) {
+        @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withEnvironment,
+        @Size(max = 12) String design,
+        @Min(ExperimentValidator.MIN_RUNS) @Max(ExperimentValidator.MAX_RUNS) Integer pairs,
+        @Min(1) @Max(ExperimentPlan.MAX_WINDOWS_PER_PAIR) Integer windowsPerPair,
+        @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+        @Size(max = 20) List<@NotBlank @Size(max = 140) @PrintableText String> target,
+        @Size(max = 40) String budget) {
 
-    /** A request that sets no command experiment's output format, directories or environments. */
+    /** A request of the fresh design. */
+    public ExperimentRequest(String name, String description, String kind, String preset, Map<String, String> without,
+                             Map<String, String> with, WorkloadSettings workload, List<String> withoutJvmArgs,
+                             List<String> withJvmArgs, String withoutCommand, String withCommand,
+                             Integer runsPerVariant, String order, Long seed, Integer trialTimeoutSeconds,
+                             Integer maxFailures, String metricsFormat, String withoutDirectory, String withDirectory,
+                             Map<String, String> withoutEnvironment, Map<String, String> withEnvironment) {
+        this(name, description, kind, preset, without, with, workload, withoutJvmArgs, withJvmArgs, withoutCommand,
+                withCommand, runsPerVariant, order, seed, trialTimeoutSeconds, maxFailures, metricsFormat,
+                withoutDirectory, withDirectory, withoutEnvironment, withEnvironment, null, null, null, null, null);
+    }
+
+    /** A request of the fresh design that sets no command experiment's output format, directories or environments. */
     public ExperimentRequest(String name, String description, String kind, String preset, Map<String, String> without,
                              Map<String, String> with, WorkloadSettings workload, List<String> withoutJvmArgs,
                              List<String> withJvmArgs, String withoutCommand, String withCommand,
@@ -72,7 +101,7 @@ public record ExperimentRequest(
                              Integer maxFailures) {
         this(name, description, kind, preset, without, with, workload, withoutJvmArgs, withJvmArgs, withoutCommand,
                 withCommand, runsPerVariant, order, seed, trialTimeoutSeconds, maxFailures, null, null, null, null,
-                null);
+                null, null, null, null, null, null);
     }
 
     /** Just a name and the rest left out. */

@@ -80,6 +80,9 @@ public class ExperimentResults {
         ordered.sort(Comparator.comparingInt((String k) -> definitions.containsKey(k)
                 ? definitions.get(k).displayOrder() : Integer.MAX_VALUE).thenComparing(k -> k));
 
+        if (PairedResults.paired(runs)) {
+            return withSplitWarning(PairedResults.compare(runs, ordered, definitions), mixedSplit);
+        }
         List<MetricInput> inputs = new ArrayList<>();
         for (String key : ordered) {
             MetricDefinition definition = definitions.get(key);
@@ -92,11 +95,23 @@ public class ExperimentResults {
         List<MetricComparison> comparisons = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
             MetricInput input = inputs.get(i);
-            MetricComparison comparison = view(input, outcomes.get(i), definitions.get(input.name()));
-            comparisons.add(mixedSplit.isPresent() && CpuSplitSources.splitMetric(input.name())
-                    ? comparison.withWarning(mixedSplit.get()) : comparison);
+            comparisons.add(view(input, outcomes.get(i), definitions.get(input.name())));
         }
-        return List.copyOf(comparisons);
+        return withSplitWarning(comparisons, mixedSplit);
+    }
+
+    /** {@code comparisons} with the warning that their runs mixed CPU-split sources on the split metrics. */
+    private static List<MetricComparison> withSplitWarning(List<MetricComparison> comparisons,
+                                                           Optional<String> mixedSplit) {
+        return comparisons.stream().map(c -> mixedSplit.isPresent() && CpuSplitSources.splitMetric(c.key())
+                ? c.withWarning(mixedSplit.get()) : c).toList();
+    }
+
+    /** What a metric is, as the results show it. */
+    static MetricComparison.Metric metric(String key, Direction direction, MetricDefinition definition) {
+        return new MetricComparison.Metric(key, definition == null ? "" : definition.unit(),
+                direction == Direction.HIGHER_IS_BETTER ? "higher" : "lower",
+                definition == null ? "" : definition.description());
     }
 
     /** The OK runs' values of one metric and variant, with run ordinals for the drift check. */
@@ -107,10 +122,7 @@ public class ExperimentResults {
     }
 
     private static MetricComparison view(MetricInput input, MetricOutcome outcome, MetricDefinition definition) {
-        MetricComparison.Metric metric = new MetricComparison.Metric(input.name(),
-                definition == null ? "" : definition.unit(),
-                input.direction() == Direction.HIGHER_IS_BETTER ? "higher" : "lower",
-                definition == null ? "" : definition.description());
+        MetricComparison.Metric metric = metric(input.name(), input.direction(), definition);
         if (outcome.result().isEmpty()) {
             String why = outcome.error().orElse("not comparable");
             return new MetricComparison(metric, new MetricComparison.Groups(input.without().size(),

@@ -4,6 +4,7 @@ import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.ExperimentRunner;
 import io.perflab.runner.experiment.MetricsReader;
+import io.perflab.runner.experiment.PairedOutcome;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -28,8 +30,9 @@ import org.springframework.stereotype.Component;
  * benchmarks would disturb each other), one fresh JVM per trial, storing each trial the moment it ends.
  *
  * <p>On start, experiments left {@code RUNNING} by a crash become {@code INTERRUPTED} with their finished runs
- * intact; {@link #resume} runs only the runs the plan still misses, in plan order. A clean shutdown stops the
- * running trial and leaves the experiment {@code INTERRUPTED} too.
+ * intact; {@link #resume} runs only the runs the plan still misses, in plan order. A paired design is run by
+ * {@link PairedExperimentRun}: pair by pair, each stored whole, and a resumed one runs the pairs it misses whole.
+ * A clean shutdown stops the running trial and leaves the experiment {@code INTERRUPTED} too.
  */
 @Component
 public class ExperimentScheduler implements SmartLifecycle {
@@ -42,6 +45,7 @@ public class ExperimentScheduler implements SmartLifecycle {
     private final TrialLauncher launcher;
     private final JvmFlagPolicy jvmFlags;
     private final MetricsReader metricsReader;
+    private final PairedExperimentRun paired;
     private final LinkedBlockingQueue<Boolean> wakeUps = new LinkedBlockingQueue<>();
     private final AtomicReference<Active> active = new AtomicReference<>();
     private volatile boolean stopping;
@@ -52,14 +56,27 @@ public class ExperimentScheduler implements SmartLifecycle {
     }
 
     /** @param metricsReader reads what the commands of command experiments print, in their variants' formats */
-    ExperimentScheduler(ExperimentRepository store, ExperimentEvents events, Clock clock, JvmFlagPolicy jvmFlags,
-                        MetricsReader metricsReader) {
+    @Autowired
+    ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
+                        Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader) {
+        this(store, looks, events, clock, jvmFlags, metricsReader, TrialLauncher.ofThisJvm(),
+                PairedExperimentRun.RUNNER);
+    }
+
+    /**
+     * @param launcher how trial JVMs start
+     * @param pairs how the pairs of a paired design run (tests stand in for the trial JVMs here)
+     */
+    ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
+                        Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader, TrialLauncher launcher,
+                        PairedExperimentRun.PairExecution pairs) {
         this.store = store;
         this.events = events;
         this.clock = clock;
         this.jvmFlags = jvmFlags;
         this.metricsReader = metricsReader;
-        this.launcher = TrialLauncher.ofThisJvm();
+        this.launcher = launcher;
+        this.paired = new PairedExperimentRun(store, looks, events, System::nanoTime, pairs);
     }
 
     /** Stores the experiment as {@code QUEUED} and wakes the executor; returns its id. */
@@ -171,7 +188,8 @@ public class ExperimentScheduler implements SmartLifecycle {
         }
     }
 
-    private void runExperiment(long id) {
+    /** Runs queued experiment {@code id} to its end on this thread (the executor's, or a test's). */
+    void runExperiment(long id) {
         if (!store.transition(id, ExperimentStatus.QUEUED, ExperimentStatus.RUNNING, clock.instant(), null)) {
             return;
         }
@@ -187,14 +205,28 @@ public class ExperimentScheduler implements SmartLifecycle {
             if (refused.isPresent()) {
                 throw new IllegalStateException(refused.get());
             }
-            Set<Integer> missing = new TreeSet<>();
-            plan.trials().forEach(t -> missing.add(t.ordinal()));
-            missing.removeAll(store.storedOrdinals(id));
-            log.info("Experiment {} '{}': running {} of {} trials", id, experiment.name(), missing.size(),
-                    plan.trials().size());
-            ExperimentOutcome outcome = current.runner().run(plan, missing, new StoringListener(experiment));
-            message = outcome.message().isEmpty() ? null : outcome.message();
-            end = switch (outcome.stop()) {
+            ExperimentOutcome.Stop stop;
+            if (plan.design().paired()) {
+                PairedOutcome outcome = paired.run(experiment, plan, current.runner());
+                // a stop by the rule is a completed experiment; its reason is stored apart, not as an error
+                message = outcome.message().isEmpty() || outcome.stop() == PairedOutcome.Stop.STOPPED_BY_RULE ? null
+                        : outcome.message();
+                stop = switch (outcome.stop()) {
+                    case COMPLETED, STOPPED_BY_RULE -> ExperimentOutcome.Stop.COMPLETED;
+                    case TOO_MANY_FAILURES -> ExperimentOutcome.Stop.TOO_MANY_FAILURES;
+                    case CANCELLED -> ExperimentOutcome.Stop.CANCELLED;
+                };
+            } else {
+                Set<Integer> missing = new TreeSet<>();
+                plan.trials().forEach(t -> missing.add(t.ordinal()));
+                missing.removeAll(store.storedOrdinals(id));
+                log.info("Experiment {} '{}': running {} of {} trials", id, experiment.name(), missing.size(),
+                        plan.trials().size());
+                ExperimentOutcome outcome = current.runner().run(plan, missing, new StoringListener(experiment));
+                message = outcome.message().isEmpty() ? null : outcome.message();
+                stop = outcome.stop();
+            }
+            end = switch (stop) {
                 case COMPLETED -> ExperimentStatus.COMPLETED;
                 case TOO_MANY_FAILURES -> ExperimentStatus.FAILED;
                 case CANCELLED -> stopping && !current.cancelRequested().get()

@@ -21,10 +21,12 @@ public class ExperimentService {
     private final ExperimentScheduler scheduler;
     private final ExperimentResults results;
     private final ExperimentValidator validator;
+    private final SequentialLookRepository looks;
 
     ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
-            ExperimentValidator validator) {
+            ExperimentValidator validator, SequentialLookRepository looks) {
         this.store = store;
+        this.looks = looks;
         this.scheduler = scheduler;
         this.results = results;
         this.validator = validator;
@@ -61,27 +63,45 @@ public class ExperimentService {
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
         int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
+        ExperimentView.Paired paired = null;
+        Long eta = eta(e, runs, completed);
+        if (e.paired()) {
+            List<ExperimentRepository.RunTiming> pairs = store.pairTimings(e.id());
+            int failedPairs = (int) pairs.stream().filter(p -> !"OK".equals(p.status())).count();
+            int perPair = 2 * e.windowsPerPair();
+            completed = pairs.size() * perPair;
+            failed = failedPairs * perPair;
+            eta = eta(e, pairs, pairs.size(), e.runsPerVariant());
+            paired = new ExperimentView.Paired(e.runsPerVariant(), e.windowsPerPair(), pairs.size(), failedPairs,
+                    e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
+                    e.stopReason(), looks.looks(e.id()));
+        }
         Long position = e.status() == ExperimentStatus.QUEUED ? store.queuePosition(e) : null;
         Map<String, VariantRecord> variants = store.variants(e.id());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
                 e.status().name(), e.preset(), e.benchmark(), position,
-                new ExperimentView.Progress(completed, e.totalRuns(), failed), eta(e, runs, completed),
+                new ExperimentView.Progress(completed, e.totalRuns(), failed), eta,
                 e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.error(),
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
                 store.workload(e.id()), variants, optionDiff(variants),
-                comparisons);
+                comparisons, e.design().label(), paired);
     }
 
     private Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> runs, int completed) {
-        if (e.status() != ExperimentStatus.RUNNING || completed == 0) {
+        return eta(e, runs, completed, e.totalRuns());
+    }
+
+    /** Mean time of the {@code done} units (trials or pairs) stored × those left of {@code total}, while running. */
+    private static Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> units, int done, int total) {
+        if (e.status() != ExperimentStatus.RUNNING || done == 0) {
             return null;
         }
-        double meanSeconds = runs.stream()
+        double meanSeconds = units.stream()
                 .filter(r -> r.startedAt() != null && r.finishedAt() != null)
                 .mapToLong(r -> Duration.between(r.startedAt(), r.finishedAt()).toMillis())
                 .average().orElse(0) / 1000.0;
-        return Math.round(meanSeconds * (e.totalRuns() - completed));
+        return Math.round(meanSeconds * Math.max(0, total - done));
     }
 
     /** Options whose value differs between the variants: name → {without: …, with: …}. */
@@ -181,7 +201,8 @@ public class ExperimentService {
         if (e.kind() == ExperimentKind.UPLOAD) {
             throw new ConflictException("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
         }
-        ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e));
+        ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e),
+                e.stopping());
         return scheduler.submit(spec, user);
     }
 

@@ -9,8 +9,14 @@ import io.perflab.runner.experiment.ExperimentPlan;
  * @param description free text, may be null
  * @param kind engine or command
  * @param preset the preset it came from, may be null
- * @param plan what the runner runs
+ * @param plan what the runner runs, with its design
+ * @param stopping when a paired design may stop early; {@link PairedStopping#NONE} otherwise
  */
 public record ExperimentSpec(String name, String description, ExperimentKind kind, String preset,
-                             ExperimentPlan plan) {
+                             ExperimentPlan plan, PairedStopping stopping) {
+
+    /** An experiment that runs every planned trial or pair. */
+    public ExperimentSpec(String name, String description, ExperimentKind kind, String preset, ExperimentPlan plan) {
+        this(name, description, kind, preset, plan, PairedStopping.NONE);
+    }
 }

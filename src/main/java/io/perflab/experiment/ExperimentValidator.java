@@ -1,8 +1,10 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.TrialOrder;
@@ -77,7 +79,9 @@ public class ExperimentValidator {
             throw InvalidInputException.of("name", "required and must not be blank");
         }
         ExperimentKind kind = kind(request.kind());
-        int runs = request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
+        ExperimentDesign design = PairedRequestFields.design(request, kind);
+        int runs = design.paired() ? request.pairs()
+                : request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
         Variant without;
         Variant with;
         String presetId = null;
@@ -134,7 +138,13 @@ public class ExperimentValidator {
         if (request.trialTimeoutSeconds() != null) {
             plan = plan.withTrialTimeout(Duration.ofSeconds(request.trialTimeoutSeconds()));
         }
-        return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan);
+        if (!design.paired()) {
+            return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan);
+        }
+        plan = plan.withDesign(design, request.windowsPerPair() == null ? PairedInput.DEFAULT_WINDOWS_PER_PAIR
+                : request.windowsPerPair());
+        return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan,
+                PairedRequestFields.stopping(request, kind));
     }
 
     /** {@code base} with the user's options over it; an empty value keeps the base's (the form's "default"). */
@@ -200,7 +210,7 @@ public class ExperimentValidator {
         };
     }
 
-    private static TrialOrder order(String text) {
+    static TrialOrder order(String text) {
         if (text == null) {
             return TrialOrder.INTERLEAVED;
         }

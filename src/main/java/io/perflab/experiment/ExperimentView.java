@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -8,21 +9,56 @@ import java.util.Map;
  * An experiment as the API shows it.
  *
  * @param queuePosition 1-based position in the host's queue while {@code QUEUED}, else null
- * @param etaSeconds estimated seconds until the plan is done (mean trial time × trials left), while it runs
+ * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
+ * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs
  * @param optionDiff engine options that differ: name → {without, with}
  * @param results per-metric comparison; empty until both variants have two successful runs
+ * @param design {@code fresh}, {@code duet} or {@code alternating}
+ * @param paired a paired design's pairs, targets, looks and stop reason; null (left out of JSON) for the fresh design
  */
 public record ExperimentView(long id, String name, String description, String kind, String status, String preset,
                              String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
                              Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
                              Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
-                             Map<String, Map<String, String>> optionDiff, List<MetricComparison> results) {
+                             Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
+                             String design, @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired) {
+
+    /** An experiment of the fresh design. */
+    public ExperimentView(long id, String name, String description, String kind, String status, String preset,
+                          String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
+                          Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
+                          Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
+                          Map<String, Map<String, String>> optionDiff, List<MetricComparison> results) {
+        this(id, name, description, kind, status, preset, benchmark, queuePosition, progress, etaSeconds, createdAt,
+                startedAt, finishedAt, createdBy, error, plan, workload, variants, optionDiff, results, "fresh", null);
+    }
 
     /** Runs of the plan that are stored, of which failed, and the plan's total. */
     public record Progress(int completedRuns, int totalRuns, int failedRuns) {
     }
 
-    /** The plan's settings. */
+    /** The plan's settings; in a paired design {@code runsPerVariant} is the pairs planned and order is unused. */
     public record Plan(int runsPerVariant, String order, long seed, int trialTimeoutSeconds, int maxFailures) {
+    }
+
+    /**
+     * A paired design's plan and state.
+     *
+     * @param pairs the pairs planned: the most the experiment runs
+     * @param windowsPerPair windows of each variant per pair
+     * @param completedPairs pairs stored, failed ones included
+     * @param failedPairs pairs that failed (a failure of either JVM fails both sides)
+     * @param targets the sequential stopping rule's targets, e.g. {@code cpu_us_per_req:1.5%}
+     * @param budgetSeconds the time budget, null when unlimited
+     * @param stopReason why the experiment stopped before its last planned pair, else null
+     * @param looks every look of the stopping rule, in the order made
+     */
+    public record Paired(int pairs, int windowsPerPair, int completedPairs, int failedPairs, List<String> targets,
+                         Integer budgetSeconds, String stopReason, List<SequentialLookRepository.LookRecord> looks) {
+
+        public Paired {
+            targets = List.copyOf(targets);
+            looks = List.copyOf(looks);
+        }
     }
 }

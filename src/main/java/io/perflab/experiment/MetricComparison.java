@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
@@ -14,14 +15,23 @@ import java.util.List;
  * @param reason why the verdict is what it is
  * @param warnings caveats of the data (too few runs, outliers, drift), each said once
  * @param error why no statistics could be computed, else null
+ * @param paired in a paired design, the pair-by-pair figures behind the verdict; null (left out of JSON) otherwise.
+ *     The groups then count pairs, the change is the paired one and the tests are the one-sample t-test of the
+ *     pair log ratios ({@link PairedFigures})
  */
 public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Groups groups,
                                @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
                                String reason, List<String> warnings, @JsonUnwrapped Sensitivity sensitivity,
-                               String error) {
+                               String error, @JsonInclude(JsonInclude.Include.NON_NULL) PairedFigures paired) {
 
     public MetricComparison {
         warnings = List.copyOf(warnings);
+    }
+
+    /** A comparison of the fresh design (or of an upload). */
+    public MetricComparison(Metric metric, Groups groups, Change change, Tests tests, String verdict, String reason,
+                            List<String> warnings, Sensitivity sensitivity, String error) {
+        this(metric, groups, change, tests, verdict, reason, warnings, sensitivity, error, null);
     }
 
     /** The metric's key, e.g. {@code user_cpu_us_per_req}. */
@@ -33,7 +43,7 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
     public MetricComparison withWarning(String warning) {
         List<String> all = new java.util.ArrayList<>(List.of(warning));
         all.addAll(warnings);
-        return new MetricComparison(metric, groups, change, tests, verdict, reason, all, sensitivity, error);
+        return new MetricComparison(metric, groups, change, tests, verdict, reason, all, sensitivity, error, paired);
     }
 
     /** Whether both variants have values, so that the verdict compares something. */
@@ -73,6 +83,35 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      */
     public record Tests(Double t, Double df, Double pValue, Double holmPValue, Double mannWhitneyPValue,
                         Double hodgesLehmann, Double cohenD) {
+    }
+
+    /**
+     * The figures of a paired design beside its verdict: per pair the mean over its windows of log(with/without),
+     * the one-sample t interval over the pairs giving the change; Welch's test of the pairs' window means as two
+     * independent groups, which ignores the pairing and is shown only beside it; the variance components of the log
+     * ratios; and Kalibera and Jones's windows per pair for the next run.
+     *
+     * @param pairs the pairs analysed (the unit of replication)
+     * @param windows the matched windows analysed, over all pairs
+     * @param pairPercents each analysed pair's change, 100·(e<sup>r</sup> − 1), in run order
+     * @param welchPValueIgnoringPairing Welch's two-sided p of the same pairs' window means as independent groups
+     * @param welchCiLowIgnoringPairing Welch's interval of the difference, ignoring the pairing
+     * @param betweenPairsSdPercent √σ²<sub>between</sub> as a percentage: how much the change varies from pair to
+     *     pair; null when every pair has one window
+     * @param withinPairSdPercent √σ²<sub>within</sub>: how much windows of one pair vary
+     * @param recommendedWindowsPerPair Kalibera and Jones's windows per pair for the next run, from the measured
+     *     costs of a pair (JVM start and warmup) and of a window; null when the costs or components are unknown
+     * @param windowsPerPairCapped whether the optimum exceeded the cap (more windows would still help)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
+                                Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
+                                Double betweenPairsSdPercent, Double withinPairSdPercent,
+                                Integer recommendedWindowsPerPair, Boolean windowsPerPairCapped) {
+
+        public PairedFigures {
+            pairPercents = List.copyOf(pairPercents);
+        }
     }
 
     /**

@@ -12,12 +12,19 @@ import java.util.List;
  * @param notes its warnings (and why it could not be compared) that the results do not say once for many metrics
  * @param boxPlot the samples per variant as SVG, or null where the page draws no plot of this metric
  * @param runOrderPlot the samples in plan order as SVG, or null
+ * @param pairedPlot in a paired design, each pair's change in run order as SVG, else null
  */
 public record MetricRow(MetricComparison comparison, String group, String reason, List<String> notes, String boxPlot,
-                        String runOrderPlot) {
+                        String runOrderPlot, String pairedPlot) {
 
     public MetricRow {
         notes = List.copyOf(notes);
+    }
+
+    /** A row of the fresh design. */
+    public MetricRow(MetricComparison comparison, String group, String reason, List<String> notes, String boxPlot,
+                     String runOrderPlot) {
+        this(comparison, group, reason, notes, boxPlot, runOrderPlot, null);
     }
 
     public boolean plotted() {

@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.display.chart.BoxPlot;
 import io.perflab.display.chart.ForestPlot;
+import io.perflab.display.chart.PairedPlot;
 import io.perflab.display.chart.RunOrderPlot;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
@@ -42,7 +43,8 @@ public final class ResultCharts {
                     summary.ownNotes(c),
                     plot ? BoxPlot.draw("strip-" + index, c.key(), unit, values(runs, c.key(), VariantName.WITHOUT),
                             values(runs, c.key(), VariantName.WITH)) : null,
-                    plot ? RunOrderPlot.draw("order-" + index, c.key(), unit, points(runs, c.key())) : null));
+                    plot ? RunOrderPlot.draw("order-" + index, c.key(), unit, points(runs, c.key())) : null,
+                    plot && c.paired() != null ? pairedPlot("paired-" + index, c) : null));
             previousGroup = group;
         }
         return rows;
@@ -63,6 +65,17 @@ public final class ResultCharts {
                 .toList();
         return ForestPlot.draw("forest", rows, options.equivalenceMarginPercent(),
                 Display.level(options.confidenceLevel()));
+    }
+
+    /** Each analysed pair's change of {@code c}'s metric in run order, with the mean change and its interval. */
+    private static String pairedPlot(String id, MetricComparison c) {
+        List<Double> percents = c.paired().pairPercents();
+        List<PairedPlot.Point> points = new ArrayList<>();
+        for (int pair = 0; pair < percents.size(); pair++) {
+            points.add(new PairedPlot.Point(pair, percents.get(pair)));
+        }
+        return PairedPlot.draw(id, c.key(), points, c.change().percent(), c.change().ciLowPercent(),
+                c.change().ciHighPercent());
     }
 
     /** The values of {@code metric} in the successful runs of {@code variant}, in plan order: what the tests used. */

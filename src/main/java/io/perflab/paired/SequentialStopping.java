@@ -136,6 +136,23 @@ public final class SequentialStopping implements PairStoppingRule {
         });
     }
 
+    /**
+     * Goes on from the looks an earlier run of the same experiment made before it was interrupted: per target metric,
+     * the pairs at each of its looks, and N, the pairs α was spent over then ({@link #plannedPairs()}). The next look
+     * of a metric is numbered after them and spends α from where they left off, over the same N, as if the experiment
+     * had never stopped. Call before the first pair; without earlier looks it changes nothing.
+     */
+    public SequentialStopping continuing(Map<String, List<Integer>> earlierPairsAtLooks, int earlierPlannedPairs) {
+        if (earlierPairsAtLooks.values().stream().allMatch(List::isEmpty)) {
+            return this;
+        }
+        earlierPairsAtLooks.forEach((metric, pairs) -> pairsAtLooks.computeIfAbsent(metric, k -> new ArrayList<>())
+                .addAll(pairs));
+        plannedPairs = Math.max(2, Math.min(maxPairs, earlierPlannedPairs));
+        planned = true;
+        return this;
+    }
+
     /** Every look so far, one list per pair that finished. */
     public List<List<Look>> looks() {
         return List.copyOf(looks);

@@ -8,6 +8,7 @@ import io.perflab.experiment.ResultsSummary;
 import io.perflab.experiment.RunRecord;
 import io.perflab.experiment.UploadDetails;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.TrialResult;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,6 +59,16 @@ record ExperimentReport(ExperimentView experiment, ResultsSummary summary, Metri
     /** The values of one metric in one variant's successful runs, in plan order — what the statistics used. */
     double[] values(String metric, VariantName variant) {
         return ResultCharts.values(runs, metric, variant);
+    }
+
+    /** Whether the experiment has a paired design, whose unit of replication is the pair. */
+    public boolean paired() {
+        return experiment.paired() != null;
+    }
+
+    /** The runs as the runner reported them, with their pairs and windows: what the paired analysis takes. */
+    List<TrialResult> trialResults() {
+        return runs.stream().map(RunRecord::toTrialResult).toList();
     }
 
     /** Runs that failed or timed out, with their errors (cancelled runs are not failures of the experiment). */

@@ -103,8 +103,14 @@ class HtmlReport {
 
     private static List<Entry> plan(ExperimentView e) {
         List<Entry> plan = new ArrayList<>();
-        plan.add(new Entry("runs per variant", Integer.toString(e.plan().runsPerVariant())));
-        plan.add(new Entry("order", e.plan().order()));
+        plan.add(new Entry("design", e.design()));
+        if (e.paired() != null) {
+            plan.add(new Entry("pairs", Integer.toString(e.paired().pairs())));
+            plan.add(new Entry("windows per pair", Integer.toString(e.paired().windowsPerPair())));
+        } else {
+            plan.add(new Entry("runs per variant", Integer.toString(e.plan().runsPerVariant())));
+            plan.add(new Entry("order", e.plan().order()));
+        }
         plan.add(new Entry("seed", Long.toString(e.plan().seed())));
         plan.add(new Entry("trial timeout", e.plan().trialTimeoutSeconds() + " s"));
         plan.add(new Entry("failures allowed", Integer.toString(e.plan().maxFailures())));
@@ -182,6 +188,10 @@ class HtmlReport {
             run.put("ordinal", r.ordinal());
             run.put("variant", r.variant());
             run.put("status", r.status());
+            if (r.pair() != null) {
+                run.put("pair", r.pair().index());
+                run.put("window", r.pair().window());
+            }
             run.put("metrics", new TreeMap<>(r.metrics()));
             runs.add(run);
         }

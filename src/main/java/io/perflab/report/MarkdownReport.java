@@ -5,6 +5,7 @@ import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultsSummary;
 import io.perflab.runner.experiment.VariantName;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,8 +28,13 @@ final class MarkdownReport {
         if (e.progress().failedRuns() > 0) {
             b.append(" (").append(e.progress().failedRuns()).append(" failed)");
         }
-        b.append(" · ").append(e.plan().runsPerVariant()).append(" per variant, ")
-                .append(TextSafety.markdown(e.plan().order())).append("\n\n");
+        if (report.paired()) {
+            b.append("\n\n").append(TextSafety.markdown(PairedText.design(e))).append("\n\n");
+            PairedText.stop(e).forEach(line -> b.append("> ").append(TextSafety.markdown(line)).append("\n\n"));
+        } else {
+            b.append(" · ").append(e.plan().runsPerVariant()).append(" per variant, ")
+                    .append(TextSafety.markdown(e.plan().order())).append("\n\n");
+        }
         for (String warning : report.upload().warnings()) {
             b.append("> The benchmark tool's output says: ").append(TextSafety.markdown(warning)).append('\n');
         }
@@ -48,6 +54,9 @@ final class MarkdownReport {
             b.append("No results yet: each variant needs at least two successful runs.\n\n");
         } else {
             table(b, report);
+            if (report.paired()) {
+                paired(b, report);
+            }
             notes(b, report);
         }
         if (!report.failedRuns().isEmpty()) {
@@ -58,7 +67,7 @@ final class MarkdownReport {
                             + TextSafety.markdown(firstLine(r.error())))
                     .toList())).append("\n\n");
         }
-        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.metrics().total())))
+        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.metrics().total(), report.paired())))
                 .append(" PerfLab ").append(TextSafety.markdown(report.version())).append(".\n");
         return b.toString();
     }
@@ -82,6 +91,20 @@ final class MarkdownReport {
             b.append("Listed: ").append(report.listed().size()).append(" of ")
                     .append(Format.count(report.metrics().total(), "metric", "metrics"))
                     .append(", headline metrics first; every sample: ").append(report.samplesUrl()).append("\n\n");
+        }
+    }
+
+    /** A paired design's figures beside the verdicts, and its sequential looks. */
+    private static void paired(StringBuilder b, ExperimentReport report) {
+        b.append("Paired analysis:\n");
+        PairedText.metrics(report.listed()).forEach(line -> b.append("- ").append(TextSafety.markdown(line))
+                .append('\n'));
+        b.append('\n');
+        List<String> looks = PairedText.looks(report.experiment());
+        if (!looks.isEmpty()) {
+            b.append("Sequential looks:\n");
+            looks.forEach(line -> b.append("- ").append(TextSafety.markdown(line)).append('\n'));
+            b.append('\n');
         }
     }
 

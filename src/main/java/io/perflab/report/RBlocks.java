@@ -1,14 +1,18 @@
 package io.perflab.report;
 
+import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.TTest;
 import io.perflab.stats.format.HtestPrinter;
 
 /**
  * R's {@code print(t.test(with, without))} for one metric of a report, from the same samples the results table
- * was computed from, so that anyone with R and the embedded samples gets the same block.
+ * was computed from, so that anyone with R and the embedded samples gets the same block. In a paired design it is
+ * {@code print(t.test(with, without, paired = TRUE))} of the pairs' window means: the pair, not the window, is the
+ * unit of replication.
  */
 final class RBlocks {
 
@@ -19,6 +23,10 @@ final class RBlocks {
     static String tTest(ExperimentReport report, String metric) {
         ComparisonOptions options = ComparisonOptions.defaults();
         try {
+            if (report.paired()) {
+                return HtestPrinter.tTest(PairedAnalysis.analyze(PairedSamples.of(report.trialResults())
+                        .windows(metric), options).difference());
+            }
             return HtestPrinter.tTest(TTest.welch(report.values(metric, VariantName.WITH),
                     report.values(metric, VariantName.WITHOUT), Alternative.TWO_SIDED,
                     options.confidenceLevel()));

@@ -5,6 +5,7 @@ import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultsSummary;
 import io.perflab.runner.experiment.VariantName;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,10 +26,15 @@ final class TextReport {
         if (e.description() != null && !e.description().isBlank()) {
             b.append(TextSafety.block(e.description()).strip()).append('\n');
         }
-        b.append("Status: ").append(e.status()).append(", ").append(e.progress().completedRuns()).append(" of ")
-                .append(e.progress().totalRuns()).append(" runs (").append(e.progress().failedRuns())
-                .append(" failed), ").append(e.plan().runsPerVariant()).append(" per variant, ")
-                .append(TextSafety.line(e.plan().order())).append(" order\n");
+        if (report.paired()) {
+            b.append("Status: ").append(e.status()).append('\n').append(PairedText.design(e)).append('\n');
+            PairedText.stop(e).forEach(line -> b.append(TextSafety.line(line)).append('\n'));
+        } else {
+            b.append("Status: ").append(e.status()).append(", ").append(e.progress().completedRuns()).append(" of ")
+                    .append(e.progress().totalRuns()).append(" runs (").append(e.progress().failedRuns())
+                    .append(" failed), ").append(e.plan().runsPerVariant()).append(" per variant, ")
+                    .append(TextSafety.line(e.plan().order())).append(" order\n");
+        }
         if (!e.optionDiff().isEmpty()) {
             b.append("Change (without -> with):\n");
             for (Map.Entry<String, Map<String, String>> d : e.optionDiff().entrySet()) {
@@ -37,7 +43,7 @@ final class TextReport {
                         .append(TextSafety.line(d.getValue().get(VariantName.WITH.label()))).append('\n');
             }
         }
-        b.append(Methodology.oneLine(report.metrics().total())).append('\n');
+        b.append(Methodology.oneLine(report.metrics().total(), report.paired())).append('\n');
         b.append("Generated ").append(report.generatedAt()).append(" by PerfLab ").append(report.version())
                 .append(".\n");
         report.upload().warnings().forEach(w -> b.append("The benchmark tool's output says: ")
@@ -55,6 +61,16 @@ final class TextReport {
                 b.append(RBlocks.tTest(report, c.key()));
             }
             summary.ownNotes(c).forEach(n -> b.append("warning: ").append(TextSafety.line(n)).append('\n'));
+        }
+        if (report.paired()) {
+            b.append("\nPaired analysis (R: t.test(with, without, paired = TRUE) of the pairs' window means above):\n");
+            PairedText.metrics(report.listed()).forEach(line -> b.append("  ").append(TextSafety.line(line))
+                    .append('\n'));
+            List<String> looks = PairedText.looks(e);
+            if (!looks.isEmpty()) {
+                b.append("Sequential looks:\n");
+                looks.forEach(line -> b.append("  ").append(TextSafety.line(line)).append('\n'));
+            }
         }
         if (report.partial()) {
             b.append("\nR's print-out for ").append(report.plotted().size()).append(" and headings for ")

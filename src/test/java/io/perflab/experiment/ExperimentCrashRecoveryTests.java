@@ -75,6 +75,59 @@ class ExperimentCrashRecoveryTests {
         killTree(restarted);
     }
 
+    @Test
+    void aPairCutShortByAKillRunsAgainWholeOnResumeAndNothingIsStoredTwice() throws Exception {
+        Path dataDir = Files.createTempDirectory("perflab-crash-pairs");
+        int port = freePort();
+        ApiClient api = new ApiClient(port, TOKEN);
+        Process server = startServer(dataDir, port, "first");
+        awaitUp(api);
+
+        Map<String, Object> request = new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash pairs", 2));
+        request.remove("runsPerVariant");
+        request.put("design", "alternating");
+        request.put("pairs", 3);
+        request.put("windowsPerPair", 2);
+        long id = api.create(request);
+        // the moment the first pair is stored, the second one's JVMs are starting: kill the server in that pair
+        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(100))
+                .until(() -> api.getJson("/api/v1/experiments/" + id).get("paired").get("completedPairs").asInt() >= 1);
+        killTree(server);
+
+        Process restarted = startServer(dataDir, port, "second");
+        awaitUp(api);
+        JsonNode interrupted = api.getJson("/api/v1/experiments/" + id);
+        assertThat(interrupted.get("status").asText()).isEqualTo("INTERRUPTED");
+        int kept = interrupted.get("paired").get("completedPairs").asInt();
+        assertThat(kept).isBetween(1, 2);
+        assertThat(pairsWithSamples(api, id)).as("only whole pairs are stored").hasSize(kept);
+
+        assertThat(api.post("/api/v1/experiments/" + id + "/resume", "").statusCode()).isEqualTo(202);
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
+                .until(() -> api.status(id).equals("COMPLETED"));
+
+        JsonNode completed = api.getJson("/api/v1/experiments/" + id);
+        assertThat(completed.get("paired").get("completedPairs").asInt()).isEqualTo(3);
+        assertThat(pairsWithSamples(api, id)).containsExactly(0, 1, 2);
+        Map<String, Integer> rows = new LinkedHashMap<>();
+        for (JsonNode s : api.getJson("/api/v1/experiments/" + id + "/samples")) {
+            rows.merge(s.get("pair").asInt() + "/" + s.get("window").asInt() + "/" + s.get("variant").asText() + "/"
+                    + s.get("metric").asText(), 1, Integer::sum);
+        }
+        assertThat(rows.values()).as("no duplicate samples").containsOnly(1);
+        assertThat(rows.keySet().stream().map(k -> k.substring(0, k.lastIndexOf('/'))).distinct().count())
+                .as("3 pairs × 2 windows × 2 variants").isEqualTo(12);
+        killTree(restarted);
+    }
+
+    private static java.util.TreeSet<Integer> pairsWithSamples(ApiClient api, long id) throws Exception {
+        java.util.TreeSet<Integer> pairs = new java.util.TreeSet<>();
+        for (JsonNode s : api.getJson("/api/v1/experiments/" + id + "/samples")) {
+            pairs.add(s.get("pair").asInt());
+        }
+        return pairs;
+    }
+
     private static Set<Integer> ordinals(ApiClient api, long id) throws Exception {
         Set<Integer> ordinals = new HashSet<>();
         for (JsonNode s : api.getJson("/api/v1/experiments/" + id + "/samples")) {

@@ -1,9 +1,14 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import db.migration.V4__Workload_as_json_object;
+import io.perflab.paired.PairedFixtures;
+import io.perflab.paired.SequentialStopping;
 import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialOrder;
@@ -13,6 +18,8 @@ import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,6 +31,7 @@ import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabas
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:repository-tests;DB_CLOSE_DELAY=-1")
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
-@Import({ExperimentRepository.class, ExperimentRepositoryTests.Json.class})
+@Import({ExperimentRepository.class, SequentialLookRepository.class, ExperimentRepositoryTests.Json.class})
 class ExperimentRepositoryTests {
 
     @TestConfiguration
@@ -46,6 +54,9 @@ class ExperimentRepositoryTests {
 
     @Autowired
     ExperimentRepository repository;
+
+    @Autowired
+    SequentialLookRepository looks;
 
     @Autowired
     JdbcClient jdbc;
@@ -70,6 +81,107 @@ class ExperimentRepositoryTests {
         assertThat(read.order()).isEqualTo(TrialOrder.RANDOMIZED);
         assertThat(read.seed()).isEqualTo(7);
         assertThat(repository.nextQueued()).contains(id);
+    }
+
+    @Test
+    void aPairedExperimentKeepsItsDesignTargetsAndBudget() {
+        long id = insertDuet();
+
+        ExperimentRecord record = repository.find(id).orElseThrow();
+        assertThat(record.design()).isEqualTo(ExperimentDesign.DUET);
+        assertThat(record.windowsPerPair()).isEqualTo(2);
+        assertThat(record.totalRuns()).isEqualTo(3 * 2 * 2);
+        assertThat(record.stopping().targetTexts()).containsExactly("cpu_us_per_req:1.5%", "user_cpu_us_per_req:settled");
+        assertThat(record.stopping().budget()).contains(Duration.ofSeconds(360));
+        ExperimentPlan plan = repository.plan(record);
+        assertThat(plan.design()).isEqualTo(ExperimentDesign.DUET);
+        assertThat(plan.pairs()).isEqualTo(3);
+        assertThat(plan.windowsPerPair()).isEqualTo(2);
+    }
+
+    @Test
+    void aPairIsStoredWholeAndReadsBackAsTheRunnerReportedIt() {
+        long id = insertDuet();
+        PairResult first = PairedFixtures.pair(0, "cpu_us_per_req", new double[] {30.0, 31.0},
+                new double[] {29.0, 30.5});
+        PairResult failed = PairedFixtures.failedPair(1);
+
+        repository.savePair(id, first);
+        repository.savePair(id, failed);
+
+        assertThat(repository.storedPairs(id)).containsExactly(0, 1);
+        List<PairResult> read = repository.pairs(id);
+        assertThat(read).hasSize(2);
+        assertThat(read.get(0).status()).isEqualTo(TrialStatus.OK);
+        assertThat(read.get(0).placement()).isEqualTo(first.placement());
+        assertThat(read.get(0).setup()).isEqualTo(Duration.ofSeconds(14));
+        assertThat(read.get(0).measuring()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(read.get(0).start()).isEqualTo(first.start());
+        assertThat(read.get(0).results()).extracting(TrialResult::pair)
+                .containsExactlyInAnyOrderElementsOf(first.results().stream().map(TrialResult::pair).toList());
+        assertThat(read.get(0).windows(VariantName.WITH)).extracting(r -> r.metrics().get("cpu_us_per_req"))
+                .containsExactly(29.0, 30.5);
+        assertThat(read.get(0).results()).allSatisfy(r -> assertThat(r.environment())
+                .containsEntry("pair_setup_seconds", "14.000"));
+        assertThat(read.get(1).status()).isEqualTo(TrialStatus.FAILED);
+        assertThat(read.get(1).error()).isEqualTo("the with JVM: crashed");
+        assertThat(read.get(1).results()).hasSize(2).allSatisfy(r -> {
+            assertThat(r.pair().index()).isEqualTo(1);
+            assertThat(r.pair().window()).isNull();
+        });
+        assertThat(repository.runs(id)).hasSize(6).filteredOn(r -> r.pair().window() != null)
+                .extracting(r -> r.pair().cpus()).containsOnly("0", "1");
+        assertThat(repository.pairTimings(id)).extracting(ExperimentRepository.RunTiming::status)
+                .containsExactlyInAnyOrder("OK", "FAILED");
+        assertThat(repository.find(id).orElseThrow().dataVersion()).isEqualTo(2);
+    }
+
+    @Test
+    void theLooksOfTheStoppingRuleAreKeptForThePageAndForAResume() {
+        long id = insertDuet();
+        SequentialStopping rule = new SequentialStopping(List.of(SequentialStopping.Target.parse("cpu_us_per_req:1%")),
+                10, 0.05, java.util.Optional.empty(), () -> 0L, made -> looks.save(id, made));
+        List<PairResult> pairs = new java.util.ArrayList<>();
+        double[][] changes = {{30.0, 29.1}, {31.0, 30.2}, {30.5, 29.4}};
+        for (int i = 0; i < changes.length; i++) {
+            pairs.add(PairedFixtures.pair(i, "cpu_us_per_req", new double[] {changes[i][0]},
+                    new double[] {changes[i][1]}));
+            rule.afterPair(List.copyOf(pairs));
+        }
+
+        List<SequentialLookRepository.LookRecord> stored = looks.looks(id);
+        assertThat(stored).extracting(SequentialLookRepository.LookRecord::look).containsExactly(1, 2);
+        assertThat(stored).extracting(SequentialLookRepository.LookRecord::pairs).containsExactly(2, 3);
+        assertThat(stored).extracting(SequentialLookRepository.LookRecord::plannedPairs).containsOnly(10);
+        assertThat(looks.plannedPairs(id)).contains(10);
+        assertThat(stored).allSatisfy(l -> {
+            assertThat(l.target()).isEqualTo("cpu_us_per_req:1%");
+            assertThat(l.percent()).isNegative();
+            assertThat(l.description()).startsWith("look " + l.look() + " (" + l.pairs() + " pairs");
+        });
+        assertThat(looks.pairsAtLooks(id)).containsExactly(java.util.Map.entry("cpu_us_per_req", List.of(2, 3)));
+    }
+
+    @Test
+    void aPairCannotBeStoredTwice() {
+        long id = insertDuet();
+        PairResult pair = PairedFixtures.pair(0, "cpu_us_per_req", new double[] {30.0}, new double[] {29.0});
+        repository.savePair(id, pair);
+
+        assertThatThrownBy(() -> repository.savePair(id, pair)).isInstanceOf(DataAccessException.class);
+    }
+
+    private long insertDuet() {
+        Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
+        ExperimentPlan plan = ExperimentPlan.of(
+                        EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload),
+                        EngineVariant.of(EngineOptions.defaults(), workload), 3)
+                .withDesign(ExperimentDesign.DUET, 2);
+        PairedStopping stopping = new PairedStopping(List.of(SequentialStopping.Target.parse("cpu_us_per_req:1.5%"),
+                SequentialStopping.Target.parse("user_cpu_us_per_req:settled")),
+                java.util.Optional.of(Duration.ofMinutes(6)));
+        return repository.insert(new ExperimentSpec("duet", null, ExperimentKind.ENGINE, null, plan, stopping),
+                ExperimentStatus.QUEUED, "tester", T0);
     }
 
     @Test

@@ -34,12 +34,7 @@ class MigrationTests {
                         + "\"--request-bytes\",\"0\",\"--response-bytes\",\"0\",\"--warmup-seconds\",\"auto:12\","
                         + "\"--run-seconds\",\"1.5\"]")
                 .update();
-        for (String side : new String[] {"without", "with"}) {
-            jdbc.sql("INSERT INTO variant (experiment_id, name, options, jvm_args) VALUES (1, ?, ?, '[]')")
-                    .params(side, side.equals("with") ? "{\"completion\":\"notification\"}"
-                            : "{\"completion\":\"monitor\"}")
-                    .update();
-        }
+        insertVariants(jdbc);
 
         Flyway.configure().dataSource(database).load().migrate();
 
@@ -51,5 +46,49 @@ class MigrationTests {
         assertThat(with.engineOptions().completion().name()).isEqualTo("NOTIFICATION");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM metric_definition WHERE metric_key = 'syscalls_per_req'")
                 .query(Long.class).single()).isOne();
+    }
+
+    @Test
+    void experimentsAndRunsStoredBeforeThePairedDesignsReadBackAsFreshOnes() {
+        SingleConnectionDataSource database = new SingleConnectionDataSource(
+                "jdbc:h2:mem:before-paired-designs;DB_CLOSE_DELAY=-1", "sa", "", true);
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("6")).load().migrate();
+        JdbcClient jdbc = JdbcClient.create(database);
+        jdbc.sql("""
+                INSERT INTO experiment (id, name, kind, status, runs_per_variant, run_order, seed,
+                    trial_timeout_seconds, max_failures, workload, created_at, data_version)
+                VALUES (1, 'old', 'ENGINE', 'COMPLETED', 2, 'interleaved', 1, 120, 3, NULL, CURRENT_TIMESTAMP, 1)""")
+                .update();
+        insertVariants(jdbc);
+        jdbc.sql("""
+                INSERT INTO trial_run (id, experiment_id, variant, ordinal, status, environment)
+                VALUES (1, 1, 'without', 0, 'OK', '{}')""").update();
+        jdbc.sql("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (1, 'cpu_us_per_req', 30.5)").update();
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        ExperimentRepository repository = new ExperimentRepository(jdbc, new JdbcTemplate(database),
+                JsonMapper.builder().build());
+        ExperimentRecord old = repository.find(1).orElseThrow();
+        assertThat(old.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.FRESH);
+        assertThat(old.windowsPerPair()).isEqualTo(1);
+        assertThat(old.stopping()).isEqualTo(PairedStopping.NONE);
+        assertThat(old.totalRuns()).isEqualTo(4);
+        assertThat(repository.plan(old).design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.FRESH);
+        assertThat(repository.runs(1)).singleElement().satisfies(run -> {
+            assertThat(run.pair()).isNull();
+            assertThat(run.metrics()).containsEntry("cpu_us_per_req", 30.5);
+        });
+        assertThat(repository.storedPairs(1)).isEmpty();
+    }
+
+    /** Experiment 1's variants as every release stored them: monitor against notification completion. */
+    private static void insertVariants(JdbcClient jdbc) {
+        for (String side : new String[] {"without", "with"}) {
+            jdbc.sql("INSERT INTO variant (experiment_id, name, options, jvm_args) VALUES (1, ?, ?, '[]')")
+                    .params(side, side.equals("with") ? "{\"completion\":\"notification\"}"
+                            : "{\"completion\":\"monitor\"}")
+                    .update();
+        }
     }
 }

@@ -132,6 +132,27 @@ class SequentialStoppingTests {
                 .hasMessage("a stopping rule needs a target or a budget");
     }
 
+    @Test
+    void aResumedRuleGoesOnFromItsEarlierLooksOverTheSameNumberOfPairs() {
+        List<PairResult> pairs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 - 0.001 + NOISE[i])}));
+        }
+        // the first run looked after pairs 2 and 3, spending α over 6 pairs (what its budget allowed)
+        SequentialStopping resumed = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
+                Optional.of(Duration.ofMinutes(10))).continuing(java.util.Map.of(CPU, List.of(2, 3)), 6);
+
+        resumed.afterPair(pairs);
+
+        SequentialLook look = printed.get(0).get(0).look();
+        assertThat(look.look()).isEqualTo(3);
+        assertThat(look.pairs()).isEqualTo(4);
+        assertThat(look.informationFraction()).isEqualTo(4 / 6.0);
+        assertThat(resumed.plannedPairs()).isEqualTo(6);
+        assertThat(rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty())
+                .continuing(java.util.Map.of(), 6).plannedPairs()).as("nothing to go on from").isEqualTo(10);
+    }
+
     private SequentialStopping rule(List<SequentialStopping.Target> targets, Optional<Duration> budget) {
         return new SequentialStopping(targets, 10, 0.05, budget, clock::get, printed::add);
     }

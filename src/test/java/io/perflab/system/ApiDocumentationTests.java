@@ -67,6 +67,19 @@ class ApiDocumentationTests extends UploadServer {
     }
 
     @Test
+    void theExperimentRequestDocumentsThePairedDesigns() throws Exception {
+        JsonNode doc = document();
+        JsonNode examples = doc.at("/paths/~1api~1v1~1experiments/post/requestBody/content/application~1json/examples");
+
+        assertThat(text(examples.at("/duet/value"))).contains("\"design\"", "\"pairs\"",
+                "\"windowsPerPair\"", "\"target\"", "\"budget\"");
+        assertThat(text(examples.at("/alternating/value"))).contains("alternating");
+        JsonNode schema = doc.at("/components/schemas/ExperimentRequest/properties");
+        assertThat(schema.has("design") && schema.has("pairs") && schema.has("windowsPerPair")
+                && schema.has("target") && schema.has("budget")).as(schema.toString()).isTrue();
+    }
+
+    @Test
     void theRuleCatchesAnUntypedSchema() {
         JsonNode doc = json.readTree("{\"components\":{\"schemas\":{\"Open\":{\"type\":\"object\"},"
                 + "\"Typed\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}}}}");
@@ -96,6 +109,11 @@ class ApiDocumentationTests extends UploadServer {
             return !schema.has("properties") && !schema.has("allOf") && !schema.has("oneOf");
         }
         return false;
+    }
+
+    /** An example as JSON text, whether the document holds it as an object or as a string. */
+    private static String text(JsonNode example) {
+        return example.isValueNode() ? example.asString() : example.toString();
     }
 
     private JsonNode document() throws Exception {

@@ -1,0 +1,169 @@
+package io.perflab.experiment;
+
+import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.ExperimentRunner;
+import io.perflab.runner.experiment.PairListener;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.experiment.PairedOutcome;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.ComparisonOptions;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a paired experiment ({@code duet} or {@code alternating}) for the {@link ExperimentScheduler}: the pairs not
+ * yet stored, each stored whole the moment it ends, with the sequential stopping rule of its targets and budget.
+ *
+ * <p>A pair is the unit of replication and of storage: its windows are told as they are measured (progress
+ * events), but stored only with the pair, in one transaction. A pair cut short by a crash, a kill or a cancel has
+ * no row, so a resumed experiment runs it again, whole, and its earlier pairs are neither run nor stored twice.
+ * The rule sees the stored pairs first and goes on with the looks it made before ({@link
+ * SequentialStopping#continuing}); the budget is what the stored pairs left of it.
+ */
+final class PairedExperimentRun {
+
+    private static final Logger log = LoggerFactory.getLogger(PairedExperimentRun.class);
+
+    /** How the pairs are run: {@link ExperimentRunner#runPairs} unless a test stands in for the trial JVMs. */
+    @FunctionalInterface
+    interface PairExecution {
+        PairedOutcome run(ExperimentRunner runner, ExperimentPlan plan, Collection<Integer> pairs,
+                          List<PairResult> earlier, PairListener listener, PairStoppingRule rule);
+    }
+
+    static final PairExecution RUNNER = ExperimentRunner::runPairs;
+
+    private final ExperimentRepository store;
+    private final SequentialLookRepository looks;
+    private final ExperimentEvents events;
+    private final LongSupplier nanoClock;
+    private final PairExecution execution;
+
+    PairedExperimentRun(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
+                        LongSupplier nanoClock, PairExecution execution) {
+        this.store = store;
+        this.looks = looks;
+        this.events = events;
+        this.nanoClock = nanoClock;
+        this.execution = execution;
+    }
+
+    /** Runs the pairs of {@code plan} that {@code experiment} has not stored yet. */
+    PairedOutcome run(ExperimentRecord experiment, ExperimentPlan plan, ExperimentRunner runner) {
+        List<PairResult> earlier = store.pairs(experiment.id());
+        TreeSet<Integer> missing = new TreeSet<>();
+        for (int pair = 0; pair < plan.pairs(); pair++) {
+            missing.add(pair);
+        }
+        earlier.forEach(p -> missing.remove(p.index()));
+        log.info("Experiment {} '{}' ({}): running {} of {} pairs", experiment.id(), experiment.name(),
+                plan.design().label(), missing.size(), plan.pairs());
+        if (missing.isEmpty()) {
+            return new PairedOutcome(List.of(), PairedOutcome.Stop.COMPLETED, "");
+        }
+        PairedOutcome outcome = execution.run(runner, plan, missing, earlier,
+                new StoringListener(experiment, earlier.size()), rule(experiment, plan, earlier));
+        if (outcome.stop() == PairedOutcome.Stop.STOPPED_BY_RULE) {
+            store.recordStopReason(experiment.id(), outcome.message());
+        }
+        return outcome;
+    }
+
+    /** The experiment's stopping rule, going on from its stored looks; {@link PairStoppingRule#NEVER} without one. */
+    private PairStoppingRule rule(ExperimentRecord experiment, ExperimentPlan plan, List<PairResult> earlier) {
+        PairedStopping stopping = experiment.stopping();
+        if (!stopping.active()) {
+            return PairStoppingRule.NEVER;
+        }
+        Duration spent = earlier.stream().filter(p -> p.start() != null && p.end() != null)
+                .map(p -> Duration.between(p.start(), p.end())).reduce(Duration.ZERO, Duration::plus);
+        Optional<Duration> left = stopping.budget().map(b -> b.minus(spent).isNegative() ? Duration.ZERO
+                : b.minus(spent));
+        return new SequentialStopping(stopping.targets(), plan.pairs(), ComparisonOptions.defaults().alpha(), left,
+                nanoClock, made -> looks.save(experiment.id(), made))
+                .continuing(looks.pairsAtLooks(experiment.id()),
+                        looks.plannedPairs(experiment.id()).orElse(plan.pairs()));
+    }
+
+    /** Stores each pair whole as it finishes and tells subscribers about its windows and the pair. */
+    private final class StoringListener implements PairListener {
+
+        private final ExperimentRecord experiment;
+        private final int runsPerPair;
+        private int storedPairs;
+        private int windowsOfThisPair;
+
+        StoringListener(ExperimentRecord experiment, int storedPairs) {
+            this.experiment = experiment;
+            this.runsPerPair = 2 * experiment.windowsPerPair();
+            this.storedPairs = storedPairs;
+        }
+
+        @Override
+        public void pairStarted(int pair, PairPlacement placement) {
+            windowsOfThisPair = 0;
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("experimentId", experiment.id());
+            event.put("pair", pair);
+            event.put("first", placement.first().label());
+            if (placement.withoutCpus() != null) {
+                event.put("withoutCpus", placement.withoutCpus());
+                event.put("withCpus", placement.withCpus());
+            }
+            events.publish(experiment.id(), "pair-started", event);
+        }
+
+        @Override
+        public void windowFinished(TrialResult window) {
+            windowsOfThisPair++;
+            Map<String, Object> event = runEvent(storedPairs * runsPerPair + windowsOfThisPair);
+            event.put("ordinal", window.ordinal());
+            event.put("variant", window.variant());
+            event.put("status", window.status().name());
+            event.put("pair", window.pair().index());
+            event.put("window", window.pair().window());
+            event.put("metrics", window.metrics());
+            events.publish(experiment.id(), "run", event);
+        }
+
+        @Override
+        public void pairFinished(PairResult pair) {
+            if (pair.status() == TrialStatus.CANCELLED) {
+                // cut short by a cancel or a shutdown: not stored, so that resuming runs it again whole
+                return;
+            }
+            store.savePair(experiment.id(), pair);
+            storedPairs++;
+            Map<String, Object> event = runEvent(storedPairs * runsPerPair);
+            event.put("pair", pair.index());
+            event.put("status", pair.status().name());
+            event.put("completedPairs", storedPairs);
+            event.put("pairs", experiment.runsPerVariant());
+            if (pair.error() != null) {
+                event.put("error", pair.error());
+            }
+            events.publish(experiment.id(), "pair", event);
+            events.publish(experiment.id(), "run", event);
+        }
+
+        private Map<String, Object> runEvent(int completedRuns) {
+            Map<String, Object> event = new LinkedHashMap<>();
+            event.put("experimentId", experiment.id());
+            event.put("completedRuns", completedRuns);
+            event.put("totalRuns", experiment.totalRuns());
+            return event;
+        }
+    }
+}

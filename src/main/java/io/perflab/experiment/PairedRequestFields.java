@@ -1,0 +1,94 @@
+package io.perflab.experiment;
+
+import io.perflab.paired.PairedInput;
+import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.system.InvalidInputException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The fields of an {@link ExperimentRequest} that belong to the paired designs — {@code design}, {@code pairs},
+ * {@code windowsPerPair}, {@code target}, {@code budget} — checked for {@link ExperimentValidator}, each mistake an
+ * {@link InvalidInputException} naming its field.
+ */
+final class PairedRequestFields {
+
+    private PairedRequestFields() {
+    }
+
+    /**
+     * The design, and the fields that go with it: a paired design needs {@code pairs} and takes no
+     * {@code runsPerVariant} or {@code order}; the fresh design takes none of the paired fields.
+     */
+    static ExperimentDesign design(ExperimentRequest request, ExperimentKind kind) {
+        ExperimentDesign design = ExperimentDesign.FRESH;
+        if (request.design() != null) {
+            design = java.util.Arrays.stream(ExperimentDesign.values())
+                    .filter(d -> d.label().equalsIgnoreCase(request.design().trim())).findFirst()
+                    .orElseThrow(() -> InvalidInputException.of("design", "unknown design '" + request.design()
+                            + "'; allowed: fresh, duet, alternating"));
+        }
+        if (design == ExperimentDesign.DUET && kind == ExperimentKind.COMMAND) {
+            throw InvalidInputException.of("design", "a duet runs two trial JVMs at once; a command experiment "
+                    + "takes fresh or alternating");
+        }
+        if (!design.paired()) {
+            Map<String, Object> pairedFields = new LinkedHashMap<>();
+            pairedFields.put("pairs", request.pairs());
+            pairedFields.put("windowsPerPair", request.windowsPerPair());
+            pairedFields.put("target", request.target());
+            pairedFields.put("budget", request.budget());
+            pairedFields.forEach((field, value) -> {
+                if (value != null) {
+                    throw InvalidInputException.of(field, "applies to the paired designs only; set \"design\" to "
+                            + "\"duet\" or \"alternating\"");
+                }
+            });
+            return design;
+        }
+        if (request.runsPerVariant() != null) {
+            throw InvalidInputException.of("runsPerVariant", "sets the trials of the fresh design; the "
+                    + design.label() + " design takes 'pairs'");
+        }
+        if (request.order() != null && ExperimentValidator.order(request.order()) != TrialOrder.INTERLEAVED) {
+            throw InvalidInputException.of("order", "applies to the fresh design; the pairs of the " + design.label()
+                    + " design run in turn, their CPU halves and start order swapped from pair to pair");
+        }
+        if (request.pairs() == null) {
+            throw InvalidInputException.of("pairs", "required with the " + design.label() + " design: how many "
+                    + "pairs to run at most (" + ExperimentValidator.MIN_RUNS + ".." + ExperimentValidator.MAX_RUNS + ")");
+        }
+        return design;
+    }
+
+    /** The targets and budget of a paired design, each checked. */
+    static PairedStopping stopping(ExperimentRequest request, ExperimentKind kind) {
+        // a command whose output is read may report any metric
+        List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.ENGINE
+                : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
+        List<SequentialStopping.Target> targets = new ArrayList<>();
+        for (String text : request.target() == null ? List.<String>of() : request.target()) {
+            try {
+                targets.add(PairedInput.target(text, known));
+            } catch (IllegalArgumentException e) {
+                throw InvalidInputException.of("target", e.getMessage());
+            }
+        }
+        Optional<Duration> budget = Optional.empty();
+        if (request.budget() != null) {
+            try {
+                budget = Optional.of(PairedInput.budget(request.budget()));
+            } catch (IllegalArgumentException e) {
+                throw InvalidInputException.of("budget", e.getMessage());
+            }
+        }
+        return new PairedStopping(targets, budget);
+    }
+}

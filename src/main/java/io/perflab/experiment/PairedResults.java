@@ -1,0 +1,145 @@
+package io.perflab.experiment;
+
+import io.perflab.paired.PairedSamples;
+import io.perflab.runner.experiment.PairCosts;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Direction;
+import io.perflab.stats.Display;
+import io.perflab.stats.Holm;
+import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.RFormat;
+import io.perflab.stats.StatWarning;
+import io.perflab.stats.TTestResult;
+import io.perflab.stats.VarianceComponents;
+import io.perflab.stats.Verdict;
+import io.perflab.stats.WindowsPerPair;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The per-metric comparison of a paired experiment ({@code duet}, {@code alternating}): the pair is the unit of
+ * replication, so each metric is judged by the one-sample t-test of the pairs' mean log ratios
+ * ({@link PairedAnalysis}), never by counting a pair's windows as independent samples.
+ *
+ * <p>The verdict rule is the fresh design's on these figures: {@code improved}/{@code regressed} when the
+ * Holm-adjusted p-value of the pair log ratios is below α, the sign of the mean log ratio and the metric's direction
+ * telling which; {@code unchanged} when the whole interval of the change lies within ±margin (an interval inclusion
+ * test, which is TOST at level α/2 — stricter than the fresh design's TOST, since the paired analysis has no TOST of
+ * its own); otherwise {@code inconclusive}. Welch's test of the same pairs' window means is given beside it,
+ * labelled as ignoring the pairing.
+ */
+final class PairedResults {
+
+    private PairedResults() {
+    }
+
+    /** Whether {@code runs} come from a paired design. */
+    static boolean paired(List<RunRecord> runs) {
+        return runs.stream().anyMatch(r -> r.pair() != null);
+    }
+
+    /** The comparison of each of {@code keys}, in their order, with Holm's adjustment across them. */
+    static List<MetricComparison> compare(List<RunRecord> runs, List<String> keys,
+                                          Map<String, MetricDefinition> definitions) {
+        List<TrialResult> results = runs.stream().map(RunRecord::toTrialResult).toList();
+        PairedSamples samples = PairedSamples.of(results);
+        Optional<PairCosts> costs = PairCosts.of(results, Math.max(1, samples.windowsPerPair()));
+        ComparisonOptions options = ComparisonOptions.defaults();
+        List<PairedAnalysis> analyses = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        for (String key : keys) {
+            try {
+                analyses.add(PairedAnalysis.analyze(samples.windows(key), options));
+                errors.add(null);
+            } catch (IllegalArgumentException e) {
+                analyses.add(null);
+                errors.add(e.getMessage());
+            }
+        }
+        double[] adjusted = Holm.adjust(analyses.stream().filter(a -> a != null)
+                .mapToDouble(a -> a.logRatio().pValue()).toArray());
+        List<MetricComparison> comparisons = new ArrayList<>();
+        int k = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            String key = keys.get(i);
+            MetricDefinition definition = definitions.get(key);
+            Direction direction = definition != null && definition.higherIsBetter() ? Direction.HIGHER_IS_BETTER
+                    : Direction.LOWER_IS_BETTER;
+            MetricComparison.Metric metric = ExperimentResults.metric(key, direction, definition);
+            PairedAnalysis a = analyses.get(i);
+            Double meanWithout = finite(samples.mean(key, VariantName.WITHOUT));
+            Double meanWith = finite(samples.mean(key, VariantName.WITH));
+            if (a == null) {
+                comparisons.add(new MetricComparison(metric, new MetricComparison.Groups(0, 0, meanWithout, meanWith,
+                        null, null), new MetricComparison.Change(null, null, null, null, null, null),
+                        new MetricComparison.Tests(null, null, null, null, null, null, null),
+                        Verdict.INCONCLUSIVE.label(), errors.get(i), List.of(),
+                        new MetricComparison.Sensitivity(null, null), errors.get(i)));
+                continue;
+            }
+            comparisons.add(comparison(metric, direction, a, adjusted[k++], meanWithout, meanWith, costs, options));
+        }
+        return List.copyOf(comparisons);
+    }
+
+    private static MetricComparison comparison(MetricComparison.Metric metric, Direction direction, PairedAnalysis a,
+                                               double holm, Double meanWithout, Double meanWith,
+                                               Optional<PairCosts> costs, ComparisonOptions options) {
+        TTestResult r = a.logRatio();
+        TTestResult d = a.difference();
+        TTestResult welch = a.welchIgnoringPairing();
+        Optional<VarianceComponents> vc = a.varianceComponents();
+        Optional<WindowsPerPair> next = costs.flatMap(c -> vc.filter(v -> v.between() > 0)
+                .map(v -> v.windowsPerPair(c.pairSeconds(), c.windowSeconds(), VarianceComponents.DEFAULT_MAX_WINDOWS)));
+        MetricComparison.PairedFigures figures = new MetricComparison.PairedFigures(a.pairs(), a.windows(),
+                a.pairLogRatios().stream().map(v -> 100 * Math.expm1(v)).toList(), finite(welch.pValue()),
+                finite(welch.ciLow()), finite(welch.ciHigh()),
+                vc.map(v -> 100 * Math.sqrt(v.between())).orElse(null),
+                vc.map(v -> 100 * Math.sqrt(v.within())).orElse(null),
+                next.map(WindowsPerPair::recommended).orElse(null), next.map(WindowsPerPair::capped).orElse(null));
+        return new MetricComparison(metric,
+                new MetricComparison.Groups(a.pairs(), a.pairs(), meanWithout, meanWith, null, null),
+                new MetricComparison.Change(finite(d.difference()), finite(d.ciLow()), finite(d.ciHigh()),
+                        finite(a.relativeChange().percent()), finite(a.relativeChange().ciLowPercent()),
+                        finite(a.relativeChange().ciHighPercent())),
+                new MetricComparison.Tests(finite(r.t()), finite(r.df()), finite(r.pValue()), finite(holm), null, null,
+                        null),
+                verdict(direction, a, holm, options).label(), reason(direction, a, holm, options),
+                a.warnings().stream().map(StatWarning::message).toList(),
+                new MetricComparison.Sensitivity(null, null), null, figures);
+    }
+
+    static Verdict verdict(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options) {
+        if (holm < options.alpha()) {
+            return direction.improves(a.logRatio().difference()) ? Verdict.IMPROVED : Verdict.REGRESSED;
+        }
+        double margin = options.equivalenceMarginPercent();
+        return a.relativeChange().ciLowPercent() > -margin && a.relativeChange().ciHighPercent() < margin
+                ? Verdict.UNCHANGED : Verdict.INCONCLUSIVE;
+    }
+
+    private static String reason(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options) {
+        String p = "paired t over " + a.pairs() + " pairs, Holm " + Display.pEquals(holm);
+        String alpha = "α = " + RFormat.format(options.alpha(), 7).strip();
+        String margin = "±" + RFormat.format(options.equivalenceMarginPercent(), 7).strip() + "%";
+        String interval = Display.percentInterval(a.relativeChange().ciLowPercent(),
+                a.relativeChange().ciHighPercent());
+        return switch (verdict(direction, a, holm, options)) {
+            case IMPROVED, REGRESSED -> p + " < " + alpha + ": the change is "
+                    + Display.percent(a.relativeChange().percent()) + " (" + (direction == Direction.LOWER_IS_BETTER
+                    ? "lower" : "higher") + " is better)";
+            case UNCHANGED -> "no significant change (" + p + " ≥ " + alpha + ") and its interval " + interval
+                    + " lies within " + margin;
+            case INCONCLUSIVE -> "no significant change (" + p + " ≥ " + alpha + "), but its interval " + interval
+                    + " reaches beyond " + margin + ": more pairs would tell";
+        };
+    }
+
+    private static Double finite(double value) {
+        return Double.isFinite(value) ? value : null;
+    }
+}

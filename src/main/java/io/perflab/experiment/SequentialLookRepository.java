@@ -1,0 +1,104 @@
+package io.perflab.experiment;
+
+import io.perflab.paired.SequentialStopping;
+import io.perflab.stats.SequentialLook;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The looks of a paired experiment's sequential stopping rule (table {@code sequential_look} of
+ * {@code V7__paired_designs.sql}): each look at each target metric, as the page and the reports show them, and the
+ * pairs at every earlier look, which a resumed experiment's rule needs to spend α where it left off.
+ */
+@Repository
+public class SequentialLookRepository {
+
+    private final JdbcClient jdbc;
+
+    SequentialLookRepository(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * One stored look.
+     *
+     * @param metric the target's metric
+     * @param look 1, 2, … per metric
+     * @param pairs the pairs analysed at this look
+     * @param plannedPairs N, the pairs α is spent over
+     * @param target the target as written, e.g. {@code cpu_us_per_req:1.5%}
+     * @param percent the change at this look, with its repeated confidence interval; null where not finite
+     * @param halfWidthPercent the repeated interval's relative half-width
+     * @param t the t statistic of the pair log ratios
+     * @param tBoundary the boundary |t| had to reach; null when this look spent no α (+∞)
+     * @param outcome {@code CONTINUE}, {@code SIGNIFICANT}, {@code PRECISE_ENOUGH} or {@code LAST_LOOK}
+     * @param description the look in one line, as the command line prints it
+     */
+    public record LookRecord(String metric, int look, int pairs, int plannedPairs, String target, Double percent, Double ciLowPercent,
+                             Double ciHighPercent, Double halfWidthPercent, Double t, Double tBoundary,
+                             String outcome, String description) {
+
+        /** |t|, as it is compared with the boundary; null when not finite. */
+        public Double absT() {
+            return t == null ? null : Math.abs(t);
+        }
+    }
+
+    /** Stores the looks made after one pair. */
+    public void save(long experimentId, List<SequentialStopping.Look> looks) {
+        for (SequentialStopping.Look made : looks) {
+            SequentialLook l = made.look();
+            jdbc.sql("""
+                    INSERT INTO sequential_look (experiment_id, metric_key, look, pairs, planned_pairs, target,
+                        percent, ci_low_percent, ci_high_percent, half_width_percent, t, t_boundary, outcome,
+                        description)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    .params(experimentId, made.target().metric(), l.look(), l.pairs(),
+                            (int) Math.round(l.pairs() / l.informationFraction()), made.target().toString(),
+                            finite(l.relativeChange().percent()), finite(l.relativeChange().ciLowPercent()),
+                            finite(l.relativeChange().ciHighPercent()), finite(l.halfWidthPercent()), finite(l.t()),
+                            finite(l.tBoundary()), l.outcome().name(), truncate(made.describe()))
+                    .update();
+        }
+    }
+
+    /** Every look of an experiment, in the order they were made. */
+    public List<LookRecord> looks(long experimentId) {
+        return jdbc.sql("""
+                SELECT metric_key, look, pairs, planned_pairs, target, percent, ci_low_percent, ci_high_percent,
+                    half_width_percent, t, t_boundary, outcome, description
+                FROM sequential_look WHERE experiment_id = ? ORDER BY pairs, metric_key""")
+                .param(experimentId)
+                .query((rs, n) -> new LookRecord(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getInt(4),
+                        rs.getString(5), rs.getObject(6, Double.class), rs.getObject(7, Double.class),
+                        rs.getObject(8, Double.class), rs.getObject(9, Double.class), rs.getObject(10, Double.class),
+                        rs.getObject(11, Double.class), rs.getString(12), rs.getString(13)))
+                .list();
+    }
+
+    /** Per target metric, the pairs at each of its stored looks, in order. */
+    public Map<String, List<Integer>> pairsAtLooks(long experimentId) {
+        Map<String, List<Integer>> pairs = new LinkedHashMap<>();
+        looks(experimentId).forEach(l -> pairs.computeIfAbsent(l.metric(), k -> new java.util.ArrayList<>())
+                .add(l.pairs()));
+        return pairs;
+    }
+
+    /** N of the last stored look: what a resumed rule spends α over; empty before the first look. */
+    public java.util.Optional<Integer> plannedPairs(long experimentId) {
+        List<LookRecord> all = looks(experimentId);
+        return all.isEmpty() ? java.util.Optional.empty()
+                : java.util.Optional.of(all.get(all.size() - 1).plannedPairs());
+    }
+
+    private static Double finite(double value) {
+        return Double.isFinite(value) ? value : null;
+    }
+
+    private static String truncate(String text) {
+        return text.length() <= 2000 ? text : text.substring(0, 1999) + "…";
+    }
+}

@@ -1,0 +1,69 @@
+package io.perflab.paired;
+
+import io.perflab.runner.rpcbench.Seconds;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How a user writes a paired experiment's settings, the same on the command line ({@code --windows-per-pair},
+ * {@code --target}, {@code --budget}) and in the service ({@code windowsPerPair}, {@code target}, {@code budget}).
+ * Each message says what is wrong without naming the flag or field; callers put their name in front.
+ */
+public final class PairedInput {
+
+    private static final Pattern DURATION = Pattern.compile("(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s?)?");
+
+    /** Windows of each variant per pair unless the user says otherwise. */
+    public static final int DEFAULT_WINDOWS_PER_PAIR = 3;
+
+    private PairedInput() {
+    }
+
+    /**
+     * A target such as {@code cpu_us_per_req:1.5%} or {@code user_cpu_us_per_req:settled}, on one of the
+     * {@code known} metrics, or on any metric when {@code known} is empty (a command whose output is read).
+     *
+     * @throws IllegalArgumentException naming the forms a target takes, or the metrics it may name
+     */
+    public static SequentialStopping.Target target(String text, List<String> known) {
+        SequentialStopping.Target target = SequentialStopping.Target.parse(text);
+        if (!known.isEmpty() && !known.contains(target.metric())) {
+            throw new IllegalArgumentException("unknown metric '" + target.metric() + "'; one of "
+                    + String.join(", ", known));
+        }
+        return target;
+    }
+
+    /**
+     * {@code 10m}, {@code 90s}, {@code 1h30m} or a number of seconds, more than 0 and at most a day.
+     *
+     * @throws IllegalArgumentException for anything else; the message starts with the verb ({@code takes …},
+     *     {@code must …}, {@code is …}) so that a caller can put the flag or field in front
+     */
+    public static Duration budget(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        Matcher m = DURATION.matcher(t);
+        if (t.isEmpty() || !m.matches()) {
+            throw new IllegalArgumentException("takes a duration such as 10m, 90s or 1h30m, got '" + text + "'");
+        }
+        long seconds = 0;
+        try {
+            seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 1), 3600));
+            seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 2), 60));
+            seconds = Math.addExact(seconds, group(m, 3));
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new IllegalArgumentException("is too long: '" + text + "'");
+        }
+        if (seconds <= 0 || seconds > Seconds.MAX.longValue()) {
+            throw new IllegalArgumentException("must be more than 0 and at most a day, got '" + text + "'");
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
+    private static long group(Matcher m, int group) {
+        return m.group(group) == null ? 0 : Long.parseLong(m.group(group));
+    }
+}

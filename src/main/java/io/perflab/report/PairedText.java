@@ -1,0 +1,70 @@
+package io.perflab.report;
+
+import io.perflab.display.Format;
+import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MetricComparison;
+import io.perflab.experiment.SequentialLookRepository;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the Markdown and text reports say of a paired design, as plain sentences (each report escapes them its
+ * way): the design and its pairs, why it stopped, each listed metric's paired change with Welch's test beside it
+ * labelled as ignoring the pairing, its variance components and the windows per pair for the next run, and the
+ * sequential looks.
+ */
+final class PairedText {
+
+    private PairedText() {
+    }
+
+    /** The design and how far it got, e.g. {@code Design: duet, 12 of 20 pairs of 3 windows per variant stored}. */
+    static String design(ExperimentView e) {
+        ExperimentView.Paired p = e.paired();
+        return "Design: " + e.design() + ", " + p.completedPairs() + " of " + p.pairs() + " pairs of "
+                + Format.count(p.windowsPerPair(), "window", "windows") + " per variant stored"
+                + (p.failedPairs() > 0 ? " (" + p.failedPairs() + " failed)" : "")
+                + (p.targets().isEmpty() ? "" : "; targets " + String.join(", ", p.targets()))
+                + (p.budgetSeconds() == null ? "" : "; budget " + p.budgetSeconds() + " s")
+                + ". The pair is the unit of replication: per pair the mean over its windows of log(with/without), "
+                + "the t interval over the pairs gives the change.";
+    }
+
+    /** Why the experiment stopped before its last planned pair, if it did. */
+    static List<String> stop(ExperimentView e) {
+        String reason = e.paired().stopReason();
+        return reason == null ? List.of() : List.of("Stopped before its last planned pair: " + reason);
+    }
+
+    /** One sentence per metric of {@code listed} with paired figures. */
+    static List<String> metrics(List<MetricComparison> listed) {
+        List<String> lines = new ArrayList<>();
+        for (MetricComparison c : listed) {
+            MetricComparison.PairedFigures p = c.paired();
+            if (p == null) {
+                continue;
+            }
+            StringBuilder line = new StringBuilder(c.key()).append(": paired ")
+                    .append(Format.percent(c.change().percent())).append(' ')
+                    .append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()))
+                    .append(" over ").append(p.pairs()).append(" pairs; Welch, ignoring the pairing: p = ")
+                    .append(Format.pValue(p.welchPValueIgnoringPairing()));
+            if (p.betweenPairsSdPercent() != null) {
+                line.append("; sd between pairs ").append(Format.value(p.betweenPairsSdPercent()))
+                        .append("%, within a pair ").append(Format.value(p.withinPairSdPercent())).append('%');
+            }
+            if (p.recommendedWindowsPerPair() != null) {
+                line.append("; Kalibera-Jones windows per pair for the next run: ")
+                        .append(p.recommendedWindowsPerPair())
+                        .append(Boolean.TRUE.equals(p.windowsPerPairCapped()) ? " (capped)" : "");
+            }
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
+    /** Each look of the stopping rule, as the command line prints it. */
+    static List<String> looks(ExperimentView e) {
+        return e.paired().looks().stream().map(SequentialLookRepository.LookRecord::description).toList();
+    }
+}

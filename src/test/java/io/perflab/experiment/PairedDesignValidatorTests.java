@@ -1,0 +1,108 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.system.InvalidInputException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The paired fields of an experiment request: each mistake refused naming its field, nothing else accepted. */
+class PairedDesignValidatorTests {
+
+    private final ExperimentValidator validator = new ExperimentValidator(new CommandExperimentsPolicy(true),
+            new JvmFlagPolicy(false));
+
+    private static ExperimentRequest request(String kind, String design, Integer runs, String order, Integer pairs,
+                                             Integer windows, List<String> target, String budget) {
+        boolean command = "command".equals(kind);
+        return new ExperimentRequest("paired", null, kind, command ? null : "sync-completion", null, null, null, null,
+                null, command ? "true" : null, command ? "sleep 0" : null, runs, order, null, null, null, null, null,
+                null, null, null, design, pairs, windows, target, budget);
+    }
+
+    private static ExperimentRequest paired(String design, Integer pairs, Integer windows, List<String> target,
+                                            String budget) {
+        return request(null, design, null, null, pairs, windows, target, budget);
+    }
+
+    private void assertRefused(ExperimentRequest request, String field, String message) {
+        assertThatThrownBy(() -> validator.validate(request, true))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> {
+                    assertThat(e.problems()).singleElement().satisfies(p -> {
+                        assertThat(p.field()).isEqualTo(field);
+                        assertThat(p.message()).contains(message);
+                    });
+                });
+    }
+
+    @Test
+    void aDuetRequestBecomesAPairedPlanWithItsTargetsAndBudget() {
+        ExperimentSpec spec = validator.validate(paired("duet", 12, null,
+                List.of("cpu_us_per_req:1.5%", "user_cpu_us_per_req:settled"), "6m"), false);
+
+        assertThat(spec.plan().design()).isEqualTo(ExperimentDesign.DUET);
+        assertThat(spec.plan().pairs()).isEqualTo(12);
+        assertThat(spec.plan().windowsPerPair()).isEqualTo(3);
+        assertThat(spec.stopping().targets()).containsExactly(new SequentialStopping.Target("cpu_us_per_req", 1.5),
+                new SequentialStopping.Target("user_cpu_us_per_req", 0));
+        assertThat(spec.stopping().budget()).contains(Duration.ofMinutes(6));
+        assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:1.5%",
+                "user_cpu_us_per_req:settled");
+    }
+
+    @Test
+    void anAlternatingCommandExperimentIsAccepted() {
+        ExperimentSpec spec = validator.validate(request("command", "Alternating", null, null, 4, 2, null, null),
+                true);
+
+        assertThat(spec.plan().design()).isEqualTo(ExperimentDesign.ALTERNATING);
+        assertThat(spec.plan().windowsPerPair()).isEqualTo(2);
+        assertThat(spec.stopping().active()).isFalse();
+    }
+
+    @Test
+    void aFreshRequestStaysFreshAndRunsEveryTrial() {
+        ExperimentSpec spec = validator.validate(request(null, "fresh", 6, "randomized", null, null, null, null),
+                false);
+
+        assertThat(spec.plan().design()).isEqualTo(ExperimentDesign.FRESH);
+        assertThat(spec.plan().runsPerVariant()).isEqualTo(6);
+        assertThat(spec.stopping()).isEqualTo(PairedStopping.NONE);
+    }
+
+    @Test
+    void eachMistakeNamesItsField() {
+        assertRefused(paired("trio", 4, null, null, null), "design", "unknown design 'trio'; allowed: fresh, duet, "
+                + "alternating");
+        assertRefused(request("command", "duet", null, null, 4, null, null, null), "design",
+                "a command experiment takes fresh or alternating");
+        assertRefused(paired("duet", null, null, null, null), "pairs", "required with the duet design");
+        assertRefused(request(null, "duet", 10, null, 4, null, null, null), "runsPerVariant",
+                "the duet design takes 'pairs'");
+        assertRefused(request(null, "alternating", null, "blocked", 4, null, null, null), "order",
+                "applies to the fresh design");
+        assertRefused(request(null, null, 10, null, 4, null, null, null), "pairs", "applies to the paired designs");
+        assertRefused(request(null, "fresh", 10, null, null, 3, null, null), "windowsPerPair",
+                "applies to the paired designs");
+        assertRefused(request(null, null, 10, null, null, null, List.of("cpu_us_per_req:1%"), null), "target",
+                "applies to the paired designs");
+        assertRefused(request(null, null, 10, null, null, null, null, "5m"), "budget",
+                "applies to the paired designs");
+        assertRefused(paired("duet", 4, null, List.of("cpu_per_req:1%"), null), "target",
+                "unknown metric 'cpu_per_req'");
+        assertRefused(paired("duet", 4, null, List.of("cpu_us_per_req:tight"), null), "target",
+                "a target's precision is a percentage > 0 or 'settled', got 'tight'");
+        assertRefused(paired("duet", 4, null, List.of("cpu_us_per_req"), null), "target",
+                "a target is METRIC:PERCENT% or METRIC:settled");
+        assertRefused(paired("duet", 4, null, null, "soon"), "budget",
+                "takes a duration such as 10m, 90s or 1h30m, got 'soon'");
+        assertRefused(paired("duet", 4, null, null, "2d"), "budget", "takes a duration");
+        assertRefused(paired("duet", 4, null, null, "25h"), "budget", "at most a day");
+        assertRefused(request("command", "alternating", null, null, 4, null, List.of("cpu_us_per_req:1%"), null),
+                "target", "unknown metric 'cpu_us_per_req'");
+    }
+}
