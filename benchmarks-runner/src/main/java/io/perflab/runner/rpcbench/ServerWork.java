@@ -19,6 +19,13 @@ import java.util.function.LongSupplier;
  * preemption): first spun until the JIT has compiled it, then timed in {@value #ROUNDS} rounds of about
  * {@value #ROUND_MILLIS} ms, whose median gives the nanoseconds per iteration. The calibration is recorded in the
  * trial's environment ({@link #describe()}).
+ *
+ * <p>The calibration is only the start: how fast the JIT's code for the spin runs depends on where it was compiled
+ * (inlined into the calibration loop, into the handler, or alone; a tier still being replaced), by up to 1.4–2× in
+ * one JVM. So every {@value #CHECK_EVERY}th call times itself on the thread CPU clock, less the clock's own cost
+ * measured at calibration, and moves the iterations per call a quarter of the way to what would have cost exactly
+ * {@code serverWorkNanos}: the cost converges on the requested one in whatever code the JIT settles on. Those two
+ * clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
  */
 public final class ServerWork implements Runnable {
 
@@ -26,6 +33,9 @@ public final class ServerWork implements Runnable {
     public static final ServerWork NONE = new ServerWork(0, 0, null);
 
     static final int ROUNDS = 7;
+    /** One call in this many times itself and corrects the iterations per call. */
+    static final int CHECK_EVERY = 64;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     static final int ROUND_MILLIS = 10;
     private static final int WARMUP_CALLS = 20_000;
     private static final int WARMUP_ITERATIONS = 1_000;
@@ -33,7 +43,10 @@ public final class ServerWork implements Runnable {
     private static Calibration calibration;
 
     private final long nanosPerCall;
-    private final long iterations;
+    /** Iterations per call, corrected as calls time themselves; written by any thread that calls. */
+    private volatile long iterations;
+    /** Calls so far, counted without synchronisation: it only picks which calls time themselves. */
+    private int calls;
     private final Calibration calibrated;
     /** Where each spin's result goes, so that the JIT cannot drop the spin; races between threads are harmless. */
     private long sink = 1;
@@ -62,8 +75,9 @@ public final class ServerWork implements Runnable {
 
     private static synchronized Calibration calibration() {
         if (calibration == null) {
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            calibration = calibrate(threads::getCurrentThreadCpuTime);
+            Calibration spun = calibrate(THREADS::getCurrentThreadCpuTime);
+            calibration = new Calibration(spun.nanosPerIteration(), spun.spread(),
+                    clockCost(THREADS::getCurrentThreadCpuTime));
         }
         return calibration;
     }
@@ -91,7 +105,18 @@ public final class ServerWork implements Runnable {
             throw new IllegalStateException("the thread CPU clock did not advance while spinning; cannot calibrate "
                     + "serverWorkNanos (result " + x + ")");
         }
-        return new Calibration(median, (rounds[ROUNDS - 1] - rounds[0]) / median);
+        return new Calibration(median, (rounds[ROUNDS - 1] - rounds[0]) / median, 0);
+    }
+
+    /** The median of 101 differences of two back-to-back readings of {@code threadCpuNanos}: one reading's cost. */
+    static long clockCost(LongSupplier threadCpuNanos) {
+        long[] costs = new long[101];
+        for (int i = 0; i < costs.length; i++) {
+            long first = threadCpuNanos.getAsLong();
+            costs[i] = threadCpuNanos.getAsLong() - first;
+        }
+        Arrays.sort(costs);
+        return Math.max(0, costs[costs.length / 2]);
     }
 
     /** {@code iterations} steps of a xorshift64 chain from {@code seed}. */
@@ -107,9 +132,26 @@ public final class ServerWork implements Runnable {
 
     @Override
     public void run() {
-        if (iterations > 0) {
-            sink = spin(iterations, sink);
+        long n = iterations;
+        if (n <= 0) {
+            return;
         }
+        if (++calls % CHECK_EVERY != 0) {
+            sink = spin(n, sink);
+            return;
+        }
+        long before = THREADS.getCurrentThreadCpuTime();
+        sink = spin(n, sink);
+        long took = THREADS.getCurrentThreadCpuTime() - before - calibrated.clockNanos();
+        if (took > 0) {
+            iterations = correct(n, took, nanosPerCall);
+        }
+    }
+
+    /** A quarter of the way from {@code n} iterations, which took {@code took} ns, to those that would take the target. */
+    static long correct(long n, long took, long targetNanos) {
+        double ideal = n * (double) targetNanos / took;
+        return Math.max(1, Math.round(n + (ideal - n) / 4));
     }
 
     /** The CPU time each call costs, ns. */
@@ -135,7 +177,8 @@ public final class ServerWork implements Runnable {
         d.put("server_work_iterations", Long.toString(iterations));
         d.put("server_work_calibration", String.format(Locale.ROOT, "%.4f ns per iteration, median of %d rounds of "
                 + "%d ms on the thread CPU clock, spread %.1f %%", calibrated.nanosPerIteration(), ROUNDS,
-                ROUND_MILLIS, 100 * calibrated.spread()));
+                ROUND_MILLIS, 100 * calibrated.spread()) + String.format(Locale.ROOT, "; a clock reading %d ns; "
+                + "every %dth call times itself and corrects the iterations", calibrated.clockNanos(), CHECK_EVERY));
         return d;
     }
 
@@ -144,7 +187,8 @@ public final class ServerWork implements Runnable {
      *
      * @param nanosPerIteration CPU time of one iteration, the median of the rounds
      * @param spread (max − min) / median of the rounds
+     * @param clockNanos what one reading of the thread CPU clock costs, taken out of a call that times itself
      */
-    record Calibration(double nanosPerIteration, double spread) {
+    record Calibration(double nanosPerIteration, double spread, long clockNanos) {
     }
 }

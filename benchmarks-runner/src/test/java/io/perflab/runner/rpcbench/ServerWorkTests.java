@@ -17,7 +17,7 @@ class ServerWorkTests {
     @Test
     void spinsTheRequestedCpuTimePerCallOnTheThreadCpuClock() {
         ServerWork work = ServerWork.of(20_000);
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 5_000; i++) { // 0.1 s: about 80 calls that time themselves and correct the iterations
             work.run();
         }
 
@@ -27,11 +27,12 @@ class ServerWorkTests {
         }
         double perCall = (threads.getCurrentThreadCpuTime() - before) / 500.0;
 
-        // 10 ms of spinning; the thread CPU clock is blind to preemption, so a busy machine does not move it much
+        // 10 ms of spinning, whatever code the JIT made of it in this JVM (a calibration alone was seen 1.4–2× off in
+        // a test JVM that had run other tests); the thread CPU clock is blind to preemption
         assertThat(perCall).isBetween(20_000 * 0.8, 20_000 * 1.25);
         assertThat(work.describe()).containsEntry("server_work_nanos", "20000")
                 .containsKeys("server_work_iterations", "server_work_calibration");
-        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds");
+        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds", "every 64th call times itself");
     }
 
     @Test
@@ -49,6 +50,27 @@ class ServerWorkTests {
 
         assertThat(calibration.nanosPerIteration()).isEqualTo(2.0);
         assertThat(calibration.spread()).isEqualTo((6.0 - 1.8) / 2.0);
+    }
+
+    @Test
+    void aCallThatTimedItselfMovesTheIterationsAQuarterOfTheWayToTheTarget() {
+        assertThat(ServerWork.correct(1000, 2000, 1000)).isEqualTo(875); // twice too slow: ideal 500
+        assertThat(ServerWork.correct(1000, 500, 1000)).isEqualTo(1250); // twice too fast: ideal 2000
+        assertThat(ServerWork.correct(1000, 1000, 1000)).isEqualTo(1000);
+        assertThat(ServerWork.correct(1, 1_000_000, 10)).isEqualTo(1); // never below one iteration
+    }
+
+    @Test
+    void theClockCostIsTheMedianOfBackToBackReadings() {
+        Deque<Long> readings = new ArrayDeque<>();
+        for (int i = 0; i < 101; i++) { // differences 0..100 ns, shuffled by the order of reading
+            long t = 1_000_000L * i;
+            readings.add(t);
+            readings.add(t + (i * 37) % 101);
+        }
+
+        assertThat(ServerWork.clockCost(readings::pop)).isEqualTo(50);
+        assertThat(readings).isEmpty();
     }
 
     @Test
