@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 /**
@@ -22,10 +23,10 @@ import java.util.function.LongSupplier;
  *
  * <p>The calibration is only the start: how fast the JIT's code for the spin runs depends on where it was compiled
  * (inlined into the calibration loop, into the handler, or alone; a tier still being replaced), by up to 1.4–2× in
- * one JVM. So every {@value #CHECK_EVERY}th call times itself on the thread CPU clock, less the clock's own cost
- * measured at calibration, and moves the iterations per call a quarter of the way to what would have cost exactly
- * {@code serverWorkNanos}: the cost converges on the requested one in whatever code the JIT settles on. Those two
- * clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
+ * one JVM. So one call in {@value #CHECK_EVERY}, drawn at random, times itself on the thread CPU clock, less the
+ * clock's own cost measured at calibration, and moves the iterations per call a quarter of the way to what would have
+ * cost exactly {@code serverWorkNanos}: the cost converges on the requested one in whatever code the JIT settles on.
+ * The two clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
  */
 public final class ServerWork implements Runnable {
 
@@ -33,7 +34,7 @@ public final class ServerWork implements Runnable {
     public static final ServerWork NONE = new ServerWork(0, 0, null);
 
     static final int ROUNDS = 7;
-    /** One call in this many times itself and corrects the iterations per call. */
+    /** One call in this many, on average, times itself and corrects the iterations per call. */
     static final int CHECK_EVERY = 64;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     static final int ROUND_MILLIS = 10;
@@ -45,8 +46,6 @@ public final class ServerWork implements Runnable {
     private final long nanosPerCall;
     /** Iterations per call, corrected as calls time themselves; written by any thread that calls. */
     private volatile long iterations;
-    /** Calls so far, counted without synchronisation: it only picks which calls time themselves. */
-    private int calls;
     private final Calibration calibrated;
     /** Where each spin's result goes, so that the JIT cannot drop the spin; races between threads are harmless. */
     private long sink = 1;
@@ -136,7 +135,8 @@ public final class ServerWork implements Runnable {
         if (n <= 0) {
             return;
         }
-        if (++calls % CHECK_EVERY != 0) {
+        // a thread-local draw, not a shared counter: server threads on other CPUs would bounce its cache line per call
+        if (ThreadLocalRandom.current().nextInt(CHECK_EVERY) != 0) {
             sink = spin(n, sink);
             return;
         }
@@ -178,7 +178,7 @@ public final class ServerWork implements Runnable {
         d.put("server_work_calibration", String.format(Locale.ROOT, "%.4f ns per iteration, median of %d rounds of "
                 + "%d ms on the thread CPU clock, spread %.1f %%", calibrated.nanosPerIteration(), ROUNDS,
                 ROUND_MILLIS, 100 * calibrated.spread()) + String.format(Locale.ROOT, "; a clock reading %d ns; "
-                + "every %dth call times itself and corrects the iterations", calibrated.clockNanos(), CHECK_EVERY));
+                + "one call in %d times itself and corrects the iterations", calibrated.clockNanos(), CHECK_EVERY));
         return d;
     }
 

@@ -32,7 +32,7 @@ class ServerWorkTests {
         assertThat(perCall).isBetween(20_000 * 0.8, 20_000 * 1.25);
         assertThat(work.describe()).containsEntry("server_work_nanos", "20000")
                 .containsKeys("server_work_iterations", "server_work_calibration");
-        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds", "every 64th call times itself");
+        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds", "one call in 64 times itself");
     }
 
     @Test
