@@ -23,7 +23,7 @@ import picocli.CommandLine.IVersionProvider;
                 + "With no subcommand, or with only --name=value properties, starts the web service.",
         subcommands = {ServeCommand.class, BenchCommand.class, AbCommand.class, PeersCommand.class,
                 CalibrateCommand.class, TrialCommand.class, CompareCommand.class, UploadCommand.class,
-                TokenCommand.class,
+                TokenCommand.class, AgentCommand.class,
                 CommandLine.HelpCommand.class})
 public final class PerfLabCommand implements Runnable {
 

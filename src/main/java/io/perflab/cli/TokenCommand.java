@@ -39,13 +39,17 @@ final class TokenCommand implements Runnable {
         @Parameters(paramLabel = "NAME", description = "what the token is for, e.g. github-actions")
         String name;
 
+        @picocli.CommandLine.Option(names = "--role", paramLabel = "ROLE", defaultValue = "user",
+                description = "user (uploads and writes; default) or agent (a benchmark host's perflab agent)")
+        String role;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
             return exchange(server, client -> client.post().uri("/api/v1/tokens")
-                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name)), 201, spec, created -> {
+                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201, spec, created -> {
                 spec.commandLine().getOut().println(created.get("token").asString());
                 spec.commandLine().getOut().println("id " + created.get("id").asLong() + ", name '"
                         + created.get("name").asString() + "'; it is shown only now.");

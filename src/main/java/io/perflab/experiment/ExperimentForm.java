@@ -34,7 +34,8 @@ public class ExperimentForm {
     static final java.util.Set<String> FIELDS = java.util.Set.of("name", "description", "preset",
             VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
             "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
-            "withoutEnvironment", "withEnvironment", "design", "pairs", "windowsPerPair", "target", "budget");
+            "withoutEnvironment", "withEnvironment", "design", "pairs", "windowsPerPair", "target", "budget",
+            "hostLabels");
 
     private String name = "";
     private String description = "";
@@ -58,6 +59,7 @@ public class ExperimentForm {
     private Integer windowsPerPair = PairedInput.DEFAULT_WINDOWS_PER_PAIR;
     private String target = "";
     private String budget = "";
+    private String hostLabels = "";
 
     /** The pairs the form suggests for a paired design. */
     static final int DEFAULT_PAIRS = 10;
@@ -74,7 +76,7 @@ public class ExperimentForm {
                     environment("withoutEnvironment", withoutEnvironment, errors),
                     environment("withEnvironment", withEnvironment, errors), blankToNull(design),
                     paired ? pairs : null, paired ? windowsPerPair : null, paired ? targets(target) : null,
-                    paired ? blankToNull(budget) : null);
+                    paired ? blankToNull(budget) : null, labels(hostLabels, errors));
         }
         boolean hasPreset = preset != null && !preset.isBlank();
         WorkloadSettings settings = new WorkloadSettings(null,
@@ -94,7 +96,18 @@ public class ExperimentForm {
                 paired ? null : runsPerVariant, paired ? null : order, seed, null, null, null, null, null, null, null,
                 blankToNull(design),
                 paired ? pairs : null, paired ? windowsPerPair : null, paired ? targets(target) : null,
-                paired ? blankToNull(budget) : null);
+                paired ? blankToNull(budget) : null, labels(hostLabels, errors));
+    }
+
+    /** {@code k=v,k=v} as the API's map; null when blank, or when it is not labels (rejected into errors). */
+    private static Map<String, String> labels(String text, Errors errors) {
+        try {
+            io.perflab.agent.HostLabels labels = io.perflab.agent.HostLabels.parse(text);
+            return labels.isEmpty() ? null : labels.labels();
+        } catch (IllegalArgumentException e) {
+            errors.rejectValue("hostLabels", "typeMismatch", e.getMessage());
+            return null;
+        }
     }
 
     /** The targets typed in one field, separated by commas or spaces; null for none. */
@@ -269,6 +282,14 @@ public class ExperimentForm {
 
     public void setBudget(String budget) {
         this.budget = budget;
+    }
+
+    public String getHostLabels() {
+        return hostLabels;
+    }
+
+    public void setHostLabels(String hostLabels) {
+        this.hostLabels = hostLabels;
     }
 
     public Long getSeed() {

@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.ExperimentDesign;
 import java.time.Instant;
 
@@ -13,13 +14,16 @@ import java.time.Instant;
  * @param stopping the targets and budget of a paired design's sequential stopping, {@link PairedStopping#NONE} when
  *     every planned pair runs
  * @param stopReason why a paired experiment stopped before its last planned pair, else null
+ * @param hostLabels the labels an agent's host must carry to run it; {@link HostLabels#NONE}: any host
+ * @param agentId the agent that runs it now (while RUNNING) or ran it last; null if none did
  */
 public record ExperimentRecord(long id, String name, String description, ExperimentKind kind,
                                ExperimentStatus status, String preset, String benchmark, int runsPerVariant,
                                String runOrder, long seed, int trialTimeoutSeconds, int maxFailures,
                                String createdBy, Instant createdAt, Instant startedAt, Instant finishedAt,
                                int dataVersion, String error, ExperimentDesign design, int windowsPerPair,
-                               PairedStopping stopping, String stopReason) {
+                               PairedStopping stopping, String stopReason, HostLabels hostLabels,
+                               Long agentId) {
 
     /**
      * Trials in the whole plan; in a paired design, the windows of both variants of every planned pair (a pair that

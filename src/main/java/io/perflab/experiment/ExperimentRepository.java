@@ -1,14 +1,15 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.AgentProtocol.AssignedVariant;
+import io.perflab.agent.AgentProtocol.Assignment;
+import io.perflab.agent.HostLabels;
 import io.perflab.paired.SequentialStopping;
-import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairPlacement;
 import io.perflab.runner.experiment.PairResult;
-import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.json.RunnerJson;
@@ -52,7 +53,7 @@ public class ExperimentRepository {
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
             + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
             + "started_at, finished_at, data_version, error, design, windows_per_pair, targets, budget_seconds, "
-            + "stop_reason";
+            + "stop_reason, host_labels, agent_id";
 
     /** The size of {@code trial_run.output_values}. */
     private static final int OUTPUT_VALUES_CHARS = 1_000_000;
@@ -77,8 +78,8 @@ public class ExperimentRepository {
         jdbc.sql("""
                 INSERT INTO experiment (name, description, kind, status, preset, runs_per_variant, run_order, seed,
                     trial_timeout_seconds, max_failures, workload, created_by, created_at, data_version, design,
-                    windows_per_pair, targets, budget_seconds)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)""")
+                    windows_per_pair, targets, budget_seconds, host_labels)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""")
                 .params(spec.name(), spec.description(), spec.kind().name(), status.name(), spec.preset(),
                         plan.runsPerVariant(), plan.order().label(), plan.seed(),
                         (int) Math.min(Integer.MAX_VALUE, plan.trialTimeout().toSeconds()), plan.maxFailures(),
@@ -87,7 +88,8 @@ public class ExperimentRepository {
                         spec.stopping().targets().isEmpty() ? null
                                 : json.writeValueAsString(spec.stopping().targetTexts()),
                         spec.stopping().budget().map(b -> (int) Math.min(Integer.MAX_VALUE, b.toSeconds()))
-                                .orElse(null))
+                                .orElse(null),
+                        spec.hostLabels().isEmpty() ? null : spec.hostLabels().canonical())
                 .update(keys, "id");
         long id = keys.getKey().longValue();
         insertVariant(id, VariantName.WITHOUT, plan.without());
@@ -330,39 +332,49 @@ public class ExperimentRepository {
 
     /** The plan of a stored engine or command experiment, as the runner needs it to run (or resume) it. */
     public ExperimentPlan plan(ExperimentRecord experiment) {
-        Map<String, Map<String, String>> variants = new LinkedHashMap<>();
+        return assignment(experiment, false).toPlan();
+    }
+
+    /**
+     * A stored engine or command experiment as an agent runs it: its plan as stored and, in the fresh design, the
+     * trials it still misses. The built-in agent and remote ones run the same {@link Assignment#toPlan()}.
+     */
+    public Assignment assignment(ExperimentRecord experiment) {
+        return assignment(experiment, true);
+    }
+
+    private Assignment assignment(ExperimentRecord experiment, boolean pending) {
+        Map<String, AssignedVariant> variants = new LinkedHashMap<>();
         jdbc.sql("SELECT name, options, jvm_args, command, metrics_format, directory, environment FROM variant "
                         + "WHERE experiment_id = ?")
                 .param(experiment.id())
                 .query((ResultSet rs) -> {
-                    Map<String, String> v = new LinkedHashMap<>();
-                    for (String column : List.of("options", "jvm_args", "command", "metrics_format", "directory",
-                            "environment")) {
-                        v.put(column, rs.getString(column));
-                    }
-                    variants.put(rs.getString("name"), v);
+                    String command = rs.getString("command");
+                    String jvmArgs = rs.getString("jvm_args");
+                    variants.put(rs.getString("name"), new AssignedVariant(
+                            command == null ? stringMap(rs.getString("options")) : null,
+                            command != null || jvmArgs == null ? null
+                                    : json.readValue(jvmArgs, new TypeReference<List<String>>() { }),
+                            command, rs.getString("metrics_format"), rs.getString("directory"),
+                            command == null ? null : stringMap(rs.getString("environment"))));
                 });
         String workloadJson = jdbc.sql("SELECT workload FROM experiment WHERE id = ?").param(experiment.id())
                 .query(String.class).optional().orElse(null);
-        Variant without = variant(variants.get(VariantName.WITHOUT.label()), workloadJson);
-        Variant with = variant(variants.get(VariantName.WITH.label()), workloadJson);
-        ExperimentPlan plan = ExperimentPlan.of(without, with, experiment.runsPerVariant())
-                .withOrder(TrialOrder.parse(experiment.runOrder()))
-                .withSeed(experiment.seed())
-                .withTrialTimeout(Duration.ofSeconds(experiment.trialTimeoutSeconds()))
-                .withMaxFailures(experiment.maxFailures());
-        return experiment.paired() ? plan.withDesign(experiment.design(), experiment.windowsPerPair()) : plan;
-    }
-
-    private Variant variant(Map<String, String> row, String workloadJson) {
-        if (row.get("command") != null) {
-            return new CommandVariant(row.get("command"), Optional.ofNullable(row.get("metrics_format")),
-                    Optional.ofNullable(row.get("directory")).map(Path::of), stringMap(row.get("environment")));
+        Assignment stored = new Assignment(experiment.id(), experiment.name(), experiment.kind().name(),
+                experiment.design().label(), experiment.runsPerVariant(), experiment.runOrder(), experiment.seed(),
+                experiment.trialTimeoutSeconds(), experiment.maxFailures(), experiment.windowsPerPair(),
+                workloadJson, variants.get(VariantName.WITHOUT.label()), variants.get(VariantName.WITH.label()),
+                List.of());
+        if (!pending || experiment.paired()) {
+            return stored;
         }
-        EngineOptions options = RunnerJson.mapper().readValue(row.get("options"), EngineOptions.class);
-        List<String> jvmArgs = row.get("jvm_args") == null ? List.of()
-                : json.readValue(row.get("jvm_args"), new TypeReference<List<String>>() { });
-        return new EngineVariant(options, workload(workloadJson), jvmArgs, Optional.empty());
+        java.util.Set<Integer> missing = new java.util.TreeSet<>();
+        stored.toPlan().trials().forEach(t -> missing.add(t.ordinal()));
+        missing.removeAll(storedOrdinals(experiment.id()));
+        return new Assignment(stored.experimentId(), stored.name(), stored.kind(), stored.design(),
+                stored.runsPerVariant(), stored.order(), stored.seed(), stored.trialTimeoutSeconds(),
+                stored.maxFailures(), stored.windowsPerPair(), stored.workload(), stored.without(), stored.with(),
+                List.copyOf(missing));
     }
 
     /** A stored workload; settings a release before them did not store keep rpc-bench's defaults. */
@@ -409,7 +421,28 @@ public class ExperimentRepository {
      */
     @Transactional
     public void saveRun(long experimentId, TrialResult result) {
-        insertRun(experimentId, result);
+        saveRun(experimentId, null, result);
+    }
+
+    /**
+     * As {@link #saveRun(long, Long, TrialResult)} unless the experiment has a run at that ordinal already: a trial
+     * posted twice (an agent's retry) is stored once. Returns whether it was stored now; two posts racing each other
+     * meet the ordinal's unique key, and the loser's transaction fails with a {@code DuplicateKeyException}.
+     */
+    @Transactional
+    public boolean saveRunOnce(long experimentId, Long agentId, TrialResult result) {
+        boolean stored = jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND ordinal = ?")
+                .params(experimentId, result.ordinal()).query(Long.class).single() > 0;
+        if (!stored) {
+            saveRun(experimentId, agentId, result);
+        }
+        return !stored;
+    }
+
+    /** As {@link #saveRun(long, TrialResult)}, recording the agent the trial ran on (null: none registered). */
+    @Transactional
+    public void saveRun(long experimentId, Long agentId, TrialResult result) {
+        insertRun(experimentId, agentId, result);
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
     }
 
@@ -420,17 +453,23 @@ public class ExperimentRepository {
      */
     @Transactional
     public void savePair(long experimentId, PairResult pair) {
+        savePair(experimentId, null, pair);
+    }
+
+    /** As {@link #savePair(long, PairResult)}, recording the agent the pair ran on (null: none registered). */
+    @Transactional
+    public void savePair(long experimentId, Long agentId, PairResult pair) {
         PairPlacement placement = pair.placement();
         jdbc.sql("""
                 INSERT INTO experiment_pair (experiment_id, pair_index, status, without_cpus, with_cpus, first_variant,
-                    started_at, finished_at, setup_seconds, measuring_seconds, error)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    started_at, finished_at, setup_seconds, measuring_seconds, error, agent_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
                         placement.withCpus(), placement.first().label(), timestamp(pair.start()),
                         timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
-                        truncate(pair.error(), 8000))
+                        truncate(pair.error(), 8000), agentId)
                 .update();
-        pair.results().forEach(result -> insertRun(experimentId, result));
+        pair.results().forEach(result -> insertRun(experimentId, agentId, result));
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
     }
 
@@ -483,20 +522,20 @@ public class ExperimentRepository {
     }
 
     /** Inserts one result's run row and samples; the caller holds the transaction and bumps the data version. */
-    private void insertRun(long experimentId, TrialResult result) {
+    private void insertRun(long experimentId, Long agentId, TrialResult result) {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         PairPosition pair = result.pair();
         jdbc.sql("""
                 INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at, pid,
                     environment, error, output_values, pair_index, window_index, cpu_set, start_nanos, skew_nanos,
-                    started_first)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    started_first, agent_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
                         json.writeValueAsString(result.environment()), truncate(result.error(), 8000),
                         outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
                         pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
-                        pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst())
+                        pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId)
                 .update(keys, "id");
         if (!result.parsedMetrics().isEmpty()) {
             List<String> known = jdbc.sql("SELECT metric_key FROM experiment_metric WHERE experiment_id = ?")
@@ -667,15 +706,168 @@ public class ExperimentRepository {
         return jdbc.sql(sql).params(params).update() == 1;
     }
 
-    /** After a crash or kill: experiments left RUNNING become INTERRUPTED; returns their ids. */
+    /**
+     * After a crash or kill of a service: the experiments its built-in agent {@code agentId} left RUNNING (and those
+     * of the release before agents, which name none) become INTERRUPTED; returns their ids. Experiments running on
+     * other agents are theirs: a lost one is found by its heartbeat.
+     */
     @Transactional
-    public List<Long> interruptRunning(Instant now) {
-        List<Long> ids = jdbc.sql("SELECT id FROM experiment WHERE status = 'RUNNING'").query(Long.class).list();
+    public List<Long> interruptRunning(Long agentId, Instant now) {
+        List<Long> ids = jdbc.sql("SELECT id FROM experiment WHERE status = 'RUNNING' AND (agent_id IS NULL"
+                        + (agentId == null ? ")" : " OR agent_id = ?)"))
+                .params(agentId == null ? List.of() : List.of(agentId)).query(Long.class).list();
         for (long id : ids) {
-            transition(id, ExperimentStatus.RUNNING, ExperimentStatus.INTERRUPTED, now,
-                    "the server stopped while this experiment ran; finished runs are kept, resume runs the rest");
+            endClaim(id, null, ExperimentStatus.INTERRUPTED, now,
+                    "the server stopped while this experiment ran; finished runs are kept, resume runs the rest",
+                    false);
         }
         return ids;
+    }
+
+    /** What the queue needs of a claimable experiment to decide whether an agent may take it. */
+    private record Claimable(long id, ExperimentStatus status, ExperimentKind kind, String design,
+                             HostLabels required, String runLabels) {
+    }
+
+    private static final String CLAIMABLE = "SELECT id, status, kind, design, host_labels, run_labels FROM experiment ";
+
+    /**
+     * Claims the oldest experiment {@code agent} may run: QUEUED, or INTERRUPTED by a lost agent. The rows are
+     * locked with {@code FOR UPDATE SKIP LOCKED}, so that agents and service instances claiming at once each see
+     * only rows no other claim holds, and the claim itself is a conditional update: an experiment is never
+     * claimed twice.
+     */
+    @Transactional
+    public Optional<ExperimentRecord> claimNext(Claimant agent, Instant now) {
+        List<Claimable> candidates = jdbc.sql(CLAIMABLE + "WHERE status = 'QUEUED' OR (status = 'INTERRUPTED' "
+                        + "AND resume_on_claim = TRUE) ORDER BY created_at, id FOR UPDATE SKIP LOCKED")
+                .query(this::claimable).list();
+        for (Claimable c : candidates) {
+            if (agent.mayRun(c.kind(), c.design(), c.required(), c.runLabels()) && take(c, agent, now)) {
+                return find(c.id());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Claims queued experiment {@code id} for {@code agent}; false if it is not queued or not for this agent. */
+    @Transactional
+    public boolean claim(long id, Claimant agent, Instant now) {
+        Optional<Claimable> c = jdbc.sql(CLAIMABLE + "WHERE id = ? AND status = 'QUEUED' FOR UPDATE SKIP LOCKED")
+                .param(id).query(this::claimable).optional();
+        return c.isPresent() && agent.mayRun(c.get().kind(), c.get().design(), c.get().required(),
+                c.get().runLabels()) && take(c.get(), agent, now);
+    }
+
+    private Claimable claimable(ResultSet rs, int row) throws SQLException {
+        return new Claimable(rs.getLong("id"), ExperimentStatus.valueOf(rs.getString("status")),
+                ExperimentKind.valueOf(rs.getString("kind")), rs.getString("design"),
+                HostLabels.parse(rs.getString("host_labels")), rs.getString("run_labels"));
+    }
+
+    private boolean take(Claimable c, Claimant agent, Instant now) {
+        if (c.status() == ExperimentStatus.INTERRUPTED) {
+            deleteCancelledRuns(c.id());
+        }
+        boolean taken = jdbc.sql("""
+                UPDATE experiment SET status = 'RUNNING', error = NULL, started_at = ?, finished_at = NULL,
+                    agent_id = ?, run_labels = COALESCE(run_labels, ?), resume_on_claim = FALSE,
+                    cancel_requested = FALSE
+                WHERE id = ? AND status = ?""")
+                .params(timestamp(now), agent.agentId(), agent.labels().canonical(), c.id(), c.status().name())
+                .update() == 1;
+        if (taken && agent.agentId() != null) {
+            jdbc.sql("""
+                    INSERT INTO experiment_claim (experiment_id, claim, agent_id, claimed_at)
+                    VALUES (?, (SELECT COALESCE(MAX(claim), 0) + 1 FROM experiment_claim WHERE experiment_id = ?), ?, ?)""")
+                    .params(c.id(), c.id(), agent.agentId(), timestamp(now)).update();
+        }
+        return taken;
+    }
+
+    /**
+     * Ends the claim on running experiment {@code id}: it moves to {@code to}, and its claim records how it ended.
+     * Only the agent holding it may end it ({@code agentId}; null: whichever holds it).
+     *
+     * @param resumeOnClaim whether an agent's next claim takes it up again (an experiment whose agent was lost)
+     * @return false if the experiment is not RUNNING on that agent (any more)
+     */
+    @Transactional
+    public boolean endClaim(long id, Long agentId, ExperimentStatus to, Instant now, String error,
+                            boolean resumeOnClaim) {
+        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = ?, resume_on_claim = ?, "
+                        + "cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
+                        + (agentId == null ? "" : " AND agent_id = ?"))
+                .params(params(to.name(), truncate(error, 4000), timestamp(now), resumeOnClaim, id, agentId))
+                .update() == 1;
+        if (ended) {
+            jdbc.sql("UPDATE experiment_claim SET ended_at = ?, outcome = ? WHERE experiment_id = ? AND ended_at IS NULL")
+                    .params(timestamp(now), to.name(), id).update();
+        }
+        return ended;
+    }
+
+    /** Statement parameters, some of them null; a trailing null is left out (an optional last condition). */
+    private static List<Object> params(Object... values) {
+        List<Object> params = new ArrayList<>(java.util.Arrays.asList(values));
+        if (params.get(params.size() - 1) == null) {
+            params.remove(params.size() - 1);
+        }
+        return params;
+    }
+
+    /** Whether {@code agentId} holds running experiment {@code id} now. */
+    public boolean holds(long id, long agentId) {
+        return jdbc.sql("SELECT COUNT(*) FROM experiment WHERE id = ? AND status = 'RUNNING' AND agent_id = ?")
+                .params(id, agentId).query(Long.class).single() == 1;
+    }
+
+    /** Asks the agent running experiment {@code id} to cancel it; false if it is not running. */
+    public boolean requestCancel(long id) {
+        return jdbc.sql("UPDATE experiment SET cancel_requested = TRUE WHERE id = ? AND status = 'RUNNING'")
+                .param(id).update() == 1;
+    }
+
+    /** Whether a user asked to cancel running experiment {@code id}. */
+    public boolean cancelRequested(long id) {
+        return jdbc.sql("SELECT cancel_requested FROM experiment WHERE id = ?").param(id).query(Boolean.class)
+                .optional().orElse(false);
+    }
+
+    /** The running experiments of {@code agentId}. */
+    public List<Long> runningOn(long agentId) {
+        return jdbc.sql("SELECT id FROM experiment WHERE status = 'RUNNING' AND agent_id = ? ORDER BY id")
+                .param(agentId).query(Long.class).list();
+    }
+
+    /**
+     * One claim of an experiment by an agent.
+     *
+     * @param outcome how it ended (the status it left the experiment in), null while it runs
+     */
+    public record Claim(int claim, long agentId, Instant claimedAt, Instant endedAt, String outcome) {
+    }
+
+    /** Every claim of an experiment, in order: the agents that ran it. */
+    public List<Claim> claims(long experimentId) {
+        return jdbc.sql("SELECT claim, agent_id, claimed_at, ended_at, outcome FROM experiment_claim "
+                        + "WHERE experiment_id = ? ORDER BY claim")
+                .param(experimentId)
+                .query((rs, n) -> new Claim(rs.getInt("claim"), rs.getLong("agent_id"), instant(rs, "claimed_at"),
+                        instant(rs, "ended_at"), rs.getString("outcome")))
+                .list();
+    }
+
+    /** The number of stored trials (runs) of an experiment per agent id; runs that name no agent are left out. */
+    public Map<Long, Integer> runsPerAgent(long experimentId) {
+        Map<Long, Integer> runs = new LinkedHashMap<>();
+        jdbc.sql("SELECT agent_id, COUNT(*) FROM trial_run WHERE experiment_id = ? AND agent_id IS NOT NULL "
+                        + "GROUP BY agent_id ORDER BY agent_id")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    runs.put(rs.getLong(1), rs.getInt(2));
+                });
+        return runs;
     }
 
     public boolean delete(long id) {
@@ -690,7 +882,8 @@ public class ExperimentRepository {
                 rs.getInt("max_failures"), rs.getString("created_by"), instant(rs, "created_at"),
                 instant(rs, "started_at"), instant(rs, "finished_at"), rs.getInt("data_version"),
                 rs.getString("error"), ExperimentDesign.parse(rs.getString("design")),
-                Math.max(1, rs.getInt("windows_per_pair")), stopping(rs), rs.getString("stop_reason"));
+                Math.max(1, rs.getInt("windows_per_pair")), stopping(rs), rs.getString("stop_reason"),
+                HostLabels.parse(rs.getString("host_labels")), rs.getObject("agent_id", Long.class));
     }
 
     /** The stored targets and budget of a paired design. */

@@ -51,6 +51,9 @@ import java.util.Map;
  *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list
  * @param budget paired designs: start no pair that would end after this long, e.g. {@code 10m}, {@code 90s},
  *     {@code 1h30m}
+ * @param hostLabels the labels the host of an agent must carry to run it, e.g. {@code {"arch": "x86_64"}}: keys of 1
+ *     to 40 letters, digits, {@code . _ -}, values of 1 to 100 letters, digits, {@code . _ - + : /}, at most 16;
+ *     none: any agent whose host carries no label the experiment lacks (the built-in agent, by default)
  */
 public record ExperimentRequest(
         @NotBlank @Size(max = 200) @PrintableText String name,
@@ -79,7 +82,23 @@ public record ExperimentRequest(
         @Min(1) @Max(ExperimentPlan.MAX_WINDOWS_PER_PAIR) Integer windowsPerPair,
         @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
         @Size(max = 20) List<@NotBlank @Size(max = 140) @PrintableText String> target,
-        @Size(max = 40) String budget) {
+        @Size(max = 40) String budget,
+        @Size(max = io.perflab.agent.HostLabels.MAX_LABELS) Map<String, String> hostLabels) {
+
+    /** A request that asks for no host labels. */
+    public ExperimentRequest(String name, String description, String kind, String preset, Map<String, String> without,
+                             Map<String, String> with, WorkloadSettings workload, List<String> withoutJvmArgs,
+                             List<String> withJvmArgs, String withoutCommand, String withCommand,
+                             Integer runsPerVariant, String order, Long seed, Integer trialTimeoutSeconds,
+                             Integer maxFailures, String metricsFormat, String withoutDirectory, String withDirectory,
+                             Map<String, String> withoutEnvironment, Map<String, String> withEnvironment,
+                             String design, Integer pairs, Integer windowsPerPair, List<String> target,
+                             String budget) {
+        this(name, description, kind, preset, without, with, workload, withoutJvmArgs, withJvmArgs, withoutCommand,
+                withCommand, runsPerVariant, order, seed, trialTimeoutSeconds, maxFailures, metricsFormat,
+                withoutDirectory, withDirectory, withoutEnvironment, withEnvironment, design, pairs, windowsPerPair,
+                target, budget, null);
+    }
 
     /** A request of the fresh design. */
     public ExperimentRequest(String name, String description, String kind, String preset, Map<String, String> without,

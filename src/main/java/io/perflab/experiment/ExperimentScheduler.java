@@ -26,11 +26,13 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The host's single experiment executor: runs queued experiments one at a time in FIFO order (concurrent
- * benchmarks would disturb each other), one fresh JVM per trial, storing each trial the moment it ends.
+ * The host's single experiment executor and the service's built-in agent: claims queued experiments one at a time
+ * in FIFO order (concurrent benchmarks would disturb each other) through the same claim as remote agents, one fresh
+ * JVM per trial, storing each trial the moment it ends through the same path as their posts ({@link ClaimedRuns}).
+ * With {@code perflab.agents.built-in=false} it runs nothing and leaves the queue to remote agents.
  *
- * <p>On start, experiments left {@code RUNNING} by a crash become {@code INTERRUPTED} with their finished runs
- * intact; {@link #resume} runs only the runs the plan still misses, in plan order. A paired design is run by
+ * <p>On start, experiments its built-in agent left {@code RUNNING} by a crash become {@code INTERRUPTED} with their
+ * finished runs intact; {@link #resume} runs only the runs the plan still misses, in plan order. A paired design is run by
  * {@link PairedExperimentRun}: pair by pair, each stored whole, and a resumed one runs the pairs it misses whole.
  * A clean shutdown stops the running trial and leaves the experiment {@code INTERRUPTED} too.
  */
@@ -46,6 +48,10 @@ public class ExperimentScheduler implements SmartLifecycle {
     private final JvmFlagPolicy jvmFlags;
     private final MetricsReader metricsReader;
     private final PairedExperimentRun paired;
+    private final ClaimedRuns runs;
+    /** Null for a scheduler built without an agent registry: it claims as an agent with no id. */
+    private final AgentCoordinator coordinator;
+    private volatile Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, true);
     private final LinkedBlockingQueue<Boolean> wakeUps = new LinkedBlockingQueue<>();
     private final AtomicReference<Active> active = new AtomicReference<>();
     private volatile boolean stopping;
@@ -58,9 +64,10 @@ public class ExperimentScheduler implements SmartLifecycle {
     /** @param metricsReader reads what the commands of command experiments print, in their variants' formats */
     @Autowired
     ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
-                        Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader) {
+                        Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader,
+                        AgentCoordinator coordinator) {
         this(store, looks, events, clock, jvmFlags, metricsReader, TrialLauncher.ofThisJvm(),
-                PairedExperimentRun.RUNNER);
+                PairedExperimentRun.RUNNER, coordinator);
     }
 
     /**
@@ -70,6 +77,15 @@ public class ExperimentScheduler implements SmartLifecycle {
     ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
                         Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader, TrialLauncher launcher,
                         PairedExperimentRun.PairExecution pairs) {
+        this(store, looks, events, clock, jvmFlags, metricsReader, launcher, pairs, null);
+    }
+
+    private ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
+                                Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader,
+                                TrialLauncher launcher, PairedExperimentRun.PairExecution pairs,
+                                AgentCoordinator coordinator) {
+        this.coordinator = coordinator;
+        this.runs = new ClaimedRuns(store, events, clock);
         this.store = store;
         this.events = events;
         this.clock = clock;
@@ -83,7 +99,7 @@ public class ExperimentScheduler implements SmartLifecycle {
     public long submit(ExperimentSpec spec, String createdBy) {
         long id = store.insert(spec, ExperimentStatus.QUEUED, createdBy, clock.instant());
         events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.QUEUED.name()));
-        wakeUps.offer(Boolean.TRUE);
+        wakeUp();
         return id;
     }
 
@@ -98,6 +114,9 @@ public class ExperimentScheduler implements SmartLifecycle {
             current.cancelRequested().set(true);
             current.runner().cancel();
             return true;
+        }
+        if (store.requestCancel(id)) {
+            return true; // running on another agent, or on another instance's built-in one: it stops at its next look
         }
         boolean cancelled = store.transition(id, ExperimentStatus.QUEUED, ExperimentStatus.CANCELLED, clock.instant(),
                 "cancelled before it started");
@@ -122,8 +141,24 @@ public class ExperimentScheduler implements SmartLifecycle {
             return false;
         }
         events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.QUEUED.name()));
-        wakeUps.offer(Boolean.TRUE);
+        wakeUp();
         return true;
+    }
+
+    /** Wakes this executor and the polls of remote agents on this instance. */
+    private void wakeUp() {
+        wakeUps.offer(Boolean.TRUE);
+        if (coordinator != null) {
+            coordinator.queueChanged();
+        }
+    }
+
+    /** Cancels the experiment this executor runs now if it is {@code id} (a cancel asked on another instance). */
+    private void cancelLocal(long id) {
+        Active current = active.get();
+        if (current != null && current.experimentId() == id && !current.cancelRequested().getAndSet(true)) {
+            current.runner().cancel();
+        }
     }
 
     /** The id of the experiment running now, if any. */
@@ -134,12 +169,20 @@ public class ExperimentScheduler implements SmartLifecycle {
 
     @Override
     public void start() {
-        List<Long> interrupted = store.interruptRunning(clock.instant());
+        boolean runs = coordinator == null || coordinator.settings().builtIn();
+        if (coordinator != null && runs) {
+            builtIn = coordinator.registerBuiltIn(this::cancelLocal);
+        }
+        List<Long> interrupted = store.interruptRunning(runs ? builtIn.agentId() : null, clock.instant());
         if (!interrupted.isEmpty()) {
             log.warn("Experiments {} were running when the server stopped; they are now INTERRUPTED "
                     + "(POST /api/v1/experiments/{{id}}/resume runs what they miss)", interrupted);
         }
         stopping = false;
+        if (!runs) {
+            log.info("The built-in agent is off (perflab.agents.built-in=false): remote agents run the experiments");
+            return;
+        }
         Thread thread = new Thread(this::loop, "perflab-experiments");
         thread.setDaemon(true);
         worker = thread;
@@ -164,6 +207,9 @@ public class ExperimentScheduler implements SmartLifecycle {
             }
         }
         worker = null;
+        if (coordinator != null && builtIn.agentId() != null) {
+            coordinator.unregisterBuiltIn(builtIn.agentId());
+        }
     }
 
     @Override
@@ -176,9 +222,9 @@ public class ExperimentScheduler implements SmartLifecycle {
             try {
                 wakeUps.take();
                 wakeUps.clear();
-                Optional<Long> next;
-                while (!stopping && (next = store.nextQueued()).isPresent()) {
-                    runExperiment(next.get());
+                Optional<ExperimentRecord> next;
+                while (!stopping && (next = store.claimNext(builtIn, clock.instant())).isPresent()) {
+                    run(next.get().id());
                 }
             } catch (InterruptedException e) {
                 return;
@@ -188,12 +234,17 @@ public class ExperimentScheduler implements SmartLifecycle {
         }
     }
 
-    /** Runs queued experiment {@code id} to its end on this thread (the executor's, or a test's). */
+    /** Claims queued experiment {@code id} and runs it to its end on this thread (the executor's, or a test's). */
     void runExperiment(long id) {
-        if (!store.transition(id, ExperimentStatus.QUEUED, ExperimentStatus.RUNNING, clock.instant(), null)) {
-            return;
+        if (store.claim(id, builtIn, clock.instant())) {
+            run(id);
         }
-        events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.RUNNING.name()));
+    }
+
+    /** Runs experiment {@code id}, claimed by the built-in agent, to its end. */
+    private void run(long id) {
+        Long agentId = builtIn.agentId();
+        runs.started(id);
         ExperimentStatus end;
         String message;
         Active current = new Active(id, new ExperimentRunner(launcher, metricsReader), new AtomicBoolean());
@@ -207,7 +258,7 @@ public class ExperimentScheduler implements SmartLifecycle {
             }
             ExperimentOutcome.Stop stop;
             if (plan.design().paired()) {
-                PairedOutcome outcome = paired.run(experiment, plan, current.runner());
+                PairedOutcome outcome = paired.run(experiment, agentId, plan, current.runner());
                 // a stop by the rule is a completed experiment; its reason is stored apart, not as an error
                 message = outcome.message().isEmpty() || outcome.stop() == PairedOutcome.Stop.STOPPED_BY_RULE ? null
                         : outcome.message();
@@ -217,12 +268,11 @@ public class ExperimentScheduler implements SmartLifecycle {
                     case CANCELLED -> ExperimentOutcome.Stop.CANCELLED;
                 };
             } else {
-                Set<Integer> missing = new TreeSet<>();
-                plan.trials().forEach(t -> missing.add(t.ordinal()));
-                missing.removeAll(store.storedOrdinals(id));
+                Set<Integer> missing = new TreeSet<>(store.assignment(experiment).pendingOrdinals());
                 log.info("Experiment {} '{}': running {} of {} trials", id, experiment.name(), missing.size(),
                         plan.trials().size());
-                ExperimentOutcome outcome = current.runner().run(plan, missing, new StoringListener(experiment));
+                ExperimentOutcome outcome = current.runner().run(plan, missing,
+                        new StoringListener(experiment, agentId, current));
                 message = outcome.message().isEmpty() ? null : outcome.message();
                 stop = outcome.stop();
             }
@@ -242,47 +292,33 @@ public class ExperimentScheduler implements SmartLifecycle {
         } finally {
             active.set(null);
         }
-        store.transition(id, ExperimentStatus.RUNNING, end, clock.instant(), message);
-        Map<String, Object> event = new LinkedHashMap<>();
-        event.put("experimentId", id);
-        event.put("status", end.name());
-        if (message != null) {
-            event.put("message", message);
-        }
-        events.publish(id, "status", event);
+        runs.end(id, agentId, end, message, false);
     }
 
-    /** Stores each trial as it finishes and tells subscribers. */
+    /** Stores each trial as it finishes and tells subscribers, as a remote agent's posts do; heeds cancels. */
     private final class StoringListener implements TrialListener {
 
         private final ExperimentRecord experiment;
+        private final Long agentId;
+        private final Active current;
 
-        StoringListener(ExperimentRecord experiment) {
+        StoringListener(ExperimentRecord experiment, Long agentId, Active current) {
             this.experiment = experiment;
+            this.agentId = agentId;
+            this.current = current;
         }
 
         @Override
         public void trialStarted(PlannedTrial trial) {
-            events.publish(experiment.id(), "run-started", Map.of("experimentId", experiment.id(),
-                    "ordinal", trial.ordinal(), "variant", trial.variant().label()));
+            runs.trialStarted(experiment.id(), trial.ordinal(), trial.variant().label());
         }
 
         @Override
         public void trialFinished(TrialResult result) {
-            store.saveRun(experiment.id(), result);
-            long stored = store.storedOrdinals(experiment.id()).size();
-            Map<String, Object> event = new LinkedHashMap<>();
-            event.put("experimentId", experiment.id());
-            event.put("ordinal", result.ordinal());
-            event.put("variant", result.variant());
-            event.put("status", result.status().name());
-            event.put("completedRuns", stored);
-            event.put("totalRuns", experiment.totalRuns());
-            event.put("metrics", result.metrics());
-            if (result.error() != null) {
-                event.put("error", result.error());
+            runs.record(agentId, experiment, result);
+            if (store.cancelRequested(experiment.id())) {
+                cancelLocal(experiment.id());
             }
-            events.publish(experiment.id(), "run", event);
         }
     }
 }

@@ -22,10 +22,12 @@ public class ExperimentService {
     private final ExperimentResults results;
     private final ExperimentValidator validator;
     private final SequentialLookRepository looks;
+    private final AgentRepository agents;
 
     ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
-            ExperimentValidator validator, SequentialLookRepository looks) {
+            ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents) {
         this.store = store;
+        this.agents = agents;
         this.looks = looks;
         this.scheduler = scheduler;
         this.results = results;
@@ -50,15 +52,16 @@ public class ExperimentService {
     /** The full view: status, progress, variants, option diff and per-metric results. */
     public ExperimentView view(long id) {
         ExperimentRecord e = get(id);
-        return view(e, results.compare(e));
+        return view(e, results.compare(e), agentRuns(e));
     }
 
-    /** A list entry: the view without per-metric results. */
+    /** A list entry: the view without per-metric results and agents. */
     public ExperimentView summary(ExperimentRecord e) {
-        return view(e, List.of());
+        return view(e, List.of(), List.of());
     }
 
-    private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons) {
+    private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
+                                List<ExperimentView.AgentRun> agentRuns) {
         List<ExperimentRepository.RunTiming> runs = store.runTimings(e.id());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
@@ -85,7 +88,24 @@ public class ExperimentService {
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
                 store.workload(e.id()), variants, optionDiff(variants),
-                comparisons, e.design().label(), paired);
+                comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns);
+    }
+
+    /** The agents of an experiment: those that claimed it, in order, then any other that stored its trials. */
+    private List<ExperimentView.AgentRun> agentRuns(ExperimentRecord e) {
+        Map<Long, Integer> trials = store.runsPerAgent(e.id());
+        Set<Long> ids = new LinkedHashSet<>();
+        store.claims(e.id()).forEach(c -> ids.add(c.agentId()));
+        ids.addAll(trials.keySet());
+        if (e.agentId() != null) {
+            ids.add(e.agentId());
+        }
+        Map<Long, AgentRecord> known = agents.byIds(ids);
+        return ids.stream().filter(known::containsKey).map(known::get)
+                .map(a -> new ExperimentView.AgentRun(a.id(), a.name(), a.host(), a.labels().canonical(),
+                        a.environment().getOrDefault("cpu_model", ""), trials.getOrDefault(a.id(), 0),
+                        e.status() == ExperimentStatus.RUNNING && Long.valueOf(a.id()).equals(e.agentId())))
+                .toList();
     }
 
     private Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> runs, int completed) {
@@ -202,13 +222,13 @@ public class ExperimentService {
             throw new ConflictException("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
         }
         ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e),
-                e.stopping());
+                e.stopping(), e.hostLabels());
         return scheduler.submit(spec, user);
     }
 
     /** The experiment running on this host now, if any. */
     public java.util.Optional<ExperimentView> running() {
-        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of()));
+        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of(), List.of()));
     }
 
     public void delete(long id) {

@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.ExperimentPlan;
 
 /**
@@ -11,9 +12,16 @@ import io.perflab.runner.experiment.ExperimentPlan;
  * @param preset the preset it came from, may be null
  * @param plan what the runner runs, with its design
  * @param stopping when a paired design may stop early; {@link PairedStopping#NONE} otherwise
+ * @param hostLabels the labels an agent's host must carry to run it; {@link HostLabels#NONE}: any host
  */
 public record ExperimentSpec(String name, String description, ExperimentKind kind, String preset,
-                             ExperimentPlan plan, PairedStopping stopping) {
+                             ExperimentPlan plan, PairedStopping stopping, HostLabels hostLabels) {
+
+    /** An experiment that runs on any host. */
+    public ExperimentSpec(String name, String description, ExperimentKind kind, String preset, ExperimentPlan plan,
+                          PairedStopping stopping) {
+        this(name, description, kind, preset, plan, stopping, HostLabels.NONE);
+    }
 
     /** An experiment that runs every planned trial or pair. */
     public ExperimentSpec(String name, String description, ExperimentKind kind, String preset, ExperimentPlan plan) {

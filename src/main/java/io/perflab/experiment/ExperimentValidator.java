@@ -138,13 +138,15 @@ public class ExperimentValidator {
         if (request.trialTimeoutSeconds() != null) {
             plan = plan.withTrialTimeout(Duration.ofSeconds(request.trialTimeoutSeconds()));
         }
+        io.perflab.agent.HostLabels hostLabels = AgentCoordinator.labels("hostLabels", request.hostLabels());
         if (!design.paired()) {
-            return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan);
+            return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan,
+                    PairedStopping.NONE, hostLabels);
         }
         plan = plan.withDesign(design, request.windowsPerPair() == null ? PairedInput.DEFAULT_WINDOWS_PER_PAIR
                 : request.windowsPerPair());
         return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan,
-                PairedRequestFields.stopping(request, kind));
+                PairedRequestFields.stopping(request, kind), hostLabels);
     }
 
     /** {@code base} with the user's options over it; an empty value keeps the base's (the form's "default"). */

@@ -15,13 +15,28 @@ import java.util.Map;
  * @param results per-metric comparison; empty until both variants have two successful runs
  * @param design {@code fresh}, {@code duet} or {@code alternating}
  * @param paired a paired design's pairs, targets, looks and stop reason; null (left out of JSON) for the fresh design
+ * @param hostLabels the labels a host must carry to run it; empty: any host
+ * @param agents the agents that ran its trials or run it now, in the order they first claimed it
  */
 public record ExperimentView(long id, String name, String description, String kind, String status, String preset,
                              String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
                              Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
                              Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
                              Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
-                             String design, @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired) {
+                             String design, @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired,
+                             Map<String, String> hostLabels, List<AgentRun> agents) {
+
+    /** An experiment no agent has run, that asks for no host labels. */
+    public ExperimentView(long id, String name, String description, String kind, String status, String preset,
+                          String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
+                          Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
+                          Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
+                          Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
+                          String design, Paired paired) {
+        this(id, name, description, kind, status, preset, benchmark, queuePosition, progress, etaSeconds, createdAt,
+                startedAt, finishedAt, createdBy, error, plan, workload, variants, optionDiff, results, design, paired,
+                Map.of(), List.of());
+    }
 
     /** An experiment of the fresh design. */
     public ExperimentView(long id, String name, String description, String kind, String status, String preset,
@@ -31,6 +46,21 @@ public record ExperimentView(long id, String name, String description, String ki
                           Map<String, Map<String, String>> optionDiff, List<MetricComparison> results) {
         this(id, name, description, kind, status, preset, benchmark, queuePosition, progress, etaSeconds, createdAt,
                 startedAt, finishedAt, createdBy, error, plan, workload, variants, optionDiff, results, "fresh", null);
+    }
+
+    /**
+     * An agent that ran trials of the experiment, or runs it now.
+     *
+     * @param agentId the agent
+     * @param name its name
+     * @param host its host name
+     * @param labels its host's labels, {@code k=v,k=v}
+     * @param cpuModel its host's CPU model, empty if it did not say
+     * @param trials the trials (in a paired design, windows) of the experiment it stored
+     * @param running whether it runs the experiment now
+     */
+    public record AgentRun(long agentId, String name, String host, String labels, String cpuModel, int trials,
+                           boolean running) {
     }
 
     /** Runs of the plan that are stored, of which failed, and the plan's total. */

@@ -61,7 +61,7 @@ final class PairedExperimentRun {
     }
 
     /** Runs the pairs of {@code plan} that {@code experiment} has not stored yet. */
-    PairedOutcome run(ExperimentRecord experiment, ExperimentPlan plan, ExperimentRunner runner) {
+    PairedOutcome run(ExperimentRecord experiment, Long agentId, ExperimentPlan plan, ExperimentRunner runner) {
         List<PairResult> earlier = store.pairs(experiment.id());
         TreeSet<Integer> missing = new TreeSet<>();
         for (int pair = 0; pair < plan.pairs(); pair++) {
@@ -74,7 +74,7 @@ final class PairedExperimentRun {
             return new PairedOutcome(List.of(), PairedOutcome.Stop.COMPLETED, "");
         }
         PairedOutcome outcome = execution.run(runner, plan, missing, earlier,
-                new StoringListener(experiment, earlier.size()), rule(experiment, plan, earlier));
+                new StoringListener(experiment, agentId, earlier.size()), rule(experiment, plan, earlier));
         if (outcome.stop() == PairedOutcome.Stop.STOPPED_BY_RULE) {
             store.recordStopReason(experiment.id(), outcome.message());
         }
@@ -101,12 +101,14 @@ final class PairedExperimentRun {
     private final class StoringListener implements PairListener {
 
         private final ExperimentRecord experiment;
+        private final Long agentId;
         private final int runsPerPair;
         private int storedPairs;
         private int windowsOfThisPair;
 
-        StoringListener(ExperimentRecord experiment, int storedPairs) {
+        StoringListener(ExperimentRecord experiment, Long agentId, int storedPairs) {
             this.experiment = experiment;
+            this.agentId = agentId;
             this.runsPerPair = 2 * experiment.windowsPerPair();
             this.storedPairs = storedPairs;
         }
@@ -144,7 +146,7 @@ final class PairedExperimentRun {
                 // cut short by a cancel or a shutdown: not stored, so that resuming runs it again whole
                 return;
             }
-            store.savePair(experiment.id(), pair);
+            store.savePair(experiment.id(), agentId, pair);
             storedPairs++;
             Map<String, Object> event = runEvent(storedPairs * runsPerPair);
             event.put("pair", pair.index());

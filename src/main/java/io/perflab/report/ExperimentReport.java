@@ -61,6 +61,18 @@ record ExperimentReport(ExperimentView experiment, ResultsSummary summary, Metri
         return ResultCharts.values(runs, metric, variant);
     }
 
+    /**
+     * The agents whose hosts ran the experiment, one line each: name, host, CPU model, labels and the trials stored
+     * from it; what all three formats print under "Ran on".
+     */
+    public List<String> ranOn() {
+        return experiment.agents().stream().map(a -> a.name() + " on " + a.host()
+                + (a.cpuModel().isEmpty() ? "" : " (" + a.cpuModel() + ")")
+                + (a.labels().isEmpty() ? "" : ", labels " + a.labels())
+                + ": " + a.trials() + (a.trials() == 1 ? " trial" : " trials")
+                + (a.running() ? ", running now" : "")).toList();
+    }
+
     /** Whether the experiment has a paired design, whose unit of replication is the pair. */
     public boolean paired() {
         return experiment.paired() != null;

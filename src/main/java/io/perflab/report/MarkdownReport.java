@@ -35,6 +35,9 @@ final class MarkdownReport {
             b.append(" · ").append(e.plan().runsPerVariant()).append(" per variant, ")
                     .append(TextSafety.markdown(e.plan().order())).append("\n\n");
         }
+        for (String host : report.ranOn()) {
+            b.append("Ran on ").append(TextSafety.markdown(host)).append("\n\n");
+        }
         for (String warning : report.upload().warnings()) {
             b.append("> The benchmark tool's output says: ").append(TextSafety.markdown(warning)).append('\n');
         }

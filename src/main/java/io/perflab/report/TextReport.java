@@ -35,6 +35,9 @@ final class TextReport {
                     .append(" failed), ").append(e.plan().runsPerVariant()).append(" per variant, ")
                     .append(TextSafety.line(e.plan().order())).append(" order\n");
         }
+        for (String host : report.ranOn()) {
+            b.append("Ran on: ").append(TextSafety.line(host)).append('\n');
+        }
         if (!e.optionDiff().isEmpty()) {
             b.append("Change (without -> with):\n");
             for (Map.Entry<String, Map<String, String>> d : e.optionDiff().entrySet()) {

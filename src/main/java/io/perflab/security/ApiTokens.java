@@ -54,7 +54,24 @@ public class ApiTokens {
         this.clock = clock;
     }
 
+    /** Roles a token may have: USER tokens upload and write; AGENT tokens only act as agents. */
+    public static final java.util.Set<String> ROLES = java.util.Set.of("USER", "AGENT");
+
+    /** Creates a token of role USER. */
     public CreatedToken create(String name, String createdBy) {
+        return create(name, "USER", createdBy);
+    }
+
+    /**
+     * Creates a token of {@code role}: {@code USER} (uploads and writes) or {@code AGENT} (registers, polls and posts
+     * trials as a benchmark agent under {@code /api/v1/agents}, nothing else).
+     */
+    public CreatedToken create(String name, String role, String createdBy) {
+        String chosen = role == null ? "USER" : role.strip().toUpperCase(java.util.Locale.ROOT);
+        if (!ROLES.contains(chosen)) {
+            throw new IllegalArgumentException("role: '" + role + "' is not a token role; use 'user' (uploads and "
+                    + "writes) or 'agent' (a benchmark agent)");
+        }
         if (name == null || name.isBlank() || name.length() > 100) {
             throw new IllegalArgumentException("name: a token needs a name of 1 to 100 characters (what it is for, "
                     + "e.g. 'github-actions').");
@@ -65,8 +82,9 @@ public class ApiTokens {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO api_token (name, token_hash, token_prefix, role, created_by, created_at)
-                VALUES (?, ?, ?, 'USER', ?, ?)""")
-                .params(name.trim(), hash(secret), secret.substring(0, 10), createdBy, timestamp(clock.instant()))
+                VALUES (?, ?, ?, ?, ?, ?)""")
+                .params(name.trim(), hash(secret), secret.substring(0, 10), chosen, createdBy,
+                        timestamp(clock.instant()))
                 .update(keys, "id");
         return new CreatedToken(find(keys.getKey().longValue()).orElseThrow(), secret);
     }

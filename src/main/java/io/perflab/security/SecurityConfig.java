@@ -25,6 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Who may do what. Reading is open: pages, {@code GET} on the API, and the stateless {@code POST /api/v1/analyze}.
  * Everything that changes state needs a signed-in user (dashboard forms, with CSRF) or a bearer API token.
  * Managing API tokens (API and page) and deleting need an administrator: a signed-in admin or the bootstrap token.
+ * Acting as a benchmark agent ({@code POST /api/v1/agents/**}: register, poll, heartbeat, post trials) needs a token of
+ * role AGENT or an administrator; an AGENT token does nothing else, and a USER token cannot act as an agent, since an
+ * agent's posts become the samples of other people's experiments.
  */
 @Configuration
 class SecurityConfig {
@@ -75,8 +78,10 @@ class SecurityConfig {
                         .requestMatchers(HttpMethod.GET, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/api/**").permitAll()
                         .requestMatchers(HttpMethod.POST, "/api/v1/analyze").permitAll()
+                        .requestMatchers(HttpMethod.POST, "/api/v1/agents", "/api/v1/agents/**")
+                        .hasAnyRole("AGENT", "ADMIN")
                         .requestMatchers(HttpMethod.DELETE, "/api/**").hasRole("ADMIN")
-                        .anyRequest().authenticated())
+                        .anyRequest().hasAnyRole("USER", "ADMIN"))
                 // A browser sends its session cookie on its own, so writes riding on a session need a CSRF token;
                 // a bearer token or basic credentials are never sent implicitly and need none.
                 .csrf(csrf -> csrf.requireCsrfProtectionMatcher(cookieAuthenticatedWrite()))

@@ -8,8 +8,9 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 
 /**
- * Accepts API tokens created in the dashboard or with {@code perflab token create}. They have role USER: they
- * upload and write, but do not manage tokens or delete. A revoked token is refused with a message saying so.
+ * Accepts API tokens created in the dashboard or with {@code perflab token create}. A token of role USER uploads and
+ * writes, but does not manage tokens or delete; one of role AGENT only acts as a benchmark agent. A revoked token is
+ * refused with a message saying so.
  */
 final class StoredTokenAuthenticator implements ApiTokenAuthenticator {
 

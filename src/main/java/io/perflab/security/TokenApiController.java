@@ -22,8 +22,13 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @RequestMapping("/api/v1/tokens")
 class TokenApiController {
 
-    /** Body of a create request. */
-    record CreateToken(String name) {
+    /**
+     * Body of a create request.
+     *
+     * @param name what the token is for
+     * @param role {@code user} (default: uploads and writes) or {@code agent} (a benchmark agent, nothing else)
+     */
+    record CreateToken(String name, String role) {
     }
 
     /** A created token with its secret. */
@@ -38,9 +43,11 @@ class TokenApiController {
 
     @PostMapping
     ResponseEntity<Created> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-            examples = @ExampleObject(value = "{\"name\": \"github-actions\"}")))
+            examples = {@ExampleObject(name = "user", value = "{\"name\": \"github-actions\"}"),
+                @ExampleObject(name = "agent", value = "{\"name\": \"bench-x86-1\", \"role\": \"agent\"}")}))
             @RequestBody CreateToken request, Principal principal) {
-        ApiTokens.CreatedToken created = tokens.create(request == null ? null : request.name(), principal.getName());
+        ApiTokens.CreatedToken created = tokens.create(request == null ? null : request.name(),
+                request == null ? null : request.role(), principal.getName());
         ApiTokens.ApiToken t = created.token();
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").build(t.id());
         return ResponseEntity.status(HttpStatus.CREATED).location(location)

@@ -1,0 +1,271 @@
+package io.perflab.agent;
+
+import io.perflab.agent.AgentProtocol.Assignment;
+import io.perflab.agent.AgentProtocol.Finish;
+import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PostedTrial;
+import io.perflab.agent.AgentProtocol.Registered;
+import io.perflab.agent.AgentProtocol.Registration;
+import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.runner.experiment.ExperimentOutcome;
+import io.perflab.runner.experiment.ExperimentRunner;
+import io.perflab.runner.experiment.MetricsReader;
+import io.perflab.runner.experiment.PlannedTrial;
+import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.experiment.TrialListener;
+import io.perflab.runner.trial.TrialResult;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * What {@code perflab agent} does on a benchmark host: registers, heartbeats on a thread of its own, long-polls for
+ * an experiment, runs its pending trials with the runner the service's scheduler uses, posts each trial the moment it
+ * ends (retrying while the service cannot be reached: a retried post stores nothing twice), and posts how the run
+ * ended. When the service declares it lost, it drops the experiment (the service has interrupted it) and registers
+ * again. {@link #stop()} cancels the running trial and hands the experiment back as INTERRUPTED, for another agent
+ * of the same labels to resume.
+ */
+public final class AgentLoop {
+
+    private static final Duration FIRST_RETRY = Duration.ofMillis(250);
+    private static final Duration LAST_RETRY = Duration.ofSeconds(5);
+
+    /** A call to the service. */
+    @FunctionalInterface
+    private interface Call<T> {
+        T send() throws IOException;
+    }
+
+    private final AgentClient client;
+    private final Registration registration;
+    private final TrialLauncher launcher;
+    private final MetricsReader metricsReader;
+    private final int pollWaitSeconds;
+    private final Consumer<String> log;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final AtomicBoolean lost = new AtomicBoolean();
+    private volatile long agentId = -1;
+    private volatile Running running;
+
+    /** The experiment running now: its runner, and why it was cut short, if it was. */
+    private static final class Running {
+        final long experimentId;
+        final ExperimentRunner runner;
+        volatile String cancelledBy;
+
+        Running(long experimentId, ExperimentRunner runner) {
+            this.experimentId = experimentId;
+            this.runner = runner;
+        }
+
+        void cancel(String why) {
+            if (cancelledBy == null) {
+                cancelledBy = why;
+            }
+            runner.cancel();
+        }
+    }
+
+    /**
+     * @param pollWaitSeconds how long each poll waits for an experiment
+     * @param log where the agent says what it does, a line at a time
+     */
+    public AgentLoop(AgentClient client, Registration registration, TrialLauncher launcher,
+                     MetricsReader metricsReader, int pollWaitSeconds, Consumer<String> log) {
+        this.client = client;
+        this.registration = registration;
+        this.launcher = launcher;
+        this.metricsReader = metricsReader;
+        this.pollWaitSeconds = pollWaitSeconds;
+        this.log = log;
+    }
+
+    /** The id of the current registration, -1 before the first. */
+    public long agentId() {
+        return agentId;
+    }
+
+    /**
+     * Runs until {@link #stop()}.
+     *
+     * @throws AgentClient.Refused when the service refuses the registration (a wrong token, a bad label)
+     */
+    public void run() {
+        while (!isStopped()) {
+            Registered registered = retrying("register with " + client.server(), () -> client.register(registration));
+            if (registered == null) {
+                return;
+            }
+            agentId = registered.agentId();
+            lost.set(false);
+            log.accept("registered as agent " + agentId + " with labels [" + HostLabels.of(registration.labels())
+                    + "]; heartbeat every " + registered.heartbeatSeconds() + " s");
+            ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "perflab-agent-heartbeat");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long interval = Math.max(10, Math.round(registered.heartbeatSeconds() * 1000));
+            heartbeats.scheduleWithFixedDelay(this::heartbeat, interval, interval, TimeUnit.MILLISECONDS);
+            try {
+                pollAndRun();
+            } finally {
+                heartbeats.shutdownNow();
+            }
+        }
+    }
+
+    /** Stops: cancels the running trial, hands its experiment back as INTERRUPTED, and makes {@link #run} return. */
+    public void stop() {
+        stopped.countDown();
+        Running current = running;
+        if (current != null) {
+            current.cancel("the agent was stopped");
+        }
+    }
+
+    private boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    private void pollAndRun() {
+        while (!isStopped() && !lost.get()) {
+            Optional<Assignment> assignment;
+            try {
+                assignment = client.poll(agentId, pollWaitSeconds);
+            } catch (IOException e) {
+                log.accept("cannot poll " + client.server() + ": " + e.getMessage());
+                pause(LAST_RETRY);
+                continue;
+            } catch (AgentClient.Refused e) {
+                if (e.status() == 409 || e.status() == 404) {
+                    log.accept("the service dropped this agent (" + e.getMessage() + "); registering again");
+                    lost.set(true);
+                    return;
+                }
+                throw e;
+            }
+            assignment.ifPresent(this::runExperiment);
+        }
+    }
+
+    private void heartbeat() {
+        try {
+            HeartbeatAnswer answer = client.heartbeat(agentId);
+            Running current = running;
+            if (answer.cancel() && current != null) {
+                current.cancel("a user cancelled it");
+            }
+        } catch (IOException e) {
+            log.accept("heartbeat failed: " + e.getMessage());
+        } catch (AgentClient.Refused e) {
+            log.accept("the service refused the heartbeat (" + e.getMessage() + "); dropping the experiment");
+            lost.set(true);
+            Running current = running;
+            if (current != null) {
+                current.cancel("the service declared this agent lost");
+            }
+        }
+    }
+
+    /** Runs an assigned experiment's pending trials, posting each, then its end. */
+    private void runExperiment(Assignment assignment) {
+        long experimentId = assignment.experimentId();
+        Running current = new Running(experimentId, new ExperimentRunner(launcher, metricsReader));
+        running = current;
+        String outcome;
+        String message;
+        try {
+            log.accept("experiment " + experimentId + " '" + assignment.name() + "': running "
+                    + assignment.pendingOrdinals().size() + " trials");
+            ExperimentOutcome result = current.runner.run(assignment.toPlan(), assignment.pendingOrdinals(),
+                    new TrialListener() {
+                        @Override
+                        public void trialStarted(PlannedTrial trial) {
+                            // the service learns of a trial when it ends
+                        }
+
+                        @Override
+                        public void trialFinished(TrialResult trial) {
+                            post(current, trial);
+                        }
+                    });
+            message = result.message().isEmpty() ? null : result.message();
+            outcome = switch (result.stop()) {
+                case COMPLETED -> "COMPLETED";
+                case TOO_MANY_FAILURES -> "FAILED";
+                case CANCELLED -> "a user cancelled it".equals(current.cancelledBy) ? "CANCELLED" : "INTERRUPTED";
+            };
+            if ("INTERRUPTED".equals(outcome)) {
+                message = current.cancelledBy;
+            }
+        } catch (RuntimeException e) {
+            outcome = "FAILED";
+            message = "the agent could not run it: " + e.getMessage();
+        } finally {
+            running = null;
+        }
+        if (lost.get() || "the service no longer assigns it to this agent".equals(current.cancelledBy)) {
+            log.accept("experiment " + experimentId + " dropped: " + current.cancelledBy);
+            return;
+        }
+        Finish finish = new Finish(outcome, message);
+        try {
+            retrying("post the end of experiment " + experimentId, () -> {
+                client.finish(agentId, experimentId, finish);
+                return Boolean.TRUE;
+            });
+            log.accept("experiment " + experimentId + " " + outcome + (message == null ? "" : ": " + message));
+        } catch (AgentClient.Refused e) {
+            log.accept("the service refused the end of experiment " + experimentId + ": " + e.getMessage());
+        }
+    }
+
+    /** Posts a finished trial, retrying while the service cannot be reached; a refusal cancels the run. */
+    private void post(Running current, TrialResult trial) {
+        try {
+            TrialAnswer answer = retrying("post trial " + trial.ordinal() + " of experiment " + current.experimentId,
+                    () -> client.postTrial(agentId, current.experimentId, PostedTrial.of(trial)));
+            if (answer != null && answer.cancel()) {
+                current.cancel("a user cancelled it");
+            }
+        } catch (AgentClient.Refused e) {
+            log.accept("the service refused trial " + trial.ordinal() + ": " + e.getMessage());
+            current.cancel(e.status() == 409 ? "the service no longer assigns it to this agent"
+                    : "the service refused a trial: " + e.getMessage());
+        }
+    }
+
+    /** Sends {@code call} until it is answered, waiting longer after each failure; null once stopped or lost. */
+    private <T> T retrying(String what, Call<T> call) {
+        Duration wait = FIRST_RETRY;
+        while (true) {
+            try {
+                return call.send();
+            } catch (IOException e) {
+                log.accept("cannot " + what + ": " + e.getMessage() + "; trying again in " + wait.toMillis() + " ms");
+            }
+            if (!pause(wait) || lost.get()) {
+                return null;
+            }
+            wait = wait.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : wait.multipliedBy(2);
+        }
+    }
+
+    /** Waits {@code duration} unless stopped first; false if stopped. */
+    private boolean pause(Duration duration) {
+        try {
+            return !stopped.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.perflab.cli;
+
+import io.perflab.agent.AgentClient;
+import io.perflab.agent.AgentHost;
+import io.perflab.agent.AgentLoop;
+import io.perflab.agent.AgentProtocol.Registration;
+import io.perflab.agent.HostLabels;
+import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.upload.OutputMetricsReader;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code perflab agent --server URL --token T [--labels k=v,…] [--cpus LIST]}: runs on a benchmark host, registers
+ * with its host environment, and runs the experiments the service assigns it until stopped (SIGTERM or Ctrl-C hand
+ * the running experiment back, for another agent of the same labels to resume).
+ */
+@Command(name = "agent", mixinStandardHelpOptions = true,
+        description = {"Run experiments of a PerfLab service on this host: register with its environment and labels, "
+                + "wait for an experiment whose host labels this host carries, run its trials, post each one as it "
+                + "ends, heartbeat.",
+                "The token must have role agent (perflab token create NAME --role agent) or be an admin's."})
+final class AgentCommand implements Callable<Integer> {
+
+    @Option(names = "--server", required = true, paramLabel = "URL",
+            description = "PerfLab service, e.g. http://perflab.example.com:8080")
+    String server;
+
+    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:PERFLAB_TOKEN}",
+            description = "API token of role agent (Authorization: Bearer); default: $PERFLAB_TOKEN")
+    String token;
+
+    @Option(names = "--labels", paramLabel = "k=v,…", defaultValue = "",
+            description = "labels of this host, e.g. arch=x86_64,kernel=6.8; experiments asking for labels run only "
+                    + "on hosts that carry them all")
+    String labels;
+
+    @Option(names = "--cpus", paramLabel = "LIST",
+            description = "pin every trial JVM and command to these CPUs with taskset -c (e.g. 2-7); needs taskset")
+    String cpus;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "this agent's name on the agents page (default: "
+            + "the host name)")
+    String name;
+
+    @Option(names = "--commands", description = "also run command experiments (shell commands the service's "
+            + "administrators queued); off by default")
+    boolean commands;
+
+    @Option(names = "--poll-wait", paramLabel = "S", defaultValue = "20",
+            description = "seconds each poll waits for an experiment (1..60, default: ${DEFAULT-VALUE})")
+    int pollWait;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        URI base = serverUri();
+        if (token == null || token.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--token: an API token of role agent is required "
+                    + "(or set PERFLAB_TOKEN); create one with: perflab token create NAME --role agent");
+        }
+        HostLabels hostLabels;
+        try {
+            hostLabels = HostLabels.parse(labels);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--labels: " + e.getMessage());
+        }
+        if (pollWait < 1 || pollWait > 60) {
+            throw new ParameterException(spec.commandLine(), "--poll-wait: must be between 1 and 60 seconds, got "
+                    + pollWait);
+        }
+        TrialLauncher launcher = TrialLauncher.ofThisJvm();
+        if (cpus != null) {
+            try {
+                launcher = launcher.pinnedTo(cpus);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--cpus: " + e.getMessage());
+            }
+        }
+        Map<String, String> environment = AgentHost.environment();
+        if (cpus != null) {
+            environment.put("trial_cpus", cpus);
+        }
+        String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
+        PrintWriter err = spec.commandLine().getErr();
+        AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
+                new Registration(agentName, hostLabels.labels(), environment, commands), launcher,
+                new OutputMetricsReader(), pollWait, line -> {
+                    err.println(Instant.now() + " perflab agent: " + line);
+                    err.flush();
+                });
+        Thread stopper = new Thread(loop::stop, "perflab-agent-stop");
+        Runtime.getRuntime().addShutdownHook(stopper);
+        try {
+            loop.run();
+            return 0;
+        } catch (AgentClient.Refused e) {
+            err.println("perflab agent: " + e.getMessage());
+            err.flush();
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
+    }
+
+    /** {@code --server} as an http(s) URL with a host. */
+    private URI serverUri() {
+        try {
+            URI uri = new URI(server.strip());
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw new URISyntaxException(server, "not an http:// or https:// URL with a host");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new ParameterException(spec.commandLine(), "--server: '" + server + "' is not an http:// or "
+                    + "https:// URL with a host, e.g. http://perflab.example.com:8080");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.perflab.experiment;
+
+import io.perflab.agent.AgentProtocol.Assignment;
+import io.perflab.agent.AgentProtocol.Finish;
+import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PostedTrial;
+import io.perflab.agent.AgentProtocol.Registered;
+import io.perflab.agent.AgentProtocol.Registration;
+import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.system.ApiProblem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+
+/**
+ * {@code /api/v1/agents}: benchmark agents register, long-poll for an experiment whose host labels they match,
+ * heartbeat, post each finished trial and the end of their run. Writes need a token of role AGENT (or an admin).
+ */
+@RestController
+@RequestMapping("/api/v1/agents")
+class AgentApiController {
+
+    /** The longest a poll may ask to wait; the service's {@code perflab.agents.long-poll} may cut it shorter. */
+    static final int MAX_WAIT_SECONDS = 60;
+
+    private final AgentCoordinator coordinator;
+
+    AgentApiController(AgentCoordinator coordinator) {
+        this.coordinator = coordinator;
+    }
+
+    /**
+     * An agent as the API shows it.
+     *
+     * @param status {@code IDLE} or {@code RUNNING} while it heartbeats, {@code LOST} once it stopped
+     * @param labels its host's labels
+     * @param builtIn whether it is a service's in-process scheduler
+     * @param experimentId the experiment it runs now, or null
+     */
+    record AgentView(long id, String name, String status, Map<String, String> labels, String host, boolean builtIn,
+                     boolean runsCommands, Map<String, String> environment, String registeredBy,
+                     Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
+
+        static AgentView of(AgentRecord a) {
+            return new AgentView(a.id(), a.name(), a.status(), a.labels().labels(), a.host(), a.builtIn(),
+                    a.runsCommands(), a.environment(), a.registeredBy(), a.registeredAt(), a.lastHeartbeat(),
+                    a.experimentId());
+        }
+    }
+
+    /** The answer to a finish: the experiment and the status it ended in. */
+    record Finished(long experimentId, String status) {
+    }
+
+    @Operation(summary = "Register an agent with its host labels and environment")
+    @PostMapping
+    ResponseEntity<Registered> register(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+            examples = @ExampleObject(value = """
+                    {"name": "bench-x86-1", "labels": {"arch": "x86_64", "kernel": "6.8"},
+                     "environment": {"cpu_model": "AMD EPYC 7B13", "cpu_count": "8", "kernel": "Linux 6.8.0 amd64"},
+                     "runsCommands": false}""")))
+            @RequestBody(required = false) Registration registration, Authentication authentication) {
+        Registered registered = coordinator.register(registration, authentication.getName());
+        URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}")
+                .buildAndExpand(registered.agentId()).toUri();
+        return ResponseEntity.created(location).body(registered);
+    }
+
+    @Operation(summary = "The agents, those that heartbeat first")
+    @GetMapping
+    List<AgentView> list() {
+        return coordinator.list().stream().map(AgentView::of).toList();
+    }
+
+    @GetMapping("/{id}")
+    AgentView get(@PathVariable long id) {
+        return AgentView.of(coordinator.get(id));
+    }
+
+    @Operation(summary = "Claim the oldest queued experiment this agent's labels match, waiting up to waitSeconds; "
+            + "204 when none came")
+    @PostMapping("/{id}/poll")
+    ResponseEntity<Assignment> poll(@PathVariable long id,
+                                    @RequestParam(defaultValue = "20") int waitSeconds) {
+        if (waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
+            throw ApiProblem.badRequest("waitSeconds: must be between 0 and " + MAX_WAIT_SECONDS + ", got "
+                    + waitSeconds);
+        }
+        return coordinator.poll(id, Duration.ofSeconds(waitSeconds)).map(ResponseEntity::ok)
+                .orElseGet(() -> ResponseEntity.noContent().build());
+    }
+
+    @Operation(summary = "Heartbeat; the answer says whether a user cancelled the experiment the agent runs")
+    @PostMapping("/{id}/heartbeat")
+    HeartbeatAnswer heartbeat(@PathVariable long id) {
+        return coordinator.heartbeat(id);
+    }
+
+    @Operation(summary = "Post one finished trial of the experiment the agent runs; 201 when stored, 200 when "
+            + "that ordinal was stored before (a retry stores nothing more)")
+    @PostMapping("/{id}/experiments/{experimentId}/trials")
+    ResponseEntity<TrialAnswer> trial(@PathVariable long id, @PathVariable long experimentId,
+                                      @RequestBody(required = false) PostedTrial trial) {
+        TrialAnswer answer = coordinator.recordTrial(id, experimentId, trial);
+        return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
+    }
+
+    @Operation(summary = "End the agent's run of an experiment: COMPLETED, FAILED or CANCELLED")
+    @PostMapping("/{id}/experiments/{experimentId}/finish")
+    Finished finish(@PathVariable long id, @PathVariable long experimentId,
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples =
+                            @ExampleObject(value = "{\"outcome\": \"COMPLETED\", \"message\": null}")))
+                    @RequestBody(required = false) Finish finish) {
+        coordinator.finish(id, experimentId, finish);
+        return new Finished(experimentId, finish.outcome().strip().toUpperCase(java.util.Locale.ROOT));
+    }
+}

@@ -1,0 +1,425 @@
+package io.perflab.experiment;
+
+import io.perflab.agent.AgentHost;
+import io.perflab.agent.AgentProtocol.Assignment;
+import io.perflab.agent.AgentProtocol.Finish;
+import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PostedTrial;
+import io.perflab.agent.AgentProtocol.Registered;
+import io.perflab.agent.AgentProtocol.Registration;
+import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.agent.HostLabels;
+import io.perflab.runner.experiment.PlannedTrial;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.system.ConflictException;
+import io.perflab.system.InvalidInputException;
+import io.perflab.system.NotFoundException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Service;
+
+/**
+ * The service's side of its agents: registration, the long poll that claims an experiment, heartbeats, the trials
+ * they post, the end of their runs — and the watch that declares a silent agent lost, leaving its experiment
+ * INTERRUPTED for the next agent of the same labels to resume. Every service instance on one database runs the
+ * watch; the database's conditional updates make one of them win each declaration. Over 300 lines because
+ * registration, claiming, posting and the heartbeat watch check one another's state and belong together.
+ */
+@Service
+public class AgentCoordinator implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(AgentCoordinator.class);
+
+    /** A poll waits at most this long between two looks at the queue: other instances' submissions wake nobody here. */
+    private static final Duration POLL_RECHECK = Duration.ofMillis(250);
+
+    static final int MAX_ENVIRONMENT_ENTRIES = 64;
+    static final int MAX_ENVIRONMENT_VALUE = 2000;
+    static final int MAX_METRICS = 500;
+    static final int MAX_MESSAGE = 4000;
+
+    private final ExperimentRepository store;
+    private final AgentRepository agents;
+    private final Clock clock;
+    private final AgentProperties settings;
+    private final ClaimedRuns runs;
+    private final Object queueChanged = new Object();
+    private final Map<Long, LongConsumer> localBuiltIns = new ConcurrentHashMap<>();
+    private volatile ScheduledExecutorService watch;
+
+    AgentCoordinator(ExperimentRepository store, AgentRepository agents, ExperimentEvents events, Clock clock,
+                     AgentProperties settings) {
+        this.store = store;
+        this.agents = agents;
+        this.clock = clock;
+        this.settings = settings;
+        this.runs = new ClaimedRuns(store, events, clock);
+    }
+
+    public AgentProperties settings() {
+        return settings;
+    }
+
+    /** Registers a remote agent. */
+    public Registered register(Registration registration, String registeredBy) {
+        if (registration == null) {
+            throw InvalidInputException.of(null, "the body must be a registration: {\"name\": …, \"labels\": {…}, "
+                    + "\"environment\": {…}, \"runsCommands\": false}");
+        }
+        String name = registration.name() == null ? "" : registration.name().strip();
+        if (name.isEmpty() || name.length() > 200 || !printable(name)) {
+            throw InvalidInputException.of("name", "1 to 200 printable characters, e.g. the host name");
+        }
+        HostLabels labels = labels("labels", registration.labels());
+        Map<String, String> environment = registration.environment() == null ? Map.of() : registration.environment();
+        if (environment.size() > MAX_ENVIRONMENT_ENTRIES) {
+            throw InvalidInputException.of("environment", "at most " + MAX_ENVIRONMENT_ENTRIES + " entries, got "
+                    + environment.size());
+        }
+        environment.forEach((key, value) -> {
+            if (key == null || key.isEmpty() || key.length() > 100 || !printable(key)) {
+                throw InvalidInputException.of("environment", "keys are 1 to 100 printable characters");
+            }
+            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || !printable(value)) {
+                throw InvalidInputException.of("environment." + key, "at most " + MAX_ENVIRONMENT_VALUE
+                        + " printable characters");
+            }
+        });
+        String host = environment.getOrDefault("host", name);
+        long id = agents.register(name, labels, false, registration.runsCommands(), host, environment,
+                registeredBy, clock.instant());
+        log.info("Agent {} '{}' on {} registered by {} with labels [{}]", id, name, host, registeredBy, labels);
+        return new Registered(id, seconds(settings.heartbeatInterval()), seconds(settings.heartbeatTimeout()));
+    }
+
+    /**
+     * Registers this service's built-in agent (its scheduler); its heartbeats are this watch's.
+     *
+     * @param cancel what to do when a user of any instance asks to cancel the experiment it runs
+     */
+    Claimant registerBuiltIn(LongConsumer cancel) {
+        HostLabels labels;
+        try {
+            labels = HostLabels.parse(settings.builtInLabels());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("perflab.agents.built-in-labels: " + e.getMessage(), e);
+        }
+        Map<String, String> environment = AgentHost.environment();
+        String host = environment.getOrDefault("host", "localhost");
+        String name = settings.builtInName() == null || settings.builtInName().isBlank() ? "built-in@" + host
+                : settings.builtInName().strip();
+        long id = agents.register(name, labels, true, true, host, environment, "service", clock.instant());
+        localBuiltIns.put(id, cancel);
+        return new Claimant(id, labels, true, true);
+    }
+
+    /** The built-in agent of this service stopped running experiments. */
+    void unregisterBuiltIn(long id) {
+        localBuiltIns.remove(id);
+    }
+
+    /**
+     * Claims the oldest experiment the agent may run, waiting up to {@code wait} (at most {@code long-poll}) for one
+     * to be queued; empty when none came. Polling counts as a heartbeat.
+     */
+    public Optional<Assignment> poll(long agentId, Duration wait) {
+        AgentRecord agent = live(agentId);
+        List<Long> running = store.runningOn(agentId);
+        if (!running.isEmpty()) {
+            throw new ConflictException("agent " + agentId + " still runs experiment " + running.get(0)
+                    + "; post its finish before polling for another");
+        }
+        Duration limit = wait.compareTo(settings.longPoll()) > 0 ? settings.longPoll() : wait;
+        Instant deadline = clock.instant().plus(limit);
+        while (true) {
+            synchronized (queueChanged) {
+                Optional<ExperimentRecord> claimed = store.claimNext(agent.claimant(), clock.instant());
+                if (claimed.isPresent()) {
+                    ExperimentRecord experiment = claimed.get();
+                    agents.working(agentId, experiment.id());
+                    runs.started(experiment.id());
+                    log.info("Agent {} '{}' claimed experiment {} '{}'", agentId, agent.name(), experiment.id(),
+                            experiment.name());
+                    return Optional.of(store.assignment(experiment));
+                }
+                Duration left = Duration.between(clock.instant(), deadline);
+                if (left.isNegative() || left.isZero()) {
+                    return Optional.empty();
+                }
+                agents.heartbeat(agentId, clock.instant());
+                try {
+                    queueChanged.wait(Math.max(1, Math.min(left.toMillis(), POLL_RECHECK.toMillis())));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            }
+        }
+    }
+
+    /** Wakes the polls of this instance: an experiment was queued or can be resumed. */
+    void queueChanged() {
+        synchronized (queueChanged) {
+            queueChanged.notifyAll();
+        }
+    }
+
+    /** Records a heartbeat; tells the agent whether a user cancelled the experiment it runs. */
+    public HeartbeatAnswer heartbeat(long agentId) {
+        live(agentId);
+        return new HeartbeatAnswer(store.runningOn(agentId).stream().anyMatch(store::cancelRequested));
+    }
+
+    /**
+     * Stores a trial the agent finished, once: a retried post stores nothing more. The agent must hold the
+     * experiment, and the trial must be the plan's: its ordinal pending or stored, its variant the plan's there.
+     */
+    public TrialAnswer recordTrial(long agentId, long experimentId, PostedTrial posted) {
+        live(agentId);
+        ExperimentRecord experiment = held(agentId, experimentId);
+        TrialResult result = checked(experiment, posted);
+        boolean stored = runs.record(agentId, experiment, result);
+        return new TrialAnswer(stored, store.cancelRequested(experimentId));
+    }
+
+    /** Ends the agent's run of an experiment as it says. */
+    public void finish(long agentId, long experimentId, Finish finish) {
+        live(agentId);
+        ExperimentRecord experiment = held(agentId, experimentId);
+        if (finish == null || finish.outcome() == null) {
+            throw InvalidInputException.of("outcome", "required: COMPLETED, FAILED, CANCELLED or INTERRUPTED");
+        }
+        ExperimentStatus end = switch (finish.outcome().strip().toUpperCase(Locale.ROOT)) {
+            case "COMPLETED" -> ExperimentStatus.COMPLETED;
+            case "FAILED" -> ExperimentStatus.FAILED;
+            case "CANCELLED" -> ExperimentStatus.CANCELLED;
+            case "INTERRUPTED" -> ExperimentStatus.INTERRUPTED;
+            default -> throw InvalidInputException.of("outcome", "'" + printableQuote(finish.outcome())
+                    + "' is not one of COMPLETED, FAILED, CANCELLED, INTERRUPTED");
+        };
+        String message = finish.message();
+        if (message != null && (message.length() > MAX_MESSAGE || !printable(message.replace('\n', ' ')))) {
+            throw InvalidInputException.of("message", "at most " + MAX_MESSAGE + " printable characters");
+        }
+        if (end == ExperimentStatus.COMPLETED) {
+            List<Integer> pending = store.assignment(experiment).pendingOrdinals();
+            if (!pending.isEmpty()) {
+                throw InvalidInputException.of("outcome", "COMPLETED, but the trials at ordinals " + pending
+                        + " are not stored; post them first");
+            }
+        }
+        // an agent that stops hands its experiment back: the next agent of the same labels resumes it
+        if (!runs.end(experimentId, agentId, end, message, end == ExperimentStatus.INTERRUPTED)) {
+            throw new ConflictException("experiment " + experimentId + " is not running on agent " + agentId);
+        }
+        agents.working(agentId, null);
+        if (end == ExperimentStatus.INTERRUPTED) {
+            queueChanged();
+        }
+    }
+
+    /** The agents, those that heartbeat first. */
+    public List<AgentRecord> list() {
+        return agents.list();
+    }
+
+    public AgentRecord get(long agentId) {
+        return agents.find(agentId).orElseThrow(() -> new NotFoundException("no agent with id " + agentId));
+    }
+
+    /** Agents by id, for pages that name the agents of experiments. */
+    public Map<Long, AgentRecord> byIds(java.util.Collection<Long> ids) {
+        return agents.byIds(ids);
+    }
+
+    /** The agent, which must be registered and not lost. */
+    private AgentRecord live(long agentId) {
+        AgentRecord agent = get(agentId);
+        if (!agents.heartbeat(agentId, clock.instant())) {
+            throw new ConflictException("agent " + agentId + " was declared lost after no heartbeat since "
+                    + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");
+        }
+        return agent;
+    }
+
+    /** The experiment, which the agent must hold. */
+    private ExperimentRecord held(long agentId, long experimentId) {
+        ExperimentRecord experiment = store.find(experimentId)
+                .orElseThrow(() -> new NotFoundException("no experiment with id " + experimentId));
+        if (!store.holds(experimentId, agentId)) {
+            throw new ConflictException("experiment " + experimentId + " is not running on agent " + agentId
+                    + " (it is " + experiment.status() + "); nothing was stored");
+        }
+        return experiment;
+    }
+
+    /** The posted trial as the runner's result, each field checked against its bounds and the plan. */
+    private TrialResult checked(ExperimentRecord experiment, PostedTrial posted) {
+        if (posted == null) {
+            throw InvalidInputException.of(null, "the body must be a trial");
+        }
+        if (experiment.paired()) {
+            throw new ConflictException("experiment " + experiment.id() + " is of a paired design; its pairs are "
+                    + "stored whole by the built-in agent");
+        }
+        TrialResult result;
+        try {
+            result = posted.toResult();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            String message = String.valueOf(e.getMessage());
+            int colon = message.indexOf(':');
+            throw colon > 0 && !message.substring(0, colon).contains(" ")
+                    ? InvalidInputException.of(message.substring(0, colon), message.substring(colon + 1).strip())
+                    : InvalidInputException.of(e instanceof NullPointerException ? message : null, message);
+        }
+        Optional<PlannedTrial> planned = store.plan(experiment).trials().stream()
+                .filter(t -> t.ordinal() == result.ordinal()).findFirst();
+        if (planned.isEmpty()) {
+            throw InvalidInputException.of("ordinal", result.ordinal() + " is not in the plan of experiment "
+                    + experiment.id() + " (0.." + (experiment.totalRuns() - 1) + ")");
+        }
+        if (!planned.get().variant().label().equals(result.variant())) {
+            throw InvalidInputException.of("variant", "the plan runs '" + planned.get().variant().label()
+                    + "' at ordinal " + result.ordinal() + ", not '" + printableQuote(result.variant()) + "'");
+        }
+        if (result.start() == null || result.end() == null || result.end().isBefore(result.start())) {
+            throw InvalidInputException.of(result.start() == null ? "start" : "end",
+                    "a trial needs its start and its end, the end not before the start");
+        }
+        if (result.metrics().size() > MAX_METRICS) {
+            throw InvalidInputException.of("metrics", "at most " + MAX_METRICS + " metrics");
+        }
+        result.metrics().forEach((key, value) -> {
+            if (key.isEmpty() || key.length() > 100 || !printable(key)) {
+                throw InvalidInputException.of("metrics", "metric keys are 1 to 100 printable characters");
+            }
+            if (value == null || !Double.isFinite(value)) {
+                throw InvalidInputException.of("metrics." + key, "must be a finite number, got " + value);
+            }
+        });
+        result.parsedMetrics().forEach((key, metric) -> {
+            if (!result.metrics().containsKey(key)) {
+                throw InvalidInputException.of("parsedMetrics." + key, "has no sample in metrics");
+            }
+            if (metric.unit().length() > 40 || !printable(metric.unit())) {
+                throw InvalidInputException.of("parsedMetrics." + key + ".unit", "at most 40 printable characters");
+            }
+        });
+        if (result.environment().size() > MAX_ENVIRONMENT_ENTRIES) {
+            throw InvalidInputException.of("environment", "at most " + MAX_ENVIRONMENT_ENTRIES + " entries");
+        }
+        result.environment().forEach((key, value) -> {
+            if (key.length() > 100 || value == null || value.length() > MAX_ENVIRONMENT_VALUE) {
+                throw InvalidInputException.of("environment", "keys of at most 100 and values of at most "
+                        + MAX_ENVIRONMENT_VALUE + " characters");
+            }
+        });
+        return result;
+    }
+
+    /** Heartbeats this instance's built-in agents, then declares silent agents lost and interrupts their work. */
+    void watch() {
+        Instant now = clock.instant();
+        localBuiltIns.forEach((id, cancel) -> {
+            agents.heartbeat(id, now);
+            store.runningOn(id).stream().filter(store::cancelRequested).forEach(cancel::accept);
+        });
+        Instant cutoff = now.minus(settings.heartbeatTimeout());
+        boolean interrupted = false;
+        for (long id : agents.silentSince(cutoff)) {
+            if (!agents.declareLost(id, cutoff)) {
+                continue;
+            }
+            AgentRecord agent = agents.find(id).orElseThrow();
+            for (long experimentId : store.runningOn(id)) {
+                String message = "agent " + agent.name() + " on " + agent.host() + " sent no heartbeat after "
+                        + agent.lastHeartbeat() + "; its finished trials are kept, and the next agent of the same "
+                        + "labels resumes the rest";
+                if (runs.end(experimentId, id, ExperimentStatus.INTERRUPTED, message, true)) {
+                    log.warn("Experiment {} INTERRUPTED: {}", experimentId, message);
+                    interrupted = true;
+                }
+            }
+            log.warn("Agent {} '{}' on {} is lost: no heartbeat for {}", id, agent.name(), agent.host(),
+                    settings.heartbeatTimeout());
+        }
+        if (interrupted) {
+            queueChanged();
+        }
+    }
+
+    @Override
+    public void start() {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "perflab-agent-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long period = Math.max(50, Math.min(settings.heartbeatInterval().toMillis(),
+                settings.heartbeatTimeout().toMillis() / 4));
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                watch();
+            } catch (RuntimeException e) {
+                log.error("The agent watch hit an error; it looks again in {} ms", period, e);
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+        watch = executor;
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService executor = watch;
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        watch = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return watch != null;
+    }
+
+    /** Starts before the scheduler, which registers the built-in agent with it, and stops after it. */
+    @Override
+    public int getPhase() {
+        return SmartLifecycle.DEFAULT_PHASE - 1;
+    }
+
+    static HostLabels labels(String field, Map<String, String> given) {
+        try {
+            return HostLabels.of(given);
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.of(field, e.getMessage());
+        }
+    }
+
+    private static boolean printable(String text) {
+        return text.codePoints().noneMatch(Character::isISOControl);
+    }
+
+    private static String printableQuote(String text) {
+        String shown = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
+    }
+
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
+    }
+}

@@ -1,0 +1,28 @@
+package io.perflab.experiment;
+
+import io.perflab.agent.HostLabels;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A registered agent as stored.
+ *
+ * @param name a name for people
+ * @param labels the labels of its host
+ * @param builtIn whether it is a service's in-process scheduler
+ * @param runsCommands whether it runs command experiments
+ * @param host its host name
+ * @param environment the host environment it registered with (CPU model, cores, kernel, CPU accounting, JVM)
+ * @param registeredBy who registered it (the token's or user's name)
+ * @param status {@code IDLE} or {@code RUNNING} while it heartbeats, {@code LOST} once its heartbeat timed out
+ * @param experimentId the experiment it runs now, or null
+ */
+public record AgentRecord(long id, String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
+                          Map<String, String> environment, String registeredBy, Instant registeredAt,
+                          Instant lastHeartbeat, String status, Long experimentId) {
+
+    /** The claimant this agent is when it polls. */
+    Claimant claimant() {
+        return new Claimant(id, labels, builtIn, runsCommands);
+    }
+}

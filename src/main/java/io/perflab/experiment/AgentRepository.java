@@ -1,0 +1,125 @@
+package io.perflab.experiment;
+
+import io.perflab.agent.HostLabels;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Registered agents in table {@code agent} ({@code V10__agents.sql}): who they are, their heartbeats, their work. */
+@Repository
+public class AgentRepository {
+
+    /** The agents page and API list at most this many, newest first. */
+    static final int MAX_LISTED = 200;
+
+    private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, "
+            + "registered_by, registered_at, last_heartbeat, status, experiment_id";
+
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+
+    AgentRepository(JdbcClient jdbc, JsonMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /**
+     * Registers an agent, heartbeating now; returns its id. A remote agent gets a new id each time it registers;
+     * a built-in agent keeps the id of the built-in agent of its name, so that a restarted service knows which
+     * experiments its scheduler left running.
+     */
+    @Transactional
+    public long register(String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
+                         Map<String, String> environment, String registeredBy, Instant now) {
+        String environmentJson = json.writeValueAsString(environment);
+        if (builtIn) {
+            Optional<Long> known = jdbc.sql("SELECT id FROM agent WHERE name = ? AND built_in = TRUE ORDER BY id "
+                    + "FETCH FIRST 1 ROWS ONLY").param(name).query(Long.class).optional();
+            if (known.isPresent()) {
+                jdbc.sql("""
+                        UPDATE agent SET labels = ?, runs_commands = ?, host = ?, environment = ?, registered_by = ?,
+                            registered_at = ?, last_heartbeat = ?, status = 'IDLE', experiment_id = NULL
+                        WHERE id = ?""")
+                        .params(labels.canonical(), runsCommands, host, environmentJson, registeredBy,
+                                ExperimentRepository.timestamp(now), ExperimentRepository.timestamp(now), known.get())
+                        .update();
+                return known.get();
+            }
+        }
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        jdbc.sql("""
+                INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, registered_by,
+                    registered_at, last_heartbeat, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'IDLE')""")
+                .params(name, labels.canonical(), builtIn, runsCommands, host, environmentJson, registeredBy,
+                        ExperimentRepository.timestamp(now), ExperimentRepository.timestamp(now))
+                .update(keys, "id");
+        return keys.getKey().longValue();
+    }
+
+    /** Records a heartbeat; false if the agent is unknown or was declared lost (it must register again). */
+    public boolean heartbeat(long id, Instant now) {
+        return jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ? AND status <> 'LOST'")
+                .params(ExperimentRepository.timestamp(now), id).update() == 1;
+    }
+
+    /** The agent runs {@code experimentId} now, or nothing (null). */
+    public void working(long id, Long experimentId) {
+        jdbc.sql("UPDATE agent SET status = ?, experiment_id = ? WHERE id = ? AND status <> 'LOST'")
+                .params(experimentId == null ? "IDLE" : "RUNNING", experimentId, id).update();
+    }
+
+    public Optional<AgentRecord> find(long id) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM agent WHERE id = ?").param(id).query(this::agent).optional();
+    }
+
+    /** Every agent that heartbeats, then the lost ones, newest first within each; at most {@value #MAX_LISTED}. */
+    public List<AgentRecord> list() {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM agent ORDER BY CASE WHEN status = 'LOST' THEN 1 ELSE 0 END, "
+                        + "id DESC FETCH FIRST " + MAX_LISTED + " ROWS ONLY")
+                .query(this::agent).list();
+    }
+
+    /** The agents of {@code ids}, by id. */
+    public Map<Long, AgentRecord> byIds(java.util.Collection<Long> ids) {
+        Map<Long, AgentRecord> agents = new java.util.LinkedHashMap<>();
+        for (long id : ids) {
+            find(id).ifPresent(a -> agents.put(id, a));
+        }
+        return agents;
+    }
+
+    /** Agents that heartbeat no more: not lost yet, with their last heartbeat before {@code cutoff}. */
+    public List<Long> silentSince(Instant cutoff) {
+        return jdbc.sql("SELECT id FROM agent WHERE status <> 'LOST' AND last_heartbeat < ? ORDER BY id")
+                .param(ExperimentRepository.timestamp(cutoff)).query(Long.class).list();
+    }
+
+    /**
+     * Declares an agent lost if it is still silent since {@code cutoff}; false if it heartbeat meanwhile or another
+     * service instance declared it first.
+     */
+    public boolean declareLost(long id, Instant cutoff) {
+        return jdbc.sql("UPDATE agent SET status = 'LOST' WHERE id = ? AND status <> 'LOST' AND last_heartbeat < ?")
+                .params(id, ExperimentRepository.timestamp(cutoff)).update() == 1;
+    }
+
+    private AgentRecord agent(ResultSet rs, int row) throws SQLException {
+        long experiment = rs.getLong("experiment_id");
+        Long experimentId = rs.wasNull() ? null : experiment;
+        return new AgentRecord(rs.getLong("id"), rs.getString("name"), HostLabels.parse(rs.getString("labels")),
+                rs.getBoolean("built_in"), rs.getBoolean("runs_commands"), rs.getString("host"),
+                json.readValue(rs.getString("environment"), new TypeReference<Map<String, String>>() { }),
+                rs.getString("registered_by"), ExperimentRepository.instant(rs, "registered_at"),
+                ExperimentRepository.instant(rs, "last_heartbeat"), rs.getString("status"), experimentId);
+    }
+}

@@ -1,0 +1,90 @@
+package io.perflab.experiment;
+
+import io.perflab.runner.trial.TrialResult;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.dao.DuplicateKeyException;
+
+/**
+ * What becomes of a claimed experiment, whichever agent runs it: the built-in agent (the scheduler) and remote
+ * agents (their posts to {@code /api/v1/agents}) go through this one path, so that a trial is stored, counted and
+ * told to the event stream the same way. The events are published by the service instance that stores the trial.
+ */
+final class ClaimedRuns {
+
+    private final ExperimentRepository store;
+    private final ExperimentEvents events;
+    private final Clock clock;
+
+    ClaimedRuns(ExperimentRepository store, ExperimentEvents events, Clock clock) {
+        this.store = store;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** Tells subscribers that a claimed experiment started running. */
+    void started(long experimentId) {
+        events.publish(experimentId, "status", Map.of("experimentId", experimentId,
+                "status", ExperimentStatus.RUNNING.name()));
+    }
+
+    /** Tells subscribers that a trial started. */
+    void trialStarted(long experimentId, int ordinal, String variant) {
+        events.publish(experimentId, "run-started", Map.of("experimentId", experimentId, "ordinal", ordinal,
+                "variant", variant));
+    }
+
+    /**
+     * Stores a finished trial of the fresh design, once: a trial posted again (a retry) stores nothing and tells
+     * nobody. Returns whether it was stored now.
+     */
+    boolean record(Long agentId, ExperimentRecord experiment, TrialResult result) {
+        boolean stored;
+        try {
+            stored = store.saveRunOnce(experiment.id(), agentId, result);
+        } catch (DuplicateKeyException raced) {
+            stored = false; // the same trial, posted twice at once: the other post stored it
+        }
+        if (!stored) {
+            return false;
+        }
+        long count = store.storedOrdinals(experiment.id()).size();
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("experimentId", experiment.id());
+        event.put("ordinal", result.ordinal());
+        event.put("variant", result.variant());
+        event.put("status", result.status().name());
+        event.put("completedRuns", count);
+        event.put("totalRuns", experiment.totalRuns());
+        event.put("metrics", result.metrics());
+        if (agentId != null) {
+            event.put("agentId", agentId);
+        }
+        if (result.error() != null) {
+            event.put("error", result.error());
+        }
+        events.publish(experiment.id(), "run", event);
+        return true;
+    }
+
+    /**
+     * Ends {@code agentId}'s claim of running experiment {@code id} in status {@code end} and tells subscribers;
+     * false if that agent does not hold it (any more).
+     *
+     * @param resumeOnClaim whether the next claim of an agent of the same labels resumes it on its own
+     */
+    boolean end(long id, Long agentId, ExperimentStatus end, String message, boolean resumeOnClaim) {
+        if (!store.endClaim(id, agentId, end, clock.instant(), message, resumeOnClaim)) {
+            return false;
+        }
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("experimentId", id);
+        event.put("status", end.name());
+        if (message != null) {
+            event.put("message", message);
+        }
+        events.publish(id, "status", event);
+        return true;
+    }
+}
