@@ -11,10 +11,18 @@ public final class AgentHost {
     private AgentHost() {
     }
 
-    /** JVM, host name, CPU model, cores, allowed CPUs, kernel, load, and the CPU accounting mode. */
+    /** The longest value registered; longer ones (a JVM's flags) are cut. */
+    public static final int MAX_VALUE = 2000;
+
+    /**
+     * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, and the CPU accounting mode, each value cut to
+     * {@value #MAX_VALUE} characters.
+     */
     public static Map<String, String> environment() {
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         environment.put("cpu_accounting", CpuTimeAccounting.host().describe());
+        environment.replaceAll((key, value) -> value.length() > MAX_VALUE ? value.substring(0, MAX_VALUE - 1) + "…"
+                : value);
         return environment;
     }
 }

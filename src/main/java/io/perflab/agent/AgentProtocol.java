@@ -152,7 +152,7 @@ public final class AgentProtocol {
      * @param error what went wrong, or null
      * @param parsedMetrics command trials that read their output: each metric's unit, direction and values
      */
-    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PostedTrial(String variant, int ordinal, String status, Instant start, Instant end, long pid,
                               Map<String, Double> metrics, Map<String, String> environment,
                               @Schema(nullable = true) String error, Map<String, PostedMetric> parsedMetrics) {

@@ -48,7 +48,10 @@ public class AgentCoordinator implements SmartLifecycle {
     private static final Duration POLL_RECHECK = Duration.ofMillis(250);
 
     static final int MAX_ENVIRONMENT_ENTRIES = 64;
-    static final int MAX_ENVIRONMENT_VALUE = 2000;
+    static final int MAX_ENVIRONMENT_VALUE = AgentHost.MAX_VALUE;
+    /** A trial's environment holds its engine options, workload and JVM flags: larger than a host's. */
+    static final int MAX_TRIAL_ENVIRONMENT_ENTRIES = 200;
+    static final int MAX_TRIAL_ENVIRONMENT_VALUE = 100_000;
     static final int MAX_METRICS = 500;
     static final int MAX_MESSAGE = 4000;
 
@@ -300,6 +303,9 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of(result.start() == null ? "start" : "end",
                     "a trial needs its start and its end, the end not before the start");
         }
+        if (result.error() != null && result.error().length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
+            throw InvalidInputException.of("error", "at most " + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
+        }
         if (result.metrics().size() > MAX_METRICS) {
             throw InvalidInputException.of("metrics", "at most " + MAX_METRICS + " metrics");
         }
@@ -319,13 +325,13 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of("parsedMetrics." + key + ".unit", "at most 40 printable characters");
             }
         });
-        if (result.environment().size() > MAX_ENVIRONMENT_ENTRIES) {
-            throw InvalidInputException.of("environment", "at most " + MAX_ENVIRONMENT_ENTRIES + " entries");
+        if (result.environment().size() > MAX_TRIAL_ENVIRONMENT_ENTRIES) {
+            throw InvalidInputException.of("environment", "at most " + MAX_TRIAL_ENVIRONMENT_ENTRIES + " entries");
         }
         result.environment().forEach((key, value) -> {
-            if (key.length() > 100 || value == null || value.length() > MAX_ENVIRONMENT_VALUE) {
+            if (key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
                 throw InvalidInputException.of("environment", "keys of at most 100 and values of at most "
-                        + MAX_ENVIRONMENT_VALUE + " characters");
+                        + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
             }
         });
         return result;
