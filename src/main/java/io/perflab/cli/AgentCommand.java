@@ -44,7 +44,8 @@ final class AgentCommand implements Callable<Integer> {
     String labels;
 
     @Option(names = "--cpus", paramLabel = "LIST",
-            description = "pin every trial JVM and command to these CPUs with taskset -c (e.g. 2-7); needs taskset")
+            description = "pin the trial JVMs of engine experiments to these CPUs with taskset -c (e.g. 2-7), as "
+                    + "perflab ab --cpus does; needs taskset")
     String cpus;
 
     @Option(names = "--name", paramLabel = "NAME", description = "this agent's name on the agents page (default: "
@@ -84,7 +85,7 @@ final class AgentCommand implements Callable<Integer> {
             try {
                 launcher = launcher.pinnedTo(cpus);
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--cpus: " + e.getMessage());
+                throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
         Map<String, String> environment = AgentHost.environment();
@@ -108,6 +109,12 @@ final class AgentCommand implements Callable<Integer> {
             err.println("perflab agent: " + e.getMessage());
             err.flush();
             return ServerOptions.EXIT_SERVER_ERROR;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopper);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it stopped the loop, which is why run returned
+            }
         }
     }
 

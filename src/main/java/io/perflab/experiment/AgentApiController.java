@@ -116,7 +116,12 @@ class AgentApiController {
             + "that ordinal was stored before (a retry stores nothing more)")
     @PostMapping("/{id}/experiments/{experimentId}/trials")
     ResponseEntity<TrialAnswer> trial(@PathVariable long id, @PathVariable long experimentId,
-                                      @RequestBody(required = false) PostedTrial trial) {
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(value = """
+                    {"variant": "without", "ordinal": 0, "status": "OK", "start": "2026-01-01T12:00:00Z",
+                     "end": "2026-01-01T12:00:09Z", "pid": 4242,
+                     "metrics": {"user_cpu_us_per_req": 41.7, "reqs_per_sec": 23810.0},
+                     "environment": {"host": "bench-x86-1", "cpu_model": "AMD EPYC 7B13"}}""")))
+            @RequestBody(required = false) PostedTrial trial) {
         TrialAnswer answer = coordinator.recordTrial(id, experimentId, trial);
         return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }

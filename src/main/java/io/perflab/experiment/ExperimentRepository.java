@@ -43,8 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The experiment aggregate in the database: experiments with their variants, runs, samples and per-experiment
- * metric units, the metric catalog they refer to, and the queue of this host (tables of
- * {@code V2__experiments.sql} and {@code V3__uploads_and_tokens.sql}). Engine, command and uploaded experiments
+ * metric units, the metric catalog they refer to, and the queue the agents claim from, with the claims (tables of
+ * {@code V2__experiments.sql}, {@code V3__uploads_and_tokens.sql} and {@code V10__agents.sql}). Engine, command and uploaded experiments
  * are all written here and nowhere else. Over 300 lines because the aggregate's reads and writes belong together.
  */
 @Repository

@@ -1,0 +1,68 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+/** The flags of {@code perflab agent}: its help, and a clear error naming each bad flag, before anything starts. */
+class AgentCommandTests {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return PerfLabCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+    }
+
+    @Test
+    void helpDescribesEveryFlag() {
+        assertThat(run("agent", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: perflab agent")
+                .contains("--server", "--token", "--labels", "--cpus", "--name", "--commands", "--poll-wait",
+                        "role agent");
+    }
+
+    @Test
+    void theServerIsRequired() {
+        assertThat(run("agent", "--token", "plt_x")).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("Missing required option: '--server=URL'");
+    }
+
+    @Test
+    void aServerThatIsNotAnHttpUrlIsNamed() {
+        assertThat(run("agent", "--server", "perflab:8080", "--token", "plt_x")).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--server: 'perflab:8080' is not an http:// or https:// URL");
+    }
+
+    @Test
+    void aBlankTokenIsNamed() {
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", " ")).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--token: an API token of role agent is required");
+    }
+
+    @Test
+    void badLabelsAreNamedWithWhatIsWrong() {
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--labels", "arch"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--labels: 'arch' is not a label; write key=value");
+    }
+
+    @Test
+    void badCpusAreNamed() {
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", "one"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got 'one'");
+    }
+
+    @Test
+    void aPollWaitOutOfRangeIsNamed() {
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--poll-wait", "0"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--poll-wait: must be between 1 and 60 seconds, got 0");
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--poll-wait", "soon"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--poll-wait");
+    }
+}

@@ -1,0 +1,321 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code /api/v1/agents} on one service with its built-in agent, driven by hand as an agent would: who may act as
+ * one, claiming by host labels, trials posted once however often they are posted, and every bad message refused
+ * with the field named and nothing stored. The experiments here ask for host labels the built-in agent lacks, so
+ * only the agents of the test run them.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class AgentApiTests {
+
+    static final String TOKEN = "agent-api-tests-token";
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) throws IOException {
+        String dir = Files.createTempDirectory("perflab-agent-api").toString();
+        registry.add("perflab.data-dir", () -> dir);
+        registry.add("perflab.security.bootstrap-token", () -> TOKEN);
+        registry.add("perflab.commands.enabled", () -> "true");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    ApiClient admin;
+    String agentToken;
+
+    @BeforeEach
+    void tokens() throws Exception {
+        admin = new ApiClient(port, TOKEN);
+        HttpResponse<String> created = admin.post("/api/v1/tokens", Map.of("name", "bench", "role", "agent"));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(admin.read(created.body()).get("role").asText()).isEqualTo("AGENT");
+        agentToken = admin.read(created.body()).get("token").asText();
+    }
+
+    @Test
+    void onlyAgentTokensAndAdminsActAsAgentsAndAgentTokensDoNothingElse() throws Exception {
+        String userToken = admin.read(admin.post("/api/v1/tokens", Map.of("name", "ci")).body()).get("token").asText();
+
+        assertThat(send(userToken, "/api/v1/agents", registration("x", "pool=a")).statusCode()).isEqualTo(403);
+        assertThat(send(null, "/api/v1/agents", registration("x", "pool=a")).statusCode()).isEqualTo(401);
+        assertThat(send(agentToken, "/api/v1/agents", registration("x", "pool=a")).statusCode()).isEqualTo(201);
+        HttpResponse<String> agentQueues = send(agentToken, "/api/v1/experiments", "{\"name\": \"nope\"}");
+        assertThat(agentQueues.statusCode()).isEqualTo(403);
+        assertThat(agentQueues.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        HttpResponse<String> badRole = admin.post("/api/v1/tokens", Map.of("name", "x", "role", "root"));
+        assertThat(badRole.statusCode()).isEqualTo(400);
+        assertThat(badRole.body()).contains("role: 'root' is not a token role");
+    }
+
+    @Test
+    void anAgentClaimsOnlyExperimentsWhoseLabelsItsHostCarriesAndEachOnce() throws Exception {
+        long wrong = register("wrong host", "pool=other");
+        long right = register("right host", "pool=claims,arch=x86_64");
+        long id = admin.create(command("labelled", Map.of("pool", "claims")));
+
+        assertThat(poll(wrong, 0).statusCode()).as("labels it lacks").isEqualTo(204);
+        HttpResponse<String> claimed = poll(right, 0);
+        assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
+        JsonNode assignment = admin.read(claimed.body());
+        assertThat(assignment.get("experimentId").asLong()).isEqualTo(id);
+        assertThat(assignment.get("pendingOrdinals")).hasSize(4);
+        assertThat(assignment.get("without").get("command").asText()).isEqualTo("true");
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+        assertThat(admin.getJson("/api/v1/agents/" + right).get("experimentId").asLong()).isEqualTo(id);
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("hostLabels").get("pool").asText())
+                .isEqualTo("claims");
+
+        long twin = register("twin host", "pool=claims,arch=x86_64");
+        assertThat(poll(twin, 0).statusCode()).as("never one experiment on two agents").isEqualTo(204);
+        HttpResponse<String> again = poll(right, 0);
+        assertThat(again.statusCode()).as("never two experiments on one agent").isEqualTo(409);
+        assertThat(again.body()).contains("still runs experiment " + id);
+    }
+
+    @Test
+    void aTrialPostedTwiceIsStoredOnceAndTheRunCompletesOnlyWithEveryTrial() throws Exception {
+        long agent = register("poster", "pool=posts");
+        long id = admin.create(command("posted", Map.of("pool", "posts")));
+        JsonNode assignment = admin.read(poll(agent, 0).body());
+        String base = "/api/v1/agents/" + agent + "/experiments/" + id;
+
+        HttpResponse<String> first = send(agentToken, base + "/trials", trial("without", 0));
+        HttpResponse<String> retry = send(agentToken, base + "/trials", trial("without", 0));
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
+        assertThat(admin.read(retry.body()).get("stored").asBoolean()).isFalse();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isEqualTo(1);
+
+        HttpResponse<String> early = send(agentToken, base + "/finish", "{\"outcome\": \"COMPLETED\"}");
+        assertThat(early.statusCode()).isEqualTo(400);
+        assertThat(early.body()).contains("outcome", "ordinals [1, 2, 3] are not stored");
+
+        JsonNode pending = assignment.get("pendingOrdinals");
+        for (int i = 1; i < pending.size(); i++) {
+            assertThat(send(agentToken, base + "/trials", trial(i % 2 == 1 ? "with" : "without", i)).statusCode())
+                    .isEqualTo(201);
+        }
+        assertThat(send(agentToken, base + "/finish", "{\"outcome\": \"COMPLETED\"}").statusCode()).isEqualTo(200);
+
+        JsonNode done = admin.getJson("/api/v1/experiments/" + id);
+        assertThat(done.get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(done.get("progress").get("completedRuns").asInt()).isEqualTo(4);
+        assertThat(done.get("agents")).hasSize(1);
+        assertThat(done.get("agents").get(0).get("name").asText()).isEqualTo("poster");
+        assertThat(done.get("agents").get(0).get("trials").asInt()).isEqualTo(4);
+        assertThat(jdbc.sql("SELECT COUNT(DISTINCT agent_id) FROM trial_run WHERE experiment_id = ? "
+                + "AND agent_id = ?").params(id, agent).query(Long.class).single()).isEqualTo(1);
+        assertThat(send(agentToken, base + "/trials", trial("with", 1)).statusCode())
+                .as("a finished experiment takes no more trials").isEqualTo(409);
+    }
+
+    @Test
+    void badTrialsAreRefusedWithTheFieldNamedAndNothingStored() throws Exception {
+        long agent = register("careless", "pool=bad");
+        long id = admin.create(command("bad posts", Map.of("pool", "bad")));
+        poll(agent, 0);
+        String trials = "/api/v1/agents/" + agent + "/experiments/" + id + "/trials";
+
+        assertRefused(send(agentToken, trials, trial("with", 0)), "variant",
+                "the plan runs 'without' at ordinal 0, not 'with'");
+        assertRefused(send(agentToken, trials, trial("without", 99)), "ordinal", "99 is not in the plan");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"OK\"", "\"GREAT\"")), "status",
+                "'GREAT' is not one of");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, \"pids\": 8")),
+                "pids", null);
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("1.5", "\"fast\"")), "metrics", null);
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"start\": \"2026-01-01T00:00:00Z\", ",
+                "")), "start", "needs its start and its end");
+        assertRefused(send(agentToken, trials, "[]"), null, null);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+
+        long stranger = register("stranger", "pool=bad");
+        HttpResponse<String> notHeld = send(agentToken, "/api/v1/agents/" + stranger + "/experiments/" + id
+                + "/trials", trial("without", 0));
+        assertThat(notHeld.statusCode()).isEqualTo(409);
+        assertThat(notHeld.body()).contains("is not running on agent " + stranger, "nothing was stored");
+        assertRefused(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"DONE\"}"), "outcome", "'DONE' is not one of");
+        assertRefused(poll(agent, 61), "waitSeconds", "between 0 and 60");
+        assertThat(send(agentToken, "/api/v1/agents/424242/heartbeat", "").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void badRegistrationsAndHostLabelsAreRefusedWithTheFieldNamed() throws Exception {
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("pool", "po ol")),
+                "labels", "label key 'po ol'");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("\\u0007bell", "pool=a")), "name",
+                "printable");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": true",
+                "\"runsCommands\": true, \"runCommands\": true")), "runCommands", null);
+        long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
+
+        Map<String, Object> request = command("bad labels", Map.of("pool", "a\u001bb"));
+        HttpResponse<String> refused = admin.post("/api/v1/experiments", request);
+        assertRefused(refused, "hostLabels", "label pool: value 'a?b'");
+        assertThat(refused.body()).doesNotContain("\u001b");
+        request.put("hostLabels", "pool=a");
+        assertThat(admin.post("/api/v1/experiments", request).statusCode()).isEqualTo(400);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE name LIKE 'bad labels%'").query(Long.class)
+                .single()).isZero();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single()).isEqualTo(before);
+    }
+
+    @Test
+    void aCancelReachesTheAgentThroughItsHeartbeatAndItsFinish() throws Exception {
+        long agent = register("cancelled", "pool=cancel");
+        long id = admin.create(command("to cancel", Map.of("pool", "cancel")));
+        poll(agent, 0);
+        assertThat(admin.read(send(agentToken, "/api/v1/agents/" + agent + "/heartbeat", "").body())
+                .get("cancel").asBoolean()).isFalse();
+
+        assertThat(admin.post("/api/v1/experiments/" + id + "/cancel", "").statusCode()).isEqualTo(202);
+
+        assertThat(admin.read(send(agentToken, "/api/v1/agents/" + agent + "/heartbeat", "").body())
+                .get("cancel").asBoolean()).isTrue();
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"CANCELLED\", \"message\": \"cancelled by a user\"}").statusCode()).isEqualTo(200);
+        assertThat(admin.status(id)).isEqualTo("CANCELLED");
+        assertThat(admin.getJson("/api/v1/agents/" + agent).get("status").asText()).isEqualTo("IDLE");
+    }
+
+    @Test
+    void theBuiltInAgentRunsUnlabelledExperimentsThroughTheSameClaimAndRecordsItself() throws Exception {
+        long id = admin.create(command("built in", Map.of()));
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> admin.status(id).equals("COMPLETED"));
+
+        JsonNode agents = admin.getJson("/api/v1/experiments/" + id).get("agents");
+        assertThat(agents).hasSize(1);
+        assertThat(agents.get(0).get("name").asText()).startsWith("built-in@");
+        assertThat(agents.get(0).get("trials").asInt()).isEqualTo(4);
+        JsonNode builtIn = admin.getJson("/api/v1/agents/" + agents.get(0).get("agentId").asLong());
+        assertThat(builtIn.get("builtIn").asBoolean()).isTrue();
+        assertThat(builtIn.get("environment").get("cpu_accounting").asText()).isNotEmpty();
+        assertThat(jdbc.sql("SELECT outcome FROM experiment_claim WHERE experiment_id = ?").param(id)
+                .query(String.class).list()).containsExactly("COMPLETED");
+    }
+
+    @Test
+    void theAgentsPageListsAgentsAndTheNavigationLinksIt() throws Exception {
+        register("listed-host", "pool=page,arch=x86_64");
+
+        String page = admin.get("/agents", "text/html").body();
+        assertThat(page).contains("listed-host", "arch=x86_64,pool=page", "IDLE");
+        assertThat(admin.get("/", "text/html").body()).contains("href=\"/agents\"");
+        assertThat(admin.get("/experiments/new", "text/html").body()).contains("name=\"hostLabels\"");
+    }
+
+    @Test
+    void theAgentCommandStopsWithTheServicesAnswerWhenItRefusesTheToken() {
+        StringWriter err = new StringWriter();
+        int status = io.perflab.cli.PerfLabCommand.commandLine(new PrintWriter(new StringWriter()),
+                new PrintWriter(err, true)).execute("agent", "--server", "http://localhost:" + port, "--token",
+                "plt_not-a-token");
+        assertThat(status).isEqualTo(3);
+        assertThat(err.toString()).contains("perflab agent: the service answered 401");
+    }
+
+    @Test
+    void theApiDocumentationDescribesTheAgentMessages() throws Exception {
+        JsonNode docs = admin.getJson("/v3/api-docs");
+        assertThat(docs.get("paths").has("/api/v1/agents/{id}/experiments/{experimentId}/trials")).isTrue();
+        assertThat(docs.get("paths").has("/api/v1/agents/{id}/poll")).isTrue();
+        JsonNode schemas = docs.get("components").get("schemas");
+        assertThat(schemas.get("Assignment").get("properties").has("pendingOrdinals")).isTrue();
+        assertThat(schemas.get("PostedTrial").get("properties").has("ordinal")).isTrue();
+        assertThat(schemas.get("Registration").get("properties").has("labels")).isTrue();
+    }
+
+    private long register(String name, String labels) throws Exception {
+        HttpResponse<String> response = send(agentToken, "/api/v1/agents", registration(name, labels));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        return admin.read(response.body()).get("agentId").asLong();
+    }
+
+    private HttpResponse<String> poll(long agent, int waitSeconds) throws Exception {
+        return send(agentToken, "/api/v1/agents/" + agent + "/poll?waitSeconds=" + waitSeconds, "");
+    }
+
+    private static String registration(String name, String labels) {
+        StringBuilder json = new StringBuilder("{\"name\": \"" + name + "\", \"labels\": {");
+        String[] items = labels.split(",");
+        for (int i = 0; i < items.length; i++) {
+            String[] kv = items[i].split("=");
+            json.append(i == 0 ? "" : ", ").append('"').append(kv[0]).append("\": \"").append(kv[1]).append('"');
+        }
+        return json.append("}, \"environment\": {\"cpu_model\": \"test CPU\"}, \"runsCommands\": true}").toString();
+    }
+
+    private static String trial(String variant, int ordinal) {
+        return "{\"variant\": \"" + variant + "\", \"ordinal\": " + ordinal + ", \"status\": \"OK\", "
+                + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:01Z\", \"pid\": 7, "
+                + "\"metrics\": {\"wall_time_ms\": 1.5}, \"environment\": {\"host\": \"h\"}}";
+    }
+
+    private static Map<String, Object> command(String name, Map<String, String> labels) {
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("name", name);
+        request.put("kind", "command");
+        request.put("withoutCommand", "true");
+        request.put("withCommand", "true && true");
+        request.put("runsPerVariant", 2);
+        if (!labels.isEmpty()) {
+            request.put("hostLabels", labels);
+        }
+        return request;
+    }
+
+    private static void assertRefused(HttpResponse<String> response, String field, String message) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        if (field != null) {
+            assertThat(response.body()).contains(field);
+        }
+        if (message != null) {
+            assertThat(response.body()).contains(message);
+        }
+    }
+
+    private HttpResponse<String> send(String token, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
