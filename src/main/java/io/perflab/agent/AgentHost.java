@@ -16,10 +16,12 @@ public final class AgentHost {
 
     /**
      * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, and the CPU accounting mode, each value cut to
-     * {@value #MAX_VALUE} characters.
+     * {@value #MAX_VALUE} characters. The agent's own JVM flags are left out: the agents page is open to read, and
+     * an operator's {@code -D} flags may hold what it should not show.
      */
     public static Map<String, String> environment() {
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
+        environment.remove("jvm_flags");
         environment.put("cpu_accounting", CpuTimeAccounting.host().describe());
         environment.replaceAll((key, value) -> value.length() > MAX_VALUE ? value.substring(0, MAX_VALUE - 1) + "…"
                 : value);

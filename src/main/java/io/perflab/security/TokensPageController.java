@@ -28,9 +28,10 @@ class TokensPageController {
     }
 
     @PostMapping("/settings/tokens")
-    String processCreationForm(@RequestParam(defaultValue = "") String name, Principal principal, Model model) {
+    String processCreationForm(@RequestParam(defaultValue = "") String name,
+                               @RequestParam(defaultValue = "user") String role, Principal principal, Model model) {
         try {
-            ApiTokens.CreatedToken created = tokens.create(name, principal.getName());
+            ApiTokens.CreatedToken created = tokens.create(name, role, principal.getName());
             model.addAttribute("created", created);
         } catch (IllegalArgumentException e) {
             model.addAttribute("error", e.getMessage());

@@ -47,8 +47,8 @@ class AgentClusterTests {
     static final String TOKEN = "agent-cluster-tests-token";
 
     /** Each trial sleeps this long: long enough to kill agent A between two of its trials, short for the suite. */
-    static final String TRIAL = "sleep 0.4";
-    static final int RUNS_PER_VARIANT = 4;
+    static final String TRIAL = "sleep 0.25";
+    static final int RUNS_PER_VARIANT = 3;
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(1);
 
     private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
@@ -139,9 +139,9 @@ class AgentClusterTests {
         for (long id : List.of(onA, onB)) {
             List<Map<String, Object>> runs = jdbc.sql("SELECT ordinal, status, agent_id FROM trial_run "
                     + "WHERE experiment_id = ? ORDER BY ordinal").param(id).query().listOfRows();
-            // (rows of plain columns: no timestamps, which PostgreSQL's driver hands over as java.sql types)
             assertThat(runs).extracting(r -> ((Number) r.get("ordinal")).intValue())
-                    .containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 2 * RUNS_PER_VARIANT).boxed()
+                            .toList());
             assertThat(runs).allSatisfy(r -> assertThat(r.get("status")).isEqualTo("OK"));
             assertThat(runs).allSatisfy(r -> assertThat(r.get("agent_id")).isNotNull());
             Map<String, Integer> samples = new LinkedHashMap<>();
