@@ -14,6 +14,12 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.stereotype.Controller;
 import org.springframework.stereotype.Repository;
@@ -164,6 +170,26 @@ class ArchitectureTests {
     @Test
     void sqlRuleCatchesAServiceThatRunsSql() {
         assertViolated(sqlOnlyInRepositories("io.perflab.archfixture"), "FixtureService", "JdbcClient");
+    }
+
+    /** A main class over 300 lines says why in its Javadoc: "Over 300 lines because …" or "Over 300 lines: …". */
+    @Test
+    void everyLongMainClassSaysWhyItIsLong() throws IOException {
+        List<String> unexplained = new ArrayList<>();
+        for (String folder : List.of("rpc-engine/src/main/java", "benchmarks-runner/src/main/java", "src/main/java")) {
+            Path sources = Path.of(folder);
+            assertThat(sources).as("run from the repository's top folder").isDirectory();
+            try (Stream<Path> files = Files.walk(sources)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    List<String> lines = Files.readAllLines(file);
+                    boolean explained = lines.stream().anyMatch(l -> l.matches("\\s*\\*.*Over 300 lines[ :].*"));
+                    if (lines.size() > 300 && !explained) {
+                        unexplained.add(file + " (" + lines.size() + " lines)");
+                    }
+                }
+            }
+        }
+        assertThat(unexplained).isEmpty();
     }
 
     private static void assertViolated(ArchRule rule, String... fragments) {

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "peers",
         description = "Compare PerfLab's engine with gRPC-java and bare Netty under the same rpc-bench workload: "
                 + "--runs trials per stack, interleaved, each in a fresh JVM; prints each stack's means and the "
-                + "ratios perflab/grpc and perflab/netty with 95% intervals and Welch p-values.")
+                + "ratios perflab/grpc and perflab/netty with 95%% intervals and Welch p-values.")
 final class PeersCommand implements Callable<Integer> {
 
     /** The stacks, in the order each round runs them. */

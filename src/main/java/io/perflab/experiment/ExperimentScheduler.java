@@ -252,11 +252,12 @@ public class ExperimentScheduler implements SmartLifecycle {
         active.set(current);
         try {
             ExperimentRecord experiment = store.find(id).orElseThrow();
-            ExperimentPlan plan = store.plan(experiment);
-            Optional<String> refused = jvmFlags.refusal(plan);
+            ExperimentPlan stored = store.plan(experiment);
+            Optional<String> refused = jvmFlags.refusal(stored);
             if (refused.isPresent()) {
                 throw new IllegalStateException(refused.get());
             }
+            ExperimentPlan plan = jvmFlags.withFixedFlags(stored);
             ExperimentOutcome.Stop stop;
             if (plan.design().paired()) {
                 PairedOutcome outcome = paired.run(experiment, agentId, plan, current.runner());

@@ -20,14 +20,29 @@ import org.springframework.stereotype.Component;
 public class JvmFlagPolicy {
 
     private final boolean rawFlagsForAdmins;
+    private final List<String> fixedFlags;
 
     @Autowired
     public JvmFlagPolicy(PerfLabProperties properties) {
-        this(properties.trials().rawJvmFlags());
+        this(properties.trials().rawJvmFlags(), properties.trials().jvmArgs());
     }
 
     JvmFlagPolicy(boolean rawFlagsForAdmins) {
+        this(rawFlagsForAdmins, List.of());
+    }
+
+    /** @param fixedFlags the operator's fixed flags for every trial JVM ({@code perflab.trials.jvm-args}), or none */
+    JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags) {
         this.rawFlagsForAdmins = rawFlagsForAdmins;
+        this.fixedFlags = List.copyOf(fixedFlags);
+    }
+
+    /**
+     * {@code plan} with the operator's fixed flags, if any were set, in place of the default ones. The operator's
+     * flags are the operator's choice; the allow-list is for what requests send ({@link #refusal}).
+     */
+    ExperimentPlan withFixedFlags(ExperimentPlan plan) {
+        return fixedFlags.isEmpty() ? plan : plan.withJvmArgs(fixedFlags);
     }
 
     /** {@code flags} if this caller may give them, else a 400 naming {@code field} and the first refused flag. */

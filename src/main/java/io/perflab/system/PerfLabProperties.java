@@ -1,6 +1,7 @@
 package io.perflab.system;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -35,7 +36,15 @@ public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValu
     /**
      * @param rawJvmFlags when true, administrators may give trial JVMs any flag; everyone else, and everyone when
      *     false (the default), only the flags of {@link io.perflab.runner.experiment.JvmFlagAllowList}
+     * @param jvmArgs the fixed flags of every trial JVM, before each variant's own; empty (the default) means
+     *     {@link io.perflab.runner.experiment.ExperimentPlan#DEFAULT_JVM_ARGS}, the flags measurements are made with.
+     *     An operator's setting: a host with a bigger workload may want a bigger heap; the test suite starts its
+     *     functional trials lighter
      */
-    public record Trials(boolean rawJvmFlags) {
+    public record Trials(boolean rawJvmFlags, List<String> jvmArgs) {
+
+        public Trials {
+            jvmArgs = jvmArgs == null ? List.of() : List.copyOf(jvmArgs);
+        }
     }
 }

@@ -58,6 +58,34 @@ class PerfLabCommandTests {
         assertThat(out.toString()).startsWith("Usage: perflab " + subcommand);
     }
 
+    /**
+     * Picocli formats descriptions with {@code String.format}: a bare {@code %} makes it print a warning on the
+     * standard error before every {@code perflab --help}, and leave {@code %n} unexpanded.
+     */
+    @Test
+    void everyCommandsHelpRendersWithoutAFormatWarning() {
+        java.io.PrintStream standardError = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        List<String> rendered = new ArrayList<>();
+        System.setErr(new java.io.PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            List<picocli.CommandLine> commands = new ArrayList<>(List.of(PerfLabCommand.commandLine(
+                    new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))));
+            for (int i = 0; i < commands.size(); i++) {
+                picocli.CommandLine command = commands.get(i);
+                rendered.add(command.getCommandName() + ": " + command.getUsageMessage());
+                commands.addAll(command.getSubcommands().values().stream()
+                        .filter(sub -> !commands.contains(sub)).toList());
+            }
+        } finally {
+            System.setErr(standardError);
+        }
+
+        assertThat(rendered).hasSizeGreaterThan(9)
+                .allSatisfy(help -> assertThat(help).doesNotContain("%n").contains("Usage: "));
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
     @Test
     void unknownSubcommandExitsTwoNamingIt() {
         StringWriter err = new StringWriter();

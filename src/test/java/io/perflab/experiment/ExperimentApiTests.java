@@ -81,7 +81,7 @@ class ExperimentApiTests {
     void presetExperimentRunsToCompletionAndComparesEveryMetric() throws Exception {
         Map<String, Object> request = presetRequest("sync completion", 3);
         // flags of the allow-list reach the trial JVM of their variant only (JvmFlagRuleTests: the others never do)
-        request.put("withJvmArgs", List.of("-XX:TieredStopAtLevel=1", "-Dio.netty.leakDetection.level=disabled"));
+        request.put("withJvmArgs", List.of("-XX:+UseCompressedOops", "-Dio.netty.leakDetection.level=disabled"));
         HttpResponse<String> created = api.post("/api/v1/experiments", request);
         assertThat(created.statusCode()).isEqualTo(202);
         assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
@@ -133,10 +133,14 @@ class ExperimentApiTests {
         assertThat(pids).as("each trial in its own JVM").hasSize(6);
         assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ? AND variant = 'with'")
                 .param(id).query(String.class).list()).hasSize(3).allSatisfy(env -> assertThat(env)
-                        .contains("-XX:TieredStopAtLevel=1").contains("-Dio.netty.leakDetection.level=disabled"));
+                        .contains("-XX:+UseCompressedOops").contains("-Dio.netty.leakDetection.level=disabled"));
         assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ? AND variant = 'without'")
                 .param(id).query(String.class).list()).noneSatisfy(env -> assertThat(env)
-                        .contains("TieredStopAtLevel"));
+                        .contains("UseCompressedOops"));
+        // the operator's fixed flags (perflab.trials.jvm-args, set light for the test suite) replace the defaults
+        assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ?").param(id)
+                .query(String.class).list()).hasSize(6).allSatisfy(env -> assertThat(env)
+                        .contains("-XX:TieredStopAtLevel=1").doesNotContain("-Xbatch").doesNotContain("AlwaysPreTouch"));
     }
 
     @Test

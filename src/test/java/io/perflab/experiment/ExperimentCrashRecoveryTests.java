@@ -23,7 +23,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Kills the real server process with SIGKILL in the middle of an experiment, starts it again on the same data
- * directory, and resumes: no finished run is lost and none is run twice.
+ * directory, and resumes: no finished run is lost and none is run twice; a pair cut short runs again whole.
  */
 class ExperimentCrashRecoveryTests {
 
@@ -36,88 +36,80 @@ class ExperimentCrashRecoveryTests {
         servers.forEach(ExperimentCrashRecoveryTests::killTree);
     }
 
+    /**
+     * One server life per crash, three in all: the first is killed in the middle of a fresh-JVM experiment, the
+     * second (which starts the paired experiment queued behind it) in the middle of a pair, the third resumes both.
+     */
     @Test
-    void killedServerLeavesExperimentInterruptedAndResumeCompletesIt() throws Exception {
+    void killedServersLeaveExperimentsInterruptedAndResumeCompletesThemWithNothingLostOrStoredTwice()
+            throws Exception {
         Path dataDir = Files.createTempDirectory("perflab-crash");
         int port = freePort();
         ApiClient api = new ApiClient(port, TOKEN);
-        Process server = startServer(dataDir, port, "first");
+        Process first = startServer(dataDir, port, "first");
         awaitUp(api);
 
-        Map<String, Object> request = new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash", 4));
-        long id = api.create(request);
+        long fresh = api.create(new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash", 4)));
+        Map<String, Object> pairedRequest = new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash pairs", 2));
+        pairedRequest.remove("runsPerVariant");
+        pairedRequest.put("design", "alternating");
+        pairedRequest.put("pairs", 3);
+        pairedRequest.put("windowsPerPair", 2);
+        long paired = api.create(pairedRequest);
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
-                .until(() -> api.getJson("/api/v1/experiments/" + id).get("progress").get("completedRuns").asInt() >= 2);
-        killTree(server);
+                .until(() -> api.getJson("/api/v1/experiments/" + fresh).get("progress").get("completedRuns").asInt() >= 2);
+        killTree(first);
 
-        Process restarted = startServer(dataDir, port, "second");
+        // the second server finds the fresh experiment cut short and starts the paired one, queued behind it;
+        // the moment its first pair is stored, the second one's JVMs are starting: kill the server in that pair
+        Process second = startServer(dataDir, port, "second");
         awaitUp(api);
-        JsonNode interrupted = api.getJson("/api/v1/experiments/" + id);
+        JsonNode interrupted = api.getJson("/api/v1/experiments/" + fresh);
         assertThat(interrupted.get("status").asText()).isEqualTo("INTERRUPTED");
         int keptRuns = interrupted.get("progress").get("completedRuns").asInt();
         assertThat(keptRuns).isBetween(2, 7);
-        Set<Integer> keptOrdinals = ordinals(api, id);
+        Set<Integer> keptOrdinals = ordinals(api, fresh);
         assertThat(keptOrdinals).hasSize(keptRuns);
+        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(100))
+                .until(() -> api.getJson("/api/v1/experiments/" + paired).get("paired").get("completedPairs").asInt() >= 1);
+        killTree(second);
 
-        assertThat(api.post("/api/v1/experiments/" + id + "/resume", "").statusCode()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                .until(() -> api.status(id).equals("COMPLETED"));
+        Process third = startServer(dataDir, port, "third");
+        awaitUp(api);
+        assertThat(api.status(fresh)).isEqualTo("INTERRUPTED");
+        assertThat(ordinals(api, fresh)).as("the third life keeps what the first stored").isEqualTo(keptOrdinals);
+        JsonNode pairedInterrupted = api.getJson("/api/v1/experiments/" + paired);
+        assertThat(pairedInterrupted.get("status").asText()).isEqualTo("INTERRUPTED");
+        int keptPairs = pairedInterrupted.get("paired").get("completedPairs").asInt();
+        assertThat(keptPairs).isBetween(1, 2);
+        assertThat(pairsWithSamples(api, paired)).as("only whole pairs are stored").hasSize(keptPairs);
 
-        JsonNode completed = api.getJson("/api/v1/experiments/" + id);
+        assertThat(api.post("/api/v1/experiments/" + fresh + "/resume", "").statusCode()).isEqualTo(202);
+        assertThat(api.post("/api/v1/experiments/" + paired + "/resume", "").statusCode()).isEqualTo(202);
+        await().atMost(Duration.ofMinutes(6)).pollInterval(Duration.ofMillis(500))
+                .until(() -> api.status(fresh).equals("COMPLETED") && api.status(paired).equals("COMPLETED"));
+
+        JsonNode completed = api.getJson("/api/v1/experiments/" + fresh);
         assertThat(completed.get("progress").get("completedRuns").asInt()).isEqualTo(8);
-        assertThat(ordinals(api, id)).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7).containsAll(keptOrdinals);
-        JsonNode samples = api.getJson("/api/v1/experiments/" + id + "/samples");
+        assertThat(ordinals(api, fresh)).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7).containsAll(keptOrdinals);
         Map<String, Integer> rowsPerRunAndMetric = new LinkedHashMap<>();
-        for (JsonNode s : samples) {
+        for (JsonNode s : api.getJson("/api/v1/experiments/" + fresh + "/samples")) {
             rowsPerRunAndMetric.merge(s.get("ordinal").asInt() + "/" + s.get("metric").asText(), 1, Integer::sum);
         }
         assertThat(rowsPerRunAndMetric.values()).as("no duplicate samples").containsOnly(1);
-        killTree(restarted);
-    }
 
-    @Test
-    void aPairCutShortByAKillRunsAgainWholeOnResumeAndNothingIsStoredTwice() throws Exception {
-        Path dataDir = Files.createTempDirectory("perflab-crash-pairs");
-        int port = freePort();
-        ApiClient api = new ApiClient(port, TOKEN);
-        Process server = startServer(dataDir, port, "first");
-        awaitUp(api);
-
-        Map<String, Object> request = new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash pairs", 2));
-        request.remove("runsPerVariant");
-        request.put("design", "alternating");
-        request.put("pairs", 3);
-        request.put("windowsPerPair", 2);
-        long id = api.create(request);
-        // the moment the first pair is stored, the second one's JVMs are starting: kill the server in that pair
-        await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(100))
-                .until(() -> api.getJson("/api/v1/experiments/" + id).get("paired").get("completedPairs").asInt() >= 1);
-        killTree(server);
-
-        Process restarted = startServer(dataDir, port, "second");
-        awaitUp(api);
-        JsonNode interrupted = api.getJson("/api/v1/experiments/" + id);
-        assertThat(interrupted.get("status").asText()).isEqualTo("INTERRUPTED");
-        int kept = interrupted.get("paired").get("completedPairs").asInt();
-        assertThat(kept).isBetween(1, 2);
-        assertThat(pairsWithSamples(api, id)).as("only whole pairs are stored").hasSize(kept);
-
-        assertThat(api.post("/api/v1/experiments/" + id + "/resume", "").statusCode()).isEqualTo(202);
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                .until(() -> api.status(id).equals("COMPLETED"));
-
-        JsonNode completed = api.getJson("/api/v1/experiments/" + id);
-        assertThat(completed.get("paired").get("completedPairs").asInt()).isEqualTo(3);
-        assertThat(pairsWithSamples(api, id)).containsExactly(0, 1, 2);
+        JsonNode pairedCompleted = api.getJson("/api/v1/experiments/" + paired);
+        assertThat(pairedCompleted.get("paired").get("completedPairs").asInt()).isEqualTo(3);
+        assertThat(pairsWithSamples(api, paired)).containsExactly(0, 1, 2);
         Map<String, Integer> rows = new LinkedHashMap<>();
-        for (JsonNode s : api.getJson("/api/v1/experiments/" + id + "/samples")) {
+        for (JsonNode s : api.getJson("/api/v1/experiments/" + paired + "/samples")) {
             rows.merge(s.get("pair").asInt() + "/" + s.get("window").asInt() + "/" + s.get("variant").asText() + "/"
                     + s.get("metric").asText(), 1, Integer::sum);
         }
         assertThat(rows.values()).as("no duplicate samples").containsOnly(1);
         assertThat(rows.keySet().stream().map(k -> k.substring(0, k.lastIndexOf('/'))).distinct().count())
                 .as("3 pairs × 2 windows × 2 variants").isEqualTo(12);
-        killTree(restarted);
+        killTree(third);
     }
 
     private static java.util.TreeSet<Integer> pairsWithSamples(ApiClient api, long id) throws Exception {

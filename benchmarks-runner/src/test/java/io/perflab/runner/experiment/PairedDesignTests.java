@@ -145,13 +145,13 @@ class PairedDesignTests {
     @Test
     void aJvmThatIsNotReadyWithinTheTrialTimeoutTimesOutItsPair() {
         ExperimentPlan plan = plan(engine("ok"), engine("hang"), 2, ExperimentDesign.ALTERNATING, 1)
-                .withTrialTimeout(Duration.ofSeconds(8)).withMaxFailures(0);
+                .withTrialTimeout(Duration.ofSeconds(4)).withMaxFailures(0);
 
         PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
 
         assertThat(outcome.pairs()).singleElement().extracting(PairResult::status).isEqualTo(TrialStatus.TIMED_OUT);
         assertThat(outcome.pairs().get(0).error()).startsWith("the with JVM: the trial JVM did not warm up and say it "
-                + "was ready within the trial timeout of 8.0 s (--trial-timeout); killed");
+                + "was ready within the trial timeout of 4.0 s (--trial-timeout); killed");
         assertNoTrialJvmLeft(outcome);
     }
 

@@ -22,17 +22,15 @@ class RpcBenchSessionTests {
         Workload workload = SHORT.withStack(stack).withMode(mode);
         try (Load load = stack.open(EngineOptions.defaults(), workload)) {
             load.start();
-            await(500);
-            assertThat(load.swapLatencies().getTotalCount()).isPositive();
+            assertThat(callsWithin(load, 10_000)).isPositive();
 
             load.pause();
             load.swapLatencies();
             await(300);
             long whilePaused = load.swapLatencies().getTotalCount();
             load.resume();
-            // long enough for calls to come back on a busy machine, from code the JIT may still be compiling
-            await(1000);
-            long afterResume = load.swapLatencies().getTotalCount();
+            // calls come back on a busy machine too, from code the JIT may still be compiling: wait for the first
+            long afterResume = callsWithin(load, 10_000);
 
             assertThat(whilePaused).isZero();
             assertThat(afterResume).isPositive();
@@ -73,6 +71,17 @@ class RpcBenchSessionTests {
     }
 
     /** Lets the load run for a while: what is measured is what happens in that time, not when it ends. */
+    /** The calls that came back from the moment of the call until the first did, or {@code millis} passed. */
+    private static long callsWithin(Load load, long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        long calls = 0;
+        while (calls == 0 && System.nanoTime() < end) {
+            await(20);
+            calls += load.swapLatencies().getTotalCount();
+        }
+        return calls;
+    }
+
     private static void await(long millis) {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         long remaining;
