@@ -35,6 +35,7 @@ import java.util.function.Consumer;
 public final class AgentLoop {
 
     private static final Duration FIRST_RETRY = Duration.ofMillis(250);
+    private static final String REFUSED_TRIAL = "the service refused a trial: ";
     private static final Duration LAST_RETRY = Duration.ofSeconds(5);
 
     /** A call to the service. */
@@ -205,6 +206,9 @@ public final class AgentLoop {
             };
             if ("INTERRUPTED".equals(outcome)) {
                 message = current.cancelledBy;
+                if (current.cancelledBy != null && current.cancelledBy.startsWith(REFUSED_TRIAL)) {
+                    outcome = "FAILED"; // another agent would post the same trial and be refused the same way
+                }
             }
         } catch (RuntimeException e) {
             outcome = "FAILED";
@@ -239,7 +243,7 @@ public final class AgentLoop {
         } catch (AgentClient.Refused e) {
             log.accept("the service refused trial " + trial.ordinal() + ": " + e.getMessage());
             current.cancel(e.status() == 409 ? "the service no longer assigns it to this agent"
-                    : "the service refused a trial: " + e.getMessage());
+                    : REFUSED_TRIAL + e.getMessage());
         }
     }
 

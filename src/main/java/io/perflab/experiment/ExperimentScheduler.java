@@ -10,7 +10,6 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
 import io.perflab.runner.trial.TrialResult;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -274,7 +273,7 @@ public class ExperimentScheduler implements SmartLifecycle {
                 log.info("Experiment {} '{}': running {} of {} trials", id, experiment.name(), missing.size(),
                         plan.trials().size());
                 ExperimentOutcome outcome = current.runner().run(plan, missing,
-                        new StoringListener(experiment, agentId, current));
+                        new StoringListener(experiment, agentId));
                 message = outcome.message().isEmpty() ? null : outcome.message();
                 stop = outcome.stop();
             }
@@ -302,12 +301,10 @@ public class ExperimentScheduler implements SmartLifecycle {
 
         private final ExperimentRecord experiment;
         private final Long agentId;
-        private final Active current;
 
-        StoringListener(ExperimentRecord experiment, Long agentId, Active current) {
+        StoringListener(ExperimentRecord experiment, Long agentId) {
             this.experiment = experiment;
             this.agentId = agentId;
-            this.current = current;
         }
 
         @Override
