@@ -148,21 +148,22 @@ public class AgentCoordinator implements SmartLifecycle {
         Duration limit = wait.compareTo(settings.longPoll()) > 0 ? settings.longPoll() : wait;
         Instant deadline = clock.instant().plus(limit);
         while (true) {
+            // claims run side by side (the database's row locks keep them apart); only the wait is shared
+            Optional<ExperimentRecord> claimed = store.claimNext(agent.claimant(), clock.instant());
+            if (claimed.isPresent()) {
+                ExperimentRecord experiment = claimed.get();
+                agents.working(agentId, experiment.id());
+                runs.started(experiment.id());
+                log.info("Agent {} '{}' claimed experiment {} '{}'", agentId, agent.name(), experiment.id(),
+                        experiment.name());
+                return Optional.of(store.assignment(experiment));
+            }
+            Duration left = Duration.between(clock.instant(), deadline);
+            if (left.isNegative() || left.isZero()) {
+                return Optional.empty();
+            }
+            agents.heartbeat(agentId, clock.instant());
             synchronized (queueChanged) {
-                Optional<ExperimentRecord> claimed = store.claimNext(agent.claimant(), clock.instant());
-                if (claimed.isPresent()) {
-                    ExperimentRecord experiment = claimed.get();
-                    agents.working(agentId, experiment.id());
-                    runs.started(experiment.id());
-                    log.info("Agent {} '{}' claimed experiment {} '{}'", agentId, agent.name(), experiment.id(),
-                            experiment.name());
-                    return Optional.of(store.assignment(experiment));
-                }
-                Duration left = Duration.between(clock.instant(), deadline);
-                if (left.isNegative() || left.isZero()) {
-                    return Optional.empty();
-                }
-                agents.heartbeat(agentId, clock.instant());
                 try {
                     queueChanged.wait(Math.max(1, Math.min(left.toMillis(), POLL_RECHECK.toMillis())));
                 } catch (InterruptedException e) {

@@ -730,20 +730,32 @@ public class ExperimentRepository {
     }
 
     private static final String CLAIMABLE = "SELECT id, status, kind, design, host_labels, run_labels FROM experiment ";
+    private static final String CLAIMABLE_NOW = "WHERE (status = 'QUEUED' OR (status = 'INTERRUPTED' "
+            + "AND resume_on_claim = TRUE))";
 
     /**
-     * Claims the oldest experiment {@code agent} may run: QUEUED, or INTERRUPTED by a lost agent. The rows are
-     * locked with {@code FOR UPDATE SKIP LOCKED}, so that agents and service instances claiming at once each see
-     * only rows no other claim holds, and the claim itself is a conditional update: an experiment is never
-     * claimed twice.
+     * Claims the oldest experiment {@code agent} may run: QUEUED, or INTERRUPTED by a lost agent. Of the claimable
+     * experiments it may run, oldest first, it locks the first that no other claim holds ({@code FOR UPDATE SKIP
+     * LOCKED}, one row at a time, so that agents and service instances claiming at once each take a different one
+     * instead of waiting on each other), and the claim itself is a conditional update: an experiment is never
+     * claimed twice. The agent's own row is locked first, so that an agent that already runs an experiment (or
+     * polls twice at once) claims nothing more: an agent never runs two experiments at once.
      */
     @Transactional
     public Optional<ExperimentRecord> claimNext(Claimant agent, Instant now) {
-        List<Claimable> candidates = jdbc.sql(CLAIMABLE + "WHERE status = 'QUEUED' OR (status = 'INTERRUPTED' "
-                        + "AND resume_on_claim = TRUE) ORDER BY created_at, id FOR UPDATE SKIP LOCKED")
+        if (!lockIdle(agent)) {
+            return Optional.empty();
+        }
+        List<Claimable> candidates = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " ORDER BY created_at, id")
                 .query(this::claimable).list();
         for (Claimable c : candidates) {
-            if (agent.mayRun(c.kind(), c.design(), c.required(), c.runLabels()) && take(c, agent, now)) {
+            if (!agent.mayRun(c.kind(), c.design(), c.required(), c.runLabels())) {
+                continue;
+            }
+            Optional<Claimable> locked = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id = ? FOR UPDATE SKIP LOCKED")
+                    .param(c.id()).query(this::claimable).optional();
+            if (locked.isPresent() && agent.mayRun(locked.get().kind(), locked.get().design(),
+                    locked.get().required(), locked.get().runLabels()) && take(locked.get(), agent, now)) {
                 return find(c.id());
             }
         }
@@ -753,10 +765,25 @@ public class ExperimentRepository {
     /** Claims queued experiment {@code id} for {@code agent}; false if it is not queued or not for this agent. */
     @Transactional
     public boolean claim(long id, Claimant agent, Instant now) {
+        if (!lockIdle(agent)) {
+            return false;
+        }
         Optional<Claimable> c = jdbc.sql(CLAIMABLE + "WHERE id = ? AND status = 'QUEUED' FOR UPDATE SKIP LOCKED")
                 .param(id).query(this::claimable).optional();
         return c.isPresent() && agent.mayRun(c.get().kind(), c.get().design(), c.get().required(),
                 c.get().runLabels()) && take(c.get(), agent, now);
+    }
+
+    /**
+     * Locks the claiming agent's row until the claim commits (claims of one agent take turns) and tells whether it
+     * runs nothing now. An agent without an id (a scheduler built without a registry) runs one thing at a time.
+     */
+    private boolean lockIdle(Claimant agent) {
+        if (agent.agentId() == null) {
+            return true;
+        }
+        jdbc.sql("SELECT id FROM agent WHERE id = ? FOR UPDATE").param(agent.agentId()).query(Long.class).optional();
+        return runningOn(agent.agentId()).isEmpty();
     }
 
     private Claimable claimable(ResultSet rs, int row) throws SQLException {

@@ -229,6 +229,109 @@ class AgentApiTests {
     }
 
     @Test
+    void agentsPollingAtOnceClaimEachExperimentOnce() throws Exception {
+        int agents = 6;
+        int experiments = 3;
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < agents; i++) {
+            ids.add(register("racer-" + i, "pool=race"));
+        }
+        java.util.Set<Long> queued = new java.util.HashSet<>();
+        for (int i = 0; i < experiments; i++) {
+            queued.add(admin.create(command("race " + i, Map.of("pool", "race"))));
+        }
+
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(agents);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<HttpResponse<String>>> polls = new java.util.ArrayList<>();
+        for (long agent : ids) {
+            polls.add(pool.submit(() -> {
+                start.await();
+                return poll(agent, 0);
+            }));
+        }
+        start.countDown();
+        java.util.List<Long> claimed = new java.util.ArrayList<>();
+        for (var poll : polls) {
+            HttpResponse<String> answer = poll.get();
+            assertThat(answer.statusCode()).as(answer.body()).isIn(200, 204);
+            if (answer.statusCode() == 200) {
+                claimed.add(admin.read(answer.body()).get("experimentId").asLong());
+            }
+        }
+        pool.shutdown();
+
+        assertThat(claimed).as("every experiment once, and no more").containsExactlyInAnyOrderElementsOf(queued);
+        assertThat(jdbc.sql("SELECT agent_id FROM experiment_claim WHERE experiment_id IN (?, ?, ?)")
+                .params(queued.toArray()).query(Long.class).list()).doesNotHaveDuplicates();
+        for (long id : queued) {
+            assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_claim WHERE experiment_id = ?").param(id)
+                    .query(Long.class).single()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anAgentPollingTwiceAtOnceClaimsOneExperiment() throws Exception {
+        long agent = register("eager", "pool=twice");
+        admin.create(command("twice 1", Map.of("pool", "twice")));
+        admin.create(command("twice 2", Map.of("pool", "twice")));
+
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        var first = pool.submit(() -> poll(agent, 0));
+        var second = pool.submit(() -> poll(agent, 0));
+        java.util.List<Integer> statuses = java.util.List.of(first.get().statusCode(), second.get().statusCode());
+        pool.shutdown();
+
+        assertThat(statuses).containsOnlyOnce(200);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE status = 'RUNNING' AND agent_id = ?").param(agent)
+                .query(Long.class).single()).isEqualTo(1);
+    }
+
+    @Test
+    void aStoppedAgentHandsItsExperimentBackAndAnotherOfTheSameLabelsResumesIt() throws Exception {
+        Map<String, Object> request = command("handed back", Map.of("pool", "handover"));
+        request.put("withoutCommand", "sleep 0.2");
+        request.put("withCommand", "sleep 0.2 && true");
+        request.put("runsPerVariant", 3);
+        long id = admin.create(request);
+        io.perflab.agent.AgentLoop first = loop("first", "handover");
+        Thread running = new Thread(first::run, "first agent");
+        running.start();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> admin.getJson("/api/v1/experiments/" + id).get("progress").get("completedRuns")
+                        .asInt() >= 1);
+
+        first.stop();
+        running.join(10_000);
+
+        assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        int kept = admin.getJson("/api/v1/experiments/" + id).get("progress").get("completedRuns").asInt();
+        assertThat(kept).isBetween(1, 5);
+        io.perflab.agent.AgentLoop second = loop("second", "handover");
+        Thread resuming = new Thread(second::run, "second agent");
+        resuming.start();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.status(id).equals("COMPLETED"));
+        } finally {
+            second.stop();
+            resuming.join(10_000);
+        }
+        assertThat(jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? ORDER BY ordinal").param(id)
+                .query(Integer.class).list()).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(jdbc.sql("SELECT outcome FROM experiment_claim WHERE experiment_id = ? ORDER BY claim").param(id)
+                .query(String.class).list()).containsExactly("INTERRUPTED", "COMPLETED");
+    }
+
+    private io.perflab.agent.AgentLoop loop(String name, String pool) {
+        return new io.perflab.agent.AgentLoop(
+                new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
+                new io.perflab.agent.AgentProtocol.Registration(name, Map.of("pool", pool), Map.of("host", "test"),
+                        true),
+                io.perflab.runner.experiment.TrialLauncher.ofThisJvm(), io.perflab.runner.experiment.MetricsReader.NONE,
+                1, line -> { });
+    }
+
+    @Test
     void theAgentsPageListsAgentsAndTheNavigationLinksIt() throws Exception {
         register("listed-host", "pool=page,arch=x86_64");
 
