@@ -138,6 +138,12 @@ class AgentApiTests {
                 + "AND agent_id = ?").params(id, agent).query(Long.class).single()).isEqualTo(1);
         assertThat(send(agentToken, base + "/trials", trial("with", 1)).statusCode())
                 .as("a finished experiment takes no more trials").isEqualTo(409);
+        assertThat(admin.get("/api/v1/experiments/" + id + "/report.md", "text/markdown").body())
+                .contains("Ran on poster on test-host (test CPU), labels pool=posts: 4 trials");
+        assertThat(admin.get("/api/v1/experiments/" + id + "/report.html", "text/html").body())
+                .contains("Ran on poster on test-host (test CPU), labels pool=posts: 4 trials");
+        assertThat(admin.get("/experiments/" + id, "text/html").body()).contains("poster", "test-host", "test CPU",
+                "pool=posts");
     }
 
     @Test
@@ -379,7 +385,8 @@ class AgentApiTests {
             String[] kv = items[i].split("=");
             json.append(i == 0 ? "" : ", ").append('"').append(kv[0]).append("\": \"").append(kv[1]).append('"');
         }
-        return json.append("}, \"environment\": {\"cpu_model\": \"test CPU\"}, \"runsCommands\": true}").toString();
+        return json.append("}, \"environment\": {\"cpu_model\": \"test CPU\", \"host\": \"test-host\"}, "
+                + "\"runsCommands\": true}").toString();
     }
 
     private static String trial(String variant, int ordinal) {
