@@ -157,13 +157,26 @@ public final class AgentProtocol {
                               Map<String, Double> metrics, Map<String, String> environment,
                               @Schema(nullable = true) String error, Map<String, PostedMetric> parsedMetrics) {
 
-        /** A runner's result as posted. */
+        /** The most environment entries a trial posts; the service refuses more. */
+        public static final int MAX_ENVIRONMENT_ENTRIES = 100;
+        /** The longest environment value a trial posts; the service refuses longer ones. */
+        public static final int MAX_ENVIRONMENT_VALUE = 8000;
+
+        /**
+         * A runner's result as posted, its environment cut to what the service takes (the first {@value
+         * #MAX_ENVIRONMENT_ENTRIES} entries, each value to {@value #MAX_ENVIRONMENT_VALUE} characters), as the
+         * service's own store keeps what fits.
+         */
         public static PostedTrial of(TrialResult result) {
             Map<String, PostedMetric> parsed = new LinkedHashMap<>();
             result.parsedMetrics().forEach((key, metric) -> parsed.put(key,
                     new PostedMetric(metric.unit(), metric.higherIsBetter(), metric.values())));
+            Map<String, String> environment = new LinkedHashMap<>();
+            result.environment().entrySet().stream().limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(
+                    e.getKey(), e.getValue() == null || e.getValue().length() <= MAX_ENVIRONMENT_VALUE ? e.getValue()
+                            : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…"));
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),
-                    result.end(), result.pid(), result.metrics(), result.environment(), result.error(), parsed);
+                    result.end(), result.pid(), result.metrics(), environment, result.error(), parsed);
         }
 
         /**

@@ -48,10 +48,16 @@ public class AgentCoordinator implements SmartLifecycle {
 
     static final int MAX_ENVIRONMENT_ENTRIES = 64;
     static final int MAX_ENVIRONMENT_VALUE = AgentHost.MAX_VALUE;
-    /** A trial's environment holds its engine options, workload and JVM flags: larger than a host's. */
-    static final int MAX_TRIAL_ENVIRONMENT_ENTRIES = 200;
-    static final int MAX_TRIAL_ENVIRONMENT_VALUE = 100_000;
-    static final int MAX_METRICS = 500;
+    /**
+     * A trial's environment holds its engine options, workload, JVM flags or command: larger than a host's, and
+     * bounded to fit its column (1,000,000 characters) as JSON.
+     */
+    static final int MAX_TRIAL_ENVIRONMENT_ENTRIES = PostedTrial.MAX_ENVIRONMENT_ENTRIES;
+    static final int MAX_TRIAL_ENVIRONMENT_VALUE = PostedTrial.MAX_ENVIRONMENT_VALUE;
+    /** A failed trial's error: the first part is kept (its column holds 8,000 characters). */
+    static final int MAX_TRIAL_ERROR = 100_000;
+    /** As many metrics as one upload may bring: a command's output is read with the upload adapters. */
+    static final int MAX_METRICS = 10_000;
     static final int MAX_MESSAGE = 4000;
 
     private final ExperimentRepository store;
@@ -102,6 +108,9 @@ public class AgentCoordinator implements SmartLifecycle {
             }
         });
         String host = environment.getOrDefault("host", name);
+        if (host.isBlank() || host.length() > 200) {
+            throw InvalidInputException.of("environment.host", "1 to 200 characters, the host's name");
+        }
         long id = agents.register(name, labels, false, registration.runsCommands(), host, environment,
                 registeredBy, clock.instant());
         log.info("Agent {} '{}' on {} registered by {} with labels [{}]", id, name, host, registeredBy, labels);
@@ -303,8 +312,8 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of(result.start() == null ? "start" : "end",
                     "a trial needs its start and its end, the end not before the start");
         }
-        if (result.error() != null && result.error().length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
-            throw InvalidInputException.of("error", "at most " + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
+        if (result.error() != null && result.error().length() > MAX_TRIAL_ERROR) {
+            throw InvalidInputException.of("error", "at most " + MAX_TRIAL_ERROR + " characters");
         }
         if (result.metrics().size() > MAX_METRICS) {
             throw InvalidInputException.of("metrics", "at most " + MAX_METRICS + " metrics");
