@@ -83,6 +83,12 @@ public final class AgentClient {
                 Duration.ofSeconds(60)), TrialAnswer.class);
     }
 
+    /** Posts a finished pair of a paired design, whole; posting it again stores nothing more. */
+    public TrialAnswer postPair(long agentId, long experimentId, AgentProtocol.PostedPair pair) throws IOException {
+        return JSON.treeToValue(send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/pairs", pair,
+                Duration.ofSeconds(60)), TrialAnswer.class);
+    }
+
     public void finish(long agentId, long experimentId, Finish finish) throws IOException {
         send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/finish", finish,
                 Duration.ofSeconds(60));

@@ -3,19 +3,26 @@ package io.perflab.agent;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.runner.experiment.ExperimentOutcome;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.experiment.PairedOutcome;
 import io.perflab.runner.experiment.ExperimentRunner;
 import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -184,22 +191,43 @@ public final class AgentLoop {
         String outcome;
         String message;
         try {
-            log.accept("experiment " + experimentId + " '" + assignment.name() + "': running "
-                    + assignment.pendingOrdinals().size() + " trials");
-            ExperimentOutcome result = current.runner.run(assignment.toPlan(), assignment.pendingOrdinals(),
-                    new TrialListener() {
-                        @Override
-                        public void trialStarted(PlannedTrial trial) {
-                            // the service learns of a trial when it ends
-                        }
+            ExperimentPlan plan = assignment.toPlan();
+            ExperimentOutcome.Stop stop;
+            if (plan.design().paired()) {
+                log.accept("experiment " + experimentId + " '" + assignment.name() + "': running "
+                        + assignment.pendingPairs().size() + " pairs");
+                // the service assigns paired designs without a stopping rule only: every pending pair runs
+                PairedOutcome result = current.runner.runPairs(plan, assignment.pendingPairs(), List.of(),
+                        pair -> {
+                            if (pair.status() != TrialStatus.CANCELLED) {
+                                postPair(current, pair);
+                            }
+                        }, PairStoppingRule.NEVER);
+                message = result.message().isEmpty() ? null : result.message();
+                stop = switch (result.stop()) {
+                    case COMPLETED, STOPPED_BY_RULE -> ExperimentOutcome.Stop.COMPLETED;
+                    case TOO_MANY_FAILURES -> ExperimentOutcome.Stop.TOO_MANY_FAILURES;
+                    case CANCELLED -> ExperimentOutcome.Stop.CANCELLED;
+                };
+            } else {
+                log.accept("experiment " + experimentId + " '" + assignment.name() + "': running "
+                        + assignment.pendingOrdinals().size() + " trials");
+                ExperimentOutcome result = current.runner.run(plan, assignment.pendingOrdinals(),
+                        new TrialListener() {
+                            @Override
+                            public void trialStarted(PlannedTrial trial) {
+                                // the service learns of a trial when it ends
+                            }
 
-                        @Override
-                        public void trialFinished(TrialResult trial) {
-                            post(current, trial);
-                        }
-                    });
-            message = result.message().isEmpty() ? null : result.message();
-            outcome = switch (result.stop()) {
+                            @Override
+                            public void trialFinished(TrialResult trial) {
+                                post(current, trial);
+                            }
+                        });
+                message = result.message().isEmpty() ? null : result.message();
+                stop = result.stop();
+            }
+            outcome = switch (stop) {
                 case COMPLETED -> "COMPLETED";
                 case TOO_MANY_FAILURES -> "FAILED";
                 case CANCELLED -> "a user cancelled it".equals(current.cancelledBy) ? "CANCELLED" : "INTERRUPTED";
@@ -242,6 +270,21 @@ public final class AgentLoop {
             }
         } catch (AgentClient.Refused e) {
             log.accept("the service refused trial " + trial.ordinal() + ": " + e.getMessage());
+            current.cancel(e.status() == 409 ? "the service no longer assigns it to this agent"
+                    : REFUSED_TRIAL + e.getMessage());
+        }
+    }
+
+    /** Posts a finished pair whole, as {@link #post} posts a trial. */
+    private void postPair(Running current, PairResult pair) {
+        try {
+            TrialAnswer answer = retrying("post pair " + pair.index() + " of experiment " + current.experimentId,
+                    () -> client.postPair(agentId, current.experimentId, PostedPair.of(pair)));
+            if (answer != null && answer.cancel()) {
+                current.cancel("a user cancelled it");
+            }
+        } catch (AgentClient.Refused e) {
+            log.accept("the service refused pair " + pair.index() + ": " + e.getMessage());
             current.cancel(e.status() == 409 ? "the service no longer assigns it to this agent"
                     : REFUSED_TRIAL + e.getMessage());
         }

@@ -6,11 +6,14 @@ import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
@@ -105,12 +108,13 @@ public final class AgentProtocol {
      * @param workload engine experiments: rpc-bench's workload settings as stored (a JSON object), else null
      * @param without the baseline
      * @param with the change
-     * @param pendingOrdinals the plan positions of the trials not stored yet, in plan order
+     * @param pendingOrdinals the fresh design: the plan positions of the trials not stored yet, in plan order
+     * @param pendingPairs a paired design: the pairs not stored yet, in order (each runs, and is posted, whole)
      */
     public record Assignment(long experimentId, String name, String kind, String design, int runsPerVariant,
                              String order, long seed, int trialTimeoutSeconds, int maxFailures, int windowsPerPair,
                              @Schema(nullable = true) String workload, AssignedVariant without, AssignedVariant with,
-                             List<Integer> pendingOrdinals) {
+                             List<Integer> pendingOrdinals, List<Integer> pendingPairs) {
 
         /** The plan the runner runs: the same for the built-in agent and a remote one. */
         public ExperimentPlan toPlan() {
@@ -151,11 +155,13 @@ public final class AgentProtocol {
      * @param environment what it ran on (JVM, host, load…)
      * @param error what went wrong, or null
      * @param parsedMetrics command trials that read their output: each metric's unit, direction and values
+     * @param window in a posted pair, where the window lies in it; absent in the fresh design
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PostedTrial(String variant, int ordinal, String status, Instant start, Instant end, long pid,
                               Map<String, Double> metrics, Map<String, String> environment,
-                              @Schema(nullable = true) String error, Map<String, PostedMetric> parsedMetrics) {
+                              @Schema(nullable = true) String error, Map<String, PostedMetric> parsedMetrics,
+                              @Schema(nullable = true) PostedWindow window) {
 
         /** The most environment entries a trial posts; the service refuses more. */
         public static final int MAX_ENVIRONMENT_ENTRIES = 100;
@@ -175,8 +181,11 @@ public final class AgentProtocol {
             result.environment().entrySet().stream().limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(
                     e.getKey(), e.getValue() == null || e.getValue().length() <= MAX_ENVIRONMENT_VALUE ? e.getValue()
                             : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…"));
+            PairPosition pair = result.pair();
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),
-                    result.end(), result.pid(), result.metrics(), environment, result.error(), parsed);
+                    result.end(), result.pid(), result.metrics(), environment, result.error(), parsed,
+                    pair == null ? null : new PostedWindow(pair.index(), pair.window(), pair.cpus(), pair.startNanos(),
+                            pair.skewNanos(), pair.startedFirst()));
         }
 
         /**
@@ -205,8 +214,107 @@ public final class AgentProtocol {
                     }
                 });
             }
+            PairPosition pair;
+            try {
+                pair = window == null ? null : new PairPosition(window.pair(), window.window(), window.cpus(),
+                        window.startNanos(), window.skewNanos(), window.startedFirst());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("window.pair: " + e.getMessage());
+            }
             return new TrialResult(variant, ordinal, parsedStatus, start, end, pid, metrics, environment, error,
-                    null, parsed);
+                    pair, parsed);
+        }
+    }
+
+    /**
+     * Where a posted window lies in its pair.
+     *
+     * @param pair the pair, from 0
+     * @param window the window of its variant in the pair, from 0; null for the record of a pair that failed whole
+     * @param cpus the CPUs its JVM was pinned to, or null
+     * @param startNanos its start on the host's monotonic clock, or null
+     * @param skewNanos in a duet, its start minus its partner's, else null
+     * @param startedFirst whether its variant's process of the pair started first
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PostedWindow(int pair, @Schema(nullable = true) Integer window, @Schema(nullable = true) String cpus,
+                               @Schema(nullable = true) Long startNanos, @Schema(nullable = true) Long skewNanos,
+                               boolean startedFirst) {
+    }
+
+    /**
+     * One finished pair of a paired design, posted whole the moment it ends; posting the same pair again stores
+     * nothing more. A pair cut short (cancelled) is not posted: it runs again whole.
+     *
+     * @param index the pair, from 0
+     * @param status {@code OK} when every window of both variants was measured, {@code FAILED} or {@code TIMED_OUT}
+     * @param withoutCpus the baseline's CPUs, or null
+     * @param withCpus the change's CPUs, or null
+     * @param first {@code without} or {@code with}: the variant started first
+     * @param start when the pair's first process started
+     * @param end when its processes were gone
+     * @param setupSeconds from its start to both sides ready
+     * @param measuringSeconds from its first window to its last
+     * @param error what went wrong, or null
+     * @param results every window of both variants (OK), or one record per variant (failed)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PostedPair(int index, String status, @Schema(nullable = true) String withoutCpus,
+                             @Schema(nullable = true) String withCpus, String first, Instant start, Instant end,
+                             double setupSeconds, double measuringSeconds, @Schema(nullable = true) String error,
+                             List<PostedTrial> results) {
+
+        /** A runner's pair as posted. */
+        public static PostedPair of(PairResult pair) {
+            return new PostedPair(pair.index(), pair.status().name(), pair.placement().withoutCpus(),
+                    pair.placement().withCpus(), pair.placement().first().label(), pair.start(), pair.end(),
+                    pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9, pair.error(),
+                    pair.results().stream().map(PostedTrial::of).toList());
+        }
+
+        /**
+         * The runner's pair this post carries.
+         *
+         * @throws IllegalArgumentException naming the field that is out of its bounds
+         */
+        public PairResult toResult() {
+            TrialStatus parsedStatus;
+            try {
+                parsedStatus = TrialStatus.valueOf(status == null ? "" : status);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("status: '" + status + "' is not one of "
+                        + List.of(TrialStatus.values()));
+            }
+            io.perflab.runner.experiment.VariantName firstVariant;
+            try {
+                firstVariant = io.perflab.runner.experiment.VariantName.parse(first == null ? "" : first);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("first: '" + first + "' is not 'without' or 'with'");
+            }
+            if (!Double.isFinite(setupSeconds) || setupSeconds < 0 || setupSeconds > 1e7) {
+                throw new IllegalArgumentException("setupSeconds: must be a duration in seconds, got " + setupSeconds);
+            }
+            if (!Double.isFinite(measuringSeconds) || measuringSeconds < 0 || measuringSeconds > 1e7) {
+                throw new IllegalArgumentException("measuringSeconds: must be a duration in seconds, got "
+                        + measuringSeconds);
+            }
+            if (results == null) {
+                throw new IllegalArgumentException("results: required, the pair's windows");
+            }
+            List<TrialResult> windows = new java.util.ArrayList<>();
+            for (int i = 0; i < results.size(); i++) {
+                if (results.get(i) == null) {
+                    throw new IllegalArgumentException("results[" + i + "]: must be a window");
+                }
+                try {
+                    windows.add(results.get(i).toResult());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("results[" + i + "]." + e.getMessage());
+                }
+            }
+            return new PairResult(index, parsedStatus, new PairPlacement(withoutCpus, withCpus, firstVariant),
+                    windows, start, end, Duration.ofNanos(Math.round(setupSeconds * 1e9)),
+                    Duration.ofNanos(Math.round(measuringSeconds * 1e9)), error);
         }
     }
 

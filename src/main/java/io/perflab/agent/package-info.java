@@ -11,11 +11,13 @@
  *                                                                   the same labels
  *   POST /agents/{id}/experiments/{e}/trials --&gt;  201 {stored: true} | 200 {stored: false}: that ordinal was
  *        PostedTrial, once per finished trial                       stored before (a retry)
+ *   POST /agents/{id}/experiments/{e}/pairs  --&gt;  the same for a pair of a paired design, posted whole
  *   POST /agents/{id}/experiments/{e}/finish --&gt;  200 {experimentId, status}
  *        {outcome: COMPLETED | FAILED | CANCELLED | INTERRUPTED}
  * </pre>
  *
  * <p>The service's own scheduler is the built-in agent: it claims and records through the same code, without HTTP.
- * Only the built-in agent runs paired designs, whose sequential looks it stores as it goes.
+ * Paired designs with a stopping rule (targets, a budget) run on built-in agents only, since their sequential
+ * looks are stored as the pairs finish; remote agents run the other paired designs, pair by pair.
  */
 package io.perflab.agent;

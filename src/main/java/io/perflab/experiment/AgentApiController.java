@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
@@ -126,7 +127,26 @@ class AgentApiController {
         return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 
-    @Operation(summary = "End the agent's run of an experiment: COMPLETED, FAILED or CANCELLED")
+    @Operation(summary = "Post one finished pair of a paired experiment the agent runs, whole; 201 when stored, 200 "
+            + "when that pair was stored before (a retry stores nothing more)")
+    @PostMapping("/{id}/experiments/{experimentId}/pairs")
+    ResponseEntity<TrialAnswer> pair(@PathVariable long id, @PathVariable long experimentId,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(value = """
+                    {"index": 0, "status": "OK", "first": "without", "start": "2026-01-01T12:00:00Z",
+                     "end": "2026-01-01T12:00:30Z", "setupSeconds": 6.2, "measuringSeconds": 20.1,
+                     "results": [
+                       {"variant": "without", "ordinal": 0, "status": "OK", "start": "2026-01-01T12:00:06Z",
+                        "end": "2026-01-01T12:00:16Z", "pid": 4242, "metrics": {"cpu_us_per_req": 41.7},
+                        "environment": {}, "window": {"pair": 0, "window": 0, "startedFirst": true}},
+                       {"variant": "with", "ordinal": 1, "status": "OK", "start": "2026-01-01T12:00:16Z",
+                        "end": "2026-01-01T12:00:26Z", "pid": 4243, "metrics": {"cpu_us_per_req": 40.9},
+                        "environment": {}, "window": {"pair": 0, "window": 0, "startedFirst": false}}]}""")))
+            @RequestBody(required = false) PostedPair pair) {
+        TrialAnswer answer = coordinator.recordPair(id, experimentId, pair);
+        return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
+    }
+
+    @Operation(summary = "End the agent's run of an experiment: COMPLETED, FAILED, CANCELLED or INTERRUPTED")
     @PostMapping("/{id}/experiments/{experimentId}/finish")
     Finished finish(@PathVariable long id, @PathVariable long experimentId,
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples =

@@ -4,13 +4,16 @@ import io.perflab.agent.AgentHost;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.agent.HostLabels;
+import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
@@ -208,6 +211,65 @@ public class AgentCoordinator implements SmartLifecycle {
         return new TrialAnswer(stored, store.cancelRequested(experimentId));
     }
 
+    /**
+     * Stores a pair of a paired design the agent finished, whole and once: a retried post stores nothing more. The
+     * agent must hold the experiment; the pair must be the plan's, and its windows the pair's.
+     */
+    public TrialAnswer recordPair(long agentId, long experimentId, PostedPair posted) {
+        live(agentId);
+        ExperimentRecord experiment = held(agentId, experimentId);
+        if (posted == null) {
+            throw InvalidInputException.of(null, "the body must be a pair");
+        }
+        if (!experiment.paired()) {
+            throw new ConflictException("experiment " + experimentId + " is of the fresh design; post its trials, "
+                    + "not pairs");
+        }
+        PairResult pair;
+        try {
+            pair = posted.toResult();
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw invalid(e);
+        }
+        int windows = experiment.windowsPerPair();
+        if (pair.index() < 0 || pair.index() >= experiment.runsPerVariant()) {
+            throw InvalidInputException.of("index", pair.index() + " is not a pair of the plan (0.."
+                    + (experiment.runsPerVariant() - 1) + ")");
+        }
+        if (pair.status() == TrialStatus.CANCELLED) {
+            throw InvalidInputException.of("status", "a pair cut short is not stored: it runs again, whole");
+        }
+        if (pair.results().size() > 2 * windows) {
+            throw InvalidInputException.of("results", "a pair of this plan has at most " + 2 * windows + " windows");
+        }
+        if (pair.ok() && pair.results().size() != 2 * windows) {
+            throw InvalidInputException.of("results", "an OK pair has every window of both variants: " + 2 * windows
+                    + ", got " + pair.results().size());
+        }
+        java.util.Set<Integer> ordinals = new java.util.HashSet<>();
+        int first = pair.index() * windows * 2;
+        for (int i = 0; i < pair.results().size(); i++) {
+            TrialResult window = pair.results().get(i);
+            String field = "results[" + i + "].";
+            if (window.pair() == null || window.pair().index() != pair.index()) {
+                throw InvalidInputException.of(field + "window.pair", "must be " + pair.index());
+            }
+            if (window.ordinal() < first || window.ordinal() >= first + 2 * windows
+                    || !ordinals.add(window.ordinal())) {
+                throw InvalidInputException.of(field + "ordinal", window.ordinal() + " is not a free ordinal of pair "
+                        + pair.index() + " (" + first + ".." + (first + 2 * windows - 1) + ")");
+            }
+            String side = window.ordinal() % 2 == 0 ? "without" : "with";
+            if (!side.equals(window.variant())) {
+                throw InvalidInputException.of(field + "variant", "the plan runs '" + side + "' at ordinal "
+                        + window.ordinal() + ", not '" + printableQuote(window.variant()) + "'");
+            }
+            checkFields(window, field);
+        }
+        boolean stored = runs.recordPair(agentId, experiment, pair);
+        return new TrialAnswer(stored, store.cancelRequested(experimentId));
+    }
+
     /** Ends the agent's run of an experiment as it says. */
     public void finish(long agentId, long experimentId, Finish finish) {
         live(agentId);
@@ -228,9 +290,13 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of("message", "at most " + MAX_MESSAGE + " printable characters");
         }
         if (end == ExperimentStatus.COMPLETED) {
-            List<Integer> pending = store.assignment(experiment).pendingOrdinals();
-            if (!pending.isEmpty()) {
-                throw InvalidInputException.of("outcome", "COMPLETED, but the trials at ordinals " + pending
+            Assignment left = store.assignment(experiment);
+            if (!left.pendingOrdinals().isEmpty()) {
+                throw InvalidInputException.of("outcome", "COMPLETED, but the trials at ordinals "
+                        + left.pendingOrdinals() + " are not stored; post them first");
+            }
+            if (!left.pendingPairs().isEmpty()) {
+                throw InvalidInputException.of("outcome", "COMPLETED, but the pairs " + left.pendingPairs()
                         + " are not stored; post them first");
             }
         }
@@ -285,18 +351,17 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of(null, "the body must be a trial");
         }
         if (experiment.paired()) {
-            throw new ConflictException("experiment " + experiment.id() + " is of a paired design; its pairs are "
-                    + "stored whole by the built-in agent");
+            throw new ConflictException("experiment " + experiment.id() + " is of a paired design; post its pairs "
+                    + "whole (…/experiments/" + experiment.id() + "/pairs), not single trials");
         }
         TrialResult result;
         try {
             result = posted.toResult();
         } catch (IllegalArgumentException | NullPointerException e) {
-            String message = String.valueOf(e.getMessage());
-            int colon = message.indexOf(':');
-            throw colon > 0 && !message.substring(0, colon).contains(" ")
-                    ? InvalidInputException.of(message.substring(0, colon), message.substring(colon + 1).strip())
-                    : InvalidInputException.of(e instanceof NullPointerException ? message : null, message);
+            throw invalid(e);
+        }
+        if (result.pair() != null) {
+            throw InvalidInputException.of("window", "a trial of the fresh design lies in no pair");
         }
         Optional<PlannedTrial> planned = store.plan(experiment).trials().stream()
                 .filter(t -> t.ordinal() == result.ordinal()).findFirst();
@@ -308,42 +373,56 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of("variant", "the plan runs '" + planned.get().variant().label()
                     + "' at ordinal " + result.ordinal() + ", not '" + printableQuote(result.variant()) + "'");
         }
+        checkFields(result, "");
+        return result;
+    }
+
+    /** A message of the form {@code field: what is wrong} as the problem of that field. */
+    private static InvalidInputException invalid(RuntimeException e) {
+        String message = String.valueOf(e.getMessage());
+        int colon = message.indexOf(':');
+        return colon > 0 && !message.substring(0, colon).contains(" ")
+                ? InvalidInputException.of(message.substring(0, colon), message.substring(colon + 1).strip())
+                : InvalidInputException.of(e instanceof NullPointerException ? message : null, message);
+    }
+
+    /** Checks a posted trial's or window's fields against their bounds; {@code prefix} is where it lies. */
+    private static void checkFields(TrialResult result, String prefix) {
         if (result.start() == null || result.end() == null || result.end().isBefore(result.start())) {
-            throw InvalidInputException.of(result.start() == null ? "start" : "end",
+            throw InvalidInputException.of(prefix + (result.start() == null ? "start" : "end"),
                     "a trial needs its start and its end, the end not before the start");
         }
         if (result.error() != null && result.error().length() > MAX_TRIAL_ERROR) {
-            throw InvalidInputException.of("error", "at most " + MAX_TRIAL_ERROR + " characters");
+            throw InvalidInputException.of(prefix + "error", "at most " + MAX_TRIAL_ERROR + " characters");
         }
         if (result.metrics().size() > MAX_METRICS) {
-            throw InvalidInputException.of("metrics", "at most " + MAX_METRICS + " metrics");
+            throw InvalidInputException.of(prefix + "metrics", "at most " + MAX_METRICS + " metrics");
         }
         result.metrics().forEach((key, value) -> {
             if (key.isEmpty() || key.length() > 100 || !printable(key)) {
-                throw InvalidInputException.of("metrics", "metric keys are 1 to 100 printable characters");
+                throw InvalidInputException.of(prefix + "metrics", "metric keys are 1 to 100 printable characters");
             }
             if (value == null || !Double.isFinite(value)) {
-                throw InvalidInputException.of("metrics." + key, "must be a finite number, got " + value);
+                throw InvalidInputException.of(prefix + "metrics." + key, "must be a finite number, got " + value);
             }
         });
         result.parsedMetrics().forEach((key, metric) -> {
             if (!result.metrics().containsKey(key)) {
-                throw InvalidInputException.of("parsedMetrics." + key, "has no sample in metrics");
+                throw InvalidInputException.of(prefix + "parsedMetrics." + key, "has no sample in metrics");
             }
             if (metric.unit().length() > 40 || !printable(metric.unit())) {
-                throw InvalidInputException.of("parsedMetrics." + key + ".unit", "at most 40 printable characters");
+                throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".unit", "at most 40 printable characters");
             }
         });
         if (result.environment().size() > MAX_TRIAL_ENVIRONMENT_ENTRIES) {
-            throw InvalidInputException.of("environment", "at most " + MAX_TRIAL_ENVIRONMENT_ENTRIES + " entries");
+            throw InvalidInputException.of(prefix + "environment", "at most " + MAX_TRIAL_ENVIRONMENT_ENTRIES + " entries");
         }
         result.environment().forEach((key, value) -> {
             if (key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
-                throw InvalidInputException.of("environment", "keys of at most 100 and values of at most "
+                throw InvalidInputException.of(prefix + "environment", "keys of at most 100 and values of at most "
                         + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
             }
         });
-        return result;
     }
 
     /** Heartbeats this instance's built-in agents, then declares silent agents lost and interrupts their work. */

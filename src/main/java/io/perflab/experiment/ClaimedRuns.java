@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.trial.TrialResult;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -64,6 +65,40 @@ final class ClaimedRuns {
         if (result.error() != null) {
             event.put("error", result.error());
         }
+        events.publish(experiment.id(), "run", event);
+        return true;
+    }
+
+    /**
+     * Stores a finished pair of a paired design whole, once: a pair posted again stores nothing and tells nobody.
+     * Returns whether it was stored now.
+     */
+    boolean recordPair(Long agentId, ExperimentRecord experiment, PairResult pair) {
+        boolean stored;
+        try {
+            stored = store.savePairOnce(experiment.id(), agentId, pair);
+        } catch (DuplicateKeyException raced) {
+            stored = false; // the same pair, posted twice at once: the other post stored it
+        }
+        if (!stored) {
+            return false;
+        }
+        int storedPairs = store.storedPairs(experiment.id()).size();
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("experimentId", experiment.id());
+        event.put("completedRuns", storedPairs * 2 * experiment.windowsPerPair());
+        event.put("totalRuns", experiment.totalRuns());
+        event.put("pair", pair.index());
+        event.put("status", pair.status().name());
+        event.put("completedPairs", storedPairs);
+        event.put("pairs", experiment.runsPerVariant());
+        if (agentId != null) {
+            event.put("agentId", agentId);
+        }
+        if (pair.error() != null) {
+            event.put("error", pair.error());
+        }
+        events.publish(experiment.id(), "pair", event);
         events.publish(experiment.id(), "run", event);
         return true;
     }

@@ -364,9 +364,20 @@ public class ExperimentRepository {
                 experiment.design().label(), experiment.runsPerVariant(), experiment.runOrder(), experiment.seed(),
                 experiment.trialTimeoutSeconds(), experiment.maxFailures(), experiment.windowsPerPair(),
                 workloadJson, variants.get(VariantName.WITHOUT.label()), variants.get(VariantName.WITH.label()),
-                List.of());
-        if (!pending || experiment.paired()) {
+                List.of(), List.of());
+        if (!pending) {
             return stored;
+        }
+        if (experiment.paired()) {
+            java.util.Set<Integer> missing = new java.util.TreeSet<>();
+            for (int pair = 0; pair < experiment.runsPerVariant(); pair++) {
+                missing.add(pair);
+            }
+            missing.removeAll(storedPairs(experiment.id()));
+            return new Assignment(stored.experimentId(), stored.name(), stored.kind(), stored.design(),
+                    stored.runsPerVariant(), stored.order(), stored.seed(), stored.trialTimeoutSeconds(),
+                    stored.maxFailures(), stored.windowsPerPair(), stored.workload(), stored.without(), stored.with(),
+                    List.of(), List.copyOf(missing));
         }
         java.util.Set<Integer> missing = new java.util.TreeSet<>();
         stored.toPlan().trials().forEach(t -> missing.add(t.ordinal()));
@@ -374,7 +385,7 @@ public class ExperimentRepository {
         return new Assignment(stored.experimentId(), stored.name(), stored.kind(), stored.design(),
                 stored.runsPerVariant(), stored.order(), stored.seed(), stored.trialTimeoutSeconds(),
                 stored.maxFailures(), stored.windowsPerPair(), stored.workload(), stored.without(), stored.with(),
-                List.copyOf(missing));
+                List.copyOf(missing), List.of());
     }
 
     /** A stored workload; settings a release before them did not store keep rpc-bench's defaults. */
@@ -454,6 +465,21 @@ public class ExperimentRepository {
     @Transactional
     public void savePair(long experimentId, PairResult pair) {
         savePair(experimentId, null, pair);
+    }
+
+    /**
+     * As {@link #savePair(long, Long, PairResult)} unless that pair is stored already: a pair posted twice (an
+     * agent's retry) is stored once. Returns whether it was stored now; two posts racing each other meet the pair's
+     * key, and the loser's transaction fails with a {@code DuplicateKeyException}.
+     */
+    @Transactional
+    public boolean savePairOnce(long experimentId, Long agentId, PairResult pair) {
+        boolean stored = jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND pair_index = ?")
+                .params(experimentId, pair.index()).query(Long.class).single() > 0;
+        if (!stored) {
+            savePair(experimentId, agentId, pair);
+        }
+        return !stored;
     }
 
     /** As {@link #savePair(long, PairResult)}, recording the agent the pair ran on (null: none registered). */
@@ -725,11 +751,16 @@ public class ExperimentRepository {
     }
 
     /** What the queue needs of a claimable experiment to decide whether an agent may take it. */
-    private record Claimable(long id, ExperimentStatus status, ExperimentKind kind, String design,
+    private record Claimable(long id, ExperimentStatus status, ExperimentKind kind, String design, boolean rule,
                              HostLabels required, String runLabels) {
+
+        boolean mayBeRunBy(Claimant agent) {
+            return agent.mayRun(kind, design, rule, required, runLabels);
+        }
     }
 
-    private static final String CLAIMABLE = "SELECT id, status, kind, design, host_labels, run_labels FROM experiment ";
+    private static final String CLAIMABLE = "SELECT id, status, kind, design, targets, budget_seconds, host_labels, "
+            + "run_labels FROM experiment ";
     private static final String CLAIMABLE_NOW = "WHERE (status = 'QUEUED' OR (status = 'INTERRUPTED' "
             + "AND resume_on_claim = TRUE))";
 
@@ -749,13 +780,12 @@ public class ExperimentRepository {
         List<Claimable> candidates = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " ORDER BY created_at, id")
                 .query(this::claimable).list();
         for (Claimable c : candidates) {
-            if (!agent.mayRun(c.kind(), c.design(), c.required(), c.runLabels())) {
+            if (!c.mayBeRunBy(agent)) {
                 continue;
             }
             Optional<Claimable> locked = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id = ? FOR UPDATE SKIP LOCKED")
                     .param(c.id()).query(this::claimable).optional();
-            if (locked.isPresent() && agent.mayRun(locked.get().kind(), locked.get().design(),
-                    locked.get().required(), locked.get().runLabels()) && take(locked.get(), agent, now)) {
+            if (locked.isPresent() && locked.get().mayBeRunBy(agent) && take(locked.get(), agent, now)) {
                 return find(c.id());
             }
         }
@@ -770,8 +800,7 @@ public class ExperimentRepository {
         }
         Optional<Claimable> c = jdbc.sql(CLAIMABLE + "WHERE id = ? AND status = 'QUEUED' FOR UPDATE SKIP LOCKED")
                 .param(id).query(this::claimable).optional();
-        return c.isPresent() && agent.mayRun(c.get().kind(), c.get().design(), c.get().required(),
-                c.get().runLabels()) && take(c.get(), agent, now);
+        return c.isPresent() && c.get().mayBeRunBy(agent) && take(c.get(), agent, now);
     }
 
     /**
@@ -787,8 +816,11 @@ public class ExperimentRepository {
     }
 
     private Claimable claimable(ResultSet rs, int row) throws SQLException {
+        String targets = rs.getString("targets");
+        rs.getObject("budget_seconds");
+        boolean rule = targets != null || !rs.wasNull();
         return new Claimable(rs.getLong("id"), ExperimentStatus.valueOf(rs.getString("status")),
-                ExperimentKind.valueOf(rs.getString("kind")), rs.getString("design"),
+                ExperimentKind.valueOf(rs.getString("kind")), rs.getString("design"), rule,
                 HostLabels.parse(rs.getString("host_labels")), rs.getString("run_labels"));
     }
 

@@ -50,9 +50,12 @@ final class PairedExperimentRun {
     private final ExperimentEvents events;
     private final LongSupplier nanoClock;
     private final PairExecution execution;
+    private final ClaimedRuns runs;
 
+    /** @param runs stores each pair as a remote agent's posted pairs are stored */
     PairedExperimentRun(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
-                        LongSupplier nanoClock, PairExecution execution) {
+                        LongSupplier nanoClock, PairExecution execution, ClaimedRuns runs) {
+        this.runs = runs;
         this.store = store;
         this.looks = looks;
         this.events = events;
@@ -146,18 +149,9 @@ final class PairedExperimentRun {
                 // cut short by a cancel or a shutdown: not stored, so that resuming runs it again whole
                 return;
             }
-            store.savePair(experiment.id(), agentId, pair);
-            storedPairs++;
-            Map<String, Object> event = runEvent(storedPairs * runsPerPair);
-            event.put("pair", pair.index());
-            event.put("status", pair.status().name());
-            event.put("completedPairs", storedPairs);
-            event.put("pairs", experiment.runsPerVariant());
-            if (pair.error() != null) {
-                event.put("error", pair.error());
+            if (runs.recordPair(agentId, experiment, pair)) {
+                storedPairs++;
             }
-            events.publish(experiment.id(), "pair", event);
-            events.publish(experiment.id(), "run", event);
         }
 
         private Map<String, Object> runEvent(int completedRuns) {

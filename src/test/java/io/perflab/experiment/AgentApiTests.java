@@ -328,6 +328,85 @@ class AgentApiTests {
                 .query(String.class).list()).containsExactly("INTERRUPTED", "COMPLETED");
     }
 
+    @Test
+    void anAgentRunsAPairedDesignPairByPairAndLeavesOnesWithAStoppingRuleToTheBuiltInAgent() throws Exception {
+        Map<String, Object> alternating = command("alternating", Map.of("pool", "pairs"));
+        alternating.remove("runsPerVariant");
+        alternating.put("design", "alternating");
+        alternating.put("pairs", 2);
+        alternating.put("windowsPerPair", 2);
+        long id = admin.create(alternating);
+        Map<String, Object> ruled = new LinkedHashMap<>(alternating);
+        ruled.put("name", "alternating with a target");
+        ruled.put("target", "wall_ms:50%");
+        long withRule = admin.create(ruled);
+
+        io.perflab.agent.AgentLoop agent = loop("pairer", "pairs");
+        Thread running = new Thread(agent::run, "pairing agent");
+        running.start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin.status(id).equals("COMPLETED"));
+        } finally {
+            agent.stop();
+            running.join(10_000);
+        }
+
+        JsonNode done = admin.getJson("/api/v1/experiments/" + id);
+        assertThat(done.get("paired").get("completedPairs").asInt()).isEqualTo(2);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND agent_id = ?")
+                .params(id, agent.agentId()).query(Long.class).single()).isEqualTo(8);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND agent_id = ?")
+                .params(id, agent.agentId()).query(Long.class).single()).isEqualTo(2);
+        assertThat(admin.status(withRule)).as("its looks are stored by a built-in agent").isEqualTo("QUEUED");
+    }
+
+    @Test
+    void badPairsAreRefusedWithTheFieldNamedAndNothingStored() throws Exception {
+        long agent = register("pair poster", "pool=badpairs");
+        Map<String, Object> alternating = command("bad pairs", Map.of("pool", "badpairs"));
+        alternating.remove("runsPerVariant");
+        alternating.put("design", "alternating");
+        alternating.put("pairs", 2);
+        alternating.put("windowsPerPair", 1);
+        long id = admin.create(alternating);
+        JsonNode assignment = admin.read(poll(agent, 0).body());
+        assertThat(assignment.get("pendingPairs")).hasSize(2);
+        String pairs = "/api/v1/agents/" + agent + "/experiments/" + id + "/pairs";
+
+        assertRefused(send(agentToken, pairs, pair(5, 10, 11)), "index", "5 is not a pair of the plan (0..1)");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0)), "results[1].ordinal", "is not a free ordinal");
+        assertRefused(send(agentToken, pairs, pair(0, 1, 0)), "results[0].variant", "the plan runs 'with'");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"first\": \"without\"",
+                "\"first\": \"both\"")), "first", "'both' is not 'without' or 'with'");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"startedFirst\": true}", "\"startedFirst\": true}, \"x\": 1")),
+                "x", null);
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/trials",
+                trial("without", 0)).statusCode()).as("a paired design takes pairs, not trials").isEqualTo(409);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+
+        assertThat(send(agentToken, pairs, pair(0, 0, 1)).statusCode()).isEqualTo(201);
+        assertThat(send(agentToken, pairs, pair(0, 0, 1)).statusCode()).as("a retry").isEqualTo(200);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isEqualTo(2);
+        HttpResponse<String> early = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"COMPLETED\"}");
+        assertRefused(early, "outcome", "the pairs [1] are not stored");
+    }
+
+    /** Pair {@code index} of one window per variant, its two windows at {@code withoutOrdinal} and the other. */
+    private static String pair(int index, int withoutOrdinal, int withOrdinal) {
+        return "{\"index\": " + index + ", \"status\": \"OK\", \"first\": \"without\", "
+                + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:05Z\", \"setupSeconds\": 1.0, "
+                + "\"measuringSeconds\": 3.0, \"results\": [" + window("without", withoutOrdinal, index) + ", "
+                + window("with", withOrdinal, index) + "]}";
+    }
+
+    private static String window(String variant, int ordinal, int pair) {
+        return trial(variant, ordinal).replace("}}", "}, \"window\": {\"pair\": " + pair + ", \"window\": 0, "
+                + "\"startedFirst\": " + variant.equals("without") + "}}");
+    }
+
     private io.perflab.agent.AgentLoop loop(String name, String pool) {
         return new io.perflab.agent.AgentLoop(
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
