@@ -37,7 +37,8 @@ import java.util.function.Consumer;
  * ends (retrying while the service cannot be reached: a retried post stores nothing twice), and posts how the run
  * ended. When the service declares it lost, it drops the experiment (the service has interrupted it) and registers
  * again. {@link #stop()} cancels the running trial and hands the experiment back as INTERRUPTED, for another agent
- * of the same labels to resume.
+ * of the same labels to resume. Over 300 lines because the run, the heartbeat thread and the retried posts share
+ * the state of the one experiment running.
  */
 public final class AgentLoop {
 

@@ -29,7 +29,8 @@ import java.util.Optional;
 /**
  * The messages between an agent and the service ({@code /api/v1/agents}), shared by both sides so that they cannot
  * drift apart. An agent registers, polls for an {@link Assignment}, posts each finished trial as a {@link
- * PostedTrial}, heartbeats, and posts the experiment's {@link Finish}.
+ * PostedTrial} (a paired design: each {@link PostedPair}), heartbeats, and posts the experiment's {@link Finish}.
+ * Over 300 lines: every message with its fields documented, and the conversions to and from the runner's types.
  */
 public final class AgentProtocol {
 
