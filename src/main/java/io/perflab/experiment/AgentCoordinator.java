@@ -440,12 +440,16 @@ public class AgentCoordinator implements SmartLifecycle {
             }
             AgentRecord agent = agents.find(id).orElseThrow();
             for (long experimentId : store.runningOn(id)) {
+                // a user who cancelled it meanwhile wants it stopped, not resumed elsewhere
+                boolean cancelled = store.cancelRequested(experimentId);
                 String message = "agent " + agent.name() + " on " + agent.host() + " sent no heartbeat after "
-                        + agent.lastHeartbeat() + "; its finished trials are kept, and the next agent of the same "
-                        + "labels resumes the rest";
-                if (runs.end(experimentId, id, ExperimentStatus.INTERRUPTED, message, true)) {
-                    log.warn("Experiment {} INTERRUPTED: {}", experimentId, message);
-                    interrupted = true;
+                        + agent.lastHeartbeat() + "; its finished trials are kept"
+                        + (cancelled ? ", and it stays cancelled" : ", and the next agent of the same labels resumes "
+                        + "the rest");
+                ExperimentStatus end = cancelled ? ExperimentStatus.CANCELLED : ExperimentStatus.INTERRUPTED;
+                if (runs.end(experimentId, id, end, message, !cancelled)) {
+                    log.warn("Experiment {} {}: {}", experimentId, end, message);
+                    interrupted |= !cancelled;
                 }
             }
             log.warn("Agent {} '{}' on {} is lost: no heartbeat for {}", id, agent.name(), agent.host(),

@@ -407,6 +407,49 @@ class AgentApiTests {
                 + "\"startedFirst\": " + variant.equals("without") + "}}");
     }
 
+    @Autowired
+    AgentCoordinator coordinator;
+
+    @Test
+    void aSilentAgentIsLostItsExperimentInterruptedAndResumedByAnAgentOfTheSameLabelsUnlessCancelled()
+            throws Exception {
+        long silent = register("silent", "pool=silence");
+        long id = admin.create(command("left behind", Map.of("pool", "silence")));
+        poll(silent, 0);
+        assertThat(send(agentToken, "/api/v1/agents/" + silent + "/experiments/" + id + "/trials",
+                trial("without", 0)).statusCode()).isEqualTo(201);
+        long quiet = register("quiet", "pool=hush");
+        long cancelled = admin.create(command("cancelled meanwhile", Map.of("pool", "hush")));
+        poll(quiet, 0);
+        assertThat(admin.post("/api/v1/experiments/" + cancelled + "/cancel", "").statusCode()).isEqualTo(202);
+
+        // both fell silent an hour ago, far beyond the heartbeat timeout
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id IN (?, ?)")
+                .params(java.time.OffsetDateTime.now().minusHours(1), silent, quiet).update();
+        coordinator.watch();
+
+        assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("error").asText())
+                .contains("agent silent", "sent no heartbeat", "the next agent of the same labels resumes");
+        assertThat(admin.getJson("/api/v1/agents/" + silent).get("status").asText()).isEqualTo("LOST");
+        HttpResponse<String> late = send(agentToken, "/api/v1/agents/" + silent + "/heartbeat", "");
+        assertThat(late.statusCode()).isEqualTo(409);
+        assertThat(late.body()).contains("was declared lost", "Register again");
+        assertThat(send(agentToken, "/api/v1/agents/" + silent + "/experiments/" + id + "/trials",
+                trial("with", 1)).statusCode()).as("a lost agent's trials are not stored").isEqualTo(409);
+        assertThat(admin.status(cancelled)).as("a cancel is not undone by a resume").isEqualTo("CANCELLED");
+
+        long other = register("other", "pool=silence,arch=x86_64");
+        assertThat(poll(other, 0).statusCode()).as("another label set: its trials would not compare")
+                .isEqualTo(204);
+        long successor = register("successor", "pool=silence");
+        HttpResponse<String> resumed = poll(successor, 0);
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
+                .containsExactly(1, 2, 3);
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+    }
+
     private io.perflab.agent.AgentLoop loop(String name, String pool) {
         return new io.perflab.agent.AgentLoop(
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
