@@ -57,6 +57,7 @@ public final class AgentLoop {
     private final TrialLauncher launcher;
     private final MetricsReader metricsReader;
     private final int pollWaitSeconds;
+    private final List<String> fixedJvmArgs;
     private final Consumer<String> log;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicBoolean lost = new AtomicBoolean();
@@ -82,12 +83,22 @@ public final class AgentLoop {
         }
     }
 
+    /** An agent whose trial JVMs start with the runner's measuring flags. */
+    public AgentLoop(AgentClient client, Registration registration, TrialLauncher launcher,
+                     MetricsReader metricsReader, int pollWaitSeconds, Consumer<String> log) {
+        this(client, registration, launcher, metricsReader, pollWaitSeconds, List.of(), log);
+    }
+
     /**
      * @param pollWaitSeconds how long each poll waits for an experiment
+     * @param fixedJvmArgs the fixed flags of this host's trial JVMs (as the service's {@code perflab.trials.jvm-args}
+     *     are its built-in agent's); empty: the runner's measuring defaults
      * @param log where the agent says what it does, a line at a time
      */
     public AgentLoop(AgentClient client, Registration registration, TrialLauncher launcher,
-                     MetricsReader metricsReader, int pollWaitSeconds, Consumer<String> log) {
+                     MetricsReader metricsReader, int pollWaitSeconds, List<String> fixedJvmArgs,
+                     Consumer<String> log) {
+        this.fixedJvmArgs = List.copyOf(fixedJvmArgs);
         this.client = client;
         this.registration = registration;
         this.launcher = launcher;
@@ -192,7 +203,8 @@ public final class AgentLoop {
         String outcome;
         String message;
         try {
-            ExperimentPlan plan = assignment.toPlan();
+            ExperimentPlan plan = fixedJvmArgs.isEmpty() ? assignment.toPlan()
+                    : assignment.toPlan().withJvmArgs(fixedJvmArgs);
             ExperimentOutcome.Stop stop;
             if (plan.design().paired()) {
                 log.accept("experiment " + experimentId + " '" + assignment.name() + "': running "

@@ -56,6 +56,12 @@ final class AgentCommand implements Callable<Integer> {
             + "administrators queued); off by default")
     boolean commands;
 
+    @Option(names = "--jvm-args", paramLabel = "\"flags\"",
+            description = "fixed flags of every trial JVM on this host (default: the measuring flags of perflab ab, "
+                    + "\"-Xms512m -Xmx512m -XX:+AlwaysPreTouch -XX:+UseSerialGC -Xbatch "
+                    + "-XX:-UseDynamicNumberOfCompilerThreads\"); each variant's own flags come after them")
+    String jvmArgs;
+
     @Option(names = "--poll-wait", paramLabel = "S", defaultValue = "20",
             description = "seconds each poll waits for an experiment (1..60, default: ${DEFAULT-VALUE})")
     int pollWait;
@@ -96,7 +102,8 @@ final class AgentCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
                 new Registration(agentName, hostLabels.labels(), environment, commands), launcher,
-                new OutputMetricsReader(), pollWait, line -> {
+                new OutputMetricsReader(), pollWait,
+                jvmArgs == null ? java.util.List.of() : TrialProcessOptions.flags(jvmArgs), line -> {
                     err.println(Instant.now() + " perflab agent: " + line);
                     err.flush();
                 });

@@ -49,7 +49,8 @@ final class TokenCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             return exchange(server, client -> client.post().uri("/api/v1/tokens")
-                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201, spec, created -> {
+                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201, spec,
+                    created -> {
                 spec.commandLine().getOut().println(created.get("token").asString());
                 spec.commandLine().getOut().println("id " + created.get("id").asLong() + ", name '"
                         + created.get("name").asString() + "'; it is shown only now.");

@@ -117,7 +117,8 @@ class AgentApiController {
             + "that ordinal was stored before (a retry stores nothing more)")
     @PostMapping("/{id}/experiments/{experimentId}/trials")
     ResponseEntity<TrialAnswer> trial(@PathVariable long id, @PathVariable long experimentId,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(value = """
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
+                    value = """
                     {"variant": "without", "ordinal": 0, "status": "OK", "start": "2026-01-01T12:00:00Z",
                      "end": "2026-01-01T12:00:09Z", "pid": 4242,
                      "metrics": {"user_cpu_us_per_req": 41.7, "reqs_per_sec": 23810.0},
@@ -131,7 +132,8 @@ class AgentApiController {
             + "when that pair was stored before (a retry stores nothing more)")
     @PostMapping("/{id}/experiments/{experimentId}/pairs")
     ResponseEntity<TrialAnswer> pair(@PathVariable long id, @PathVariable long experimentId,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(value = """
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
+                    value = """
                     {"index": 0, "status": "OK", "first": "without", "start": "2026-01-01T12:00:00Z",
                      "end": "2026-01-01T12:00:30Z", "setupSeconds": 6.2, "measuringSeconds": 20.1,
                      "results": [

@@ -411,11 +411,13 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of(prefix + "parsedMetrics." + key, "has no sample in metrics");
             }
             if (metric.unit().length() > 40 || !printable(metric.unit())) {
-                throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".unit", "at most 40 printable characters");
+                throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".unit",
+                        "at most 40 printable characters");
             }
         });
         if (result.environment().size() > MAX_TRIAL_ENVIRONMENT_ENTRIES) {
-            throw InvalidInputException.of(prefix + "environment", "at most " + MAX_TRIAL_ENVIRONMENT_ENTRIES + " entries");
+            throw InvalidInputException.of(prefix + "environment", "at most " + MAX_TRIAL_ENVIRONMENT_ENTRIES
+                    + " entries");
         }
         result.environment().forEach((key, value) -> {
             if (key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {

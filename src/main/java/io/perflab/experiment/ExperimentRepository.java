@@ -44,8 +44,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The experiment aggregate in the database: experiments with their variants, runs, samples and per-experiment
  * metric units, the metric catalog they refer to, and the queue the agents claim from, with the claims (tables of
- * {@code V2__experiments.sql}, {@code V3__uploads_and_tokens.sql} and {@code V10__agents.sql}). Engine, command and uploaded experiments
- * are all written here and nowhere else. Over 300 lines because the aggregate's reads and writes belong together.
+ * {@code V2__experiments.sql}, {@code V3__uploads_and_tokens.sql} and {@code V10__agents.sql}). Engine, command
+ * and uploaded experiments are all written here and nowhere else. Over 300 lines because the aggregate's reads and writes belong together.
  */
 @Repository
 public class ExperimentRepository {
@@ -838,7 +838,8 @@ public class ExperimentRepository {
         if (taken && agent.agentId() != null) {
             jdbc.sql("""
                     INSERT INTO experiment_claim (experiment_id, claim, agent_id, claimed_at)
-                    VALUES (?, (SELECT COALESCE(MAX(claim), 0) + 1 FROM experiment_claim WHERE experiment_id = ?), ?, ?)""")
+                    VALUES (?, (SELECT COALESCE(MAX(claim), 0) + 1 FROM experiment_claim WHERE experiment_id = ?),
+                        ?, ?)""")
                     .params(c.id(), c.id(), agent.agentId(), timestamp(now)).update();
         }
         return taken;
@@ -860,7 +861,8 @@ public class ExperimentRepository {
                 .params(params(to.name(), truncate(error, 4000), timestamp(now), resumeOnClaim, id, agentId))
                 .update() == 1;
         if (ended) {
-            jdbc.sql("UPDATE experiment_claim SET ended_at = ?, outcome = ? WHERE experiment_id = ? AND ended_at IS NULL")
+            jdbc.sql("UPDATE experiment_claim SET ended_at = ?, outcome = ? "
+                            + "WHERE experiment_id = ? AND ended_at IS NULL")
                     .params(timestamp(now), to.name(), id).update();
         }
         return ended;

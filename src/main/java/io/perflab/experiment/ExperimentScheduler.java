@@ -31,8 +31,8 @@ import org.springframework.stereotype.Component;
  * With {@code perflab.agents.built-in=false} it runs nothing and leaves the queue to remote agents.
  *
  * <p>On start, experiments its built-in agent left {@code RUNNING} by a crash become {@code INTERRUPTED} with their
- * finished runs intact; {@link #resume} runs only the runs the plan still misses, in plan order. A paired design is run by
- * {@link PairedExperimentRun}: pair by pair, each stored whole, and a resumed one runs the pairs it misses whole.
+ * finished runs intact; {@link #resume} runs only the runs the plan still misses, in plan order. A paired design is
+ * run by {@link PairedExperimentRun}: pair by pair, each stored whole, and a resumed one runs the pairs it misses whole.
  * A clean shutdown stops the running trial and leaves the experiment {@code INTERRUPTED} too. Over 300 lines because
  * claiming, running, cancelling and stopping the built-in agent's experiment share its one piece of state.
  */

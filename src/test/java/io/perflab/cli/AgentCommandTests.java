@@ -21,7 +21,7 @@ class AgentCommandTests {
         assertThat(run("agent", "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: perflab agent")
                 .contains("--server", "--token", "--labels", "--cpus", "--name", "--commands", "--poll-wait",
-                        "role agent");
+                        "--jvm-args", "role agent");
     }
 
     @Test

@@ -47,7 +47,8 @@ class PerfLabCommandTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"bench", "ab", "peers", "calibrate", "trial", "compare", "upload", "token", "agent", "serve"})
+    @ValueSource(strings = {"bench", "ab", "peers", "calibrate", "trial", "compare", "upload", "token", "agent",
+        "serve"})
     void everySubcommandTakesHelp(String subcommand) {
         // the hint printed after a bad option says "perflab SUBCOMMAND --help", so it must work
         StringWriter out = new StringWriter();

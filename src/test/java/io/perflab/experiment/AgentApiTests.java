@@ -378,7 +378,8 @@ class AgentApiTests {
         assertRefused(send(agentToken, pairs, pair(0, 1, 0)), "results[0].variant", "the plan runs 'with'");
         assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"first\": \"without\"",
                 "\"first\": \"both\"")), "first", "'both' is not 'without' or 'with'");
-        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"startedFirst\": true}", "\"startedFirst\": true}, \"x\": 1")),
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"startedFirst\": true}",
+                "\"startedFirst\": true}, \"x\": 1")),
                 "x", null);
         assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/trials",
                 trial("without", 0)).statusCode()).as("a paired design takes pairs, not trials").isEqualTo(409);

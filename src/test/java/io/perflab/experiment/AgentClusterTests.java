@@ -79,7 +79,8 @@ class AgentClusterTests {
         String agentToken = one.read(created.body()).get("token").asText();
         HttpResponse<String> asUser = one.post("/api/v1/tokens", Map.of("name", "ci"));
         HttpResponse<String> userAsAgent = post(port(first), one.read(asUser.body()).get("token").asText(),
-                "/api/v1/agents", "{\"name\": \"sneaky\", \"labels\": {}, \"environment\": {}, \"runsCommands\": true}");
+                "/api/v1/agents",
+                "{\"name\": \"sneaky\", \"labels\": {}, \"environment\": {}, \"runsCommands\": true}");
         assertThat(userAsAgent.statusCode()).as("a USER token cannot act as an agent").isEqualTo(403);
 
         List<String[]> eventsOne = events(port(first));
