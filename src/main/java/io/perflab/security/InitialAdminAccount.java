@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
-import java.util.Base64;
+import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
@@ -51,7 +51,8 @@ class InitialAdminAccount implements ApplicationRunner {
         }
         byte[] bytes = new byte[18];
         random.nextBytes(bytes);
-        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        // hexadecimal: base64url's '-' could begin it, and `perflab token … --password -x…` reads that as an option
+        String password = HexFormat.of().formatHex(bytes);
         users.create(USERNAME, passwordEncoder.encode(password), UserAccounts.Role.ADMIN);
         Path file = properties.dataDirectory().resolve(PASSWORD_FILE);
         writeOwnerOnly(file, password + System.lineSeparator());
