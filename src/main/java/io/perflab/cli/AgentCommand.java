@@ -5,14 +5,18 @@ import io.perflab.agent.AgentHost;
 import io.perflab.agent.AgentLoop;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.HostLabels;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.upload.OutputMetricsReader;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -62,6 +66,11 @@ final class AgentCommand implements Callable<Integer> {
                     + "-XX:-UseDynamicNumberOfCompilerThreads\"); each variant's own flags come after them")
     String jvmArgs;
 
+    @Option(names = "--no-fast-start",
+            description = "start trial JVMs from the executable jar, not from the jar extracted once and the "
+                    + "class-data sharing archive made once under ~/.cache/perflab (about 3x slower to start)")
+    boolean noFastStart;
+
     @Option(names = "--poll-wait", paramLabel = "S", defaultValue = "20",
             description = "seconds each poll waits for an experiment (1..60, default: ${DEFAULT-VALUE})")
     int pollWait;
@@ -94,19 +103,24 @@ final class AgentCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
+        List<String> fixedFlags = jvmArgs == null ? List.of() : TrialProcessOptions.flags(jvmArgs);
+        PrintWriter err = spec.commandLine().getErr();
+        Consumer<String> log = line -> {
+            err.println(Instant.now() + " perflab agent: " + line);
+            err.flush();
+        };
+        if (!noFastStart) {
+            launcher = FastStart.prepare(launcher, FastStart.defaultCacheDir(),
+                    fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags, log);
+        }
         Map<String, String> environment = AgentHost.environment();
         if (cpus != null) {
             environment.put("trial_cpus", cpus);
         }
         String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
-        PrintWriter err = spec.commandLine().getErr();
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
                 new Registration(agentName, hostLabels.labels(), environment, commands), launcher,
-                new OutputMetricsReader(), pollWait,
-                jvmArgs == null ? java.util.List.of() : TrialProcessOptions.flags(jvmArgs), line -> {
-                    err.println(Instant.now() + " perflab agent: " + line);
-                    err.flush();
-                });
+                new OutputMetricsReader(), pollWait, fixedFlags, log);
         Thread stopper = new Thread(loop::stop, "perflab-agent-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         try {

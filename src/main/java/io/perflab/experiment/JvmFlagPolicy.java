@@ -45,6 +45,11 @@ public class JvmFlagPolicy {
         return fixedFlags.isEmpty() ? plan : plan.withJvmArgs(fixedFlags);
     }
 
+    /** The fixed flags trial JVMs start with on this server: the operator's, or the measuring defaults. */
+    List<String> fixedFlags() {
+        return fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags;
+    }
+
     /** {@code flags} if this caller may give them, else a 400 naming {@code field} and the first refused flag. */
     List<String> check(String field, List<String> flags, boolean admin) {
         if (admin && rawFlagsForAdmins) {
