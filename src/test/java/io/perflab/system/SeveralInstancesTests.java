@@ -146,6 +146,7 @@ class SeveralInstancesTests {
         JdbcClient jdbc = one.getBean(JdbcClient.class);
         long experimentsBefore = count(jdbc, "SELECT COUNT(*) FROM experiment");
         long samplesBefore = count(jdbc, "SELECT COUNT(*) FROM sample");
+        long sessionsBefore = count(jdbc, "SELECT COUNT(*) FROM spring_session");
         String token = createToken(one);
         int clients = 8;
         int uploadsPerClient = 250;
@@ -184,6 +185,8 @@ class SeveralInstancesTests {
         assertThat(count(jdbc, "SELECT COUNT(*) FROM experiment") - experimentsBefore).isEqualTo(2_000);
         assertThat(count(jdbc, "SELECT COUNT(*) FROM sample") - samplesBefore).isEqualTo(40_000);
         assertThat(count(jdbc, "SELECT COUNT(*) FROM upload_idempotency")).isGreaterThanOrEqualTo(2_000);
+        // bearer-token calls keep no session: nothing for the database to write besides the upload
+        assertThat(count(jdbc, "SELECT COUNT(*) FROM spring_session")).isEqualTo(sessionsBefore);
         assertThat(retry.statusCode()).isEqualTo(201);
         assertThat(retry.headers().firstValue("Idempotent-Replayed")).contains("true");
         assertThat(retry.body()).isEqualTo(first.body());
