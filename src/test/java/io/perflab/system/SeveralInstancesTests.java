@@ -142,6 +142,22 @@ class SeveralInstancesTests {
     }
 
     @Test
+    void readingPagesAnonymouslyKeepsNoSession() throws Exception {
+        JdbcClient jdbc = one.getBean(JdbcClient.class);
+        HttpResponse<String> uploaded = upload(one, createToken(one), 99, 0, "page-view");
+        long id = json.readTree(uploaded.body()).get("experimentId").asLong();
+        long sessionsBefore = count(jdbc, "SELECT COUNT(*) FROM spring_session");
+
+        for (String path : List.of("/", "/experiments/" + id, "/experiments")) {
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base(two) + path))
+                    .header("Accept", "text/html").GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).as(path).isEqualTo(200);
+        }
+
+        assertThat(count(jdbc, "SELECT COUNT(*) FROM spring_session")).isEqualTo(sessionsBefore);
+    }
+
+    @Test
     void eightClientsUploadingThroughBothInstancesStoreEveryUploadAndSampleOnce() throws Exception {
         JdbcClient jdbc = one.getBean(JdbcClient.class);
         long experimentsBefore = count(jdbc, "SELECT COUNT(*) FROM experiment");
