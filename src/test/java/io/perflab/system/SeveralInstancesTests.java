@@ -36,7 +36,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Two service instances on one real PostgreSQL (issue 19): what one instance does reaches the other — live events,
- * a signed-in session, tokens and idempotency keys — and concurrent uploads through both store every sample once.
+ * a signed-in session, tokens and idempotency keys — and concurrent uploads through both store every sample once
+ * (on PostgreSQL this stands for {@code UploadConcurrencyTests}, which runs one instance on H2).
  */
 class SeveralInstancesTests {
 
@@ -147,6 +148,7 @@ class SeveralInstancesTests {
         HttpResponse<String> uploaded = upload(one, createToken(one), 99, 0, "page-view");
         long id = json.readTree(uploaded.body()).get("experimentId").asLong();
         long sessionsBefore = count(jdbc, "SELECT COUNT(*) FROM spring_session");
+        long runsBefore = count(jdbc, "SELECT COUNT(*) FROM trial_run");
 
         for (String path : List.of("/", "/experiments/" + id, "/experiments")) {
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base(two) + path))
@@ -163,6 +165,7 @@ class SeveralInstancesTests {
         long experimentsBefore = count(jdbc, "SELECT COUNT(*) FROM experiment");
         long samplesBefore = count(jdbc, "SELECT COUNT(*) FROM sample");
         long sessionsBefore = count(jdbc, "SELECT COUNT(*) FROM spring_session");
+        long runsBefore = count(jdbc, "SELECT COUNT(*) FROM trial_run");
         String token = createToken(one);
         int clients = 8;
         int uploadsPerClient = 250;
@@ -200,6 +203,12 @@ class SeveralInstancesTests {
         assertThat(created).isEqualTo(2_000);
         assertThat(count(jdbc, "SELECT COUNT(*) FROM experiment") - experimentsBefore).isEqualTo(2_000);
         assertThat(count(jdbc, "SELECT COUNT(*) FROM sample") - samplesBefore).isEqualTo(40_000);
+        // one run per value index and side: 10 + 10
+        assertThat(count(jdbc, "SELECT COUNT(*) FROM trial_run") - runsBefore).isEqualTo(40_000);
+        for (int c = 0; c < clients; c++) {
+            assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE benchmark = ?")
+                    .param("instances/bench-" + c).query(Long.class).single()).isEqualTo(uploadsPerClient);
+        }
         assertThat(count(jdbc, "SELECT COUNT(*) FROM upload_idempotency")).isGreaterThanOrEqualTo(2_000);
         // bearer-token calls keep no session: nothing for the database to write besides the upload
         assertThat(count(jdbc, "SELECT COUNT(*) FROM spring_session")).isEqualTo(sessionsBefore);
