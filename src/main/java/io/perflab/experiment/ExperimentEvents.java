@@ -6,14 +6,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Server-sent events about experiments: {@code status} when an experiment changes state, {@code run} when one
  * of its trials finished. Subscribers listen to one experiment or, with id 0, to all of them (the home page).
+ *
+ * <p>An event goes to this instance's subscribers at once and, when several instances share a PostgreSQL database,
+ * through the {@link Relay} to the subscribers of the others ({@link ExperimentEventChannel}); on H2 there is no
+ * relay. Event data travels as the JSON the stream sends, so an event reads the same from every instance.
  */
 @Component
 public class ExperimentEvents {
@@ -23,9 +29,29 @@ public class ExperimentEvents {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
 
-    private final Map<Long, List<SseEmitter>> subscribers = new ConcurrentHashMap<>();
+    /** Carries events to the subscribers of the other instances. */
+    @FunctionalInterface
+    interface Relay {
+        Relay NONE = (experimentId, name, json) -> { };
 
-    /** A new stream of the events of experiment {@code id} (or {@link #ALL}). */
+        void forward(long experimentId, String name, String json);
+    }
+
+    private final Map<Long, List<SseEmitter>> subscribers = new ConcurrentHashMap<>();
+    private final JsonMapper json;
+    private volatile Relay relay = Relay.NONE;
+
+    /** Events of this process only, their data written by a default JSON mapper. */
+    public ExperimentEvents() {
+        this(JsonMapper.builder().build());
+    }
+
+    @Autowired
+    public ExperimentEvents(JsonMapper json) {
+        this.json = json;
+    }
+
+    /** A new stream of the events of experiment {@code id} (or {@link #ALL}), opened with a comment. */
     public SseEmitter subscribe(long id) {
         SseEmitter emitter = new SseEmitter(TIMEOUT.toMillis());
         List<SseEmitter> list = subscribers.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>());
@@ -34,13 +60,36 @@ public class ExperimentEvents {
         emitter.onCompletion(remove);
         emitter.onTimeout(remove);
         emitter.onError(e -> remove.run());
+        try {
+            // opens the stream at once (its headers go out with it), so a client knows it is subscribed
+            emitter.send(SseEmitter.event().comment("subscribed"));
+        } catch (IOException e) {
+            remove.run();
+        }
         return emitter;
     }
 
-    /** Sends {@code data} as event {@code name} to the experiment's subscribers and to those of all experiments. */
+    /**
+     * Sends {@code data}, as JSON, as event {@code name} to the experiment's subscribers and to those of all
+     * experiments, on this instance and on the others.
+     */
     public void publish(long experimentId, String name, Object data) {
+        String text = json.writeValueAsString(data);
+        deliver(experimentId, name, text);
+        relay.forward(experimentId, name, text);
+    }
+
+    /** Sends an event that {@code data} (JSON) describes to this instance's subscribers only. */
+    void deliver(long experimentId, String name, String data) {
         send(subscribers.get(experimentId), name, data);
-        send(subscribers.get(ALL), name, data);
+        if (experimentId != ALL) {
+            send(subscribers.get(ALL), name, data);
+        }
+    }
+
+    /** From now on, events also go through {@code relay} to the other instances. */
+    void relayThrough(Relay relay) {
+        this.relay = relay;
     }
 
     /**
@@ -50,6 +99,7 @@ public class ExperimentEvents {
      */
     @EventListener(ContextClosedEvent.class)
     public void completeAll() {
+        relay = Relay.NONE;
         subscribers.values().forEach(list -> list.forEach(SseEmitter::complete));
         subscribers.clear();
     }
@@ -59,7 +109,7 @@ public class ExperimentEvents {
         return subscribers.values().stream().mapToInt(List::size).sum();
     }
 
-    private static void send(List<SseEmitter> emitters, String name, Object data) {
+    private static void send(List<SseEmitter> emitters, String name, String data) {
         if (emitters == null) {
             return;
         }

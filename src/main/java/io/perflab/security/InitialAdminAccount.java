@@ -15,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.annotation.Transactional;
+
 
 /**
  * On the first start (no users at all) creates the {@code admin} user with a random password, writes the password
@@ -44,7 +45,6 @@ class InitialAdminAccount implements ApplicationRunner {
     }
 
     @Override
-    @Transactional
     public void run(ApplicationArguments args) {
         if (users.count() > 0) {
             return;
@@ -53,7 +53,14 @@ class InitialAdminAccount implements ApplicationRunner {
         random.nextBytes(bytes);
         // hexadecimal: base64url's '-' could begin it, and `perflab token … --password -x…` reads that as an option
         String password = HexFormat.of().formatHex(bytes);
-        users.create(USERNAME, passwordEncoder.encode(password), UserAccounts.Role.ADMIN);
+        try {
+            users.create(USERNAME, passwordEncoder.encode(password), UserAccounts.Role.ADMIN);
+        } catch (DuplicateKeyException e) {
+            // another instance on the same database started at the same moment and created it: its password holds
+            log.info("Another PerfLab instance created the user 'admin' at the same time; its password is in that "
+                    + "instance's data directory");
+            return;
+        }
         Path file = properties.dataDirectory().resolve(PASSWORD_FILE);
         writeOwnerOnly(file, password + System.lineSeparator());
         log.info("""

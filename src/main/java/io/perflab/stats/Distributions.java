@@ -4,6 +4,7 @@ import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.special.Beta;
 import org.apache.commons.math3.special.Erf;
+import org.apache.commons.math3.special.Gamma;
 
 /**
  * Tail probabilities and quantiles of Student's t and the standard normal distribution, accurate in the far
@@ -63,6 +64,17 @@ final class Distributions {
             return -tQuantile((0.5 - p) + 0.5, df);
         }
         double upper = (0.5 - p) + 0.5;
+        if (df >= CORNISH_FISHER_MIN_DF && !Double.isInfinite(df) && upper >= 1e-10) {
+            double q = newtonFromCornishFisher(p, upper, df);
+            if (!Double.isNaN(q)) {
+                return q;
+            }
+        }
+        return tQuantileBySolver(p, upper, df);
+    }
+
+    /** The quantile for {@code p} ≥ ½ from Commons Math's solver, polished by Newton's steps on the upper tail. */
+    static double tQuantileBySolver(double p, double upper, double df) {
         double q = new TDistribution(null, df, 1e-12).inverseCumulativeProbability(p);
         TDistribution dist = new TDistribution(null, df);
         for (int i = 0; i < 8; i++) {
@@ -77,6 +89,44 @@ final class Distributions {
             }
         }
         return q;
+    }
+
+    /** Degrees of freedom from which the Cornish–Fisher start is close enough for Newton's steps to converge. */
+    private static final double CORNISH_FISHER_MIN_DF = 3;
+
+    /**
+     * The quantile for {@code p} ≥ ½ by Newton's steps on the upper tail from the Cornish–Fisher expansion of t in
+     * the normal quantile z, t ≈ z + g₁/ν + g₂/ν² + g₃/ν³ + g₄/ν⁴ (Abramowitz &amp; Stegun 26.7.5), which is within a
+     * few parts in a thousand of it for ν ≥ 3 away from the far tail: two to four steps reach full precision, where
+     * Commons Math's bracketing solver costs dozens of evaluations of the incomplete beta function. This is on the
+     * path of every comparison (each t test, confidence interval and power figure). NaN when the steps do not
+     * settle, for the caller's slower way.
+     *
+     * @see <a href="https://personal.math.ubc.ca/~cbm/aands/page_949.htm">Abramowitz &amp; Stegun (1964), 26.7.5</a>
+     */
+    private static double newtonFromCornishFisher(double p, double upper, double df) {
+        double z = normalQuantile(p);
+        double z2 = z * z;
+        double g1 = (z2 + 1) * z / 4;
+        double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
+        double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
+        double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+        double q = z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df;
+        double logNormalizer = Gamma.logGamma((df + 1) / 2) - Gamma.logGamma(df / 2) - 0.5 * Math.log(df * Math.PI);
+        double step = Double.NaN;
+        for (int i = 0; i < 12; i++) {
+            double density = Math.exp(logNormalizer - (df + 1) / 2 * Math.log1p(q * q / df));
+            if (!(density > 0) || !(q > 0)) {
+                return Double.NaN;
+            }
+            step = (tUpper(q, df) - upper) / density;
+            q += step;
+            if (Math.abs(step) <= 1e-15 * Math.abs(q)) {
+                return q;
+            }
+        }
+        // the tail's own rounding can keep the last steps from getting smaller still: settled all the same
+        return Math.abs(step) <= 1e-13 * Math.abs(q) ? q : Double.NaN;
     }
 
     /**

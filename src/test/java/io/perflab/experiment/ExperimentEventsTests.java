@@ -3,9 +3,28 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class ExperimentEventsTests {
+
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    /** Records what reaches this instance's subscribers. */
+    private static final class Delivered extends ExperimentEvents {
+        final List<String> events = new ArrayList<>();
+
+        @Override
+        void deliver(long experimentId, String name, String data) {
+            events.add(experimentId + " " + name + " " + data);
+        }
+    }
 
     @Test
     void shutdownEndsEveryOpenStream() {
@@ -18,5 +37,64 @@ class ExperimentEventsTests {
 
         assertThat(events.subscriberCount()).isZero();
         assertThatNoException().isThrownBy(() -> events.publish(7, "status", "RUNNING"));
+    }
+
+    @Test
+    void publishedEventsGoToThisInstanceAndThroughTheRelayAsJson() {
+        Delivered events = new Delivered();
+        List<String> relayed = new ArrayList<>();
+        events.relayThrough((id, name, data) -> relayed.add(id + " " + name + " " + data));
+
+        events.publish(7, "status", Map.of("status", "RUNNING"));
+
+        assertThat(events.events).containsExactly("7 status {\"status\":\"RUNNING\"}");
+        assertThat(relayed).containsExactly("7 status {\"status\":\"RUNNING\"}");
+    }
+
+    @Test
+    void anotherInstancesNotificationReachesSubscribersAndOwnOrMalformedOnesDoNot() {
+        Delivered events = new Delivered();
+        ExperimentEventChannel channel = new ExperimentEventChannel(events, null, null, json);
+        ExperimentEventChannel other = new ExperimentEventChannel(new Delivered(), null, null, json);
+
+        channel.received(other.payload(7, "run", "{\"ordinal\":3,\"metrics\":{\"t\":1.5}}"));
+        channel.received(channel.payload(7, "run", "{\"ordinal\":4}"));
+        channel.received("not json");
+        channel.received("{\"origin\":\"elsewhere\",\"experimentId\":\"seven\",\"name\":\"run\",\"data\":{}}");
+        channel.received("{\"origin\":\"elsewhere\",\"experimentId\":7,\"data\":{}}");
+
+        assertThat(events.events).containsExactly("7 run {\"ordinal\":3,\"metrics\":{\"t\":1.5}}");
+    }
+
+    @Test
+    void aLongErrorIsCutToFitPostgresPayloadLimitAndTheRestOfTheEventKept() {
+        ExperimentEventChannel channel = new ExperimentEventChannel(new Delivered(), null, null, json);
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("experimentId", 7);
+        event.put("status", "FAILED");
+        event.put("error", "é".repeat(20_000));
+
+        String payload = channel.payload(7, "run", json.writeValueAsString(event));
+
+        assertThat(payload.getBytes(StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(ExperimentEventChannel.MAX_PAYLOAD_BYTES);
+        JsonNode data = json.readTree(payload).get("data");
+        assertThat(data.get("status").asString()).isEqualTo("FAILED");
+        assertThat(data.get("error").asString()).hasSize(ExperimentEventChannel.MAX_TEXT + 1).endsWith("…");
+    }
+
+    @Test
+    void anEventTooLongEvenWithItsTextsCutGoesAsItsExperimentIdAlone() {
+        ExperimentEventChannel channel = new ExperimentEventChannel(new Delivered(), null, null, json);
+        Map<String, Double> metrics = new LinkedHashMap<>();
+        for (int i = 0; i < 2_000; i++) {
+            metrics.put("metric_" + i, i * 1.5);
+        }
+
+        String payload = channel.payload(7, "run", json.writeValueAsString(Map.of("metrics", metrics)));
+
+        assertThat(payload.getBytes(StandardCharsets.UTF_8).length)
+                .isLessThanOrEqualTo(ExperimentEventChannel.MAX_PAYLOAD_BYTES);
+        assertThat(json.readTree(payload).get("data").toString()).isEqualTo("{\"experimentId\":7}");
     }
 }

@@ -6,17 +6,121 @@ import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.system.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.output.MigrateResult;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A database made by the release before the typed workload opens with this one: migrations only add. */
+/**
+ * Databases of earlier releases open with this one (migrations only add), and the migrations apply to an empty
+ * PostgreSQL as to an empty H2.
+ */
 class MigrationTests {
+
+    /** The API token the fixture's uploads were made with (its database keeps only the hash). */
+    private static final String FIXTURE_TOKEN = "plt_vZvtcR4mfTQZK_HbAy7KKaE1b7rokw0i-GLIFqv3oCU";
+
+    /**
+     * {@code src/test/resources/db/perflab-2dbbf68.zip}: the data directory of the release before PostgreSQL (commit
+     * 2dbbf68, migrations V1–V8) after a token was created, three uploads were posted through the API (main, a
+     * feature branch compared with it, and one with both sides; the first under an Idempotency-Key) and an engine
+     * experiment of 4 runs was stored.
+     */
+    @Test
+    void anH2DatabaseOfTheReleaseBeforePostgresOpensAndReadsBackAsItWasStored(@TempDir Path dir) throws Exception {
+        unzip("/db/perflab-2dbbf68.zip", dir);
+        SingleConnectionDataSource database = new SingleConnectionDataSource(
+                "jdbc:h2:file:" + dir.resolve("perflab") + ";DB_CLOSE_ON_EXIT=FALSE", "sa", "", true);
+        try {
+            JdbcClient jdbc = JdbcClient.create(database);
+            assertThat(jdbc.sql("SELECT MAX(\"version\") FROM \"flyway_schema_history\"").query(String.class)
+                    .single()).isEqualTo("8");
+
+            MigrateResult migrated = Flyway.configure().dataSource(database).load().migrate();
+
+            assertThat(migrated.success).isTrue();
+            assertThat(migrated.migrations).extracting(m -> m.version).contains("9");
+            ExperimentRepository repository = new ExperimentRepository(jdbc, new JdbcTemplate(database),
+                    JsonMapper.builder().build());
+            ExperimentRecord main = repository.find(1).orElseThrow();
+            assertThat(main.kind()).isEqualTo(ExperimentKind.UPLOAD);
+            assertThat(main.benchmark()).isEqualTo("old/parse");
+            assertThat(repository.runs(1)).hasSize(5).allSatisfy(run -> assertThat(run.metrics()).hasSize(2));
+            assertThat(repository.runs(1).get(0).metrics()).containsEntry("parse_ns", 100.5);
+            assertThat(repository.uploadDetails(1).machine()).containsEntry("os", "Linux");
+            assertThat(repository.runs(2)).extracting(r -> r.metrics().get("parse_ns"))
+                    .containsExactly(90.5, 91.25, 89.75, 90.0, 92.5);
+            assertThat(repository.runs(3)).extracting(RunRecord::variant)
+                    .containsExactly("without", "without", "without", "with", "with", "with");
+            ExperimentRecord engine = repository.find(4).orElseThrow();
+            assertThat(engine.status()).isEqualTo(ExperimentStatus.COMPLETED);
+            assertThat(repository.plan(engine).with()).isInstanceOf(EngineVariant.class);
+            assertThat(repository.runs(4)).extracting(r -> r.metrics().get("user_cpu_us_per_req"))
+                    .containsExactly(20.0, 20.0, 22.0, 22.0);
+            assertThat(jdbc.sql("SELECT experiment_id FROM upload_idempotency WHERE idem_key = 'old-upload-1'")
+                    .query(Long.class).single()).isEqualTo(1);
+            assertThat(jdbc.sql("SELECT name FROM api_token WHERE token_hash = ? AND revoked_at IS NULL")
+                    .param(sha256(FIXTURE_TOKEN)).query(String.class).single()).isEqualTo("ci-old");
+            assertThat(jdbc.sql("SELECT COUNT(*) FROM app_user WHERE username = 'admin'").query(Long.class)
+                    .single()).isOne();
+            assertThat(jdbc.sql("SELECT COUNT(*) FROM spring_session").query(Long.class).single()).isZero();
+
+            // and it takes new data after the old
+            long next = repository.insert(new ExperimentSpec("after the upgrade", null, ExperimentKind.ENGINE, null,
+                    repository.plan(engine)), ExperimentStatus.CANCELLED, "admin", java.time.Instant.now());
+            assertThat(next).isGreaterThan(4);
+        } finally {
+            database.destroy();
+        }
+    }
+
+    @Test
+    void theMigrationsApplyToAnEmptyPostgresAndValidate() {
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
+        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+
+        MigrateResult migrated = Flyway.configure().dataSource(database).load().migrate();
+
+        assertThat(migrated.success).isTrue();
+        assertThat(migrated.migrations).extracting(m -> m.version).contains("1", "4", "8", "9");
+        Flyway.configure().dataSource(database).load().validate();
+        JdbcClient jdbc = JdbcClient.create(database);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM metric_definition").query(Long.class).single()).isPositive();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM spring_session_attributes").query(Long.class).single()).isZero();
+        assertThat(Flyway.configure().dataSource(database).load().migrate().migrationsExecuted).isZero();
+    }
+
+    private static void unzip(String resource, Path dir) throws IOException {
+        try (InputStream in = MigrationTests.class.getResourceAsStream(resource);
+             ZipInputStream zip = new ZipInputStream(in)) {
+            for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
+                Files.copy(zip, dir.resolve(entry.getName()));
+            }
+        }
+    }
+
+    private static String sha256(String text) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                .digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
 
     @Test
     void anH2DatabaseOfThePreviousReleaseMigratesAndItsExperimentsStillRun() {

@@ -32,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Load benchmark of the service (issue 9, section 4): starts PerfLab in this JVM on a free loopback port with a
- * fresh H2 file database in a temporary directory, then runs four bounded scenarios over real HTTP:
+ * fresh H2 file database in a temporary directory or a fresh database of an embedded PostgreSQL ({@code --databases},
+ * both side by side in one run), then runs four bounded scenarios over real HTTP:
  * <ol>
  *   <li><b>uploads</b> — concurrent CI uploaders posting native JSON uploads with a stored API token;</li>
  *   <li><b>experiment page</b> — 1,000 seeded finished experiments of 80 runs × 12 metrics, the HTML page of
@@ -45,7 +46,7 @@ import tools.jackson.databind.json.JsonMapper;
  * HdrHistograms by closed-loop clients (see {@link ClosedLoop}: no coordinated omission). The clients share the
  * machine with the server, as CI uploaders on the same host would; on 2 cores that costs the server CPU.
  *
- * <p>Run: {@code ./mvnw -B -q -pl src -am -Pload test -DskipTests [-Dload.args="--uploaders=8 --json=load.json"]}.
+ * <p>Run: {@code ./mvnw -B -q -pl src -am -Pload test -DskipTests [-Dload.args="--databases=h2,postgres"]}.
  */
 @Command(name = "service-load", mixinStandardHelpOptions = true,
         description = "Load benchmark of the PerfLab service: uploads, the experiment page and the analyze API.")
@@ -128,6 +129,13 @@ public final class ServiceLoad implements Callable<Integer> {
             description = "Requests of the large upload's page and report after the first (default: ${DEFAULT-VALUE}).")
     int largeViews = 7;
 
+    @Option(names = "--databases", split = ",", defaultValue = "h2",
+            description = "Databases to run every scenario on, one after the other in this run: h2 (a fresh file in a "
+                    + "temporary directory), postgres (a fresh database of an embedded PostgreSQL, the repository "
+                    + "tests' binaries, with reWriteBatchedInserts=true as the README advises) (default: "
+                    + "${DEFAULT-VALUE}).")
+    List<String> databases = List.of("h2");
+
     @Option(names = "--json", description = "Also write the results as JSON to this file.")
     Path jsonOut;
 
@@ -137,7 +145,12 @@ public final class ServiceLoad implements Callable<Integer> {
     /** One line of the result table. */
     record Row(String scenario, long operations, long errors, double opsPerSecond, double samplesPerSecond,
                double p50Millis, double p95Millis, double p99Millis, double maxMillis, double cpuMillisPerOperation,
-               String target, boolean met) {
+               String target, boolean met, String database) {
+
+        Row on(String database) {
+            return new Row(scenario, operations, errors, opsPerSecond, samplesPerSecond, p50Millis, p95Millis,
+                    p99Millis, maxMillis, cpuMillisPerOperation, target, met, database);
+        }
     }
 
     private final JsonMapper json = JsonMapper.builder().build();
@@ -155,18 +168,62 @@ public final class ServiceLoad implements Callable<Integer> {
         return rows.stream().allMatch(r -> r.errors() == 0) ? 0 : 1;
     }
 
-    /** Starts the server, runs the chosen scenarios, prints the table; returns its rows. */
+    /** Starts the server on each database in turn, runs the chosen scenarios, prints the table; returns its rows. */
     List<Row> run(PrintStream out) throws Exception {
-        Path dataDir = Files.createTempDirectory("perflab-load");
-        String bootstrap = "load-" + UUID.randomUUID();
         String loadBefore = loadAverage();
         Instant started = Instant.now();
-        out.printf("PerfLab service load: data in %s, load average %s, %d cpus%n", dataDir, loadBefore,
-                Runtime.getRuntime().availableProcessors());
+        out.printf("PerfLab service load: databases %s, load average %s, %d cpus%n", String.join(", ", databases),
+                loadBefore, Runtime.getRuntime().availableProcessors());
+        for (String database : databases) {
+            if (!database.equals("h2") && !database.equals("postgres")) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--databases: '" + database + "' is neither h2 nor postgres");
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String database : databases) {
+            run(database, out).forEach(row -> rows.add(row.on(database)));
+        }
+        String loadAfter = loadAverage();
+        print(rows, out);
+        out.printf("load average before %s, after %s; closed-loop clients in the server's JVM; CPU ms/op is the "
+                + "whole process's (server and clients)%n", loadBefore, loadAfter);
+        if (jsonOut != null) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("started", started.toString());
+            document.put("cpus", Runtime.getRuntime().availableProcessors());
+            document.put("java", Runtime.version().toString());
+            document.put("loadAverageBefore", loadBefore);
+            document.put("loadAverageAfter", loadAfter);
+            document.put("parameters", parameters());
+            document.put("rows", rows);
+            Files.writeString(jsonOut, json.writerWithDefaultPrettyPrinter().writeValueAsString(document));
+            out.println("wrote " + jsonOut);
+        }
+        return rows;
+    }
+
+    /** The scenarios on one database, in a server of their own. */
+    private List<Row> run(String database, PrintStream out) throws Exception {
+        Path dataDir = Files.createTempDirectory("perflab-load");
+        String bootstrap = "load-" + UUID.randomUUID();
+        List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--server.address=127.0.0.1",
+                "--perflab.data-dir=" + dataDir, "--perflab.security.bootstrap-token=" + bootstrap,
+                "--logging.level.root=WARN", "--spring.main.banner-mode=off"));
+        switch (database) {
+            case "h2" -> out.printf("%s: data in %s, load average %s%n", database, dataDir, loadAverage());
+            case "postgres" -> {
+                io.perflab.system.EmbeddedPostgres.Database postgres = io.perflab.system.EmbeddedPostgres.newDatabase();
+                String url = postgres.url() + (postgres.url().contains("?") ? "&" : "?") + "reWriteBatchedInserts=true";
+                arguments.addAll(List.of("--spring.datasource.url=" + url,
+                        "--spring.datasource.username=" + postgres.username(),
+                        "--spring.datasource.password=" + postgres.password()));
+                out.printf("%s: %s, load average %s%n", database, url, loadAverage());
+            }
+            default -> throw new IllegalArgumentException(database);
+        }
         ConfigurableApplicationContext context = SpringApplication.run(PerfLabApplication.class,
-                "--server.port=0", "--server.address=127.0.0.1", "--perflab.data-dir=" + dataDir,
-                "--perflab.security.bootstrap-token=" + bootstrap, "--logging.level.root=WARN",
-                "--spring.main.banner-mode=off");
+                arguments.toArray(String[]::new));
         List<Row> rows = new ArrayList<>();
         try {
             base = "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
@@ -189,22 +246,6 @@ public final class ServiceLoad implements Callable<Integer> {
             if (!keepData) {
                 deleteTree(dataDir);
             }
-        }
-        String loadAfter = loadAverage();
-        print(rows, out);
-        out.printf("load average before %s, after %s; closed-loop clients in the server's JVM; CPU ms/op is the "
-                + "whole process's (server and clients)%n", loadBefore, loadAfter);
-        if (jsonOut != null) {
-            Map<String, Object> document = new LinkedHashMap<>();
-            document.put("started", started.toString());
-            document.put("cpus", Runtime.getRuntime().availableProcessors());
-            document.put("java", Runtime.version().toString());
-            document.put("loadAverageBefore", loadBefore);
-            document.put("loadAverageAfter", loadAfter);
-            document.put("parameters", parameters());
-            document.put("rows", rows);
-            Files.writeString(jsonOut, json.writerWithDefaultPrettyPrinter().writeValueAsString(document));
-            out.println("wrote " + jsonOut);
         }
         return rows;
     }
@@ -373,15 +414,15 @@ public final class ServiceLoad implements Callable<Integer> {
     static Row row(String scenario, ClosedLoop.Outcome o, String target, boolean met) {
         return new Row(scenario, o.operations(), o.errors(), o.operationsPerSecond(), o.samplesPerSecond(),
                 o.percentileMillis(50), o.percentileMillis(95), o.percentileMillis(99), o.percentileMillis(100),
-                o.cpuMillisPerOperation(), target, met && o.errors() == 0 && o.operations() > 0);
+                o.cpuMillisPerOperation(), target, met && o.errors() == 0 && o.operations() > 0, null);
     }
 
     static void print(List<Row> rows, PrintStream out) {
-        String format = "%-34s %9s %7s %10s %12s %9s %9s %9s %10s %-20s %s%n";
-        out.printf(format, "scenario", "ops", "errors", "ops/s", "samples/s", "p50 ms", "p95 ms", "p99 ms",
+        String format = "%-9s %-34s %9s %7s %10s %12s %9s %9s %9s %10s %-20s %s%n";
+        out.printf(format, "database", "scenario", "ops", "errors", "ops/s", "samples/s", "p50 ms", "p95 ms", "p99 ms",
                 "CPU ms/op", "target", "met?");
         for (Row r : rows) {
-            out.printf(format, r.scenario(), r.operations(), r.errors(), fmt(r.opsPerSecond(), 1),
+            out.printf(format, r.database() == null ? "-" : r.database(), r.scenario(), r.operations(), r.errors(), fmt(r.opsPerSecond(), 1),
                     r.samplesPerSecond() == 0 ? "-" : fmt(r.samplesPerSecond(), 0), fmt(r.p50Millis(), 2),
                     fmt(r.p95Millis(), 2), fmt(r.p99Millis(), 2), fmt(r.cpuMillisPerOperation(), 2), r.target(),
                     r.met() ? "yes" : "NO");
@@ -395,6 +436,7 @@ public final class ServiceLoad implements Callable<Integer> {
 
     private Map<String, Object> parameters() {
         Map<String, Object> p = new LinkedHashMap<>();
+        p.put("databases", databases);
         p.put("scenarios", scenarios);
         p.put("warmupSeconds", warmupSeconds);
         p.put("uploaders", uploaders);

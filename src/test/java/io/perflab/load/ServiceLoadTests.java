@@ -1,6 +1,7 @@
 package io.perflab.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -43,5 +44,27 @@ class ServiceLoadTests {
         String table = buffer.toString(StandardCharsets.UTF_8);
         assertThat(table).contains("scenario", "p95 ms", "target", "met?");
         assertThat(Files.readString(json)).contains("\"rows\"", "\"loadAverageBefore\"");
+    }
+
+    @Test
+    void uploadsRunOnPostgresTooAndAnUnknownDatabaseIsRefusedByName() throws Exception {
+        ServiceLoad load = new ServiceLoad();
+        new CommandLine(load).parseArgs("--databases=postgres", "--scenarios=uploads", "--warmup-seconds=0",
+                "--uploaders=2", "--upload-seconds=1", "--max-uploads=10", "--upload-values=5");
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+
+        List<ServiceLoad.Row> rows = load.run(new PrintStream(buffer, true, StandardCharsets.UTF_8));
+
+        assertThat(rows).singleElement().satisfies(row -> {
+            assertThat(row.database()).isEqualTo("postgres");
+            assertThat(row.errors()).isZero();
+            assertThat(row.samplesPerSecond()).isPositive();
+        });
+        assertThat(buffer.toString(StandardCharsets.UTF_8)).contains("reWriteBatchedInserts=true");
+
+        ServiceLoad unknown = new ServiceLoad();
+        new CommandLine(unknown).parseArgs("--databases=h2,oracle");
+        assertThatThrownBy(() -> unknown.run(new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8))).hasMessageContaining("--databases: 'oracle'");
     }
 }

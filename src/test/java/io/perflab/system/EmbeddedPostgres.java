@@ -16,8 +16,20 @@ public final class EmbeddedPostgres {
     private EmbeddedPostgres() {
     }
 
+    /** Where a database of the shared server is, and who connects to it. */
+    public record Database(String url, String username, String password) {
+    }
+
     /** Points Spring's data source at a new, empty database of the shared server. */
-    public static synchronized void register(DynamicPropertyRegistry registry) {
+    public static void register(DynamicPropertyRegistry registry) {
+        Database database = newDatabase();
+        registry.add("spring.datasource.url", database::url);
+        registry.add("spring.datasource.username", database::username);
+        registry.add("spring.datasource.password", database::password);
+    }
+
+    /** A new, empty database of the shared server, which starts on first use. */
+    public static synchronized Database newDatabase() {
         try {
             if (server == null) {
                 server = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.start();
@@ -34,10 +46,7 @@ public final class EmbeddedPostgres {
                  var statement = connection.createStatement()) {
                 statement.execute("CREATE DATABASE " + name);
             }
-            String url = server.getJdbcUrl("postgres", name);
-            registry.add("spring.datasource.url", () -> url);
-            registry.add("spring.datasource.username", () -> "postgres");
-            registry.add("spring.datasource.password", () -> "");
+            return new Database(server.getJdbcUrl("postgres", name), "postgres", "");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (java.sql.SQLException e) {

@@ -1,0 +1,241 @@
+package io.perflab.experiment;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Live experiment events across the service instances of one PostgreSQL database, with {@code LISTEN/NOTIFY}: each
+ * instance sends its events with {@code pg_notify} on channel {@value #CHANNEL} and listens there on a connection of
+ * its own, handing what the others sent to its subscribers. On H2 (one process) it does nothing.
+ *
+ * <p>A notification is {@code {"origin":…,"experimentId":…,"name":…,"data":{…}}}; an instance skips its own, which
+ * its subscribers already had. PostgreSQL takes payloads under 8,000 bytes: longer texts in an event (a trial's
+ * error) are cut to {@value #MAX_TEXT} characters for the others — the experiment page shows them whole — and an
+ * event still too long goes as its experiment id alone. Events published while no listener connection is up (the
+ * database restarting) are lost for the other instances' live pages; a reload shows the stored state.
+ */
+@Repository
+class ExperimentEventChannel implements SmartLifecycle {
+
+    static final String CHANNEL = "perflab_experiment_events";
+    static final int MAX_PAYLOAD_BYTES = 7_900;
+    static final int MAX_TEXT = 500;
+
+    private static final Logger log = LoggerFactory.getLogger(ExperimentEventChannel.class);
+    private static final long POLL_MILLIS = 500;
+    private static final long RECONNECT_SECONDS = 2;
+
+    private final ExperimentEvents events;
+    private final DataSource dataSource;
+    private final JdbcClient jdbc;
+    private final JsonMapper json;
+    private final String origin = UUID.randomUUID().toString();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean running;
+    private volatile Connection listening;
+    private Thread listener;
+
+    ExperimentEventChannel(ExperimentEvents events, DataSource dataSource, JdbcClient jdbc, JsonMapper json) {
+        this.events = events;
+        this.dataSource = dataSource;
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        if (!onPostgres()) {
+            return;
+        }
+        try {
+            listening = listen();
+        } catch (SQLException e) {
+            log.warn("Cannot listen for the other instances' experiment events yet ({}); retrying", e.getMessage());
+        }
+        listener = new Thread(this::receive, "experiment-events-listener");
+        listener.setDaemon(true);
+        listener.start();
+        events.relayThrough(this::notifyOthers);
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        events.relayThrough(ExperimentEvents.Relay.NONE);
+        stopped.countDown();
+        Thread thread = listener;
+        if (thread != null) {
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        close(listening);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private boolean onPostgres() {
+        try (Connection connection = dataSource.getConnection()) {
+            return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot tell which database this is: " + e.getMessage(), e);
+        }
+    }
+
+    /** A connection of its own (not one of the pool's) that listens on the channel. */
+    private Connection listen() throws SQLException {
+        Connection connection = dataSource instanceof HikariDataSource hikari
+                ? DriverManager.getConnection(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword())
+                : dataSource.getConnection();
+        try (Statement statement = connection.createStatement()) {
+            connection.setAutoCommit(true);
+            statement.execute("LISTEN " + CHANNEL);
+            return connection;
+        } catch (SQLException e) {
+            close(connection);
+            throw e;
+        }
+    }
+
+    private void receive() {
+        while (running) {
+            try {
+                Connection connection = listening;
+                if (connection == null || connection.isClosed()) {
+                    connection = listen();
+                    listening = connection;
+                    log.info("Listening again for the other instances' experiment events");
+                }
+                PGNotification[] notifications = connection.unwrap(PGConnection.class)
+                        .getNotifications((int) POLL_MILLIS);
+                if (notifications != null) {
+                    for (PGNotification notification : notifications) {
+                        received(notification.getParameter());
+                    }
+                }
+            } catch (SQLException e) {
+                if (!running) {
+                    return;
+                }
+                log.warn("Lost the listener of the other instances' experiment events ({}); reconnecting in {} s",
+                        e.getMessage(), RECONNECT_SECONDS);
+                close(listening);
+                listening = null;
+                try {
+                    stopped.await(RECONNECT_SECONDS, TimeUnit.SECONDS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Hands one notification of another instance to this instance's subscribers; ignores anything malformed. */
+    void received(String payload) {
+        try {
+            JsonNode notification = json.readTree(payload);
+            if (!notification.isObject() || origin.equals(notification.path("origin").asString(""))) {
+                return;
+            }
+            JsonNode id = notification.get("experimentId");
+            JsonNode name = notification.get("name");
+            JsonNode data = notification.get("data");
+            if (id == null || !id.canConvertToLong() || name == null || !name.isString() || data == null) {
+                log.warn("Ignored a malformed experiment event notification");
+                return;
+            }
+            events.deliver(id.asLong(), name.asString(), json.writeValueAsString(data));
+        } catch (RuntimeException e) {
+            log.warn("Ignored an experiment event notification that is not JSON: {}", e.getMessage());
+        }
+    }
+
+    private void notifyOthers(long experimentId, String name, String data) {
+        try {
+            String payload = payload(experimentId, name, data);
+            jdbc.sql("SELECT pg_notify(?, ?)").params(CHANNEL, payload).query((ResultSet rs) -> { });
+        } catch (RuntimeException e) {
+            // the event reached this instance's subscribers; the others' pages show it on their next reload
+            log.warn("Could not send experiment {}'s '{}' event to the other instances: {}", experimentId, name,
+                    e.getMessage());
+        }
+    }
+
+    /** The notification of an event, made to fit PostgreSQL's payload limit. */
+    String payload(long experimentId, String name, String data) {
+        ObjectNode notification = json.createObjectNode();
+        notification.put("origin", origin);
+        notification.put("experimentId", experimentId);
+        notification.put("name", name);
+        JsonNode tree = json.readTree(data);
+        notification.set("data", tree);
+        String text = json.writeValueAsString(notification);
+        if (fits(text)) {
+            return text;
+        }
+        notification.set("data", cutTexts(tree));
+        text = json.writeValueAsString(notification);
+        if (fits(text)) {
+            return text;
+        }
+        notification.set("data", json.createObjectNode().put("experimentId", experimentId));
+        return json.writeValueAsString(notification);
+    }
+
+    private static boolean fits(String text) {
+        return text.length() <= MAX_PAYLOAD_BYTES / 4 || text.getBytes(StandardCharsets.UTF_8).length <= MAX_PAYLOAD_BYTES;
+    }
+
+    private JsonNode cutTexts(JsonNode node) {
+        if (node.isString() && node.asString().length() > MAX_TEXT) {
+            return json.getNodeFactory().textNode(node.asString().substring(0, MAX_TEXT) + "…");
+        }
+        if (node.isObject()) {
+            ObjectNode copy = json.createObjectNode();
+            node.properties().forEach(entry -> copy.set(entry.getKey(), cutTexts(entry.getValue())));
+            return copy;
+        }
+        if (node.isArray()) {
+            var copy = json.createArrayNode();
+            node.forEach(element -> copy.add(cutTexts(element)));
+            return copy;
+        }
+        return node;
+    }
+
+    private static void close(Connection connection) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            // closing a listener that is gone already
+        }
+    }
+}
