@@ -6,6 +6,7 @@ import io.perflab.system.PerfLabProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +35,7 @@ class InitialAdminAccountTests {
             InitialAdminAccount account = new InitialAdminAccount(users,
                     PasswordEncoderFactories.createDelegatingPasswordEncoder(),
                     new PerfLabProperties(dataDir, new PerfLabProperties.Security(null),
-                            new PerfLabProperties.Trials(false)));
+                            new PerfLabProperties.Trials(false, List.of())));
 
             account.run(new DefaultApplicationArguments());
 
