@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -32,13 +33,16 @@ public abstract class UploadServer {
     public static final List<String> UPLOAD_TABLES = List.of("experiment", "variant", "experiment_metric",
             "trial_run", "sample", "upload_idempotency");
 
-    /** The server's data directory (its {@code initial-admin-password} signs in as admin). */
-    protected static java.nio.file.Path dataDir;
+    /**
+     * This context's data directory (its {@code initial-admin-password} signs in as admin): read from the context,
+     * since the classes that run on PostgreSQL share another context with a data directory of its own.
+     */
+    @Value("${perflab.data-dir}")
+    protected java.nio.file.Path dataDir;
 
     @DynamicPropertySource
     static void serverProperties(DynamicPropertyRegistry registry) throws IOException {
-        dataDir = Files.createTempDirectory("perflab-uploads");
-        String dir = dataDir.toString();
+        String dir = Files.createTempDirectory("perflab-uploads").toString();
         registry.add("perflab.data-dir", () -> dir);
         registry.add("perflab.security.bootstrap-token", () -> ADMIN_TOKEN);
     }
