@@ -195,13 +195,7 @@ public final class AgentProtocol {
          * @throws IllegalArgumentException when a field is out of its bounds, naming it
          */
         public TrialResult toResult() {
-            TrialStatus parsedStatus;
-            try {
-                parsedStatus = TrialStatus.valueOf(status == null ? "" : status);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("status: '" + status + "' is not one of "
-                        + List.of(TrialStatus.values()));
-            }
+            TrialStatus parsedStatus = trialStatus(status);
             Map<String, ParsedMetric> parsed = new LinkedHashMap<>();
             if (parsedMetrics != null) {
                 parsedMetrics.forEach((key, metric) -> {
@@ -279,13 +273,7 @@ public final class AgentProtocol {
          * @throws IllegalArgumentException naming the field that is out of its bounds
          */
         public PairResult toResult() {
-            TrialStatus parsedStatus;
-            try {
-                parsedStatus = TrialStatus.valueOf(status == null ? "" : status);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("status: '" + status + "' is not one of "
-                        + List.of(TrialStatus.values()));
-            }
+            TrialStatus parsedStatus = trialStatus(status);
             io.perflab.runner.experiment.VariantName firstVariant;
             try {
                 firstVariant = io.perflab.runner.experiment.VariantName.parse(first == null ? "" : first);
@@ -337,5 +325,15 @@ public final class AgentProtocol {
      * @param message why it failed or stopped, or null
      */
     public record Finish(String outcome, @Schema(nullable = true) String message) {
+    }
+
+    /** A posted status as the runner's, or an error naming the field and the statuses there are. */
+    private static TrialStatus trialStatus(String status) {
+        try {
+            return TrialStatus.valueOf(status == null ? "" : status);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("status: '" + status + "' is not one of "
+                    + List.of(TrialStatus.values()));
+        }
     }
 }
