@@ -16,12 +16,17 @@ public final class BurnInFreshJvm {
         long nanos = Long.parseLong(args[0]) * 1_000_000L;
         long[] burned = new long[1];
         ResourceUsage.self(); // load JNA before the first reading
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         ResourceUsage before = ResourceUsage.self();
+        long processBefore = os.getProcessCpuTime();
         Thread burner = new Thread(() -> burned[0] = burnUserCpu(nanos, 20_000)); // small steps: -Xint is slow
         burner.start();
         burner.join();
+        long process = os.getProcessCpuTime() - processBefore;
         ResourceUsage delta = ResourceUsage.self().minus(before);
-        System.out.println(delta.userMicros() + " " + delta.systemMicros() + " " + burned[0] / 1000);
+        System.out.println(delta.userMicros() + " " + delta.systemMicros() + " " + burned[0] / 1000 + " "
+                + process / 1000);
     }
 
     /**
