@@ -41,13 +41,7 @@ final class ClaimedRuns {
      * nobody. Returns whether it was stored now.
      */
     boolean record(Long agentId, ExperimentRecord experiment, TrialResult result) {
-        boolean stored;
-        try {
-            stored = store.saveRunOnce(experiment.id(), agentId, result);
-        } catch (DuplicateKeyException raced) {
-            stored = false; // the same trial, posted twice at once: the other post stored it
-        }
-        if (!stored) {
+        if (!storedNow(() -> store.saveRunOnce(experiment.id(), agentId, result))) {
             return false;
         }
         long count = store.storedOrdinals(experiment.id()).size();
@@ -74,13 +68,7 @@ final class ClaimedRuns {
      * Returns whether it was stored now.
      */
     boolean recordPair(Long agentId, ExperimentRecord experiment, PairResult pair) {
-        boolean stored;
-        try {
-            stored = store.savePairOnce(experiment.id(), agentId, pair);
-        } catch (DuplicateKeyException raced) {
-            stored = false; // the same pair, posted twice at once: the other post stored it
-        }
-        if (!stored) {
+        if (!storedNow(() -> store.savePairOnce(experiment.id(), agentId, pair))) {
             return false;
         }
         int storedPairs = store.storedPairs(experiment.id()).size();
@@ -121,5 +109,17 @@ final class ClaimedRuns {
         }
         events.publish(id, "status", event);
         return true;
+    }
+
+    /**
+     * Whether {@code save} stored its trial or pair now: false when it was there already, or when the same post,
+     * sent twice at once, met the other's unique key (the other post stored it).
+     */
+    private static boolean storedNow(java.util.function.BooleanSupplier save) {
+        try {
+            return save.getAsBoolean();
+        } catch (DuplicateKeyException raced) {
+            return false;
+        }
     }
 }
