@@ -3,9 +3,9 @@ package io.perflab.security;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -15,8 +15,13 @@ import org.springframework.stereotype.Component;
  * after {@value #FREE_FAILURES} failures in a row each further attempt must wait twice as long as the one before
  * (1 s, 2 s, 4 s, … at most a minute); after {@value #LOCK_AFTER} failures sign-in is locked for
  * {@link #LOCK_TIME}. A success clears the user's and the address's count. Nothing sleeps: an attempt that comes
- * too early is refused with how long to wait. Locking is logged once per lock. At most
- * {@value #MAX_TRACKED} users and addresses are tracked (the oldest are forgotten), so guessing cannot fill memory.
+ * too early is refused with how long to wait. Locking is logged once per lock.
+ *
+ * <p>The counts live in the database ({@link SignInFailures}), so every service instance on it throttles the same
+ * guesser and a restart forgets nothing. A check reads two rows by their key. Failures older than
+ * {@link #FORGET_AFTER} are forgotten, and at most about {@value #MAX_TRACKED} users and addresses are tracked (the
+ * least recently failed are forgotten), so guessing cannot fill the database; each instance tidies up at most once
+ * every {@link #TIDY_EVERY}, when a failure comes.
  */
 @Component
 class SignInThrottle {
@@ -26,78 +31,94 @@ class SignInThrottle {
     static final Duration LOCK_TIME = Duration.ofMinutes(15);
     static final Duration MAX_DELAY = Duration.ofMinutes(1);
     static final int MAX_TRACKED = 10_000;
+    static final Duration FORGET_AFTER = Duration.ofDays(1);
+    static final Duration TIDY_EVERY = Duration.ofMinutes(1);
+
+    /** Longer names and addresses are cut: no stored user name is this long, so no two users share a count. */
+    static final int MAX_NAME = 200;
 
     private static final Logger log = LoggerFactory.getLogger(SignInThrottle.class);
 
-    /** Consecutive failures of one key and when the next attempt may come. */
-    /** Forgets every failure: unlocks everyone (for an operator, and for tests that share a server). */
-    synchronized void forget() {
-        failures.clear();
-    }
-
-    private record Failures(int count, Instant notBefore) {
-    }
-
+    private final SignInFailures failures;
     private final Clock clock;
-    private final Map<String, Failures> failures = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Failures> eldest) {
-            return size() > MAX_TRACKED;
-        }
-    };
+    private final AtomicReference<Instant> nextTidy = new AtomicReference<>(Instant.MIN);
 
-    SignInThrottle(Clock clock) {
+    SignInThrottle(SignInFailures failures, Clock clock) {
+        this.failures = failures;
         this.clock = clock;
     }
 
     /** How long {@code user} from {@code address} must wait before trying again, if at all. */
-    synchronized Optional<Duration> wait(String user, String address) {
+    Optional<Duration> wait(String user, String address) {
         Instant now = clock.instant();
-        Instant notBefore = later(failures.get(userKey(user)), failures.get(addressKey(address)));
+        Instant notBefore = null;
+        for (SignInFailures.Failures stored : failures.find(userKey(user), addressKey(address))) {
+            Instant next = stored.lastFailure().plus(delay(stored.count()));
+            if (notBefore == null || next.isAfter(notBefore)) {
+                notBefore = next;
+            }
+        }
         return notBefore != null && notBefore.isAfter(now) ? Optional.of(Duration.between(now, notBefore))
                 : Optional.empty();
     }
 
-    synchronized void failed(String user, String address) {
-        record(userKey(user), "user '" + user + "'");
-        record(addressKey(address), "address " + address);
+    void failed(String user, String address) {
+        Instant now = clock.instant();
+        record(userKey(user), "user '" + cut(user) + "'", now);
+        record(addressKey(address), "address " + cut(address), now);
+        tidy(now);
     }
 
-    synchronized void succeeded(String user, String address) {
-        failures.remove(userKey(user));
-        failures.remove(addressKey(address));
+    void succeeded(String user, String address) {
+        failures.clear(userKey(user), addressKey(address));
     }
 
-    private void record(String key, String who) {
-        int count = failures.containsKey(key) ? failures.get(key).count() + 1 : 1;
-        Duration delay;
+    /** Forgets every failure: unlocks everyone (for an operator, and for tests that share a server). */
+    void forget() {
+        failures.clearAll();
+    }
+
+    private void record(String key, String who, Instant now) {
+        failures.add(key, now);
+        if (failures.firstToSeeLock(key, LOCK_AFTER)) {
+            log.warn("Sign-in for {} is locked for {} min after {} failed attempts in a row", who,
+                    LOCK_TIME.toMinutes(), LOCK_AFTER);
+        }
+    }
+
+    /** How long after the last of {@code count} failures in a row the next attempt may come. */
+    static Duration delay(int count) {
         if (count >= LOCK_AFTER) {
-            delay = LOCK_TIME;
-            if (count == LOCK_AFTER) {
-                log.warn("Sign-in for {} is locked for {} min after {} failed attempts in a row", who,
-                        LOCK_TIME.toMinutes(), count);
-            }
-        } else if (count > FREE_FAILURES) {
-            long seconds = Math.min(MAX_DELAY.toSeconds(), 1L << (count - FREE_FAILURES - 1));
-            delay = Duration.ofSeconds(seconds);
-        } else {
-            delay = Duration.ZERO;
+            return LOCK_TIME;
         }
-        failures.put(key, new Failures(count, clock.instant().plus(delay)));
+        if (count > FREE_FAILURES) {
+            return Duration.ofSeconds(Math.min(MAX_DELAY.toSeconds(), 1L << (count - FREE_FAILURES - 1)));
+        }
+        return Duration.ZERO;
     }
 
-    private static Instant later(Failures a, Failures b) {
-        if (a == null) {
-            return b == null ? null : b.notBefore();
+    private void tidy(Instant now) {
+        Instant due = nextTidy.get();
+        if (now.isBefore(due) || !nextTidy.compareAndSet(due, now.plus(TIDY_EVERY))) {
+            return;
         }
-        return b == null || a.notBefore().isAfter(b.notBefore()) ? a.notBefore() : b.notBefore();
+        int forgotten = failures.expire(now.minus(FORGET_AFTER), MAX_TRACKED);
+        if (forgotten > 0) {
+            log.debug("Forgot the failed sign-ins of {} users and addresses", forgotten);
+        }
     }
 
     private static String userKey(String user) {
-        return "user:" + (user == null ? "" : user.toLowerCase(java.util.Locale.ROOT));
+        return "user:" + cut(user == null ? "" : user.toLowerCase(Locale.ROOT));
     }
 
     private static String addressKey(String address) {
-        return "address:" + address;
+        return "address:" + cut(address);
+    }
+
+    /** At most {@value #MAX_NAME} characters, without NUL, which PostgreSQL's text refuses. */
+    private static String cut(String text) {
+        String cut = text == null || text.length() <= MAX_NAME ? String.valueOf(text) : text.substring(0, MAX_NAME);
+        return cut.replace('\0', '\uFFFD');
     }
 }
