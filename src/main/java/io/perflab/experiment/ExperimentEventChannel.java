@@ -7,6 +7,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,8 +32,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>A notification is {@code {"origin":…,"experimentId":…,"name":…,"data":{…}}}; an instance skips its own, which
  * its subscribers already had. PostgreSQL takes payloads under 8,000 bytes: longer texts in an event (a trial's
  * error) are cut to {@value #MAX_TEXT} characters for the others — the experiment page shows them whole — and an
- * event still too long goes as its experiment id alone. Events published while no listener connection is up (the
- * database restarting) are lost for the other instances' live pages; a reload shows the stored state.
+ * event still too long goes as its experiment id alone. A listener that loses its connection (the database
+ * restarting, its backend terminated) connects and listens again, backing off; events published while it is down
+ * are lost for this instance's live pages, and a reload shows the stored state.
  */
 @Repository
 class ExperimentEventChannel implements SmartLifecycle {
@@ -41,8 +44,13 @@ class ExperimentEventChannel implements SmartLifecycle {
     static final int MAX_TEXT = 500;
 
     private static final Logger log = LoggerFactory.getLogger(ExperimentEventChannel.class);
-    private static final long POLL_MILLIS = 500;
-    private static final long RECONNECT_SECONDS = 2;
+    private static final int POLL_MILLIS = 500;
+    /** A listener that heard nothing for this many polls (30 s) checks that its connection still answers. */
+    private static final int QUIET_POLLS_BEFORE_CHECK = 60;
+    private static final int CHECK_TIMEOUT_SECONDS = 5;
+    static final Duration FIRST_RECONNECT = Duration.ofMillis(100);
+    static final Duration MAX_RECONNECT = Duration.ofSeconds(30);
+    static final String APPLICATION_NAME = "perflab experiment events";
 
     private final ExperimentEvents events;
     private final DataSource dataSource;
@@ -53,6 +61,8 @@ class ExperimentEventChannel implements SmartLifecycle {
     private volatile boolean running;
     private volatile Connection listening;
     private Thread listener;
+    /** Failed attempts to listen since the connection was lost (0 while listening); the listener thread's own. */
+    private int reconnectAttempts;
 
     ExperimentEventChannel(ExperimentEvents events, DataSource dataSource, JdbcClient jdbc, JsonMapper json) {
         this.events = events;
@@ -70,7 +80,9 @@ class ExperimentEventChannel implements SmartLifecycle {
         try {
             listening = listen();
         } catch (SQLException e) {
-            log.warn("Cannot listen for the other instances' experiment events yet ({}); retrying", e.getMessage());
+            log.warn("Cannot listen for the other instances' experiment events yet ({}); retrying in the background, "
+                    + "from {} ms to every {} s", e.getMessage(), FIRST_RECONNECT.toMillis(), MAX_RECONNECT.toSeconds());
+            reconnectAttempts = 1;
         }
         listener = new Thread(this::receive, "experiment-events-listener");
         listener.setDaemon(true);
@@ -107,11 +119,27 @@ class ExperimentEventChannel implements SmartLifecycle {
         }
     }
 
-    /** A connection of its own (not one of the pool's) that listens on the channel. */
+    /**
+     * A connection of its own (not one of the pool's) that listens on the channel. TCP keep-alive and a check after
+     * a quiet spell ({@link #receive}) find a connection that died without a word.
+     */
     private Connection listen() throws SQLException {
-        Connection connection = dataSource instanceof HikariDataSource hikari
-                ? DriverManager.getConnection(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword())
-                : dataSource.getConnection();
+        Connection connection;
+        if (dataSource instanceof HikariDataSource hikari) {
+            Properties properties = new Properties();
+            properties.putAll(hikari.getDataSourceProperties());
+            if (hikari.getUsername() != null) {
+                properties.setProperty("user", hikari.getUsername());
+            }
+            if (hikari.getPassword() != null) {
+                properties.setProperty("password", hikari.getPassword());
+            }
+            properties.setProperty("tcpKeepAlive", "true");
+            properties.setProperty("ApplicationName", APPLICATION_NAME);
+            connection = DriverManager.getConnection(hikari.getJdbcUrl(), properties);
+        } else {
+            connection = dataSource.getConnection();
+        }
         try (Statement statement = connection.createStatement()) {
             connection.setAutoCommit(true);
             statement.execute("LISTEN " + CHANNEL);
@@ -122,37 +150,67 @@ class ExperimentEventChannel implements SmartLifecycle {
         }
     }
 
+    /**
+     * Hands the notifications of the other instances to this one's subscribers until stopped. A lost connection is
+     * logged once, when it is lost, then replaced: the first attempt after {@link #FIRST_RECONNECT}, each further one
+     * after twice the wait before, at most {@link #MAX_RECONNECT}; listening again is logged once too. Nothing that
+     * goes wrong here ends the thread or the service.
+     */
     private void receive() {
+        Duration wait = FIRST_RECONNECT;
+        int quietPolls = 0;
         while (running) {
+            Connection connection = listening;
             try {
-                Connection connection = listening;
-                if (connection == null || connection.isClosed()) {
+                if (connection == null) {
                     connection = listen();
                     listening = connection;
-                    log.info("Listening again for the other instances' experiment events");
+                    log.info("Listening again for the other instances' experiment events (attempt {}); what they "
+                            + "sent meanwhile shows on a reload", reconnectAttempts);
+                    reconnectAttempts = 0;
+                    wait = FIRST_RECONNECT;
+                    quietPolls = 0;
                 }
-                PGNotification[] notifications = connection.unwrap(PGConnection.class)
-                        .getNotifications((int) POLL_MILLIS);
-                if (notifications != null) {
+                PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(POLL_MILLIS);
+                if (notifications != null && notifications.length > 0) {
+                    quietPolls = 0;
                     for (PGNotification notification : notifications) {
                         received(notification.getParameter());
                     }
+                } else if (++quietPolls >= QUIET_POLLS_BEFORE_CHECK) {
+                    quietPolls = 0;
+                    if (!connection.isValid(CHECK_TIMEOUT_SECONDS)) {
+                        throw new SQLException("the connection gave no answer in " + CHECK_TIMEOUT_SECONDS + " s");
+                    }
                 }
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) {
                 if (!running) {
                     return;
                 }
-                log.warn("Lost the listener of the other instances' experiment events ({}); reconnecting in {} s",
-                        e.getMessage(), RECONNECT_SECONDS);
-                close(listening);
+                close(connection);
                 listening = null;
+                if (reconnectAttempts++ == 0) {
+                    log.warn("Lost the listener of the other instances' experiment events ({}); reconnecting, first "
+                            + "in {} ms, then backing off to every {} s", e.getMessage(), wait.toMillis(),
+                            MAX_RECONNECT.toSeconds());
+                } else {
+                    log.debug("Still cannot listen for the other instances' experiment events ({}); next attempt in "
+                            + "{} ms", e.getMessage(), wait.toMillis());
+                }
                 try {
-                    stopped.await(RECONNECT_SECONDS, TimeUnit.SECONDS);
+                    stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (InterruptedException interrupted) {
                     return;
                 }
+                wait = wait.multipliedBy(2).compareTo(MAX_RECONNECT) > 0 ? MAX_RECONNECT : wait.multipliedBy(2);
             }
         }
+    }
+
+    /** The process id of the listener's PostgreSQL backend; -1 while there is none. */
+    int listenerBackend() throws SQLException {
+        Connection connection = listening;
+        return connection == null ? -1 : connection.unwrap(PGConnection.class).getBackendPID();
     }
 
     /** Hands one notification of another instance to this instance's subscribers; ignores anything malformed. */
