@@ -80,8 +80,8 @@ class ExperimentEventChannel implements SmartLifecycle {
         try {
             listening = listen();
         } catch (SQLException e) {
-            log.warn("Cannot listen for the other instances' experiment events yet ({}); retrying in the background, "
-                    + "from {} ms to every {} s", e.getMessage(), FIRST_RECONNECT.toMillis(), MAX_RECONNECT.toSeconds());
+            log.warn("Cannot listen for the other instances' experiment events yet ({}); retrying, backing off from "
+                    + "{} ms to {} s", e.getMessage(), FIRST_RECONNECT.toMillis(), MAX_RECONNECT.toSeconds());
             reconnectAttempts = 1;
         }
         listener = new Thread(this::receive, "experiment-events-listener");
@@ -157,7 +157,7 @@ class ExperimentEventChannel implements SmartLifecycle {
      * goes wrong here ends the thread or the service.
      */
     private void receive() {
-        Duration wait = FIRST_RECONNECT;
+        Duration backoff = FIRST_RECONNECT;
         int quietPolls = 0;
         while (running) {
             Connection connection = listening;
@@ -168,7 +168,7 @@ class ExperimentEventChannel implements SmartLifecycle {
                     log.info("Listening again for the other instances' experiment events (attempt {}); what they "
                             + "sent meanwhile shows on a reload", reconnectAttempts);
                     reconnectAttempts = 0;
-                    wait = FIRST_RECONNECT;
+                    backoff = FIRST_RECONNECT;
                     quietPolls = 0;
                 }
                 PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(POLL_MILLIS);
@@ -191,18 +191,18 @@ class ExperimentEventChannel implements SmartLifecycle {
                 listening = null;
                 if (reconnectAttempts++ == 0) {
                     log.warn("Lost the listener of the other instances' experiment events ({}); reconnecting, first "
-                            + "in {} ms, then backing off to every {} s", e.getMessage(), wait.toMillis(),
+                            + "in {} ms, then backing off to every {} s", e.getMessage(), backoff.toMillis(),
                             MAX_RECONNECT.toSeconds());
                 } else {
                     log.debug("Still cannot listen for the other instances' experiment events ({}); next attempt in "
-                            + "{} ms", e.getMessage(), wait.toMillis());
+                            + "{} ms", e.getMessage(), backoff.toMillis());
                 }
                 try {
-                    stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+                    stopped.await(backoff.toMillis(), TimeUnit.MILLISECONDS);
                 } catch (InterruptedException interrupted) {
                     return;
                 }
-                wait = wait.multipliedBy(2).compareTo(MAX_RECONNECT) > 0 ? MAX_RECONNECT : wait.multipliedBy(2);
+                backoff = backoff.compareTo(MAX_RECONNECT.dividedBy(2)) > 0 ? MAX_RECONNECT : backoff.multipliedBy(2);
             }
         }
     }
