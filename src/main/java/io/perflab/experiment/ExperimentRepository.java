@@ -122,8 +122,8 @@ public class ExperimentRepository {
     }
 
     /**
-     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs and samples — with
-     * multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and the
+     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs, and its samples packed
+     * per side and metric ({@link SampleSeries}) — with multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and the
      * stored runs.
      */
     public Recorded insert(RecordedExperiment e) {
@@ -161,15 +161,18 @@ public class ExperimentRepository {
                 .query((ResultSet rs) -> {
                     runIds.put(rs.getInt(1), rs.getLong(2));
                 });
-        List<Object[]> sampleRows = new ArrayList<>();
         List<RunRecord> stored = new ArrayList<>();
         for (RecordedExperiment.Run run : e.runs()) {
-            long runId = runIds.get(run.ordinal());
-            run.samples().forEach((key, value) -> sampleRows.add(new Object[] {runId, key, value}));
-            stored.add(new RunRecord(runId, run.variant().label(), run.ordinal(), "OK", e.createdAt(),
-                    e.createdAt(), null, Map.of(), null, run.samples()));
+            stored.add(new RunRecord(runIds.get(run.ordinal()), run.variant().label(), run.ordinal(), "OK",
+                    e.createdAt(), e.createdAt(), null, Map.of(), null, run.samples()));
         }
-        insertRows("sample (run_id, metric_key, metric_value)", 3, sampleRows);
+        List<Object[]> seriesRows = new ArrayList<>();
+        for (SampleSeries series : SampleSeries.pack(e.runs())) {
+            seriesRows.add(new Object[] {id, series.variant(), series.metric(), series.block(), series.firstOrdinal(),
+                    series.values().length, series.text()});
+        }
+        insertRows("sample_series (experiment_id, variant, metric_key, block, first_ordinal, value_count, "
+                + "sample_values)", 7, seriesRows);
         return new Recorded(id, List.copyOf(stored));
     }
 
@@ -263,20 +266,40 @@ public class ExperimentRepository {
      */
     public List<RunRecord> runs(long experimentId, Collection<String> metrics) {
         Map<Long, Map<String, Double>> samples = new HashMap<>();
+        Map<Integer, Map<String, Double>> packed = new HashMap<>();
         if (!metrics.isEmpty()) {
             List<Object> params = new ArrayList<>();
             params.add(experimentId);
             params.addAll(metrics);
+            String keys = String.join(", ", Collections.nCopies(metrics.size(), "?"));
             jdbc.sql("SELECT s.run_id, s.metric_key, s.metric_value FROM sample s JOIN trial_run r ON r.id = s.run_id "
-                            + "WHERE r.experiment_id = ? AND s.metric_key IN ("
-                            + String.join(", ", Collections.nCopies(metrics.size(), "?")) + ")")
+                            + "WHERE r.experiment_id = ? AND s.metric_key IN (" + keys + ")")
                     .params(params)
                     .query((ResultSet rs) -> {
                         samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
                                 .put(rs.getString(2), rs.getDouble(3));
                     });
+            readSeries("experiment_id = ? AND metric_key IN (" + keys + ")", params, packed);
         }
-        return runs(experimentId, samples);
+        return runs(experimentId, samples, packed);
+    }
+
+    /**
+     * Adds the packed samples of the {@code sample_series} rows {@code where} selects to {@code byOrdinal} (run
+     * ordinal → metric → value), metrics in key order.
+     */
+    private void readSeries(String where, List<Object> params, Map<Integer, Map<String, Double>> byOrdinal) {
+        jdbc.sql("SELECT metric_key, first_ordinal, value_count, sample_values FROM sample_series WHERE " + where
+                        + " ORDER BY metric_key, variant, block")
+                .params(params)
+                .query((ResultSet rs) -> {
+                    String key = rs.getString(1);
+                    int first = rs.getInt(2);
+                    double[] values = SampleSeries.values(rs.getString(4), rs.getInt(3));
+                    for (int i = 0; i < values.length; i++) {
+                        byOrdinal.computeIfAbsent(first + i, k -> new LinkedHashMap<>()).put(key, values[i]);
+                    }
+                });
     }
 
     /** A recorded experiment as stored: its id and its runs with their ids. */
@@ -612,11 +635,17 @@ public class ExperimentRepository {
                     samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
                             .put(rs.getString(2), rs.getDouble(3));
                 });
-        return runs(experimentId, samples);
+        Map<Integer, Map<String, Double>> packed = new HashMap<>();
+        readSeries("experiment_id = ?", List.of(experimentId), packed);
+        return runs(experimentId, samples, packed);
     }
 
-    /** Every run of an experiment in plan order, each with its entry of {@code samples} (run id → metric → value). */
-    private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples) {
+    /**
+     * Every run of an experiment in plan order, each with its samples: its entry of {@code samples} (run id → metric
+     * → value, from sample rows) or of {@code packed} (ordinal → metric → value, from an upload's series).
+     */
+    private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples,
+            Map<Integer, Map<String, Double>> packed) {
         return jdbc.sql("""
                 SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, pair_index,
                     window_index, cpu_set, start_nanos, skew_nanos, started_first
@@ -630,7 +659,8 @@ public class ExperimentRepository {
                             rs.wasNull() ? null : pid,
                             environment == null ? Map.of()
                                     : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
-                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()), pair(rs));
+                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"),
+                                    packed.getOrDefault(rs.getInt("ordinal"), Map.of())), pair(rs));
                 })
                 .list();
     }

@@ -210,6 +210,36 @@ class ExperimentRepositoryTests {
     }
 
     @Test
+    void aRecordedExperimentsSamplesArePackedPerSideAndMetricAndReadBackPerRun() {
+        // m2 is missing from run 1: its series has a gap, so it is stored as two blocks
+        List<RecordedExperiment.Run> runs = List.of(
+                new RecordedExperiment.Run(VariantName.WITHOUT, 0, Map.of("m1", 1.0, "m2", 0.1)),
+                new RecordedExperiment.Run(VariantName.WITHOUT, 1, Map.of("m1", 2.0)),
+                new RecordedExperiment.Run(VariantName.WITHOUT, 2, Map.of("m1", Math.PI, "m2", -0.3)),
+                new RecordedExperiment.Run(VariantName.WITH, 3, Map.of("m1", 1e-300, "m2", Double.MAX_VALUE)));
+        RecordedExperiment upload = new RecordedExperiment("packed", "packed", "ci", T0,
+                new SourceRevision(null, null, null, null, null, null), Map.of(), List.of(), Map.of(),
+                Map.of("m1", new MetricDefinition("m1", "ns", false, 0, ""),
+                        "m2", new MetricDefinition("m2", "ns", false, 0, "")),
+                runs);
+
+        long id = repository.insert(upload).id();
+
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM sample_series WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isEqualTo(5);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM sample s JOIN trial_run r ON r.id = s.run_id "
+                + "WHERE r.experiment_id = ?").param(id).query(Long.class).single()).isZero();
+        assertThat(repository.runs(id)).extracting(RunRecord::ordinal, RunRecord::variant, RunRecord::metrics)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, "without", Map.of("m1", 1.0, "m2", 0.1)),
+                        org.assertj.core.groups.Tuple.tuple(1, "without", Map.of("m1", 2.0)),
+                        org.assertj.core.groups.Tuple.tuple(2, "without", Map.of("m1", Math.PI, "m2", -0.3)),
+                        org.assertj.core.groups.Tuple.tuple(3, "with", Map.of("m1", 1e-300, "m2",
+                                Double.MAX_VALUE)));
+        assertThat(repository.runs(id, List.of("m2"))).extracting(RunRecord::metrics)
+                .containsExactly(Map.of("m2", 0.1), Map.of(), Map.of("m2", -0.3), Map.of("m2", Double.MAX_VALUE));
+    }
+
+    @Test
     void aWorkloadStoredAsFlagsByEarlierReleasesReadsBackTheSame() {
         // what releases before the typed workload stored: Workload.toArguments() of that time
         List<String> legacy = List.of("--stack", "perflab", "--mode", "async", "--client-threads", "3",
