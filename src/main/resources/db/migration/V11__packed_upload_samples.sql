@@ -1,8 +1,10 @@
 -- An upload's samples, packed (issue 19): one row per experiment, side, metric and block of up to 4,096 values,
 -- instead of one sample row per run and metric. An upload arrives whole, in one transaction, and never changes, so
--- nothing needs its values one by one; a 600-sample upload of 12 metrics now writes 12 rows instead of 600.
--- Trials of engine and command experiments, which arrive one at a time, keep one sample row per run and metric.
--- Additive only: uploads stored before keep their sample rows and read as before. Portable SQL: H2 and PostgreSQL.
+-- nothing needs its values one by one; a 600-sample upload of 12 metrics × 50 runs now writes 12 rows instead of
+-- 600 sample rows and 50 trial_run rows. Its runs have no trial_run rows: run i of a side is the position of the
+-- side's i-th values. Trials of engine and command experiments, which arrive one at a time, keep their trial_run
+-- rows and one sample row per run and metric.
+-- Additive only: uploads stored before keep their rows and read as before. Portable SQL: H2 and PostgreSQL.
 CREATE TABLE sample_series (
     experiment_id BIGINT          NOT NULL,
     variant       VARCHAR(40)     NOT NULL,

@@ -122,11 +122,15 @@ public class ExperimentRepository {
     }
 
     /**
-     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs, and its samples packed
-     * per side and metric ({@link SampleSeries}) — with multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and the
-     * stored runs.
+     * Stores a recorded experiment — its row, both variants, its metrics' units, and its samples packed per side and
+     * metric ({@link SampleSeries}) — with multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and its
+     * runs. Its runs have no rows of their own: a run of a recorded experiment is a position in its values, so run
+     * {@code i} of a side is read back from the {@code i}-th value of each of the side's series.
+     *
+     * @throws IllegalArgumentException if a side's runs are not consecutive ordinals, or a run has no samples
      */
     public Recorded insert(RecordedExperiment e) {
+        checkPositions(e.runs());
         SourceRevision git = e.revision();
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         OffsetDateTime now = timestamp(e.createdAt());
@@ -153,18 +157,9 @@ public class ExperimentRepository {
         e.metrics().forEach((key, m) -> metricRows.add(new Object[] {id, key, m.unit(),
                 m.higherIsBetter() ? "HIGHER" : "LOWER"}));
         insertRows("experiment_metric (experiment_id, metric_key, unit, direction)", 4, metricRows);
-        List<Object[]> runRows = new ArrayList<>();
-        e.runs().forEach(r -> runRows.add(new Object[] {id, r.variant().label(), r.ordinal(), now, now, "OK"}));
-        insertRows("trial_run (experiment_id, variant, ordinal, started_at, finished_at, status)", 6, runRows);
-        Map<Integer, Long> runIds = new HashMap<>();
-        jdbc.sql("SELECT ordinal, id FROM trial_run WHERE experiment_id = ?").param(id)
-                .query((ResultSet rs) -> {
-                    runIds.put(rs.getInt(1), rs.getLong(2));
-                });
         List<RunRecord> stored = new ArrayList<>();
         for (RecordedExperiment.Run run : e.runs()) {
-            stored.add(new RunRecord(runIds.get(run.ordinal()), run.variant().label(), run.ordinal(), "OK",
-                    e.createdAt(), e.createdAt(), null, Map.of(), null, run.samples()));
+            stored.add(packedRun(run.variant().label(), run.ordinal(), run.samples()));
         }
         List<Object[]> seriesRows = new ArrayList<>();
         for (SampleSeries series : SampleSeries.pack(e.runs())) {
@@ -174,6 +169,24 @@ public class ExperimentRepository {
         insertRows("sample_series (experiment_id, variant, metric_key, block, first_ordinal, value_count, "
                 + "sample_values)", 7, seriesRows);
         return new Recorded(id, List.copyOf(stored));
+    }
+
+    /** Each side's runs must be consecutive ordinals, each with samples: what a packed experiment can read back. */
+    private static void checkPositions(List<RecordedExperiment.Run> runs) {
+        Map<VariantName, Integer> next = new HashMap<>();
+        for (RecordedExperiment.Run run : runs) {
+            Integer expected = next.get(run.variant());
+            if ((expected != null && run.ordinal() != expected) || run.samples().isEmpty()) {
+                throw new IllegalArgumentException("A recorded experiment's runs of a side are consecutive ordinals "
+                        + "with samples; run " + run.ordinal() + " of '" + run.variant().label() + "' is not");
+            }
+            next.put(run.variant(), run.ordinal() + 1);
+        }
+    }
+
+    /** A run of a recorded (uploaded) experiment, which has no row of its own: id 0, no times. */
+    private static RunRecord packedRun(String variant, int ordinal, Map<String, Double> samples) {
+        return new RunRecord(0, variant, ordinal, "OK", null, null, null, Map.of(), null, samples, null);
     }
 
     /** Rows per multi-row INSERT: one statement per 500 rows is what makes large uploads fast on H2 and PostgreSQL. */
@@ -641,12 +654,13 @@ public class ExperimentRepository {
     }
 
     /**
-     * Every run of an experiment in plan order, each with its samples: its entry of {@code samples} (run id → metric
-     * → value, from sample rows) or of {@code packed} (ordinal → metric → value, from an upload's series).
+     * Every run of an experiment in plan order, each with its samples: the runs with rows, with their entry of
+     * {@code samples} (run id → metric → value), and a recorded experiment's runs, which have no rows, with their
+     * entry of {@code packed} (ordinal → metric → value, from its series).
      */
     private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples,
             Map<Integer, Map<String, Double>> packed) {
-        return jdbc.sql("""
+        List<RunRecord> rows = jdbc.sql("""
                 SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, pair_index,
                     window_index, cpu_set, start_nanos, skew_nanos, started_first
                 FROM trial_run WHERE experiment_id = ? ORDER BY ordinal""")
@@ -659,10 +673,27 @@ public class ExperimentRepository {
                             rs.wasNull() ? null : pid,
                             environment == null ? Map.of()
                                     : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
-                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"),
-                                    packed.getOrDefault(rs.getInt("ordinal"), Map.of())), pair(rs));
+                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()), pair(rs));
                 })
                 .list();
+        // a recorded experiment's runs are the positions of its series' values, per side a range of ordinals
+        List<RunRecord> positions = new ArrayList<>();
+        jdbc.sql("""
+                SELECT variant, MIN(first_ordinal), MAX(first_ordinal + value_count) FROM sample_series
+                WHERE experiment_id = ? GROUP BY variant""")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    for (int ordinal = rs.getInt(2); ordinal < rs.getInt(3); ordinal++) {
+                        positions.add(packedRun(rs.getString(1), ordinal, packed.getOrDefault(ordinal, Map.of())));
+                    }
+                });
+        if (positions.isEmpty()) {
+            return rows;
+        }
+        List<RunRecord> all = new ArrayList<>(rows);
+        all.addAll(positions);
+        all.sort(java.util.Comparator.comparingInt(RunRecord::ordinal));
+        return all;
     }
 
     /** Where a run lies in a paired design, or null for a run of the fresh design. */
