@@ -56,49 +56,17 @@ final class PairwiseDifferences {
     /** The sorted differences when the matrix is small enough, else null. */
     private double[] sortedIfSmall() {
         if (sorted == null && size() <= materializeLimit) {
-            // row by row, each row ascending: n sorted runs of m, merged pairwise
             double[] all = new double[(int) size()];
             int r = 0;
             for (int i = 0; i < n; i++) {
-                for (int t = 0; t < m; t++) {
-                    all[r++] = at(i, t);
+                for (int j = 0; j < m; j++) {
+                    all[r++] = x[i] - y[j];
                 }
             }
-            sorted = mergeRuns(all, m);
+            java.util.Arrays.sort(all);
+            sorted = all;
         }
         return sorted;
-    }
-
-    /**
-     * Sorts {@code a}, made of ascending runs of length {@code run} (the last may be shorter), by merging neighbouring
-     * runs pass by pass: log₂ of the number of runs passes of sequential moves, several times cheaper than sorting
-     * the thousands of differences of a 50 × 50 comparison from scratch. Ties keep {@link Double#compare}'s order, as
-     * {@link java.util.Arrays#sort(double[])} does.
-     */
-    static double[] mergeRuns(double[] a, int run) {
-        if (run <= 0 || run >= a.length) {
-            return a;
-        }
-        double[] from = a;
-        double[] to = new double[a.length];
-        for (int width = run; width < a.length; width *= 2) {
-            for (int lo = 0; lo < a.length; lo += 2 * width) {
-                int mid = Math.min(lo + width, a.length);
-                int hi = Math.min(lo + 2 * width, a.length);
-                int i = lo;
-                int j = mid;
-                int k = lo;
-                while (i < mid && j < hi) {
-                    to[k++] = Double.compare(from[i], from[j]) <= 0 ? from[i++] : from[j++];
-                }
-                System.arraycopy(from, i, to, k, mid - i);
-                System.arraycopy(from, j, to, k + mid - i, hi - j);
-            }
-            double[] swap = from;
-            from = to;
-            to = swap;
-        }
-        return from;
     }
 
     long size() {
