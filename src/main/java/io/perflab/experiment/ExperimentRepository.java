@@ -122,11 +122,15 @@ public class ExperimentRepository {
     }
 
     /**
-     * Stores a recorded experiment — its row, both variants, its metrics' units, its runs and samples — with
-     * multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and the
-     * stored runs.
+     * Stores a recorded experiment — its row, both variants, its metrics' units, and its samples packed per side and
+     * metric ({@link SampleSeries}) — with multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and its
+     * runs. Its runs have no rows of their own: a run of a recorded experiment is a position in its values, so run
+     * {@code i} of a side is read back from the {@code i}-th value of each of the side's series.
+     *
+     * @throws IllegalArgumentException if a side's runs are not consecutive ordinals, or a run has no samples
      */
     public Recorded insert(RecordedExperiment e) {
+        checkPositions(e.runs());
         SourceRevision git = e.revision();
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         OffsetDateTime now = timestamp(e.createdAt());
@@ -153,24 +157,36 @@ public class ExperimentRepository {
         e.metrics().forEach((key, m) -> metricRows.add(new Object[] {id, key, m.unit(),
                 m.higherIsBetter() ? "HIGHER" : "LOWER"}));
         insertRows("experiment_metric (experiment_id, metric_key, unit, direction)", 4, metricRows);
-        List<Object[]> runRows = new ArrayList<>();
-        e.runs().forEach(r -> runRows.add(new Object[] {id, r.variant().label(), r.ordinal(), now, now, "OK"}));
-        insertRows("trial_run (experiment_id, variant, ordinal, started_at, finished_at, status)", 6, runRows);
-        Map<Integer, Long> runIds = new HashMap<>();
-        jdbc.sql("SELECT ordinal, id FROM trial_run WHERE experiment_id = ?").param(id)
-                .query((ResultSet rs) -> {
-                    runIds.put(rs.getInt(1), rs.getLong(2));
-                });
-        List<Object[]> sampleRows = new ArrayList<>();
         List<RunRecord> stored = new ArrayList<>();
         for (RecordedExperiment.Run run : e.runs()) {
-            long runId = runIds.get(run.ordinal());
-            run.samples().forEach((key, value) -> sampleRows.add(new Object[] {runId, key, value}));
-            stored.add(new RunRecord(runId, run.variant().label(), run.ordinal(), "OK", e.createdAt(),
-                    e.createdAt(), null, Map.of(), null, run.samples()));
+            stored.add(packedRun(run.variant().label(), run.ordinal(), run.samples()));
         }
-        insertRows("sample (run_id, metric_key, metric_value)", 3, sampleRows);
+        List<Object[]> seriesRows = new ArrayList<>();
+        for (SampleSeries series : SampleSeries.pack(e.runs())) {
+            seriesRows.add(new Object[] {id, series.variant(), series.metric(), series.block(), series.firstOrdinal(),
+                    series.values().length, series.text()});
+        }
+        insertRows("sample_series (experiment_id, variant, metric_key, block, first_ordinal, value_count, "
+                + "sample_values)", 7, seriesRows);
         return new Recorded(id, List.copyOf(stored));
+    }
+
+    /** Each side's runs must be consecutive ordinals, each with samples: what a packed experiment can read back. */
+    private static void checkPositions(List<RecordedExperiment.Run> runs) {
+        Map<VariantName, Integer> next = new HashMap<>();
+        for (RecordedExperiment.Run run : runs) {
+            Integer expected = next.get(run.variant());
+            if ((expected != null && run.ordinal() != expected) || run.samples().isEmpty()) {
+                throw new IllegalArgumentException("A recorded experiment's runs of a side are consecutive ordinals "
+                        + "with samples; run " + run.ordinal() + " of '" + run.variant().label() + "' is not");
+            }
+            next.put(run.variant(), run.ordinal() + 1);
+        }
+    }
+
+    /** A run of a recorded (uploaded) experiment, which has no row of its own: id 0, no times. */
+    private static RunRecord packedRun(String variant, int ordinal, Map<String, Double> samples) {
+        return new RunRecord(0, variant, ordinal, "OK", null, null, null, Map.of(), null, samples, null);
     }
 
     /** Rows per multi-row INSERT: one statement per 500 rows is what makes large uploads fast on H2 and PostgreSQL. */
@@ -263,20 +279,40 @@ public class ExperimentRepository {
      */
     public List<RunRecord> runs(long experimentId, Collection<String> metrics) {
         Map<Long, Map<String, Double>> samples = new HashMap<>();
+        Map<Integer, Map<String, Double>> packed = new HashMap<>();
         if (!metrics.isEmpty()) {
             List<Object> params = new ArrayList<>();
             params.add(experimentId);
             params.addAll(metrics);
+            String keys = String.join(", ", Collections.nCopies(metrics.size(), "?"));
             jdbc.sql("SELECT s.run_id, s.metric_key, s.metric_value FROM sample s JOIN trial_run r ON r.id = s.run_id "
-                            + "WHERE r.experiment_id = ? AND s.metric_key IN ("
-                            + String.join(", ", Collections.nCopies(metrics.size(), "?")) + ")")
+                            + "WHERE r.experiment_id = ? AND s.metric_key IN (" + keys + ")")
                     .params(params)
                     .query((ResultSet rs) -> {
                         samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
                                 .put(rs.getString(2), rs.getDouble(3));
                     });
+            readSeries("experiment_id = ? AND metric_key IN (" + keys + ")", params, packed);
         }
-        return runs(experimentId, samples);
+        return runs(experimentId, samples, packed);
+    }
+
+    /**
+     * Adds the packed samples of the {@code sample_series} rows {@code where} selects to {@code byOrdinal} (run
+     * ordinal → metric → value), metrics in key order.
+     */
+    private void readSeries(String where, List<Object> params, Map<Integer, Map<String, Double>> byOrdinal) {
+        jdbc.sql("SELECT metric_key, first_ordinal, value_count, sample_values FROM sample_series WHERE " + where
+                        + " ORDER BY metric_key, variant, block")
+                .params(params)
+                .query((ResultSet rs) -> {
+                    String key = rs.getString(1);
+                    int first = rs.getInt(2);
+                    double[] values = SampleSeries.values(rs.getString(4), rs.getInt(3));
+                    for (int i = 0; i < values.length; i++) {
+                        byOrdinal.computeIfAbsent(first + i, k -> new LinkedHashMap<>()).put(key, values[i]);
+                    }
+                });
     }
 
     /** A recorded experiment as stored: its id and its runs with their ids. */
@@ -612,12 +648,19 @@ public class ExperimentRepository {
                     samples.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
                             .put(rs.getString(2), rs.getDouble(3));
                 });
-        return runs(experimentId, samples);
+        Map<Integer, Map<String, Double>> packed = new HashMap<>();
+        readSeries("experiment_id = ?", List.of(experimentId), packed);
+        return runs(experimentId, samples, packed);
     }
 
-    /** Every run of an experiment in plan order, each with its entry of {@code samples} (run id → metric → value). */
-    private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples) {
-        return jdbc.sql("""
+    /**
+     * Every run of an experiment in plan order, each with its samples: the runs with rows, with their entry of
+     * {@code samples} (run id → metric → value), and a recorded experiment's runs, which have no rows, with their
+     * entry of {@code packed} (ordinal → metric → value, from its series).
+     */
+    private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples,
+            Map<Integer, Map<String, Double>> packed) {
+        List<RunRecord> rows = jdbc.sql("""
                 SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, pair_index,
                     window_index, cpu_set, start_nanos, skew_nanos, started_first
                 FROM trial_run WHERE experiment_id = ? ORDER BY ordinal""")
@@ -633,6 +676,24 @@ public class ExperimentRepository {
                             rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()), pair(rs));
                 })
                 .list();
+        // a recorded experiment's runs are the positions of its series' values, per side a range of ordinals
+        List<RunRecord> positions = new ArrayList<>();
+        jdbc.sql("""
+                SELECT variant, MIN(first_ordinal), MAX(first_ordinal + value_count) FROM sample_series
+                WHERE experiment_id = ? GROUP BY variant""")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    for (int ordinal = rs.getInt(2); ordinal < rs.getInt(3); ordinal++) {
+                        positions.add(packedRun(rs.getString(1), ordinal, packed.getOrDefault(ordinal, Map.of())));
+                    }
+                });
+        if (positions.isEmpty()) {
+            return rows;
+        }
+        List<RunRecord> all = new ArrayList<>(rows);
+        all.addAll(positions);
+        all.sort(java.util.Comparator.comparingInt(RunRecord::ordinal));
+        return all;
     }
 
     /** Where a run lies in a paired design, or null for a run of the fresh design. */

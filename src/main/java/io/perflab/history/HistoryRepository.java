@@ -1,6 +1,7 @@
 package io.perflab.history;
 
 import io.perflab.experiment.MetricDefinition;
+import io.perflab.experiment.SampleSeries;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -78,10 +80,24 @@ class HistoryRepository {
         if (branch != null) {
             params.add(branch);
         }
-        Map<Long, Map<String, List<Double>>> values = new LinkedHashMap<>();
+        Map<Long, Map<String, List<Double>>> values = new TreeMap<>();
         jdbc.sql(sql).params(params).query((ResultSet rs) -> {
             values.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
                     .computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(rs.getDouble(3));
+        });
+        // uploads stored since V11 keep their samples packed, a row per side, metric and block
+        String series = """
+                SELECT s.experiment_id, s.variant, s.value_count, s.sample_values FROM sample_series s
+                JOIN experiment e ON e.id = s.experiment_id
+                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND s.metric_key = ?"""
+                + (branch == null ? "" : " AND e.git_branch = ?")
+                + " ORDER BY s.experiment_id, s.first_ordinal";
+        jdbc.sql(series).params(params).query((ResultSet rs) -> {
+            List<Double> side = values.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(rs.getString(2), k -> new ArrayList<>());
+            for (double value : SampleSeries.values(rs.getString(4), rs.getInt(3))) {
+                side.add(value);
+            }
         });
         return values;
     }

@@ -210,6 +210,53 @@ class ExperimentRepositoryTests {
     }
 
     @Test
+    void aRecordedExperimentsSamplesArePackedPerSideAndMetricAndReadBackPerRun() {
+        // m2 is missing from run 1: its series has a gap, so it is stored as two blocks; the runs have no rows
+        List<RecordedExperiment.Run> runs = List.of(
+                new RecordedExperiment.Run(VariantName.WITHOUT, 0, Map.of("m1", 1.0, "m2", 0.1)),
+                new RecordedExperiment.Run(VariantName.WITHOUT, 1, Map.of("m1", 2.0)),
+                new RecordedExperiment.Run(VariantName.WITHOUT, 2, Map.of("m1", Math.PI, "m2", -0.3)),
+                new RecordedExperiment.Run(VariantName.WITH, 3, Map.of("m1", 1e-300, "m2", Double.MAX_VALUE)));
+        RecordedExperiment upload = new RecordedExperiment("packed", "packed", "ci", T0,
+                new SourceRevision(null, null, null, null, null, null), Map.of(), List.of(), Map.of(),
+                Map.of("m1", new MetricDefinition("m1", "ns", false, 0, ""),
+                        "m2", new MetricDefinition("m2", "ns", false, 0, "")),
+                runs);
+
+        long id = repository.insert(upload).id();
+
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM sample_series WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isEqualTo(5);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isZero();
+        assertThat(repository.runs(id)).extracting(RunRecord::ordinal, RunRecord::variant, RunRecord::metrics)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(0, "without", Map.of("m1", 1.0, "m2", 0.1)),
+                        org.assertj.core.groups.Tuple.tuple(1, "without", Map.of("m1", 2.0)),
+                        org.assertj.core.groups.Tuple.tuple(2, "without", Map.of("m1", Math.PI, "m2", -0.3)),
+                        org.assertj.core.groups.Tuple.tuple(3, "with", Map.of("m1", 1e-300, "m2",
+                                Double.MAX_VALUE)));
+        assertThat(repository.runs(id, List.of("m2"))).extracting(RunRecord::metrics)
+                .containsExactly(Map.of("m2", 0.1), Map.of(), Map.of("m2", -0.3), Map.of("m2", Double.MAX_VALUE));
+    }
+
+    @Test
+    void aRecordedExperimentWhoseRunsAreNotPositionsIsRefusedAndNothingIsStored() {
+        long before = jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single();
+        Map<String, MetricDefinition> metrics = Map.of("m", new MetricDefinition("m", "ns", false, 0, ""));
+        SourceRevision none = new SourceRevision(null, null, null, null, null, null);
+        RecordedExperiment gap = new RecordedExperiment("gap", "gap", "ci", T0, none, Map.of(), List.of(), Map.of(),
+                metrics, List.of(new RecordedExperiment.Run(VariantName.WITH, 0, Map.of("m", 1.0)),
+                        new RecordedExperiment.Run(VariantName.WITH, 2, Map.of("m", 2.0))));
+        RecordedExperiment empty = new RecordedExperiment("empty", "empty", "ci", T0, none, Map.of(), List.of(),
+                Map.of(), metrics, List.of(new RecordedExperiment.Run(VariantName.WITH, 0, Map.of())));
+
+        assertThatThrownBy(() -> repository.insert(gap)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("run 2 of 'with'");
+        assertThatThrownBy(() -> repository.insert(empty)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single()).isEqualTo(before);
+    }
+
+    @Test
     void aWorkloadStoredAsFlagsByEarlierReleasesReadsBackTheSame() {
         // what releases before the typed workload stored: Workload.toArguments() of that time
         List<String> legacy = List.of("--stack", "perflab", "--mode", "async", "--client-threads", "3",

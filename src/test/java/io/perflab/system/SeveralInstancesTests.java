@@ -41,6 +41,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class SeveralInstancesTests {
 
+    /** Samples stored: one row each for trials, an upload\'s packed per side and metric (V11). */
+    private static final String SAMPLES = "SELECT (SELECT COUNT(*) FROM sample) + "
+            + "(SELECT COALESCE(SUM(value_count), 0) FROM sample_series)";
+
     private static final String BOOTSTRAP = "several-instances-bootstrap";
 
     private static ConfigurableApplicationContext one;
@@ -163,7 +167,8 @@ class SeveralInstancesTests {
     void eightClientsUploadingThroughBothInstancesStoreEveryUploadAndSampleOnce() throws Exception {
         JdbcClient jdbc = one.getBean(JdbcClient.class);
         long experimentsBefore = count(jdbc, "SELECT COUNT(*) FROM experiment");
-        long samplesBefore = count(jdbc, "SELECT COUNT(*) FROM sample");
+        long samplesBefore = count(jdbc, SAMPLES);
+        long seriesBefore = count(jdbc, "SELECT COUNT(*) FROM sample_series");
         long sessionsBefore = count(jdbc, "SELECT COUNT(*) FROM spring_session");
         long runsBefore = count(jdbc, "SELECT COUNT(*) FROM trial_run");
         String token = createToken(one);
@@ -202,9 +207,10 @@ class SeveralInstancesTests {
 
         assertThat(created).isEqualTo(2_000);
         assertThat(count(jdbc, "SELECT COUNT(*) FROM experiment") - experimentsBefore).isEqualTo(2_000);
-        assertThat(count(jdbc, "SELECT COUNT(*) FROM sample") - samplesBefore).isEqualTo(40_000);
-        // one run per value index and side: 10 + 10
-        assertThat(count(jdbc, "SELECT COUNT(*) FROM trial_run") - runsBefore).isEqualTo(40_000);
+        assertThat(count(jdbc, SAMPLES) - samplesBefore).isEqualTo(40_000);
+        // one series per side of 10 values, whose positions are the upload's runs: no trial_run rows (V11)
+        assertThat(count(jdbc, "SELECT COUNT(*) FROM sample_series") - seriesBefore).isEqualTo(4_000);
+        assertThat(count(jdbc, "SELECT COUNT(*) FROM trial_run") - runsBefore).isZero();
         for (int c = 0; c < clients; c++) {
             assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE benchmark = ?")
                     .param("instances/bench-" + c).query(Long.class).single()).isEqualTo(uploadsPerClient);

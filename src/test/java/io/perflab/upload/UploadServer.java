@@ -31,7 +31,7 @@ public abstract class UploadServer {
 
     /** Tables an upload writes to; their row counts must not move when an upload is refused. */
     public static final List<String> UPLOAD_TABLES = List.of("experiment", "variant", "experiment_metric",
-            "trial_run", "sample", "upload_idempotency");
+            "trial_run", "sample", "sample_series", "upload_idempotency");
 
     /**
      * This context's data directory (its {@code initial-admin-password} signs in as admin): read from the context,
@@ -101,11 +101,17 @@ public abstract class UploadServer {
         return counts;
     }
 
+    /** Every sample stored: a row each for trials' samples, an upload's counted in its packed series (V11). */
+    protected long storedSamples() {
+        return jdbc.sql("SELECT (SELECT COUNT(*) FROM sample) + (SELECT COALESCE(SUM(value_count), 0) "
+                + "FROM sample_series)").query(Long.class).single();
+    }
+
     /** Samples stored for one experiment, per metric and variant. */
     protected long samples(long experimentId, String metric, String variant) {
         return jdbc.sql("""
-                SELECT COUNT(*) FROM sample s JOIN trial_run r ON r.id = s.run_id
-                WHERE r.experiment_id = ? AND s.metric_key = ? AND r.variant = ?""")
+                SELECT COALESCE(SUM(value_count), 0) FROM sample_series
+                WHERE experiment_id = ? AND metric_key = ? AND variant = ?""")
                 .params(experimentId, metric, variant).query(Long.class).single();
     }
 }
