@@ -317,6 +317,22 @@ public final class AgentProtocol {
     }
 
     /**
+     * What the service did with a posted pair, and what the experiment's sequential stopping rule (its targets, its
+     * budget) decided after it. The service takes the rule's looks as each pair is stored, as the built-in agent
+     * does, so the agent only heeds {@code stop}.
+     *
+     * @param stored true when it was stored now; false when that pair was stored before (a retried post, answered
+     *     as the first was) or when the rule had stopped the experiment before it (not stored)
+     * @param cancel true when a user cancelled the experiment: stop it and post its finish
+     * @param stop true when the rule says the experiment has its answer (every target settled) or its budget would
+     *     be overrun by another pair: start no further pair and post the finish as {@code COMPLETED}
+     * @param stopReason why it stops, as the experiment shows it; null while it goes on
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PairAnswer(boolean stored, boolean cancel, boolean stop, @Schema(nullable = true) String stopReason) {
+    }
+
+    /**
      * How an agent's run of an experiment ended.
      *
      * @param outcome {@code COMPLETED} (every pending trial ran), {@code FAILED} (too many trials failed, or the
