@@ -110,7 +110,8 @@ public final class AgentProtocol {
      * @param without the baseline
      * @param with the change
      * @param pendingOrdinals the fresh design: the plan positions of the trials not stored yet, in plan order
-     * @param pendingPairs a paired design: the pairs not stored yet, in order (each runs, and is posted, whole)
+     * @param pendingPairs a paired design: the pairs not stored yet, in order (each runs, and is posted, whole);
+     *     none once its stopping rule stopped it, so that an agent resuming it only posts its finish
      */
     public record Assignment(long experimentId, String name, String kind, String design, int runsPerVariant,
                              String order, long seed, int trialTimeoutSeconds, int maxFailures, int windowsPerPair,

@@ -40,7 +40,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The service's side of its agents: registration, the long poll that claims an experiment, heartbeats, the trials
- * they post, the end of their runs — and the watch that declares a silent agent lost, leaving its experiment
+ * and pairs they post (taking a paired experiment's stopping-rule looks as its pairs come in), the end of their runs
+ * — and the watch that declares a silent agent lost, leaving its experiment
  * INTERRUPTED for the next agent of the same labels to resume. Every service instance on one database runs the
  * watch; the database's conditional updates make one of them win each declaration. Over 300 lines because
  * registration, claiming, posting and the heartbeat watch check one another's state and belong together.
