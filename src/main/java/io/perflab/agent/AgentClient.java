@@ -3,6 +3,7 @@ package io.perflab.agent;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PairAnswer;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
@@ -83,10 +84,13 @@ public final class AgentClient {
                 Duration.ofSeconds(60)), TrialAnswer.class);
     }
 
-    /** Posts a finished pair of a paired design, whole; posting it again stores nothing more. */
-    public TrialAnswer postPair(long agentId, long experimentId, AgentProtocol.PostedPair pair) throws IOException {
+    /**
+     * Posts a finished pair of a paired design, whole; posting it again stores nothing more. The answer says whether
+     * the experiment's stopping rule stops it after this pair.
+     */
+    public PairAnswer postPair(long agentId, long experimentId, AgentProtocol.PostedPair pair) throws IOException {
         return JSON.treeToValue(send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/pairs", pair,
-                Duration.ofSeconds(60)), TrialAnswer.class);
+                Duration.ofSeconds(60)), PairAnswer.class);
     }
 
     public void finish(long agentId, long experimentId, Finish finish) throws IOException {

@@ -3,6 +3,7 @@ package io.perflab.agent;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PairAnswer;
 import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
@@ -35,10 +36,12 @@ import java.util.function.Consumer;
  * What {@code perflab agent} does on a benchmark host: registers, heartbeats on a thread of its own, long-polls for
  * an experiment, runs its pending trials with the runner the service's scheduler uses, posts each trial the moment it
  * ends (retrying while the service cannot be reached: a retried post stores nothing twice), and posts how the run
- * ended. When the service declares it lost, it drops the experiment (the service has interrupted it) and registers
- * again. {@link #stop()} cancels the running trial and hands the experiment back as INTERRUPTED, for another agent
- * of the same labels to resume. Over 300 lines because the run, the heartbeat thread and the retried posts share
- * the state of the one experiment running.
+ * ended. A paired design's pairs are posted whole, and the service, which takes the stopping rule's looks as they
+ * are stored, says in its answer when the rule stops the experiment; no further pair runs then. When the service
+ * declares it lost, it drops the experiment (the service has interrupted it) and registers again. {@link #stop()}
+ * cancels the running trial and hands the experiment back as INTERRUPTED, for another agent of the same labels to
+ * resume. Over 300 lines because the run, the heartbeat thread and the retried posts share the state of the one
+ * experiment running.
  */
 public final class AgentLoop {
 
@@ -64,11 +67,12 @@ public final class AgentLoop {
     private volatile long agentId = -1;
     private volatile Running running;
 
-    /** The experiment running now: its runner, and why it was cut short, if it was. */
+    /** The experiment running now: its runner, why it was cut short, if it was, and why its rule stopped it. */
     private static final class Running {
         final long experimentId;
         final ExperimentRunner runner;
         volatile String cancelledBy;
+        volatile String stoppedByRule;
 
         Running(long experimentId, ExperimentRunner runner) {
             this.experimentId = experimentId;
@@ -209,14 +213,21 @@ public final class AgentLoop {
             if (plan.design().paired()) {
                 log.accept("experiment " + experimentId + " '" + assignment.name() + "': running "
                         + assignment.pendingPairs().size() + " pairs");
-                // the service assigns paired designs without a stopping rule only: every pending pair runs
+                // the service decides after each posted pair whether the rule stops it, from the looks it stores
+                PairStoppingRule byService = pairs -> current.stoppedByRule == null ? PairStoppingRule.Decision.CONTINUE
+                        : PairStoppingRule.Decision.stop(current.stoppedByRule);
                 PairedOutcome result = current.runner.runPairs(plan, assignment.pendingPairs(), List.of(),
                         pair -> {
                             if (pair.status() != TrialStatus.CANCELLED) {
                                 postPair(current, pair);
                             }
-                        }, PairStoppingRule.NEVER);
-                message = result.message().isEmpty() ? null : result.message();
+                        }, byService);
+                if (result.stop() == PairedOutcome.Stop.STOPPED_BY_RULE) {
+                    log.accept("experiment " + experimentId + " stopped by its rule: " + result.message());
+                }
+                // a stop by the rule is a completed experiment; the service stored its reason
+                message = result.message().isEmpty() || result.stop() == PairedOutcome.Stop.STOPPED_BY_RULE ? null
+                        : result.message();
                 stop = switch (result.stop()) {
                     case COMPLETED, STOPPED_BY_RULE -> ExperimentOutcome.Stop.COMPLETED;
                     case TOO_MANY_FAILURES -> ExperimentOutcome.Stop.TOO_MANY_FAILURES;
@@ -288,13 +299,16 @@ public final class AgentLoop {
         }
     }
 
-    /** Posts a finished pair whole, as {@link #post} posts a trial. */
+    /** Posts a finished pair whole, as {@link #post} posts a trial, and heeds the service's stop. */
     private void postPair(Running current, PairResult pair) {
         try {
-            TrialAnswer answer = retrying("post pair " + pair.index() + " of experiment " + current.experimentId,
+            PairAnswer answer = retrying("post pair " + pair.index() + " of experiment " + current.experimentId,
                     () -> client.postPair(agentId, current.experimentId, PostedPair.of(pair)));
             if (answer != null && answer.cancel()) {
                 current.cancel("a user cancelled it");
+            } else if (answer != null && answer.stop()) {
+                current.stoppedByRule = answer.stopReason() == null ? "its stopping rule stopped it"
+                        : answer.stopReason();
             }
         } catch (AgentClient.Refused e) {
             log.accept("the service refused pair " + pair.index() + ": " + e.getMessage());

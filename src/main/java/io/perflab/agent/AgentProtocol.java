@@ -110,7 +110,8 @@ public final class AgentProtocol {
      * @param without the baseline
      * @param with the change
      * @param pendingOrdinals the fresh design: the plan positions of the trials not stored yet, in plan order
-     * @param pendingPairs a paired design: the pairs not stored yet, in order (each runs, and is posted, whole)
+     * @param pendingPairs a paired design: the pairs not stored yet, in order (each runs, and is posted, whole);
+     *     none once its stopping rule stopped it, so that an agent resuming it only posts its finish
      */
     public record Assignment(long experimentId, String name, String kind, String design, int runsPerVariant,
                              String order, long seed, int trialTimeoutSeconds, int maxFailures, int windowsPerPair,
@@ -314,6 +315,22 @@ public final class AgentProtocol {
      * @param cancel true when a user cancelled the experiment: stop it and post its finish
      */
     public record TrialAnswer(boolean stored, boolean cancel) {
+    }
+
+    /**
+     * What the service did with a posted pair, and what the experiment's sequential stopping rule (its targets, its
+     * budget) decided after it. The service takes the rule's looks as each pair is stored, as the built-in agent
+     * does, so the agent only heeds {@code stop}.
+     *
+     * @param stored true when it was stored now; false when that pair was stored before (a retried post, answered
+     *     as the first was) or when the rule had stopped the experiment before it (not stored)
+     * @param cancel true when a user cancelled the experiment: stop it and post its finish
+     * @param stop true when the rule says the experiment has its answer (every target settled) or its budget would
+     *     be overrun by another pair: start no further pair and post the finish as {@code COMPLETED}
+     * @param stopReason why it stops, as the experiment shows it; null while it goes on
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record PairAnswer(boolean stored, boolean cancel, boolean stop, @Schema(nullable = true) String stopReason) {
     }
 
     /**

@@ -11,13 +11,17 @@
  *                                                                   the same labels
  *   POST /agents/{id}/experiments/{e}/trials --&gt;  201 {stored: true} | 200 {stored: false}: that ordinal was
  *        PostedTrial, once per finished trial                       stored before (a retry)
- *   POST /agents/{id}/experiments/{e}/pairs  --&gt;  the same for a pair of a paired design, posted whole
+ *   POST /agents/{id}/experiments/{e}/pairs  --&gt;  the same for a pair of a paired design, posted whole:
+ *        PostedPair, once per finished pair                         PairAnswer {stored, cancel, stop, stopReason}
  *   POST /agents/{id}/experiments/{e}/finish --&gt;  200 {experimentId, status}
  *        {outcome: COMPLETED | FAILED | CANCELLED | INTERRUPTED}
  * </pre>
  *
  * <p>The service's own scheduler is the built-in agent: it claims and records through the same code, without HTTP.
- * Paired designs with a stopping rule (targets, a budget) run on built-in agents only, since their sequential
- * looks are stored as the pairs finish; remote agents run the other paired designs, pair by pair.
+ * Remote agents run paired designs pair by pair, those with a stopping rule (targets, a budget) too: the service
+ * takes the rule's sequential looks as each posted pair is stored, in the pair's transaction, from the pairs and
+ * looks stored so far, and answers {@code stop} when the rule stops the experiment; the agent then runs no further
+ * pair and finishes COMPLETED. The stored looks are the rule's one state: a retried post takes no second look, and
+ * the agent that resumes an interrupted experiment goes on from them.
  */
 package io.perflab.agent;

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PairAnswer;
 import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
@@ -31,7 +32,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
  * {@code /api/v1/agents}: benchmark agents register, long-poll for an experiment whose host labels they match,
- * heartbeat, post each finished trial and the end of their run. Writes need a token of role AGENT (or an admin).
+ * heartbeat, post each finished trial (or pair, whose answer carries the stopping rule's decision) and the end of
+ * their run. Writes need a token of role AGENT (or an admin).
  */
 @RestController
 @RequestMapping("/api/v1/agents")
@@ -129,9 +131,12 @@ class AgentApiController {
     }
 
     @Operation(summary = "Post one finished pair of a paired experiment the agent runs, whole; 201 when stored, 200 "
-            + "when that pair was stored before (a retry stores nothing more)")
+            + "when that pair was stored before (a retry stores nothing more and is answered as the first post) or "
+            + "came after the stopping rule stopped the experiment. With targets or a budget, the service takes the "
+            + "rule's looks after each stored pair; stop: true tells the agent to run no further pair and finish "
+            + "COMPLETED")
     @PostMapping("/{id}/experiments/{experimentId}/pairs")
-    ResponseEntity<TrialAnswer> pair(@PathVariable long id, @PathVariable long experimentId,
+    ResponseEntity<PairAnswer> pair(@PathVariable long id, @PathVariable long experimentId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
                     value = """
                     {"index": 0, "status": "OK", "first": "without", "start": "2026-01-01T12:00:00Z",
@@ -144,7 +149,7 @@ class AgentApiController {
                         "end": "2026-01-01T12:00:26Z", "pid": 4243, "metrics": {"cpu_us_per_req": 40.9},
                         "environment": {}, "window": {"pair": 0, "window": 0, "startedFirst": false}}]}""")))
             @RequestBody(required = false) PostedPair pair) {
-        TrialAnswer answer = coordinator.recordPair(id, experimentId, pair);
+        PairAnswer answer = coordinator.recordPair(id, experimentId, pair);
         return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 

@@ -4,6 +4,7 @@ import io.perflab.agent.AgentHost;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
 import io.perflab.agent.AgentProtocol.HeartbeatAnswer;
+import io.perflab.agent.AgentProtocol.PairAnswer;
 import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
@@ -11,6 +12,7 @@ import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
@@ -33,10 +35,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The service's side of its agents: registration, the long poll that claims an experiment, heartbeats, the trials
- * they post, the end of their runs — and the watch that declares a silent agent lost, leaving its experiment
+ * and pairs they post (taking a paired experiment's stopping-rule looks as its pairs come in), the end of their runs
+ * — and the watch that declares a silent agent lost, leaving its experiment
  * INTERRUPTED for the next agent of the same labels to resume. Every service instance on one database runs the
  * watch; the database's conditional updates make one of them win each declaration. Over 300 lines because
  * registration, claiming, posting and the heartbeat watch check one another's state and belong together.
@@ -68,17 +73,23 @@ public class AgentCoordinator implements SmartLifecycle {
     private final Clock clock;
     private final AgentProperties settings;
     private final ClaimedRuns runs;
+    private final PairedStoppingRules rules;
+    private final TransactionTemplate transactions;
     private final Object queueChanged = new Object();
     private final Map<Long, LongConsumer> localBuiltIns = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService watch;
 
-    AgentCoordinator(ExperimentRepository store, AgentRepository agents, ExperimentEvents events, Clock clock,
-                     AgentProperties settings) {
+    /** @param looks the looks of paired experiments' stopping rules, taken here as remote agents' pairs come in */
+    AgentCoordinator(ExperimentRepository store, AgentRepository agents, SequentialLookRepository looks,
+                     ExperimentEvents events, Clock clock, AgentProperties settings,
+                     PlatformTransactionManager transactionManager) {
         this.store = store;
         this.agents = agents;
         this.clock = clock;
         this.settings = settings;
         this.runs = new ClaimedRuns(store, events, clock);
+        this.rules = new PairedStoppingRules(store, looks, clock);
+        this.transactions = new TransactionTemplate(transactionManager);
     }
 
     public AgentProperties settings() {
@@ -213,9 +224,12 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /**
      * Stores a pair of a paired design the agent finished, whole and once: a retried post stores nothing more. The
-     * agent must hold the experiment; the pair must be the plan's, and its windows the pair's.
+     * agent must hold the experiment; the pair must be the plan's, and its windows the pair's. With a stopping rule,
+     * the rule's looks after the pair are taken and stored with it, as the built-in agent's rule takes them, and the
+     * answer tells the agent to stop when the rule says so; a retry is answered as the first post was, and a pair
+     * posted after the rule stopped the experiment is not stored.
      */
-    public TrialAnswer recordPair(long agentId, long experimentId, PostedPair posted) {
+    public PairAnswer recordPair(long agentId, long experimentId, PostedPair posted) {
         live(agentId);
         ExperimentRecord experiment = held(agentId, experimentId);
         if (posted == null) {
@@ -266,8 +280,16 @@ public class AgentCoordinator implements SmartLifecycle {
             }
             checkFields(window, field);
         }
-        boolean stored = runs.recordPair(agentId, experiment, pair);
-        return new TrialAnswer(stored, store.cancelRequested(experimentId));
+        if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
+            return new PairAnswer(false, store.cancelRequested(experimentId), true, experiment.stopReason());
+        }
+        Optional<PairStoppingRule.Decision> decision = runs.recordPostedPair(agentId, experiment, pair, transactions,
+                () -> rules.afterPostedPair(experiment, agentId, pair));
+        // a retry: the decision the first post took, as stored
+        String stopReason = decision.isPresent() ? (decision.get().stop() ? decision.get().reason() : null)
+                : store.find(experimentId).map(ExperimentRecord::stopReason).orElse(null);
+        return new PairAnswer(decision.isPresent(), store.cancelRequested(experimentId), stopReason != null,
+                stopReason);
     }
 
     /** Ends the agent's run of an experiment as it says. */

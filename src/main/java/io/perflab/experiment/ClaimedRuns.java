@@ -1,11 +1,15 @@
 package io.perflab.experiment;
 
 import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.trial.TrialResult;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * What becomes of a claimed experiment, whichever agent runs it: the built-in agent (the scheduler) and remote
@@ -71,6 +75,36 @@ final class ClaimedRuns {
         if (!storedNow(() -> store.savePairOnce(experiment.id(), agentId, pair))) {
             return false;
         }
+        pairStored(agentId, experiment, pair);
+        return true;
+    }
+
+    /**
+     * Stores a pair a remote agent posted, as {@link #recordPair} does, and takes the looks of the experiment's
+     * stopping rule after it ({@code look}) in the same transaction: a pair and its looks are stored together or not
+     * at all, so that a retried post, or one that raced its twin, takes no second look. Returns the rule's decision,
+     * or empty when the pair was stored before.
+     */
+    Optional<PairStoppingRule.Decision> recordPostedPair(long agentId, ExperimentRecord experiment, PairResult pair,
+                                                         TransactionTemplate transactions,
+                                                         Supplier<PairStoppingRule.Decision> look) {
+        PairStoppingRule.Decision[] decision = {null};
+        boolean stored = storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
+            if (!store.savePairOnce(experiment.id(), agentId, pair)) {
+                return false;
+            }
+            decision[0] = look.get();
+            return true;
+        })));
+        if (!stored) {
+            return Optional.empty();
+        }
+        pairStored(agentId, experiment, pair);
+        return Optional.of(decision[0]);
+    }
+
+    /** Tells subscribers of a pair stored now. */
+    private void pairStored(Long agentId, ExperimentRecord experiment, PairResult pair) {
         int storedPairs = store.storedPairs(experiment.id()).size();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("experimentId", experiment.id());
@@ -88,7 +122,6 @@ final class ClaimedRuns {
         }
         events.publish(experiment.id(), "pair", event);
         events.publish(experiment.id(), "run", event);
-        return true;
     }
 
     /**

@@ -410,6 +410,9 @@ public class ExperimentRepository {
                 missing.add(pair);
             }
             missing.removeAll(storedPairs(experiment.id()));
+            if (experiment.stopReason() != null) {
+                missing.clear(); // its stopping rule stopped it: no pair is pending any more
+            }
             return new Assignment(stored.experimentId(), stored.name(), stored.kind(), stored.design(),
                     stored.runsPerVariant(), stored.order(), stored.seed(), stored.trialTimeoutSeconds(),
                     stored.maxFailures(), stored.windowsPerPair(), stored.workload(), stored.without(), stored.with(),
@@ -571,6 +574,17 @@ public class ExperimentRepository {
     public List<Integer> storedPairs(long experimentId) {
         return jdbc.sql("SELECT pair_index FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index")
                 .param(experimentId).query(Integer.class).list();
+    }
+
+    /** The agent each stored pair ran on, by pair index; pairs that name no agent are left out. */
+    public Map<Integer, Long> pairAgents(long experimentId) {
+        Map<Integer, Long> agents = new HashMap<>();
+        jdbc.sql("SELECT pair_index, agent_id FROM experiment_pair WHERE experiment_id = ? AND agent_id IS NOT NULL")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    agents.put(rs.getInt(1), rs.getLong(2));
+                });
+        return agents;
     }
 
     private static Duration seconds(double seconds) {
@@ -812,16 +826,15 @@ public class ExperimentRepository {
     }
 
     /** What the queue needs of a claimable experiment to decide whether an agent may take it. */
-    private record Claimable(long id, ExperimentStatus status, ExperimentKind kind, String design, boolean rule,
-                             HostLabels required, String runLabels) {
+    private record Claimable(long id, ExperimentStatus status, ExperimentKind kind, HostLabels required,
+                             String runLabels) {
 
         boolean mayBeRunBy(Claimant agent) {
-            return agent.mayRun(kind, design, rule, required, runLabels);
+            return agent.mayRun(kind, required, runLabels);
         }
     }
 
-    private static final String CLAIMABLE = "SELECT id, status, kind, design, targets, budget_seconds, host_labels, "
-            + "run_labels FROM experiment ";
+    private static final String CLAIMABLE = "SELECT id, status, kind, host_labels, run_labels FROM experiment ";
     private static final String CLAIMABLE_NOW = "WHERE (status = 'QUEUED' OR (status = 'INTERRUPTED' "
             + "AND resume_on_claim = TRUE))";
 
@@ -877,12 +890,9 @@ public class ExperimentRepository {
     }
 
     private Claimable claimable(ResultSet rs, int row) throws SQLException {
-        String targets = rs.getString("targets");
-        rs.getObject("budget_seconds");
-        boolean rule = targets != null || !rs.wasNull();
         return new Claimable(rs.getLong("id"), ExperimentStatus.valueOf(rs.getString("status")),
-                ExperimentKind.valueOf(rs.getString("kind")), rs.getString("design"), rule,
-                HostLabels.parse(rs.getString("host_labels")), rs.getString("run_labels"));
+                ExperimentKind.valueOf(rs.getString("kind")), HostLabels.parse(rs.getString("host_labels")),
+                rs.getString("run_labels"));
     }
 
     private boolean take(Claimable c, Claimant agent, Instant now) {

@@ -97,7 +97,8 @@ public class ExperimentScheduler implements SmartLifecycle {
         this.jvmFlags = jvmFlags;
         this.metricsReader = metricsReader;
         this.launcher = launcher;
-        this.paired = new PairedExperimentRun(store, looks, events, System::nanoTime, pairs, runs);
+        this.paired = new PairedExperimentRun(store, new PairedStoppingRules(store, looks, clock), events,
+                System::nanoTime, pairs, runs);
     }
 
     /** Stores the experiment as {@code QUEUED} and wakes the executor; returns its id. */

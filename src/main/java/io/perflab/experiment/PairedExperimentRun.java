@@ -1,6 +1,5 @@
 package io.perflab.experiment;
 
-import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.ExperimentRunner;
 import io.perflab.runner.experiment.PairListener;
@@ -10,13 +9,10 @@ import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PairedOutcome;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
-import io.perflab.stats.ComparisonOptions;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -29,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * <p>A pair is the unit of replication and of storage: its windows are told as they are measured (progress
  * events), but stored only with the pair, in one transaction. A pair cut short by a crash, a kill or a cancel has
  * no row, so a resumed experiment runs it again, whole, and its earlier pairs are neither run nor stored twice.
- * The rule sees the stored pairs first and goes on with the looks it made before ({@link
- * SequentialStopping#continuing}); the budget is what the stored pairs left of it.
+ * The rule sees the stored pairs first and goes on with the looks it made before ({@link PairedStoppingRules}); the
+ * budget is what the stored pairs left of it. An experiment whose rule stopped it before it was interrupted (a
+ * remote agent's run stops at the service's word) runs no further pair.
  */
 final class PairedExperimentRun {
 
@@ -46,18 +43,18 @@ final class PairedExperimentRun {
     static final PairExecution RUNNER = ExperimentRunner::runPairs;
 
     private final ExperimentRepository store;
-    private final SequentialLookRepository looks;
+    private final PairedStoppingRules rules;
     private final ExperimentEvents events;
     private final LongSupplier nanoClock;
     private final PairExecution execution;
     private final ClaimedRuns runs;
 
     /** @param runs stores each pair as a remote agent's posted pairs are stored */
-    PairedExperimentRun(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
+    PairedExperimentRun(ExperimentRepository store, PairedStoppingRules rules, ExperimentEvents events,
                         LongSupplier nanoClock, PairExecution execution, ClaimedRuns runs) {
         this.runs = runs;
         this.store = store;
-        this.looks = looks;
+        this.rules = rules;
         this.events = events;
         this.nanoClock = nanoClock;
         this.execution = execution;
@@ -65,6 +62,11 @@ final class PairedExperimentRun {
 
     /** Runs the pairs of {@code plan} that {@code experiment} has not stored yet. */
     PairedOutcome run(ExperimentRecord experiment, Long agentId, ExperimentPlan plan, ExperimentRunner runner) {
+        if (experiment.stopReason() != null) {
+            log.info("Experiment {} '{}': its stopping rule stopped it before; no pair runs", experiment.id(),
+                    experiment.name());
+            return new PairedOutcome(List.of(), PairedOutcome.Stop.STOPPED_BY_RULE, experiment.stopReason());
+        }
         List<PairResult> earlier = store.pairs(experiment.id());
         TreeSet<Integer> missing = new TreeSet<>();
         for (int pair = 0; pair < plan.pairs(); pair++) {
@@ -77,27 +79,12 @@ final class PairedExperimentRun {
             return new PairedOutcome(List.of(), PairedOutcome.Stop.COMPLETED, "");
         }
         PairedOutcome outcome = execution.run(runner, plan, missing, earlier,
-                new StoringListener(experiment, agentId, earlier.size()), rule(experiment, plan, earlier));
+                new StoringListener(experiment, agentId, earlier.size()),
+                rules.forRun(experiment, earlier, nanoClock));
         if (outcome.stop() == PairedOutcome.Stop.STOPPED_BY_RULE) {
             store.recordStopReason(experiment.id(), outcome.message());
         }
         return outcome;
-    }
-
-    /** The experiment's stopping rule, going on from its stored looks; {@link PairStoppingRule#NEVER} without one. */
-    private PairStoppingRule rule(ExperimentRecord experiment, ExperimentPlan plan, List<PairResult> earlier) {
-        PairedStopping stopping = experiment.stopping();
-        if (!stopping.active()) {
-            return PairStoppingRule.NEVER;
-        }
-        Duration spent = earlier.stream().filter(p -> p.start() != null && p.end() != null)
-                .map(p -> Duration.between(p.start(), p.end())).reduce(Duration.ZERO, Duration::plus);
-        Optional<Duration> left = stopping.budget().map(b -> b.minus(spent).isNegative() ? Duration.ZERO
-                : b.minus(spent));
-        return new SequentialStopping(stopping.targets(), plan.pairs(), ComparisonOptions.defaults().alpha(), left,
-                nanoClock, made -> looks.save(experiment.id(), made))
-                .continuing(looks.pairsAtLooks(experiment.id()),
-                        looks.plannedPairs(experiment.id()).orElse(plan.pairs()));
     }
 
     /** Stores each pair whole as it finishes and tells subscribers about its windows and the pair. */

@@ -87,6 +87,20 @@ public class SequentialLookRepository {
         return pairs;
     }
 
+    /**
+     * Every look of an experiment as a rule going on from them takes them ({@link SequentialStopping#continuing(List,
+     * int)}), in the order they were made.
+     */
+    public List<SequentialStopping.EarlierLook> earlierLooks(long experimentId) {
+        return looks(experimentId).stream().map(l -> new SequentialStopping.EarlierLook(l.metric(), l.look(),
+                l.pairs(), orNaN(l.percent()), orNaN(l.ciLowPercent()), orNaN(l.ciHighPercent()),
+                orNaN(l.halfWidthPercent()), io.perflab.stats.SequentialLook.Outcome.valueOf(l.outcome()))).toList();
+    }
+
+    private static double orNaN(Double value) {
+        return value == null ? Double.NaN : value;
+    }
+
     /** N of the last stored look: what a resumed rule spends α over; empty before the first look. */
     public java.util.Optional<Integer> plannedPairs(long experimentId) {
         List<LookRecord> all = looks(experimentId);

@@ -33,6 +33,11 @@ import java.util.function.LongSupplier;
  * information (|t| ≥ 338 at 5 pairs).
  *
  * <p>Each look is handed to a consumer as it is made (the command line prints it) and kept ({@link #looks()}).
+ *
+ * <p>Its state is what its looks say: a rule built anew from the looks stored so far ({@link #continuing(List,
+ * int)}) and measuring its budget from the start of the run ({@link #since}) decides after the next pair as the
+ * rule that made them would. The service builds it so for each pair a remote agent posts. Over 300 lines because
+ * the rule, its targets and its looks, made now or stored before, are one piece.
  */
 public final class SequentialStopping implements PairStoppingRule {
 
@@ -41,13 +46,14 @@ public final class SequentialStopping implements PairStoppingRule {
     private final double alpha;
     private final Optional<Duration> budget;
     private final LongSupplier nanoClock;
-    private final long startNanos;
+    private long startNanos;
     private final Consumer<List<Look>> onLooks;
     private final Map<String, List<Integer>> pairsAtLooks = new LinkedHashMap<>();
     /** N, the pairs α is spent over: {@link #maxPairs}, or fewer once the first pair's cost shows the budget's. */
     private int plannedPairs;
     private boolean planned;
-    private final Map<String, Look> settled = new LinkedHashMap<>();
+    /** Per settled target metric, the look that settled it first, as the stop reason gives it. */
+    private final Map<String, String> settled = new LinkedHashMap<>();
     private final List<List<Look>> looks = new ArrayList<>();
 
     /**
@@ -101,14 +107,13 @@ public final class SequentialStopping implements PairStoppingRule {
             made.add(result);
             if (look.outcome() == SequentialLook.Outcome.SIGNIFICANT
                     || look.outcome() == SequentialLook.Outcome.PRECISE_ENOUGH) {
-                settled.putIfAbsent(target.metric(), result);
+                settled.putIfAbsent(target.metric(), result.summary());
             }
         }
         looks.add(List.copyOf(made));
         onLooks.accept(List.copyOf(made));
         if (!targets.isEmpty() && settled.size() == targets.size()) {
-            return Decision.stop("every target is settled: " + String.join("; ",
-                    settled.values().stream().map(Look::summary).toList()));
+            return Decision.stop("every target is settled: " + String.join("; ", settled.values()));
         }
         if (budgetSpent) {
             String state = made.isEmpty() ? "" : ": " + String.join("; ", made.stream().map(Look::summary).toList());
@@ -150,6 +155,36 @@ public final class SequentialStopping implements PairStoppingRule {
                 .addAll(pairs));
         plannedPairs = Math.max(2, Math.min(maxPairs, earlierPlannedPairs));
         planned = true;
+        return this;
+    }
+
+    /**
+     * Goes on from the looks an earlier run — or, for a rule built anew at each pair, every pair so far — made and
+     * stored, in the order they were made: their pairs and N as {@link #continuing(Map, int)}, and the targets they
+     * settled stay settled, as if the experiment had never stopped. Call before the first pair.
+     */
+    public SequentialStopping continuing(List<EarlierLook> earlier, int earlierPlannedPairs) {
+        Map<String, List<Integer>> pairs = new LinkedHashMap<>();
+        earlier.forEach(l -> pairs.computeIfAbsent(l.metric(), k -> new ArrayList<>()).add(l.pairs()));
+        continuing(pairs, earlierPlannedPairs);
+        List<String> metrics = targets.stream().map(Target::metric).toList();
+        earlier.stream()
+                .filter(l -> metrics.contains(l.metric()) && (l.outcome() == SequentialLook.Outcome.SIGNIFICANT
+                        || l.outcome() == SequentialLook.Outcome.PRECISE_ENOUGH))
+                .sorted(java.util.Comparator.comparingInt(EarlierLook::pairs)
+                        .thenComparingInt(l -> metrics.indexOf(l.metric())))
+                .forEach(l -> settled.putIfAbsent(l.metric(), summary(targets.get(metrics.indexOf(l.metric())),
+                        l.look(), l.pairs(), l.percent(), l.ciLowPercent(), l.ciHighPercent(), l.halfWidthPercent(),
+                        l.outcome())));
+        return this;
+    }
+
+    /**
+     * Measures the budget from {@code startNanos} on its nano clock instead of from its construction: the start of
+     * the run, for a rule built anew at each of its pairs. Call before the first pair.
+     */
+    public SequentialStopping since(long startNanos) {
+        this.startNanos = startNanos;
         return this;
     }
 
@@ -225,6 +260,37 @@ public final class SequentialStopping implements PairStoppingRule {
     }
 
     /**
+     * A look made and stored before, as a rule going on from it needs it ({@link #continuing(List, int)}); the
+     * figures are NaN where the store holds none.
+     *
+     * @param metric its target's metric
+     * @param look 1, 2, … per metric
+     * @param pairs the pairs analysed at it
+     * @param outcome what it decided
+     */
+    public record EarlierLook(String metric, int look, int pairs, double percent, double ciLowPercent,
+                              double ciHighPercent, double halfWidthPercent, SequentialLook.Outcome outcome) {
+    }
+
+    /** A settled or unsettled target at a look, as the stop reason names it. */
+    private static String summary(Target target, int look, int pairs, double percent, double ciLowPercent,
+                                  double ciHighPercent, double halfWidthPercent, SequentialLook.Outcome outcome) {
+        return target.metric() + " " + Display.percent(percent) + " " + Display.percentInterval(ciLowPercent,
+                ciHighPercent) + " at look " + look + " (" + pairs + " pairs): " + outcome(target, halfWidthPercent,
+                outcome);
+    }
+
+    private static String outcome(Target target, double halfWidthPercent, SequentialLook.Outcome outcome) {
+        return switch (outcome) {
+            case CONTINUE -> "continue";
+            case SIGNIFICANT -> "significant at α despite the looks";
+            case PRECISE_ENOUGH -> "precise enough (±" + Display.value(halfWidthPercent).strip() + "% ≤ ±"
+                    + Display.value(target.halfWidthPercent()).strip() + "%)";
+            case LAST_LOOK -> "last look, not significant";
+        };
+    }
+
+    /**
      * One target's look after a pair.
      *
      * @param target the target
@@ -244,25 +310,15 @@ public final class SequentialStopping implements PairStoppingRule {
                     Display.level(analysis.options().confidenceLevel()),
                     Display.value(l.halfWidthPercent()).strip() + "%", Display.value(Math.abs(l.t())).strip(),
                     Math.abs(l.t()) >= l.tBoundary() ? "≥" : "<", Display.value(l.tBoundary()).strip(),
-                    outcome());
+                    SequentialStopping.outcome(target, l.halfWidthPercent(), l.outcome()));
         }
 
         /** The target with its state: what the stop reason says of it. */
         String summary() {
             SequentialLook l = look;
-            return target.metric() + " " + Display.percent(l.relativeChange().percent()) + " "
-                    + Display.percentInterval(l.relativeChange().ciLowPercent(), l.relativeChange().ciHighPercent())
-                    + " at look " + l.look() + " (" + l.pairs() + " pairs): " + outcome();
-        }
-
-        private String outcome() {
-            return switch (look.outcome()) {
-                case CONTINUE -> "continue";
-                case SIGNIFICANT -> "significant at α despite the looks";
-                case PRECISE_ENOUGH -> "precise enough (±" + Display.value(look.halfWidthPercent()).strip() + "% ≤ ±"
-                        + Display.value(target.halfWidthPercent()).strip() + "%)";
-                case LAST_LOOK -> "last look, not significant";
-            };
+            return SequentialStopping.summary(target, l.look(), l.pairs(), l.relativeChange().percent(),
+                    l.relativeChange().ciLowPercent(), l.relativeChange().ciHighPercent(), l.halfWidthPercent(),
+                    l.outcome());
         }
     }
 }

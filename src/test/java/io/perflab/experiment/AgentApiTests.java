@@ -13,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -329,23 +330,38 @@ class AgentApiTests {
     }
 
     @Test
-    void anAgentRunsAPairedDesignPairByPairAndLeavesOnesWithAStoppingRuleToTheBuiltInAgent() throws Exception {
+    void anAgentRunsPairedDesignsPairByPairAndStopsOneWithATargetWhereTheBuiltInRuleWould() throws Exception {
         Map<String, Object> alternating = command("alternating", Map.of("pool", "pairs"));
         alternating.remove("runsPerVariant");
         alternating.put("design", "alternating");
         alternating.put("pairs", 2);
         alternating.put("windowsPerPair", 2);
         long id = admin.create(alternating);
-        Map<String, Object> ruled = new LinkedHashMap<>(alternating);
-        ruled.put("name", "alternating with a target");
-        ruled.put("target", "wall_ms:50%");
+        // a JMH stand-in whose change is about +97 % and barely varies, its target settled in a few pairs: the
+        // change runs it twice a window, so that its score grows twice as fast and the differences are not constant
+        java.nio.file.Path dir = Files.createTempDirectory("perflab-agent-rule");
+        java.nio.file.Path script = Files.writeString(dir.resolve("jmh.sh"), io.perflab.upload.JmhRunScript.SCRIPT);
+        Map<String, Object> ruled = command("alternating with a target", Map.of("pool", "pairs"));
+        ruled.remove("runsPerVariant");
+        ruled.put("withoutCommand", "sh '" + script + "' {output}");
+        ruled.put("withCommand", "sh '" + script + "' /dev/null && sh '" + script + "' {output}");
+        ruled.put("metricsFormat", "jmh");
+        ruled.put("withoutDirectory", Files.createDirectories(dir.resolve("old")).toString());
+        ruled.put("withDirectory", Files.createDirectories(dir.resolve("new")).toString());
+        ruled.put("withoutEnvironment", Map.of("SCORE", "100"));
+        ruled.put("withEnvironment", Map.of("SCORE", "200"));
+        ruled.put("design", "alternating");
+        ruled.put("pairs", 8);
+        ruled.put("windowsPerPair", 1);
+        ruled.put("target", "Parse.parse:settled");
         long withRule = admin.create(ruled);
 
         io.perflab.agent.AgentLoop agent = loop("pairer", "pairs");
         Thread running = new Thread(agent::run, "pairing agent");
         running.start();
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> admin.status(id).equals("COMPLETED"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> admin.status(id).equals("COMPLETED")
+                    && admin.status(withRule).equals("COMPLETED"));
         } finally {
             agent.stop();
             running.join(10_000);
@@ -357,8 +373,44 @@ class AgentApiTests {
                 .params(id, agent.agentId()).query(Long.class).single()).isEqualTo(8);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND agent_id = ?")
                 .params(id, agent.agentId()).query(Long.class).single()).isEqualTo(2);
-        assertThat(admin.status(withRule)).as("its looks are stored by a built-in agent").isEqualTo("QUEUED");
+
+        // the rule stopped the other early, on the agent, with the looks the built-in agent's rule takes
+        JsonNode stopped = admin.getJson("/api/v1/experiments/" + withRule);
+        assertThat(stopped.get("error").isNull()).as(stopped.toString()).isTrue();
+        JsonNode paired = stopped.get("paired");
+        assertThat(paired.get("stopReason").asText()).as(paired.toString())
+                .startsWith("every target is settled: Parse.parse");
+        int ran = paired.get("completedPairs").asInt();
+        assertThat(ran).isBetween(2, 7);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND agent_id = ?")
+                .params(withRule, agent.agentId()).query(Long.class).single()).isEqualTo(ran);
+        List<io.perflab.runner.experiment.PairResult> pairs = store.pairs(withRule);
+        List<List<io.perflab.paired.SequentialStopping.Look>> made = new java.util.ArrayList<>();
+        io.perflab.paired.SequentialStopping builtInRule = new io.perflab.paired.SequentialStopping(
+                List.of(io.perflab.paired.SequentialStopping.Target.parse("Parse.parse:settled")), 8,
+                io.perflab.stats.ComparisonOptions.defaults().alpha(), java.util.Optional.empty(), System::nanoTime,
+                made::add);
+        for (int k = 1; k <= ran; k++) {
+            io.perflab.runner.experiment.PairStoppingRule.Decision decision =
+                    builtInRule.afterPair(pairs.subList(0, k));
+            assertThat(decision.stop()).as("stops after pair " + k).isEqualTo(k == ran);
+            if (decision.stop()) {
+                assertThat(decision.reason()).isEqualTo(paired.get("stopReason").asText());
+            }
+        }
+        assertThat(looks.looks(withRule)).extracting(l -> l.look() + "/" + l.pairs() + "/" + l.outcome() + "/" + l.t())
+                .isNotEmpty().containsExactlyElementsOf(made.stream().flatMap(List::stream)
+                        .map(l -> l.look().look() + "/" + l.look().pairs() + "/" + l.look().outcome() + "/"
+                                + l.look().t()).toList());
+        assertThat(jdbc.sql("SELECT outcome FROM experiment_claim WHERE experiment_id = ?").param(withRule)
+                .query(String.class).list()).containsExactly("COMPLETED");
     }
+
+    @Autowired
+    ExperimentRepository store;
+
+    @Autowired
+    SequentialLookRepository looks;
 
     @Test
     void badPairsAreRefusedWithTheFieldNamedAndNothingStored() throws Exception {
@@ -456,7 +508,7 @@ class AgentApiTests {
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
                 new io.perflab.agent.AgentProtocol.Registration(name, Map.of("pool", pool), Map.of("host", "test"),
                         true),
-                io.perflab.runner.experiment.TrialLauncher.ofThisJvm(), io.perflab.runner.experiment.MetricsReader.NONE,
+                io.perflab.runner.experiment.TrialLauncher.ofThisJvm(), new io.perflab.upload.OutputMetricsReader(),
                 1, line -> { });
     }
 
@@ -489,6 +541,8 @@ class AgentApiTests {
         assertThat(schemas.get("Assignment").get("properties").has("pendingOrdinals")).isTrue();
         assertThat(schemas.get("PostedTrial").get("properties").has("ordinal")).isTrue();
         assertThat(schemas.get("Registration").get("properties").has("labels")).isTrue();
+        assertThat(schemas.get("PairAnswer").get("properties").has("stop")).isTrue();
+        assertThat(schemas.get("PairAnswer").get("properties").has("stopReason")).isTrue();
     }
 
     private long register(String name, String labels) throws Exception {

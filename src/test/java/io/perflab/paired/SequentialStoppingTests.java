@@ -153,6 +153,25 @@ class SequentialStoppingTests {
                 .continuing(java.util.Map.of(), 6).plannedPairs()).as("nothing to go on from").isEqualTo(10);
     }
 
+    @Test
+    void aRuleGoingOnFromStoredLooksKeepsTheTargetsTheySettledSettled() {
+        List<PairResult> pairs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 - 0.05 + NOISE[i])}));
+        }
+        // a rule rebuilt from the store after a look that settled the only target (the stop not yet recorded)
+        SequentialStopping rebuilt = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty())
+                .continuing(List.of(new SequentialStopping.EarlierLook(CPU, 1, 2, -5.2, -9.1, -1.1, 4.3,
+                        SequentialLook.Outcome.SIGNIFICANT)), 10);
+
+        PairStoppingRule.Decision decision = rebuilt.afterPair(pairs);
+
+        assertThat(decision.stop()).isTrue();
+        assertThat(decision.reason()).isEqualTo("every target is settled: cpu_us_per_req -5.20% [-9.10%, -1.10%] "
+                + "at look 1 (2 pairs): significant at α despite the looks");
+        assertThat(printed.get(0)).singleElement().satisfies(l -> assertThat(l.look().look()).isEqualTo(2));
+    }
+
     private SequentialStopping rule(List<SequentialStopping.Target> targets, Optional<Duration> budget) {
         return new SequentialStopping(targets, 10, 0.05, budget, clock::get, printed::add);
     }
