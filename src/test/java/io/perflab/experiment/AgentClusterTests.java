@@ -47,7 +47,11 @@ class AgentClusterTests {
     static final String TOKEN = "agent-cluster-tests-token";
 
     /** Each trial sleeps this long: long enough to kill agent A between two of its trials, short for the suite. */
-    static final String TRIAL = "sleep 0.25";
+    /**
+     * Long enough that the first agent to claim cannot finish its experiment (six trials) before the other agent's
+     * next poll claims the second one, even on a loaded machine (at 0.25 s one agent once ran both).
+     */
+    static final String TRIAL = "sleep 0.5";
     static final int RUNS_PER_VARIANT = 3;
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(1);
 
