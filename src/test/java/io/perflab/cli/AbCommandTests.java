@@ -31,7 +31,7 @@ class AbCommandTests extends CommandLineTests {
 
         int status = execute("ab", "--runs", "2", "--client-threads", "2", "--server-reactors", "1",
                 "--warmup-seconds", "0.2", "--run-seconds", "0.5", "--without", "completion=monitor",
-                "--with", "completion=notification", "--jvm-args", "-Xmx128m -XX:+UseSerialGC",
+                "--with", "completion=notification", "--jvm-args", "-Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1",
                 "--jvm-args-with", "-XX:+NoSuchFlagInThisJvm", "--out", file.toString());
 
         assertThat(status).as(err.toString()).isZero();

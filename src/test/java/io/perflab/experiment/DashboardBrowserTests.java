@@ -67,8 +67,8 @@ class DashboardBrowserTests extends UploadServer {
         browser.findElement(By.id("name")).sendKeys("sync completion, 6 + 6 short trials");
         browser.findElement(By.cssSelector("input[name=preset][value=sync-completion]")).click();
         browser.findElement(By.name("workload[clientThreads]")).sendKeys("4");
-        browser.findElement(By.name("workload[warmupSeconds]")).sendKeys("0.5");
-        browser.findElement(By.name("workload[runSeconds]")).sendKeys("1");
+        browser.findElement(By.name("workload[warmupSeconds]")).sendKeys("0.3");
+        browser.findElement(By.name("workload[runSeconds]")).sendKeys("0.5");
         WebElement runs = browser.findElement(By.id("runsPerVariant"));
         runs.clear();
         runs.sendKeys("6");

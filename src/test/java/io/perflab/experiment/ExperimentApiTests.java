@@ -3,9 +3,8 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
+import io.perflab.upload.UploadServer;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -13,24 +12,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.junit.jupiter.api.TestInstance;
 import tools.jackson.databind.JsonNode;
 
-/** The experiments API end to end: real trial JVMs, a fresh database. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class ExperimentApiTests {
-
-    static final String TOKEN = "experiment-tests-token";
+/**
+ * The experiments API end to end: real trial JVMs, on the server the upload tests share ({@link UploadServer}: one
+ * Spring context for every class that needs the whole server).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExperimentApiTests extends UploadServer {
 
     /** Short trials: the point here is the service, not the measurement. */
-    static final Map<String, Object> SHORT_WORKLOAD = Map.of("warmupSeconds", 0.3, "runSeconds", 1.0,
+    static final Map<String, Object> SHORT_WORKLOAD = Map.of("warmupSeconds", 0.3, "runSeconds", 0.5,
             "clientThreads", 4);
 
     static final List<String> DESIGN_METRICS = List.of("reqs_per_sec", "user_cpu_us_per_req", "sys_cpu_us_per_req",
@@ -38,24 +34,11 @@ class ExperimentApiTests {
             "involuntary_ctx_switches_per_req", "alloc_bytes_per_req", "latency_p50_us", "latency_p99_us",
             "latency_p999_us", "gc_count", "gc_pause_ms");
 
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) throws IOException {
-        String dir = Files.createTempDirectory("perflab-experiments").toString();
-        registry.add("perflab.data-dir", () -> dir);
-        registry.add("perflab.security.bootstrap-token", () -> TOKEN);
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcClient jdbc;
-
     ApiClient api;
 
     @BeforeEach
     void client() {
-        api = new ApiClient(port, TOKEN);
+        api = new ApiClient(port, ADMIN_TOKEN);
     }
 
     static Map<String, Object> presetRequest(String name, int runs) {
@@ -77,16 +60,44 @@ class ExperimentApiTests {
         }
     }
 
+    /**
+     * The preset experiment and a second one submitted right behind it, once for the class: the preset test checks
+     * the first, the queue test both. Every trial is a JVM start, so the two tests share these ten trials rather
+     * than run fourteen of their own.
+     */
+    private Submitted submitted;
+
+    private record Submitted(long preset, long queued, JsonNode queuedAtSubmission) {
+    }
+
+    private Submitted submittedTogether() throws Exception {
+        if (submitted == null) {
+            Map<String, Object> request = presetRequest("sync completion", 3);
+            // flags of the allow-list reach the trial JVM of their variant only (JvmFlagRuleTests: the others never do)
+            request.put("withJvmArgs", List.of("-XX:+UseCompressedOops", "-Dio.netty.leakDetection.level=disabled"));
+            HttpResponse<String> created = api.post("/api/v1/experiments", request);
+            assertThat(created.statusCode()).isEqualTo(202);
+            assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
+                    .matches("http://localhost:\\d+/api/v1/experiments/\\d+"));
+            long preset = api.read(created.body()).get("id").asLong();
+            long queued = api.create(presetRequest("queue second", 2));
+            submitted = new Submitted(preset, queued, api.getJson("/api/v1/experiments/" + queued));
+        }
+        return submitted;
+    }
+
+    /** Leaves the shared server idle for the next class, even when a test stopped before its experiments ended. */
+    @AfterAll
+    void awaitSubmittedExperiments() {
+        if (submitted != null) {
+            awaitFinished(submitted.preset(), Duration.ofMinutes(3));
+            awaitFinished(submitted.queued(), Duration.ofMinutes(3));
+        }
+    }
+
     @Test
     void presetExperimentRunsToCompletionAndComparesEveryMetric() throws Exception {
-        Map<String, Object> request = presetRequest("sync completion", 3);
-        // flags of the allow-list reach the trial JVM of their variant only (JvmFlagRuleTests: the others never do)
-        request.put("withJvmArgs", List.of("-XX:+UseCompressedOops", "-Dio.netty.leakDetection.level=disabled"));
-        HttpResponse<String> created = api.post("/api/v1/experiments", request);
-        assertThat(created.statusCode()).isEqualTo(202);
-        assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l)
-                .matches("http://localhost:\\d+/api/v1/experiments/\\d+"));
-        long id = api.read(created.body()).get("id").asLong();
+        long id = submittedTogether().preset();
 
         JsonNode experiment = awaitFinished(id, Duration.ofMinutes(3));
 
@@ -145,10 +156,10 @@ class ExperimentApiTests {
 
     @Test
     void experimentsSubmittedTogetherRunOneAfterAnother() throws Exception {
-        long first = api.create(presetRequest("queue first", 2));
-        long second = api.create(presetRequest("queue second", 2));
+        long first = submittedTogether().preset();
+        long second = submittedTogether().queued();
 
-        JsonNode queued = api.getJson("/api/v1/experiments/" + second);
+        JsonNode queued = submittedTogether().queuedAtSubmission();
         if (queued.get("status").asText().equals("QUEUED")) {
             assertThat(queued.get("queuePosition").asLong()).isGreaterThanOrEqualTo(1);
         }
@@ -157,7 +168,7 @@ class ExperimentApiTests {
 
         List<Instant[]> firstRanges = ranges(first);
         List<Instant[]> secondRanges = ranges(second);
-        assertThat(firstRanges).hasSize(4);
+        assertThat(firstRanges).hasSize(6);
         assertThat(secondRanges).hasSize(4);
         Instant firstEnd = firstRanges.stream().map(r -> r[1]).max(Instant::compareTo).orElseThrow();
         Instant secondStart = secondRanges.stream().map(r -> r[0]).min(Instant::compareTo).orElseThrow();

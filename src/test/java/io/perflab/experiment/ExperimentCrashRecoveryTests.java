@@ -49,7 +49,7 @@ class ExperimentCrashRecoveryTests {
         Process first = startServer(dataDir, port, "first");
         awaitUp(api);
 
-        long fresh = api.create(new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash", 4)));
+        long fresh = api.create(new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash", 3)));
         Map<String, Object> pairedRequest = new LinkedHashMap<>(ExperimentApiTests.presetRequest("crash pairs", 2));
         pairedRequest.remove("runsPerVariant");
         pairedRequest.put("design", "alternating");
@@ -67,7 +67,7 @@ class ExperimentCrashRecoveryTests {
         JsonNode interrupted = api.getJson("/api/v1/experiments/" + fresh);
         assertThat(interrupted.get("status").asText()).isEqualTo("INTERRUPTED");
         int keptRuns = interrupted.get("progress").get("completedRuns").asInt();
-        assertThat(keptRuns).isBetween(2, 7);
+        assertThat(keptRuns).isBetween(2, 5);
         Set<Integer> keptOrdinals = ordinals(api, fresh);
         assertThat(keptOrdinals).hasSize(keptRuns);
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(100))
@@ -90,8 +90,8 @@ class ExperimentCrashRecoveryTests {
                 .until(() -> api.status(fresh).equals("COMPLETED") && api.status(paired).equals("COMPLETED"));
 
         JsonNode completed = api.getJson("/api/v1/experiments/" + fresh);
-        assertThat(completed.get("progress").get("completedRuns").asInt()).isEqualTo(8);
-        assertThat(ordinals(api, fresh)).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7).containsAll(keptOrdinals);
+        assertThat(completed.get("progress").get("completedRuns").asInt()).isEqualTo(6);
+        assertThat(ordinals(api, fresh)).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5).containsAll(keptOrdinals);
         Map<String, Integer> rowsPerRunAndMetric = new LinkedHashMap<>();
         for (JsonNode s : api.getJson("/api/v1/experiments/" + fresh + "/samples")) {
             rowsPerRunAndMetric.merge(s.get("ordinal").asInt() + "/" + s.get("metric").asText(), 1, Integer::sum);
@@ -129,8 +129,11 @@ class ExperimentCrashRecoveryTests {
     }
 
     private Process startServer(Path dataDir, int port, String name) throws IOException {
+        // the client compiler only and the serial collector: a server life starts in less time and CPU, and
+        // nothing this test checks depends on how its code is compiled or collected
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), PerfLabApplication.class.getName(),
+                "-Xmx512m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), PerfLabApplication.class.getName(),
                 "--server.port=" + port, "--perflab.data-dir=" + dataDir,
                 "--perflab.security.bootstrap-token=" + TOKEN, "--logging.level.root=WARN");
         File log = dataDir.resolve("server-" + name + ".log").toFile();
