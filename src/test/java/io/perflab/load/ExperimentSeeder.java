@@ -58,7 +58,17 @@ final class ExperimentSeeder {
                 }
             });
         }
+        // as after any bulk load (PostgreSQL's manual, "Populating a Database"): without fresh statistics the planner
+        // joins a million sample rows by scanning them until autovacuum gets round to the tables, minutes later
+        if (postgres()) {
+            jdbc.execute("ANALYZE");
+        }
         return ids;
+    }
+
+    private boolean postgres() {
+        return Boolean.TRUE.equals(jdbc.execute((java.sql.Connection c) ->
+                c.getMetaData().getDatabaseProductName().equalsIgnoreCase("PostgreSQL")));
     }
 
     private long seedOne(int index, int runsPerVariant, SplittableRandom random) {
