@@ -315,7 +315,7 @@ public class ExperimentRepository {
                 });
     }
 
-    /** A recorded experiment as stored: its id and its runs with their ids. */
+    /** A recorded experiment as stored: its id and its runs, which have no rows of their own (id 0). */
     public record Recorded(long id, List<RunRecord> runs) {
     }
 

@@ -116,9 +116,12 @@ class SignInThrottle {
         return "address:" + cut(address);
     }
 
-    /** At most {@value #MAX_NAME} characters, without NUL, which PostgreSQL's text refuses. */
+    /**
+     * At most {@value #MAX_NAME} characters, control characters replaced: NUL, which PostgreSQL's text refuses, and
+     * line breaks, which would let a name sent to the sign-in form forge lines of the log that names it.
+     */
     private static String cut(String text) {
         String cut = text == null || text.length() <= MAX_NAME ? String.valueOf(text) : text.substring(0, MAX_NAME);
-        return cut.replace('\0', '\uFFFD');
+        return cut.replaceAll("\\p{Cntrl}", "\uFFFD");
     }
 }

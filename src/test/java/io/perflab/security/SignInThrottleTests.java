@@ -230,4 +230,16 @@ class SignInThrottleTests {
         assertThat(otherInstance.wait(name + "y", "10.0.0.1\0")).contains(Duration.ofSeconds(1));
         assertThat(failures.count()).isEqualTo(2);
     }
+
+    @Test
+    void aNameWithLineBreaksIsKeptAsOneLineWithoutControlCharacters() {
+        String forged = "eve\r\n2026-12-01 WARN Sign-in for user 'admin' is locked";
+        for (int i = 0; i < SignInThrottle.LOCK_AFTER; i++) {
+            throttle.failed(forged, "10.0.0.9");
+        }
+
+        assertThat(otherInstance.wait(forged, "10.0.0.9")).isPresent();
+        assertThat(failures.find("user:eve\uFFFD\uFFFD2026-12-01 warn sign-in for user 'admin' is locked",
+                "address:10.0.0.9")).hasSize(2).allSatisfy(f -> assertThat(f.key()).doesNotContain("\r", "\n"));
+    }
 }
