@@ -10,11 +10,13 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.runner.trial.TrialResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +42,10 @@ import picocli.CommandLine.Spec;
  * runs} would have run at that time, without a JVM start of the orchestrator between them.
  */
 @Command(name = "calibrate",
-        description = "Run A/A experiments (the same variant on both sides, each trial a fresh JVM) and report per "
-                + "headline metric the false-positive rate of Welch's test, the coefficient of variation and the "
-                + "minimum detectable effect of an experiment of --mde-runs trials per side.")
+        description = "Run A/A experiments (the same variant on both sides) and report per headline metric the "
+                + "false-positive rate of each experiment's test (Welch's for fresh trials, the paired t-test for "
+                + "pairs), the coefficient of variation and the minimum detectable effect of an experiment of "
+                + "--mde-runs trials per side; --from judges a stored run again.")
 final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -88,6 +91,12 @@ final class CalibrateCommand implements Callable<Integer> {
                     + "estimates are the reference effects (default: the injected CPU per call).")
     private Path referenceFile;
 
+    @Option(names = "--from", paramLabel = "FILE.json",
+            description = "Judge a run stored with --out again instead of running one: --experiments, --pairs or "
+                    + "--runs, --alpha, --inject and --reference say how it is cut and judged; the design is the "
+                    + "file's.")
+    private Path from;
+
     @Mixin
     private WorkloadOptions workloadOptions = new WorkloadOptions();
 
@@ -96,8 +105,11 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (from != null) {
+            return reportFrom(from);
+        }
         ExperimentPlan plan = plan();
-        EffectCalibration effects = effectCalibration(plan);
+        EffectCalibration effects = effectCalibration(plan.design());
         TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -113,8 +125,67 @@ final class CalibrateCommand implements Callable<Integer> {
                 : execution.run(plan, launcher, report)).exitStatus();
     }
 
+    /**
+     * The report of a stored run, cut into {@code --experiments} blocks of the file's design; the file must hold
+     * exactly that many pairs or trials per side, so that no block is judged on a part of another.
+     */
+    private int reportFrom(Path file) {
+        ExperimentJson stored;
+        try {
+            stored = ExperimentJson.read(Files.readString(file));
+        } catch (IOException | IllegalArgumentException e) {
+            throw usage("--from " + file + ": " + e.getMessage());
+        }
+        ExperimentDesign storedDesign;
+        try {
+            storedDesign = stored.design();
+        } catch (IllegalArgumentException e) {
+            throw usage("--from " + file + ": its plan names no design PerfLab knows: " + e.getMessage());
+        }
+        int perExperiment = storedDesign.paired() ? pairs : runs;
+        Object planned = stored.experiment().get(storedDesign.paired() ? "pairs" : "runsPerVariant");
+        long wanted = (long) experiments * perExperiment;
+        String unit = storedDesign.paired() ? "--pairs " : "--runs ";
+        if (experiments < 1 || perExperiment < 2 || planned == null
+                || !planned.toString().equals(Long.toString(wanted))) {
+            throw usage("--from " + file + " holds a plan of " + planned + (storedDesign.paired() ? " pairs"
+                    : " trials per side") + ", not --experiments " + experiments + " × " + unit + perExperiment
+                    + " = " + wanted);
+        }
+        if (!(alpha > 0 && alpha < 1)) {
+            throw usage("--alpha must lie between 0 and 1, got " + alpha);
+        }
+        List<TrialResult> results = stored.trials();
+        Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.print(storedDesign.paired() || injectedNanos() > 0
+                ? effectCalibration(storedDesign).format(results, elapsed)
+                : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed));
+        stdout.flush();
+        return 0;
+    }
+
+    /**
+     * The time the stored experiments took: per experiment, from its first trial's start to its last trial's end,
+     * summed, so that a file put together from several runs does not count the time between them.
+     */
+    static Duration experimentsTime(List<TrialResult> results, boolean paired, int perExperiment) {
+        Map<Integer, Instant[]> spans = new java.util.TreeMap<>();
+        for (TrialResult r : results) {
+            if (r.start() == null || r.end() == null || (paired && r.pair() == null)) {
+                continue;
+            }
+            int block = paired ? r.pair().index() / perExperiment : r.ordinal() / (2 * perExperiment);
+            Instant[] span = spans.computeIfAbsent(block, b -> new Instant[] {r.start(), r.end()});
+            span[0] = r.start().isBefore(span[0]) ? r.start() : span[0];
+            span[1] = r.end().isAfter(span[1]) ? r.end() : span[1];
+        }
+        return spans.values().stream().map(span -> Duration.between(span[0], span[1]))
+                .reduce(Duration.ZERO, Duration::plus);
+    }
+
     /** How the run is judged: its design, blocks, injection and reference. */
-    private EffectCalibration effectCalibration(ExperimentPlan plan) {
+    private EffectCalibration effectCalibration(ExperimentDesign design) {
         Map<String, Double> reference = Map.of();
         String source = "the injected " + injectedNanos() + " ns per call over the baseline's CPU per call in this "
                 + "run (CPU per call only: its effect on the other metrics is not known in advance)";
@@ -129,7 +200,7 @@ final class CalibrateCommand implements Callable<Integer> {
             }
             source = "the estimates of the long run in " + referenceFile;
         }
-        return new EffectCalibration(plan.design(), experiments, plan.design().paired() ? pairs : runs, alpha,
+        return new EffectCalibration(design, experiments, design.paired() ? pairs : runs, alpha,
                 injectedNanos(), reference, source);
     }
 

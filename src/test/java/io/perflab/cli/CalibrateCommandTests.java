@@ -177,6 +177,63 @@ class CalibrateCommandTests extends CommandLineTests {
                 "the same variant on both sides").containsPattern("cpu_us_per_req +2 +0/2 +0\\.00 \\[0\\.000, 0\\.842\\]");
     }
 
+    /**
+     * Two experiments of three pairs with the four pooled metrics: the first sees user CPU up 20 %, the second
+     * nothing; one false positive in eight tests.
+     */
+    @Test
+    void anAaRunPoolsTheFalsePositivesOfTheCpuAndContextSwitchFigures() {
+        String report = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING, 2, 3, 0.05,
+                0, Map.of(), "").format(fourMetricPairs(), Duration.ofMinutes(2));
+
+        // R: binom.test(1, 8)$conf.int = [0.003159724, 0.526509671]
+        assertThat(report).containsPattern("user_cpu_us_per_req +2 +1/2 ")
+                .containsPattern("pooled \\(CPU, ctxsw\\) +8 +1/8 +0\\.13 \\[0\\.003, 0\\.527\\]");
+    }
+
+    @Test
+    void aStoredRunIsJudgedAgainFromItsFile() throws IOException {
+        Path file = directory.resolve("aa-alternating.json");
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 6, "windowsPerPair", 2), fourMetricPairs())));
+
+        int status = execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "3");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("A/A calibration, alternating design: 2 experiments of 3 pairs")
+                .containsPattern("pooled \\(CPU, ctxsw\\) +8 +1/8 ");
+        assertRejected("holds a plan of 6 pairs, not --experiments 3 × --pairs 3 = 9", "calibrate", "--from",
+                file.toString(), "--experiments", "3", "--pairs", "3");
+        Files.writeString(file, "{\"trials\": 3}");
+        assertRejected("--from " + file + ": not an experiment file of perflab ab --out", "calibrate", "--from",
+                file.toString(), "--experiments", "2", "--pairs", "3");
+    }
+
+    /** Pairs start 20 s apart and last 3 s: two experiments of three pairs take 43 s each, not 103 s from end to end. */
+    @Test
+    void aStoredRunsTimeIsTheSumOfItsExperimentsOwnSpans() {
+        assertThat(CalibrateCommand.experimentsTime(fourMetricPairs(), true, 3)).isEqualTo(Duration.ofSeconds(86));
+    }
+
+    /** Six pairs of two windows, each window carrying user, system and total CPU and context switches per call. */
+    private static List<TrialResult> fourMetricPairs() {
+        double[] noise = {0.003, -0.002, 0.001, -0.003, 0.002, -0.001};
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            double user = p < 3 ? 1.2 : 1;
+            for (TrialResult r : io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50, 50}, new double[] {50 * (1 + noise[p]), 50 * (1 + noise[p])}).results()) {
+                double v = r.metrics().get(MetricKeys.CPU_US_PER_REQ);
+                boolean with = r.variant().equals("with");
+                results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
+                        Map.of(MetricKeys.CPU_US_PER_REQ, v, MetricKeys.USER_CPU_US_PER_REQ, (with ? user : 1) * v / 3,
+                                MetricKeys.SYS_CPU_US_PER_REQ, 2 * v / 3, MetricKeys.CTX_SWITCHES_PER_REQ, v / 10),
+                        r.environment(), r.error(), r.pair()));
+            }
+        }
+        return results;
+    }
+
     @Test
     void badFlagsExitTwoNamingTheFlag() {
         assertRejected("--inject takes serverWorkNanos=N with N from 1 to 1000000", "calibrate", "--inject",

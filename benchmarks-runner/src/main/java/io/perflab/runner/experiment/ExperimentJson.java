@@ -51,12 +51,31 @@ public record ExperimentJson(Map<String, Object> experiment, List<TrialResult> t
      * @throws IllegalArgumentException saying where the text is not an experiment file
      */
     public static List<TrialResult> readTrials(String text) {
+        return read(text).trials();
+    }
+
+    /**
+     * An experiment file: its plan as written and its trials.
+     *
+     * @throws IllegalArgumentException saying where the text is not an experiment file
+     */
+    public static ExperimentJson read(String text) {
         try {
-            return RunnerJson.mapper().readValue(text, ExperimentJson.class).trials();
+            ExperimentJson file = RunnerJson.mapper().readValue(text, ExperimentJson.class);
+            if (file.trials() == null) {
+                throw new IllegalArgumentException("not an experiment file of perflab ab --out: it has no trials");
+            }
+            return file.experiment() == null ? new ExperimentJson(Map.of(), file.trials()) : file;
         } catch (JacksonException e) {
             throw new IllegalArgumentException("not an experiment file of perflab ab --out: "
                     + e.getOriginalMessage() + locationOf(e), e);
         }
+    }
+
+    /** The design the file's plan names; a plan without one (as fresh plans are written) is {@code fresh}. */
+    public ExperimentDesign design() {
+        Object label = experiment.get("design");
+        return label == null ? ExperimentDesign.FRESH : ExperimentDesign.parse(label.toString());
     }
 
     private static String locationOf(JacksonException e) {
