@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+"""Per metric of paired experiment files (perflab ab/calibrate --out): the per-pair means of log(with/without) over
+the pair's windows, their standard deviation (between pairs) and the pooled within-pair standard deviation of one
+window's log-ratio. Optional --pairs A-B keeps only those pair indices.
+usage: variance-components.py [--pairs 0-2] FILE.json..."""
+import json, math, statistics as st, sys
+from collections import defaultdict
+
+args = sys.argv[1:]
+keep = None
+if args[:1] == ['--pairs']:
+    lo, hi = map(int, args[1].split('-'))
+    keep = range(lo, hi + 1)
+    args = args[2:]
+for name in args:
+    trials = [t for t in json.load(open(name))['trials'] if t['status'] == 'OK' and t.get('pair')]
+    print(name)
+    for metric in ['cpu_us_per_req', 'user_cpu_us_per_req', 'sys_cpu_us_per_req', 'ctx_switches_per_req',
+                   'reqs_per_sec']:
+        windows = defaultdict(dict)
+        for t in trials:
+            p = t['pair']
+            if keep is None or p['index'] in keep:
+                windows[(p['index'], p['window'])][t['variant']] = t['metrics'][metric]
+        pairs = defaultdict(list)
+        for (index, _), sides in windows.items():
+            if 'with' in sides and 'without' in sides:
+                pairs[index].append(math.log(sides['with'] / sides['without']))
+        means = [st.mean(v) for v in pairs.values()]
+        dof = sum(len(v) - 1 for v in pairs.values())
+        within = math.sqrt(sum((x - st.mean(v)) ** 2 for v in pairs.values() for x in v) / dof)
+        print(f"  {metric:22s} pairs {len(pairs):3d}  mean {100 * st.mean(means):+6.2f} %  sd of pair means "
+              f"{100 * st.stdev(means):5.2f} %  sd of a window within its pair {100 * within:5.2f} %")
