@@ -21,18 +21,28 @@ class ServerWorkTests {
             work.run();
         }
 
-        long before = threads.getCurrentThreadCpuTime();
-        for (int i = 0; i < 500; i++) {
-            work.run();
-        }
-        double perCall = (threads.getCurrentThreadCpuTime() - before) / 500.0;
-
         // 10 ms of spinning, whatever code the JIT made of it in this JVM (a calibration alone was seen 1.4–2× off in
-        // a test JVM that had run other tests); the thread CPU clock is blind to preemption
-        assertThat(perCall).isBetween(20_000 * 0.8, 20_000 * 1.25);
+        // a test JVM that had run other tests). The thread CPU clock is blind to the guest's preemption but not to
+        // the host's: a guest that is not told its steal time charges it to the running thread, and a shared
+        // 2-vCPU guest was seen to run the same code 1.75× slower for seconds at a time (docs/PERFORMANCE.md, "The
+        // night of 12-01"; this test once read 31.5 µs). So of up to five tries of 500 calls one must land within
+        // ±25 %: a spin that ignored its target would miss in all five.
+        List<Double> perCall = new java.util.ArrayList<>();
+        while (perCall.size() < 5 && (perCall.isEmpty() || !within(perCall.get(perCall.size() - 1)))) {
+            long before = threads.getCurrentThreadCpuTime();
+            for (int i = 0; i < 500; i++) {
+                work.run();
+            }
+            perCall.add((threads.getCurrentThreadCpuTime() - before) / 500.0);
+        }
+        assertThat(perCall).as("CPU ns per call of each try").anyMatch(ServerWorkTests::within);
         assertThat(work.describe()).containsEntry("server_work_nanos", "20000")
                 .containsKeys("server_work_iterations", "server_work_calibration");
         assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds", "one call in 64 times itself");
+    }
+
+    private static boolean within(double nanosPerCall) {
+        return nanosPerCall >= 20_000 * 0.8 && nanosPerCall <= 20_000 * 1.25;
     }
 
     @Test
