@@ -26,9 +26,12 @@ import org.slf4j.LoggerFactory;
  * pending-call map is touched only by this channel's event loop; callers hand calls over.
  * Over 300 lines: the call table, deadlines, batching of writes and failure of pending calls are one state.
  *
- * <p>Deadlines: while calls are pending, an event-loop timer task runs every
- * {@value #TIMEOUT_TICK_MILLIS} ms and fails calls whose deadline has passed with {@code TIMED_OUT};
- * a response arriving later is dropped. Per-call timer objects are thereby avoided.
+ * <p>Deadlines: one event-loop task per connection runs at the earliest deadline of the calls it had
+ * pending when it was scheduled, fails those whose deadline has passed with {@code TIMED_OUT}, and is
+ * scheduled again for the earliest deadline still pending; a response arriving later is dropped. A call
+ * with a later deadline than the scheduled run (the usual case: every call of a connection carries the
+ * same timeout) costs a comparison, not a timer; and a connection whose calls are answered in time
+ * wakes its event loop once per timeout rather than on a fixed tick.
  *
  * <p>{@code flush=consolidated}: callers append to a queue and the first one schedules a drain task
  * that writes every queued request and flushes once. {@code flush=immediate}: each call is its own
@@ -37,7 +40,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ClientConnectionHandler extends ChannelInboundHandlerAdapter implements Runnable {
 
-    static final int TIMEOUT_TICK_MILLIS = 10;
     private static final Logger log = LoggerFactory.getLogger(ClientConnectionHandler.class);
     private static final int CALL_POOL_SIZE = 1024;
 
@@ -56,7 +58,9 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private ChannelHandlerContext ctx;
     private EventLoop loop;
     private ByteBufAllocator alloc;
+    /** The task that expires calls, scheduled for {@link #nextExpiryNanos}; null when none is. */
     private ScheduledFuture<?> timeoutTask;
+    private long nextExpiryNanos;
 
     ClientConnectionHandler(RpcClient client, EngineOptions options, String remote) {
         this.client = client;
@@ -175,10 +179,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter impleme
             return false;
         }
         pending.put(call.callId, call);
-        if (timeoutTask == null) {
-            timeoutTask = loop.scheduleAtFixedRate(this::expireCalls, TIMEOUT_TICK_MILLIS, TIMEOUT_TICK_MILLIS,
-                    TimeUnit.MILLISECONDS);
-        }
+        expireBy(call.deadlineNanos);
         ByteBuf request = call.request;
         call.request = null;
         if (flush) {
@@ -189,16 +190,31 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter impleme
         return true;
     }
 
-    private void expireCalls() {
-        if (pending.isEmpty()) {
+    /** On the event loop: makes sure the expiry task runs no later than {@code deadlineNanos}. */
+    private void expireBy(long deadlineNanos) {
+        if (timeoutTask != null) {
+            if (deadlineNanos - nextExpiryNanos >= 0) {
+                return;
+            }
             timeoutTask.cancel(false);
-            timeoutTask = null;
-            return;
         }
+        nextExpiryNanos = deadlineNanos;
+        timeoutTask = loop.schedule(this::expireCalls, Math.max(0, deadlineNanos - System.nanoTime()),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** The expiry task: fails the calls past their deadline, then waits for the earliest one still pending. */
+    private void expireCalls() {
+        timeoutTask = null;
         long now = System.nanoTime();
+        boolean waiting = false;
+        long earliest = 0;
         for (OutboundCall call : pending.values()) {
             if (now - call.deadlineNanos >= 0) {
                 expired.add(call);
+            } else if (!waiting || call.deadlineNanos - earliest < 0) {
+                earliest = call.deadlineNanos;
+                waiting = true;
             }
         }
         for (OutboundCall call : expired) {
@@ -206,6 +222,9 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter impleme
             call.complete(RpcStatus.TIMED_OUT, null, call.method + " timed out after " + call.timeoutMillis + " ms");
         }
         expired.clear();
+        if (waiting) {
+            expireBy(earliest);
+        }
     }
 
     /** From any thread: cancel the call with this id if it has not completed yet. */

@@ -104,8 +104,31 @@ class CallFailureTests {
                 });
         long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
-        assertThat(elapsedMillis).isBetween(100L, 100L + ClientConnectionHandler.TIMEOUT_TICK_MILLIS + 300L);
+        assertThat(elapsedMillis).isBetween(100L, 400L);
         assertThat(BenchmarkService.add(proxy, 2, 2, 5000)).isEqualTo(4);
+    }
+
+    /**
+     * Deadlines are timed per connection by one task set for the earliest: a short timeout behind a long one on the
+     * same connection moves it earlier, and once that call has expired the long one is still timed.
+     */
+    @Test
+    void aShortTimeoutBehindALongOneExpiresAtItsOwnDeadline() throws Exception {
+        RpcServer server = server(ServerConfig.defaults().withWorkerThreads(1));
+        RpcProxy proxy = proxy(server);
+        long start = System.nanoTime();
+        RpcFuture<Integer> longer = proxy.callFuture(Gate.BLOCK, b -> b.writeInt(1), b -> b.readInt(), 900);
+        gate.awaitEntered(1);
+        RpcFuture<Integer> shorter = proxy.callFuture(Gate.BLOCK, b -> b.writeInt(2), b -> b.readInt(), 100);
+
+        assertThat(statusOf(shorter)).isEqualTo(RpcStatus.TIMED_OUT);
+        long shortMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(statusOf(longer)).isEqualTo(RpcStatus.TIMED_OUT);
+        long longMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        // before the long call's deadline: the task was moved earlier; the long call expired at all: it was timed again
+        assertThat(shortMillis).as("the short call's deadline").isBetween(100L, 899L);
+        assertThat(longMillis).as("the long call's deadline").isBetween(900L, 5_000L);
     }
 
     @Test
