@@ -133,14 +133,19 @@ final class CalibrateCommand implements Callable<Integer> {
         ExperimentJson stored;
         try {
             stored = ExperimentJson.read(Files.readString(file));
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw usage("--from " + file + ": no such file");
+        } catch (IOException e) {
+            throw usage("--from " + file + ": cannot be read (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException e) {
             throw usage("--from " + file + ": " + e.getMessage());
         }
         ExperimentDesign storedDesign;
         try {
             storedDesign = stored.design();
         } catch (IllegalArgumentException e) {
-            throw usage("--from " + file + ": its plan names no design PerfLab knows: " + e.getMessage());
+            throw usage("--from " + file + ": its plan's design '" + stored.experiment().get("design")
+                    + "' is none of fresh, duet, alternating");
         }
         int perExperiment = storedDesign.paired() ? pairs : runs;
         Object planned = stored.experiment().get(storedDesign.paired() ? "pairs" : "runsPerVariant");
@@ -152,9 +157,7 @@ final class CalibrateCommand implements Callable<Integer> {
                     : " trials per side") + ", not --experiments " + experiments + " × " + unit + perExperiment
                     + " = " + wanted);
         }
-        if (!(alpha > 0 && alpha < 1)) {
-            throw usage("--alpha must lie between 0 and 1, got " + alpha);
-        }
+        checkAlpha();
         List<TrialResult> results = stored.trials();
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -233,9 +236,7 @@ final class CalibrateCommand implements Callable<Integer> {
         if (runs < 2) {
             throw usage("--runs must be at least 2, got " + runs);
         }
-        if (!(alpha > 0 && alpha < 1)) {
-            throw usage("--alpha must lie between 0 and 1, got " + alpha);
-        }
+        checkAlpha();
         if (mdeRuns < 2) {
             throw usage("--mde-runs must be at least 2, got " + mdeRuns);
         }
@@ -262,6 +263,12 @@ final class CalibrateCommand implements Callable<Integer> {
             return chosen.paired() ? plan.withDesign(chosen, windowsPerPair) : plan;
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw usage(e.getMessage());
+        }
+    }
+
+    private void checkAlpha() {
+        if (!(alpha > 0 && alpha < 1)) {
+            throw usage("--alpha must lie between 0 and 1, got " + alpha);
         }
     }
 

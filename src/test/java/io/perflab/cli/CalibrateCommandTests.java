@@ -204,6 +204,12 @@ class CalibrateCommandTests extends CommandLineTests {
                 .containsPattern("pooled \\(CPU, ctxsw\\) +8 +1/8 ");
         assertRejected("holds a plan of 6 pairs, not --experiments 3 × --pairs 3 = 9", "calibrate", "--from",
                 file.toString(), "--experiments", "3", "--pairs", "3");
+        assertRejected("--from " + directory.resolve("none.json") + ": no such file", "calibrate", "--from",
+                directory.resolve("none.json").toString(), "--experiments", "2", "--pairs", "3");
+        Path solo = directory.resolve("solo.json");
+        Files.writeString(solo, "{\"experiment\": {\"design\": \"solo\", \"pairs\": 6}, \"trials\": []}");
+        assertRejected("its plan's design 'solo' is none of fresh, duet, alternating", "calibrate", "--from",
+                solo.toString(), "--experiments", "2", "--pairs", "3");
         Files.writeString(file, "{\"trials\": 3}");
         assertRejected("--from " + file + ": not an experiment file of perflab ab --out", "calibrate", "--from",
                 file.toString(), "--experiments", "2", "--pairs", "3");
