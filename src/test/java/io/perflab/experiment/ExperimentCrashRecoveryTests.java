@@ -7,7 +7,6 @@ import io.perflab.PerfLabApplication;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,6 +30,10 @@ class ExperimentCrashRecoveryTests {
     static final String TOKEN = "crash-tests-token";
 
     private final List<Process> servers = new ArrayList<>();
+
+    /** The three server lives' data directory and logs. */
+    @TempDir
+    Path dataDir;
 
     @AfterEach
     void killServers() {
@@ -43,7 +47,6 @@ class ExperimentCrashRecoveryTests {
     @Test
     void killedServersLeaveExperimentsInterruptedAndResumeCompletesThemWithNothingLostOrStoredTwice()
             throws Exception {
-        Path dataDir = Files.createTempDirectory("perflab-crash");
         int port = freePort();
         ApiClient api = new ApiClient(port, TOKEN);
         Process first = startServer(dataDir, port, "first");
