@@ -35,12 +35,12 @@ class AbOutputMetricsTests {
                 + PerfLabApplication.class.getName() + " bench --client-threads 2 --server-reactors 1 "
                 + "--warmup-seconds 0 --run-seconds 0.3 --cpu-split tick --count-syscalls false --set completion=";
 
-        int status = execute("ab", "--runs", "3", "--without-cmd", bench + "monitor", "--with-cmd",
+        int status = execute("ab", "--runs", "2", "--without-cmd", bench + "monitor", "--with-cmd",
                 bench + "notification", "--metrics", "rpcbench", "--out", file.toString());
 
         assertThat(status).as(err.toString()).isZero();
         List<TrialResult> trials = ExperimentJson.readTrials(Files.readString(file));
-        assertThat(trials).hasSize(6).allMatch(TrialResult::ok);
+        assertThat(trials).hasSize(4).allMatch(TrialResult::ok);
         for (TrialResult trial : trials) {
             assertThat(trial.metrics()).containsKeys(MetricKeys.REQS_PER_SEC, MetricKeys.USER_CPU_US_PER_REQ,
                     MetricKeys.SYS_CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ, MetricKeys.WALL_MS,
@@ -52,7 +52,7 @@ class AbOutputMetricsTests {
         assertThat(trials.get(0).parsedMetrics().get(MetricKeys.REQS_PER_SEC))
                 .extracting(ParsedMetric::unit, ParsedMetric::higherIsBetter).containsExactly("req/s", true);
         assertThat(trials.get(0).parsedMetrics().get(MetricKeys.CTX_SWITCHES_PER_REQ).values()).hasSize(1);
-        assertThat(out.toString()).contains("6 trials (3 per variant, interleaved)");
+        assertThat(out.toString()).contains("4 trials (2 per variant, interleaved)");
         for (String metric : MetricKeys.HEADLINE) {
             assertThat(out.toString().lines().filter(line -> line.startsWith(metric + " ")).toList())
                     .as(out.toString()).singleElement().asString().contains("%").doesNotContain("not compared");

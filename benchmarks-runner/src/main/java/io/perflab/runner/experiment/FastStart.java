@@ -36,7 +36,8 @@ import java.util.function.Consumer;
  * (zero warmup) from the executable jar, 5.8 s extracted, 3.7 s extracted with the archive.
  *
  * <p>Anything that fails here is reported and leaves the launcher as it was: a slower start, never a failed
- * experiment. A class path with directories (a test run, an IDE) has nothing to archive.
+ * experiment. A class path with folders (a test run, an IDE) has its folders packed into jars first
+ * ({@link FolderPacker}), since only classes from jars can be archived.
  */
 public final class FastStart {
 
@@ -66,18 +67,29 @@ public final class FastStart {
                     launcher.cpus(), launcher.launcherFlags());
         }
         Optional<List<Path>> classPath = jarClassPath(extracted.entryArguments());
+        Path archives = cacheDir.resolve("cds");
         if (classPath.isEmpty()) {
-            return extracted;
+            classPath = FolderPacker.pack(extracted.entryArguments(), cacheDir, log);
+            if (classPath.isEmpty()) {
+                return extracted;
+            }
+            List<String> packed = new ArrayList<>(extracted.entryArguments());
+            packed.set(1, String.join(File.pathSeparator, classPath.get().stream().map(Path::toString).toList()));
+            extracted = new TrialLauncher(packed, extracted.cpus(), extracted.launcherFlags());
+            archives = cacheDir.resolve("classes");
         }
         Path archive;
         try {
-            archive = cacheDir.resolve("cds").resolve(key(classPath.get(), TrialLauncher.javaBinary(null)) + ".jsa");
+            archive = archives.resolve(key(classPath.get(), TrialLauncher.javaBinary(null)) + ".jsa");
         } catch (IOException e) {
             log.accept("cannot read the class path to name its class-data sharing archive: " + e.getMessage());
             return extracted;
         }
         if (!Files.isRegularFile(archive) && !makeArchive(extracted, archive, jvmArgs, log)) {
             return extracted;
+        }
+        if (archives.endsWith("classes")) {
+            FolderPacker.prune(archives);
         }
         List<String> flags = new ArrayList<>(extracted.launcherFlags());
         flags.add("-XX:SharedArchiveFile=" + archive);
@@ -126,7 +138,7 @@ public final class FastStart {
         }
     }
 
-    /** The jars of a {@code -cp} entry, or empty when it names a directory (nothing to archive) or is no class path. */
+    /** The jars of a {@code -cp} entry, or empty when it names a folder (see {@link FolderPacker}) or is no class path. */
     static Optional<List<Path>> jarClassPath(List<String> entryArguments) {
         if (entryArguments.size() < 2 || !entryArguments.get(0).equals("-cp")) {
             return Optional.empty();
@@ -151,7 +163,8 @@ public final class FastStart {
         log.accept("making the class-data sharing archive " + archive + " once for this class path and JDK");
         Workload workload = Workload.DEFAULTS.withClientThreads(2).withWarmup(Warmup.fixed(Duration.ofSeconds(1)))
                 .withRun(Duration.ofMillis(500));
-        Path temporary = archive.resolveSibling(archive.getFileName() + ".tmp");
+        // one temporary file per process: two servers or test JVMs may make the same archive at once
+        Path temporary = archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         List<String> flags = new ArrayList<>(jvmArgs);
         flags.add("-XX:ArchiveClassesAtExit=" + temporary);
         List<String> command = new TrialLauncher(launcher.entryArguments()).drivenCommand(flags,

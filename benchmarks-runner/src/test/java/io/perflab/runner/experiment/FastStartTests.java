@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.perflab.runner.trial.TrialMain;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,32 +23,89 @@ class FastStartTests {
     private final List<String> log = new ArrayList<>();
 
     @Test
-    void aClassPathWithDirectoriesHasNothingToArchiveAndIsLeftAsItIs() {
+    void aClassPathWithFoldersIsPackedIntoJarsAndArchivedOnceAndTrialJvmsStartFromThem() throws Exception {
         TrialLauncher launcher = TrialLauncher.ofThisJvm();
-
-        TrialLauncher prepared = FastStart.prepare(launcher, cache, ExperimentPlan.DEFAULT_JVM_ARGS, log::add);
-
-        assertThat(prepared).isEqualTo(launcher);
-        assertThat(log).isEmpty();
-    }
-
-    @Test
-    void anArchiveIsMadeOncePerClassPathAndGivenToEveryTrialJvm() throws IOException {
-        TrialLauncher jars = TrialLauncher.mainClass(jarOnlyClassPath(), TrialMain.class.getName());
         List<String> flags = List.of("-Xmx128m", "-XX:+UseSerialGC");
 
-        TrialLauncher prepared = FastStart.prepare(jars, cache, flags, log::add);
-        TrialLauncher again = FastStart.prepare(jars, cache, flags, log::add);
+        TrialLauncher prepared = FastStart.prepare(launcher, cache, flags, log::add);
+        TrialLauncher again = FastStart.prepare(launcher, cache, flags, log::add);
 
-        assertThat(log).singleElement().asString().startsWith("making the class-data sharing archive");
-        assertThat(prepared).isEqualTo(again);
+        assertThat(log).as("packed and archived once").filteredOn(l -> l.startsWith("packing ")).isNotEmpty();
+        assertThat(log).filteredOn(l -> l.startsWith("making the class-data sharing archive")).hasSize(1);
+        assertThat(log).allMatch(l -> l.startsWith("packing ") || l.startsWith("making the class-data"));
+        assertThat(again).isEqualTo(prepared);
+        String classPath = prepared.entryArguments().get(1);
+        assertThat(classPath.split(File.pathSeparator)).allMatch(e -> e.endsWith(".jar") && Files.isRegularFile(
+                Path.of(e)));
+        assertThat(classPath).contains(cache.resolve("classes").toString());
         assertThat(prepared.launcherFlags()).hasSize(2).last().isEqualTo("-Xshare:auto");
         Path archive = Path.of(prepared.launcherFlags().get(0).substring("-XX:SharedArchiveFile=".length()));
-        assertThat(archive).isRegularFile().hasParent(cache.resolve("cds"));
+        assertThat(archive).isRegularFile().hasParent(cache.resolve("classes"));
         List<String> command = prepared.command(flags, EngineVariant.of(io.perflab.rpc.EngineOptions.defaults(),
                 io.perflab.runner.rpcbench.Workload.DEFAULTS));
         assertThat(command.subList(1, 5)).containsExactly(prepared.launcherFlags().get(0), "-Xshare:auto", "-Xmx128m",
                 "-XX:+UseSerialGC");
+
+        // the archive maps: a JVM told to require it (-Xshare:on) starts from the packed class path and runs
+        List<String> check = new ArrayList<>(List.of(command.get(0), prepared.launcherFlags().get(0), "-Xshare:on",
+                "-Xmx128m", "-XX:+UseSerialGC", "-cp", classPath, FakeTrial.class.getName(), "--help-is-no-spec"));
+        Process process = new ProcessBuilder(check).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isNotZero();
+        assertThat(output).as("the JVM started and ran the trial class").contains("not a trial spec")
+                .doesNotContain("Unable to use shared archive");
+    }
+
+    @Test
+    void aFolderIsPackedAgainOnlyWhenItsFilesChangeAndOnlyTheLastFilesAreKept() throws IOException {
+        Path folder = Files.createDirectories(cache.resolve("project").resolve("classes"));
+        Files.writeString(Files.createDirectories(folder.resolve("io/perflab")).resolve("A.class"), "one");
+        Path jar = Files.writeString(cache.resolve("lib.jar"), "a jar");
+        List<String> entry = List.of("-cp", folder + File.pathSeparator + jar + File.pathSeparator
+                + cache.resolve("missing"), "Main");
+
+        List<Path> first = FolderPacker.pack(entry, cache, log::add).orElseThrow();
+        List<Path> same = FolderPacker.pack(entry, cache, log::add).orElseThrow();
+        Files.writeString(folder.resolve("io/perflab/B.class"), "two");
+        List<Path> changed = FolderPacker.pack(entry, cache, log::add).orElseThrow();
+
+        assertThat(first).hasSize(2).endsWith(jar.toAbsolutePath());
+        assertThat(same).isEqualTo(first);
+        assertThat(changed.get(0)).isNotEqualTo(first.get(0));
+        assertThat(log).hasSize(2);
+        try (java.util.jar.JarFile packed = new java.util.jar.JarFile(changed.get(0).toFile())) {
+            assertThat(packed.stream().map(JarEntry::getName)).containsExactlyInAnyOrder("io/",
+                    "io/perflab/", "io/perflab/A.class", "io/perflab/B.class");
+        }
+        assertThat(FolderPacker.pack(List.of("-cp", jar.toString(), "Main"), cache, log::add)).as("no folder")
+                .isEmpty();
+
+        for (int i = 0; i < FolderPacker.KEPT + 5; i++) {
+            Files.setLastModifiedTime(Files.writeString(cache.resolve("classes").resolve("old-" + i + ".jsa"), ""),
+                    FileTime.fromMillis(1_000_000L * (i + 1)));
+        }
+        FolderPacker.prune(cache.resolve("classes"));
+        try (Stream<Path> kept = Files.list(cache.resolve("classes"))) {
+            assertThat(kept.map(p -> p.getFileName().toString())).hasSize(FolderPacker.KEPT)
+                    .contains(changed.get(0).getFileName().toString()).doesNotContain("old-0.jsa", "old-6.jsa");
+        }
+    }
+
+    @Test
+    void aJarOnlyClassPathHasItsArchiveInCdsAndNothingIsPackedOrMadeWhenItIsThere() throws IOException {
+        List<Path> jars = FolderPacker.pack(TrialLauncher.ofThisJvm().entryArguments(), cache, line -> { })
+                .orElseThrow();
+        TrialLauncher launcher = TrialLauncher.mainClass(String.join(File.pathSeparator,
+                jars.stream().map(Path::toString).toList()), TrialMain.class.getName());
+        Path archive = Files.createDirectories(cache.resolve("cds"))
+                .resolve(FastStart.key(jars, TrialLauncher.javaBinary(null)) + ".jsa");
+        Files.writeString(archive, "made before");
+
+        TrialLauncher prepared = FastStart.prepare(launcher, cache, List.of("-Xmx128m"), log::add);
+
+        assertThat(log).isEmpty();
+        assertThat(prepared).isEqualTo(launcher.withLauncherFlags(List.of("-XX:SharedArchiveFile=" + archive,
+                "-Xshare:auto")));
     }
 
     @Test
@@ -63,33 +118,5 @@ class FastStartTests {
         assertThat(FastStart.jarClassPath(List.of("-cp", jar + File.pathSeparator + cache, "Main"))).isEmpty();
         assertThat(FastStart.jarClassPath(List.of("-cp", jar.toString(), "Main"))).contains(List.of(jar));
         assertThat(FastStart.jarClassPath(List.of("-jar", jar.toString()))).isEmpty();
-    }
-
-    /** This test run's class path with every directory packed into a jar: what an extracted executable jar is. */
-    private String jarOnlyClassPath() throws IOException {
-        List<String> elements = new ArrayList<>();
-        int n = 0;
-        for (String element : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path path = Path.of(element);
-            if (Files.isDirectory(path)) {
-                Path jar = cache.resolve("classes-" + n++ + ".jar");
-                pack(path, jar);
-                elements.add(jar.toString());
-            } else if (element.endsWith(".jar") && Files.isRegularFile(path)) {
-                elements.add(element);
-            }
-        }
-        return String.join(File.pathSeparator, elements);
-    }
-
-    private static void pack(Path directory, Path jar) throws IOException {
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file);
-             Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.filter(Files::isRegularFile).toList()) {
-                out.putNextEntry(new JarEntry(directory.relativize(path).toString().replace(File.separatorChar, '/')));
-                Files.copy(path, out);
-                out.closeEntry();
-            }
-        }
     }
 }
