@@ -481,12 +481,8 @@ public class ExperimentRepository {
      */
     @Transactional
     public boolean saveRunOnce(long experimentId, Long agentId, TrialResult result) {
-        boolean stored = jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND ordinal = ?")
-                .params(experimentId, result.ordinal()).query(Long.class).single() > 0;
-        if (!stored) {
-            saveRun(experimentId, agentId, result);
-        }
-        return !stored;
+        return storeOnce("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND ordinal = ?", experimentId,
+                result.ordinal(), () -> saveRun(experimentId, agentId, result));
     }
 
     /** As {@link #saveRun(long, TrialResult)}, recording the agent the trial ran on (null: none registered). */
@@ -513,10 +509,15 @@ public class ExperimentRepository {
      */
     @Transactional
     public boolean savePairOnce(long experimentId, Long agentId, PairResult pair) {
-        boolean stored = jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND pair_index = ?")
-                .params(experimentId, pair.index()).query(Long.class).single() > 0;
+        return storeOnce("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND pair_index = ?",
+                experimentId, pair.index(), () -> savePair(experimentId, agentId, pair));
+    }
+
+    /** Runs {@code store} unless {@code countSql} finds the experiment's row with that key; whether it ran. */
+    private boolean storeOnce(String countSql, long experimentId, int key, Runnable store) {
+        boolean stored = jdbc.sql(countSql).params(experimentId, key).query(Long.class).single() > 0;
         if (!stored) {
-            savePair(experimentId, agentId, pair);
+            store.run();
         }
         return !stored;
     }
