@@ -31,8 +31,15 @@ final class RpcBenchAdapter implements FormatAdapter {
             + "[^\\]]+\\]\\s?");
     private static final Pattern NUMBER = Pattern.compile(DecimalNumbers.GRAMMAR + "|[-+]?(?i:nan|inf)");
 
-    /** A metric line: its label, the metric keys its numbers go to in order, and their units. */
-    private record MetricLine(String label, List<String> keys, List<String> units) {
+    /**
+     * A metric line: its label, the metric keys its numbers go to in order, and their units; an optional line may
+     * carry no number (PerfLab's bench prints "Syscalls per req: not counted (…)" where it cannot count them).
+     */
+    private record MetricLine(String label, List<String> keys, List<String> units, boolean optional) {
+
+        MetricLine(String label, List<String> keys, List<String> units) {
+            this(label, keys, units, false);
+        }
     }
 
     private static final List<MetricLine> METRIC_LINES = List.of(
@@ -42,6 +49,8 @@ final class RpcBenchAdapter implements FormatAdapter {
             new MetricLine("Ctx Sw. per req:", List.of(MetricKeys.CTX_SWITCHES_PER_REQ), List.of("count")),
             new MetricLine("Vol./invol. Ctx Sw. per req:", List.of(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ,
                     MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ), List.of("count", "count")),
+            new MetricLine("Syscalls per req:", List.of(MetricKeys.SYSCALLS_PER_REQ), List.of("count"), true),
+            new MetricLine("Page faults per req:", List.of(MetricKeys.PAGE_FAULTS_PER_REQ), List.of("count"), true),
             new MetricLine("Alloc per req:", List.of(MetricKeys.ALLOC_BYTES_PER_REQ), List.of("bytes")),
             new MetricLine("Latency p50:", List.of(MetricKeys.LATENCY_P50_US), List.of("us")),
             new MetricLine("Latency p99:", List.of(MetricKeys.LATENCY_P99_US), List.of("us")),
@@ -137,6 +146,10 @@ final class RpcBenchAdapter implements FormatAdapter {
                     current = new Report();
                 }
                 Matcher numbers = NUMBER.matcher(line.substring(known.label().length()));
+                if (known.optional() && !numbers.find(0)) {
+                    break;
+                }
+                numbers.reset();
                 for (String key : known.keys()) {
                     if (!numbers.find()) {
                         throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '" + line

@@ -37,6 +37,23 @@ class OutputMetricsReaderTests {
     }
 
     @Test
+    void perfLabsBenchGivesItsSystemCallsAndPageFaultsPerCallWhereItCountedThem() {
+        String counted = "Mode:            Sync\nReqs/sec:         38731.2\nCtx Sw. per req:  3.97067\n"
+                + "Syscalls per req: 10.1234\nPage faults per req: 0.00783264\n";
+        String notCounted = "Mode:            Sync\nReqs/sec:         38731.2\n"
+                + "Syscalls per req: not counted (perf_event_open: permission denied)\nPage faults per req: 0.01\n";
+
+        MetricsReader.Reading reading = reader.read("rpcbench", counted);
+        MetricsReader.Reading without = reader.read("rpcbench", notCounted);
+
+        assertThat(reading.metrics().get(MetricKeys.SYSCALLS_PER_REQ)).isEqualTo(new ParsedMetric("count", false,
+                java.util.List.of(10.1234)));
+        assertThat(reading.metrics().get(MetricKeys.PAGE_FAULTS_PER_REQ).values()).containsExactly(0.00783264);
+        assertThat(without.metrics()).doesNotContainKey(MetricKeys.SYSCALLS_PER_REQ)
+                .containsKeys(MetricKeys.REQS_PER_SEC, MetricKeys.PAGE_FAULTS_PER_REQ);
+    }
+
+    @Test
     void goCountRunsAreTheValuesOfOneTrialAndTheMachineIsADetail() {
         MetricsReader.Reading reading = reader.read("gobench", Fixtures.read("gobench.txt"));
 
