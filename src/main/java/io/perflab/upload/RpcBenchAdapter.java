@@ -145,8 +145,10 @@ final class RpcBenchAdapter implements FormatAdapter {
                     reports.add(current);
                     current = new Report();
                 }
-                Matcher numbers = NUMBER.matcher(line.substring(known.label().length()));
-                if (known.optional() && !numbers.find(0)) {
+                String rest = line.substring(known.label().length()).strip();
+                Matcher numbers = NUMBER.matcher(rest);
+                if (known.optional() && !numbers.lookingAt()) {
+                    // "not counted (…)": its reason may hold numbers that are no value
                     break;
                 }
                 numbers.reset();
