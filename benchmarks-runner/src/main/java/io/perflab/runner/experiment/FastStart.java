@@ -67,16 +67,16 @@ public final class FastStart {
                     launcher.cpus(), launcher.launcherFlags());
         }
         Optional<List<Path>> classPath = jarClassPath(extracted.entryArguments());
-        Path archives = cacheDir.resolve("cds");
-        if (classPath.isEmpty()) {
+        boolean packed = classPath.isEmpty();
+        Path archives = cacheDir.resolve(packed ? "classes" : "cds");
+        if (packed) {
             classPath = FolderPacker.pack(extracted.entryArguments(), cacheDir, log);
             if (classPath.isEmpty()) {
                 return extracted;
             }
-            List<String> packed = new ArrayList<>(extracted.entryArguments());
-            packed.set(1, String.join(File.pathSeparator, classPath.get().stream().map(Path::toString).toList()));
-            extracted = new TrialLauncher(packed, extracted.cpus(), extracted.launcherFlags());
-            archives = cacheDir.resolve("classes");
+            List<String> jars = new ArrayList<>(extracted.entryArguments());
+            jars.set(1, String.join(File.pathSeparator, classPath.get().stream().map(Path::toString).toList()));
+            extracted = new TrialLauncher(jars, extracted.cpus(), extracted.launcherFlags());
         }
         Path archive;
         try {
@@ -88,7 +88,7 @@ public final class FastStart {
         if (!Files.isRegularFile(archive) && !makeArchive(extracted, archive, jvmArgs, log)) {
             return extracted;
         }
-        if (archives.endsWith("classes")) {
+        if (packed) {
             FolderPacker.prune(archives);
         }
         List<String> flags = new ArrayList<>(extracted.launcherFlags());

@@ -32,6 +32,11 @@ final class FolderPacker {
 
     /** How many of the jars and archives made last are kept: those of a few states of a few class paths. */
     static final int KEPT = 24;
+    /**
+     * The most a folder may hold to be packed (the service's test classes are 17 MB): a class path that names a
+     * project's whole tree is left to start from its folders rather than copied into the cache.
+     */
+    static final long MAX_FOLDER_BYTES = 256L << 20;
 
     private FolderPacker() {
     }
@@ -42,6 +47,12 @@ final class FolderPacker {
      * (said to {@code log}).
      */
     static Optional<List<Path>> pack(List<String> entryArguments, Path cacheDir, Consumer<String> log) {
+        return pack(entryArguments, cacheDir, MAX_FOLDER_BYTES, log);
+    }
+
+    /** As {@link #pack(List, Path, Consumer)} with folders of at most {@code maxBytes}. */
+    static Optional<List<Path>> pack(List<String> entryArguments, Path cacheDir, long maxBytes,
+                                     Consumer<String> log) {
         if (entryArguments.size() < 2 || !entryArguments.get(0).equals("-cp")) {
             return Optional.empty();
         }
@@ -56,7 +67,7 @@ final class FolderPacker {
                 }
                 if (Files.isDirectory(path)) {
                     folders = true;
-                    jars.add(packed(path, directory, log));
+                    jars.add(packed(path, directory, maxBytes, log));
                 } else if (element.endsWith(".jar") && Files.isRegularFile(path)) {
                     jars.add(path);
                 } else {
@@ -72,10 +83,18 @@ final class FolderPacker {
     }
 
     /** The jar of {@code folder} as it is now under {@code directory}, packed now if it is not there. */
-    private static Path packed(Path folder, Path directory, Consumer<String> log) throws IOException {
+    private static Path packed(Path folder, Path directory, long maxBytes, Consumer<String> log) throws IOException {
         List<Path> files;
         try (Stream<Path> paths = Files.walk(folder)) {
             files = paths.filter(p -> !p.equals(folder)).sorted().toList();
+        }
+        long bytes = 0;
+        for (Path path : files) {
+            bytes += Files.isRegularFile(path) ? Files.size(path) : 0;
+        }
+        if (bytes > maxBytes) {
+            throw new IOException(String.format(java.util.Locale.ROOT, "%s holds %,d bytes, more than the %,d a "
+                    + "folder may hold to be packed", folder, bytes, maxBytes));
         }
         Path jar = directory.resolve(folder.getFileName() + "-" + FastStart.key(files, null) + ".jar");
         if (Files.isRegularFile(jar)) {

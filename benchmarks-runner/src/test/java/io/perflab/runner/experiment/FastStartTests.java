@@ -72,13 +72,16 @@ class FastStartTests {
         assertThat(first).hasSize(2).endsWith(jar.toAbsolutePath());
         assertThat(same).isEqualTo(first);
         assertThat(changed.get(0)).isNotEqualTo(first.get(0));
-        assertThat(log).hasSize(2);
+        assertThat(log).hasSize(2).allMatch(l -> l.startsWith("packing "));
         try (java.util.jar.JarFile packed = new java.util.jar.JarFile(changed.get(0).toFile())) {
             assertThat(packed.stream().map(JarEntry::getName)).containsExactlyInAnyOrder("io/",
                     "io/perflab/", "io/perflab/A.class", "io/perflab/B.class");
         }
         assertThat(FolderPacker.pack(List.of("-cp", jar.toString(), "Main"), cache, log::add)).as("no folder")
                 .isEmpty();
+        assertThat(FolderPacker.pack(entry, cache, 5, log::add)).as("a folder over the bound").isEmpty();
+        assertThat(log).last().asString().startsWith("cannot pack the class path's folders into jars (")
+                .contains("holds 6 bytes, more than the 5 a folder may hold");
 
         for (int i = 0; i < FolderPacker.KEPT + 5; i++) {
             Files.setLastModifiedTime(Files.writeString(cache.resolve("classes").resolve("old-" + i + ".jsa"), ""),
