@@ -1,6 +1,8 @@
 package io.perflab.runner.experiment;
 
+import io.perflab.runner.metering.HostProbe;
 import io.perflab.runner.metering.KernelMeter;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialProtocol;
 import io.perflab.runner.trial.TrialResult;
@@ -31,6 +33,9 @@ import java.util.function.LongSupplier;
  *       resumed {@link #RESUME_SETTLE} before its window and paused again after it.
  * </ul>
  *
+ * <p>Each window's metrics carry the host's speed while it ran, from the {@link HostProbe} samples on the CPUs its
+ * JVM was pinned to (all probed CPUs when it was not), and its time-based metrics scaled to it.
+ *
  * <p>Whatever goes wrong with either JVM — it cannot start, dies, answers out of turn, misses a deadline, reports a
  * window without calls or with failed calls, exits non-zero — fails the pair: both JVMs are killed and each variant
  * gets one failed record with the error.
@@ -56,12 +61,15 @@ final class PairRunner {
     private final TrialProcesses processes;
     private final Clock clock;
     private final LongSupplier nanoClock;
+    private final HostProbe probe;
 
-    PairRunner(TrialLauncher launcher, TrialProcesses processes, Clock clock, LongSupplier nanoClock) {
+    PairRunner(TrialLauncher launcher, TrialProcesses processes, Clock clock, LongSupplier nanoClock,
+               HostProbe probe) {
         this.launcher = launcher;
         this.processes = processes;
         this.clock = clock;
         this.nanoClock = nanoClock;
+        this.probe = probe;
     }
 
     /** Runs pair {@code index} of {@code plan}, telling {@code listener} about each window. */
@@ -193,9 +201,12 @@ final class PairRunner {
             environment.put("command", channel.session(side).command());
             PairCosts.record(environment, setup, Duration.ofNanos(shareNanos));
             environment.put("window_attempts", Integer.toString(attempts));
+            String cpus = placement.cpus(side);
+            double hostSpeed = probe.medianNanos(measured.startNanos(), measured.endNanos(),
+                    cpus == null ? null : CpuList.parse(cpus).cpus());
             TrialResult result = new TrialResult(side.label(), ordinal(window, side), TrialStatus.OK,
                     instant(measured.startNanos()), instant(measured.endNanos()), channel.session(side).pid(),
-                    measured.metrics(), environment, null, new PairPosition(index, window, placement.cpus(side),
+                    MetricKeys.withHostSpeed(measured.metrics(), hostSpeed), environment, null, new PairPosition(index, window, placement.cpus(side),
                     measured.startNanos(), skew, side == placement.first()));
             results.add(result);
             listener.windowFinished(result);

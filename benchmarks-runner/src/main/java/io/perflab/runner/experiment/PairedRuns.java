@@ -1,5 +1,7 @@
 package io.perflab.runner.experiment;
 
+import io.perflab.runner.metering.HostProbe;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
@@ -23,6 +25,10 @@ import java.util.function.LongSupplier;
  * when it is odd — so that in every four pairs each variant has each half once started first and once second, and
  * neither a difference between the halves nor the start order leans on one variant. Alternating: both JVMs on the
  * launcher's CPUs (or unpinned), the baseline measuring first when p is even, the change when p is odd.
+ *
+ * <p>While the pairs run, a {@link HostProbe} times a fixed piece of kernel work on each CPU, and every window (or
+ * command run) records the host's speed while it ran beside its metrics, with its time-based metrics scaled to it
+ * ({@link MetricKeys#withHostSpeed}).
  */
 final class PairedRuns {
 
@@ -58,7 +64,14 @@ final class PairedRuns {
             TrialLauncher.requireTaskset("--design duet");
             halves = CpuList.available(launcher.cpus()).halves();
         }
-        PairRunner engines = new PairRunner(launcher, processes, clock, nanoClock);
+        try (HostProbe probe = HostProbe.start(CpuList.available(launcher.cpus()).cpus())) {
+            return run(plan, wanted, earlier, listener, rule, halves, probe);
+        }
+    }
+
+    private PairedOutcome run(ExperimentPlan plan, TreeSet<Integer> wanted, List<PairResult> earlier,
+                              PairListener listener, PairStoppingRule rule, List<CpuList> halves, HostProbe probe) {
+        PairRunner engines = new PairRunner(launcher, processes, clock, nanoClock, probe);
         List<PairResult> all = new ArrayList<>(earlier);
         List<PairResult> ran = new ArrayList<>();
         int failures = 0;
@@ -72,7 +85,7 @@ final class PairedRuns {
             PairPlacement placement = placement(plan, pair, halves);
             listener.pairStarted(pair, placement);
             PairResult result = plan.without() instanceof CommandVariant
-                    ? commandPair(plan, pair, placement, listener)
+                    ? commandPair(plan, pair, placement, listener, probe)
                     : engines.run(plan, pair, placement, listener);
             ran.add(result);
             all.add(result);
@@ -109,7 +122,8 @@ final class PairedRuns {
     }
 
     /** The runs of a command pair, A B B A …; a failed run fails the pair. */
-    private PairResult commandPair(ExperimentPlan plan, int index, PairPlacement placement, PairListener listener) {
+    private PairResult commandPair(ExperimentPlan plan, int index, PairPlacement placement, PairListener listener,
+                                   HostProbe probe) {
         Instant start = clock.instant();
         long startNanos = nanoClock.getAsLong();
         List<TrialResult> results = new ArrayList<>();
@@ -123,6 +137,10 @@ final class PairedRuns {
             TrialResult run = commands.run((CommandVariant) plan.variant(side), side.label(), ordinal,
                     plan.trialTimeout()).withPair(new PairPosition(index, window, null, runStart, null,
                     side == placement.first()));
+            if (run.ok()) {
+                run = run.withMetrics(MetricKeys.withHostSpeed(run.metrics(),
+                        probe.medianNanos(runStart, nanoClock.getAsLong(), null)));
+            }
             if (!run.ok()) {
                 String error = "the " + side.label() + " command, run " + window + ": " + run.error();
                 List<TrialResult> failed = new ArrayList<>();

@@ -1,6 +1,9 @@
 package io.perflab.runner.trial;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The metric keys of an engine trial, as DESIGN's table names them, and those of a command trial.
@@ -35,6 +38,24 @@ public final class MetricKeys {
     public static final String LATENCY_P50_US = "latency_p50_us";
     public static final String LATENCY_P99_US = "latency_p99_us";
     public static final String LATENCY_P999_US = "latency_p999_us";
+    /**
+     * The host's speed while the window ran: the median CPU time of one system call of the runner's probe
+     * ({@link io.perflab.runner.metering.HostProbe}), ns. Recorded by paired designs, whose runner probes the host.
+     */
+    public static final String HOST_PROBE_NS = "host_probe_ns";
+    /** The probe time the {@code _adj} metrics are scaled to: a host taking 1 µs per probe call. */
+    public static final double HOST_PROBE_REFERENCE_NS = 1000;
+    /** {@link #CPU_US_PER_REQ} scaled to the host's speed: × {@link #HOST_PROBE_REFERENCE_NS} / host_probe_ns. */
+    public static final String CPU_US_PER_REQ_ADJ = "cpu_us_per_req_adj";
+    public static final String USER_CPU_US_PER_REQ_ADJ = "user_cpu_us_per_req_adj";
+    public static final String SYS_CPU_US_PER_REQ_ADJ = "sys_cpu_us_per_req_adj";
+    /** {@link #REQS_PER_SEC} scaled to the host's speed: × host_probe_ns / {@link #HOST_PROBE_REFERENCE_NS}. */
+    public static final String REQS_PER_SEC_ADJ = "reqs_per_sec_adj";
+    /** Each metric scaled to the host's speed, and its adjusted key. */
+    public static final Map<String, String> HOST_ADJUSTED = orderedMap(CPU_US_PER_REQ, CPU_US_PER_REQ_ADJ,
+            USER_CPU_US_PER_REQ, USER_CPU_US_PER_REQ_ADJ, SYS_CPU_US_PER_REQ, SYS_CPU_US_PER_REQ_ADJ,
+            REQS_PER_SEC, REQS_PER_SEC_ADJ);
+
     /** Collections in the measured window, all collectors. */
     public static final String GC_COUNT = "gc_count";
     /** Accumulated collection time in the measured window, ms. */
@@ -81,6 +102,36 @@ public final class MetricKeys {
 
     /** Whether a lower value of {@code key} is better (true for everything but throughput). */
     public static boolean lowerIsBetter(String key) {
-        return !REQS_PER_SEC.equals(key);
+        return !REQS_PER_SEC.equals(key) && !REQS_PER_SEC_ADJ.equals(key);
+    }
+
+    /**
+     * {@code metrics} with the host's speed of its window ({@link #HOST_PROBE_NS}) and each time-based metric it
+     * holds scaled to that speed ({@link #HOST_ADJUSTED}); unchanged when the probe has no figure (NaN or not
+     * positive).
+     */
+    public static Map<String, Double> withHostSpeed(Map<String, Double> metrics, double probeNanos) {
+        if (!(probeNanos > 0) || Double.isInfinite(probeNanos)) {
+            return metrics;
+        }
+        Map<String, Double> adjusted = new LinkedHashMap<>(metrics);
+        adjusted.put(HOST_PROBE_NS, probeNanos);
+        for (Map.Entry<String, String> e : HOST_ADJUSTED.entrySet()) {
+            Double value = metrics.get(e.getKey());
+            if (value != null) {
+                double scale = lowerIsBetter(e.getKey()) ? HOST_PROBE_REFERENCE_NS / probeNanos
+                        : probeNanos / HOST_PROBE_REFERENCE_NS;
+                adjusted.put(e.getValue(), value * scale);
+            }
+        }
+        return adjusted;
+    }
+
+    private static Map<String, String> orderedMap(String... keysAndValues) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return Collections.unmodifiableMap(map);
     }
 }

@@ -62,6 +62,12 @@ public record TrialResult(String variant, int ordinal, TrialStatus status, Insta
                 parsedMetrics);
     }
 
+    /** This result with {@code replaced} as its metrics. */
+    public TrialResult withMetrics(Map<String, Double> replaced) {
+        return new TrialResult(variant, ordinal, status, start, end, pid, replaced, environment, error, pair,
+                parsedMetrics);
+    }
+
     /**
      * Whether a higher value of {@code key} is better: as the output's format said for a metric read from it, else
      * as {@link MetricKeys#lowerIsBetter} says.

@@ -2,6 +2,7 @@ package io.perflab.runner.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
@@ -119,6 +120,13 @@ class PairedDesignTests extends PairedDesignSupport {
         assertThat(order(outcome.pairs().get(1))).containsExactly("with 0", "without 0", "without 1", "with 1");
         assertThat(outcome.results()).allMatch(r -> r.environment().get("was_paused").equals("true"))
                 .allMatch(r -> r.pair().skewNanos() == null);
+        for (TrialResult r : outcome.results()) {
+            double probe = r.metrics().get(MetricKeys.HOST_PROBE_NS);
+            assertThat(probe).as("the host's speed in a 300 ms window").isPositive().isLessThan(1e6);
+            assertThat(r.metrics().get(MetricKeys.CPU_US_PER_REQ_ADJ))
+                    .isCloseTo(r.metrics().get(MetricKeys.CPU_US_PER_REQ) * 1000 / probe, within(1e-9));
+            assertThat(r.metrics().get(MetricKeys.REQS_PER_SEC_ADJ)).isCloseTo(1000.0 * probe / 1000, within(1e-9));
+        }
         List<TrialResult> pair = byStart(outcome.pairs().get(0));
         for (int i = 1; i < pair.size(); i++) {
             assertThat(pair.get(i).pair().startNanos()).isGreaterThanOrEqualTo(
@@ -157,6 +165,9 @@ class PairedDesignTests extends PairedDesignSupport {
         assertThat(order(outcome.pairs().get(0))).containsExactly("without 0", "with 0", "with 1", "without 1");
         assertThat(order(outcome.pairs().get(1))).containsExactly("with 0", "without 0", "without 1", "with 1");
         assertThat(outcome.results()).allMatch(r -> r.metrics().containsKey(MetricKeys.CPU_MS));
+        assertThat(outcome.results()).as("a run this short may hold too few probe samples, never a wrong one")
+                .allMatch(r -> !r.metrics().containsKey(MetricKeys.HOST_PROBE_NS)
+                        || r.metrics().get(MetricKeys.HOST_PROBE_NS) > 0);
         assertThatThrownBy(() -> plan.withDesign(ExperimentDesign.DUET, 2))
                 .hasMessageContaining("a command experiment takes --design fresh or alternating");
     }

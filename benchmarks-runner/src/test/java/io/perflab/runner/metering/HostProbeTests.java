@@ -1,0 +1,65 @@
+package io.perflab.runner.metering;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.perflab.runner.trial.MetricKeys;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HostProbeTests {
+
+    @Test
+    void aWindowGetsTheMedianOfTheSamplesTakenInsideItOnTheCpusAsked() throws InterruptedException {
+        try (HostProbe probe = HostProbe.start(List.of(0))) {
+            long from = System.nanoTime();
+            Thread.sleep(400);
+            long to = System.nanoTime();
+
+            double median = probe.medianNanos(from, to, null);
+            assertThat(median).as("ns per lseek on /dev/null").isGreaterThan(10).isLessThan(1_000_000);
+            assertThat(probe.medianNanos(from, to, List.of(0))).isEqualTo(median);
+            assertThat(probe.medianNanos(from, to, List.of(1))).as("a CPU not probed").isNaN();
+            assertThat(probe.medianNanos(to + 1_000_000_000L, to + 2_000_000_000L, null)).as("no sample yet")
+                    .isNaN();
+            assertThat(probe.medianNanos(from, from + 30_000_000L, null)).as("three samples at most: too few")
+                    .isNaN();
+            assertThat(probe.pinned()).as("sched_setaffinity to CPU 0 on Linux").isTrue();
+        }
+    }
+
+    @Test
+    void closingStopsTheSamplers() throws InterruptedException {
+        HostProbe probe = HostProbe.start(List.of(0));
+        Thread.sleep(50);
+        probe.close();
+        long after = System.nanoTime();
+        Thread.sleep(200);
+        assertThat(probe.medianNanos(after, System.nanoTime(), null)).isNaN();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("perflab-host-probe"));
+    }
+
+    @Test
+    void timeBasedMetricsAreScaledToTheHostsSpeedAndCountsAreLeftAlone() {
+        Map<String, Double> metrics = Map.of(MetricKeys.CPU_US_PER_REQ, 40.0, MetricKeys.USER_CPU_US_PER_REQ, 10.0,
+                MetricKeys.SYS_CPU_US_PER_REQ, 30.0, MetricKeys.REQS_PER_SEC, 50_000.0,
+                MetricKeys.CTX_SWITCHES_PER_REQ, 4.0);
+
+        Map<String, Double> adjusted = MetricKeys.withHostSpeed(metrics, 400);
+
+        assertThat(adjusted.get(MetricKeys.HOST_PROBE_NS)).isEqualTo(400);
+        assertThat(adjusted.get(MetricKeys.CPU_US_PER_REQ_ADJ)).isCloseTo(100, within(1e-12));
+        assertThat(adjusted.get(MetricKeys.USER_CPU_US_PER_REQ_ADJ)).isCloseTo(25, within(1e-12));
+        assertThat(adjusted.get(MetricKeys.SYS_CPU_US_PER_REQ_ADJ)).isCloseTo(75, within(1e-12));
+        assertThat(adjusted.get(MetricKeys.REQS_PER_SEC_ADJ)).as("a slower host: more requests per unit of it")
+                .isCloseTo(20_000, within(1e-9));
+        assertThat(adjusted).containsAllEntriesOf(metrics).hasSize(metrics.size() + 5);
+        assertThat(MetricKeys.lowerIsBetter(MetricKeys.REQS_PER_SEC_ADJ)).isFalse();
+        assertThat(MetricKeys.lowerIsBetter(MetricKeys.CPU_US_PER_REQ_ADJ)).isTrue();
+        assertThat(MetricKeys.withHostSpeed(metrics, Double.NaN)).isSameAs(metrics);
+        assertThat(MetricKeys.withHostSpeed(metrics, 0)).isSameAs(metrics);
+        assertThat(MetricKeys.withHostSpeed(Map.of(MetricKeys.WALL_MS, 5.0), 400))
+                .containsOnlyKeys(MetricKeys.WALL_MS, MetricKeys.HOST_PROBE_NS);
+    }
+}
