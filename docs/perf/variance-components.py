@@ -15,8 +15,10 @@ if args[:1] == ['--pairs']:
 for name in args:
     trials = [t for t in json.load(open(name))['trials'] if t['status'] == 'OK' and t.get('pair')]
     print(name)
-    for metric in ['cpu_us_per_req', 'user_cpu_us_per_req', 'sys_cpu_us_per_req', 'ctx_switches_per_req',
-                   'reqs_per_sec']:
+    present = set().union(*(t['metrics'].keys() for t in trials))
+    for metric in [m for m in ['cpu_us_per_req', 'user_cpu_us_per_req', 'sys_cpu_us_per_req', 'ctx_switches_per_req',
+                               'reqs_per_sec', 'host_probe_ns', 'cpu_us_per_req_adj', 'user_cpu_us_per_req_adj',
+                               'sys_cpu_us_per_req_adj', 'reqs_per_sec_adj'] if m in present]:
         windows = defaultdict(dict)
         for t in trials:
             p = t['pair']
@@ -29,5 +31,5 @@ for name in args:
         means = [st.mean(v) for v in pairs.values()]
         dof = sum(len(v) - 1 for v in pairs.values())
         within = math.sqrt(sum((x - st.mean(v)) ** 2 for v in pairs.values() for x in v) / dof)
-        print(f"  {metric:22s} pairs {len(pairs):3d}  mean {100 * st.mean(means):+6.2f} %  sd of pair means "
+        print(f"  {metric:24s} pairs {len(pairs):3d}  mean {100 * st.mean(means):+6.2f} %  sd of pair means "
               f"{100 * st.stdev(means):5.2f} %  sd of a window within its pair {100 * within:5.2f} %")

@@ -45,12 +45,14 @@ final class AbCommand implements Callable<Integer> {
     private Integer runs;
 
     @Option(names = "--design", paramLabel = "fresh|duet|alternating",
-            description = "fresh: a fresh JVM per trial (the default); duet: pairs of JVMs, one per variant, at "
-                    + "once, each pinned to its half of the CPUs, synchronized windows; alternating: pairs of JVMs "
-                    + "loaded one at a time, windows A B B A … (command experiments: fresh or alternating).")
-    private String design = ExperimentDesign.FRESH.label();
+            description = "alternating (the default, or fresh when --runs is given): pairs of JVMs loaded one at a "
+                    + "time, windows A B B A …; fresh: a fresh JVM per trial; duet: pairs of JVMs, one per variant, "
+                    + "at once, each pinned to its half of the CPUs, synchronized windows (command experiments: "
+                    + "fresh or alternating). Paired designs default to 3 s windows after an auto:15 warmup.")
+    private String design;
 
-    @Option(names = "--pairs", paramLabel = "K", description = "Pairs of a paired design, ≥ 2: the most it runs.")
+    @Option(names = "--pairs", paramLabel = "K",
+            description = "Pairs of a paired design, ≥ 2: the most it runs (default: 5).")
     private Integer pairs;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",
@@ -126,7 +128,8 @@ final class AbCommand implements Callable<Integer> {
      */
     private PairStoppingRule stoppingRule(ExperimentPlan plan, PrintWriter stdout) {
         List<SequentialStopping.Target> parsed = new ArrayList<>();
-        List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND : MetricKeys.ENGINE;
+        List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND
+                : MetricKeys.PAIRED_ENGINE;
         for (String text : targets) {
             try {
                 // a command whose output is read may report any metric
@@ -156,6 +159,12 @@ final class AbCommand implements Callable<Integer> {
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */
     ExperimentPlan plan() {
+        ExperimentDesign chosen;
+        try {
+            chosen = design == null ? PairedInput.defaultDesign(runs != null) : ExperimentDesign.parse(design);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         Variant without;
         Variant with;
         if (commandOptions.given()) {
@@ -167,7 +176,8 @@ final class AbCommand implements Callable<Integer> {
             without = variants.get(0);
             with = variants.get(1);
         } else {
-            Workload workload = workloadOptions.workload();
+            Workload workload = workloadOptions.workload(chosen.paired() ? Workload.PAIRED_DEFAULTS
+                    : Workload.DEFAULTS);
             EngineOptionArguments.VariantArguments baseline = EngineOptionArguments.parseVariant(spec.commandLine(),
                     "--without", withoutOptions, workload);
             EngineOptionArguments.VariantArguments change = EngineOptionArguments.parseVariant(spec.commandLine(),
@@ -177,20 +187,11 @@ final class AbCommand implements Callable<Integer> {
             with = new EngineVariant(change.engineOptions(), change.workload(), TrialProcessOptions.flags(jvmArgsWith),
                     Optional.empty());
         }
-        ExperimentDesign chosen;
-        try {
-            chosen = ExperimentDesign.parse(design);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
         if (chosen.paired()) {
             if (runs != null) {
                 throw usage("--runs sets the trials of the fresh design; --design " + chosen.label() + " takes --pairs");
             }
-            if (pairs == null) {
-                throw usage("--design " + chosen.label() + " needs --pairs K (K ≥ 2)");
-            }
-            if (pairs < 2) {
+            if (pairCount() < 2) {
                 throw usage("--pairs must be ≥ 2 (a variance needs two pairs), got " + pairs);
             }
         } else {
@@ -199,17 +200,21 @@ final class AbCommand implements Callable<Integer> {
                         + "alternating");
             }
             if (runs == null) {
-                throw usage("Missing required option: '--runs=N' (or --design duet|alternating with --pairs)");
+                throw usage("Missing required option: '--runs=N' (--design fresh runs N trials of each variant)");
             }
         }
         try {
-            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(without, with, chosen.paired() ? pairs : runs)
-                    .withOrder(TrialOrder.parse(order)).withSeed(seed));
+            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(without, with,
+                    chosen.paired() ? pairCount() : runs).withOrder(TrialOrder.parse(order)).withSeed(seed));
             return chosen.paired() ? plan.withDesign(chosen, windowsPerPair == null ? DEFAULT_WINDOWS : windowsPerPair)
                     : plan;
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    private int pairCount() {
+        return pairs == null ? PairedInput.DEFAULT_PAIRS : pairs;
     }
 
     /** Windows of each variant per pair unless {@code --windows-per-pair} says otherwise. */

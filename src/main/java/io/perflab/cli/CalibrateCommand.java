@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
@@ -70,11 +71,13 @@ final class CalibrateCommand implements Callable<Integer> {
     private int mdeRuns = 40;
 
     @Option(names = "--design", paramLabel = "fresh|duet|alternating",
-            description = "The design of each experiment (default: fresh): fresh trials, or pairs of JVMs.")
-    private String design = ExperimentDesign.FRESH.label();
+            description = "The design of each experiment (default: alternating, or fresh when --runs is given): "
+                    + "fresh trials, or pairs of JVMs.")
+    private String design;
 
-    @Option(names = "--pairs", paramLabel = "K", description = "Pairs in each experiment of a paired design (default: 10).")
-    private int pairs = 10;
+    @Option(names = "--pairs", paramLabel = "K",
+            description = "Pairs in each experiment of a paired design (default: 5).")
+    private int pairs = PairedInput.DEFAULT_PAIRS;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",
             description = "Windows of each variant per pair of a paired design (default: 3).")
@@ -242,7 +245,8 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         ExperimentDesign chosen;
         try {
-            chosen = ExperimentDesign.parse(design);
+            chosen = design == null ? PairedInput.defaultDesign(spec.commandLine().getParseResult()
+                    .hasMatchedOption("--runs")) : ExperimentDesign.parse(design);
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -250,7 +254,7 @@ final class CalibrateCommand implements Callable<Integer> {
             throw usage("--pairs must be at least 2, got " + pairs);
         }
         EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
-        Workload workload = workloadOptions.workload();
+        Workload workload = workloadOptions.workload(chosen.paired() ? Workload.PAIRED_DEFAULTS : Workload.DEFAULTS);
         if (workload.serverWorkNanos() > 0 && inject != null) {
             throw usage("--inject sets the with side's serverWorkNanos; --server-work-nanos would set both sides'");
         }

@@ -97,13 +97,20 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         if (reference.containsKey(metric)) {
             return reference.get(metric);
         }
-        if (injectedNanos > 0 && (metric.equals(MetricKeys.CPU_US_PER_REQ)
-                || metric.equals(MetricKeys.USER_CPU_US_PER_REQ))) {
-            double baseline = design.paired() ? PairedSamples.of(results).mean(metric, VariantName.WITHOUT)
-                    : average(Spread.values(results, metric, VariantName.WITHOUT, 0, Integer.MAX_VALUE));
+        String measured = unadjusted(metric);
+        if (injectedNanos > 0 && (measured.equals(MetricKeys.CPU_US_PER_REQ)
+                || measured.equals(MetricKeys.USER_CPU_US_PER_REQ))) {
+            double baseline = design.paired() ? PairedSamples.of(results).mean(measured, VariantName.WITHOUT)
+                    : average(Spread.values(results, measured, VariantName.WITHOUT, 0, Integer.MAX_VALUE));
             return 100 * (injectedNanos / 1e3) / baseline;
         }
         return Double.NaN;
+    }
+
+    /** The metric {@code metric} scales to the host's speed, or {@code metric} itself. */
+    private static String unadjusted(String metric) {
+        return MetricKeys.HOST_ADJUSTED.entrySet().stream().filter(e -> e.getValue().equals(metric))
+                .map(Map.Entry::getKey).findFirst().orElse(metric);
     }
 
     /** The report: one row per headline metric, then what the columns mean and what the run cost. */
@@ -182,6 +189,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         List<String> present = new ArrayList<>();
         List<String> candidates = new ArrayList<>(Spread.METRICS);
         candidates.addAll(MetricKeys.COMMAND.stream().filter(k -> !k.equals(MetricKeys.EXIT_STATUS)).toList());
+        candidates.addAll(MetricKeys.HOST_ADJUSTED.values());
+        candidates.add(MetricKeys.HOST_PROBE_NS);
         for (String metric : candidates) {
             if (results.stream().anyMatch(r -> r.ok() && r.metrics().containsKey(metric))) {
                 present.add(metric);

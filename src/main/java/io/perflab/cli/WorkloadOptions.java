@@ -115,9 +115,14 @@ final class WorkloadOptions {
      * @throws ParameterException naming the flag whose value is out of bounds
      */
     Workload workload() {
+        return workload(Workload.DEFAULTS);
+    }
+
+    /** The workload the flags describe, {@code base} for the rest. */
+    Workload workload(Workload base) {
         WorkloadSettings settings = Constraints.check(mixee, settings());
         try {
-            return settings.applyTo(Workload.DEFAULTS);
+            return settings.applyTo(base);
         } catch (InvalidSettingException e) {
             throw invalid(e);
         }

@@ -54,7 +54,7 @@ public class ExperimentForm {
     private String withDirectory = "";
     private String withoutEnvironment = "";
     private String withEnvironment = "";
-    private String design = ExperimentDesign.FRESH.label();
+    private String design = PairedInput.defaultDesign(false).label();
     private Integer pairs = DEFAULT_PAIRS;
     private Integer windowsPerPair = PairedInput.DEFAULT_WINDOWS_PER_PAIR;
     private String target = "";
@@ -62,7 +62,7 @@ public class ExperimentForm {
     private String hostLabels = "";
 
     /** The pairs the form suggests for a paired design. */
-    static final int DEFAULT_PAIRS = 10;
+    static final int DEFAULT_PAIRS = PairedInput.DEFAULT_PAIRS;
 
     /** The API request this form stands for; a workload value of the wrong type is rejected into {@code errors}. */
     ExperimentRequest toRequest(Errors errors) {

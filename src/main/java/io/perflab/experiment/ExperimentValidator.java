@@ -80,7 +80,7 @@ public class ExperimentValidator {
         }
         ExperimentKind kind = kind(request.kind());
         ExperimentDesign design = PairedRequestFields.design(request, kind);
-        int runs = design.paired() ? request.pairs()
+        int runs = design.paired() ? (request.pairs() == null ? PairedInput.DEFAULT_PAIRS : request.pairs())
                 : request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
         Variant without;
         Variant with;
@@ -104,7 +104,7 @@ public class ExperimentValidator {
             refuseCommandSettings(request);
             Map<String, String> withoutOptions = request.without();
             Map<String, String> withOptions = request.with();
-            Workload base = Workload.DEFAULTS;
+            Workload base = design.paired() ? Workload.PAIRED_DEFAULTS : Workload.DEFAULTS;
             if (request.preset() != null) {
                 ExperimentPreset preset = ExperimentPreset.find(request.preset()).orElseThrow(() ->
                         InvalidInputException.of("preset", "unknown preset '" + request.preset() + "'; allowed: "

@@ -24,11 +24,13 @@ final class PairedRequestFields {
     }
 
     /**
-     * The design, and the fields that go with it: a paired design needs {@code pairs} and takes no
-     * {@code runsPerVariant} or {@code order}; the fresh design takes none of the paired fields.
+     * The design, and the fields that go with it: a paired design takes no {@code runsPerVariant} or {@code order}
+     * (its {@code pairs} default to {@link PairedInput#DEFAULT_PAIRS}); the fresh design takes none of the paired
+     * fields. Without a {@code design}, a request that gives {@code runsPerVariant} is fresh and any other
+     * alternating ({@link PairedInput#defaultDesign}).
      */
     static ExperimentDesign design(ExperimentRequest request, ExperimentKind kind) {
-        ExperimentDesign design = ExperimentDesign.FRESH;
+        ExperimentDesign design = PairedInput.defaultDesign(request.runsPerVariant() != null);
         if (request.design() != null) {
             design = java.util.Arrays.stream(ExperimentDesign.values())
                     .filter(d -> d.label().equalsIgnoreCase(request.design().trim())).findFirst()
@@ -61,17 +63,13 @@ final class PairedRequestFields {
             throw InvalidInputException.of("order", "applies to the fresh design; the pairs of the " + design.label()
                     + " design run in turn, their CPU halves and start order swapped from pair to pair");
         }
-        if (request.pairs() == null) {
-            throw InvalidInputException.of("pairs", "required with the " + design.label() + " design: how many "
-                    + "pairs to run at most (" + ExperimentValidator.MIN_RUNS + ".." + ExperimentValidator.MAX_RUNS + ")");
-        }
         return design;
     }
 
     /** The targets and budget of a paired design, each checked. */
     static PairedStopping stopping(ExperimentRequest request, ExperimentKind kind) {
         // a command whose output is read may report any metric
-        List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.ENGINE
+        List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.PAIRED_ENGINE
                 : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
         List<SequentialStopping.Target> targets = new ArrayList<>();
         for (String text : request.target() == null ? List.<String>of() : request.target()) {

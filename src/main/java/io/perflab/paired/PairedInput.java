@@ -1,5 +1,6 @@
 package io.perflab.paired;
 
+import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.rpcbench.Seconds;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,21 @@ public final class PairedInput {
 
     /** Windows of each variant per pair unless the user says otherwise. */
     public static final int DEFAULT_WINDOWS_PER_PAIR = 3;
+
+    /**
+     * Pairs of a paired design unless the user says otherwise: with {@link #DEFAULT_WINDOWS_PER_PAIR} windows of
+     * {@code Workload.PAIRED_DEFAULTS}, about 3.5 minutes on a 2-vCPU host.
+     */
+    public static final int DEFAULT_PAIRS = 5;
+
+    /**
+     * The design when none is named: {@code fresh} when the trials of a fresh design are given ({@code --runs},
+     * {@code runsPerVariant}), else {@code alternating}, the design that measured the smallest changes per minute
+     * with its false-positive rate within α on a 2-vCPU host (docs/PERFORMANCE.md, section 2).
+     */
+    public static ExperimentDesign defaultDesign(boolean runsGiven) {
+        return runsGiven ? ExperimentDesign.FRESH : ExperimentDesign.ALTERNATING;
+    }
 
     private PairedInput() {
     }

@@ -85,7 +85,7 @@ class AbCommandTests extends CommandLineTests {
                 "2", "--warmup-seconds", "-1");
         assertRejected("needs both --with-cmd and --without-cmd", "ab", "--runs", "2", "--with-cmd", "true");
         assertRejected("--max-failures must be ≥ 0", "ab", "--runs", "2", "--max-failures", "-1");
-        assertRejected("Missing required option: '--runs=N'", "ab");
+        assertRejected("Missing required option: '--runs=N'", "ab", "--design", "fresh");
     }
 
     @Test
@@ -110,7 +110,6 @@ class AbCommandTests extends CommandLineTests {
     void pairedFlagsAreCheckedAgainstTheDesign() {
         assertRejected("--runs sets the trials of the fresh design; --design duet takes --pairs", "ab", "--design",
                 "duet", "--runs", "3");
-        assertRejected("--design alternating needs --pairs K", "ab", "--design", "alternating");
         assertRejected("--pairs must be ≥ 2 (a variance needs two pairs), got 1", "ab", "--design", "duet",
                 "--pairs", "1");
         assertRejected("--pairs, --windows-per-pair, --target and --budget apply to --design duet or alternating",
@@ -143,6 +142,28 @@ class AbCommandTests extends CommandLineTests {
         assertThat(((EngineVariant) plan.with()).workload().serverWorkNanos()).isEqualTo(500);
         assertRejected("--server-work-nanos: must be less than or equal to 1000000, got 2000000", "ab", "--runs", "2",
                 "--server-work-nanos", "2000000");
+    }
+
+    @Test
+    void withoutDesignOrRunsAnExperimentIsAlternatingAtTheCalibratedSize() {
+        AbCommand command = new AbCommand();
+        new CommandLine(command).parseArgs("--with", "completion=monitor");
+        AbCommand fresh = new AbCommand();
+        new CommandLine(fresh).parseArgs("--runs", "4", "--with", "completion=monitor");
+        AbCommand longer = new AbCommand();
+        new CommandLine(longer).parseArgs("--run-seconds", "5", "--pairs", "8", "--with", "completion=monitor");
+
+        ExperimentPlan plan = command.plan();
+
+        assertThat(plan.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING);
+        assertThat(plan.pairs()).isEqualTo(5);
+        assertThat(plan.windowsPerPair()).isEqualTo(3);
+        assertThat(((EngineVariant) plan.with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(3));
+        assertThat(((EngineVariant) plan.with()).workload().warmup().toString()).isEqualTo("auto:15");
+        assertThat(fresh.plan().design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.FRESH);
+        assertThat(((EngineVariant) fresh.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
+        assertThat(longer.plan().pairs()).isEqualTo(8);
+        assertThat(((EngineVariant) longer.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
     }
 
     @Test

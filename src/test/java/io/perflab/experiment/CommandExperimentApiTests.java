@@ -140,7 +140,8 @@ class CommandExperimentApiTests {
                 HttpResponse.BodyHandlers.ofString());
         String empty = page(browser, "/experiments/new").body();
         assertThat(empty).contains("<legend>Commands</legend>", "<option value=\"rpcbench\">rpcbench</option>");
-        String fields = "name=from+the+form&kind=command&runsPerVariant=3&order=interleaved&seed=1&metricsFormat=jmh"
+        String fields = "name=from+the+form&kind=command&design=fresh&runsPerVariant=3&order=interleaved&seed=1"
+                + "&metricsFormat=jmh"
                 + "&withoutCommand=" + encoded(request.get("withoutCommand")) + "&withCommand="
                 + encoded(request.get("withCommand")) + "&withoutDirectory=" + encoded(request.get("withoutDirectory"))
                 + "&withDirectory=" + encoded(request.get("withDirectory")) + "&_csrf="

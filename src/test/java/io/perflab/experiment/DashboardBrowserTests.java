@@ -19,6 +19,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -69,6 +70,7 @@ class DashboardBrowserTests extends UploadServer {
         browser.findElement(By.name("workload[clientThreads]")).sendKeys("4");
         browser.findElement(By.name("workload[warmupSeconds]")).sendKeys("0.3");
         browser.findElement(By.name("workload[runSeconds]")).sendKeys("0.5");
+        new Select(browser.findElement(By.name("design"))).selectByValue("fresh");
         WebElement runs = browser.findElement(By.id("runsPerVariant"));
         runs.clear();
         runs.sendKeys("6");

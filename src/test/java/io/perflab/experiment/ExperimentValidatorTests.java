@@ -67,7 +67,9 @@ class ExperimentValidatorTests {
         EngineVariant with = (EngineVariant) spec.plan().with();
         assertThat(with.workload().responseBytes()).isEqualTo(2048);
         assertThat(with.engineOptions().callBufferInitialBytes()).isEqualTo(4096);
-        assertThat(spec.plan().runsPerVariant()).isEqualTo(ExperimentValidator.DEFAULT_RUNS);
+        assertThat(spec.plan().design()).as("no design and no runsPerVariant").isEqualTo(
+                io.perflab.runner.experiment.ExperimentDesign.ALTERNATING);
+        assertThat(spec.plan().pairs()).isEqualTo(io.perflab.paired.PairedInput.DEFAULT_PAIRS);
     }
 
     @Test

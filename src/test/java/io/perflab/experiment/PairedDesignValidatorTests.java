@@ -3,8 +3,11 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.rpcbench.Workload;
 import io.perflab.system.InvalidInputException;
 import java.time.Duration;
 import java.util.List;
@@ -55,6 +58,16 @@ class PairedDesignValidatorTests {
     }
 
     @Test
+    void aTargetMayBeAMetricScaledToTheHostsSpeed() {
+        ExperimentSpec spec = validator.validate(paired("alternating", 8, null,
+                List.of("cpu_us_per_req_adj:2%", "reqs_per_sec_adj:settled"), null), false);
+
+        assertThat(spec.stopping().targets()).containsExactly(
+                new SequentialStopping.Target("cpu_us_per_req_adj", 2), new SequentialStopping.Target(
+                        "reqs_per_sec_adj", 0));
+    }
+
+    @Test
     void anAlternatingCommandExperimentIsAccepted() {
         ExperimentSpec spec = validator.validate(request("command", "Alternating", null, null, 4, 2, null, null),
                 true);
@@ -62,6 +75,24 @@ class PairedDesignValidatorTests {
         assertThat(spec.plan().design()).isEqualTo(ExperimentDesign.ALTERNATING);
         assertThat(spec.plan().windowsPerPair()).isEqualTo(2);
         assertThat(spec.stopping().active()).isFalse();
+    }
+
+    @Test
+    void withoutADesignARequestIsAlternatingUnlessItGivesRunsPerVariant() {
+        ExperimentSpec alternating = validator.validate(request(null, null, null, null, null, null, null, null),
+                false);
+        ExperimentSpec fresh = validator.validate(request(null, null, 6, null, null, null, null, null), false);
+        ExperimentSpec sized = validator.validate(paired("duet", null, null, null, null), false);
+
+        assertThat(alternating.plan().design()).isEqualTo(ExperimentDesign.ALTERNATING);
+        assertThat(alternating.plan().pairs()).isEqualTo(PairedInput.DEFAULT_PAIRS);
+        assertThat(alternating.plan().windowsPerPair()).isEqualTo(PairedInput.DEFAULT_WINDOWS_PER_PAIR);
+        EngineVariant with = (EngineVariant) alternating.plan().with();
+        assertThat(with.workload().run()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(with.workload().warmup()).isEqualTo(Workload.PAIRED_DEFAULTS.warmup());
+        assertThat(fresh.plan().design()).isEqualTo(ExperimentDesign.FRESH);
+        assertThat(((EngineVariant) fresh.plan().with()).workload().run()).isEqualTo(Workload.DEFAULTS.run());
+        assertThat(sized.plan().pairs()).isEqualTo(PairedInput.DEFAULT_PAIRS);
     }
 
     @Test
@@ -80,7 +111,6 @@ class PairedDesignValidatorTests {
                 + "alternating");
         assertRefused(request("command", "duet", null, null, 4, null, null, null), "design",
                 "a command experiment takes fresh or alternating");
-        assertRefused(paired("duet", null, null, null, null), "pairs", "required with the duet design");
         assertRefused(request(null, "duet", 10, null, 4, null, null, null), "runsPerVariant",
                 "the duet design takes 'pairs'");
         assertRefused(request(null, "alternating", null, "blocked", 4, null, null, null), "order",

@@ -50,14 +50,13 @@ class PairedExperimentApiTests extends UploadServer {
         Map<String, String> cases = new LinkedHashMap<>();
         String base = "{\"name\":\"x\",\"preset\":\"sync-completion\",";
         cases.put(base + "\"design\":\"trio\",\"pairs\":4}", "design: unknown design 'trio'");
-        cases.put(base + "\"design\":\"duet\"}", "pairs: required with the duet design");
         cases.put(base + "\"design\":\"duet\",\"pairs\":1}", "pairs");
         cases.put(base + "\"design\":\"duet\",\"pairs\":2.5}", "pairs");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"windowsPerPair\":0}", "windowsPerPair");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"windowsPerPair\":1001}", "windowsPerPair");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"runsPerVariant\":10}", "runsPerVariant");
-        cases.put(base + "\"pairs\":4}", "pairs: applies to the paired designs");
-        cases.put(base + "\"budget\":\"5m\"}", "budget: applies to the paired designs");
+        cases.put(base + "\"runsPerVariant\":4,\"pairs\":4}", "pairs: applies to the paired designs");
+        cases.put(base + "\"design\":\"fresh\",\"budget\":\"5m\"}", "budget: applies to the paired designs");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"target\":\"cpu_per_req:1%\"}",
                 "target: unknown metric 'cpu_per_req'");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"target\":[\"cpu_us_per_req:1%\",\"cpu_us_per_req:x\"]}",

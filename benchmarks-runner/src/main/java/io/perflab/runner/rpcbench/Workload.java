@@ -49,6 +49,14 @@ public record Workload(CallMode mode, int clientThreads, int asyncConcurrency, i
     public static final Workload DEFAULTS = new Workload(CallMode.SYNC, 16, 60, 1, 4, false, 0, 0,
             Warmup.auto(Duration.ofSeconds(20)), Duration.ofSeconds(5), Stack.PERFLAB, 0);
 
+    /**
+     * The defaults of a paired design's windows: 3 s windows after a warmup of at most 15 s. A pair's windows
+     * alternate within seconds of each other, so the machine's drift cancels in each pair and a window need not be
+     * long; this is the size whose false-positive rate docs/PERFORMANCE.md measured (22 A/A experiments of 5 pairs).
+     */
+    public static final Workload PAIRED_DEFAULTS = DEFAULTS.withWarmup(Warmup.auto(Duration.ofSeconds(15)))
+            .withRun(Duration.ofSeconds(3));
+
     public Workload {
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(warmup, "warmupSeconds");

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The metric keys of an engine trial, as DESIGN's table names them, and those of a command trial.
@@ -80,6 +81,13 @@ public final class MetricKeys {
      * they are missing elsewhere).
      */
     public static final List<String> ENGINE_WHERE_TRACED = List.of(SYSCALLS_PER_REQ);
+
+    /**
+     * What a window of an engine variant in a paired design reports: {@link #ENGINE}, then the host's speed and the
+     * metrics scaled to it.
+     */
+    public static final List<String> PAIRED_ENGINE = Stream.of(ENGINE, List.of(HOST_PROBE_NS),
+            List.copyOf(HOST_ADJUSTED.values())).flatMap(List::stream).toList();
 
     /** Wall time of one run of a shell command, ms. */
     public static final String WALL_MS = "wall_ms";
