@@ -3,6 +3,7 @@ package io.perflab.cli;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
@@ -78,8 +79,27 @@ final class PairedSummary {
         notes.forEach((kind, metrics) -> s.append("note: ").append(firstNote.get(kind))
                 .append(metrics.size() == analyses.size() ? "" : " (" + String.join(", ", metrics) + ")")
                 .append('\n'));
+        PairedAnalysis probe = analyses.get(MetricKeys.HOST_PROBE_NS);
+        if (probe != null) {
+            s.append(hostNote(probe, options));
+        }
         s.append(components(analyses, PairCosts.of(results, windows)));
         return s.toString();
+    }
+
+    /**
+     * What {@code host_probe_ns} and the {@code _adj} metrics are, and whether the probe moved between the variants:
+     * a change that slows the host's kernel for everyone slows the probe too, and the scaled figures would then
+     * hide that part of its cost.
+     */
+    static String hostNote(PairedAnalysis probe, ComparisonOptions options) {
+        boolean moved = probe.logRatio().pValue() < options.alpha();
+        return "host: host_probe_ns is the host's speed in each window (the median CPU time of one system call of the "
+                + "runner's probe); the _adj metrics are scaled to it. The probe " + (moved ? "moved" : "did not move")
+                + " between the variants (" + Display.percent(probe.relativeChange().percent()).strip() + " "
+                + Display.percentInterval(probe.relativeChange().ciLowPercent(), probe.relativeChange().ciHighPercent())
+                + (moved ? "): the change under test slowed or sped up the probe itself, so the _adj figures may hide "
+                + "part of its effect; judge it by the raw ones.\n" : ").\n");
     }
 
     /** The variance components of each metric and, with the costs, the windows per pair to use next time. */

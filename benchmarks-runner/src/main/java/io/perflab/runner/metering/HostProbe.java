@@ -120,6 +120,8 @@ public final class HostProbe implements AutoCloseable {
         private long count;
         private volatile boolean stop;
         private volatile boolean pinned;
+        /** What the calls returned, kept so that they are not work for nothing. */
+        private volatile long position;
         private Thread thread;
 
         Sampler(int cpu, LongSupplier nanoClock) {
@@ -145,8 +147,9 @@ public final class HostProbe implements AutoCloseable {
                         when[slot] = at;
                         perCall[slot] = (double) spent / CALLS;
                     }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS) + (sink & 1));
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS));
                 }
+                position = sink;
             } catch (IOException e) {
                 throw new IllegalStateException("the host probe could not use /dev/null: " + e.getMessage(), e);
             }

@@ -1,0 +1,51 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.PairPosition;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.ComparisonOptions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PairedSummaryTests {
+
+    /** Four pairs of two windows; the change's probe reads {@code probeFactor} × the baseline's, with jitter. */
+    private static List<TrialResult> pairs(double probeFactor) {
+        List<TrialResult> results = new ArrayList<>();
+        double[] jitter = {1.00, 1.03, 0.98, 1.01, 0.99, 1.02, 0.97, 1.04};
+        int ordinal = 0;
+        for (int pair = 0; pair < 4; pair++) {
+            for (int window = 0; window < 2; window++) {
+                double host = 300 * jitter[pair * 2 + window];
+                for (String variant : List.of("without", "with")) {
+                    double probe = variant.equals("with") ? host * probeFactor * jitter[7 - pair * 2 - window] : host;
+                    Map<String, Double> metrics = MetricKeys.withHostSpeed(
+                            Map.of(MetricKeys.CPU_US_PER_REQ, 40.0 * probe / 300), probe);
+                    results.add(new TrialResult(variant, ordinal++, TrialStatus.OK, Instant.EPOCH, Instant.EPOCH, 1,
+                            metrics, Map.of(), null, new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+        return results;
+    }
+
+    @Test
+    void theProbesOwnChangeIsPrintedAsTheCheckOfTheAdjustedMetrics() {
+        String steady = PairedSummary.format(pairs(1.0), ComparisonOptions.defaults());
+        String moved = PairedSummary.format(pairs(1.25), ComparisonOptions.defaults());
+
+        assertThat(steady).contains("cpu_us_per_req_adj", "host_probe_ns",
+                "host: host_probe_ns is the host's speed in each window").contains("The probe did not move")
+                .doesNotContain("judge it by the raw ones");
+        assertThat(moved).contains("The probe moved between the variants (+2", "judge it by the raw ones");
+        assertThat(PairedSummary.format(pairs(1.0).stream().map(r -> r.withMetrics(Map.of(MetricKeys.CPU_US_PER_REQ,
+                r.metrics().get(MetricKeys.CPU_US_PER_REQ)))).toList(), ComparisonOptions.defaults()))
+                .as("no probe, no note").doesNotContain("host:");
+    }
+}
