@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
@@ -60,10 +61,9 @@ final class PairedResults {
                 errors.add(e.getMessage());
             }
         }
-        double[] adjusted = Holm.adjust(analyses.stream().filter(a -> a != null)
-                .mapToDouble(a -> a.logRatio().pValue()).toArray());
+        double[] adjusted = holmByFamily(keys, analyses);
+        String probeNote = probeNote(keys, analyses, options);
         List<MetricComparison> comparisons = new ArrayList<>();
-        int k = 0;
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
             MetricDefinition definition = definitions.get(key);
@@ -81,9 +81,59 @@ final class PairedResults {
                         new MetricComparison.Sensitivity(null, null), errors.get(i)));
                 continue;
             }
-            comparisons.add(comparison(metric, direction, a, adjusted[k++], meanWithout, meanWith, costs, options));
+            MetricComparison c = comparison(metric, direction, a, adjusted[i], meanWithout, meanWith, costs, options);
+            if (probeNote != null && MetricKeys.HOST_ADJUSTED.containsValue(key)) {
+                List<String> warnings = new ArrayList<>(c.warnings());
+                warnings.add(probeNote);
+                c = new MetricComparison(c.metric(), c.groups(), c.change(), c.tests(), c.verdict(), c.reason(),
+                        warnings, c.sensitivity(), c.error(), c.paired());
+            }
+            comparisons.add(c);
         }
         return List.copyOf(comparisons);
+    }
+
+    /**
+     * Holm's adjustment within two families: the measured metrics, and the host's speed with the metrics scaled to
+     * it ({@link MetricKeys#HOST_ADJUSTED}), which restate the measured ones and must not make their verdicts
+     * stricter. NaN where a metric could not be analysed.
+     */
+    static double[] holmByFamily(List<String> keys, List<PairedAnalysis> analyses) {
+        double[] adjusted = new double[keys.size()];
+        java.util.Arrays.fill(adjusted, Double.NaN);
+        for (boolean host : new boolean[] {false, true}) {
+            List<Integer> family = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                if (analyses.get(i) != null && isHostScaled(keys.get(i)) == host) {
+                    family.add(i);
+                }
+            }
+            double[] p = Holm.adjust(family.stream().mapToDouble(i -> analyses.get(i).logRatio().pValue()).toArray());
+            for (int j = 0; j < family.size(); j++) {
+                adjusted[family.get(j)] = p[j];
+            }
+        }
+        return adjusted;
+    }
+
+    private static boolean isHostScaled(String key) {
+        return key.equals(MetricKeys.HOST_PROBE_NS) || MetricKeys.HOST_ADJUSTED.containsValue(key);
+    }
+
+    /**
+     * The note the scaled metrics carry when the host probe itself moved between the variants (p < α): the change
+     * under test then slowed or sped up everything on the host, and the scaled figures may hide part of its effect.
+     */
+    private static String probeNote(List<String> keys, List<PairedAnalysis> analyses, ComparisonOptions options) {
+        int i = keys.indexOf(MetricKeys.HOST_PROBE_NS);
+        if (i < 0 || analyses.get(i) == null || !(analyses.get(i).logRatio().pValue() < options.alpha())) {
+            return null;
+        }
+        PairedAnalysis probe = analyses.get(i);
+        return "the host probe moved between the variants (" + Display.percent(probe.relativeChange().percent())
+                .strip() + " " + Display.percentInterval(probe.relativeChange().ciLowPercent(),
+                probe.relativeChange().ciHighPercent()) + "): this figure, scaled to it, may hide part of the change; "
+                + "judge it by the measured metric";
     }
 
     private static MetricComparison comparison(MetricComparison.Metric metric, Direction direction, PairedAnalysis a,

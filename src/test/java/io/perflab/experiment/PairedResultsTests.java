@@ -1,0 +1,58 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.PairPosition;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PairedResultsTests {
+
+    private static final List<String> KEYS = List.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ,
+            MetricKeys.HOST_PROBE_NS, MetricKeys.CPU_US_PER_REQ_ADJ);
+
+    /**
+     * Five pairs of two windows: CPU per call 3 % higher with the change, context switches 1 % higher; the change's
+     * host probe reads {@code probeFactor} × the baseline's.
+     */
+    private static List<RunRecord> runs(double probeFactor) {
+        double[] noise = {1.00, 1.02, 0.99, 1.01, 0.98, 1.03, 1.00, 0.97, 1.02, 0.99};
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < 5; pair++) {
+            for (int window = 0; window < 2; window++) {
+                double host = 300 * noise[pair * 2 + window];
+                for (String variant : List.of("without", "with")) {
+                    boolean with = variant.equals("with");
+                    double n = with ? noise[9 - pair * 2 - window] : 1;
+                    double probe = with ? host * probeFactor * (1 + (n - 1) / 2) : host;
+                    Map<String, Double> metrics = MetricKeys.withHostSpeed(Map.of(
+                            MetricKeys.CPU_US_PER_REQ, 40.0 * (with ? 1.03 * n : 1) * host / 300,
+                            MetricKeys.CTX_SWITCHES_PER_REQ, 4.0 * (with ? 1.01 : 1) * (1 + (n - 1) / 10)), probe);
+                    runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(),
+                            null, metrics, new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+        return runs;
+    }
+
+    @Test
+    void theHostScaledMetricsAreAdjustedAmongThemselvesAndCarryANoteWhenTheProbeMoved() {
+        List<MetricComparison> steady = PairedResults.compare(runs(1.0), KEYS, Map.of());
+        List<MetricComparison> alone = PairedResults.compare(runs(1.0), KEYS.subList(0, 2), Map.of());
+        List<MetricComparison> moved = PairedResults.compare(runs(1.2), KEYS, Map.of());
+
+        assertThat(steady.get(0).tests().holmPValue()).as("the scaled metrics do not make the measured ones' Holm "
+                + "stricter").isEqualTo(alone.get(0).tests().holmPValue());
+        assertThat(steady.get(1).tests().holmPValue()).isEqualTo(alone.get(1).tests().holmPValue());
+        assertThat(steady.get(3).warnings()).noneMatch(w -> w.contains("host probe moved"));
+        assertThat(moved.get(3).warnings()).anyMatch(w -> w.startsWith("the host probe moved between the variants (+20")
+                && w.endsWith("judge it by the measured metric"));
+        assertThat(moved.get(0).warnings()).noneMatch(w -> w.contains("host probe"));
+    }
+}
