@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.paired.HostProbeCheck;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.experiment.VariantName;
@@ -93,11 +94,10 @@ final class PairedSummary {
      * hide that part of its cost.
      */
     static String hostNote(PairedAnalysis probe, ComparisonOptions options) {
-        boolean moved = probe.logRatio().pValue() < options.alpha();
+        boolean moved = HostProbeCheck.moved(probe, options.alpha());
         return "host: host_probe_ns is the host's speed in each window (the median CPU time of one system call of the "
                 + "runner's probe); the _adj metrics are scaled to it. The probe " + (moved ? "moved" : "did not move")
-                + " between the variants (" + Display.percent(probe.relativeChange().percent()).strip() + " "
-                + Display.percentInterval(probe.relativeChange().ciLowPercent(), probe.relativeChange().ciHighPercent())
+                + " between the variants (" + HostProbeCheck.change(probe)
                 + (moved ? "): the change under test slowed or sped up the probe itself, so the _adj figures may hide "
                 + "part of its effect; judge it by the raw ones.\n" : ").\n");
     }

@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.HostProbeCheck;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.experiment.VariantName;
@@ -104,7 +105,7 @@ final class PairedResults {
         for (boolean host : new boolean[] {false, true}) {
             List<Integer> family = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
-                if (analyses.get(i) != null && isHostScaled(keys.get(i)) == host) {
+                if (analyses.get(i) != null && HostProbeCheck.isHostScaled(keys.get(i)) == host) {
                     family.add(i);
                 }
             }
@@ -116,24 +117,17 @@ final class PairedResults {
         return adjusted;
     }
 
-    private static boolean isHostScaled(String key) {
-        return key.equals(MetricKeys.HOST_PROBE_NS) || MetricKeys.HOST_ADJUSTED.containsValue(key);
-    }
-
     /**
      * The note the scaled metrics carry when the host probe itself moved between the variants (p < α): the change
      * under test then slowed or sped up everything on the host, and the scaled figures may hide part of its effect.
      */
     private static String probeNote(List<String> keys, List<PairedAnalysis> analyses, ComparisonOptions options) {
         int i = keys.indexOf(MetricKeys.HOST_PROBE_NS);
-        if (i < 0 || analyses.get(i) == null || !(analyses.get(i).logRatio().pValue() < options.alpha())) {
+        if (i < 0 || analyses.get(i) == null || !HostProbeCheck.moved(analyses.get(i), options.alpha())) {
             return null;
         }
-        PairedAnalysis probe = analyses.get(i);
-        return "the host probe moved between the variants (" + Display.percent(probe.relativeChange().percent())
-                .strip() + " " + Display.percentInterval(probe.relativeChange().ciLowPercent(),
-                probe.relativeChange().ciHighPercent()) + "): this figure, scaled to it, may hide part of the change; "
-                + "judge it by the measured metric";
+        return "the host probe moved between the variants (" + HostProbeCheck.change(analyses.get(i))
+                + "): this figure, scaled to it, may hide part of the change; judge it by the measured metric";
     }
 
     private static MetricComparison comparison(MetricComparison.Metric metric, Direction direction, PairedAnalysis a,

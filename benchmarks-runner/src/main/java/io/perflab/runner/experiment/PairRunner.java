@@ -206,8 +206,8 @@ final class PairRunner {
                     cpus == null ? null : CpuList.parse(cpus).cpus());
             TrialResult result = new TrialResult(side.label(), ordinal(window, side), TrialStatus.OK,
                     instant(measured.startNanos()), instant(measured.endNanos()), channel.session(side).pid(),
-                    MetricKeys.withHostSpeed(measured.metrics(), hostSpeed), environment, null, new PairPosition(index, window, placement.cpus(side),
-                    measured.startNanos(), skew, side == placement.first()));
+                    MetricKeys.withHostSpeed(measured.metrics(), hostSpeed), environment, null,
+                    new PairPosition(index, window, cpus, measured.startNanos(), skew, side == placement.first()));
             results.add(result);
             listener.windowFinished(result);
         }

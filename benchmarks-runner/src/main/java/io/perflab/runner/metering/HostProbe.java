@@ -8,12 +8,10 @@ import java.io.RandomAccessFile;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongSupplier;
 
 /**
  * How fast the host runs a fixed piece of kernel work right now: one thread per CPU, each pinned to its CPU where
@@ -31,7 +29,9 @@ import java.util.function.LongSupplier;
  * (docs/PERFORMANCE.md, "The host's speed as a covariate").
  *
  * <p>The probe runs in the runner's process, not in the trial JVMs, so it adds nothing to what a trial meters, and
- * both variants of a pair see the same probe. Its cost is about 20 µs of CPU every 10 ms on each CPU (0.2 %).
+ * both variants of a pair see the same probe. Its own CPU time, by its own readings, is about 20 µs every 10 ms
+ * on each CPU (0.2 %); its effect on the trials' figures has not been measured side by side (the A/A of the
+ * default design, docs/PERFORMANCE.md, ran with it).
  */
 public final class HostProbe implements AutoCloseable {
 
@@ -45,22 +45,19 @@ public final class HostProbe implements AutoCloseable {
     static final int MIN_SAMPLES = 10;
 
     private final List<Sampler> samplers = new ArrayList<>();
-    private final LongSupplier nanoClock;
 
-    private HostProbe(LongSupplier nanoClock) {
-        this.nanoClock = nanoClock;
+    private HostProbe() {
     }
 
     /**
      * Starts sampling on each of {@code cpus} (a thread pinned to it where {@code sched_setaffinity} allows, else
-     * left where the scheduler puts it).
-     *
-     * @throws IllegalStateException if {@code /dev/null} cannot be opened
+     * left where the scheduler puts it). A sampler that cannot open {@code /dev/null} stops at once: its CPU then
+     * has no samples, and windows without enough of them get no host-scaled metrics.
      */
     public static HostProbe start(Collection<Integer> cpus) {
-        HostProbe probe = new HostProbe(System::nanoTime);
+        HostProbe probe = new HostProbe();
         for (int cpu : cpus) {
-            Sampler sampler = new Sampler(cpu, probe.nanoClock);
+            Sampler sampler = new Sampler(cpu);
             probe.samplers.add(sampler);
             Thread thread = new Thread(sampler, "perflab-host-probe-" + cpu);
             thread.setDaemon(true);
@@ -114,7 +111,6 @@ public final class HostProbe implements AutoCloseable {
     /** One CPU's sampling thread and its ring of (when, nanoseconds per call). */
     private static final class Sampler implements Runnable {
         private final int cpu;
-        private final LongSupplier nanoClock;
         private final long[] when = new long[CAPACITY];
         private final double[] perCall = new double[CAPACITY];
         private long count;
@@ -124,9 +120,8 @@ public final class HostProbe implements AutoCloseable {
         private volatile long position;
         private Thread thread;
 
-        Sampler(int cpu, LongSupplier nanoClock) {
+        Sampler(int cpu) {
             this.cpu = cpu;
-            this.nanoClock = nanoClock;
         }
 
         @Override
@@ -136,7 +131,7 @@ public final class HostProbe implements AutoCloseable {
             try (RandomAccessFile devNull = new RandomAccessFile("/dev/null", "r")) {
                 long sink = 0;
                 while (!stop) {
-                    long at = nanoClock.getAsLong();
+                    long at = System.nanoTime();
                     long before = threads.getCurrentThreadCpuTime();
                     for (int i = 0; i < CALLS; i++) {
                         sink += devNull.getFilePointer();
@@ -206,6 +201,6 @@ public final class HostProbe implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "HostProbe" + Arrays.toString(samplers.toArray());
+        return "HostProbe" + samplers;
     }
 }
