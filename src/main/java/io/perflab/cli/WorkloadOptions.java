@@ -59,11 +59,11 @@ final class WorkloadOptions {
 
     @Option(names = "--warmup-seconds", paramLabel = "S|auto[:MAX]", converter = WarmupConverter.class,
             description = "Warmup before the measured window: seconds, or auto = until throughput over 1 s windows "
-                    + "settles within 2 %% (capped at MAX, default 30) (default: auto:20).")
+                    + "settles within 2 %% (capped at MAX, default 30) (default: auto:20; paired designs: auto:15).")
     private Warmup warmupSeconds;
 
     @Option(names = "--run-seconds", paramLabel = "S", converter = SecondsConverter.class,
-            description = "Length of the measured window (default: 5).")
+            description = "Length of the measured window (default: 5; paired designs: 3).")
     private BigDecimal runSeconds;
 
     @Option(names = "--server-work-nanos", paramLabel = "NS",

@@ -29,7 +29,8 @@ import java.util.Map;
  * @param withJvmArgs JVM flags of the change's trial JVMs only
  * @param withoutCommand command experiments: the baseline's shell command
  * @param withCommand command experiments: the change's shell command
- * @param runsPerVariant trials per variant, 2..1000 (default 40)
+ * @param runsPerVariant trials per variant of the fresh design, 2..1000 (default 40); giving it without a
+ *     {@code design} chooses the fresh design
  * @param order {@code interleaved} (default), {@code randomized} or {@code blocked}
  * @param seed seed of the randomized order (default 1)
  * @param trialTimeoutSeconds a trial still running after this is killed (default: warmup cap + run + 60 s)
@@ -42,10 +43,11 @@ import java.util.Map;
  * @param withDirectory command experiments: the change's working directory
  * @param withoutEnvironment command experiments: environment variables of the baseline's runs, name → value
  * @param withEnvironment command experiments: environment variables of the change's runs
- * @param design {@code fresh} (default: a fresh JVM per trial), {@code duet} (pairs of JVMs at once, each on its half
- *     of the CPUs) or {@code alternating} (pairs of JVMs loaded in turn); command experiments take fresh or
- *     alternating
- * @param pairs a paired design's pairs, 2..1000: the most it runs (required with duet and alternating)
+ * @param design {@code alternating} (pairs of JVMs loaded in turn; the default unless {@code runsPerVariant} is
+ *     given, with 3 s windows after an {@code auto:15} warmup unless the workload says otherwise), {@code fresh} (a
+ *     fresh JVM per trial) or {@code duet} (pairs of JVMs at once, each on its half of the CPUs); command
+ *     experiments take fresh or alternating
+ * @param pairs a paired design's pairs, 2..1000: the most it runs (default 5)
  * @param windowsPerPair windows of each variant per pair of a paired design, 1..1000 (default 3)
  * @param target paired designs: stop once every target is met, each {@code METRIC:PERCENT%} (its change known to
  *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list
