@@ -202,7 +202,7 @@ final class PairRunner {
             PairCosts.record(environment, setup, Duration.ofNanos(shareNanos));
             environment.put("window_attempts", Integer.toString(attempts));
             String cpus = placement.cpus(side);
-            double hostSpeed = probe.medianNanos(measured.startNanos(), measured.endNanos(),
+            double hostSpeed = probe.speedNanos(measured.startNanos(), measured.endNanos(),
                     cpus == null ? null : CpuList.parse(cpus).cpus());
             TrialResult result = new TrialResult(side.label(), ordinal(window, side), TrialStatus.OK,
                     instant(measured.startNanos()), instant(measured.endNanos()), channel.session(side).pid(),

@@ -139,7 +139,7 @@ final class PairedRuns {
                     side == placement.first()));
             if (run.ok()) {
                 run = run.withMetrics(MetricKeys.withHostSpeed(run.metrics(),
-                        probe.medianNanos(runStart, nanoClock.getAsLong(), null)));
+                        probe.speedNanos(runStart, nanoClock.getAsLong(), null)));
             }
             if (!run.ok()) {
                 String error = "the " + side.label() + " command, run " + window + ": " + run.error();

@@ -24,23 +24,34 @@ class HostProbeTests {
     }
 
     @Test
-    void aWindowGetsTheMedianOfTheSamplesTakenInsideItOnTheCpusAsked() throws Exception {
+    void aWindowGetsAFigureFromTheSamplesTakenInsideItOnTheCpusAsked() throws Exception {
         int cpu = firstAllowedCpu();
         try (HostProbe probe = HostProbe.start(List.of(cpu))) {
             long from = System.nanoTime();
             Thread.sleep(400);
             long to = System.nanoTime();
 
-            double median = probe.medianNanos(from, to, null);
-            assertThat(median).as("ns per lseek on /dev/null").isGreaterThan(10).isLessThan(1_000_000);
-            assertThat(probe.medianNanos(from, to, List.of(cpu))).isEqualTo(median);
-            assertThat(probe.medianNanos(from, to, List.of(cpu + 1))).as("a CPU not probed").isNaN();
-            assertThat(probe.medianNanos(to + 1_000_000_000L, to + 2_000_000_000L, null)).as("no sample yet")
+            double speed = probe.speedNanos(from, to, null);
+            assertThat(speed).as("ns per lseek on /dev/null").isGreaterThan(10).isLessThan(1_000_000);
+            assertThat(probe.speedNanos(from, to, List.of(cpu))).isEqualTo(speed);
+            assertThat(probe.speedNanos(from, to, List.of(cpu + 1))).as("a CPU not probed").isNaN();
+            assertThat(probe.speedNanos(to + 1_000_000_000L, to + 2_000_000_000L, null)).as("no sample yet")
                     .isNaN();
-            assertThat(probe.medianNanos(from, from + 30_000_000L, null)).as("three samples at most: too few")
+            assertThat(probe.speedNanos(from, from + 30_000_000L, null)).as("three samples at most: too few")
                     .isNaN();
             assertThat(probe.pinned()).as("sched_setaffinity to an allowed CPU on Linux").isTrue();
         }
+    }
+
+    @Test
+    void theFigureIsTheTenthPercentileInterpolatedAsRsQuantile() {
+        // R: quantile(1:10, 0.1) = 1.9; quantile(c(5), 0.1) = 5; quantile(c(1, 2, 4), 0.1) = 1.2
+        assertThat(HostProbe.QUANTILE).isEqualTo(0.10);
+        assertThat(HostProbe.quantile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.1)).isCloseTo(1.9,
+                within(1e-12));
+        assertThat(HostProbe.quantile(new double[] {5}, 0.1)).isEqualTo(5);
+        assertThat(HostProbe.quantile(new double[] {1, 2, 4}, 0.1)).isCloseTo(1.2, within(1e-12));
+        assertThat(HostProbe.quantile(new double[] {1, 2, 4}, 1.0)).isEqualTo(4);
     }
 
     @Test
@@ -50,7 +61,7 @@ class HostProbeTests {
         probe.close();
         long after = System.nanoTime();
         Thread.sleep(200);
-        assertThat(probe.medianNanos(after, System.nanoTime(), null)).isNaN();
+        assertThat(probe.speedNanos(after, System.nanoTime(), null)).isNaN();
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("perflab-host-probe"));
     }
 
