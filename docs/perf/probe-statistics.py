@@ -44,3 +44,17 @@ for metric in ['cpu_us_per_req', 'user_cpu_us_per_req', 'sys_cpu_us_per_req', 'r
         rows.append((ws, k, pm, wi, r, b))
     for ws, k, pm, wi, r, b in sorted(rows):
         print('   %-20s adj: pair-mean sd %5.2f%%  within %5.2f%%  window sd %5.2f%%   r %.2f slope %.2f' % (k, 100*pm, 100*wi, 100*ws, r, b))
+# the statistic's own change between the variants: pairs' means of log(with / without) and their t interval; in an
+# A/A it should be 0, and with a real change it shows how much the change itself moves the probe
+from scipy import stats
+print('the probe statistic itself, with / without:')
+for k in keys:
+    pairs = defaultdict(list)
+    for (i, w), s in W.items():
+        if 'with' in s and 'without' in s and k in s['with'] and k in s['without']:
+            pairs[i].append(math.log(s['with'][k] / s['without'][k]))
+    means = [st.mean(v) for v in pairs.values()]
+    n, mu, se = len(means), st.mean(means), st.stdev(means) / math.sqrt(len(means))
+    t = stats.t.ppf(0.975, n - 1)
+    print('   %-20s %+6.2f %% [%+6.2f, %+6.2f]  (%d pairs)' % (k, 100 * (math.exp(mu) - 1),
+          100 * (math.exp(mu - t * se) - 1), 100 * (math.exp(mu + t * se) - 1), n))
