@@ -96,8 +96,8 @@ final class PairedSummary {
     static String hostNote(PairedAnalysis probe, ComparisonOptions options) {
         boolean moved = HostProbeCheck.moved(probe, options.alpha());
         return "host: host_probe_ns is the host's speed in each window (the tenth percentile of the CPU time of one "
-                + "system call of the runner's probe); the _adj metrics are scaled to it. The probe " + (moved ? "moved" : "did not move")
-                + " between the variants (" + HostProbeCheck.change(probe)
+                + "system call of the runner's probe); the _adj metrics are scaled to it. The probe "
+                + (moved ? "moved" : "did not move") + " between the variants (" + HostProbeCheck.change(probe)
                 + (moved ? "): the change under test slowed or sped up the probe itself, so the _adj figures may hide "
                 + "part of its effect; judge it by the raw ones.\n" : ").\n");
     }

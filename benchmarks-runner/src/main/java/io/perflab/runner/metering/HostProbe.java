@@ -33,7 +33,10 @@ import java.util.concurrent.locks.LockSupport;
  * samples are the ones nothing in the guest disturbed. In an A/A of alternating pairs (32 windows, 12-02) the
  * log-ratio of CPU per call between the two JVMs of a window spread by 11.3 %; divided by the median probe by
  * 9.1 % (fitted slope 1.8: the median moved too little), by the tenth percentile by 7.1 % (slope 0.91, near the 1 a
- * plain ratio assumes).
+ * plain ratio assumes). In a second run, with a change, the two tied per window and the tenth percentile spread less
+ * on the pairs' means (5.2 % against 5.8 %). It does not make the probe blind to the guest: in one known-effect
+ * campaign the probe read 1.8 % faster in the windows of the variant that made fewer system calls per second, in
+ * another it did not move (docs/PERFORMANCE.md, "The known effect at the default size").
  *
  * <p>The probe runs in the runner's process, not in the trial JVMs, so it adds nothing to what a trial meters, and
  * both variants of a pair see the same probe. Its own CPU time, by its own readings, is about 20 µs every 10 ms

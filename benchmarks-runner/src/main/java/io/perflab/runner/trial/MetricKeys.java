@@ -41,7 +41,8 @@ public final class MetricKeys {
     public static final String LATENCY_P999_US = "latency_p999_us";
     /**
      * The host's speed while the window ran: the tenth percentile of the CPU time of one system call of the runner's
-     * probe ({@link io.perflab.runner.metering.HostProbe}), ns. Recorded by paired designs, whose runner probes the host.
+     * probe ({@link io.perflab.runner.metering.HostProbe}), ns. Recorded by paired designs, whose runner probes the
+     * host.
      */
     public static final String HOST_PROBE_NS = "host_probe_ns";
     /** The probe time the {@code _adj} metrics are scaled to: a host taking 1 µs per probe call. */
