@@ -18,6 +18,7 @@ import io.perflab.stats.VarianceComponents;
 import io.perflab.stats.Verdict;
 import io.perflab.stats.WindowsPerPair;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,7 +102,7 @@ final class PairedResults {
      */
     static double[] holmByFamily(List<String> keys, List<PairedAnalysis> analyses) {
         double[] adjusted = new double[keys.size()];
-        java.util.Arrays.fill(adjusted, Double.NaN);
+        Arrays.fill(adjusted, Double.NaN);
         for (boolean host : new boolean[] {false, true}) {
             List<Integer> family = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
@@ -127,7 +128,7 @@ final class PairedResults {
             return null;
         }
         return "the host probe moved between the variants (" + HostProbeCheck.change(analyses.get(i))
-                + "): this figure, scaled to it, may hide part of the change; judge it by the measured metric";
+                + "): this figure, scaled to it, may misstate the change; judge it by the measured metric";
     }
 
     private static MetricComparison comparison(MetricComparison.Metric metric, Direction direction, PairedAnalysis a,
