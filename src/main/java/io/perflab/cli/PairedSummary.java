@@ -98,8 +98,8 @@ final class PairedSummary {
         return "host: host_probe_ns is the host's speed in each window (the tenth percentile of the CPU time of one "
                 + "system call of the runner's probe); the _adj metrics are scaled to it. The probe "
                 + (moved ? "moved" : "did not move") + " between the variants (" + HostProbeCheck.change(probe)
-                + (moved ? "): the change under test slowed or sped up the probe itself, so the _adj figures may misstate "
-                + "its effect; judge it by the raw ones.\n" : ").\n");
+                + (moved ? "): the change under test slowed or sped up the probe itself, so the _adj figures may "
+                + "misstate its effect; judge it by the raw ones.\n" : ").\n");
     }
 
     /** The variance components of each metric and, with the costs, the windows per pair to use next time. */
