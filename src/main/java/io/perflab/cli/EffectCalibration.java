@@ -3,6 +3,7 @@ package io.perflab.cli;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Comparison;
@@ -13,6 +14,7 @@ import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Proportion;
 import io.perflab.stats.RelativeChange;
+import io.perflab.stats.Summary;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -179,10 +181,29 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         + "half-width of one experiment's 95% interval of the change, in percentage points.\n"
                 : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
                         + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
-                        + "experiments with p < α (and, with a reference, on its side).\n");
+                        + "experiments with p < α (and, with a reference, on its side).\n" + measuredInjection(results));
         s.append(String.format(Locale.ROOT, "%d results in %s: about %s per experiment.%n", results.size(),
                 minutes(elapsed), minutes(elapsed.dividedBy(Math.max(1, experiments)))));
         return s.toString();
+    }
+
+    /**
+     * What the injected work cost in the {@code with} side's windows, as its calls that timed themselves measured it
+     * ({@link RpcBenchResult#SERVER_WORK_MEASURED_NANOS}), beside the cost asked for; empty when no window recorded
+     * it (a file from before windows did).
+     */
+    String measuredInjection(List<TrialResult> results) {
+        double[] measured = results.stream().filter(r -> r.variant().equals(VariantName.WITH.label()))
+                .map(r -> r.environment().get(RpcBenchResult.SERVER_WORK_MEASURED_NANOS))
+                .filter(java.util.Objects::nonNull).mapToDouble(Double::parseDouble).toArray();
+        if (injectedNanos == 0 || measured.length == 0) {
+            return "";
+        }
+        Summary m = Summary.of(measured, VariantName.WITH.label());
+        return String.format(Locale.ROOT, "injected cost as measured: median %.0f ns per call over %d windows of the "
+                + "with side (quartiles %.0f–%.0f, range %.0f–%.0f), against the %d ns asked: the calls that time "
+                + "themselves on the thread CPU clock, one in 64.%n", m.median(), m.n(), m.q1(), m.q3(), m.min(),
+                m.max(), injectedNanos);
     }
 
     private List<String> headline(List<TrialResult> results) {

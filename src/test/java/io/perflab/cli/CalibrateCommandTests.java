@@ -158,7 +158,32 @@ class CalibrateCommandTests extends CommandLineTests {
         assertThat(report).contains("Known-effect calibration, duet design: 2 experiments of 3 pairs",
                 "serverWorkNanos=1000 injected on the with side")
                 .containsPattern("cpu_us_per_req +\\+2\\.00% +\\+2\\.0\\d% +[+-]0\\.0\\d pp +2/2 .* 2/2 ")
-                .contains("reference: the injected 1000 ns per call", "about 2 min 00 s per experiment");
+                .contains("reference: the injected 1000 ns per call", "about 2 min 00 s per experiment")
+                .as("no window recorded what its injected work cost").doesNotContain("injected cost as measured");
+    }
+
+    /** The with side's windows record what their calls that timed themselves spun; the report sets it beside N. */
+    @Test
+    void aKnownEffectReportsTheInjectedCostTheWindowsMeasured() {
+        double[] measured = {990, 1012, 1004, 995, 1200, 1000};
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            for (TrialResult r : io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50}, new double[] {51}).results()) {
+                Map<String, String> environment = r.variant().equals("with")
+                        ? Map.of("server_work_measured_nanos", Double.toString(measured[p]))
+                        : Map.of();
+                results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
+                        r.metrics(), environment, r.error(), r.pair()));
+            }
+        }
+        EffectCalibration calibration = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING,
+                2, 3, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
+
+        // R: quantile(c(990, 1012, 1004, 995, 1200, 1000)) gives 990, 996.25, 1002, 1010, 1200
+        assertThat(calibration.format(results, Duration.ofMinutes(4))).contains("injected cost as measured: median "
+                + "1002 ns per call over 6 windows of the with side (quartiles 996–1010, range 990–1200), against the "
+                + "1000 ns asked");
     }
 
     @Test

@@ -236,6 +236,7 @@ public final class RpcBench {
         Histogram latency;
         long startNanos;
         long jitBefore;
+        ServerWork.Timing serverWork;
         try (KernelMeter.Session kernelSession = prepared != null ? prepared : kernel.open()) {
             awaitOnCpu(nanoClock, startAt);
             jitBefore = jitMillis();
@@ -244,6 +245,7 @@ public final class RpcBench {
             // before it would count the calls that complete while it reads (seconds, when it was the meter's
             // first use)
             load.swapLatencies();
+            ServerWork.Timing workBefore = ServerWork.timing();
             startNanos = start.nanoTime();
             kernelSession.windowStarts(startNanos);
             long end = endAt.orElse(startNanos + workload.run().toNanos());
@@ -261,6 +263,7 @@ public final class RpcBench {
                 window = meter.snapshot().since(start);
             }
             kernelWindow = kernelSession.windowEnds(start.nanoTime() + window.elapsedNanos());
+            serverWork = ServerWork.timing().since(workBefore);
         }
         Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
         long jitInWindow = jitMillis() - jitBefore;
@@ -271,7 +274,7 @@ public final class RpcBench {
         long failed = load.failed.get() - failedBefore;
         return new Measured(startNanos, new RpcBenchResult(workload, options.describe(), latency.getTotalCount(),
                 window, latency, warmupUsed, warmup.settled(), failed, load.firstError.get(), othersPercent,
-                jitInWindow, kernelWindow, warmup.setup()));
+                jitInWindow, kernelWindow, warmup.setup(), serverWork));
     }
 
     /**

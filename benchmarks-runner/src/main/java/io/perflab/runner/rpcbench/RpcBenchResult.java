@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -34,16 +35,27 @@ import org.HdrHistogram.Histogram;
  *     one-second steps of the warmup (calls per second and CPU time per call with their spread, and the JIT's work
  *     in the last step — what "settled" rests on), and the calibration of any injected server work
  *     ({@link ServerWork#describe()})
+ * @param serverWork what the injected server work's calls that timed themselves measured in the window
+ *     ({@link ServerWork#timing()}); {@link ServerWork.Timing#NONE} without injected work
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
                              boolean warmupSettled, long failedCalls, String firstError,
                              double othersCpuPercent, long jitMillisInWindow, KernelWindow kernel,
-                             Map<String, String> setup) {
+                             Map<String, String> setup, ServerWork.Timing serverWork) {
 
     public RpcBenchResult {
         setup = Map.copyOf(setup);
+        Objects.requireNonNull(serverWork, "serverWork");
     }
+
+    /**
+     * Environment key, with injected server work: the mean CPU time, ns, that the window's calls which timed
+     * themselves spun ({@link ServerWork}), to set beside the {@code serverWorkNanos} asked for; absent when none did.
+     */
+    public static final String SERVER_WORK_MEASURED_NANOS = "server_work_measured_nanos";
+    /** Environment key, with injected server work: how many of the window's calls timed themselves. */
+    public static final String SERVER_WORK_TIMED_CALLS = "server_work_timed_calls";
 
     /**
      * Environment key: the relative standard error, in percent, that sampling gives the window's user CPU: the
@@ -81,7 +93,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
                           boolean warmupSettled, long failedCalls, String firstError, double othersCpuPercent,
                           long jitMillisInWindow) {
         this(workload, engineOptions, requests, window, latencyNanos, warmupUsed, warmupSettled, failedCalls,
-                firstError, othersCpuPercent, jitMillisInWindow, KernelWindow.NOT_METERED, Map.of());
+                firstError, othersCpuPercent, jitMillisInWindow, KernelWindow.NOT_METERED, Map.of(),
+                ServerWork.Timing.NONE);
     }
 
     /** The window's CPU time less the JIT compiler threads', split into user and system time by {@link #kernel}. */
@@ -154,6 +167,12 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         }
         if (!Double.isNaN(othersCpuPercent)) {
             env.put("others_cpu_percent", String.format(java.util.Locale.ROOT, "%.1f", othersCpuPercent));
+        }
+        if (workload.serverWorkNanos() > 0) {
+            env.put(SERVER_WORK_TIMED_CALLS, Long.toString(serverWork.calls()));
+            if (serverWork.calls() > 0) {
+                env.put(SERVER_WORK_MEASURED_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.meanNanos()));
+            }
         }
         if (firstError != null) {
             env.put("first_error", firstError);

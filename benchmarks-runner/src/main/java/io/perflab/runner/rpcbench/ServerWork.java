@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,6 +28,10 @@ import java.util.function.LongSupplier;
  * clock's own cost measured at calibration, and moves the iterations per call a quarter of the way to what would have
  * cost exactly {@code serverWorkNanos}: the cost converges on the requested one in whatever code the JIT settles on.
  * The two clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
+ *
+ * <p>What the timed calls measured is also added up for the JVM ({@link #timing()}), so that each window records
+ * the cost its calls actually spun ({@code server_work_measured_nanos}): the injected effect is shown, window by
+ * window, to be the one asked for, not assumed.
  */
 public final class ServerWork implements Runnable {
 
@@ -42,6 +47,9 @@ public final class ServerWork implements Runnable {
     private static final int WARMUP_ITERATIONS = 1_000;
 
     private static Calibration calibration;
+    /** Calls that timed themselves in this JVM, and the CPU time their spins took, ns. */
+    private static final LongAdder TIMED_CALLS = new LongAdder();
+    private static final LongAdder TIMED_NANOS = new LongAdder();
 
     private final long nanosPerCall;
     /** Iterations per call, corrected as calls time themselves; written by any thread that calls. */
@@ -145,7 +153,14 @@ public final class ServerWork implements Runnable {
         long took = THREADS.getCurrentThreadCpuTime() - before - calibrated.clockNanos();
         if (took > 0) {
             iterations = correct(n, took, nanosPerCall);
+            TIMED_CALLS.increment();
+            TIMED_NANOS.add(took);
         }
+    }
+
+    /** What the calls that timed themselves have measured so far in this JVM, over every server's work. */
+    public static Timing timing() {
+        return new Timing(TIMED_CALLS.sum(), TIMED_NANOS.sum());
     }
 
     /** A quarter of the way from {@code n} iterations, which took {@code took} ns, to those that would take the target. */
@@ -180,6 +195,28 @@ public final class ServerWork implements Runnable {
                 ROUND_MILLIS, 100 * calibrated.spread()) + String.format(Locale.ROOT, "; a clock reading %d ns; "
                 + "one call in %d times itself and corrects the iterations", calibrated.clockNanos(), CHECK_EVERY));
         return d;
+    }
+
+    /**
+     * The calls that timed themselves up to some instant and the CPU time their spins took ({@link #timing()}).
+     *
+     * @param calls calls that timed themselves
+     * @param nanos the CPU time of their spins, less the clock's own cost, ns
+     */
+    public record Timing(long calls, long nanos) {
+
+        /** Nothing timed. */
+        public static final Timing NONE = new Timing(0, 0);
+
+        /** The calls timed between {@code earlier} and this. */
+        public Timing since(Timing earlier) {
+            return new Timing(calls - earlier.calls, nanos - earlier.nanos);
+        }
+
+        /** The mean CPU time of a timed call's spin, ns; NaN when no call timed itself. */
+        public double meanNanos() {
+            return calls == 0 ? Double.NaN : nanos / (double) calls;
+        }
     }
 
     /**

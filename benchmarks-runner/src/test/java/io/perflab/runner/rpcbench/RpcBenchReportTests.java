@@ -95,7 +95,7 @@ class RpcBenchReportTests {
     private static RpcBenchResult withKernel(RpcBenchResult r, KernelWindow kernel) {
         return new RpcBenchResult(r.workload(), r.engineOptions(), r.requests(), r.window(), r.latencyNanos(),
                 r.warmupUsed(), r.warmupSettled(), r.failedCalls(), r.firstError(), r.othersCpuPercent(),
-                r.jitMillisInWindow(), kernel, r.setup());
+                r.jitMillisInWindow(), kernel, r.setup(), r.serverWork());
     }
 
     /** The "Without patch" figures of rpc-bench in seeds/001, rebuilt as a window of 776 270 requests in 5 s. */
@@ -109,7 +109,7 @@ class RpcBenchReportTests {
                 .withWarmup(Warmup.fixed(Duration.ofSeconds(5))), Map.of("completion", "notification"), requests,
                 new ProcessMeter.Window(5_000_000_000L, usage, ResourceUsage.ZERO, 123 * requests, 0, 0), latency,
                 Duration.ofSeconds(5), true, 0, null, Double.NaN, 0, KernelWindow.NOT_METERED,
-                Map.of("warmup_evidence", "calls/s 155254 155254 155254 (spread 0.0 %)"));
+                Map.of("warmup_evidence", "calls/s 155254 155254 155254 (spread 0.0 %)"), ServerWork.Timing.NONE);
     }
 
     @Test

@@ -41,6 +41,24 @@ class ServerWorkTests {
         assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds", "one call in 64 times itself");
     }
 
+    @Test
+    void theCallsThatTimeThemselvesAddUpWhatTheirSpinsTook() {
+        ServerWork work = ServerWork.of(20_000);
+        ServerWork.Timing before = ServerWork.timing();
+        for (int i = 0; i < 6_400; i++) {
+            work.run();
+        }
+        ServerWork.Timing timed = ServerWork.timing().since(before);
+
+        // one call in 64, drawn at random: 100 expected, and fewer than 50 or more than 200 about never
+        assertThat(timed.calls()).isBetween(50L, 200L);
+        // the corrections steer what the timed calls measure onto the target, whatever the JIT and the host do
+        assertThat(timed.meanNanos()).isEqualTo(timed.nanos() / (double) timed.calls()).isBetween(10_000.0, 40_000.0);
+        assertThat(ServerWork.Timing.NONE.meanNanos()).isNaN();
+        assertThat(new ServerWork.Timing(7, 700).since(new ServerWork.Timing(2, 100))).isEqualTo(
+                new ServerWork.Timing(5, 600));
+    }
+
     private static boolean within(double nanosPerCall) {
         return nanosPerCall >= 20_000 * 0.8 && nanosPerCall <= 20_000 * 1.25;
     }

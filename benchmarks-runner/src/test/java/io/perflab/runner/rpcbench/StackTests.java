@@ -67,6 +67,10 @@ class StackTests {
         assertThat(result.metrics().get(MetricKeys.CPU_US_PER_REQ)).isGreaterThan(0.9 * injected / 1e3);
         assertThat(result.environment()).containsEntry("server_work_nanos", "300000")
                 .containsKey("server_work_calibration");
+        // at 300 µs a call, the 0.5 s window's calls that timed themselves show what the spin cost in it
+        assertThat(Long.parseLong(result.environment().get(RpcBenchResult.SERVER_WORK_TIMED_CALLS))).isPositive();
+        assertThat(Double.parseDouble(result.environment().get(RpcBenchResult.SERVER_WORK_MEASURED_NANOS)))
+                .isBetween(0.5 * injected, 2.0 * injected);
         assertThat(result.environment().get("workload")).contains("serverWorkNanos=300000");
     }
 
