@@ -30,7 +30,8 @@ import java.util.function.LongSupplier;
  *       clock in both JVMs, and ends at the same instant; each result records its start and the skew to its
  *       partner's, and a window that started too far apart is measured again ({@link #MAX_SKEW}).
  *   <li>Alternating: both JVMs are paused after the warmup; windows follow in the order A B B A A B …, each JVM
- *       resumed {@link #RESUME_SETTLE} before its window and paused again after it.
+ *       resumed {@link #RESUME_SETTLE} before its window and paused again after it; a window that started late or
+ *       measured a figure below zero is measured again ({@link #disturbed}).
  * </ul>
  *
  * <p>Each window's metrics carry the host's speed while it ran, from the {@link HostProbe} samples on the CPUs its
@@ -70,6 +71,18 @@ final class PairRunner {
         this.clock = clock;
         this.nanoClock = nanoClock;
         this.probe = probe;
+    }
+
+    /**
+     * Whether an alternating window is measured again: it started more than {@code tolerated} after its
+     * instant, or one of its figures is below zero. A late start is a JVM held up at the window's start — on a
+     * busy guest, or waiting under {@code -Xbatch} for the compilation of the window's own code, which a 16th
+     * window of 0.5 s met (550 ms late, 118 ms of compiler CPU in a 34 ms window) — so the window measures less
+     * than it should and what it holds is not the steady state.
+     */
+    static boolean disturbed(TrialProtocol.Window measured, long startAt, long tolerated) {
+        return measured.startNanos() - startAt > tolerated
+                || measured.metrics().values().stream().anyMatch(v -> v < 0);
     }
 
     /** Runs pair {@code index} of {@code plan}, telling {@code listener} about each window. */
@@ -163,20 +176,28 @@ final class PairRunner {
             }
             Map<VariantName, Integer> windows = new EnumMap<>(Map.of(VariantName.WITHOUT, 0, VariantName.WITH, 0));
             int slots = 2 * plan.windowsPerPair();
+            long tolerated = Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
             for (int slot = 0; slot < slots; slot++) {
                 VariantName side = abba(slot, order.get(0));
                 int window = windows.merge(side, 1, Integer::sum) - 1;
-                channel.prepare(EnumSet.of(side));
                 long commanded = nanoClock.getAsLong();
-                long startAt = commanded + RESUME_SETTLE.toNanos();
-                long endAt = startAt + windowLength().toNanos();
-                channel.send(side, TrialProtocol.windowCommand(window, startAt, endAt));
-                TrialProtocol.Window measured = channel.awaitWindows(EnumSet.of(side), window,
-                        endAt + WINDOW_GRACE.toNanos(), WINDOW_GRACE).get(side);
-                if (slot < slots - 1) {
-                    channel.pause(side);
+                for (int attempt = 1; ; attempt++) {
+                    channel.prepare(EnumSet.of(side));
+                    long startAt = nanoClock.getAsLong() + RESUME_SETTLE.toNanos();
+                    long endAt = startAt + windowLength().toNanos();
+                    channel.send(side, TrialProtocol.windowCommand(window, startAt, endAt));
+                    TrialProtocol.Window measured = channel.awaitWindows(EnumSet.of(side), window,
+                            endAt + WINDOW_GRACE.toNanos(), WINDOW_GRACE).get(side);
+                    if (disturbed(measured, startAt, tolerated) && attempt <= WINDOW_RETRIES) {
+                        channel.pause(side); // measured again from the same state as every window: paused, resumed
+                        continue;
+                    }
+                    if (slot < slots - 1) {
+                        channel.pause(side);
+                    }
+                    record(side, window, measured, null, nanoClock.getAsLong() - commanded, attempt);
+                    break;
                 }
-                record(side, window, measured, null, nanoClock.getAsLong() - commanded, 1);
             }
         }
 

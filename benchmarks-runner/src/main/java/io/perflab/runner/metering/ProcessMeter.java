@@ -62,7 +62,9 @@ public final class ProcessMeter {
     /**
      * A reading of every source. Allocation, GC and the compiler threads are read before the clock and
      * {@code getrusage}, so that reading them falls outside a window that starts with this snapshot, and inside
-     * the previous one when the snapshot ends a window; either way, it is charged once.
+     * the previous one when the snapshot ends a window; either way, it is charged once. The compiler threads are
+     * read once more after the clock: a window takes out what they used from the start's second reading to the
+     * end's first, an interval inside the one {@code getrusage} measured ({@link Snapshot#since}).
      */
     public Snapshot snapshot() {
         long allocated = allocatedBytes.getAsLong();
@@ -70,7 +72,8 @@ public final class ProcessMeter {
         CompilerThreads.Reading compilers = compilerThreads.get();
         ResourceUsage resources = usage.get();
         long now = nanoClock.getAsLong();
-        return new Snapshot(now, resources, compilers, allocated, collections);
+        CompilerThreads.Reading compilersAfter = compilerThreads.get();
+        return new Snapshot(now, resources, compilers, compilersAfter, allocated, collections);
     }
 
     /** The JIT compiler threads' CPU time so far, in microseconds (0 where unknown). */
@@ -96,23 +99,26 @@ public final class ProcessMeter {
      * One reading of the meter's sources.
      *
      * @param usage the whole process
-     * @param compilerThreads the JIT compiler threads, part of {@code usage}
+     * @param compilerThreads the JIT compiler threads, part of {@code usage}, read just before it
+     * @param compilerThreadsAfter the same, read just after {@code usage} and the clock
      */
     public record Snapshot(long nanoTime, ResourceUsage usage, CompilerThreads.Reading compilerThreads,
-                           long allocatedBytes, GcTotals gc) {
+                           CompilerThreads.Reading compilerThreadsAfter, long allocatedBytes, GcTotals gc) {
 
         /**
          * What happened between {@code start} and this snapshot. The compiler threads' share comes off the process's
-         * figures; where their user/system split, made from 10 ms ticks, claims more system (or user) time than the
-         * process's own split has, the excess is moved to the other side, so that no figure goes negative and the
-         * total stays exact. Their page faults come off the process's at most down to none: the compiler threads are
-         * read a moment before {@code getrusage}, and a compiler at work faults in new memory at a rate that the
-         * rest of a process at steady state does not come near, so the faults it takes in that moment at the start
-         * of a window would otherwise come off twice.
+         * figures: what they used from the start's reading after {@code getrusage} to this one's before it, so that
+         * their interval lies inside the process's. Read the other way round, a compilation running while the
+         * meter reads (the window's own code compiled under {@code -Xbatch}, seen at a 16th window of 0.5 s) was
+         * taken out of a window whose process figures did not hold it, and drove its CPU per call below zero. Where
+         * their user/system split, made from 10 ms ticks, claims more system (or user) time than the process's own
+         * split has, the excess is moved to the other side, so that no figure goes negative and the total stays
+         * exact. Their page faults come off the process's at most down to none: a compiler at work faults in new
+         * memory at a rate that the rest of a process at steady state does not come near.
          */
         public Window since(Snapshot start) {
             ResourceUsage process = usage.minus(start.usage);
-            ResourceUsage compilers = compilerThreads.since(start.compilerThreads);
+            ResourceUsage compilers = compilerThreads.since(start.compilerThreadsAfter);
             long user = compilers.userMicros();
             long system = compilers.systemMicros();
             if (system > process.systemMicros()) {

@@ -18,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code silent} (exits 0 without a result), {@code hang} (never ends). Driven ({@code --driven SPEC}), it speaks the
  * driven trial protocol at once, without a load: {@code ok} measures each window at the times it is told,
  * {@code crash} exits before it is ready, {@code crash-window-1} when told to measure window 1, {@code late-once}
- * starts the first window it is told 200 ms late, {@code hang} never says it is ready.
+ * starts the first window it is told 200 ms late, {@code negative-once} reports its first window's CPU per call below
+ * zero, {@code hang} never says it is ready.
  */
 public final class FakeTrial {
 
@@ -61,6 +62,7 @@ public final class FakeTrial {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         boolean paused = false;
         boolean late = behaviour.equals("late-once");
+        boolean negative = behaviour.equals("negative-once");
         String line;
         while ((line = in.readLine()) != null) {
             TrialProtocol.Command command = TrialProtocol.parseCommand(line);
@@ -77,7 +79,9 @@ public final class FakeTrial {
                 window.put("failed_calls", "0");
                 window.put("was_paused", Boolean.toString(paused));
                 System.out.println(TrialProtocol.encodeWindow(command.window(), start, System.nanoTime(),
-                        Map.of("cpu_us_per_req", 30.0 + pid % 7, "reqs_per_sec", 1000.0), window));
+                        Map.of("cpu_us_per_req", (negative ? -1 : 1) * (30.0 + pid % 7), "reqs_per_sec", 1000.0),
+                        window));
+                negative = false;
                 paused = false;
             } else if (command.name().equals(TrialProtocol.PREPARE)) {
                 System.out.println(TrialProtocol.PREPARED);

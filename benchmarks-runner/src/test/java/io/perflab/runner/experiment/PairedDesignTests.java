@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialProtocol;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +134,36 @@ class PairedDesignTests extends PairedDesignSupport {
             assertThat(pair.get(i).pair().startNanos()).isGreaterThanOrEqualTo(
                     pair.get(i - 1).pair().startNanos() + TimeUnit.MILLISECONDS.toNanos(300));
         }
+    }
+
+    /**
+     * Each JVM's first window is disturbed — one starts it 200 ms late (the tolerance of a 300 ms window is 50 ms),
+     * the other reports CPU per call below zero — so each is paused and measured again; the rest once.
+     */
+    @Test
+    void anAlternatingWindowThatStartedLateOrMeasuredBelowZeroIsMeasuredAgain() {
+        ExperimentPlan plan = plan(engine("late-once"), engine("negative-once"), 2, ExperimentDesign.ALTERNATING, 2);
+
+        PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
+
+        assertThat(outcome.stop()).isEqualTo(PairedOutcome.Stop.COMPLETED);
+        assertThat(outcome.results()).hasSize(8).allMatch(TrialResult::ok)
+                .allMatch(r -> r.metrics().get(MetricKeys.CPU_US_PER_REQ) > 0)
+                .allMatch(r -> r.environment().get("was_paused").equals("true"));
+        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 0)
+                .allMatch(r -> r.environment().get("window_attempts").equals("2"));
+        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 1)
+                .allMatch(r -> r.environment().get("window_attempts").equals("1"));
+    }
+
+    @Test
+    void aWindowIsDisturbedWhenItStartedLateOrAFigureIsBelowZero() {
+        TrialProtocol.Window onTime = new TrialProtocol.Window(0, 1_040, 2_000, Map.of("cpu_us_per_req", 30.0),
+                Map.of());
+        assertThat(PairRunner.disturbed(onTime, 1_000, 50)).isFalse();
+        assertThat(PairRunner.disturbed(onTime, 989, 50)).as("51 ns late, 50 tolerated").isTrue();
+        assertThat(PairRunner.disturbed(new TrialProtocol.Window(0, 1_000, 2_000, Map.of("cpu_us_per_req", 30.0,
+                "involuntary_ctx_switches_per_req", -0.8), Map.of()), 1_000, 50)).isTrue();
     }
 
     @Test

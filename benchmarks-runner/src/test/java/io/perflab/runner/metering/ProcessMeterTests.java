@@ -59,7 +59,8 @@ class ProcessMeterTests {
                 new ResourceUsage(1100, 550, 40, 6)));
         // 310 µs on CPU in between, 30 user ticks and 1 system tick: 300 µs user, 10 µs system
         Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
-                new CompilerThreads.Reading(42_000, 4, 0, 3, 0), new CompilerThreads.Reading(352_000, 34, 1, 8, 2)));
+                new CompilerThreads.Reading(42_000, 4, 0, 3, 0), new CompilerThreads.Reading(42_000, 4, 0, 3, 0),
+                new CompilerThreads.Reading(352_000, 34, 1, 8, 2), new CompilerThreads.Reading(352_000, 34, 1, 8, 2)));
         ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
                 compilers::pop);
 
@@ -78,7 +79,8 @@ class ProcessMeterTests {
                 new ResourceUsage(900, 20, 10, 0)));
         // 500 µs on CPU, one system tick and no user tick: all 500 µs would be system time
         Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
-                new CompilerThreads.Reading(0, 0, 0, 0, 0), new CompilerThreads.Reading(500_000, 0, 1, 2, 0)));
+                new CompilerThreads.Reading(0, 0, 0, 0, 0), new CompilerThreads.Reading(0, 0, 0, 0, 0),
+                new CompilerThreads.Reading(500_000, 0, 1, 2, 0), new CompilerThreads.Reading(500_000, 0, 1, 2, 0)));
         ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
                 compilers::pop);
 
@@ -94,9 +96,12 @@ class ProcessMeterTests {
         Deque<Long> clock = new ArrayDeque<>(List.of(0L, 1_000_000L));
         Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(0, 0, 0, 0, 100),
                 new ResourceUsage(900, 20, 10, 0, 130)));
-        // the compiler faulted 40 times, 10 of them between its reading and getrusage's at the start
+        // from the start's second reading to the end's first the compiler faulted 40 times, more than the process's
+        // 30 that getrusage counted a moment apart
         Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
-                new CompilerThreads.Reading(0, 0, 0, 0, 0, 60), new CompilerThreads.Reading(500_000, 1, 0, 2, 0, 100)));
+                new CompilerThreads.Reading(0, 0, 0, 0, 0, 50), new CompilerThreads.Reading(0, 0, 0, 0, 0, 60),
+                new CompilerThreads.Reading(500_000, 1, 0, 2, 0, 100),
+                new CompilerThreads.Reading(500_000, 1, 0, 2, 0, 100)));
         ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
                 compilers::pop);
 
@@ -106,6 +111,31 @@ class ProcessMeterTests {
         assertThat(window.compilerThreads().pageFaults()).isEqualTo(30);
         assertThat(window.usage().pageFaults()).isZero();
         assertThat(window.processUsage().pageFaults()).isEqualTo(30);
+    }
+
+    /**
+     * A compilation of 100 ms runs while the start snapshot reads (its thread held up under {@code -Xbatch}, between
+     * the compiler threads' first reading and {@code getrusage}). The process's figures do not hold it, so neither
+     * may what comes off them: the compiler threads' interval runs from the start's reading after {@code getrusage}
+     * to the end's before it. Taken from the start's first reading, 110 ms would come off the process's 30 ms.
+     */
+    @Test
+    void aCompilationWhileTheStartIsReadIsNotTakenOutOfTheWindow() {
+        Deque<Long> clock = new ArrayDeque<>(List.of(0L, 50_000_000L));
+        Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(200_000, 0, 0, 0),
+                new ResourceUsage(220_000, 10_000, 40, 2)));
+        Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(
+                new CompilerThreads.Reading(0, 0, 0, 0, 0), new CompilerThreads.Reading(100_000_000, 10, 0, 1, 1),
+                new CompilerThreads.Reading(110_000_000, 11, 0, 2, 1),
+                new CompilerThreads.Reading(115_000_000, 12, 0, 3, 1)));
+        ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
+                compilers::pop);
+
+        ProcessMeter.Snapshot start = meter.snapshot();
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.compilerThreads()).isEqualTo(new ResourceUsage(10_000, 0, 1, 0));
+        assertThat(window.usage()).isEqualTo(new ResourceUsage(10_000, 10_000, 39, 2));
     }
 
     private static void allocate(int bytes) {
