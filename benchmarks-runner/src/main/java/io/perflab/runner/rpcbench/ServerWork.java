@@ -24,10 +24,16 @@ import java.util.function.LongSupplier;
  *
  * <p>The calibration is only the start: how fast the JIT's code for the spin runs depends on where it was compiled
  * (inlined into the calibration loop, into the handler, or alone; a tier still being replaced), by up to 1.4–2× in
- * one JVM. So one call in {@value #CHECK_EVERY}, drawn at random, times itself on the thread CPU clock, less the
- * clock's own cost measured at calibration, and moves the iterations per call a quarter of the way to what would have
- * cost exactly {@code serverWorkNanos}: the cost converges on the requested one in whatever code the JIT settles on.
- * The two clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
+ * one JVM. So one call in {@value #CHECK_EVERY}, drawn at random, times itself on the thread CPU clock, then reads the
+ * clock once more to measure what a reading costs right then. The clock is a system call on the guests measured
+ * (1–2.2 µs a reading, more than the 0.8–1.8 µs injected), and its cost varies from call to call, so no single timed
+ * call says what its spin cost: the correction takes the ratio of sums over the last {@value #CORRECT_EVERY}–{@value
+ * #REMEMBERED} timed calls — their clock time less their clock readings' own, over their iterations — as the
+ * nanoseconds per iteration, and sets the iterations per call to the cost asked for. An earlier version corrected
+ * on each timed call alone, dropped those that read zero or less and took the clock's cost from the calibration; on
+ * a guest whose clock reading cost 2.2 µs the mean of its timed calls read 3.9 µs for 1.8 µs asked, while the
+ * change's user CPU per call (+1.9 µs) said the spin itself was about right: one call's figure is mostly the clock's
+ * noise. The three clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
  *
  * <p>What the timed calls measured is also added up for the JVM ({@link #timing()}), so that each window records
  * the cost its calls actually spun ({@code server_work_measured_nanos}): the injected effect is shown, window by
@@ -39,8 +45,12 @@ public final class ServerWork implements Runnable {
     public static final ServerWork NONE = new ServerWork(0, 0, null);
 
     static final int ROUNDS = 7;
-    /** One call in this many, on average, times itself and corrects the iterations per call. */
+    /** One call in this many, on average, times itself. */
     static final int CHECK_EVERY = 64;
+    /** The iterations per call are set again after this many more timed calls. */
+    static final int CORRECT_EVERY = 32;
+    /** At most this many timed calls are remembered: at each correction the sums are halved. */
+    static final int REMEMBERED = 2 * CORRECT_EVERY;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     static final int ROUND_MILLIS = 10;
     private static final int WARMUP_CALLS = 20_000;
@@ -54,6 +64,11 @@ public final class ServerWork implements Runnable {
     private final long nanosPerCall;
     /** Iterations per call, corrected as calls time themselves; written by any thread that calls. */
     private volatile long iterations;
+    /** The remembered timed calls: their count, iterations, clock time and clock readings' own cost. */
+    private long timedCalls;
+    private long timedIterations;
+    private long timedNanos;
+    private long timedClockNanos;
     private final Calibration calibrated;
     /** Where each spin's result goes, so that the JIT cannot drop the spin; races between threads are harmless. */
     private long sink = 1;
@@ -150,23 +165,39 @@ public final class ServerWork implements Runnable {
         }
         long before = THREADS.getCurrentThreadCpuTime();
         sink = spin(n, sink);
-        long took = THREADS.getCurrentThreadCpuTime() - before - calibrated.clockNanos();
-        if (took > 0) {
-            iterations = correct(n, took, nanosPerCall);
-            TIMED_CALLS.increment();
-            TIMED_NANOS.add(took);
+        long after = THREADS.getCurrentThreadCpuTime();
+        timed(n, after - before, THREADS.getCurrentThreadCpuTime() - after);
+    }
+
+    /**
+     * Takes in a call that spun {@code n} iterations in {@code nanos} of clock time, when one clock reading cost
+     * {@code clockNanos}; every {@value #CORRECT_EVERY} such calls sets the iterations per call from the ratio of
+     * the remembered sums. The difference {@code nanos - clockNanos} of a single call may be anything, even below
+     * zero: only the sums mean something.
+     */
+    synchronized void timed(long n, long nanos, long clockNanos) {
+        TIMED_CALLS.increment();
+        TIMED_NANOS.add(nanos - clockNanos);
+        timedCalls++;
+        timedIterations += n;
+        timedNanos += nanos;
+        timedClockNanos += clockNanos;
+        if (timedCalls < REMEMBERED) {
+            return;
         }
+        double perIteration = (timedNanos - timedClockNanos) / (double) timedIterations;
+        if (perIteration > 0) {
+            iterations = Math.max(1, Math.round(nanosPerCall / perIteration));
+        }
+        timedCalls /= 2;
+        timedIterations /= 2;
+        timedNanos /= 2;
+        timedClockNanos /= 2;
     }
 
     /** What the calls that timed themselves have measured so far in this JVM, over every server's work. */
     public static Timing timing() {
         return new Timing(TIMED_CALLS.sum(), TIMED_NANOS.sum());
-    }
-
-    /** A quarter of the way from {@code n} iterations, which took {@code took} ns, to those that would take the target. */
-    static long correct(long n, long took, long targetNanos) {
-        double ideal = n * (double) targetNanos / took;
-        return Math.max(1, Math.round(n + (ideal - n) / 4));
     }
 
     /** The CPU time each call costs, ns. */
@@ -193,7 +224,8 @@ public final class ServerWork implements Runnable {
         d.put("server_work_calibration", String.format(Locale.ROOT, "%.4f ns per iteration, median of %d rounds of "
                 + "%d ms on the thread CPU clock, spread %.1f %%", calibrated.nanosPerIteration(), ROUNDS,
                 ROUND_MILLIS, 100 * calibrated.spread()) + String.format(Locale.ROOT, "; a clock reading %d ns; "
-                + "one call in %d times itself and corrects the iterations", calibrated.clockNanos(), CHECK_EVERY));
+                + "one call in %d times itself, and the iterations follow the ratio of the last %d timed calls' CPU "
+                + "time to their iterations", calibrated.clockNanos(), CHECK_EVERY, REMEMBERED));
         return d;
     }
 
@@ -201,7 +233,8 @@ public final class ServerWork implements Runnable {
      * The calls that timed themselves up to some instant and the CPU time their spins took ({@link #timing()}).
      *
      * @param calls calls that timed themselves
-     * @param nanos the CPU time of their spins, less the clock's own cost, ns
+     * @param nanos the CPU time of their spins, ns: their clock time less a clock reading's own cost, measured in the
+     *     same call
      */
     public record Timing(long calls, long nanos) {
 
@@ -224,7 +257,8 @@ public final class ServerWork implements Runnable {
      *
      * @param nanosPerIteration CPU time of one iteration, the median of the rounds
      * @param spread (max − min) / median of the rounds
-     * @param clockNanos what one reading of the thread CPU clock costs, taken out of a call that times itself
+     * @param clockNanos what one reading of the thread CPU clock cost at calibration (the median of 101), shown with
+     *     it; the calls that time themselves measure it again each time
      */
     record Calibration(double nanosPerIteration, double spread, long clockNanos) {
     }

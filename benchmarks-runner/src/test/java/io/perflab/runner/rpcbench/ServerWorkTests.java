@@ -17,7 +17,7 @@ class ServerWorkTests {
     @Test
     void spinsTheRequestedCpuTimePerCallOnTheThreadCpuClock() {
         ServerWork work = ServerWork.of(20_000);
-        for (int i = 0; i < 5_000; i++) { // 0.1 s: about 80 calls that time themselves and correct the iterations
+        for (int i = 0; i < 10_000; i++) { // 0.2 s: about 160 calls that time themselves, correcting 3 times
             work.run();
         }
 
@@ -38,7 +38,8 @@ class ServerWorkTests {
         assertThat(perCall).as("CPU ns per call of each try").anyMatch(ServerWorkTests::within);
         assertThat(work.describe()).containsEntry("server_work_nanos", "20000")
                 .containsKeys("server_work_iterations", "server_work_calibration");
-        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds", "one call in 64 times itself");
+        assertThat(work.describe().get("server_work_calibration")).contains("ns per iteration, median of 7 rounds",
+                "one call in 64 times itself", "the last 64 timed calls");
     }
 
     @Test
@@ -80,12 +81,25 @@ class ServerWorkTests {
         assertThat(calibration.spread()).isEqualTo((6.0 - 1.8) / 2.0);
     }
 
+    /**
+     * The spin costs 2 ns an iteration; each clock reading costs 1.2–3.2 µs, more than the 1.8 µs asked, whether it
+     * is one of the two around the spin or the third that measures it. No single call says what its spin cost, the
+     * sums do: the iterations settle near 900 and the timed calls' mean near 1.8 µs.
+     */
     @Test
-    void aCallThatTimedItselfMovesTheIterationsAQuarterOfTheWayToTheTarget() {
-        assertThat(ServerWork.correct(1000, 2000, 1000)).isEqualTo(875); // twice too slow: ideal 500
-        assertThat(ServerWork.correct(1000, 500, 1000)).isEqualTo(1250); // twice too fast: ideal 2000
-        assertThat(ServerWork.correct(1000, 1000, 1000)).isEqualTo(1000);
-        assertThat(ServerWork.correct(1, 1_000_000, 10)).isEqualTo(1); // never below one iteration
+    void theIterationsFollowTheRatioOfTheTimedCallsSumsThroughTheClocksNoise() {
+        ServerWork work = ServerWork.of(1_800);
+        java.util.Random random = new java.util.Random(1);
+        ServerWork.Timing before = ServerWork.timing();
+        long[] last = new long[10];
+        for (int i = 0; i < 40 * ServerWork.REMEMBERED; i++) {
+            long n = work.iterations();
+            work.timed(n, 2 * n + 1_200 + random.nextInt(2_000), 1_200 + random.nextInt(2_000));
+            last[i % last.length] = work.iterations();
+        }
+
+        assertThat(java.util.Arrays.stream(last).boxed().toList()).allMatch(n -> n >= 780 && n <= 1_020);
+        assertThat(ServerWork.timing().since(before).meanNanos()).isBetween(1_700.0, 1_900.0);
     }
 
     @Test
