@@ -200,10 +200,10 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             return "";
         }
         Summary m = Summary.of(measured, VariantName.WITH.label());
-        return String.format(Locale.ROOT, "injected cost as measured: median %.0f ns per call over %d windows of the "
-                + "with side (quartiles %.0f–%.0f, range %.0f–%.0f), against the %d ns asked: the calls that time "
-                + "themselves on the thread CPU clock, one in 64.%n", m.median(), m.n(), m.q1(), m.q3(), m.min(),
-                m.max(), injectedNanos);
+        return String.format(Locale.ROOT, "injected cost as measured by the with side's calls that time themselves "
+                + "(one in 64, on the thread CPU clock): %.0f ns per call, the median of %d windows' medians "
+                + "(quartiles %.0f–%.0f, range %.0f–%.0f), against the %d ns asked.%n", m.median(), m.n(), m.q1(),
+                m.q3(), m.min(), m.max(), injectedNanos);
     }
 
     private List<String> headline(List<TrialResult> results) {

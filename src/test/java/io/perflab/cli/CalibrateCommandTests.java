@@ -181,9 +181,9 @@ class CalibrateCommandTests extends CommandLineTests {
                 2, 3, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
 
         // R: quantile(c(990, 1012, 1004, 995, 1200, 1000)) gives 990, 996.25, 1002, 1010, 1200
-        assertThat(calibration.format(results, Duration.ofMinutes(4))).contains("injected cost as measured: median "
-                + "1002 ns per call over 6 windows of the with side (quartiles 996–1010, range 990–1200), against the "
-                + "1000 ns asked");
+        assertThat(calibration.format(results, Duration.ofMinutes(4))).contains("injected cost as measured by the "
+                + "with side's calls that time themselves (one in 64, on the thread CPU clock): 1002 ns per call, the "
+                + "median of 6 windows' medians (quartiles 996–1010, range 990–1200), against the 1000 ns asked.");
     }
 
     @Test

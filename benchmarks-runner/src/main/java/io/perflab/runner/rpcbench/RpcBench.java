@@ -245,7 +245,7 @@ public final class RpcBench {
             // before it would count the calls that complete while it reads (seconds, when it was the meter's
             // first use)
             load.swapLatencies();
-            ServerWork.Timing workBefore = ServerWork.timing();
+            long workMark = ServerWork.timedSoFar();
             startNanos = start.nanoTime();
             kernelSession.windowStarts(startNanos);
             long end = endAt.orElse(startNanos + workload.run().toNanos());
@@ -263,7 +263,7 @@ public final class RpcBench {
                 window = meter.snapshot().since(start);
             }
             kernelWindow = kernelSession.windowEnds(start.nanoTime() + window.elapsedNanos());
-            serverWork = ServerWork.timing().since(workBefore);
+            serverWork = ServerWork.timedSince(workMark);
         }
         Optional<HostCpu.Ticks> hostEnd = HostCpu.read();
         long jitInWindow = jitMillis() - jitBefore;

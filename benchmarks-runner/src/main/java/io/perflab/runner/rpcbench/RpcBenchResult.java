@@ -36,7 +36,7 @@ import org.HdrHistogram.Histogram;
  *     in the last step — what "settled" rests on), and the calibration of any injected server work
  *     ({@link ServerWork#describe()})
  * @param serverWork what the injected server work's calls that timed themselves measured in the window
- *     ({@link ServerWork#timing()}); {@link ServerWork.Timing#NONE} without injected work
+ *     ({@link ServerWork#timedSince}); {@link ServerWork.Timing#NONE} without injected work
  */
 public record RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
                              ProcessMeter.Window window, Histogram latencyNanos, Duration warmupUsed,
@@ -50,7 +50,7 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     }
 
     /**
-     * Environment key, with injected server work: the mean CPU time, ns, that the window's calls which timed
+     * Environment key, with injected server work: the median CPU time, ns, that the window's calls which timed
      * themselves spun ({@link ServerWork}), to set beside the {@code serverWorkNanos} asked for; absent when none did.
      */
     public static final String SERVER_WORK_MEASURED_NANOS = "server_work_measured_nanos";
@@ -171,7 +171,7 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         if (workload.serverWorkNanos() > 0) {
             env.put(SERVER_WORK_TIMED_CALLS, Long.toString(serverWork.calls()));
             if (serverWork.calls() > 0) {
-                env.put(SERVER_WORK_MEASURED_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.meanNanos()));
+                env.put(SERVER_WORK_MEASURED_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.medianNanos()));
             }
         }
         if (firstError != null) {

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -26,18 +25,17 @@ import java.util.function.LongSupplier;
  * (inlined into the calibration loop, into the handler, or alone; a tier still being replaced), by up to 1.4–2× in
  * one JVM. So one call in {@value #CHECK_EVERY}, drawn at random, times itself on the thread CPU clock, then reads the
  * clock once more to measure what a reading costs right then. The clock is a system call on the guests measured
- * (1–2.2 µs a reading, more than the 0.8–1.8 µs injected), and its cost varies from call to call, so no single timed
- * call says what its spin cost: the correction takes the ratio of sums over the last {@value #CORRECT_EVERY}–{@value
- * #REMEMBERED} timed calls — their clock time less their clock readings' own, over their iterations — as the
- * nanoseconds per iteration, and sets the iterations per call to the cost asked for. An earlier version corrected
- * on each timed call alone, dropped those that read zero or less and took the clock's cost from the calibration; on
- * a guest whose clock reading cost 2.2 µs the mean of its timed calls read 3.9 µs for 1.8 µs asked, while the
- * change's user CPU per call (+1.9 µs) said the spin itself was about right: one call's figure is mostly the clock's
- * noise. The three clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
+ * (1–2.5 µs a reading, more than the 0.8–1.8 µs injected), its cost varies from call to call, and an interrupt that
+ * lands in the spin is charged to it (tens of µs, now and then), so no single timed call says what its spin cost.
+ * Every {@value #CORRECT_EVERY} timed calls the iterations per call are set from the median, over the last {@value
+ * #REMEMBERED}, of a timed call's clock time less its clock reading's own, per iteration: the clock's noise is as
+ * likely up as down, the interrupts are rare, and the median passes over both. (Corrected call by call, dropping
+ * calls that read zero or less, the timed calls' mean read 3.9 µs for 1.8 µs asked; the ratio of their sums, 2.4 µs,
+ * pulled up by the interrupts.) The three clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
  *
- * <p>What the timed calls measured is also added up for the JVM ({@link #timing()}), so that each window records
- * the cost its calls actually spun ({@code server_work_measured_nanos}): the injected effect is shown, window by
- * window, to be the one asked for, not assumed.
+ * <p>The JVM keeps its last {@value #KEPT} timed calls' figures, so that each window records the median of its own
+ * ({@code server_work_measured_nanos}, {@link #timedSince}): the injected cost is shown, window by window, to be
+ * the one asked for, not assumed.
  */
 public final class ServerWork implements Runnable {
 
@@ -49,26 +47,27 @@ public final class ServerWork implements Runnable {
     static final int CHECK_EVERY = 64;
     /** The iterations per call are set again after this many more timed calls. */
     static final int CORRECT_EVERY = 32;
-    /** At most this many timed calls are remembered: at each correction the sums are halved. */
-    static final int REMEMBERED = 2 * CORRECT_EVERY;
+    /** The timed calls whose median sets the iterations per call. */
+    static final int REMEMBERED = 128;
+    /** The JVM's last timed calls kept for the windows' medians. */
+    static final int KEPT = 8192;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     static final int ROUND_MILLIS = 10;
     private static final int WARMUP_CALLS = 20_000;
     private static final int WARMUP_ITERATIONS = 1_000;
 
     private static Calibration calibration;
-    /** Calls that timed themselves in this JVM, and the CPU time their spins took, ns. */
-    private static final LongAdder TIMED_CALLS = new LongAdder();
-    private static final LongAdder TIMED_NANOS = new LongAdder();
+    /** The CPU time of the spins of the JVM's last {@link #KEPT} timed calls, ns; guarded by the class. */
+    private static final long[] KEPT_NANOS = new long[KEPT];
+    /** Calls that timed themselves in this JVM so far; guarded by the class. */
+    private static long timedSoFar;
 
     private final long nanosPerCall;
     /** Iterations per call, corrected as calls time themselves; written by any thread that calls. */
     private volatile long iterations;
-    /** The remembered timed calls: their count, iterations, clock time and clock readings' own cost. */
+    /** The last {@link #REMEMBERED} timed calls' CPU time per iteration, ns, and their count; guarded by this. */
+    private final double[] perIteration = new double[REMEMBERED];
     private long timedCalls;
-    private long timedIterations;
-    private long timedNanos;
-    private long timedClockNanos;
     private final Calibration calibrated;
     /** Where each spin's result goes, so that the JIT cannot drop the spin; races between threads are harmless. */
     private long sink = 1;
@@ -171,33 +170,51 @@ public final class ServerWork implements Runnable {
 
     /**
      * Takes in a call that spun {@code n} iterations in {@code nanos} of clock time, when one clock reading cost
-     * {@code clockNanos}; every {@value #CORRECT_EVERY} such calls sets the iterations per call from the ratio of
-     * the remembered sums. The difference {@code nanos - clockNanos} of a single call may be anything, even below
-     * zero: only the sums mean something.
+     * {@code clockNanos}; every {@value #CORRECT_EVERY} such calls sets the iterations per call from the median per
+     * iteration of the last {@value #REMEMBERED}. One call's {@code nanos - clockNanos} may be anything, even below
+     * zero.
      */
     synchronized void timed(long n, long nanos, long clockNanos) {
-        TIMED_CALLS.increment();
-        TIMED_NANOS.add(nanos - clockNanos);
+        long spun = nanos - clockNanos;
+        keep(spun);
+        perIteration[(int) (timedCalls % REMEMBERED)] = spun / (double) n;
         timedCalls++;
-        timedIterations += n;
-        timedNanos += nanos;
-        timedClockNanos += clockNanos;
-        if (timedCalls < REMEMBERED) {
-            return;
+        if (timedCalls >= REMEMBERED && timedCalls % CORRECT_EVERY == 0) {
+            double median = median(perIteration.clone(), REMEMBERED);
+            if (median > 0) {
+                iterations = Math.max(1, Math.round(nanosPerCall / median));
+            }
         }
-        double perIteration = (timedNanos - timedClockNanos) / (double) timedIterations;
-        if (perIteration > 0) {
-            iterations = Math.max(1, Math.round(nanosPerCall / perIteration));
-        }
-        timedCalls /= 2;
-        timedIterations /= 2;
-        timedNanos /= 2;
-        timedClockNanos /= 2;
     }
 
-    /** What the calls that timed themselves have measured so far in this JVM, over every server's work. */
-    public static Timing timing() {
-        return new Timing(TIMED_CALLS.sum(), TIMED_NANOS.sum());
+    private static synchronized void keep(long spun) {
+        KEPT_NANOS[(int) (timedSoFar % KEPT)] = spun;
+        timedSoFar++;
+    }
+
+    /** Calls that timed themselves in this JVM so far, over every server's work: a mark for {@link #timedSince}. */
+    public static synchronized long timedSoFar() {
+        return timedSoFar;
+    }
+
+    /** The calls timed since {@code mark} ({@link #timedSoFar()}) and the median of their spins' CPU time. */
+    public static synchronized Timing timedSince(long mark) {
+        long calls = timedSoFar - mark;
+        int n = (int) Math.min(calls, KEPT);
+        if (n <= 0) {
+            return Timing.NONE;
+        }
+        double[] spun = new double[n];
+        for (int i = 0; i < n; i++) {
+            spun[i] = KEPT_NANOS[(int) ((timedSoFar - n + i) % KEPT)];
+        }
+        return new Timing(calls, median(spun, n));
+    }
+
+    /** The median of the first {@code n} of {@code values}, which it sorts. */
+    private static double median(double[] values, int n) {
+        Arrays.sort(values, 0, n);
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
     }
 
     /** The CPU time each call costs, ns. */
@@ -224,32 +241,22 @@ public final class ServerWork implements Runnable {
         d.put("server_work_calibration", String.format(Locale.ROOT, "%.4f ns per iteration, median of %d rounds of "
                 + "%d ms on the thread CPU clock, spread %.1f %%", calibrated.nanosPerIteration(), ROUNDS,
                 ROUND_MILLIS, 100 * calibrated.spread()) + String.format(Locale.ROOT, "; a clock reading %d ns; "
-                + "one call in %d times itself, and the iterations follow the ratio of the last %d timed calls' CPU "
-                + "time to their iterations", calibrated.clockNanos(), CHECK_EVERY, REMEMBERED));
+                + "one call in %d times itself, and the iterations follow the median per iteration of the last %d "
+                + "timed calls", calibrated.clockNanos(), CHECK_EVERY, REMEMBERED));
         return d;
     }
 
     /**
-     * The calls that timed themselves up to some instant and the CPU time their spins took ({@link #timing()}).
+     * The calls that timed themselves in some span ({@link #timedSince}) and what their spins cost.
      *
      * @param calls calls that timed themselves
-     * @param nanos the CPU time of their spins, ns: their clock time less a clock reading's own cost, measured in the
-     *     same call
+     * @param medianNanos the median CPU time of their spins, ns (the last {@value #KEPT} of them): a call's clock
+     *     time less a clock reading's own cost, measured in the same call; NaN when no call timed itself
      */
-    public record Timing(long calls, long nanos) {
+    public record Timing(long calls, double medianNanos) {
 
         /** Nothing timed. */
-        public static final Timing NONE = new Timing(0, 0);
-
-        /** The calls timed between {@code earlier} and this. */
-        public Timing since(Timing earlier) {
-            return new Timing(calls - earlier.calls, nanos - earlier.nanos);
-        }
-
-        /** The mean CPU time of a timed call's spin, ns; NaN when no call timed itself. */
-        public double meanNanos() {
-            return calls == 0 ? Double.NaN : nanos / (double) calls;
-        }
+        public static final Timing NONE = new Timing(0, Double.NaN);
     }
 
     /**
