@@ -50,10 +50,16 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     }
 
     /**
-     * Environment key, with injected server work: the median CPU time, ns, that the window's calls which timed
-     * themselves spun ({@link ServerWork}), to set beside the {@code serverWorkNanos} asked for; absent when none did.
+     * Environment key, with injected server work: the CPU time, ns, it cost per call in the window as the calls that
+     * timed themselves measured it — their median spin, and their clock readings spread over all calls
+     * ({@link ServerWork.Timing#perCallNanos()}) — to set beside the {@code serverWorkNanos} asked for; absent when
+     * none did.
      */
     public static final String SERVER_WORK_MEASURED_NANOS = "server_work_measured_nanos";
+    /** Environment key, with injected server work: the median spin of the window's timed calls, ns. */
+    public static final String SERVER_WORK_SPIN_NANOS = "server_work_spin_nanos";
+    /** Environment key, with injected server work: the median cost of one of their clock readings, ns. */
+    public static final String SERVER_WORK_CLOCK_NANOS = "server_work_clock_nanos";
     /** Environment key, with injected server work: how many of the window's calls timed themselves. */
     public static final String SERVER_WORK_TIMED_CALLS = "server_work_timed_calls";
 
@@ -171,7 +177,9 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         if (workload.serverWorkNanos() > 0) {
             env.put(SERVER_WORK_TIMED_CALLS, Long.toString(serverWork.calls()));
             if (serverWork.calls() > 0) {
-                env.put(SERVER_WORK_MEASURED_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.medianNanos()));
+                env.put(SERVER_WORK_MEASURED_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.perCallNanos()));
+                env.put(SERVER_WORK_SPIN_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.medianNanos()));
+                env.put(SERVER_WORK_CLOCK_NANOS, String.format(Locale.ROOT, "%.1f", serverWork.medianClockNanos()));
             }
         }
         if (firstError != null) {

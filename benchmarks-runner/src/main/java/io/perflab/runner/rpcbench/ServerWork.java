@@ -31,11 +31,15 @@ import java.util.function.LongSupplier;
  * #REMEMBERED}, of a timed call's clock time less its clock reading's own, per iteration: the clock's noise is as
  * likely up as down, the interrupts are rare, and the median passes over both. (Corrected call by call, dropping
  * calls that read zero or less, the timed calls' mean read 3.9 µs for 1.8 µs asked; the ratio of their sums, 2.4 µs,
- * pulled up by the interrupts.) The three clock reads per {@value #CHECK_EVERY} calls are the instrument's own cost.
+ * pulled up by the interrupts.) The three clock reads of a timed call are part of the injected cost too — at 2.2 µs a
+ * reading, 0.1 µs per call over the {@value #CHECK_EVERY} — so the spin is set to the cost asked for less that
+ * share, from the median reading of the same calls: a call costs {@code serverWorkNanos} on average, instrument
+ * included.
  *
- * <p>The JVM keeps its last {@value #KEPT} timed calls' figures, so that each window records the median of its own
- * ({@code server_work_measured_nanos}, {@link #timedSince}): the injected cost is shown, window by window, to be
- * the one asked for, not assumed.
+ * <p>The JVM keeps its last {@value #KEPT} timed calls' figures, so that each window records what its own measured
+ * ({@link #timedSince}): the median spin and clock reading, and from them the cost per call
+ * ({@code server_work_measured_nanos}). The injected cost is shown, window by window, to be the one asked for, not
+ * assumed.
  */
 public final class ServerWork implements Runnable {
 
@@ -59,14 +63,20 @@ public final class ServerWork implements Runnable {
     private static Calibration calibration;
     /** The CPU time of the spins of the JVM's last {@link #KEPT} timed calls, ns; guarded by the class. */
     private static final long[] KEPT_NANOS = new long[KEPT];
+    /** What a clock reading cost in each of those calls, ns; guarded by the class. */
+    private static final long[] KEPT_CLOCK_NANOS = new long[KEPT];
     /** Calls that timed themselves in this JVM so far; guarded by the class. */
     private static long timedSoFar;
 
     private final long nanosPerCall;
     /** Iterations per call, corrected as calls time themselves; written by any thread that calls. */
     private volatile long iterations;
-    /** The last {@link #REMEMBERED} timed calls' CPU time per iteration, ns, and their count; guarded by this. */
+    /**
+     * The last {@link #REMEMBERED} timed calls' CPU time per iteration and clock reading's cost, ns, and their count;
+     * guarded by this.
+     */
     private final double[] perIteration = new double[REMEMBERED];
+    private final double[] clockReading = new double[REMEMBERED];
     private long timedCalls;
     private final Calibration calibrated;
     /** Where each spin's result goes, so that the JIT cannot drop the spin; races between threads are harmless. */
@@ -176,19 +186,28 @@ public final class ServerWork implements Runnable {
      */
     synchronized void timed(long n, long nanos, long clockNanos) {
         long spun = nanos - clockNanos;
-        keep(spun);
-        perIteration[(int) (timedCalls % REMEMBERED)] = spun / (double) n;
+        keep(spun, clockNanos);
+        int slot = (int) (timedCalls % REMEMBERED);
+        perIteration[slot] = spun / (double) n;
+        clockReading[slot] = clockNanos;
         timedCalls++;
         if (timedCalls >= REMEMBERED && timedCalls % CORRECT_EVERY == 0) {
             double median = median(perIteration.clone(), REMEMBERED);
+            double spin = nanosPerCall - instrumentPerCall(median(clockReading.clone(), REMEMBERED));
             if (median > 0) {
-                iterations = Math.max(1, Math.round(nanosPerCall / median));
+                iterations = Math.max(1, Math.round(Math.max(0, spin) / median));
             }
         }
     }
 
-    private static synchronized void keep(long spun) {
+    /** What a timed call's three clock readings add to each call on average, ns, at {@code clockNanos} a reading. */
+    static double instrumentPerCall(double clockNanos) {
+        return 3 * clockNanos / CHECK_EVERY;
+    }
+
+    private static synchronized void keep(long spun, long clockNanos) {
         KEPT_NANOS[(int) (timedSoFar % KEPT)] = spun;
+        KEPT_CLOCK_NANOS[(int) (timedSoFar % KEPT)] = clockNanos;
         timedSoFar++;
     }
 
@@ -197,7 +216,7 @@ public final class ServerWork implements Runnable {
         return timedSoFar;
     }
 
-    /** The calls timed since {@code mark} ({@link #timedSoFar()}) and the median of their spins' CPU time. */
+    /** The calls timed since {@code mark} ({@link #timedSoFar()}), with the medians of their spins and clock readings. */
     public static synchronized Timing timedSince(long mark) {
         long calls = timedSoFar - mark;
         int n = (int) Math.min(calls, KEPT);
@@ -205,10 +224,13 @@ public final class ServerWork implements Runnable {
             return Timing.NONE;
         }
         double[] spun = new double[n];
+        double[] clock = new double[n];
         for (int i = 0; i < n; i++) {
-            spun[i] = KEPT_NANOS[(int) ((timedSoFar - n + i) % KEPT)];
+            int slot = (int) ((timedSoFar - n + i) % KEPT);
+            spun[i] = KEPT_NANOS[slot];
+            clock[i] = KEPT_CLOCK_NANOS[slot];
         }
-        return new Timing(calls, median(spun, n));
+        return new Timing(calls, median(spun, n), median(clock, n));
     }
 
     /** The median of the first {@code n} of {@code values}, which it sorts. */
@@ -247,16 +269,23 @@ public final class ServerWork implements Runnable {
     }
 
     /**
-     * The calls that timed themselves in some span ({@link #timedSince}) and what their spins cost.
+     * The calls that timed themselves in some span ({@link #timedSince}) and what they measured (of the last
+     * {@value #KEPT} of them; NaN when no call timed itself).
      *
      * @param calls calls that timed themselves
-     * @param medianNanos the median CPU time of their spins, ns (the last {@value #KEPT} of them): a call's clock
-     *     time less a clock reading's own cost, measured in the same call; NaN when no call timed itself
+     * @param medianNanos the median CPU time of their spins, ns: a call's clock time less a clock reading's own cost,
+     *     measured in the same call
+     * @param medianClockNanos the median cost of a clock reading, ns
      */
-    public record Timing(long calls, double medianNanos) {
+    public record Timing(long calls, double medianNanos, double medianClockNanos) {
 
         /** Nothing timed. */
-        public static final Timing NONE = new Timing(0, Double.NaN);
+        public static final Timing NONE = new Timing(0, Double.NaN, Double.NaN);
+
+        /** The injected cost per call: the median spin and, spread over the calls, the timed calls' clock readings. */
+        public double perCallNanos() {
+            return medianNanos + instrumentPerCall(medianClockNanos);
+        }
     }
 
     /**
