@@ -29,12 +29,10 @@ import java.util.function.LongSupplier;
  * lands in the spin is charged to it (tens of µs, now and then), so no single timed call says what its spin cost.
  * Every {@value #CORRECT_EVERY} timed calls the iterations per call are set from the median, over the last {@value
  * #REMEMBERED}, of a timed call's clock time less its clock reading's own, per iteration: the clock's noise is as
- * likely up as down, the interrupts are rare, and the median passes over both. (Corrected call by call, dropping
- * calls that read zero or less, the timed calls' mean read 3.9 µs for 1.8 µs asked; the ratio of their sums, 2.4 µs,
- * pulled up by the interrupts.) The three clock reads of a timed call are part of the injected cost too — at 2.2 µs a
- * reading, 0.1 µs per call over the {@value #CHECK_EVERY} — so the spin is set to the cost asked for less that
- * share, from the median reading of the same calls: a call costs {@code serverWorkNanos} on average, instrument
- * included.
+ * likely up as down, the interrupts are rare, and the median passes over both (docs/PERFORMANCE.md, "The injected
+ * cost was not what was asked"). A timed call's three clock reads are part of the injected cost too (0.1 µs a call
+ * at 2.2 µs a reading), so the spin is the cost asked for less that share: a call costs {@code serverWorkNanos} on
+ * average, instrument included.
  *
  * <p>The JVM keeps its last {@value #KEPT} timed calls' figures, so that each window records what its own measured
  * ({@link #timedSince}): the median spin and clock reading, and from them the cost per call
