@@ -101,7 +101,7 @@ public final class HostProbe implements AutoCloseable {
      * The {@code p} quantile of {@code sorted} (ascending, not empty), interpolated between the two nearest order
      * statistics as R's default {@code quantile(x, p)} (type 7).
      */
-    static double quantile(double[] sorted, double p) {
+    public static double quantile(double[] sorted, double p) {
         double h = (sorted.length - 1) * p;
         int below = (int) Math.floor(h);
         if (below + 1 >= sorted.length) {

@@ -1,5 +1,6 @@
 package io.perflab.runner.rpcbench;
 
+import io.perflab.runner.metering.HostProbe;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
@@ -190,8 +191,8 @@ public final class ServerWork implements Runnable {
         clockReading[slot] = clockNanos;
         timedCalls++;
         if (timedCalls >= REMEMBERED && timedCalls % CORRECT_EVERY == 0) {
-            double median = median(perIteration.clone(), REMEMBERED);
-            double spin = nanosPerCall - instrumentPerCall(median(clockReading.clone(), REMEMBERED));
+            double median = median(perIteration.clone());
+            double spin = nanosPerCall - instrumentPerCall(median(clockReading.clone()));
             if (median > 0) {
                 iterations = Math.max(1, Math.round(Math.max(0, spin) / median));
             }
@@ -228,13 +229,13 @@ public final class ServerWork implements Runnable {
             spun[i] = KEPT_NANOS[slot];
             clock[i] = KEPT_CLOCK_NANOS[slot];
         }
-        return new Timing(calls, median(spun, n), median(clock, n));
+        return new Timing(calls, median(spun), median(clock));
     }
 
-    /** The median of the first {@code n} of {@code values}, which it sorts. */
-    private static double median(double[] values, int n) {
-        Arrays.sort(values, 0, n);
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    /** The median of {@code values}, which it sorts. */
+    private static double median(double[] values) {
+        Arrays.sort(values);
+        return HostProbe.quantile(values, 0.5);
     }
 
     /** The CPU time each call costs, ns. */
