@@ -95,8 +95,8 @@ final class PairedSummary {
      */
     static String hostNote(PairedAnalysis probe, ComparisonOptions options) {
         boolean moved = HostProbeCheck.moved(probe, options.alpha());
-        return "host: host_probe_ns is the host's speed in each window (the tenth percentile of the CPU time of one "
-                + "system call of the runner's probe); the _adj metrics are scaled to it. The probe "
+        return "host: host_probe_ns is the host's speed in each window (the 25th percentile of the CPU time of "
+                + "1,000 steps of the runner's probe loop); the _adj metrics are scaled to it. The probe "
                 + (moved ? "moved" : "did not move") + " between the variants (" + HostProbeCheck.change(probe)
                 + (moved ? "): the change under test slowed or sped up the probe itself, so the _adj figures may "
                 + "misstate its effect; judge it by the raw ones.\n" : ").\n");

@@ -100,15 +100,17 @@ class MigrationTests {
         MigrateResult migrated = Flyway.configure().dataSource(database).load().migrate();
 
         assertThat(migrated.success).isTrue();
-        assertThat(migrated.migrations).extracting(m -> m.version).contains("1", "4", "8", "9", "13", "14");
+        assertThat(migrated.migrations).extracting(m -> m.version).contains("1", "4", "8", "9", "13", "14", "15");
         Flyway.configure().dataSource(database).load().validate();
         JdbcClient jdbc = JdbcClient.create(database);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM metric_definition").query(Long.class).single()).isPositive();
         assertThat(jdbc.sql("SELECT direction FROM metric_definition WHERE metric_key = 'reqs_per_sec_adj'")
                 .query(String.class).single()).isEqualTo("HIGHER");
         assertThat(jdbc.sql("SELECT description FROM metric_definition WHERE metric_key = 'host_probe_ns'")
-                .query(String.class).single()).startsWith("The host's speed in the window: tenth percentile of the "
-                        + "CPU time of one system call");
+                .query(String.class).single()).startsWith("The host's speed in the window: 25th percentile of the "
+                        + "CPU time of 1,000 steps");
+        assertThat(jdbc.sql("SELECT unit FROM metric_definition WHERE metric_key = 'host_probe_syscall_ns'")
+                .query(String.class).single()).isEqualTo("ns");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM spring_session_attributes").query(Long.class).single()).isZero();
         assertThat(Flyway.configure().dataSource(database).load().migrate().migrationsExecuted).isZero();
     }

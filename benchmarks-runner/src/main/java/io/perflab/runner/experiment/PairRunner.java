@@ -223,11 +223,13 @@ final class PairRunner {
             PairCosts.record(environment, setup, Duration.ofNanos(shareNanos));
             environment.put("window_attempts", Integer.toString(attempts));
             String cpus = placement.cpus(side);
-            double hostSpeed = probe.speedNanos(measured.startNanos(), measured.endNanos(),
-                    cpus == null ? null : CpuList.parse(cpus).cpus());
+            List<Integer> probed = cpus == null ? null : CpuList.parse(cpus).cpus();
+            Map<String, Double> metrics = MetricKeys.withHostSpeed(measured.metrics(),
+                    probe.speedNanos(measured.startNanos(), measured.endNanos(), probed),
+                    probe.syscallNanos(measured.startNanos(), measured.endNanos(), probed));
             TrialResult result = new TrialResult(side.label(), ordinal(window, side), TrialStatus.OK,
                     instant(measured.startNanos()), instant(measured.endNanos()), channel.session(side).pid(),
-                    MetricKeys.withHostSpeed(measured.metrics(), hostSpeed), environment, null,
+                    metrics, environment, null,
                     new PairPosition(index, window, cpus, measured.startNanos(), skew, side == placement.first()));
             results.add(result);
             listener.windowFinished(result);

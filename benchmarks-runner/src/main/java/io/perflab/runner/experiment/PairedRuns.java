@@ -138,8 +138,9 @@ final class PairedRuns {
                     plan.trialTimeout()).withPair(new PairPosition(index, window, null, runStart, null,
                     side == placement.first()));
             if (run.ok()) {
-                run = run.withMetrics(MetricKeys.withHostSpeed(run.metrics(),
-                        probe.speedNanos(runStart, nanoClock.getAsLong(), null)));
+                long runEnd = nanoClock.getAsLong();
+                run = run.withMetrics(MetricKeys.withHostSpeed(run.metrics(), probe.speedNanos(runStart, runEnd, null),
+                        probe.syscallNanos(runStart, runEnd, null)));
             }
             if (!run.ok()) {
                 String error = "the " + side.label() + " command, run " + window + ": " + run.error();

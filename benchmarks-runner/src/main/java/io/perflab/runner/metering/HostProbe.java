@@ -14,45 +14,50 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How fast the host runs a fixed piece of kernel work right now: one thread per CPU, each pinned to its CPU where
- * the kernel allows it, times {@value #CALLS} cheap system calls ({@code lseek} on {@code /dev/null}) on its own
- * thread CPU clock every {@value #PERIOD_MILLIS} ms, and keeps the time per call with when it was taken. A window's
- * figure is the tenth percentile of the samples taken inside it ({@link #speedNanos}).
+ * How fast the host runs a fixed piece of work right now: one thread per CPU, each pinned to its CPU where the
+ * kernel allows it, every {@value #PERIOD_MILLIS} ms times on its own thread CPU clock {@value #LOOP_STEPS} steps of
+ * a fixed user-space loop (a multiply-add and a store into a 32 KiB table, the kind of work the engine's calls do
+ * between system calls), and {@value #CALLS} cheap system calls ({@code lseek} on {@code /dev/null}); it keeps both
+ * with when they were taken. A window's figure, the host's speed, is the {@link #QUANTILE 25th percentile} of the
+ * loop's CPU time per 1,000 steps over the samples taken inside it ({@link #speedNanos}); the tenth percentile of
+ * the system call's is recorded beside it ({@link #syscallNanos}).
  *
  * <p>Why. On a virtual machine the hypervisor runs other guests' work on the cores behind our vCPUs; time a vCPU
  * loses to that is not reported as steal on every host, and whatever thread the guest was running is charged for
- * it. The same JVM, same code, same vCPU then measures 25 µs of CPU per call in one window and 45 µs in the next,
- * and that drift, not the code, is most of what separates two windows of an experiment. A thread that spends the
- * same few microseconds in the kernel over and over slows down in step (in 22 windows of 3 s of one rpc-bench JVM
- * the probe followed CPU per call with a correlation of 0.93; docs/PERFORMANCE.md, "The host's speed as a
- * covariate").
+ * it. (A thread that only reads the clock in a loop, on a Firecracker guest that reports no steal, saw 6–9 % of its
+ * wall time in gaps of 10 µs and more, about 1,400 a second, with no guest interrupt behind them, and was charged
+ * 99 % of the wall time as CPU.) Caches and memory bandwidth are shared with those guests too. The same JVM, same
+ * code, same vCPU then measures 25 µs of CPU per call in one window and 45 µs in the next, and that drift, not the
+ * code, is most of what separates two windows of an experiment. A thread that does the same fixed work over and
+ * over slows down in step (docs/PERFORMANCE.md, "The host's speed as a covariate").
  *
- * <p>Why the tenth percentile and not the median. A sample is also slowed by what the benchmark beside it does: an
- * interrupt handled inside its 15 µs, cache lines the benchmark's threads evicted. That part belongs to the guest's
- * own load, not to the host, and it would make the probe depend on the change under test. The quickest tenth of the
- * samples are the ones nothing in the guest disturbed. In an A/A of alternating pairs (32 windows, 12-02) the
- * log-ratio of CPU per call between the two JVMs of a window spread by 11.3 %; divided by the median probe by
- * 9.1 % (fitted slope 1.8: the median moved too little), by the tenth percentile by 7.1 % (slope 0.91, near the 1 a
- * plain ratio assumes). In a second run, with a change, the two tied per window and the tenth percentile spread less
- * on the pairs' means (5.2 % against 5.8 %). It does not make the probe blind to the guest: in one known-effect
- * campaign the probe read 1.8 % faster in the windows of the variant that made fewer system calls per second, in
- * another it did not move (docs/PERFORMANCE.md, "The known effect at the default size").
+ * <p>Why the loop and its 25th percentile. A sample is also slowed by what the benchmark beside it does: an
+ * interrupt handled inside it, cache lines the benchmark's threads evicted. That part belongs to the guest's own
+ * load, not to the host, and it would make the probe depend on the change under test; the quicker samples are the
+ * ones nothing in the guest disturbed. Two runs recorded 24 statistics of three probes in every window (an A/A of
+ * 32 windows and a known effect of 60, 12-02; docs/PERFORMANCE.md, "Which figure of the probe"): divided by the
+ * loop's 25th percentile, the spread of the pairs' means of CPU per call was 2.23 % and 4.04 %, by the system
+ * call's tenth percentile (the figure until then) 3.52 % and 5.22 %, by nothing 7.05 % and 7.49 %. The system
+ * call's figure stays recorded so that the two can be compared again on every run.
  *
  * <p>The probe runs in the runner's process, not in the trial JVMs, so it adds nothing to what a trial meters, and
- * both variants of a pair see the same probe. Its own CPU time, by its own readings, is about 20 µs every 10 ms
- * on each CPU (0.2 %); its effect on the trials' figures has not been measured side by side (the A/A of the
- * default design, docs/PERFORMANCE.md, ran with it).
+ * both variants of a pair see the same probe. Its own CPU time is about 30 µs for the loop and 50–130 µs for the
+ * system calls every 10 ms on each CPU (0.8–1.6 %), the same for both variants.
  */
 public final class HostProbe implements AutoCloseable {
 
     /** System calls timed per sample. */
     static final int CALLS = 50;
+    /** Steps of the loop timed per sample. */
+    static final int LOOP_STEPS = 20_000;
     /** From one sample to the next on each CPU. */
     static final long PERIOD_MILLIS = 10;
     /** Samples kept per CPU: ten minutes at one per period, more than the longest window. */
     static final int CAPACITY = 60_000;
-    /** The quantile of a window's samples that is its figure. */
-    static final double QUANTILE = 0.10;
+    /** The quantile of a window's loop samples that is its figure, the host's speed. */
+    static final double QUANTILE = 0.25;
+    /** The quantile of a window's system-call samples that is recorded beside it. */
+    static final double SYSCALL_QUANTILE = 0.10;
     /** The fewest samples a window's figure is given from. */
     static final int MIN_SAMPLES = 10;
 
@@ -80,21 +85,33 @@ public final class HostProbe implements AutoCloseable {
     }
 
     /**
-     * The host's speed in a window: the {@link #QUANTILE tenth percentile} of the CPU time of one probe call, in
-     * nanoseconds, over the samples taken on {@code cpus} (null: every CPU probed) between {@code fromNanos} and
+     * The host's speed in a window: the {@link #QUANTILE 25th percentile} of the loop's CPU time per 1,000 steps,
+     * in nanoseconds, over the samples taken on {@code cpus} (null: every CPU probed) between {@code fromNanos} and
      * {@code toNanos} on the monotonic clock; NaN when fewer than {@link #MIN_SAMPLES} were taken there.
      */
     public double speedNanos(long fromNanos, long toNanos, Collection<Integer> cpus) {
+        return figure(fromNanos, toNanos, cpus, true, QUANTILE);
+    }
+
+    /**
+     * The {@link #SYSCALL_QUANTILE tenth percentile} of the CPU time of one probe system call in a window, ns, as
+     * {@link #speedNanos} takes the loop's.
+     */
+    public double syscallNanos(long fromNanos, long toNanos, Collection<Integer> cpus) {
+        return figure(fromNanos, toNanos, cpus, false, SYSCALL_QUANTILE);
+    }
+
+    private double figure(long fromNanos, long toNanos, Collection<Integer> cpus, boolean loop, double p) {
         List<Double> values = new ArrayList<>();
         for (Sampler sampler : samplers) {
             if (cpus == null || cpus.contains(sampler.cpu)) {
-                sampler.collect(fromNanos, toNanos, values);
+                sampler.collect(fromNanos, toNanos, loop, values);
             }
         }
         if (values.size() < MIN_SAMPLES) {
             return Double.NaN;
         }
-        return quantile(values.stream().mapToDouble(Double::doubleValue).sorted().toArray(), QUANTILE);
+        return quantile(values.stream().mapToDouble(Double::doubleValue).sorted().toArray(), p);
     }
 
     /**
@@ -131,10 +148,11 @@ public final class HostProbe implements AutoCloseable {
         }
     }
 
-    /** One CPU's sampling thread and its ring of (when, nanoseconds per call). */
+    /** One CPU's sampling thread and its ring of (when, loop nanoseconds per 1,000 steps, nanoseconds per call). */
     private static final class Sampler implements Runnable {
         private final int cpu;
         private final long[] when = new long[CAPACITY];
+        private final double[] perThousandSteps = new double[CAPACITY];
         private final double[] perCall = new double[CAPACITY];
         private long count;
         private volatile boolean stop;
@@ -153,17 +171,26 @@ public final class HostProbe implements AutoCloseable {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             try (RandomAccessFile devNull = new RandomAccessFile("/dev/null", "r")) {
                 long sink = 0;
+                long[] table = new long[4096];
+                long x = 0x9E3779B97F4A7C15L;
                 while (!stop) {
                     long at = System.nanoTime();
                     long before = threads.getCurrentThreadCpuTime();
+                    for (int i = 0; i < LOOP_STEPS; i++) {
+                        x = x * 6364136223846793005L + 1442695040888963407L;
+                        table[(int) (x >>> 52)] += x;
+                    }
+                    long between = threads.getCurrentThreadCpuTime();
                     for (int i = 0; i < CALLS; i++) {
                         sink += devNull.getFilePointer();
                     }
-                    long spent = threads.getCurrentThreadCpuTime() - before;
+                    long after = threads.getCurrentThreadCpuTime();
+                    sink += table[(int) (x >>> 60)];
                     synchronized (this) {
                         int slot = (int) (count++ % CAPACITY);
                         when[slot] = at;
-                        perCall[slot] = (double) spent / CALLS;
+                        perThousandSteps[slot] = (between - before) * 1000.0 / LOOP_STEPS;
+                        perCall[slot] = (double) (after - between) / CALLS;
                     }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(PERIOD_MILLIS));
                 }
@@ -173,12 +200,12 @@ public final class HostProbe implements AutoCloseable {
             }
         }
 
-        synchronized void collect(long fromNanos, long toNanos, List<Double> into) {
+        synchronized void collect(long fromNanos, long toNanos, boolean loop, List<Double> into) {
             long first = Math.max(0, count - CAPACITY);
             for (long i = first; i < count; i++) {
                 int slot = (int) (i % CAPACITY);
                 if (when[slot] >= fromNanos && when[slot] < toNanos) {
-                    into.add(perCall[slot]);
+                    into.add(loop ? perThousandSteps[slot] : perCall[slot]);
                 }
             }
         }

@@ -40,12 +40,17 @@ public final class MetricKeys {
     public static final String LATENCY_P99_US = "latency_p99_us";
     public static final String LATENCY_P999_US = "latency_p999_us";
     /**
-     * The host's speed while the window ran: the tenth percentile of the CPU time of one system call of the runner's
-     * probe ({@link io.perflab.runner.metering.HostProbe}), ns. Recorded by paired designs, whose runner probes the
-     * host.
+     * The host's speed while the window ran: the 25th percentile of the CPU time of 1,000 steps of the runner's
+     * probe loop ({@link io.perflab.runner.metering.HostProbe}), ns. Recorded by paired designs, whose runner probes
+     * the host. Windows stored before 12-02 afternoon hold the system call's figure here instead.
      */
     public static final String HOST_PROBE_NS = "host_probe_ns";
-    /** The probe time the {@code _adj} metrics are scaled to: a host taking 1 µs per probe call. */
+    /**
+     * Recorded beside {@link #HOST_PROBE_NS}, not scaled by: the tenth percentile of the CPU time of one system call
+     * of the runner's probe, ns (the host's speed until 12-02 afternoon).
+     */
+    public static final String HOST_PROBE_SYSCALL_NS = "host_probe_syscall_ns";
+    /** The probe time the {@code _adj} metrics are scaled to: a host taking 1 µs per 1,000 probe steps. */
     public static final double HOST_PROBE_REFERENCE_NS = 1000;
     /** {@link #CPU_US_PER_REQ} scaled to the host's speed: × {@link #HOST_PROBE_REFERENCE_NS} / host_probe_ns. */
     public static final String CPU_US_PER_REQ_ADJ = "cpu_us_per_req_adj";
@@ -87,8 +92,9 @@ public final class MetricKeys {
      * What a window of an engine variant in a paired design reports: {@link #ENGINE}, then the host's speed and the
      * metrics scaled to it.
      */
-    public static final List<String> PAIRED_ENGINE = Stream.of(ENGINE, List.of(HOST_PROBE_NS),
-            List.copyOf(HOST_ADJUSTED.values())).flatMap(List::stream).toList();
+    public static final List<String> PAIRED_ENGINE = Stream.of(ENGINE,
+            List.of(HOST_PROBE_NS, HOST_PROBE_SYSCALL_NS), List.copyOf(HOST_ADJUSTED.values()))
+            .flatMap(List::stream).toList();
 
     /** Wall time of one run of a shell command, ms. */
     public static final String WALL_MS = "wall_ms";
@@ -134,6 +140,19 @@ public final class MetricKeys {
             }
         }
         return adjusted;
+    }
+
+    /**
+     * {@link #withHostSpeed(Map, double)}, and the probe's system-call figure beside it when it has one and the
+     * speed had one too.
+     */
+    public static Map<String, Double> withHostSpeed(Map<String, Double> metrics, double probeNanos,
+                                                    double syscallNanos) {
+        Map<String, Double> scaled = withHostSpeed(metrics, probeNanos);
+        if (scaled != metrics && syscallNanos > 0 && !Double.isInfinite(syscallNanos)) {
+            scaled.put(HOST_PROBE_SYSCALL_NS, syscallNanos);
+        }
+        return scaled;
     }
 
     private static Map<String, String> orderedMap(String... keysAndValues) {

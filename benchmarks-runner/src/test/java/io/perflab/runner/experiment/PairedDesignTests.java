@@ -125,6 +125,8 @@ class PairedDesignTests extends PairedDesignSupport {
         for (TrialResult r : outcome.results()) {
             double probe = r.metrics().get(MetricKeys.HOST_PROBE_NS);
             assertThat(probe).as("the host's speed in a 300 ms window").isPositive().isLessThan(1e6);
+            assertThat(r.metrics().get(MetricKeys.HOST_PROBE_SYSCALL_NS)).as("the system call's figure beside it")
+                    .isPositive().isLessThan(1e6);
             assertThat(r.metrics().get(MetricKeys.CPU_US_PER_REQ_ADJ))
                     .isCloseTo(r.metrics().get(MetricKeys.CPU_US_PER_REQ) * 1000 / probe, within(1e-9));
             assertThat(r.metrics().get(MetricKeys.REQS_PER_SEC_ADJ)).isCloseTo(1000.0 * probe / 1000, within(1e-9));

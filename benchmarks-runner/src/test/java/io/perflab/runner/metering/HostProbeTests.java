@@ -32,7 +32,9 @@ class HostProbeTests {
             long to = System.nanoTime();
 
             double speed = probe.speedNanos(from, to, null);
-            assertThat(speed).as("ns per lseek on /dev/null").isGreaterThan(10).isLessThan(1_000_000);
+            assertThat(speed).as("ns per 1,000 steps of the loop").isGreaterThan(100).isLessThan(1_000_000);
+            assertThat(probe.syscallNanos(from, to, null)).as("ns per lseek on /dev/null").isGreaterThan(10)
+                    .isLessThan(1_000_000);
             assertThat(probe.speedNanos(from, to, List.of(cpu))).isEqualTo(speed);
             assertThat(probe.speedNanos(from, to, List.of(cpu + 1))).as("a CPU not probed").isNaN();
             assertThat(probe.speedNanos(to + 1_000_000_000L, to + 2_000_000_000L, null)).as("no sample yet")
@@ -44,9 +46,12 @@ class HostProbeTests {
     }
 
     @Test
-    void theFigureIsTheTenthPercentileInterpolatedAsRsQuantile() {
+    void theFiguresAreTheLoopsQuartileAndTheSystemCallsTenthPercentileInterpolatedAsRsQuantile() {
         // R: quantile(1:10, 0.1) = 1.9; quantile(c(5), 0.1) = 5; quantile(c(1, 2, 4), 0.1) = 1.2
-        assertThat(HostProbe.QUANTILE).isEqualTo(0.10);
+        assertThat(HostProbe.QUANTILE).isEqualTo(0.25);
+        assertThat(HostProbe.SYSCALL_QUANTILE).isEqualTo(0.10);
+        assertThat(HostProbe.quantile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.25)).isCloseTo(3.25,
+                within(1e-12));
         assertThat(HostProbe.quantile(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 0.1)).isCloseTo(1.9,
                 within(1e-12));
         assertThat(HostProbe.quantile(new double[] {5}, 0.1)).isEqualTo(5);
@@ -86,5 +91,20 @@ class HostProbeTests {
         assertThat(MetricKeys.withHostSpeed(metrics, 0)).isSameAs(metrics);
         assertThat(MetricKeys.withHostSpeed(Map.of(MetricKeys.WALL_MS, 5.0), 400))
                 .containsOnlyKeys(MetricKeys.WALL_MS, MetricKeys.HOST_PROBE_NS);
+    }
+
+    @Test
+    void theSystemCallsFigureIsKeptBesideTheSpeedAndScalesNothing() {
+        Map<String, Double> metrics = Map.of(MetricKeys.CPU_US_PER_REQ, 40.0);
+
+        Map<String, Double> both = MetricKeys.withHostSpeed(metrics, 400, 1_500);
+
+        assertThat(both).containsEntry(MetricKeys.HOST_PROBE_NS, 400.0)
+                .containsEntry(MetricKeys.HOST_PROBE_SYSCALL_NS, 1_500.0);
+        assertThat(both.get(MetricKeys.CPU_US_PER_REQ_ADJ)).isCloseTo(100, within(1e-12));
+        assertThat(MetricKeys.withHostSpeed(metrics, 400, Double.NaN)).doesNotContainKey(
+                MetricKeys.HOST_PROBE_SYSCALL_NS);
+        assertThat(MetricKeys.withHostSpeed(metrics, Double.NaN, 1_500)).as("no speed: nothing added")
+                .isSameAs(metrics);
     }
 }
