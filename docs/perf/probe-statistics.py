@@ -3,14 +3,16 @@
 made by a runner built with probe-statistics.patch (every window also records xprobe_k_* = the lseek probe,
 xprobe_u_* = a 20,000-step integer/array loop, xprobe_w_* = the lseek probe on the wall clock; mean, 10 %-trimmed
 mean, p10 ... p90), and prints per metric the spread of the window log-ratios with/without, raw and divided by
-each statistic, with the correlation and fitted slope of the two log-ratios, best first.
+each statistic, with the correlation and fitted slope of the two log-ratios, best first. Files of the product
+from 12-02 afternoon hold two figures in every window, host_probe_ns (the loop's 25th percentile) and
+host_probe_syscall_ns (the lseek probe's tenth percentile); both are compared the same way.
 usage: probe-statistics.py FILE.json"""
 import json, math, statistics as st, sys
 from collections import defaultdict
 d = json.load(open(sys.argv[1]))
 tr = [t for t in d['trials'] if t['status'] == 'OK' and t.get('pair')]
 keys = sorted(k for k in tr[0]['metrics'] if k.startswith('xprobe') and not k.endswith('_n'))
-keys = ['host_probe_ns'] + keys
+keys = ['host_probe_ns'] + sorted(k for k in tr[0]['metrics'] if k.startswith('host_probe_') and k != 'host_probe_ns') + keys
 W = defaultdict(dict)
 for t in tr:
     p = t['pair']; W[(p['index'], p['window'])][t['variant']] = t['metrics']

@@ -38,7 +38,9 @@ class ResourceUsageTests {
         // the whole process's CPU time (the kernel's exact runtime of all its threads) is what getrusage divides:
         // the burning thread's, plus whatever the JVM's other threads ran meanwhile
         assertThat(processMicros).isGreaterThanOrEqualTo(burnedMicros * 0.99);
-        assertThat(user + system).as("user + system").isCloseTo(processMicros, within(processMicros * 0.05));
+        // getrusage sums the threads' runtime as last updated by the scheduler, the process CPU clock adds what the
+        // running threads ran since; on a loaded 2-vCPU guest the two were seen 7 % apart once (205 against 220 ms)
+        assertThat(user + system).as("user + system").isCloseTo(processMicros, within(processMicros * 0.10));
         // the kernel splits the exact runtime into user and system time by where its ticks landed; on a loaded
         // machine more ticks land in the scheduler, so the user share of a pure-arithmetic loop may dip below 90 %
         assertThat(user).as("user").isCloseTo(burnedMicros, within(burnedMicros * 0.15));
