@@ -37,12 +37,14 @@ import java.util.concurrent.locks.LockSupport;
  * ones nothing in the guest disturbed. Two runs recorded 24 statistics of three probes in every window (an A/A of
  * 32 windows and a known effect of 60, 12-02; docs/PERFORMANCE.md, "Which figure of the probe"): divided by the
  * loop's 25th percentile, the spread of the pairs' means of CPU per call was 2.23 % and 4.04 %, by the system
- * call's tenth percentile (the figure until then) 3.52 % and 5.22 %, by nothing 7.05 % and 7.49 %. The system
- * call's figure stays recorded so that the two can be compared again on every run.
+ * call's tenth percentile (the figure until then) 3.52 % and 5.22 %, by nothing 7.05 % and 7.49 %. On another
+ * guest, in an A/A of 60 pairs recording both (12-02 afternoon), the two tied: 3.78 % and 3.77 % against 4.48 %.
+ * The system call's figure stays recorded so that the two can be compared again on every run.
  *
  * <p>The probe runs in the runner's process, not in the trial JVMs, so it adds nothing to what a trial meters, and
- * both variants of a pair see the same probe. Its own CPU time is about 30 µs for the loop and 50–130 µs for the
- * system calls every 10 ms on each CPU (0.8–1.6 %), the same for both variants.
+ * both variants of a pair see the same probe. Its own CPU time, on a guest where the loop takes 1.8 µs per 1,000
+ * steps and the system call 1.4–1.6 µs, is about 36 µs for the loop and 75 µs for the system calls every 10 ms on
+ * each CPU (1.1 %), the same for both variants.
  */
 public final class HostProbe implements AutoCloseable {
 
