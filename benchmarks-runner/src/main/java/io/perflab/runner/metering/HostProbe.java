@@ -25,8 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Why. On a virtual machine the hypervisor runs other guests' work on the cores behind our vCPUs; time a vCPU
  * loses to that is not reported as steal on every host, and whatever thread the guest was running is charged for
  * it. (A thread that only reads the clock in a loop, on a Firecracker guest that reports no steal, saw 6–9 % of its
- * wall time in gaps of 10 µs and more, about 1,400 a second, with no guest interrupt behind them, and was charged
- * 99 % of the wall time as CPU.) Caches and memory bandwidth are shared with those guests too. The same JVM, same
+ * wall time in gaps of 10 µs and more, about 1,400 a second against about 250 guest interrupts, and was charged
+ * 98–99.9 % of the wall time as CPU.) Caches and memory bandwidth are shared with those guests too. The same JVM, same
  * code, same vCPU then measures 25 µs of CPU per call in one window and 45 µs in the next, and that drift, not the
  * code, is most of what separates two windows of an experiment. A thread that does the same fixed work over and
  * over slows down in step (docs/PERFORMANCE.md, "The host's speed as a covariate").
@@ -42,9 +42,11 @@ import java.util.concurrent.locks.LockSupport;
  * The system call's figure stays recorded so that the two can be compared again on every run.
  *
  * <p>The probe runs in the runner's process, not in the trial JVMs, so it adds nothing to what a trial meters, and
- * both variants of a pair see the same probe. Its own CPU time, on a guest where the loop takes 1.8 µs per 1,000
- * steps and the system call 1.4–1.6 µs, is about 36 µs for the loop and 75 µs for the system calls every 10 ms on
- * each CPU (1.1 %), the same for both variants.
+ * both variants of a pair see the same probe. Its own CPU time, by its own readings on a guest where the loop
+ * took 1.8 µs per 1,000 steps and the system call 1.4 µs (the windows' medians of the figures above), is about
+ * 36 µs for the loop and 70 µs or more for the system calls every 10 ms on each CPU (about 1 %), the same for both
+ * variants; its effect on the trials' figures has not been measured side by side (the A/A of the default design,
+ * docs/PERFORMANCE.md, ran with it).
  */
 public final class HostProbe implements AutoCloseable {
 

@@ -120,17 +120,27 @@ public final class MetricKeys {
         return !REQS_PER_SEC.equals(key) && !REQS_PER_SEC_ADJ.equals(key);
     }
 
+    /** {@link #withHostSpeed(Map, double, double)} without the system call's figure. */
+    public static Map<String, Double> withHostSpeed(Map<String, Double> metrics, double probeNanos) {
+        return withHostSpeed(metrics, probeNanos, Double.NaN);
+    }
+
     /**
-     * {@code metrics} with the host's speed of its window ({@link #HOST_PROBE_NS}) and each time-based metric it
-     * holds scaled to that speed ({@link #HOST_ADJUSTED}); unchanged when the probe has no figure (NaN or not
+     * {@code metrics} with the host's speed of its window ({@link #HOST_PROBE_NS}), each time-based metric it holds
+     * scaled to that speed ({@link #HOST_ADJUSTED}), and the probe's system-call figure
+     * ({@link #HOST_PROBE_SYSCALL_NS}) where it has one; unchanged when the speed has no figure (NaN or not
      * positive).
      */
-    public static Map<String, Double> withHostSpeed(Map<String, Double> metrics, double probeNanos) {
-        if (!(probeNanos > 0) || Double.isInfinite(probeNanos)) {
+    public static Map<String, Double> withHostSpeed(Map<String, Double> metrics, double probeNanos,
+                                                    double syscallNanos) {
+        if (!usable(probeNanos)) {
             return metrics;
         }
         Map<String, Double> adjusted = new LinkedHashMap<>(metrics);
         adjusted.put(HOST_PROBE_NS, probeNanos);
+        if (usable(syscallNanos)) {
+            adjusted.put(HOST_PROBE_SYSCALL_NS, syscallNanos);
+        }
         for (Map.Entry<String, String> e : HOST_ADJUSTED.entrySet()) {
             Double value = metrics.get(e.getKey());
             if (value != null) {
@@ -142,17 +152,8 @@ public final class MetricKeys {
         return adjusted;
     }
 
-    /**
-     * {@link #withHostSpeed(Map, double)}, and the probe's system-call figure beside it when it has one and the
-     * speed had one too.
-     */
-    public static Map<String, Double> withHostSpeed(Map<String, Double> metrics, double probeNanos,
-                                                    double syscallNanos) {
-        Map<String, Double> scaled = withHostSpeed(metrics, probeNanos);
-        if (scaled != metrics && syscallNanos > 0 && !Double.isInfinite(syscallNanos)) {
-            scaled.put(HOST_PROBE_SYSCALL_NS, syscallNanos);
-        }
-        return scaled;
+    private static boolean usable(double nanos) {
+        return nanos > 0 && !Double.isInfinite(nanos);
     }
 
     private static Map<String, String> orderedMap(String... keysAndValues) {
