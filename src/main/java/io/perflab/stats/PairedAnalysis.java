@@ -177,4 +177,14 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
         return new PairedAnalysis(k, total, ratios, logRatio, RelativeChange.ofLogRatio(logRatio), difference, welch,
                 components, warnings, options);
     }
+
+    /**
+     * What this experiment could detect: the relative change its test finds with the options' power (the minimum
+     * detectable effect), and the pairs of as many windows that would find the options' target effect, from the
+     * spread of the pairs' log ratios ({@link Power#paired}).
+     */
+    public Power power() {
+        return Power.paired(logRatio.stdErr() * Math.sqrt(pairs), pairs, options.alpha(), options.power(),
+                options.targetEffectPercent());
+    }
 }

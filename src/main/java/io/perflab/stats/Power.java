@@ -1,7 +1,10 @@
 package io.perflab.stats;
 
+import java.util.function.LongPredicate;
+
 /**
- * Sensitivity of a two-sided Welch comparison at significance α and the requested power 1 − β.
+ * Sensitivity of a two-sided Welch comparison at significance α and the requested power 1 − β, or of a paired
+ * design's test over its pairs ({@link #paired}).
  *
  * <p>Minimum detectable effect for the current sizes and spreads: MDE = (t<sub>1−α/2,ν</sub> + t<sub>1−β,ν</sub>)·SE
  * with SE = √(s²ₓ/nₓ + s²ᵧ/nᵧ) and Welch's ν, reported in percent of |ȳ|. Runs per variant for a target effect
@@ -9,9 +12,9 @@ package io.perflab.stats;
  * ν(n) = (n − 1)(s²ₓ + s²ᵧ)²/(s⁴ₓ + s⁴ᵧ), assuming the observed spreads.
  *
  * @param power the power 1 − β used
- * @param minimumDetectableEffectPercent MDE in percent of the baseline mean
+ * @param minimumDetectableEffectPercent MDE in percent of the baseline mean (of a paired design: the relative change)
  * @param targetEffectPercent δ
- * @param runsPerVariantForTarget the n per variant that detects δ with that power
+ * @param runsPerVariantForTarget the n per variant that detects δ with that power; of a paired design, the pairs
  * @see <a href="https://doi.org/10.4324/9780203771587">J. Cohen (1988), Statistical Power Analysis for the
  *     Behavioral Sciences, 2nd ed., ch. 2</a>
  */
@@ -53,23 +56,63 @@ public record Power(double power, double minimumDetectableEffectPercent, double 
         return factor(2.0 * (runsPerVariant - 1), alpha, power) * sd * Math.sqrt(2.0 / runsPerVariant);
     }
 
+    /**
+     * Sensitivity of a paired design's test, the one-sample t-test of the pairs' mean log ratios
+     * ({@link PairedAnalysis}): the minimum detectable change of the mean log ratio for {@code pairs} pairs whose log
+     * ratios spread by {@code sdLogRatio}, (t<sub>1−α/2,K−1</sub> + t<sub>1−β,K−1</sub>)·s/√K, reported as the
+     * relative change 100·(e<sup>MDE</sup> − 1) %; and the pairs that detect a change of δ %, the smallest K with
+     * (t<sub>1−α/2,K−1</sub> + t<sub>1−β,K−1</sub>)·s/√K ≤ log(1 + δ/100), assuming the spread stays as measured
+     * (so with as many windows per pair as the pairs measured had).
+     *
+     * @throws IllegalArgumentException if {@code pairs} &lt; 2, {@code sdLogRatio} is negative or not finite,
+     *     {@code alpha} or {@code power} lie outside (0, 1), or {@code targetPercent} is not positive
+     */
+    public static Power paired(double sdLogRatio, long pairs, double alpha, double power, double targetPercent) {
+        if (pairs < 2) {
+            throw new IllegalArgumentException("pairs must be at least 2, got " + pairs);
+        }
+        if (!(sdLogRatio >= 0) || Double.isInfinite(sdLogRatio)) {
+            throw new IllegalArgumentException("standard deviation must be finite and not negative, got "
+                    + sdLogRatio);
+        }
+        if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1)) {
+            throw new IllegalArgumentException("alpha and power must lie in (0, 1), got " + alpha + " and " + power);
+        }
+        if (!(targetPercent > 0) || Double.isInfinite(targetPercent)) {
+            throw new IllegalArgumentException("target effect must be a positive percentage, got " + targetPercent);
+        }
+        double mde = factor(pairs - 1.0, alpha, power) * sdLogRatio / Math.sqrt(pairs);
+        double delta = Math.log1p(targetPercent / 100);
+        double variance = sdLogRatio * sdLogRatio;
+        long needed = smallest(variance, delta, alpha, power,
+                k -> factor(k - 1.0, alpha, power) * Math.sqrt(variance / k) <= delta);
+        return new Power(power, 100 * Math.expm1(mde), targetPercent, needed);
+    }
+
     private static double factor(double df, double alpha, double power) {
         return Distributions.tQuantile(1 - alpha / 2, df) + Distributions.tQuantile(power, df);
     }
 
     private static long runs(double vx, double vy, double delta, double alpha, double power) {
-        double sum = vx + vy;
-        if (sum == 0) {
+        return smallest(vx + vy, delta, alpha, power, n -> detects(n, vx, vy, delta, alpha, power));
+    }
+
+    /**
+     * The smallest n ≥ 2 for which {@code detects} holds, at most {@link #MAX_RUNS}, for a test whose standard error
+     * is √(variance/n): the normal quantiles' answer is a lower bound, since the t quantiles exceed them.
+     */
+    private static long smallest(double variance, double delta, double alpha, double power, LongPredicate detects) {
+        if (variance == 0) {
             return 2;
         }
         double z = Distributions.normalQuantile(1 - alpha / 2) + Distributions.normalQuantile(power);
-        long n = Math.max(2, (long) Math.ceil(z * z * sum / (delta * delta)));
+        long n = Math.max(2, (long) Math.ceil(z * z * variance / (delta * delta)));
         if (n > MAX_RUNS) {
             return MAX_RUNS;
         }
-        // the t quantiles exceed the normal ones: walk up from the normal answer, then bisect
+        // walk up from the normal answer, then bisect
         long failing = n - 1;
-        while (!detects(n, vx, vy, delta, alpha, power)) {
+        while (!detects.test(n)) {
             failing = n;
             n = Math.max(n + 1, (long) Math.ceil(n * 1.05));
             if (n >= MAX_RUNS) {
@@ -78,7 +121,7 @@ public record Power(double power, double minimumDetectableEffectPercent, double 
         }
         while (n - failing > 1) {
             long mid = (failing + n) >>> 1;
-            if (detects(mid, vx, vy, delta, alpha, power)) {
+            if (detects.test(mid)) {
                 n = mid;
             } else {
                 failing = mid;
