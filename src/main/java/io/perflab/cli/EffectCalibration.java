@@ -12,6 +12,7 @@ import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.Direction;
 import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.Power;
 import io.perflab.stats.Proportion;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.Summary;
@@ -55,8 +56,11 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     static final List<String> POOLED = List.of(MetricKeys.USER_CPU_US_PER_REQ, MetricKeys.SYS_CPU_US_PER_REQ,
             MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
 
-    /** One experiment's estimate of a metric's change: percent with its interval, and the test's p-value. */
-    record Estimate(double percent, double lowPercent, double highPercent, double pValue) {
+    /**
+     * One experiment's estimate of a metric's change: percent with its interval, the test's p-value, and the change
+     * its test detects with 80 % power at its size and spread (NaN where there is no figure).
+     */
+    record Estimate(double percent, double lowPercent, double highPercent, double pValue, double mdePercent) {
     }
 
     /** Each block's estimate of {@code metric}, for the blocks where it could be made. */
@@ -80,7 +84,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                 && r.pair().index() >= from && r.pair().index() < from + perExperiment).toList();
         PairedAnalysis a = PairedAnalysis.analyze(PairedSamples.of(inBlock).windows(metric), options);
         RelativeChange c = a.relativeChange();
-        return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.logRatio().pValue());
+        return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.logRatio().pValue(),
+                a.power().minimumDetectableEffectPercent());
     }
 
     private Estimate freshEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
@@ -91,7 +96,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         ComparisonResult r = Comparison.compare(with, without, MetricKeys.lowerIsBetter(metric)
                 ? Direction.LOWER_IS_BETTER : Direction.HIGHER_IS_BETTER, options);
         RelativeChange c = r.relativeChange().orElseThrow();
-        return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), r.welch().pValue());
+        return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), r.welch().pValue(),
+                r.power().map(Power::minimumDetectableEffectPercent).orElse(Double.NaN));
     }
 
     /** The reference change of {@code metric} in percent, NaN where none is known. */
@@ -125,8 +131,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         : "; serverWorkNanos=" + injectedNanos + " injected on the with side"));
         String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s%n";
         if (injectedNanos == 0) {
-            s.append(String.format(Locale.ROOT, "%-24s %10s %10s %7s %-18s %12s%n", "metric", "experiments",
-                    "false +", "rate", "95% CI", "mean ± CI"));
+            s.append(String.format(Locale.ROOT, "%-24s %10s %10s %7s %-18s %12s %10s%n", "metric", "experiments",
+                    "false +", "rate", "95% CI", "mean ± CI", "MDE"));
         } else {
             s.append(String.format(Locale.ROOT, row, "metric", "reference", "estimate", "bias", "coverage", "95% CI",
                     "power", "95% CI", "mean ± CI"));
@@ -143,8 +149,11 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             long detected = estimates.stream().filter(e -> e.pValue() < alpha).count();
             if (injectedNanos == 0) {
                 Proportion fp = Proportion.clopperPearson((int) detected, estimates.size(), 0.95);
-                s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, estimates.size(),
-                        detected + "/" + estimates.size(), fp.rate(), interval(fp), "±" + pp(halfWidth)));
+                double mde = estimates.stream().mapToDouble(Estimate::mdePercent).filter(Double::isFinite).average()
+                        .orElse(Double.NaN);
+                s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s %10s%n", metric,
+                        estimates.size(), detected + "/" + estimates.size(), fp.rate(), interval(fp),
+                        "±" + pp(halfWidth), Double.isFinite(mde) ? "±" + pp(mde) : "—"));
                 if (POOLED.contains(metric)) {
                     pooledTests += estimates.size();
                     pooledFalse += (int) detected;
@@ -178,7 +187,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                 ? "pooled: the tests of user, system and total CPU and context switches per request together (one "
                         + "experiment's four tests are correlated, so its interval is narrower than it should be).\n"
                         + "false +: experiments whose test said p < α although both sides ran the same; mean ± CI: the "
-                        + "half-width of one experiment's 95% interval of the change, in percentage points.\n"
+                        + "half-width of one experiment's 95% interval of the change, in percentage points; MDE: the "
+                        + "change one experiment's test detects with 80% power at its size and spread, their mean.\n"
                 : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
                         + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
                         + "experiments with p < α (and, with a reference, on its side).\n" + measuredInjection(results));

@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.display.Format;
 import io.perflab.paired.HostProbeCheck;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.PairCosts;
@@ -9,6 +10,8 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.Power;
+import io.perflab.stats.RFormat;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.VarianceComponents;
@@ -84,7 +87,30 @@ final class PairedSummary {
         if (probe != null) {
             s.append(hostNote(probe, options));
         }
+        s.append(sensitivity(analyses, windows, options));
         s.append(components(analyses, PairCosts.of(results, windows)));
+        return s.toString();
+    }
+
+    /**
+     * What the experiment could detect, per metric: the change its test finds with the options' power at this size
+     * (the MDE), and the pairs of as many windows that would find the target effect ({@link PairedAnalysis#power}).
+     */
+    static String sensitivity(Map<String, PairedAnalysis> analyses, int windows, ComparisonOptions options) {
+        if (analyses.isEmpty()) {
+            return "";
+        }
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nSensitivity at α = %s with power %s: the "
+                + "smallest change each test detects at this size (MDE), and the pairs of %d window%s that would "
+                + "detect %s%%:%n%-32s %9s %12s%n", RFormat.format(options.alpha(), 7).strip(),
+                RFormat.format(options.power(), 7).strip(), windows, windows == 1 ? "" : "s",
+                RFormat.format(options.targetEffectPercent(), 7).strip(), "metric", "MDE", "pairs"));
+        analyses.forEach((metric, a) -> {
+            Power power = a.power();
+            s.append(String.format(Locale.ROOT, "%-32s %9s %12s%n", metric,
+                    Format.detectable(power.minimumDetectableEffectPercent()),
+                    Format.runs(power.runsPerVariantForTarget())));
+        });
         return s.toString();
     }
 

@@ -216,8 +216,8 @@ class ExperimentPagesController {
     }
 
     /**
-     * The minimum detectable effect on user CPU per request that the last comparable completed experiment had,
-     * with its runs per variant, so the form can scale it: MDE ∝ 1/√n.
+     * The minimum detectable effect on user CPU per request that the last comparable completed fresh experiment
+     * had, with its runs per variant, so the form can scale it: MDE ∝ 1/√n (a paired design's MDE is per pair).
      */
     private Optional<Map<String, Object>> mdeHint(ExperimentForm form) {
         for (ExperimentRecord e : experiments.list(new ExperimentFilter(ExperimentStatus.COMPLETED, null,
@@ -226,7 +226,8 @@ class ExperimentPagesController {
                 continue;
             }
             Optional<MetricComparison> cpu = results.compare(e).stream()
-                    .filter(c -> c.key().equals(MetricKeys.USER_CPU_US_PER_REQ) && c.sensitivity().mdePercent() != null)
+                    .filter(c -> c.key().equals(MetricKeys.USER_CPU_US_PER_REQ) && c.paired() == null
+                            && c.sensitivity().mdePercent() != null)
                     .findFirst();
             if (cpu.isPresent()) {
                 Map<String, Object> hint = new LinkedHashMap<>();

@@ -117,8 +117,10 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
     /**
      * What this experiment could have detected.
      *
-     * @param mdePercent the smallest change (percent of baseline) this n and spread detect with power 0.8
-     * @param runsPerVariantFor1Percent runs per variant needed to detect a 1 % change
+     * @param mdePercent the smallest change (percent of baseline) this n and spread detect with power 0.8; of a
+     *     paired design, the relative change its test over the pairs detects
+     * @param runsPerVariantFor1Percent runs per variant needed to detect a 1 % change; of a paired design, pairs of
+     *     as many windows
      */
     public record Sensitivity(Double mdePercent, Long runsPerVariantFor1Percent) {
     }

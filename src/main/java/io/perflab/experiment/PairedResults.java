@@ -11,6 +11,7 @@ import io.perflab.stats.Direction;
 import io.perflab.stats.Display;
 import io.perflab.stats.Holm;
 import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.Power;
 import io.perflab.stats.RFormat;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
@@ -154,8 +155,7 @@ final class PairedResults {
                 new MetricComparison.Tests(finite(r.t()), finite(r.df()), finite(r.pValue()), finite(holm), null, null,
                         null),
                 verdict(direction, a, holm, options).label(), reason(direction, a, holm, options),
-                a.warnings().stream().map(StatWarning::message).toList(),
-                new MetricComparison.Sensitivity(null, null), null, figures);
+                a.warnings().stream().map(StatWarning::message).toList(), sensitivity(a.power()), null, figures);
     }
 
     static Verdict verdict(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options) {
@@ -180,8 +180,20 @@ final class PairedResults {
             case UNCHANGED -> "no significant change (" + p + " ≥ " + alpha + ") and its interval " + interval
                     + " lies within " + margin;
             case INCONCLUSIVE -> "no significant change (" + p + " ≥ " + alpha + "), but its interval " + interval
-                    + " reaches beyond " + margin + ": more pairs would tell";
+                    + " reaches beyond " + margin + ": " + morePairs(a.power());
         };
+    }
+
+    /** The minimum detectable effect and the pairs for the target effect, as fresh designs give runs per variant. */
+    private static MetricComparison.Sensitivity sensitivity(Power power) {
+        return new MetricComparison.Sensitivity(finite(power.minimumDetectableEffectPercent()),
+                power.runsPerVariantForTarget());
+    }
+
+    private static String morePairs(Power power) {
+        return power.runsPerVariantForTarget() >= Power.MAX_RUNS ? "more pairs would tell"
+                : "about " + power.runsPerVariantForTarget() + " pairs like these would detect a "
+                        + RFormat.format(power.targetEffectPercent(), 7).strip() + "% change";
     }
 
     private static Double finite(double value) {

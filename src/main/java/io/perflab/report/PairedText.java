@@ -49,6 +49,11 @@ final class PairedText {
                     .append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()))
                     .append(" over ").append(p.pairs()).append(" pairs; Welch, ignoring the pairing: p = ")
                     .append(Format.pValue(p.welchPValueIgnoringPairing()));
+            if (c.sensitivity().mdePercent() != null) {
+                line.append("; detects ").append(Format.detectable(c.sensitivity().mdePercent()))
+                        .append(" with 80% power, ").append(Format.runs(c.sensitivity().runsPerVariantFor1Percent()))
+                        .append(" pairs for ±1%");
+            }
             if (p.betweenPairsSdPercent() != null) {
                 line.append("; sd between pairs ").append(Format.value(p.betweenPairsSdPercent()))
                         .append("%, within a pair ").append(Format.value(p.withinPairSdPercent())).append('%');

@@ -198,8 +198,11 @@ class CalibrateCommandTests extends CommandLineTests {
         String report = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING, 2, 3, 0.05,
                 0, Map.of(), "").format(results, Duration.ofMinutes(2));
 
+        // the MDE, SciPy: mean over the two experiments of 100 * expm1((t.ppf(0.975, 2) + t.ppf(0.8, 2)) *
+        // stdev(log1p(noise)) / sqrt(3)) = (0.78199 + 0.78265) / 2
         assertThat(report).contains("A/A calibration, alternating design: 2 experiments of 3 pairs",
-                "the same variant on both sides").containsPattern("cpu_us_per_req +2 +0/2 +0\\.00 \\[0\\.000, 0\\.842\\]");
+                "the same variant on both sides").containsPattern("cpu_us_per_req +2 +0/2 +0\\.00 "
+                + "\\[0\\.000, 0\\.842\\] +±\\d+\\.\\d\\d pp +±0\\.78 pp\n");
     }
 
     /**

@@ -48,4 +48,14 @@ class PairedSummaryTests {
                 r.metrics().get(MetricKeys.CPU_US_PER_REQ)))).toList(), ComparisonOptions.defaults()))
                 .as("no probe, no note").doesNotContain("host:");
     }
+
+    @Test
+    void theSummarySaysWhatEachTestCouldDetectAndThePairsForOnePercent() {
+        String text = PairedSummary.format(pairs(1.0), ComparisonOptions.defaults());
+
+        assertThat(text).contains("Sensitivity at α = 0.05 with power 0.8: the smallest change each test detects at "
+                + "this size (MDE), and the pairs of 2 windows that would detect 1%:");
+        assertThat(text.lines().filter(l -> l.startsWith("cpu_us_per_req ")).toList())
+                .anySatisfy(l -> assertThat(l).matches("cpu_us_per_req\\s+±\\d+\\.\\d+%\\s+[\\d,]+"));
+    }
 }

@@ -1,9 +1,12 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
+import io.perflab.stats.Power;
+import io.perflab.stats.Summary;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,5 +57,18 @@ class PairedResultsTests {
         assertThat(moved.get(3).warnings()).anyMatch(w -> w.startsWith("the host probe moved between the variants (+20")
                 && w.endsWith("judge it by the measured metric"));
         assertThat(moved.get(0).warnings()).noneMatch(w -> w.contains("host probe"));
+    }
+
+    @Test
+    void aPairedComparisonSaysWhatItCouldDetectAndHowManyPairsWouldFindOnePercent() {
+        MetricComparison cpu = PairedResults.compare(runs(1.0), KEYS, Map.of()).get(0);
+        double[] r = cpu.paired().pairPercents().stream().mapToDouble(p -> Math.log1p(p / 100)).toArray();
+        double sd = Summary.of(r, "r").sd();
+        Power expected = Power.paired(sd, r.length, 0.05, 0.8, 1);
+
+        assertThat(cpu.sensitivity().mdePercent()).as("the MDE of the test over the 5 pairs, not of 10 windows")
+                .isCloseTo(expected.minimumDetectableEffectPercent(), within(1e-9));
+        assertThat(cpu.sensitivity().runsPerVariantFor1Percent()).isEqualTo(expected.runsPerVariantForTarget())
+                .isGreaterThan(5);
     }
 }
