@@ -71,4 +71,24 @@ class PairedResultsTests {
         assertThat(cpu.sensitivity().runsPerVariantFor1Percent()).isEqualTo(expected.runsPerVariantForTarget())
                 .isGreaterThan(5);
     }
+
+    @Test
+    void anInconclusiveVerdictSaysHowManyPairsWouldDetectOnePercent() {
+        double[] change = {1.05, 0.97, 1.02, 0.99};
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < change.length; pair++) {
+            for (String variant : List.of("without", "with")) {
+                double cpu = 40.0 * (variant.equals("with") ? change[pair] : 1);
+                runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(), null,
+                        Map.of(MetricKeys.CPU_US_PER_REQ, cpu), new PairPosition(pair, 0, null, 0L, null, true)));
+            }
+        }
+        MetricComparison cpu = PairedResults.compare(runs, List.of(MetricKeys.CPU_US_PER_REQ), Map.of()).get(0);
+
+        assertThat(cpu.verdict()).as(cpu.reason()).isEqualTo("inconclusive");
+        assertThat(cpu.reason()).endsWith(": about " + cpu.sensitivity().runsPerVariantFor1Percent()
+                + " pairs like these would detect a 1% change");
+        assertThat(cpu.sensitivity().runsPerVariantFor1Percent()).isGreaterThan(change.length);
+    }
 }
