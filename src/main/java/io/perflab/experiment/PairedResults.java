@@ -147,6 +147,7 @@ final class PairedResults {
                 vc.map(v -> 100 * Math.sqrt(v.between())).orElse(null),
                 vc.map(v -> 100 * Math.sqrt(v.within())).orElse(null),
                 next.map(WindowsPerPair::recommended).orElse(null), next.map(WindowsPerPair::capped).orElse(null));
+        Power power = a.power();
         return new MetricComparison(metric,
                 new MetricComparison.Groups(a.pairs(), a.pairs(), meanWithout, meanWith, null, null),
                 new MetricComparison.Change(finite(d.difference()), finite(d.ciLow()), finite(d.ciHigh()),
@@ -154,8 +155,8 @@ final class PairedResults {
                         finite(a.relativeChange().ciHighPercent())),
                 new MetricComparison.Tests(finite(r.t()), finite(r.df()), finite(r.pValue()), finite(holm), null, null,
                         null),
-                verdict(direction, a, holm, options).label(), reason(direction, a, holm, options),
-                a.warnings().stream().map(StatWarning::message).toList(), sensitivity(a.power()), null, figures);
+                verdict(direction, a, holm, options).label(), reason(direction, a, holm, options, power),
+                a.warnings().stream().map(StatWarning::message).toList(), sensitivity(power), null, figures);
     }
 
     static Verdict verdict(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options) {
@@ -167,7 +168,8 @@ final class PairedResults {
                 ? Verdict.UNCHANGED : Verdict.INCONCLUSIVE;
     }
 
-    private static String reason(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options) {
+    private static String reason(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options,
+                                 Power power) {
         String p = "paired t over " + a.pairs() + " pairs, Holm " + Display.pEquals(holm);
         String alpha = "α = " + RFormat.format(options.alpha(), 7).strip();
         String margin = "±" + RFormat.format(options.equivalenceMarginPercent(), 7).strip() + "%";
@@ -180,7 +182,7 @@ final class PairedResults {
             case UNCHANGED -> "no significant change (" + p + " ≥ " + alpha + ") and its interval " + interval
                     + " lies within " + margin;
             case INCONCLUSIVE -> "no significant change (" + p + " ≥ " + alpha + "), but its interval " + interval
-                    + " reaches beyond " + margin + ": " + morePairs(a.power());
+                    + " reaches beyond " + margin + ": " + morePairs(power);
         };
     }
 
