@@ -104,7 +104,7 @@ class ExperimentApiTests extends UploadServer {
         assertThat(experiment.get("status").asText()).as(experiment.toString()).isEqualTo("COMPLETED");
         assertThat(experiment.get("progress").get("completedRuns").asInt()).isEqualTo(6);
         assertThat(experiment.get("progress").get("failedRuns").asInt()).isZero();
-        assertThat(experiment.get("optionDiff").get("completion").get("without").asText()).isEqualTo("monitor");
+        assertThat(experiment.get("optionDiff").get("completion").get("without").asText()).isEqualTo("condvar");
         assertThat(experiment.get("optionDiff").get("completion").get("with").asText()).isEqualTo("notification");
         Set<String> compared = new HashSet<>();
         for (JsonNode metric : experiment.get("results")) {

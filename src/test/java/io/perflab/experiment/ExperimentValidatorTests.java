@@ -52,7 +52,7 @@ class ExperimentValidatorTests {
 
         EngineVariant without = (EngineVariant) spec.plan().without();
         EngineVariant with = (EngineVariant) spec.plan().with();
-        assertThat(without.engineOptions().completion()).isEqualTo(EngineOptions.Completion.MONITOR);
+        assertThat(without.engineOptions().completion()).isEqualTo(EngineOptions.Completion.CONDVAR);
         assertThat(with.engineOptions().completion()).isEqualTo(EngineOptions.Completion.NOTIFICATION);
         assertThat(with.workload().run().toMillis()).isEqualTo(1000);
         assertThat(spec.plan().runsPerVariant()).isEqualTo(3);

@@ -11,6 +11,7 @@ abstract class Completion {
         return switch (kind) {
             case NOTIFICATION -> new NotificationCompletion();
             case MONITOR -> new MonitorCompletion();
+            case CONDVAR -> new CondvarCompletion();
             case FUTURE -> new FutureCompletion();
         };
     }

@@ -17,10 +17,11 @@ import java.util.stream.Collectors;
  * <table>
  *   <caption>Options</caption>
  *   <tr><th>name</th><th>values</th><th>default</th><th>mechanism</th></tr>
- *   <tr><td>{@code completion}</td><td>notification, monitor, future</td><td>notification</td>
+ *   <tr><td>{@code completion}</td><td>notification, monitor, condvar, future</td><td>notification</td>
  *       <td>how a synchronous caller waits for its response: one atomic state word + park/unpark that
- *       unparks only a waiter that actually parked; a {@code synchronized} wait/notifyAll latch; or
- *       {@code CompletableFuture.get}</td></tr>
+ *       unparks only a waiter that actually parked; a {@code synchronized} wait/notifyAll latch; a mutex
+ *       and a condition variable with POSIX semantics (the waiter is woken while the signaller still holds
+ *       the mutex, as in the latch seed 003 replaced); or {@code CompletableFuture.get}</td></tr>
  *   <tr><td>{@code callBufferInitialBytes}</td><td>positive integer, e.g. 256, 4096</td><td>4096</td>
  *       <td>initial capacity of the per-call frame buffer (client request, server response); a larger
  *       body grows it by doubling (Netty's growth below 4 MiB)</td></tr>
@@ -48,7 +49,7 @@ public record EngineOptions(Completion completion, int callBufferInitialBytes, A
                             CallObjects callObjects, Transport transport, Flush flush, boolean tls) {
 
     /** How a synchronous caller waits for its call to complete. */
-    public enum Completion { NOTIFICATION, MONITOR, FUTURE }
+    public enum Completion { NOTIFICATION, MONITOR, CONDVAR, FUTURE }
 
     /** Which Netty {@code ByteBufAllocator} the channels use. */
     public enum Allocator { POOLED, UNPOOLED, ADAPTIVE }
@@ -65,7 +66,7 @@ public record EngineOptions(Completion completion, int callBufferInitialBytes, A
     /** One option: its name, its allowed values (or a description of them) and its default. */
     public record OptionSpec(String name, List<String> allowedValues, boolean freeForm, String defaultValue,
                              String description) {
-        /** Allowed values as shown to users, e.g. {@code notification|monitor|future}. */
+        /** Allowed values as shown to users, e.g. {@code notification|monitor|condvar|future}. */
         public String allowedValuesText() {
             return freeForm ? "positive integer, e.g. " + String.join(", ", allowedValues)
                     : String.join("|", allowedValues);

@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The three ways a synchronous caller waits, used directly. */
+/** The four ways a synchronous caller waits, used directly. */
 class CompletionTests {
 
     @ParameterizedTest
@@ -62,8 +66,47 @@ class CompletionTests {
         Class<?> expected = switch (kind) {
             case NOTIFICATION -> NotificationCompletion.class;
             case MONITOR -> MonitorCompletion.class;
+            case CONDVAR -> CondvarCompletion.class;
             case FUTURE -> FutureCompletion.class;
         };
         assertThat(Completion.create(kind)).isExactlyInstanceOf(expected);
+    }
+
+    /**
+     * POSIX semantics: the broadcast wakes the waiter at once, while the signaller still holds the mutex, so the
+     * woken waiter runs and sleeps again, now on the mutex, until the unlock. (A Java monitor or a
+     * {@code Condition} would leave it asleep on the condition until then.)
+     */
+    @Test
+    void condvarWakesTheWaiterWhileTheSignallerHoldsTheMutex() throws Exception {
+        ReentrantLock mutex = new ReentrantLock();
+        CondvarCompletion c = new CondvarCompletion(mutex);
+        AtomicBoolean woke = new AtomicBoolean();
+        Thread waiter = new Thread(() -> woke.set(c.awaitInterruptibly()));
+        waiter.start();
+        awaitState(() -> LockSupport.getBlocker(waiter) == c, "the waiter parks on the condition");
+
+        mutex.lock();
+        try {
+            c.signal();
+            awaitState(() -> mutex.hasQueuedThread(waiter) && LockSupport.getBlocker(waiter) != c,
+                    "the waiter, woken under the mutex, queues for it");
+            assertThat(woke).isFalse();
+        } finally {
+            mutex.unlock();
+        }
+        waiter.join(10_000);
+        assertThat(waiter.isAlive()).isFalse();
+        assertThat(woke).isTrue();
+    }
+
+    private static void awaitState(BooleanSupplier state, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!state.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not reached within 10 s: " + what);
+            }
+            Thread.sleep(1);
+        }
     }
 }
