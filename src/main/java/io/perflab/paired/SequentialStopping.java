@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  * metric ({@link SequentialPlan}: O'Brien–Fleming-type α spending over the planned pairs, repeated confidence
  * intervals), so that the false-positive rate stays at α however often it looks. The experiment stops when every
  * target is settled — its change significant at α, or its repeated interval as narrow as asked — or when its time
- * budget would be overrun by one more pair; at that last look the rest of α is spent.
+ * budget would be overrun by one more pair, or when the last look of the plan has been made; at that last look the rest
+ * of α is spent.
  *
  * <p>With a budget, α is spent over the pairs the budget allows rather than all that were asked for: once the first
  * pair has finished, and before any look (looks start at two pairs), N becomes the smaller of the pairs asked for
@@ -115,12 +116,28 @@ public final class SequentialStopping implements PairStoppingRule {
         if (!targets.isEmpty() && settled.size() == targets.size()) {
             return Decision.stop("every target is settled: " + String.join("; ", settled.values()));
         }
+        String state = made.isEmpty() ? "" : ": " + String.join("; ", made.stream().map(Look::summary).toList());
         if (budgetSpent) {
-            String state = made.isEmpty() ? "" : ": " + String.join("; ", made.stream().map(Look::summary).toList());
             return Decision.stop("the time budget of " + minutes(budget.orElseThrow()) + " would be overrun by "
                     + "another pair after " + pairs.size() + " pairs" + state);
         }
+        if (lastLooksMade()) {
+            return Decision.stop("α is spent: the look at " + plannedPairs + " pairs was the plan's last, and "
+                    + "another pair could change no verdict" + state);
+        }
         return Decision.CONTINUE;
+    }
+
+    /**
+     * Whether every target still open has had its look at N pairs, the last of the plan: there α is spent, and a pair
+     * more (which the budget may still allow when the first pair, which fixed N, was slower than the rest) could
+     * neither settle a target nor be looked at.
+     */
+    private boolean lastLooksMade() {
+        return !targets.isEmpty() && targets.stream().filter(t -> !settled.containsKey(t.metric())).allMatch(t -> {
+            List<Integer> done = pairsAtLooks.getOrDefault(t.metric(), List.of());
+            return !done.isEmpty() && done.get(done.size() - 1) >= plannedPairs;
+        });
     }
 
     /** N, the pairs over which α is spent: the pairs asked for, or those the budget allows. */

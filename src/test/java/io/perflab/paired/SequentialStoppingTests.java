@@ -94,6 +94,26 @@ class SequentialStoppingTests {
     }
 
     @Test
+    void theExperimentStopsAtTheLastLookOfThePlanEvenIfTheBudgetAllowsAnotherPair() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
+                Optional.of(Duration.ofMinutes(2)));
+        List<PairResult> pairs = new ArrayList<>();
+        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
+        for (int i = 0; i < 10 && !decision.stop(); i++) {
+            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + NOISE[i])}));
+            clock.addAndGet(Duration.ofSeconds(10).toNanos());
+            decision = rule.afterPair(pairs);
+        }
+
+        // the first pair's 20 s fix N at 6; the clock's 10 s a pair would leave time for more, which no look could use
+        assertThat(rule.plannedPairs()).isEqualTo(6);
+        assertThat(pairs).hasSize(6);
+        assertThat(printed.get(5).get(0).look().outcome()).isEqualTo(SequentialLook.Outcome.LAST_LOOK);
+        assertThat(decision.reason()).startsWith("α is spent: the look at 6 pairs was the plan's last, and another "
+                + "pair could change no verdict: cpu_us_per_req");
+    }
+
+    @Test
     void withoutABudgetThePlanIsThePairsAskedFor() {
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty());
 
