@@ -24,10 +24,25 @@ abstract class Completion {
     /**
      * Waits until signalled.
      *
-     * @return {@code true} once signalled; {@code false} if the thread was interrupted first (the
-     *         interrupt status is then cleared)
+     * @return {@code true} once signalled, with the interrupt status still set if an interrupt came too;
+     *         {@code false} if the thread was interrupted before the signal (the interrupt status is then
+     *         cleared, and the caller, who cancels the call, restores it)
      */
     abstract boolean awaitInterruptibly();
+
+    /**
+     * For a wait that has taken an interrupt (and cleared the status): if the call was signalled as well, the
+     * wait ends as signalled and the interrupt is set again, so that it is neither lost nor made to cancel a
+     * call that is already complete.
+     *
+     * @return {@code signalled}
+     */
+    static boolean signalledAfterInterrupt(boolean signalled) {
+        if (signalled) {
+            Thread.currentThread().interrupt();
+        }
+        return signalled;
+    }
 
     /** Waits until signalled, ignoring interrupts; the caller restores the interrupt status. */
     abstract void awaitUninterruptibly();

@@ -83,7 +83,8 @@ final class CondvarCompletion extends Completion {
                 } finally {
                     mutex.lock(); // may find the signaller still holding it and sleep again
                 }
-                if (Thread.interrupted() && interruptible) {
+                if (Thread.interrupted() && (interruptible || done)) {
+                    signalledAfterInterrupt(done);
                     break;
                 }
             }

@@ -24,7 +24,7 @@ final class FutureCompletion extends Completion {
             future.get();
             return true;
         } catch (InterruptedException e) {
-            return false;
+            return signalledAfterInterrupt(future.isDone());
         } catch (ExecutionException e) {
             throw new IllegalStateException("completion future failed", e);
         }

@@ -22,7 +22,7 @@ final class MonitorCompletion extends Completion {
             try {
                 wait();
             } catch (InterruptedException e) {
-                return done;
+                return signalledAfterInterrupt(done);
             }
         }
         return true;

@@ -48,7 +48,7 @@ final class NotificationCompletion extends Completion {
         while (state != DONE) {
             LockSupport.park(this);
             if (Thread.interrupted()) {
-                return state == DONE;
+                return signalledAfterInterrupt(state == DONE);
             }
         }
         return true;

@@ -25,7 +25,8 @@ public final class RpcProxy {
     /**
      * Synchronous call: waits (as the {@code completion} option says) for the answer. If the
      * thread is interrupted while waiting, the call is cancelled, {@code CANCELLED} is thrown and
-     * the interrupt status is kept.
+     * the interrupt status is kept; if the answer came with the interrupt, it is returned (or its
+     * status thrown) and the interrupt status is kept as well.
      *
      * @throws RpcException for any status other than {@code OK}
      */

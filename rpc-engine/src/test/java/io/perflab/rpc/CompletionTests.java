@@ -60,6 +60,43 @@ class CompletionTests {
         signaller.join(TimeUnit.SECONDS.toMillis(10));
     }
 
+    /**
+     * An interrupt that arrives with the signal is never lost: either the wait reports it ({@code false},
+     * status cleared, so the caller cancels and restores it) or the wait returns {@code true} and the status
+     * is still set. Signal and interrupt come back to back, so the waiter often wakes to find both.
+     */
+    @ParameterizedTest
+    @EnumSource(EngineOptions.Completion.class)
+    void anInterruptThatComesWithTheSignalIsReportedOrKept(EngineOptions.Completion kind) throws Exception {
+        Completion c = Completion.create(kind);
+        int lost = 0;
+        for (int round = 0; round < 2_000; round++) {
+            c.reset();
+            CountDownLatch waiting = new CountDownLatch(1);
+            CountDownLatch interrupted = new CountDownLatch(1);
+            AtomicBoolean kept = new AtomicBoolean(true);
+            Thread waiter = new Thread(() -> {
+                waiting.countDown();
+                boolean signalled = c.awaitInterruptibly();
+                while (interrupted.getCount() > 0) { // not await(): it would take the interrupt
+                    Thread.onSpinWait();
+                }
+                kept.set(!signalled || Thread.currentThread().isInterrupted());
+            });
+            waiter.start();
+            waiting.await();
+            c.signal();
+            waiter.interrupt();
+            interrupted.countDown();
+            waiter.join(10_000);
+            assertThat(waiter.isAlive()).isFalse();
+            if (!kept.get()) {
+                lost++;
+            }
+        }
+        assertThat(lost).as("rounds whose interrupt was neither reported nor kept").isZero();
+    }
+
     @ParameterizedTest
     @EnumSource(EngineOptions.Completion.class)
     void optionSelectsItsOwnImplementation(EngineOptions.Completion kind) {
