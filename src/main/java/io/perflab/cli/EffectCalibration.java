@@ -16,6 +16,7 @@ import io.perflab.stats.Power;
 import io.perflab.stats.Proportion;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.Summary;
+import io.perflab.stats.VarianceComponents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,10 +58,32 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
 
     /**
-     * One experiment's estimate of a metric's change: percent with its interval, the test's p-value, and the change
-     * its test detects with 80 % power at its size and spread (NaN where there is no figure).
+     * One experiment's estimate of a metric's change: percent with its interval, the test's p-value, the change its
+     * test detects with 80 % power at its size and spread (NaN where there is no figure), and the pairs' log ratios
+     * it was made from (a paired design; empty for fresh trials).
      */
-    record Estimate(double percent, double lowPercent, double highPercent, double pValue, double mdePercent) {
+    record Estimate(double percent, double lowPercent, double highPercent, double pValue, double mdePercent,
+                    List<Double> pairLogRatios) {
+    }
+
+    /**
+     * Whether the experiments of a paired run measured one and the same effect: the p-value of the one-way analysis of
+     * variance of their pairs' log ratios by experiment ({@link VarianceComponents#fPValue()}, R: {@code oneway.test(r
+     * ~ experiment, var.equal = TRUE)}). A small one says the effect itself moved between experiments (the host's
+     * state can change what an injected cost is worth), so that no single reference can lie in 95 % of their
+     * intervals. NaN for fresh trials and for fewer than 2 experiments.
+     */
+    static double sameEffectPValue(List<Estimate> estimates) {
+        if (estimates.size() < 2 || estimates.stream().anyMatch(e -> e.pairLogRatios().isEmpty())) {
+            return Double.NaN;
+        }
+        double[][] groups = estimates.stream().map(e -> e.pairLogRatios().stream().mapToDouble(Double::doubleValue)
+                .toArray()).toArray(double[][]::new);
+        try {
+            return VarianceComponents.of(groups).fPValue();
+        } catch (IllegalArgumentException oneValueEach) {
+            return Double.NaN;
+        }
     }
 
     /** Each block's estimate of {@code metric}, for the blocks where it could be made. */
@@ -85,7 +108,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         PairedAnalysis a = PairedAnalysis.analyze(PairedSamples.of(inBlock).windows(metric), options);
         RelativeChange c = a.relativeChange();
         return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.logRatio().pValue(),
-                a.power().minimumDetectableEffectPercent());
+                a.power().minimumDetectableEffectPercent(), a.pairLogRatios());
     }
 
     private Estimate freshEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
@@ -97,7 +120,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                 ? Direction.LOWER_IS_BETTER : Direction.HIGHER_IS_BETTER, options);
         RelativeChange c = r.relativeChange().orElseThrow();
         return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), r.welch().pValue(),
-                r.power().map(Power::minimumDetectableEffectPercent).orElse(Double.NaN));
+                r.power().map(Power::minimumDetectableEffectPercent).orElse(Double.NaN), List.of());
     }
 
     /** The reference change of {@code metric} in percent, NaN where none is known. */
@@ -129,13 +152,13 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         : perExperiment + " + " + perExperiment + " trials", Display.value(alpha).strip(),
                 injectedNanos == 0 ? "; the same variant on both sides"
                         : "; serverWorkNanos=" + injectedNanos + " injected on the with side"));
-        String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s%n";
+        String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s  %s%n";
         if (injectedNanos == 0) {
             s.append(String.format(Locale.ROOT, "%-24s %10s %10s %7s %-18s %12s %10s%n", "metric", "experiments",
                     "false +", "rate", "95% CI", "mean ± CI", "MDE"));
         } else {
             s.append(String.format(Locale.ROOT, row, "metric", "reference", "estimate", "bias", "coverage", "95% CI",
-                    "power", "95% CI", "mean ± CI"));
+                    "power", "95% CI", "mean ± CI", "same effect"));
         }
         int pooledTests = 0;
         int pooledFalse = 0;
@@ -173,10 +196,11 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         == Math.signum(ref)).count();
             }
             Proportion power = Proportion.clopperPearson((int) detected, estimates.size(), 0.95);
+            double same = sameEffectPValue(estimates);
             s.append(String.format(Locale.ROOT, row, metric, Double.isFinite(ref) ? Display.percent(ref) : "—",
                     Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
                             : "—", coverage, coverageCi, detected + "/" + estimates.size(), interval(power),
-                    "±" + pp(halfWidth)));
+                    "±" + pp(halfWidth), Double.isFinite(same) ? Display.pEquals(same) : "—"));
         }
         if (injectedNanos == 0 && pooledTests > 0) {
             Proportion pooled = Proportion.clopperPearson(pooledFalse, pooledTests, 0.95);
@@ -191,7 +215,10 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         + "change one experiment's test detects with 80% power at its size and spread, their mean.\n"
                 : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
                         + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
-                        + "experiments with p < α (and, with a reference, on its side).\n" + measuredInjection(results));
+                        + "experiments with p < α (and, with a reference, on its side); same effect: the p-value of the "
+                        + "one-way analysis of variance of the pairs' log ratios by experiment, small when the effect "
+                        + "itself differed between experiments (then coverage below 95% need not mean the intervals "
+                        + "are too narrow).\n" + measuredInjection(results));
         s.append(String.format(Locale.ROOT, "%d results in %s: about %s per experiment.%n", results.size(),
                 minutes(elapsed), minutes(elapsed.dividedBy(Math.max(1, experiments)))));
         return s.toString();

@@ -164,6 +164,21 @@ final class Distributions {
         return Math.exp(0.5 * (low + high));
     }
 
+    /**
+     * P(F &gt; f) for Fisher's F with {@code df1} and {@code df2} degrees of freedom (R: {@code pf(f, df1, df2,
+     * lower.tail = FALSE)}), as the regularized incomplete beta I<sub>x</sub>(df2/2, df1/2) at x = df2/(df2 + df1·f),
+     * which keeps the digits of a small upper tail.
+     */
+    static double fUpper(double f, double df1, double df2) {
+        if (!(f > 0)) {
+            return 1;
+        }
+        if (f == Double.POSITIVE_INFINITY) {
+            return 0;
+        }
+        return Beta.regularizedBeta(df2 / (df2 + df1 * f), df2 / 2, df1 / 2);
+    }
+
     /** P(Z &gt; z) for the standard normal, accurate relative to its size in the upper tail. */
     static double normalUpper(double z) {
         if (z < 0) {

@@ -27,6 +27,9 @@ package io.perflab.stats;
  * @param dfWithin N − a
  * @param n0 the effective windows per pair n₀
  * @param betweenClamped whether the unclamped estimate of σ²<sub>between</sub> was negative
+ *
+ * <p>The same classification serves any grouping of log ratios: pairs and their windows, or the experiments of a
+ * calibration run and their pairs, where {@link #fPValue()} says whether the experiments measured one effect.
  * @see <a href="https://doi.org/10.1002/9780470316856">S. R. Searle, G. Casella, C. E. McCulloch (1992), Variance
  *     Components, Wiley, §3.5 (ANOVA estimation, unbalanced one-way classification)</a>
  */
@@ -36,13 +39,28 @@ public record VarianceComponents(double between, double within, double meanSquar
     /** Upper limit of {@link #windowsPerPair} when no cap is wanted. */
     public static final int DEFAULT_MAX_WINDOWS = 100;
 
-    static VarianceComponents of(double[][] y) {
+    /**
+     * The components of a one-way classification.
+     *
+     * @param y the groups' values (pairs' windows, or experiments' pairs), each group not empty
+     * @throws IllegalArgumentException with fewer than 2 groups, an empty group, or no group of 2 values
+     */
+    public static VarianceComponents of(double[][] y) {
         int a = y.length;
+        if (a < 2) {
+            throw new IllegalArgumentException("variance components need at least 2 groups, got " + a);
+        }
         int total = 0;
         double sumSquares = 0;
         for (double[] pair : y) {
+            if (pair.length == 0) {
+                throw new IllegalArgumentException("variance components need values in every group");
+            }
             total += pair.length;
             sumSquares += (double) pair.length * pair.length;
+        }
+        if (total == a) {
+            throw new IllegalArgumentException("variance components need a group of at least 2 values");
         }
         double[] all = new double[total];
         int k = 0;
@@ -65,6 +83,20 @@ public record VarianceComponents(double between, double within, double meanSquar
         double n0 = (total - sumSquares / total) / dfBetween;
         double raw = (msb - msw) / n0;
         return new VarianceComponents(Math.max(0, raw), msw, msb, msw, dfBetween, dfWithin, n0, raw < 0);
+    }
+
+    /** MS<sub>between</sub>/MS<sub>within</sub>: the F statistic of σ²<sub>between</sub> = 0 (R: {@code anova(lm(y ~ g))}). */
+    public double f() {
+        return meanSquareBetween / meanSquareWithin;
+    }
+
+    /**
+     * P(F<sub>a−1, N−a</sub> &gt; {@link #f()}): small when the groups differ more than their members do, that is,
+     * when the groups did not all measure the same thing (R: {@code anova(lm(y ~ g))$"Pr(>F)"[1]}, or
+     * {@code oneway.test(y ~ g, var.equal = TRUE)}).
+     */
+    public double fPValue() {
+        return Distributions.fUpper(f(), dfBetween, dfWithin);
     }
 
     /**

@@ -159,7 +159,33 @@ class CalibrateCommandTests extends CommandLineTests {
                 "serverWorkNanos=1000 injected on the with side")
                 .containsPattern("cpu_us_per_req +\\+2\\.00% +\\+2\\.0\\d% +[+-]0\\.0\\d pp +2/2 .* 2/2 ")
                 .contains("reference: the injected 1000 ns per call", "about 2 min 00 s per experiment")
+                .as("the two experiments measured one effect").contains("same effect", "p = 0.5518")
                 .as("no window recorded what its injected work cost").doesNotContain("injected cost as measured");
+    }
+
+    /**
+     * Two experiments of three pairs that measured different effects, +2 % and +8 %: the analysis of variance of
+     * their pairs' log ratios by experiment says so (SciPy's f_oneway: F = 813.6455398339772, p = 8.989399570211634e-06),
+     * and the report prints it; fresh trials have no pairs to compare.
+     */
+    @Test
+    void aKnownEffectThatMovedBetweenExperimentsIsShownAsNotTheSame() {
+        double[] noise = {0.003, -0.002, 0.001, -0.003, 0.002, -0.001};
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 6; p++) {
+            double with = 50 * ((p < 3 ? 1.02 : 1.08) + noise[p]);
+            results.addAll(io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50, 50}, new double[] {with, with}).results());
+        }
+        EffectCalibration calibration = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.DUET, 2,
+                3, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
+
+        double p = EffectCalibration.sameEffectPValue(calibration.estimates(results, MetricKeys.CPU_US_PER_REQ));
+
+        assertThat(p).isCloseTo(8.989399570211634e-06, within(1e-10 * 8.989399570211634e-06));
+        assertThat(calibration.format(results, Duration.ofMinutes(4))).contains("p = 8.989e-06");
+        EffectCalibration.Estimate fresh = new EffectCalibration.Estimate(2, 1, 3, 0.01, 1.5, List.of());
+        assertThat(EffectCalibration.sameEffectPValue(List.of(fresh, fresh))).isNaN();
     }
 
     /** The with side's windows record what their calls that timed themselves spun; the report sets it beside N. */

@@ -176,6 +176,29 @@ class PairedAnalysisTests {
         assertThat(m.capped()).isTrue();
     }
 
+    /** Any one-way grouping, e.g. a calibration's experiments and their pairs: the F test of "one effect". */
+    @Test
+    void varianceComponentsTestWhetherTheGroupsDiffer() {
+        // SciPy 1.17.1 scipy.stats.f_oneway(*groups); R: oneway.test(y ~ g, var.equal = TRUE)
+        VarianceComponents vc = VarianceComponents.of(new double[][] {{0.01, 0.03, -0.02, 0.05}, {0.08, 0.1, 0.07},
+            {0.02, 0.0, 0.01, 0.03, 0.02}});
+        assertRelative(12.29563040509786, vc.f(), 1e-12, "F");
+        assertRelative(0.0026673064822517567, vc.fPValue(), 1e-10, "Pr(>F)");
+        assertThat(vc.dfBetween()).isEqualTo(2);
+        assertThat(vc.dfWithin()).isEqualTo(9);
+
+        VarianceComponents same = VarianceComponents.of(new double[][] {{0.01, 0.03}, {0.03, 0.01}});
+        assertThat(same.f()).isZero();
+        assertThat(same.fPValue()).isEqualTo(1);
+
+        assertThatThrownBy(() -> VarianceComponents.of(new double[][] {{0.01, 0.02}}))
+                .hasMessageContaining("at least 2 groups, got 1");
+        assertThatThrownBy(() -> VarianceComponents.of(new double[][] {{0.01, 0.02}, {}}))
+                .hasMessageContaining("values in every group");
+        assertThatThrownBy(() -> VarianceComponents.of(new double[][] {{0.01}, {0.02}}))
+                .hasMessageContaining("a group of at least 2 values");
+    }
+
     @Test
     void hasNoVarianceComponentsWithOneWindowPerPair() {
         PairedAnalysis a = PairedAnalysis.analyze(design("one_window").pairs(), OPTIONS);
