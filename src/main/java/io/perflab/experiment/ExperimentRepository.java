@@ -896,10 +896,11 @@ public class ExperimentRepository {
                 rs.getString("run_labels"));
     }
 
-    private boolean take(Claimable c, Claimant agent, Instant now) {
+    private boolean take(Claimable c, Claimant agent, Instant clock) {
         if (c.status() == ExperimentStatus.INTERRUPTED) {
             deleteCancelledRuns(c.id());
         }
+        Instant now = afterLastClaim(c.id(), agent.agentId(), clock);
         boolean taken = jdbc.sql("""
                 UPDATE experiment SET status = 'RUNNING', error = NULL, started_at = ?, finished_at = NULL,
                     agent_id = ?, run_labels = COALESCE(run_labels, ?), resume_on_claim = FALSE,
@@ -915,6 +916,20 @@ public class ExperimentRepository {
                     .params(c.id(), c.id(), agent.agentId(), timestamp(now)).update();
         }
         return taken;
+    }
+
+    /**
+     * When a claim begins: {@code clock}, or the end of the last claim on the experiment or of the agent if that was
+     * written later. A claimant reads its clock before its transaction, which may then find the experiment claimable
+     * only because another instance ended a lost agent's claim meanwhile with a later reading of its own clock; the
+     * claim can only follow that end, and the history must not show the experiment on two agents at once.
+     */
+    private Instant afterLastClaim(long id, Long agentId, Instant clock) {
+        Instant lastEnd = jdbc.sql("SELECT MAX(ended_at) AS last_end FROM experiment_claim WHERE experiment_id = ?"
+                        + (agentId == null ? "" : " OR agent_id = ?"))
+                .params(agentId == null ? List.of(id) : List.of(id, agentId))
+                .query((rs, n) -> Optional.ofNullable(instant(rs, "last_end"))).single().orElse(null);
+        return lastEnd != null && lastEnd.isAfter(clock) ? lastEnd : clock;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.perflab.agent.HostLabels;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -12,6 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -501,6 +504,32 @@ class AgentApiTests {
         assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
                 .containsExactly(1, 2, 3);
         assertThat(admin.status(id)).isEqualTo("RUNNING");
+    }
+
+    /**
+     * A claim can only follow the end of the claim before it, and the history says so even when the claimant read
+     * its clock before another instance, whose clock ran ahead, ended that claim (a lost agent found meanwhile).
+     */
+    @Test
+    void aClaimNeverStartsInTheHistoryBeforeTheClaimItFollowsEnded() throws Exception {
+        long early = register("early", "pool=clock");
+        long id = admin.create(command("clocked", Map.of("pool", "clock")));
+        assertThat(poll(early, 0).statusCode()).isEqualTo(200);
+        Instant ended = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.MILLIS);
+        assertThat(store.endClaim(id, early, ExperimentStatus.INTERRUPTED, ended, "lost", true)).isTrue();
+        long late = register("late", "pool=clock");
+
+        Claimant claimant = new Claimant(late, HostLabels.parse("pool=clock"), false, true);
+        assertThat(store.claimNext(claimant, ended.minusMillis(4))).isPresent();
+
+        List<Instant[]> claims = jdbc.sql("SELECT claimed_at, ended_at FROM experiment_claim "
+                + "WHERE experiment_id = ? ORDER BY claim").param(id).query((rs, n) -> new Instant[] {
+                    ExperimentRepository.instant(rs, "claimed_at"), ExperimentRepository.instant(rs, "ended_at")})
+                .list();
+        assertThat(claims).hasSize(2);
+        assertThat(claims.get(0)[1]).isEqualTo(ended);
+        assertThat(claims.get(1)[0]).as("the second claim begins where the first ended").isEqualTo(ended);
+        assertThat(store.find(id).orElseThrow().startedAt()).isEqualTo(ended);
     }
 
     private io.perflab.agent.AgentLoop loop(String name, String pool) {
