@@ -77,12 +77,7 @@ class SequentialStoppingTests {
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
                 Optional.of(Duration.ofMinutes(2)));
         List<PairResult> pairs = new ArrayList<>();
-        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
-        for (int i = 0; i < 10 && !decision.stop(); i++) {
-            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + NOISE[i])}));
-            clock.addAndGet(Duration.ofSeconds(20).toNanos());
-            decision = rule.afterPair(pairs);
-        }
+        PairStoppingRule.Decision decision = run(rule, 10, 0.0, 20, pairs);
 
         // a pair costs 20 s (PairedFixtures), so 2 minutes allow 6 of the 10 asked for: the looks are 2..6 of 6
         assertThat(rule.plannedPairs()).isEqualTo(6);
@@ -98,12 +93,7 @@ class SequentialStoppingTests {
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
                 Optional.of(Duration.ofMinutes(2)));
         List<PairResult> pairs = new ArrayList<>();
-        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
-        for (int i = 0; i < 10 && !decision.stop(); i++) {
-            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + NOISE[i])}));
-            clock.addAndGet(Duration.ofSeconds(10).toNanos());
-            decision = rule.afterPair(pairs);
-        }
+        PairStoppingRule.Decision decision = run(rule, 10, 0.0, 10, pairs);
 
         // the first pair's 20 s fix N at 6; the clock's 10 s a pair would leave time for more, which no look could use
         assertThat(rule.plannedPairs()).isEqualTo(6);
@@ -197,11 +187,17 @@ class SequentialStoppingTests {
     }
 
     /** Pairs of one window, the change's CPU per call {@code change} off the baseline's, until the rule stops. */
-    private static PairStoppingRule.Decision run(SequentialStopping rule, int most, double change) {
-        List<PairResult> pairs = new ArrayList<>();
+    private PairStoppingRule.Decision run(SequentialStopping rule, int most, double change) {
+        return run(rule, most, change, 0, new ArrayList<>());
+    }
+
+    /** Up to {@code most} pairs of one window a side into {@code pairs}, each {@code secondsPerPair} on the clock. */
+    private PairStoppingRule.Decision run(SequentialStopping rule, int most, double change, int secondsPerPair,
+                                          List<PairResult> pairs) {
         PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
         for (int i = 0; i < most && !decision.stop(); i++) {
             pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + change + NOISE[i])}));
+            clock.addAndGet(Duration.ofSeconds(secondsPerPair).toNanos());
             decision = rule.afterPair(pairs);
         }
         return decision;
