@@ -530,6 +530,14 @@ class AgentApiTests {
         assertThat(claims.get(0)[1]).isEqualTo(ended);
         assertThat(claims.get(1)[0]).as("the second claim begins where the first ended").isEqualTo(ended);
         assertThat(store.find(id).orElseThrow().startedAt()).isEqualTo(ended);
+
+        // and an agent's next claim begins where its last one ended
+        Instant finished = ended.plusSeconds(5);
+        assertThat(store.endClaim(id, late, ExperimentStatus.COMPLETED, finished, null, false)).isTrue();
+        long next = admin.create(command("clocked next", Map.of("pool", "clock")));
+        assertThat(store.claimNext(claimant, finished.minusMillis(4))).isPresent();
+        assertThat(jdbc.sql("SELECT claimed_at FROM experiment_claim WHERE experiment_id = ?").param(next)
+                .query((rs, n) -> ExperimentRepository.instant(rs, "claimed_at")).single()).isEqualTo(finished);
     }
 
     private io.perflab.agent.AgentLoop loop(String name, String pool) {

@@ -100,7 +100,7 @@ class MigrationTests {
         MigrateResult migrated = Flyway.configure().dataSource(database).load().migrate();
 
         assertThat(migrated.success).isTrue();
-        assertThat(migrated.migrations).extracting(m -> m.version).contains("1", "4", "8", "9", "13", "14", "15");
+        assertThat(migrated.migrations).extracting(m -> m.version).contains("1", "4", "8", "9", "13", "14", "15", "16");
         Flyway.configure().dataSource(database).load().validate();
         JdbcClient jdbc = JdbcClient.create(database);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM metric_definition").query(Long.class).single()).isPositive();
