@@ -167,7 +167,7 @@ final class Distributions {
     /**
      * P(F &gt; f) for Fisher's F with {@code df1} and {@code df2} degrees of freedom (R: {@code pf(f, df1, df2,
      * lower.tail = FALSE)}), as the regularized incomplete beta I<sub>x</sub>(df2/2, df1/2) at x = df2/(df2 + df1·f),
-     * which keeps the digits of a small upper tail.
+     * which keeps the digits of a small upper tail. An F of 0 or NaN (no spread at all) gives 1.
      */
     static double fUpper(double f, double df1, double df2) {
         if (!(f > 0)) {

@@ -85,7 +85,10 @@ public record VarianceComponents(double between, double within, double meanSquar
         return new VarianceComponents(Math.max(0, raw), msw, msb, msw, dfBetween, dfWithin, n0, raw < 0);
     }
 
-    /** MS<sub>between</sub>/MS<sub>within</sub>: the F statistic of σ²<sub>between</sub> = 0 (R: {@code anova(lm(y ~ g))}). */
+    /**
+     * MS<sub>between</sub>/MS<sub>within</sub>: the F statistic of σ²<sub>between</sub> = 0 (R:
+     * {@code anova(lm(y ~ g))}); NaN when no value differs from any other.
+     */
     public double f() {
         return meanSquareBetween / meanSquareWithin;
     }

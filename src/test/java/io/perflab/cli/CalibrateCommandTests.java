@@ -165,8 +165,8 @@ class CalibrateCommandTests extends CommandLineTests {
 
     /**
      * Two experiments of three pairs that measured different effects, +2 % and +8 %: the analysis of variance of
-     * their pairs' log ratios by experiment says so (SciPy's f_oneway: F = 813.6455398339772, p = 8.989399570211634e-06),
-     * and the report prints it; fresh trials have no pairs to compare.
+     * their pairs' log ratios by experiment says so (SciPy's f_oneway: F = 813.6455398339772,
+     * p = 8.989399570211634e-06), and the report prints it; fresh trials have no pairs to compare.
      */
     @Test
     void aKnownEffectThatMovedBetweenExperimentsIsShownAsNotTheSame() {
