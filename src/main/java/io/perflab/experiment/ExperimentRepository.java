@@ -942,18 +942,26 @@ public class ExperimentRepository {
     @Transactional
     public boolean endClaim(long id, Long agentId, ExperimentStatus to, Instant now, String error,
                             boolean resumeOnClaim) {
-        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = ?, resume_on_claim = ?, "
-                        + "cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
+        OffsetDateTime end = timestamp(now);
+        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = " + NOT_BEFORE_START
+                        + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
                         + (agentId == null ? "" : " AND agent_id = ?"))
-                .params(params(to.name(), truncate(error, 4000), timestamp(now), resumeOnClaim, id, agentId))
+                .params(params(to.name(), truncate(error, 4000), end, end, resumeOnClaim, id, agentId))
                 .update() == 1;
         if (ended) {
-            jdbc.sql("UPDATE experiment_claim SET ended_at = ?, outcome = ? "
-                            + "WHERE experiment_id = ? AND ended_at IS NULL")
-                    .params(timestamp(now), to.name(), id).update();
+            jdbc.sql("UPDATE experiment_claim SET ended_at = CASE WHEN claimed_at > ? THEN claimed_at ELSE ? END, "
+                            + "outcome = ? WHERE experiment_id = ? AND ended_at IS NULL")
+                    .params(end, end, to.name(), id).update();
         }
         return ended;
     }
+
+    /**
+     * A running experiment's end: the given time, or its start if that is later. The instance that ends a claim
+     * (a lost agent found by another instance, or the agent itself) may read a clock behind the one that began it;
+     * the history must not show a claim or an experiment ending before it began.
+     */
+    private static final String NOT_BEFORE_START = "CASE WHEN started_at > ? THEN started_at ELSE ? END";
 
     /** Statement parameters, some of them null; a trailing null is left out (an optional last condition). */
     private static List<Object> params(Object... values) {

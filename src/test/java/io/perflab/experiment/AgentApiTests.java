@@ -540,6 +540,24 @@ class AgentApiTests {
                 .query((rs, n) -> ExperimentRepository.instant(rs, "claimed_at")).single()).isEqualTo(finished);
     }
 
+    /** The instance that ends a claim may read a clock behind the one that began it: the end is never before it. */
+    @Test
+    void aClaimNeverEndsInTheHistoryBeforeItBegan() throws Exception {
+        long agent = register("skewed", "pool=skew");
+        long id = admin.create(command("skewed", Map.of("pool", "skew")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        Instant began = store.find(id).orElseThrow().startedAt();
+
+        assertThat(store.endClaim(id, null, ExperimentStatus.INTERRUPTED, began.minusSeconds(3), "lost", true))
+                .isTrue();
+
+        assertThat(store.claims(id)).singleElement().satisfies(claim -> {
+            assertThat(claim.claimedAt()).isEqualTo(began);
+            assertThat(claim.endedAt()).as("ended where it began, not 3 s before").isEqualTo(began);
+        });
+        assertThat(store.find(id).orElseThrow().finishedAt()).isEqualTo(began);
+    }
+
     private io.perflab.agent.AgentLoop loop(String name, String pool) {
         return new io.perflab.agent.AgentLoop(
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
