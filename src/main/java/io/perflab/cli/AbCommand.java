@@ -52,7 +52,7 @@ final class AbCommand implements Callable<Integer> {
     private String design;
 
     @Option(names = "--pairs", paramLabel = "K",
-            description = "Pairs of a paired design, ≥ 2: the most it runs (default: 5).")
+            description = "Pairs of a paired design, ≥ 2: the most it runs (default: 8).")
     private Integer pairs;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",

@@ -76,7 +76,7 @@ final class CalibrateCommand implements Callable<Integer> {
     private String design;
 
     @Option(names = "--pairs", paramLabel = "K",
-            description = "Pairs in each experiment of a paired design (default: 5).")
+            description = "Pairs in each experiment of a paired design (default: 8).")
     private int pairs = PairedInput.DEFAULT_PAIRS;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",

@@ -47,7 +47,7 @@ import java.util.Map;
  *     given, with 3 s windows after an {@code auto:15} warmup unless the workload says otherwise), {@code fresh} (a
  *     fresh JVM per trial) or {@code duet} (pairs of JVMs at once, each on its half of the CPUs); command
  *     experiments take fresh or alternating
- * @param pairs a paired design's pairs, 2..1000: the most it runs (default 5)
+ * @param pairs a paired design's pairs, 2..1000: the most it runs (default 8)
  * @param windowsPerPair windows of each variant per pair of a paired design, 1..1000 (default 3)
  * @param target paired designs: stop once every target is met, each {@code METRIC:PERCENT%} (its change known to
  *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list

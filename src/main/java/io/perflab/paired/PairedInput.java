@@ -22,9 +22,10 @@ public final class PairedInput {
 
     /**
      * Pairs of a paired design unless the user says otherwise: with {@link #DEFAULT_WINDOWS_PER_PAIR} windows of
-     * {@code Workload.PAIRED_DEFAULTS}, about 3.5 minutes on a 2-vCPU host.
+     * {@code Workload.PAIRED_DEFAULTS}, about 5.5 minutes on a 2-vCPU host, the most that fits the six minutes a
+     * change should take to settle (docs/PERFORMANCE.md, "The default at 8 pairs").
      */
-    public static final int DEFAULT_PAIRS = 5;
+    public static final int DEFAULT_PAIRS = 8;
 
     /**
      * The design when none is named: {@code fresh} when the trials of a fresh design are given ({@code --runs},

@@ -151,18 +151,18 @@ class AbCommandTests extends CommandLineTests {
         AbCommand fresh = new AbCommand();
         new CommandLine(fresh).parseArgs("--runs", "4", "--with", "completion=monitor");
         AbCommand longer = new AbCommand();
-        new CommandLine(longer).parseArgs("--run-seconds", "5", "--pairs", "8", "--with", "completion=monitor");
+        new CommandLine(longer).parseArgs("--run-seconds", "5", "--pairs", "12", "--with", "completion=monitor");
 
         ExperimentPlan plan = command.plan();
 
         assertThat(plan.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING);
-        assertThat(plan.pairs()).isEqualTo(5);
+        assertThat(plan.pairs()).isEqualTo(8);
         assertThat(plan.windowsPerPair()).isEqualTo(3);
         assertThat(((EngineVariant) plan.with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(3));
         assertThat(((EngineVariant) plan.with()).workload().warmup().toString()).isEqualTo("auto:15");
         assertThat(fresh.plan().design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.FRESH);
         assertThat(((EngineVariant) fresh.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
-        assertThat(longer.plan().pairs()).isEqualTo(8);
+        assertThat(longer.plan().pairs()).isEqualTo(12);
         assertThat(((EngineVariant) longer.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
     }
 
