@@ -943,25 +943,27 @@ public class ExperimentRepository {
     public boolean endClaim(long id, Long agentId, ExperimentStatus to, Instant now, String error,
                             boolean resumeOnClaim) {
         OffsetDateTime end = timestamp(now);
-        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = " + NOT_BEFORE_START
-                        + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
+        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = "
+                        + notBefore("started_at") + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
                         + (agentId == null ? "" : " AND agent_id = ?"))
                 .params(params(to.name(), truncate(error, 4000), end, end, resumeOnClaim, id, agentId))
                 .update() == 1;
         if (ended) {
-            jdbc.sql("UPDATE experiment_claim SET ended_at = CASE WHEN claimed_at > ? THEN claimed_at ELSE ? END, "
-                            + "outcome = ? WHERE experiment_id = ? AND ended_at IS NULL")
+            jdbc.sql("UPDATE experiment_claim SET ended_at = " + notBefore("claimed_at")
+                            + ", outcome = ? WHERE experiment_id = ? AND ended_at IS NULL")
                     .params(end, end, to.name(), id).update();
         }
         return ended;
     }
 
     /**
-     * A running experiment's end: the given time, or its start if that is later. The instance that ends a claim
-     * (a lost agent found by another instance, or the agent itself) may read a clock behind the one that began it;
-     * the history must not show a claim or an experiment ending before it began.
+     * An end time: the parameter (given twice), or the row's {@code start} column if that is later. The instance that
+     * ends a claim (a lost agent found by another instance, or the agent itself) may read a clock behind the one
+     * that began it; the history must not show a claim or an experiment ending before it began.
      */
-    private static final String NOT_BEFORE_START = "CASE WHEN started_at > ? THEN started_at ELSE ? END";
+    private static String notBefore(String start) {
+        return "CASE WHEN " + start + " > ? THEN " + start + " ELSE ? END";
+    }
 
     /** Statement parameters, some of them null; a trailing null is left out (an optional last condition). */
     private static List<Object> params(Object... values) {

@@ -18,6 +18,9 @@ package io.perflab.stats;
  * reported as 0 and {@link #betweenClamped()} says so (the pairs then differ no more than the windows of a pair
  * do). Both components are in squared natural-log units; √σ² is about the relative standard deviation.
  *
+ * <p>The same classification serves any grouping of log ratios: pairs and their windows, or the experiments of a
+ * calibration run and their pairs, where {@link #fPValue()} says whether the experiments measured one effect.
+ *
  * @param between σ̂²<sub>between</sub>, clamped at 0: how much the true log ratio varies from pair to pair (JVM
  *     starts, placement, machine state)
  * @param within σ̂²<sub>within</sub>: how much windows vary within one pair
@@ -27,9 +30,6 @@ package io.perflab.stats;
  * @param dfWithin N − a
  * @param n0 the effective windows per pair n₀
  * @param betweenClamped whether the unclamped estimate of σ²<sub>between</sub> was negative
- *
- * <p>The same classification serves any grouping of log ratios: pairs and their windows, or the experiments of a
- * calibration run and their pairs, where {@link #fPValue()} says whether the experiments measured one effect.
  * @see <a href="https://doi.org/10.1002/9780470316856">S. R. Searle, G. Casella, C. E. McCulloch (1992), Variance
  *     Components, Wiley, §3.5 (ANOVA estimation, unbalanced one-way classification)</a>
  */
