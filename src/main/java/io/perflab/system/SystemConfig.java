@@ -11,6 +11,10 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.MutableCoercionConfig;
+import tools.jackson.databind.type.LogicalType;
 
 /** Cross-cutting beans: the clock (tests replace it) and what every page's layout needs. */
 @Configuration(proxyBeanMethods = false)
@@ -33,7 +37,10 @@ class SystemConfig {
 
     /**
      * Request bodies are read strictly, so that a mistake is refused rather than half-understood: an unknown or
-     * misspelt field, a key given twice, a fraction where a count belongs, a null for a number.
+     * misspelt field, a key given twice, a fraction where a count belongs, a null for a number, text where a number
+     * or true/false belongs ({@code "runsPerVariant": ""} was read as "left out", {@code "clientThreads": "16"} and
+     * {@code "encryption": 1} were converted), as {@code POST /api/v1/analyze} and uploads already refused them.
+     * Text fields still take a number ({@code "with": {"callBufferInitialBytes": 4096}}): it means what it says.
      */
     @Bean
     JsonMapperBuilderCustomizer strictRequestBodies() {
@@ -42,7 +49,16 @@ class SystemConfig {
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .withCoercionConfig(LogicalType.Integer, SystemConfig::refuseText)
+                .withCoercionConfig(LogicalType.Float, SystemConfig::refuseText)
+                .withCoercionConfig(LogicalType.Boolean, config -> refuseText(config)
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail));
+    }
+
+    private static MutableCoercionConfig refuseText(MutableCoercionConfig config) {
+        return config.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
     }
 
     /** Adds the version shown in the layout's footer to every page model. */

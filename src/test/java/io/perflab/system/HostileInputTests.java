@@ -88,6 +88,28 @@ class HostileInputTests extends UploadServer {
     }
 
     @Test
+    void textWhereANumberOrTrueFalseBelongsIsRefusedNotConverted() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(experiment(withPreset(",\"runsPerVariant\":\"\"")), 400, "runsPerVariant",
+                "must be a whole number");
+        assertProblem(experiment(withPreset(",\"pairs\":\"8\"")), 400, "pairs", "must be a whole number");
+        assertProblem(experiment(withPreset(",\"workload\":{\"clientThreads\":\"16\"}")), 400,
+                "workload.clientThreads", "must be a whole number");
+        assertProblem(experiment(withPreset(",\"workload\":{\"runSeconds\":\"5\"}")), 400, "workload.runSeconds",
+                "must be a number");
+        assertProblem(experiment(withPreset(",\"workload\":{\"encryption\":1}")), 400, "workload.encryption",
+                "must be true or false");
+        assertProblem(experiment(withPreset(",\"workload\":{\"encryption\":\"true\"}")), 400,
+                "workload.encryption", "must be true or false");
+        // an option's value is text, and a number there is read as the text it is: only the pairs are refused
+        HttpResponse<String> numberAsOptionValue = experiment("{\"name\":\"buffers\",\"pairs\":1,"
+                + "\"without\":{\"callBufferInitialBytes\":256},\"with\":{\"callBufferInitialBytes\":4096}}");
+        assertProblem(numberAsOptionValue, 400, "pairs: must be greater than or equal to 2, got 1");
+        assertThat(read(numberAsOptionValue.body()).get("errors")).hasSize(1);
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
     void errorsSayWhatWasWrongWithoutJavaTypes() throws Exception {
         assertProblem(experiment(withPreset(",\"runsPerVariant\":1e10")), 400, "runsPerVariant");
         assertProblem(experiment(withPreset(",\"runsPerVariant\":\"many\"")), 400, "runsPerVariant",
