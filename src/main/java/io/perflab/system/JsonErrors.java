@@ -60,10 +60,14 @@ public final class JsonErrors {
         }
         if (json instanceof MismatchedInputException mismatch) {
             Class<?> target = mismatch.getTargetType();
+            String original = firstLine(mismatch.getOriginalMessage());
             boolean ours = target != null && target.getName().startsWith("io.perflab.")
-                    && !firstLine(mismatch.getOriginalMessage()).startsWith("Cannot ");
+                    && !original.startsWith("Cannot ");
             String expected = ours ? null : expected(target);
-            return expected != null ? expected : firstLine(mismatch.getOriginalMessage());
+            if (expected != null && target.isPrimitive() && original.contains("`null`")) {
+                return "is missing or null: it " + expected;
+            }
+            return expected != null ? expected : original;
         }
         if (json instanceof StreamReadException read) {
             String message = firstLine(read.getOriginalMessage());

@@ -110,6 +110,18 @@ class HostileInputTests extends UploadServer {
     }
 
     @Test
+    void aFieldLeftOutOrNullIsCalledMissingNotMistyped() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(post("/api/v1/agents", ADMIN_TOKEN, "application/json", "{\"name\":\"host\"}"), 400,
+                "runsCommands: is missing or null: it must be true or false");
+        assertProblem(post("/api/v1/agents", ADMIN_TOKEN, "application/json",
+                "{\"name\":\"host\",\"runsCommands\":null}"), 400, "runsCommands: is missing or null");
+        assertProblem(experiment(withPreset(",\"runsPerVariant\":\"two\"")), 400,
+                "runsPerVariant: must be a whole number");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
     void errorsSayWhatWasWrongWithoutJavaTypes() throws Exception {
         assertProblem(experiment(withPreset(",\"runsPerVariant\":1e10")), 400, "runsPerVariant");
         assertProblem(experiment(withPreset(",\"runsPerVariant\":\"many\"")), 400, "runsPerVariant",
