@@ -4,6 +4,7 @@ import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
 import java.util.Map;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.boot.web.error.ErrorAttributeOptions;
 import org.springframework.boot.webmvc.error.ErrorAttributes;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -13,10 +14,10 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.ErrorResponse;
-import org.springframework.web.servlet.resource.NoResourceFoundException;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
  * The container's error path: one HTML page for browsers ({@code templates/error/error.html}) and
@@ -59,6 +60,9 @@ class ErrorPagesController implements ErrorController {
 
     private String detail(HttpServletRequest request, HttpStatus status) {
         Throwable error = errorAttributes.getError(new ServletWebRequest(request));
+        if (error instanceof TypeMismatchException mismatch) {
+            return FieldMessages.typeMismatch(mismatch);
+        }
         if (error instanceof ErrorResponse response && !(error instanceof NoResourceFoundException)
                 && response.getBody().getDetail() != null && !status.is5xxServerError()) {
             return response.getBody().getDetail();

@@ -1,5 +1,14 @@
 package io.perflab.system;
 
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+
 /** How a field's path and a constraint's message are shown to users: as their JSON, in one place. */
 public final class FieldMessages {
 
@@ -16,13 +25,65 @@ public final class FieldMessages {
 
     /** A constraint's message with the value that broke it, e.g. {@code must be ≤ 1024, got 2000}. */
     public static String violation(String message, Object rejected) {
-        if (rejected == null || rejected instanceof java.util.Collection<?> || rejected instanceof java.util.Map<?, ?>
+        if (rejected == null || rejected instanceof Collection<?> || rejected instanceof Map<?, ?>
                 || rejected.toString().length() > 80) {
             return message;
         }
         String value = rejected instanceof CharSequence text ? "'" + printable(text.toString()) + "'"
                 : rejected.toString();
         return message + ", got " + value;
+    }
+
+    /**
+     * A path or query value that is not of its parameter's type, e.g. {@code id: must be a whole number, got 'abc'}:
+     * what the parameter holds, never a Java type.
+     */
+    public static String typeMismatch(TypeMismatchException ex) {
+        String name = ex instanceof MethodArgumentTypeMismatchException argument ? argument.getName()
+                : ex.getPropertyName();
+        Class<?> type = ex.getRequiredType();
+        String expected = expected(type);
+        if (expected == null) {
+            expected = "has a value it cannot take";
+        } else if (type == int.class || type == Integer.class) {
+            expected += " up to " + Integer.MAX_VALUE;
+        } else if (type == long.class || type == Long.class) {
+            expected += " up to " + Long.MAX_VALUE;
+        }
+        return (name == null ? "" : name + ": ")
+                + violation(expected, ex.getValue() == null ? null : String.valueOf(ex.getValue()));
+    }
+
+    /** What a value of a standard type must look like; null for PerfLab's own types, whose message says it. */
+    public static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class
+                || type == short.class || type == Short.class) {
+            return "must be a whole number";
+        }
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class
+                || type == BigDecimal.class || type == double[].class) {
+            return "must be a number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "must be true or false";
+        }
+        if (type == String.class) {
+            return "must be text";
+        }
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "must be an array";
+        }
+        if (Map.class.isAssignableFrom(type) || type.isRecord()) {
+            return "must be an object";
+        }
+        if (type.isEnum()) {
+            return "must be one of " + Arrays.stream(type.getEnumConstants()).map(String::valueOf)
+                    .map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
+        }
+        return null;
     }
 
     private static String printable(String text) {

@@ -2,7 +2,6 @@ package io.perflab.system;
 
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
@@ -63,7 +62,7 @@ public final class JsonErrors {
             String original = firstLine(mismatch.getOriginalMessage());
             boolean ours = target != null && target.getName().startsWith("io.perflab.")
                     && !original.startsWith("Cannot ");
-            String expected = ours ? null : expected(target);
+            String expected = ours ? null : FieldMessages.expected(target);
             if (expected != null && target.isPrimitive() && original.contains("`null`")) {
                 return "is missing or null: it " + expected;
             }
@@ -77,38 +76,6 @@ public final class JsonErrors {
             return "the body is not valid JSON" + location(read.getLocation());
         }
         return firstLine(json.getOriginalMessage());
-    }
-
-    /** What a value of a standard type must look like; null for PerfLab's own types, whose message says it. */
-    private static String expected(Class<?> type) {
-        if (type == null) {
-            return null;
-        }
-        if (type == int.class || type == Integer.class || type == long.class || type == Long.class
-                || type == short.class || type == Short.class) {
-            return "must be a whole number";
-        }
-        if (type == double.class || type == Double.class || type == float.class || type == Float.class
-                || type == java.math.BigDecimal.class || type == double[].class) {
-            return "must be a number";
-        }
-        if (type == boolean.class || type == Boolean.class) {
-            return "must be true or false";
-        }
-        if (type == String.class) {
-            return "must be text";
-        }
-        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
-            return "must be an array";
-        }
-        if (Map.class.isAssignableFrom(type) || type.isRecord()) {
-            return "must be an object";
-        }
-        if (type.isEnum()) {
-            return "must be one of " + java.util.Arrays.stream(type.getEnumConstants()).map(String::valueOf)
-                    .map(s -> s.toLowerCase(java.util.Locale.ROOT)).collect(Collectors.joining(", "));
-        }
-        return null;
     }
 
     private static String target(Class<?> type) {

@@ -122,6 +122,19 @@ class HostileInputTests extends UploadServer {
     }
 
     @Test
+    void aPathOrQueryValueOfTheWrongTypeIsNamedWithoutJavaTypes() throws Exception {
+        assertProblem(get("/api/v1/experiments/abc"), 400, "id: must be a whole number up to 9223372036854775807",
+                "got 'abc'");
+        assertProblem(get("/api/v1/experiments?page=99999999999"), 400,
+                "page: must be a whole number up to 2147483647, got '99999999999'");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments/abc"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(page.body()).contains("id: must be a whole number up to 9223372036854775807, got &#39;abc&#39;")
+                .doesNotContain("java.", "Failed to convert");
+    }
+
+    @Test
     void errorsSayWhatWasWrongWithoutJavaTypes() throws Exception {
         assertProblem(experiment(withPreset(",\"runsPerVariant\":1e10")), 400, "runsPerVariant");
         assertProblem(experiment(withPreset(",\"runsPerVariant\":\"many\"")), 400, "runsPerVariant",
