@@ -1,6 +1,7 @@
 package io.perflab.stats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -16,7 +17,7 @@ import java.util.TreeSet;
  * least {@code minSegment} long) and accepts it when a permutation test finds it significant: the p-value is
  * (1 + #{permutations whose best Q̂ ≥ the observed}) / (1 + permutations), with the series values of that
  * segment shuffled by a seeded {@link Random}. Splitting stops at the first non-significant round. All Q̂ of a
- * segment are computed in O(κ²) from running sums.
+ * segment are computed in O(κ log κ) from running sums and two Fenwick trees.
  *
  * <p>Defaults: significance level 0.01, 199 permutations, minimum segment length 5, seed 1. With these, a flat
  * series is reported as changed with probability about 0.01 per round.
@@ -86,7 +87,7 @@ public record EDivisive(double significanceLevel, int permutations, int minSegme
     }
 
     private double permutationPValue(double[] series, Split best, Random random) {
-        double[] segment = java.util.Arrays.copyOfRange(series, best.start(), best.end());
+        double[] segment = Arrays.copyOfRange(series, best.start(), best.end());
         int atLeast = 0;
         for (int i = 0; i < permutations; i++) {
             shuffle(segment, random);
@@ -98,32 +99,47 @@ public record EDivisive(double significanceLevel, int permutations, int minSegme
         return (1.0 + atLeast) / (1.0 + permutations);
     }
 
-    /** The split of series[start, end) with the largest Q̂, or null when the segment is too short. */
+    /**
+     * The split of series[start, end) with the largest Q̂, or null when the segment is too short. The points move
+     * one by one from the right part to the left; each one's distances to either part come from two Fenwick trees
+     * over the segment's sorted values (count and sum of the values below it), so a segment costs O(κ log κ), not
+     * the O(κ²) of summing the distances pair by pair (3 s a request at 3,500 uploads of one benchmark).
+     */
     private Split bestSplit(double[] v, int start, int end) {
         int n = end - start;
         if (n < 2 * minSegment) {
             return null;
         }
-        // within(τ) for the left part, updated as points move from right to left
-        double cross = 0;
+        // centred on the median, so that count × value − sum loses no digits to a large common offset
+        double[] sorted = Arrays.copyOfRange(v, start, end);
+        Arrays.sort(sorted);
+        double centre = sorted[n / 2];
+        for (int i = 0; i < n; i++) {
+            sorted[i] -= centre;
+        }
+        Fenwick left = new Fenwick(n);
+        Fenwick right = new Fenwick(n);
+        int[] rank = new int[n];
         double rightWithin = 0;
-        for (int j = start; j < end; j++) {
-            for (int k = j + 1; k < end; k++) {
-                rightWithin += Math.abs(v[j] - v[k]);
-            }
+        double below = 0;
+        for (int k = 0; k < n; k++) {
+            rightWithin += k * sorted[k] - below;
+            below += sorted[k];
+        }
+        for (int i = 0; i < n; i++) {
+            rank[i] = lowerBound(sorted, v[start + i] - centre);
+            right.add(rank[i], v[start + i] - centre);
         }
         double leftWithin = 0;
+        double cross = 0;
         Split best = null;
         for (int tau = start + 1; tau < end; tau++) {
-            int p = tau - 1;
-            double toLeft = 0;
-            for (int i = start; i < p; i++) {
-                toLeft += Math.abs(v[i] - v[p]);
-            }
-            double toRight = 0;
-            for (int j = tau; j < end; j++) {
-                toRight += Math.abs(v[p] - v[j]);
-            }
+            int p = tau - 1 - start;
+            double x = v[tau - 1] - centre;
+            double toLeft = left.distances(rank[p], x);
+            right.remove(rank[p], x);
+            double toRight = right.distances(rank[p], x);
+            left.add(rank[p], x);
             leftWithin += toLeft;
             rightWithin -= toRight;
             cross += toRight - toLeft;
@@ -141,6 +157,62 @@ public record EDivisive(double significanceLevel, int permutations, int minSegme
         return best;
     }
 
+    /** The first index of {@code ascending} whose value is not below {@code x}. */
+    private static int lowerBound(double[] ascending, double x) {
+        int lo = 0;
+        int hi = ascending.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (ascending[mid] < x) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Counts and sums of a multiset of values by their rank among a segment's sorted values. */
+    private static final class Fenwick {
+        private final int[] count;
+        private final double[] sum;
+        private int size;
+        private double total;
+
+        Fenwick(int ranks) {
+            count = new int[ranks + 1];
+            sum = new double[ranks + 1];
+        }
+
+        void add(int rank, double x) {
+            update(rank, 1, x);
+        }
+
+        void remove(int rank, double x) {
+            update(rank, -1, -x);
+        }
+
+        private void update(int rank, int c, double x) {
+            size += c;
+            total += x;
+            for (int i = rank + 1; i < count.length; i += i & -i) {
+                count[i] += c;
+                sum[i] += x;
+            }
+        }
+
+        /** Σ |y − x| over the values y held, x being the value of {@code rank}. */
+        double distances(int rank, double x) {
+            int lowerCount = 0;
+            double lowerSum = 0;
+            for (int i = rank; i > 0; i -= i & -i) {
+                lowerCount += count[i];
+                lowerSum += sum[i];
+            }
+            return (x * lowerCount - lowerSum) + ((total - lowerSum) - x * (size - lowerCount));
+        }
+    }
+
     private static void shuffle(double[] a, Random random) {
         for (int i = a.length - 1; i > 0; i--) {
             int j = random.nextInt(i + 1);
@@ -151,6 +223,6 @@ public record EDivisive(double significanceLevel, int permutations, int minSegme
     }
 
     private static double mean(double[] v, int from, int to) {
-        return Sums.mean(java.util.Arrays.copyOfRange(v, from, to));
+        return Sums.mean(Arrays.copyOfRange(v, from, to));
     }
 }
