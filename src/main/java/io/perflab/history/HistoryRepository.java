@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -68,8 +68,13 @@ class HistoryRepository {
                 .list();
     }
 
-    /** Per upload and side, the successful runs' values of {@code metric} in run order. */
-    Map<Long, Map<String, List<Double>>> values(String benchmark, String metric, String branch) {
+    /**
+     * Hands {@code each} every upload's successful runs' values of {@code metric} by side, in run order, one upload
+     * at a time (the queries are ordered by upload), so that a long history never holds more than one upload's
+     * values. An upload's values are either rows of {@code sample} (stored before V11) or packed series.
+     */
+    void forEachUpload(String benchmark, String metric, String branch,
+            BiConsumer<Long, Map<String, List<Double>>> each) {
         String sql = """
                 SELECT r.experiment_id, r.variant, s.metric_value FROM sample s
                 JOIN trial_run r ON r.id = s.run_id JOIN experiment e ON e.id = r.experiment_id
@@ -80,26 +85,51 @@ class HistoryRepository {
         if (branch != null) {
             params.add(branch);
         }
-        Map<Long, Map<String, List<Double>>> values = new TreeMap<>();
+        UploadGroups rows = new UploadGroups(each);
         jdbc.sql(sql).params(params).query((ResultSet rs) -> {
-            values.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(rs.getString(2), k -> new ArrayList<>()).add(rs.getDouble(3));
+            rows.side(rs.getLong(1), rs.getString(2)).add(rs.getDouble(3));
         });
-        // uploads stored since V11 keep their samples packed, a row per side, metric and block
+        rows.flush();
         String series = """
                 SELECT s.experiment_id, s.variant, s.value_count, s.sample_values FROM sample_series s
                 JOIN experiment e ON e.id = s.experiment_id
                 WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND s.metric_key = ?"""
                 + (branch == null ? "" : " AND e.git_branch = ?")
                 + " ORDER BY s.experiment_id, s.first_ordinal";
+        UploadGroups packed = new UploadGroups(each);
         jdbc.sql(series).params(params).query((ResultSet rs) -> {
-            List<Double> side = values.computeIfAbsent(rs.getLong(1), k -> new LinkedHashMap<>())
-                    .computeIfAbsent(rs.getString(2), k -> new ArrayList<>());
+            List<Double> side = packed.side(rs.getLong(1), rs.getString(2));
             for (double value : SampleSeries.values(rs.getString(4), rs.getInt(3))) {
                 side.add(value);
             }
         });
-        return values;
+        packed.flush();
+    }
+
+    /** Rows ordered by upload, gathered upload by upload. */
+    private static final class UploadGroups {
+        private final BiConsumer<Long, Map<String, List<Double>>> each;
+        private long upload = -1;
+        private Map<String, List<Double>> sides = new LinkedHashMap<>();
+
+        UploadGroups(BiConsumer<Long, Map<String, List<Double>>> each) {
+            this.each = each;
+        }
+
+        List<Double> side(long id, String variant) {
+            if (id != upload) {
+                flush();
+                upload = id;
+            }
+            return sides.computeIfAbsent(variant, k -> new ArrayList<>());
+        }
+
+        void flush() {
+            if (!sides.isEmpty()) {
+                each.accept(upload, sides);
+                sides = new LinkedHashMap<>();
+            }
+        }
     }
 
     /** The unit and direction of the latest upload that has the metric. */

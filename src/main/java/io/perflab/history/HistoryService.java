@@ -8,6 +8,8 @@ import io.perflab.stats.Summary;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Service;
@@ -57,16 +59,25 @@ public class HistoryService {
                     + "'; it has: " + String.join(", ", metrics) + ".");
         }
         String onBranch = branch == null || branch.isBlank() ? null : branch;
-        Map<Long, Map<String, List<Double>>> values = repository.values(benchmark, chosen, onBranch);
-        List<HistoryPoint> points = new ArrayList<>();
+        Map<Long, HistoryRepository.Upload> uploads = new LinkedHashMap<>();
         for (HistoryRepository.Upload u : repository.uploads(benchmark, onBranch)) {
-            Map<String, List<Double>> sides = values.get(u.id());
-            if (sides == null) {
-                continue;
-            }
+            uploads.put(u.id(), u);
+        }
+        Map<Long, HistoryPoint> byUpload = new HashMap<>();
+        repository.forEachUpload(benchmark, chosen, onBranch, (id, sides) -> {
             String side = sides.containsKey(VariantName.WITH.label()) ? VariantName.WITH.label()
                     : VariantName.WITHOUT.label();
-            points.add(point(u, sides.get(side), baseUrl));
+            HistoryRepository.Upload u = uploads.get(id);
+            if (u != null && sides.containsKey(side)) {
+                byUpload.put(id, point(u, sides.get(side), baseUrl));
+            }
+        });
+        List<HistoryPoint> points = new ArrayList<>();
+        for (long id : uploads.keySet()) {
+            HistoryPoint point = byUpload.get(id);
+            if (point != null) {
+                points.add(point);
+            }
         }
         MetricDefinition definition = repository.definition(benchmark, chosen);
         return new History(benchmark, chosen, definition.unit(), definition.higherIsBetter() ? "higher" : "lower",

@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Databases of earlier releases open with this one (migrations only add), and the migrations apply to an empty
  * PostgreSQL as to an empty H2.
  */
-class MigrationTests {
+public class MigrationTests {
 
     /** The API token the fixture's uploads were made with (its database keeps only the hash). */
     private static final String FIXTURE_TOKEN = "plt_vZvtcR4mfTQZK_HbAy7KKaE1b7rokw0i-GLIFqv3oCU";
@@ -115,7 +115,8 @@ class MigrationTests {
         assertThat(Flyway.configure().dataSource(database).load().migrate().migrationsExecuted).isZero();
     }
 
-    private static void unzip(String resource, Path dir) throws IOException {
+    /** Unpacks a data directory kept as a test resource, e.g. {@code /db/perflab-2dbbf68.zip}, into {@code dir}. */
+    public static void unzip(String resource, Path dir) throws IOException {
         try (InputStream in = MigrationTests.class.getResourceAsStream(resource);
              ZipInputStream zip = new ZipInputStream(in)) {
             for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
