@@ -28,12 +28,18 @@ public final class Seconds {
      */
     public static Duration of(BigDecimal seconds) {
         if (seconds.signum() < 0) {
-            throw new IllegalArgumentException("must not be negative, got " + seconds.toPlainString());
+            throw new IllegalArgumentException("must not be negative, got " + shown(seconds));
         }
         if (seconds.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException("must be at most " + MAX + " s, got " + seconds.toPlainString());
+            throw new IllegalArgumentException("must be at most " + MAX + " s, got " + shown(seconds));
         }
         return Duration.ofNanos(seconds.movePointRight(9).longValue());
+    }
+
+    /** As the user wrote it when short (18446744074.709551616), with an exponent when its digits would not fit a line (1E+400). */
+    private static String shown(BigDecimal seconds) {
+        String plain = seconds.toPlainString();
+        return plain.length() <= 40 ? plain : seconds.toString();
     }
 
     /**
