@@ -143,9 +143,10 @@ public class ExperimentForm {
         try {
             return parse.apply(text.trim());
         } catch (NumberFormatException e) {
-            errors.rejectValue(path(field), "typeMismatch", "must be a whole number, got '" + text.trim() + "'");
+            errors.rejectValue(path("workload." + field), "typeMismatch",
+                    "must be a whole number, got '" + text.trim() + "'");
         } catch (IllegalArgumentException e) {
-            errors.rejectValue(path(field), "typeMismatch", e.getMessage());
+            errors.rejectValue(path("workload." + field), "typeMismatch", e.getMessage());
         }
         return null;
     }

@@ -36,11 +36,19 @@ public final class FieldMessages {
 
     /**
      * A path or query value that is not of its parameter's type, e.g. {@code id: must be a whole number, got 'abc'}:
-     * what the parameter holds, never a Java type.
+     * the parameter and what it holds ({@link #expectedValue}).
      */
     public static String typeMismatch(TypeMismatchException ex) {
         String name = ex instanceof MethodArgumentTypeMismatchException argument ? argument.getName()
                 : ex.getPropertyName();
+        return (name == null ? "" : name + ": ") + expectedValue(ex);
+    }
+
+    /**
+     * What a value that is not of its field's type should have been, with the value, e.g. {@code must be a whole
+     * number up to 2147483647, got '99999999999'}: never a Java type.
+     */
+    public static String expectedValue(TypeMismatchException ex) {
         Class<?> type = ex.getRequiredType();
         String expected = expected(type);
         if (expected == null) {
@@ -50,8 +58,7 @@ public final class FieldMessages {
         } else if (type == long.class || type == Long.class) {
             expected += " up to " + Long.MAX_VALUE;
         }
-        return (name == null ? "" : name + ": ")
-                + violation(expected, ex.getValue() == null ? null : String.valueOf(ex.getValue()));
+        return violation(expected, ex.getValue() == null ? null : String.valueOf(ex.getValue()));
     }
 
     /** What a value of a standard type must look like; null for PerfLab's own types, whose message says it. */

@@ -1,0 +1,29 @@
+package io.perflab.system;
+
+import org.springframework.beans.PropertyAccessException;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.validation.BindingResult;
+import org.springframework.validation.DefaultBindingErrorProcessor;
+import org.springframework.validation.FieldError;
+
+/**
+ * A form's field that does not hold its type ({@code pairs=abc}) is shown as {@code must be a whole number up to
+ * 2147483647, got 'abc'} ({@link FieldMessages#expectedValue}) beside the field, not as Spring's "Failed to convert
+ * property value of type java.lang.String to required type java.lang.Integer". Pages set it with
+ * {@code binder.setBindingErrorProcessor(new PlainBindingErrors())} in an {@code @InitBinder}.
+ */
+public final class PlainBindingErrors extends DefaultBindingErrorProcessor {
+
+    @Override
+    public void processPropertyAccessException(PropertyAccessException ex, BindingResult bindingResult) {
+        if (!(ex instanceof TypeMismatchException mismatch) || ex.getPropertyName() == null) {
+            super.processPropertyAccessException(ex, bindingResult);
+            return;
+        }
+        String field = ex.getPropertyName();
+        // no message arguments: with them the message would go through MessageFormat, which drops the quotes
+        bindingResult.addError(new FieldError(bindingResult.getObjectName(), field, ex.getValue(), true,
+                bindingResult.resolveMessageCodes(ex.getErrorCode(), field), null,
+                FieldMessages.expectedValue(mismatch)));
+    }
+}
