@@ -19,6 +19,7 @@ import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
+import io.perflab.system.PrintableText;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,8 +104,9 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "\"environment\": {…}, \"runsCommands\": false}");
         }
         String name = registration.name() == null ? "" : registration.name().strip();
-        if (name.isEmpty() || name.length() > 200 || !printable(name)) {
-            throw InvalidInputException.of("name", "1 to 200 printable characters, e.g. the host name");
+        if (name.isEmpty() || name.length() > 200 || PrintableText.Validator.firstProblem(name, false) >= 0) {
+            throw InvalidInputException.of("name", "1 to 200 printable characters (no control or hidden format "
+                    + "characters), e.g. the host name");
         }
         HostLabels labels = labels("labels", registration.labels());
         Map<String, String> environment = registration.environment() == null ? Map.of() : registration.environment();

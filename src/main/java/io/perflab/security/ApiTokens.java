@@ -1,5 +1,7 @@
 package io.perflab.security;
 
+import io.perflab.system.FieldMessages;
+import io.perflab.system.PrintableText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -75,6 +77,10 @@ public class ApiTokens {
         if (name == null || name.isBlank() || name.length() > 100) {
             throw new IllegalArgumentException("name: a token needs a name of 1 to 100 characters (what it is for, "
                     + "e.g. 'github-actions').");
+        }
+        if (PrintableText.Validator.firstProblem(name, false) >= 0) {
+            throw new IllegalArgumentException("name: "
+                    + FieldMessages.violation("must be printable text without control characters", name));
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);

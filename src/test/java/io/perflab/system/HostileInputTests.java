@@ -135,6 +135,18 @@ class HostileInputTests extends UploadServer {
     }
 
     @Test
+    void aTokenOrAgentNameWithAControlOrHiddenCharacterIsRefused() throws Exception {
+        long tokens = jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single();
+        for (String name : new String[] {"a\\u001bb", "ci\\u0000", "line\\nbreak", "rtl\\u202egnp.exe"}) {
+            assertProblem(post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{\"name\":\"" + name + "\"}"),
+                    400, "name: must be printable text without control characters");
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
+        assertProblem(post("/api/v1/agents", ADMIN_TOKEN, "application/json",
+                "{\"name\":\"host\\u202e\",\"runsCommands\":false}"), 400, "name: 1 to 200 printable characters");
+    }
+
+    @Test
     void errorsSayWhatWasWrongWithoutJavaTypes() throws Exception {
         assertProblem(experiment(withPreset(",\"runsPerVariant\":1e10")), 400, "runsPerVariant");
         assertProblem(experiment(withPreset(",\"runsPerVariant\":\"many\"")), 400, "runsPerVariant",
