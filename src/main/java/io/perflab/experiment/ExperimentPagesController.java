@@ -7,7 +7,6 @@ import io.perflab.system.FieldMessages;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
-import io.perflab.system.PlainBindingErrors;
 import jakarta.validation.Validator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,9 +18,7 @@ import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.validation.BindingResult;
-import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -176,12 +173,6 @@ class ExperimentPagesController {
             form.setName(ExperimentPreset.find(preset).get().explanation().replaceAll(" \\(seed.*", ""));
         }
         return showForm(form, model, authentication);
-    }
-
-    /** A form field of the wrong type says what it holds, not which Java type it failed to become. */
-    @InitBinder("form")
-    void plainBindingErrors(WebDataBinder binder) {
-        binder.setBindingErrorProcessor(new PlainBindingErrors());
     }
 
     @PostMapping("/experiments/new")
