@@ -60,8 +60,7 @@ class HistoryPagesController {
         History h = history.history(name, metric, branch,
                 ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
         model.addAttribute("history", h);
-        model.addAttribute("branches", history.benchmarks().stream()
-                .filter(b -> b.name().equals(name)).findFirst().map(BenchmarkSummary::branches).orElse(List.of()));
+        model.addAttribute("branches", history.branches(name));
         model.addAttribute("chartData", chartJson(h));
         return VIEW_HISTORY;
     }

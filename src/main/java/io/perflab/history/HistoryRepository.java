@@ -43,6 +43,14 @@ class HistoryRepository {
                 .list();
     }
 
+    /** The branches the benchmark's uploads name, sorted. */
+    List<String> branches(String benchmark) {
+        return jdbc.sql("""
+                SELECT DISTINCT git_branch FROM experiment
+                WHERE kind = 'UPLOAD' AND benchmark = ? AND git_branch IS NOT NULL ORDER BY git_branch""")
+                .param(benchmark).query(String.class).list();
+    }
+
     /** Metric keys of the benchmark's uploads, sorted. */
     List<String> metrics(String benchmark) {
         return jdbc.sql("""

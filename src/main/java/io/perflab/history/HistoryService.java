@@ -37,6 +37,11 @@ public class HistoryService {
         return repository.benchmarks();
     }
 
+    /** The branches the benchmark's uploads name, sorted. */
+    public List<String> branches(String benchmark) {
+        return repository.branches(benchmark);
+    }
+
     /** Metric keys of the benchmark's uploads, sorted. */
     public List<String> metrics(String benchmark) {
         return repository.metrics(benchmark);

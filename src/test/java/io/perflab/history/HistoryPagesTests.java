@@ -59,6 +59,8 @@ class HistoryPagesTests extends UploadServer {
 
         assertThat(html).contains("latency_us", "commit-6", "Change points", "/experiments/")
                 .contains("id=\"chart-history\"", "id=\"history-data\"");
+        // the branch selector offers the branches of this benchmark's uploads
+        assertThat(html).containsPattern("<option value=\"main\"[^>]*>main</option>");
         assertThat(html.split("<code>commit-", -1)).hasSizeGreaterThanOrEqualTo(11);
         assertThat(page("/benchmarks")).contains("history-page");
     }
