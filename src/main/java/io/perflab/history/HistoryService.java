@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.springframework.stereotype.Service;
 
 /**
@@ -68,22 +69,15 @@ public class HistoryService {
         for (HistoryRepository.Upload u : repository.uploads(benchmark, onBranch)) {
             uploads.put(u.id(), u);
         }
+        // the samples come in upload order, the points go in commit-time order
         Map<Long, HistoryPoint> byUpload = new HashMap<>();
         repository.forEachUpload(benchmark, chosen, onBranch, (id, sides) -> {
-            String side = sides.containsKey(VariantName.WITH.label()) ? VariantName.WITH.label()
-                    : VariantName.WITHOUT.label();
-            HistoryRepository.Upload u = uploads.get(id);
-            if (u != null && sides.containsKey(side)) {
-                byUpload.put(id, point(u, sides.get(side), baseUrl));
+            List<Double> sample = sides.getOrDefault(VariantName.WITH.label(), sides.get(VariantName.WITHOUT.label()));
+            if (uploads.containsKey(id) && sample != null) {
+                byUpload.put(id, point(uploads.get(id), sample, baseUrl));
             }
         });
-        List<HistoryPoint> points = new ArrayList<>();
-        for (long id : uploads.keySet()) {
-            HistoryPoint point = byUpload.get(id);
-            if (point != null) {
-                points.add(point);
-            }
-        }
+        List<HistoryPoint> points = uploads.keySet().stream().map(byUpload::get).filter(Objects::nonNull).toList();
         MetricDefinition definition = repository.definition(benchmark, chosen);
         return new History(benchmark, chosen, definition.unit(), definition.higherIsBetter() ? "higher" : "lower",
                 onBranch, metrics, points, changePoints(points),
