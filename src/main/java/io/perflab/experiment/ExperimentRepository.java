@@ -943,8 +943,8 @@ public class ExperimentRepository {
     public boolean endClaim(long id, Long agentId, ExperimentStatus to, Instant now, String error,
                             boolean resumeOnClaim) {
         OffsetDateTime end = timestamp(now);
-        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = "
-                        + notBefore("started_at") + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
+        boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = " + notBefore("started_at")
+                        + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
                         + (agentId == null ? "" : " AND agent_id = ?"))
                 .params(params(to.name(), truncate(error, 4000), end, end, resumeOnClaim, id, agentId))
                 .update() == 1;

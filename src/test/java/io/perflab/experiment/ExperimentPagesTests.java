@@ -164,7 +164,8 @@ class ExperimentPagesTests extends UploadServer {
         // values of the wrong type: said on their field in the user's terms, never a 500 or a Java type
         HttpResponse<String> wrongTypes = browser.send(post("/experiments/new", "name=types&preset=sync-completion"
                 + "&design=alternating&pairs=99999999999&workload%5BrunSeconds%5D=fast"
-                + "&workload%5BclientThreads%5D=many&windowsPerPair=x&_csrf=" + formCsrf), HttpResponse.BodyHandlers.ofString());
+                + "&workload%5BclientThreads%5D=many&windowsPerPair=x&_csrf=" + formCsrf),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(wrongTypes.statusCode()).isEqualTo(200);
         assertThat(wrongTypes.body()).contains("must be a whole number up to 2147483647, got &#39;99999999999&#39;",
                         "must be a whole number up to 2147483647, got &#39;x&#39;",

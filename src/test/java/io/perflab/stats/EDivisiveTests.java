@@ -132,7 +132,8 @@ class EDivisiveTests {
                     }
                 }
             }
-            double e = 2 * cross / ((double) m * r) - leftWithin / (m * (m - 1) / 2.0) - rightWithin / (r * (r - 1) / 2.0);
+            double e = 2 * cross / ((double) m * r) - leftWithin / (m * (m - 1) / 2.0)
+                    - rightWithin / (r * (r - 1) / 2.0);
             double q = (double) m * r / (end - start) * e;
             if (best == null || q > best[3]) {
                 best = new double[] {start, end, tau, q};
