@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.system.ApiPage;
 import io.perflab.system.ApiProblem;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -31,18 +32,12 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 @RequestMapping("/api/v1/experiments")
 class ExperimentApiController {
 
-    static final int MAX_PAGE_SIZE = 200;
-
     private final ExperimentService experiments;
     private final ExperimentEvents events;
 
     ExperimentApiController(ExperimentService experiments, ExperimentEvents events) {
         this.experiments = experiments;
         this.events = events;
-    }
-
-    /** A page of experiments. */
-    record Page(List<ExperimentView> items, int page, int size, long total) {
     }
 
     /** The answer to a queued experiment: its id, its status and where to follow it. */
@@ -88,23 +83,18 @@ class ExperimentApiController {
     }
 
     @GetMapping
-    Page list(@RequestParam(required = false) String status, @RequestParam(required = false) String name,
+    ApiPage<ExperimentView> list(@RequestParam(required = false) String status, @RequestParam(required = false) String name,
             @RequestParam(required = false) String kind, @RequestParam(required = false) String benchmark,
             @RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "20") int size) {
-        if (page < 0) {
-            throw ApiProblem.badRequest("page: must be ≥ 0, got " + page);
-        }
-        if (size < 1 || size > MAX_PAGE_SIZE) {
-            throw ApiProblem.badRequest("size: must be between 1 and " + MAX_PAGE_SIZE + ", got " + size);
-        }
+        ApiPage.check(page, size);
         ExperimentStatus statusFilter = parse("status", status, ExperimentStatus.class);
         ExperimentKind kindFilter = parse("kind", kind, ExperimentKind.class);
         ExperimentFilter filter = new ExperimentFilter(statusFilter, name, kindFilter, benchmark, false);
         List<ExperimentView> items = experiments.list(filter, page, size).stream()
                 .map(experiments::summary)
                 .toList();
-        return new Page(items, page, size, experiments.count(filter));
+        return new ApiPage<>(items, page, size, experiments.count(filter));
     }
 
     /** Events of every experiment (the home page's live view). */

@@ -18,6 +18,7 @@ import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.system.SqlPatterns;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -361,8 +362,7 @@ public class ExperimentRepository {
         String nameContains = filter.nameContains();
         if (nameContains != null && !nameContains.isBlank()) {
             sql.append(" AND LOWER(name) LIKE ? ESCAPE '\\'");
-            params.add("%" + nameContains.toLowerCase().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                    + "%");
+            params.add(SqlPatterns.containsIgnoringCase(nameContains));
         }
     }
 

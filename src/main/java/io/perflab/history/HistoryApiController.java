@@ -1,6 +1,6 @@
 package io.perflab.history;
 
-import java.util.List;
+import io.perflab.system.ApiPage;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -23,9 +23,12 @@ class HistoryApiController {
         this.history = history;
     }
 
+    /** A page of the benchmarks that have uploads, by name; {@code name} keeps those whose names contain it. */
     @GetMapping
-    List<BenchmarkSummary> benchmarks() {
-        return history.benchmarks();
+    ApiPage<BenchmarkSummary> benchmarks(@RequestParam(required = false) String name,
+            @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
+        ApiPage.check(page, size);
+        return new ApiPage<>(history.benchmarks(name, page, size), page, size, history.countBenchmarks(name));
     }
 
     @GetMapping("/{name}/history")

@@ -21,6 +21,7 @@ class HistoryPagesController {
 
     static final String VIEW_LIST = "benchmarks/list";
     static final String VIEW_HISTORY = "benchmarks/history";
+    static final int PAGE_SIZE = 50;
 
     private final HistoryService history;
     private final ExperimentService experiments;
@@ -43,9 +44,17 @@ class HistoryPagesController {
         return show(name, metric, branch, model);
     }
 
+    /** The benchmarks with uploads, {@value #PAGE_SIZE} to a page, those whose names contain {@code name}. */
     @GetMapping("/benchmarks")
-    String list(Model model) {
-        model.addAttribute("benchmarks", history.benchmarks());
+    String list(@RequestParam(required = false) String name, @RequestParam(defaultValue = "0") int page,
+            Model model) {
+        int current = Math.max(0, page);
+        long total = history.countBenchmarks(name);
+        model.addAttribute("benchmarks", history.benchmarks(name, current, PAGE_SIZE));
+        model.addAttribute("total", total);
+        model.addAttribute("page", current);
+        model.addAttribute("pages", Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE));
+        model.addAttribute("name", name == null ? "" : name);
         return VIEW_LIST;
     }
 

@@ -2,6 +2,7 @@ package io.perflab.history;
 
 import io.perflab.experiment.MetricDefinition;
 import io.perflab.experiment.SampleSeries;
+import io.perflab.system.SqlPatterns;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -28,19 +29,55 @@ class HistoryRepository {
         this.jdbc = jdbc;
     }
 
-    List<BenchmarkSummary> benchmarks() {
+    /**
+     * One page of the benchmarks that have uploads, by name, with their branches.
+     *
+     * @param nameContains only names containing this text, any case; null or blank for all
+     */
+    List<BenchmarkSummary> benchmarks(String nameContains, int page, int size) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        String where = benchmarkFilter(nameContains, params);
+        params.put("limit", size);
+        params.put("offset", (long) page * size);
+        List<BenchmarkSummary> rows = jdbc.sql("SELECT benchmark, COUNT(*), MAX(created_at), MAX(id) FROM experiment "
+                        + where + " GROUP BY benchmark ORDER BY benchmark LIMIT :limit OFFSET :offset")
+                .params(params)
+                .query((rs, n) -> new BenchmarkSummary(rs.getString(1), rs.getLong(2), List.of(),
+                        rs.getObject(3, OffsetDateTime.class).toInstant(), rs.getLong(4)))
+                .list();
+        if (rows.isEmpty()) {
+            return rows;
+        }
         Map<String, TreeSet<String>> branches = new LinkedHashMap<>();
-        jdbc.sql("SELECT DISTINCT benchmark, git_branch FROM experiment WHERE kind = 'UPLOAD' AND git_branch IS NOT NULL")
+        jdbc.sql("""
+                SELECT DISTINCT benchmark, git_branch FROM experiment
+                WHERE kind = 'UPLOAD' AND benchmark IN (:names) AND git_branch IS NOT NULL""")
+                .param("names", rows.stream().map(BenchmarkSummary::name).toList())
                 .query((ResultSet rs) -> {
                     branches.computeIfAbsent(rs.getString(1), k -> new TreeSet<>()).add(rs.getString(2));
                 });
-        return jdbc.sql("""
-                SELECT benchmark, COUNT(*), MAX(created_at), MAX(id) FROM experiment
-                WHERE kind = 'UPLOAD' AND benchmark IS NOT NULL GROUP BY benchmark ORDER BY benchmark""")
-                .query((rs, n) -> new BenchmarkSummary(rs.getString(1), rs.getLong(2),
-                        List.copyOf(branches.getOrDefault(rs.getString(1), new TreeSet<>())),
-                        rs.getObject(3, OffsetDateTime.class).toInstant(), rs.getLong(4)))
-                .list();
+        return rows.stream()
+                .map(b -> new BenchmarkSummary(b.name(), b.uploads(),
+                        List.copyOf(branches.getOrDefault(b.name(), new TreeSet<>())), b.lastUploadAt(),
+                        b.latestExperimentId()))
+                .toList();
+    }
+
+    /** How many benchmarks have uploads (whose names contain {@code nameContains}, when given). */
+    long countBenchmarks(String nameContains) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        String where = benchmarkFilter(nameContains, params);
+        return jdbc.sql("SELECT COUNT(DISTINCT benchmark) FROM experiment " + where).params(params)
+                .query(Long.class).single();
+    }
+
+    private static String benchmarkFilter(String nameContains, Map<String, Object> params) {
+        String where = "WHERE kind = 'UPLOAD' AND benchmark IS NOT NULL";
+        if (nameContains == null || nameContains.isBlank()) {
+            return where;
+        }
+        params.put("name", SqlPatterns.containsIgnoringCase(nameContains));
+        return where + " AND LOWER(benchmark) LIKE :name ESCAPE '\\'";
     }
 
     /** The branches the benchmark's uploads name, sorted. */

@@ -34,8 +34,18 @@ public class HistoryService {
         this.repository = repository;
     }
 
-    public List<BenchmarkSummary> benchmarks() {
-        return repository.benchmarks();
+    /**
+     * One page of the benchmarks that have uploads, by name.
+     *
+     * @param nameContains only names containing this text, any case; null or blank for all
+     */
+    public List<BenchmarkSummary> benchmarks(String nameContains, int page, int size) {
+        return repository.benchmarks(nameContains, page, size);
+    }
+
+    /** How many benchmarks {@link #benchmarks} would list over all its pages. */
+    public long countBenchmarks(String nameContains) {
+        return repository.countBenchmarks(nameContains);
     }
 
     /** The branches the benchmark's uploads name, sorted. */

@@ -91,7 +91,7 @@ class HistoryApiTests extends UploadServer {
         JsonNode flat = read(get("/api/v1/benchmarks/gate/history?metric=throughput").body());
         assertThat(flat.get("changePoints")).isEmpty();
 
-        JsonNode benchmarks = read(get("/api/v1/benchmarks").body());
+        JsonNode benchmarks = read(get("/api/v1/benchmarks?name=gate").body()).get("items");
         JsonNode gate = null;
         for (JsonNode b : benchmarks) {
             if (b.get("name").asString().equals("gate")) {
@@ -137,6 +137,44 @@ class HistoryApiTests extends UploadServer {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(read(response.body()).get("points")).hasSize(1);
         assertThat(read(response.body()).get("points").get(0).get("mean").asDouble()).isEqualTo(50.0);
+    }
+
+    @Test
+    void benchmarksAreListedAPageAtATimeAndFilteredByNameAsTyped() throws Exception {
+        for (String name : List.of("paging-b", "paging_x", "pagingax")) {
+            HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """
+                    {"benchmark": "%s", "metrics": {"t": {"values": [1, 2, 3]}}}""".formatted(name));
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        }
+
+        JsonNode first = read(get("/api/v1/benchmarks?name=PAGING&size=2").body());
+        JsonNode second = read(get("/api/v1/benchmarks?name=PAGING&size=2&page=1").body());
+        assertThat(first.get("total").asLong()).isEqualTo(3);
+        assertThat(first.get("size").asInt()).isEqualTo(2);
+        assertThat(first.get("items")).hasSize(2);
+        assertThat(second.get("page").asInt()).isEqualTo(1);
+        assertThat(second.get("items")).hasSize(1);
+        List<String> names = new ArrayList<>();
+        for (JsonNode page : List.of(first, second)) {
+            page.get("items").forEach(b -> names.add(b.get("name").asString()));
+        }
+        assertThat(names).containsExactlyInAnyOrder("paging-b", "paging_x", "pagingax");
+
+        // "_" and "%" are what they are, not LIKE's wildcards
+        JsonNode underscore = read(get("/api/v1/benchmarks?name=paging_").body());
+        assertThat(underscore.get("total").asLong()).isEqualTo(1);
+        assertThat(underscore.get("items").get(0).get("name").asString()).isEqualTo("paging_x");
+        assertThat(read(get("/api/v1/benchmarks?name=paging%25").body()).get("items")).isEmpty();
+
+        for (String[] bad : new String[][] {
+                {"size=0", "size: must be between 1 and 200, got 0"},
+                {"size=201", "size: must be between 1 and 200, got 201"},
+                {"page=-1", "page: must be ≥ 0, got -1"},
+                {"size=all", "size: must be a whole number"}}) {
+            HttpResponse<String> response = get("/api/v1/benchmarks?" + bad[0]);
+            assertThat(response.statusCode()).as(bad[0]).isEqualTo(400);
+            assertThat(read(response.body()).get("detail").asString()).as(bad[0]).startsWith(bad[1]);
+        }
     }
 
     private static String[] concat(String[] a, String... b) {
