@@ -20,25 +20,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /**
  * The per-metric comparison of an experiment, computed from its stored samples with Holm's adjustment across
  * its metrics. Results are cached per experiment and data version, so they are recomputed only when runs were
- * added.
+ * added, up to {@value #CACHED_COMPARISONS} metric comparisons in all (about 75 MB; the least recently used
+ * experiments' are forgotten first).
  */
 @Component
 public class ExperimentResults {
 
-    private final ExperimentRepository store;
-    private final Map<Long, Cached> cache = new ConcurrentHashMap<>();
+    /** The most metric comparisons kept for all experiments together (each about 740 bytes, measured). */
+    static final long CACHED_COMPARISONS = 100_000;
 
-    private record Cached(int dataVersion, List<MetricComparison> comparisons) {
-    }
+    private final ExperimentRepository store;
+    private final ComparisonCache cache;
 
     ExperimentResults(ExperimentRepository store) {
+        this(store, CACHED_COMPARISONS);
+    }
+
+    ExperimentResults(ExperimentRepository store, long cachedComparisons) {
         this.store = store;
+        this.cache = new ComparisonCache(cachedComparisons);
     }
 
     /** Headline metrics first (DESIGN's order), then the rest by name. */
@@ -51,13 +56,13 @@ public class ExperimentResults {
      * was read), so that a cache miss does not read them again; null to load them when needed.
      */
     public List<MetricComparison> compare(ExperimentRecord experiment, List<RunRecord> runs) {
-        Cached cached = cache.get(experiment.id());
-        if (cached != null && cached.dataVersion() == experiment.dataVersion()) {
-            return cached.comparisons();
+        Optional<List<MetricComparison>> cached = cache.get(experiment.id(), experiment.dataVersion());
+        if (cached.isPresent()) {
+            return cached.get();
         }
         List<MetricComparison> comparisons = compute(experiment.id(),
                 runs != null ? runs : store.runs(experiment.id()));
-        cache.put(experiment.id(), new Cached(experiment.dataVersion(), comparisons));
+        cache.put(experiment.id(), experiment.dataVersion(), comparisons);
         return comparisons;
     }
 
