@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -37,6 +38,7 @@ public class ExperimentResults {
     private final ExperimentRepository store;
     private final ComparisonCache cache;
 
+    @Autowired
     ExperimentResults(ExperimentRepository store) {
         this(store, CACHED_COMPARISONS);
     }
