@@ -35,6 +35,7 @@ class ExperimentPagesController {
     static final String VIEW_RESULTS_FRAGMENT = "experiments/detail :: results";
     static final String VIEW_FORM = "experiments/form";
     static final int PAGE_SIZE = 25;
+    private static final ResultsDigest NO_RESULTS = new ResultsDigest(List.of(), 0, 0);
 
     /** Metrics per page of the results table; each is drawn in two plots, so this bounds the page's size. */
     static final int METRICS_PER_PAGE = 25;
@@ -58,8 +59,8 @@ class ExperimentPagesController {
         this.validator = validator;
     }
 
-    /** A list row: the experiment and its headline verdicts. */
-    record Row(ExperimentView experiment, List<MetricComparison> headline) {
+    /** A list row: the experiment and what a list shows of its results. */
+    record Row(ExperimentView experiment, ResultsDigest results) {
     }
 
     @GetMapping("/")
@@ -70,8 +71,7 @@ class ExperimentPagesController {
         model.addAttribute("recent", rows(experiments.list(ExperimentFilter.ALL, 0, 10), true));
         List<Row> regressions = rows(experiments.list(new ExperimentFilter(null, null, ExperimentKind.UPLOAD, null,
                 false), 0, 30), true).stream()
-                .filter(r -> results.compare(store.find(r.experiment().id()).orElseThrow()).stream()
-                        .anyMatch(c -> "regressed".equals(c.verdict())))
+                .filter(r -> r.results().regressed() > 0)
                 .limit(10)
                 .toList();
         model.addAttribute("regressions", regressions);
@@ -106,9 +106,7 @@ class ExperimentPagesController {
         List<Row> rows = new ArrayList<>();
         for (ExperimentRecord record : records) {
             // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
-            List<MetricComparison> headline = withVerdicts ? ResultsSummary.headline(results.compare(record))
-                    : List.of();
-            rows.add(new Row(experiments.summary(record), headline));
+            rows.add(new Row(experiments.summary(record), withVerdicts ? results.digest(record) : NO_RESULTS));
         }
         return rows;
     }

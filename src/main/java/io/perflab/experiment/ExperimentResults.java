@@ -36,15 +36,17 @@ public class ExperimentResults {
     static final long CACHED_COMPARISONS = 100_000;
 
     private final ExperimentRepository store;
+    private final ResultsDigestRepository digests;
     private final ComparisonCache cache;
 
     @Autowired
-    ExperimentResults(ExperimentRepository store) {
-        this(store, CACHED_COMPARISONS);
+    ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests) {
+        this(store, digests, CACHED_COMPARISONS);
     }
 
-    ExperimentResults(ExperimentRepository store, long cachedComparisons) {
+    ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, long cachedComparisons) {
         this.store = store;
+        this.digests = digests;
         this.cache = new ComparisonCache(cachedComparisons);
     }
 
@@ -65,7 +67,21 @@ public class ExperimentResults {
         List<MetricComparison> comparisons = compute(experiment.id(),
                 runs != null ? runs : store.runs(experiment.id()));
         cache.put(experiment.id(), experiment.dataVersion(), comparisons);
+        digests.store(experiment.id(), experiment.dataVersion(), ResultsDigest.of(comparisons));
         return comparisons;
+    }
+
+    /**
+     * What a list shows of the experiment's results: from its comparisons when they are cached, else the digest
+     * stored for its data version, else compared now (which stores the digest).
+     */
+    public ResultsDigest digest(ExperimentRecord experiment) {
+        Optional<List<MetricComparison>> cached = cache.get(experiment.id(), experiment.dataVersion());
+        if (cached.isPresent()) {
+            return ResultsDigest.of(cached.get());
+        }
+        return digests.find(experiment.id(), experiment.dataVersion())
+                .orElseGet(() -> ResultsDigest.of(compare(experiment)));
     }
 
     /** Forgets a deleted experiment. */

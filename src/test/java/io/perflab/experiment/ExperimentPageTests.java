@@ -80,7 +80,7 @@ class ExperimentPageTests {
             catalog.put(key, new MetricDefinition(key, "us", key.equals(MetricKeys.REQS_PER_SEC), order += 10, ""));
         }
         when(definitions.metricDefinitions(anyLong())).thenReturn(catalog);
-        return new ExperimentResults(definitions).compute(ID, runs);
+        return new ExperimentResults(definitions, mock(ResultsDigestRepository.class)).compute(ID, runs);
     }
 
     static ExperimentView view(String name, String kind, List<MetricComparison> comparisons) {

@@ -41,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:repository-tests;DB_CLOSE_DELAY=-1")
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
-@Import({ExperimentRepository.class, SequentialLookRepository.class, ExperimentRepositoryTests.Json.class})
+@Import({ExperimentRepository.class, SequentialLookRepository.class, ResultsDigestRepository.class,
+        ExperimentRepositoryTests.Json.class})
 class ExperimentRepositoryTests {
 
     @TestConfiguration
@@ -57,6 +58,9 @@ class ExperimentRepositoryTests {
 
     @Autowired
     SequentialLookRepository looks;
+
+    @Autowired
+    ResultsDigestRepository digests;
 
     @Autowired
     JdbcClient jdbc;
@@ -169,6 +173,30 @@ class ExperimentRepositoryTests {
         repository.savePair(id, pair);
 
         assertThatThrownBy(() -> repository.savePair(id, pair)).isInstanceOf(DataAccessException.class);
+    }
+
+    @Test
+    void aResultsDigestIsFoundForItsDataVersionOnlyAndGoesWithItsExperiment() {
+        long id = insertDuet();
+        ResultsDigest digest = new ResultsDigest(List.of(
+                new ResultsDigest.Badge("cpu_us_per_req", "regressed", "p = 0.001 < 0.05", 2.5),
+                new ResultsDigest.Badge("ctx_switches_per_req", "inconclusive", "too few pairs", null)), 12, 1);
+
+        digests.store(id, 3, digest);
+        assertThat(digests.find(id, 3)).contains(digest);
+        assertThat(digests.find(id, 4)).isEmpty();
+
+        ResultsDigest next = new ResultsDigest(List.of(), 12, 0);
+        digests.store(id, 4, next);
+        assertThat(digests.find(id, 4)).contains(next);
+        assertThat(digests.find(id, 3)).isEmpty();
+
+        digests.store(id + 1_000, 1, digest);                   // no such experiment: nothing stored
+        assertThat(digests.find(id + 1_000, 1)).isEmpty();
+
+        repository.delete(id);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM results_digest WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isZero();
     }
 
     private long insertDuet() {

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -13,16 +14,20 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * The results cache: an experiment's comparisons are computed once per data version, and the cache holds at most
- * its bound in comparisons, forgetting the least recently used experiments first.
+ * its bound in comparisons, forgetting the least recently used experiments first. What a list shows (the digest)
+ * comes from the cache, else from the digest stored for the data version, and is stored whenever comparisons are
+ * computed.
  */
 class ExperimentResultsCacheTests {
 
     private final ExperimentRepository store = mock(ExperimentRepository.class);
+    private final ResultsDigestRepository digests = mock(ResultsDigestRepository.class);
     private int perExperiment;
 
     @BeforeEach
@@ -30,7 +35,7 @@ class ExperimentResultsCacheTests {
         List<RunRecord> runs = ExperimentPageTests.engineRuns();
         when(store.runs(anyLong())).thenReturn(runs);
         when(store.metricDefinitions(anyLong())).thenReturn(Map.of());
-        perExperiment = new ExperimentResults(store).compute(1, runs).size();
+        perExperiment = new ExperimentResults(store, digests).compute(1, runs).size();
         assertThat(perExperiment).isGreaterThan(1);
     }
 
@@ -42,7 +47,7 @@ class ExperimentResultsCacheTests {
 
     @Test
     void computesOncePerDataVersion() {
-        ExperimentResults results = new ExperimentResults(store);
+        ExperimentResults results = new ExperimentResults(store, digests);
 
         List<MetricComparison> first = results.compare(experiment(1, 1));
         assertThat(results.compare(experiment(1, 1))).isSameAs(first);
@@ -54,7 +59,7 @@ class ExperimentResultsCacheTests {
 
     @Test
     void holdsAtMostItsBoundForgettingTheLeastRecentlyUsedFirst() {
-        ExperimentResults results = new ExperimentResults(store, 2L * perExperiment);
+        ExperimentResults results = new ExperimentResults(store, digests, 2L * perExperiment);
 
         results.compare(experiment(1, 1));
         results.compare(experiment(2, 1));
@@ -74,7 +79,7 @@ class ExperimentResultsCacheTests {
 
     @Test
     void anExperimentLargerThanTheBoundIsNotKeptAndForgetsNothing() {
-        List<MetricComparison> one = new ExperimentResults(store).compare(experiment(1, 1));
+        List<MetricComparison> one = new ExperimentResults(store, digests).compare(experiment(1, 1));
         ComparisonCache cache = new ComparisonCache(perExperiment);
 
         cache.put(2, 1, one.subList(0, 1));
@@ -83,5 +88,28 @@ class ExperimentResultsCacheTests {
         assertThat(cache.get(3, 1)).isEmpty();
         assertThat(cache.get(2, 1)).contains(one.subList(0, 1));
         assertThat(cache.comparisons()).isEqualTo(1);
+    }
+
+    @Test
+    void aDigestComesFromTheCacheElseFromTheStoreElseIsComputedAndStored() {
+        ExperimentResults results = new ExperimentResults(store, digests);
+        ResultsDigest stored = new ResultsDigest(List.of(new ResultsDigest.Badge("latency_us", "regressed",
+                "stored earlier", 3.0)), 2, 1);
+        when(digests.find(7, 1)).thenReturn(Optional.of(stored));
+        when(digests.find(8, 1)).thenReturn(Optional.empty());
+
+        assertThat(results.digest(experiment(7, 1))).isSameAs(stored);
+        verify(store, never()).runs(7);
+
+        ResultsDigest computed = results.digest(experiment(8, 1));
+        verify(store, times(1)).runs(8);
+        verify(digests).store(8, 1, computed);
+        assertThat(computed).isEqualTo(ResultsDigest.of(results.compare(experiment(8, 1))));
+        assertThat(computed.headline()).isNotEmpty();
+
+        results.compare(experiment(9, 1));
+        results.digest(experiment(9, 1));
+        verify(digests, never()).find(9, 1);
+        verify(store, times(1)).runs(9);
     }
 }
