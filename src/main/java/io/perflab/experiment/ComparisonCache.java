@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * The computed comparisons of recently used experiments, kept while they hold at most {@code maxComparisons} metric
  * comparisons in all; the least recently used experiments are forgotten first. A bound on comparisons rather than
- * on experiments, because one upload may hold 3,000 metrics (about 2.2 MB of comparisons, measured) where an engine
+ * on experiments, because one upload may hold 3,000 metrics (about 1.5 MB of comparisons, measured) where an engine
  * experiment holds a dozen; without a bound a service that keeps every upload's results runs out of memory.
  */
 final class ComparisonCache {

@@ -26,13 +26,13 @@ import org.springframework.stereotype.Component;
 /**
  * The per-metric comparison of an experiment, computed from its stored samples with Holm's adjustment across
  * its metrics. Results are cached per experiment and data version, so they are recomputed only when runs were
- * added, up to {@value #CACHED_COMPARISONS} metric comparisons in all (about 75 MB; the least recently used
+ * added, up to {@value #CACHED_COMPARISONS} metric comparisons in all (about 50 MB; the least recently used
  * experiments' are forgotten first).
  */
 @Component
 public class ExperimentResults {
 
-    /** The most metric comparisons kept for all experiments together (each about 740 bytes, measured). */
+    /** The most metric comparisons kept for all experiments together (each about 500 bytes, measured). */
     static final long CACHED_COMPARISONS = 100_000;
 
     private final ExperimentRepository store;
