@@ -1,18 +1,54 @@
-// New-experiment form: scales the minimum detectable effect of the last comparable experiment to the runs
-// entered (MDE ∝ 1/√n). The server shows the base figure without this script.
+// New-experiment form: the smallest change of CPU per request that an experiment of the design and size entered
+// would detect, from the last comparable experiment of that design (the server computes each design's figures for
+// 2 … 200 runs or pairs, as its test sees them; beyond that they scale as 1/√n). The server shows the figures for
+// the form as first drawn without this script.
 (function () {
   'use strict';
+  var data = document.getElementById('mde-hints');
+  var hint = document.getElementById('mde-hint');
+  var none = document.getElementById('mde-none');
+  var design = document.getElementById('design');
   var runs = document.getElementById('runsPerVariant');
-  var estimate = document.querySelector('#mde-hint .mde-estimate');
-  if (!runs || !estimate || !runs.dataset.mdePercent) {
+  var pairs = document.getElementById('pairs');
+  if (!data || !hint || !none || !design || !runs || !pairs) {
     return;
   }
-  var base = Number(runs.dataset.mdePercent);
-  var baseRuns = Number(runs.dataset.mdeRuns);
-  function update() {
-    var n = Number(runs.value);
-    estimate.textContent = n >= 2 ? '±' + (base * Math.sqrt(baseRuns / n)).toFixed(2) + '%' : 'that';
+  var hints = JSON.parse(data.textContent || '{}');
+
+  function percent(value) {
+    return '±' + value.toFixed(2) + '%';
   }
-  runs.addEventListener('input', update);
+
+  function at(h, n) {
+    if (!(n >= 2)) {
+      return null;
+    }
+    var table = h.bySize;
+    return n - 2 < table.length ? table[n - 2] : table[table.length - 1] * Math.sqrt((table.length + 1) / n);
+  }
+
+  function update() {
+    var h = hints[design.value];
+    hint.hidden = !h;
+    none.hidden = !!h;
+    if (!h) {
+      return;
+    }
+    var fresh = h.design === 'fresh';
+    hint.querySelector('.mde-design').textContent = h.design;
+    var link = hint.querySelector('.mde-link');
+    link.textContent = '#' + h.experimentId;
+    link.setAttribute('href', link.getAttribute('href').replace(/\d+$/, String(h.experimentId)));
+    hint.querySelector('.mde-size').textContent = h.size
+      + (fresh ? ' runs per variant' : ' pairs of ' + h.windowsPerPair + ' windows');
+    hint.querySelector('.mde-base').textContent = percent(h.mdePercent);
+    var estimate = at(h, Number((fresh ? runs : pairs).value));
+    hint.querySelector('.mde-estimate').textContent = estimate === null ? 'that' : percent(estimate);
+  }
+
+  [design, runs, pairs].forEach(function (field) {
+    field.addEventListener('input', update);
+    field.addEventListener('change', update);
+  });
   update();
 })();

@@ -50,13 +50,15 @@ class ExperimentPagesController {
     private final ExperimentRepository store;
     private final ExperimentResults results;
     private final Validator validator;
+    private final MdeHints mdeHints;
 
     ExperimentPagesController(ExperimentService experiments, ExperimentRepository store, ExperimentResults results,
-            Validator validator) {
+            Validator validator, MdeHints mdeHints) {
         this.experiments = experiments;
         this.store = store;
         this.results = results;
         this.validator = validator;
+        this.mdeHints = mdeHints;
     }
 
     /** A list row: the experiment and what a list shows of its results. */
@@ -209,33 +211,8 @@ class ExperimentPagesController {
         model.addAttribute("presets", ExperimentPreset.values());
         model.addAttribute("options", EngineOptions.optionSpecs());
         model.addAttribute("workloadFields", ExperimentForm.WORKLOAD_FIELDS);
-        model.addAttribute("mdeHint", mdeHint(form).orElse(null));
+        model.addAttribute("mde", mdeHints.forForm(form));
         return VIEW_FORM;
-    }
-
-    /**
-     * The minimum detectable effect on user CPU per request that the last comparable completed fresh experiment
-     * had, with its runs per variant, so the form can scale it: MDE ∝ 1/√n (a paired design's MDE is per pair).
-     */
-    private Optional<Map<String, Object>> mdeHint(ExperimentForm form) {
-        for (ExperimentRecord e : experiments.list(new ExperimentFilter(ExperimentStatus.COMPLETED, null,
-                ExperimentKind.ENGINE, null, false), 0, 20)) {
-            if (form.getPreset() != null && !form.getPreset().isBlank() && !form.getPreset().equals(e.preset())) {
-                continue;
-            }
-            Optional<MetricComparison> cpu = results.compare(e).stream()
-                    .filter(c -> c.key().equals(MetricKeys.USER_CPU_US_PER_REQ) && c.paired() == null
-                            && c.sensitivity().mdePercent() != null)
-                    .findFirst();
-            if (cpu.isPresent()) {
-                Map<String, Object> hint = new LinkedHashMap<>();
-                hint.put("experimentId", e.id());
-                hint.put("runs", Math.min(cpu.get().groups().nWith(), cpu.get().groups().nWithout()));
-                hint.put("mdePercent", cpu.get().sensitivity().mdePercent());
-                return Optional.of(hint);
-            }
-        }
-        return Optional.empty();
     }
 
     @PostMapping("/experiments/{id}/cancel")

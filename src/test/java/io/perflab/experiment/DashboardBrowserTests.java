@@ -112,6 +112,31 @@ class DashboardBrowserTests extends UploadServer {
         assertThat(number("return document.body.scrollWidth - document.documentElement.clientWidth"))
                 .as("body overflow at 390 px").isLessThanOrEqualTo(0);
         assertHeadlineVerdictsVisible();
+
+        formEstimatesWhatASizeWouldDetectFrom(browser.getCurrentUrl().replaceAll(".*/experiments/(\\d+)$", "$1"));
+    }
+
+    /** The form, for the preset just run: the fresh design's hint names that experiment and follows the runs. */
+    private void formEstimatesWhatASizeWouldDetectFrom(String experimentId) {
+        atWidth(1280);
+        browser.get(base() + "/experiments/new?preset=sync-completion");
+        new Select(browser.findElement(By.name("design"))).selectByValue("fresh");
+        WebElement hint = browser.findElement(By.id("mde-hint"));
+        assertThat(hint.isDisplayed()).isTrue();
+        assertThat(browser.findElement(By.id("mde-none")).isDisplayed()).isFalse();
+        assertThat(hint.findElement(By.cssSelector(".mde-link")).getText()).isEqualTo("#" + experimentId);
+        String size = hint.findElement(By.cssSelector(".mde-size")).getText();
+        assertThat(size).matches("[2-6] runs per variant");      // 6, unless a trial failed
+        WebElement runs = browser.findElement(By.id("runsPerVariant"));
+        runs.clear();
+        runs.sendKeys(size.substring(0, 1));
+        String base = hint.findElement(By.cssSelector(".mde-base")).getText();
+        assertThat(hint.findElement(By.cssSelector(".mde-estimate")).getText()).isEqualTo(base);
+        runs.clear();
+        runs.sendKeys("24");
+        double at24 = Double.parseDouble(hint.findElement(By.cssSelector(".mde-estimate")).getText()
+                .replaceAll("[±%]", ""));
+        assertThat(at24).isPositive().isLessThan(Double.parseDouble(base.replaceAll("[±%]", "")) / 2);
     }
 
     @Test
