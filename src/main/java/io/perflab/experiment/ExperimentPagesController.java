@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -47,15 +46,13 @@ class ExperimentPagesController {
     static final int FAILED_RUNS_SHOWN = 20;
 
     private final ExperimentService experiments;
-    private final ExperimentRepository store;
     private final ExperimentResults results;
     private final Validator validator;
     private final MdeHints mdeHints;
 
-    ExperimentPagesController(ExperimentService experiments, ExperimentRepository store, ExperimentResults results,
-            Validator validator, MdeHints mdeHints) {
+    ExperimentPagesController(ExperimentService experiments, ExperimentResults results, Validator validator,
+            MdeHints mdeHints) {
         this.experiments = experiments;
-        this.store = store;
         this.results = results;
         this.validator = validator;
         this.mdeHints = mdeHints;

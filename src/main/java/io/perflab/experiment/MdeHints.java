@@ -10,7 +10,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Locale;
 import java.util.Optional;
 import org.springframework.stereotype.Component;
@@ -18,9 +17,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The new-experiment form's estimate of the smallest change of CPU per request an experiment would detect (80 %
- * power, α = 0.05), from the last comparable completed engine experiment of each design: the same preset and, in a
- * paired design, as many windows per pair (the spread of a pair's mean depends on them). The spread that experiment
- * measured is carried to other sizes as its test would see it: for the fresh design by Welch's
+ * power, α = 0.05), from the last comparable completed engine experiment of each design: the form's preset, if it
+ * has one, and in a paired design as many windows per pair (the spread of a pair's mean depends on them). The
+ * spread that experiment measured is carried to other sizes as its test would see it: for the fresh design by Welch's
  * (t<sub>1−α/2,ν</sub> + t<sub>1−β,ν</sub>)·√(2/n) with ν = 2(n − 1) (equal spreads assumed), for a
  * paired one by (t<sub>1−α/2,K−1</sub> + t<sub>1−β,K−1</sub>)/√K on the log ratio; so the form says what
  * the size entered would detect.
@@ -90,11 +89,12 @@ class MdeHints {
      */
     Map<String, Hint> hints(String preset, Integer windowsPerPair) {
         Map<ExperimentDesign, Hint> found = new EnumMap<>(ExperimentDesign.class);
+        // a form without a preset takes any experiment's spread; one with a preset, that preset's
         String wantedPreset = preset == null || preset.isBlank() ? null : preset;
         for (ExperimentRecord e : experiments.list(new ExperimentFilter(ExperimentStatus.COMPLETED, null,
                 ExperimentKind.ENGINE, null, false), 0, LOOKED_AT)) {
             boolean comparable = !found.containsKey(e.design())
-                    && Objects.equals(wantedPreset, e.preset())
+                    && (wantedPreset == null || wantedPreset.equals(e.preset()))
                     && (!e.paired() || windowsPerPair == null || windowsPerPair == e.windowsPerPair());
             if (comparable) {
                 hint(e).ifPresent(h -> found.put(e.design(), h));

@@ -68,23 +68,24 @@ class MdeHintsTests {
 
     @Test
     void eachDesignTakesItsNewestComparableExperimentAndTheFormItsSize() {
-        ExperimentRecord otherPreset = experiment(9, ExperimentDesign.ALTERNATING, "sync-completion", 3);
-        ExperimentRecord otherWindows = experiment(8, ExperimentDesign.ALTERNATING, null, 2);
-        ExperimentRecord alternating = experiment(7, ExperimentDesign.ALTERNATING, null, 3);
+        ExperimentRecord otherPreset = experiment(9, ExperimentDesign.ALTERNATING, "pooled-buffers", 3);
+        ExperimentRecord otherWindows = experiment(8, ExperimentDesign.ALTERNATING, "sync-completion", 2);
+        ExperimentRecord alternating = experiment(7, ExperimentDesign.ALTERNATING, "sync-completion", 3);
         ExperimentRecord olderAlternating = experiment(6, ExperimentDesign.ALTERNATING, null, 3);
-        ExperimentRecord fresh = experiment(5, ExperimentDesign.FRESH, null, 1);
+        ExperimentRecord fresh = experiment(5, ExperimentDesign.FRESH, "sync-completion", 1);
         when(experiments.list(any(), anyInt(), anyInt()))
                 .thenReturn(List.of(otherPreset, otherWindows, alternating, olderAlternating, fresh));
         when(results.compare(any())).thenReturn(List.of(cpu(8, 3.10, true)));
         when(results.compare(fresh)).thenReturn(List.of(cpu(40, 6.79, false)));
 
-        Map<String, MdeHints.Hint> found = hints.hints(null, 3);
+        Map<String, MdeHints.Hint> found = hints.hints("sync-completion", 3);
         assertThat(found).containsOnlyKeys("alternating", "fresh");
         assertThat(found.get("alternating").experimentId()).isEqualTo(7);
         assertThat(found.get("alternating").windowsPerPair()).isEqualTo(3);
         assertThat(found.get("fresh").size()).isEqualTo(40);
 
         ExperimentForm form = new ExperimentForm();
+        form.setPreset("sync-completion");
         form.setDesign("alternating");
         form.setPairs(13);
         MdeHints.ForForm shown = hints.forForm(form);
@@ -95,7 +96,8 @@ class MdeHintsTests {
 
         form.setDesign("duet");
         assertThat(hints.forForm(form).hint()).isNull();
-        assertThat(hints.hints("sync-completion", 3).get("alternating").experimentId()).isEqualTo(9);
+        // without a preset, any experiment's spread will do: the newest
+        assertThat(hints.hints(null, 3).get("alternating").experimentId()).isEqualTo(9);
     }
 
     @Test
