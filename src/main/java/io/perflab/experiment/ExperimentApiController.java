@@ -83,9 +83,9 @@ class ExperimentApiController {
     }
 
     @GetMapping
-    ApiPage<ExperimentView> list(@RequestParam(required = false) String status, @RequestParam(required = false) String name,
-            @RequestParam(required = false) String kind, @RequestParam(required = false) String benchmark,
-            @RequestParam(defaultValue = "0") int page,
+    ApiPage<ExperimentView> list(@RequestParam(required = false) String status,
+            @RequestParam(required = false) String name, @RequestParam(required = false) String kind,
+            @RequestParam(required = false) String benchmark, @RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "20") int size) {
         ApiPage.check(page, size);
         ExperimentStatus statusFilter = parse("status", status, ExperimentStatus.class);
