@@ -4,6 +4,7 @@ import java.util.Optional;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -25,12 +26,22 @@ class ResultsDigestRepository {
         this.json = json;
     }
 
+    /** The digest stored for this data version in this code's form; none where a stored one does not read back. */
     Optional<ResultsDigest> find(long experimentId, int dataVersion) {
         return jdbc.sql("""
                 SELECT digest FROM results_digest WHERE experiment_id = ? AND data_version = ? AND digest_format = ?""")
                 .params(experimentId, dataVersion, ResultsDigest.FORMAT)
                 .query(String.class).optional()
-                .map(text -> json.readValue(text, ResultsDigest.class));
+                .flatMap(this::read);
+    }
+
+    private Optional<ResultsDigest> read(String text) {
+        try {
+            return Optional.of(json.readValue(text, ResultsDigest.class));
+        } catch (JacksonException unreadable) {
+            // a digest is only ever computed again from the samples: a damaged one costs that, not the page
+            return Optional.empty();
+        }
     }
 
     /**

@@ -194,6 +194,9 @@ class ExperimentRepositoryTests {
         digests.store(id + 1_000, 1, digest);                   // no such experiment: nothing stored
         assertThat(digests.find(id + 1_000, 1)).isEmpty();
 
+        jdbc.sql("UPDATE results_digest SET digest = '{\"headline\": [' WHERE experiment_id = ?").param(id).update();
+        assertThat(digests.find(id, 4)).as("a damaged digest is computed again, not an error").isEmpty();
+
         repository.delete(id);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM results_digest WHERE experiment_id = ?").param(id)
                 .query(Long.class).single()).isZero();
