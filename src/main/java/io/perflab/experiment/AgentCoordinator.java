@@ -68,6 +68,10 @@ public class AgentCoordinator implements SmartLifecycle {
     /** As many metrics as one upload may bring: a command's output is read with the upload adapters. */
     static final int MAX_METRICS = 10_000;
     static final int MAX_MESSAGE = 4000;
+    /** A window's or a pair's CPU list: its column holds 200 characters. */
+    static final int MAX_CPUS = 200;
+    /** The latest start or end a trial may have: the last second of year 9999, which every store keeps. */
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private final ExperimentRepository store;
     private final AgentRepository agents;
@@ -255,6 +259,12 @@ public class AgentCoordinator implements SmartLifecycle {
         if (pair.status() == TrialStatus.CANCELLED) {
             throw InvalidInputException.of("status", "a pair cut short is not stored: it runs again, whole");
         }
+        checkTimes(pair.start(), pair.end(), "", "pair");
+        checkCpus("withoutCpus", pair.placement().withoutCpus());
+        checkCpus("withCpus", pair.placement().withCpus());
+        if (pair.error() != null && pair.error().length() > MAX_TRIAL_ERROR) {
+            throw InvalidInputException.of("error", "at most " + MAX_TRIAL_ERROR + " characters");
+        }
         if (pair.results().size() > 2 * windows) {
             throw InvalidInputException.of("results", "a pair of this plan has at most " + 2 * windows + " windows");
         }
@@ -280,6 +290,14 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of(field + "variant", "the plan runs '" + side + "' at ordinal "
                         + window.ordinal() + ", not '" + printableQuote(window.variant()) + "'");
             }
+            // the analysis pairs window j of one side with window j of the other: it must be the ordinal's
+            int at = (window.ordinal() - first) / 2;
+            Integer given = window.pair().window();
+            if (pair.ok() ? given == null || given != at : given != null && given != at) {
+                throw InvalidInputException.of(field + "window.window", "must be " + at + ", the window of ordinal "
+                        + window.ordinal() + (pair.ok() ? "" : " (or null in a failed pair)") + ", got " + given);
+            }
+            checkCpus(field + "window.cpus", window.pair().cpus());
             checkFields(window, field);
         }
         if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
@@ -412,10 +430,7 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /** Checks a posted trial's or window's fields against their bounds; {@code prefix} is where it lies. */
     private static void checkFields(TrialResult result, String prefix) {
-        if (result.start() == null || result.end() == null || result.end().isBefore(result.start())) {
-            throw InvalidInputException.of(prefix + (result.start() == null ? "start" : "end"),
-                    "a trial needs its start and its end, the end not before the start");
-        }
+        checkTimes(result.start(), result.end(), prefix, "trial");
         if (result.error() != null && result.error().length() > MAX_TRIAL_ERROR) {
             throw InvalidInputException.of(prefix + "error", "at most " + MAX_TRIAL_ERROR + " characters");
         }
@@ -449,6 +464,32 @@ public class AgentCoordinator implements SmartLifecycle {
                         + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
             }
         });
+    }
+
+    /** A posted start and end of a {@code what}: both given, the end not before the start, in the store's years. */
+    private static void checkTimes(Instant start, Instant end, String prefix, String what) {
+        if (start == null || end == null || end.isBefore(start)) {
+            throw InvalidInputException.of(prefix + (start == null ? "start" : "end"),
+                    "a " + what + " needs its start and its end, the end not before the start");
+        }
+        checkTime(prefix + "start", start);
+        checkTime(prefix + "end", end);
+    }
+
+    /** A time the store keeps: from 1970 through year 9999. */
+    private static void checkTime(String field, Instant time) {
+        if (time.isBefore(Instant.EPOCH) || time.isAfter(LATEST)) {
+            throw InvalidInputException.of(field, "must lie between " + Instant.EPOCH + " and " + LATEST + ", got "
+                    + time);
+        }
+    }
+
+    /** A CPU list as taskset writes it ({@code 0-3,6}), or null: it fits its column and holds no control code. */
+    private static void checkCpus(String field, String cpus) {
+        if (cpus != null && (cpus.length() > MAX_CPUS || PrintableText.Validator.firstProblem(cpus, false) >= 0)) {
+            throw InvalidInputException.of(field, "a CPU list such as 0-3,6: at most " + MAX_CPUS
+                    + " printable characters");
+        }
     }
 
     /** Heartbeats this instance's built-in agents, then declares silent agents lost and interrupts their work. */

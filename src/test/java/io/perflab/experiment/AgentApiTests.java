@@ -167,6 +167,8 @@ class AgentApiTests {
         assertRefused(send(agentToken, trials, trial("without", 0).replace("1.5", "\"fast\"")), "metrics", null);
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"start\": \"2026-01-01T00:00:00Z\", ",
                 "")), "start", "needs its start and its end");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
+                "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
         assertRefused(send(agentToken, trials, "[]"), null, null);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
@@ -448,6 +450,67 @@ class AgentApiTests {
         HttpResponse<String> early = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
                 "{\"outcome\": \"COMPLETED\"}");
         assertRefused(early, "outcome", "the pairs [1] are not stored");
+    }
+
+    /**
+     * A window's place in its pair is the one its ordinal says: a window posted at another (none, −1, beyond the
+     * plan, two at one place) was stored, lost from the analysis or left every later read of the experiment
+     * failing with a 500. CPU lists longer than their column failed with a 500, and a pair's times went unchecked.
+     */
+    @Test
+    void aPairsWindowsCpuListsAndTimesAreCheckedAndNothingBadIsStored() throws Exception {
+        long agent = register("window poster", "pool=windows");
+        Map<String, Object> alternating = command("bad windows", Map.of("pool", "windows"));
+        alternating.remove("runsPerVariant");
+        alternating.put("design", "alternating");
+        alternating.put("pairs", 2);
+        alternating.put("windowsPerPair", 2);
+        long id = admin.create(alternating);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String pairs = "/api/v1/agents/" + agent + "/experiments/" + id + "/pairs";
+
+        assertRefused(send(agentToken, pairs, pair(0, -1, -1, 1, 1)), "results[0].window.window",
+                "must be 0, the window of ordinal 0");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 0, 0)), "results[2].window.window", "must be 1");
+        assertRefused(send(agentToken, pairs, pair(0, 1, 1, 0, 0)), "results[0].window.window", "must be 0");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 7, 7)), "results[2].window.window", "must be 1");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"window\": 0, ", "")),
+                "results[0].window.window", "got null");
+        String cpus = "0-3,".repeat(60);
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"first\"",
+                "\"withoutCpus\": \"" + cpus + "\", \"first\"")), "withoutCpus", "at most 200 printable");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"startedFirst\"",
+                "\"cpus\": \"" + cpus + "\", \"startedFirst\"")), "results[0].window.cpus", "at most 200");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"startedFirst\"",
+                "\"cpus\": \"0\\u001b[31m\", \"startedFirst\"")), "results[0].window.cpus", "printable");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"end\": \"2026-01-01T00:00:05Z\"",
+                "\"end\": \"2025-01-01T00:00:05Z\"")), "end", "a pair needs its start and its end");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"start\": \"2026-01-01T00:00:00Z\", "
+                + "\"end\": \"2026-01-01T00:00:05Z\"", "\"start\": \"+99999-01-01T00:00:00Z\", "
+                + "\"end\": \"+99999-01-01T00:00:05Z\"")), "start", "must lie between 1970");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isZero();
+
+        assertThat(send(agentToken, pairs, pair(0, 0, 0, 1, 1)).statusCode()).isEqualTo(201);
+        HttpResponse<String> read = admin.get("/api/v1/experiments/" + id, "application/json");
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(admin.read(read.body()).get("paired").get("completedPairs").asInt()).isEqualTo(1);
+    }
+
+    /** Pair {@code index} of two windows per variant, posted at the window places given in ordinal order. */
+    private static String pair(int index, int... places) {
+        StringBuilder results = new StringBuilder();
+        for (int i = 0; i < places.length; i++) {
+            String variant = i % 2 == 0 ? "without" : "with";
+            results.append(i == 0 ? "" : ", ").append(trial(variant, index * places.length + i).replace("}}",
+                    "}, \"window\": {\"pair\": " + index + ", \"window\": " + places[i] + ", \"startedFirst\": "
+                            + variant.equals("without") + "}}"));
+        }
+        return "{\"index\": " + index + ", \"status\": \"OK\", \"first\": \"without\", "
+                + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:05Z\", \"setupSeconds\": 1.0, "
+                + "\"measuringSeconds\": 3.0, \"results\": [" + results + "]}";
     }
 
     /** Pair {@code index} of one window per variant, its two windows at {@code withoutOrdinal} and the other. */
