@@ -18,6 +18,7 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
+import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.PrintableText;
 import java.time.Clock;
@@ -101,6 +102,15 @@ public class AgentCoordinator implements SmartLifecycle {
         return settings;
     }
 
+    /**
+     * Who sends an agent's message: the token or user it authenticated as, and whether that is an admin. An agent
+     * acts with the credentials it registered with (an admin may act for any agent), so that the holder of one
+     * agent token cannot heartbeat, claim, post or finish as an agent another token registered, nor as a built-in
+     * agent.
+     */
+    public record Caller(String name, boolean admin) {
+    }
+
     /** Registers a remote agent. */
     public Registered register(Registration registration, String registeredBy) {
         if (registration == null) {
@@ -167,8 +177,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * Claims the oldest experiment the agent may run, waiting up to {@code wait} (at most {@code long-poll}) for one
      * to be queued; empty when none came. Polling counts as a heartbeat.
      */
-    public Optional<Assignment> poll(long agentId, Duration wait) {
-        AgentRecord agent = live(agentId);
+    public Optional<Assignment> poll(long agentId, Caller caller, Duration wait) {
+        AgentRecord agent = live(agentId, caller);
         List<Long> running = store.runningOn(agentId);
         if (!running.isEmpty()) {
             throw new ConflictException("agent " + agentId + " still runs experiment " + running.get(0)
@@ -211,8 +221,8 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /** Records a heartbeat; tells the agent whether a user cancelled the experiment it runs. */
-    public HeartbeatAnswer heartbeat(long agentId) {
-        live(agentId);
+    public HeartbeatAnswer heartbeat(long agentId, Caller caller) {
+        live(agentId, caller);
         return new HeartbeatAnswer(store.runningOn(agentId).stream().anyMatch(store::cancelRequested));
     }
 
@@ -220,8 +230,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * Stores a trial the agent finished, once: a retried post stores nothing more. The agent must hold the
      * experiment, and the trial must be the plan's: its ordinal pending or stored, its variant the plan's there.
      */
-    public TrialAnswer recordTrial(long agentId, long experimentId, PostedTrial posted) {
-        live(agentId);
+    public TrialAnswer recordTrial(long agentId, Caller caller, long experimentId, PostedTrial posted) {
+        live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         TrialResult result = checked(experiment, posted);
         boolean stored = runs.record(agentId, experiment, result);
@@ -235,8 +245,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * answer tells the agent to stop when the rule says so; a retry is answered as the first post was, and a pair
      * posted after the rule stopped the experiment is not stored.
      */
-    public PairAnswer recordPair(long agentId, long experimentId, PostedPair posted) {
-        live(agentId);
+    public PairAnswer recordPair(long agentId, Caller caller, long experimentId, PostedPair posted) {
+        live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         if (posted == null) {
             throw InvalidInputException.of(null, "the body must be a pair");
@@ -313,8 +323,8 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /** Ends the agent's run of an experiment as it says. */
-    public void finish(long agentId, long experimentId, Finish finish) {
-        live(agentId);
+    public void finish(long agentId, Caller caller, long experimentId, Finish finish) {
+        live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         if (finish == null || finish.outcome() == null) {
             throw InvalidInputException.of("outcome", "required: COMPLETED, FAILED, CANCELLED or INTERRUPTED");
@@ -366,9 +376,13 @@ public class AgentCoordinator implements SmartLifecycle {
         return agents.byIds(ids);
     }
 
-    /** The agent, which must be registered and not lost. */
-    private AgentRecord live(long agentId) {
+    /** The agent, which must be registered by the caller (or the caller an admin) and not lost. */
+    private AgentRecord live(long agentId, Caller caller) {
         AgentRecord agent = get(agentId);
+        if (!caller.admin() && (agent.builtIn() || !agent.registeredBy().equals(caller.name()))) {
+            throw new NotAllowedException("agent " + agentId + " is not this token's: an agent acts with the token "
+                    + "it registered with (or an admin's); register this host to get an agent id of its own");
+        }
         if (!agents.heartbeat(agentId, clock.instant())) {
             throw new ConflictException("agent " + agentId + " was declared lost after no heartbeat since "
                     + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");

@@ -81,6 +81,44 @@ class AgentApiTests {
         assertThat(badRole.body()).contains("role: 'root' is not a token role");
     }
 
+    /**
+     * Another agent token could heartbeat, poll, post trials into and finish the experiment of an agent it did not
+     * register (or of the service's built-in agent) by using its id.
+     */
+    @Test
+    void anAgentActsOnlyWithTheTokenItRegisteredWith() throws Exception {
+        String otherToken = admin.read(admin.post("/api/v1/tokens", Map.of("name", "other bench", "role", "agent"))
+                .body()).get("token").asText();
+        long agent = register("owned", "pool=owned");
+        long id = admin.create(command("owned", Map.of("pool", "owned")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String base = "/api/v1/agents/" + agent;
+
+        for (HttpResponse<String> foreign : List.of(send(otherToken, base + "/heartbeat", ""),
+                send(otherToken, base + "/poll?waitSeconds=0", ""),
+                send(otherToken, base + "/experiments/" + id + "/trials", trial("without", 0)),
+                send(otherToken, base + "/experiments/" + id + "/finish", "{\"outcome\": \"FAILED\"}"))) {
+            assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
+            assertThat(foreign.body()).contains("agent " + agent + " is not this token's")
+                    .doesNotContain("java.", "Exception");
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+
+        long builtIn = -1;
+        for (JsonNode listed : admin.getJson("/api/v1/agents")) {
+            builtIn = listed.get("builtIn").asBoolean() ? listed.get("id").asLong() : builtIn;
+        }
+        assertThat(builtIn).isPositive();
+        assertThat(send(agentToken, "/api/v1/agents/" + builtIn + "/heartbeat", "").statusCode())
+                .as("no agent token acts as the built-in agent").isEqualTo(403);
+        assertThat(send(agentToken, base + "/experiments/" + id + "/trials", trial("without", 0)).statusCode())
+                .isEqualTo(201);
+        assertThat(send(TOKEN, base + "/heartbeat", "").statusCode()).as("an admin acts for any agent")
+                .isEqualTo(200);
+    }
+
     @Test
     void anAgentClaimsOnlyExperimentsWhoseLabelsItsHostCarriesAndEachOnce() throws Exception {
         long wrong = register("wrong host", "pool=other");
