@@ -205,6 +205,12 @@ class AgentApiTests {
         assertRefused(send(agentToken, trials, trial("without", 0).replace("1.5", "\"fast\"")), "metrics", null);
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"start\": \"2026-01-01T00:00:00Z\", ",
                 "")), "start", "needs its start and its end");
+        for (String time : new String[] {"\"yesterday\"", "1e30", "\"2026-13-01T00:00:00Z\""}) {
+            HttpResponse<String> badTime = send(agentToken, trials, trial("without", 0).replace(
+                    "\"2026-01-01T00:00:00Z\"", time));
+            assertRefused(badTime, "start", "start: must be a time in UTC such as 2026-01-01T12:00:00Z");
+            assertThat(badTime.body()).doesNotContain("java.", "Instant", "deserialize");
+        }
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
                 "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
         assertRefused(send(agentToken, trials, "[]"), null, null);
