@@ -196,12 +196,19 @@ public final class AgentProtocol {
          * @throws IllegalArgumentException when a field is out of its bounds, naming it
          */
         public TrialResult toResult() {
+            if (variant == null) {
+                throw new IllegalArgumentException("variant: required, 'without' or 'with'");
+            }
             TrialStatus parsedStatus = trialStatus(status);
             Map<String, ParsedMetric> parsed = new LinkedHashMap<>();
             if (parsedMetrics != null) {
                 parsedMetrics.forEach((key, metric) -> {
                     if (metric == null || metric.values() == null) {
                         throw new IllegalArgumentException("parsedMetrics." + key + ": needs values");
+                    }
+                    if (metric.values().contains(null)) {
+                        throw new IllegalArgumentException("parsedMetrics." + key + ".values: must be numbers, "
+                                + "got null");
                     }
                     try {
                         parsed.put(key, new ParsedMetric(metric.unit(), metric.higherIsBetter(), metric.values()));
@@ -279,7 +286,7 @@ public final class AgentProtocol {
             try {
                 firstVariant = io.perflab.runner.experiment.VariantName.parse(first == null ? "" : first);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("first: '" + first + "' is not 'without' or 'with'");
+                throw new IllegalArgumentException("first: '" + quoted(first) + "' is not 'without' or 'with'");
             }
             if (!Double.isFinite(setupSeconds) || setupSeconds < 0 || setupSeconds > 1e7) {
                 throw new IllegalArgumentException("setupSeconds: must be a duration in seconds, got " + setupSeconds);
@@ -349,8 +356,15 @@ public final class AgentProtocol {
         try {
             return TrialStatus.valueOf(status == null ? "" : status);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("status: '" + status + "' is not one of "
+            throw new IllegalArgumentException("status: '" + quoted(status) + "' is not one of "
                     + List.of(TrialStatus.values()));
         }
+    }
+
+    /** Posted text as an error message shows it: its first 60 characters, a control character as '?'. */
+    private static String quoted(String text) {
+        String shown = String.valueOf(text).codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
     }
 }

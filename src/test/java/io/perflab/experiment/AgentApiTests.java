@@ -214,6 +214,16 @@ class AgentApiTests {
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
                 "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
         assertRefused(send(agentToken, trials, "[]"), null, null);
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"without\"", "null")), "variant",
+                "variant: required, 'without' or 'with'");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, "
+                + "\"parsedMetrics\": {\"wall_time_ms\": {\"unit\": \"ms\", \"higherIsBetter\": false, "
+                + "\"values\": [1.5, null]}}")), "parsedMetrics.wall_time_ms.values", "must be numbers, got null");
+        HttpResponse<String> longStatus = send(agentToken, trials, trial("without", 0).replace("\"OK\"",
+                "\"" + "\\u001b".repeat(20_000) + "\""));
+        assertRefused(longStatus, "status", "is not one of");
+        assertThat(longStatus.body()).as("the status quoted, not echoed whole").hasSizeLessThan(1000)
+                .doesNotContain("\\u001b", "\\u001B");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
 
@@ -482,6 +492,8 @@ class AgentApiTests {
         assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"startedFirst\": true}",
                 "\"startedFirst\": true}, \"x\": 1")),
                 "x", null);
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"variant\": \"with\"", "\"variant\": null")),
+                "results[1].variant", "required, 'without' or 'with'");
         assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/trials",
                 trial("without", 0)).statusCode()).as("a paired design takes pairs, not trials").isEqualTo(409);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
