@@ -349,6 +349,31 @@ public final class AgentProtocol {
      * @param message why it failed or stopped, or null
      */
     public record Finish(String outcome, @Schema(nullable = true) String message) {
+
+        /** The longest message the service takes. */
+        public static final int MAX_MESSAGE = 4000;
+
+        /**
+         * A finish whose message the service takes whatever the run printed: line breaks kept, every other control
+         * character (a tab, a CR, an ESC of colored output) and every hidden format character made a space, cut to
+         * {@value #MAX_MESSAGE} characters. A finish the service refused would leave the experiment running on an
+         * agent that has moved on, to be interrupted and run again when its heartbeat stops.
+         */
+        public static Finish of(String outcome, String message) {
+            if (message == null) {
+                return new Finish(outcome, null);
+            }
+            StringBuilder shown = new StringBuilder();
+            message.codePoints().forEach(c -> shown.appendCodePoint(c == '\n' ? c
+                    : Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+                    || Character.getType(c) == Character.SURROGATE ? ' ' : c));
+            if (shown.length() > MAX_MESSAGE) {
+                int cut = Character.isHighSurrogate(shown.charAt(MAX_MESSAGE - 2)) ? MAX_MESSAGE - 2 : MAX_MESSAGE - 1;
+                shown.setLength(cut);
+                shown.append('…');
+            }
+            return new Finish(outcome, shown.toString());
+        }
     }
 
     /** A posted status as the runner's, or an error naming the field and the statuses there are. */

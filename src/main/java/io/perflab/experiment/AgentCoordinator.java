@@ -68,7 +68,7 @@ public class AgentCoordinator implements SmartLifecycle {
     static final int MAX_TRIAL_ERROR = 100_000;
     /** As many metrics as one upload may bring: a command's output is read with the upload adapters. */
     static final int MAX_METRICS = 10_000;
-    static final int MAX_MESSAGE = 4000;
+    static final int MAX_MESSAGE = Finish.MAX_MESSAGE;
     /** A window's or a pair's CPU list: its column holds 200 characters. */
     static final int MAX_CPUS = 200;
     /** The latest start or end a trial may have: the last second of year 9999, which every store keeps. */
@@ -129,12 +129,13 @@ public class AgentCoordinator implements SmartLifecycle {
                     + environment.size());
         }
         environment.forEach((key, value) -> {
-            if (key == null || key.isEmpty() || key.length() > 100 || !printable(key)) {
-                throw InvalidInputException.of("environment", "keys are 1 to 100 printable characters");
+            if (key == null || key.isEmpty() || key.length() > 100 || !printableText(key)) {
+                throw InvalidInputException.of("environment", "keys are 1 to 100 printable characters (no control "
+                        + "or hidden format characters)");
             }
-            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || !printable(value)) {
+            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || !printableText(value)) {
                 throw InvalidInputException.of("environment." + key, "at most " + MAX_ENVIRONMENT_VALUE
-                        + " printable characters");
+                        + " printable characters (no control or hidden format characters)");
             }
         });
         String host = environment.getOrDefault("host", name);
@@ -338,8 +339,10 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "' is not one of COMPLETED, FAILED, CANCELLED, INTERRUPTED");
         };
         String message = finish.message();
-        if (message != null && (message.length() > MAX_MESSAGE || !printable(message.replace('\n', ' ')))) {
-            throw InvalidInputException.of("message", "at most " + MAX_MESSAGE + " printable characters");
+        if (message != null && (message.length() > MAX_MESSAGE
+                || PrintableText.Validator.firstProblem(message, true) >= 0)) {
+            throw InvalidInputException.of("message", "at most " + MAX_MESSAGE + " printable characters (line "
+                    + "breaks allowed; no other control or hidden format characters)");
         }
         if (end == ExperimentStatus.COMPLETED) {
             Assignment left = store.assignment(experiment);
@@ -590,6 +593,11 @@ public class AgentCoordinator implements SmartLifecycle {
 
     private static boolean printable(String text) {
         return text.codePoints().noneMatch(Character::isISOControl);
+    }
+
+    /** Text a page shows as it is: no control characters, and none that hide or reorder text (a bidi override). */
+    private static boolean printableText(String text) {
+        return PrintableText.Validator.firstProblem(text, false) < 0;
     }
 
     private static String printableQuote(String text) {

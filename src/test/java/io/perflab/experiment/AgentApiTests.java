@@ -234,6 +234,17 @@ class AgentApiTests {
         assertThat(notHeld.body()).contains("is not running on agent " + stranger, "nothing was stored");
         assertRefused(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
                 "{\"outcome\": \"DONE\"}"), "outcome", "'DONE' is not one of");
+        assertRefused(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"FAILED\", \"message\": \"rtl \\u202egnp.exe\"}"), "message", "hidden format");
+        // what an agent sends of whatever its run printed is taken
+        String printed = "last failure: \u001b[31mboom\r\n\tat x \u202e" + "x".repeat(5000);
+        HttpResponse<String> finished = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id
+                + "/finish", io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(
+                        io.perflab.agent.AgentProtocol.Finish.of("FAILED", printed)));
+        assertThat(finished.statusCode()).as(finished.body()).isEqualTo(200);
+        assertThat(admin.status(id)).isEqualTo("FAILED");
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("error").asText())
+                .startsWith("last failure:  [31mboom \n at x  xxx");
         assertRefused(poll(agent, 61), "waitSeconds", "between 0 and 60");
         assertThat(send(agentToken, "/api/v1/agents/424242/heartbeat", "").statusCode()).isEqualTo(404);
     }
@@ -244,6 +255,10 @@ class AgentApiTests {
                 "labels", "label key 'po ol'");
         assertRefused(send(agentToken, "/api/v1/agents", registration("\\u0007bell", "pool=a")), "name",
                 "printable");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test-host",
+                "test\\u202etsoh")), "environment.host", "no control or hidden format characters");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test CPU",
+                "test \\ud800 CPU")), "environment.cpu_model", "printable");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": true",
                 "\"runsCommands\": true, \"runCommands\": true")), "runCommands", null);
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
