@@ -301,6 +301,11 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of(field + "variant", "the plan runs '" + side + "' at ordinal "
                         + window.ordinal() + ", not '" + printableQuote(window.variant()) + "'");
             }
+            // the analysis takes the OK windows: those of an OK pair, never a failed pair's records
+            if (window.ok() != pair.ok()) {
+                throw InvalidInputException.of(field + "status", pair.ok() ? "every window of an OK pair is OK, got "
+                        + window.status() : "the records of a failed pair are not OK; the pair is " + pair.status());
+            }
             // the analysis pairs window j of one side with window j of the other: it must be the ordinal's
             int at = (window.ordinal() - first) / 2;
             Integer given = window.pair().window();
