@@ -172,23 +172,45 @@ public final class AgentProtocol {
 
         /**
          * A runner's result as posted, its environment cut to what the service takes (the first {@value
-         * #MAX_ENVIRONMENT_ENTRIES} entries, each value to {@value #MAX_ENVIRONMENT_VALUE} characters), as the
-         * service's own store keeps what fits.
+         * #MAX_ENVIRONMENT_ENTRIES} entries, each value to {@value #MAX_ENVIRONMENT_VALUE} characters, the
+         * characters it refuses shown as {@code ?}: see {@link #printable}), as the service's own store keeps what
+         * fits.
          */
         public static PostedTrial of(TrialResult result) {
             Map<String, PostedMetric> parsed = new LinkedHashMap<>();
             result.parsedMetrics().forEach((key, metric) -> parsed.put(key,
                     new PostedMetric(metric.unit(), metric.higherIsBetter(), metric.values())));
             Map<String, String> environment = new LinkedHashMap<>();
-            result.environment().entrySet().stream().limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(
-                    e.getKey(), e.getValue() == null || e.getValue().length() <= MAX_ENVIRONMENT_VALUE ? e.getValue()
-                            : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…"));
+            result.environment().entrySet().stream().filter(e -> !e.getKey().isEmpty())
+                    .limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(printable(e.getKey(), false),
+                            e.getValue() == null ? null : printable(e.getValue().length() <= MAX_ENVIRONMENT_VALUE
+                                    ? e.getValue() : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…",
+                                    true)));
             PairPosition pair = result.pair();
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),
                     result.end(), result.pid(), result.metrics(), environment, result.error(), parsed,
                     pair == null ? null : new PostedWindow(pair.index(), pair.window(), pair.cpus(), pair.startNanos(),
                             pair.skewNanos(), pair.startedFirst()));
         }
+
+        /**
+         * {@code text} as an environment key or value the service takes (pages and reports show them): each control
+         * character — in a value, other than a line break or a tab, as a command holds — and each character that
+         * hides or reorders text (a right-to-left override, an unpaired surrogate) made {@code ?}.
+         */
+        public static String printable(String text, boolean value) {
+            StringBuilder shown = new StringBuilder(text.length());
+            text.codePoints().forEach(c -> {
+                int type = Character.getType(c);
+                boolean allowed = value && (c == '\n' || c == '\r' || c == '\t') || !Character.isISOControl(c)
+                        && (type != Character.FORMAT || c == ZERO_WIDTH_JOINER) && type != Character.SURROGATE;
+                shown.appendCodePoint(allowed ? c : '?');
+            });
+            return shown.toString();
+        }
+
+        /** Joins emoji sequences: the one format character text may hold. */
+        private static final int ZERO_WIDTH_JOINER = 0x200D;
 
         /**
          * The runner's result this post carries.

@@ -481,9 +481,17 @@ public class AgentCoordinator implements SmartLifecycle {
                     + " entries");
         }
         result.environment().forEach((key, value) -> {
-            if (key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
-                throw InvalidInputException.of(prefix + "environment", "keys of at most 100 and values of at most "
+            if (key.isEmpty() || key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
+                throw InvalidInputException.of(prefix + "environment", "keys of 1 to 100 and values of at most "
                         + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
+            }
+            if (!key.equals(PostedTrial.printable(key, false))) {
+                throw InvalidInputException.of(prefix + "environment", "keys are printable text: no control or "
+                        + "hidden format characters, got '" + printableQuote(PostedTrial.printable(key, false)) + "'");
+            }
+            if (!value.equals(PostedTrial.printable(value, true))) {
+                throw InvalidInputException.of(prefix + "environment." + key, "no control characters but line "
+                        + "breaks and tabs, and no hidden format characters");
             }
         });
     }

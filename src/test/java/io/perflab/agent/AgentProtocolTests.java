@@ -3,7 +3,13 @@ package io.perflab.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.agent.AgentProtocol.Finish;
+import io.perflab.agent.AgentProtocol.PostedTrial;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.PrintableText;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class AgentProtocolTests {
@@ -25,6 +31,28 @@ class AgentProtocolTests {
         assertThat(Finish.of("COMPLETED", null).message()).isNull();
         assertThat(Finish.of("FAILED", "the trial JVM exited with status 1\nits output").message())
                 .isEqualTo("the trial JVM exited with status 1\nits output");
+    }
+
+    /**
+     * A trial's environment holds what the run recorded: a command of several lines, what its output said. Pages and
+     * reports show it, and the service refuses control and hidden characters there; the agent shows them as '?'.
+     */
+    @Test
+    void aTrialsEnvironmentIsPostedAsTheServiceTakesIt() {
+        Map<String, String> recorded = new LinkedHashMap<>();
+        recorded.put("host", "a\u001b[31mred\u202eevil");
+        recorded.put("command", "sleep 1\r\n\techo done");
+        recorded.put("out\u0007put", "x");
+        recorded.put("", "no key");
+        recorded.put("long", "x".repeat(PostedTrial.MAX_ENVIRONMENT_VALUE - 2) + "😀😀");
+        TrialResult result = new TrialResult("without", 0, TrialStatus.OK, Instant.EPOCH, Instant.EPOCH, 1,
+                Map.of("x", 1.0), recorded, null);
+
+        Map<String, String> posted = PostedTrial.of(result).environment();
+
+        assertThat(posted).containsEntry("host", "a?[31mred?evil").containsEntry("command", "sleep 1\r\n\techo done")
+                .containsEntry("out?put", "x").doesNotContainKey("");
+        assertThat(posted.get("long")).hasSize(PostedTrial.MAX_ENVIRONMENT_VALUE).endsWith("x?…");
     }
 
     @Test

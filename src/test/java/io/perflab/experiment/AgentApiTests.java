@@ -224,8 +224,26 @@ class AgentApiTests {
         assertRefused(longStatus, "status", "is not one of");
         assertThat(longStatus.body()).as("the status quoted, not echoed whole").hasSizeLessThan(1000)
                 .doesNotContain("\\u001b", "\\u001B");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"",
+                "\"host\": \"a\\u001b[31mred\\u202eevil\"")), "environment.host", "no control characters");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"",
+                "\"ho\\u202est\": \"h\"")), "environment", "keys are printable text");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"", "\"\": \"h\"")),
+                "environment", "keys of 1 to 100");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
+        // what an agent posts of whatever its run recorded is taken, shown as it is safe to show
+        Map<String, String> recorded = new LinkedHashMap<>();
+        recorded.put("host", "a\u001b[31mred\u202eevil");
+        recorded.put("command", "sleep 1\n\techo done");
+        io.perflab.runner.trial.TrialResult result = new io.perflab.runner.trial.TrialResult("without", 0,
+                io.perflab.runner.trial.TrialStatus.OK, Instant.parse("2026-01-01T00:00:00Z"),
+                Instant.parse("2026-01-01T00:00:01Z"), 7, Map.of("wall_time_ms", 1.5), recorded, null);
+        HttpResponse<String> posted = send(agentToken, trials, io.perflab.runner.json.RunnerJson.mapper()
+                .writeValueAsString(io.perflab.agent.AgentProtocol.PostedTrial.of(result)));
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
+        assertThat(admin.get("/api/v1/experiments/" + id + "/report.html", "text/html").body())
+                .contains("a?[31mred?evil").doesNotContain("\u001b", "\u202e");
 
         long stranger = register("stranger", "pool=bad");
         HttpResponse<String> notHeld = send(agentToken, "/api/v1/agents/" + stranger + "/experiments/" + id
