@@ -14,6 +14,7 @@ import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PlannedTrial;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ConflictException;
@@ -315,6 +316,7 @@ public class AgentCoordinator implements SmartLifecycle {
             }
             checkCpus(field + "window.cpus", window.pair().cpus());
             checkFields(window, field);
+            checkParsedMetrics(experiment, window, field);
         }
         if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
             return new PairAnswer(false, store.cancelRequested(experimentId), true, experiment.stopReason());
@@ -438,6 +440,7 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "' at ordinal " + result.ordinal() + ", not '" + printableQuote(result.variant()) + "'");
         }
         checkFields(result, "");
+        checkParsedMetrics(experiment, result, "");
         return result;
     }
 
@@ -494,6 +497,28 @@ public class AgentCoordinator implements SmartLifecycle {
                         + "breaks and tabs, and no hidden format characters");
             }
         });
+    }
+
+    /**
+     * A trial's metrics read from its output, which set their metrics' directions for the whole experiment: only a
+     * command experiment's trials read any, and never under the name of a figure PerfLab measures itself (its own
+     * runner refuses such output), whose direction is PerfLab's.
+     */
+    private static void checkParsedMetrics(ExperimentRecord experiment, TrialResult result, String prefix) {
+        if (result.parsedMetrics().isEmpty()) {
+            return;
+        }
+        if (experiment.kind() != ExperimentKind.COMMAND) {
+            throw InvalidInputException.of(prefix + "parsedMetrics", "only the trials of a command experiment read "
+                    + "metrics from their output; experiment " + experiment.id() + " is of kind "
+                    + experiment.kind().name().toLowerCase(Locale.ROOT));
+        }
+        for (String key : result.parsedMetrics().keySet()) {
+            if (MetricKeys.COMMAND.contains(key) || MetricKeys.PAIRED_ENGINE.contains(key)) {
+                throw InvalidInputException.of(prefix + "parsedMetrics." + key, "is a figure PerfLab measures of "
+                        + "every trial, not one read from the output");
+            }
+        }
     }
 
     /** A posted start and end of a {@code what}: both given, the end not before the start, in the store's years. */

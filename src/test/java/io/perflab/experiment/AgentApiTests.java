@@ -267,6 +267,38 @@ class AgentApiTests {
         assertThat(send(agentToken, "/api/v1/agents/424242/heartbeat", "").statusCode()).isEqualTo(404);
     }
 
+    /**
+     * A metric read from output sets its metric's direction for the whole experiment: an engine trial posting its
+     * CPU time per request as read from output, higher is better, turned a 20 % regression into an improvement.
+     */
+    @Test
+    void onlyCommandTrialsReadMetricsFromOutputAndNeverUnderPerfLabsOwnNames() throws Exception {
+        long agent = register("reader", "pool=parsed");
+        Map<String, Object> engine = new LinkedHashMap<>(Map.of("name", "engine parsed", "preset", "sync-completion",
+                "runsPerVariant", 2, "hostLabels", Map.of("pool", "parsed")));
+        long engineId = admin.create(engine);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String parsed = "\"pid\": 7, \"parsedMetrics\": {\"KEY\": {\"unit\": \"us\", \"higherIsBetter\": true, "
+                + "\"values\": [1.5]}}";
+        String engineTrials = "/api/v1/agents/" + agent + "/experiments/" + engineId + "/trials";
+        assertRefused(send(agentToken, engineTrials, trial("without", 0).replace("wall_time_ms", "cpu_us_per_req")
+                .replace("\"pid\": 7", parsed.replace("KEY", "cpu_us_per_req"))), "parsedMetrics",
+                "only the trials of a command experiment read metrics from their output");
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + engineId + "/finish",
+                "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+
+        long commandId = admin.create(command("command parsed", Map.of("pool", "parsed")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String commandTrials = "/api/v1/agents/" + agent + "/experiments/" + commandId + "/trials";
+        assertRefused(send(agentToken, commandTrials, trial("without", 0).replace("wall_time_ms", "wall_ms")
+                .replace("\"pid\": 7", parsed.replace("KEY", "wall_ms"))), "parsedMetrics.wall_ms",
+                "a figure PerfLab measures of every trial");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id IN (?, ?)").params(engineId, commandId)
+                .query(Long.class).single()).isZero();
+        assertThat(send(agentToken, commandTrials, trial("without", 0).replace("wall_time_ms", "Parse.parse")
+                .replace("\"pid\": 7", parsed.replace("KEY", "Parse.parse"))).statusCode()).isEqualTo(201);
+    }
+
     @Test
     void badRegistrationsAndHostLabelsAreRefusedWithTheFieldNamed() throws Exception {
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("pool", "po ol")),
