@@ -284,6 +284,10 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of("results", "an OK pair has every window of both variants: " + 2 * windows
                     + ", got " + pair.results().size());
         }
+        if (!pair.ok() && pair.results().size() != 2) {
+            throw InvalidInputException.of("results", "a failed pair has one record per variant: 2, got "
+                    + pair.results().size());
+        }
         java.util.Set<Integer> ordinals = new java.util.HashSet<>();
         int first = pair.index() * windows * 2;
         for (int i = 0; i < pair.results().size(); i++) {

@@ -597,10 +597,13 @@ class AgentApiTests {
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 7, 7)), "results[2].window.window", "must be 1");
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"window\": 0, ", "")),
                 "results[0].window.window", "got null");
-        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"status\": \"OK\", \"first\"",
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"status\": \"OK\", \"first\"",
                 "\"status\": \"FAILED\", \"first\"")), "results[0].status", "the records of a failed pair are not OK");
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replaceFirst("\"status\": \"OK\", \"start\"",
                 "\"status\": \"FAILED\", \"start\"")), "results[0].status", "every window of an OK pair is OK");
+        String failed = pair(0, 0, 0, 1, 1).replace("\"OK\"", "\"FAILED\"");
+        assertRefused(send(agentToken, pairs, failed.substring(0, failed.indexOf('[') + 1) + "]}"), "results",
+                "a failed pair has one record per variant: 2, got 0");
         String cpus = "0-3,".repeat(60);
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"first\"",
                 "\"withoutCpus\": \"" + cpus + "\", \"first\"")), "withoutCpus", "at most 200 printable");
