@@ -114,6 +114,8 @@ public final class AgentClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for " + path, e);
+        } catch (IOException e) {
+            throw e.getMessage() == null ? new IOException(describe(e), e) : e;
         }
         int status = response.statusCode();
         if (status == 204) {
@@ -130,6 +132,20 @@ public final class AgentClient {
         } catch (JacksonException e) {
             throw new IOException("the service's answer to " + path + " is not JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /**
+     * What went wrong with a connection, in words: the JDK's client throws a refused or reset connection without a
+     * message, which was shown as "null".
+     */
+    public static String describe(IOException e) {
+        if (e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return e instanceof java.net.ConnectException ? "the connection was refused (is the service running there?)"
+                : e instanceof java.net.http.HttpTimeoutException ? "no answer in time"
+                : "the connection failed" + (e.getCause() instanceof IOException cause && cause.getMessage() != null
+                        ? ": " + cause.getMessage() : "");
     }
 
     private static String detail(String body) {

@@ -272,7 +272,7 @@ public final class AgentLoop {
             log.accept("experiment " + experimentId + " dropped: " + current.cancelledBy);
             return;
         }
-        Finish finish = new Finish(outcome, message);
+        Finish finish = Finish.of(outcome, message);
         try {
             retrying("post the end of experiment " + experimentId, () -> {
                 client.finish(agentId, experimentId, finish);

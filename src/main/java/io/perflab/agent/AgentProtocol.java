@@ -172,17 +172,20 @@ public final class AgentProtocol {
 
         /**
          * A runner's result as posted, its environment cut to what the service takes (the first {@value
-         * #MAX_ENVIRONMENT_ENTRIES} entries, each value to {@value #MAX_ENVIRONMENT_VALUE} characters), as the
-         * service's own store keeps what fits.
+         * #MAX_ENVIRONMENT_ENTRIES} entries, each value to {@value #MAX_ENVIRONMENT_VALUE} characters, the
+         * characters it refuses shown as {@code ?}: see {@link #printable}), as the service's own store keeps what
+         * fits.
          */
         public static PostedTrial of(TrialResult result) {
             Map<String, PostedMetric> parsed = new LinkedHashMap<>();
             result.parsedMetrics().forEach((key, metric) -> parsed.put(key,
                     new PostedMetric(metric.unit(), metric.higherIsBetter(), metric.values())));
             Map<String, String> environment = new LinkedHashMap<>();
-            result.environment().entrySet().stream().limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(
-                    e.getKey(), e.getValue() == null || e.getValue().length() <= MAX_ENVIRONMENT_VALUE ? e.getValue()
-                            : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…"));
+            result.environment().entrySet().stream().filter(e -> !e.getKey().isEmpty())
+                    .limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(printable(e.getKey(), false),
+                            e.getValue() == null ? null : printable(e.getValue().length() <= MAX_ENVIRONMENT_VALUE
+                                    ? e.getValue() : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…",
+                                    true)));
             PairPosition pair = result.pair();
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),
                     result.end(), result.pid(), result.metrics(), environment, result.error(), parsed,
@@ -191,17 +194,43 @@ public final class AgentProtocol {
         }
 
         /**
+         * {@code text} as an environment key or value the service takes (pages and reports show them): each control
+         * character — in a value, other than a line break or a tab, as a command holds — and each character that
+         * hides or reorders text (a right-to-left override, an unpaired surrogate) made {@code ?}.
+         */
+        public static String printable(String text, boolean value) {
+            StringBuilder shown = new StringBuilder(text.length());
+            text.codePoints().forEach(c -> {
+                int type = Character.getType(c);
+                boolean allowed = value && (c == '\n' || c == '\r' || c == '\t') || !Character.isISOControl(c)
+                        && (type != Character.FORMAT || c == ZERO_WIDTH_JOINER) && type != Character.SURROGATE;
+                shown.appendCodePoint(allowed ? c : '?');
+            });
+            return shown.toString();
+        }
+
+        /** Joins emoji sequences: the one format character text may hold. */
+        private static final int ZERO_WIDTH_JOINER = 0x200D;
+
+        /**
          * The runner's result this post carries.
          *
          * @throws IllegalArgumentException when a field is out of its bounds, naming it
          */
         public TrialResult toResult() {
+            if (variant == null) {
+                throw new IllegalArgumentException("variant: required, 'without' or 'with'");
+            }
             TrialStatus parsedStatus = trialStatus(status);
             Map<String, ParsedMetric> parsed = new LinkedHashMap<>();
             if (parsedMetrics != null) {
                 parsedMetrics.forEach((key, metric) -> {
                     if (metric == null || metric.values() == null) {
                         throw new IllegalArgumentException("parsedMetrics." + key + ": needs values");
+                    }
+                    if (metric.values().contains(null)) {
+                        throw new IllegalArgumentException("parsedMetrics." + key + ".values: must be numbers, "
+                                + "got null");
                     }
                     try {
                         parsed.put(key, new ParsedMetric(metric.unit(), metric.higherIsBetter(), metric.values()));
@@ -279,7 +308,7 @@ public final class AgentProtocol {
             try {
                 firstVariant = io.perflab.runner.experiment.VariantName.parse(first == null ? "" : first);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("first: '" + first + "' is not 'without' or 'with'");
+                throw new IllegalArgumentException("first: '" + quoted(first) + "' is not 'without' or 'with'");
             }
             if (!Double.isFinite(setupSeconds) || setupSeconds < 0 || setupSeconds > 1e7) {
                 throw new IllegalArgumentException("setupSeconds: must be a duration in seconds, got " + setupSeconds);
@@ -342,6 +371,31 @@ public final class AgentProtocol {
      * @param message why it failed or stopped, or null
      */
     public record Finish(String outcome, @Schema(nullable = true) String message) {
+
+        /** The longest message the service takes. */
+        public static final int MAX_MESSAGE = 4000;
+
+        /**
+         * A finish whose message the service takes whatever the run printed: line breaks kept, every other control
+         * character (a tab, a CR, an ESC of colored output) and every hidden format character made a space, cut to
+         * {@value #MAX_MESSAGE} characters. A finish the service refused would leave the experiment running on an
+         * agent that has moved on, to be interrupted and run again when its heartbeat stops.
+         */
+        public static Finish of(String outcome, String message) {
+            if (message == null) {
+                return new Finish(outcome, null);
+            }
+            StringBuilder shown = new StringBuilder();
+            message.codePoints().forEach(c -> shown.appendCodePoint(c == '\n' ? c
+                    : Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
+                    || Character.getType(c) == Character.SURROGATE ? ' ' : c));
+            if (shown.length() > MAX_MESSAGE) {
+                int cut = Character.isHighSurrogate(shown.charAt(MAX_MESSAGE - 2)) ? MAX_MESSAGE - 2 : MAX_MESSAGE - 1;
+                shown.setLength(cut);
+                shown.append('…');
+            }
+            return new Finish(outcome, shown.toString());
+        }
     }
 
     /** A posted status as the runner's, or an error naming the field and the statuses there are. */
@@ -349,8 +403,15 @@ public final class AgentProtocol {
         try {
             return TrialStatus.valueOf(status == null ? "" : status);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("status: '" + status + "' is not one of "
+            throw new IllegalArgumentException("status: '" + quoted(status) + "' is not one of "
                     + List.of(TrialStatus.values()));
         }
+    }
+
+    /** Posted text as an error message shows it: its first 60 characters, a control character as '?'. */
+    private static String quoted(String text) {
+        String shown = String.valueOf(text).codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
     }
 }

@@ -3,6 +3,7 @@ package io.perflab.cli;
 import io.perflab.system.PerfLabVersion;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -118,10 +119,26 @@ public final class PerfLabCommand implements Runnable {
                 && !unmatched.getUnmatched().get(0).startsWith("-")) {
             message = "Unknown command '" + unmatched.getUnmatched().get(0) + "'.";
         }
-        err.println("perflab: " + message);
+        err.println("perflab: " + withoutJavaTypes(message));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the commands and options.");
         return EXIT_USAGE;
+    }
+
+    /** What picocli's converters say of a value ("'soon' is not an int") in words: no Java type names. */
+    private static final Map<String, String> JAVA_TYPES = Map.of(
+            "an int", "a whole number up to " + Integer.MAX_VALUE, "a long", "a whole number up to " + Long.MAX_VALUE,
+            "a short", "a whole number up to " + Short.MAX_VALUE, "a byte", "a whole number up to " + Byte.MAX_VALUE,
+            "a double", "a number", "a float", "a number", "a boolean", "true or false");
+
+    private static final java.util.regex.Pattern JAVA_TYPE = java.util.regex.Pattern.compile(
+            "' is not (an int|a long|a short|a byte|a double|a float|a boolean)$");
+
+    /** A usage error's message with a Java type picocli named said in words. */
+    static String withoutJavaTypes(String message) {
+        java.util.regex.Matcher type = JAVA_TYPE.matcher(message);
+        return type.find() ? message.substring(0, type.start()) + "' is not " + JAVA_TYPES.get(type.group(1))
+                : message;
     }
 
     /** Supplies {@code --version}. */

@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.agent.AgentClient;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +90,8 @@ final class ServerOptions {
             return request.apply(client()).exchange((sent, response) -> new Answer(response.getStatusCode().value(),
                     new String(response.getBody().readAllBytes(), StandardCharsets.UTF_8)));
         } catch (ResourceAccessException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getMessage(), e);
+            throw e.getCause() instanceof IOException io ? new IOException(AgentClient.describe(io), io)
+                    : new IOException(e.getMessage(), e);
         }
     }
 }

@@ -33,7 +33,7 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 /**
  * {@code /api/v1/agents}: benchmark agents register, long-poll for an experiment whose host labels they match,
  * heartbeat, post each finished trial (or pair, whose answer carries the stopping rule's decision) and the end of
- * their run. Writes need a token of role AGENT (or an admin).
+ * their run. Writes need a token of role AGENT (or an admin); an agent's own requests, the token it registered with.
  */
 @RestController
 @RequestMapping("/api/v1/agents")
@@ -100,19 +100,20 @@ class AgentApiController {
             + "204 when none came")
     @PostMapping("/{id}/poll")
     ResponseEntity<Assignment> poll(@PathVariable long id,
-                                    @RequestParam(defaultValue = "20") int waitSeconds) {
+                                    @RequestParam(defaultValue = "20") int waitSeconds,
+                                    Authentication authentication) {
         if (waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
             throw ApiProblem.badRequest("waitSeconds: must be between 0 and " + MAX_WAIT_SECONDS + ", got "
                     + waitSeconds);
         }
-        return coordinator.poll(id, Duration.ofSeconds(waitSeconds)).map(ResponseEntity::ok)
+        return coordinator.poll(id, caller(authentication), Duration.ofSeconds(waitSeconds)).map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.noContent().build());
     }
 
     @Operation(summary = "Heartbeat; the answer says whether a user cancelled the experiment the agent runs")
     @PostMapping("/{id}/heartbeat")
-    HeartbeatAnswer heartbeat(@PathVariable long id) {
-        return coordinator.heartbeat(id);
+    HeartbeatAnswer heartbeat(@PathVariable long id, Authentication authentication) {
+        return coordinator.heartbeat(id, caller(authentication));
     }
 
     @Operation(summary = "Post one finished trial of the experiment the agent runs; 201 when stored, 200 when "
@@ -125,8 +126,8 @@ class AgentApiController {
                      "end": "2026-01-01T12:00:09Z", "pid": 4242,
                      "metrics": {"user_cpu_us_per_req": 41.7, "reqs_per_sec": 23810.0},
                      "environment": {"host": "bench-x86-1", "cpu_model": "AMD EPYC 7B13"}}""")))
-            @RequestBody(required = false) PostedTrial trial) {
-        TrialAnswer answer = coordinator.recordTrial(id, experimentId, trial);
+            @RequestBody(required = false) PostedTrial trial, Authentication authentication) {
+        TrialAnswer answer = coordinator.recordTrial(id, caller(authentication), experimentId, trial);
         return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 
@@ -148,8 +149,8 @@ class AgentApiController {
                        {"variant": "with", "ordinal": 1, "status": "OK", "start": "2026-01-01T12:00:16Z",
                         "end": "2026-01-01T12:00:26Z", "pid": 4243, "metrics": {"cpu_us_per_req": 40.9},
                         "environment": {}, "window": {"pair": 0, "window": 0, "startedFirst": false}}]}""")))
-            @RequestBody(required = false) PostedPair pair) {
-        PairAnswer answer = coordinator.recordPair(id, experimentId, pair);
+            @RequestBody(required = false) PostedPair pair, Authentication authentication) {
+        PairAnswer answer = coordinator.recordPair(id, caller(authentication), experimentId, pair);
         return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 
@@ -158,8 +159,12 @@ class AgentApiController {
     Finished finish(@PathVariable long id, @PathVariable long experimentId,
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples =
                             @ExampleObject(value = "{\"outcome\": \"COMPLETED\", \"message\": null}")))
-                    @RequestBody(required = false) Finish finish) {
-        coordinator.finish(id, experimentId, finish);
+                    @RequestBody(required = false) Finish finish, Authentication authentication) {
+        coordinator.finish(id, caller(authentication), experimentId, finish);
         return new Finished(experimentId, finish.outcome().strip().toUpperCase(java.util.Locale.ROOT));
+    }
+
+    private static AgentCoordinator.Caller caller(Authentication authentication) {
+        return new AgentCoordinator.Caller(authentication.getName(), ExperimentApiController.isAdmin(authentication));
     }
 }

@@ -14,10 +14,12 @@ import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PlannedTrial;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
+import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.PrintableText;
 import java.time.Clock;
@@ -67,7 +69,11 @@ public class AgentCoordinator implements SmartLifecycle {
     static final int MAX_TRIAL_ERROR = 100_000;
     /** As many metrics as one upload may bring: a command's output is read with the upload adapters. */
     static final int MAX_METRICS = 10_000;
-    static final int MAX_MESSAGE = 4000;
+    static final int MAX_MESSAGE = Finish.MAX_MESSAGE;
+    /** A window's or a pair's CPU list: its column holds 200 characters. */
+    static final int MAX_CPUS = 200;
+    /** The latest start or end a trial may have: the last second of year 9999, which every store keeps. */
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private final ExperimentRepository store;
     private final AgentRepository agents;
@@ -97,6 +103,15 @@ public class AgentCoordinator implements SmartLifecycle {
         return settings;
     }
 
+    /**
+     * Who sends an agent's message: the token or user it authenticated as, and whether that is an admin. An agent
+     * acts with the credentials it registered with (an admin may act for any agent), so that the holder of one
+     * agent token cannot heartbeat, claim, post or finish as an agent another token registered, nor as a built-in
+     * agent.
+     */
+    public record Caller(String name, boolean admin) {
+    }
+
     /** Registers a remote agent. */
     public Registered register(Registration registration, String registeredBy) {
         if (registration == null) {
@@ -115,12 +130,13 @@ public class AgentCoordinator implements SmartLifecycle {
                     + environment.size());
         }
         environment.forEach((key, value) -> {
-            if (key == null || key.isEmpty() || key.length() > 100 || !printable(key)) {
-                throw InvalidInputException.of("environment", "keys are 1 to 100 printable characters");
+            if (key == null || key.isEmpty() || key.length() > 100 || !printableText(key)) {
+                throw InvalidInputException.of("environment", "keys are 1 to 100 printable characters (no control "
+                        + "or hidden format characters)");
             }
-            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || !printable(value)) {
+            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || !printableText(value)) {
                 throw InvalidInputException.of("environment." + key, "at most " + MAX_ENVIRONMENT_VALUE
-                        + " printable characters");
+                        + " printable characters (no control or hidden format characters)");
             }
         });
         String host = environment.getOrDefault("host", name);
@@ -163,8 +179,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * Claims the oldest experiment the agent may run, waiting up to {@code wait} (at most {@code long-poll}) for one
      * to be queued; empty when none came. Polling counts as a heartbeat.
      */
-    public Optional<Assignment> poll(long agentId, Duration wait) {
-        AgentRecord agent = live(agentId);
+    public Optional<Assignment> poll(long agentId, Caller caller, Duration wait) {
+        AgentRecord agent = live(agentId, caller);
         List<Long> running = store.runningOn(agentId);
         if (!running.isEmpty()) {
             throw new ConflictException("agent " + agentId + " still runs experiment " + running.get(0)
@@ -207,8 +223,8 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /** Records a heartbeat; tells the agent whether a user cancelled the experiment it runs. */
-    public HeartbeatAnswer heartbeat(long agentId) {
-        live(agentId);
+    public HeartbeatAnswer heartbeat(long agentId, Caller caller) {
+        live(agentId, caller);
         return new HeartbeatAnswer(store.runningOn(agentId).stream().anyMatch(store::cancelRequested));
     }
 
@@ -216,8 +232,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * Stores a trial the agent finished, once: a retried post stores nothing more. The agent must hold the
      * experiment, and the trial must be the plan's: its ordinal pending or stored, its variant the plan's there.
      */
-    public TrialAnswer recordTrial(long agentId, long experimentId, PostedTrial posted) {
-        live(agentId);
+    public TrialAnswer recordTrial(long agentId, Caller caller, long experimentId, PostedTrial posted) {
+        live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         TrialResult result = checked(experiment, posted);
         boolean stored = runs.record(agentId, experiment, result);
@@ -231,8 +247,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * answer tells the agent to stop when the rule says so; a retry is answered as the first post was, and a pair
      * posted after the rule stopped the experiment is not stored.
      */
-    public PairAnswer recordPair(long agentId, long experimentId, PostedPair posted) {
-        live(agentId);
+    public PairAnswer recordPair(long agentId, Caller caller, long experimentId, PostedPair posted) {
+        live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         if (posted == null) {
             throw InvalidInputException.of(null, "the body must be a pair");
@@ -255,12 +271,22 @@ public class AgentCoordinator implements SmartLifecycle {
         if (pair.status() == TrialStatus.CANCELLED) {
             throw InvalidInputException.of("status", "a pair cut short is not stored: it runs again, whole");
         }
+        checkTimes(pair.start(), pair.end(), "", "pair");
+        checkCpus("withoutCpus", pair.placement().withoutCpus());
+        checkCpus("withCpus", pair.placement().withCpus());
+        if (pair.error() != null && pair.error().length() > MAX_TRIAL_ERROR) {
+            throw InvalidInputException.of("error", "at most " + MAX_TRIAL_ERROR + " characters");
+        }
         if (pair.results().size() > 2 * windows) {
             throw InvalidInputException.of("results", "a pair of this plan has at most " + 2 * windows + " windows");
         }
         if (pair.ok() && pair.results().size() != 2 * windows) {
             throw InvalidInputException.of("results", "an OK pair has every window of both variants: " + 2 * windows
                     + ", got " + pair.results().size());
+        }
+        if (!pair.ok() && pair.results().size() != 2) {
+            throw InvalidInputException.of("results", "a failed pair has one record per variant: 2, got "
+                    + pair.results().size());
         }
         java.util.Set<Integer> ordinals = new java.util.HashSet<>();
         int first = pair.index() * windows * 2;
@@ -280,7 +306,21 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of(field + "variant", "the plan runs '" + side + "' at ordinal "
                         + window.ordinal() + ", not '" + printableQuote(window.variant()) + "'");
             }
+            // the analysis takes the OK windows: those of an OK pair, never a failed pair's records
+            if (window.ok() != pair.ok()) {
+                throw InvalidInputException.of(field + "status", pair.ok() ? "every window of an OK pair is OK, got "
+                        + window.status() : "the records of a failed pair are not OK; the pair is " + pair.status());
+            }
+            // the analysis pairs window j of one side with window j of the other: it must be the ordinal's
+            int at = (window.ordinal() - first) / 2;
+            Integer given = window.pair().window();
+            if (pair.ok() ? given == null || given != at : given != null && given != at) {
+                throw InvalidInputException.of(field + "window.window", "must be " + at + ", the window of ordinal "
+                        + window.ordinal() + (pair.ok() ? "" : " (or null in a failed pair)") + ", got " + given);
+            }
+            checkCpus(field + "window.cpus", window.pair().cpus());
             checkFields(window, field);
+            checkParsedMetrics(experiment, window, field);
         }
         if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
             return new PairAnswer(false, store.cancelRequested(experimentId), true, experiment.stopReason());
@@ -295,8 +335,8 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /** Ends the agent's run of an experiment as it says. */
-    public void finish(long agentId, long experimentId, Finish finish) {
-        live(agentId);
+    public void finish(long agentId, Caller caller, long experimentId, Finish finish) {
+        live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         if (finish == null || finish.outcome() == null) {
             throw InvalidInputException.of("outcome", "required: COMPLETED, FAILED, CANCELLED or INTERRUPTED");
@@ -310,8 +350,10 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "' is not one of COMPLETED, FAILED, CANCELLED, INTERRUPTED");
         };
         String message = finish.message();
-        if (message != null && (message.length() > MAX_MESSAGE || !printable(message.replace('\n', ' ')))) {
-            throw InvalidInputException.of("message", "at most " + MAX_MESSAGE + " printable characters");
+        if (message != null && (message.length() > MAX_MESSAGE
+                || PrintableText.Validator.firstProblem(message, true) >= 0)) {
+            throw InvalidInputException.of("message", "at most " + MAX_MESSAGE + " printable characters (line "
+                    + "breaks allowed; no other control or hidden format characters)");
         }
         if (end == ExperimentStatus.COMPLETED) {
             Assignment left = store.assignment(experiment);
@@ -348,9 +390,13 @@ public class AgentCoordinator implements SmartLifecycle {
         return agents.byIds(ids);
     }
 
-    /** The agent, which must be registered and not lost. */
-    private AgentRecord live(long agentId) {
+    /** The agent, which must be registered by the caller (or the caller an admin) and not lost. */
+    private AgentRecord live(long agentId, Caller caller) {
         AgentRecord agent = get(agentId);
+        if (!caller.admin() && (agent.builtIn() || !agent.registeredBy().equals(caller.name()))) {
+            throw new NotAllowedException("agent " + agentId + " is not this token's: an agent acts with the token "
+                    + "it registered with (or an admin's); register this host to get an agent id of its own");
+        }
         if (!agents.heartbeat(agentId, clock.instant())) {
             throw new ConflictException("agent " + agentId + " was declared lost after no heartbeat since "
                     + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");
@@ -398,6 +444,7 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "' at ordinal " + result.ordinal() + ", not '" + printableQuote(result.variant()) + "'");
         }
         checkFields(result, "");
+        checkParsedMetrics(experiment, result, "");
         return result;
     }
 
@@ -412,10 +459,7 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /** Checks a posted trial's or window's fields against their bounds; {@code prefix} is where it lies. */
     private static void checkFields(TrialResult result, String prefix) {
-        if (result.start() == null || result.end() == null || result.end().isBefore(result.start())) {
-            throw InvalidInputException.of(prefix + (result.start() == null ? "start" : "end"),
-                    "a trial needs its start and its end, the end not before the start");
-        }
+        checkTimes(result.start(), result.end(), prefix, "trial");
         if (result.error() != null && result.error().length() > MAX_TRIAL_ERROR) {
             throw InvalidInputException.of(prefix + "error", "at most " + MAX_TRIAL_ERROR + " characters");
         }
@@ -444,11 +488,67 @@ public class AgentCoordinator implements SmartLifecycle {
                     + " entries");
         }
         result.environment().forEach((key, value) -> {
-            if (key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
-                throw InvalidInputException.of(prefix + "environment", "keys of at most 100 and values of at most "
+            if (key.isEmpty() || key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
+                throw InvalidInputException.of(prefix + "environment", "keys of 1 to 100 and values of at most "
                         + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
             }
+            if (!key.equals(PostedTrial.printable(key, false))) {
+                throw InvalidInputException.of(prefix + "environment", "keys are printable text: no control or "
+                        + "hidden format characters, got '" + printableQuote(PostedTrial.printable(key, false)) + "'");
+            }
+            if (!value.equals(PostedTrial.printable(value, true))) {
+                throw InvalidInputException.of(prefix + "environment." + key, "no control characters but line "
+                        + "breaks and tabs, and no hidden format characters");
+            }
         });
+    }
+
+    /**
+     * A trial's metrics read from its output, which set their metrics' directions for the whole experiment: only a
+     * command experiment's trials read any, and never under the name of a figure PerfLab measures itself (its own
+     * runner refuses such output), whose direction is PerfLab's.
+     */
+    private static void checkParsedMetrics(ExperimentRecord experiment, TrialResult result, String prefix) {
+        if (result.parsedMetrics().isEmpty()) {
+            return;
+        }
+        if (experiment.kind() != ExperimentKind.COMMAND) {
+            throw InvalidInputException.of(prefix + "parsedMetrics", "only the trials of a command experiment read "
+                    + "metrics from their output; experiment " + experiment.id() + " is of kind "
+                    + experiment.kind().name().toLowerCase(Locale.ROOT));
+        }
+        for (String key : result.parsedMetrics().keySet()) {
+            if (MetricKeys.COMMAND.contains(key) || MetricKeys.PAIRED_ENGINE.contains(key)) {
+                throw InvalidInputException.of(prefix + "parsedMetrics." + key, "is a figure PerfLab measures of "
+                        + "every trial, not one read from the output");
+            }
+        }
+    }
+
+    /** A posted start and end of a {@code what}: both given, the end not before the start, in the store's years. */
+    private static void checkTimes(Instant start, Instant end, String prefix, String what) {
+        if (start == null || end == null || end.isBefore(start)) {
+            throw InvalidInputException.of(prefix + (start == null ? "start" : "end"),
+                    "a " + what + " needs its start and its end, the end not before the start");
+        }
+        checkTime(prefix + "start", start);
+        checkTime(prefix + "end", end);
+    }
+
+    /** A time the store keeps: from 1970 through year 9999. */
+    private static void checkTime(String field, Instant time) {
+        if (time.isBefore(Instant.EPOCH) || time.isAfter(LATEST)) {
+            throw InvalidInputException.of(field, "must lie between " + Instant.EPOCH + " and " + LATEST + ", got "
+                    + time);
+        }
+    }
+
+    /** A CPU list as taskset writes it ({@code 0-3,6}), or null: it fits its column and holds no control code. */
+    private static void checkCpus(String field, String cpus) {
+        if (cpus != null && (cpus.length() > MAX_CPUS || PrintableText.Validator.firstProblem(cpus, false) >= 0)) {
+            throw InvalidInputException.of(field, "a CPU list such as 0-3,6: at most " + MAX_CPUS
+                    + " printable characters");
+        }
     }
 
     /** Heartbeats this instance's built-in agents, then declares silent agents lost and interrupts their work. */
@@ -535,6 +635,11 @@ public class AgentCoordinator implements SmartLifecycle {
 
     private static boolean printable(String text) {
         return text.codePoints().noneMatch(Character::isISOControl);
+    }
+
+    /** Text a page shows as it is: no control characters, and none that hide or reorder text (a bidi override). */
+    private static boolean printableText(String text) {
+        return PrintableText.Validator.firstProblem(text, false) < 0;
     }
 
     private static String printableQuote(String text) {

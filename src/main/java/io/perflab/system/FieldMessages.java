@@ -80,6 +80,9 @@ public final class FieldMessages {
         if (type == String.class) {
             return "must be text";
         }
+        if (java.time.temporal.Temporal.class.isAssignableFrom(type)) {
+            return "must be a time in UTC such as 2026-01-01T12:00:00Z";
+        }
         if (Collection.class.isAssignableFrom(type) || type.isArray()) {
             return "must be an array";
         }

@@ -54,6 +54,13 @@ class AgentCommandTests {
         assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", "one"))
                 .isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got 'one'");
+        // expanded CPU by CPU, a list up to CPU 2,000,000,000 ran the agent out of memory at its first paired design
+        for (String cpus : new String[] {"0-2000000000", "99999999999", "3-1"}) {
+            assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", cpus))
+                    .isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to 8191, "
+                    + "each range from low to high, got '" + cpus + "'");
+        }
     }
 
     @Test
@@ -63,6 +70,7 @@ class AgentCommandTests {
         assertThat(err.toString()).contains("--poll-wait: must be between 1 and 60 seconds, got 0");
         assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--poll-wait", "soon"))
                 .isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(err.toString()).contains("--poll-wait");
+        assertThat(err.toString()).contains("--poll-wait': 'soon' is not a whole number up to 2147483647")
+                .doesNotContain("an int");
     }
 }

@@ -81,6 +81,44 @@ class AgentApiTests {
         assertThat(badRole.body()).contains("role: 'root' is not a token role");
     }
 
+    /**
+     * Another agent token could heartbeat, poll, post trials into and finish the experiment of an agent it did not
+     * register (or of the service's built-in agent) by using its id.
+     */
+    @Test
+    void anAgentActsOnlyWithTheTokenItRegisteredWith() throws Exception {
+        String otherToken = admin.read(admin.post("/api/v1/tokens", Map.of("name", "other bench", "role", "agent"))
+                .body()).get("token").asText();
+        long agent = register("owned", "pool=owned");
+        long id = admin.create(command("owned", Map.of("pool", "owned")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String base = "/api/v1/agents/" + agent;
+
+        for (HttpResponse<String> foreign : List.of(send(otherToken, base + "/heartbeat", ""),
+                send(otherToken, base + "/poll?waitSeconds=0", ""),
+                send(otherToken, base + "/experiments/" + id + "/trials", trial("without", 0)),
+                send(otherToken, base + "/experiments/" + id + "/finish", "{\"outcome\": \"FAILED\"}"))) {
+            assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
+            assertThat(foreign.body()).contains("agent " + agent + " is not this token's")
+                    .doesNotContain("java.", "Exception");
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+
+        long builtIn = -1;
+        for (JsonNode listed : admin.getJson("/api/v1/agents")) {
+            builtIn = listed.get("builtIn").asBoolean() ? listed.get("id").asLong() : builtIn;
+        }
+        assertThat(builtIn).isPositive();
+        assertThat(send(agentToken, "/api/v1/agents/" + builtIn + "/heartbeat", "").statusCode())
+                .as("no agent token acts as the built-in agent").isEqualTo(403);
+        assertThat(send(agentToken, base + "/experiments/" + id + "/trials", trial("without", 0)).statusCode())
+                .isEqualTo(201);
+        assertThat(send(TOKEN, base + "/heartbeat", "").statusCode()).as("an admin acts for any agent")
+                .isEqualTo(200);
+    }
+
     @Test
     void anAgentClaimsOnlyExperimentsWhoseLabelsItsHostCarriesAndEachOnce() throws Exception {
         long wrong = register("wrong host", "pool=other");
@@ -167,9 +205,45 @@ class AgentApiTests {
         assertRefused(send(agentToken, trials, trial("without", 0).replace("1.5", "\"fast\"")), "metrics", null);
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"start\": \"2026-01-01T00:00:00Z\", ",
                 "")), "start", "needs its start and its end");
+        for (String time : new String[] {"\"yesterday\"", "1e30", "\"2026-13-01T00:00:00Z\""}) {
+            HttpResponse<String> badTime = send(agentToken, trials, trial("without", 0).replace(
+                    "\"2026-01-01T00:00:00Z\"", time));
+            assertRefused(badTime, "start", "start: must be a time in UTC such as 2026-01-01T12:00:00Z");
+            assertThat(badTime.body()).doesNotContain("java.", "Instant", "deserialize");
+        }
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
+                "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
         assertRefused(send(agentToken, trials, "[]"), null, null);
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"without\"", "null")), "variant",
+                "variant: required, 'without' or 'with'");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, "
+                + "\"parsedMetrics\": {\"wall_time_ms\": {\"unit\": \"ms\", \"higherIsBetter\": false, "
+                + "\"values\": [1.5, null]}}")), "parsedMetrics.wall_time_ms.values", "must be numbers, got null");
+        HttpResponse<String> longStatus = send(agentToken, trials, trial("without", 0).replace("\"OK\"",
+                "\"" + "\\u001b".repeat(20_000) + "\""));
+        assertRefused(longStatus, "status", "is not one of");
+        assertThat(longStatus.body()).as("the status quoted, not echoed whole").hasSizeLessThan(1000)
+                .doesNotContain("\\u001b", "\\u001B");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"",
+                "\"host\": \"a\\u001b[31mred\\u202eevil\"")), "environment.host", "no control characters");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"",
+                "\"ho\\u202est\": \"h\"")), "environment", "keys are printable text");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"", "\"\": \"h\"")),
+                "environment", "keys of 1 to 100");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
+        // what an agent posts of whatever its run recorded is taken, shown as it is safe to show
+        Map<String, String> recorded = new LinkedHashMap<>();
+        recorded.put("host", "a\u001b[31mred\u202eevil");
+        recorded.put("command", "sleep 1\n\techo done");
+        io.perflab.runner.trial.TrialResult result = new io.perflab.runner.trial.TrialResult("without", 0,
+                io.perflab.runner.trial.TrialStatus.OK, Instant.parse("2026-01-01T00:00:00Z"),
+                Instant.parse("2026-01-01T00:00:01Z"), 7, Map.of("wall_time_ms", 1.5), recorded, null);
+        HttpResponse<String> posted = send(agentToken, trials, io.perflab.runner.json.RunnerJson.mapper()
+                .writeValueAsString(io.perflab.agent.AgentProtocol.PostedTrial.of(result)));
+        assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
+        assertThat(admin.get("/api/v1/experiments/" + id + "/report.html", "text/html").body())
+                .contains("a?[31mred?evil").doesNotContain("\u001b", "\u202e");
 
         long stranger = register("stranger", "pool=bad");
         HttpResponse<String> notHeld = send(agentToken, "/api/v1/agents/" + stranger + "/experiments/" + id
@@ -178,8 +252,51 @@ class AgentApiTests {
         assertThat(notHeld.body()).contains("is not running on agent " + stranger, "nothing was stored");
         assertRefused(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
                 "{\"outcome\": \"DONE\"}"), "outcome", "'DONE' is not one of");
+        assertRefused(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"FAILED\", \"message\": \"rtl \\u202egnp.exe\"}"), "message", "hidden format");
+        // what an agent sends of whatever its run printed is taken
+        String printed = "last failure: \u001b[31mboom\r\n\tat x \u202e" + "x".repeat(5000);
+        HttpResponse<String> finished = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id
+                + "/finish", io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(
+                        io.perflab.agent.AgentProtocol.Finish.of("FAILED", printed)));
+        assertThat(finished.statusCode()).as(finished.body()).isEqualTo(200);
+        assertThat(admin.status(id)).isEqualTo("FAILED");
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("error").asText())
+                .startsWith("last failure:  [31mboom \n at x  xxx");
         assertRefused(poll(agent, 61), "waitSeconds", "between 0 and 60");
         assertThat(send(agentToken, "/api/v1/agents/424242/heartbeat", "").statusCode()).isEqualTo(404);
+    }
+
+    /**
+     * A metric read from output sets its metric's direction for the whole experiment: an engine trial posting its
+     * CPU time per request as read from output, higher is better, turned a 20 % regression into an improvement.
+     */
+    @Test
+    void onlyCommandTrialsReadMetricsFromOutputAndNeverUnderPerfLabsOwnNames() throws Exception {
+        long agent = register("reader", "pool=parsed");
+        Map<String, Object> engine = new LinkedHashMap<>(Map.of("name", "engine parsed", "preset", "sync-completion",
+                "runsPerVariant", 2, "hostLabels", Map.of("pool", "parsed")));
+        long engineId = admin.create(engine);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String parsed = "\"pid\": 7, \"parsedMetrics\": {\"KEY\": {\"unit\": \"us\", \"higherIsBetter\": true, "
+                + "\"values\": [1.5]}}";
+        String engineTrials = "/api/v1/agents/" + agent + "/experiments/" + engineId + "/trials";
+        assertRefused(send(agentToken, engineTrials, trial("without", 0).replace("wall_time_ms", "cpu_us_per_req")
+                .replace("\"pid\": 7", parsed.replace("KEY", "cpu_us_per_req"))), "parsedMetrics",
+                "only the trials of a command experiment read metrics from their output");
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + engineId + "/finish",
+                "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+
+        long commandId = admin.create(command("command parsed", Map.of("pool", "parsed")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String commandTrials = "/api/v1/agents/" + agent + "/experiments/" + commandId + "/trials";
+        assertRefused(send(agentToken, commandTrials, trial("without", 0).replace("wall_time_ms", "wall_ms")
+                .replace("\"pid\": 7", parsed.replace("KEY", "wall_ms"))), "parsedMetrics.wall_ms",
+                "a figure PerfLab measures of every trial");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id IN (?, ?)").params(engineId, commandId)
+                .query(Long.class).single()).isZero();
+        assertThat(send(agentToken, commandTrials, trial("without", 0).replace("wall_time_ms", "Parse.parse")
+                .replace("\"pid\": 7", parsed.replace("KEY", "Parse.parse"))).statusCode()).isEqualTo(201);
     }
 
     @Test
@@ -188,6 +305,10 @@ class AgentApiTests {
                 "labels", "label key 'po ol'");
         assertRefused(send(agentToken, "/api/v1/agents", registration("\\u0007bell", "pool=a")), "name",
                 "printable");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test-host",
+                "test\\u202etsoh")), "environment.host", "no control or hidden format characters");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test CPU",
+                "test \\ud800 CPU")), "environment.cpu_model", "printable");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": true",
                 "\"runsCommands\": true, \"runCommands\": true")), "runCommands", null);
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
@@ -436,6 +557,8 @@ class AgentApiTests {
         assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"startedFirst\": true}",
                 "\"startedFirst\": true}, \"x\": 1")),
                 "x", null);
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"variant\": \"with\"", "\"variant\": null")),
+                "results[1].variant", "required, 'without' or 'with'");
         assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/trials",
                 trial("without", 0)).statusCode()).as("a paired design takes pairs, not trials").isEqualTo(409);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
@@ -448,6 +571,74 @@ class AgentApiTests {
         HttpResponse<String> early = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
                 "{\"outcome\": \"COMPLETED\"}");
         assertRefused(early, "outcome", "the pairs [1] are not stored");
+    }
+
+    /**
+     * A window's place in its pair is the one its ordinal says: a window posted at another (none, −1, beyond the
+     * plan, two at one place) was stored, lost from the analysis or left every later read of the experiment
+     * failing with a 500. CPU lists longer than their column failed with a 500, and a pair's times went unchecked.
+     */
+    @Test
+    void aPairsWindowsCpuListsAndTimesAreCheckedAndNothingBadIsStored() throws Exception {
+        long agent = register("window poster", "pool=windows");
+        Map<String, Object> alternating = command("bad windows", Map.of("pool", "windows"));
+        alternating.remove("runsPerVariant");
+        alternating.put("design", "alternating");
+        alternating.put("pairs", 2);
+        alternating.put("windowsPerPair", 2);
+        long id = admin.create(alternating);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String pairs = "/api/v1/agents/" + agent + "/experiments/" + id + "/pairs";
+
+        assertRefused(send(agentToken, pairs, pair(0, -1, -1, 1, 1)), "results[0].window.window",
+                "must be 0, the window of ordinal 0");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 0, 0)), "results[2].window.window", "must be 1");
+        assertRefused(send(agentToken, pairs, pair(0, 1, 1, 0, 0)), "results[0].window.window", "must be 0");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 7, 7)), "results[2].window.window", "must be 1");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"window\": 0, ", "")),
+                "results[0].window.window", "got null");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"status\": \"OK\", \"first\"",
+                "\"status\": \"FAILED\", \"first\"")), "results[0].status", "the records of a failed pair are not OK");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replaceFirst("\"status\": \"OK\", \"start\"",
+                "\"status\": \"FAILED\", \"start\"")), "results[0].status", "every window of an OK pair is OK");
+        String failed = pair(0, 0, 0, 1, 1).replace("\"OK\"", "\"FAILED\"");
+        assertRefused(send(agentToken, pairs, failed.substring(0, failed.indexOf('[') + 1) + "]}"), "results",
+                "a failed pair has one record per variant: 2, got 0");
+        String cpus = "0-3,".repeat(60);
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"first\"",
+                "\"withoutCpus\": \"" + cpus + "\", \"first\"")), "withoutCpus", "at most 200 printable");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"startedFirst\"",
+                "\"cpus\": \"" + cpus + "\", \"startedFirst\"")), "results[0].window.cpus", "at most 200");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"startedFirst\"",
+                "\"cpus\": \"0\\u001b[31m\", \"startedFirst\"")), "results[0].window.cpus", "printable");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"end\": \"2026-01-01T00:00:05Z\"",
+                "\"end\": \"2025-01-01T00:00:05Z\"")), "end", "a pair needs its start and its end");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"start\": \"2026-01-01T00:00:00Z\", "
+                + "\"end\": \"2026-01-01T00:00:05Z\"", "\"start\": \"+99999-01-01T00:00:00Z\", "
+                + "\"end\": \"+99999-01-01T00:00:05Z\"")), "start", "must lie between 1970");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ?").param(id)
+                .query(Long.class).single()).isZero();
+
+        assertThat(send(agentToken, pairs, pair(0, 0, 0, 1, 1)).statusCode()).isEqualTo(201);
+        HttpResponse<String> read = admin.get("/api/v1/experiments/" + id, "application/json");
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(admin.read(read.body()).get("paired").get("completedPairs").asInt()).isEqualTo(1);
+    }
+
+    /** Pair {@code index} of two windows per variant, posted at the window places given in ordinal order. */
+    private static String pair(int index, int... places) {
+        StringBuilder results = new StringBuilder();
+        for (int i = 0; i < places.length; i++) {
+            String variant = i % 2 == 0 ? "without" : "with";
+            results.append(i == 0 ? "" : ", ").append(trial(variant, index * places.length + i).replace("}}",
+                    "}, \"window\": {\"pair\": " + index + ", \"window\": " + places[i] + ", \"startedFirst\": "
+                            + variant.equals("without") + "}}"));
+        }
+        return "{\"index\": " + index + ", \"status\": \"OK\", \"first\": \"without\", "
+                + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:05Z\", \"setupSeconds\": 1.0, "
+                + "\"measuringSeconds\": 3.0, \"results\": [" + results + "]}";
     }
 
     /** Pair {@code index} of one window per variant, its two windows at {@code withoutOrdinal} and the other. */

@@ -118,42 +118,44 @@ class RemotePairedStoppingTests {
         AgentCoordinator service = coordinator();
         long id = queued(target);
         long first = register(service, "first");
-        Assignment assignment = service.poll(first, Duration.ZERO).orElseThrow();
+        Assignment assignment = service.poll(first, TESTER, Duration.ZERO).orElseThrow();
         assertThat(assignment.experimentId()).isEqualTo(id);
         assertThat(assignment.pendingPairs()).hasSize(PAIRS);
         int kept = stop - 2;
         for (int i = 0; i < kept; i++) {
-            PairAnswer answer = service.recordPair(first, id, PostedPair.of(pair(i)));
+            PairAnswer answer = service.recordPair(first, TESTER, id, PostedPair.of(pair(i)));
             assertThat(answer.stored()).isTrue();
             assertThat(answer.stop()).as("pair " + i).isFalse();
         }
         List<SequentialLookRepository.LookRecord> before = looks.looks(id);
         assertThat(before).as("looks are taken as the pairs come in").isNotEmpty();
-        PairAnswer retried = service.recordPair(first, id, PostedPair.of(pair(kept - 1)));
+        PairAnswer retried = service.recordPair(first, TESTER, id, PostedPair.of(pair(kept - 1)));
         assertThat(retried).isEqualTo(new PairAnswer(false, false, false, null));
         assertThat(looks.looks(id)).as("a retry takes no second look").isEqualTo(before);
 
         // the first agent stops in the middle: the experiment is handed back, another agent resumes it
-        service.finish(first, id, new Finish("INTERRUPTED", "the agent was stopped"));
+        service.finish(first, TESTER, id, new Finish("INTERRUPTED", "the agent was stopped"));
         assertThat(store.find(id).orElseThrow().status()).isEqualTo(ExperimentStatus.INTERRUPTED);
         long second = register(service, "second");
-        Assignment resumed = service.poll(second, Duration.ZERO).orElseThrow();
+        Assignment resumed = service.poll(second, TESTER, Duration.ZERO).orElseThrow();
         assertThat(resumed.pendingPairs()).first().isEqualTo(kept);
         PairAnswer answer = null;
         int i = kept;
         while (answer == null || !answer.stop()) {
-            answer = service.recordPair(second, id, PostedPair.of(pair(i++)));
+            answer = service.recordPair(second, TESTER, id, PostedPair.of(pair(i++)));
             assertThat(answer.stored()).isTrue();
         }
         assertThat(i - 1).as("the pair the rule stops after").isEqualTo(stop);
         assertThat(answer.stopReason()).isEqualTo(reference.stopReason());
 
-        assertThat(service.recordPair(second, id, PostedPair.of(pair(stop)))).as("a retry of the last pair")
+        assertThat(service.recordPair(second, TESTER, id, PostedPair.of(pair(stop))))
+                .as("a retry of the last pair")
                 .isEqualTo(new PairAnswer(false, false, true, reference.stopReason()));
-        assertThat(service.recordPair(second, id, PostedPair.of(pair(stop + 1)))).as("a pair after the stop")
+        assertThat(service.recordPair(second, TESTER, id, PostedPair.of(pair(stop + 1))))
+                .as("a pair after the stop")
                 .isEqualTo(new PairAnswer(false, false, true, reference.stopReason()));
         assertThat(store.storedPairs(id)).isEqualTo(referencePairs);
-        service.finish(second, id, new Finish("COMPLETED", null));
+        service.finish(second, TESTER, id, new Finish("COMPLETED", null));
 
         ExperimentRecord done = store.find(id).orElseThrow();
         assertThat(done.status()).isEqualTo(ExperimentStatus.COMPLETED);
@@ -175,25 +177,25 @@ class RemotePairedStoppingTests {
         AgentCoordinator service = coordinator();
         long id = queued(budget);
         long first = register(service, "first");
-        service.poll(first, Duration.ZERO).orElseThrow();
+        service.poll(first, TESTER, Duration.ZERO).orElseThrow();
         List<Long> readings = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             now = now.plusSeconds(20);
             readings.add(nanos(now));
-            assertThat(service.recordPair(first, id, PostedPair.of(still(i))).stop()).isFalse();
+            assertThat(service.recordPair(first, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
         }
-        service.finish(first, id, new Finish("INTERRUPTED", null));
+        service.finish(first, TESTER, id, new Finish("INTERRUPTED", null));
 
         // an hour later, the next claim: the 40 s the first pairs took count, the hour in between does not
         now = now.plus(Duration.ofHours(1));
         long second = register(service, "second");
-        service.poll(second, Duration.ZERO).orElseThrow();
+        service.poll(second, TESTER, Duration.ZERO).orElseThrow();
         long resumedAt = nanos(now);
         PairAnswer answer = null;
         int i = 2;
         while (answer == null || !answer.stop()) {
             now = now.plusSeconds(20);
-            answer = service.recordPair(second, id, PostedPair.of(still(i++)));
+            answer = service.recordPair(second, TESTER, id, PostedPair.of(still(i++)));
         }
         assertThat(i).as("five pairs fill the budget").isEqualTo(5);
         // as the built-in agent's resumed rule says it: the budget this run had, what the earlier pairs left of it
@@ -308,6 +310,9 @@ class RemotePairedStoppingTests {
                 .withDesign(ExperimentDesign.ALTERNATING, WINDOWS);
         return new ExperimentSpec("paired with a rule", null, ExperimentKind.ENGINE, null, plan, stopping);
     }
+
+    /** Who the agents of these tests send their messages as: the principal that registers them. */
+    private static final AgentCoordinator.Caller TESTER = new AgentCoordinator.Caller("tester", false);
 
     private static long register(AgentCoordinator service, String name) {
         return service.register(new Registration(name, Map.of(), Map.of("host", name), false), "tester").agentId();

@@ -22,8 +22,11 @@ record CpuList(List<Integer> cpus) {
         cpus = List.copyOf(new TreeSet<>(cpus));
     }
 
+    /** The highest CPU number a list may name: Linux builds for at most 8,192 CPUs. */
+    static final int MAX_CPU = 8191;
+
     /**
-     * Parses {@code 1}, {@code 0-3}, {@code 0,2,4-5}.
+     * Parses {@code 1}, {@code 0-3}, {@code 0,2,4-5}, of CPUs 0 to {@value #MAX_CPU}.
      *
      * @throws IllegalArgumentException for anything else
      */
@@ -34,7 +37,7 @@ record CpuList(List<Integer> cpus) {
                 int dash = part.indexOf('-');
                 int from = Integer.parseInt(part.substring(0, dash < 0 ? part.length() : dash).trim());
                 int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1).trim());
-                if (from < 0 || to < from) {
+                if (from < 0 || to < from || to > MAX_CPU) {
                     throw new NumberFormatException();
                 }
                 for (int cpu = from; cpu <= to; cpu++) {
@@ -42,7 +45,8 @@ record CpuList(List<Integer> cpus) {
                 }
             }
         } catch (NumberFormatException | IndexOutOfBoundsException e) {
-            throw new IllegalArgumentException("not a CPU list such as 1 or 0-3 or 0,2: '" + text + "'");
+            throw new IllegalArgumentException("not a CPU list such as 1 or 0-3 or 0,2 (CPUs 0 to " + MAX_CPU
+                    + "): '" + text + "'");
         }
         return new CpuList(cpus);
     }

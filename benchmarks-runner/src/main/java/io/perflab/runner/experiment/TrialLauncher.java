@@ -53,7 +53,14 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus, 
      */
     public TrialLauncher pinnedTo(String cpuList) {
         if (!cpuList.matches("[0-9]+([-,][0-9]+)*")) {
-            throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got '" + cpuList + "'");
+            throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got '" + cpuList
+                    + "'");
+        }
+        try {
+            CpuList.parse(cpuList);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to "
+                    + CpuList.MAX_CPU + ", each range from low to high, got '" + cpuList + "'");
         }
         if (findOnPath("taskset").isEmpty()) {
             throw new IllegalArgumentException("--cpus needs taskset (util-linux), which is not on the PATH");

@@ -1,0 +1,68 @@
+package io.perflab.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.agent.AgentProtocol.Finish;
+import io.perflab.agent.AgentProtocol.PostedTrial;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import io.perflab.system.PrintableText;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AgentProtocolTests {
+
+    /**
+     * A run's failure quotes what it printed: colored output, a CR of a Windows line, a tab, a right-to-left mark, a
+     * long line. The service refused such a finish, and the experiment stayed on an agent that had moved on.
+     */
+    @Test
+    void aFinishCarriesAMessageTheServiceTakesWhateverTheRunPrinted() {
+        String printed = "stopped after 4 failed trials; last failure: \u001b[31mboom\u001b[0m\r\n\tat x \u202egnp"
+                + " \ud800 " + "é".repeat(5000);
+
+        String message = Finish.of("FAILED", printed).message();
+
+        assertThat(message).startsWith("stopped after 4 failed trials; last failure:  [31mboom [0m \n at x  gnp")
+                .hasSize(Finish.MAX_MESSAGE).endsWith("é…");
+        assertThat(PrintableText.Validator.firstProblem(message, true)).isNegative();
+        assertThat(Finish.of("COMPLETED", null).message()).isNull();
+        assertThat(Finish.of("FAILED", "the trial JVM exited with status 1\nits output").message())
+                .isEqualTo("the trial JVM exited with status 1\nits output");
+    }
+
+    /**
+     * A trial's environment holds what the run recorded: a command of several lines, what its output said. Pages and
+     * reports show it, and the service refuses control and hidden characters there; the agent shows them as '?'.
+     */
+    @Test
+    void aTrialsEnvironmentIsPostedAsTheServiceTakesIt() {
+        Map<String, String> recorded = new LinkedHashMap<>();
+        recorded.put("host", "a\u001b[31mred\u202eevil");
+        recorded.put("command", "sleep 1\r\n\techo done");
+        recorded.put("out\u0007put", "x");
+        recorded.put("", "no key");
+        recorded.put("long", "x".repeat(PostedTrial.MAX_ENVIRONMENT_VALUE - 2) + "😀😀");
+        TrialResult result = new TrialResult("without", 0, TrialStatus.OK, Instant.EPOCH, Instant.EPOCH, 1,
+                Map.of("x", 1.0), recorded, null);
+
+        Map<String, String> posted = PostedTrial.of(result).environment();
+
+        assertThat(posted).containsEntry("host", "a?[31mred?evil").containsEntry("command", "sleep 1\r\n\techo done")
+                .containsEntry("out?put", "x").doesNotContainKey("");
+        assertThat(posted.get("long")).hasSize(PostedTrial.MAX_ENVIRONMENT_VALUE).endsWith("x?…");
+    }
+
+    @Test
+    void aLongMessageIsNeverCutInsideACharacter() {
+        String emoji = "😀".repeat(Finish.MAX_MESSAGE);
+
+        for (String message : new String[] {emoji, "x" + emoji}) {
+            String cut = Finish.of("FAILED", message).message();
+            assertThat(cut.length()).isLessThanOrEqualTo(Finish.MAX_MESSAGE);
+            assertThat(PrintableText.Validator.firstProblem(cut, true)).isNegative();
+        }
+    }
+}
