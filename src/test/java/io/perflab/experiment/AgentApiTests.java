@@ -455,12 +455,7 @@ class AgentApiTests {
 
     @Test
     void anAgentRunsPairedDesignsPairByPairAndStopsOneWithATargetWhereTheBuiltInRuleWould() throws Exception {
-        Map<String, Object> alternating = command("alternating", Map.of("pool", "pairs"));
-        alternating.remove("runsPerVariant");
-        alternating.put("design", "alternating");
-        alternating.put("pairs", 2);
-        alternating.put("windowsPerPair", 2);
-        long id = admin.create(alternating);
+        long id = admin.create(alternating("alternating", "pairs", 2));
         // a JMH stand-in whose change is about +97 % and barely varies, its target settled in a few pairs: the
         // change runs it twice a window, so that its score grows twice as fast and the differences are not constant
         java.nio.file.Path dir = Files.createTempDirectory("perflab-agent-rule");
@@ -539,12 +534,7 @@ class AgentApiTests {
     @Test
     void badPairsAreRefusedWithTheFieldNamedAndNothingStored() throws Exception {
         long agent = register("pair poster", "pool=badpairs");
-        Map<String, Object> alternating = command("bad pairs", Map.of("pool", "badpairs"));
-        alternating.remove("runsPerVariant");
-        alternating.put("design", "alternating");
-        alternating.put("pairs", 2);
-        alternating.put("windowsPerPair", 1);
-        long id = admin.create(alternating);
+        long id = admin.create(alternating("bad pairs", "badpairs", 1));
         JsonNode assignment = admin.read(poll(agent, 0).body());
         assertThat(assignment.get("pendingPairs")).hasSize(2);
         String pairs = "/api/v1/agents/" + agent + "/experiments/" + id + "/pairs";
@@ -581,12 +571,7 @@ class AgentApiTests {
     @Test
     void aPairsWindowsCpuListsAndTimesAreCheckedAndNothingBadIsStored() throws Exception {
         long agent = register("window poster", "pool=windows");
-        Map<String, Object> alternating = command("bad windows", Map.of("pool", "windows"));
-        alternating.remove("runsPerVariant");
-        alternating.put("design", "alternating");
-        alternating.put("pairs", 2);
-        alternating.put("windowsPerPair", 2);
-        long id = admin.create(alternating);
+        long id = admin.create(alternating("bad windows", "windows", 2));
         assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
         String pairs = "/api/v1/agents/" + agent + "/experiments/" + id + "/pairs";
 
@@ -816,6 +801,16 @@ class AgentApiTests {
         return "{\"variant\": \"" + variant + "\", \"ordinal\": " + ordinal + ", \"status\": \"OK\", "
                 + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:01Z\", \"pid\": 7, "
                 + "\"metrics\": {\"wall_time_ms\": 1.5}, \"environment\": {\"host\": \"h\"}}";
+    }
+
+    /** An alternating command experiment of 2 pairs of {@code windows} windows, for agents of {@code pool}. */
+    private static Map<String, Object> alternating(String name, String pool, int windows) {
+        Map<String, Object> request = command(name, Map.of("pool", pool));
+        request.remove("runsPerVariant");
+        request.put("design", "alternating");
+        request.put("pairs", 2);
+        request.put("windowsPerPair", windows);
+        return request;
     }
 
     private static Map<String, Object> command(String name, Map<String, String> labels) {
