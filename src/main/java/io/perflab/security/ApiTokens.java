@@ -82,6 +82,13 @@ public class ApiTokens {
             throw new IllegalArgumentException("name: "
                     + FieldMessages.violation("must be printable text without control characters", name));
         }
+        // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
+        // two live tokens of one name would act as each other
+        if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(name.trim())
+                .query(Long.class).single() > 0) {
+            throw new IllegalArgumentException("name: a token named '" + name.trim() + "' exists; revoke it first "
+                    + "or choose another name");
+        }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);

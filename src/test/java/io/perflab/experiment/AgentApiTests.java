@@ -18,6 +18,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -53,13 +54,17 @@ class AgentApiTests {
     @Autowired
     JdbcClient jdbc;
 
+    private static final AtomicInteger TOKENS = new AtomicInteger();
+
     ApiClient admin;
     String agentToken;
 
     @BeforeEach
     void tokens() throws Exception {
         admin = new ApiClient(port, TOKEN);
-        HttpResponse<String> created = admin.post("/api/v1/tokens", Map.of("name", "bench", "role", "agent"));
+        // a token's name is unique among live tokens: one per test
+        HttpResponse<String> created = admin.post("/api/v1/tokens", Map.of("name", "bench " + TOKENS.incrementAndGet(),
+                "role", "agent"));
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         assertThat(admin.read(created.body()).get("role").asText()).isEqualTo("AGENT");
         agentToken = admin.read(created.body()).get("token").asText();

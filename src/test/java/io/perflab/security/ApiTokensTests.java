@@ -106,6 +106,11 @@ class ApiTokensTests extends UploadServer {
         assertThat(token).startsWith("plt_");
         assertThat(post("/api/v1/uploads", token, "application/json", UPLOAD).statusCode()).isEqualTo(201);
         long id = jdbc.sql("SELECT id FROM api_token WHERE name = 'from-cli'").query(Long.class).single();
+        // what a token does is recorded under its name: a second live token of that name would act as the first
+        HttpResponse<String> again = post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{\"name\":\"from-cli\"}");
+        assertThat(again.statusCode()).isEqualTo(400);
+        assertThat(read(again.body()).get("detail").asString())
+                .isEqualTo("name: a token named 'from-cli' exists; revoke it first or choose another name");
 
         StringWriter revokeOut = new StringWriter();
         int revoked = PerfLabCommand.commandLine(new PrintWriter(revokeOut), new PrintWriter(err))
@@ -117,6 +122,8 @@ class ApiTokensTests extends UploadServer {
         HttpResponse<String> refused = post("/api/v1/uploads", token, "application/json", UPLOAD);
         assertThat(refused.statusCode()).isEqualTo(401);
         assertThat(read(refused.body()).get("detail").asString()).contains("'from-cli'").contains("was revoked");
+        assertThat(post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{\"name\":\"from-cli\"}").statusCode())
+                .as("the name is free again once its token is revoked").isEqualTo(201);
 
         StringWriter denied = new StringWriter();
         int asUser = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(denied))
