@@ -83,8 +83,14 @@ public abstract class UploadServer {
         return json.readTree(body);
     }
 
-    /** A new USER token, created through the API with the admin token. */
+    /**
+     * A new token of role USER named {@code name}, created through the API with the admin token. A token's name is
+     * unique among live tokens, and tests that ask for one per test (or per parameter) in this shared context ask
+     * for the same name again: the earlier token, which only an earlier test used, is revoked first.
+     */
     protected String newToken(String name) throws Exception {
+        jdbc.sql("UPDATE api_token SET revoked_at = CURRENT_TIMESTAMP, revoked_by = 'tests' "
+                + "WHERE name = ? AND revoked_at IS NULL").param(name).update();
         HttpResponse<String> created = post("/api/v1/tokens", ADMIN_TOKEN, "application/json",
                 "{\"name\":\"" + name + "\"}");
         if (created.statusCode() != 201) {
