@@ -394,7 +394,9 @@ public final class ServiceLoad implements Callable<Integer> {
     private String createToken(String bootstrap) throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(base + "/api/v1/tokens"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + bootstrap)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"load-uploader\"}")));
+                // a token's name is unique among live tokens, and a service may be loaded more than once
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"load-uploader " + System.currentTimeMillis()
+                        + "\"}")));
         expect(response, 201);
         return json.readTree(response.body()).get("token").asString();
     }
