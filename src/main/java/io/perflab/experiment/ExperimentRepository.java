@@ -328,7 +328,7 @@ public class ExperimentRepository {
     }
 
     /** One page of the experiments {@code filter} selects, newest first unless it says otherwise. */
-    public List<ExperimentRecord> list(ExperimentFilter filter, int offset, int limit) {
+    public List<ExperimentRecord> list(ExperimentFilter filter, long offset, int limit) {
         StringBuilder sql = new StringBuilder("SELECT " + EXPERIMENT_COLUMNS + " FROM experiment WHERE 1 = 1");
         List<Object> params = new ArrayList<>();
         appendFilters(sql, params, filter);

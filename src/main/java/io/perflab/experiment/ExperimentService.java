@@ -172,7 +172,7 @@ public class ExperimentService {
     }
 
     public List<ExperimentRecord> list(ExperimentFilter filter, int page, int size) {
-        return store.list(filter, page * size, size);
+        return store.list(filter, (long) page * size, size);
     }
 
     public long count(ExperimentFilter filter) {

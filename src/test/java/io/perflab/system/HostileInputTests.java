@@ -121,6 +121,18 @@ class HostileInputTests extends UploadServer {
         assertThat(rowCounts()).isEqualTo(before);
     }
 
+    /** page × size went past an int: a negative offset (a 500) or another page's experiments. */
+    @Test
+    void aPageFarBeyondTheLastIsEmpty() throws Exception {
+        HttpResponse<String> api = get("/api/v1/experiments?page=10737419&size=200");
+        assertThat(api.statusCode()).as(api.body()).isEqualTo(200);
+        assertThat(read(api.body()).get("items")).isEmpty();
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments?page=85899346"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("No experiments match");
+    }
+
     @Test
     void aPathOrQueryValueOfTheWrongTypeIsNamedWithoutJavaTypes() throws Exception {
         assertProblem(get("/api/v1/experiments/abc"), 400, "id: must be a whole number up to 9223372036854775807",
