@@ -3,7 +3,6 @@ package io.perflab.cli;
 import io.perflab.system.PerfLabVersion;
 import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -97,7 +96,39 @@ public final class PerfLabCommand implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(PerfLabCommand::reportUsageError);
+        plainConverters(commandLine);
         return commandLine;
+    }
+
+    /**
+     * Converters of the standard types, for every command: they take what picocli's take, and say what a value must
+     * be in words ("'soon' is not a whole number up to 2147483647") where picocli's name a Java type ("is not an
+     * int").
+     */
+    private static void plainConverters(CommandLine commandLine) {
+        CommandLine.ITypeConverter<Integer> wholeNumber = value -> parsed(value, Integer::valueOf,
+                "a whole number up to " + Integer.MAX_VALUE);
+        CommandLine.ITypeConverter<Long> longNumber = value -> parsed(value, Long::valueOf,
+                "a whole number up to " + Long.MAX_VALUE);
+        CommandLine.ITypeConverter<Double> number = value -> parsed(value, Double::valueOf, "a number");
+        CommandLine.ITypeConverter<Boolean> trueOrFalse = value -> parsed(value, text -> {
+            if (!"true".equalsIgnoreCase(text) && !"false".equalsIgnoreCase(text)) {
+                throw new NumberFormatException(text);
+            }
+            return Boolean.valueOf(text);
+        }, "true or false");
+        commandLine.registerConverter(Integer.class, wholeNumber).registerConverter(int.class, wholeNumber)
+                .registerConverter(Long.class, longNumber).registerConverter(long.class, longNumber)
+                .registerConverter(Double.class, number).registerConverter(double.class, number)
+                .registerConverter(Boolean.class, trueOrFalse).registerConverter(boolean.class, trueOrFalse);
+    }
+
+    private static <T> T parsed(String value, java.util.function.Function<String, T> parse, String expected) {
+        try {
+            return parse.apply(value);
+        } catch (NumberFormatException e) {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not " + expected);
+        }
     }
 
     /** A value of a typed option, or its parser's message as picocli's "Invalid value for option …". */
@@ -119,26 +150,10 @@ public final class PerfLabCommand implements Runnable {
                 && !unmatched.getUnmatched().get(0).startsWith("-")) {
             message = "Unknown command '" + unmatched.getUnmatched().get(0) + "'.";
         }
-        err.println("perflab: " + withoutJavaTypes(message));
+        err.println("perflab: " + message);
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the commands and options.");
         return EXIT_USAGE;
-    }
-
-    /** What picocli's converters say of a value ("'soon' is not an int") in words: no Java type names. */
-    private static final Map<String, String> JAVA_TYPES = Map.of(
-            "an int", "a whole number up to " + Integer.MAX_VALUE, "a long", "a whole number up to " + Long.MAX_VALUE,
-            "a short", "a whole number up to " + Short.MAX_VALUE, "a byte", "a whole number up to " + Byte.MAX_VALUE,
-            "a double", "a number", "a float", "a number", "a boolean", "true or false");
-
-    private static final java.util.regex.Pattern JAVA_TYPE = java.util.regex.Pattern.compile(
-            "' is not (an int|a long|a short|a byte|a double|a float|a boolean)$");
-
-    /** A usage error's message with a Java type picocli named said in words. */
-    static String withoutJavaTypes(String message) {
-        java.util.regex.Matcher type = JAVA_TYPE.matcher(message);
-        return type.find() ? message.substring(0, type.start()) + "' is not " + JAVA_TYPES.get(type.group(1))
-                : message;
     }
 
     /** Supplies {@code --version}. */
