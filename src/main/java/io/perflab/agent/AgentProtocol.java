@@ -17,6 +17,7 @@ import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.system.PrintableText;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -200,17 +201,10 @@ public final class AgentProtocol {
          */
         public static String printable(String text, boolean value) {
             StringBuilder shown = new StringBuilder(text.length());
-            text.codePoints().forEach(c -> {
-                int type = Character.getType(c);
-                boolean allowed = value && (c == '\n' || c == '\r' || c == '\t') || !Character.isISOControl(c)
-                        && (type != Character.FORMAT || c == ZERO_WIDTH_JOINER) && type != Character.SURROGATE;
-                shown.appendCodePoint(allowed ? c : '?');
-            });
+            text.codePoints().forEach(c -> shown.appendCodePoint(value && (c == '\n' || c == '\r' || c == '\t')
+                    || PrintableText.Validator.printable(c) ? c : '?'));
             return shown.toString();
         }
-
-        /** Joins emoji sequences: the one format character text may hold. */
-        private static final int ZERO_WIDTH_JOINER = 0x200D;
 
         /**
          * The runner's result this post carries.
@@ -308,7 +302,7 @@ public final class AgentProtocol {
             try {
                 firstVariant = io.perflab.runner.experiment.VariantName.parse(first == null ? "" : first);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("first: '" + quoted(first) + "' is not 'without' or 'with'");
+                throw new IllegalArgumentException("first: '" + PrintableText.Validator.quoted(first) + "' is not 'without' or 'with'");
             }
             if (!Double.isFinite(setupSeconds) || setupSeconds < 0 || setupSeconds > 1e7) {
                 throw new IllegalArgumentException("setupSeconds: must be a duration in seconds, got " + setupSeconds);
@@ -386,9 +380,8 @@ public final class AgentProtocol {
                 return new Finish(outcome, null);
             }
             StringBuilder shown = new StringBuilder();
-            message.codePoints().forEach(c -> shown.appendCodePoint(c == '\n' ? c
-                    : Character.isISOControl(c) || Character.getType(c) == Character.FORMAT
-                    || Character.getType(c) == Character.SURROGATE ? ' ' : c));
+            message.codePoints().forEach(c -> shown.appendCodePoint(c == '\n' || PrintableText.Validator.printable(c)
+                    ? c : ' '));
             if (shown.length() > MAX_MESSAGE) {
                 int cut = Character.isHighSurrogate(shown.charAt(MAX_MESSAGE - 2)) ? MAX_MESSAGE - 2 : MAX_MESSAGE - 1;
                 shown.setLength(cut);
@@ -403,15 +396,9 @@ public final class AgentProtocol {
         try {
             return TrialStatus.valueOf(status == null ? "" : status);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("status: '" + quoted(status) + "' is not one of "
+            throw new IllegalArgumentException("status: '" + PrintableText.Validator.quoted(status) + "' is not one of "
                     + List.of(TrialStatus.values()));
         }
     }
 
-    /** Posted text as an error message shows it: its first 60 characters, a control character as '?'. */
-    private static String quoted(String text) {
-        String shown = String.valueOf(text).codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
-    }
 }

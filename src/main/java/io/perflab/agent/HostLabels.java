@@ -1,5 +1,6 @@
 package io.perflab.agent;
 
+import io.perflab.system.PrintableText;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,7 +47,7 @@ public record HostLabels(Map<String, String> labels) {
             String label = item.strip();
             int equals = label.indexOf('=');
             if (equals < 0) {
-                throw new IllegalArgumentException("'" + printable(label) + "' is not a label; write key=value, "
+                throw new IllegalArgumentException("'" + PrintableText.Validator.quoted(label) + "' is not a label; write key=value, "
                         + "several separated by commas (e.g. arch=x86_64,kernel=6.8)");
             }
             put(labels, label.substring(0, equals).strip(), label.substring(equals + 1).strip());
@@ -70,11 +71,11 @@ public record HostLabels(Map<String, String> labels) {
 
     private static void put(Map<String, String> labels, String key, String value) {
         if (!KEY.matcher(key).matches()) {
-            throw new IllegalArgumentException("label key '" + printable(key) + "': 1 to " + MAX_KEY
+            throw new IllegalArgumentException("label key '" + PrintableText.Validator.quoted(key) + "': 1 to " + MAX_KEY
                     + " letters, digits, '.', '_' or '-'");
         }
         if (!VALUE.matcher(value).matches()) {
-            throw new IllegalArgumentException("label " + key + ": value '" + printable(value) + "' must be 1 to "
+            throw new IllegalArgumentException("label " + key + ": value '" + PrintableText.Validator.quoted(value) + "' must be 1 to "
                     + MAX_VALUE + " letters, digits, '.', '_', '-', '+', ':' or '/'");
         }
         if (labels.put(key, value) != null) {
@@ -83,13 +84,6 @@ public record HostLabels(Map<String, String> labels) {
         if (labels.size() > MAX_LABELS) {
             throw new IllegalArgumentException("at most " + MAX_LABELS + " labels");
         }
-    }
-
-    /** A label as it may be quoted in a message: control characters shown as {@code ?}, cut to 60 characters. */
-    private static String printable(String text) {
-        String shown = text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
     }
 
     /** {@code k=v,k=v} sorted by key; empty for no labels. */

@@ -304,7 +304,7 @@ public class AgentCoordinator implements SmartLifecycle {
             String side = window.ordinal() % 2 == 0 ? "without" : "with";
             if (!side.equals(window.variant())) {
                 throw InvalidInputException.of(field + "variant", "the plan runs '" + side + "' at ordinal "
-                        + window.ordinal() + ", not '" + printableQuote(window.variant()) + "'");
+                        + window.ordinal() + ", not '" + PrintableText.Validator.quoted(window.variant()) + "'");
             }
             // the analysis takes the OK windows: those of an OK pair, never a failed pair's records
             if (window.ok() != pair.ok()) {
@@ -346,7 +346,7 @@ public class AgentCoordinator implements SmartLifecycle {
             case "FAILED" -> ExperimentStatus.FAILED;
             case "CANCELLED" -> ExperimentStatus.CANCELLED;
             case "INTERRUPTED" -> ExperimentStatus.INTERRUPTED;
-            default -> throw InvalidInputException.of("outcome", "'" + printableQuote(finish.outcome())
+            default -> throw InvalidInputException.of("outcome", "'" + PrintableText.Validator.quoted(finish.outcome())
                     + "' is not one of COMPLETED, FAILED, CANCELLED, INTERRUPTED");
         };
         String message = finish.message();
@@ -441,7 +441,7 @@ public class AgentCoordinator implements SmartLifecycle {
         }
         if (!planned.get().variant().label().equals(result.variant())) {
             throw InvalidInputException.of("variant", "the plan runs '" + planned.get().variant().label()
-                    + "' at ordinal " + result.ordinal() + ", not '" + printableQuote(result.variant()) + "'");
+                    + "' at ordinal " + result.ordinal() + ", not '" + PrintableText.Validator.quoted(result.variant()) + "'");
         }
         checkFields(result, "");
         checkParsedMetrics(experiment, result, "");
@@ -494,7 +494,7 @@ public class AgentCoordinator implements SmartLifecycle {
             }
             if (!key.equals(PostedTrial.printable(key, false))) {
                 throw InvalidInputException.of(prefix + "environment", "keys are printable text: no control or "
-                        + "hidden format characters, got '" + printableQuote(PostedTrial.printable(key, false)) + "'");
+                        + "hidden format characters, got '" + PrintableText.Validator.quoted(PostedTrial.printable(key, false)) + "'");
             }
             if (!value.equals(PostedTrial.printable(value, true))) {
                 throw InvalidInputException.of(prefix + "environment." + key, "no control characters but line "
@@ -640,12 +640,6 @@ public class AgentCoordinator implements SmartLifecycle {
     /** Text a page shows as it is: no control characters, and none that hide or reorder text (a bidi override). */
     private static boolean printableText(String text) {
         return PrintableText.Validator.firstProblem(text, false) < 0;
-    }
-
-    private static String printableQuote(String text) {
-        String shown = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
     }
 
     private static double seconds(Duration duration) {

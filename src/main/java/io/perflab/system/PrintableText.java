@@ -54,14 +54,29 @@ public @interface PrintableText {
             for (int i = 0; i < text.length(); ) {
                 int c = text.codePointAt(i);
                 boolean lineBreak = c == '\n' || (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n');
-                boolean hidden = Character.getType(c) == Character.FORMAT && c != ZERO_WIDTH_JOINER;
-                if (!(multiline && lineBreak)
-                        && (Character.isISOControl(c) || hidden || Character.getType(c) == Character.SURROGATE)) {
+                if (!(multiline && lineBreak) && !printable(c)) {
                     return i;
                 }
                 i += Character.charCount(c);
             }
             return -1;
+        }
+
+        /**
+         * Whether a character shows as itself: not a control character, nor one that hides or reorders text (a
+         * format character such as a right-to-left override, but for the joiner of emoji), nor half a surrogate pair.
+         */
+        public static boolean printable(int codePoint) {
+            int type = Character.getType(codePoint);
+            return !Character.isISOControl(codePoint) && (type != Character.FORMAT || codePoint == ZERO_WIDTH_JOINER)
+                    && type != Character.SURROGATE;
+        }
+
+        /** Text as an error message quotes it: its control characters shown as {@code ?}, cut to 60 characters. */
+        public static String quoted(String text) {
+            String shown = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+            return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
         }
     }
 }
