@@ -51,11 +51,8 @@ class AgentCommandTests {
 
     @Test
     void badCpusAreNamed() {
-        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", "one"))
-                .isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got 'one'");
         // expanded CPU by CPU, a list up to CPU 2,000,000,000 ran the agent out of memory at its first paired design
-        for (String cpus : new String[] {"0-2000000000", "99999999999", "3-1"}) {
+        for (String cpus : new String[] {"one", "0-2000000000", "99999999999", "3-1", "0, 1"}) {
             assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", cpus))
                     .isEqualTo(PerfLabCommand.EXIT_USAGE);
             assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to 8191, "

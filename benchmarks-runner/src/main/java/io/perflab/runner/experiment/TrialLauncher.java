@@ -52,11 +52,11 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus, 
      * @throws IllegalArgumentException if {@code taskset} is not on the PATH or the list is malformed
      */
     public TrialLauncher pinnedTo(String cpuList) {
-        if (!cpuList.matches("[0-9]+([-,][0-9]+)*")) {
-            throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2, got '" + cpuList
-                    + "'");
-        }
         try {
+            // digits, dashes and commas only: CpuList itself would let spaces through to taskset
+            if (!cpuList.matches("[0-9]+([-,][0-9]+)*")) {
+                throw new IllegalArgumentException(cpuList);
+            }
             CpuList.parse(cpuList);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to "
