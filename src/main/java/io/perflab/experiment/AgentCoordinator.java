@@ -22,6 +22,7 @@ import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.PrintableText;
+import io.perflab.system.StorableTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,8 +73,6 @@ public class AgentCoordinator implements SmartLifecycle {
     static final int MAX_MESSAGE = Finish.MAX_MESSAGE;
     /** A window's or a pair's CPU list: its column holds 200 characters. */
     static final int MAX_CPUS = 200;
-    /** The latest start or end a trial may have: the last second of year 9999, which every store keeps. */
-    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59Z");
 
     private final ExperimentRepository store;
     private final AgentRepository agents;
@@ -535,11 +534,11 @@ public class AgentCoordinator implements SmartLifecycle {
         checkTime(prefix + "end", end);
     }
 
-    /** A time the store keeps: from 1970 through year 9999. */
+    /** A time the store keeps ({@link StorableTime}). */
     private static void checkTime(String field, Instant time) {
-        if (time.isBefore(Instant.EPOCH) || time.isAfter(LATEST)) {
-            throw InvalidInputException.of(field, "must lie between " + Instant.EPOCH + " and " + LATEST + ", got "
-                    + time);
+        String problem = StorableTime.problem(time);
+        if (problem != null) {
+            throw InvalidInputException.of(field, problem);
         }
     }
 

@@ -29,7 +29,7 @@ public final class FieldMessages {
                 || rejected.toString().length() > 80) {
             return message;
         }
-        String value = rejected instanceof CharSequence text ? "'" + printable(text.toString()) + "'"
+        String value = rejected instanceof CharSequence text ? "'" + PrintableText.Validator.shown(text.toString()) + "'"
                 : rejected.toString();
         return message + ", got " + value;
     }
@@ -94,17 +94,5 @@ public final class FieldMessages {
                     .map(s -> s.toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
         }
         return null;
-    }
-
-    private static String printable(String text) {
-        StringBuilder shown = new StringBuilder();
-        text.codePoints().forEach(c -> {
-            if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
-                shown.append(String.format("\\u%04X", c));
-            } else {
-                shown.appendCodePoint(c);
-            }
-        });
-        return shown.toString();
     }
 }

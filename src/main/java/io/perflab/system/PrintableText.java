@@ -72,6 +72,33 @@ public @interface PrintableText {
                     && type != Character.SURROGATE;
         }
 
+        /**
+         * What is wrong with {@code text} at {@code index} (a {@link #firstProblem}), for a message: e.g. "a control
+         * character (U+001B) at position 3".
+         */
+        public static String problemAt(String text, int index) {
+            int c = text.codePointAt(index);
+            String kind = Character.getType(c) == Character.FORMAT ? "a hidden format character"
+                    : Character.getType(c) == Character.SURROGATE ? "half a surrogate pair" : "a control character";
+            return kind + " (U+" + String.format("%04X", c) + ") at position " + (index + 1);
+        }
+
+        /**
+         * Text as a one-line message shows it: every character that is not {@link #printable} (line breaks too)
+         * written as its escape, e.g. {@code \u001B}, so that it can neither hide, reorder nor break the message.
+         */
+        public static String shown(String text) {
+            StringBuilder shown = new StringBuilder(text.length());
+            text.codePoints().forEach(c -> {
+                if (printable(c)) {
+                    shown.appendCodePoint(c);
+                } else {
+                    shown.append(String.format("\\u%04X", c));
+                }
+            });
+            return shown.toString();
+        }
+
         /** Text as an error message quotes it: its control characters shown as {@code ?}, cut to 60 characters. */
         public static String quoted(String text) {
             String shown = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)

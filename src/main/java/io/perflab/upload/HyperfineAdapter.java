@@ -35,7 +35,7 @@ final class HyperfineAdapter implements FormatAdapter {
         List<String> warnings = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode result = results.get(i);
-            String command = NativeJsonAdapter.text(result, "command");
+            String command = NativeJsonAdapter.text(result, "command", "results[" + i + "].");
             commands.add(command);
             SampleCollector samples = new SampleCollector(limits);
             add(samples, "time", result.get("times"));
@@ -62,9 +62,13 @@ final class HyperfineAdapter implements FormatAdapter {
         int failed = 0;
         Set<String> statuses = new LinkedHashSet<>();
         for (JsonNode code : exitCodes) {
-            if (!code.isNumber() || code.intValue() != 0) {
+            if (!code.isNull() && !(code.isIntegralNumber() && code.canConvertToInt())) {
+                throw new InvalidUploadException("'exit_codes' of '" + command + "' must hold whole numbers, or null "
+                        + "for a run ended by a signal; found " + NativeJsonAdapter.kind(code) + ".");
+            }
+            if (code.isNull() || code.intValue() != 0) {
                 failed++;
-                statuses.add(code.isNumber() ? String.valueOf(code.intValue()) : "ended by a signal");
+                statuses.add(code.isNull() ? "ended by a signal" : String.valueOf(code.intValue()));
             }
         }
         if (failed == 0) {

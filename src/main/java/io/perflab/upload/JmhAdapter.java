@@ -233,7 +233,8 @@ final class JmhAdapter implements FormatAdapter {
     private static String params(JsonNode params, String mode) {
         Map<String, String> sorted = new TreeMap<>();
         if (params != null && params.isObject()) {
-            params.properties().forEach(p -> sorted.put(p.getKey(), p.getValue().asString()));
+            params.properties().forEach(p -> sorted.put(p.getKey(),
+                    NativeJsonAdapter.text(params, p.getKey(), "params.")));
         }
         String joined = sorted.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(","));

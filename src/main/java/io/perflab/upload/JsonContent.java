@@ -1,5 +1,7 @@
 package io.perflab.upload;
 
+import io.perflab.system.PrintableText;
+
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
@@ -54,7 +56,7 @@ final class JsonContent {
     static final class MalformedJsonException extends RuntimeException {
 
         MalformedJsonException(JacksonException e) {
-            super(describe(e));
+            super(PrintableText.Validator.shown(describe(e)));
         }
 
         private static String describe(JacksonException e) {

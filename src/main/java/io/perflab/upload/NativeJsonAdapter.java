@@ -1,8 +1,9 @@
 package io.perflab.upload;
 
+import io.perflab.system.StorableTime;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +47,8 @@ final class NativeJsonAdapter implements FormatAdapter {
                 if (!block.isObject() || !block.has("metrics")) {
                     throw new InvalidUploadException("'" + side + "' must be an object with 'metrics'.");
                 }
-                variants.put(side, new VariantSamples(text(block, "label"), metrics(block.get("metrics"), side, limits)));
+                variants.put(side, new VariantSamples(text(block, "label", side + "."),
+                        metrics(block.get("metrics"), side, limits)));
             }
         } else if (root.has("metrics")) {
             String declared = text(root, "variant");
@@ -85,8 +87,9 @@ final class NativeJsonAdapter implements FormatAdapter {
                 numbers.add(value.doubleValue());
                 index++;
             }
-            metrics.put(key, new MetricSamples(metric.isObject() ? text(metric, "unit") : null,
-                    metric.isObject() ? direction(key, text(metric, "direction")) : null, numbers));
+            String where = "metrics." + key + ".";
+            metrics.put(key, new MetricSamples(metric.isObject() ? text(metric, "unit", where) : null,
+                    metric.isObject() ? direction(key, text(metric, "direction", where)) : null, numbers));
         }
         return metrics;
     }
@@ -115,9 +118,9 @@ final class NativeJsonAdapter implements FormatAdapter {
             throw new InvalidUploadException("'git' must be an object with repository, branch, commit, baseCommit, "
                     + "pullRequest, commitTime.");
         }
-        return new GitInfo(text(git, "repository"), text(git, "branch"), text(git, "commit"),
-                text(git, "baseCommit"), text(git, "pullRequest"), commitTime(git.get("commitTime")),
-                text(git, "defaultBranch"));
+        return new GitInfo(text(git, "repository", "git."), text(git, "branch", "git."), text(git, "commit", "git."),
+                text(git, "baseCommit", "git."), text(git, "pullRequest", "git."), commitTime(git.get("commitTime")),
+                text(git, "defaultBranch", "git."));
     }
 
     static Instant commitTime(JsonNode node) {
@@ -125,7 +128,11 @@ final class NativeJsonAdapter implements FormatAdapter {
             return null;
         }
         if (node.isNumber()) {
-            return Instant.ofEpochSecond(node.longValue());
+            return commitTime(node.asString());
+        }
+        if (!node.isString()) {
+            throw new InvalidUploadException("'git.commitTime' must be an ISO-8601 time with offset (e.g. "
+                    + "2025-01-31T12:00:00Z) or epoch seconds, got " + kind(node) + ".");
         }
         return commitTime(node.asString());
     }
@@ -135,15 +142,19 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (text == null || text.isBlank()) {
             return null;
         }
+        Instant time;
         try {
-            if (text.trim().matches("\\d+")) {
-                return Instant.ofEpochSecond(Long.parseLong(text.trim()));
-            }
-            return OffsetDateTime.parse(text.trim()).toInstant();
-        } catch (DateTimeParseException | NumberFormatException e) {
+            time = text.trim().matches("\\d+") ? Instant.ofEpochSecond(Long.parseLong(text.trim()))
+                    : OffsetDateTime.parse(text.trim()).toInstant();
+        } catch (DateTimeException | NumberFormatException e) {
             throw new InvalidUploadException("git.commitTime '" + text + "' is not an ISO-8601 time with offset "
                     + "(e.g. 2025-01-31T12:00:00Z) nor epoch seconds.");
         }
+        String problem = StorableTime.problem(time);
+        if (problem != null) {
+            throw new InvalidUploadException("git.commitTime " + problem + ".");
+        }
+        return time;
     }
 
     private static Map<String, Object> machine(JsonNode node) {
@@ -164,12 +175,41 @@ final class NativeJsonAdapter implements FormatAdapter {
             throw new InvalidUploadException("'tags' must be a list of strings.");
         }
         List<String> tags = new ArrayList<>();
-        node.forEach(t -> tags.add(t.asString()));
+        for (JsonNode tag : node) {
+            if (!tag.isString()) {
+                throw new InvalidUploadException("'tags' must be a list of strings; tags[" + tags.size() + "] is "
+                        + kind(tag) + ".");
+            }
+            tags.add(tag.asString());
+        }
         return tags;
     }
 
+    /** A field's text (a number or true/false as written); null when absent or null. */
     static String text(JsonNode node, String field) {
+        return text(node, field, "");
+    }
+
+    /**
+     * A field's text (a number or true/false as written); null when absent or null.
+     *
+     * @param where what the field is in, for the message: e.g. {@code git.}
+     * @throws InvalidUploadException when the field holds an object or a list
+     */
+    static String text(JsonNode node, String field, String where) {
         JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asString();
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isValueNode()) {
+            throw new InvalidUploadException("'" + where + field + "' must be text, got " + kind(value) + ".");
+        }
+        return value.asString();
+    }
+
+    /** A JSON value's kind as a message names it: an object, a list, a number… */
+    static String kind(JsonNode value) {
+        return value.isObject() ? "an object" : value.isArray() ? "a list" : value.isNumber() ? "a number "
+                + value.asString() : value.isBoolean() ? value.asString() : value.isNull() ? "null" : "text";
     }
 }

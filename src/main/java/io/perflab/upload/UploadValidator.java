@@ -29,7 +29,6 @@ final class UploadValidator {
                     + "?benchmark=NAME to the request (perflab upload --benchmark NAME).");
         }
         benchmark = benchmark.trim();
-        requireLength("benchmark", benchmark, 200);
         GitInfo git = requestGit.orElse(parsed.git());
         requireLength("git.repository", git.repository(), 400);
         requireLength("git.branch", git.branch(), 200);
@@ -47,7 +46,11 @@ final class UploadValidator {
         UploadLimits.DEFAULT.check(parsed);
         Map<String, MetricDefinition> metrics = new LinkedHashMap<>();
         for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
-            requireLength("label of '" + side.getKey() + "'", side.getValue().label(), 200);
+            requireLength(side.getKey() + ".label", side.getValue().label(), 200);
+            side.getValue().configuration().forEach((setting, value) -> {
+                requirePrintable("configuration of '" + side.getKey() + "'", setting);
+                requirePrintable("configuration '" + setting + "' of '" + side.getKey() + "'", value);
+            });
             if (side.getValue().metrics().isEmpty()) {
                 throw new InvalidUploadException("Variant '" + side.getKey() + "' has no metrics.");
             }
@@ -63,6 +66,11 @@ final class UploadValidator {
                 metrics.putIfAbsent(key, new MetricDefinition(key, unit, higher, 0, ""));
             }
         }
+        // after the metrics: a harness output's benchmark is named after its metrics, whose message is clearer
+        requireLength("benchmark", benchmark, 200);
+        requirePrintable("'name'", name);
+        requirePrintable("machine", parsed.machine());
+        parsed.tags().forEach(tag -> requirePrintable("tags", tag));
         if (!parsed.machine().isEmpty() && json.writeValueAsString(parsed.machine()).length() > 16_000) {
             throw new InvalidUploadException("'machine' is longer than 16000 characters as JSON.");
         }
@@ -79,9 +87,11 @@ final class UploadValidator {
         if (key.length() > 100) {
             throw new InvalidUploadException("Metric '" + key + "': the name is longer than 100 characters.");
         }
+        requirePrintable("the name of metric '" + key + "'", key);
         if (samples.unit() != null && samples.unit().length() > 40) {
             throw new InvalidUploadException("Metric '" + key + "': the unit is longer than 40 characters.");
         }
+        requirePrintable("the unit of metric '" + key + "'", samples.unit());
         List<Double> values = samples.values();
         if (values.isEmpty()) {
             throw new InvalidUploadException("Metric '" + key + "' of '" + side + "' has no values; give at least "
@@ -105,11 +115,27 @@ final class UploadValidator {
         if (value != null && value.length() > max) {
             throw new InvalidUploadException("'" + field + "' is longer than " + max + " characters.");
         }
-        int at = value == null ? -1 : PrintableText.Validator.firstProblem(value, false);
-        if (at >= 0) {
-            throw new InvalidUploadException("'" + field + "' holds a control character (U+"
-                    + String.format("%04X", value.codePointAt(at)) + ") at position " + (at + 1)
-                    + "; names must be printable text.");
+        requirePrintable("'" + field + "'", value);
+    }
+
+    /**
+     * Text shown on pages, in reports and on terminals, and every text inside {@code value} when it is a map or a
+     * list (a machine description), keys too: no control characters, none that hide or reorder text.
+     */
+    private static void requirePrintable(String what, Object value) {
+        if (value instanceof Map<?, ?> map) {
+            map.forEach((key, inner) -> {
+                requirePrintable(what, key);
+                requirePrintable(what + " '" + key + "'", inner);
+            });
+        } else if (value instanceof List<?> list) {
+            list.forEach(inner -> requirePrintable(what, inner));
+        } else if (value instanceof String text) {
+            int at = PrintableText.Validator.firstProblem(text, false);
+            if (at >= 0) {
+                throw new InvalidUploadException(Character.toUpperCase(what.charAt(0)) + what.substring(1)
+                        + " holds " + PrintableText.Validator.problemAt(text, at) + "; it must be printable text.");
+            }
         }
     }
 

@@ -79,12 +79,33 @@ class HostileInputTests extends UploadServer {
                 "metric,value\nt,1\nt,2\n"), 400, "'benchmark' holds a control character");
         assertProblem(post("/api/v1/uploads?format=csv&benchmark=csv", ADMIN_TOKEN, "text/plain",
                 "metric,value\nt,1d\nt,0x1p3\n"), 400, "'1d' is not a number");
+        // each of these answered 500 (an object or a list where text belongs), or was stored and shown as it was
+        // (an escape code in a unit, a right-to-left override in a name), or stored a commit in year 999999999
+        String metrics = "\"metrics\":{\"m\":[1,2,3]}";
+        assertProblem(upload("{\"benchmark\":{\"a\":1}," + metrics + "}"), 400,
+                "'benchmark' must be text, got an object");
+        assertProblem(upload("{\"benchmark\":\"b\",\"git\":{\"branch\":[1]}," + metrics + "}"), 400,
+                "'git.branch' must be text, got a list");
+        assertProblem(upload("{\"benchmark\":\"b\",\"tags\":[\"x\",{\"a\":1}]," + metrics + "}"), 400,
+                "tags[1] is an object");
+        assertProblem(upload("{\"benchmark\":\"b\",\"metrics\":{\"m\":{\"unit\":\"n\\u001b[31ms\","
+                + "\"values\":[1,2]}}}"), 400,
+                "The unit of metric 'm' holds a control character (U+001B) at position 2");
+        assertProblem(upload("{\"benchmark\":\"b\",\"name\":\"\\u202eexe.txt\"," + metrics + "}"), 400,
+                "'name' holds a hidden format character (U+202E) at position 1");
+        assertProblem(upload("{\"benchmark\":\"b\",\"git\":{\"commit\":\"c\","
+                + "\"commitTime\":999999999999999}," + metrics + "}"), 400,
+                "git.commitTime must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z");
         byte[] overlong = "{\"name\":\"a__b\",\"preset\":\"sync-completion\"}".getBytes(StandardCharsets.UTF_8);
         int at = new String(overlong, StandardCharsets.UTF_8).indexOf("__");
         overlong[at] = (byte) 0xC0;
         overlong[at + 1] = (byte) 0xBC;
         assertProblem(postBytes(EXPERIMENTS, overlong), 400, "not valid UTF-8");
         assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    private HttpResponse<String> upload(String json) throws Exception {
+        return post("/api/v1/uploads", ADMIN_TOKEN, "application/json", json);
     }
 
     @Test

@@ -1,0 +1,175 @@
+package io.perflab.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.system.PrintableText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * JSON uploads of every shape: each field of each JSON fixture replaced in turn by a value of another kind (an
+ * object, a list, text, a number, true, null, text with an escape code). An upload is either taken, with printable
+ * names, or refused with a message about the upload; never an exception that would answer 500.
+ */
+class UploadShapeTests {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private final UploadFormats formats = new UploadFormats();
+
+    /** The values each field is replaced by. */
+    private static List<JsonNode> replacements() {
+        ObjectNode object = NODES.objectNode();
+        object.put("x", 1);
+        ArrayNode list = NODES.arrayNode();
+        list.add(1);
+        return List.of(object, list, NODES.stringNode("7"), NODES.numberNode(-1.5e300), NODES.booleanNode(true),
+                NODES.nullNode(), NODES.stringNode("a\u001b[2Jb"), NODES.stringNode("\u202egnp.exe"));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"googlebenchmark.json, googlebenchmark", "hyperfine.json, hyperfine", "hyperfine-exit.json, hyperfine",
+            "jmh.json, jmh", "native.json, json"})
+    void everyFieldOfAnotherKindIsTakenOrRefusedInWords(String fixture, String format) {
+        JsonNode original = JsonContent.read(fixture.equals("native.json") ? NATIVE : Fixtures.read(fixture));
+        List<String> failures = new ArrayList<>();
+        int[] tried = {0};
+        walk(original, original, List.of(), "", site -> {
+            for (JsonNode replacement : replacements()) {
+                tried[0]++;
+                String content = site.apply(replacement).toString();
+                String problem = outcome(content, UploadFormat.byLabel(format).orElseThrow());
+                if (problem != null) {
+                    failures.add(site.path() + " = " + replacement + ": " + problem);
+                }
+            }
+        });
+        assertThat(tried[0]).isGreaterThan(60);
+        assertThat(failures).as("fields whose replacement broke the upload").isEmpty();
+    }
+
+    static List<Arguments> textThatHidesOrMoves() {
+        return List.of(
+                Arguments.of("gobench",
+                        "cpu: AMD\u001b[2J\nBenchmarkJoin-2 20 910.9 ns/op\nBenchmarkJoin-2 20 911.9 ns/op\n",
+                        "Machine 'cpu'"),
+                Arguments.of("gobench",
+                        "BenchmarkJo\u202ein-2 20 910.9 ns/op\nBenchmarkJo\u202ein-2 20 911.9 ns/op\n",
+                        "metric 'Jo\\u202Ein:ns/op'"),
+                Arguments.of("csv", "metric,value,variant,unit\nparse,1.5,with,n\u0007s\nparse,1.6,with,n\u0007s\n",
+                        "unit of metric 'parse'"),
+                Arguments.of("csv", "metric,value\nparse\u200b_ns,1.5\nparse\u200b_ns,1.6\n",
+                        "metric 'parse\\u200B_ns'"),
+                Arguments.of("rpcbench", "Mode:            Sy\u001bnc\n----\nReqs/sec:         9135.95\n",
+                        "Configuration 'mode'"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("textThatHidesOrMoves")
+    void textFormatsRefuseTextThatHidesOrMovesWhatIsShown(String format, String content, String named) {
+        assertThatThrownBy(() -> UploadValidator.validate(formats.parse(content,
+                UploadFormat.byLabel(format).orElseThrow(), ParsedUpload.WITH, null), null, null, GitInfo.NONE,
+                Map.of(), JsonContent.MAPPER))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageContaining(named)
+                .hasMessageMatching("(?s).*holds a (control|hidden format) character \\(U\\+[0-9A-F]{4}\\) at "
+                        + "position \\d+; it must be printable text\\.")
+                .satisfies(e -> assertThat(e.getMessage().codePoints()
+                        .allMatch(PrintableText.Validator::printable)).isTrue());
+    }
+
+    /** Null when the content is taken with printable names or refused in words; else what went wrong. */
+    private String outcome(String content, UploadFormat format) {
+        try {
+            ParsedUpload parsed = formats.parse(content, format, ParsedUpload.WITH, null);
+            ValidUpload valid = UploadValidator.validate(parsed, null, null, GitInfo.NONE, Map.of(),
+                    JsonContent.MAPPER);
+            List<String> texts = new ArrayList<>(List.of(valid.benchmark(), valid.name()));
+            valid.parsed().variants().values().forEach(side -> {
+                texts.addAll(side.metrics().keySet());
+                side.metrics().values().forEach(m -> texts.add(String.valueOf(m.unit())));
+                side.configuration().forEach((k, v) -> texts.addAll(List.of(k, v)));
+            });
+            texts.addAll(valid.parsed().tags());
+            texts.add(valid.parsed().machine().toString());
+            texts.addAll(valid.parsed().warnings());
+            for (String text : texts) {
+                if (text != null && !text.codePoints().allMatch(PrintableText.Validator::printable)) {
+                    return "taken with the unprintable text '" + text + "'";
+                }
+            }
+            return null;
+        } catch (UploadFormatException | InvalidUploadException | JsonContent.MalformedJsonException e) {
+            String message = e.getMessage();
+            return message == null || message.contains("java.") || message.contains("jackson")
+                    || !message.codePoints().allMatch(PrintableText.Validator::printable)
+                    ? "refused with the message '" + message + "'" : null;
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    /** Where one field of a document is, and the document with that field replaced. */
+    private record Site(JsonNode root, List<Object> steps, String path) {
+
+        JsonNode apply(JsonNode value) {
+            JsonNode copy = root.deepCopy();
+            JsonNode parent = copy;
+            for (Object step : steps.subList(0, steps.size() - 1)) {
+                parent = step instanceof String name ? parent.get(name) : parent.get((Integer) step);
+            }
+            Object last = steps.get(steps.size() - 1);
+            if (last instanceof String name) {
+                ((ObjectNode) parent).set(name, value);
+            } else {
+                ((ArrayNode) parent).set((Integer) last, value);
+            }
+            return copy;
+        }
+    }
+
+    /**
+     * Visits every field under {@code node}: every object member, and the first two elements of each list (lists
+     * of samples hold hundreds of numbers that are all read alike).
+     */
+    private static void walk(JsonNode root, JsonNode node, List<Object> steps, String path, Consumer<Site> visitor) {
+        if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> member : node.properties()) {
+                step(root, member.getValue(), steps, member.getKey(), path + "." + member.getKey(), visitor);
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < Math.min(2, node.size()); i++) {
+                step(root, node.get(i), steps, i, path + "[" + i + "]", visitor);
+            }
+        }
+    }
+
+    private static void step(JsonNode root, JsonNode child, List<Object> steps, Object step, String path,
+            Consumer<Site> visitor) {
+        List<Object> deeper = new ArrayList<>(steps);
+        deeper.add(step);
+        visitor.accept(new Site(root, deeper, path));
+        walk(root, child, deeper, path, visitor);
+    }
+
+    private static final String NATIVE = """
+            {"benchmark": "parser", "name": "nightly",
+             "without": {"label": "main", "metrics": {"ns_per_op": {"unit": "ns", "direction": "lower",
+                                                                     "values": [12.1, 12.3, 12.2]}},
+                         "configuration": {"threads": "4"}},
+             "with": {"label": "branch", "metrics": {"ns_per_op": [11.1, 11.3, 11.2]}},
+             "git": {"repository": "r", "branch": "b", "commit": "0123456789ab", "baseCommit": "c",
+                     "pullRequest": "7", "commitTime": "2025-01-31T12:00:00Z", "defaultBranch": "main"},
+             "machine": {"cpu": "x", "cores": 2, "jvm": {"version": "17"}}, "tags": ["nightly", "x"]}""";
+}
