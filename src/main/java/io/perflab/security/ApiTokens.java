@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Repository;
@@ -83,23 +84,33 @@ public class ApiTokens {
                     + FieldMessages.violation("must be printable text without control characters", name));
         }
         // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
-        // two live tokens of one name would act as each other
-        if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(name.trim())
+        // two live tokens of one name would act as each other: the name is looked for first (tokens of before V18
+        // may share one), and the unique live_name refuses a second live token created at the same moment
+        String trimmed = name.trim();
+        if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(trimmed)
                 .query(Long.class).single() > 0) {
-            throw new IllegalArgumentException("name: a token named '" + name.trim() + "' exists; revoke it first "
-                    + "or choose another name");
+            throw nameTaken(trimmed);
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
         String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
-        jdbc.sql("""
-                INSERT INTO api_token (name, token_hash, token_prefix, role, created_by, created_at)
-                VALUES (?, ?, ?, ?, ?, ?)""")
-                .params(name.trim(), hash(secret), secret.substring(0, 10), chosen, createdBy,
-                        timestamp(clock.instant()))
-                .update(keys, "id");
+        try {
+            jdbc.sql("""
+                    INSERT INTO api_token (name, live_name, token_hash, token_prefix, role, created_by, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)""")
+                    .params(trimmed, trimmed, hash(secret), secret.substring(0, 10), chosen, createdBy,
+                            timestamp(clock.instant()))
+                    .update(keys, "id");
+        } catch (DuplicateKeyException raced) {
+            throw nameTaken(trimmed);
+        }
         return new CreatedToken(find(keys.getKey().longValue()).orElseThrow(), secret);
+    }
+
+    private static IllegalArgumentException nameTaken(String name) {
+        return new IllegalArgumentException("name: a token named '" + name + "' exists; revoke it first or choose "
+                + "another name");
     }
 
     public List<ApiToken> list() {
@@ -112,7 +123,8 @@ public class ApiTokens {
 
     /** Revokes a token; false when there is none with that id. Revoking twice keeps the first time. */
     public boolean revoke(long id, String by) {
-        jdbc.sql("UPDATE api_token SET revoked_at = ?, revoked_by = ? WHERE id = ? AND revoked_at IS NULL")
+        jdbc.sql("UPDATE api_token SET revoked_at = ?, revoked_by = ?, live_name = NULL WHERE id = ? "
+                + "AND revoked_at IS NULL")
                 .params(timestamp(clock.instant()), by, id).update();
         return find(id).isPresent();
     }

@@ -194,6 +194,28 @@ public class MigrationTests {
         assertThat(repository.storedPairs(1)).isEmpty();
     }
 
+    @Test
+    void tokensThatSharedALiveNameBeforeNamesWereUniqueKeepWorkingAndTheNewestHoldsTheName() {
+        SingleConnectionDataSource database = new SingleConnectionDataSource(
+                "jdbc:h2:mem:before-unique-token-names;DB_CLOSE_DELAY=-1", "sa", "", true);
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("17")).load().migrate();
+        JdbcClient jdbc = JdbcClient.create(database);
+        for (String[] token : new String[][] {{"1", "ci", null}, {"2", "ci", null}, {"3", "ci", "CURRENT_TIMESTAMP"},
+                {"4", "nightly", null}}) {
+            jdbc.sql("INSERT INTO api_token (id, name, token_hash, token_prefix, role, created_by, created_at, "
+                    + "revoked_at) VALUES (?, ?, ?, 'plt_x', 'USER', 'admin', CURRENT_TIMESTAMP, "
+                    + (token[2] == null ? "NULL" : token[2]) + ")")
+                    .params(Long.parseLong(token[0]), token[1], token[0].repeat(64)).update();
+        }
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        assertThat(jdbc.sql("SELECT id, live_name FROM api_token ORDER BY id").query((rs, row) -> rs.getLong(1)
+                + "=" + rs.getString(2)).list()).containsExactly("1=null", "2=ci", "3=null", "4=nightly");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token WHERE revoked_at IS NULL").query(Long.class).single())
+                .isEqualTo(3);
+    }
+
     /** Experiment 1's variants as every release stored them: monitor against notification completion. */
     private static void insertVariants(JdbcClient jdbc) {
         for (String side : new String[] {"without", "with"}) {

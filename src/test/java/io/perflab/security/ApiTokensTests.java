@@ -1,6 +1,7 @@
 package io.perflab.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.cli.PerfLabCommand;
 import io.perflab.upload.UploadServer;
@@ -14,12 +15,20 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.dao.DuplicateKeyException;
 
 /** API tokens: who may manage them, what a token may do, how they are stored, the CLI and the settings page. */
 class ApiTokensTests extends UploadServer {
@@ -93,6 +102,54 @@ class ApiTokensTests extends UploadServer {
 
         assertThat(jdbc.sql("SELECT last_used_at FROM api_token WHERE name = 'hashed'").query(Object.class).single())
                 .isNotNull();
+    }
+
+    @Autowired
+    private ApiTokens tokens;
+
+    @Test
+    void twoLiveTokensNeverShareANameNotEvenWhenCreatedAtOnce() throws Exception {
+        // the store itself refuses a second live token of one name, which the check before the insert cannot when
+        // two requests (or two instances) create it at the same moment
+        tokens.create("raced", "tests");
+        assertThatThrownBy(() -> jdbc.sql("INSERT INTO api_token (name, live_name, token_hash, token_prefix, role, "
+                + "created_by, created_at) VALUES ('raced', 'raced', ?, 'plt_x', 'USER', 'tests', CURRENT_TIMESTAMP)")
+                .param("0".repeat(64)).update()).isInstanceOf(DuplicateKeyException.class);
+
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            for (int round = 0; round < 5; round++) {
+                String name = "at-once-" + round;
+                CyclicBarrier start = new CyclicBarrier(8);
+                List<Future<Boolean>> created = new ArrayList<>();
+                for (int i = 0; i < 8; i++) {
+                    created.add(pool.submit(() -> {
+                        start.await();
+                        try {
+                            tokens.create(name, "tests");
+                            return true;
+                        } catch (IllegalArgumentException e) {
+                            assertThat(e).hasMessage("name: a token named '" + name + "' exists; revoke it first "
+                                    + "or choose another name");
+                            return false;
+                        }
+                    }));
+                }
+                long made = 0;
+                for (Future<Boolean> one : created) {
+                    made += one.get() ? 1 : 0;
+                }
+                assertThat(made).as(name).isOne();
+                assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL")
+                        .param(name).query(Long.class).single()).as(name).isOne();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // a revoked token's name is free again
+        long id = jdbc.sql("SELECT id FROM api_token WHERE name = 'raced'").query(Long.class).single();
+        tokens.revoke(id, "tests");
+        assertThat(tokens.create("raced", "tests").token().name()).isEqualTo("raced");
     }
 
     @Test

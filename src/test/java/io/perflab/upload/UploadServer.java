@@ -89,7 +89,7 @@ public abstract class UploadServer {
      * for the same name again: the earlier token, which only an earlier test used, is revoked first.
      */
     protected String newToken(String name) throws Exception {
-        jdbc.sql("UPDATE api_token SET revoked_at = CURRENT_TIMESTAMP, revoked_by = 'tests' "
+        jdbc.sql("UPDATE api_token SET revoked_at = CURRENT_TIMESTAMP, revoked_by = 'tests', live_name = NULL "
                 + "WHERE name = ? AND revoked_at IS NULL").param(name).update();
         HttpResponse<String> created = post("/api/v1/tokens", ADMIN_TOKEN, "application/json",
                 "{\"name\":\"" + name + "\"}");
