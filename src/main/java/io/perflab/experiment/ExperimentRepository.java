@@ -726,6 +726,18 @@ public class ExperimentRepository {
     public record RunTiming(String status, Instant startedAt, Instant finishedAt) {
     }
 
+    /**
+     * How many runs a recorded experiment's packed series hold, both sides together (run i of a side is the i-th
+     * value of each of its series); 0 for experiments whose runs have rows.
+     */
+    public int packedRuns(long experimentId) {
+        return jdbc.sql("""
+                SELECT variant, MAX(first_ordinal + value_count) - MIN(first_ordinal) AS runs FROM sample_series
+                WHERE experiment_id = ? GROUP BY variant""")
+                .param(experimentId).query((rs, n) -> rs.getInt("runs")).list().stream()
+                .mapToInt(Integer::intValue).sum();
+    }
+
     /** The status and times of every run of an experiment; cheap beside {@link #runs}. */
     public List<RunTiming> runTimings(long experimentId) {
         return timings("trial_run", experimentId);

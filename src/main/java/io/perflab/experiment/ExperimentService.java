@@ -66,6 +66,12 @@ public class ExperimentService {
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
         int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
+        int total = e.totalRuns();
+        if (e.kind() == ExperimentKind.UPLOAD) {
+            // an upload is stored whole: its runs are what it holds (one side may hold none, or fewer values)
+            completed += store.packedRuns(e.id());
+            total = completed;
+        }
         ExperimentView.Paired paired = null;
         Long eta = eta(e, runs, completed);
         if (e.paired()) {
@@ -83,7 +89,7 @@ public class ExperimentService {
         Map<String, VariantRecord> variants = store.variants(e.id());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
                 e.status().name(), e.preset(), e.benchmark(), position,
-                new ExperimentView.Progress(completed, e.totalRuns(), failed), eta,
+                new ExperimentView.Progress(completed, total, failed), eta,
                 e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.error(),
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),

@@ -29,8 +29,8 @@ public final class FieldMessages {
                 || rejected.toString().length() > 80) {
             return message;
         }
-        String value = rejected instanceof CharSequence text ? "'" + PrintableText.Validator.shown(text.toString()) + "'"
-                : rejected.toString();
+        String value = rejected instanceof CharSequence text
+                ? "'" + PrintableText.Validator.shown(text.toString()) + "'" : rejected.toString();
         return message + ", got " + value;
     }
 

@@ -61,6 +61,8 @@ class UploadApiTests extends UploadServer {
                 "Parse/size=10:MB/s", "Parse/size=1000:digits/op"}) {
             assertThat(samples(id, metric, "without")).as(metric).isEqualTo(5);
         }
+        assertThat(read(get("/api/v1/experiments/" + id).body()).get("progress").get("completedRuns").asInt())
+                .as("one side of 5 runs").isEqualTo(5);
         assertThat(jdbc.sql("SELECT benchmark FROM experiment WHERE id = ?").param(id).query(String.class).single())
                 .isEqualTo("example.com/gofix");
     }
@@ -101,6 +103,10 @@ class UploadApiTests extends UploadServer {
         assertThat(experiment.get("status").asString()).isEqualTo("COMPLETED");
         assertThat(experiment.get("benchmark").asString()).isEqualTo("pages");
         assertThat(experiment.get("results")).hasSize(2);
+        // samples.csv: 3 runs a side, each with parse_ns and alloc_bytes; an upload is stored whole (its progress
+        // read "0 of 6 runs" before, and every report of an upload said so)
+        assertThat(experiment.get("progress").toString()).isEqualTo("{\"completedRuns\":6,\"totalRuns\":6,"
+                + "\"failedRuns\":0}");
         HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments/" + id))
                 .header("Accept", "text/html").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
@@ -108,7 +114,7 @@ class UploadApiTests extends UploadServer {
         HttpResponse<String> report = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/"
                 + id + "/report.md")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(report.statusCode()).isEqualTo(200);
-        assertThat(report.body()).contains("alloc_bytes");
+        assertThat(report.body()).contains("alloc_bytes").contains("COMPLETED · 6 of 6 runs");
     }
 
     @Test
