@@ -1,5 +1,7 @@
 package io.perflab.agent;
 
+import static io.perflab.system.PrintableText.Validator.quoted;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
@@ -302,7 +304,7 @@ public final class AgentProtocol {
             try {
                 firstVariant = io.perflab.runner.experiment.VariantName.parse(first == null ? "" : first);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("first: '" + PrintableText.Validator.quoted(first) + "' is not 'without' or 'with'");
+                throw new IllegalArgumentException("first: '" + quoted(first) + "' is not 'without' or 'with'");
             }
             if (!Double.isFinite(setupSeconds) || setupSeconds < 0 || setupSeconds > 1e7) {
                 throw new IllegalArgumentException("setupSeconds: must be a duration in seconds, got " + setupSeconds);
@@ -396,7 +398,7 @@ public final class AgentProtocol {
         try {
             return TrialStatus.valueOf(status == null ? "" : status);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("status: '" + PrintableText.Validator.quoted(status) + "' is not one of "
+            throw new IllegalArgumentException("status: '" + quoted(status) + "' is not one of "
                     + List.of(TrialStatus.values()));
         }
     }

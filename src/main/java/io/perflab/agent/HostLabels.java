@@ -1,6 +1,7 @@
 package io.perflab.agent;
 
-import io.perflab.system.PrintableText;
+import static io.perflab.system.PrintableText.Validator.quoted;
+
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -47,7 +48,7 @@ public record HostLabels(Map<String, String> labels) {
             String label = item.strip();
             int equals = label.indexOf('=');
             if (equals < 0) {
-                throw new IllegalArgumentException("'" + PrintableText.Validator.quoted(label) + "' is not a label; write key=value, "
+                throw new IllegalArgumentException("'" + quoted(label) + "' is not a label; write key=value, "
                         + "several separated by commas (e.g. arch=x86_64,kernel=6.8)");
             }
             put(labels, label.substring(0, equals).strip(), label.substring(equals + 1).strip());
@@ -71,11 +72,11 @@ public record HostLabels(Map<String, String> labels) {
 
     private static void put(Map<String, String> labels, String key, String value) {
         if (!KEY.matcher(key).matches()) {
-            throw new IllegalArgumentException("label key '" + PrintableText.Validator.quoted(key) + "': 1 to " + MAX_KEY
+            throw new IllegalArgumentException("label key '" + quoted(key) + "': 1 to " + MAX_KEY
                     + " letters, digits, '.', '_' or '-'");
         }
         if (!VALUE.matcher(value).matches()) {
-            throw new IllegalArgumentException("label " + key + ": value '" + PrintableText.Validator.quoted(value) + "' must be 1 to "
+            throw new IllegalArgumentException("label " + key + ": value '" + quoted(value) + "' must be 1 to "
                     + MAX_VALUE + " letters, digits, '.', '_', '-', '+', ':' or '/'");
         }
         if (labels.put(key, value) != null) {

@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import static io.perflab.system.PrintableText.Validator.quoted;
+
 import io.perflab.agent.AgentHost;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Finish;
@@ -303,7 +305,7 @@ public class AgentCoordinator implements SmartLifecycle {
             String side = window.ordinal() % 2 == 0 ? "without" : "with";
             if (!side.equals(window.variant())) {
                 throw InvalidInputException.of(field + "variant", "the plan runs '" + side + "' at ordinal "
-                        + window.ordinal() + ", not '" + PrintableText.Validator.quoted(window.variant()) + "'");
+                        + window.ordinal() + ", not '" + quoted(window.variant()) + "'");
             }
             // the analysis takes the OK windows: those of an OK pair, never a failed pair's records
             if (window.ok() != pair.ok()) {
@@ -345,7 +347,7 @@ public class AgentCoordinator implements SmartLifecycle {
             case "FAILED" -> ExperimentStatus.FAILED;
             case "CANCELLED" -> ExperimentStatus.CANCELLED;
             case "INTERRUPTED" -> ExperimentStatus.INTERRUPTED;
-            default -> throw InvalidInputException.of("outcome", "'" + PrintableText.Validator.quoted(finish.outcome())
+            default -> throw InvalidInputException.of("outcome", "'" + quoted(finish.outcome())
                     + "' is not one of COMPLETED, FAILED, CANCELLED, INTERRUPTED");
         };
         String message = finish.message();
@@ -440,7 +442,7 @@ public class AgentCoordinator implements SmartLifecycle {
         }
         if (!planned.get().variant().label().equals(result.variant())) {
             throw InvalidInputException.of("variant", "the plan runs '" + planned.get().variant().label()
-                    + "' at ordinal " + result.ordinal() + ", not '" + PrintableText.Validator.quoted(result.variant()) + "'");
+                    + "' at ordinal " + result.ordinal() + ", not '" + quoted(result.variant()) + "'");
         }
         checkFields(result, "");
         checkParsedMetrics(experiment, result, "");
@@ -493,7 +495,7 @@ public class AgentCoordinator implements SmartLifecycle {
             }
             if (!key.equals(PostedTrial.printable(key, false))) {
                 throw InvalidInputException.of(prefix + "environment", "keys are printable text: no control or "
-                        + "hidden format characters, got '" + PrintableText.Validator.quoted(PostedTrial.printable(key, false)) + "'");
+                        + "hidden format characters, got '" + quoted(key) + "'");
             }
             if (!value.equals(PostedTrial.printable(value, true))) {
                 throw InvalidInputException.of(prefix + "environment." + key, "no control characters but line "

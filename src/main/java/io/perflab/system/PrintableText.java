@@ -99,9 +99,12 @@ public @interface PrintableText {
             return shown.toString();
         }
 
-        /** Text as an error message quotes it: its control characters shown as {@code ?}, cut to 60 characters. */
+        /**
+         * Text as a short message quotes it: every character that is not {@link #printable} (a control character, one
+         * that hides or reorders text) shown as {@code ?}, cut to 60 characters.
+         */
         public static String quoted(String text) {
-            String shown = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+            String shown = text == null ? "" : text.codePoints().map(c -> printable(c) ? c : '?')
                     .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
             return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
         }

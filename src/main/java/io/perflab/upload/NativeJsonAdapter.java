@@ -36,7 +36,8 @@ final class NativeJsonAdapter implements FormatAdapter {
         Map<String, VariantSamples> variants = new LinkedHashMap<>();
         boolean blocks = root.has(ParsedUpload.WITHOUT) || root.has(ParsedUpload.WITH);
         if (blocks && root.has("metrics")) {
-            throw new InvalidUploadException("Give either 'metrics' (one variant) or 'with'/'without' blocks, not both.");
+            throw new InvalidUploadException("Give either 'metrics' (one variant) or 'with'/'without' blocks, not "
+                    + "both.");
         }
         if (blocks) {
             for (String side : List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH)) {

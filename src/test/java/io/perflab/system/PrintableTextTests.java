@@ -1,0 +1,34 @@
+package io.perflab.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** What counts as printable text, and how a message shows text that is not. */
+class PrintableTextTests {
+
+    @Test
+    void controlAndHiddenFormatCharactersAreNotPrintableButTheEmojiJoinerIs() {
+        assertThat(PrintableText.Validator.firstProblem("plain ascii, ünïcode, 日本", false)).isEqualTo(-1);
+        assertThat(PrintableText.Validator.firstProblem("👩\u200D💻", false)).as("joined emoji").isEqualTo(-1);
+        assertThat(PrintableText.Validator.firstProblem("ab\u001b[31m", false)).isEqualTo(2);
+        assertThat(PrintableText.Validator.firstProblem("a\u202eb", false)).isEqualTo(1);
+        assertThat(PrintableText.Validator.firstProblem("a\u200bb", false)).as("zero-width space").isEqualTo(1);
+        assertThat(PrintableText.Validator.firstProblem("a\ud800b", false)).as("half a pair").isEqualTo(1);
+        assertThat(PrintableText.Validator.firstProblem("one\r\ntwo", true)).isEqualTo(-1);
+        assertThat(PrintableText.Validator.firstProblem("one\rtwo", true)).as("a lone CR").isEqualTo(3);
+        assertThat(PrintableText.Validator.firstProblem("one\ntwo", false)).isEqualTo(3);
+    }
+
+    @Test
+    void aMessageShowsWhatIsNotPrintableSoThatItCannotHideOrReorderTheMessage() {
+        assertThat(PrintableText.Validator.problemAt("ab\u001b[31m", 2)).isEqualTo(
+                "a control character (U+001B) at position 3");
+        assertThat(PrintableText.Validator.problemAt("a\u202eb", 1)).isEqualTo(
+                "a hidden format character (U+202E) at position 2");
+        assertThat(PrintableText.Validator.shown("exe.\u202etxt\u001b\n日")).isEqualTo("exe.\\u202Etxt\\u001B\\u000A日");
+        assertThat(PrintableText.Validator.quoted("exe.\u202etxt\u001b")).isEqualTo("exe.?txt?");
+        assertThat(PrintableText.Validator.quoted("x".repeat(100))).hasSize(60).endsWith("…");
+        assertThat(FieldMessages.violation("must be short", "a\u202eb")).isEqualTo("must be short, got 'a\\u202Eb'");
+    }
+}
