@@ -391,13 +391,24 @@ public class AgentCoordinator implements SmartLifecycle {
         return agents.byIds(ids);
     }
 
-    /** The agent, which must be registered by the caller (or the caller an admin) and not lost. */
-    private AgentRecord live(long agentId, Caller caller) {
+    /**
+     * The agent, which must have been registered by the caller (or the caller be an admin).
+     *
+     * @throws NotFoundException if there is no such agent
+     * @throws NotAllowedException if the caller may not act as it
+     */
+    AgentRecord owned(long agentId, Caller caller) {
         AgentRecord agent = get(agentId);
         if (!caller.admin() && (agent.builtIn() || !agent.registeredBy().equals(caller.name()))) {
             throw new NotAllowedException("agent " + agentId + " is not this token's: an agent acts with the token "
                     + "it registered with (or an admin's); register this host to get an agent id of its own");
         }
+        return agent;
+    }
+
+    /** The agent, which must be registered by the caller (or the caller an admin) and not lost. */
+    private AgentRecord live(long agentId, Caller caller) {
+        AgentRecord agent = owned(agentId, caller);
         if (!agents.heartbeat(agentId, clock.instant())) {
             throw new ConflictException("agent " + agentId + " was declared lost after no heartbeat since "
                     + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");

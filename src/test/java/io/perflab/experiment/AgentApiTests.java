@@ -102,7 +102,11 @@ class AgentApiTests {
         for (HttpResponse<String> foreign : List.of(send(otherToken, base + "/heartbeat", ""),
                 send(otherToken, base + "/poll?waitSeconds=0", ""),
                 send(otherToken, base + "/experiments/" + id + "/trials", trial("without", 0)),
-                send(otherToken, base + "/experiments/" + id + "/finish", "{\"outcome\": \"FAILED\"}"))) {
+                send(otherToken, base + "/experiments/" + id + "/finish", "{\"outcome\": \"FAILED\"}"),
+                // a malformed body is not read before the owner is checked (it answered 400)
+                send(otherToken, base + "/experiments/" + id + "/trials", "{\"variant\": [1, 2"),
+                send(otherToken, base + "/experiments/" + id + "/pairs", "{\"index\": \"x\"}"),
+                send(otherToken, base + "/experiments/" + id + "/finish", "not json"))) {
             assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
             assertThat(foreign.body()).contains("agent " + agent + " is not this token's")
                     .doesNotContain("java.", "Exception");
