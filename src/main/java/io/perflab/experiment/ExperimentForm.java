@@ -153,18 +153,26 @@ public class ExperimentForm {
 
     /**
      * The form's property path of a request field: {@code workload.clientThreads} is {@code workload[clientThreads]}
-     * here, {@code without.completion} is {@code without[completion]}.
+     * here, {@code without.completion} is {@code without} (the variant's options), {@code target[0]} is
+     * {@code target}.
      */
     static String path(String requestField) {
-        if (requestField.startsWith("withoutEnvironment") || requestField.startsWith("withEnvironment")) {
-            return requestField.replaceAll("[.\\[].*", "");
+        // a constraint on a map's values or a list's elements names them as a node of its own, e.g.
+        // with[flush].<map value> or target[0].<list element>
+        String field = requestField.replaceAll("\\.?<[a-z ]+>", "");
+        String root = field.replaceAll("[.\\[].*", "");
+        if (!MAP_FIELDS.contains(root)) {
+            return root;
         }
-        int dot = requestField.indexOf('.');
-        if (dot < 0) {
-            return requestField;
-        }
-        return requestField.substring(0, dot) + "[" + requestField.substring(dot + 1) + "]";
+        int dot = field.indexOf('.');
+        return dot < 0 ? field : field.substring(0, dot) + "[" + field.substring(dot + 1) + "]";
     }
+
+    /**
+     * The form's fields whose entries show their own errors ({@code workload[runSeconds]}); a variant's options show
+     * theirs together, under the variant.
+     */
+    private static final java.util.Set<String> MAP_FIELDS = java.util.Set.of("workload");
 
     /** Only the options the user set; with a preset, none set means "take the preset's". */
     private static Map<String, String> nonBlank(Map<String, String> options, boolean hasPreset) {

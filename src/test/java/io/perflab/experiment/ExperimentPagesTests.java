@@ -171,6 +171,15 @@ class ExperimentPagesTests extends UploadServer {
                         "must be a whole number up to 2147483647, got &#39;x&#39;",
                         "must be a whole number, got &#39;many&#39;", "must be a number of seconds")
                 .doesNotContain("java.lang", "Failed to convert");
+
+        // a constraint on one entry of a map or list (an option value too long, a hidden character in a target)
+        // answered 500: its path named the entry's value as a property of its own
+        HttpResponse<String> entries = browser.send(post("/experiments/new", "name=entries&preset=sync-completion"
+                + "&design=alternating&with%5Bflush%5D=" + "x".repeat(300) + "&target=cpu_us_per_req%3A1%25%E2%80%AE"
+                + "&_csrf=" + formCsrf), HttpResponse.BodyHandlers.ofString());
+        assertThat(entries.statusCode()).isEqualTo(200);
+        assertThat(entries.body()).contains("field-error", "size must be between 0 and 40",
+                "must be printable text without control characters").doesNotContain("java.lang");
     }
 
     @Test
