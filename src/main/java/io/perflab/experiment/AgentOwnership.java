@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -19,9 +20,10 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration
 class AgentOwnership implements WebMvcConfigurer, HandlerInterceptor {
 
-    private final AgentCoordinator coordinator;
+    /** Absent in a test of the web layer alone, which has no agents. */
+    private final ObjectProvider<AgentCoordinator> coordinator;
 
-    AgentOwnership(AgentCoordinator coordinator) {
+    AgentOwnership(ObjectProvider<AgentCoordinator> coordinator) {
         this.coordinator = coordinator;
     }
 
@@ -33,12 +35,13 @@ class AgentOwnership implements WebMvcConfigurer, HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         Authentication caller = SecurityContextHolder.getContext().getAuthentication();
-        if (!"POST".equals(request.getMethod()) || caller == null
+        AgentCoordinator agents = coordinator.getIfAvailable();
+        if (!"POST".equals(request.getMethod()) || caller == null || agents == null
                 || !(request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> vars)
                 || !(vars.get("id") instanceof String id) || !id.matches("\\d{1,18}")) {
             return true;
         }
-        coordinator.owned(Long.parseLong(id), new AgentCoordinator.Caller(caller.getName(),
+        agents.owned(Long.parseLong(id), new AgentCoordinator.Caller(caller.getName(),
                 ExperimentApiController.isAdmin(caller)));
         return true;
     }

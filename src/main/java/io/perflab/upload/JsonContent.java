@@ -1,7 +1,6 @@
 package io.perflab.upload;
 
 import io.perflab.system.PrintableText;
-
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;

@@ -48,8 +48,8 @@ final class UploadValidator {
         for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
             requireLength(side.getKey() + ".label", side.getValue().label(), 200);
             side.getValue().configuration().forEach((setting, value) -> {
-                requirePrintable("configuration of '" + side.getKey() + "'", setting);
-                requirePrintable("configuration '" + setting + "' of '" + side.getKey() + "'", value);
+                requirePrintable("configuration of '" + side.getKey() + "'", setting, false);
+                requirePrintable("configuration '" + setting + "' of '" + side.getKey() + "'", value, true);
             });
             if (side.getValue().metrics().isEmpty()) {
                 throw new InvalidUploadException("Variant '" + side.getKey() + "' has no metrics.");
@@ -68,9 +68,9 @@ final class UploadValidator {
         }
         // after the metrics: a harness output's benchmark is named after its metrics, whose message is clearer
         requireLength("benchmark", benchmark, 200);
-        requirePrintable("'name'", name);
-        requirePrintable("machine", parsed.machine());
-        parsed.tags().forEach(tag -> requirePrintable("tags", tag));
+        requirePrintable("'name'", name, false);
+        requirePrintable("machine", parsed.machine(), true);
+        parsed.tags().forEach(tag -> requirePrintable("tags", tag, false));
         if (!parsed.machine().isEmpty() && json.writeValueAsString(parsed.machine()).length() > 16_000) {
             throw new InvalidUploadException("'machine' is longer than 16000 characters as JSON.");
         }
@@ -87,11 +87,11 @@ final class UploadValidator {
         if (key.length() > 100) {
             throw new InvalidUploadException("Metric '" + key + "': the name is longer than 100 characters.");
         }
-        requirePrintable("the name of metric '" + key + "'", key);
+        requirePrintable("the name of metric '" + key + "'", key, false);
         if (samples.unit() != null && samples.unit().length() > 40) {
             throw new InvalidUploadException("Metric '" + key + "': the unit is longer than 40 characters.");
         }
-        requirePrintable("the unit of metric '" + key + "'", samples.unit());
+        requirePrintable("the unit of metric '" + key + "'", samples.unit(), false);
         List<Double> values = samples.values();
         if (values.isEmpty()) {
             throw new InvalidUploadException("Metric '" + key + "' of '" + side + "' has no values; give at least "
@@ -115,23 +115,26 @@ final class UploadValidator {
         if (value != null && value.length() > max) {
             throw new InvalidUploadException("'" + field + "' is longer than " + max + " characters.");
         }
-        requirePrintable("'" + field + "'", value);
+        requirePrintable("'" + field + "'", value, false);
     }
 
     /**
      * Text shown on pages, in reports and on terminals, and every text inside {@code value} when it is a map or a
      * list (a machine description), keys too: no control characters, none that hide or reorder text.
+     *
+     * @param details whether the text may hold line breaks and tabs (a value of a machine description or a
+     *     configuration setting, such as lscpu output); names, keys and units may not
      */
-    private static void requirePrintable(String what, Object value) {
+    private static void requirePrintable(String what, Object value, boolean details) {
         if (value instanceof Map<?, ?> map) {
             map.forEach((key, inner) -> {
-                requirePrintable(what, key);
-                requirePrintable(what + " '" + key + "'", inner);
+                requirePrintable(what, key, false);
+                requirePrintable(what + " '" + key + "'", inner, details);
             });
         } else if (value instanceof List<?> list) {
-            list.forEach(inner -> requirePrintable(what, inner));
+            list.forEach(inner -> requirePrintable(what, inner, details));
         } else if (value instanceof String text) {
-            int at = PrintableText.Validator.firstProblem(text, false);
+            int at = PrintableText.Validator.firstProblem(details ? text.replace('\t', ' ') : text, details);
             if (at >= 0) {
                 throw new InvalidUploadException(Character.toUpperCase(what.charAt(0)) + what.substring(1)
                         + " holds " + PrintableText.Validator.problemAt(text, at) + "; it must be printable text.");

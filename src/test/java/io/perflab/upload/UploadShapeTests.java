@@ -71,6 +71,9 @@ class UploadShapeTests {
                         "unit of metric 'parse'"),
                 Arguments.of("csv", "metric,value\nparse\u200b_ns,1.5\nparse\u200b_ns,1.6\n",
                         "metric 'parse\\u200B_ns'"),
+                Arguments.of("json", "{\"benchmark\": \"b\", \"metrics\": {\"m\": [1, 2]}, \"machine\": {\"lscpu\": "
+                        + "\"CPU(s):\\t2\\nModel name:\\tEPYC\\u001b[0m\"}}",
+                        "Machine 'lscpu' holds a control character (U+001B)"),
                 Arguments.of("rpcbench", "Mode:            Sy\u001bnc\n----\nReqs/sec:         9135.95\n",
                         "Configuration 'mode'"));
     }
@@ -87,6 +90,20 @@ class UploadShapeTests {
                         + "position \\d+; it must be printable text\\.")
                 .satisfies(e -> assertThat(e.getMessage().codePoints()
                         .allMatch(PrintableText.Validator::printable)).isTrue());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aMachineDescriptionMayHoldLinesAndTabsButNamesMayNot() {
+        String lscpu = "CPU(s):\t2\r\nModel name:\tAMD EPYC\n";
+        ParsedUpload upload = formats.parse("{\"benchmark\": \"b\", \"metrics\": {\"m\": [1, 2]}, \"machine\": "
+                + "{\"lscpu\": " + JsonContent.MAPPER.writeValueAsString(lscpu) + "}}", UploadFormat.JSON,
+                ParsedUpload.WITH, null);
+        assertThat(UploadValidator.validate(upload, null, null, GitInfo.NONE, Map.of(), JsonContent.MAPPER).parsed()
+                .machine()).containsEntry("lscpu", lscpu);
+        assertThatThrownBy(() -> UploadValidator.validate(formats.parse("{\"benchmark\": \"b\", \"name\": "
+                + "\"two\\nlines\", \"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON, ParsedUpload.WITH, null),
+                null, null, GitInfo.NONE, Map.of(), JsonContent.MAPPER))
+                .hasMessage("'name' holds a control character (U+000A) at position 4; it must be printable text.");
     }
 
     /** Null when the content is taken with printable names or refused in words; else what went wrong. */
