@@ -7,6 +7,7 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Direction;
 import io.perflab.system.JsonErrors;
+import io.perflab.system.PrintableText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,6 +97,7 @@ final class SampleFiles {
             throw new BadFileException(file + ": not an experiment file of perflab ab --out: "
                     + (e.getCause() == null ? e.getMessage() : JsonErrors.describe(e.getCause())));
         }
+        checkNames(file, trials);
         boolean both = trials.stream().anyMatch(t -> VariantName.WITH.label().equals(t.variant()))
                 && trials.stream().anyMatch(t -> VariantName.WITHOUT.label().equals(t.variant()));
         Map<String, List<double[]>> metrics = new LinkedHashMap<>();
@@ -143,9 +145,30 @@ final class SampleFiles {
         }
         try {
             List<TrialResult> results = ExperimentJson.readTrials(text);
-            return PairedSamples.isPaired(results) ? Optional.of(results) : Optional.empty();
+            if (!PairedSamples.isPaired(results)) {
+                return Optional.empty();
+            }
+            checkNames(file, results);
+            return Optional.of(results);
         } catch (IllegalArgumentException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The metric names a table will print are printable text: a name holding an escape code or a right-to-left
+     * override would act on the terminal, or reorder the table, instead of being shown.
+     */
+    private static void checkNames(Path file, List<TrialResult> trials) throws BadFileException {
+        for (TrialResult trial : trials) {
+            for (String key : trial.metrics().keySet()) {
+                int at = PrintableText.Validator.firstProblem(key, false);
+                if (at >= 0) {
+                    throw new BadFileException(file + ": the metric '" + PrintableText.Validator.shown(key)
+                            + "' of trial " + trial.ordinal() + " holds " + PrintableText.Validator.problemAt(key, at)
+                            + "; metric names are printable text");
+                }
+            }
         }
     }
 

@@ -140,6 +140,16 @@ class CompareCommandTests {
                 + "\"metrics\":{\"x\":\"fast\"}}]}");
         assertThat(run(good.toString(), json.toString()).err()).contains(json + ": not an experiment file of perflab ab --out: trials[0].metrics.x: must be a number");
 
+        // a metric name that would act on the terminal (it was printed as it was, colouring the table)
+        Path escape = dir.resolve("escape.json");
+        Files.writeString(escape, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
+                + "\"metrics\":{\"cpu\\u001b[31m\":1.5}}]}");
+        Run escaped = run(good.toString(), escape.toString());
+        assertThat(escaped.status()).isEqualTo(2);
+        assertThat(escaped.err()).contains(escape + ": the metric 'cpu\\u001B[31m' of trial 0 holds a control "
+                + "character (U+001B) at position 4; metric names are printable text").doesNotContain("\u001b");
+        assertThat(escaped.out()).doesNotContain("\u001b");
+
         Path one = dir.resolve("one.txt");
         Files.writeString(one, "5\n");
         Run single = run(good.toString(), one.toString());
