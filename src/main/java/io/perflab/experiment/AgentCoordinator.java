@@ -479,8 +479,9 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of(prefix + "metrics", "at most " + MAX_METRICS + " metrics");
         }
         result.metrics().forEach((key, value) -> {
-            if (key.isEmpty() || key.length() > 100 || !printable(key)) {
-                throw InvalidInputException.of(prefix + "metrics", "metric keys are 1 to 100 printable characters");
+            if (key.isEmpty() || key.length() > 100 || !printableText(key)) {
+                throw InvalidInputException.of(prefix + "metrics", "metric keys are 1 to 100 printable characters "
+                        + "(no control or hidden format characters), got '" + quoted(key) + "'");
             }
             if (value == null || !Double.isFinite(value)) {
                 throw InvalidInputException.of(prefix + "metrics." + key, "must be a finite number, got " + value);
@@ -490,7 +491,7 @@ public class AgentCoordinator implements SmartLifecycle {
             if (!result.metrics().containsKey(key)) {
                 throw InvalidInputException.of(prefix + "parsedMetrics." + key, "has no sample in metrics");
             }
-            if (metric.unit().length() > 40 || !printable(metric.unit())) {
+            if (metric.unit().length() > 40 || !printableText(metric.unit())) {
                 throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".unit",
                         "at most 40 printable characters");
             }
@@ -643,10 +644,6 @@ public class AgentCoordinator implements SmartLifecycle {
         } catch (IllegalArgumentException e) {
             throw InvalidInputException.of(field, e.getMessage());
         }
-    }
-
-    private static boolean printable(String text) {
-        return text.codePoints().noneMatch(Character::isISOControl);
     }
 
     /** Text a page shows as it is: no control characters, and none that hide or reorder text (a bidi override). */

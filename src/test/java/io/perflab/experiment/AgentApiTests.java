@@ -228,6 +228,12 @@ class AgentApiTests {
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, "
                 + "\"parsedMetrics\": {\"wall_time_ms\": {\"unit\": \"ms\", \"higherIsBetter\": false, "
                 + "\"values\": [1.5, null]}}")), "parsedMetrics.wall_time_ms.values", "must be numbers, got null");
+        // a right-to-left override in a metric's name or unit reorders the experiment page (it was stored)
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("wall_time_ms", "wall\\u202e_ms")),
+                "metrics", "no control or hidden format characters), got 'wall?_ms'");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, "
+                + "\"parsedMetrics\": {\"wall_time_ms\": {\"unit\": \"m\\u202es\", \"higherIsBetter\": false, "
+                + "\"values\": [1.5]}}")), "parsedMetrics.wall_time_ms.unit", "at most 40 printable characters");
         HttpResponse<String> longStatus = send(agentToken, trials, trial("without", 0).replace("\"OK\"",
                 "\"" + "\\u001b".repeat(20_000) + "\""));
         assertRefused(longStatus, "status", "is not one of");
