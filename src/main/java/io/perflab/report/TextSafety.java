@@ -1,34 +1,42 @@
 package io.perflab.report;
 
+import io.perflab.system.PrintableText;
+
 /**
  * User text for the plain-text and Markdown reports. Plain text needs no markup escaping, but control characters
  * (an ANSI escape sequence in a benchmark name would drive the terminal of whoever {@code cat}s the file) are
- * replaced, and line breaks are folded where one line is expected.
+ * replaced, as are characters that hide or reorder text, and line breaks are folded where one line is expected.
  */
 final class TextSafety {
 
     private TextSafety() {
     }
 
-    /** One line of plain text: control characters and line breaks become spaces. */
+    /**
+     * One line of plain text: control characters, line breaks and characters that hide or reorder text (a
+     * right-to-left override, stored before names were checked for it) become spaces.
+     */
     static String line(String text) {
         if (text == null) {
             return "";
         }
         StringBuilder b = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> b.appendCodePoint(Character.isISOControl(c) || c == 0x2028 || c == 0x2029
-                ? ' ' : c));
+        text.codePoints().forEach(c -> b.appendCodePoint(!PrintableText.Validator.printable(c) || c == 0x2028
+                || c == 0x2029 ? ' ' : c));
         return b.toString();
     }
 
-    /** Several lines of plain text (an error with its output): control characters except line breaks removed. */
+    /**
+     * Several lines of plain text (an error with its output): control characters but line breaks and tabs, and
+     * characters that hide or reorder text, become spaces.
+     */
     static String block(String text) {
         if (text == null) {
             return "";
         }
         StringBuilder b = new StringBuilder(text.length());
         text.replace("\r\n", "\n").codePoints().forEach(c -> b.appendCodePoint(
-                c == '\n' || c == '\t' ? c : Character.isISOControl(c) ? ' ' : c));
+                c == '\n' || c == '\t' || PrintableText.Validator.printable(c) ? c : ' '));
         return b.toString();
     }
 

@@ -21,5 +21,8 @@ class TextSafetyTests {
         assertThat(TextSafety.line("red \u001b[31mtext\r\nnext\u2028")).isEqualTo("red  [31mtext  next ");
         assertThat(TextSafety.block("one\r\ntwo\u0007\n\tthree")).isEqualTo("one\ntwo \n\tthree");
         assertThat(TextSafety.line("<b>bold</b>")).isEqualTo("<b>bold</b>");
+        assertThat(TextSafety.line("exe.\u202etxt \u200bx 👩\u200D💻")).isEqualTo("exe. txt  x 👩\u200D💻");
+        assertThat(TextSafety.block("a\u202eb\n\tc")).isEqualTo("a b\n\tc");
+        assertThat(TextSafety.markdown("m\u202e|x")).isEqualTo("m \\|x");
     }
 }
