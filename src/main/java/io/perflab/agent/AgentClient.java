@@ -8,6 +8,7 @@ import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.system.Texts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -157,6 +158,6 @@ public final class AgentClient {
         } catch (JacksonException notJson) {
             // show the body as it is
         }
-        return body.length() > 300 ? body.substring(0, 300) + "…" : body;
+        return Texts.cut(body, 301);
     }
 }

@@ -2,6 +2,7 @@ package io.perflab.agent;
 
 import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.trial.HostEnvironment;
+import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -23,8 +24,7 @@ public final class AgentHost {
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         environment.remove("jvm_flags");
         environment.put("cpu_accounting", CpuTimeAccounting.host().describe());
-        environment.replaceAll((key, value) -> value.length() > MAX_VALUE ? value.substring(0, MAX_VALUE - 1) + "…"
-                : value);
+        environment.replaceAll((key, value) -> Texts.cut(value, MAX_VALUE));
         return environment;
     }
 }

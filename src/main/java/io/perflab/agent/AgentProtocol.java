@@ -20,6 +20,7 @@ import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.PrintableText;
+import io.perflab.system.Texts;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,9 +187,8 @@ public final class AgentProtocol {
             Map<String, String> environment = new LinkedHashMap<>();
             result.environment().entrySet().stream().filter(e -> !e.getKey().isEmpty())
                     .limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(printable(e.getKey(), false),
-                            e.getValue() == null ? null : printable(e.getValue().length() <= MAX_ENVIRONMENT_VALUE
-                                    ? e.getValue() : e.getValue().substring(0, MAX_ENVIRONMENT_VALUE - 1) + "…",
-                                    true)));
+                            e.getValue() == null ? null
+                                    : printable(Texts.cut(e.getValue(), MAX_ENVIRONMENT_VALUE), true)));
             PairPosition pair = result.pair();
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),
                     result.end(), result.pid(), result.metrics(), environment, result.error(), parsed,

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.perflab.system.Texts;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -271,7 +272,7 @@ class ExperimentEventChannel implements SmartLifecycle {
 
     private JsonNode cutTexts(JsonNode node) {
         if (node.isString() && node.asString().length() > MAX_TEXT) {
-            return json.getNodeFactory().textNode(node.asString().substring(0, MAX_TEXT) + "…");
+            return json.getNodeFactory().textNode(Texts.cut(node.asString(), MAX_TEXT + 1));
         }
         if (node.isObject()) {
             ObjectNode copy = json.createObjectNode();

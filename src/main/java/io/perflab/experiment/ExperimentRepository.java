@@ -19,6 +19,7 @@ import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.SqlPatterns;
+import io.perflab.system.Texts;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -221,7 +222,7 @@ public class ExperimentRepository {
         if (!e.warnings().isEmpty()) {
             List<String> kept = new ArrayList<>();
             for (String warning : e.warnings()) {
-                kept.add(truncate(warning, MAX_WARNING_LENGTH));
+                kept.add(Texts.cut(warning, MAX_WARNING_LENGTH));
                 if (json.writeValueAsString(kept).length() > 15_000) {
                     kept.set(kept.size() - 1, (e.warnings().size() - kept.size() + 1) + " more warnings left out");
                     break;
@@ -233,7 +234,7 @@ public class ExperimentRepository {
         e.configurations().forEach((side, settings) -> {
             Map<String, String> kept = new LinkedHashMap<>();
             for (Map.Entry<String, String> setting : settings.entrySet()) {
-                kept.put(setting.getKey(), truncate(setting.getValue(), 200));
+                kept.put(setting.getKey(), Texts.cut(setting.getValue(), 200));
                 if (json.writeValueAsString(kept).length() > 4000) {
                     kept.remove(setting.getKey());
                     break;
@@ -533,7 +534,7 @@ public class ExperimentRepository {
                 .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
                         placement.withCpus(), placement.first().label(), timestamp(pair.start()),
                         timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
-                        truncate(pair.error(), 8000), agentId)
+                        Texts.cut(pair.error(), 8000), agentId)
                 .update();
         pair.results().forEach(result -> insertRun(experimentId, agentId, result));
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
@@ -594,7 +595,7 @@ public class ExperimentRepository {
 
     /** Why a paired experiment stopped before its last planned pair. */
     public void recordStopReason(long experimentId, String reason) {
-        jdbc.sql("UPDATE experiment SET stop_reason = ? WHERE id = ?").params(truncate(reason, 4000), experimentId)
+        jdbc.sql("UPDATE experiment SET stop_reason = ? WHERE id = ?").params(Texts.cut(reason, 4000), experimentId)
                 .update();
     }
 
@@ -609,7 +610,7 @@ public class ExperimentRepository {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
-                        json.writeValueAsString(result.environment()), truncate(result.error(), 8000),
+                        json.writeValueAsString(result.environment()), Texts.cut(result.error(), 8000),
                         outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
                         pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
                         pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId)
@@ -811,7 +812,7 @@ public class ExperimentRepository {
                 + (to == ExperimentStatus.QUEUED ? ", finished_at = NULL" : "")
                 + " WHERE id = ? AND status = ?";
         List<Object> params = new ArrayList<>(List.of(to.name()));
-        params.add(truncate(error, 4000));
+        params.add(Texts.cut(error, 4000));
         if (timeColumn != null) {
             params.add(timestamp(now));
         }
@@ -958,7 +959,7 @@ public class ExperimentRepository {
         boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = " + notBefore("started_at")
                         + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
                         + (agentId == null ? "" : " AND agent_id = ?"))
-                .params(params(to.name(), truncate(error, 4000), end, end, resumeOnClaim, id, agentId))
+                .params(params(to.name(), Texts.cut(error, 4000), end, end, resumeOnClaim, id, agentId))
                 .update() == 1;
         if (ended) {
             jdbc.sql("UPDATE experiment_claim SET ended_at = " + notBefore("claimed_at")
@@ -1075,9 +1076,4 @@ public class ExperimentRepository {
     static OffsetDateTime timestamp(Instant instant) {
         return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
-
-    private static String truncate(String text, int max) {
-        return text == null || text.length() <= max ? text : text.substring(0, max - 1) + "…";
-    }
-
 }

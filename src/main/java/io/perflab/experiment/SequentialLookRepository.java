@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.paired.SequentialStopping;
 import io.perflab.stats.SequentialLook;
+import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,6 @@ public class SequentialLookRepository {
     }
 
     private static String truncate(String text) {
-        return text.length() <= 2000 ? text : text.substring(0, 1999) + "…";
+        return Texts.cut(text, 2000);
     }
 }

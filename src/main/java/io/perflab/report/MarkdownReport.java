@@ -5,6 +5,7 @@ import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultsSummary;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.system.Texts;
 import java.util.List;
 import java.util.Map;
 
@@ -138,6 +139,6 @@ final class MarkdownReport {
             return "no error recorded";
         }
         String first = error.strip().lines().findFirst().orElse("");
-        return first.length() > 200 ? first.substring(0, 199) + "…" : first;
+        return Texts.cut(first, 200);
     }
 }

@@ -106,7 +106,7 @@ public @interface PrintableText {
         public static String quoted(String text) {
             String shown = text == null ? "" : text.codePoints().map(c -> printable(c) ? c : '?')
                     .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-            return shown.length() > 60 ? shown.substring(0, 59) + "…" : shown;
+            return Texts.cut(shown, 60);
         }
     }
 }

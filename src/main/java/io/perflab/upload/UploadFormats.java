@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.system.Texts;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -81,7 +82,7 @@ final class UploadFormats {
 
     /** {@code name} cut to {@value #MAX_BENCHMARK_NAME} characters, ending in '…' when it was cut. */
     static String shortened(String name) {
-        return name.length() <= MAX_BENCHMARK_NAME ? name : name.substring(0, MAX_BENCHMARK_NAME - 1) + "…";
+        return Texts.cut(name, MAX_BENCHMARK_NAME);
     }
 
     /** "expected X; found Y" for content that is not {@code expected} at all. */
@@ -154,9 +155,7 @@ final class UploadFormats {
             return what + detected.map(f -> " (it looks like " + f.label() + ")").orElse("");
         }
         String firstLine = trimmed.lines().findFirst().orElse("");
-        if (firstLine.length() > 60) {
-            firstLine = firstLine.substring(0, 60) + "…";
-        }
+        firstLine = Texts.cut(firstLine, 61);
         return "text starting '" + firstLine + "'" + detected.map(f -> " (it looks like " + f.label() + ")").orElse("");
     }
 

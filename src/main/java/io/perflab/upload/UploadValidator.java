@@ -3,6 +3,7 @@ package io.perflab.upload;
 import io.perflab.experiment.MetricDefinition;
 import io.perflab.stats.Sample;
 import io.perflab.system.PrintableText;
+import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class UploadValidator {
         if (name == null || name.isBlank()) {
             name = benchmark + (git.commit() == null ? "" : " @ " + shortCommit(git.commit()));
         }
-        name = name.length() > 200 ? name.substring(0, 199) + "…" : name;
+        name = Texts.cut(name, 200);
         if (parsed.variants().isEmpty()) {
             throw new InvalidUploadException("The upload has no metrics.");
         }

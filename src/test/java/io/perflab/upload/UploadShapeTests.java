@@ -106,6 +106,18 @@ class UploadShapeTests {
                 .hasMessage("'name' holds a control character (U+000A) at position 4; it must be printable text.");
     }
 
+    @org.junit.jupiter.api.Test
+    void aLongNameIsCutBetweenCharactersNotInsideOne() throws Exception {
+        // 198 letters and emoji: cut to 199 characters + "…", the 199th was the first half of an emoji (it was kept,
+        // half a surrogate pair, and the name then failed its own check)
+        String name = "n".repeat(198) + "😀".repeat(30);
+        ParsedUpload upload = formats.parse("{\"benchmark\": \"b\", \"name\": " + JsonContent.MAPPER
+                .writeValueAsString(name) + ", \"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON, ParsedUpload.WITH,
+                null);
+        assertThat(UploadValidator.validate(upload, null, null, GitInfo.NONE, Map.of(), JsonContent.MAPPER).name())
+                .isEqualTo("n".repeat(198) + "…");
+    }
+
     /** Null when the content is taken with printable names or refused in words; else what went wrong. */
     private String outcome(String content, UploadFormat format) {
         try {

@@ -2,6 +2,7 @@ package io.perflab.display.chart;
 
 import io.perflab.display.Format;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.system.Texts;
 
 /**
  * A chart's plot area inside its margins, and the furniture drawn around it: the value axis with its grid, the
@@ -52,6 +53,6 @@ record Frame(double width, double height, double left, double rightMargin, doubl
 
     /** {@code text}, cut to {@code max} characters with an ellipsis. */
     static String shorten(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+        return Texts.cut(text, max);
     }
 }
