@@ -202,10 +202,7 @@ public final class AgentProtocol {
          * hides or reorders text (a right-to-left override, an unpaired surrogate) made {@code ?}.
          */
         public static String printable(String text, boolean value) {
-            StringBuilder shown = new StringBuilder(text.length());
-            text.codePoints().forEach(c -> shown.appendCodePoint(value && (c == '\n' || c == '\r' || c == '\t')
-                    || PrintableText.Validator.printable(c) ? c : '?'));
-            return shown.toString();
+            return PrintableText.Validator.replaced(text, '?', value ? "\n\r\t" : "");
         }
 
         /**
@@ -381,15 +378,7 @@ public final class AgentProtocol {
             if (message == null) {
                 return new Finish(outcome, null);
             }
-            StringBuilder shown = new StringBuilder();
-            message.codePoints().forEach(c -> shown.appendCodePoint(c == '\n' || PrintableText.Validator.printable(c)
-                    ? c : ' '));
-            if (shown.length() > MAX_MESSAGE) {
-                int cut = Character.isHighSurrogate(shown.charAt(MAX_MESSAGE - 2)) ? MAX_MESSAGE - 2 : MAX_MESSAGE - 1;
-                shown.setLength(cut);
-                shown.append('…');
-            }
-            return new Finish(outcome, shown.toString());
+            return new Finish(outcome, Texts.cut(PrintableText.Validator.replaced(message, ' ', "\n"), MAX_MESSAGE));
         }
     }
 

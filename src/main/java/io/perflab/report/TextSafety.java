@@ -20,10 +20,7 @@ final class TextSafety {
         if (text == null) {
             return "";
         }
-        StringBuilder b = new StringBuilder(text.length());
-        text.codePoints().forEach(c -> b.appendCodePoint(!PrintableText.Validator.printable(c) || c == 0x2028
-                || c == 0x2029 ? ' ' : c));
-        return b.toString();
+        return PrintableText.Validator.replaced(text.replace('\u2028', ' ').replace('\u2029', ' '), ' ', "");
     }
 
     /**
@@ -34,10 +31,7 @@ final class TextSafety {
         if (text == null) {
             return "";
         }
-        StringBuilder b = new StringBuilder(text.length());
-        text.replace("\r\n", "\n").codePoints().forEach(c -> b.appendCodePoint(
-                c == '\n' || c == '\t' || PrintableText.Validator.printable(c) ? c : ' '));
-        return b.toString();
+        return PrintableText.Validator.replaced(text.replace("\r\n", "\n"), ' ', "\n\t");
     }
 
     /**

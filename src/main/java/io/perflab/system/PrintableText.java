@@ -104,9 +104,18 @@ public @interface PrintableText {
          * that hides or reorders text) shown as {@code ?}, cut to 60 characters.
          */
         public static String quoted(String text) {
-            String shown = text == null ? "" : text.codePoints().map(c -> printable(c) ? c : '?')
-                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-            return Texts.cut(shown, 60);
+            return Texts.cut(replaced(text == null ? "" : text, '?', ""), 60);
+        }
+
+        /**
+         * {@code text} with every character that is not {@link #printable}, but those in {@code kept} (line breaks
+         * and tabs where a page or a file shows several lines), made {@code replacement}.
+         */
+        public static String replaced(String text, char replacement, String kept) {
+            StringBuilder shown = new StringBuilder(text.length());
+            text.codePoints().forEach(c -> shown.appendCodePoint(printable(c) || kept.indexOf(c) >= 0 ? c
+                    : replacement));
+            return shown.toString();
         }
     }
 }
