@@ -132,9 +132,7 @@ public class MigrationTests {
 
     @Test
     void anH2DatabaseOfThePreviousReleaseMigratesAndItsExperimentsStillRun() {
-        SingleConnectionDataSource database = new SingleConnectionDataSource(
-                "jdbc:h2:mem:previous-release;DB_CLOSE_DELAY=-1", "sa", "", true);
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("3")).load().migrate();
+        SingleConnectionDataSource database = migratedTo("previous-release", "3");
         JdbcClient jdbc = JdbcClient.create(database);
         // an experiment as the previous release stored it: its workload as the list of perflab bench flags
         jdbc.sql("""
@@ -162,9 +160,7 @@ public class MigrationTests {
 
     @Test
     void experimentsAndRunsStoredBeforeThePairedDesignsReadBackAsFreshOnes() {
-        SingleConnectionDataSource database = new SingleConnectionDataSource(
-                "jdbc:h2:mem:before-paired-designs;DB_CLOSE_DELAY=-1", "sa", "", true);
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("6")).load().migrate();
+        SingleConnectionDataSource database = migratedTo("before-paired-designs", "6");
         JdbcClient jdbc = JdbcClient.create(database);
         jdbc.sql("""
                 INSERT INTO experiment (id, name, kind, status, runs_per_variant, run_order, seed,
@@ -196,9 +192,7 @@ public class MigrationTests {
 
     @Test
     void tokensThatSharedALiveNameBeforeNamesWereUniqueKeepWorkingAndTheNewestHoldsTheName() {
-        SingleConnectionDataSource database = new SingleConnectionDataSource(
-                "jdbc:h2:mem:before-unique-token-names;DB_CLOSE_DELAY=-1", "sa", "", true);
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("17")).load().migrate();
+        SingleConnectionDataSource database = migratedTo("before-unique-token-names", "17");
         JdbcClient jdbc = JdbcClient.create(database);
         for (String[] token : new String[][] {{"1", "ci", null}, {"2", "ci", null}, {"3", "ci", "CURRENT_TIMESTAMP"},
                 {"4", "nightly", null}}) {
@@ -214,6 +208,14 @@ public class MigrationTests {
                 + "=" + rs.getString(2)).list()).containsExactly("1=null", "2=ci", "3=null", "4=nightly");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token WHERE revoked_at IS NULL").query(Long.class).single())
                 .isEqualTo(3);
+    }
+
+    /** An in-memory H2 database named {@code name}, migrated up to {@code version} as a release left it. */
+    private static SingleConnectionDataSource migratedTo(String name, String version) {
+        SingleConnectionDataSource database = new SingleConnectionDataSource(
+                "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", true);
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion(version)).load().migrate();
+        return database;
     }
 
     /** Experiment 1's variants as every release stored them: monitor against notification completion. */
