@@ -3,6 +3,7 @@ package io.perflab.cli;
 import io.perflab.display.Format;
 import io.perflab.paired.HostProbeCheck;
 import io.perflab.paired.PairedSamples;
+import io.perflab.paired.WarmupCheck;
 import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
@@ -16,6 +17,7 @@ import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.VarianceComponents;
 import io.perflab.stats.WindowsPerPair;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,6 +89,7 @@ final class PairedSummary {
         if (probe != null) {
             s.append(hostNote(probe, options));
         }
+        s.append(warmup(samples, new ArrayList<>(analyses.keySet()), options));
         s.append(sensitivity(analyses, windows, options));
         s.append(components(analyses, PairCosts.of(results, windows)));
         return s.toString();
@@ -110,6 +113,35 @@ final class PairedSummary {
             s.append(String.format(Locale.ROOT, "%-32s %9s %12s%n", metric,
                     Format.detectable(power.minimumDetectableEffectPercent()),
                     Format.runs(power.runsPerVariantForTarget())));
+        });
+        return s.toString();
+    }
+
+    /**
+     * How each variant's JVMs moved from their first window to their last, per measured metric, and whether they
+     * moved differently ({@link WarmupCheck}): the evidence that both were equally warmed up when measured.
+     */
+    static String warmup(PairedSamples samples, List<String> metrics, ComparisonOptions options) {
+        Map<String, WarmupCheck.Judged> judged = WarmupCheck.judge(samples, metrics, options);
+        if (judged.isEmpty()) {
+            return "";
+        }
+        String row = "%-32s %9s %9s %-34s %9s%n";
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nWarmup: each JVM's change from its first "
+                + "window to its last (least squares over its windows). Window j of one variant is compared with "
+                + "window j of the other, so a drift both share cancels; one that differs does not.%n" + row,
+                "metric", "with", "without", "difference [" + Display.level(options.confidenceLevel()) + " CI]",
+                "Holm p"));
+        judged.forEach((metric, j) -> s.append(String.format(Locale.ROOT, row, metric,
+                Display.percent(j.drift().withPercent()), Display.percent(j.drift().withoutPercent()),
+                Display.percent(j.drift().relativeDifference().percent()) + " " + Display.percentInterval(
+                        j.drift().relativeDifference().ciLowPercent(), j.drift().relativeDifference().ciHighPercent()),
+                Display.pValue(j.adjustedP()).strip())));
+        judged.forEach((metric, j) -> {
+            String note = WarmupCheck.note(j, options.alpha());
+            if (note != null) {
+                s.append("note (").append(metric).append("): ").append(note).append(".\n");
+            }
         });
         return s.toString();
     }

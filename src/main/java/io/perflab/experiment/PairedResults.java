@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.paired.HostProbeCheck;
 import io.perflab.paired.PairedSamples;
+import io.perflab.paired.WarmupCheck;
 import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
@@ -66,6 +67,7 @@ final class PairedResults {
         }
         double[] adjusted = holmByFamily(keys, analyses);
         String probeNote = probeNote(keys, analyses, options);
+        Map<String, WarmupCheck.Judged> warmup = WarmupCheck.judge(samples, keys, options);
         List<MetricComparison> comparisons = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
@@ -85,15 +87,22 @@ final class PairedResults {
                 continue;
             }
             MetricComparison c = comparison(metric, direction, a, adjusted[i], meanWithout, meanWith, costs, options);
-            if (probeNote != null && MetricKeys.HOST_ADJUSTED.containsValue(key)) {
-                List<String> warnings = new ArrayList<>(c.warnings());
-                warnings.add(probeNote);
-                c = new MetricComparison(c.metric(), c.groups(), c.change(), c.tests(), c.verdict(), c.reason(),
-                        warnings, c.sensitivity(), c.error(), c.paired());
+            if (MetricKeys.HOST_ADJUSTED.containsValue(key)) {
+                c = withWarning(c, probeNote);
             }
-            comparisons.add(c);
+            comparisons.add(withWarning(c, WarmupCheck.note(warmup.get(key), options.alpha())));
         }
         return List.copyOf(comparisons);
+    }
+
+    private static MetricComparison withWarning(MetricComparison c, String warning) {
+        if (warning == null) {
+            return c;
+        }
+        List<String> warnings = new ArrayList<>(c.warnings());
+        warnings.add(warning);
+        return new MetricComparison(c.metric(), c.groups(), c.change(), c.tests(), c.verdict(), c.reason(), warnings,
+                c.sensitivity(), c.error(), c.paired());
     }
 
     /**

@@ -26,8 +26,9 @@ public final class HostProbeCheck {
                 probe.relativeChange().ciLowPercent(), probe.relativeChange().ciHighPercent());
     }
 
-    /** Whether {@code key} is the probe or a metric scaled to it. */
+    /** Whether {@code key} is the probe (by its loop or by its system call) or a metric scaled to it. */
     public static boolean isHostScaled(String key) {
-        return key.equals(MetricKeys.HOST_PROBE_NS) || MetricKeys.HOST_ADJUSTED.containsValue(key);
+        return key.equals(MetricKeys.HOST_PROBE_NS) || key.equals(MetricKeys.HOST_PROBE_SYSCALL_NS)
+                || MetricKeys.HOST_ADJUSTED.containsValue(key);
     }
 }

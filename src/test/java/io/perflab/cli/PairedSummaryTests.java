@@ -58,4 +58,34 @@ class PairedSummaryTests {
         assertThat(text.lines().filter(l -> l.startsWith("cpu_us_per_req ")).toList())
                 .anySatisfy(l -> assertThat(l).matches("cpu_us_per_req\\s+±\\d+\\.\\d+%\\s+[\\d,]+"));
     }
+
+    @Test
+    void theSummaryShowsHowEachVariantMovedAcrossItsWindowsAndWarnsWhenTheyMovedApart() {
+        List<TrialResult> results = new ArrayList<>();
+        double[] noise = {1.01, 0.99, 1.02, 0.98, 1.00, 1.015, 0.985, 1.005};
+        int ordinal = 0;
+        for (int pair = 0; pair < noise.length; pair++) {
+            for (int window = 0; window < 3; window++) {
+                for (String variant : List.of("without", "with")) {
+                    boolean with = variant.equals("with");
+                    double n = noise[(pair + (with ? 2 * window + 3 : window)) % noise.length];
+                    double cpu = (with ? 41 * (1 - 0.04 * window) : 40) * n;
+                    results.add(new TrialResult(variant, ordinal++, TrialStatus.OK, Instant.EPOCH, Instant.EPOCH, 1,
+                            Map.of(MetricKeys.CPU_US_PER_REQ, cpu), Map.of(), null,
+                            new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+
+        String text = PairedSummary.format(results, ComparisonOptions.defaults());
+        String oneWindow = PairedSummary.format(pairs(1.0).stream().filter(r -> r.pair().window() == 0).toList(),
+                ComparisonOptions.defaults());
+
+        assertThat(text).contains("Warmup: each JVM's change from its first window to its last");
+        assertThat(text.lines().filter(l -> l.startsWith("cpu_us_per_req ") && l.contains("]")).toList())
+                .anySatisfy(l -> assertThat(l).matches("cpu_us_per_req\\s+-8\\.\\d\\d%\\s+[-+]\\d\\.\\d\\d%"
+                        + "\\s+-\\d+\\.\\d\\d% \\[.*\\]\\s+\\S+"));
+        assertThat(text).contains("note (cpu_us_per_req): the variants' JVMs were still warming up differently");
+        assertThat(oneWindow).as("one window per pair: no trend to tell").doesNotContain("Warmup:");
+    }
 }

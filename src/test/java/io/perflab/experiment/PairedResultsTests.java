@@ -91,4 +91,44 @@ class PairedResultsTests {
                 + " pairs like these would detect a 1% change");
         assertThat(cpu.sensitivity().runsPerVariantFor1Percent()).isGreaterThan(change.length);
     }
+
+    /**
+     * Eight pairs of three windows: CPU per call of 'with' falls by {@code withStep} per window, of 'without' by
+     * {@code withoutStep}, each with its own noise; context switches do not move.
+     */
+    private static List<RunRecord> warming(double withStep, double withoutStep) {
+        double[] noise = {1.01, 0.99, 1.02, 0.98, 1.00, 1.015, 0.985, 1.005};
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < noise.length; pair++) {
+            for (int window = 0; window < 3; window++) {
+                double n = noise[(pair + window) % noise.length];
+                double m = noise[(pair + 2 * window + 3) % noise.length];
+                Map<String, Map<String, Double>> sides = Map.of(
+                        "without", Map.of(MetricKeys.CPU_US_PER_REQ, 40 * (1 - withoutStep * window) * n,
+                                MetricKeys.CTX_SWITCHES_PER_REQ, 4 * n),
+                        "with", Map.of(MetricKeys.CPU_US_PER_REQ, 41 * (1 - withStep * window) * m,
+                                MetricKeys.CTX_SWITCHES_PER_REQ, 4 * m));
+                for (String variant : List.of("without", "with")) {
+                    runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(),
+                            null, sides.get(variant), new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+        return runs;
+    }
+
+    @Test
+    void aMetricWhoseVariantsWarmedUpDifferentlyAcrossTheirWindowsCarriesACaveat() {
+        List<String> keys = List.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
+        List<MetricComparison> apart = PairedResults.compare(warming(0.03, 0), keys, Map.of());
+        List<MetricComparison> alike = PairedResults.compare(warming(0.03, 0.03), keys, Map.of());
+
+        assertThat(apart.get(0).warnings()).anySatisfy(w -> assertThat(w)
+                .startsWith("the variants' JVMs were still warming up differently: from its first window to its "
+                        + "last 'with' moved -6.00%, 'without' +0.00% (a difference of -6.00% [")
+                .contains("Holm-adjusted p = ", "over 8 pairs", "warmupSeconds auto:40"));
+        assertThat(apart.get(1).warnings()).as("context switches did not drift").noneMatch(w -> w.contains("warming"));
+        assertThat(alike.get(0).warnings()).as("a drift both share cancels").noneMatch(w -> w.contains("warming"));
+    }
 }
