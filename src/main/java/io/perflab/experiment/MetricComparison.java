@@ -102,16 +102,35 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param recommendedWindowsPerPair Kalibera and Jones's windows per pair for the next run, from the measured
      *     costs of a pair (JVM start and warmup) and of a window; null when the costs or components are unknown
      * @param windowsPerPairCapped whether the optimum exceeded the cap (more windows would still help)
+     * @param warmup how each variant's JVMs moved from their first window to their last, and the test of the
+     *     difference; null with one window per pair, or when it cannot be told
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
                                 Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
                                 Double betweenPairsSdPercent, Double withinPairSdPercent,
-                                Integer recommendedWindowsPerPair, Boolean windowsPerPairCapped) {
+                                Integer recommendedWindowsPerPair, Boolean windowsPerPairCapped, Warmup warmup) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
         }
+    }
+
+    /**
+     * Whether the two variants' JVMs were equally warmed up when measured ({@link io.perflab.paired.WarmupCheck}):
+     * each one's least-squares change from its first window to its last, as a percentage, and the difference of
+     * the two over the pairs with its interval and Holm-adjusted p (across the measured metrics).
+     *
+     * @param withPercent the mean over the pairs of {@code with}'s change from its first window to its last
+     * @param withoutPercent the same for {@code without}
+     * @param differencePercent 100·(e<sup>d̄</sup> − 1) of the mean difference of the two changes
+     * @param ciLowPercent its interval, low end
+     * @param ciHighPercent its interval, high end
+     * @param holmPValue the paired test of the difference, Holm-adjusted
+     * @param differs whether that p-value is below the experiment's α: the metric then carries a caveat
+     */
+    public record Warmup(double withPercent, double withoutPercent, double differencePercent, double ciLowPercent,
+                         double ciHighPercent, double holmPValue, boolean differs) {
     }
 
     /**

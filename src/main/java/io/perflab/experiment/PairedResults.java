@@ -86,7 +86,8 @@ final class PairedResults {
                         new MetricComparison.Sensitivity(null, null), errors.get(i)));
                 continue;
             }
-            MetricComparison c = comparison(metric, direction, a, adjusted[i], meanWithout, meanWith, costs, options);
+            MetricComparison c = comparison(metric, direction, a, adjusted[i], meanWithout, meanWith, costs,
+                    warmup.get(key), options);
             if (MetricKeys.HOST_ADJUSTED.containsValue(key)) {
                 c = withWarning(c, probeNote);
             }
@@ -143,7 +144,8 @@ final class PairedResults {
 
     private static MetricComparison comparison(MetricComparison.Metric metric, Direction direction, PairedAnalysis a,
                                                double holm, Double meanWithout, Double meanWith,
-                                               Optional<PairCosts> costs, ComparisonOptions options) {
+                                               Optional<PairCosts> costs, WarmupCheck.Judged warmup,
+                                               ComparisonOptions options) {
         TTestResult r = a.logRatio();
         TTestResult d = a.difference();
         TTestResult welch = a.welchIgnoringPairing();
@@ -155,7 +157,12 @@ final class PairedResults {
                 finite(welch.ciLow()), finite(welch.ciHigh()),
                 vc.map(v -> 100 * Math.sqrt(v.between())).orElse(null),
                 vc.map(v -> 100 * Math.sqrt(v.within())).orElse(null),
-                next.map(WindowsPerPair::recommended).orElse(null), next.map(WindowsPerPair::capped).orElse(null));
+                next.map(WindowsPerPair::recommended).orElse(null), next.map(WindowsPerPair::capped).orElse(null),
+                warmup == null ? null : new MetricComparison.Warmup(warmup.drift().withPercent(),
+                        warmup.drift().withoutPercent(), warmup.drift().relativeDifference().percent(),
+                        warmup.drift().relativeDifference().ciLowPercent(),
+                        warmup.drift().relativeDifference().ciHighPercent(), warmup.adjustedP(),
+                        warmup.differs(options.alpha())));
         Power power = a.power();
         return new MetricComparison(metric,
                 new MetricComparison.Groups(a.pairs(), a.pairs(), meanWithout, meanWith, null, null),

@@ -63,6 +63,14 @@ final class PairedText {
                         .append(p.recommendedWindowsPerPair())
                         .append(Boolean.TRUE.equals(p.windowsPerPairCapped()) ? " (capped)" : "");
             }
+            if (p.warmup() != null) {
+                MetricComparison.Warmup w = p.warmup();
+                line.append("; first to last window: with ").append(Format.percent(w.withPercent()))
+                        .append(", without ").append(Format.percent(w.withoutPercent())).append(", difference ")
+                        .append(Format.percent(w.differencePercent())).append(' ')
+                        .append(Format.percentInterval(w.ciLowPercent(), w.ciHighPercent())).append(", Holm p = ")
+                        .append(Format.pValue(w.holmPValue()));
+            }
             lines.add(line.toString());
         }
         return lines;
