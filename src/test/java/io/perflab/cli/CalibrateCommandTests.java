@@ -232,6 +232,30 @@ class CalibrateCommandTests extends CommandLineTests {
     }
 
     /**
+     * Two A/A experiments of four pairs of three windows: in the first the with side's CPU per call falls 3 % per
+     * window while the without side's does not; in the second both fall alike. One caveat, on that metric.
+     */
+    @Test
+    void anAaRunOfAPairedDesignCountsTheExperimentsWhoseVariantsWarmedUpDifferently() {
+        double[] noise = {0.004, -0.003, 0.002, -0.004, 0.003, -0.002, 0.001, -0.001};
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 8; p++) {
+            double n = noise[p];
+            double[] without = p < 4 ? new double[] {50 * (1 + n), 50, 50 * (1 - n)}
+                    : new double[] {50, 48.5 * (1 + n), 47};
+            double[] with = {50, 48.5 * (1 - n), 47 * (1 + n)};
+            results.addAll(io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, without, with)
+                    .results());
+        }
+
+        String report = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING, 2, 4, 0.05,
+                0, Map.of(), "").format(results, Duration.ofMinutes(2));
+
+        assertThat(report).contains("warmup: 1 of 2 experiments carried the caveat that their variants warmed up "
+                + "differently across the windows (cpu_us_per_req 1); in an A/A run every one is a false alarm.");
+    }
+
+    /**
      * Two experiments of three pairs with the four pooled metrics: the first sees user CPU up 20 %, the second
      * nothing; one false positive in eight tests.
      */
