@@ -26,8 +26,9 @@ public record WindowDrift(int pairs, double withPercent, double withoutPercent, 
         RelativeChange relativeDifference) {
 
     /**
-     * The drift of {@code pairs}, or empty when fewer than two pairs have two windows measured on both sides with
-     * positive figures, or when the pairs' differences are essentially constant (as when nothing moved at all).
+     * The drift of {@code pairs}, its interval at the options' confidence level and its test two-sided, or empty
+     * when fewer than two pairs have two windows measured on both sides with positive figures, or when the pairs'
+     * differences are essentially constant (as when nothing moved at all).
      */
     public static Optional<WindowDrift> of(List<PairWindows> pairs, ComparisonOptions options) {
         List<double[]> fitted = new ArrayList<>();
@@ -50,7 +51,8 @@ public record WindowDrift(int pairs, double withPercent, double withoutPercent, 
         double[] difference = fitted.stream().mapToDouble(f -> f[0] - f[1]).toArray();
         TTestResult test;
         try {
-            test = TTest.oneSample(difference, "pairs' differences in drift", options.alternative(),
+            // two-sided whatever the comparison's alternative: a difference in warming either way is the caveat
+            test = TTest.oneSample(difference, "pairs' differences in drift", Alternative.TWO_SIDED,
                     options.confidenceLevel());
         } catch (IllegalArgumentException constant) {
             return Optional.empty();

@@ -98,11 +98,14 @@ class WindowDriftTests {
 
         Optional<WindowDrift> same = WindowDrift.of(alike, OPTIONS);
         Optional<WindowDrift> different = WindowDrift.of(apart, OPTIONS);
+        Optional<WindowDrift> oneSided = WindowDrift.of(apart, OPTIONS.withAlternative(Alternative.GREATER));
 
         assertThat(same.orElseThrow().withPercent()).isCloseTo(-6, within(0.5));
         assertThat(same.orElseThrow().difference().pValue()).isGreaterThan(0.05);
         assertThat(different.orElseThrow().difference().pValue()).isLessThan(0.001);
         assertThat(different.orElseThrow().relativeDifference().percent()).isCloseTo(-6, within(1.5));
+        assertThat(oneSided.orElseThrow().difference().pValue()).as("two-sided whatever the comparison's alternative")
+                .isEqualTo(different.orElseThrow().difference().pValue());
     }
 
     private static double fitted(double[] x, double[] y) {
