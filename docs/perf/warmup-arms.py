@@ -59,6 +59,11 @@ def report(files):
     print('  pairs %d; warmup %.1f s median (settled %d of %d); pair setup %.1f s median; JIT CPU ms per window %s'
           % (n, st.median(warm), settled['true'], sum(settled.values()), st.median(setup),
              ' '.join('w%d %.0f' % (w, st.median(v)) for w, v in sorted(jit.items()))))
+    if drift['user_cpu_us_per_req'] and len(drift['user_cpu_us_per_req']) == len(drift['sys_cpu_us_per_req']):
+        own = [u - y for u, y in zip(drift['user_cpu_us_per_req'], drift['sys_cpu_us_per_req'])]
+        print('  user CPU\'s change from first to last window beyond system CPU\'s (what the host does to both '
+              'cancels; the compiler\'s work shows): %+.2f %% (se %.2f)'
+              % (100 * st.mean(own), 100 * st.stdev(own) / math.sqrt(len(own))))
     for m in METRICS:
         dof = 2 / 3  # each pair's three window ratios lose one degree of freedom to their mean
         w_sd = math.sqrt(sum(x * x for x in within[m]) / (len(within[m]) * dof)) if within[m] else float('nan')
