@@ -1,7 +1,6 @@
 package io.perflab.cli;
 
 import io.perflab.paired.PairedSamples;
-import io.perflab.paired.WarmupCheck;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.RpcBenchResult;
@@ -102,49 +101,9 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         return estimates;
     }
 
-    /** The results of pairs {@code block × perExperiment} up to the next block's first. */
-    private List<TrialResult> pairsOf(List<TrialResult> results, int block) {
-        int from = block * perExperiment;
-        return results.stream().filter(r -> r.pair() != null && r.pair().index() >= from
-                && r.pair().index() < from + perExperiment).toList();
-    }
-
-    /**
-     * How many experiments of a paired run carried a warmup caveat ({@link WarmupCheck}) and on which metrics: in an
-     * A/A run the check's own false alarms; empty for a fresh design or one window per pair.
-     */
-    String warmupCaveats(List<TrialResult> results) {
-        if (!design.paired()) {
-            return "";
-        }
-        ComparisonOptions options = ComparisonOptions.defaults().withAlpha(alpha);
-        Map<String, Integer> byMetric = new LinkedHashMap<>();
-        int judged = 0;
-        int caveated = 0;
-        for (int block = 0; block < experiments; block++) {
-            PairedSamples samples = PairedSamples.of(pairsOf(results, block));
-            Map<String, WarmupCheck.Judged> warmup = WarmupCheck.judge(samples, samples.metrics(), options);
-            if (warmup.isEmpty()) {
-                continue;
-            }
-            judged++;
-            List<String> differ = warmup.entrySet().stream().filter(e -> e.getValue().differs(alpha))
-                    .map(Map.Entry::getKey).toList();
-            caveated += differ.isEmpty() ? 0 : 1;
-            differ.forEach(m -> byMetric.merge(m, 1, Integer::sum));
-        }
-        if (judged == 0) {
-            return "";
-        }
-        StringBuilder metrics = new StringBuilder();
-        byMetric.forEach((m, n) -> metrics.append(metrics.length() == 0 ? " (" : ", ").append(m).append(' ').append(n));
-        return String.format(Locale.ROOT, "warmup: %d of %d experiments carried the caveat that their variants warmed "
-                + "up differently across the windows%s%s.%n", caveated, judged, metrics.length() == 0 ? "" : metrics
-                + ")", injectedNanos == 0 ? "; in an A/A run every one is a false alarm" : "");
-    }
-
     private Estimate pairedEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
-        PairedAnalysis a = PairedAnalysis.analyze(PairedSamples.of(pairsOf(results, block)).windows(metric), options);
+        PairedSamples samples = PairedSamples.ofPairs(results, block * perExperiment, (block + 1) * perExperiment);
+        PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
         RelativeChange c = a.relativeChange();
         return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.logRatio().pValue(),
                 a.power().minimumDetectableEffectPercent(), a.pairLogRatios());
@@ -246,7 +205,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s%n", "pooled (CPU, ctxsw)", pooledTests,
                     pooledFalse + "/" + pooledTests, pooled.rate(), interval(pooled)));
         }
-        s.append(warmupCaveats(results));
+        s.append(design.paired() ? WarmupTally.line(b -> PairedSamples.ofPairs(results, b * perExperiment,
+                (b + 1) * perExperiment), experiments, alpha, injectedNanos == 0) : "");
         s.append(injectedNanos == 0
                 ? "pooled: the tests of user, system and total CPU and context switches per request together (one "
                         + "experiment's four tests are correlated, so its interval is narrower than it should be).\n"

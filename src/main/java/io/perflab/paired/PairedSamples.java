@@ -59,6 +59,12 @@ public final class PairedSamples {
         return new PairedSamples(pairs, List.copyOf(ordered));
     }
 
+    /** The paired windows among {@code results} of the pairs with an index from {@code from} to {@code to} − 1. */
+    public static PairedSamples ofPairs(List<TrialResult> results, int from, int to) {
+        return of(results.stream().filter(r -> r.pair() != null && r.pair().index() >= from
+                && r.pair().index() < to).toList());
+    }
+
     /** Whether any result carried a pair: the experiment had a paired design. */
     public static boolean isPaired(List<TrialResult> results) {
         return results.stream().anyMatch(r -> r.pair() != null);
