@@ -22,7 +22,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 public @interface PrintableText {
 
-    /** Whether line breaks (LF, and CR before LF) are allowed, as in a description. */
+    /** Whether line breaks (LF, and CR before LF) and tabs are allowed, as in a description or lscpu's output. */
     boolean multiline() default false;
 
     String message() default "must be printable text without control characters";
@@ -49,12 +49,13 @@ public @interface PrintableText {
         /** Joins emoji sequences; the one format character a name may hold. */
         private static final int ZERO_WIDTH_JOINER = 0x200D;
 
-        /** Index of the first character that is not printable text, or -1. */
+        /** Index of the first character that is not printable text (but layout, when {@code multiline}), or -1. */
         public static int firstProblem(String text, boolean multiline) {
             for (int i = 0; i < text.length(); ) {
                 int c = text.codePointAt(i);
-                boolean lineBreak = c == '\n' || (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n');
-                if (!(multiline && lineBreak) && !printable(c)) {
+                boolean layout = c == '\n' || c == '\t'
+                        || (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n');
+                if (!(multiline && layout) && !printable(c)) {
                     return i;
                 }
                 i += Character.charCount(c);

@@ -135,7 +135,7 @@ final class UploadValidator {
         } else if (value instanceof List<?> list) {
             list.forEach(inner -> requirePrintable(what, inner, details));
         } else if (value instanceof String text) {
-            int at = PrintableText.Validator.firstProblem(details ? text.replace('\t', ' ') : text, details);
+            int at = PrintableText.Validator.firstProblem(text, details);
             if (at >= 0) {
                 throw new InvalidUploadException(Character.toUpperCase(what.charAt(0)) + what.substring(1)
                         + " holds " + PrintableText.Validator.problemAt(text, at) + "; it must be printable text.");

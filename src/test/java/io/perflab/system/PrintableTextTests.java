@@ -18,6 +18,8 @@ class PrintableTextTests {
         assertThat(PrintableText.Validator.firstProblem("one\r\ntwo", true)).isEqualTo(-1);
         assertThat(PrintableText.Validator.firstProblem("one\rtwo", true)).as("a lone CR").isEqualTo(3);
         assertThat(PrintableText.Validator.firstProblem("one\ntwo", false)).isEqualTo(3);
+        assertThat(PrintableText.Validator.firstProblem("cpu:\tAMD", true)).as("a tab lays out lines").isEqualTo(-1);
+        assertThat(PrintableText.Validator.firstProblem("cpu:\tAMD", false)).as("but not in a name").isEqualTo(4);
     }
 
     @Test
