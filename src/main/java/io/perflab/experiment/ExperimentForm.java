@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.springframework.validation.Errors;
 
@@ -27,15 +28,21 @@ import org.springframework.validation.Errors;
 public class ExperimentForm {
 
     /** The workload fields of the form, as {@link WorkloadSettings} names them. */
-    static final java.util.List<String> WORKLOAD_FIELDS = java.util.List.of("clientThreads", "asyncConcurrency",
+    static final List<String> WORKLOAD_FIELDS = List.of("clientThreads", "asyncConcurrency",
             "workerThreads", "serverReactors", "requestBytes", "responseBytes", "warmupSeconds", "runSeconds");
 
     /** The request fields the form has an input for. */
-    static final java.util.Set<String> FIELDS = java.util.Set.of("name", "description", "preset",
+    static final Set<String> FIELDS = Set.of("name", "description", "preset",
             VariantName.WITHOUT.label(), VariantName.WITH.label(), "workload", "runsPerVariant", "order", "seed",
             "kind", "withoutCommand", "withCommand", "metricsFormat", "withoutDirectory", "withDirectory",
             "withoutEnvironment", "withEnvironment", "design", "pairs", "windowsPerPair", "target", "budget",
             "hostLabels");
+
+    /**
+     * The form's fields whose entries show their own errors ({@code workload[runSeconds]}); a variant's options show
+     * theirs together, under the variant.
+     */
+    private static final Set<String> MAP_FIELDS = Set.of("workload");
 
     private String name = "";
     private String description = "";
@@ -167,12 +174,6 @@ public class ExperimentForm {
         int dot = field.indexOf('.');
         return dot < 0 ? field : field.substring(0, dot) + "[" + field.substring(dot + 1) + "]";
     }
-
-    /**
-     * The form's fields whose entries show their own errors ({@code workload[runSeconds]}); a variant's options show
-     * theirs together, under the variant.
-     */
-    private static final java.util.Set<String> MAP_FIELDS = java.util.Set.of("workload");
 
     /** Only the options the user set; with a preset, none set means "take the preset's". */
     private static Map<String, String> nonBlank(Map<String, String> options, boolean hasPreset) {

@@ -1,6 +1,7 @@
 package io.perflab.display.chart;
 
 import io.perflab.display.Format;
+import io.perflab.system.Texts;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -75,7 +76,7 @@ public final class ForestPlot {
 
     private static void row(Svg svg, Row r, double cy, Scale x, Frame frame) {
         svg.open("text", "x", frame.left() - 8, "y", cy + 4, "text-anchor", "end")
-                .text(Frame.shorten(r.metric(), 30)).title(r.metric()).close("text");
+                .text(Texts.cut(r.metric(), 30)).title(r.metric()).close("text");
         String colour = Palette.verdict(r.verdict());
         if (r.percent() == null) {
             svg.label(x.at(0) + 6, cy + 4, "not comparable", "fill", Palette.MUTED);

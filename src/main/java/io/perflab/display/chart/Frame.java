@@ -32,7 +32,7 @@ record Frame(double width, double height, double left, double rightMargin, doubl
         svg.line(left, top, left, bottom(), "stroke", Palette.AXIS);
         svg.line(left, bottom(), right(), bottom(), "stroke", Palette.AXIS);
         double cy = (top + bottom()) / 2;
-        svg.label(0, 0, shorten(title, 40), "transform", "translate(14," + Svg.number(cy) + ") rotate(-90)",
+        svg.label(0, 0, Texts.cut(title, 40), "transform", "translate(14," + Svg.number(cy) + ") rotate(-90)",
                 "text-anchor", "middle", "font-weight", "600");
     }
 
@@ -49,10 +49,5 @@ record Frame(double width, double height, double left, double rightMargin, doubl
             svg.label(x + 8, 14, variant.label());
             x += 80;
         }
-    }
-
-    /** {@code text}, cut to {@code max} characters with an ellipsis. */
-    static String shorten(String text, int max) {
-        return Texts.cut(text, max);
     }
 }
