@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -92,7 +93,7 @@ class UploadShapeTests {
                         .allMatch(PrintableText.Validator::printable)).isTrue());
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aMachineDescriptionMayHoldLinesAndTabsButNamesMayNot() {
         String lscpu = "CPU(s):\t2\r\nModel name:\tAMD EPYC\n";
         ParsedUpload upload = formats.parse("{\"benchmark\": \"b\", \"metrics\": {\"m\": [1, 2]}, \"machine\": "
@@ -106,7 +107,7 @@ class UploadShapeTests {
                 .hasMessage("'name' holds a control character (U+000A) at position 4; it must be printable text.");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aLongNameIsCutBetweenCharactersNotInsideOne() throws Exception {
         // 198 letters and emoji: cut to 199 characters + "…", the 199th was the first half of an emoji (it was kept,
         // half a surrogate pair, and the name then failed its own check)
