@@ -51,6 +51,8 @@ final class Load implements AutoCloseable {
     private int idleThreads;
     /** The next calls of async chains that found the load paused; guarded by {@link #pauseLock}. */
     private final List<Runnable> deferred = new ArrayList<>();
+    /** How many times the load was paused; guarded by {@link #pauseLock}. */
+    private int pauses;
 
     private Load(RpcStack stack, Workload workload) {
         this.stack = stack;
@@ -128,6 +130,7 @@ final class Load implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CALL_TIMEOUT_MILLIS + 1000);
         synchronized (pauseLock) {
             paused = true;
+            pauses++;
             long remaining;
             while (!idle() && (remaining = deadline - System.nanoTime()) > 0) {
                 try {
@@ -137,6 +140,13 @@ final class Load implements AutoCloseable {
                     return;
                 }
             }
+        }
+    }
+
+    /** How many times the load was paused so far. */
+    int pauses() {
+        synchronized (pauseLock) {
+            return pauses;
         }
     }
 

@@ -23,12 +23,22 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
      * (or, where their CPU cannot be read, the JVM compiled for at most this long).
      */
     static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
+    /**
+     * After each of the warmup's first this many steps the load pauses and resumes at once, as a trial of the
+     * {@code alternating} design does around each of its windows, so that the client loops are compiled with the
+     * pause in their profile. Without it their C2 code, compiled while the load never paused, was thrown away at the
+     * first pause after the warmup ({@code unstable_if} in {@code Load.callInLoop}), and every client thread ran
+     * interpreted into the first window until it was compiled again there: that window measured user CPU per call
+     * 5-6 % above the later ones (docs/PERFORMANCE.md, section 2).
+     */
+    static final int PAUSED_STEPS = 5;
 
     /**
      * Runs the warmup in one-second steps, each metered as a window is, so that the meter's own first use (loading
      * its native library, compiling its code) lies in the warmup and never in a window. An auto warmup ends once
      * throughput and CPU time per call have settled ({@link SteadyState}) and the JIT is quiet; a fixed one runs
-     * its time. Either way the outcome carries the last steps' figures as evidence.
+     * its time. Either way the outcome carries the last steps' figures as evidence. The load pauses briefly after
+     * each of the first {@link #PAUSED_STEPS} steps.
      */
     WarmupOutcome run(Load load) {
         Warmup warmup = workload.warmup();
@@ -40,12 +50,17 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
         long end = previous.nanoTime() + warmup.duration().toNanos();
         long compiled = jitWork.getAsLong();
         long jitLastStep = -1;
+        int steps = 0;
         while (previous.nanoTime() < end) {
             RpcBench.awaitOnCpu(nanoClock, Math.min(previous.nanoTime() + ONE_SECOND, end));
             ProcessMeter.Snapshot now = meter.snapshot();
             long calls = load.swapLatencies().getTotalCount();
             ProcessMeter.Window step = now.since(previous);
             previous = now;
+            if (++steps <= PAUSED_STEPS) {
+                load.pause();
+                load.resume();
+            }
             long compiledNow = jitWork.getAsLong();
             jitLastStep = compiledNow - compiled;
             compiled = compiledNow;

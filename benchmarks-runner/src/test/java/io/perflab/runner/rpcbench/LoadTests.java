@@ -3,6 +3,10 @@ package io.perflab.runner.rpcbench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.runner.metering.ProcessMeter.GcTotals;
+import io.perflab.runner.metering.ProcessMeter;
+import io.perflab.runner.metering.ResourceUsage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +16,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -80,6 +87,37 @@ class LoadTests {
             assertThat(load.swapLatencies().getTotalCount()).isEqualTo(5 * 3);
         } finally {
             eventLoop.shutdownNow();
+        }
+    }
+
+    /**
+     * The warmup pauses and resumes the load after each of its first steps, so that the client loops are compiled
+     * with the pause in their profile (see {@link SteadyWarmup#PAUSED_STEPS}); the load runs on after it.
+     */
+    @Test
+    void theWarmupPausesTheLoadAfterEachOfItsFirstStepsAndLeavesItRunning() throws InterruptedException {
+        FakeStack stack = new FakeStack(3);
+        stack.blocking = (connection, x) -> LockSupport.parkNanos(50_000);
+        AtomicLong clock = new AtomicLong();
+        LongSupplier aStepPerRead = () -> clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(1200)); // no wait parks
+        ProcessMeter meter = new ProcessMeter(aStepPerRead, () -> ResourceUsage.ZERO, () -> 0L,
+                () -> new GcTotals(0, 0));
+        Workload thirtySeconds = SYNC.withWarmup(Warmup.fixed(Duration.ofSeconds(30)));
+
+        try (Load load = Load.open(stack, thirtySeconds)) {
+            load.start();
+            WarmupOutcome outcome = new SteadyWarmup(thirtySeconds, meter, aStepPerRead, () -> 0L).run(load);
+
+            assertThat(outcome.settled()).as("a fixed warmup has run its time").isTrue();
+            assertThat(load.pauses()).isEqualTo(SteadyWarmup.PAUSED_STEPS);
+            int before = stack.connections.stream().mapToInt(c -> c.calls.get()).sum();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (stack.connections.stream().mapToInt(c -> c.calls.get()).sum() == before
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(stack.connections.stream().mapToInt(c -> c.calls.get()).sum()).as("calls after the warmup")
+                    .isGreaterThan(before);
         }
     }
 
