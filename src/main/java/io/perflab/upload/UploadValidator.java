@@ -36,6 +36,7 @@ final class UploadValidator {
         requireLength("git.commit", git.commit(), 100);
         requireLength("git.baseCommit", git.baseCommit(), 100);
         requireLength("git.pullRequest", git.pullRequest(), 100);
+        requireLength("git.defaultBranch", git.defaultBranch(), 200);
         String name = requestName != null && !requestName.isBlank() ? requestName.trim() : parsed.name();
         if (name == null || name.isBlank()) {
             name = benchmark + (git.commit() == null ? "" : " @ " + shortCommit(git.commit()));

@@ -107,6 +107,24 @@ class UploadShapeTests {
                 .hasMessage("'name' holds a control character (U+000A) at position 4; it must be printable text.");
     }
 
+    /** The default branch is looked up and hashed like the branch, and checked like it: length and printable text. */
+    @Test
+    void theDefaultBranchIsCheckedAsTheBranchIs() {
+        ParsedUpload upload = formats.parse("{\"benchmark\": \"b\", \"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON,
+                ParsedUpload.WITH, null);
+        GitInfo tooLong = new GitInfo(null, null, null, null, null, null, "b".repeat(201));
+        GitInfo escape = new GitInfo(null, null, null, null, null, null, "main\u001b[2J");
+
+        assertThatThrownBy(() -> UploadValidator.validate(upload, null, null, tooLong, Map.of(), JsonContent.MAPPER))
+                .hasMessage("'git.defaultBranch' is longer than 200 characters.");
+        assertThatThrownBy(() -> UploadValidator.validate(upload, null, null, escape, Map.of(), JsonContent.MAPPER))
+                .hasMessage("'git.defaultBranch' holds a control character (U+001B) at position 5; it must be "
+                        + "printable text.");
+        GitInfo main = new GitInfo(null, null, null, null, null, null, "main");
+        assertThat(UploadValidator.validate(upload, null, null, main, Map.of(), JsonContent.MAPPER).git()
+                .defaultBranch()).isEqualTo("main");
+    }
+
     @Test
     void aLongNameIsCutBetweenCharactersNotInsideOne() throws Exception {
         // 198 letters and emoji: cut to 199 characters + "…", the 199th was the first half of an emoji (it was kept,
