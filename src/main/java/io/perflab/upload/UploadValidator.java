@@ -23,13 +23,15 @@ final class UploadValidator {
      */
     static ValidUpload validate(ParsedUpload parsed, String requestBenchmark, String requestName, GitInfo requestGit,
             Map<String, MetricDefinition> known, JsonMapper json) {
-        String benchmark = requestBenchmark != null && !requestBenchmark.isBlank() ? requestBenchmark.trim()
+        String benchmark = requestBenchmark != null && !requestBenchmark.isBlank() ? requestBenchmark.strip()
                 : parsed.benchmark();
         if (benchmark == null || benchmark.isBlank()) {
             throw new InvalidUploadException("The upload names no benchmark: add \"benchmark\" to the JSON or "
                     + "?benchmark=NAME to the request (perflab upload --benchmark NAME).");
         }
-        benchmark = benchmark.trim();
+        // strip(), not trim(): trim() drops every character up to U+0020, so a leading escape code was cut off
+        // silently instead of refused below
+        benchmark = benchmark.strip();
         GitInfo git = requestGit.orElse(parsed.git());
         requireLength("git.repository", git.repository(), 400);
         requireLength("git.branch", git.branch(), 200);
@@ -37,7 +39,7 @@ final class UploadValidator {
         requireLength("git.baseCommit", git.baseCommit(), 100);
         requireLength("git.pullRequest", git.pullRequest(), 100);
         requireLength("git.defaultBranch", git.defaultBranch(), 200);
-        String name = requestName != null && !requestName.isBlank() ? requestName.trim() : parsed.name();
+        String name = requestName != null && !requestName.isBlank() ? requestName.strip() : parsed.name();
         if (name == null || name.isBlank()) {
             name = benchmark + (git.commit() == null ? "" : " @ " + shortCommit(git.commit()));
         }

@@ -13,17 +13,20 @@ final class Variants {
         if (variant == null || variant.isBlank()) {
             return ParsedUpload.WITH;
         }
-        String v = variant.trim().toLowerCase(Locale.ROOT);
+        String v = variant.strip().toLowerCase(Locale.ROOT);
         return v.equals("without") || v.equals("baseline") || v.equals("base") ? ParsedUpload.WITHOUT
                 : ParsedUpload.WITH;
     }
 
-    /** The label to keep: null for the plain names, else the uploader's text. */
+    /**
+     * The label to keep: null for the plain names, else the uploader's text without surrounding spaces (a control
+     * character at either end is kept, for the validator to refuse).
+     */
     static String label(String variant) {
         if (variant == null || variant.isBlank()) {
             return null;
         }
-        String v = variant.trim().toLowerCase(Locale.ROOT);
-        return v.equals("with") || v.equals("without") ? null : variant.trim();
+        String v = variant.strip().toLowerCase(Locale.ROOT);
+        return v.equals("with") || v.equals("without") ? null : variant.strip();
     }
 }

@@ -77,6 +77,11 @@ class HostileInputTests extends UploadServer {
         }
         assertProblem(post("/api/v1/uploads?format=csv&benchmark=a%07b", ADMIN_TOKEN, "text/plain",
                 "metric,value\nt,1\nt,2\n"), 400, "'benchmark' holds a control character");
+        // at either end too: trim() cut these off, and the upload was stored as "[2Jcsv" and "nightly"
+        assertProblem(post("/api/v1/uploads?format=csv&benchmark=%1B%5B2Jcsv", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1\nt,2\n"), 400, "'benchmark' holds a control character (U+001B) at position 1");
+        assertProblem(post("/api/v1/uploads?format=csv&benchmark=csv&name=nightly%07", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1\nt,2\n"), 400, "'name' holds a control character (U+0007) at position 8");
         assertProblem(post("/api/v1/uploads?format=csv&benchmark=csv", ADMIN_TOKEN, "text/plain",
                 "metric,value\nt,1d\nt,0x1p3\n"), 400, "'1d' is not a number");
         // each of these answered 500 (an object or a list where text belongs), or was stored and shown as it was

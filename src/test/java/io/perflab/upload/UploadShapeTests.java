@@ -125,6 +125,36 @@ class UploadShapeTests {
                 .defaultBranch()).isEqualTo("main");
     }
 
+    /**
+     * A query parameter's surrounding spaces are dropped, but an escape code at its start is refused, not cut off: the
+     * parameters were trimmed with {@code trim()}, which drops every character up to U+0020, so
+     * {@code ?benchmark=%1B[2Jparser} was stored as "[2Jparser" without a word.
+     */
+    @Test
+    void aControlCharacterAtTheEdgeOfAQueryParameterIsRefusedNotCutOff() {
+        ParsedUpload upload = formats.parse("{\"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON, ParsedUpload.WITH,
+                null);
+        assertThatThrownBy(() -> UploadValidator.validate(upload, "\u001b[2Jparser", null, GitInfo.NONE, Map.of(),
+                JsonContent.MAPPER))
+                .hasMessage("'benchmark' holds a control character (U+001B) at position 1; it must be printable text.");
+        assertThatThrownBy(() -> UploadValidator.validate(upload, "parser", "nightly\u0007", GitInfo.NONE, Map.of(),
+                JsonContent.MAPPER))
+                .hasMessage("'name' holds a control character (U+0007) at position 8; it must be printable text.");
+        ParsedUpload labelled = formats.parse("{\"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON,
+                Variants.side("\u0001fast"), Variants.label("\u0001fast"));
+        assertThatThrownBy(() -> UploadValidator.validate(labelled, "parser", null, GitInfo.NONE, Map.of(),
+                JsonContent.MAPPER))
+                .hasMessage("'with.label' holds a control character (U+0001) at position 1; it must be printable "
+                        + "text.");
+
+        ValidUpload spaced = UploadValidator.validate(formats.parse("{\"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON,
+                Variants.side("  without "), Variants.label("  without ")), " parser ", " nightly ", GitInfo.NONE,
+                Map.of(), JsonContent.MAPPER);
+        assertThat(spaced.benchmark()).isEqualTo("parser");
+        assertThat(spaced.name()).isEqualTo("nightly");
+        assertThat(spaced.parsed().variants()).containsOnlyKeys(ParsedUpload.WITHOUT);
+    }
+
     @Test
     void aLongNameIsCutBetweenCharactersNotInsideOne() throws Exception {
         // 198 letters and emoji: cut to 199 characters + "…", the 199th was the first half of an emoji (it was kept,
