@@ -6,6 +6,7 @@ import io.perflab.HeadlessChromium;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.upload.UploadServer;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -147,6 +148,47 @@ class DashboardBrowserTests extends UploadServer {
                 .isLessThanOrEqualTo(0);
         browser.get(base() + "/experiments/new");
         assertThat(browser.findElements(By.cssSelector("input[name=preset]"))).hasSize(5);
+    }
+
+    /**
+     * A name stored before names were checked (with a right-to-left override) reorders only itself: on the
+     * experiment page, the list, the home page and the exported report, each piece of text holding it is inside an
+     * inline bidi isolate, or the only text of its block, so the words after it are not turned around.
+     */
+    @Test
+    void aStoredNameThatReordersTextReordersOnlyItself() throws Exception {
+        HttpResponse<String> created = post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"bidi\",\"without\":{\"metrics\":{\"t\":[1,2,3]}},"
+                        + "\"with\":{\"label\":\"fast\",\"metrics\":{\"t\":[1,2,4]}}}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        long id = read(created.body()).get("experimentId").asLong();
+        jdbc.sql("UPDATE experiment SET name = ? WHERE id = ?").params("legacy \u202egnp.exe", id).update();
+        jdbc.sql("UPDATE variant SET label = ? WHERE experiment_id = ? AND name = 'with'")
+                .params("fa\u202est", id).update();
+        signIn();
+        for (String page : List.of("/experiments/" + id, "/experiments", "/",
+                "/api/v1/experiments/" + id + "/report.html")) {
+            browser.get(base() + page);
+            @SuppressWarnings("unchecked")
+            List<Object> found = (List<Object>) browser.executeScript("""
+                    const shown = [], leaking = [];
+                    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+                    while (walk.nextNode()) {
+                      const text = walk.currentNode;
+                      if (!text.data.includes('\\u202e')) continue;
+                      const element = text.parentElement;
+                      const style = getComputedStyle(element);
+                      shown.push(element.tagName);
+                      const isolated = style.display.startsWith('inline')
+                          ? style.unicodeBidi === 'isolate' || style.unicodeBidi === 'isolate-override'
+                          : element.textContent.trim() === text.data.trim();
+                      if (!isolated) leaking.push(element.outerHTML);
+                    }
+                    return [shown.length, leaking];""");
+            assertThat(((Number) found.get(0)).intValue()).as("texts with the override on " + page).isPositive();
+            assertThat((List<?>) found.get(1)).as("elements whose override reaches the text after them on " + page)
+                    .isEmpty();
+        }
     }
 
     /** Lays the page out as a screen {@code width} CSS pixels wide (phones included: no minimum window size). */
