@@ -30,7 +30,8 @@ final class UploadValidator {
                     + "?benchmark=NAME to the request (perflab upload --benchmark NAME).");
         }
         // strip(), not trim(): trim() drops every character up to U+0020, so a leading escape code was cut off
-        // silently instead of refused below
+        // silently instead of refused below; strip() drops what Java counts as white space (spaces, tabs, line
+        // breaks and the separators U+001C to U+001F)
         benchmark = benchmark.strip();
         GitInfo git = requestGit.orElse(parsed.git());
         requireLength("git.repository", git.repository(), 400);

@@ -19,8 +19,9 @@ final class Variants {
     }
 
     /**
-     * The label to keep: null for the plain names, else the uploader's text without surrounding spaces (a control
-     * character at either end is kept, for the validator to refuse).
+     * The label to keep: null for the plain names, else the uploader's text without the white space around it
+     * ({@link String#strip()}); any other control character at either end, an escape code, is kept for the
+     * validator to refuse.
      */
     static String label(String variant) {
         if (variant == null || variant.isBlank()) {
