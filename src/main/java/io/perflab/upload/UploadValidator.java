@@ -23,7 +23,7 @@ final class UploadValidator {
      */
     static ValidUpload validate(ParsedUpload parsed, String requestBenchmark, String requestName, GitInfo requestGit,
             Map<String, MetricDefinition> known, JsonMapper json) {
-        String benchmark = requestBenchmark != null && !requestBenchmark.isBlank() ? requestBenchmark.strip()
+        String benchmark = requestBenchmark != null && !requestBenchmark.isBlank() ? requestBenchmark
                 : parsed.benchmark();
         if (benchmark == null || benchmark.isBlank()) {
             throw new InvalidUploadException("The upload names no benchmark: add \"benchmark\" to the JSON or "

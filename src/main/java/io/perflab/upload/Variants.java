@@ -27,7 +27,8 @@ final class Variants {
         if (variant == null || variant.isBlank()) {
             return null;
         }
-        String v = variant.strip().toLowerCase(Locale.ROOT);
-        return v.equals("with") || v.equals("without") ? null : variant.strip();
+        String label = variant.strip();
+        String v = label.toLowerCase(Locale.ROOT);
+        return v.equals("with") || v.equals("without") ? null : label;
     }
 }
