@@ -34,14 +34,17 @@ final class GoBenchAdapter implements FormatAdapter {
         List<Result> results = new ArrayList<>();
         Map<String, Set<Integer>> procsByName = new LinkedHashMap<>();
         int lineNumber = 0;
-        for (String line : content.lines().toList()) {
+        for (String raw : content.lines().toList()) {
             lineNumber++;
-            Matcher config = CONFIG.matcher(line.trim());
+            // strip(), not trim(): trim() would drop an escape code at the line's end (or its start) without a
+            // word; strip() drops white space only, so such a character stays in the value and is refused there
+            String line = raw.strip();
+            Matcher config = CONFIG.matcher(line);
             if (config.matches()) {
-                machine.put(config.group(1), config.group(2).trim());
+                machine.put(config.group(1), config.group(2));
                 continue;
             }
-            Matcher result = RESULT.matcher(line.trim());
+            Matcher result = RESULT.matcher(line);
             if (!result.matches()) {
                 continue;
             }
@@ -49,9 +52,9 @@ final class GoBenchAdapter implements FormatAdapter {
             String name = procs.replaceFirst("");
             name = name.isEmpty() ? "Benchmark" : name;
             int gomaxprocs = procs.reset().find() ? Integer.parseInt(procs.group(1)) : 1;
-            String[] fields = result.group(3).trim().split("\\s+");
+            String[] fields = result.group(3).split("\\s+");
             if (fields.length % 2 != 0) {
-                throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + line.trim()
+                throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + line
                         + "') does not consist of value/unit pairs.");
             }
             results.add(new Result(lineNumber, name, gomaxprocs, fields));

@@ -100,7 +100,7 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (direction == null) {
             return null;
         }
-        String d = direction.trim().toLowerCase(Locale.ROOT);
+        String d = direction.strip().toLowerCase(Locale.ROOT);
         if (d.equals("lower") || d.equals("lower_is_better") || d.equals("smaller")) {
             return false;
         }
@@ -143,10 +143,11 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (text == null || text.isBlank()) {
             return null;
         }
+        String stripped = text.strip();
         Instant time;
         try {
-            time = text.trim().matches("\\d+") ? Instant.ofEpochSecond(Long.parseLong(text.trim()))
-                    : OffsetDateTime.parse(text.trim()).toInstant();
+            time = stripped.matches("\\d+") ? Instant.ofEpochSecond(Long.parseLong(stripped))
+                    : OffsetDateTime.parse(stripped).toInstant();
         } catch (DateTimeException | NumberFormatException e) {
             throw new InvalidUploadException("git.commitTime '" + text + "' is not an ISO-8601 time with offset "
                     + "(e.g. 2025-01-31T12:00:00Z) nor epoch seconds.");

@@ -118,13 +118,13 @@ final class RpcBenchAdapter implements FormatAdapter {
         int lineNumber = 0;
         for (String raw : content.lines().toList()) {
             lineNumber++;
-            String line = GLOG_PREFIX.matcher(raw).replaceFirst("").trim();
+            String line = GLOG_PREFIX.matcher(raw).replaceFirst("").strip();
             if (line.startsWith("Mode:") && !current.isEmpty()) {
                 reports.add(current);
                 current = new Report();
             }
             if (line.startsWith(ENGINE_OPTIONS)) {
-                for (String option : line.substring(ENGINE_OPTIONS.length()).trim().split("\\s+")) {
+                for (String option : line.substring(ENGINE_OPTIONS.length()).strip().split("\\s+")) {
                     int equals = option.indexOf('=');
                     if (equals > 0) {
                         current.settings().put(option.substring(0, equals), option.substring(equals + 1));
@@ -134,7 +134,7 @@ final class RpcBenchAdapter implements FormatAdapter {
             }
             String setting = SETTINGS.keySet().stream().filter(line::startsWith).findFirst().orElse(null);
             if (setting != null) {
-                current.settings().put(SETTINGS.get(setting), line.substring(setting.length()).trim());
+                current.settings().put(SETTINGS.get(setting), line.substring(setting.length()).strip());
                 continue;
             }
             for (MetricLine known : METRIC_LINES) {

@@ -41,7 +41,7 @@ public enum UploadFormat {
     }
 
     public static Optional<UploadFormat> byLabel(String text) {
-        String wanted = text.trim().toLowerCase(Locale.ROOT);
+        String wanted = text.strip().toLowerCase(Locale.ROOT);
         return Arrays.stream(values()).filter(f -> f.label.equals(wanted)).findFirst();
     }
 }

@@ -76,7 +76,18 @@ class UploadShapeTests {
                         + "\"CPU(s):\\t2\\nModel name:\\tEPYC\\u001b[0m\"}}",
                         "Machine 'lscpu' holds a control character (U+001B)"),
                 Arguments.of("rpcbench", "Mode:            Sy\u001bnc\n----\nReqs/sec:         9135.95\n",
-                        "Configuration 'mode'"));
+                        "Configuration 'mode'"),
+                // at a line's end: each line was cut with trim(), which dropped such a character without a word
+                Arguments.of("gobench",
+                        "cpu: AMD EPYC\u0007\nBenchmarkJoin-2 20 910.9 ns/op\nBenchmarkJoin-2 20 911.9 ns/op\n",
+                        "Machine 'cpu'"),
+                Arguments.of("gobench",
+                        "BenchmarkJoin-2 20 910.9 ns/op\u001b\nBenchmarkJoin-2 20 911.9 ns/op\u001b\n",
+                        "metric 'Join:ns/op\\u001B'"),
+                Arguments.of("rpcbench", "Mode:            Sync\u001b\n----\nReqs/sec:         9135.95\n",
+                        "Configuration 'mode'"),
+                Arguments.of("rpcbench", "Engine options: ring_size=64\u0007\n----\nReqs/sec:         9135.95\n",
+                        "Configuration 'ring_size'"));
     }
 
     @ParameterizedTest
