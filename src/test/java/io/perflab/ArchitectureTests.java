@@ -111,6 +111,19 @@ class ArchitectureTests {
                 .because("one repository per aggregate owns its tables (experiments, uploads, tokens, history)");
     }
 
+    /**
+     * Text from outside (a request, a form, a flag, an uploaded line, a trial's frame) is cut with {@code strip()},
+     * never {@code trim()}: {@code trim()} drops every character up to U+0020, so an escape code at either end of a
+     * name vanished without a word (an upload's {@code ?benchmark=%1B[2Jcsv} was stored as "[2Jcsv") instead of
+     * reaching the check that refuses it. Method references ({@code String::trim}) are not calls and are not seen.
+     */
+    static ArchRule inputIsStrippedNotTrimmed(String root) {
+        return noClasses().that().resideInAPackage(root + "..")
+                .should().callMethod(String.class, "trim")
+                .because("trim() drops control characters at the ends unseen; strip() drops white space only, so "
+                        + "a control character is refused with its position");
+    }
+
     private static DescribedPredicate<JavaClass> webComponent() {
         return DescribedPredicate.describe("web controllers or controller advice", c ->
                 c.isAnnotatedWith(Controller.class) || c.isAnnotatedWith(ControllerAdvice.class)
@@ -145,6 +158,16 @@ class ArchitectureTests {
     @Test
     void onlyRepositoriesRunSql() {
         sqlOnlyInRepositories("io.perflab").check(PRODUCTION);
+    }
+
+    @Test
+    void inputIsStrippedNotTrimmed() {
+        inputIsStrippedNotTrimmed("io.perflab").check(PRODUCTION);
+    }
+
+    @Test
+    void inputRuleCatchesATrim() {
+        assertViolated(inputIsStrippedNotTrimmed("io.perflab.archfixture"), "FixtureInput", "String.trim()");
     }
 
     @Test

@@ -220,7 +220,7 @@ final class CalibrateCommand implements Callable<Integer> {
             if (!inject.startsWith(prefix)) {
                 throw new NumberFormatException();
             }
-            long nanos = Long.parseLong(inject.substring(prefix.length()).trim());
+            long nanos = Long.parseLong(inject.substring(prefix.length()).strip());
             if (nanos < 1 || nanos > WorkloadSettings.MAX_SERVER_WORK_NANOS) {
                 throw new NumberFormatException();
             }

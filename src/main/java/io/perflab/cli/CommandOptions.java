@@ -72,7 +72,7 @@ final class CommandOptions {
         if (withCommand == null || withoutCommand == null) {
             throw usage("a command experiment needs both --with-cmd and --without-cmd");
         }
-        Optional<String> format = Optional.ofNullable(metricsFormat).map(String::trim);
+        Optional<String> format = Optional.ofNullable(metricsFormat).map(String::strip);
         MetricsReader reader = new OutputMetricsReader();
         if (format.isPresent() && !reader.formats().contains(format.get())) {
             throw usage("--metrics must be one of " + String.join(", ", reader.formats()) + ", got '" + metricsFormat

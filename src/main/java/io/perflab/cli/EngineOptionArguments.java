@@ -47,7 +47,7 @@ final class EngineOptionArguments {
                 throw new ParameterException(commandLine, flag + " takes option=value, got '" + argument
                         + "'; options: " + allowed());
             }
-            options.put(argument.substring(0, eq).trim(), argument.substring(eq + 1).trim());
+            options.put(argument.substring(0, eq).strip(), argument.substring(eq + 1).strip());
         }
         return options;
     }
@@ -65,7 +65,7 @@ final class EngineOptionArguments {
         Workload variantWorkload = workload;
         for (String argument : arguments) {
             int eq = argument.indexOf('=');
-            if (eq > 0 && argument.substring(0, eq).trim().equals(STACK)) {
+            if (eq > 0 && argument.substring(0, eq).strip().equals(STACK)) {
                 try {
                     variantWorkload = variantWorkload.withStack(Stack.parse(argument.substring(eq + 1)));
                 } catch (IllegalArgumentException e) {

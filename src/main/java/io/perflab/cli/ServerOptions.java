@@ -75,7 +75,7 @@ final class ServerOptions {
             client.defaultHeader(HttpHeaders.AUTHORIZATION, "Basic "
                     + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
         } else if (token != null && !token.isBlank()) {
-            client.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token.trim());
+            client.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token.strip());
         }
         return client.build();
     }

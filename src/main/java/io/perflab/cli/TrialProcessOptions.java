@@ -103,7 +103,7 @@ final class TrialProcessOptions {
 
     /** Whitespace-separated flags. */
     static List<String> flags(String text) {
-        return text.isBlank() ? List.of() : Arrays.asList(text.trim().split("\\s+"));
+        return text.isBlank() ? List.of() : Arrays.asList(text.strip().split("\\s+"));
     }
 
     private static Duration seconds(String flag, String text) {

@@ -145,9 +145,9 @@ final class UploadCommand implements Callable<Integer> {
     }
 
     private double parseThreshold(String text) {
-        String t = text.trim();
+        String t = text.strip();
         if (t.endsWith("%")) {
-            t = t.substring(0, t.length() - 1).trim();
+            t = t.substring(0, t.length() - 1).strip();
         }
         try {
             double value = Double.parseDouble(t);

@@ -178,7 +178,7 @@ class ExperimentApiController {
             return null;
         }
         try {
-            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+            return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badRequest(field + ": unknown value '" + value + "'; allowed: "
                     + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT));

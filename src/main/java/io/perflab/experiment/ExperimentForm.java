@@ -74,7 +74,7 @@ public class ExperimentForm {
     /** The API request this form stands for; a workload value of the wrong type is rejected into {@code errors}. */
     ExperimentRequest toRequest(Errors errors) {
         boolean paired = design != null && !design.isBlank()
-                && !design.trim().equalsIgnoreCase(ExperimentDesign.FRESH.label());
+                && !design.strip().equalsIgnoreCase(ExperimentDesign.FRESH.label());
         if ("command".equals(kind)) {
             return new ExperimentRequest(name, blankToNull(description), kind, null, null, null, null, null, null,
                     blankToNull(withoutCommand), blankToNull(withCommand), paired ? null : runsPerVariant,
@@ -122,7 +122,7 @@ public class ExperimentForm {
         if (text == null || text.isBlank()) {
             return null;
         }
-        return Arrays.stream(text.trim().split("[,\\s]+")).filter(t -> !t.isBlank()).toList();
+        return Arrays.stream(text.strip().split("[,\\s]+")).filter(t -> !t.isBlank()).toList();
     }
 
     /** {@code NAME=value} lines as a map; a line without '=' is rejected on {@code field}. Null when blank. */
@@ -148,10 +148,10 @@ public class ExperimentForm {
             return null;
         }
         try {
-            return parse.apply(text.trim());
+            return parse.apply(text.strip());
         } catch (NumberFormatException e) {
             errors.rejectValue(path("workload." + field), "typeMismatch",
-                    "must be a whole number, got '" + text.trim() + "'");
+                    "must be a whole number, got '" + text.strip() + "'");
         } catch (IllegalArgumentException e) {
             errors.rejectValue(path("workload." + field), "typeMismatch", e.getMessage());
         }
@@ -180,7 +180,7 @@ public class ExperimentForm {
         Map<String, String> set = new LinkedHashMap<>();
         options.forEach((k, v) -> {
             if (v != null && !v.isBlank()) {
-                set.put(k, v.trim());
+                set.put(k, v.strip());
             }
         });
         return set.isEmpty() && hasPreset ? null : set;

@@ -260,7 +260,7 @@ class ExperimentPagesController {
             return null;
         }
         try {
-            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+            return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return null;
         }

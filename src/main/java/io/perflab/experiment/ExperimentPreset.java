@@ -78,7 +78,7 @@ public enum ExperimentPreset {
     }
 
     public static Optional<ExperimentPreset> find(String id) {
-        String wanted = id.trim().toLowerCase(Locale.ROOT);
+        String wanted = id.strip().toLowerCase(Locale.ROOT);
         return Arrays.stream(values()).filter(p -> p.id.equals(wanted)).findFirst();
     }
 

@@ -204,7 +204,7 @@ public class ExperimentValidator {
         if (text == null) {
             return ExperimentKind.ENGINE;
         }
-        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
             case "engine" -> ExperimentKind.ENGINE;
             case "command" -> ExperimentKind.COMMAND;
             default -> throw InvalidInputException.of("kind", "unknown kind '" + text + "'; allowed: engine, "

@@ -74,7 +74,7 @@ class MdeHints {
     /** The hints for {@code form}'s preset and windows per pair, and the one of its design at its size. */
     ForForm forForm(ExperimentForm form) {
         Map<String, Hint> hints = hints(form.getPreset(), form.getWindowsPerPair());
-        String design = form.getDesign() == null ? "" : form.getDesign().trim().toLowerCase(Locale.ROOT);
+        String design = form.getDesign() == null ? "" : form.getDesign().strip().toLowerCase(Locale.ROOT);
         Hint hint = hints.get(design);
         Integer size = ExperimentDesign.FRESH.label().equals(design) ? form.getRunsPerVariant() : form.getPairs();
         Double estimate = hint == null || size == null || size < 2 ? null : hint.at(size);

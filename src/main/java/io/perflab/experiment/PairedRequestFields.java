@@ -33,7 +33,7 @@ final class PairedRequestFields {
         ExperimentDesign design = PairedInput.defaultDesign(request.runsPerVariant() != null);
         if (request.design() != null) {
             design = java.util.Arrays.stream(ExperimentDesign.values())
-                    .filter(d -> d.label().equalsIgnoreCase(request.design().trim())).findFirst()
+                    .filter(d -> d.label().equalsIgnoreCase(request.design().strip())).findFirst()
                     .orElseThrow(() -> InvalidInputException.of("design", "unknown design '" + request.design()
                             + "'; allowed: fresh, duet, alternating"));
         }

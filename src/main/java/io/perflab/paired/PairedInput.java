@@ -61,7 +61,7 @@ public final class PairedInput {
      *     {@code must …}, {@code is …}) so that a caller can put the flag or field in front
      */
     public static Duration budget(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
+        String t = text.strip().toLowerCase(Locale.ROOT);
         Matcher m = DURATION.matcher(t);
         if (t.isEmpty() || !m.matches()) {
             throw new IllegalArgumentException("takes a duration such as 10m, 90s or 1h30m, got '" + text + "'");

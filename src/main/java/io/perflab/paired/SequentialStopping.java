@@ -249,8 +249,8 @@ public final class SequentialStopping implements PairStoppingRule {
          */
         public static Target parse(String text) {
             int colon = text.lastIndexOf(':');
-            String metric = colon < 0 ? "" : text.substring(0, colon).trim();
-            String goal = colon < 0 ? "" : text.substring(colon + 1).trim();
+            String metric = colon < 0 ? "" : text.substring(0, colon).strip();
+            String goal = colon < 0 ? "" : text.substring(colon + 1).strip();
             if (metric.isEmpty() || goal.isEmpty()) {
                 throw new IllegalArgumentException("a target is METRIC:PERCENT% or METRIC:settled, e.g. "
                         + "cpu_us_per_req:1% — got '" + text + "'");

@@ -41,7 +41,7 @@ final class ApiTokenAuthenticationFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        String token = request.getHeader("Authorization").substring(PREFIX.length()).trim();
+        String token = request.getHeader("Authorization").substring(PREFIX.length()).strip();
         try {
             Authentication authentication = authenticate(token)
                     .orElseThrow(() -> new BadCredentialsException("The bearer token is not valid: it is unknown "

@@ -86,10 +86,10 @@ public class ApiTokens {
         // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
         // two live tokens of one name would act as each other: the name is looked for first (tokens of before V18
         // may share one), and the unique live_name refuses a second live token created at the same moment
-        String trimmed = name.trim();
-        if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(trimmed)
+        String stripped = name.strip();
+        if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(stripped)
                 .query(Long.class).single() > 0) {
-            throw nameTaken(trimmed);
+            throw nameTaken(stripped);
         }
         byte[] bytes = new byte[32];
         random.nextBytes(bytes);
@@ -99,11 +99,11 @@ public class ApiTokens {
             jdbc.sql("""
                     INSERT INTO api_token (name, live_name, token_hash, token_prefix, role, created_by, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)""")
-                    .params(trimmed, trimmed, hash(secret), secret.substring(0, 10), chosen, createdBy,
+                    .params(stripped, stripped, hash(secret), secret.substring(0, 10), chosen, createdBy,
                             timestamp(clock.instant()))
                     .update(keys, "id");
         } catch (DuplicateKeyException raced) {
-            throw nameTaken(trimmed);
+            throw nameTaken(stripped);
         }
         return new CreatedToken(find(keys.getKey().longValue()).orElseThrow(), secret);
     }

@@ -35,7 +35,7 @@ public enum Alternative {
      * @throws IllegalArgumentException naming the accepted values
      */
     public static Alternative parse(String text) {
-        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT).replace('-', '.').replace('_', '.');
+        String t = text == null ? "" : text.strip().toLowerCase(Locale.ROOT).replace('-', '.').replace('_', '.');
         for (Alternative a : values()) {
             if (a.rName.equals(t)) {
                 return a;

@@ -147,7 +147,7 @@ public record EngineOptions(Completion completion, int callBufferInitialBytes, A
         if (value == null) {
             throw new IllegalArgumentException("engine option '" + name + "' needs a value");
         }
-        String v = value.trim();
+        String v = value.strip();
         Builder b = toBuilder();
         switch (name) {
             case COMPLETION -> b.completion(parseEnum(name, v, Completion.values()));

@@ -81,7 +81,7 @@ public record ServerConfig(int serverReactors, int workerThreads, int serviceQue
     public ServerConfig withSetting(String name, String value) {
         int n;
         try {
-            n = Integer.parseInt(value.trim());
+            n = Integer.parseInt(value.strip());
         } catch (NumberFormatException | NullPointerException e) {
             throw new IllegalArgumentException("invalid value '" + value + "' for server setting '" + name
                     + "'; expected an integer");

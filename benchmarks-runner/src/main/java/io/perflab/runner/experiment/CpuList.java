@@ -33,10 +33,10 @@ record CpuList(List<Integer> cpus) {
     static CpuList parse(String text) {
         List<Integer> cpus = new ArrayList<>();
         try {
-            for (String part : text.trim().split(",")) {
+            for (String part : text.strip().split(",")) {
                 int dash = part.indexOf('-');
-                int from = Integer.parseInt(part.substring(0, dash < 0 ? part.length() : dash).trim());
-                int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1).trim());
+                int from = Integer.parseInt(part.substring(0, dash < 0 ? part.length() : dash).strip());
+                int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1).strip());
                 if (from < 0 || to < from || to > MAX_CPU) {
                     throw new NumberFormatException();
                 }

@@ -33,7 +33,7 @@ public enum ExperimentDesign {
     /** Parses the label; the message names {@code --design} and the allowed values. */
     public static ExperimentDesign parse(String text) {
         for (ExperimentDesign design : values()) {
-            if (design.label().equalsIgnoreCase(text.trim())) {
+            if (design.label().equalsIgnoreCase(text.strip())) {
                 return design;
             }
         }

@@ -21,7 +21,7 @@ public enum TrialOrder {
     /** Parses the label; the message names {@code --order} and the allowed values. */
     public static TrialOrder parse(String text) {
         for (TrialOrder order : values()) {
-            if (order.label().equalsIgnoreCase(text.trim())) {
+            if (order.label().equalsIgnoreCase(text.strip())) {
                 return order;
             }
         }

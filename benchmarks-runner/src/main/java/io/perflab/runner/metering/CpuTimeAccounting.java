@@ -72,7 +72,7 @@ public record CpuTimeAccounting(Kind kind, int hz) {
             } else {
                 return UNKNOWN;
             }
-            String fullCpus = Files.isReadable(nohzFull) ? Files.readString(nohzFull).trim() : "";
+            String fullCpus = Files.isReadable(nohzFull) ? Files.readString(nohzFull).strip() : "";
             return fromConfig(config, !fullCpus.isEmpty() && !fullCpus.equals("(null)"));
         } catch (IOException | RuntimeException unreadable) {
             return UNKNOWN;
@@ -92,7 +92,7 @@ public record CpuTimeAccounting(Kind kind, int hz) {
         boolean nativeVirt = false;
         boolean genVirt = false;
         for (String line : config) {
-            String l = line.trim();
+            String l = line.strip();
             if (l.startsWith("CONFIG_HZ=")) {
                 hz = Integer.parseInt(l.substring("CONFIG_HZ=".length()));
             } else if (l.equals("CONFIG_TICK_CPU_ACCOUNTING=y")) {

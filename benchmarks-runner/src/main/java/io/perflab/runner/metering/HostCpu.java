@@ -27,7 +27,7 @@ public final class HostCpu {
         try {
             List<String> lines = Files.readAllLines(stat);
             String first = lines.get(0);
-            String[] f = first.trim().split("\\s+");
+            String[] f = first.strip().split("\\s+");
             if (!f[0].equals("cpu")) {
                 return Optional.empty();
             }

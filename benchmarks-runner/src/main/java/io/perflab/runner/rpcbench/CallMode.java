@@ -21,7 +21,7 @@ public enum CallMode {
     @JsonCreator
     public static CallMode parse(String text) {
         for (CallMode mode : values()) {
-            if (mode.label().equalsIgnoreCase(text.trim())) {
+            if (mode.label().equalsIgnoreCase(text.strip())) {
                 return mode;
             }
         }

@@ -49,7 +49,7 @@ public final class Seconds {
      * @throws IllegalArgumentException saying what was wrong
      */
     public static Duration parse(String text) {
-        String t = text.trim();
+        String t = text.strip();
         if (!t.matches("-?[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]{1,3})?|-?\\.[0-9]+([eE][-+]?[0-9]{1,3})?")) {
             throw new IllegalArgumentException("must be a number of seconds, got '" + text + "'");
         }

@@ -30,7 +30,7 @@ public enum Stack {
     @JsonCreator
     public static Stack parse(String text) {
         for (Stack stack : values()) {
-            if (stack.label().equalsIgnoreCase(text.trim())) {
+            if (stack.label().equalsIgnoreCase(text.strip())) {
                 return stack;
             }
         }

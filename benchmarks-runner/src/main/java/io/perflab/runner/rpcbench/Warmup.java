@@ -63,7 +63,7 @@ public record Warmup(boolean auto, Duration duration) {
      * @throws IllegalArgumentException saying which forms are accepted
      */
     public static Warmup parse(String text) {
-        String t = text.trim().toLowerCase(Locale.ROOT);
+        String t = text.strip().toLowerCase(Locale.ROOT);
         boolean auto = t.equals("auto") || t.startsWith("auto:");
         if (t.equals("auto")) {
             return auto(DEFAULT_AUTO_MAX);

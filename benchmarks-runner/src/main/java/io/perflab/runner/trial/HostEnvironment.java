@@ -42,7 +42,7 @@ public final class HostEnvironment {
     /** The 1/5/15-minute load averages and the runnable task count from {@code /proc/loadavg}. */
     public static Optional<LoadAverage> loadAverage() {
         try {
-            String[] fields = Files.readString(LOADAVG).trim().split("\\s+");
+            String[] fields = Files.readString(LOADAVG).strip().split("\\s+");
             String[] running = fields[3].split("/");
             return Optional.of(new LoadAverage(Double.parseDouble(fields[0]), Double.parseDouble(fields[1]),
                     Double.parseDouble(fields[2]), Integer.parseInt(running[0])));
@@ -74,8 +74,8 @@ public final class HostEnvironment {
             List<String> lines = Files.readAllLines(file);
             for (String line : lines) {
                 int colon = line.indexOf(':');
-                if (colon > 0 && line.substring(0, colon).trim().equals(name)) {
-                    return Optional.of(line.substring(colon + 1).trim());
+                if (colon > 0 && line.substring(0, colon).strip().equals(name)) {
+                    return Optional.of(line.substring(colon + 1).strip());
                 }
             }
         } catch (IOException | RuntimeException notLinux) {

@@ -97,7 +97,7 @@ public final class TrialProtocol {
      * @throws IllegalArgumentException for a line that is no command
      */
     public static Command parseCommand(String line) {
-        String[] words = line.trim().split("\\s+");
+        String[] words = line.strip().split("\\s+");
         try {
             if (words.length == 4 && words[0].equals(WINDOW)) {
                 return new Command(WINDOW, Integer.parseInt(words[1]), Long.parseLong(words[2]),
