@@ -1,6 +1,11 @@
 package io.perflab.archfixture.web;
 
-/** Breaks the input rule on purpose: cuts a name with {@code trim()}, which drops a control character unseen. */
+import java.util.List;
+
+/**
+ * Breaks the input rule on purpose: cuts a name with {@code trim()}, which drops a control character unseen, once by
+ * a call and once by a method reference.
+ */
 public final class FixtureInput {
 
     private FixtureInput() {
@@ -8,5 +13,9 @@ public final class FixtureInput {
 
     public static String name(String text) {
         return text.trim();
+    }
+
+    public static List<String> names(List<String> texts) {
+        return texts.stream().map(String::trim).toList();
     }
 }
