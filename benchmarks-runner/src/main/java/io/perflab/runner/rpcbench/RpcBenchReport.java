@@ -115,8 +115,8 @@ public final class RpcBenchReport {
         if (!result.workload().warmup().auto()) {
             return used;
         }
-        return used + (result.warmupSettled() ? " (auto: the JIT compiler was quiet)"
-                : " (auto: the JIT compiler was not quiet within " + Seconds.format(
+        return used + (result.warmupSettled() ? " (auto: throughput and CPU per call settled)"
+                : " (auto: throughput and CPU per call did not settle within " + Seconds.format(
                         result.workload().warmup().duration()) + " s)");
     }
 

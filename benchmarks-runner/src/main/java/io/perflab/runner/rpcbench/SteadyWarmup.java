@@ -16,7 +16,13 @@ import java.util.function.LongSupplier;
 record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoClock, LongSupplier jitWork) {
 
     private static final long ONE_SECOND = TimeUnit.SECONDS.toNanos(1);
-
+    /**
+     * An auto warmup also waits for the JIT to be done: on a busy machine the compiler threads may still be
+     * compiling the hot path long after throughput looks flat, and until they are done the window measures code
+     * that is about to be replaced. Done means the compiler threads used at most this much CPU in the last second
+     * (or, where their CPU cannot be read, the JVM compiled for at most this long).
+     */
+    static final long JIT_QUIET_MILLIS_PER_SECOND = 10;
     /**
      * After each of the warmup's first this many steps the load pauses and resumes at once, as a trial of the
      * {@code alternating} design does around each of its windows, so that the client loops are compiled with the
@@ -29,21 +35,21 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
 
     /**
      * Runs the warmup in one-second steps, each metered as a window is, so that the meter's own first use (loading
-     * its native library, compiling its code) lies in the warmup and never in a window. An auto warmup ends once the
-     * compiler has been quiet over the last {@link Warmup#QUIET_STEPS} steps, none of them a paused one; a fixed one
-     * runs its time. Either way the outcome carries the last steps' figures as evidence. The load pauses briefly
-     * after each of the first {@link #PAUSED_STEPS} steps.
+     * its native library, compiling its code) lies in the warmup and never in a window. An auto warmup ends once
+     * throughput and CPU time per call have settled ({@link SteadyState}) and the JIT is quiet; a fixed one runs
+     * its time. Either way the outcome carries the last steps' figures as evidence. The load pauses briefly after
+     * each of the first {@link #PAUSED_STEPS} steps.
      */
     WarmupOutcome run(Load load) {
         Warmup warmup = workload.warmup();
         Map<String, String> serverWork = ServerWork.of(workload.serverWorkNanos()).describe();
-        RecentSteps throughput = new RecentSteps();
-        RecentSteps cpuPerCall = new RecentSteps();
-        RecentSteps compiler = new RecentSteps();
+        SteadyState throughput = new SteadyState();
+        SteadyState cpuPerCall = new SteadyState();
         ProcessMeter.Snapshot previous = meter.snapshot();
         load.swapLatencies();
         long end = previous.nanoTime() + warmup.duration().toNanos();
         long compiled = jitWork.getAsLong();
+        long jitLastStep = -1;
         int steps = 0;
         while (previous.nanoTime() < end) {
             RpcBench.awaitOnCpu(nanoClock, Math.min(previous.nanoTime() + ONE_SECOND, end));
@@ -56,23 +62,17 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
                 load.resume();
             }
             long compiledNow = jitWork.getAsLong();
-            compiler.add(compiledNow - compiled);
+            jitLastStep = compiledNow - compiled;
             compiled = compiledNow;
             if (step.elapsedNanos() < ONE_SECOND) {
                 break;
             }
-            throughput.add(calls / (step.elapsedNanos() / 1e9));
-            cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
-            if (warmup.auto() && steps >= PAUSED_STEPS + Warmup.QUIET_STEPS && quiet(compiler)) {
-                return WarmupOutcome.of(true, throughput, cpuPerCall, compiler, serverWork);
+            boolean callsSteady = throughput.add(calls / (step.elapsedNanos() / 1e9));
+            boolean cpuSteady = cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
+            if (warmup.auto() && callsSteady && cpuSteady && jitLastStep <= JIT_QUIET_MILLIS_PER_SECOND) {
+                return WarmupOutcome.of(true, throughput, cpuPerCall, jitLastStep, serverWork);
             }
         }
-        return WarmupOutcome.of(!warmup.auto(), throughput, cpuPerCall, compiler, serverWork);
-    }
-
-    /** Whether the compiler's work over the kept steps is within {@link Warmup}'s stated limits. */
-    static boolean quiet(RecentSteps compiler) {
-        return compiler.full() && compiler.mean() <= Warmup.QUIET_JIT_MILLIS_PER_SECOND
-                && compiler.max() <= Warmup.QUIET_JIT_MILLIS_IN_A_STEP;
+        return WarmupOutcome.of(!warmup.auto(), throughput, cpuPerCall, jitLastStep, serverWork);
     }
 }

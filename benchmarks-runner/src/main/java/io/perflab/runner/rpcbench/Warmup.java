@@ -13,19 +13,13 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 /**
  * How long a trial warms up before its measured window.
  *
- * <p>A fixed warmup runs the workload for a set time. An {@code auto} warmup runs it in one-second steps, each
- * metered as a measured window is, until the JVM has stopped changing its code: over the last {@value #QUIET_STEPS}
- * steps the JIT's compiler threads used at most {@value #QUIET_JIT_MILLIS_PER_SECOND} ms of CPU a second on average
- * and at most {@value #QUIET_JIT_MILLIS_IN_A_STEP} ms in any one step (where their CPU cannot be read, the JVM
- * compiled for at most that long), capped by {@code max}. The compiler is what makes a JVM's own figures trend: on a
- * 2-vCPU guest user CPU per call fell 1.9–4.7 % more than system CPU from a trial's first window to its last after
- * 15 s of warmup and not measurably after 40 s, and the compiler's CPU in the warmup's last second was 17 ms (median)
- * at 15 s and 2 ms at 40 s (docs/PERFORMANCE.md, "A warmup that ends when the compiler is done"). The figures
- * themselves cannot decide it on
- * such a machine: one second's CPU per call moves 5–10 % with the host, far more than the trend, and the rule this
- * one replaced (three steps' calls/s and CPU per call within 2 %) was met by 3 of 768 trials. Comparing one stack
- * mid-JIT with another at steady state would measure the JIT, not the stack (DESIGN, "Measuring fairly"). The trial
- * records the last steps' compiler work, calls/s and CPU per call as {@code warmup_evidence}.
+ * <p>A fixed warmup runs the workload for a set time. An {@code auto} warmup runs it in one-second windows, each
+ * metered as a measured window is, until its figures stop trending: over the last {@value #SETTLED_WINDOWS}
+ * windows both the calls per second and the CPU time per call lie within {@value #SETTLED_SPREAD_PERCENT} % of
+ * their mean (max − min ≤ 2 % of the mean) and the JIT compiled for at most 10 ms in the last of them, capped by
+ * {@code max}. Throughput alone is not enough: on a saturated CPU it can hold still while the cost of a call still
+ * moves. Comparing one stack mid-JIT with another at steady state would measure the JIT, not the stack (DESIGN,
+ * "Measuring fairly"). The trial records the last windows' figures as {@code warmup_evidence}.
  *
  * <p>In JSON a warmup is a number of seconds or the text {@code "auto"} / {@code "auto:MAX"}.
  *
@@ -35,12 +29,10 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 @JsonDeserialize(using = Warmup.Reader.class)
 public record Warmup(boolean auto, Duration duration) {
 
-    /** One-second steps over which the compiler must have been quiet for an auto warmup to end. */
-    public static final int QUIET_STEPS = 5;
-    /** The compiler threads' largest mean CPU per step over those steps, ms. */
-    public static final long QUIET_JIT_MILLIS_PER_SECOND = 5;
-    /** The compiler threads' largest CPU in any one of those steps, ms. */
-    public static final long QUIET_JIT_MILLIS_IN_A_STEP = 10;
+    /** Consecutive one-second windows that must agree for an auto warmup to end. */
+    public static final int SETTLED_WINDOWS = 3;
+    /** Largest spread of those windows, in percent of their mean. */
+    public static final double SETTLED_SPREAD_PERCENT = 2.0;
     /** The cap of {@code auto} without an explicit one. */
     public static final Duration DEFAULT_AUTO_MAX = Duration.ofSeconds(30);
     /** The longest warmup, fixed or capped: ten minutes. */

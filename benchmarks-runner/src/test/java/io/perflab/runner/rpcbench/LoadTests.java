@@ -8,7 +8,6 @@ import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -121,72 +120,6 @@ class LoadTests {
                     .isGreaterThan(before);
         }
     }
-
-    /**
-     * An auto warmup ends at the first step after which the compiler has been quiet ({@link Warmup}: at most
-     * 5 ms a second on average over five steps, at most 10 ms in any one) — never on a paused step's quiet, and
-     * a burst in the five keeps it warming up.
-     */
-    @Test
-    void anAutoWarmupEndsOnceTheCompilerHasBeenQuietForFiveUnpausedSteps() {
-        assertThat(warmUp(new long[] {0}).steps()).as("quiet from the start: the five paused steps do not count")
-                .isEqualTo(10);
-        WarmedUp busyThenQuiet = warmUp(compiler(9, 100, 3));
-        assertThat(busyThenQuiet.outcome().settled()).isTrue();
-        assertThat(busyThenQuiet.steps()).isEqualTo(14);
-        assertThat(busyThenQuiet.outcome().evidence()).endsWith("; JIT ms 3 3 3 3 3 (mean 3.0)");
-        assertThat(warmUp(compiler(9, 100, 5)).steps()).as("5 ms a second is within the limit").isEqualTo(14);
-
-        long[] burst = compiler(9, 100, 3);
-        burst[13] = 12; // step 14: 12 ms in one step, though the five steps' mean is 4.8
-        WarmedUp afterBurst = warmUp(burst);
-        assertThat(afterBurst.steps()).as("five quiet steps after the burst").isEqualTo(19);
-        assertThat(afterBurst.outcome().settled()).isTrue();
-    }
-
-    @Test
-    void aCompilerThatNeverQuietsRunsTheWarmupToItsCapUnsettled() {
-        WarmedUp busy = warmUp(compiler(9, 100, 6)); // 6 ms every step: none over 10, but the mean is over 5
-
-        assertThat(busy.outcome().settled()).isFalse();
-        assertThat(busy.steps()).as("every step of the 120 s cap, 3.6 s each on the fake clock").isEqualTo(34);
-        assertThat(busy.outcome().evidence()).contains("; JIT ms 6 6 6 6 6 (mean 6.0)");
-    }
-
-    /** How a warmup capped at 120 s ended and after how many steps, its compiler working {@code perStep} ms. */
-    private static WarmedUp warmUp(long[] perStep) {
-        FakeStack stack = new FakeStack(1);
-        stack.blocking = (connection, x) -> LockSupport.parkNanos(50_000);
-        AtomicLong clock = new AtomicLong();
-        LongSupplier aStepPerRead = () -> clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(1200)); // no wait parks
-        ProcessMeter meter = new ProcessMeter(aStepPerRead, () -> ResourceUsage.ZERO, () -> 0L,
-                () -> new GcTotals(0, 0));
-        AtomicInteger reads = new AtomicInteger();
-        LongSupplier compiled = () -> {
-            int steps = reads.getAndIncrement();
-            long total = 0;
-            for (int i = 0; i < steps; i++) {
-                total += perStep[Math.min(i, perStep.length - 1)];
-            }
-            return total;
-        };
-        Workload auto = SYNC.withClientThreads(1).withWarmup(Warmup.auto(Duration.ofSeconds(120)));
-        try (Load load = Load.open(stack, auto)) {
-            load.start();
-            WarmupOutcome outcome = new SteadyWarmup(auto, meter, aStepPerRead, compiled).run(load);
-            return new WarmedUp(outcome, reads.get() - 1);
-        }
-    }
-
-    /** The compiler's ms in each step: {@code busy} in the first {@code busySteps}, then {@code quiet} in each. */
-    private static long[] compiler(int busySteps, long busy, long quiet) {
-        long[] perStep = new long[40];
-        Arrays.fill(perStep, quiet);
-        Arrays.fill(perStep, 0, busySteps, busy);
-        return perStep;
-    }
-
-    private record WarmedUp(WarmupOutcome outcome, int steps) { }
 
     @Test
     @Timeout(value = 5, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
