@@ -86,6 +86,17 @@ public final class Format {
         return unit == null || unit.isBlank() ? metric : metric + " (" + unit + ")";
     }
 
+    /**
+     * Text a person typed, between FIRST STRONG ISOLATE (U+2068) and POP DIRECTIONAL ISOLATE (U+2069), for plain text
+     * that no element can isolate: a page's {@code <title>}. A right-to-left name then reorders only itself, never
+     * the words around it (in a page's body the stylesheet isolates inline elements instead). Names with
+     * bidirectional controls are refused on the way in ({@code PrintableText}); this keeps the order of a title
+     * right for names stored before that, and for names in a right-to-left script. Null prints as {@link #MISSING}.
+     */
+    public static String isolated(String text) {
+        return text == null ? MISSING : "\u2068" + text + "\u2069";
+    }
+
     /** A point in time, to the second, in UTC: {@code 2024-03-05 10:00:00 UTC}. */
     public static String time(Instant instant) {
         return instant == null ? MISSING : TIME.format(instant);

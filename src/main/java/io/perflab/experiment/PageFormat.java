@@ -68,10 +68,11 @@ public class PageFormat {
         return Format.metricWithUnit(metric, unit);
     }
 
-    /**
-     * The page of a benchmark: {@code /benchmarks/} and its name with each segment encoded on its own, so names with
-     * a slash (Go package paths) keep their slashes and anything else is escaped.
-     */
+    /** A person's text set apart from what surrounds it, for a page's title ({@link Format#isolated}). */
+    public String isolated(String text) {
+        return Format.isolated(text);
+    }
+
     /**
      * The page of a benchmark's history: by name where the name can travel in a URL path, else by the id of one
      * of its experiments, so that every stored name can be opened (a path with {@code %}, {@code \}, {@code ;},
@@ -79,11 +80,15 @@ public class PageFormat {
      */
     public String benchmarkPath(String name, long experimentId) {
         boolean plain = name.codePoints().noneMatch(c -> c == '%' || c == '\\' || c == ';' || Character.isISOControl(c))
-                && java.util.Arrays.stream(name.split("/", -1))
+                && Arrays.stream(name.split("/", -1))
                         .noneMatch(s -> s.isEmpty() || s.equals(".") || s.equals(".."));
         return plain ? benchmarkPath(name) : "/benchmarks?experiment=" + experimentId;
     }
 
+    /**
+     * The page of a benchmark: {@code /benchmarks/} and its name with each segment encoded on its own, so names with
+     * a slash (Go package paths) keep their slashes and anything else is escaped.
+     */
     public String benchmarkPath(String name) {
         return "/benchmarks/" + Arrays.stream(name.split("/", -1))
                 .map(segment -> UriUtils.encodePathSegment(segment, StandardCharsets.UTF_8))

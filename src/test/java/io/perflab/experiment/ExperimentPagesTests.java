@@ -82,6 +82,7 @@ class ExperimentPagesTests extends UploadServer {
                 .contains("data-metric=\"user_cpu_us_per_req\"", "id=\"results-table\"", "id=\"forest\"")
                 .contains("trial JVM crashed")
                 .contains("&lt;img src=x onerror=alert(1)&gt;")
+                .contains("<title>\u2068&lt;img src=x onerror=alert(1)&gt;\u2069 · PerfLab</title>")
                 .doesNotContain(HOSTILE)
                 .doesNotContain("</script><script>alert(2)");
         // headline metrics first, in their order

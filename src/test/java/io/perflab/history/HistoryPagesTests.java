@@ -97,7 +97,8 @@ class HistoryPagesTests extends UploadServer {
             assertThat(html).doesNotContain(HOSTILE);
         }
         assertThat(list).contains("&lt;img src=x onerror=alert(1)&gt;").contains("value=\"&lt;img\"");
-        assertThat(history).contains("&lt;img src=x onerror=alert(1)&gt;");
+        assertThat(history).contains("&lt;img src=x onerror=alert(1)&gt;")
+                .contains("<title>\u2068&lt;img src=x onerror=alert(1)&gt;\u2069 · PerfLab</title>");
     }
 
     @Test

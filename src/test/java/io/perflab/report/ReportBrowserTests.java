@@ -71,7 +71,7 @@ class ReportBrowserTests extends ReportTestSupport {
 
         chrome.get(file.toUri().toString());
 
-        assertThat(chrome.getTitle()).isEqualTo("PerfLab experiment " + id + ": notification completion");
+        assertThat(chrome.getTitle()).isEqualTo("PerfLab experiment " + id + ": \u2068notification completion\u2069");
         assertThat(number("return document.querySelectorAll('svg.chart').length")).isEqualTo(1 + 2 * 6);
         assertThat(number("return Array.from(document.querySelectorAll('svg.chart'))"
                 + ".filter(s => s.getBoundingClientRect().width > 100 && s.getBoundingClientRect().height > 100"
@@ -96,7 +96,8 @@ class ReportBrowserTests extends ReportTestSupport {
 
         chrome.get(file.toUri().toString());
 
-        assertThat(chrome.getTitle()).isEqualTo("PerfLab experiment " + id + ": " + ReportEscapingTests.NAME);
+        assertThat(chrome.getTitle())
+                .isEqualTo("PerfLab experiment " + id + ": \u2068" + ReportEscapingTests.NAME + "\u2069");
         assertThat(number("return document.querySelectorAll('img, iframe, object, embed, i').length")).isZero();
         assertThat(number("return document.scripts.length")).isEqualTo(1);
         assertThat(chrome.executeScript("return document.querySelector('h1').textContent"))

@@ -42,7 +42,7 @@ class ReportControllerTests extends ReportTestSupport {
                 .hasValue("attachment; filename=\"perflab-experiment-" + id + ".html\"");
         String html = response.body();
         assertThat(html)
-                .contains("<title>PerfLab experiment " + id + ": sync completion: notification</title>")
+                .contains("<title>PerfLab experiment " + id + ": \u2068sync completion: notification\u2069</title>")
                 .contains("Notification instead of a monitor latch for sync calls")
                 // option diff, workload, plan, environment
                 .contains("<th scope=\"row\">completion</th>", ">monitor</td>", ">notification</td>")
