@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares arms of the warmup measurement (docs/perf/warmup-arms.sh): per arm, how a JVM's figures move across
 the six window slots of its pair (each JVM against its own mean, so the host's level cancels), the spread of the
-pairs' means and of a window within its pair, the warmup's length and whether it settled, the pair's setup time
+pairs' means and of a window within its pair, the warmup's length (median, quartiles) and whether it settled, the pair's setup time
 and the JIT's CPU per window.
 
     docs/perf/warmup-arms.py warmup-arms-base-*.json -- warmup-arms-cts-*.json -- warmup-arms-cts8-*.json
@@ -56,8 +56,10 @@ def report(files):
             means[m].append(st.mean(r))
             within[m].extend(x - st.mean(r) for x in r)
     n = len(means[METRICS[0]])
-    print('  pairs %d; warmup %.1f s median (settled %d of %d); pair setup %.1f s median; JIT CPU ms per window %s'
-          % (n, st.median(warm), settled['true'], sum(settled.values()), st.median(setup),
+    q1, _, q3 = st.quantiles(warm, n=4)
+    print('  pairs %d; warmup %.1f s median [%.1f, %.1f] (settled %d of %d); pair setup %.1f s median; '
+          'JIT CPU ms per window %s'
+          % (n, st.median(warm), q1, q3, settled['true'], sum(settled.values()), st.median(setup),
              ' '.join('w%d %.0f' % (w, st.median(v)) for w, v in sorted(jit.items()))))
     if drift['user_cpu_us_per_req'] and len(drift['user_cpu_us_per_req']) == len(drift['sys_cpu_us_per_req']):
         own = [u - y for u, y in zip(drift['user_cpu_us_per_req'], drift['sys_cpu_us_per_req'])]

@@ -3,11 +3,13 @@
 (-XX:LogFile=DIR/jit-%p.log): per trial JVM and window, the compilations that started in it (C2 ones with their
 task time, longest first) and the uncommon traps taken in it, from a little before the first window on.
 
-    docs/perf/warmup-jit-windows.py DIR        (DIR holds ab.json and the jit-pidN.log files, plain or .gz)
+    docs/perf/warmup-jit-windows.py DIR [S]    (DIR holds ab.json and the jit-pidN.log files, plain or .gz;
+                                                S: show the last S seconds before window 0 in spans of 3 s, default 3)
 """
 import collections, datetime, glob, gzip, json, re, sys
 
 d = sys.argv[1] if len(sys.argv) > 1 else '.'
+before = 3 * max(1, int(sys.argv[2]) // 3) if len(sys.argv) > 2 else 3  # seconds before window 0, in spans of 3 s
 
 def epoch(s):
     main, frac = s.rstrip('Z').split('.')
@@ -35,8 +37,9 @@ for f in sorted(glob.glob(d + '/jit-pid*.log*')):
     if not ws:
         continue  # a JVM of no window: the one that made the class-data sharing archive
     print('pid %d: windows at %s s of the JVM' % (pid, ', '.join('%.1f-%.1f' % (a - t0, b - t0) for a, b, *_ in ws)))
-    edges = [ws[0][0] - t0 - 3] + [a - t0 for a, *_ in ws]
-    spans = [(edges[0], edges[1], 'the 3 s before window 0')] + [
+    first = ws[0][0] - t0
+    spans = [(first - k, first - k + 3, 'the 3 s from %d s before window 0' % k if k > 3 else 'the 3 s before window 0')
+             for k in range(before, 0, -3)] + [
         (a - t0, b - t0, 'pair %d window %d %s' % (p, w, v)) for a, b, p, w, v in ws]
     for lo, hi, label in spans:
         inw = [x for x in tasks if lo <= x[0] < hi]
