@@ -58,9 +58,9 @@ final class WorkloadOptions {
     private Integer responseBytes;
 
     @Option(names = "--warmup-seconds", paramLabel = "S|auto[:MAX]", converter = WarmupConverter.class,
-            description = "Warmup before the measured window: seconds, or auto = until calls/s and CPU per call over three "
-                    + "1 s steps lie within 2 %% and the JIT is quiet (capped at MAX, default 30) "
-                    + "(default: auto:20; paired designs: auto:15).")
+            description = "Warmup before the measured window: seconds, or auto = until calls/s and CPU "
+                    + "per call over three 1 s steps lie within 2 %% and the JIT is quiet (capped at MAX, "
+                    + "default 30) (default: auto:20; paired designs: auto:15).")
     private Warmup warmupSeconds;
 
     @Option(names = "--run-seconds", paramLabel = "S", converter = SecondsConverter.class,
