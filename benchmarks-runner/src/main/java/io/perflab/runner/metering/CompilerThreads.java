@@ -5,7 +5,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -76,18 +79,62 @@ public final class CompilerThreads {
     }
 
     static Optional<Reading> read(Path tasks) {
-        Reading sum = Reading.ZERO;
-        try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
-            for (Path thread : threads) {
-                Optional<Reading> reading = readThread(thread);
-                if (reading.isPresent()) {
-                    sum = sum.plus(reading.get());
-                }
-            }
-        } catch (IOException | RuntimeException unreadable) {
-            return Optional.empty();
+        return new Reader(tasks).read();
+    }
+
+    /**
+     * Reads the compiler threads' counters again and again, as a meter does at every step of a warmup and at both
+     * ends of every window. Each thread's name is read once, the first time its id is listed, so a reading lists
+     * {@code /proc/self/task} and reads the compiler threads' own files rather than every thread's name as well: a
+     * trial JVM has some sixty threads, and reading all their names at each one-second step made this code hot
+     * enough for C2 to spend 1.0–1.5 s of CPU compiling it 35–45 s into a warmup (docs/PERFORMANCE.md, "A warmup
+     * that ends when the compiler is quiet"). An id no longer listed is forgotten, so a reused id is named afresh.
+     */
+    public static final class Reader {
+
+        private final Path tasks;
+        /** Whether the thread of each id listed last time is a compiler thread. */
+        private final Map<String, Boolean> compilerById = new HashMap<>();
+
+        /** A reader of this JVM's threads. */
+        public Reader() {
+            this(TASKS);
         }
-        return Optional.of(sum);
+
+        Reader(Path tasks) {
+            this.tasks = tasks;
+        }
+
+        /** The compiler threads' cumulative counters, summed; empty where the directory cannot be read. */
+        public synchronized Optional<Reading> read() {
+            Reading sum = Reading.ZERO;
+            Set<String> listed = new HashSet<>();
+            try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+                for (Path thread : threads) {
+                    String id = thread.getFileName().toString();
+                    listed.add(id);
+                    Boolean compiler = compilerById.get(id);
+                    if (compiler == null) {
+                        Optional<String> name = name(thread);
+                        if (name.isEmpty()) {
+                            continue; // ended while being listed
+                        }
+                        compiler = isCompilerThread(name.get());
+                        compilerById.put(id, compiler);
+                    }
+                    if (compiler) {
+                        Optional<Reading> reading = counters(thread);
+                        if (reading.isPresent()) {
+                            sum = sum.plus(reading.get());
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException unreadable) {
+                return Optional.empty();
+            }
+            compilerById.keySet().retainAll(listed);
+            return Optional.of(sum);
+        }
     }
 
     /**
@@ -134,13 +181,18 @@ public final class CompilerThreads {
         }
     }
 
-    /** One compiler thread's counters, or empty for another thread or one that ended while being read. */
-    private static Optional<Reading> readThread(Path thread) {
+    /** A thread's name as the kernel keeps it, or empty for a thread that ended. */
+    private static Optional<String> name(Path thread) {
         try {
-            String name = Files.readString(thread.resolve("comm")).strip();
-            if (!isCompilerThread(name)) {
-                return Optional.empty();
-            }
+            return Optional.of(Files.readString(thread.resolve("comm")).strip());
+        } catch (IOException ended) {
+            return Optional.empty();
+        }
+    }
+
+    /** A compiler thread's counters, or empty for one that ended while being read. */
+    private static Optional<Reading> counters(Path thread) {
+        try {
             String schedstat = Files.readString(thread.resolve("schedstat")).strip();
             long cpuNanos = Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
             String stat = Files.readString(thread.resolve("stat"));

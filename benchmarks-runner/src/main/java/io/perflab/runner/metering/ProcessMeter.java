@@ -52,8 +52,9 @@ public final class ProcessMeter {
         }
         threads.setThreadAllocatedMemoryEnabled(true);
         List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-        Supplier<CompilerThreads.Reading> compilers = CompilerThreads.read().isPresent()
-                ? () -> CompilerThreads.read().orElse(CompilerThreads.Reading.ZERO)
+        CompilerThreads.Reader reader = new CompilerThreads.Reader();
+        Supplier<CompilerThreads.Reading> compilers = reader.read().isPresent()
+                ? () -> reader.read().orElse(CompilerThreads.Reading.ZERO)
                 : () -> CompilerThreads.Reading.ZERO;
         return new ProcessMeter(System::nanoTime, ResourceUsage::self, threads::getTotalThreadAllocatedBytes,
                 () -> GcTotals.of(collectors), compilers);

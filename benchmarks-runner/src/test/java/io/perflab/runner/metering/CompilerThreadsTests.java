@@ -38,6 +38,35 @@ class CompilerThreadsTests {
         assertThat(CompilerThreads.read(tasks)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
     }
 
+    /**
+     * A meter reads the compiler threads at every step: each thread's name is read the first time its id is listed
+     * only, the compiler threads' counters every time, and an id that is gone is forgotten.
+     */
+    @Test
+    void aReaderNamesEachThreadOnceAndReadsTheCompilersCountersEveryTime(@TempDir Path tasks) throws IOException {
+        thread(tasks, "101", "C2 CompilerThre", 2_000_000, 1, 0, 1, 0);
+        thread(tasks, "103", "pool-1-thread-1", 900_000_000, 90, 0, 500, 40);
+        CompilerThreads.Reader reader = new CompilerThreads.Reader(tasks);
+        assertThat(reader.read()).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
+
+        thread(tasks, "101", "C2 CompilerThre", 5_000_000, 3, 0, 4, 0);
+        Files.writeString(tasks.resolve("103").resolve("comm"), "C1 CompilerThre\n"); // not read again
+        assertThat(reader.read()).contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
+        assertThat(CompilerThreads.read(tasks)).as("a new reader names every thread")
+                .contains(new CompilerThreads.Reading(905_000_000, 93, 0, 504, 40, 24));
+
+        try (var files = Files.list(tasks.resolve("103"))) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(tasks.resolve("103"));
+        assertThat(reader.read()).as("103 ended").contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
+        thread(tasks, "103", "C1 CompilerThre", 1_000_000, 1, 0, 1, 0);
+        assertThat(reader.read()).as("a reused id is named afresh")
+                .contains(new CompilerThreads.Reading(6_000_000, 4, 0, 5, 0, 24));
+    }
+
     @Test
     void listsTheIdsOfTheCompilerThreadsAndOfTheOthers(@TempDir Path tasks) throws IOException {
         thread(tasks, "101", "C2 CompilerThre", 1, 0, 0, 0, 0);
