@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Cost of one reading of the JIT compiler threads' counters, which a trial's meter takes twice per warmup step and
  * at both ends of every window, in a JVM with some sixty threads, as a trial JVM has: naming every thread at each
- * reading (a fresh {@link CompilerThreads#read()}, what the meter did before 571e25a) against a
+ * reading (a new {@link CompilerThreads.Reader} each time, what the meter did before 571e25a) against a
  * {@link CompilerThreads.Reader} that names each thread once. Linux only. Not part of the test run:
  * {@code ./mvnw -B -q -pl src -am -Pjmh test -DskipTests -Djmh.include=CompilerThreadsBenchmark}.
  */
@@ -64,7 +64,7 @@ public class CompilerThreadsBenchmark {
 
     @Benchmark
     public Optional<CompilerThreads.Reading> everyThreadNamed(Threads threads) {
-        return CompilerThreads.read();
+        return new CompilerThreads.Reader().read();
     }
 
     @Benchmark

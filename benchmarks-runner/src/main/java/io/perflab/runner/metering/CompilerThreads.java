@@ -38,14 +38,6 @@ public final class CompilerThreads {
     private CompilerThreads() {
     }
 
-    /**
-     * The JIT compiler threads' cumulative counters, summed over the threads alive now; empty where
-     * {@code /proc/self/task} cannot be read.
-     */
-    public static Optional<Reading> read() {
-        return read(TASKS);
-    }
-
     /** Whether a thread of this name ({@code /proc/…/task/…/comm}) is a JIT compiler thread. */
     public static boolean isCompilerThread(String name) {
         return NAME_PREFIXES.stream().anyMatch(name::startsWith);
@@ -64,22 +56,15 @@ public final class CompilerThreads {
         List<Integer> ids = new ArrayList<>();
         try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
             for (Path thread : threads) {
-                try {
-                    if (isCompilerThread(Files.readString(thread.resolve("comm")).strip()) == compilers) {
-                        ids.add(Integer.parseInt(thread.getFileName().toString()));
-                    }
-                } catch (IOException ended) {
-                    // a thread that ended while being read belongs to no window
+                Optional<String> name = name(thread); // empty for a thread that ended: it belongs to no window
+                if (name.isPresent() && isCompilerThread(name.get()) == compilers) {
+                    ids.add(Integer.parseInt(thread.getFileName().toString()));
                 }
             }
         } catch (IOException | RuntimeException unreadable) {
             return Optional.empty();
         }
         return Optional.of(ids);
-    }
-
-    static Optional<Reading> read(Path tasks) {
-        return new Reader(tasks).read();
     }
 
     /**
@@ -89,6 +74,8 @@ public final class CompilerThreads {
      * trial JVM has some sixty threads, and reading all their names at each one-second step made this code hot
      * enough for C2 to spend 1.0–1.5 s of CPU compiling it 35–45 s into a warmup (docs/PERFORMANCE.md, "A warmup
      * that ends when the compiler is quiet"). An id no longer listed is forgotten, so a reused id is named afresh.
+     * Naming once is safe: a new thread carries its creator's name until it sets its own, and a compiler thread is
+     * created either at the JVM's start, before any reader, or by another compiler thread.
      */
     public static final class Reader {
 
@@ -96,7 +83,7 @@ public final class CompilerThreads {
         /** Whether the thread of each id listed last time is a compiler thread. */
         private final Map<String, Boolean> compilerById = new HashMap<>();
 
-        /** A reader of this JVM's threads. */
+        /** A reader of this JVM's threads; {@link #read()} on a new one names every thread. */
         public Reader() {
             this(TASKS);
         }

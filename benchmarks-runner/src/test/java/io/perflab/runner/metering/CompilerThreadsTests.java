@@ -21,7 +21,7 @@ class CompilerThreadsTests {
         thread(tasks, "103", "pool-1-thread-1", 900_000_000, 90, 0, 500, 40);
         thread(tasks, "104", "weird) name (x", 900_000_000, 90, 0, 500, 40);
 
-        Optional<CompilerThreads.Reading> reading = CompilerThreads.read(tasks);
+        Optional<CompilerThreads.Reading> reading = new CompilerThreads.Reader(tasks).read();
 
         // 10 minor + 2 major page faults per thread
         assertThat(reading).contains(new CompilerThreads.Reading(4_750_000, 80, 20, 9, 1, 24));
@@ -35,7 +35,7 @@ class CompilerThreadsTests {
         Files.createDirectories(tasks.resolve("102"));
         Files.writeString(tasks.resolve("102/comm"), "C1 CompilerThre\n");
 
-        assertThat(CompilerThreads.read(tasks)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
+        assertThat(new CompilerThreads.Reader(tasks).read()).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
     }
 
     /**
@@ -52,7 +52,7 @@ class CompilerThreadsTests {
         thread(tasks, "101", "C2 CompilerThre", 5_000_000, 3, 0, 4, 0);
         Files.writeString(tasks.resolve("103").resolve("comm"), "C1 CompilerThre\n"); // not read again
         assertThat(reader.read()).contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
-        assertThat(CompilerThreads.read(tasks)).as("a new reader names every thread")
+        assertThat(new CompilerThreads.Reader(tasks).read()).as("a new reader names every thread")
                 .contains(new CompilerThreads.Reading(905_000_000, 93, 0, 504, 40, 24));
 
         try (var files = Files.list(tasks.resolve("103"))) {
@@ -91,7 +91,7 @@ class CompilerThreadsTests {
 
     @Test
     void noProcTreeMeansUnknown(@TempDir Path dir) {
-        assertThat(CompilerThreads.read(dir.resolve("absent"))).isEmpty();
+        assertThat(new CompilerThreads.Reader(dir.resolve("absent")).read()).isEmpty();
     }
 
     @Test
@@ -103,7 +103,7 @@ class CompilerThreadsTests {
         }
         assertThat(sum).isNotZero();
 
-        Optional<CompilerThreads.Reading> reading = CompilerThreads.read();
+        Optional<CompilerThreads.Reading> reading = new CompilerThreads.Reader().read();
 
         assertThat(reading).isPresent();
         long compilerMicros = reading.get().since(CompilerThreads.Reading.ZERO).cpuMicros();
