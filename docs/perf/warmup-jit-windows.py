@@ -4,7 +4,8 @@
 task time, longest first) and the uncommon traps taken in it, from a little before the first window on.
 
     docs/perf/warmup-jit-windows.py DIR [S]    (DIR holds ab.json and the jit-pidN.log files, plain or .gz;
-                                                S: show the last S seconds before window 0 in spans of 3 s, default 3)
+                                                S: show the last S seconds before window 0 in spans of 3 s, default 3,
+                                                and C2's task time in them when S > 3)
 """
 import collections, datetime, glob, gzip, json, re, sys
 
@@ -52,3 +53,6 @@ for f in sorted(glob.glob(d + '/jit-pid*.log*')):
             print('      %5.0f ms %s%s' % (1000 * (x[1] - x[0]), ' '.join(x[3].split(' ')[:2]), ' (OSR)' if x[4] else ''))
         for k, n in tr.most_common(6):
             print('      trap: %s%s' % (k, ' ×%d' % n if n > 1 else ''))
+    if before > 3:
+        print('  C2 task time in the %d s before window 0: %.0f ms'
+              % (before, 1000 * sum(x[1] - x[0] for x in tasks if x[2] == 4 and first - before <= x[0] < first)))
