@@ -2,6 +2,7 @@ package io.perflab.cli;
 
 import io.perflab.display.Format;
 import io.perflab.paired.HostProbeCheck;
+import io.perflab.paired.NextRunPlan;
 import io.perflab.paired.PairedSamples;
 import io.perflab.paired.WarmupCheck;
 import io.perflab.runner.experiment.PairCosts;
@@ -15,8 +16,6 @@ import io.perflab.stats.Power;
 import io.perflab.stats.RFormat;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
-import io.perflab.stats.VarianceComponents;
-import io.perflab.stats.WindowsPerPair;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,7 +29,7 @@ import java.util.Set;
  * The end of a paired {@code perflab ab} and {@code perflab compare} of a paired experiment file: per metric the
  * relative change with its interval over the pairs ({@link PairedAnalysis}), the difference in the metric's units,
  * and Welch's test of the same pair means labelled as ignoring the pairing; then the variance components and
- * Kalibera and Jones's windows per pair for the next run, where the pairs' costs are known.
+ * the windows per pair for the next run ({@link NextRunPlan}), where the pairs' costs are known.
  */
 final class PairedSummary {
 
@@ -91,7 +90,7 @@ final class PairedSummary {
         }
         s.append(warmup(samples, new ArrayList<>(analyses.keySet()), options));
         s.append(sensitivity(analyses, windows, options));
-        s.append(components(analyses, PairCosts.of(results, windows)));
+        s.append(components(analyses, PairCosts.of(results, windows), windows, options));
         return s.toString();
     }
 
@@ -160,33 +159,35 @@ final class PairedSummary {
                 + "misstate its effect; judge it by the raw ones.\n" : ").\n");
     }
 
-    /** The variance components of each metric and, with the costs, the windows per pair to use next time. */
-    private static String components(Map<String, PairedAnalysis> analyses, Optional<PairCosts> costs) {
+    /**
+     * The variance components of each metric and, with the costs, the windows per pair to use next time
+     * ({@link NextRunPlan}).
+     */
+    private static String components(Map<String, PairedAnalysis> analyses, Optional<PairCosts> costs, int windows,
+                                     ComparisonOptions options) {
         StringBuilder s = new StringBuilder();
         analyses.forEach((metric, a) -> a.varianceComponents().ifPresent(vc -> {
-            String recommendation = costs.map(c -> recommendation(vc, c)).orElse("");
+            String next = costs.flatMap(c -> NextRunPlan.of(vc, c, a.pairs(), windows, options))
+                    .map(plan -> Format.nextRun(plan.next().windowsPerPair(), plan.next().pairs(),
+                            plan.next().mdePercent(), windows, plan.thisDesignMdePercent(),
+                            plan.kaliberaJonesOptimum()))
+                    .orElse("");
             s.append(String.format(Locale.ROOT, "%-32s %9s %9s   %s%n", metric, relativeSd(vc.between()),
-                    relativeSd(vc.within()), recommendation));
+                    relativeSd(vc.within()), next).stripTrailing()).append('\n');
         }));
         if (s.length() == 0) {
             return "";
         }
         String header = String.format(Locale.ROOT, "%nVariance components of log(with/without) as relative sd, "
                 + "between pairs and between the windows of a pair%s:%n%-32s %9s %9s   %s%n",
-                costs.map(c -> String.format(Locale.ROOT, "; Kalibera–Jones windows per pair for the next run, a "
-                        + "pair costing %.1f s before its windows and %.1f s per window", c.pairSeconds(),
-                        c.windowSeconds())).orElse(""), "metric", "between", "within",
-                costs.isPresent() ? "windows per pair" : "");
+                costs.map(c -> String.format(Locale.ROOT, "; and, a pair costing %.1f s before its windows and %.1f s "
+                        + "per window, the windows per pair that in this run's time would detect the smallest change "
+                        + "(with power %s, if the spreads stay as measured), beside Kalibera–Jones's m* (∞ when the "
+                        + "pairs differ no more than their windows do)", c.pairSeconds(), c.windowSeconds(),
+                        RFormat.format(options.power(), 7).strip())).orElse(""),
+                "metric", "between", "within", costs.isPresent() ? "next: windows × pairs, MDE" : "").stripTrailing()
+                + "\n";
         return header + s;
-    }
-
-    private static String recommendation(VarianceComponents vc, PairCosts costs) {
-        if (vc.between() == 0) {
-            return "more (no variance between pairs measured)";
-        }
-        WindowsPerPair w = vc.windowsPerPair(costs.pairSeconds(), costs.windowSeconds(),
-                VarianceComponents.DEFAULT_MAX_WINDOWS);
-        return w.recommended() + " (m* = " + Display.value(w.optimum()).strip() + (w.capped() ? ", capped" : "") + ")";
     }
 
     private static String relativeSd(double component) {

@@ -89,7 +89,7 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * The figures of a paired design beside its verdict: per pair the mean over its windows of log(with/without),
      * the one-sample t interval over the pairs giving the change; Welch's test of the pairs' window means as two
      * independent groups, which ignores the pairing and is shown only beside it; the variance components of the log
-     * ratios; and Kalibera and Jones's windows per pair for the next run.
+     * ratios; and the windows per pair for the next run.
      *
      * @param pairs the pairs analysed (the unit of replication)
      * @param windows the matched windows analysed, over all pairs
@@ -99,9 +99,8 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param betweenPairsSdPercent √σ²<sub>between</sub> as a percentage: how much the change varies from pair to
      *     pair; null when every pair has one window
      * @param withinPairSdPercent √σ²<sub>within</sub>: how much windows of one pair vary
-     * @param recommendedWindowsPerPair Kalibera and Jones's windows per pair for the next run, from the measured
-     *     costs of a pair (JVM start and warmup) and of a window; null when the costs or components are unknown
-     * @param windowsPerPairCapped whether the optimum exceeded the cap (more windows would still help)
+     * @param nextRun the windows per pair for a next run as long as this one, from the measured costs of a pair (JVM
+     *     start and warmup) and of a window; null when the costs or components are unknown
      * @param warmup how each variant's JVMs moved from their first window to their last, and the test of the
      *     difference; null with one window per pair, or when it cannot be told
      */
@@ -109,11 +108,29 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
     public record PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
                                 Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
                                 Double betweenPairsSdPercent, Double withinPairSdPercent,
-                                Integer recommendedWindowsPerPair, Boolean windowsPerPairCapped, Warmup warmup) {
+                                NextRun nextRun, Warmup warmup) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
         }
+    }
+
+    /**
+     * The windows per pair for the next run ({@link io.perflab.paired.NextRunPlan}): the design that detects the
+     * smallest change in a run as long as this one, if the variance components stay as measured, beside the same
+     * figure for this run's own design.
+     *
+     * @param windowsPerPair the windows of each variant per pair to use
+     * @param pairs the pairs of that many windows that fit in this run's time
+     * @param mdePercent the change that design detects with power 0.8
+     * @param thisWindowsPerPair this run's windows of each variant per pair
+     * @param thisDesignMdePercent the same model's figure for this run's pairs and windows per pair
+     * @param kaliberaJonesWindowsPerPair Kalibera and Jones's m*, which minimises the variance per second; null when
+     *     it is infinite (the pairs differ no more than their windows do)
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record NextRun(int windowsPerPair, long pairs, double mdePercent, int thisWindowsPerPair,
+                          double thisDesignMdePercent, Double kaliberaJonesWindowsPerPair) {
     }
 
     /**

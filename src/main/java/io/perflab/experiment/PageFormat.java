@@ -51,6 +51,12 @@ public class PageFormat {
         return Format.detectable(percent);
     }
 
+    /** The windows per pair for the next run ({@link Format#nextRun}); {@code —} when unknown. */
+    public String nextRun(MetricComparison.NextRun n) {
+        return n == null ? Format.MISSING : Format.nextRun(n.windowsPerPair(), n.pairs(), n.mdePercent(),
+                n.thisWindowsPerPair(), n.thisDesignMdePercent(), n.kaliberaJonesWindowsPerPair());
+    }
+
     public String runs(Long n) {
         return Format.runs(n);
     }

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.paired.HostProbeCheck;
+import io.perflab.paired.NextRunPlan;
 import io.perflab.paired.PairedSamples;
 import io.perflab.paired.WarmupCheck;
 import io.perflab.runner.experiment.PairCosts;
@@ -18,7 +19,6 @@ import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.VarianceComponents;
 import io.perflab.stats.Verdict;
-import io.perflab.stats.WindowsPerPair;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,7 +87,7 @@ final class PairedResults {
                 continue;
             }
             MetricComparison c = comparison(metric, direction, a, adjusted[i], meanWithout, meanWith, costs,
-                    warmup.get(key), options);
+                    Math.max(1, samples.windowsPerPair()), warmup.get(key), options);
             if (MetricKeys.HOST_ADJUSTED.containsValue(key)) {
                 c = withWarning(c, probeNote);
             }
@@ -144,20 +144,23 @@ final class PairedResults {
 
     private static MetricComparison comparison(MetricComparison.Metric metric, Direction direction, PairedAnalysis a,
                                                double holm, Double meanWithout, Double meanWith,
-                                               Optional<PairCosts> costs, WarmupCheck.Judged warmup,
+                                               Optional<PairCosts> costs, int windowsPerPair,
+                                               WarmupCheck.Judged warmup,
                                                ComparisonOptions options) {
         TTestResult r = a.logRatio();
         TTestResult d = a.difference();
         TTestResult welch = a.welchIgnoringPairing();
         Optional<VarianceComponents> vc = a.varianceComponents();
-        Optional<WindowsPerPair> next = costs.flatMap(c -> vc.filter(v -> v.between() > 0)
-                .map(v -> v.windowsPerPair(c.pairSeconds(), c.windowSeconds(), VarianceComponents.DEFAULT_MAX_WINDOWS)));
+        Optional<MetricComparison.NextRun> next = costs.flatMap(c -> vc.flatMap(v -> NextRunPlan.of(v, c, a.pairs(),
+                windowsPerPair, options))).map(plan -> new MetricComparison.NextRun(plan.next().windowsPerPair(),
+                plan.next().pairs(), plan.next().mdePercent(), windowsPerPair, plan.thisDesignMdePercent(),
+                Double.isInfinite(plan.kaliberaJonesOptimum()) ? null : plan.kaliberaJonesOptimum()));
         MetricComparison.PairedFigures figures = new MetricComparison.PairedFigures(a.pairs(), a.windows(),
                 a.pairLogRatios().stream().map(v -> 100 * Math.expm1(v)).toList(), finite(welch.pValue()),
                 finite(welch.ciLow()), finite(welch.ciHigh()),
                 vc.map(v -> 100 * Math.sqrt(v.between())).orElse(null),
                 vc.map(v -> 100 * Math.sqrt(v.within())).orElse(null),
-                next.map(WindowsPerPair::recommended).orElse(null), next.map(WindowsPerPair::capped).orElse(null),
+                next.orElse(null),
                 warmup == null ? null : new MetricComparison.Warmup(warmup.drift().withPercent(),
                         warmup.drift().withoutPercent(), warmup.drift().relativeDifference().percent(),
                         warmup.drift().relativeDifference().ciLowPercent(),

@@ -58,10 +58,11 @@ final class PairedText {
                 line.append("; sd between pairs ").append(Format.value(p.betweenPairsSdPercent()))
                         .append("%, within a pair ").append(Format.value(p.withinPairSdPercent())).append('%');
             }
-            if (p.recommendedWindowsPerPair() != null) {
-                line.append("; Kalibera-Jones windows per pair for the next run: ")
-                        .append(p.recommendedWindowsPerPair())
-                        .append(Boolean.TRUE.equals(p.windowsPerPairCapped()) ? " (capped)" : "");
+            MetricComparison.NextRun n = p.nextRun();
+            if (n != null) {
+                line.append("; in this run's time next: ").append(Format.nextRun(n.windowsPerPair(), n.pairs(),
+                        n.mdePercent(), n.thisWindowsPerPair(), n.thisDesignMdePercent(),
+                        n.kaliberaJonesWindowsPerPair()));
             }
             if (p.warmup() != null) {
                 MetricComparison.Warmup w = p.warmup();

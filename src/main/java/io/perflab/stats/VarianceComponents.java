@@ -1,5 +1,7 @@
 package io.perflab.stats;
 
+import java.util.Optional;
+
 /**
  * Variance components of the per-window log ratios y<sub>ij</sub> = log(with<sub>ij</sub>/without<sub>ij</sub>) of a
  * paired design (pair i = 1..a, window j = 1..n<sub>i</sub>, N = Σn<sub>i</sub>), by the one-way random-effects
@@ -165,7 +167,7 @@ public record VarianceComponents(double between, double within, double meanSquar
         if (windowsPerPair < 1) {
             throw new IllegalArgumentException("windows per pair must be at least 1, got " + windowsPerPair);
         }
-        long pairs = (long) Math.floor(budgetSeconds / (pairSeconds + windowsPerPair * windowSeconds));
+        long pairs = pairsWithin(budgetSeconds, pairSeconds + windowsPerPair * windowSeconds);
         if (pairs < 2) {
             return new BudgetPrecision(budgetSeconds, windowsPerPair, pairs, Double.POSITIVE_INFINITY,
                     Double.POSITIVE_INFINITY);
@@ -173,6 +175,75 @@ public record VarianceComponents(double between, double within, double meanSquar
         double se = Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair));
         double half = Distributions.tQuantile(1 - (1 - confidenceLevel) / 2, pairs - 1.0) * se;
         return new BudgetPrecision(budgetSeconds, windowsPerPair, pairs, half, 100 * Math.expm1(half));
+    }
+
+    /**
+     * The windows per pair that give a run of {@code budgetSeconds} its smallest detectable change, if the variance
+     * components stay as measured: over m = 1 … {@code maxWindows}, with K = ⌊budget/(c₁ + m·c₂)⌋ pairs, the m of
+     * least {@link #mdePercent(long, int, double, double) MDE} (of two alike, the one with more pairs).
+     *
+     * <p>Unlike {@link #windowsPerPair}, which minimises the variance per second and so assumes many pairs, this
+     * counts what few pairs cost: the t quantiles of K − 1 degrees of freedom, and whole pairs only. When the pairs
+     * differ no more than their windows do (σ²<sub>between</sub> = 0), Kalibera and Jones's m* is infinite, yet a
+     * run of six minutes is best spent on a few windows per pair, since each window more takes a pair away and
+     * widens the t quantile; that is what this answers.
+     *
+     * @param budgetSeconds the run's length, seconds spent on pairs
+     * @param pairSeconds c₁, seconds per pair before its first window
+     * @param windowSeconds c₂, seconds per window of each variant
+     * @param maxWindows the most windows per pair to consider, ≥ 1
+     * @param alpha the test's two-sided level, in (0, 1)
+     * @param power the power asked for, in (0, 1)
+     * @return empty when not even 2 pairs of one window fit the budget
+     */
+    public Optional<NextRun> nextRun(double budgetSeconds, double pairSeconds, double windowSeconds,
+            int maxWindows, double alpha, double power) {
+        requirePositive(budgetSeconds, "time budget");
+        requirePositive(pairSeconds, "seconds per pair");
+        requirePositive(windowSeconds, "seconds per window");
+        if (maxWindows < 1) {
+            throw new IllegalArgumentException("the most windows per pair must be at least 1, got " + maxWindows);
+        }
+        NextRun best = null;
+        for (int m = 1; m <= maxWindows; m++) {
+            long pairs = pairsWithin(budgetSeconds, pairSeconds + m * windowSeconds);
+            if (pairs < 2) {
+                break;
+            }
+            double mde = mdePercent(pairs, m, alpha, power);
+            if (best == null || mde < best.mdePercent()) {
+                best = new NextRun(budgetSeconds, m, pairs, mde);
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /**
+     * The relative change a paired design of {@code pairs} pairs of {@code windowsPerPair} windows detects with
+     * {@code power} at two-sided level {@code alpha}, if the components stay as measured:
+     * 100·(e<sup>MDE</sup> − 1) % with MDE = (t<sub>1−α/2,K−1</sub> + t<sub>power,K−1</sub>)·√(σ²<sub>between</sub>/K
+     * + σ²<sub>within</sub>/(K·m)), the figure {@link Power#paired} gives for pairs whose means spread by the
+     * square root.
+     *
+     * @throws IllegalArgumentException with fewer than 2 pairs or 1 window, or {@code alpha} or {@code power} outside
+     *     (0, 1)
+     */
+    public double mdePercent(long pairs, int windowsPerPair, double alpha, double power) {
+        if (pairs < 2 || windowsPerPair < 1) {
+            throw new IllegalArgumentException("a paired design needs at least 2 pairs of 1 window, got " + pairs
+                    + " of " + windowsPerPair);
+        }
+        if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1)) {
+            throw new IllegalArgumentException("alpha and power must lie in (0, 1), got " + alpha + " and " + power);
+        }
+        double df = pairs - 1.0;
+        double factor = Distributions.tQuantile(1 - alpha / 2, df) + Distributions.tQuantile(power, df);
+        return 100 * Math.expm1(factor * Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair)));
+    }
+
+    /** ⌊budget/cost⌋, with a run planned as K·cost counted as K pairs despite rounding in the division. */
+    private static long pairsWithin(double budgetSeconds, double pairCost) {
+        return (long) Math.floor(budgetSeconds / pairCost * (1 + 1e-12));
     }
 
     private static void requirePositive(double v, String what) {

@@ -2,6 +2,7 @@ package io.perflab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.runner.experiment.PairCosts;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
@@ -57,6 +58,36 @@ class PairedSummaryTests {
                 + "this size (MDE), and the pairs of 2 windows that would detect 1%:");
         assertThat(text.lines().filter(l -> l.startsWith("cpu_us_per_req ")).toList())
                 .anySatisfy(l -> assertThat(l).matches("cpu_us_per_req\\s+±\\d+\\.\\d+%\\s+[\\d,]+"));
+    }
+
+    @Test
+    void theComponentsSayWhichWindowsPerPairWouldDetectTheLeastInThisRunsTime() {
+        // 8 pairs of 3 windows whose log ratios differ only from window to window; each pair took 20 s to start
+        // and 3.6 s per window of each variant (7.2 s per window of the two)
+        List<TrialResult> results = new ArrayList<>();
+        double[] noise = {1.05, 0.96, 1.01, 0.98, 1.04, 0.97, 1.02, 0.99, 1.03, 0.95, 1.00, 1.06};
+        Map<String, String> costs = Map.of(PairCosts.SETUP, "20.000", PairCosts.SHARE, "3.600");
+        int ordinal = 0;
+        for (int pair = 0; pair < 8; pair++) {
+            for (int window = 0; window < 3; window++) {
+                for (String variant : List.of("without", "with")) {
+                    double cpu = variant.equals("with") ? 40 * noise[(5 * pair + 7 * window) % noise.length] : 40;
+                    results.add(new TrialResult(variant, ordinal++, TrialStatus.OK, Instant.EPOCH, Instant.EPOCH, 1,
+                            Map.of(MetricKeys.CPU_US_PER_REQ, cpu), costs, null,
+                            new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+
+        String text = PairedSummary.format(results, ComparisonOptions.defaults());
+
+        assertThat(text).contains("a pair costing 20.0 s before its windows and 7.2 s per window, the windows per "
+                + "pair that in this run's time would detect the smallest change (with power 0.8");
+        String line = text.lines().filter(l -> l.startsWith("cpu_us_per_req ") && l.contains("m* =")).findFirst()
+                .orElseThrow();
+        assertThat(line).as("no variance between these pairs: m* is infinite, yet 3 x 8 is the best of 6 min")
+                .matches("cpu_us_per_req\\s+0\\.00%\\s+\\d\\.\\d\\d%\\s+3 × 8 pairs, ±\\d\\.\\d\\d%, as this run; "
+                        + "m\\* = ∞");
     }
 
     @Test

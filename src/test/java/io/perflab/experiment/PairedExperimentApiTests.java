@@ -113,6 +113,12 @@ class PairedExperimentApiTests extends UploadServer {
         assertThat(cpu.get("paired").has("welchPValueIgnoringPairing")).isTrue();
         assertThat(cpu.get("mdePercent").isNumber()).as("what the test over the pairs could detect").isTrue();
         assertThat(cpu.get("runsPerVariantFor1Percent").asLong()).as("pairs for a 1 % change").isGreaterThan(1);
+        JsonNode next = cpu.get("paired").get("nextRun");
+        assertThat(next).as("the windows per pair for a next run as long as this one").isNotNull();
+        assertThat(next.get("thisWindowsPerPair").asInt()).isEqualTo(2);
+        assertThat(next.get("windowsPerPair").asInt() >= 1 && next.get("pairs").asLong() >= 2
+                && next.get("mdePercent").isNumber() && next.get("thisDesignMdePercent").isNumber())
+                .as(next.toString()).isTrue();
         JsonNode warmup = cpu.get("paired").get("warmup");
         assertThat(warmup).as("how each variant moved across its windows").isNotNull();
         assertThat(warmup.get("withPercent").isNumber() && warmup.get("withoutPercent").isNumber()
@@ -136,12 +142,13 @@ class PairedExperimentApiTests extends UploadServer {
         String page = get("/experiments/" + id, "text/html").body();
         assertThat(page).contains("id=\"pairs\"", "Design: alternating, 2 pairs planned of 2 windows",
                 "ignoring the pairing", "sd between pairs", "Sequential looks", "id=\"paired-1\"",
-                ">pairs for ±1 %</dt>", "warmup: first → last window");
+                ">pairs for ±1 %</dt>", "warmup: first → last window",
+                "windows per pair next time × pairs in this run's time, MDE", "; m* = ");
         String text = get("/api/v1/experiments/" + id + "/report.txt", "text/plain").body();
         assertThat(text).contains("Design: alternating, 2 of 2 pairs of 2 windows per variant stored",
                 "Paired t-test", "data:  with and without", "mean difference",
                 "Paired analysis (R: t.test(with, without, paired = TRUE)", "Welch, ignoring the pairing: p = ",
-                "with 80% power, ", " pairs for ±1%", "; first to last window: with ",
+                "with 80% power, ", " pairs for ±1%", "; in this run's time next: ", "; first to last window: with ",
                 "Sequential looks:", "look 1 (2 pairs");
         assertThat(get("/api/v1/experiments/" + id + "/report.md", "text/markdown").body())
                 .contains("Design: alternating", "Paired analysis:", "Paired design: per pair the mean");

@@ -228,6 +228,45 @@ class PairedAnalysisTests {
     }
 
     @Test
+    void theNextRunCountsTheTQuantileOfItsFewPairs() {
+        // SciPy 1.17.1: for m = 1, 2, … with K = floor(budget / (c1 + m c2)) >= 2 pairs,
+        // 100 * expm1((t.ppf(0.975, K - 1) + t.ppf(0.8, K - 1)) * sqrt(s2b / K + s2w / (K m))), the least kept.
+        // No variance between pairs, a window's log ratio spread by 5.14 %, c1 = 20 s, c2 = 7.2 s, and the budget of
+        // 8 pairs of 3 windows: Kalibera and Jones's m* is infinite, yet 3 x 8 detects the least (3.4803 %), before
+        // 6 x 5 (3.5501 %), 2 x 9 (3.9465 %) and 13 x 2 (15.2528 %).
+        VarianceComponents flat = new VarianceComponents(0, 0.0514 * 0.0514, 0, 0, 1, 1, 1, true);
+        NextRun next = flat.nextRun(8 * (20 + 3 * 7.2), 20, 7.2, VarianceComponents.DEFAULT_MAX_WINDOWS, 0.05, 0.8)
+                .orElseThrow();
+        assertThat(next.windowsPerPair()).isEqualTo(3);
+        assertThat(next.pairs()).as("a budget of exactly 8 pairs counts 8").isEqualTo(8);
+        assertRelative(3.4802636265401476, next.mdePercent(), 1e-9, "MDE of 3 x 8");
+        assertRelative(3.4802636265401476, flat.mdePercent(8, 3, 0.05, 0.8), 1e-9, "this design's MDE");
+        assertThat(flat.windowsPerPair(20, 7.2, VarianceComponents.DEFAULT_MAX_WINDOWS).optimum()).isInfinite();
+
+        // m* = 10 for s2b = 1e-5, s2w = 1e-4, c1 = 30, c2 = 3; in 1,200 s the fewer pairs of 10 windows (20) lose
+        // to 9 x 21 by their t quantile: 0.295808 % against 0.295833 %
+        VarianceComponents kj = new VarianceComponents(1e-5, 1e-4, 0, 0, 1, 1, 1, false);
+        NextRun nine = kj.nextRun(1200, 30, 3, 100, 0.05, 0.8).orElseThrow();
+        assertThat(nine).extracting(NextRun::windowsPerPair, NextRun::pairs).containsExactly(9, 21L);
+        assertRelative(0.29580775679888566, nine.mdePercent(), 1e-9, "MDE of 9 x 21");
+        assertThat(kj.windowsPerPair(30, 3, 100).recommended()).isEqualTo(10);
+
+        // pairs that differ much more than their windows: one window each, as many pairs as fit (18 in 600 s)
+        NextRun one = new VarianceComponents(1e-3, 1e-4, 0, 0, 1, 1, 1, false).nextRun(600, 30, 3, 100, 0.05, 0.8)
+                .orElseThrow();
+        assertThat(one).extracting(NextRun::windowsPerPair, NextRun::pairs).containsExactly(1, 18L);
+        assertRelative(2.351394370202243, one.mdePercent(), 1e-9, "MDE of 1 x 18");
+
+        assertThat(flat.nextRun(50, 20, 7.2, 100, 0.05, 0.8)).as("not 2 pairs of one window in 50 s").isEmpty();
+        // the model's MDE is Power.paired's for pairs whose means spread by sqrt(s2b + s2w / m)
+        assertRelative(Power.paired(Math.sqrt(1e-5 + 1e-4 / 4), 12, 0.05, 0.8, 1).minimumDetectableEffectPercent(),
+                kj.mdePercent(12, 4, 0.05, 0.8), 1e-14, "as Power.paired");
+        assertThatThrownBy(() -> kj.mdePercent(1, 3, 0.05, 0.8)).hasMessageContaining("at least 2 pairs");
+        assertThatThrownBy(() -> kj.nextRun(600, 30, 3, 0, 0.05, 0.8)).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> kj.nextRun(600, 30, 3, 10, 0.05, 1)).hasMessageContaining("alpha and power");
+    }
+
+    @Test
     void refusesTooFewPairsAndValuesThatHaveNoLogRatio() {
         List<PairWindows> one = List.of(PairWindows.of(new double[] {1, 2}, new double[] {1, 3}));
         assertThatThrownBy(() -> PairedAnalysis.analyze(one, OPTIONS)).hasMessage("not enough pairs: 1 (need ≥ 2)");
