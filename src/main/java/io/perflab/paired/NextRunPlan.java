@@ -36,6 +36,6 @@ public record NextRunPlan(NextRun next, double thisDesignMdePercent, double kali
                         options.alpha(), options.power())
                 .map(next -> new NextRunPlan(next,
                         components.mdePercent(pairs, windowsPerPair, options.alpha(), options.power()),
-                        components.windowsPerPair(c1, c2, VarianceComponents.DEFAULT_MAX_WINDOWS).optimum()));
+                        components.kaliberaJonesOptimum(c1, c2)));
     }
 }

@@ -25,14 +25,15 @@ import java.util.Optional;
  *       units. Welch's test of the same means ({@link #welchIgnoringPairing()}) is given beside it: it is what the
  *       figures say if the pairing is ignored.
  *   <li>The variance components of y<sub>ij</sub> between and within pairs ({@link VarianceComponents}), when at
- *       least one pair has two windows, with Kalibera and Jones's optimal windows per pair.
+ *       least one pair has two windows, with Kalibera and Jones's optimal windows per pair and the design of least
+ *       detectable change for a run of a given length.
  * </ul>
  *
  * <pre>{@code
  * PairedAnalysis a = PairedAnalysis.analyze(pairs, ComparisonOptions.defaults());
  * a.relativeChange();                           // e.g. -2.71 % [-3.44, -1.99]
  * a.logRatio().pValue();                        // R: t.test(r)$p.value
- * a.varianceComponents().map(v -> v.windowsPerPair(37, 3, 50).recommended());
+ * a.varianceComponents().flatMap(v -> v.nextRun(360, 20, 7, 100, 0.05, 0.8)); // windows × pairs in 6 min
  * }</pre>
  *
  * @param pairs K, the pairs analysed

@@ -38,7 +38,7 @@ import java.util.Optional;
 public record VarianceComponents(double between, double within, double meanSquareBetween, double meanSquareWithin,
         int dfBetween, int dfWithin, double n0, boolean betweenClamped) {
 
-    /** Upper limit of {@link #windowsPerPair} when no cap is wanted. */
+    /** The most windows per pair {@link #nextRun} is asked to consider by the pages and the command line. */
     public static final int DEFAULT_MAX_WINDOWS = 100;
 
     /**
@@ -110,71 +110,20 @@ public record VarianceComponents(double between, double within, double meanSquar
      * variance (σ²<sub>between</sub> + σ²<sub>within</sub>/m)/a. For a fixed time a·(c₁ + m·c₂) that variance is
      * least at
      *
-     * <p style="text-align:center">m* = √(c₁·σ²<sub>within</sub> / (c₂·σ²<sub>between</sub>)).
+     * <p style="text-align:center">m* = √(c₁·σ²<sub>within</sub> / (c₂·σ²<sub>between</sub>)),
      *
-     * <p>The recommendation is whichever of ⌊m*⌋ and ⌈m*⌉ gives the smaller (c₁ + m·c₂)(σ²<sub>between</sub> +
-     * σ²<sub>within</sub>/m) (Kalibera and Jones round up, which can only cost more), at least 1 and at most
-     * {@code maxWindows}; with σ²<sub>between</sub> = 0 more windows always help and the cap applies.
+     * <p>+∞ when σ²<sub>between</sub> = 0. It counts seconds as if pairs were many; for a run of a given length,
+     * {@link #nextRun} also counts the t quantile of its few pairs and whole pairs only.
      *
      * @param pairSeconds c₁, seconds per pair spent before the first window (JVM start, warmup), &gt; 0
      * @param windowSeconds c₂, seconds per window, &gt; 0
-     * @param maxWindows the most windows per pair worth recommending, ≥ 1 (e.g. {@link #DEFAULT_MAX_WINDOWS})
      * @see <a href="https://doi.org/10.1145/2464157.2464160">T. Kalibera, R. Jones (2013), Rigorous benchmarking
      *     in reasonable time, ISMM 2013, pp. 63–74 (optimal repetition counts per level)</a>
      */
-    public WindowsPerPair windowsPerPair(double pairSeconds, double windowSeconds, int maxWindows) {
+    public double kaliberaJonesOptimum(double pairSeconds, double windowSeconds) {
         requirePositive(pairSeconds, "seconds per pair");
         requirePositive(windowSeconds, "seconds per window");
-        if (maxWindows < 1) {
-            throw new IllegalArgumentException("the most windows per pair must be at least 1, got " + maxWindows);
-        }
-        double optimum = between == 0 ? Double.POSITIVE_INFINITY
-                : Math.sqrt(pairSeconds * within / (windowSeconds * between));
-        int recommended;
-        if (!(optimum < maxWindows)) {
-            recommended = maxWindows;
-        } else {
-            int low = (int) Math.max(1, Math.floor(optimum));
-            int high = (int) Math.min(maxWindows, Math.max(1, Math.ceil(optimum)));
-            recommended = costTimesVariance(low, pairSeconds, windowSeconds)
-                    <= costTimesVariance(high, pairSeconds, windowSeconds) ? low : high;
-        }
-        return new WindowsPerPair(optimum, recommended, optimum > maxWindows);
-    }
-
-    private double costTimesVariance(int m, double c1, double c2) {
-        return (c1 + m * c2) * (between + within / m);
-    }
-
-    /**
-     * The precision a time budget buys with {@code windowsPerPair} windows per pair, if the variance components
-     * stay as measured: a = ⌊budget/(c₁ + m·c₂)⌋ pairs, and the half-width of the t interval of the mean log ratio
-     * h = t<sub>(1+level)/2, a−1</sub>·√(σ²<sub>between</sub>/a + σ²<sub>within</sub>/(a·m)), also as the relative
-     * precision 100·(e<sup>h</sup> − 1) %. When fewer than 2 pairs fit in the budget the half-width is infinite.
-     *
-     * @param budgetSeconds the wall time to spend on pairs
-     * @param pairSeconds c₁
-     * @param windowSeconds c₂
-     * @param windowsPerPair m ≥ 1
-     * @param confidenceLevel the interval's level
-     */
-    public BudgetPrecision precision(double budgetSeconds, double pairSeconds, double windowSeconds,
-            int windowsPerPair, double confidenceLevel) {
-        requirePositive(budgetSeconds, "time budget");
-        requirePositive(pairSeconds, "seconds per pair");
-        requirePositive(windowSeconds, "seconds per window");
-        Inputs.requireConfidenceLevel(confidenceLevel);
-        if (windowsPerPair < 1) {
-            throw new IllegalArgumentException("windows per pair must be at least 1, got " + windowsPerPair);
-        }
-        long pairs = pairsWithin(budgetSeconds, pairSeconds + windowsPerPair * windowSeconds);
-        if (pairs < 2) {
-            return new BudgetPrecision(budgetSeconds, windowsPerPair, pairs, Double.POSITIVE_INFINITY,
-                    Double.POSITIVE_INFINITY);
-        }
-        double se = Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair));
-        double half = Distributions.tQuantile(1 - (1 - confidenceLevel) / 2, pairs - 1.0) * se;
-        return new BudgetPrecision(budgetSeconds, windowsPerPair, pairs, half, 100 * Math.expm1(half));
+        return between == 0 ? Double.POSITIVE_INFINITY : Math.sqrt(pairSeconds * within / (windowSeconds * between));
     }
 
     /**
@@ -182,7 +131,7 @@ public record VarianceComponents(double between, double within, double meanSquar
      * components stay as measured: over m = 1 … {@code maxWindows}, with K = ⌊budget/(c₁ + m·c₂)⌋ pairs, the m of
      * least {@link #mdePercent(long, int, double, double) MDE} (of two alike, the one with more pairs).
      *
-     * <p>Unlike {@link #windowsPerPair}, which minimises the variance per second and so assumes many pairs, this
+     * <p>Unlike {@link #kaliberaJonesOptimum}, which minimises the variance per second and so assumes many pairs, this
      * counts what few pairs cost: the t quantiles of K − 1 degrees of freedom, and whole pairs only. When the pairs
      * differ no more than their windows do (σ²<sub>between</sub> = 0), Kalibera and Jones's m* is infinite, yet a
      * run of six minutes is best spent on a few windows per pair, since each window more takes a pair away and
@@ -241,7 +190,7 @@ public record VarianceComponents(double between, double within, double meanSquar
         return 100 * Math.expm1(factor * Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair)));
     }
 
-    /** ⌊budget/cost⌋, with a run planned as K·cost counted as K pairs despite rounding in the division. */
+    /** ⌊budget/cost⌋, a run planned as K·cost counted as K pairs despite rounding in the division. */
     private static long pairsWithin(double budgetSeconds, double pairCost) {
         return (long) Math.floor(budgetSeconds / pairCost * (1 + 1e-12));
     }

@@ -118,14 +118,9 @@ class PairedAnalysisTests {
         double[] costs = d.numbers("costs");
         double[] kj = d.numbers("kj");
         if (kj != null) {
-            WindowsPerPair m = vc.windowsPerPair(costs[0], costs[1], VarianceComponents.DEFAULT_MAX_WINDOWS);
-            assertRelative(kj[0], m.optimum(), 1e-11, what + " m*");
-            assertThat(m.recommended()).isEqualTo((int) kj[1]);
-            double[] budget = d.numbers("budget");
-            BudgetPrecision p = vc.precision(costs[2], costs[0], costs[1], m.recommended(), 0.95);
-            assertThat(p.pairs()).isEqualTo((long) budget[0]);
-            assertRelative(budget[1], p.halfWidthLogRatio(), 1e-11, what + " half-width");
-            assertRelative(budget[2], p.halfWidthPercent(), 1e-11, what + " half-width %");
+            assertRelative(kj[0], vc.kaliberaJonesOptimum(costs[0], costs[1]), 1e-11, what + " m*");
+        } else {
+            assertThat(vc.kaliberaJonesOptimum(costs[0], costs[1])).as(what + " m*").isInfinite();
         }
     }
 
@@ -162,7 +157,7 @@ class PairedAnalysisTests {
     }
 
     @Test
-    void clampsANegativeBetweenPairsComponentAndRecommendsTheCap() {
+    void clampsANegativeBetweenPairsComponentAndKaliberaJonesOptimumIsInfinite() {
         // R 4.2.2 (design negative_between): MS between 9.93e-05 < MS within 2.39e-04, raw estimate -4.65e-05
         PairedAnalysis a = PairedAnalysis.analyze(design("negative_between").pairs(), OPTIONS);
         VarianceComponents vc = a.varianceComponents().orElseThrow();
@@ -170,10 +165,7 @@ class PairedAnalysisTests {
         assertThat(vc.betweenClamped()).isTrue();
         assertThat(a.warnings()).extracting(StatWarning::kind)
                 .containsExactly(StatWarning.Kind.NEGATIVE_VARIANCE_COMPONENT);
-        WindowsPerPair m = vc.windowsPerPair(30, 3, 40);
-        assertThat(m.optimum()).isInfinite();
-        assertThat(m.recommended()).isEqualTo(40);
-        assertThat(m.capped()).isTrue();
+        assertThat(vc.kaliberaJonesOptimum(30, 3)).isInfinite();
     }
 
     /** Any one-way grouping, e.g. a calibration's experiments and their pairs: the F test of "one effect". */
@@ -207,24 +199,15 @@ class PairedAnalysisTests {
     }
 
     @Test
-    void kaliberaJonesRoundsToTheCheaperNeighbourAndNeverBelowOne() {
+    void kaliberaJonesOptimumWeighsTheCostsAgainstTheComponents() {
         // m* = sqrt(c1 s2w / (c2 s2b)) = sqrt(30 * 1e-4 / (3 * 1e-5)) = 10 exactly
         VarianceComponents vc = new VarianceComponents(1e-5, 1e-4, 0, 0, 1, 1, 1, false);
-        assertThat(vc.windowsPerPair(30, 3, 100).recommended()).isEqualTo(10);
-        // (c1 + m c2)(s2b + s2w / m) is smaller at k + 1 than at k exactly when m*^2 > k (k + 1):
-        // m* = sqrt(30 * 1e-4 / (3 * 1.9e-5)) = 7.255 (m*^2 = 52.6 < 56) gives 7;
-        // m* = sqrt(56.1) = 7.490 gives 8, although it is nearer to 7
-        WindowsPerPair m = new VarianceComponents(1.9e-5, 1e-4, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 100);
-        assertRelative(Math.sqrt(30 * 1e-4 / (3 * 1.9e-5)), m.optimum(), 1e-15, "m*");
-        assertThat(m.recommended()).isEqualTo(7);
-        assertThat(new VarianceComponents(1e-3 / 56.1, 1e-4, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 100)
-                .recommended()).isEqualTo(8);
-        assertThat(new VarianceComponents(1e-3, 0, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 100).recommended())
-                .isEqualTo(1);
-        assertThat(new VarianceComponents(1e-9, 1e-3, 0, 0, 1, 1, 1, false).windowsPerPair(30, 3, 20))
-                .isEqualTo(new WindowsPerPair(Math.sqrt(30 * 1e-3 / (3 * 1e-9)), 20, true));
-        assertThatThrownBy(() -> vc.windowsPerPair(0, 3, 10)).hasMessageContaining("seconds per pair");
-        assertThat(vc.precision(60, 30, 3, 10, 0.95).halfWidthPercent()).isInfinite();
+        assertRelative(10, vc.kaliberaJonesOptimum(30, 3), 1e-15, "m*");
+        assertRelative(Math.sqrt(30 * 1e-4 / (3 * 1.9e-5)),
+                new VarianceComponents(1.9e-5, 1e-4, 0, 0, 1, 1, 1, false).kaliberaJonesOptimum(30, 3), 1e-15, "m*");
+        assertThat(new VarianceComponents(1e-3, 0, 0, 0, 1, 1, 1, false).kaliberaJonesOptimum(30, 3)).isZero();
+        assertThatThrownBy(() -> vc.kaliberaJonesOptimum(0, 3)).hasMessageContaining("seconds per pair");
+        assertThatThrownBy(() -> vc.kaliberaJonesOptimum(30, Double.NaN)).hasMessageContaining("seconds per window");
     }
 
     @Test
@@ -241,7 +224,7 @@ class PairedAnalysisTests {
         assertThat(next.pairs()).as("a budget of exactly 8 pairs counts 8").isEqualTo(8);
         assertRelative(3.4802636265401476, next.mdePercent(), 1e-9, "MDE of 3 x 8");
         assertRelative(3.4802636265401476, flat.mdePercent(8, 3, 0.05, 0.8), 1e-9, "this design's MDE");
-        assertThat(flat.windowsPerPair(20, 7.2, VarianceComponents.DEFAULT_MAX_WINDOWS).optimum()).isInfinite();
+        assertThat(flat.kaliberaJonesOptimum(20, 7.2)).isInfinite();
 
         // m* = 10 for s2b = 1e-5, s2w = 1e-4, c1 = 30, c2 = 3; in 1,200 s the fewer pairs of 10 windows (20) lose
         // to 9 x 21 by their t quantile: 0.295808 % against 0.295833 %
@@ -249,7 +232,7 @@ class PairedAnalysisTests {
         NextRun nine = kj.nextRun(1200, 30, 3, 100, 0.05, 0.8).orElseThrow();
         assertThat(nine).extracting(NextRun::windowsPerPair, NextRun::pairs).containsExactly(9, 21L);
         assertRelative(0.29580775679888566, nine.mdePercent(), 1e-9, "MDE of 9 x 21");
-        assertThat(kj.windowsPerPair(30, 3, 100).recommended()).isEqualTo(10);
+        assertRelative(10, kj.kaliberaJonesOptimum(30, 3), 1e-15, "m* of the same components");
 
         // pairs that differ much more than their windows: one window each, as many pairs as fit (18 in 600 s)
         NextRun one = new VarianceComponents(1e-3, 1e-4, 0, 0, 1, 1, 1, false).nextRun(600, 30, 3, 100, 0.05, 0.8)
