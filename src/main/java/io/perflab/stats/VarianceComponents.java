@@ -153,6 +153,7 @@ public record VarianceComponents(double between, double within, double meanSquar
         if (maxWindows < 1) {
             throw new IllegalArgumentException("the most windows per pair must be at least 1, got " + maxWindows);
         }
+        requireLevels(alpha, power);
         NextRun best = null;
         for (int m = 1; m <= maxWindows; m++) {
             long pairs = pairsWithin(budgetSeconds, pairSeconds + m * windowSeconds);
@@ -182,9 +183,7 @@ public record VarianceComponents(double between, double within, double meanSquar
             throw new IllegalArgumentException("a paired design needs at least 2 pairs of 1 window, got " + pairs
                     + " of " + windowsPerPair);
         }
-        if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1)) {
-            throw new IllegalArgumentException("alpha and power must lie in (0, 1), got " + alpha + " and " + power);
-        }
+        requireLevels(alpha, power);
         double df = pairs - 1.0;
         double factor = Distributions.tQuantile(1 - alpha / 2, df) + Distributions.tQuantile(power, df);
         return 100 * Math.expm1(factor * Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair)));
@@ -193,6 +192,12 @@ public record VarianceComponents(double between, double within, double meanSquar
     /** ⌊budget/cost⌋, a run planned as K·cost counted as K pairs despite rounding in the division. */
     private static long pairsWithin(double budgetSeconds, double pairCost) {
         return (long) Math.floor(budgetSeconds / pairCost * (1 + 1e-12));
+    }
+
+    private static void requireLevels(double alpha, double power) {
+        if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1)) {
+            throw new IllegalArgumentException("alpha and power must lie in (0, 1), got " + alpha + " and " + power);
+        }
     }
 
     private static void requirePositive(double v, String what) {

@@ -247,6 +247,8 @@ class PairedAnalysisTests {
         assertThatThrownBy(() -> kj.mdePercent(1, 3, 0.05, 0.8)).hasMessageContaining("at least 2 pairs");
         assertThatThrownBy(() -> kj.nextRun(600, 30, 3, 0, 0.05, 0.8)).hasMessageContaining("at least 1");
         assertThatThrownBy(() -> kj.nextRun(600, 30, 3, 10, 0.05, 1)).hasMessageContaining("alpha and power");
+        assertThatThrownBy(() -> flat.nextRun(50, 20, 7.2, 100, 0, 0.8)).as("refused even when no pair fits")
+                .hasMessageContaining("alpha and power");
     }
 
     @Test
