@@ -6,7 +6,6 @@ import jakarta.validation.Validator;
 import java.lang.reflect.Field;
 import java.util.Comparator;
 import java.util.Set;
-import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
@@ -20,11 +19,13 @@ final class Constraints {
     private Constraints() {
     }
 
-    /** Built on first use: most commands never validate settings. */
+    /**
+     * Built on first use: most commands never validate settings. The default message interpolator, as the API's:
+     * {@code @DecimalMin}'s and {@code @DecimalMax}'s messages are expressions ({@code ${inclusive == true ? …}})
+     * that a parameter-only interpolator would print as they stand.
+     */
     private static final class Holder {
-        static final Validator VALIDATOR = Validation.byDefaultProvider().configure()
-                .messageInterpolator(new ParameterMessageInterpolator())
-                .buildValidatorFactory().getValidator();
+        static final Validator VALIDATOR = Validation.buildDefaultValidatorFactory().getValidator();
     }
 
     /**

@@ -107,6 +107,11 @@ class BenchCommandTests extends CommandLineTests {
         assertThat(execute("bench", "--run-seconds", "-1")).isEqualTo(2);
         assertThat(err.toString()).contains("'--run-seconds': must not be negative, got -1");
 
+        assertThat(execute("bench", "--run-seconds", "0.05")).isEqualTo(2);
+        assertThat(err.toString()).contains("--run-seconds: must be greater than or equal to 0.1, got 0.05");
+        assertThat(execute("bench", "--run-seconds", "3601")).isEqualTo(2);
+        assertThat(err.toString()).contains("--run-seconds: must be less than or equal to 3600, got 3601");
+
         assertThat(execute("bench", "--set", "completion=telepathy")).isEqualTo(2);
         assertThat(err.toString()).contains("--set: ", "completion", "notification", "monitor", "future");
 

@@ -197,6 +197,8 @@ class ExperimentApiTests extends UploadServer {
         cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"runsPerVariant\":5000}", "runsPerVariant");
         cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"workload\":{\"runSeconds\":-2}}",
                 "workload.runSeconds");
+        cases.put("{\"name\":\"x\",\"preset\":\"sync-completion\",\"workload\":{\"runSeconds\":0.0001}}",
+                "workload.runSeconds: must be greater than or equal to 0.1, got 0.0001");
         cases.put("{\"name\":\"x\",\"preset\":\"nope\"}", "preset");
         cases.put("{\"name\":\"x\",\"without\":{\"completion\":\"monitor\"},\"with\":{\"colour\":\"red\"}}",
                 "with: unknown engine option 'colour'");

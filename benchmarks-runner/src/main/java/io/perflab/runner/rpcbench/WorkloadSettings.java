@@ -13,7 +13,8 @@ import java.math.BigDecimal;
  * fault and the command line names the flag.
  *
  * @param warmupSeconds seconds, {@code auto} or {@code auto:MAX}; at most {@link Warmup#MAX}
- * @param runSeconds length of the measured window, more than 0 and at most {@value #MAX_RUN_SECONDS} s
+ * @param runSeconds length of the measured window, at least {@value #MIN_RUN_SECONDS} and at most
+ *     {@value #MAX_RUN_SECONDS} s
  * @param serverWorkNanos CPU time the server spins per call, a known cost to inject; at most
  *     {@value #MAX_SERVER_WORK_NANOS} ns
  */
@@ -28,11 +29,18 @@ public record WorkloadSettings(
         @Min(0) @Max(MAX_PAYLOAD_BYTES) Integer requestBytes,
         @Min(0) @Max(MAX_PAYLOAD_BYTES) Integer responseBytes,
         Warmup warmupSeconds,
-        @DecimalMin(value = "0", inclusive = false) @DecimalMax(MAX_RUN_SECONDS) BigDecimal runSeconds,
+        @DecimalMin(MIN_RUN_SECONDS) @DecimalMax(MAX_RUN_SECONDS) BigDecimal runSeconds,
         @Min(0) @Max(MAX_SERVER_WORK_NANOS) Long serverWorkNanos) {
 
     /** The largest echo payload: 16 MiB. */
     public static final int MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+    /**
+     * The shortest measured window a user may ask for, in seconds. Shorter, a window holds fewer than 10 of the host
+     * probe's 10 ms samples and 25 of a 250 Hz kernel's ticks, and reading the meters at its ends takes about as
+     * long as the window itself (a window asked for as 0.0001 s measured some 30 ms of calls), so its figures would
+     * be the meters' rather than the engine's.
+     */
+    public static final String MIN_RUN_SECONDS = "0.1";
     /** The longest measured window, in seconds. */
     public static final String MAX_RUN_SECONDS = "3600";
 
