@@ -74,7 +74,7 @@ close(out)
 # t.test(with_means, without_means, paired = TRUE) in the metric's units. Variance components by one-way
 # random-effects ANOVA of y on the pair (anova(lm(y ~ pair))), method of moments with
 # n0 = (N - sum(n_i^2) / N) / (a - 1), negative estimates clamped to 0. Kalibera-Jones windows per pair:
-# m* = sqrt(c1 * s2w / (c2 * s2b)), the integer on either side that minimises (c1 + m c2)(s2b + s2w / m).
+# m* = sqrt(c1 * s2w / (c2 * s2b)); the next run's windows per pair and pairs in the budget by least MDE.
 designs <- list()
 design <- function(name, with, without, c1, c2, budget) {
   designs[[length(designs) + 1]] <<- list(name = name, with = with, without = without, c1 = c1, c2 = c2,
@@ -152,15 +152,16 @@ for (d in designs) {
     sb2 <- max(0, sb2raw); sw2 <- msw
     writeLines(paste("anova", f(msb), f(msw), ms$Df[1], ms$Df[2], f(n0), f(sb2raw), f(sb2), f(sw2)), out)
     if (sb2 > 0) {
-      mstar <- sqrt(d$c1 * sw2 / (d$c2 * sb2))
-      lo <- max(1, floor(mstar)); hi <- max(1, ceiling(mstar))
-      cost <- function(m) (d$c1 + m * d$c2) * (sb2 + sw2 / m)
-      m <- if (cost(lo) <= cost(hi)) lo else hi
-      writeLines(paste("kj", f(mstar), m), out)
-      pairs <- floor(d$budget / (d$c1 + m * d$c2))
-      hw <- qt(0.975, pairs - 1) * sqrt(sb2 / pairs + sw2 / (pairs * m))
-      writeLines(paste("budget", pairs, f(hw), f(100 * expm1(hw))), out)
+      writeLines(paste("kj", f(sqrt(d$c1 * sw2 / (d$c2 * sb2)))), out)
     }
+    # the next run's design: of m = 1 ... 100 windows per pair with K = floor(budget / (c1 + m c2)) >= 2 pairs, the
+    # least MDE at alpha = 0.05 and power 0.8 (the first m of the least, so the one with more pairs)
+    m <- 1:100
+    K <- floor(d$budget / (d$c1 + m * d$c2))
+    m <- m[K >= 2]; K <- K[K >= 2]
+    mde <- 100 * expm1((qt(0.975, K - 1) + qt(0.8, K - 1)) * sqrt(sb2 / K + sw2 / (K * m)))
+    best <- which.min(mde)
+    writeLines(paste("next", m[best], K[best], f(mde[best])), out)
   }
   writeLines("end", out)
 }

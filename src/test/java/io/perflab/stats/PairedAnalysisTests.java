@@ -122,6 +122,11 @@ class PairedAnalysisTests {
         } else {
             assertThat(vc.kaliberaJonesOptimum(costs[0], costs[1])).as(what + " m*").isInfinite();
         }
+        double[] next = d.numbers("next");
+        NextRun run = vc.nextRun(costs[2], costs[0], costs[1], 100, 0.05, 0.8).orElseThrow();
+        assertThat(run.windowsPerPair()).as(what + " next windows per pair").isEqualTo((int) next[0]);
+        assertThat(run.pairs()).as(what + " next pairs").isEqualTo((long) next[1]);
+        assertRelative(next[2], run.mdePercent(), 1e-12, what + " next MDE");
     }
 
     @Test
