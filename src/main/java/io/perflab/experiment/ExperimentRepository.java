@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.agent.AgentProtocol.AssignedVariant;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.HostLabels;
+import io.perflab.paired.PlacementCheck;
 import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
@@ -710,6 +711,20 @@ public class ExperimentRepository {
         all.addAll(positions);
         all.sort(java.util.Comparator.comparingInt(RunRecord::ordinal));
         return all;
+    }
+
+    /**
+     * The measured windows of a paired experiment, each with its variant and where it lay (pair, window, CPU set,
+     * skew, who went first): what {@link PlacementCheck} reads, without samples or environments.
+     */
+    public List<PlacementCheck.Window> pairWindows(long experimentId) {
+        return jdbc.sql("""
+                SELECT variant, pair_index, window_index, cpu_set, start_nanos, skew_nanos, started_first
+                FROM trial_run WHERE experiment_id = ? AND pair_index IS NOT NULL AND window_index IS NOT NULL
+                    AND status = 'OK'""")
+                .param(experimentId)
+                .query((rs, n) -> new PlacementCheck.Window(rs.getString("variant"), pair(rs)))
+                .list();
     }
 
     /** Where a run lies in a paired design, or null for a run of the fresh design. */

@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.PlacementCheck;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.NotFoundException;
@@ -83,7 +84,7 @@ public class ExperimentService {
             eta = eta(e, pairs, pairs.size(), e.runsPerVariant());
             paired = new ExperimentView.Paired(e.runsPerVariant(), e.windowsPerPair(), pairs.size(), failedPairs,
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
-                    e.stopReason(), looks.looks(e.id()));
+                    e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));
         }
         Long position = e.status() == ExperimentStatus.QUEUED ? store.queuePosition(e) : null;
         Map<String, VariantRecord> variants = store.variants(e.id());

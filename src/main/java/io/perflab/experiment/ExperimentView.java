@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.perflab.paired.PlacementCheck;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -82,9 +83,11 @@ public record ExperimentView(long id, String name, String description, String ki
      * @param budgetSeconds the time budget, null when unlimited
      * @param stopReason why the experiment stopped before its last planned pair, else null
      * @param looks every look of the stopping rule, in the order made
+     * @param placement how the stored pairs' windows were placed and timed (skew, CPU halves, who went first)
      */
     public record Paired(int pairs, int windowsPerPair, int completedPairs, int failedPairs, List<String> targets,
-                         Integer budgetSeconds, String stopReason, List<SequentialLookRepository.LookRecord> looks) {
+                         Integer budgetSeconds, String stopReason, List<SequentialLookRepository.LookRecord> looks,
+                         PlacementCheck placement) {
 
         public Paired {
             targets = List.copyOf(targets);

@@ -27,7 +27,8 @@ final class PairedText {
                 + (p.targets().isEmpty() ? "" : "; targets " + String.join(", ", p.targets()))
                 + (p.budgetSeconds() == null ? "" : "; budget " + p.budgetSeconds() + " s")
                 + ". The pair is the unit of replication: per pair the mean over its windows of log(with/without), "
-                + "the t interval over the pairs gives the change.";
+                + "the t interval over the pairs gives the change."
+                + (p.placement() == null || p.placement().pairs() == 0 ? "" : " " + p.placement().describe());
     }
 
     /** Why the experiment stopped before its last planned pair, if it did. */

@@ -99,6 +99,10 @@ class PairedExperimentApiTests extends UploadServer {
         assertThat(paired.get("targets").get(0).asString()).isEqualTo("cpu_us_per_req:50%");
         assertThat(paired.get("looks").size()).as("a look after the second pair").isOne();
         assertThat(experiment.get("progress").get("completedRuns").asInt()).isEqualTo(8);
+        JsonNode placement = paired.get("placement");
+        assertThat(placement.get("pairs").asInt()).as(placement.toString()).isEqualTo(2);
+        assertThat(placement.get("withFirst").asInt()).as("the variants take turns going first").isOne();
+        assertThat(placement.get("skewedWindows").asInt()).as("alternating windows are not simultaneous").isZero();
         JsonNode cpu = null;
         for (JsonNode metric : experiment.get("results")) {
             if (metric.get("metric").asString().equals("cpu_us_per_req")) {
@@ -143,9 +147,11 @@ class PairedExperimentApiTests extends UploadServer {
         assertThat(page).contains("id=\"pairs\"", "Design: alternating, 2 pairs planned of 2 windows",
                 "ignoring the pairing", "sd between pairs", "Sequential looks", "id=\"paired-1\"",
                 ">pairs for ±1 %</dt>", "warmup: first → last window",
-                "windows per pair next time × pairs in this run's time, MDE", "; m* = ");
+                "windows per pair next time × pairs in this run's time, MDE", "; m* = ",
+                "went first in 1 of 2 pairs.");
         String text = get("/api/v1/experiments/" + id + "/report.txt", "text/plain").body();
         assertThat(text).contains("Design: alternating, 2 of 2 pairs of 2 windows per variant stored",
+                "the change. 'with' went first in 1 of 2 pairs.",
                 "Paired t-test", "data:  with and without", "mean difference",
                 "Paired analysis (R: t.test(with, without, paired = TRUE)", "Welch, ignoring the pairing: p = ",
                 "with 80% power, ", " pairs for ±1%", "; in this run's time next: ", "; first to last window: with ",
