@@ -64,7 +64,7 @@ final class WorkloadOptions {
     private Warmup warmupSeconds;
 
     @Option(names = "--run-seconds", paramLabel = "S", converter = SecondsConverter.class,
-            description = "Length of the measured window (default: 5; paired designs: 3).")
+            description = "Length of the measured window, 0.1 to 3600 (default: 5; paired designs: 3).")
     private BigDecimal runSeconds;
 
     @Option(names = "--server-work-nanos", paramLabel = "NS",
