@@ -246,7 +246,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     private List<String> headline(List<TrialResult> results) {
         List<String> present = new ArrayList<>();
         List<String> candidates = new ArrayList<>(Spread.METRICS);
-        candidates.addAll(MetricKeys.COMMAND.stream().filter(k -> !k.equals(MetricKeys.EXIT_STATUS)).toList());
+        candidates.addAll(MetricKeys.COMMAND);
         candidates.addAll(MetricKeys.HOST_ADJUSTED.values());
         candidates.add(MetricKeys.HOST_PROBE_NS);
         for (String metric : candidates) {

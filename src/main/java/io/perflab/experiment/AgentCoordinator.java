@@ -531,7 +531,7 @@ public class AgentCoordinator implements SmartLifecycle {
                     + experiment.kind().name().toLowerCase(Locale.ROOT));
         }
         for (String key : result.parsedMetrics().keySet()) {
-            if (MetricKeys.COMMAND.contains(key) || MetricKeys.PAIRED_ENGINE.contains(key)) {
+            if (MetricKeys.measuredOfCommands(key) || MetricKeys.PAIRED_ENGINE.contains(key)) {
                 throw InvalidInputException.of(prefix + "parsedMetrics." + key, "is a figure PerfLab measures of "
                         + "every trial, not one read from the output");
             }

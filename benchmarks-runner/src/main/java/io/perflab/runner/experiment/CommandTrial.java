@@ -105,8 +105,9 @@ final class CommandTrial {
                     Map.of(), environment, ending.describe(timeout) + TrialOutput.suffix(tail));
         }
         int exit = process.exitValue();
-        Map<String, Double> measured = measured(elapsedNanos, usage, exit);
+        Map<String, Double> measured = measured(elapsedNanos, usage);
         if (exit != 0) {
+            measured.put(MetricKeys.EXIT_STATUS, (double) exit);
             String printed = stdoutToFile && tail.isEmpty() ? TrialOutput.lastLines(read(output.get())) : tail;
             return new TrialResult(label, ordinal, TrialStatus.FAILED, start, end, process.pid(), measured,
                     environment, "command exited with status " + exit + TrialOutput.suffix(printed));
@@ -155,7 +156,7 @@ final class CommandTrial {
     private static TrialResult withReading(TrialResult result, MetricsReader.Reading reading, String where) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         for (Map.Entry<String, ParsedMetric> metric : reading.metrics().entrySet()) {
-            if (result.metrics().containsKey(metric.getKey())) {
+            if (MetricKeys.measuredOfCommands(metric.getKey())) {
                 throw new IllegalArgumentException(where + " has a metric named '" + metric.getKey() + "', which is "
                         + "what PerfLab calls a figure it measures of every command; rename it in the output");
             }
@@ -168,7 +169,7 @@ final class CommandTrial {
                 result.pid(), metrics, environment, null, null, reading.metrics());
     }
 
-    private static Map<String, Double> measured(long elapsedNanos, ResourceUsage usage, int exit) {
+    private static Map<String, Double> measured(long elapsedNanos, ResourceUsage usage) {
         Map<String, Double> metrics = new LinkedHashMap<>();
         metrics.put(MetricKeys.WALL_MS, elapsedNanos / 1e6);
         metrics.put(MetricKeys.USER_CPU_MS, usage.userMicros() / 1e3);
@@ -177,7 +178,6 @@ final class CommandTrial {
         metrics.put(MetricKeys.CTX_SWITCHES, (double) usage.contextSwitches());
         metrics.put(MetricKeys.VOLUNTARY_CTX_SWITCHES, (double) usage.voluntaryContextSwitches());
         metrics.put(MetricKeys.INVOLUNTARY_CTX_SWITCHES, (double) usage.involuntaryContextSwitches());
-        metrics.put(MetricKeys.EXIT_STATUS, (double) exit);
         return metrics;
     }
 

@@ -105,12 +105,20 @@ public final class MetricKeys {
     public static final String CTX_SWITCHES = "ctx_switches";
     public static final String VOLUNTARY_CTX_SWITCHES = "voluntary_ctx_switches";
     public static final String INVOLUNTARY_CTX_SWITCHES = "involuntary_ctx_switches";
-    /** The command's exit status; a non-zero status also marks the trial failed. */
+    /**
+     * The command's exit status, among the figures of a failed command trial only: a non-zero status marks the
+     * trial failed, so in every trial that is compared it would be a constant 0 ("not compared").
+     */
     public static final String EXIT_STATUS = "exit_status";
 
-    /** Every metric a command trial reports. */
+    /** Every metric a command trial that ran to its end reports. */
     public static final List<String> COMMAND = List.of(WALL_MS, USER_CPU_MS, SYS_CPU_MS, CPU_MS, CTX_SWITCHES,
-            VOLUNTARY_CTX_SWITCHES, INVOLUNTARY_CTX_SWITCHES, EXIT_STATUS);
+            VOLUNTARY_CTX_SWITCHES, INVOLUNTARY_CTX_SWITCHES);
+
+    /** Whether a metric read from a command's output would take the name of one PerfLab measures of the command. */
+    public static boolean measuredOfCommands(String key) {
+        return COMMAND.contains(key) || EXIT_STATUS.equals(key);
+    }
 
     private MetricKeys() {
     }

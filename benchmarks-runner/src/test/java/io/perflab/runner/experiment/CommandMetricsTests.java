@@ -107,7 +107,8 @@ class CommandMetricsTests {
         assertThat(failed.error()).startsWith("the command's output is not lines output as PerfLab reads it (its "
                 + "standard output): expected lines 'name value [unit]', found none")
                 .contains("--- last output ---\nBenchmark results\nall fine, no numbers");
-        assertThat(failed.metrics()).containsEntry(MetricKeys.EXIT_STATUS, 0.0);
+        assertThat(failed.metrics()).as("it exited with 0: what failed is its output").doesNotContainKey(
+                MetricKeys.EXIT_STATUS).containsKeys(MetricKeys.COMMAND.toArray(String[]::new));
         assertThat(outcome.stop()).isEqualTo(ExperimentOutcome.Stop.TOO_MANY_FAILURES);
         assertThat(heard.get(1).ok()).isTrue();
     }
@@ -120,6 +121,12 @@ class CommandMetricsTests {
 
         assertThat(heard.get(0).error()).contains("its standard output is empty", "--- last output ---\noops");
         assertThat(heard.get(1).error()).contains("has a metric named 'wall_ms'");
+
+        heard.clear();
+        new ExperimentRunner(TrialLauncher.ofThisJvm(), LINES).run(ExperimentPlan.of(lines("echo 'exit_status 0'"),
+                lines("echo 'n 1'"), 2), heard::add);
+        assertThat(heard.get(0).error()).as("a failed trial's figure, though ended trials do not carry it")
+                .contains("has a metric named 'exit_status'");
     }
 
     @Test
