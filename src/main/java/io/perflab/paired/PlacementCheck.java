@@ -3,6 +3,7 @@ package io.perflab.paired;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.PairPosition;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,12 +21,13 @@ import java.util.TreeMap;
  * @param skewedWindows windows whose start was timed against their partner's (duet only)
  * @param skewMedianMs median over those windows of |skew|, milliseconds; null when none
  * @param skewMaxMs the largest |skew|, milliseconds; null when none
- * @param consecutivePairs pairs i, i + 1 both stored with the CPU set of {@code with} known
+ * @param skewedOver50Ms windows that started more than 50 ms apart, the synchronisation the duet aims at
+ * @param consecutivePairs pairs i, i + 1 both stored with each JVM on a CPU set of its own (a duet's halves)
  * @param cpuSwaps of those, how many gave {@code with} another CPU set than the pair before
  * @param withFirst pairs in which the {@code with} JVM went first (started first in a duet, measured first when
  *     alternating)
  */
-public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, Double skewMaxMs,
+public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, Double skewMaxMs, int skewedOver50Ms,
                             int consecutivePairs, int cpuSwaps, int withFirst) {
 
     /** One measured window's record: its pair, its variant and where it lay. */
@@ -51,6 +53,8 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
             if (with) {
                 pair.withCpus = pair.withCpus != null ? pair.withCpus : p.cpus();
                 pair.withFirst |= p.startedFirst();
+            } else {
+                pair.withoutCpus = pair.withoutCpus != null ? pair.withoutCpus : p.cpus();
             }
             if (p.skewNanos() != null) {
                 skews.merge(p.index() + "/" + p.window(), Math.abs(p.skewNanos()), Math::max);
@@ -63,19 +67,20 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
         for (int i = 1; i < indexes.size(); i++) {
             Pair before = pairs.get(indexes.get(i - 1));
             Pair after = pairs.get(indexes.get(i));
-            if (indexes.get(i) == indexes.get(i - 1) + 1 && before.withCpus != null && after.withCpus != null) {
+            if (indexes.get(i) == indexes.get(i - 1) + 1 && before.halves() && after.halves()) {
                 consecutive++;
                 swaps += before.withCpus.equals(after.withCpus) ? 0 : 1;
             }
         }
         int withFirst = (int) pairs.values().stream().filter(p -> p.withFirst).count();
+        int over50 = (int) Arrays.stream(skewMs).filter(ms -> ms > 50).count();
         return new PlacementCheck(pairs.size(), skewMs.length, skewMs.length == 0 ? null : median(skewMs),
-                skewMs.length == 0 ? null : skewMs[skewMs.length - 1], consecutive, swaps, withFirst);
+                skewMs.length == 0 ? null : skewMs[skewMs.length - 1], over50, consecutive, swaps, withFirst);
     }
 
     /**
      * What the records say, as a sentence: e.g. "The two JVMs' windows started 0.41 ms apart (median; at most
-     * 2.3 ms over 24 windows); the CPU halves swapped between 7 of 7 consecutive pairs; 'with' went first in 4
+     * 2.30 ms over 24 windows); the CPU halves swapped between 7 of 7 consecutive pairs; 'with' went first in 4
      * of 8 pairs." Empty when no pair was measured.
      */
     public String describe() {
@@ -86,7 +91,8 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
         if (skewedWindows > 0) {
             s.append("The two JVMs' windows started ").append(milliseconds(skewMedianMs))
                     .append(" apart (median; at most ").append(milliseconds(skewMaxMs)).append(" over ")
-                    .append(skewedWindows).append(skewedWindows == 1 ? " window); " : " windows); ");
+                    .append(skewedWindows).append(skewedWindows == 1 ? " window" : " windows")
+                    .append(skewedOver50Ms > 0 ? ", " + skewedOver50Ms + " more than 50 ms apart" : "").append("); ");
         }
         if (consecutivePairs > 0) {
             s.append("the CPU halves swapped between ").append(cpuSwaps).append(" of ").append(consecutivePairs)
@@ -112,6 +118,12 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
     /** What one pair's records say. */
     private static final class Pair {
         String withCpus;
+        String withoutCpus;
         boolean withFirst;
+
+        /** Whether its two JVMs ran on CPU sets of their own (a duet's halves), not on the same ones. */
+        boolean halves() {
+            return withCpus != null && withoutCpus != null && !withCpus.equals(withoutCpus);
+        }
     }
 }

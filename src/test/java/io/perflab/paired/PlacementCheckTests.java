@@ -39,7 +39,7 @@ class PlacementCheckTests {
         assertThat(check.skewMedianMs()).isCloseTo(0.425, within(1e-12));
         assertThat(check.skewMaxMs()).isCloseTo(2.3, within(1e-12));
         assertThat(check).usingRecursiveComparison().ignoringFields("skewMedianMs", "skewMaxMs")
-                .isEqualTo(new PlacementCheck(3, 6, null, null, 2, 1, 2));
+                .isEqualTo(new PlacementCheck(3, 6, null, null, 0, 2, 1, 2));
         assertThat(check.describe()).isEqualTo("The two JVMs' windows started 0.43 ms apart (median; at most 2.30 ms"
                 + " over 6 windows); the CPU halves swapped between 1 of 2 consecutive pairs; 'with' went first in"
                 + " 2 of 3 pairs.");
@@ -59,8 +59,16 @@ class PlacementCheckTests {
 
         PlacementCheck check = PlacementCheck.of(windows);
 
-        assertThat(check).isEqualTo(new PlacementCheck(4, 0, null, null, 0, 0, 1));
+        assertThat(check).isEqualTo(new PlacementCheck(4, 0, null, null, 0, 0, 0, 1));
         assertThat(check.describe()).isEqualTo("'with' went first in 1 of 4 pairs.");
+
+        List<PlacementCheck.Window> pinned = new ArrayList<>();
+        for (int pair = 0; pair < 3; pair++) {
+            pinned.add(new PlacementCheck.Window("with", new PairPosition(pair, 0, "1", 0L, null, pair == 1)));
+            pinned.add(new PlacementCheck.Window("without", new PairPosition(pair, 0, "1", 5L, null, pair != 1)));
+        }
+        assertThat(PlacementCheck.of(pinned).describe()).as("both JVMs on the same CPU: no halves to swap")
+                .isEqualTo("'with' went first in 1 of 3 pairs.");
         assertThat(PlacementCheck.of(List.of()).describe()).isEmpty();
     }
 
@@ -77,6 +85,9 @@ class PlacementCheckTests {
         assertThat(check.cpuSwaps()).isEqualTo(1);
         assertThat(check.skewMaxMs()).isEqualTo(20.0);
         assertThat(check.describe()).startsWith("The two JVMs' windows started 1 µs apart (median; at most 20 ms "
-                + "over 3 windows)");
+                + "over 3 windows);");
+        duetWindow(windows, 4, 0, "0", "1", 75_000_000, false);
+        assertThat(PlacementCheck.of(windows).describe()).startsWith("The two JVMs' windows started 10 ms apart "
+                + "(median; at most 75 ms over 4 windows, 1 more than 50 ms apart);");
     }
 }
