@@ -76,6 +76,7 @@ public class AgentCoordinator implements SmartLifecycle {
     /** A window's or a pair's CPU list: its column holds 200 characters. */
     static final int MAX_CPUS = 200;
 
+    private final CommandExperimentsPolicy commands;
     private final ExperimentRepository store;
     private final AgentRepository agents;
     private final Clock clock;
@@ -90,8 +91,9 @@ public class AgentCoordinator implements SmartLifecycle {
     /** @param looks the looks of paired experiments' stopping rules, taken here as remote agents' pairs come in */
     AgentCoordinator(ExperimentRepository store, AgentRepository agents, SequentialLookRepository looks,
                      ExperimentEvents events, Clock clock, AgentProperties settings,
-                     PlatformTransactionManager transactionManager) {
+                     PlatformTransactionManager transactionManager, CommandExperimentsPolicy commands) {
         this.store = store;
+        this.commands = commands;
         this.agents = agents;
         this.clock = clock;
         this.settings = settings;
@@ -166,9 +168,12 @@ public class AgentCoordinator implements SmartLifecycle {
         String host = environment.getOrDefault("host", "localhost");
         String name = settings.builtInName() == null || settings.builtInName().isBlank() ? "built-in@" + host
                 : settings.builtInName().strip();
-        long id = agents.register(name, labels, true, true, host, environment, "service", clock.instant());
+        // the built-in agent claims command experiments only while this server allows them: one queued while they
+        // were allowed waits, queued, once an operator has turned them off
+        boolean runsCommands = commands.enabled();
+        long id = agents.register(name, labels, true, runsCommands, host, environment, "service", clock.instant());
         localBuiltIns.put(id, cancel);
-        return new Claimant(id, labels, true, true);
+        return new Claimant(id, labels, true, runsCommands);
     }
 
     /** The built-in agent of this service stopped running experiments. */

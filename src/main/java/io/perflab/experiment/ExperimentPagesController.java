@@ -224,7 +224,7 @@ class ExperimentPagesController {
 
     @PostMapping("/experiments/{id}/rerun")
     String rerun(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
-        long copy = experiments.rerun(id, authentication.getName());
+        long copy = experiments.rerun(id, authentication.getName(), ExperimentApiController.isAdmin(authentication));
         redirect.addFlashAttribute("message", "Queued a re-run of experiment " + id + ".");
         return "redirect:/experiments/" + copy;
     }

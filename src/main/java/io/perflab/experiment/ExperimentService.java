@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.paired.PlacementCheck;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.NotFoundException;
@@ -222,13 +223,19 @@ public class ExperimentService {
         }
     }
 
-    /** Queues a new experiment with the same variants, workload and plan; returns its id. */
-    public long rerun(long id, String user) {
+    /**
+     * Queues a new experiment with the same variants, workload and plan; returns its id. The caller must be allowed
+     * to create it: a re-run is a new experiment, so a command experiment needs an administrator on a server that
+     * runs them, and JVM flags beyond the allow-list an administrator on a server that allows them, as when created.
+     */
+    public long rerun(long id, String user, boolean admin) {
         ExperimentRecord e = get(id);
         if (e.kind() == ExperimentKind.UPLOAD) {
             throw new ConflictException("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
         }
-        ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), store.plan(e),
+        ExperimentPlan plan = store.plan(e);
+        validator.checkRerun(e.kind(), plan, admin);
+        ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), plan,
                 e.stopping(), e.hostLabels());
         return scheduler.submit(spec, user);
     }

@@ -31,7 +31,10 @@ import org.springframework.stereotype.Component;
  * Turns an {@link ExperimentRequest} whose fields are each within bounds (Bean Validation, at the API and the
  * form) into an {@link ExperimentSpec}: it checks how the fields fit together — a known preset, engine options
  * the engine accepts, two variants that differ, JVM flags this caller may give — and throws
- * {@link InvalidInputException} naming the field otherwise. Nothing is queued on an error.
+ * {@link InvalidInputException} naming the field otherwise. Nothing is queued on an error. A re-run of a stored
+ * plan is checked here too, against the same policies, so that the rules of who may run what live in one place.
+ *
+ * <p>Over 300 lines: every field of both kinds of request (engine and command) and how they fit together.
  */
 @Component
 public class ExperimentValidator {
@@ -67,6 +70,24 @@ public class ExperimentValidator {
      */
     public Optional<Set<String>> commandFormats(boolean admin) {
         return commands.enabled() && admin ? Optional.of(metricsReader.formats()) : Optional.empty();
+    }
+
+    /**
+     * Throws as {@link #validate} would if this caller asked for {@code plan} anew: 403 for a command experiment
+     * unless they are enabled and {@code admin}, 400 for a JVM flag beyond the allow-list unless raw flags are
+     * allowed and {@code admin}.
+     */
+    void checkRerun(ExperimentKind kind, ExperimentPlan plan, boolean admin) {
+        if (kind == ExperimentKind.COMMAND) {
+            commands.check(admin);
+            return;
+        }
+        if (plan.without() instanceof EngineVariant without) {
+            jvmFlags.check("withoutJvmArgs", without.jvmArgs(), admin);
+        }
+        if (plan.with() instanceof EngineVariant with) {
+            jvmFlags.check("withJvmArgs", with.jvmArgs(), admin);
+        }
     }
 
     /** Validates {@code request}; {@code admin} tells whether the caller may run commands and raw JVM flags. */

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.perflab.security.UserAccounts;
 import io.perflab.upload.JmhRunScript;
 import java.io.IOException;
 import java.net.CookieManager;
@@ -27,6 +28,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -53,6 +55,9 @@ class CommandExperimentApiTests {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    UserAccounts users;
 
     @TempDir
     Path directory;
@@ -160,6 +165,45 @@ class CommandExperimentApiTests {
         assertThat(metric(experiment, "Parse.parse").get("verdict").asText()).isEqualTo("improved");
         assertThat(experiment.get("variants").get("with").get("environment").toString())
                 .isEqualTo("{\"SCORE\":\"200\",\"OTHER\":\"1\"}");
+    }
+
+    @Test
+    void onlyAnAdministratorRunsACommandExperimentAgain() throws Exception {
+        long id = api.create(jmhRequest("run again"));
+        awaitFinished(id);
+        users.create("reader", "{bcrypt}" + new BCryptPasswordEncoder().encode("reader-password"), UserAccounts.Role.USER);
+        long before = experimentCount();
+
+        HttpClient user = signedIn("reader", "reader-password");
+        HttpResponse<String> refused = user.send(form("/experiments/" + id + "/rerun", "_csrf="
+                + ExperimentPagesTests.csrf(page(user, "/experiments/" + id).body())), HttpResponse.BodyHandlers
+                .ofString());
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+        assertThat(refused.body()).contains("command experiments need an administrator");
+        assertThat(experimentCount()).as("nothing queued").isEqualTo(before);
+
+        HttpClient admin = signedIn("admin", Files.readString(dataDir.resolve("initial-admin-password")).strip());
+        HttpResponse<String> queued = admin.send(form("/experiments/" + id + "/rerun", "_csrf="
+                + ExperimentPagesTests.csrf(page(admin, "/experiments/" + id).body())), HttpResponse.BodyHandlers
+                .ofString());
+        assertThat(queued.statusCode()).isEqualTo(302);
+        assertThat(experimentCount()).isEqualTo(before + 1);
+        assertThat(jdbc.sql("SELECT runs_commands FROM agent WHERE built_in").query(Boolean.class).list())
+                .containsOnly(true);
+        awaitFinished(Long.parseLong(queued.headers().firstValue("Location").orElseThrow().replaceAll(".*/", "")));
+    }
+
+    private long experimentCount() {
+        return jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single();
+    }
+
+    private HttpClient signedIn(String username, String password) throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String csrf = ExperimentPagesTests.csrf(page(browser, "/login").body());
+        browser.send(form("/login", "username=" + username + "&password=" + password + "&_csrf=" + csrf),
+                HttpResponse.BodyHandlers.ofString());
+        return browser;
     }
 
     private HttpResponse<String> page(HttpClient browser, String path) throws Exception {

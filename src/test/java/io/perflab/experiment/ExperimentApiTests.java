@@ -220,6 +220,9 @@ class ExperimentApiTests extends UploadServer {
                 "withoutCommand", "true", "withCommand", "false"));
         assertThat(command.statusCode()).isEqualTo(403);
         assertThat(command.body()).contains("perflab.commands.enabled");
+        assertThat(jdbc.sql("SELECT runs_commands FROM agent WHERE built_in").query(Boolean.class).list())
+                .as("where commands are off, the built-in agent claims no command experiment queued before")
+                .containsOnly(false);
 
         assertThat(experimentCount()).isEqualTo(before);
     }

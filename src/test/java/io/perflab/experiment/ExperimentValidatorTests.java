@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Warmup;
+import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
@@ -200,5 +202,29 @@ class ExperimentValidatorTests {
                 null, "./bin/rpc-bench", "./bin/rpc-bench", 40, null, null, null, null, null, old.toString(),
                 old.toString(), null, null);
         assertBadRequest(same, enabled, "withCommand: the two commands are identical, run in the same directory");
+    }
+
+    @Test
+    void aRerunIsCheckedAsANewRequestOfItsCaller() {
+        EngineVariant plain = new EngineVariant(EngineOptions.defaults(), Workload.DEFAULTS, List.of(),
+                java.util.Optional.empty());
+        EngineVariant agent = new EngineVariant(EngineOptions.defaults().withOption("allocator", "unpooled"), Workload.DEFAULTS,
+                List.of("-javaagent:/tmp/a.jar"), java.util.Optional.empty());
+        ExperimentPlan plan = ExperimentPlan.of(plain, agent, 3);
+        ExperimentValidator rawForAdmins = new ExperimentValidator(new CommandExperimentsPolicy(true),
+                new JvmFlagPolicy(true));
+
+        rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, true);
+        assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, false))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
+                        .contains("withJvmArgs", "-javaagent:/tmp/a.jar"));
+        assertThatThrownBy(() -> validator.checkRerun(ExperimentKind.ENGINE, plan, true))
+                .as("raw flags no longer allowed on this server").isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.COMMAND, plan, false))
+                .isInstanceOfSatisfying(NotAllowedException.class, e -> assertThat(e.getMessage())
+                        .contains("need an administrator"));
+        assertThatThrownBy(() -> validator.checkRerun(ExperimentKind.COMMAND, plan, true))
+                .isInstanceOfSatisfying(NotAllowedException.class, e -> assertThat(e.getMessage())
+                        .contains("disabled on this server"));
     }
 }
