@@ -157,8 +157,8 @@ class ExperimentApiController {
     }
 
     @PostMapping("/{id}/resume")
-    ResponseEntity<Control> resume(@PathVariable long id) {
-        experiments.resume(id);
+    ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
+        experiments.resume(id, isAdmin(authentication));
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, null,
                 ExperimentStatus.QUEUED.name()));
     }

@@ -218,8 +218,9 @@ class ExperimentPagesController {
     }
 
     @PostMapping("/experiments/{id}/resume")
-    String resume(@PathVariable long id, RedirectAttributes redirect) {
-        return act(id, redirect, () -> experiments.resume(id), "Queued again; it runs only the missing runs.");
+    String resume(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
+        return act(id, redirect, () -> experiments.resume(id, ExperimentApiController.isAdmin(authentication)),
+                "Queued again; it runs only the missing runs.");
     }
 
     @PostMapping("/experiments/{id}/rerun")
@@ -249,7 +250,7 @@ class ExperimentPagesController {
         try {
             action.run();
             redirect.addFlashAttribute("message", message);
-        } catch (ConflictException | NotFoundException problem) {
+        } catch (ConflictException | NotFoundException | NotAllowedException problem) {
             redirect.addFlashAttribute("error", problem.getMessage());
         }
         return "redirect:/experiments/" + id;

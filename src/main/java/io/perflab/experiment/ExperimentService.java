@@ -215,8 +215,12 @@ public class ExperimentService {
         }
     }
 
-    public void resume(long id) {
+    /** Queues a stopped experiment again; a command experiment's commands run again only for an administrator. */
+    public void resume(long id, boolean admin) {
         ExperimentRecord e = get(id);
+        if (e.kind() == ExperimentKind.COMMAND) {
+            validator.checkRerun(e.kind(), store.plan(e), admin);
+        }
         if (!scheduler.resume(id)) {
             throw new ConflictException("experiment " + id + " is " + e.status() + "; only INTERRUPTED, CANCELLED "
                     + "or FAILED experiments can be resumed");

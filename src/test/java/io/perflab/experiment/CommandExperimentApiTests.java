@@ -182,6 +182,14 @@ class CommandExperimentApiTests {
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
         assertThat(refused.body()).contains("command experiments need an administrator");
         assertThat(experimentCount()).as("nothing queued").isEqualTo(before);
+        jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE id = ?").param(id).update();
+        HttpResponse<String> resumed = user.send(form("/experiments/" + id + "/resume", "_csrf="
+                + ExperimentPagesTests.csrf(page(user, "/experiments/" + id).body())), HttpResponse.BodyHandlers
+                .ofString());
+        assertThat(resumed.statusCode()).as(resumed.headers() + resumed.body()).isEqualTo(302);
+        assertThat(page(user, "/experiments/" + id).body()).as("resuming runs its commands again")
+                .contains("command experiments need an administrator");
+        assertThat(api.status(id)).isEqualTo("CANCELLED");
 
         HttpClient admin = signedIn("admin", Files.readString(dataDir.resolve("initial-admin-password")).strip());
         HttpResponse<String> queued = admin.send(form("/experiments/" + id + "/rerun", "_csrf="
