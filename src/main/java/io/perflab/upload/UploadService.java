@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -189,20 +191,50 @@ public class UploadService {
                     List.of("No earlier upload of '" + upload.benchmark() + "' " + where + " to compare with."));
         }
         List<RunRecord> combined = new ArrayList<>();
-        runs.forEach(r -> combined.add(relabel(r, ParsedUpload.WITH)));
+        runs.forEach(r -> combined.add(relabel(r, ParsedUpload.WITH, Set.of())));
         List<RunRecord> baseRuns = experiments.runs(base.get().experimentId());
         boolean baseHasWith = baseRuns.stream().anyMatch(r -> r.variant().equals(ParsedUpload.WITH));
         String baseSide = baseHasWith ? ParsedUpload.WITH : ParsedUpload.WITHOUT;
+        List<String> notes = new ArrayList<>();
+        Set<String> unlike = unlike(upload.metrics(), experiments.metricDefinitions(base.get().experimentId()),
+                base.get().experimentId(), notes);
         baseRuns.stream().filter(r -> r.variant().equals(baseSide))
-                .forEach(r -> combined.add(relabel(r, ParsedUpload.WITHOUT)));
+                .forEach(r -> combined.add(relabel(r, ParsedUpload.WITHOUT, unlike)));
         List<MetricComparison> comparison = results.compute(id, combined);
         return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", base.get().experimentId(),
-                base.get().commit(), comparison, List.of());
+                base.get().commit(), comparison, notes);
     }
 
-    private static RunRecord relabel(RunRecord run, String variant) {
+    /**
+     * The metrics of this upload whose unit or direction differ from the base upload's: their values are not alike
+     * (a benchmark run with another time unit since), so they are left out of the comparison, each with a note.
+     */
+    private static Set<String> unlike(Map<String, MetricDefinition> mine, Map<String, MetricDefinition> base,
+                                      long baseId, List<String> notes) {
+        Set<String> unlike = new TreeSet<>();
+        for (MetricDefinition m : mine.values()) {
+            MetricDefinition b = base.get(m.key());
+            if (b != null && (!b.unit().equals(m.unit()) || b.higherIsBetter() != m.higherIsBetter())) {
+                unlike.add(m.key());
+                notes.add("Metric '" + m.key() + "' is " + say(m) + " here and " + say(b) + " in experiment "
+                        + baseId + ", the base: not compared.");
+            }
+        }
+        return unlike;
+    }
+
+    private static String say(MetricDefinition d) {
+        return "in '" + d.unit() + "', " + (d.higherIsBetter() ? "higher" : "lower") + " is better,";
+    }
+
+    private static RunRecord relabel(RunRecord run, String variant, Set<String> leftOut) {
+        Map<String, Double> metrics = run.metrics();
+        if (!leftOut.isEmpty()) {
+            metrics = new LinkedHashMap<>(metrics);
+            metrics.keySet().removeAll(leftOut);
+        }
         return new RunRecord(run.id(), variant, run.ordinal(), run.status(), run.startedAt(), run.finishedAt(),
-                run.pid(), run.environment(), run.error(), run.metrics());
+                run.pid(), run.environment(), run.error(), metrics);
     }
 
     /** SHA-256 over everything that defines the upload, to tell a true repeat from a reused key. */

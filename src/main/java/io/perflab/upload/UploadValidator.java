@@ -50,6 +50,8 @@ final class UploadValidator {
         }
         UploadLimits.DEFAULT.check(parsed);
         Map<String, MetricDefinition> metrics = new LinkedHashMap<>();
+        Map<String, String> units = new LinkedHashMap<>();
+        Map<String, Boolean> directions = new LinkedHashMap<>();
         for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
             requireLength(side.getKey() + ".label", side.getValue().label(), 200);
             side.getValue().configuration().forEach((setting, value) -> {
@@ -63,6 +65,8 @@ final class UploadValidator {
                 String key = entry.getKey();
                 MetricSamples samples = entry.getValue();
                 checkMetric(side.getKey(), key, samples);
+                sameOnBothSides(key, "unit", units, samples.unit());
+                sameOnBothSides(key, "direction", directions, samples.higherIsBetter());
                 MetricDefinition definition = known.get(key);
                 String unit = samples.unit() != null ? samples.unit()
                         : definition != null ? definition.unit() : "";
@@ -116,6 +120,28 @@ final class UploadValidator {
     }
 
     /** Text of bounded length without control characters (names are shown on pages and used in links). */
+    /**
+     * Refuses a metric whose two sides say different things of it (e.g. JMH run with {@code -tu us} on one side and
+     * {@code -tu ms} on the other): their values would be compared as if alike. A side that says nothing takes the
+     * other's word.
+     */
+    private static <T> void sameOnBothSides(String key, String what, Map<String, T> said, T value) {
+        if (value == null) {
+            return;
+        }
+        T before = said.putIfAbsent(key, value);
+        if (before != null && !before.equals(value)) {
+            throw new InvalidUploadException("Metric '" + key + "' has " + describe(what, before) + " on one side and "
+                    + describe(what, value) + " on the other; its values cannot be compared. Run both sides with the "
+                    + "same settings (for JMH, the same -tu and -bm).");
+        }
+    }
+
+    private static String describe(String what, Object value) {
+        return what.equals("direction") ? (Boolean.TRUE.equals(value) ? "direction 'higher'" : "direction 'lower'")
+                : "unit '" + value + "'";
+    }
+
     private static void requireLength(String field, String value, int max) {
         if (value != null && value.length() > max) {
             throw new InvalidUploadException("'" + field + "' is longer than " + max + " characters.");

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -165,6 +166,44 @@ class UploadApiTests extends UploadServer {
                 .param(result.get("experimentId").asLong()).query().singleRow();
         assertThat(row).containsEntry("GIT_BRANCH", "feature").containsEntry("GIT_COMMIT", "abc123")
                 .containsEntry("NAME", "varint codec");
+    }
+
+    @Test
+    void aMetricInTwoUnitsIsNotComparedAsIfAlike() throws Exception {
+        HttpResponse<String> refused = post("/api/v1/uploads", token, "application/json", """
+                {"benchmark": "units", "without": {"metrics": {"parse": {"unit": "us/op", "values": [10, 11, 12]}}},
+                 "with": {"metrics": {"parse": {"unit": "ms/op", "values": [0.010, 0.011, 0.012]}}}}""");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(read(refused.body()).get("detail").asString()).contains("'parse'", "unit 'us/op'",
+                "unit 'ms/op'");
+        HttpResponse<String> directions = post("/api/v1/uploads", token, "application/json", """
+                {"benchmark": "units", "without": {"metrics": {"ops": {"direction": "higher", "values": [1, 2]}}},
+                 "with": {"metrics": {"ops": {"direction": "lower", "values": [1, 2]}}}}""");
+        assertThat(directions.statusCode()).isEqualTo(400);
+        assertThat(read(directions.body()).get("detail").asString()).contains("direction 'higher'",
+                "direction 'lower'");
+
+        // one side against the base upload: a metric whose unit changed since is left out, saying so
+        upload("", "application/json", """
+                {"benchmark": "units-history", "variant": "with", "metrics": {
+                    "parse": {"unit": "us/op", "values": [10, 11, 12, 10.5]},
+                    "alloc": {"unit": "B/op", "values": [100, 101, 99, 100]}},
+                 "git": {"branch": "main", "commit": "base1"}}""");
+        JsonNode later = upload("", "application/json", """
+                {"benchmark": "units-history", "variant": "with", "metrics": {
+                    "parse": {"unit": "ms/op", "values": [0.010, 0.011, 0.012, 0.0105]},
+                    "alloc": {"unit": "B/op", "values": [90, 91, 89, 90]}},
+                 "git": {"branch": "feature", "commit": "next1"}}""");
+        assertThat(later.get("comparedWith").asString()).isEqualTo("base");
+        List<String> compared = new ArrayList<>();
+        later.get("comparison").forEach(m -> {
+            if (m.get("nWithout").asInt() > 0) {
+                compared.add(m.get("metric").asString());
+            }
+        });
+        assertThat(compared).containsExactly("alloc");
+        assertThat(later.get("notes").toString()).contains("Metric 'parse' is in 'ms/op'", "in 'us/op'",
+                "not compared");
     }
 
     @Test
