@@ -15,7 +15,9 @@
       animation: false,
       tooltip: { trigger: 'item', formatter: function (p) {
         var d = data.points[p.dataIndex];
-        return d ? (d.commit || '#' + d.index) + '<br>' + Number(d.mean).toPrecision(5) + ' (n=' + d.n + ')' : '';
+        // the commit is the uploader's text: escaped, since the tooltip is HTML
+        return d ? echarts.format.encodeHTML(d.commit || '#' + d.index) + '<br>'
+          + Number(d.mean).toPrecision(5) + ' (n=' + d.n + ')' : '';
       } },
       grid: { left: 80, right: 20, top: 20, bottom: 60 },
       xAxis: { type: 'category', name: 'commit', nameLocation: 'middle', nameGap: 40,

@@ -36,7 +36,10 @@ final class TextSafety {
 
     /**
      * One Markdown table cell or inline run of user text, shown literally: no HTML (angle brackets and ampersands
-     * become entities), no table breaks ({@code |}), no links, code or emphasis, on one line.
+     * become entities), no table breaks ({@code |}), no links, code, emphasis or strike-through, on one line. Links
+     * include GitHub's autolinks of bare addresses: the {@code :} of {@code https://}, the {@code .} of
+     * {@code www.} and the {@code @} of an e-mail address are escaped, which breaks them and renders the same; an
+     * underscore inside a word ({@code cpu_us_per_req}) cannot emphasise and stays as it is.
      */
     static String markdown(String text) {
         String line = line(text);
@@ -47,10 +50,25 @@ final class TextSafety {
                 case '&' -> b.append("&amp;");
                 case '<' -> b.append("&lt;");
                 case '>' -> b.append("&gt;");
-                case '\\', '|', '`', '*', '[', ']', '!', '#' -> b.append('\\').append(c);
+                case '\\', '|', '`', '*', '~', '[', ']', '!', '#', '@' -> b.append('\\').append(c);
+                // inside a word (cpu_us_per_req) an underscore cannot open or close emphasis
+                case '_' -> b.append(inWord(line, i) ? "_" : "\\_");
+                case ':' -> b.append(line.startsWith("//", i + 1) ? "\\:" : ":");
+                case '.' -> b.append(afterWww(line, i) ? "\\." : ".");
                 default -> b.append(c);
             }
         }
         return b.toString();
+    }
+
+    /** Whether the character at {@code i} has a letter or digit on both sides. */
+    private static boolean inWord(String text, int i) {
+        return i > 0 && i < text.length() - 1 && Character.isLetterOrDigit(text.charAt(i - 1))
+                && Character.isLetterOrDigit(text.charAt(i + 1));
+    }
+
+    /** Whether {@code text} has {@code www} (in any case) just before {@code i}: an autolink would start there. */
+    private static boolean afterWww(String text, int i) {
+        return i >= 3 && text.regionMatches(true, i - 3, "www", 0, 3);
     }
 }

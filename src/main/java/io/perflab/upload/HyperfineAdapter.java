@@ -42,8 +42,9 @@ final class HyperfineAdapter implements FormatAdapter {
             add(samples, "user_time", result.get("user"));
             add(samples, "system_time", result.get("system"));
             String side = results.size() == 1 ? variant : i == 0 ? ParsedUpload.WITHOUT : ParsedUpload.WITH;
-            variants.put(side, new VariantSamples(results.size() == 1 && label != null ? label : command,
-                    samples.metrics()));
+            // named by its command, shortened as a benchmark's name is: a label holds at most 200 characters
+            variants.put(side, new VariantSamples(results.size() == 1 && label != null ? label
+                    : UploadFormats.shortened(command), samples.metrics()));
             failedRuns(command, side, result.get("exit_codes")).ifPresent(warnings::add);
         }
         String benchmark = commands.contains(null) ? null

@@ -157,7 +157,9 @@ final class RpcBenchAdapter implements FormatAdapter {
                         throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '" + line
                                 + "') has no number.");
                     }
-                    current.values().put(key, Double.parseDouble(numbers.group().replaceAll("(?i)inf$", "Infinity")));
+                    // C++'s "nan" and "inf", as Java spells them; the validator then says which metric is not finite
+                    current.values().put(key, Double.parseDouble(numbers.group().replaceAll("(?i)inf$", "Infinity")
+                            .replaceAll("(?i)nan$", "NaN")));
                 }
                 break;
             }

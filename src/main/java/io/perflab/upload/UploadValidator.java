@@ -58,6 +58,11 @@ final class UploadValidator {
                 requirePrintable("configuration of '" + side.getKey() + "'", setting, false);
                 requirePrintable("configuration '" + setting + "' of '" + side.getKey() + "'", value, true);
             });
+            if (!side.getValue().configuration().isEmpty()
+                    && json.writeValueAsString(side.getValue().configuration()).length() > 4_000) {
+                throw new InvalidUploadException("The configuration of '" + side.getKey() + "' is longer than 4000 "
+                        + "characters as JSON.");
+            }
             if (side.getValue().metrics().isEmpty()) {
                 throw new InvalidUploadException("Variant '" + side.getKey() + "' has no metrics.");
             }

@@ -28,6 +28,11 @@ class HistoryPagesTests extends UploadServer {
 
     /** Ten uploads on main; from the seventh on, the level is 20 % higher. */
     private void uploadSeries(String benchmark) throws Exception {
+        uploadSeries(benchmark, "commit-");
+    }
+
+    /** {@link #uploadSeries(String)} with commits named {@code commitPrefix} and the upload's number. */
+    private void uploadSeries(String benchmark, String commitPrefix) throws Exception {
         Instant first = Instant.parse("2026-01-01T00:00:00Z");
         double[] noise = {-2, 1.5, 0.5, -1, 2, -1};
         for (int i = 0; i < 10; i++) {
@@ -38,9 +43,10 @@ class HistoryPagesTests extends UploadServer {
             }
             String body = """
                     {"benchmark": %s, "variant": "with",
-                     "git": {"repository": "perflab", "branch": "main", "commit": "commit-%d", "commitTime": "%s"},
+                     "git": {"repository": "perflab", "branch": "main", "commit": %s, "commitTime": "%s"},
                      "metrics": {"latency_us": {"unit": "us", "direction": "lower", "values": [%s]}}}"""
-                    .formatted(json.writeValueAsString(benchmark), i, first.plusSeconds(3600L * i), values);
+                    .formatted(json.writeValueAsString(benchmark), json.writeValueAsString(commitPrefix + i),
+                            first.plusSeconds(3600L * i), values);
             HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", body);
             assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
         }
@@ -103,7 +109,7 @@ class HistoryPagesTests extends UploadServer {
 
     @Test
     void historyChartRendersWithTheChangePointInABrowser() throws Exception {
-        uploadSeries("history-browser");
+        uploadSeries("history-browser", "<b>c</b>-");
         ChromeDriver browser = HeadlessChromium.start(profile);
         try {
             browser.get(base() + "/benchmarks/history-browser");
@@ -112,6 +118,10 @@ class HistoryPagesTests extends UploadServer {
             String svgText = (String) ((JavascriptExecutor) browser).executeScript(
                     "return document.querySelector('#chart-history svg').textContent;");
             assertThat(svgText).contains("change point");
+            String tooltip = (String) ((JavascriptExecutor) browser).executeScript("return echarts.getInstanceByDom("
+                    + "document.getElementById('chart-history')).getOption().tooltip[0].formatter({dataIndex: 0});");
+            assertThat(tooltip).as("the uploader's commit is text in the HTML tooltip")
+                    .startsWith("&lt;b&gt;c&lt;/b&gt;-0<br>");
             assertThat(browser.findElements(By.cssSelector("table.data tbody tr"))).hasSize(10);
         } finally {
             browser.quit();

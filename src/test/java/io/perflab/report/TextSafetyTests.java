@@ -14,6 +14,10 @@ class TextSafetyTests {
                 .isEqualTo("\\[x\\](javascript:alert(1)) \\`code\\` \\*em\\* \\!\\[i\\](u) \\# h");
         assertThat(TextSafety.markdown("&lt; \\")).isEqualTo("&amp;lt; \\\\");
         assertThat(TextSafety.markdown(null)).isEmpty();
+        assertThat(TextSafety.markdown("__init__ _x_ cpu_us_per_req ~~gone~~ a: b"))
+                .isEqualTo("\\_\\_init\\_\\_ \\_x\\_ cpu_us_per_req \\~\\~gone\\~\\~ a: b");
+        assertThat(TextSafety.markdown("https://evil.example WWW.evil.example a@b.example 1.5"))
+                .isEqualTo("https\\://evil.example WWW\\.evil.example a\\@b.example 1.5");
     }
 
     @Test

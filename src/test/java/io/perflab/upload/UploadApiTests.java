@@ -93,6 +93,13 @@ class UploadApiTests extends UploadServer {
         assertThat(time.get("verdict").asString()).isIn("improved", "regressed", "unchanged", "inconclusive");
         assertThat(jdbc.sql("SELECT label FROM variant WHERE experiment_id = ? AND name = 'with'").param(id)
                 .query(String.class).single()).isEqualTo("gzip --version");
+
+        // a command longer than a label may be names its side shortened, as it names the benchmark
+        String longCommand = "gzip --version" + " --quiet".repeat(40);
+        long longer = upload("?benchmark=long-commands", "application/json", Fixtures.read("hyperfine.json")
+                .replace("gzip --version", longCommand)).get("experimentId").asLong();
+        assertThat(jdbc.sql("SELECT label FROM variant WHERE experiment_id = ? AND name = 'with'").param(longer)
+                .query(String.class).single()).hasSize(200).startsWith("gzip --version --quiet").endsWith("…");
     }
 
     @Test

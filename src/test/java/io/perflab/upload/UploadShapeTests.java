@@ -90,6 +90,27 @@ class UploadShapeTests {
                         "Configuration 'ring_size'"));
     }
 
+    @Test
+    void aSidesConfigurationLongerThanItsColumnIsRefusedNotFailedInTheDatabase() {
+        String options = java.util.stream.IntStream.range(0, 400).mapToObj(i -> "option" + i + "=value")
+                .collect(java.util.stream.Collectors.joining(" "));
+        assertThatThrownBy(() -> UploadValidator.validate(formats.parse("Engine options: " + options
+                + "\n----\nReqs/sec:         9135.95\n", UploadFormat.RPCBENCH, ParsedUpload.WITH, null), null, null,
+                GitInfo.NONE, Map.of(), JsonContent.MAPPER))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageContaining("The configuration of 'with' is longer than 4000 characters as JSON.");
+    }
+
+    @Test
+    void rpcBenchsNanIsRefusedNamingTheMetric() {
+        // C++ prints a NaN as "nan": the metric is named, not Java's NumberFormatException
+        assertThatThrownBy(() -> UploadValidator.validate(formats.parse("Mode:            Sync\n----\n"
+                + "Reqs/sec:         nan\n", UploadFormat.RPCBENCH, ParsedUpload.WITH, null), null, null,
+                GitInfo.NONE, Map.of(), JsonContent.MAPPER))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageContaining("Metric 'reqs_per_sec'").hasMessageContaining("NaN");
+    }
+
     @ParameterizedTest
     @MethodSource("textThatHidesOrMoves")
     void textFormatsRefuseTextThatHidesOrMovesWhatIsShown(String format, String content, String named) {
