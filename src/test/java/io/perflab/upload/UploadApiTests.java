@@ -228,6 +228,30 @@ class UploadApiTests extends UploadServer {
     }
 
     @Test
+    void aLargeUploadWithAnIdempotencyKeyIsStoredAndReplayed() throws Exception {
+        // 3,000 metrics answer with some 3 MB of comparison, more than the key's response column held before V19
+        StringBuilder without = new StringBuilder();
+        StringBuilder with = new StringBuilder();
+        for (int i = 0; i < 3000; i++) {
+            String sep = i == 0 ? "" : ",";
+            without.append(sep).append("\"m").append(i).append("\":{\"unit\":\"ns\",\"values\":[100,101,99]}");
+            with.append(sep).append("\"m").append(i).append("\":{\"unit\":\"ns\",\"values\":[90,91,89]}");
+        }
+        String body = "{\"benchmark\":\"idem-large\",\"without\":{\"metrics\":{" + without
+                + "}},\"with\":{\"metrics\":{" + with + "}}}";
+
+        HttpResponse<String> first = post("/api/v1/uploads", token, "application/json", body,
+                "Idempotency-Key", "large-1");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(first.body().length()).isGreaterThan(1_000_000);
+        Map<String, Long> before = rowCounts();
+        HttpResponse<String> again = post("/api/v1/uploads", token, "application/json", body,
+                "Idempotency-Key", "large-1");
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
     void repeatedIdempotencyKeyReturnsTheFirstResponseAndStoresNothing() throws Exception {
         String body = "{\"benchmark\":\"idem\",\"metrics\":{\"t\":{\"values\":[1,2,3]}}}";
         HttpResponse<String> first = post("/api/v1/uploads", token, "application/json", body,
