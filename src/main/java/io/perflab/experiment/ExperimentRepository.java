@@ -810,13 +810,27 @@ public class ExperimentRepository {
                 .query(Long.class).optional();
     }
 
-    /** 1-based position in the queue of a queued experiment. */
+    /**
+     * 1-based position in the queue of a queued experiment, counting what a claim takes in the same order: older
+     * queued experiments and older interrupted ones that an agent resumes on its own.
+     */
     public long queuePosition(ExperimentRecord experiment) {
-        return jdbc.sql("""
-                SELECT COUNT(*) FROM experiment WHERE status = 'QUEUED'
-                AND (created_at < ? OR (created_at = ? AND id <= ?))""")
+        return jdbc.sql("SELECT COUNT(*) FROM experiment " + CLAIMABLE_NOW
+                        + " AND (created_at < ? OR (created_at = ? AND id <= ?))")
                 .params(timestamp(experiment.createdAt()), timestamp(experiment.createdAt()), experiment.id())
                 .query(Long.class).single();
+    }
+
+    /**
+     * Cancels an INTERRUPTED experiment that the next claim of an agent would take up again on its own (its agent was
+     * lost); false if it is not one.
+     */
+    public boolean cancelAwaitingResume(long id, Instant now) {
+        return jdbc.sql("""
+                UPDATE experiment SET status = 'CANCELLED', resume_on_claim = FALSE, finished_at = ?,
+                    error = 'cancelled while it waited to be resumed'
+                WHERE id = ? AND status = 'INTERRUPTED' AND resume_on_claim = TRUE""")
+                .params(timestamp(now), id).update() == 1;
     }
 
     /** Moves {@code from} → {@code to} if the experiment is still in {@code from}; false if it was not. */

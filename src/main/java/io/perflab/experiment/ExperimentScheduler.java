@@ -11,12 +11,14 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialListener;
 import io.perflab.runner.trial.TrialResult;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -43,6 +45,8 @@ import org.springframework.stereotype.Component;
 public class ExperimentScheduler implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ExperimentScheduler.class);
+    /** The longest the executor waits before it looks at the queue again, woken or not. */
+    private static final Duration RECHECK = Duration.ofSeconds(30);
 
     private final ExperimentRepository store;
     private final ExperimentEvents events;
@@ -125,7 +129,7 @@ public class ExperimentScheduler implements SmartLifecycle {
             return true; // running on another agent, or on another instance's built-in one: it stops at its next look
         }
         boolean cancelled = store.transition(id, ExperimentStatus.QUEUED, ExperimentStatus.CANCELLED, clock.instant(),
-                "cancelled before it started");
+                "cancelled before it started") || store.cancelAwaitingResume(id, clock.instant());
         if (cancelled) {
             events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.CANCELLED.name()));
         }
@@ -226,7 +230,9 @@ public class ExperimentScheduler implements SmartLifecycle {
     private void loop() {
         while (!stopping) {
             try {
-                wakeUps.take();
+                // woken by a submit or resume here; and every so often in any case, for what another instance
+                // queued or a lost agent left to resume, and after an error
+                wakeUps.poll(RECHECK.toMillis(), TimeUnit.MILLISECONDS);
                 wakeUps.clear();
                 Optional<ExperimentRecord> next;
                 while (!stopping && (next = store.claimNext(builtIn, clock.instant())).isPresent()) {
@@ -315,7 +321,36 @@ public class ExperimentScheduler implements SmartLifecycle {
         } finally {
             active.set(null);
         }
-        runs.end(id, agentId, end, message, false);
+        endStored(id, agentId, end, message);
+    }
+
+    /**
+     * Stores the experiment's end, again and again while the database refuses (a restart of PostgreSQL): an end
+     * left unstored would keep the experiment RUNNING on the built-in agent, which then claims nothing more. On
+     * shutdown it gives up; the start of the next one marks the experiment INTERRUPTED.
+     */
+    private void endStored(long id, Long agentId, ExperimentStatus end, String message) {
+        long waitMillis = 1_000;
+        while (true) {
+            try {
+                runs.end(id, agentId, end, message, false);
+                return;
+            } catch (RuntimeException e) {
+                if (stopping) {
+                    log.error("Experiment {}: its end ({}) could not be stored before shutdown", id, end, e);
+                    return;
+                }
+                log.warn("Experiment {}: could not store its end ({}); trying again in {} s", id, end,
+                        waitMillis / 1000, e);
+            }
+            try {
+                Thread.sleep(waitMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            waitMillis = Math.min(2 * waitMillis, RECHECK.toMillis());
+        }
     }
 
     /** Stores each trial as it finishes and tells subscribers, as a remote agent's posts do; heeds cancels. */

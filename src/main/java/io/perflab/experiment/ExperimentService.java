@@ -207,11 +207,14 @@ public class ExperimentService {
         return store.metricDefinitions(id);
     }
 
+    /** Cancels a queued or running experiment, or an interrupted one that an agent would resume on its own. */
     public void cancel(long id) {
         ExperimentRecord e = get(id);
-        if (e.status().finished() || !scheduler.cancel(id)) {
-            throw new ConflictException("experiment " + id + " is " + e.status() + "; only QUEUED or RUNNING "
-                    + "experiments can be cancelled");
+        boolean cancellable = !e.status().finished() || e.status() == ExperimentStatus.INTERRUPTED;
+        if (!cancellable || !scheduler.cancel(id)) {
+            ExperimentStatus now = store.find(id).map(ExperimentRecord::status).orElse(e.status());
+            throw new ConflictException("experiment " + id + " is " + now + "; only QUEUED or RUNNING experiments, "
+                    + "and INTERRUPTED ones an agent would resume on its own, can be cancelled");
         }
     }
 

@@ -658,6 +658,32 @@ class AgentApiTests {
     AgentCoordinator coordinator;
 
     @Test
+    void anExperimentWaitingToBeResumedAfterItsAgentWasLostCanBeCancelled() throws Exception {
+        long gone = register("gone", "pool=gone");
+        long id = admin.create(command("waits for an agent", Map.of("pool", "gone")));
+        poll(gone, 0);
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ?")
+                .params(java.time.OffsetDateTime.now().minusHours(1), gone).update();
+        coordinator.watch();
+        assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        long behind = admin.create(command("queued behind it", Map.of("pool", "gone")));
+        long position = admin.getJson("/api/v1/experiments/" + behind).get("queuePosition").asLong();
+
+        assertThat(admin.post("/api/v1/experiments/" + id + "/cancel", "").statusCode()).isEqualTo(202);
+
+        assertThat(admin.status(id)).isEqualTo("CANCELLED");
+        assertThat(admin.getJson("/api/v1/experiments/" + behind).get("queuePosition").asLong())
+                .as("the queue counted the interrupted experiment a claim would have taken first")
+                .isEqualTo(position - 1);
+        HttpResponse<String> next = poll(register("next", "pool=gone"), 0);
+        assertThat(admin.read(next.body()).get("experimentId").asLong()).as("not the cancelled one")
+                .isEqualTo(behind);
+        HttpResponse<String> again = admin.post("/api/v1/experiments/" + id + "/cancel", "");
+        assertThat(again.statusCode()).isEqualTo(409);
+        assertThat(again.body()).contains("is CANCELLED");
+    }
+
+    @Test
     void aSilentAgentIsLostItsExperimentInterruptedAndResumedByAnAgentOfTheSameLabelsUnlessCancelled()
             throws Exception {
         long silent = register("silent", "pool=silence");
