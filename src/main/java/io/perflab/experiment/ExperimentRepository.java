@@ -1070,8 +1070,13 @@ public class ExperimentRepository {
         return runs;
     }
 
+    /**
+     * Deletes an experiment that has ended; false if it is not there, or is queued or running (a resume, or an agent
+     * resuming it on its own, may have moved it since its status was read).
+     */
     public boolean delete(long id) {
-        return jdbc.sql("DELETE FROM experiment WHERE id = ?").param(id).update() == 1;
+        return jdbc.sql("DELETE FROM experiment WHERE id = ? AND status NOT IN ('QUEUED', 'RUNNING')").param(id)
+                .update() == 1;
     }
 
     private ExperimentRecord experiment(ResultSet rs, int row) throws SQLException {

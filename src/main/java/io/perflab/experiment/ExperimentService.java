@@ -257,7 +257,12 @@ public class ExperimentService {
         if (!e.status().finished()) {
             throw new ConflictException("experiment " + id + " is " + e.status() + "; cancel it before deleting it");
         }
-        store.delete(id);
+        if (!store.delete(id)) {
+            ExperimentStatus now = store.find(id).map(ExperimentRecord::status).orElse(null);
+            if (now != null) {
+                throw new ConflictException("experiment " + id + " is " + now + "; cancel it before deleting it");
+            }
+        }
         results.evict(id);
     }
 }

@@ -197,7 +197,9 @@ class ExperimentRepositoryTests {
         jdbc.sql("UPDATE results_digest SET digest = '{\"headline\": [' WHERE experiment_id = ?").param(id).update();
         assertThat(digests.find(id, 4)).as("a damaged digest is computed again, not an error").isEmpty();
 
-        repository.delete(id);
+        assertThat(repository.delete(id)).as("a queued experiment is not deleted").isFalse();
+        jdbc.sql("UPDATE experiment SET status = 'COMPLETED' WHERE id = ?").param(id).update();
+        assertThat(repository.delete(id)).isTrue();
         assertThat(jdbc.sql("SELECT COUNT(*) FROM results_digest WHERE experiment_id = ?").param(id)
                 .query(Long.class).single()).isZero();
     }
