@@ -41,6 +41,8 @@ class HistoryPagesController {
         if (name == null) {
             throw new NotFoundException("experiment " + experiment + " is not an upload of a benchmark");
         }
+        // the filters come back here, by the experiment: a name that cannot travel in a path opens only so
+        model.addAttribute("byExperiment", experiment);
         return show(name, metric, branch, model);
     }
 

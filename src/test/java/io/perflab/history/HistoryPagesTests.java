@@ -91,6 +91,19 @@ class HistoryPagesTests extends UploadServer {
     }
 
     @Test
+    void aBenchmarkWhoseNameCannotBeAPathIsFilteredByItsExperiment() throws Exception {
+        String name = "./old vs ./new";
+        uploadSeries(name);
+        long experiment = jdbc.sql("SELECT MAX(id) FROM experiment WHERE benchmark = ?").param(name)
+                .query(Long.class).single();
+
+        String history = page("/benchmarks?experiment=" + experiment);
+        assertThat(history).contains("action=\"/benchmarks\"", "name=\"experiment\" value=\"" + experiment + "\"");
+        String filtered = page("/benchmarks?experiment=" + experiment + "&metric=latency_us&branch=main");
+        assertThat(filtered).contains("<h1>./old vs ./new</h1>", "commit-9");
+    }
+
+    @Test
     void benchmarkNamesAreEscapedOnEveryPage() throws Exception {
         uploadSeries(HOSTILE);
 
