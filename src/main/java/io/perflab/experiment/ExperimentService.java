@@ -12,6 +12,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.stereotype.Service;
 
@@ -43,7 +44,7 @@ public class ExperimentService {
     }
 
     /** The output formats a command experiment may name, if this caller may create one; empty otherwise. */
-    public java.util.Optional<Set<String>> commandFormats(boolean admin) {
+    public Optional<Set<String>> commandFormats(boolean admin) {
         return validator.commandFormats(admin);
     }
 
@@ -82,7 +83,7 @@ public class ExperimentService {
             int perPair = 2 * e.windowsPerPair();
             completed = pairs.size() * perPair;
             failed = failedPairs * perPair;
-            eta = eta(e, pairs, pairs.size(), e.runsPerVariant());
+            eta = withinBudget(eta(e, pairs, pairs.size(), e.runsPerVariant()), e.stopping().budget(), pairs);
             paired = new ExperimentView.Paired(e.runsPerVariant(), e.windowsPerPair(), pairs.size(), failedPairs,
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
                     e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));
@@ -130,6 +131,19 @@ public class ExperimentService {
                 .mapToLong(r -> Duration.between(r.startedAt(), r.finishedAt()).toMillis())
                 .average().orElse(0) / 1000.0;
         return Math.round(meanSeconds * Math.max(0, total - done));
+    }
+
+    /**
+     * {@code eta} at most what a paired experiment's time budget leaves after its stored pairs: its runner starts no
+     * pair that would end after the budget, so the pairs still planned may never run.
+     */
+    static Long withinBudget(Long eta, Optional<Duration> budget, List<ExperimentRepository.RunTiming> pairs) {
+        if (eta == null || budget.isEmpty()) {
+            return eta;
+        }
+        long spent = pairs.stream().filter(p -> p.startedAt() != null && p.finishedAt() != null)
+                .mapToLong(p -> Duration.between(p.startedAt(), p.finishedAt()).toSeconds()).sum();
+        return Math.min(eta, Math.max(0, budget.get().toSeconds() - spent));
     }
 
     /** Options whose value differs between the variants: name → {without: …, with: …}. */
@@ -248,7 +262,7 @@ public class ExperimentService {
     }
 
     /** The experiment running on this host now, if any. */
-    public java.util.Optional<ExperimentView> running() {
+    public Optional<ExperimentView> running() {
         return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of(), List.of()));
     }
 
