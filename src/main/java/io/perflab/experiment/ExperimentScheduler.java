@@ -132,8 +132,10 @@ public class ExperimentScheduler implements SmartLifecycle {
                 "cancelled before it started") || store.cancelAwaitingResume(id, clock.instant());
         if (cancelled) {
             events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.CANCELLED.name()));
+            return true;
         }
-        return cancelled;
+        // claimed between the two looks: it runs now, and stops at its next one
+        return store.requestCancel(id);
     }
 
     /**
