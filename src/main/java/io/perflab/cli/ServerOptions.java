@@ -2,6 +2,8 @@ package io.perflab.cli;
 
 import io.perflab.agent.AgentClient;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -27,9 +30,28 @@ final class ServerOptions {
 
     static final JsonMapper JSON = JsonMapper.builder().build();
 
-    @Option(names = "--server", required = true, paramLabel = "URL",
+    @Option(names = "--server", required = true, paramLabel = "URL", converter = HttpUrl.class,
             description = "PerfLab server, e.g. http://perflab.example.com:8080")
     String server;
+
+    /** An http:// or https:// URL with a host; anything else is a usage error naming the flag. */
+    static final class HttpUrl implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            return PerfLabCommand.converted(() -> {
+                try {
+                    URI uri = new URI(text.strip());
+                    if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+                        return text.strip();
+                    }
+                } catch (URISyntaxException e) {
+                    // said below
+                }
+                throw new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL with a host, "
+                        + "e.g. http://perflab.example.com:8080");
+            });
+        }
+    }
 
     @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:PERFLAB_TOKEN}",
             description = "API token (Authorization: Bearer); default: $PERFLAB_TOKEN")

@@ -113,6 +113,10 @@ final class UploadCommand implements Callable<Integer> {
                 contents.add(Files.readAllBytes(file));
             } catch (NoSuchFileException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "FILE: no such file: " + file);
+            } catch (IOException e) {
+                // a folder, a file without read permission: a usage error (2), never the regression status (1)
+                throw new CommandLine.ParameterException(spec.commandLine(), "FILE: cannot read " + file + ": "
+                        + (Files.isDirectory(file) ? "it is a folder" : e.getMessage()));
             }
         }
         String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();

@@ -32,10 +32,21 @@ class UploadCommandTests {
     }
 
     @Test
-    void missingFileNamesIt() {
+    void missingFileNamesIt() throws Exception {
         Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "/no/such/bench.txt");
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(run.err()).contains("no such file: /no/such/bench.txt");
+
+        // never the regression status: CI would report a performance regression for a wrong path or URL
+        Path folder = Files.createTempDirectory("bench");
+        Run directory = run("upload", "--server", "http://localhost:1", "--token", "t", "--fail-on-regression",
+                folder.toString());
+        assertThat(directory.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(directory.err()).contains("FILE: cannot read " + folder + ": it is a folder")
+                .doesNotContain("Exception");
+        Run schemeless = run("upload", "--server", "localhost:8080", "--token", "t", "/no/such/bench.txt");
+        assertThat(schemeless.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(schemeless.err()).contains("--server", "'localhost:8080' is not an http:// or https:// URL");
     }
 
     @Test
