@@ -63,6 +63,8 @@ public final class AgentLoop {
     private final List<String> fixedJvmArgs;
     private final Consumer<String> log;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Counted down when {@link #run} returns. */
+    private final CountDownLatch ended = new CountDownLatch(1);
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile long agentId = -1;
     private volatile Running running;
@@ -122,6 +124,14 @@ public final class AgentLoop {
      * @throws AgentClient.Refused when the service refuses the registration (a wrong token, a bad label)
      */
     public void run() {
+        try {
+            runUntilStopped();
+        } finally {
+            ended.countDown();
+        }
+    }
+
+    private void runUntilStopped() {
         while (!isStopped()) {
             Registered registered = retrying("register with " + client.server(), () -> client.register(registration));
             if (registered == null) {
@@ -152,6 +162,19 @@ public final class AgentLoop {
         Running current = running;
         if (current != null) {
             current.cancel("the agent was stopped");
+        }
+    }
+
+    /**
+     * Waits at most {@code timeout} for {@link #run} to return after {@link #stop}: a shutdown hook must, or the JVM
+     * halts before the cut-short experiment is handed back. True if it returned.
+     */
+    public boolean awaitEnd(Duration timeout) {
+        try {
+            return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -274,11 +297,14 @@ public final class AgentLoop {
         }
         Finish finish = Finish.of(outcome, message);
         try {
-            retrying("post the end of experiment " + experimentId, () -> {
+            Boolean sent = retrying("post the end of experiment " + experimentId, () -> {
                 client.finish(agentId, experimentId, finish);
                 return Boolean.TRUE;
             });
-            log.accept("experiment " + experimentId + " " + outcome + (message == null ? "" : ": " + message));
+            log.accept(sent != null
+                    ? "experiment " + experimentId + " " + outcome + (message == null ? "" : ": " + message)
+                    : "experiment " + experimentId + " " + outcome + ", but its end could not be posted before the "
+                            + "agent stopped; the service finds it by its missing heartbeat");
         } catch (AgentClient.Refused e) {
             log.accept("the service refused the end of experiment " + experimentId + ": " + e.getMessage());
         }

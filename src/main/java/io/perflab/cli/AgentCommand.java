@@ -12,6 +12,7 @@ import io.perflab.upload.OutputMetricsReader;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,9 @@ import picocli.CommandLine.ParameterException;
                 + "ends, heartbeat.",
                 "The token must have role agent (perflab token create NAME --role agent) or be an admin's."})
 final class AgentCommand implements Callable<Integer> {
+
+    /** How long a stop waits for the running experiment to be handed back before the JVM halts. */
+    static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
     @Option(names = "--server", required = true, paramLabel = "URL",
             description = "PerfLab service, e.g. http://perflab.example.com:8080")
@@ -121,7 +125,12 @@ final class AgentCommand implements Callable<Integer> {
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
                 new Registration(agentName, hostLabels.labels(), environment, commands), launcher,
                 new OutputMetricsReader(), pollWait, fixedFlags, log);
-        Thread stopper = new Thread(loop::stop, "perflab-agent-stop");
+        // SIGTERM or Ctrl-C: the JVM halts when its hooks return, so this one waits until the experiment running
+        // now is handed back (its cut-short trial and its end posted)
+        Thread stopper = new Thread(() -> {
+            loop.stop();
+            loop.awaitEnd(STOP_GRACE);
+        }, "perflab-agent-stop");
         Runtime.getRuntime().addShutdownHook(stopper);
         try {
             loop.run();

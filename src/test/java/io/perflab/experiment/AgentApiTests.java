@@ -448,9 +448,11 @@ class AgentApiTests {
                         .asInt() >= 1);
 
         first.stop();
-        running.join(10_000);
+        // what perflab agent's shutdown hook does: the JVM halts when the hook returns
+        assertThat(first.awaitEnd(Duration.ofSeconds(30))).as("handed back before the hook returns").isTrue();
 
         assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        running.join(10_000);
         int kept = admin.getJson("/api/v1/experiments/" + id).get("progress").get("completedRuns").asInt();
         assertThat(kept).isBetween(1, 5);
         io.perflab.agent.AgentLoop second = loop("second", "handover");
