@@ -90,10 +90,12 @@ final class AbCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "Seed of the randomized order (default: 1).")
     private long seed = 1;
 
-    @Option(names = "--jvm-args-with", paramLabel = "\"flags\"", description = "Extra JVM flags of the change.")
+    @Option(names = "--jvm-args-with", paramLabel = "\"flags\"", converter = TrialProcessOptions.JvmFlags.class,
+            description = "Extra JVM flags of the change.")
     private String jvmArgsWith = "";
 
-    @Option(names = "--jvm-args-without", paramLabel = "\"flags\"", description = "Extra JVM flags of the baseline.")
+    @Option(names = "--jvm-args-without", paramLabel = "\"flags\"", converter = TrialProcessOptions.JvmFlags.class,
+            description = "Extra JVM flags of the baseline.")
     private String jvmArgsWithout = "";
 
     @Mixin

@@ -64,7 +64,7 @@ final class AgentCommand implements Callable<Integer> {
             + "administrators queued); off by default")
     boolean commands;
 
-    @Option(names = "--jvm-args", paramLabel = "\"flags\"",
+    @Option(names = "--jvm-args", paramLabel = "\"flags\"", converter = TrialProcessOptions.JvmFlags.class,
             description = "fixed flags of every trial JVM on this host (default: the measuring flags of perflab ab, "
                     + "\"-Xms512m -Xmx512m -XX:+AlwaysPreTouch -XX:+UseSerialGC -Xbatch "
                     + "-XX:-UseDynamicNumberOfCompilerThreads\"); each variant's own flags come after them")

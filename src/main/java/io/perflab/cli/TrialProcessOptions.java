@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -33,7 +34,7 @@ final class TrialProcessOptions {
             description = "Stop once more trials than this have failed (default: 3).")
     private int maxFailures = ExperimentPlan.DEFAULT_MAX_FAILURES;
 
-    @Option(names = "--jvm-args", paramLabel = "\"flags\"",
+    @Option(names = "--jvm-args", paramLabel = "\"flags\"", converter = JvmFlags.class,
             description = "Fixed flags of every trial JVM (default: \"-Xms512m -Xmx512m -XX:+AlwaysPreTouch "
                     + "-XX:+UseSerialGC -Xbatch -XX:-UseDynamicNumberOfCompilerThreads\").")
     private String jvmArgs;
@@ -104,6 +105,25 @@ final class TrialProcessOptions {
     /** Whitespace-separated flags. */
     static List<String> flags(String text) {
         return text.isBlank() ? List.of() : Arrays.asList(text.strip().split("\\s+"));
+    }
+
+    /**
+     * JVM flags separated by white space, each starting with {@code -}: a word without it would start the trial JVM
+     * with that word as its main class ({@code "-Xms1g Xmx1g"}), and every trial would fail.
+     */
+    static final class JvmFlags implements ITypeConverter<String> {
+        @Override
+        public String convert(String text) {
+            return PerfLabCommand.converted(() -> {
+                for (String flag : flags(text)) {
+                    if (!flag.startsWith("-")) {
+                        throw new IllegalArgumentException("'" + flag + "' is not a JVM flag (each starts with '-'), "
+                                + "in '" + text + "'");
+                    }
+                }
+                return text;
+            });
+        }
     }
 
     private static Duration seconds(String flag, String text) {

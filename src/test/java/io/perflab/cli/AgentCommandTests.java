@@ -50,6 +50,17 @@ class AgentCommandTests {
     }
 
     @Test
+    void aWordThatIsNotAJvmFlagIsNamedBeforeAnyTrialStartsWithIt() {
+        // "-Xms1g Xmx1g": the second word would be the trial JVM's main class, and every trial this agent ran would fail
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--jvm-args", "-Xms1g Xmx1g"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--jvm-args", "'Xmx1g' is not a JVM flag (each starts with '-')");
+        assertThat(run("ab", "--with", "completion=monitor", "--jvm-args-with", "-Xint oops"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--jvm-args-with", "'oops' is not a JVM flag");
+    }
+
+    @Test
     void badCpusAreNamed() {
         // expanded CPU by CPU, a list up to CPU 2,000,000,000 ran the agent out of memory at its first paired design
         for (String cpus : new String[] {"one", "0-2000000000", "99999999999", "3-1", "0, 1"}) {
