@@ -99,9 +99,19 @@ public final class AgentClient {
                 Duration.ofSeconds(60));
     }
 
+    /**
+     * {@code path} below the server's URL, its own path kept: a PerfLab behind a proxy at
+     * {@code https://host/perflab} answers at {@code https://host/perflab/api/v1/…}, as uploads and tokens call it
+     * (resolving an absolute path would drop {@code /perflab}).
+     */
+    URI at(String path) {
+        String base = server.toString();
+        return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+    }
+
     /** POSTs {@code body} (none when null) as JSON; the answer's JSON, or null for 204. */
     private JsonNode send(String path, Object body, Duration timeout) throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(server.resolve(path))
+        HttpRequest request = HttpRequest.newBuilder(at(path))
                 .timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "application/json")

@@ -22,4 +22,14 @@ class AgentClientTests {
         assertThatThrownBy(() -> client.heartbeat(1)).isInstanceOf(IOException.class)
                 .hasMessage("the connection was refused (is the service running there?)");
     }
+
+    @Test
+    void aServerBehindAPathIsCalledBelowIt() {
+        assertThat(new AgentClient(URI.create("https://host.example/perflab"), "t").at("/api/v1/agents"))
+                .hasToString("https://host.example/perflab/api/v1/agents");
+        assertThat(new AgentClient(URI.create("https://host.example/perflab/"), "t").at("/api/v1/agents"))
+                .hasToString("https://host.example/perflab/api/v1/agents");
+        assertThat(new AgentClient(URI.create("http://localhost:8080"), "t").at("/api/v1/agents/3/poll"))
+                .hasToString("http://localhost:8080/api/v1/agents/3/poll");
+    }
 }
