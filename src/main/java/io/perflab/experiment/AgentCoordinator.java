@@ -302,10 +302,11 @@ public class AgentCoordinator implements SmartLifecycle {
             if (window.pair() == null || window.pair().index() != pair.index()) {
                 throw InvalidInputException.of(field + "window.pair", "must be " + pair.index());
             }
-            if (window.ordinal() < first || window.ordinal() >= first + 2 * windows
-                    || !ordinals.add(window.ordinal())) {
-                throw InvalidInputException.of(field + "ordinal", window.ordinal() + " is not a free ordinal of pair "
-                        + pair.index() + " (" + first + ".." + (first + 2 * windows - 1) + ")");
+            // a failed pair's two records are its first window's ordinals: one per variant, as the runner makes them
+            int last = pair.ok() ? first + 2 * windows : first + 2;
+            if (window.ordinal() < first || window.ordinal() >= last || !ordinals.add(window.ordinal())) {
+                throw InvalidInputException.of(field + "ordinal", window.ordinal() + " is not a free ordinal of "
+                        + (pair.ok() ? "pair " : "failed pair ") + pair.index() + " (" + first + ".." + (last - 1) + ")");
             }
             String side = window.ordinal() % 2 == 0 ? "without" : "with";
             if (!side.equals(window.variant())) {

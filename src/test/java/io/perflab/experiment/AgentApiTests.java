@@ -606,6 +606,12 @@ class AgentApiTests {
         String failed = pair(0, 0, 0, 1, 1).replace("\"OK\"", "\"FAILED\"");
         assertRefused(send(agentToken, pairs, failed.substring(0, failed.indexOf('[') + 1) + "]}"), "results",
                 "a failed pair has one record per variant: 2, got 0");
+        String bothWithout = "{\"index\": 0, \"status\": \"FAILED\", \"first\": \"without\", "
+                + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:05Z\", \"setupSeconds\": 1.0, "
+                + "\"measuringSeconds\": 0.0, \"error\": \"it died\", \"results\": ["
+                + window("without", 0, 0) + ", " + window("without", 2, 0) + "]}";
+        assertRefused(send(agentToken, pairs, bothWithout.replace("\"OK\"", "\"FAILED\"")), "results[1].ordinal",
+                "2 is not a free ordinal of failed pair 0 (0..1)");
         String cpus = "0-3,".repeat(60);
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"first\"",
                 "\"withoutCpus\": \"" + cpus + "\", \"first\"")), "withoutCpus", "at most 200 printable");
