@@ -138,6 +138,12 @@ public final class AgentClient {
         if (status >= 400) {
             throw new Refused(status, detail(response.body()));
         }
+        if (status >= 300) {
+            // an http:// URL behind a redirect to https://, typically: say where to, rather than "not JSON"
+            throw new Refused(status, "the service redirected " + path + " to "
+                    + response.headers().firstValue("Location").orElse("another URL")
+                    + "; give that URL's server as --server");
+        }
         try {
             return JSON.readTree(response.body());
         } catch (JacksonException e) {
@@ -152,6 +158,11 @@ public final class AgentClient {
     public static String describe(IOException e) {
         if (e.getMessage() != null) {
             return e.getMessage();
+        }
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.nio.channels.UnresolvedAddressException) {
+                return "the host name is not known (is --server spelled right?)";
+            }
         }
         return e instanceof java.net.ConnectException ? "the connection was refused (is the service running there?)"
                 : e instanceof java.net.http.HttpTimeoutException ? "no answer in time"
