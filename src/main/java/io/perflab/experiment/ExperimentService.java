@@ -239,7 +239,9 @@ public class ExperimentService {
             validator.checkRerun(e.kind(), store.plan(e), admin);
         }
         if (!scheduler.resume(id)) {
-            throw new ConflictException("experiment " + id + " is " + e.status() + "; only INTERRUPTED, CANCELLED "
+            // as it is now: an agent may have taken it up meanwhile
+            ExperimentStatus now = store.find(id).map(ExperimentRecord::status).orElse(e.status());
+            throw new ConflictException("experiment " + id + " is " + now + "; only INTERRUPTED, CANCELLED "
                     + "or FAILED experiments can be resumed");
         }
     }
