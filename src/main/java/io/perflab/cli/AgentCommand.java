@@ -11,7 +11,6 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.upload.OutputMetricsReader;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -38,7 +37,7 @@ final class AgentCommand implements Callable<Integer> {
     /** How long a stop waits for the running experiment to be handed back before the JVM halts. */
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
-    @Option(names = "--server", required = true, paramLabel = "URL",
+    @Option(names = "--server", required = true, paramLabel = "URL", converter = ServerOptions.HttpUrl.class,
             description = "PerfLab service, e.g. http://perflab.example.com:8080")
     String server;
 
@@ -84,7 +83,7 @@ final class AgentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        URI base = serverUri();
+        URI base = URI.create(server);
         if (token == null || token.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--token: an API token of role agent is required "
                     + "(or set PERFLAB_TOKEN); create one with: perflab token create NAME --role agent");
@@ -145,20 +144,6 @@ final class AgentCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // the hook is running: it stopped the loop, which is why run returned
             }
-        }
-    }
-
-    /** {@code --server} as an http(s) URL with a host. */
-    private URI serverUri() {
-        try {
-            URI uri = new URI(server.strip());
-            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-                throw new URISyntaxException(server, "not an http:// or https:// URL with a host");
-            }
-            return uri;
-        } catch (URISyntaxException e) {
-            throw new ParameterException(spec.commandLine(), "--server: '" + server + "' is not an http:// or "
-                    + "https:// URL with a host, e.g. http://perflab.example.com:8080");
         }
     }
 }

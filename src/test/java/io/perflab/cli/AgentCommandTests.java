@@ -33,7 +33,7 @@ class AgentCommandTests {
     @Test
     void aServerThatIsNotAnHttpUrlIsNamed() {
         assertThat(run("agent", "--server", "perflab:8080", "--token", "plt_x")).isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(err.toString()).contains("--server: 'perflab:8080' is not an http:// or https:// URL");
+        assertThat(err.toString()).contains("'--server': 'perflab:8080' is not an http:// or https:// URL");
     }
 
     @Test
