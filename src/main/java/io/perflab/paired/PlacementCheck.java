@@ -2,6 +2,7 @@ package io.perflab.paired;
 
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.PairPosition;
+import io.perflab.stats.Summary;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,7 +61,7 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
                 skews.merge(p.index() + "/" + p.window(), Math.abs(p.skewNanos()), Math::max);
             }
         }
-        double[] skewMs = skews.values().stream().mapToDouble(n -> n / 1e6).sorted().toArray();
+        double[] skewMs = skews.values().stream().mapToDouble(n -> n / 1e6).toArray();
         int consecutive = 0;
         int swaps = 0;
         List<Integer> indexes = new ArrayList<>(pairs.keySet());
@@ -74,8 +75,9 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
         }
         int withFirst = (int) pairs.values().stream().filter(p -> p.withFirst).count();
         int over50 = (int) Arrays.stream(skewMs).filter(ms -> ms > 50).count();
-        return new PlacementCheck(pairs.size(), skewMs.length, skewMs.length == 0 ? null : median(skewMs),
-                skewMs.length == 0 ? null : skewMs[skewMs.length - 1], over50, consecutive, swaps, withFirst);
+        Summary skew = skewMs.length == 0 ? null : Summary.of(skewMs, "skew");
+        return new PlacementCheck(pairs.size(), skewMs.length, skew == null ? null : skew.median(),
+                skew == null ? null : skew.max(), over50, consecutive, swaps, withFirst);
     }
 
     /**
@@ -108,11 +110,6 @@ public record PlacementCheck(int pairs, int skewedWindows, Double skewMedianMs, 
             return String.format(Locale.ROOT, "%.0f µs", ms * 1000);
         }
         return String.format(Locale.ROOT, ms < 10 ? "%.2f ms" : "%.0f ms", ms);
-    }
-
-    private static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     /** What one pair's records say. */
