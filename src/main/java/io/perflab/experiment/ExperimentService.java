@@ -226,8 +226,8 @@ public class ExperimentService {
         ExperimentRecord e = get(id);
         boolean cancellable = !e.status().finished() || e.status() == ExperimentStatus.INTERRUPTED;
         if (!cancellable || !scheduler.cancel(id)) {
-            ExperimentStatus now = store.find(id).map(ExperimentRecord::status).orElse(e.status());
-            throw new ConflictException("experiment " + id + " is " + now + "; only QUEUED or RUNNING experiments, "
+            throw new ConflictException("experiment " + id + " is " + statusNow(e) + "; only QUEUED or RUNNING "
+                    + "experiments, "
                     + "and INTERRUPTED ones an agent would resume on its own, can be cancelled");
         }
     }
@@ -239,9 +239,7 @@ public class ExperimentService {
             validator.checkRerun(e.kind(), store.plan(e), admin);
         }
         if (!scheduler.resume(id)) {
-            // as it is now: an agent may have taken it up meanwhile
-            ExperimentStatus now = store.find(id).map(ExperimentRecord::status).orElse(e.status());
-            throw new ConflictException("experiment " + id + " is " + now + "; only INTERRUPTED, CANCELLED "
+            throw new ConflictException("experiment " + id + " is " + statusNow(e) + "; only INTERRUPTED, CANCELLED "
                     + "or FAILED experiments can be resumed");
         }
     }
@@ -263,6 +261,11 @@ public class ExperimentService {
         return scheduler.submit(spec, user);
     }
 
+    /** {@code e}'s status as stored now, for a refusal: an agent or another instance may have moved it since. */
+    private ExperimentStatus statusNow(ExperimentRecord e) {
+        return store.find(e.id()).map(ExperimentRecord::status).orElse(e.status());
+    }
+
     /** The experiment running on this host now, if any. */
     public Optional<ExperimentView> running() {
         return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of(), List.of()));
@@ -273,11 +276,8 @@ public class ExperimentService {
         if (!e.status().finished()) {
             throw new ConflictException("experiment " + id + " is " + e.status() + "; cancel it before deleting it");
         }
-        if (!store.delete(id)) {
-            ExperimentStatus now = store.find(id).map(ExperimentRecord::status).orElse(null);
-            if (now != null) {
-                throw new ConflictException("experiment " + id + " is " + now + "; cancel it before deleting it");
-            }
+        if (!store.delete(id) && store.find(id).isPresent()) {
+            throw new ConflictException("experiment " + id + " is " + statusNow(e) + "; cancel it before deleting it");
         }
         results.evict(id);
     }
