@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -116,7 +117,8 @@ final class UploadCommand implements Callable<Integer> {
             } catch (IOException e) {
                 // a folder, a file without read permission: a usage error (2), never the regression status (1)
                 throw new CommandLine.ParameterException(spec.commandLine(), "FILE: cannot read " + file + ": "
-                        + (Files.isDirectory(file) ? "it is a folder" : e.getMessage()));
+                        + (Files.isDirectory(file) ? "it is a folder"
+                                : e instanceof AccessDeniedException ? "permission denied" : e.getMessage()));
             }
         }
         String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();

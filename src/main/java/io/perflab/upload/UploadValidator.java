@@ -124,7 +124,6 @@ final class UploadValidator {
         }
     }
 
-    /** Text of bounded length without control characters (names are shown on pages and used in links). */
     /**
      * Refuses a metric whose two sides say different things of it (e.g. JMH run with {@code -tu us} on one side and
      * {@code -tu ms} on the other): their values would be compared as if alike. A side that says nothing takes the
@@ -147,6 +146,7 @@ final class UploadValidator {
                 : "unit '" + value + "'";
     }
 
+    /** Text of bounded length without control characters (names are shown on pages and used in links). */
     private static void requireLength(String field, String value, int max) {
         if (value != null && value.length() > max) {
             throw new InvalidUploadException("'" + field + "' is longer than " + max + " characters.");
