@@ -13,4 +13,14 @@ interface FormatAdapter {
      * @throws InvalidUploadException if a value is unusable or the content passes the upload limits
      */
     ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits);
+
+    /**
+     * Parses {@code content}, one file of a two-file upload whose other file is {@code companion}. Where a key
+     * depends on what else the output holds (JMH's package prefix and modes, Go's GOMAXPROCS suffix), it is decided
+     * over both files, so that one benchmark has one key on both sides. By default the companion is not read.
+     */
+    default ParsedUpload parse(String content, String companion, String variant, String label,
+            UploadLimits.Counter limits) {
+        return parse(content, variant, label, limits);
+    }
 }

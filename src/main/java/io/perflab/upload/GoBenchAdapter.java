@@ -28,8 +28,63 @@ final class GoBenchAdapter implements FormatAdapter {
     private record Result(int line, String name, int procs, String[] fields) {
     }
 
+    /** What a content's lines say: machine details, result lines, and each name's GOMAXPROCS values. */
+    private record Lines(Map<String, Object> machine, List<Result> results, Map<String, Set<Integer>> procsByName) {
+    }
+
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
+        return parse(content, null, variant, label, limits);
+    }
+
+    /**
+     * A benchmark keeps its {@code -N} suffix when it ran at several GOMAXPROCS in {@code content} or in
+     * {@code companion}, so that {@code -cpu 1,2} on one side and {@code -cpu 2} on the other meet at {@code Join-2}.
+     */
+    @Override
+    public ParsedUpload parse(String content, String companion, String variant, String label,
+            UploadLimits.Counter limits) {
+        Lines lines = read(content);
+        Map<String, Set<Integer>> companionProcs = Map.of();
+        if (companion != null) {
+            try {
+                companionProcs = read(companion).procsByName();
+            } catch (InvalidUploadException e) {
+                // the companion's own parse reports it
+            }
+        }
+        Map<String, Object> machine = lines.machine();
+        List<Result> results = lines.results();
+        Map<String, Set<Integer>> procsByName = lines.procsByName();
+        SampleCollector samples = new SampleCollector(limits);
+        for (Result result : results) {
+            boolean severalProcs = procsByName.get(result.name()).size() > 1
+                    || companionProcs.getOrDefault(result.name(), Set.of()).size() > 1;
+            String name = severalProcs ? result.name() + "-" + result.procs() : result.name();
+            for (int i = 0; i < result.fields().length; i += 2) {
+                String unit = result.fields()[i + 1];
+                String key = name + ":" + unit;
+                Double value = DecimalNumbers.parse(result.fields()[i]);
+                if (value == null) {
+                    throw new InvalidUploadException("Metric '" + key + "' (line " + result.line() + "): '"
+                            + result.fields()[i] + "' is not a number.");
+                }
+                samples.add(key, unit, SampleCollector.isRate(unit), value);
+            }
+        }
+        if (samples.isEmpty()) {
+            throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
+        }
+        Set<Integer> allProcs = new LinkedHashSet<>();
+        procsByName.values().forEach(allProcs::addAll);
+        if (allProcs.size() == 1) {
+            machine.put("gomaxprocs", allProcs.iterator().next());
+        }
+        return ParsedUpload.single((String) machine.get("pkg"), variant, label, samples.metrics())
+                .withMachine(machine);
+    }
+
+    private static Lines read(String content) {
         Map<String, Object> machine = new LinkedHashMap<>();
         List<Result> results = new ArrayList<>();
         Map<String, Set<Integer>> procsByName = new LinkedHashMap<>();
@@ -60,30 +115,6 @@ final class GoBenchAdapter implements FormatAdapter {
             results.add(new Result(lineNumber, name, gomaxprocs, fields));
             procsByName.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(gomaxprocs);
         }
-        SampleCollector samples = new SampleCollector(limits);
-        for (Result result : results) {
-            String name = procsByName.get(result.name()).size() > 1 ? result.name() + "-" + result.procs()
-                    : result.name();
-            for (int i = 0; i < result.fields().length; i += 2) {
-                String unit = result.fields()[i + 1];
-                String key = name + ":" + unit;
-                Double value = DecimalNumbers.parse(result.fields()[i]);
-                if (value == null) {
-                    throw new InvalidUploadException("Metric '" + key + "' (line " + result.line() + "): '"
-                            + result.fields()[i] + "' is not a number.");
-                }
-                samples.add(key, unit, SampleCollector.isRate(unit), value);
-            }
-        }
-        if (samples.isEmpty()) {
-            throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
-        }
-        Set<Integer> allProcs = new LinkedHashSet<>();
-        procsByName.values().forEach(allProcs::addAll);
-        if (allProcs.size() == 1) {
-            machine.put("gomaxprocs", allProcs.iterator().next());
-        }
-        return ParsedUpload.single((String) machine.get("pkg"), variant, label, samples.metrics())
-                .withMachine(machine);
+        return new Lines(machine, results, procsByName);
     }
 }

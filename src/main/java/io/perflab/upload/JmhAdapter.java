@@ -18,9 +18,10 @@ import tools.jackson.databind.JsonNode;
  * each secondary metric (such as {@code gc.alloc.rate.norm} from {@code -prof gc}) {@code Class.method[…]:name}.
  * Class names are relative to the package all entries share, so classes of the same simple name in different
  * packages stay apart ({@code json.ParseBenchmark.parse}, {@code text.ParseBenchmark.parse}); a benchmark run in
- * several modes has the mode among its parameters ({@code [mode=avgt,parts=8]}). Throughput modes are
- * higher-is-better, time modes lower; secondary metrics are lower-is-better unless their unit is a rate of
- * operations.
+ * several modes has the mode among its parameters ({@code [mode=avgt,parts=8]}). In a two-file upload both rules
+ * look at both files, so that a side that ran fewer classes or modes keys what it ran as the other side does.
+ * Throughput modes are higher-is-better, time modes lower; secondary metrics are lower-is-better unless their unit
+ * is a rate of operations.
  *
  * <p>Secondary values sit beside the primary value of the same fork and iteration. JMH's GC profiler reports
  * {@code gc.time} only for iterations whose GC count or time changed, and {@code gc.alloc.rate.norm} only for
@@ -41,22 +42,38 @@ final class JmhAdapter implements FormatAdapter {
 
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
+        return parse(content, null, variant, label, limits);
+    }
+
+    /** Keys decided over {@code content} and {@code companion}: their common package and modes (see the class). */
+    @Override
+    public ParsedUpload parse(String content, String companion, String variant, String label,
+            UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
-        if (!root.isArray() || root.isEmpty() || !root.get(0).has("primaryMetric")) {
+        if (!isJmh(root)) {
             throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
         List<String> classes = new ArrayList<>();
         Map<String, Set<String>> modesByRun = new LinkedHashMap<>();
-        for (JsonNode entry : root) {
-            String benchmark = NativeJsonAdapter.text(entry, "benchmark");
-            if (benchmark == null || !entry.has("primaryMetric")) {
-                throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
-            }
-            classes.add(className(benchmark));
-            modesByRun.computeIfAbsent(benchmark + params(entry.get("params"), null), k -> new LinkedHashSet<>())
-                    .add(String.valueOf(NativeJsonAdapter.text(entry, "mode")));
+        if (!runs(root, classes, modesByRun)) {
+            throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
-        String commonPackage = commonPackage(classes);
+        List<String> keyedClasses = new ArrayList<>(classes);
+        JsonNode other = companion == null ? null : JsonContent.tryRead(companion);
+        if (other != null && isJmh(other)) {
+            List<String> otherClasses = new ArrayList<>();
+            Map<String, Set<String>> otherModes = new LinkedHashMap<>();
+            try {
+                if (runs(other, otherClasses, otherModes)) {
+                    keyedClasses.addAll(otherClasses);
+                    otherModes.forEach((run, modes) -> modesByRun.computeIfAbsent(run, k -> new LinkedHashSet<>())
+                            .addAll(modes));
+                }
+            } catch (InvalidUploadException e) {
+                // the companion's own parse reports it
+            }
+        }
+        String commonPackage = commonPackage(keyedClasses);
         SampleCollector samples = new SampleCollector(limits);
         List<String> warnings = new ArrayList<>();
         for (JsonNode entry : root) {
@@ -94,11 +111,33 @@ final class JmhAdapter implements FormatAdapter {
                     + "'rawDataHistogram') to use as samples.");
         }
         Set<String> distinctClasses = new LinkedHashSet<>(classes);
+        String ownPackage = commonPackage(classes);
         String benchmarkName = distinctClasses.size() == 1 && !classes.get(0).isEmpty() ? classes.get(0)
-                : commonPackage.isEmpty() ? null : commonPackage;
+                : ownPackage.isEmpty() ? null : ownPackage;
         return ParsedUpload.single(benchmarkName, variant, label, samples.metrics())
                 .withMachine(machine(root.get(0)))
                 .withWarnings(warnings);
+    }
+
+    /**
+     * Adds each entry's class to {@code classes} and its mode to {@code modesByRun}, keyed by benchmark and
+     * parameters; false if an entry is not a JMH result.
+     */
+    private static boolean runs(JsonNode root, List<String> classes, Map<String, Set<String>> modesByRun) {
+        for (JsonNode entry : root) {
+            String benchmark = NativeJsonAdapter.text(entry, "benchmark");
+            if (benchmark == null || !entry.has("primaryMetric")) {
+                return false;
+            }
+            classes.add(className(benchmark));
+            modesByRun.computeIfAbsent(benchmark + params(entry.get("params"), null), k -> new LinkedHashSet<>())
+                    .add(String.valueOf(NativeJsonAdapter.text(entry, "mode")));
+        }
+        return true;
+    }
+
+    private static boolean isJmh(JsonNode root) {
+        return root.isArray() && !root.isEmpty() && root.get(0).has("primaryMetric");
     }
 
     /** Per fork, per iteration: the rawData value, or the mean of the iteration's histogram; null if neither. */

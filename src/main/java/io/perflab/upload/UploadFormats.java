@@ -48,11 +48,20 @@ final class UploadFormats {
      * benchmark gets the name {@link #derivedName derived} from its metrics.
      */
     ParsedUpload parse(String content, UploadFormat format, String variant, String label) {
+        return parse(content, null, format, variant, label);
+    }
+
+    /**
+     * Parses {@code content} as {@link #parse(String, UploadFormat, String, String)} does, one file of a two-file
+     * upload whose other file is {@code companion}: keys that depend on what else the output holds are decided over
+     * both (see {@link FormatAdapter#parse(String, String, String, String, UploadLimits.Counter)}).
+     */
+    ParsedUpload parse(String content, String companion, UploadFormat format, String variant, String label) {
         UploadFormat chosen = format != null ? format : detect(content).orElseThrow(() -> new UploadFormatException(
                 "Cannot tell the format of the upload from its content (" + found(content)
                         + "); pass ?format= with one of: " + UploadFormat.labels() + "."));
         try {
-            ParsedUpload parsed = adapter(chosen).parse(content, variant, label, limits.counter());
+            ParsedUpload parsed = adapter(chosen).parse(content, companion, variant, label, limits.counter());
             limits.check(parsed);
             if (parsed.benchmark() == null && chosen != UploadFormat.JSON) {
                 parsed = parsed.withBenchmark(derivedName(parsed));

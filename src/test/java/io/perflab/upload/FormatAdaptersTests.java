@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Each adapter on its real fixture; counts are taken from the fixture files as noted. */
@@ -252,6 +255,45 @@ class FormatAdaptersTests {
         assertThat(metrics).doesNotContainKey("Join:ns/op").hasSize(12);
         assertThat(upload.machine()).containsEntry("cpu", "Intel(R) Xeon(R) Processor")
                 .containsEntry("pkg", "example.com/gofix").doesNotContainKey("gomaxprocs");
+    }
+
+    @Test
+    void goFilesOfTwoSidesKeepTheGomaxprocsSuffixWhenEitherRanSeveral() {
+        // gobench-cpu.txt ran -cpu 1,2,4; the other side only -cpu 2: alone its lines would be keyed 'Join:ns/op'
+        String all = Fixtures.read("gobench-cpu.txt");
+        String two = all.lines().filter(line -> !line.startsWith("Benchmark") || line.contains("-2 "))
+                .collect(Collectors.joining("\n"));
+        assertThat(one(formats.parse(two, UploadFormat.GOBENCH, "with", null), "with")).containsKey("Join:ns/op");
+        Map<String, MetricSamples> with = one(formats.parse(two, all, UploadFormat.GOBENCH, "with", null), "with");
+        assertThat(with).containsOnlyKeys("Join-2:ns/op", "Join-2:B/op", "Join-2:allocs/op", "ParallelJoin-2:ns/op");
+        assertThat(with.get("Join-2:ns/op").values()).containsExactly(61.40, 54.68, 56.23);
+        // the side that ran several keys as it does alone
+        assertThat(one(formats.parse(all, two, UploadFormat.GOBENCH, "without", null), "without"))
+                .isEqualTo(one(formats.parse(all, UploadFormat.GOBENCH, "without", null), "without"));
+        // a companion that is not Go output changes nothing
+        assertThat(one(formats.parse(two, "not go", UploadFormat.GOBENCH, "with", null), "with"))
+                .containsKey("Join:ns/op");
+    }
+
+    @Test
+    void jmhFilesOfTwoSidesAreKeyedOverBoth() {
+        // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
+        String all = Fixtures.read("jmh-modes.json");
+        ArrayNode json = JsonNodeFactory.instance.arrayNode();
+        JsonContent.read(all).forEach(entry -> {
+            if (entry.get("benchmark").asString().startsWith("bench.json.")) {
+                json.add(entry);
+            }
+        });
+        // alone, the one class is keyed without its package; beside the other side, with the package both share
+        assertThat(one(formats.parse(json.toString(), UploadFormat.JMH, "with", null), "with"))
+                .containsKey("ParseBenchmark.parse[mode=avgt]");
+        ParsedUpload with = formats.parse(json.toString(), all, UploadFormat.JMH, "with", null);
+        assertThat(one(with, "with")).containsKeys("json.ParseBenchmark.parse[mode=avgt]",
+                "json.ParseBenchmark.parse[mode=sample]").hasSize(2 + 8);
+        assertThat(with.benchmark()).isEqualTo("bench.json.ParseBenchmark");
+        assertThat(one(formats.parse(all, json.toString(), UploadFormat.JMH, "without", null), "without"))
+                .isEqualTo(one(formats.parse(all, UploadFormat.JMH, "without", null), "without"));
     }
 
     @Test

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 
 /** {@code POST /api/v1/uploads} end to end: every format from its real fixture, bad input, idempotency. */
 class UploadApiTests extends UploadServer {
@@ -225,6 +226,36 @@ class UploadApiTests extends UploadServer {
         assertThat(samples(id, "reqs_per_sec", "without")).isEqualTo(2);
         assertThat(samples(id, "reqs_per_sec", "with")).isEqualTo(3);
         assertThat(result.get("comparedWith").asString()).isEqualTo("variants");
+    }
+
+    @Test
+    void twoJmhFilesOfDifferentBenchmarkSetsKeyTheirCommonBenchmarkAlike() throws Exception {
+        // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample;
+        // the 'with' file ran only bench.json.ParseBenchmark in avgt mode: alone it would be keyed
+        // 'ParseBenchmark.parse', and nothing would meet the 'without' side's 'json.ParseBenchmark.parse[mode=avgt]'
+        String without = Fixtures.read("jmh-modes.json");
+        ArrayNode with = json.createArrayNode();
+        for (JsonNode entry : read(without)) {
+            if (entry.get("benchmark").asString().startsWith("bench.json.") && entry.get("mode").asString()
+                    .equals("avgt")) {
+                with.add(entry);
+            }
+        }
+        String boundary = "jmh-boundary";
+        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a.json\""
+                + "\r\n\r\n" + without + "\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"with\"; "
+                + "filename=\"b.json\"\r\n\r\n" + with + "\r\n--" + boundary + "--\r\n";
+        JsonNode result = upload("?format=jmh&benchmark=jmh-sets", "multipart/form-data; boundary=" + boundary, body);
+        JsonNode parse = null;
+        for (JsonNode metric : result.get("comparison")) {
+            if (metric.get("metric").asString().equals("json.ParseBenchmark.parse[mode=avgt]")) {
+                parse = metric;
+            }
+        }
+        assertThat(parse).as(result.toString()).isNotNull();
+        assertThat(parse.get("nWithout").asInt()).isEqualTo(4);
+        assertThat(parse.get("nWith").asInt()).isEqualTo(4);
+        assertThat(samples(result.get("experimentId").asLong(), "ParseBenchmark.parse", "with")).isZero();
     }
 
     @Test
