@@ -5,10 +5,15 @@ import io.perflab.system.ApiProblem;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +31,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.json.JsonMapper;
 
 /** {@code /api/v1/experiments}: queue, follow, control and read engine and command A/B experiments. */
 @RestController
@@ -34,10 +41,12 @@ class ExperimentApiController {
 
     private final ExperimentService experiments;
     private final ExperimentEvents events;
+    private final JsonMapper json;
 
-    ExperimentApiController(ExperimentService experiments, ExperimentEvents events) {
+    ExperimentApiController(ExperimentService experiments, ExperimentEvents events, JsonMapper json) {
         this.experiments = experiments;
         this.events = events;
+        this.json = json;
     }
 
     /** The answer to a queued experiment: its id, its status and where to follow it. */
@@ -47,12 +56,6 @@ class ExperimentApiController {
     /** The answer to a control request: the experiment and what was asked ({@code cancel}) or what it is now. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Control(long id, String action, String status) {
-    }
-
-    /** One sample row of {@code /samples}; {@code pair} and {@code window} in a paired design only. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit,
-                     Integer pair, Integer window) {
     }
 
     @PostMapping
@@ -114,40 +117,69 @@ class ExperimentApiController {
         return events.subscribe(id);
     }
 
+    /**
+     * Every sample, written as it is read from the database (an upload may hold millions; see
+     * {@link ExperimentRepository#forEachSample} for the order): one object per sample, {@code pair} and
+     * {@code window} in a paired design only.
+     */
     @GetMapping(path = "/{id}/samples", produces = MediaType.APPLICATION_JSON_VALUE)
-    List<SampleRow> samples(@PathVariable long id) {
+    void samples(@PathVariable long id, HttpServletResponse response) throws IOException {
+        experiments.get(id);
         Map<String, MetricDefinition> definitions = experiments.metricDefinitions(id);
-        List<SampleRow> rows = new ArrayList<>();
-        for (RunRecord run : experiments.runs(id)) {
-            Integer pair = run.pair() == null ? null : run.pair().index();
-            Integer window = run.pair() == null ? null : run.pair().window();
-            run.metrics().forEach((metric, value) -> rows.add(new SampleRow(id, run.variant(), run.ordinal(), metric,
-                    value, definitions.containsKey(metric) ? definitions.get(metric).unit() : "", pair, window)));
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        try (JsonGenerator rows = json.createGenerator(response.getOutputStream())) {
+            rows.writeStartArray();
+            experiments.forEachSample(id, (variant, ordinal, metric, value, pair, window) -> {
+                rows.writeStartObject();
+                rows.writeNumberProperty("experiment", id);
+                rows.writeStringProperty("variant", variant);
+                rows.writeNumberProperty("ordinal", ordinal);
+                rows.writeStringProperty("metric", metric);
+                rows.writeNumberProperty("value", value);
+                rows.writeStringProperty("unit", unit(definitions, metric));
+                if (pair != null) {
+                    rows.writeNumberProperty("pair", pair);
+                    if (window != null) {
+                        rows.writeNumberProperty("window", window);
+                    }
+                }
+                rows.writeEndObject();
+            });
+            rows.writeEndArray();
         }
-        return rows;
     }
 
+    /**
+     * The samples as CSV, written as they are read; the pair and window columns only for a paired design, so that
+     * the fresh design's file stays as it was.
+     */
     @GetMapping(path = "/{id}/samples", produces = "text/csv")
-    ResponseEntity<String> samplesCsv(@PathVariable long id) {
-        List<SampleRow> rows = samples(id);
-        // the pair and window columns only for a paired design, so that the fresh design's file stays as it was
-        boolean paired = rows.stream().anyMatch(r -> r.pair() != null);
-        StringBuilder csv = new StringBuilder("experiment,variant,run,metric,value,unit"
-                + (paired ? ",pair,window" : "") + "\n");
-        for (SampleRow row : rows) {
-            csv.append(row.experiment()).append(',').append(row.variant()).append(',').append(row.ordinal())
-                    .append(',').append(csvField(row.metric())).append(',').append(row.value()).append(',')
-                    .append(csvField(row.unit()));
-            if (paired) {
-                csv.append(',').append(row.pair() == null ? "" : row.pair()).append(',')
-                        .append(row.window() == null ? "" : row.window());
+    void samplesCsv(@PathVariable long id, HttpServletResponse response) throws IOException {
+        boolean paired = experiments.get(id).paired();
+        Map<String, MetricDefinition> definitions = experiments.metricDefinitions(id);
+        response.setContentType(new MediaType("text", "csv", StandardCharsets.UTF_8).toString());
+        response.setHeader("Content-Disposition", "attachment; filename=\"experiment-" + id + "-samples.csv\"");
+        Writer csv = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8),
+                1 << 16);
+        csv.write("experiment,variant,run,metric,value,unit" + (paired ? ",pair,window" : "") + "\n");
+        experiments.forEachSample(id, (variant, ordinal, metric, value, pair, window) -> {
+            try {
+                csv.write(id + "," + variant + "," + ordinal + "," + csvField(metric) + "," + value + ","
+                        + csvField(unit(definitions, metric)));
+                if (paired) {
+                    csv.write("," + (pair == null ? "" : pair) + "," + (window == null ? "" : window));
+                }
+                csv.write('\n');
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            csv.append('\n');
-        }
-        return ResponseEntity.ok()
-                .contentType(new MediaType("text", "csv", java.nio.charset.StandardCharsets.UTF_8))
-                .header("Content-Disposition", "attachment; filename=\"experiment-" + id + "-samples.csv\"")
-                .body(csv.toString());
+        });
+        csv.flush();
+    }
+
+    private static String unit(Map<String, MetricDefinition> definitions, String metric) {
+        MetricDefinition definition = definitions.get(metric);
+        return definition == null ? "" : definition.unit();
     }
 
     @PostMapping("/{id}/cancel")
@@ -185,10 +217,16 @@ class ExperimentApiController {
         }
     }
 
-    private static String csvField(String text) {
-        if (text.contains(",") || text.contains("\"") || text.contains("\n")) {
-            return '"' + text.replace("\"", "\"\"") + '"';
+    /**
+     * A CSV field: quoted when it holds a comma, quote or line break; a text that a spreadsheet would run as a
+     * formula (it starts with {@code = + - @}, a tab or a carriage return) is prefixed with {@code '}, as OWASP
+     * advises, so that opening the file runs nothing.
+     */
+    static String csvField(String text) {
+        String shown = !text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0 ? "'" + text : text;
+        if (shown.contains(",") || shown.contains("\"") || shown.contains("\n") || shown.contains("\r")) {
+            return '"' + shown.replace("\"", "\"\"") + '"';
         }
-        return text;
+        return shown;
     }
 }

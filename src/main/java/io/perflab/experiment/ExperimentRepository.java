@@ -670,6 +670,43 @@ public class ExperimentRepository {
         return runs(experimentId, samples, packed);
     }
 
+    /** Receives the samples of {@link #forEachSample}, one at a time. */
+    @FunctionalInterface
+    public interface SampleSink {
+        /** One sample; {@code pair} and {@code window} are null outside a paired design. */
+        void sample(String variant, int ordinal, String metric, double value, Integer pair, Integer window);
+    }
+
+    /**
+     * Every sample of an experiment, handed to {@code sink} as it is read and never all held at once (an upload may
+     * hold millions): the samples of runs with rows in run order, metrics in key order within a run; those of a
+     * recorded experiment (an upload) metric by metric, in key order, each side's runs in order within a metric.
+     */
+    public void forEachSample(long experimentId, SampleSink sink) {
+        jdbc.sql("""
+                SELECT r.variant, r.ordinal, r.pair_index, r.window_index, s.metric_key, s.metric_value
+                FROM trial_run r JOIN sample s ON s.run_id = r.id
+                WHERE r.experiment_id = ? ORDER BY r.ordinal, r.id, s.metric_key""")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    sink.sample(rs.getString(1), rs.getInt(2), rs.getString(5), rs.getDouble(6),
+                            rs.getObject(3, Integer.class), rs.getObject(4, Integer.class));
+                });
+        jdbc.sql("""
+                SELECT variant, metric_key, first_ordinal, value_count, sample_values FROM sample_series
+                WHERE experiment_id = ? ORDER BY metric_key, variant, block""")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    String variant = rs.getString(1);
+                    String key = rs.getString(2);
+                    int first = rs.getInt(3);
+                    double[] values = SampleSeries.values(rs.getString(5), rs.getInt(4));
+                    for (int i = 0; i < values.length; i++) {
+                        sink.sample(variant, first + i, key, values[i], null, null);
+                    }
+                });
+    }
+
     /**
      * Every run of an experiment in plan order, each with its samples: the runs with rows, with their entry of
      * {@code samples} (run id → metric → value), and a recorded experiment's runs, which have no rows, with their

