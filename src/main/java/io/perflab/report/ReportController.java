@@ -8,7 +8,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.util.MimeTypeUtils;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -49,35 +48,47 @@ class ReportController {
         return download(id, "txt", TEXT, reports.text(id, serverUrl()));
     }
 
-    /** The format the {@code Accept} header prefers among HTML, Markdown and plain text; HTML when any will do. */
+    /**
+     * The format the {@code Accept} header prefers among HTML, Markdown and plain text: each format has the quality
+     * of the most specific range that matches it (RFC 9110, 12.5.1), so {@code text/html;q=0, *}{@code /*} refuses
+     * HTML; the highest quality above 0 wins, and HTML, then Markdown, then text when several share it.
+     */
     @GetMapping("/report")
     ResponseEntity<String> negotiated(@PathVariable long id,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         List<MediaType> accepted = accept == null || accept.isBlank() ? List.of(MediaType.ALL) : parse(accept);
-        for (MediaType wanted : accepted) {
-            if (wanted.getQualityValue() <= 0) {
-                continue;
-            }
-            if (wanted.isCompatibleWith(MediaType.TEXT_HTML)) {
-                return html(id);
-            }
-            if (wanted.isCompatibleWith(MARKDOWN)) {
-                return markdown(id);
-            }
-            if (wanted.isCompatibleWith(MediaType.TEXT_PLAIN)) {
-                return text(id);
+        double html = quality(accepted, MediaType.TEXT_HTML);
+        double markdown = quality(accepted, MARKDOWN);
+        double text = quality(accepted, MediaType.TEXT_PLAIN);
+        double best = Math.max(html, Math.max(markdown, text));
+        if (best <= 0) {
+            throw new ApiProblem(HttpStatus.NOT_ACCEPTABLE, "the report is available as text/html, text/markdown or "
+                    + "text/plain; Accept was '" + accept + "' (or use report.html, report.md, report.txt)");
+        }
+        return html == best ? html(id) : markdown == best ? markdown(id) : text(id);
+    }
+
+    /** The quality {@code accepted} gives {@code format}: that of the most specific range including it, else 0. */
+    static double quality(List<MediaType> accepted, MediaType format) {
+        MediaType chosen = null;
+        for (MediaType range : accepted) {
+            if (range.includes(format) && (chosen == null || specificity(range) > specificity(chosen))) {
+                chosen = range;
             }
         }
-        throw new ApiProblem(HttpStatus.NOT_ACCEPTABLE, "the report is available as text/html, text/markdown or "
-                + "text/plain; Accept was '" + accept + "' (or use report.html, report.md, report.txt)");
+        return chosen == null ? 0 : chosen.getQualityValue();
+    }
+
+    /** 0 for {@code *}{@code /*}, 1 for {@code text/*}, 2 for {@code text/html}, plus one per parameter but q. */
+    private static int specificity(MediaType range) {
+        int level = range.isWildcardType() ? 0 : range.isWildcardSubtype() ? 1 : 2;
+        int parameters = range.getParameters().size() - (range.getParameters().containsKey("q") ? 1 : 0);
+        return 10 * level + parameters;
     }
 
     private static List<MediaType> parse(String accept) {
         try {
-            List<MediaType> types = new java.util.ArrayList<>(MediaType.parseMediaTypes(accept));
-            MimeTypeUtils.sortBySpecificity(types);
-            types.sort(java.util.Comparator.comparingDouble(MediaType::getQualityValue).reversed());
-            return types;
+            return MediaType.parseMediaTypes(accept);
         } catch (org.springframework.http.InvalidMediaTypeException e) {
             throw ApiProblem.badRequest("Accept: not a media type list: " + e.getMessage());
         }

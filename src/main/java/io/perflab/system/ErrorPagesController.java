@@ -58,7 +58,12 @@ class ErrorPagesController implements ErrorController {
         return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
     }
 
+    /** What went wrong, with what it quotes from the request {@link PrintableText.Validator#shown shown}. */
     private String detail(HttpServletRequest request, HttpStatus status) {
+        return PrintableText.Validator.shown(said(request, status));
+    }
+
+    private String said(HttpServletRequest request, HttpStatus status) {
         Throwable error = errorAttributes.getError(new ServletWebRequest(request));
         if (error instanceof TypeMismatchException mismatch) {
             return FieldMessages.typeMismatch(mismatch);

@@ -34,6 +34,12 @@ public final class FieldMessages {
         return message + ", got " + value;
     }
 
+    /** The field a form or query named that its object has no place for, e.g. {@code name[0]}. */
+    public static String unknownField(org.springframework.beans.InvalidPropertyException ex) {
+        return "The field '" + PrintableText.Validator.quoted(ex.getPropertyName()) + "' is not one this request "
+                + "takes (an index or key after a field that holds one value, or a field that does not exist).";
+    }
+
     /**
      * A path or query value that is not of its parameter's type, e.g. {@code id: must be a whole number, got 'abc'}:
      * the parameter and what it holds ({@link #expectedValue}).

@@ -2,6 +2,7 @@ package io.perflab.system;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.beans.InvalidPropertyException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -30,6 +31,12 @@ class PageExceptionHandler {
     @ExceptionHandler(NotAllowedException.class)
     void notAllowed(NotAllowedException ex, HttpServletResponse response) throws IOException {
         response.sendError(HttpStatus.FORBIDDEN.value(), ex.getMessage());
+    }
+
+    /** A form field the form object has no place for, such as {@code name[0]} or {@code without[x][y]}. */
+    @ExceptionHandler(InvalidPropertyException.class)
+    void unknownField(InvalidPropertyException ex, HttpServletResponse response) throws IOException {
+        response.sendError(HttpStatus.BAD_REQUEST.value(), FieldMessages.unknownField(ex));
     }
 
     @ExceptionHandler(InvalidInputException.class)

@@ -9,10 +9,12 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
+import org.springframework.web.multipart.MultipartException;
 
 /**
- * A multipart upload over the size limit fails while the request is read, before it reaches a controller, so only
- * an advice for every handler sees it; it answers 413 as a problem with a detail rather than an empty body.
+ * A multipart body over the size limit, or one that cannot be read (no closing boundary, a part without headers),
+ * fails while the request is read, before it reaches a controller, so only an advice for every handler sees it; it
+ * answers 413 or 400 as a problem with a detail rather than an empty body or a 500.
  */
 @ControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -23,5 +25,19 @@ class UploadSizeHandler {
         return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, "The upload is larger than the "
                         + "server accepts (16 MiB per request, each file included): split it into several uploads."));
+    }
+
+    @ExceptionHandler(MultipartException.class)
+    ResponseEntity<ProblemDetail> malformed(MultipartException ex) {
+        Throwable cause = ex;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        String reason = cause.getMessage() == null ? "" : " (" + PrintableText.Validator.shown(
+                Texts.cut(cause.getMessage(), 200)) + ")";
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The multipart body cannot be read"
+                        + reason + ": each part must begin with the boundary of the Content-Type header and its "
+                        + "headers, and the body must end with that boundary followed by '--'."));
     }
 }

@@ -181,6 +181,15 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(entries.statusCode()).isEqualTo(200);
         assertThat(entries.body()).contains("field-error", "size must be between 0 and 40",
                 "must be printable text without control characters").doesNotContain("java.lang");
+
+        // an index or key after a field that holds one value: a 400 naming the field, was a 500
+        for (String field : new String[] {"name%5B0%5D=x", "without%5Bx%5D%5By%5D=x", "runsPerVariant%5B0%5D=1"}) {
+            HttpResponse<String> indexed = browser.send(post("/experiments/new", "preset=sync-completion&" + field
+                    + "&_csrf=" + formCsrf), HttpResponse.BodyHandlers.ofString());
+            assertThat(indexed.statusCode()).as(field).isEqualTo(400);
+            assertThat(indexed.body()).contains("is not one this request takes").doesNotContain("java.", "Invalid "
+                    + "property");
+        }
     }
 
     @Test

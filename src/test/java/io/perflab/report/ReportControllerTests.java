@@ -170,6 +170,13 @@ class ReportControllerTests extends ReportTestSupport {
         HttpResponse<String> json = get(base, "application/json");
         assertThat(json.statusCode()).isEqualTo(406);
         assertThat(json.body()).contains("text/markdown");
+        // a format refused with q=0 is never served, whatever wider range also matches it
+        assertThat(get(base, "text/html;q=0, */*;q=0.5").body()).startsWith("### PerfLab");
+        assertThat(get(base, "text/html;q=0, text/markdown;q=0, text/*").body()).startsWith("PerfLab experiment");
+        assertThat(get(base, "text/*;q=0, */*").statusCode()).isEqualTo(406);
+        // the highest quality wins; HTML, then Markdown, then text among equals
+        assertThat(get(base, "text/plain, text/markdown;q=0.9").body()).startsWith("PerfLab experiment");
+        assertThat(get(base, "text/plain, text/markdown").body()).startsWith("### PerfLab");
     }
 
     @Test

@@ -195,6 +195,44 @@ class HostileInputTests extends UploadServer {
                 + "]".repeat(2000) + "}"), 400, "too deeply nested");
     }
 
+    @Test
+    void aMultipartBodyThatCannotBeReadIsA400NotA500() throws Exception {
+        Map<String, Long> before = rowCounts();
+        String unclosed = "--b0undary\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a\"\r\n\r\n"
+                + "metric,value\nt,1\n";
+        String type = "multipart/form-data; boundary=b0undary";
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, type, unclosed), 400, "multipart body cannot be read",
+                "followed by '--'");
+        assertProblem(post("/api/v1/analyze", null, type, unclosed), 400, "multipart body cannot be read");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    @Test
+    void anAcceptHeaderThatIsNotAMediaTypeListIsSaidSo() throws Exception {
+        for (String accept : new String[] {"garbage", "a/b/c", "text/html;q=x"}) {
+            for (String path : new String[] {EXPERIMENTS, EXPERIMENTS + "/987654", EXPERIMENTS + "/1/report"}) {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base() + path))
+                        .header("Accept", accept).GET().build(), HttpResponse.BodyHandlers.ofString());
+                assertProblem(response, 400, "The Accept header is not a list of media types");
+            }
+        }
+    }
+
+    @Test
+    void textQuotedFromTheRequestCannotReorderTheMessage() throws Exception {
+        HttpResponse<String> status = get(EXPERIMENTS + "?status=x%E2%80%AEy");
+        assertProblem(status, 400, "unknown value 'x\\u202Ey'");
+        assertThat(status.body()).doesNotContain("\u202e");
+        HttpResponse<String> benchmark = get("/api/v1/benchmarks/x%E2%80%AEy/history");
+        assertProblem(benchmark, 404, "x\\u202Ey");
+        assertThat(benchmark.body()).doesNotContain("\u202e");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base()
+                + "/benchmarks/x%E2%80%AEy")).header("Accept", "text/html").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(404);
+        assertThat(page.body()).contains("x\\u202Ey").doesNotContain("\u202e");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/..;/..;/etc/passwd", "/api/v1/%2e%2e/experiments", "/api/v1/a%2fb",
         "/api/v1/experiments/1;jsessionid=x", "/api/v1/experiments%5c1"})
