@@ -39,16 +39,22 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
     public record EffectSizeView(double cohenD, double hedgesG) {
     }
 
-    /** Percent change of the mean with Fieller's interval (null ends when unbounded). */
-    public record RelativeChangeView(double percent, Double ciLowPercent, Double ciHighPercent) {
+    /**
+     * Percent change of the mean with Fieller's interval (null ends when unbounded); {@code percent} is null when
+     * the baseline's mean is so near 0 that the change is not a finite number.
+     */
+    public record RelativeChangeView(Double percent, Double ciLowPercent, Double ciHighPercent) {
     }
 
     /** TOST within ±marginPercent of the baseline mean. */
     public record EquivalenceView(double marginPercent, double margin, double pValue, boolean equivalent) {
     }
 
-    /** Minimum detectable effect and runs per variant for the target effect, at α and the given power. */
-    public record PowerView(double power, double minimumDetectableEffectPercent, double targetEffectPercent,
+    /**
+     * Minimum detectable effect and runs per variant for the target effect, at α and the given power; the effect is
+     * null where the baseline's mean is so near 0 that it is not a finite percentage.
+     */
+    public record PowerView(double power, Double minimumDetectableEffectPercent, double targetEffectPercent,
             long runsPerVariantForTarget) {
     }
 
@@ -64,11 +70,11 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
     public static ComparisonView of(ComparisonResult r) {
         return new ComparisonView(group(r.with()), group(r.without()), test(r.welch()), test(r.student()),
                 rank(r.mannWhitney()), new EffectSizeView(r.effectSize().cohenD(), r.effectSize().hedgesG()),
-                r.relativeChange().map(c -> new RelativeChangeView(c.percent(), finite(c.ciLowPercent()),
+                r.relativeChange().map(c -> new RelativeChangeView(finite(c.percent()), finite(c.ciLowPercent()),
                         finite(c.ciHighPercent()))).orElse(null),
                 r.equivalence().map(e -> new EquivalenceView(e.marginPercent(), e.margin(), e.pValue(),
                         e.equivalent())).orElse(null),
-                r.power().map(p -> new PowerView(p.power(), p.minimumDetectableEffectPercent(),
+                r.power().map(p -> new PowerView(p.power(), finite(p.minimumDetectableEffectPercent()),
                         p.targetEffectPercent(), p.runsPerVariantForTarget())).orElse(null),
                 new VerdictView(r.verdict().label(), r.decision().reason(), r.decision().pValue()),
                 r.warnings().stream().map(ComparisonView::warning).toList(), r.options().confidenceLevel(),

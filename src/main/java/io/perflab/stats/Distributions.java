@@ -37,7 +37,9 @@ final class Distributions {
             return normalUpper(t);
         }
         double t2 = t * t;
-        if (t2 > df) {
+        if (t2 > df || t >= 1) {
+            // the tail itself: ½ − ½·I(½, ν/2) loses a digit per factor of ten that P falls below ½ (P = 1e-23 came
+            // out as 0 for ν = 1000, t = 10); below t = 1 P is above 0.15 and the difference keeps full precision
             return 0.5 * Beta.regularizedBeta(df / (df + t2), df / 2, 0.5, 1e-15, 100_000);
         }
         return 0.5 - 0.5 * Beta.regularizedBeta(t2 / (df + t2), 0.5, df / 2, 1e-15, 100_000);

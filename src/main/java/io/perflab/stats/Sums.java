@@ -24,20 +24,30 @@ final class Sums {
     }
 
     /**
-     * The mean as R computes it: the sum divided by n, then refined by the mean of the residuals.
+     * The mean as R computes it: the sum divided by n, then refined by the mean of the residuals. R sums the
+     * residuals in long double; here each residual x − m is taken exactly, as its rounded value and its rounding
+     * error (Knuth's TwoSum), both summed compensated. A residual rounded to double would lose m where m is below
+     * half an ulp of x, and the refinement would then add the sum again: {0.1, 0.2, −0.3} gave 1.39e-17, where R and
+     * the exact mean give 9.25e-18.
      */
     static double mean(double[] values) {
         int n = values.length;
         double m = sum(values) / n;
-        double sum = 0;
-        double c = 0;
+        double[] residuals = {0, 0};
         for (double v : values) {
             double r = v - m;
-            double t = sum + r;
-            c += Math.abs(sum) >= Math.abs(r) ? (sum - t) + r : (r - t) + sum;
-            sum = t;
+            double back = r - v;
+            add(residuals, r);
+            add(residuals, (v - (r - back)) + (-m - back));
         }
-        return m + (sum + c) / n;
+        return m + (residuals[0] + residuals[1]) / n;
+    }
+
+    /** Adds {@code x} to the compensated sum {@code {sum, compensation}}. */
+    private static void add(double[] sum, double x) {
+        double t = sum[0] + x;
+        sum[1] += Math.abs(sum[0]) >= Math.abs(x) ? (sum[0] - t) + x : (x - t) + sum[0];
+        sum[0] = t;
     }
 
     /** Σ (x − m)², compensated; the two-pass formula (never the textbook Σx² − n·m²). */

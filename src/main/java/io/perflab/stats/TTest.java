@@ -110,11 +110,14 @@ public final class TTest {
 
     static TTestResult welch(Summary x, Summary y, Alternative alternative, double confidenceLevel) {
         requireTwo(x, y);
-        double stderrx = Math.sqrt(x.variance() / x.n());
-        double stderry = Math.sqrt(y.variance() / y.n());
-        double stderr = Math.sqrt(stderrx * stderrx + stderry * stderry);
-        double df = Math.pow(stderr, 4)
-                / (Math.pow(stderrx, 4) / (x.n() - 1) + Math.pow(stderry, 4) / (y.n() - 1));
+        double a = x.variance() / x.n();
+        double b = y.variance() / y.n();
+        double stderr = Math.sqrt(a + b);
+        // Welch–Satterthwaite, (a + b)² / (a²/(nx − 1) + b²/(ny − 1)), written in the shares of a + b so that it
+        // neither overflows nor underflows: stderr⁴ did for standard errors beyond 1e±77 (values of 1e100)
+        double shareX = a / (a + b);
+        double shareY = b / (a + b);
+        double df = 1 / (shareX * shareX / (x.n() - 1) + shareY * shareY / (y.n() - 1));
         return finish(WELCH_METHOD, x, y, stderr, df, alternative, confidenceLevel);
     }
 

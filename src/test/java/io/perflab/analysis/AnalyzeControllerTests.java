@@ -89,6 +89,25 @@ class AnalyzeControllerTests {
     }
 
     @Test
+    void valuesFarFromOneGiveTheFiguresOfTheirScaleOrNull() throws Exception {
+        // R 4.2.2 t.test(c(1, 2, 3), c(4, 5, 7)): df 3.4482758620689666, t -3.1622776601683791, p 0.041914517471454013;
+        // scaled by 1e±100 the figures are the same, but stderr⁴ overflowed (underflowed) and df was NaN, a 400
+        for (String scale : new String[] {"e100", "e-100"}) {
+            analyze("{\"with\":[1" + scale + ",2" + scale + ",3" + scale + "],\"without\":[4" + scale + ",5" + scale
+                    + ",7" + scale + "]}", MediaType.APPLICATION_JSON)
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.welch.df").value(closeTo(3.4482758620689666, 1e-12), Double.class))
+                    .andExpect(jsonPath("$.welch.t").value(closeTo(-3.1622776601683791, 1e-12), Double.class))
+                    .andExpect(jsonPath("$.welch.pValue").value(closeTo(0.041914517471454013, 1e-13), Double.class));
+        }
+        // a baseline of subnormal numbers: the change in percent is not a finite number, so null (was "Infinity")
+        analyze("{\"with\":[1,2],\"without\":[1e-310,2e-310]}", MediaType.APPLICATION_JSON)
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.relativeChange.percent").value(nullValue()))
+                .andExpect(jsonPath("$.power.minimumDetectableEffectPercent").value(nullValue()));
+    }
+
+    @Test
     void oneSidedIntervalsHaveNullForTheOpenEnd() throws Exception {
         analyze(body("n3_vs_2_less", ",\"alternative\":\"less\",\"confidenceLevel\":0.9"), MediaType.APPLICATION_JSON)
                 .andExpect(status().isOk())
