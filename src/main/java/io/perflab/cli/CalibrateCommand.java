@@ -161,12 +161,20 @@ final class CalibrateCommand implements Callable<Integer> {
                     + " = " + wanted);
         }
         checkAlpha();
+        checkMdeRuns();
         List<TrialResult> results = stored.trials();
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
+        EffectCalibration effects = storedDesign.paired() || injectedNanos() > 0 ? effectCalibration(storedDesign)
+                : null;
+        String report;
+        try {
+            report = effects != null ? effects.format(results, elapsed)
+                    : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed);
+        } catch (IllegalArgumentException e) {
+            throw usage("--from " + file + ": " + e.getMessage());
+        }
         PrintWriter stdout = spec.commandLine().getOut();
-        stdout.print(storedDesign.paired() || injectedNanos() > 0
-                ? effectCalibration(storedDesign).format(results, elapsed)
-                : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed));
+        stdout.print(report);
         stdout.flush();
         return 0;
     }
@@ -240,9 +248,7 @@ final class CalibrateCommand implements Callable<Integer> {
             throw usage("--runs must be at least 2, got " + runs);
         }
         checkAlpha();
-        if (mdeRuns < 2) {
-            throw usage("--mde-runs must be at least 2, got " + mdeRuns);
-        }
+        checkMdeRuns();
         ExperimentDesign chosen;
         try {
             chosen = design == null ? PairedInput.defaultDesign(spec.commandLine().getParseResult()
@@ -261,12 +267,27 @@ final class CalibrateCommand implements Callable<Integer> {
         EngineVariant variant = new EngineVariant(engine, workload, List.of(), Optional.empty());
         EngineVariant withVariant = new EngineVariant(engine, workload.withServerWorkNanos(workload.serverWorkNanos()
                 + injectedNanos()), List.of(), Optional.empty());
+        int perExperiment = chosen.paired() ? pairs : runs;
+        String size = "--experiments " + experiments + " × " + (chosen.paired() ? "--pairs " : "--runs ")
+                + perExperiment;
+        int total;
         try {
-            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant,
-                    Math.multiplyExact(experiments, chosen.paired() ? pairs : runs)).withOrder(TrialOrder.INTERLEAVED));
+            total = Math.multiplyExact(experiments, perExperiment);
+        } catch (ArithmeticException e) {
+            throw usage(size + " is more than one plan can hold (" + Integer.MAX_VALUE + ")");
+        }
+        try {
+            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant, total)
+                    .withOrder(TrialOrder.INTERLEAVED));
             return chosen.paired() ? plan.withDesign(chosen, windowsPerPair) : plan;
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw usage(e.getMessage());
+        }
+    }
+
+    private void checkMdeRuns() {
+        if (mdeRuns < 2) {
+            throw usage("--mde-runs must be at least 2, got " + mdeRuns);
         }
     }
 

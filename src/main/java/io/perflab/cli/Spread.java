@@ -81,14 +81,22 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
 
     private static Double value(TrialResult trial, String metric) {
         Double value = trial.metrics().get(metric);
-        if (value == null && metric.equals(TICK_USER) && trial.environment().containsKey(TICK_USER)) {
-            try {
-                return Double.valueOf(trial.environment().get(TICK_USER));
-            } catch (NumberFormatException e) {
-                return null; // not a figure: left out like a missing one
-            }
+        if (value == null && metric.equals(TICK_USER)) {
+            return number(trial.environment().get(TICK_USER));
         }
         return value;
+    }
+
+    /** An environment entry as a number, or null when it is missing or not a figure: left out like a missing one. */
+    private static Double number(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Double.valueOf(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /**
@@ -134,8 +142,8 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
         if (key == null) {
             return Double.NaN;
         }
-        double[] floors = trials.stream().filter(TrialResult::ok).map(t -> t.environment().get(key))
-                .filter(v -> v != null).mapToDouble(Double::parseDouble).toArray();
+        double[] floors = trials.stream().filter(TrialResult::ok).map(t -> number(t.environment().get(key)))
+                .filter(v -> v != null && Double.isFinite(v)).mapToDouble(Double::doubleValue).toArray();
         return floors.length == 0 ? Double.NaN : Summary.of(floors, key).median();
     }
 }

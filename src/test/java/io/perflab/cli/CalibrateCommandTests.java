@@ -293,6 +293,35 @@ class CalibrateCommandTests extends CommandLineTests {
                 file.toString(), "--experiments", "2", "--pairs", "3");
     }
 
+    @Test
+    void aStoredFreshRunWithUnusableFiguresIsAUsageErrorOrLeavesThemOut() throws IOException {
+        // a sampling floor that is not a number is left out (it was a NumberFormatException); a value beyond what
+        // can be compared is refused naming the file (it was an IllegalArgumentException with a stack trace)
+        List<TrialResult> trials = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            TrialResult t = userCpuTrial(i % 2 == 0 ? "without" : "with", i, 10 + i % 3);
+            trials.add(new TrialResult(t.variant(), t.ordinal(), t.status(), t.start(), t.end(), t.pid(), t.metrics(),
+                    Map.of(RpcBenchResult.USER_SAMPLING_ERROR, i == 0 ? "n/a" : "4.0"), null));
+        }
+        Path file = directory.resolve("fresh.json");
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 4), trials)));
+        int status = execute("calibrate", "--from", file.toString(), "--experiments", "2", "--runs", "2");
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("4.00%");
+        assertRejected("--mde-runs must be at least 2, got 1", "calibrate", "--from", file.toString(),
+                "--experiments", "2", "--runs", "2", "--mde-runs", "1");
+
+        TrialResult huge = trials.get(1);
+        trials.set(1, new TrialResult(huge.variant(), huge.ordinal(), huge.status(), huge.start(), huge.end(),
+                huge.pid(), Map.of(MetricKeys.USER_CPU_US_PER_REQ, 1e200), huge.environment(), null));
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 4), trials)));
+        assertThat(execute("calibrate", "--from", file.toString(), "--experiments", "2", "--runs", "2")).isEqualTo(2);
+        assertThat(err.toString()).contains("--from " + file + ": ", "too large").doesNotContain("Exception",
+                "\tat ");
+    }
+
     /** Pairs start 20 s apart and last 3 s: two experiments of three pairs take 43 s each, not 103 s from end to end. */
     @Test
     void aStoredRunsTimeIsTheSumOfItsExperimentsOwnSpans() {
@@ -331,6 +360,8 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--experiments must be at least 1, got 0", "calibrate", "--experiments", "0");
         assertRejected("--alpha must lie between 0 and 1, got 2.0", "calibrate", "--alpha", "2");
         assertRejected("--mde-runs must be at least 2", "calibrate", "--mde-runs", "1");
+        assertRejected("--experiments 2147483647 × --runs 10 is more than one plan can hold", "calibrate",
+                "--experiments", "2147483647", "--runs", "10");
         assertRejected("--set: unknown engine option 'nagle'", "calibrate", "--set", "nagle=off");
         assertRejected("--trial-timeout must not be negative", "calibrate", "--trial-timeout", "-1");
     }

@@ -237,4 +237,30 @@ class CompareCommandTests {
         assertThat(json.out()).contains("\"changePercent\" : 4.92057", "\"pairs\" : 3", "\"windows\" : 6");
         assertThat(r.out()).contains("## cpu_us_per_req", "One Sample t-test", "data:  r");
     }
+
+    @Test
+    void aPairedFileWithAWindowNumberOutOfRangeIsAUsageErrorNamingIt() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}));
+        Path file = dir.resolve("windows.json");
+        var engine = io.perflab.runner.experiment.EngineVariant.of(io.perflab.rpc.EngineOptions.defaults(),
+                io.perflab.runner.rpcbench.Workload.DEFAULTS);
+        io.perflab.runner.experiment.ExperimentJson.write(file, io.perflab.runner.experiment.ExperimentPlan.of(engine,
+                engine, 2).withDesign(io.perflab.runner.experiment.ExperimentDesign.DUET, 2),
+                pairs.stream().flatMap(p -> p.results().stream()).toList());
+        String written = Files.readString(file);
+        assertThat(written).containsPattern("\"window\" ?: ?1");
+        // -1 was an ArrayIndexOutOfBoundsException, 2³¹ − 1 a NegativeArraySizeException, 3·10⁸ an OutOfMemoryError
+        for (String window : new String[] {"-1", "2147483647", "300000000"}) {
+            Path bad = dir.resolve("window" + window + ".json");
+            Files.writeString(bad, written.replaceFirst("\"window\" ?: ?1", "\"window\" : " + window));
+            Run run = run(bad.toString(), bad.toString());
+            assertThat(run.status()).as(window).isEqualTo(2);
+            assertThat(run.err()).contains(bad + ": trial ", "has pair.window " + window,
+                    "numbered 0 to 999").doesNotContain("Exception", "\tat ");
+        }
+    }
 }
