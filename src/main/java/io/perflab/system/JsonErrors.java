@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidNullException;
@@ -45,7 +46,15 @@ public final class JsonErrors {
             return "unknown field" + (known == null || known.isEmpty() ? "" : "; allowed: " + known.stream()
                     .map(String::valueOf).sorted().collect(Collectors.joining(", ")));
         }
-        if (json instanceof StreamConstraintsException) {
+        if (json instanceof StreamConstraintsException limit) {
+            String original = String.valueOf(limit.getOriginalMessage());
+            if (original.startsWith("Number value length")) {
+                return "a number is written with more digits than " + StreamReadConstraints.DEFAULT_MAX_NUM_LEN
+                        + ": no measurement needs them";
+            }
+            if (original.startsWith("String value length") || original.startsWith("Name length")) {
+                return "a text or a key is longer than the server reads";
+            }
             return "the body is too large or too deeply nested to read";
         }
         if (json instanceof InputCoercionException coercion) {

@@ -193,6 +193,8 @@ class HostileInputTests extends UploadServer {
         assertProblem(experiment("{\"name\":\"x\",\"preset\":"), 400, "not valid JSON");
         assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":" + "[".repeat(2000)
                 + "]".repeat(2000) + "}"), 400, "too deeply nested");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[" + "1".repeat(5000)
+                + "],\"without\":[1,2]}"), 400, "a number is written with more digits than 1000");
     }
 
     @Test
