@@ -1,59 +1,100 @@
 package io.perflab.security;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Failed password sign-ins per throttled key in table {@code sign_in_failure}, shared by every service instance on
- * the database. Each write is one statement, so instances racing on one key neither lose a failure nor store a key
- * twice: a failure is an atomic {@code failures = failures + 1}, and the first failure of a key an insert whose
- * primary key turns a concurrent insert into that increment.
+ * the database. An attempt is counted before its password is checked, for both of its keys (the user's and the
+ * address's) in one short transaction that reads their rows locked, decides, and raises their counts: attempts
+ * racing on a key, on one instance or several, each see the count the one before them left, so no two of them pass
+ * on one count. A key's first attempt is an insert; one that meets another instance's insert on the primary key
+ * runs again, on the row that instance stored.
  */
 @Repository
 class SignInFailures {
+
+    /** How often an attempt is tried again after racing another on a key's first row, or losing a lock. */
+    static final int MAX_RACES = 5;
 
     /** The failures of one key in a row, and when the last of them was. */
     record Failures(String key, int count, Instant lastFailure) {
     }
 
-    private final JdbcClient jdbc;
+    private static final String SELECT = "SELECT throttle_key, failures, last_failure FROM sign_in_failure "
+            + "WHERE throttle_key IN (?, ?)";
 
-    SignInFailures(JdbcClient jdbc) {
+    private final JdbcClient jdbc;
+    private final TransactionTemplate transactions;
+
+    SignInFailures(JdbcClient jdbc, PlatformTransactionManager transactionManager) {
         this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(transactionManager);
     }
 
     /** The stored failures of these keys (those that have any), by their primary key. */
     List<Failures> find(String firstKey, String secondKey) {
-        return jdbc.sql("SELECT throttle_key, failures, last_failure FROM sign_in_failure WHERE throttle_key IN (?, ?)")
-                .params(firstKey, secondKey)
-                .query((rs, n) -> new Failures(rs.getString("throttle_key"), rs.getInt("failures"),
-                        rs.getObject("last_failure", OffsetDateTime.class).toInstant()))
-                .list();
+        return jdbc.sql(SELECT).params(firstKey, secondKey).query(SignInFailures::failures).list();
     }
 
-    /** Counts one more failure of {@code key} at {@code at}; the last failure's time never goes back. */
-    void add(String key, Instant at) {
+    /**
+     * Counts an attempt at {@code at} as one more failure of both keys, unless {@code refusal}, given their stored
+     * failures, says how long the attempt must wait; that wait, or empty when the attempt was counted. The rows stay
+     * locked from the read to the count, so no other attempt on these keys decides on the count this one raises.
+     * The last failure's time never goes back.
+     */
+    Optional<Duration> attempt(String firstKey, String secondKey, Instant at,
+                               Function<List<Failures>, Optional<Duration>> refusal) {
         OffsetDateTime time = timestamp(at);
-        for (int attempt = 0; attempt < 3; attempt++) {
-            if (increment(key, time)) {
-                return;
-            }
+        for (int race = 1; ; race++) {
             try {
-                jdbc.sql("INSERT INTO sign_in_failure (throttle_key, failures, last_failure) VALUES (?, 1, ?)")
-                        .params(key, time).update();
-                return;
-            } catch (DuplicateKeyException raced) {
-                // another instance stored the key's first failure since; count this one on top of it
+                return transactions.execute(status -> {
+                    // locked in key order, so that two attempts on the same two keys cannot wait for each other
+                    List<Failures> stored = jdbc.sql(SELECT + " ORDER BY throttle_key FOR UPDATE")
+                            .params(firstKey, secondKey).query(SignInFailures::failures).list();
+                    Optional<Duration> wait = refusal.apply(stored);
+                    if (wait.isEmpty()) {
+                        count(firstKey, stored, time);
+                        if (!secondKey.equals(firstKey)) {
+                            count(secondKey, stored, time);
+                        }
+                    }
+                    return wait;
+                });
+            } catch (DuplicateKeyException | PessimisticLockingFailureException raced) {
+                // another instance stored a key's first failure, or held its row, meanwhile: decide again on its count
+                if (race == MAX_RACES) {
+                    throw new IllegalStateException("Could not count a sign-in attempt of " + firstKey + " and "
+                            + secondKey + ": " + MAX_RACES + " tries in a row raced other attempts on them", raced);
+                }
             }
         }
-        // the row keeps being deleted (a success) and stored again between the two statements; count on top of it
-        if (!increment(key, time)) {
-            throw new IllegalStateException("Could not count a failed sign-in of " + key);
+    }
+
+    /**
+     * One more failure of {@code key} on the row read and locked, or a first one: never an update of a row that a
+     * later statement would see but the decision did not (each statement of a transaction reads what is committed
+     * when it starts).
+     */
+    private void count(String key, List<Failures> stored, OffsetDateTime time) {
+        if (stored.stream().noneMatch(failures -> failures.key().equals(key))) {
+            jdbc.sql("INSERT INTO sign_in_failure (throttle_key, failures, last_failure) VALUES (?, 1, ?)")
+                    .params(key, time).update();
+        } else if (!increment(key, time)) {
+            throw new IllegalStateException("The locked sign-in failures of " + key + " went missing");
         }
     }
 
@@ -107,6 +148,11 @@ class SignInFailures {
     /** How many keys have failures stored. */
     long count() {
         return jdbc.sql("SELECT COUNT(*) FROM sign_in_failure").query(Long.class).single();
+    }
+
+    private static Failures failures(ResultSet rs, int row) throws SQLException {
+        return new Failures(rs.getString("throttle_key"), rs.getInt("failures"),
+                rs.getObject("last_failure", OffsetDateTime.class).toInstant());
     }
 
     private static OffsetDateTime timestamp(Instant instant) {

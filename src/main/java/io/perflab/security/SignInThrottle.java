@@ -3,6 +3,7 @@ package io.perflab.security;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,14 +15,17 @@ import org.springframework.stereotype.Component;
  * Slows down and then locks password guessing, per user name and per client address (whichever is worse):
  * after {@value #FREE_FAILURES} failures in a row each further attempt must wait twice as long as the one before
  * (1 s, 2 s, 4 s, … at most a minute); after {@value #LOCK_AFTER} failures sign-in is locked for
- * {@link #LOCK_TIME}. A success clears the user's and the address's count. Nothing sleeps: an attempt that comes
- * too early is refused with how long to wait. Locking is logged once per lock.
+ * {@link #LOCK_TIME}. An attempt counts as a failure from the moment it is let through, before its password is
+ * checked, and a success clears the user's and the address's count: so guesses sent at once cannot all pass before
+ * the first of them fails, and at most {@value #FREE_FAILURES} + 1 of them have their password checked before the
+ * first wait. Nothing sleeps: an attempt that comes too early is refused with how long to wait. Locking is logged
+ * once per lock.
  *
  * <p>The counts live in the database ({@link SignInFailures}), so every service instance on it throttles the same
- * guesser and a restart forgets nothing. A check reads two rows by their key. Failures older than
- * {@link #FORGET_AFTER} are forgotten, and at most about {@value #MAX_TRACKED} users and addresses are tracked (the
- * least recently failed are forgotten), so guessing cannot fill the database; each instance tidies up at most once
- * every {@link #TIDY_EVERY}, when a failure comes.
+ * guesser and a restart forgets nothing. An attempt reads and counts two rows by their key, locked together. Failures
+ * older than {@link #FORGET_AFTER} are forgotten, and at most about {@value #MAX_TRACKED} users and addresses are
+ * tracked (the least recently failed are forgotten), so guessing cannot fill the database; each instance tidies up
+ * at most once every {@link #TIDY_EVERY}, when a failure comes.
  */
 @Component
 class SignInThrottle {
@@ -48,12 +52,21 @@ class SignInThrottle {
         this.clock = clock;
     }
 
-    /** How long {@code user} from {@code address} must wait before trying again, if at all. */
-    Optional<Duration> wait(String user, String address) {
+    /**
+     * Lets an attempt of {@code user} from {@code address} through and counts it as a failure, before its password is
+     * checked, or refuses it (counting nothing) with how long it must wait. End each attempt let through with {@link
+     * #succeeded} or {@link #failed}.
+     */
+    Optional<Duration> attempt(String user, String address) {
         Instant now = clock.instant();
+        return failures.attempt(userKey(user), addressKey(address), now, stored -> wait(stored, now));
+    }
+
+    /** How long after {@code now} the next attempt on keys with these failures must wait, if at all. */
+    private static Optional<Duration> wait(List<SignInFailures.Failures> stored, Instant now) {
         Instant notBefore = null;
-        for (SignInFailures.Failures stored : failures.find(userKey(user), addressKey(address))) {
-            Instant next = stored.lastFailure().plus(delay(stored.count()));
+        for (SignInFailures.Failures key : stored) {
+            Instant next = key.lastFailure().plus(delay(key.count()));
             if (notBefore == null || next.isAfter(notBefore)) {
                 notBefore = next;
             }
@@ -62,13 +75,14 @@ class SignInThrottle {
                 : Optional.empty();
     }
 
+    /** An attempt let through failed (it was counted then): logs a lock it brought, and tidies up. */
     void failed(String user, String address) {
-        Instant now = clock.instant();
-        record(userKey(user), "user '" + cut(user) + "'", now);
-        record(addressKey(address), "address " + cut(address), now);
-        tidy(now);
+        noticeLock(userKey(user), "user '" + cut(user) + "'");
+        noticeLock(addressKey(address), "address " + cut(address));
+        tidy(clock.instant());
     }
 
+    /** An attempt let through succeeded: clears the user's and the address's count. */
     void succeeded(String user, String address) {
         failures.clear(userKey(user), addressKey(address));
     }
@@ -78,8 +92,7 @@ class SignInThrottle {
         failures.clearAll();
     }
 
-    private void record(String key, String who, Instant now) {
-        failures.add(key, now);
+    private void noticeLock(String key, String who) {
         if (failures.firstToSeeLock(key, LOCK_AFTER)) {
             log.warn("Sign-in for {} is locked for {} min after {} failed attempts in a row", who,
                     LOCK_TIME.toMinutes(), LOCK_AFTER);

@@ -6,8 +6,10 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import javax.sql.DataSource;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
 
 /**
  * The oldest PostgreSQL the service supports, 15 (the other {@code *PostgresTests} run on the version of the
@@ -87,11 +90,15 @@ class OldestPostgresTests {
         assertThat(tokens.revoke(created.token().id(), "admin")).isTrue();
         assertThat(tokens.find(created.token().id())).hasValueSatisfying(token -> assertThat(token.revoked()).isTrue());
 
-        SignInFailures failures = new SignInFailures(jdbc);
+        SignInFailures failures = new SignInFailures(jdbc, new JdbcTransactionManager(database));
         Instant now = Instant.parse("2026-01-01T12:00:00Z");
-        failures.add("user:mallory", now.minusSeconds(5));
-        failures.add("user:mallory", now);
-        assertThat(failures.find("user:mallory", "address:10.0.0.1")).singleElement().satisfies(stored -> {
+        assertThat(failures.attempt("user:mallory", "address:10.0.0.1", now.minusSeconds(5),
+                stored -> Optional.empty())).isEmpty();
+        assertThat(failures.attempt("user:mallory", "address:10.0.0.1", now, stored -> Optional.empty())).isEmpty();
+        // a refused attempt counts nothing
+        assertThat(failures.attempt("user:mallory", "address:10.0.0.1", now.plusSeconds(1),
+                stored -> Optional.of(Duration.ofSeconds(stored.size())))).contains(Duration.ofSeconds(2));
+        assertThat(failures.find("user:mallory", "address:10.0.0.1")).hasSize(2).allSatisfy(stored -> {
             assertThat(stored.count()).isEqualTo(2);
             assertThat(stored.lastFailure()).isEqualTo(now);
         });

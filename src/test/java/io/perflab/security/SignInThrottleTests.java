@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.JdbcTransactionManager;
 
 /**
  * The sign-in throttle on the real schema (Flyway's migrations), on H2 here and on PostgreSQL in a subclass. Two
@@ -69,9 +71,20 @@ class SignInThrottleTests {
         instanceOne = pool(database);
         instanceTwo = pool(database);
         Flyway.configure().dataSource(instanceOne).load().migrate();
-        failures = new SignInFailures(JdbcClient.create(instanceOne));
+        failures = failures(instanceOne);
         throttle = new SignInThrottle(failures, clock);
-        otherInstance = new SignInThrottle(new SignInFailures(JdbcClient.create(instanceTwo)), clock);
+        otherInstance = new SignInThrottle(failures(instanceTwo), clock);
+    }
+
+    /** The failures store of a service instance whose connection pool is {@code pool}. */
+    private static SignInFailures failures(HikariDataSource pool) {
+        return new SignInFailures(JdbcClient.create(pool), new JdbcTransactionManager(pool));
+    }
+
+    /** An attempt that is let through and whose password turns out wrong. */
+    private void fail(SignInThrottle instance, String user, String address) {
+        assertThat(instance.attempt(user, address)).as("attempt of %s from %s", user, address).isEmpty();
+        instance.failed(user, address);
     }
 
     private static HikariDataSource pool(String[] database) {
@@ -96,38 +109,46 @@ class SignInThrottleTests {
 
     @Test
     void aFewMistakesCostNothingThenEachAttemptWaitsTwiceAsLong() {
-        for (int i = 0; i < SignInThrottle.FREE_FAILURES; i++) {
-            assertThat(throttle.wait("admin", "10.0.0.1")).isEmpty();
-            throttle.failed("admin", "10.0.0.1");
+        for (int i = 0; i <= SignInThrottle.FREE_FAILURES; i++) {
+            fail(throttle, "admin", "10.0.0.1");
         }
-        assertThat(throttle.wait("admin", "10.0.0.1")).isEmpty();
-        throttle.failed("admin", "10.0.0.1");
-        assertThat(throttle.wait("admin", "10.0.0.1")).contains(Duration.ofSeconds(1));
+        assertThat(throttle.attempt("admin", "10.0.0.1")).contains(Duration.ofSeconds(1));
         now = now.plusSeconds(1);
-        throttle.failed("admin", "10.0.0.1");
-        assertThat(throttle.wait("admin", "10.0.0.1")).contains(Duration.ofSeconds(2));
+        fail(throttle, "admin", "10.0.0.1");
+        assertThat(throttle.attempt("admin", "10.0.0.1")).contains(Duration.ofSeconds(2));
+        assertThat(failures.find("user:admin", "address:10.0.0.1")).as("refused attempts are not counted")
+                .allSatisfy(stored -> assertThat(stored.count()).isEqualTo(SignInThrottle.FREE_FAILURES + 2));
     }
 
     @Test
     void tenFailuresLockTheUserFromAnyAddressAndTheAddressForAnyUser() {
         for (int i = 0; i < SignInThrottle.LOCK_AFTER; i++) {
             now = now.plus(SignInThrottle.MAX_DELAY);
-            throttle.failed("admin", "10.0.0.1");
+            fail(throttle, "admin", "10.0.0.1");
         }
-        assertThat(throttle.wait("ADMIN", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
-        assertThat(throttle.wait("someone", "10.0.0.1")).contains(SignInThrottle.LOCK_TIME);
-        assertThat(throttle.wait("someone", "192.168.1.9")).isEmpty();
+        assertThat(throttle.attempt("ADMIN", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
+        assertThat(throttle.attempt("someone", "10.0.0.1")).contains(SignInThrottle.LOCK_TIME);
+        assertThat(throttle.attempt("someone", "192.168.1.9")).isEmpty();
         now = now.plus(SignInThrottle.LOCK_TIME);
-        assertThat(throttle.wait("admin", "10.0.0.1")).isEmpty();
+        assertThat(throttle.attempt("admin", "10.0.0.1")).isEmpty();
     }
 
     @Test
     void aSuccessClearsTheCount() {
         for (int i = 0; i < 5; i++) {
-            throttle.failed("admin", "10.0.0.1");
+            now = now.plus(SignInThrottle.MAX_DELAY);
+            fail(throttle, "admin", "10.0.0.1");
         }
+        assertThat(throttle.attempt("admin", "10.0.0.1")).isPresent();
+        now = now.plus(SignInThrottle.MAX_DELAY);
+        assertThat(throttle.attempt("admin", "10.0.0.1")).isEmpty();
         throttle.succeeded("admin", "10.0.0.1");
-        assertThat(throttle.wait("admin", "10.0.0.1")).isEmpty();
+        assertThat(failures.count()).isZero();
+        // every attempt counts until it succeeds: successes in a row never add up to a wait
+        for (int i = 0; i < SignInThrottle.LOCK_AFTER + 1; i++) {
+            assertThat(throttle.attempt("admin", "10.0.0.1")).as("sign-in %d", i).isEmpty();
+            throttle.succeeded("admin", "10.0.0.1");
+        }
         assertThat(failures.count()).isZero();
     }
 
@@ -136,24 +157,76 @@ class SignInThrottleTests {
         for (int i = 0; i < SignInThrottle.LOCK_AFTER; i++) {
             now = now.plus(SignInThrottle.MAX_DELAY);
             // a load balancer sends every other guess to the other instance
-            (i % 2 == 0 ? throttle : otherInstance).failed("admin", "10.0.0." + i);
+            fail(i % 2 == 0 ? throttle : otherInstance, "admin", "10.0.0." + i);
         }
 
-        assertThat(throttle.wait("admin", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
-        assertThat(otherInstance.wait("admin", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
-        SignInThrottle restarted = new SignInThrottle(new SignInFailures(JdbcClient.create(instanceTwo)), clock);
-        assertThat(restarted.wait("admin", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
+        assertThat(throttle.attempt("admin", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
+        assertThat(otherInstance.attempt("admin", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
+        SignInThrottle restarted = new SignInThrottle(failures(instanceTwo), clock);
+        assertThat(restarted.attempt("admin", "192.168.1.9")).contains(SignInThrottle.LOCK_TIME);
 
         otherInstance.succeeded("admin", "192.168.1.9");
-        assertThat(throttle.wait("admin", "192.168.1.9")).isEmpty();
+        assertThat(throttle.attempt("admin", "192.168.1.9")).isEmpty();
     }
 
-    /** Guesses racing through both instances, most of them on a key no instance has stored yet: none is lost. */
+    /**
+     * Guesses sent at once, through both instances, each password check lasting until every guess has been let
+     * through or refused: only as many pass as the count allows, since each is counted before its password is
+     * checked. Counted after the check, every guess that came before the first check ended passed.
+     */
     @Test
-    void concurrentFailuresOnBothInstancesAreEachCountedAndTheLockIsNoticedOnce() throws Exception {
-        SignInFailures otherFailures = new SignInFailures(JdbcClient.create(instanceTwo));
+    void guessesSentAtOnceToBothInstancesPassNoMoreThanTheCountAllows() throws Exception {
+        int guesses = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(guesses);
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch decided = new CountDownLatch(guesses);
+        AtomicInteger passwordChecks = new AtomicInteger();
+        List<Future<Boolean>> refused = new ArrayList<>();
+        try {
+            for (int i = 0; i < guesses; i++) {
+                SignInThrottle instance = i % 2 == 0 ? throttle : otherInstance;
+                refused.add(pool.submit(() -> {
+                    start.await();
+                    boolean waits = instance.attempt("admin", "10.0.0.66").isPresent();
+                    decided.countDown();
+                    if (waits) {
+                        return true;
+                    }
+                    passwordChecks.incrementAndGet();
+                    // a slow (bcrypt) check of a wrong password: it ends after every other guess came
+                    assertThat(decided.await(30, TimeUnit.SECONDS)).isTrue();
+                    instance.failed("admin", "10.0.0.66");
+                    return false;
+                }));
+            }
+            start.countDown();
+            int throttled = 0;
+            for (Future<Boolean> guess : refused) {
+                throttled += guess.get(60, TimeUnit.SECONDS) ? 1 : 0;
+            }
+            assertThat(throttled).isEqualTo(guesses - SignInThrottle.FREE_FAILURES - 1);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(passwordChecks).hasValue(SignInThrottle.FREE_FAILURES + 1);
+        assertThat(failures.find("user:admin", "address:10.0.0.66")).hasSize(2)
+                .allSatisfy(stored -> assertThat(stored.count()).isEqualTo(SignInThrottle.FREE_FAILURES + 1));
+        assertThat(otherInstance.attempt("admin", "10.0.0.66")).contains(Duration.ofSeconds(1));
+        now = now.plusSeconds(1);
+        assertThat(otherInstance.attempt("admin", "10.0.0.66")).as("the right password, a second later").isEmpty();
+        otherInstance.succeeded("admin", "10.0.0.66");
+        assertThat(throttle.attempt("admin", "10.0.0.66")).as("and again after that success").isEmpty();
+        throttle.succeeded("admin", "10.0.0.66");
+        assertThat(failures.count()).isZero();
+    }
+
+    /** Attempts racing through both instances, most of them on keys no instance has stored yet: none is lost. */
+    @Test
+    void concurrentAttemptsOnBothInstancesAreEachCountedAndTheLockIsNoticedOnce() throws Exception {
+        SignInFailures otherFailures = failures(instanceTwo);
         int threads = 8;
-        int failuresPerThread = 25;
+        int keysPerThread = 25;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         CountDownLatch start = new CountDownLatch(1);
         AtomicInteger lockNotices = new AtomicInteger();
@@ -163,8 +236,9 @@ class SignInThrottleTests {
                 SignInFailures instance = t % 2 == 0 ? failures : otherFailures;
                 done.add(pool.submit(() -> {
                     start.await();
-                    for (int i = 0; i < failuresPerThread; i++) {
-                        instance.add("user:racer-" + i, now);
+                    for (int i = 0; i < keysPerThread; i++) {
+                        assertThat(instance.attempt("user:racer-" + i, "address:racer-" + i, now,
+                                stored -> Optional.empty())).isEmpty();
                         if (instance.firstToSeeLock("user:racer-" + i, SignInThrottle.LOCK_AFTER)) {
                             lockNotices.incrementAndGet();
                         }
@@ -180,13 +254,13 @@ class SignInThrottleTests {
             pool.shutdownNow();
         }
 
-        for (int i = 0; i < failuresPerThread; i++) {
-            assertThat(failures.find("user:racer-" + i, "address:none")).singleElement()
-                    .satisfies(stored -> assertThat(stored.count()).isEqualTo(threads));
+        for (int i = 0; i < keysPerThread; i++) {
+            assertThat(failures.find("user:racer-" + i, "address:racer-" + i)).hasSize(2)
+                    .allSatisfy(stored -> assertThat(stored.count()).isEqualTo(threads));
         }
         assertThat(lockNotices).as("no key reached %d failures", SignInThrottle.LOCK_AFTER).hasValue(0);
         for (int t = 0; t < SignInThrottle.LOCK_AFTER - threads; t++) {
-            failures.add("user:racer-0", now);
+            failures.attempt("user:racer-0", "address:racer-0", now, stored -> Optional.empty());
         }
         assertThat(failures.firstToSeeLock("user:racer-0", SignInThrottle.LOCK_AFTER)).isTrue();
         assertThat(otherFailures.firstToSeeLock("user:racer-0", SignInThrottle.LOCK_AFTER)).isFalse();
@@ -194,11 +268,11 @@ class SignInThrottleTests {
 
     @Test
     void oldFailuresAreForgottenAndOnlyTheMostRecentKeysAreKept() {
-        failures.add("user:old", now);
+        count("user:old");
         now = now.plus(SignInThrottle.FORGET_AFTER).plusSeconds(1);
         for (int i = 0; i < 5; i++) {
             now = now.plusSeconds(1);
-            failures.add("user:recent-" + i, now);
+            count("user:recent-" + i);
         }
 
         assertThat(failures.expire(now.minus(SignInThrottle.FORGET_AFTER), 3)).isEqualTo(3);
@@ -209,12 +283,17 @@ class SignInThrottleTests {
         assertThat(failures.count()).isEqualTo(3);
     }
 
+    /** Counts an attempt of {@code key} alone, as the store's callers count a user's and an address's. */
+    private void count(String key) {
+        assertThat(failures.attempt(key, key, now, stored -> Optional.empty())).isEmpty();
+    }
+
     @Test
     void aFailureForgetsTheFailuresOfADayAgo() {
-        throttle.failed("admin", "10.0.0.1");
+        fail(throttle, "admin", "10.0.0.1");
         now = now.plus(SignInThrottle.FORGET_AFTER).plus(SignInThrottle.TIDY_EVERY);
 
-        otherInstance.failed("someone", "10.0.0.2");
+        fail(otherInstance, "someone", "10.0.0.2");
 
         assertThat(failures.find("user:admin", "address:10.0.0.1")).isEmpty();
         assertThat(failures.count()).isEqualTo(2);
@@ -224,10 +303,10 @@ class SignInThrottleTests {
     void longAndOddNamesAreCountedUnderAKeyThatFits() {
         String name = "x".repeat(10_000) + "\0";
         for (int i = 0; i <= SignInThrottle.FREE_FAILURES; i++) {
-            throttle.failed(name, "10.0.0.1\0");
+            fail(throttle, name, "10.0.0.1\0");
         }
 
-        assertThat(otherInstance.wait(name + "y", "10.0.0.1\0")).contains(Duration.ofSeconds(1));
+        assertThat(otherInstance.attempt(name + "y", "10.0.0.1\0")).contains(Duration.ofSeconds(1));
         assertThat(failures.count()).isEqualTo(2);
     }
 
@@ -235,10 +314,11 @@ class SignInThrottleTests {
     void aNameWithLineBreaksIsKeptAsOneLineWithoutControlCharacters() {
         String forged = "eve\r\n2026-12-01 WARN Sign-in for user 'admin' is locked";
         for (int i = 0; i < SignInThrottle.LOCK_AFTER; i++) {
-            throttle.failed(forged, "10.0.0.9");
+            now = now.plus(SignInThrottle.MAX_DELAY);
+            fail(throttle, forged, "10.0.0.9");
         }
 
-        assertThat(otherInstance.wait(forged, "10.0.0.9")).isPresent();
+        assertThat(otherInstance.attempt(forged, "10.0.0.9")).isPresent();
         assertThat(failures.find("user:eve\uFFFD\uFFFD2026-12-01 warn sign-in for user 'admin' is locked",
                 "address:10.0.0.9")).hasSize(2).allSatisfy(f -> assertThat(f.key()).doesNotContain("\r", "\n"));
     }
