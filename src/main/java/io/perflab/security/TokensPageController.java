@@ -43,8 +43,11 @@ class TokensPageController {
 
     @PostMapping("/settings/tokens/{id}/revoke")
     String processRevocation(@PathVariable long id, Principal principal, RedirectAttributes redirect) {
-        tokens.revoke(id, principal.getName());
-        redirect.addFlashAttribute("message", "Token " + id + " is revoked.");
+        if (tokens.revoke(id, principal.getName())) {
+            redirect.addFlashAttribute("message", "Token " + id + " is revoked.");
+        } else {
+            redirect.addFlashAttribute("error", "There is no API token with id " + id + ".");
+        }
         return "redirect:/settings/tokens";
     }
 }

@@ -196,12 +196,7 @@ class ApiTokensTests extends UploadServer {
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(anonymous.statusCode()).isEqualTo(302);
 
-        String login = browser.send(HttpRequest.newBuilder(URI.create(base() + "/login")).GET().build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        HttpResponse<String> signedIn = browser.send(form("/login", "username=admin&password="
-                + URLEncoder.encode(adminPassword(), StandardCharsets.UTF_8) + "&_csrf=" + csrf(login)),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(signedIn.statusCode()).isEqualTo(302);
+        signInAsAdmin(browser);
 
         String page = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).body();
@@ -222,7 +217,35 @@ class ApiTokensTests extends UploadServer {
         HttpResponse<String> revoked = browser.send(form("/settings/tokens/" + id + "/revoke", "_csrf=" + csrf(again)),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(revoked.statusCode()).isEqualTo(302);
+        assertThat(browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body()).contains("Token " + id + " is revoked.");
         assertThat(post("/api/v1/uploads", secret.group(1), "application/json", UPLOAD).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void settingsPageSaysSoWhenTheTokenToRevokeDoesNotExist() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signInAsAdmin(browser);
+        String page = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+
+        HttpResponse<String> revoked = browser.send(form("/settings/tokens/999999/revoke", "_csrf=" + csrf(page)),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(revoked.statusCode()).isEqualTo(302);
+        String location = revoked.headers().firstValue("Location").orElseThrow();
+        String after = browser.send(HttpRequest.newBuilder(URI.create(location.startsWith("http") ? location
+                : base() + location)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(after).contains("There is no API token with id 999999.").doesNotContain("is revoked");
+    }
+
+    private void signInAsAdmin(HttpClient browser) throws Exception {
+        String login = browser.send(HttpRequest.newBuilder(URI.create(base() + "/login")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        HttpResponse<String> signedIn = browser.send(form("/login", "username=admin&password="
+                + URLEncoder.encode(adminPassword(), StandardCharsets.UTF_8) + "&_csrf=" + csrf(login)),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.statusCode()).isEqualTo(302);
     }
 
     private HttpRequest form(String path, String body) {
