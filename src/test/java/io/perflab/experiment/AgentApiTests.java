@@ -74,11 +74,17 @@ class AgentApiTests {
     void onlyAgentTokensAndAdminsActAsAgentsAndAgentTokensDoNothingElse() throws Exception {
         String userToken = admin.read(admin.post("/api/v1/tokens", Map.of("name", "ci")).body()).get("token").asText();
 
-        assertThat(send(userToken, "/api/v1/agents", registration("x", "pool=a")).statusCode()).isEqualTo(403);
+        HttpResponse<String> userRegisters = send(userToken, "/api/v1/agents", registration("x", "pool=a"));
+        assertThat(userRegisters.statusCode()).isEqualTo(403);
+        // what the refusing rule asks for, not always an administrator
+        assertThat(admin.read(userRegisters.body()).get("detail").asText()).isEqualTo("Your credentials do not "
+                + "allow this request: it needs an agent (a token of role agent) or an administrator.");
         assertThat(send(null, "/api/v1/agents", registration("x", "pool=a")).statusCode()).isEqualTo(401);
         assertThat(send(agentToken, "/api/v1/agents", registration("x", "pool=a")).statusCode()).isEqualTo(201);
         HttpResponse<String> agentQueues = send(agentToken, "/api/v1/experiments", "{\"name\": \"nope\"}");
         assertThat(agentQueues.statusCode()).isEqualTo(403);
+        assertThat(admin.read(agentQueues.body()).get("detail").asText()).isEqualTo("Your credentials do not "
+                + "allow this request: it needs a user (signed in, or a token of role user) or an administrator.");
         assertThat(agentQueues.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("application/problem+json"));
         HttpResponse<String> badRole = admin.post("/api/v1/tokens", Map.of("name", "x", "role", "root"));

@@ -55,7 +55,8 @@ class ApiTokensTests extends UploadServer {
         assertThat(post("/api/v1/tokens", null, "application/json", "{\"name\":\"x\"}").statusCode()).isEqualTo(401);
         HttpResponse<String> asUser = post("/api/v1/tokens", userToken, "application/json", "{\"name\":\"x\"}");
         assertThat(asUser.statusCode()).isEqualTo(403);
-        assertThat(read(asUser.body()).get("detail").asString()).contains("needs an administrator");
+        assertThat(read(asUser.body()).get("detail").asString())
+                .isEqualTo("Your credentials do not allow this request: it needs an administrator.");
         assertThat(send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/tokens"))
                 .header("Authorization", "Bearer " + userToken).GET()).statusCode()).isEqualTo(403);
 
