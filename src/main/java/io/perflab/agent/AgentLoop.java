@@ -47,6 +47,8 @@ public final class AgentLoop {
 
     private static final Duration FIRST_RETRY = Duration.ofMillis(250);
     private static final String REFUSED_TRIAL = "the service refused a trial: ";
+    static final String RUNS_NO_COMMANDS = "this agent does not run commands (it was started without --commands), "
+            + "so it ran nothing of this command experiment";
     private static final Duration LAST_RETRY = Duration.ofSeconds(5);
 
     /** A call to the service. */
@@ -222,9 +224,18 @@ public final class AgentLoop {
         }
     }
 
-    /** Runs an assigned experiment's pending trials, posting each, then its end. */
+    /**
+     * Runs an assigned experiment's pending trials, posting each, then its end. An agent started without
+     * {@code --commands} runs no shell command, whatever the service assigns it: it posts such an experiment's end
+     * as FAILED at once.
+     */
     private void runExperiment(Assignment assignment) {
         long experimentId = assignment.experimentId();
+        if (assignment.runsCommands() && !registration.runsCommands()) {
+            log.accept("experiment " + experimentId + " '" + assignment.name() + "' refused: " + RUNS_NO_COMMANDS);
+            postFinish(experimentId, "FAILED", RUNS_NO_COMMANDS);
+            return;
+        }
         Running current = new Running(experimentId, new ExperimentRunner(launcher, metricsReader));
         running = current;
         String outcome;
@@ -295,6 +306,11 @@ public final class AgentLoop {
             log.accept("experiment " + experimentId + " dropped: " + current.cancelledBy);
             return;
         }
+        postFinish(experimentId, outcome, message);
+    }
+
+    /** Posts how the run of an experiment ended, retrying while the service cannot be reached. */
+    private void postFinish(long experimentId, String outcome, String message) {
         Finish finish = Finish.of(outcome, message);
         try {
             Boolean sent = retrying("post the end of experiment " + experimentId, () -> {

@@ -122,6 +122,12 @@ public final class AgentProtocol {
                              @Schema(nullable = true) String workload, AssignedVariant without, AssignedVariant with,
                              List<Integer> pendingOrdinals, List<Integer> pendingPairs) {
 
+        /** Whether running it runs shell commands: a command experiment, or any variant with a command. */
+        public boolean runsCommands() {
+            return "COMMAND".equalsIgnoreCase(kind) || without != null && without.command() != null
+                    || with != null && with.command() != null;
+        }
+
         /** The plan the runner runs: the same for the built-in agent and a remote one. */
         public ExperimentPlan toPlan() {
             Workload settings = workload == null ? Workload.DEFAULTS

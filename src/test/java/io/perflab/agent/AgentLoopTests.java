@@ -1,0 +1,169 @@
+package io.perflab.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.perflab.agent.AgentProtocol.Registration;
+import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.upload.OutputMetricsReader;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@link AgentLoop} against a fake service that assigns a command experiment whatever the agent registered with, as
+ * a compromised or misconfigured service could: an agent started without {@code --commands} runs no shell command.
+ */
+class AgentLoopTests {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final long AGENT = 7;
+    private static final long EXPERIMENT = 42;
+
+    @TempDir
+    Path dir;
+
+    private HttpServer server;
+    private ExecutorService handlers;
+    private final AtomicBoolean assigned = new AtomicBoolean();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    /** Released when the test ends: polls after the first wait for it, as a long poll waits for an experiment. */
+    private final CountDownLatch testEnded = new CountDownLatch(1);
+    private final List<JsonNode> finishes = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> trials = new CopyOnWriteArrayList<>();
+    private Path ranCommand;
+
+    @BeforeEach
+    void fakeService() throws IOException {
+        ranCommand = dir.resolve("the command ran");
+        server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        handlers = Executors.newCachedThreadPool();
+        server.setExecutor(handlers);
+        server.createContext("/api/v1/agents", this::answer);
+        server.start();
+    }
+
+    @AfterEach
+    void stopService() {
+        testEnded.countDown();
+        server.stop(0);
+        handlers.shutdownNow();
+    }
+
+    @Test
+    void anAgentStartedWithoutCommandsRunsNoCommandTheServiceAssignsAndFailsTheExperiment() throws Exception {
+        List<String> log = new CopyOnWriteArrayList<>();
+
+        runUntilFinished(false, log::add);
+
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("FAILED");
+            assertThat(finish.get("message").asString()).isEqualTo("this agent does not run commands (it was "
+                    + "started without --commands), so it ran nothing of this command experiment");
+        });
+        assertThat(ranCommand).doesNotExist();
+        assertThat(trials).isEmpty();
+        assertThat(log).anySatisfy(line -> assertThat(line).contains("experiment 42 'sneaky' refused")
+                .contains("does not run commands"));
+    }
+
+    /** The same assignment, to an agent that runs commands: it does run, so the refusal above is the agent's. */
+    @Test
+    void anAgentStartedWithCommandsRunsThem() throws Exception {
+        runUntilFinished(true, line -> { });
+
+        assertThat(ranCommand).exists();
+        assertThat(trials).hasSize(4);
+        assertThat(finishes).singleElement()
+                .satisfies(finish -> assertThat(finish.get("outcome").asString()).isEqualTo("COMPLETED"));
+    }
+
+    private void runUntilFinished(boolean runsCommands, Consumer<String> log) throws Exception {
+        AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
+                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
+                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::accept);
+        Thread running = new Thread(agent::run, "agent under test");
+        running.start();
+        try {
+            assertThat(finished.await(60, TimeUnit.SECONDS)).as("the agent posted the experiment's end").isTrue();
+        } finally {
+            agent.stop();
+            testEnded.countDown();
+            assertThat(agent.awaitEnd(Duration.ofSeconds(30))).isTrue();
+            running.join(10_000);
+        }
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            if (path.equals("/api/v1/agents")) {
+                send(exchange, 201, "{\"agentId\": " + AGENT + ", \"heartbeatSeconds\": 60, "
+                        + "\"heartbeatTimeoutSeconds\": 180}");
+            } else if (path.endsWith("/poll")) {
+                if (assigned.compareAndSet(false, true)) {
+                    send(exchange, 200, assignment());
+                } else {
+                    testEnded.await(5, TimeUnit.SECONDS);
+                    send(exchange, 204, null);
+                }
+            } else if (path.endsWith("/heartbeat")) {
+                send(exchange, 200, "{\"cancel\": false}");
+            } else if (path.endsWith("/trials")) {
+                trials.add(JSON.readTree(body));
+                send(exchange, 201, "{\"stored\": true, \"cancel\": false}");
+            } else if (path.endsWith("/finish")) {
+                finishes.add(JSON.readTree(body));
+                send(exchange, 204, null);
+                finished.countDown();
+            } else {
+                send(exchange, 404, "{\"detail\": \"no " + path + " here\"}");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            send(exchange, 204, null);
+        }
+    }
+
+    /** A command experiment of two runs per variant whose command leaves a file behind. */
+    private String assignment() {
+        String command = JSON.writeValueAsString("touch '" + ranCommand + "'");
+        return """
+                {"experimentId": %d, "name": "sneaky", "kind": "COMMAND", "design": "fresh", "runsPerVariant": 2,
+                 "order": "interleaved", "seed": 1, "trialTimeoutSeconds": 30, "maxFailures": 1,
+                 "windowsPerPair": 1, "workload": null, "without": {"command": %s}, "with": {"command": %s},
+                 "pendingOrdinals": [0, 1, 2, 3], "pendingPairs": []}""".formatted(EXPERIMENT, command, command);
+    }
+
+    private static void send(HttpExchange exchange, int status, String json) throws IOException {
+        if (json == null) {
+            exchange.sendResponseHeaders(status, -1);
+        } else {
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        }
+        exchange.close();
+    }
+}
