@@ -109,7 +109,7 @@ final class AbCommand implements Callable<Integer> {
         ExperimentPlan plan = plan();
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("ab", stdout, spec.commandLine().getErr(),
-                processOptions.out());
+                processOptions.out(spec));
         if (plan.design().paired()) {
             PairStoppingRule rule = stoppingRule(plan, stdout);
             return execution.runPairs(plan, processOptions.launcher(spec, plan.jvmArgs()), rule, done -> {

@@ -113,11 +113,11 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         ExperimentPlan plan = plan();
         EffectCalibration effects = effectCalibration(plan.design());
+        java.nio.file.Path outFile = processOptions.out(spec);
         TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
-        PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(),
-                processOptions.out());
+        PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(), outFile);
         long start = System.nanoTime();
         java.util.function.Consumer<PlanExecution.Finished> report = done -> {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);

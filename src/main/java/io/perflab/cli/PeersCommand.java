@@ -48,10 +48,10 @@ final class PeersCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         MultiVariantPlan plan = plan();
+        java.nio.file.Path outFile = processOptions.out(spec);
         TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         PrintWriter stdout = spec.commandLine().getOut();
-        PlanExecution execution = new PlanExecution("peers", stdout, spec.commandLine().getErr(),
-                processOptions.out());
+        PlanExecution execution = new PlanExecution("peers", stdout, spec.commandLine().getErr(), outFile);
         return execution.run(plan, launcher, done -> stdout.print(PeersSummary.format(done.results())))
                 .exitStatus();
     }

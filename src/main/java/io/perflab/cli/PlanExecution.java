@@ -182,7 +182,11 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
         try {
             writer.write(new ArrayList<>(results));
         } catch (IOException e) {
-            err.println("perflab " + name + ": cannot write " + outFile + ": " + e.getMessage());
+            String reason = e instanceof java.nio.file.NoSuchFileException ? "its folder no longer exists"
+                    : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason()
+                    : e.getMessage();
+            err.println("perflab " + name + ": cannot write " + outFile + ": " + reason);
         }
     }
 

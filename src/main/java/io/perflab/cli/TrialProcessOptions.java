@@ -6,6 +6,7 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialProcessSettings;
 import io.perflab.runner.rpcbench.Seconds;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -98,7 +99,25 @@ final class TrialProcessOptions {
     }
 
     /** The experiment file, or null. */
-    Path out() {
+    /**
+     * The {@code --out} file, or null: checked before any trial runs, since it is first written after the first
+     * trial (a run of an hour with a file that cannot be written would save nothing).
+     *
+     * @throws ParameterException naming {@code --out} when its folder is missing or cannot be written, or it is a
+     *     folder itself
+     */
+    Path out(CommandSpec spec) {
+        if (out == null) {
+            return null;
+        }
+        Path folder = out.toAbsolutePath().getParent();
+        String problem = Files.isDirectory(out) ? "is a folder; give a file name"
+                : folder == null || !Files.isDirectory(folder) ? "its folder " + folder + " does not exist"
+                : !Files.isWritable(folder) ? "its folder " + folder + " cannot be written"
+                : Files.exists(out) && !Files.isWritable(out) ? "the file exists and cannot be written" : null;
+        if (problem != null) {
+            throw new ParameterException(spec.commandLine(), "--out " + out + ": " + problem);
+        }
         return out;
     }
 

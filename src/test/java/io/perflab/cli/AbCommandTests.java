@@ -86,6 +86,11 @@ class AbCommandTests extends CommandLineTests {
         assertRejected("needs both --with-cmd and --without-cmd", "ab", "--runs", "2", "--with-cmd", "true");
         assertRejected("--max-failures must be ≥ 0", "ab", "--runs", "2", "--max-failures", "-1");
         assertRejected("Missing required option: '--runs=N'", "ab", "--design", "fresh");
+        // --out is first written after the first trial: a file that cannot be written is refused before any runs
+        assertRejected("--out /nonexistent/folder/x.json: its folder /nonexistent/folder does not exist", "ab",
+                "--runs", "2", "--out", "/nonexistent/folder/x.json");
+        assertRejected("--out " + System.getProperty("java.io.tmpdir") + ": is a folder; give a file name", "ab",
+                "--runs", "2", "--out", System.getProperty("java.io.tmpdir"));
     }
 
     @Test
