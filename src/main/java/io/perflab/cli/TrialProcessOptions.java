@@ -24,6 +24,8 @@ import picocli.CommandLine.ParameterException;
  */
 final class TrialProcessOptions {
 
+    private static final Duration MIN_TRIAL_TIMEOUT = Duration.ofSeconds(1);
+
     @Option(names = "--trial-timeout", paramLabel = "S",
             description = "Kill a trial after this many seconds (default: warmup + run + 60).")
     private String trialTimeout;
@@ -57,7 +59,13 @@ final class TrialProcessOptions {
     <P extends TrialProcessSettings<P>> P applyTo(P plan) {
         P result = plan.withMaxFailures(maxFailures);
         if (trialTimeout != null) {
-            result = result.withTrialTimeout(seconds("--trial-timeout", trialTimeout));
+            Duration timeout = seconds("--trial-timeout", trialTimeout);
+            if (timeout.compareTo(MIN_TRIAL_TIMEOUT) < 0) {
+                // as the API's trialTimeoutSeconds: below it every trial is killed before its JVM has started
+                throw new IllegalArgumentException("--trial-timeout must be at least " + MIN_TRIAL_TIMEOUT.toSeconds()
+                        + " s, got " + trialTimeout);
+            }
+            result = result.withTrialTimeout(timeout);
         }
         if (cooldown != null) {
             result = result.withCooldown(seconds("--cooldown", cooldown));

@@ -81,6 +81,8 @@ class AbCommandTests extends CommandLineTests {
         assertRejected("--with: unknown engine option 'nagle'", "ab", "--runs", "2", "--with", "nagle=off");
         assertRejected("--without: ", "ab", "--runs", "2", "--without", "completion=psychic");
         assertRejected("--trial-timeout must not be negative", "ab", "--runs", "2", "--trial-timeout", "-5");
+        assertRejected("--trial-timeout must be at least 1 s, got 0.001", "ab", "--runs", "2", "--trial-timeout",
+                "0.001");
         assertRejected("'--warmup-seconds': must be a number of seconds ≥ 0, 'auto' or 'auto:MAX'", "ab", "--runs",
                 "2", "--warmup-seconds", "-1");
         assertRejected("needs both --with-cmd and --without-cmd", "ab", "--runs", "2", "--with-cmd", "true");
