@@ -3,8 +3,10 @@ package io.perflab.experiment;
 import io.perflab.system.ApiPage;
 import io.perflab.system.ApiProblem;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import java.io.BufferedWriter;
@@ -56,6 +58,12 @@ class ExperimentApiController {
     /** The answer to a control request: the experiment and what was asked ({@code cancel}) or what it is now. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Control(long id, String action, String status) {
+    }
+
+    /** One sample of {@code /samples}, as its JSON shows it; {@code pair} and {@code window} in a paired design only. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit,
+                     Integer pair, Integer window) {
     }
 
     @PostMapping
@@ -123,6 +131,9 @@ class ExperimentApiController {
      * {@code window} in a paired design only.
      */
     @GetMapping(path = "/{id}/samples", produces = MediaType.APPLICATION_JSON_VALUE)
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "every sample",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(
+                    schema = @Schema(implementation = SampleRow.class))))
     void samples(@PathVariable long id, HttpServletResponse response) throws IOException {
         experiments.get(id);
         Map<String, MetricDefinition> definitions = experiments.metricDefinitions(id);
