@@ -92,8 +92,8 @@ final class CommandTrial {
         } catch (IOException e) {
             return notStarted(label, ordinal, start, clock, "could not start /bin/sh: " + e.getMessage());
         }
-        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr", line -> false);
-        OutputTail stdout = OutputTail.start(process.getInputStream(), "trial-" + ordinal + "-stdout", line -> false);
+        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr");
+        OutputTail stdout = OutputTail.start(process.getInputStream(), "trial-" + ordinal + "-stdout");
         TrialProcesses.Ending ending = processes.await(process, timeout);
         long elapsedNanos = nanoClock.getAsLong() - startNanos;
         ResourceUsage usage = ResourceUsage.children().minus(before);

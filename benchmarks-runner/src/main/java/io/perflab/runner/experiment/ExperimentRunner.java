@@ -238,8 +238,7 @@ public final class ExperimentRunner {
                     }
                     return false;
                 });
-        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr",
-                line -> false);
+        OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr");
         TrialProcesses.Ending ending = processes.await(process, timeout);
         TrialOutput.drain(stdout, stderr);
         Instant end = clock.instant();

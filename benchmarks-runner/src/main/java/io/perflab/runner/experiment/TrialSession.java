@@ -55,7 +55,7 @@ final class TrialSession {
             }
             return false;
         }, () -> events.add(new Event(side, null)));
-        this.stderr = OutputTail.start(process.getErrorStream(), name + "-stderr", line -> false);
+        this.stderr = OutputTail.start(process.getErrorStream(), name + "-stderr");
     }
 
     /**
