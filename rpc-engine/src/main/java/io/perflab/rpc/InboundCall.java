@@ -67,8 +67,13 @@ final class InboundCall implements Runnable {
             status = e.status().code() >= 0 && e.status() != RpcStatus.OK ? e.status() : RpcStatus.REMOTE_ERROR;
             detail = e.detail();
         } catch (IndexOutOfBoundsException e) {
-            status = RpcStatus.INVALID_REQUEST;
-            detail = "request body too short: " + e.getMessage();
+            if (ranPastTheEnd(e, req)) {
+                status = RpcStatus.INVALID_REQUEST;
+                detail = "request body too short: " + e.getMessage();
+            } else {
+                status = RpcStatus.REMOTE_ERROR;
+                detail = e.toString();
+            }
         } catch (Throwable t) {
             status = RpcStatus.REMOTE_ERROR;
             detail = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
@@ -80,6 +85,17 @@ final class InboundCall implements Runnable {
         }
         WireFormat.finishResponse(resp, callId, status);
         return resp;
+    }
+
+    /**
+     * Whether {@code e} says that {@code request} had fewer readable bytes than the handler read. Netty ends the
+     * message of a read past the end with the buffer that ran short ({@code readerIndex(4) + length(4) exceeds
+     * writerIndex(6): <buffer>}), so a bound broken elsewhere — the response, an array of the handler's — is told
+     * apart from a request that is too short.
+     */
+    private static boolean ranPastTheEnd(IndexOutOfBoundsException e, ByteBuf request) {
+        String message = e.getMessage();
+        return message != null && message.endsWith(request.toString());
     }
 
     ByteBuf takeResponse() {

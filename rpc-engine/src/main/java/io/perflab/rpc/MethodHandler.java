@@ -9,8 +9,9 @@ import io.netty.buffer.ByteBuf;
  * <p>Read the request body from {@code request} (valid only during the call; do not retain it) and
  * append the response body to {@code response} with its {@code write…} methods. To reject a request
  * throw {@link RpcException} with {@link RpcStatus#INVALID_REQUEST}; reading past the end of the
- * request ({@link IndexOutOfBoundsException}) is also answered {@code INVALID_REQUEST}. Any other
- * exception is answered {@link RpcStatus#REMOTE_ERROR} with its message.
+ * request ({@link IndexOutOfBoundsException} from {@code request}) is also answered
+ * {@code INVALID_REQUEST}. Any other exception, an {@code IndexOutOfBoundsException} of another buffer or
+ * array included, is answered {@link RpcStatus#REMOTE_ERROR} with its message.
  */
 @FunctionalInterface
 public interface MethodHandler {

@@ -36,6 +36,7 @@ class ServerConnectionHandlerTests {
                     resp.writeLong(1);
                     throw new IllegalStateException("handler broke: " + req.readableBytes());
                 })
+                .method("CopyTooMuch", (req, resp) -> resp.writeBytes(new byte[2], 0, req.readInt()))
                 .build();
         MethodTable methods = new MethodTable(List.of(BenchmarkService.definition(), probe));
         ServerConfig config = ServerConfig.defaults().withWorkerThreads(0).withMaxFrameBytes(1 << 20);
@@ -87,7 +88,20 @@ class ServerConnectionHandlerTests {
         r.body().release();
         TestFrames.Response tooShort = send(TestFrames.request(6, 0, "Probe.Capacity", new byte[2]));
         assertThat(tooShort.status()).isEqualTo(RpcStatus.INVALID_REQUEST);
+        assertThat(tooShort.text()).startsWith("request body too short: ").contains("+ length(4) exceeds writerIndex(");
         tooShort.body().release();
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void anIndexOutOfBoundsThatIsNotTheRequestsEndIsARemoteErrorWithItsCause() {
+        start(EngineOptions.defaults());
+        TestFrames.Response r = send(TestFrames.request(9, 0, "Probe.CopyTooMuch",
+                ByteBuffer.allocate(4).putInt(4).array()));
+        assertThat(r.status()).isEqualTo(RpcStatus.REMOTE_ERROR);
+        assertThat(r.text()).isEqualTo("java.lang.IndexOutOfBoundsException: Range [0, 0 + 4) out of bounds for "
+                + "length 2");
+        r.body().release();
         assertThat(channel.isOpen()).isTrue();
     }
 
