@@ -9,8 +9,11 @@ import io.netty.buffer.ByteBuf;
  * <ul>
  *   <li>{@code Calculator.Add}: request {@code int32 x, int32 y}; response {@code int32 x + y}.</li>
  *   <li>{@code Calculator.Echo}: request {@code int32 responseBytes} then any payload; response
- *       {@code responseBytes} bytes: the payload's first bytes, padded with zeros if it is shorter.</li>
- *   <li>{@code Calculator.Sleep}: request {@code int32 millis}; sleeps that long, empty response.</li>
+ *       {@code responseBytes} bytes: the payload's first bytes, padded with zeros if it is shorter. A negative
+ *       {@code responseBytes}, or one larger than a response frame carries ({@code maxFrameBytes} less the
+ *       response header), is refused with {@code INVALID_REQUEST} before anything is allocated.</li>
+ *   <li>{@code Calculator.Sleep}: request {@code int32 millis}; sleeps that long, empty response; a negative
+ *       {@code millis} is refused with {@code INVALID_REQUEST}.</li>
  * </ul>
  */
 public final class BenchmarkService {
@@ -108,6 +111,11 @@ public final class BenchmarkService {
             throw new RpcException(RpcStatus.INVALID_REQUEST, "Calculator.Echo responseBytes is negative: "
                     + responseBytes);
         }
+        if (responseBytes > response.maxWritableBytes()) {
+            throw new RpcException(RpcStatus.INVALID_REQUEST, "Calculator.Echo responseBytes " + responseBytes
+                    + " exceeds " + response.maxWritableBytes() + ", the largest response a frame of this "
+                    + "server's maxFrameBytes carries");
+        }
         int copied = Math.min(responseBytes, request.readableBytes());
         response.writeBytes(request, copied);
         response.writeZero(responseBytes - copied);
@@ -118,6 +126,10 @@ public final class BenchmarkService {
             throw new RpcException(RpcStatus.INVALID_REQUEST, "Calculator.Sleep expects int32 millis, got "
                     + request.readableBytes() + " bytes");
         }
-        Thread.sleep(request.readInt());
+        int millis = request.readInt();
+        if (millis < 0) {
+            throw new RpcException(RpcStatus.INVALID_REQUEST, "Calculator.Sleep millis is negative: " + millis);
+        }
+        Thread.sleep(millis);
     }
 }

@@ -1,7 +1,6 @@
 package io.perflab.rpc;
 
 import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A request being served: created (or taken from the connection's pool) on the reactor, run by a
@@ -51,18 +50,21 @@ final class InboundCall implements Runnable {
         connection.sendResponse(this);
     }
 
+    /**
+     * Runs the handler into a response buffer that cannot grow past a frame of {@code maxFrameBytes}: a handler
+     * sees in {@link ByteBuf#maxWritableBytes()} how large a body may be, and one that writes more fails at that
+     * write instead of after the whole body was built.
+     */
     private ByteBuf invoke(ByteBuf req) {
-        ByteBuf resp = connection.alloc().ioBuffer(connection.callBufferInitialBytes());
+        int maxCapacity = (int) Math.min((long) WireFormat.LENGTH_FIELD_BYTES + connection.maxFrameBytes(),
+                Integer.MAX_VALUE);
+        ByteBuf resp = connection.alloc().ioBuffer(Math.min(connection.callBufferInitialBytes(), maxCapacity),
+                maxCapacity);
         WireFormat.beginResponse(resp);
         RpcStatus status = RpcStatus.OK;
         String detail = null;
         try {
             handler.handle(req, resp);
-            if (resp.writerIndex() - WireFormat.LENGTH_FIELD_BYTES > connection.maxFrameBytes()) {
-                status = RpcStatus.REMOTE_ERROR;
-                detail = "response of " + (resp.writerIndex() - WireFormat.RESPONSE_HEADER_BYTES)
-                        + " bytes exceeds maxFrameBytes " + connection.maxFrameBytes();
-            }
         } catch (RpcException e) {
             status = e.status().code() >= 0 && e.status() != RpcStatus.OK ? e.status() : RpcStatus.REMOTE_ERROR;
             detail = e.detail();
@@ -70,6 +72,10 @@ final class InboundCall implements Runnable {
             if (ranPastTheEnd(e, req)) {
                 status = RpcStatus.INVALID_REQUEST;
                 detail = "request body too short: " + e.getMessage();
+            } else if (ranPastTheEnd(e, resp)) {
+                status = RpcStatus.REMOTE_ERROR;
+                detail = "the response does not fit in a frame of maxFrameBytes " + connection.maxFrameBytes()
+                        + ": " + e.getMessage();
             } else {
                 status = RpcStatus.REMOTE_ERROR;
                 detail = e.toString();
@@ -80,22 +86,24 @@ final class InboundCall implements Runnable {
         }
         connection.metrics().callsHandled.increment();
         if (status != RpcStatus.OK) {
-            resp.writerIndex(WireFormat.RESPONSE_HEADER_BYTES);
-            resp.writeCharSequence(String.valueOf(detail), StandardCharsets.UTF_8);
+            // a buffer of its own: the detail need not fit in what the handler's body could hold
+            resp.release();
+            return WireFormat.errorResponse(connection.alloc(), callId, status, String.valueOf(detail));
         }
         WireFormat.finishResponse(resp, callId, status);
         return resp;
     }
 
     /**
-     * Whether {@code e} says that {@code request} had fewer readable bytes than the handler read. Netty ends the
-     * message of a read past the end with the buffer that ran short ({@code readerIndex(4) + length(4) exceeds
-     * writerIndex(6): <buffer>}), so a bound broken elsewhere — the response, an array of the handler's — is told
-     * apart from a request that is too short.
+     * Whether {@code e} says that {@code buffer} ran short: the request had fewer readable bytes than the handler
+     * read, or the response could not grow by what the handler wrote. Netty ends the message of such a failure
+     * with the buffer at fault ({@code readerIndex(4) + length(4) exceeds writerIndex(6): <buffer>}, {@code
+     * writerIndex(9) + minWritableBytes(…) exceeds maxCapacity(…): <buffer>}), so each is told apart from a bound
+     * broken elsewhere, such as an array of the handler's.
      */
-    private static boolean ranPastTheEnd(IndexOutOfBoundsException e, ByteBuf request) {
+    private static boolean ranPastTheEnd(IndexOutOfBoundsException e, ByteBuf buffer) {
         String message = e.getMessage();
-        return message != null && message.endsWith(request.toString());
+        return message != null && message.endsWith(buffer.toString());
     }
 
     ByteBuf takeResponse() {

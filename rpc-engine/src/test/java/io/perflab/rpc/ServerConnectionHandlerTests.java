@@ -115,6 +115,54 @@ class ServerConnectionHandlerTests {
     }
 
     @Test
+    void echoRefusesAResponseLargerThanAFrameBeforeBuildingIt() {
+        start(EngineOptions.defaults());
+        int largest = (1 << 20) - 5; // maxFrameBytes less the call id and status
+
+        ByteBuf refused = sendRaw(echoRequest(10, largest + 1));
+        assertThat(refused.capacity()).as("the answer's buffer").isLessThan(4096);
+        TestFrames.Response r = TestFrames.Response.read(refused);
+        assertThat(r.status()).isEqualTo(RpcStatus.INVALID_REQUEST);
+        assertThat(r.text()).isEqualTo("Calculator.Echo responseBytes 1048572 exceeds 1048571, the largest response "
+                + "a frame of this server's maxFrameBytes carries");
+        r.body().release();
+        TestFrames.Response huge = TestFrames.Response.read(sendRaw(echoRequest(11, Integer.MAX_VALUE)));
+        assertThat(huge.status()).isEqualTo(RpcStatus.INVALID_REQUEST);
+        assertThat(huge.text()).startsWith("Calculator.Echo responseBytes 2147483647 exceeds 1048571");
+        huge.body().release();
+
+        TestFrames.Response fits = TestFrames.Response.read(sendRaw(echoRequest(12, largest)));
+        assertThat(fits.status()).isEqualTo(RpcStatus.OK);
+        assertThat(fits.body().readableBytes()).isEqualTo(largest);
+        fits.body().release();
+    }
+
+    @Test
+    void aHandlerWritingPastTheFrameFailsAtThatWrite() {
+        start(EngineOptions.defaults());
+        ByteBuf raw = sendRaw(TestFrames.request(13, 0, "Probe.Capacity", ByteBuffer.allocate(4).putInt(1 << 20)
+                .array()));
+
+        assertThat(raw.capacity()).as("the answer's buffer").isLessThan(4096);
+        TestFrames.Response r = TestFrames.Response.read(raw);
+        assertThat(r.status()).isEqualTo(RpcStatus.REMOTE_ERROR);
+        assertThat(r.text()).startsWith("the response does not fit in a frame of maxFrameBytes 1048576: "
+                + "writerIndex(9) + minWritableBytes(1048576) exceeds maxCapacity(1048580)");
+        r.body().release();
+    }
+
+    @Test
+    void sleepRefusesANegativeTime() {
+        start(EngineOptions.defaults());
+        TestFrames.Response r = send(TestFrames.request(14, 0, "Calculator.Sleep", ByteBuffer.allocate(4).putInt(-1)
+                .array()));
+
+        assertThat(r.status()).isEqualTo(RpcStatus.INVALID_REQUEST);
+        assertThat(r.text()).isEqualTo("Calculator.Sleep millis is negative: -1");
+        r.body().release();
+    }
+
+    @Test
     void truncatedHeaderClosesTheConnection() {
         start(EngineOptions.defaults());
         // Method name length 200 but only 3 bytes follow in the frame.
@@ -161,6 +209,10 @@ class ServerConnectionHandlerTests {
             assertThat(handler.pooledCalls()).isEqualTo(mode.equals("recycled") ? 1 : 0);
             channel.finishAndReleaseAll();
         }
+    }
+
+    private static byte[] echoRequest(int callId, int responseBytes) {
+        return TestFrames.request(callId, 0, "Calculator.Echo", ByteBuffer.allocate(4).putInt(responseBytes).array());
     }
 
     private ByteBuf sendRaw(byte[] frame) {
