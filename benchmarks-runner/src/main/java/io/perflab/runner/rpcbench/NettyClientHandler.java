@@ -11,9 +11,10 @@ import java.util.ArrayDeque;
  * The bare-Netty client's end of a connection: writes each {@link Call}'s request frame and completes the calls
  * with the answers in the order they were written, as the frames carry no call ids. Answers are checked against
  * the workload ({@link NettyMessages}); a wrong one fails its call only. A closed connection fails every
- * outstanding call and every later one, with the reason when one is known. Calls written from the event loop
- * are flushed once per read batch. Only the event loop runs this handler, so the outstanding calls need no
- * locking. Per channel.
+ * outstanding call and every later one, with the reason when one is known. A caller that gives up on a call
+ * closes the connection with a {@link Close} event: with no call ids, the late answer would otherwise complete
+ * the next call. Calls written from the event loop are flushed once per read batch. Only the event loop runs this
+ * handler, so the outstanding calls need no locking. Per channel.
  */
 final class NettyClientHandler extends ChannelDuplexHandler {
 
@@ -40,6 +41,13 @@ final class NettyClientHandler extends ChannelDuplexHandler {
 
         /** The call failed: a wrong answer, or the connection closed. */
         abstract void failed(String description);
+    }
+
+    /**
+     * A user event that closes the connection, failing its outstanding calls and every later one with
+     * {@code reason}; fired from any thread, it is handled on the event loop.
+     */
+    record Close(String reason) {
     }
 
     private final NettyMessages messages;
@@ -71,7 +79,7 @@ final class NettyClientHandler extends ChannelDuplexHandler {
         String problem;
         try {
             if (call == null) {
-                return; // an answer to no call, such as the late answer of a call that timed out
+                return; // an answer to no call: the server answered more often than it was asked
             }
             problem = messages.answerProblem(answer);
         } finally {
@@ -87,6 +95,18 @@ final class NettyClientHandler extends ChannelDuplexHandler {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         ctx.flush();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event instanceof Close close) {
+            if (closedReason == null) {
+                closedReason = close.reason();
+            }
+            ctx.close();
+            return;
+        }
+        ctx.fireUserEventTriggered(event);
     }
 
     @Override

@@ -9,6 +9,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@link NettyClientHandler}. A blocking call is written by the calling thread (Netty hands the write to the
  * event loop) and parks the thread until the handler, on the event loop, has its answer. A call chain's calls
  * are written from the event loop, as each answer comes in, and flushed once per read batch.
+ *
+ * <p>A blocking call without an answer by its deadline closes the connection: answers carry no call ids, so its
+ * late answer would complete the next call, and every call after it would take its predecessor's answer with two
+ * calls in flight where the bench counts one. The call fails saying so, and so does every later call.
  */
 final class NettyConnection implements RpcStack.Connection {
 
@@ -20,11 +24,18 @@ final class NettyConnection implements RpcStack.Connection {
 
     private final Channel channel;
     private final NettyMessages messages;
-    private final BlockingCall blockingCall = new BlockingCall();
+    private final long callTimeoutMillis;
+    /** Replaced when a call is given up, so that what the handler later tells the old one reaches no new call. */
+    private BlockingCall blockingCall = new BlockingCall();
 
     NettyConnection(Channel channel, NettyMessages messages) {
+        this(channel, messages, Load.CALL_TIMEOUT_MILLIS);
+    }
+
+    NettyConnection(Channel channel, NettyMessages messages, long callTimeoutMillis) {
         this.channel = channel;
         this.messages = messages;
+        this.callTimeoutMillis = callTimeoutMillis;
     }
 
     @Override
@@ -52,11 +63,15 @@ final class NettyConnection implements RpcStack.Connection {
             hasAnswer = false;
             error = null;
             channel.writeAndFlush(this);
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Load.CALL_TIMEOUT_MILLIS);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(callTimeoutMillis);
             while (!hasAnswer && error == null) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
-                    throw new CallFailedException("no answer within " + Load.CALL_TIMEOUT_MILLIS + " ms");
+                    String reason = "no answer within " + callTimeoutMillis + " ms; the connection is closed, as "
+                            + "its answers carry no call ids and the late answer would be taken for the next call's";
+                    blockingCall = new BlockingCall();
+                    channel.pipeline().fireUserEventTriggered(new NettyClientHandler.Close(reason));
+                    throw new CallFailedException(reason);
                 }
                 LockSupport.parkNanos(this, remaining);
             }

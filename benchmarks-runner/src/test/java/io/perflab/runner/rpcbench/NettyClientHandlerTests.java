@@ -95,6 +95,18 @@ class NettyClientHandlerTests {
     }
 
     @Test
+    void aCloseEventClosesTheConnectionFailingEveryOutstandingCallWithItsReason() {
+        channel.writeOutbound(new RecordingCall("a", 1), new RecordingCall("b", 2));
+        releaseOutbound();
+
+        channel.pipeline().fireUserEventTriggered(new NettyClientHandler.Close("a gave up"));
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThat(outcomes).containsExactly("a failed: a gave up", "b failed: a gave up");
+        assertThat(channel.finish()).isFalse();
+    }
+
+    @Test
     void aCallWrittenAfterTheConnectionWentInactiveFailsAtOnceAndItsRequestIsReleased() {
         channel.pipeline().fireChannelInactive();
         RecordingCall late = new RecordingCall("late", 1);

@@ -61,6 +61,21 @@ class NettyConnectionTests {
     }
 
     @Test
+    void aBlockingCallWithoutAnswerClosesTheConnectionSoThatNoLaterCallTakesItsAnswer() {
+        NettyConnection impatient = new NettyConnection(channel, messages, 50);
+        String reason = "no answer within 50 ms; the connection is closed, as its answers carry no call ids and "
+                + "the late answer would be taken for the next call's";
+
+        assertThatThrownBy(() -> impatient.call(1)).isInstanceOf(CallFailedException.class).hasMessage(reason);
+        assertThat(bytesOf(channel.readOutbound())).isEqualTo(frameOfInts(1, 1));
+
+        assertThat(channel.isOpen()).isFalse();
+        assertThatThrownBy(() -> impatient.call(2)).isInstanceOf(CallFailedException.class)
+                .hasMessage("connection closed");
+        assertThat(channel.finish()).isFalse();
+    }
+
+    @Test
     void aBlockingCallOnAClosedConnectionFailsAtOnce() {
         channel.close();
 
