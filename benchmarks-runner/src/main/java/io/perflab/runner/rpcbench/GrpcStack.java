@@ -43,8 +43,8 @@ import java.util.function.UnaryOperator;
  * engine's handlers run on its reactors); plaintext. Each connection is its own {@link ManagedChannel} (one event
  * loop, one connection); sync calls are {@link ClientCalls#blockingUnaryCall}, async ones
  * {@link ClientCalls#asyncUnaryCall} with completions on the channel's event loop ({@code directExecutor}), as the
- * engine's run on its client reactor. Every call has the engine's 10 s deadline. Messages are described in
- * {@link GrpcMessages}.
+ * engine's run on its client reactor. Every call has the engine's 10 s deadline, and both ends accept messages as
+ * large as a workload's payloads ({@link #maxMessageBytes}). Messages are described in {@link GrpcMessages}.
  *
  * <p>The event loops are built here rather than by the engine's {@code Transports}: gRPC runs on its own shaded
  * copy of Netty, whose classes are not the engine's.
@@ -75,6 +75,7 @@ final class GrpcStack implements RpcStack {
                 .bossEventLoopGroup(boss)
                 .workerEventLoopGroup(serverLoops)
                 .channelType(serverChannel())
+                .maxInboundMessageSize(maxMessageBytes(workload))
                 .addService(service(ServerWork.of(workload.serverWorkNanos())));
         if (serverExecutor == null) {
             builder.directExecutor();
@@ -87,6 +88,17 @@ final class GrpcStack implements RpcStack {
             shutDownGroupsAndExecutor();
             throw new UncheckedIOException("gRPC server did not start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The largest message the server and the clients accept: Echo's request header and the largest payload a
+     * workload may ask for ({@link WorkloadSettings#MAX_PAYLOAD_BYTES}), or this workload's own if larger. gRPC's
+     * default of 4 MiB refused a 5 MB answer with {@code RESOURCE_EXHAUSTED}, a limit the other stacks do not have.
+     */
+    static int maxMessageBytes(Workload workload) {
+        long payload = Math.max(WorkloadSettings.MAX_PAYLOAD_BYTES,
+                Math.max(workload.requestBytes(), workload.responseBytes()));
+        return (int) Math.min(CalculatorMessages.ECHO_HEADER_BYTES + payload, Integer.MAX_VALUE);
     }
 
     private static ServerServiceDefinition service(Runnable work) {
@@ -123,6 +135,7 @@ final class GrpcStack implements RpcStack {
         InetSocketAddress address = (InetSocketAddress) server.getListenSockets().get(0);
         ManagedChannel channel = NettyChannelBuilder.forAddress(address)
                 .usePlaintext()
+                .maxInboundMessageSize(maxMessageBytes(workload))
                 .eventLoopGroup(loop)
                 .channelType(clientChannel())
                 .directExecutor()

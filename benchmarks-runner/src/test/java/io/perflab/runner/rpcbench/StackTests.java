@@ -75,6 +75,16 @@ class StackTests {
     }
 
     @Test
+    void grpcCarriesTheLargestPayloadsAWorkloadMayAskFor() throws CallFailedException {
+        int largest = WorkloadSettings.MAX_PAYLOAD_BYTES;
+        try (GrpcStack stack = new GrpcStack(Workload.DEFAULTS.withStack(Stack.GRPC).withPayload(largest, largest))) {
+            RpcStack.Connection connection = stack.connect(0); // which makes one call
+
+            connection.call(1);
+        }
+    }
+
+    @Test
     void engineOptionsAreRecordedForTheEngineOnly() {
         RpcBenchResult grpc = RpcBench.of(EngineOptions.defaults(), SHORT.withStack(Stack.GRPC)).run();
 
