@@ -5,10 +5,8 @@ import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.TrialMain;
 import io.perflab.runner.trial.TrialProtocol;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +20,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -56,6 +57,15 @@ public final class FastStart {
      */
     public static TrialLauncher prepare(TrialLauncher launcher, Path cacheDir, List<String> jvmArgs,
                                         Consumer<String> log) {
+        return prepare(launcher, cacheDir, jvmArgs, ARCHIVE_TIMEOUT, log);
+    }
+
+    /**
+     * As {@link #prepare(TrialLauncher, Path, List, Consumer)}, with {@code archiveTimeout} for the trial JVM that
+     * makes the archive instead of two minutes.
+     */
+    static TrialLauncher prepare(TrialLauncher launcher, Path cacheDir, List<String> jvmArgs, Duration archiveTimeout,
+                                 Consumer<String> log) {
         TrialLauncher extracted = launcher;
         List<String> entry = launcher.entryArguments();
         if (entry.size() >= 2 && entry.get(0).equals("-jar")) {
@@ -85,7 +95,7 @@ public final class FastStart {
             log.accept("cannot read the class path to name its class-data sharing archive: " + e.getMessage());
             return extracted;
         }
-        if (!Files.isRegularFile(archive) && !makeArchive(extracted, archive, jvmArgs, log)) {
+        if (!Files.isRegularFile(archive) && !makeArchive(extracted, archive, jvmArgs, archiveTimeout, log)) {
             return extracted;
         }
         if (packed) {
@@ -156,9 +166,11 @@ public final class FastStart {
 
     /**
      * Runs one short driven trial with {@code -XX:ArchiveClassesAtExit} — warmed up for a second, one window —
-     * so that the archive holds what warmup and windows load; keeps the archive only if that trial went through.
+     * so that the archive holds what warmup and windows load; keeps the archive only if that trial went through
+     * within {@code timeout}. The deadline holds for every wait, for its ready line too: a JVM that stalls before
+     * it prints one (a debugger's {@code -XX:+PauseAtStartup} among the flags) is killed with what it started.
      */
-    private static boolean makeArchive(TrialLauncher launcher, Path archive, List<String> jvmArgs,
+    private static boolean makeArchive(TrialLauncher launcher, Path archive, List<String> jvmArgs, Duration timeout,
                                        Consumer<String> log) {
         log.accept("making the class-data sharing archive " + archive + " once for this class path and JDK");
         Workload workload = Workload.DEFAULTS.withClientThreads(2).withWarmup(Warmup.fixed(Duration.ofSeconds(1)))
@@ -169,30 +181,38 @@ public final class FastStart {
         flags.add("-XX:ArchiveClassesAtExit=" + temporary);
         List<String> command = new TrialLauncher(launcher.entryArguments()).drivenCommand(flags,
                 EngineVariant.of(EngineOptions.defaults(), workload), Optional.empty());
+        String shown = String.join(" ", command.subList(0, Math.min(command.size(), 3))) + " …";
+        long deadline = System.nanoTime() + timeout.toNanos();
         Process process = null;
         try {
             Files.createDirectories(archive.getParent());
             Files.deleteIfExists(temporary);
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
+            BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
+            OutputTail.start(process.getInputStream(), "cds-archive-" + process.pid() + "-stdout",
+                    line -> TrialProtocol.isProtocolLine(line) && lines.add(Optional.of(line)),
+                    () -> lines.add(Optional.empty()));
             Writer commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            if (await(lines, TrialProtocol.READY_PREFIX)) {
+            if (await(lines, TrialProtocol.READY_PREFIX, deadline)) {
                 long start = System.nanoTime() + 100_000_000L;
                 commands.write(TrialProtocol.windowCommand(0, start, start + workload.run().toNanos()) + "\n");
                 commands.flush();
-                if (await(lines, TrialProtocol.WINDOW_PREFIX)) {
+                if (await(lines, TrialProtocol.WINDOW_PREFIX, deadline)) {
                     commands.write(TrialProtocol.EXIT + "\n");
                     commands.flush();
                 }
             }
-            boolean exited = process.waitFor(ARCHIVE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            if (exited && process.exitValue() == 0 && Files.isRegularFile(temporary)) {
+            if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                throw new TimeoutException();
+            }
+            if (process.exitValue() == 0 && Files.isRegularFile(temporary)) {
                 Files.move(temporary, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return true;
             }
-            log.accept("could not make the class-data sharing archive (" + String.join(" ", command.subList(0,
-                    Math.min(command.size(), 3))) + " …); trial JVMs start without it");
+            log.accept("could not make the class-data sharing archive (" + shown + "); trial JVMs start without it");
+        } catch (TimeoutException e) {
+            log.accept("could not make the class-data sharing archive: its trial JVM (" + shown + ") did not finish "
+                    + "within " + timeout.toSeconds() + " s and was killed; trial JVMs start without it");
         } catch (IOException e) {
             log.accept("could not make the class-data sharing archive: " + e.getMessage()
                     + "; trial JVMs start without it");
@@ -206,14 +226,27 @@ public final class FastStart {
         return false;
     }
 
-    private static boolean await(BufferedReader lines, String prefix) throws IOException {
-        String line;
-        while ((line = lines.readLine()) != null) {
-            if (line.startsWith(prefix)) {
+    /**
+     * Waits for the protocol line starting with {@code prefix}: true once it came, false if the output ended first.
+     *
+     * @param lines the JVM's protocol lines, then an empty element at the end of its output
+     * @param deadline on {@link System#nanoTime()}
+     * @throws TimeoutException if the deadline passed first
+     */
+    private static boolean await(BlockingQueue<Optional<String>> lines, String prefix, long deadline)
+            throws InterruptedException, TimeoutException {
+        while (true) {
+            Optional<String> line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                throw new TimeoutException();
+            }
+            if (line.isEmpty()) {
+                return false;
+            }
+            if (line.get().startsWith(prefix)) {
                 return true;
             }
         }
-        return false;
     }
 
     /** A name for the files behind {@code paths} as they are now (path, size, time) and the JDK of {@code java}. */

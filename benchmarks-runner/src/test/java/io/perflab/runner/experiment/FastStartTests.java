@@ -8,11 +8,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class FastStartTests {
@@ -109,6 +112,34 @@ class FastStartTests {
         assertThat(log).isEmpty();
         assertThat(prepared).isEqualTo(launcher.withLauncherFlags(List.of("-XX:SharedArchiveFile=" + archive,
                 "-Xshare:auto")));
+    }
+
+    /** As a JVM paused at its start ({@code -XX:+PauseAtStartup}) does, this one never says it is ready. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aTrialJvmThatNeverGetsReadyIsKilledAtTheDeadlineAndTrialsStartWithoutAnArchive() throws IOException {
+        List<Path> jars = FolderPacker.pack(TrialLauncher.ofThisJvm().entryArguments(), cache, line -> { })
+                .orElseThrow();
+        TrialLauncher launcher = TrialLauncher.mainClass(String.join(File.pathSeparator,
+                jars.stream().map(Path::toString).toList()), FakeTrial.class.getName());
+        List<String> flags = List.of("-D" + FakeTrial.BEHAVIOUR + "=hang", "-Xmx64m", "-XX:+UseSerialGC");
+        long start = System.nanoTime();
+
+        TrialLauncher prepared = FastStart.prepare(launcher, cache, flags, Duration.ofSeconds(2), log::add);
+
+        assertThat(prepared).isEqualTo(launcher);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(log).hasSize(2).last().asString()
+                .startsWith("could not make the class-data sharing archive: its trial JVM (")
+                .endsWith(" …) did not finish within 2 s and was killed; trial JVMs start without it");
+        List<ProcessHandle> hanging = ProcessHandle.current().descendants()
+                .filter(p -> p.info().commandLine().orElse("").contains(FakeTrial.BEHAVIOUR + "=hang")).toList();
+        for (ProcessHandle process : hanging) {
+            process.onExit().orTimeout(10, TimeUnit.SECONDS).join();
+        }
+        try (Stream<Path> archives = Files.list(cache.resolve("cds"))) {
+            assertThat(archives).as("no archive, not even a temporary one").isEmpty();
+        }
     }
 
     @Test
