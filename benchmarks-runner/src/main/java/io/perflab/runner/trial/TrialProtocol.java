@@ -1,11 +1,13 @@
 package io.perflab.runner.trial;
 
 import io.perflab.runner.json.RunnerJson;
+import java.lang.reflect.RecordComponent;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * How a forked trial talks to the runner. Anything else the trial prints (logging, JVM warnings) is ignored, so log
@@ -58,7 +60,12 @@ public final class TrialProtocol {
         return PREFIX + RunnerJson.mapper().writeValueAsString(new Report(finite(metrics), environment));
     }
 
-    /** The report in {@code line}, if it is a result line; a malformed result line throws. */
+    /**
+     * The report in {@code line}, if it is a result line.
+     *
+     * @throws IllegalArgumentException for a malformed result line: no JSON object, a part missing or null, a
+     *     metric that is not a finite number
+     */
     public static Optional<Report> decode(String line) {
         return line.startsWith(PREFIX) ? Optional.of(read(line.substring(PREFIX.length()), Report.class, "result"))
                 : Optional.empty();
@@ -123,12 +130,66 @@ public final class TrialProtocol {
         return finite;
     }
 
-    private static <T> T read(String json, Class<T> type, String what) {
+    /**
+     * The record {@code type} in {@code json}, which must be an object holding every component of it, none null,
+     * with metrics that are finite JSON numbers: {@link #encode} writes nothing else, and the mapper alone would
+     * take the literal {@code null} for no record at all, a null map or value for an empty one, and the string
+     * {@code "NaN"} for a metric.
+     *
+     * @throws IllegalArgumentException saying what is malformed
+     */
+    private static <T extends Record> T read(String json, Class<T> type, String what) {
         try {
-            return RunnerJson.mapper().readValue(json, type);
+            JsonNode tree = RunnerJson.mapper().readTree(json);
+            String problem = problem(tree, type);
+            if (problem != null) {
+                throw new IllegalArgumentException("malformed trial " + what + ": " + problem);
+            }
+            return RunnerJson.mapper().treeToValue(tree, type);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("malformed trial " + what + ": " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** What is wrong with {@code tree} as a {@code type} that the mapper lets through, or null if nothing. */
+    private static String problem(JsonNode tree, Class<? extends Record> type) {
+        if (tree == null || !tree.isObject()) {
+            return "expected a JSON object, got " + shown(tree);
+        }
+        for (RecordComponent component : type.getRecordComponents()) {
+            JsonNode value = tree.get(component.getName());
+            if (value == null || value.isNull()) {
+                return "'" + component.getName() + "' is " + (value == null ? "missing" : "null");
+            }
+        }
+        for (String map : new String[] {"metrics", "environment"}) {
+            JsonNode entries = tree.get(map);
+            if (entries == null) {
+                continue;
+            }
+            if (!entries.isObject()) {
+                return "'" + map + "' must be an object, got " + shown(entries);
+            }
+            for (Map.Entry<String, JsonNode> entry : entries.properties()) {
+                JsonNode value = entry.getValue();
+                if (map.equals("metrics") && (!value.isNumber() || !Double.isFinite(value.doubleValue()))) {
+                    return "metric '" + entry.getKey() + "' must be a finite number, got "
+                            + (value.isNumber() ? String.valueOf(value.doubleValue()) : shown(value));
+                }
+                if (value.isNull()) {
+                    return "'" + map + "' holds null for '" + entry.getKey() + "'";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String shown(JsonNode node) {
+        if (node == null || node.isMissingNode()) {
+            return "nothing";
+        }
+        String text = node.toString();
+        return text.length() <= 60 ? text : text.substring(0, 60) + "…";
     }
 
     /** What a trial reports about itself. */

@@ -131,6 +131,41 @@ class TrialSpecTests {
     }
 
     @Test
+    void protocolLinesWithNullsOrMetricsThatAreNoFiniteNumbersAreMalformed() {
+        String environment = ",\"environment\":{\"host\":\"h\"}}";
+        assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "null"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("malformed trial result: expected a JSON object, got null");
+        assertThatThrownBy(() -> TrialProtocol.decodeReady(TrialProtocol.READY_PREFIX + "null"))
+                .hasMessage("malformed trial ready line: expected a JSON object, got null");
+        assertThatThrownBy(() -> TrialProtocol.decodeWindow(TrialProtocol.WINDOW_PREFIX + "null"))
+                .hasMessage("malformed trial window line: expected a JSON object, got null");
+        assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "[]"))
+                .hasMessage("malformed trial result: expected a JSON object, got []");
+        assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "{\"metrics\":null" + environment))
+                .hasMessage("malformed trial result: 'metrics' is null");
+        assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "{\"metrics\":{}}"))
+                .hasMessage("malformed trial result: 'environment' is missing");
+        assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "{\"metrics\":{},"
+                + "\"environment\":{\"host\":null}}"))
+                .hasMessage("malformed trial result: 'environment' holds null for 'host'");
+        assertThatThrownBy(() -> TrialProtocol.decodeReady(TrialProtocol.READY_PREFIX + "{\"nanoTime\":null"
+                + environment)).hasMessage("malformed trial ready line: 'nanoTime' is null");
+        for (String metric : new String[] {"\"NaN\"", "\"Infinity\"", "\"155254\"", "null", "true", "1e400", "{}"}) {
+            assertThatThrownBy(() -> TrialProtocol.decode(TrialProtocol.PREFIX + "{\"metrics\":{\"reqs_per_sec\":"
+                    + metric + "}" + environment)).as(metric)
+                    .hasMessage("malformed trial result: metric 'reqs_per_sec' must be a finite number, got "
+                            + (metric.equals("1e400") ? "Infinity" : metric));
+        }
+        assertThatThrownBy(() -> TrialProtocol.decodeWindow(TrialProtocol.WINDOW_PREFIX + "{\"window\":0,"
+                + "\"startNanos\":1,\"endNanos\":2,\"metrics\":{\"cpu_us_per_req\":\"NaN\"}" + environment))
+                .hasMessage("malformed trial window line: metric 'cpu_us_per_req' must be a finite number, "
+                        + "got \"NaN\"");
+        assertThat(TrialProtocol.decode(TrialProtocol.PREFIX + "{\"metrics\":{\"requests\":1000,\"cpu\":-2.5e-3}"
+                + environment).orElseThrow().metrics()).containsEntry("requests", 1000.0).containsEntry("cpu", -0.0025);
+    }
+
+    @Test
     void experimentFileRoundTripsItsTrials() throws Exception {
         TrialResult result = new TrialResult("with", 3, TrialStatus.FAILED, Instant.parse("2025-05-01T10:00:00Z"),
                 Instant.parse("2025-05-01T10:00:07.5Z"), 4242, Map.of("gc_count", 1.0), Map.of("host", "h"),
