@@ -72,11 +72,15 @@ final class WorkloadOptions {
                     + "inject, calibrated on the thread CPU clock (default: 0).")
     private Long serverWorkNanos;
 
-    /** A plain decimal number of seconds (no hexadecimal, no suffix), bounded before it is used. */
+    /**
+     * A plain decimal number of seconds (no hexadecimal, no suffix) as written, bounded by its flag's own
+     * constraints ({@link WorkloadSettings}, checked before it is used) rather than by the longest any duration may
+     * be, so that {@code --run-seconds 5000} is refused as more than 3600, and shown as 5000.
+     */
     static final class SecondsConverter implements ITypeConverter<BigDecimal> {
         @Override
         public BigDecimal convert(String text) {
-            return PerfLabCommand.converted(() -> Seconds.decimal(Seconds.parse(text)));
+            return PerfLabCommand.converted(() -> Seconds.number(text));
         }
     }
 

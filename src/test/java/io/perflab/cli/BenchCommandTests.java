@@ -111,6 +111,12 @@ class BenchCommandTests extends CommandLineTests {
         assertThat(err.toString()).contains("--run-seconds: must be greater than or equal to 0.1, got 0.05");
         assertThat(execute("bench", "--run-seconds", "3601")).isEqualTo(2);
         assertThat(err.toString()).contains("--run-seconds: must be less than or equal to 3600, got 3601");
+        assertThat(execute("bench", "--run-seconds", "5000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--run-seconds: must be less than or equal to 3600, got 5000");
+        assertThat(execute("bench", "--run-seconds", "100000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--run-seconds: must be less than or equal to 3600, got 100000");
+        assertThat(execute("bench", "--warmup-seconds", "100000")).isEqualTo(2);
+        assertThat(err.toString()).contains("'--warmup-seconds': must be at most 600 s, got 100000");
 
         assertThat(execute("bench", "--set", "completion=telepathy")).isEqualTo(2);
         assertThat(err.toString()).contains("--set: ", "completion", "notification", "monitor", "future");

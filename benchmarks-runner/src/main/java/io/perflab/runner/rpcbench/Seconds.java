@@ -2,6 +2,7 @@ package io.perflab.runner.rpcbench;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.regex.Pattern;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -18,6 +19,9 @@ public final class Seconds {
     /** The longest duration any setting takes: one day. */
     public static final BigDecimal MAX = BigDecimal.valueOf(86_400);
 
+    private static final Pattern NUMBER = Pattern.compile("-?[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]{1,3})?"
+            + "|-?\\.[0-9]+([eE][-+]?[0-9]{1,3})?");
+
     private Seconds() {
     }
 
@@ -27,11 +31,22 @@ public final class Seconds {
      * @throws IllegalArgumentException if it is negative or longer than {@link #MAX}
      */
     public static Duration of(BigDecimal seconds) {
+        return of(seconds, MAX);
+    }
+
+    /**
+     * {@code seconds} as a duration, to the nanosecond, checked against a setting's own bound.
+     *
+     * @param max the longest the setting takes, in seconds; at most {@link #MAX}
+     * @throws IllegalArgumentException if it is negative or longer than {@code max}
+     */
+    public static Duration of(BigDecimal seconds, BigDecimal max) {
         if (seconds.signum() < 0) {
             throw new IllegalArgumentException("must not be negative, got " + shown(seconds));
         }
-        if (seconds.compareTo(MAX) > 0) {
-            throw new IllegalArgumentException("must be at most " + MAX + " s, got " + shown(seconds));
+        if (seconds.compareTo(max.min(MAX)) > 0) {
+            throw new IllegalArgumentException("must be at most " + max.min(MAX).toPlainString() + " s, got "
+                    + shown(seconds));
         }
         return Duration.ofNanos(seconds.movePointRight(9).longValue());
     }
@@ -49,11 +64,38 @@ public final class Seconds {
      * @throws IllegalArgumentException saying what was wrong
      */
     public static Duration parse(String text) {
-        String t = text.strip();
-        if (!t.matches("-?[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]{1,3})?|-?\\.[0-9]+([eE][-+]?[0-9]{1,3})?")) {
+        return of(number(text));
+    }
+
+    /**
+     * As {@link #parse(String)}, for a setting whose own bound {@code max} is checked first.
+     *
+     * @throws IllegalArgumentException saying what was wrong: not a number, negative, more than {@code max}
+     */
+    public static Duration parse(String text, BigDecimal max) {
+        return of(number(text), max);
+    }
+
+    /**
+     * The number of seconds {@code text} says, exactly as written ({@code 5000} stays 5000), for a caller that
+     * checks the setting's bounds itself before the number becomes a duration.
+     *
+     * @throws IllegalArgumentException if it is no plain decimal number (see {@link #parse}) or is negative
+     */
+    public static BigDecimal number(String text) {
+        if (!isNumber(text)) {
             throw new IllegalArgumentException("must be a number of seconds, got '" + text + "'");
         }
-        return of(new BigDecimal(t));
+        BigDecimal seconds = new BigDecimal(text.strip());
+        if (seconds.signum() < 0) {
+            throw new IllegalArgumentException("must not be negative, got " + shown(seconds));
+        }
+        return seconds;
+    }
+
+    /** Whether {@code text} is a number {@link #parse} reads, whatever its bounds. */
+    public static boolean isNumber(String text) {
+        return NUMBER.matcher(text.strip()).matches();
     }
 
     /** {@code duration} as {@link #parse} reads it: {@code 5}, {@code 0.25}. */

@@ -1,6 +1,7 @@
 package io.perflab.runner.rpcbench;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -37,6 +38,7 @@ public record Warmup(boolean auto, Duration duration) {
     public static final Duration DEFAULT_AUTO_MAX = Duration.ofSeconds(30);
     /** The longest warmup, fixed or capped: ten minutes. */
     public static final Duration MAX = Duration.ofMinutes(10);
+    private static final BigDecimal MAX_SECONDS = BigDecimal.valueOf(MAX.toSeconds());
 
     public Warmup {
         Objects.requireNonNull(duration, "duration");
@@ -68,14 +70,12 @@ public record Warmup(boolean auto, Duration duration) {
         if (t.equals("auto")) {
             return auto(DEFAULT_AUTO_MAX);
         }
-        Duration duration;
-        try {
-            duration = Seconds.parse(auto ? t.substring(5) : t);
-        } catch (IllegalArgumentException e) {
+        String seconds = auto ? t.substring(5) : t;
+        if (!Seconds.isNumber(seconds) || seconds.startsWith("-")) {
             throw new IllegalArgumentException("must be a number of seconds ≥ 0, 'auto' or 'auto:MAX', got '"
                     + text + "'");
         }
-        return new Warmup(auto, duration);
+        return new Warmup(auto, Seconds.parse(seconds, MAX_SECONDS));
     }
 
     /** The form {@link #parse} reads. */
@@ -92,7 +92,7 @@ public record Warmup(boolean auto, Duration duration) {
             JsonToken token = parser.currentToken();
             try {
                 if (token.isNumeric()) {
-                    return fixed(Seconds.of(parser.getDecimalValue()));
+                    return fixed(Seconds.of(parser.getDecimalValue(), MAX_SECONDS));
                 }
                 if (token == JsonToken.VALUE_STRING) {
                     return parse(parser.getString());

@@ -104,8 +104,26 @@ class TrialSpecTests {
         assertThatThrownBy(() -> Seconds.parse("-1")).hasMessage("must not be negative, got -1");
         assertThatThrownBy(() -> Seconds.parse("0x1p3")).hasMessageContaining("must be a number of seconds");
         assertThatThrownBy(() -> Seconds.parse("2d")).hasMessageContaining("must be a number of seconds");
-        assertThatThrownBy(() -> Warmup.parse("auto:18446744074.7")).hasMessageContaining("got 'auto:18446744074.7'");
+        assertThatThrownBy(() -> Warmup.parse("auto:18446744074.7"))
+                .hasMessage("must be at most 600 s, got 18446744074.7");
         assertThatThrownBy(() -> Warmup.parse("601")).hasMessage("must be at most 600 s, got 601");
+    }
+
+    /** Each setting's own bound is checked before the longest any duration may be (86400 s). */
+    @Test
+    void aDurationOverItsSettingsBoundIsRefusedWithThatBoundAndTheValueAsWritten() {
+        assertThatThrownBy(() -> Warmup.parse("100000")).hasMessage("must be at most 600 s, got 100000");
+        assertThatThrownBy(() -> Warmup.parse("auto:1e5")).hasMessage("must be at most 600 s, got 100000");
+        assertThatThrownBy(() -> Warmup.parse("-1"))
+                .hasMessage("must be a number of seconds ≥ 0, 'auto' or 'auto:MAX', got '-1'");
+        assertThatThrownBy(() -> Warmup.parse("auto:soon"))
+                .hasMessage("must be a number of seconds ≥ 0, 'auto' or 'auto:MAX', got 'auto:soon'");
+        assertThatThrownBy(() -> Seconds.parse("5000", new BigDecimal("3600")))
+                .hasMessage("must be at most 3600 s, got 5000");
+        assertThat(Seconds.number(" 5000 ")).hasToString("5000");
+        assertThat(Seconds.number("100000")).hasToString("100000");
+        assertThatThrownBy(() -> Seconds.number("-1")).hasMessage("must not be negative, got -1");
+        assertThatThrownBy(() -> Seconds.number("5 s")).hasMessage("must be a number of seconds, got '5 s'");
     }
 
     @Test
