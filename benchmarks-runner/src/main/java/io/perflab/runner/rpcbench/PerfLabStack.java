@@ -48,8 +48,9 @@ final class PerfLabStack implements RpcStack {
         server.close();
     }
 
+    /** The status and what the engine said, e.g. {@code TIMED_OUT: Calculator.Add timed out after 10000 ms}. */
     private static String describe(RpcException e) {
-        return e.status() + ": " + e.getMessage();
+        return e.status() + ": " + e.detail();
     }
 
     /** A client's proxy, calling Add or Echo as the workload says. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.rpc.EngineOptions;
+import io.perflab.rpc.ServerConfig;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
 import java.util.Map;
@@ -81,6 +82,17 @@ class StackTests {
             RpcStack.Connection connection = stack.connect(0); // which makes one call
 
             connection.call(1);
+        }
+    }
+
+    @Test
+    void aFailedEngineCallSaysItsStatusOnce() {
+        Workload tooLarge = Workload.DEFAULTS.withPayload(0, ServerConfig.DEFAULT_MAX_FRAME_BYTES);
+        try (PerfLabStack stack = new PerfLabStack(EngineOptions.defaults(), tooLarge)) {
+            RpcStack.Connection connection = stack.connect(0);
+
+            assertThatThrownBy(() -> connection.call(1)).isInstanceOf(CallFailedException.class)
+                    .hasMessageStartingWith("INVALID_REQUEST: Calculator.Echo responseBytes 67108864 exceeds 67108859");
         }
     }
 
