@@ -96,7 +96,7 @@ public class ExperimentForm {
                 typed("requestBytes", Integer::valueOf, errors),
                 typed("responseBytes", Integer::valueOf, errors),
                 typed("warmupSeconds", Warmup::parse, errors),
-                typed("runSeconds", text -> Seconds.decimal(Seconds.parse(text)), errors),
+                typed("runSeconds", Seconds::number, errors),
                 typed("serverWorkNanos", Long::valueOf, errors));
         return new ExperimentRequest(name, blankToNull(description), "engine", hasPreset ? preset : null,
                 nonBlank(without, hasPreset), nonBlank(with, hasPreset), settings, null, null, null, null,

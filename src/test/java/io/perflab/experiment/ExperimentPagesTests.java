@@ -182,6 +182,12 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(entries.body()).contains("field-error", "size must be between 0 and 40",
                 "must be printable text without control characters").doesNotContain("java.lang");
 
+        // a measured window beyond its bound is said with that bound and the value as written (was 86400 and 5E+3)
+        HttpResponse<String> longWindow = browser.send(post("/experiments/new", "name=long&preset=sync-completion"
+                + "&design=alternating&workload%5BrunSeconds%5D=5000&_csrf=" + formCsrf),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(longWindow.body()).contains("must be less than or equal to 3600, got 5000").doesNotContain("5E+3");
+
         // an index or key after a field that holds one value: a 400 naming the field, was a 500
         for (String field : new String[] {"name%5B0%5D=x", "without%5Bx%5D%5By%5D=x", "runsPerVariant%5B0%5D=1"}) {
             HttpResponse<String> indexed = browser.send(post("/experiments/new", "preset=sync-completion&" + field
