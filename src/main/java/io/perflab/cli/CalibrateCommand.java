@@ -166,16 +166,13 @@ final class CalibrateCommand implements Callable<Integer> {
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
         EffectCalibration effects = storedDesign.paired() || injectedNanos() > 0 ? effectCalibration(storedDesign)
                 : null;
-        String report;
         try {
-            report = effects != null ? effects.format(results, elapsed)
-                    : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed);
+            spec.commandLine().getOut().print(effects != null ? effects.format(results, elapsed)
+                    : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed));
         } catch (IllegalArgumentException e) {
             throw usage("--from " + file + ": " + e.getMessage());
         }
-        PrintWriter stdout = spec.commandLine().getOut();
-        stdout.print(report);
-        stdout.flush();
+        spec.commandLine().getOut().flush();
         return 0;
     }
 
@@ -270,14 +267,12 @@ final class CalibrateCommand implements Callable<Integer> {
         int perExperiment = chosen.paired() ? pairs : runs;
         String size = "--experiments " + experiments + " × " + (chosen.paired() ? "--pairs " : "--runs ")
                 + perExperiment;
-        int total;
-        try {
-            total = Math.multiplyExact(experiments, perExperiment);
-        } catch (ArithmeticException e) {
+        long total = (long) experiments * perExperiment;
+        if (total > Integer.MAX_VALUE) {
             throw usage(size + " is more than one plan can hold (" + Integer.MAX_VALUE + ")");
         }
         try {
-            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant, total)
+            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant, (int) total)
                     .withOrder(TrialOrder.INTERLEAVED));
             return chosen.paired() ? plan.withDesign(chosen, windowsPerPair) : plan;
         } catch (IllegalArgumentException | ArithmeticException e) {

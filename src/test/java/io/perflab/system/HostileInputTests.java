@@ -56,7 +56,7 @@ class HostileInputTests extends UploadServer {
         assertProblem(experiment(withPreset(",\"workload\":{\"runSeconds\":18446744074.709551616}")), 400,
                 "workload.runSeconds", "18446744074.709551616");
         assertProblem(experiment(withPreset(",\"workload\":{\"warmupSeconds\":\"auto:18446744074.709551616\"}")),
-                400, "workload.warmupSeconds", "auto:MAX");
+                400, "workload.warmupSeconds", "must be at most 600 s, got 18446744074.709551616");
         assertProblem(experiment(withPreset(",\"workload\":{\"runSeconds\":1e20}")), 400, "workload.runSeconds",
                 "1E+20");
         assertThat(rowCounts()).isEqualTo(before);
