@@ -220,12 +220,7 @@ class CompareCommandTests {
                         new double[] {42, 21}),
                 io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
                         new double[] {30, 35}));
-        Path file = dir.resolve("duet.json");
-        var engine = io.perflab.runner.experiment.EngineVariant.of(io.perflab.rpc.EngineOptions.defaults(),
-                io.perflab.runner.rpcbench.Workload.DEFAULTS);
-        io.perflab.runner.experiment.ExperimentJson.write(file, io.perflab.runner.experiment.ExperimentPlan.of(engine,
-                engine, 3).withDesign(io.perflab.runner.experiment.ExperimentDesign.DUET, 2),
-                pairs.stream().flatMap(p -> p.results().stream()).toList());
+        Path file = duetFile("duet.json", pairs);
 
         Run table = run(file.toString(), file.toString());
         Run json = run(file.toString(), file.toString(), "--format", "json");
@@ -245,12 +240,7 @@ class CompareCommandTests {
                         new double[] {55, 66}),
                 io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
                         new double[] {42, 21}));
-        Path file = dir.resolve("windows.json");
-        var engine = io.perflab.runner.experiment.EngineVariant.of(io.perflab.rpc.EngineOptions.defaults(),
-                io.perflab.runner.rpcbench.Workload.DEFAULTS);
-        io.perflab.runner.experiment.ExperimentJson.write(file, io.perflab.runner.experiment.ExperimentPlan.of(engine,
-                engine, 2).withDesign(io.perflab.runner.experiment.ExperimentDesign.DUET, 2),
-                pairs.stream().flatMap(p -> p.results().stream()).toList());
+        Path file = duetFile("windows.json", pairs);
         String written = Files.readString(file);
         assertThat(written).containsPattern("\"window\" ?: ?1");
         // -1 was an ArrayIndexOutOfBoundsException, 2³¹ − 1 a NegativeArraySizeException, 3·10⁸ an OutOfMemoryError
@@ -262,5 +252,17 @@ class CompareCommandTests {
             assertThat(run.err()).contains(bad + ": trial ", "has pair.window " + window,
                     "numbered 0 to 999").doesNotContain("Exception", "\tat ");
         }
+    }
+
+    /** An {@code ab --out} file of a duet of two windows per pair holding {@code pairs}. */
+    private Path duetFile(String name, java.util.List<io.perflab.runner.experiment.PairResult> pairs)
+            throws IOException {
+        Path file = dir.resolve(name);
+        var engine = io.perflab.runner.experiment.EngineVariant.of(io.perflab.rpc.EngineOptions.defaults(),
+                io.perflab.runner.rpcbench.Workload.DEFAULTS);
+        io.perflab.runner.experiment.ExperimentJson.write(file, io.perflab.runner.experiment.ExperimentPlan.of(engine,
+                engine, pairs.size()).withDesign(io.perflab.runner.experiment.ExperimentDesign.DUET, 2),
+                pairs.stream().flatMap(p -> p.results().stream()).toList());
+        return file;
     }
 }
