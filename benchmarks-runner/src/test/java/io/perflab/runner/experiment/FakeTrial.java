@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * driven trial protocol at once, without a load: {@code ok} measures each window at the times it is told,
  * {@code crash} exits before it is ready, {@code crash-window-1} when told to measure window 1, {@code late-once}
  * starts the first window it is told 200 ms late, {@code negative-once} reports its first window's CPU per call below
- * zero, {@code hang} never says it is ready.
+ * zero, {@code hang} never says it is ready, {@code slow-exit} takes 3 s to exit once told to.
  */
 public final class FakeTrial {
 
@@ -89,6 +89,9 @@ public final class FakeTrial {
                 paused = true;
                 System.out.println(TrialProtocol.PAUSED);
             } else {
+                if (behaviour.equals("slow-exit")) {
+                    Thread.sleep(3000);
+                }
                 System.exit(0);
             }
         }

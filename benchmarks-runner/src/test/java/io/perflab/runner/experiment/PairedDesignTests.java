@@ -94,6 +94,40 @@ class PairedDesignTests extends PairedDesignSupport {
     }
 
     @Test
+    void aCancelWhileTheJvmsExitAfterTheirWindowsKeepsThePairItMeasured() {
+        // the JVMs take 3 s to exit; the cancel comes 300 ms after the pair's last window, and kills them (137)
+        ExperimentPlan plan = plan(engine("slow-exit"), engine("slow-exit"), 3, ExperimentDesign.ALTERNATING, 1);
+        ExperimentRunner runner = new ExperimentRunner(FAKE);
+        java.util.concurrent.ScheduledExecutorService scheduler =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        PairListener cancelAfterTheWindows = new PairListener() {
+            @Override
+            public void windowFinished(TrialResult window) {
+                listener.windowFinished(window);
+                if (windows.size() == 2) {
+                    scheduler.schedule(runner::cancel, 300, TimeUnit.MILLISECONDS);
+                }
+            }
+
+            @Override
+            public void pairFinished(PairResult pair) {
+                listener.pairFinished(pair);
+            }
+        };
+        try {
+            PairedOutcome outcome = runner.runPairs(plan, cancelAfterTheWindows, PairStoppingRule.NEVER);
+
+            assertThat(outcome.stop()).isEqualTo(PairedOutcome.Stop.CANCELLED);
+            PairResult pair = outcome.pairs().get(0);
+            assertThat(pair.status()).as(String.valueOf(pair.error())).isEqualTo(TrialStatus.OK);
+            assertThat(pair.results()).hasSize(2).allSatisfy(r -> assertThat(r.ok()).isTrue());
+            assertNoTrialJvmLeft(outcome);
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    @Test
     void theStoppingRuleStopsTheExperimentAndItsReasonIsTheMessage() {
         List<Integer> seen = new ArrayList<>();
         PairStoppingRule rule = done -> {
