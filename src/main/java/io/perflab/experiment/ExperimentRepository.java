@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -530,12 +531,13 @@ public class ExperimentRepository {
         PairPlacement placement = pair.placement();
         jdbc.sql("""
                 INSERT INTO experiment_pair (experiment_id, pair_index, status, without_cpus, with_cpus, first_variant,
-                    started_at, finished_at, setup_seconds, measuring_seconds, error, agent_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    started_at, finished_at, setup_seconds, measuring_seconds, error, agent_id, claim)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?))""")
                 .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
                         placement.withCpus(), placement.first().label(), timestamp(pair.start()),
                         timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
-                        Texts.cut(pair.error(), 8000), agentId)
+                        Texts.cut(pair.error(), 8000), agentId, experimentId)
                 .update();
         pair.results().forEach(result -> insertRun(experimentId, agentId, result));
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
@@ -579,15 +581,15 @@ public class ExperimentRepository {
                 .param(experimentId).query(Integer.class).list();
     }
 
-    /** The agent each stored pair ran on, by pair index; pairs that name no agent are left out. */
-    public Map<Integer, Long> pairAgents(long experimentId) {
-        Map<Integer, Long> agents = new HashMap<>();
-        jdbc.sql("SELECT pair_index, agent_id FROM experiment_pair WHERE experiment_id = ? AND agent_id IS NOT NULL")
-                .param(experimentId)
-                .query((ResultSet rs) -> {
-                    agents.put(rs.getInt(1), rs.getLong(2));
-                });
-        return agents;
+    /**
+     * The indexes of the pairs stored in the experiment's last claim: the run of the agent that holds it now. An
+     * agent keeps its id when it claims the same experiment again, so the pairs it ran on do not tell.
+     */
+    public Set<Integer> pairsOfLastClaim(long experimentId) {
+        return Set.copyOf(jdbc.sql("""
+                SELECT pair_index FROM experiment_pair WHERE experiment_id = ?
+                    AND claim = (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?)""")
+                .params(experimentId, experimentId).query(Integer.class).list());
     }
 
     private static Duration seconds(double seconds) {

@@ -8,8 +8,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -55,19 +55,16 @@ final class PairedStoppingRules {
             return PairStoppingRule.Decision.CONTINUE;
         }
         List<PairResult> all = store.pairs(experiment.id());
-        // the run of this claim: the last pairs stored, those its agent posted (an agent registers anew each time
-        // it starts, so its id names one claim)
-        Map<Integer, Long> ranOn = store.pairAgents(experiment.id());
-        int first = all.size();
-        while (first > 0 && Long.valueOf(agentId).equals(ranOn.get(all.get(first - 1).index()))) {
-            first--;
-        }
-        long failures = all.subList(first, all.size()).stream().filter(p -> !p.ok()).count();
+        // the run of this claim: the pairs stored since the experiment was claimed last; those of earlier claims
+        // spent budget before it, as they do for the built-in agent's resumed run, even when this agent ran them
+        Set<Integer> thisClaim = store.pairsOfLastClaim(experiment.id());
+        List<PairResult> earlier = all.stream().filter(p -> !thisClaim.contains(p.index())).toList();
+        long failures = all.stream().filter(p -> thisClaim.contains(p.index()) && !p.ok()).count();
         if (!pair.ok() && failures > experiment.maxFailures()) {
             return PairStoppingRule.Decision.CONTINUE;
         }
         Instant claimed = experiment.startedAt() == null ? clock.instant() : experiment.startedAt();
-        PairStoppingRule.Decision decision = rule(experiment, all.subList(0, first), () -> nanos(clock.instant()))
+        PairStoppingRule.Decision decision = rule(experiment, earlier, () -> nanos(clock.instant()))
                 .since(nanos(claimed))
                 .afterPair(all);
         if (decision.stop()) {

@@ -235,6 +235,40 @@ class RemotePairedStoppingTests {
                 .isEqualTo("LAST_LOOK");
     }
 
+    @Test
+    void anAgentThatClaimsTheExperimentAgainGoesOnAsAnotherAgentWould() {
+        // the budget test's experiment: five pairs of 20 s fill it, two of them run in the first claim
+        List<String> stops = new ArrayList<>();
+        for (boolean sameAgent : new boolean[] {false, true}) {
+            now = T0;
+            PairedStopping budget = new PairedStopping(List.of(SequentialStopping.Target.parse(METRIC + ":0.001%")),
+                    Optional.of(Duration.ofSeconds(100)));
+            AgentCoordinator service = coordinator();
+            long id = queued(budget);
+            long first = register(service, "first");
+            service.poll(first, TESTER, Duration.ZERO).orElseThrow();
+            for (int i = 0; i < 2; i++) {
+                now = now.plusSeconds(20);
+                assertThat(service.recordPair(first, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
+            }
+            service.finish(first, TESTER, id, new Finish("INTERRUPTED", null));
+
+            now = now.plus(Duration.ofHours(1));
+            long second = sameAgent ? first : register(service, "second");
+            assertThat(service.poll(second, TESTER, Duration.ZERO).orElseThrow().experimentId()).isEqualTo(id);
+            PairAnswer answer = null;
+            int i = 2;
+            while (i < PAIRS && (answer == null || !answer.stop())) {
+                now = now.plusSeconds(20);
+                answer = service.recordPair(second, TESTER, id, PostedPair.of(still(i++)));
+            }
+            assertThat(i).as("five pairs fill the budget, the same agent claiming again: " + sameAgent).isEqualTo(5);
+            stops.add(answer.stopReason());
+            service.finish(second, TESTER, id, new Finish("COMPLETED", null));
+        }
+        assertThat(stops.get(1)).as("the stop of the same agent's second claim").isEqualTo(stops.get(0));
+    }
+
     /** Runs the pairs through the built-in agent (its runner stood in for) until its rule stops; returns the id. */
     private long builtInRun(PairedStopping stopping) {
         long id = store.insert(spec(stopping), ExperimentStatus.INTERRUPTED, "tester", T0);
