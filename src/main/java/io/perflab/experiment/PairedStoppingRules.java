@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
@@ -75,17 +74,16 @@ final class PairedStoppingRules {
 
     /**
      * The experiment's rule for a run that started with {@code earlier} pairs stored: α spent over the plan's pairs,
-     * the budget what those pairs left of it, going on from every look stored.
+     * the budget the experiment's, of which those pairs spent some, going on from every look stored.
      */
     private SequentialStopping rule(ExperimentRecord experiment, List<PairResult> earlier, LongSupplier nanoClock) {
         PairedStopping stopping = experiment.stopping();
         int plannedPairs = experiment.runsPerVariant();
         Duration spent = earlier.stream().filter(p -> p.start() != null && p.end() != null)
                 .map(p -> Duration.between(p.start(), p.end())).reduce(Duration.ZERO, Duration::plus);
-        Optional<Duration> left = stopping.budget().map(b -> b.minus(spent).isNegative() ? Duration.ZERO
-                : b.minus(spent));
-        return new SequentialStopping(stopping.targets(), plannedPairs, ComparisonOptions.defaults().alpha(), left,
-                nanoClock, made -> looks.save(experiment.id(), made))
+        return new SequentialStopping(stopping.targets(), plannedPairs, ComparisonOptions.defaults().alpha(),
+                stopping.budget(), nanoClock, made -> looks.save(experiment.id(), made))
+                .spentBefore(spent)
                 .continuing(looks.earlierLooks(experiment.id()),
                         looks.plannedPairs(experiment.id()).orElse(plannedPairs));
     }

@@ -48,6 +48,8 @@ public final class SequentialStopping implements PairStoppingRule {
     private final Optional<Duration> budget;
     private final LongSupplier nanoClock;
     private long startNanos;
+    /** What the pairs of earlier runs of the experiment took of its budget. */
+    private Duration spentBefore = Duration.ZERO;
     private final Consumer<List<Look>> onLooks;
     private final Map<String, List<Integer>> pairsAtLooks = new LinkedHashMap<>();
     /** N, the pairs α is spent over: {@link #maxPairs}, or fewer once the first pair's cost shows the budget's. */
@@ -61,7 +63,8 @@ public final class SequentialStopping implements PairStoppingRule {
      * @param targets the metrics to settle, at least one
      * @param maxPairs the pairs of the plan: N, over which α is spent
      * @param alpha two-sided type I error of each target's sequence of looks
-     * @param budget the wall time the experiment may take from now, if limited
+     * @param budget the wall time the experiment may take, if limited: from now, after what earlier runs spent of it
+     *     ({@link #spentBefore})
      * @param nanoClock the monotonic clock the budget is measured on
      * @param onLooks told the looks made after each pair
      */
@@ -152,6 +155,8 @@ public final class SequentialStopping implements PairStoppingRule {
         }
         pairs.stream().filter(p -> p.ok() && p.start() != null && p.end() != null).findFirst().ifPresent(first -> {
             long cost = Math.max(1, Duration.between(first.start(), first.end()).toNanos());
+            // the whole budget over the first pair's cost, whichever run this is: a resumed run plans as the
+            // experiment did before it was interrupted, and counts its looks among all pairs, earlier ones included
             long allowed = budget.get().toNanos() / cost;
             plannedPairs = (int) Math.max(2, Math.min(maxPairs, allowed));
             planned = true;
@@ -205,17 +210,29 @@ public final class SequentialStopping implements PairStoppingRule {
         return this;
     }
 
+    /**
+     * Counts {@code spent}, what the pairs of earlier runs of the experiment took, against its budget: the budget is
+     * the experiment's, and this run has what they left of it. Call before the first pair.
+     */
+    public SequentialStopping spentBefore(Duration spent) {
+        this.spentBefore = Objects.requireNonNull(spent, "spent");
+        return this;
+    }
+
     /** Every look so far, one list per pair that finished. */
     public List<List<Look>> looks() {
         return List.copyOf(looks);
     }
 
-    /** Whether the time spent, and one more pair as long as the pairs so far, would exceed the budget. */
+    /**
+     * Whether the time spent, by earlier runs and this one, and one more pair as long as the pairs so far, would
+     * exceed the budget.
+     */
     private boolean budgetSpent(List<PairResult> pairs) {
         if (budget.isEmpty()) {
             return false;
         }
-        long elapsed = nanoClock.getAsLong() - startNanos;
+        long elapsed = nanoClock.getAsLong() - startNanos + spentBefore.toNanos();
         long nextPair = (long) pairs.stream().filter(p -> p.start() != null && p.end() != null)
                 .mapToLong(p -> Duration.between(p.start(), p.end()).toNanos()).average().orElse(0);
         return elapsed + nextPair > budget.get().toNanos();

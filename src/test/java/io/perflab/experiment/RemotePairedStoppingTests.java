@@ -198,9 +198,9 @@ class RemotePairedStoppingTests {
             answer = service.recordPair(second, TESTER, id, PostedPair.of(still(i++)));
         }
         assertThat(i).as("five pairs fill the budget").isEqualTo(5);
-        // as the built-in agent's resumed rule says it: the budget this run had, what the earlier pairs left of it
-        assertThat(answer.stopReason()).startsWith("the time budget of 1 min would be overrun by another pair after "
-                + "5 pairs");
+        // the experiment's budget, of which the earlier pairs spent 40 s
+        assertThat(answer.stopReason()).startsWith("the time budget of 1 min 40 s would be overrun by another pair "
+                + "after 5 pairs");
 
         // the built-in agent's rule over the same pairs at the same times, in two runs
         List<List<SequentialStopping.Look>> made = new ArrayList<>();
@@ -215,7 +215,8 @@ class RemotePairedStoppingTests {
         }
         clock[0] = resumedAt;
         SequentialStopping secondRun = new SequentialStopping(budget.targets(), PAIRS,
-                ComparisonOptions.defaults().alpha(), Optional.of(Duration.ofSeconds(60)), () -> clock[0], made::add)
+                ComparisonOptions.defaults().alpha(), budget.budget(), () -> clock[0], made::add)
+                .spentBefore(Duration.ofSeconds(40))
                 .continuing(made.stream().flatMap(List::stream).map(l -> new SequentialStopping.EarlierLook(
                         l.target().metric(), l.look().look(), l.look().pairs(), 0, 0, 0, 0, l.look().outcome()))
                         .toList(), firstRun.plannedPairs());
@@ -267,6 +268,45 @@ class RemotePairedStoppingTests {
             service.finish(second, TESTER, id, new Finish("COMPLETED", null));
         }
         assertThat(stops.get(1)).as("the stop of the same agent's second claim").isEqualTo(stops.get(0));
+    }
+
+    @Test
+    void aRunResumedBeforeTheFirstLookPlansAndStopsAsTheUninterruptedRunDoes() {
+        // five pairs of 20 s fill the budget; the first claim runs none, or pair 0 only, before any look
+        List<String> stops = new ArrayList<>();
+        for (int before : new int[] {0, 1}) {
+            now = T0;
+            PairedStopping budget = new PairedStopping(List.of(SequentialStopping.Target.parse(METRIC + ":settled")),
+                    Optional.of(Duration.ofSeconds(100)));
+            AgentCoordinator service = coordinator();
+            long id = queued(budget);
+            long agent = register(service, "first");
+            service.poll(agent, TESTER, Duration.ZERO).orElseThrow();
+            int i = 0;
+            if (before > 0) {
+                for (; i < before; i++) {
+                    now = now.plusSeconds(20);
+                    assertThat(service.recordPair(agent, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
+                }
+                service.finish(agent, TESTER, id, new Finish("INTERRUPTED", null));
+                now = now.plus(Duration.ofHours(1));
+                agent = register(service, "second");
+                service.poll(agent, TESTER, Duration.ZERO).orElseThrow();
+            }
+            PairAnswer answer = null;
+            while (i < PAIRS && (answer == null || !answer.stop())) {
+                now = now.plusSeconds(20);
+                answer = service.recordPair(agent, TESTER, id, PostedPair.of(still(i++)));
+            }
+            assertThat(i).as("five pairs fill the budget, pairs run before the resume: " + before).isEqualTo(5);
+            assertThat(looks.looks(id)).as("α spent over five pairs").allSatisfy(l ->
+                    assertThat(l.plannedPairs()).isEqualTo(5));
+            stops.add(answer.stopReason());
+            service.finish(agent, TESTER, id, new Finish("COMPLETED", null));
+        }
+        assertThat(stops.get(0)).startsWith("the time budget of 1 min 40 s would be overrun by another pair after "
+                + "5 pairs");
+        assertThat(stops.get(1)).as("the resumed run's stop").isEqualTo(stops.get(0));
     }
 
     /** Runs the pairs through the built-in agent (its runner stood in for) until its rule stops; returns the id. */
