@@ -83,7 +83,6 @@ public class AgentCoordinator implements SmartLifecycle {
     private final AgentProperties settings;
     private final ClaimedRuns runs;
     private final PairedStoppingRules rules;
-    private final TransactionTemplate transactions;
     private final Object queueChanged = new Object();
     private final Map<Long, LongConsumer> localBuiltIns = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService watch;
@@ -97,9 +96,8 @@ public class AgentCoordinator implements SmartLifecycle {
         this.agents = agents;
         this.clock = clock;
         this.settings = settings;
-        this.runs = new ClaimedRuns(store, events, clock);
+        this.runs = new ClaimedRuns(store, events, clock, new TransactionTemplate(transactionManager));
         this.rules = new PairedStoppingRules(store, looks, clock);
-        this.transactions = new TransactionTemplate(transactionManager);
     }
 
     public AgentProperties settings() {
@@ -332,7 +330,7 @@ public class AgentCoordinator implements SmartLifecycle {
         if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
             return new PairAnswer(false, store.cancelRequested(experimentId), true, experiment.stopReason());
         }
-        Optional<PairStoppingRule.Decision> decision = runs.recordPostedPair(agentId, experiment, pair, transactions,
+        Optional<PairStoppingRule.Decision> decision = runs.recordPair(agentId, experiment, pair,
                 () -> rules.afterPostedPair(experiment, agentId, pair));
         // a retry: the decision the first post took, as stored
         String stopReason = decision.isPresent() ? (decision.get().stop() ? decision.get().reason() : null)

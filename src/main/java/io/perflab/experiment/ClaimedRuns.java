@@ -21,9 +21,12 @@ final class ClaimedRuns {
     private final ExperimentRepository store;
     private final ExperimentEvents events;
     private final Clock clock;
+    private final TransactionTemplate transactions;
 
-    ClaimedRuns(ExperimentRepository store, ExperimentEvents events, Clock clock) {
+    /** @param transactions stores a pair with its looks */
+    ClaimedRuns(ExperimentRepository store, ExperimentEvents events, Clock clock, TransactionTemplate transactions) {
         this.store = store;
+        this.transactions = transactions;
         this.events = events;
         this.clock = clock;
     }
@@ -68,26 +71,14 @@ final class ClaimedRuns {
     }
 
     /**
-     * Stores a finished pair of a paired design whole, once: a pair posted again stores nothing and tells nobody.
-     * Returns whether it was stored now.
+     * Stores a finished pair of a paired design whole, once, and takes the looks of the experiment's stopping rule
+     * after it ({@code look}) in the same transaction, whichever agent ran it: a pair, its looks and the stop reason
+     * they may record are stored together or not at all, so that a crash between them loses no look and no stop,
+     * and a retried post, or one that raced its twin, takes no second look. Returns the rule's decision, or empty
+     * when the pair was stored before.
      */
-    boolean recordPair(Long agentId, ExperimentRecord experiment, PairResult pair) {
-        if (!storedNow(() -> store.savePairOnce(experiment.id(), agentId, pair))) {
-            return false;
-        }
-        pairStored(agentId, experiment, pair);
-        return true;
-    }
-
-    /**
-     * Stores a pair a remote agent posted, as {@link #recordPair} does, and takes the looks of the experiment's
-     * stopping rule after it ({@code look}) in the same transaction: a pair and its looks are stored together or not
-     * at all, so that a retried post, or one that raced its twin, takes no second look. Returns the rule's decision,
-     * or empty when the pair was stored before.
-     */
-    Optional<PairStoppingRule.Decision> recordPostedPair(long agentId, ExperimentRecord experiment, PairResult pair,
-                                                         TransactionTemplate transactions,
-                                                         Supplier<PairStoppingRule.Decision> look) {
+    Optional<PairStoppingRule.Decision> recordPair(Long agentId, ExperimentRecord experiment, PairResult pair,
+                                                   Supplier<PairStoppingRule.Decision> look) {
         PairStoppingRule.Decision[] decision = {null};
         boolean stored = storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
             if (!store.savePairOnce(experiment.id(), agentId, pair)) {

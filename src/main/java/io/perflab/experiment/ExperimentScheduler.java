@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The host's single experiment executor and the service's built-in agent: claims queued experiments one at a time
@@ -74,27 +76,29 @@ public class ExperimentScheduler implements SmartLifecycle {
     @Autowired
     ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
                         Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader,
-                        AgentCoordinator coordinator) {
-        this(store, looks, events, clock, jvmFlags, metricsReader, TrialLauncher.ofThisJvm(),
+                        PlatformTransactionManager transactions, AgentCoordinator coordinator) {
+        this(store, looks, events, clock, jvmFlags, metricsReader, transactions, TrialLauncher.ofThisJvm(),
                 PairedExperimentRun.RUNNER, coordinator);
     }
 
     /**
+     * @param transactions stores each pair with its stopping rule's looks
      * @param launcher how trial JVMs start
      * @param pairs how the pairs of a paired design run (tests stand in for the trial JVMs here)
      */
     ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
-                        Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader, TrialLauncher launcher,
+                        Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader,
+                        PlatformTransactionManager transactions, TrialLauncher launcher,
                         PairedExperimentRun.PairExecution pairs) {
-        this(store, looks, events, clock, jvmFlags, metricsReader, launcher, pairs, null);
+        this(store, looks, events, clock, jvmFlags, metricsReader, transactions, launcher, pairs, null);
     }
 
     private ExperimentScheduler(ExperimentRepository store, SequentialLookRepository looks, ExperimentEvents events,
                                 Clock clock, JvmFlagPolicy jvmFlags, MetricsReader metricsReader,
-                                TrialLauncher launcher, PairedExperimentRun.PairExecution pairs,
-                                AgentCoordinator coordinator) {
+                                PlatformTransactionManager transactions, TrialLauncher launcher,
+                                PairedExperimentRun.PairExecution pairs, AgentCoordinator coordinator) {
         this.coordinator = coordinator;
-        this.runs = new ClaimedRuns(store, events, clock);
+        this.runs = new ClaimedRuns(store, events, clock, new TransactionTemplate(transactions));
         this.store = store;
         this.events = events;
         this.clock = clock;

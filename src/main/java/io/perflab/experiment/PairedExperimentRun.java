@@ -9,10 +9,12 @@ import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PairedOutcome;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -26,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * events), but stored only with the pair, in one transaction. A pair cut short by a crash, a kill or a cancel has
  * no row, so a resumed experiment runs it again, whole, and its earlier pairs are neither run nor stored twice.
  * The rule sees the stored pairs first and goes on with the looks it made before ({@link PairedStoppingRules}); the
- * budget is what the stored pairs left of it. An experiment whose rule stopped it before it was interrupted (a
+ * budget is what the stored pairs left of it. The rule's looks after a pair, and the stop reason when it stops, are
+ * stored in the pair's transaction, as a remote agent's posted pair is stored ({@link ClaimedRuns#recordPair}): the
+ * runner's rule is told the decision taken then. An experiment whose rule stopped it before it was interrupted (a
  * remote agent's run stops at the service's word) runs no further pair.
  */
 final class PairedExperimentRun {
@@ -78,29 +82,43 @@ final class PairedExperimentRun {
         if (missing.isEmpty()) {
             return new PairedOutcome(List.of(), PairedOutcome.Stop.COMPLETED, "");
         }
-        PairedOutcome outcome = execution.run(runner, plan, missing, earlier,
-                new StoringListener(experiment, agentId, earlier.size()),
+        StoringListener listener = new StoringListener(experiment, agentId, plan.maxFailures(), earlier,
                 rules.forRun(experiment, earlier, nanoClock));
-        if (outcome.stop() == PairedOutcome.Stop.STOPPED_BY_RULE) {
-            store.recordStopReason(experiment.id(), outcome.message());
-        }
-        return outcome;
+        return execution.run(runner, plan, missing, earlier, listener, listener::decisionAfterPair);
     }
 
-    /** Stores each pair whole as it finishes and tells subscribers about its windows and the pair. */
+    /**
+     * Stores each pair whole as it finishes, with the rule's looks after it, and tells subscribers about its windows
+     * and the pair. The runner asks the rule after the pair is stored; it is answered the decision stored with it.
+     */
     private final class StoringListener implements PairListener {
 
         private final ExperimentRecord experiment;
         private final Long agentId;
         private final int runsPerPair;
+        private final int maxFailures;
+        private final PairStoppingRule rule;
+        /** Every pair the rule sees: the stored ones, then those of this run, in the order they finished. */
+        private final List<PairResult> all;
         private int storedPairs;
+        private int failures;
         private int windowsOfThisPair;
+        private PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
 
-        StoringListener(ExperimentRecord experiment, Long agentId, int storedPairs) {
+        StoringListener(ExperimentRecord experiment, Long agentId, int maxFailures, List<PairResult> earlier,
+                        PairStoppingRule rule) {
             this.experiment = experiment;
             this.agentId = agentId;
             this.runsPerPair = 2 * experiment.windowsPerPair();
-            this.storedPairs = storedPairs;
+            this.maxFailures = maxFailures;
+            this.rule = rule;
+            this.all = new ArrayList<>(earlier);
+            this.storedPairs = earlier.size();
+        }
+
+        /** The rule's decision after the last pair, as stored with it. */
+        PairStoppingRule.Decision decisionAfterPair(List<PairResult> pairs) {
+            return decision;
         }
 
         @Override
@@ -136,9 +154,26 @@ final class PairedExperimentRun {
                 // cut short by a cancel or a shutdown: not stored, so that resuming runs it again whole
                 return;
             }
-            if (runs.recordPair(agentId, experiment, pair)) {
+            all.add(pair);
+            decision = PairStoppingRule.Decision.CONTINUE;
+            // as the runner does: no look after a failed pair that makes the failures more than the plan allows
+            boolean looks = pair.ok() || ++failures <= maxFailures;
+            List<PairResult> seen = List.copyOf(all);
+            Optional<PairStoppingRule.Decision> taken = runs.recordPair(agentId, experiment, pair,
+                    () -> looks ? look(seen) : PairStoppingRule.Decision.CONTINUE);
+            if (taken.isPresent()) {
                 storedPairs++;
+                decision = taken.get();
             }
+        }
+
+        /** The rule's looks at {@code pairs}, in the transaction that stores the last of them; its stop too. */
+        private PairStoppingRule.Decision look(List<PairResult> pairs) {
+            PairStoppingRule.Decision made = rule.afterPair(pairs);
+            if (made.stop()) {
+                store.recordStopReason(experiment.id(), made.reason());
+            }
+            return made;
         }
 
         private Map<String, Object> runEvent(int completedRuns) {

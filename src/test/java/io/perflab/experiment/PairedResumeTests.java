@@ -30,6 +30,7 @@ import org.springframework.boot.data.jdbc.test.autoconfigure.DataJdbcTest;
 import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * A paired experiment resumed after its server died in the middle of a pair (a kill -9 leaves no {@code pairFinished},
@@ -53,6 +54,9 @@ class PairedResumeTests {
     @Autowired
     JdbcClient jdbc;
 
+    @Autowired
+    PlatformTransactionManager transactions;
+
     /** What the stand-in runner was asked each time, and how it lets the pairs end. */
     private final List<List<Integer>> requested = new ArrayList<>();
     private final List<List<Integer>> earlierSeen = new ArrayList<>();
@@ -64,7 +68,7 @@ class PairedResumeTests {
     @BeforeEach
     void scheduler() {
         scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(), Clock.systemUTC(),
-                new JvmFlagPolicy(false), io.perflab.runner.experiment.MetricsReader.NONE,
+                new JvmFlagPolicy(false), io.perflab.runner.experiment.MetricsReader.NONE, transactions,
                 new TrialLauncher(List.of("-cp", "none", "None")), this::runPairs);
     }
 

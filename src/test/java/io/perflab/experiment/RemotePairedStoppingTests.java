@@ -309,12 +309,46 @@ class RemotePairedStoppingTests {
         assertThat(stops.get(1)).as("the resumed run's stop").isEqualTo(stops.get(0));
     }
 
+    @Test
+    void aBuiltInRunKilledRightAfterStoringAPairKeepsThatPairsLooksAndTheStopTheyMade() {
+        PairedStopping target = new PairedStopping(List.of(SequentialStopping.Target.parse(METRIC + ":2%")),
+                Optional.empty());
+        long reference = builtInRun(target);
+        List<Integer> referencePairs = store.storedPairs(reference);
+        assertThat(referencePairs.size()).isBetween(5, PAIRS - 1);
+        int last = referencePairs.get(referencePairs.size() - 1);
+
+        // the server dies once the last pair is stored, before the runner asks the rule about it
+        long id = builtInRun(target, (runner, plan, indexes, earlier, listener, rule) ->
+                runPairs(runner, plan, indexes, earlier, new PairListener() {
+                    @Override
+                    public void pairFinished(PairResult pair) {
+                        listener.pairFinished(pair);
+                        if (pair.index() == last) {
+                            throw new IllegalStateException("killed");
+                        }
+                    }
+                }, rule));
+
+        assertThat(store.storedPairs(id)).isEqualTo(referencePairs);
+        assertThat(looks.looks(id)).extracting(l -> l.metric() + "/" + l.look() + "/" + l.pairs() + "/"
+                + l.outcome()).containsExactlyElementsOf(looks.looks(reference).stream()
+                .map(l -> l.metric() + "/" + l.look() + "/" + l.pairs() + "/" + l.outcome()).toList());
+        assertThat(store.find(id).orElseThrow().stopReason()).as("the stop the last pair's looks made")
+                .isEqualTo(store.find(reference).orElseThrow().stopReason());
+    }
+
     /** Runs the pairs through the built-in agent (its runner stood in for) until its rule stops; returns the id. */
     private long builtInRun(PairedStopping stopping) {
+        return builtInRun(stopping, RemotePairedStoppingTests::runPairs);
+    }
+
+    /** As {@link #builtInRun(PairedStopping)}, the pairs run by {@code execution}. */
+    private long builtInRun(PairedStopping stopping, PairedExperimentRun.PairExecution execution) {
         long id = store.insert(spec(stopping), ExperimentStatus.INTERRUPTED, "tester", T0);
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
                 Clock.systemUTC(), new JvmFlagPolicy(false), io.perflab.runner.experiment.MetricsReader.NONE,
-                new TrialLauncher(List.of("-cp", "none", "None")), RemotePairedStoppingTests::runPairs);
+                transactions, new TrialLauncher(List.of("-cp", "none", "None")), execution);
         assertThat(scheduler.resume(id)).isTrue();
         scheduler.runExperiment(id);
         return id;
