@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.system.ConflictException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -76,11 +77,17 @@ final class ClaimedRuns {
      * they may record are stored together or not at all, so that a crash between them loses no look and no stop,
      * and a retried post, or one that raced its twin, takes no second look. Returns the rule's decision, or empty
      * when the pair was stored before.
+     *
+     * @throws NotHeld if the agent does not hold the experiment (any more): checked in the same transaction, so that
+     *     an agent declared lost stores nothing once its experiment may run elsewhere
      */
     Optional<PairStoppingRule.Decision> recordPair(Long agentId, ExperimentRecord experiment, PairResult pair,
                                                    Supplier<PairStoppingRule.Decision> look) {
         PairStoppingRule.Decision[] decision = {null};
         boolean stored = storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
+            if (!store.holdsLocked(experiment.id(), agentId)) {
+                throw new NotHeld(experiment.id(), agentId);
+            }
             if (!store.savePairOnce(experiment.id(), agentId, pair)) {
                 return false;
             }
@@ -92,6 +99,15 @@ final class ClaimedRuns {
         }
         pairStored(agentId, experiment, pair);
         return Optional.of(decision[0]);
+    }
+
+    /** A pair refused: its agent does not hold the experiment (any more). Nothing was stored. */
+    static final class NotHeld extends ConflictException {
+
+        NotHeld(long experimentId, Long agentId) {
+            super("experiment " + experimentId + " is not running on " + (agentId == null ? "this service"
+                    : "agent " + agentId) + " (any more: its agent may have been declared lost); nothing was stored");
+        }
     }
 
     /** Tells subscribers of a pair stored now. */

@@ -1061,6 +1061,17 @@ public class ExperimentRepository {
                 .params(id, agentId).query(Long.class).single() == 1;
     }
 
+    /**
+     * Whether {@code agentId} holds running experiment {@code id} now (null: it runs on no registered agent), locking
+     * the experiment's row until the caller's transaction ends: no other instance can end the claim (an agent
+     * declared lost) between this check and what the caller stores on the strength of it.
+     */
+    public boolean holdsLocked(long id, Long agentId) {
+        return jdbc.sql("SELECT id FROM experiment WHERE id = ? AND status = 'RUNNING' AND "
+                        + (agentId == null ? "agent_id IS NULL" : "agent_id = ?") + " FOR UPDATE")
+                .params(params(id, agentId)).query(Long.class).optional().isPresent();
+    }
+
     /** Asks the agent running experiment {@code id} to cancel it; false if it is not running. */
     public boolean requestCancel(long id) {
         return jdbc.sql("UPDATE experiment SET cancel_requested = TRUE WHERE id = ? AND status = 'RUNNING'")

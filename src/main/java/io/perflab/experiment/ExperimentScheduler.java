@@ -339,7 +339,10 @@ public class ExperimentScheduler implements SmartLifecycle {
         long waitMillis = 1_000;
         while (true) {
             try {
-                runs.end(id, agentId, end, message, false);
+                if (!runs.end(id, agentId, end, message, false)) {
+                    log.warn("Experiment {}: the built-in agent no longer holds it (it was declared lost while it "
+                            + "ran); its end ({}) is not stored", id, end);
+                }
                 return;
             } catch (RuntimeException e) {
                 if (stopping) {

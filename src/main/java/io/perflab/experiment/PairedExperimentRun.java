@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * The rule sees the stored pairs first and goes on with the looks it made before ({@link PairedStoppingRules}); the
  * budget is what the stored pairs left of it. The rule's looks after a pair, and the stop reason when it stops, are
  * stored in the pair's transaction, as a remote agent's posted pair is stored ({@link ClaimedRuns#recordPair}): the
- * runner's rule is told the decision taken then. An experiment whose rule stopped it before it was interrupted (a
- * remote agent's run stops at the service's word) runs no further pair.
+ * runner's rule is told the decision taken then. A pair is stored only while the run's agent holds the experiment:
+ * once another instance declared it lost, its next pair is refused and the run stops there. An experiment whose
+ * rule stopped it before it was interrupted (a remote agent's run stops at the service's word) runs no further
+ * pair.
  */
 final class PairedExperimentRun {
 
@@ -84,7 +86,12 @@ final class PairedExperimentRun {
         }
         StoringListener listener = new StoringListener(experiment, agentId, plan.maxFailures(), earlier,
                 rules.forRun(experiment, earlier, nanoClock));
-        return execution.run(runner, plan, missing, earlier, listener, listener::decisionAfterPair);
+        PairedOutcome outcome = execution.run(runner, plan, missing, earlier, listener,
+                listener::decisionAfterPair);
+        if (listener.refused != null) {
+            return new PairedOutcome(outcome.pairs(), PairedOutcome.Stop.CANCELLED, listener.refused);
+        }
+        return outcome;
     }
 
     /**
@@ -104,6 +111,8 @@ final class PairedExperimentRun {
         private int failures;
         private int windowsOfThisPair;
         private PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
+        /** Why a pair was refused, the run stopped: its agent no longer holds the experiment; null until then. */
+        private String refused;
 
         StoringListener(ExperimentRecord experiment, Long agentId, int maxFailures, List<PairResult> earlier,
                         PairStoppingRule rule) {
@@ -159,8 +168,18 @@ final class PairedExperimentRun {
             // as the runner does: no look after a failed pair that makes the failures more than the plan allows
             boolean looks = pair.ok() || ++failures <= maxFailures;
             List<PairResult> seen = List.copyOf(all);
-            Optional<PairStoppingRule.Decision> taken = runs.recordPair(agentId, experiment, pair,
-                    () -> looks ? look(seen) : PairStoppingRule.Decision.CONTINUE);
+            Optional<PairStoppingRule.Decision> taken;
+            try {
+                taken = runs.recordPair(agentId, experiment, pair,
+                        () -> looks ? look(seen) : PairStoppingRule.Decision.CONTINUE);
+            } catch (ClaimedRuns.NotHeld e) {
+                // declared lost while it ran (this instance stalled): the experiment may run elsewhere now
+                log.warn("Experiment {}: pair {} refused, the run stops: {}", experiment.id(), pair.index(),
+                        e.getMessage());
+                refused = e.getMessage();
+                decision = PairStoppingRule.Decision.stop(refused);
+                return;
+            }
             if (taken.isPresent()) {
                 storedPairs++;
                 decision = taken.get();

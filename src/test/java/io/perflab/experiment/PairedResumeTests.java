@@ -62,6 +62,9 @@ class PairedResumeTests {
     private final List<List<Integer>> earlierSeen = new ArrayList<>();
     private final List<List<Integer>> ruleSaw = new ArrayList<>();
     private boolean dieInTheFirstPair;
+    /** The pair before whose end another instance declares the run's agent lost and interrupts it; -1: none. */
+    private int lostBeforePair = -1;
+    private long lostExperiment;
 
     private ExperimentScheduler scheduler;
 
@@ -91,6 +94,10 @@ class PairedResumeTests {
                 listener.pairFinished(cut);
                 return new PairedOutcome(List.of(cut), PairedOutcome.Stop.CANCELLED, "cancelled after 1 of "
                         + pairs.size() + " pairs");
+            }
+            if (index == lostBeforePair) {
+                assertThat(store.endClaim(lostExperiment, null, ExperimentStatus.INTERRUPTED, Instant.now(),
+                        "its agent sent no heartbeat", true)).isTrue();
             }
             listener.pairFinished(pair);
             all.add(pair);
@@ -168,6 +175,25 @@ class PairedResumeTests {
         assertThat(store.storedPairs(id)).hasSizeLessThan(6).startsWith(0, 1);
         assertThat(looks.looks(id)).isNotEmpty().allSatisfy(l -> assertThat(l.metric()).isEqualTo(METRIC));
         assertNothingTwice(id, store.storedPairs(id).size());
+    }
+
+    @Test
+    void aRunWhoseAgentWasDeclaredLostStoresNoFurtherPairAndStops() {
+        long id = interruptedDuet(4, PairedStopping.NONE);
+        store.savePair(id, pair(0));
+        // this instance stalls in pair 2: another one declares its built-in agent lost and interrupts the run
+        lostExperiment = id;
+        lostBeforePair = 2;
+
+        assertThat(scheduler.resume(id)).isTrue();
+        scheduler.runExperiment(id);
+
+        assertThat(store.storedPairs(id)).as("pair 2 ended after the claim did").containsExactly(0, 1);
+        assertThat(ruleSaw).as("pair 3 never ran").containsExactly(List.of(0, 1), List.of(0, 1, 2));
+        ExperimentRecord after = store.find(id).orElseThrow();
+        assertThat(after.status()).as("left for the next agent to resume").isEqualTo(ExperimentStatus.INTERRUPTED);
+        assertThat(after.error()).isEqualTo("its agent sent no heartbeat");
+        assertNothingTwice(id, 2);
     }
 
     /** Every stored pair has all its runs once, and every run its samples once. */
