@@ -572,7 +572,10 @@ public class AgentCoordinator implements SmartLifecycle {
     void watch() {
         Instant now = clock.instant();
         localBuiltIns.forEach((id, cancel) -> {
-            agents.heartbeat(id, now);
+            if (agents.heartbeatBuiltIn(id, now)) {
+                log.warn("Built-in agent {} heartbeats again after it was declared lost; its experiments were "
+                        + "interrupted, and it claims anew", id);
+            }
             store.runningOn(id).stream().filter(store::cancelRequested).forEach(cancel::accept);
         });
         Instant cutoff = now.minus(settings.heartbeatTimeout());

@@ -72,6 +72,22 @@ public class AgentRepository {
                 .params(ExperimentRepository.timestamp(now), id).update() == 1;
     }
 
+    /**
+     * Records a heartbeat of a built-in agent from the service it runs in. One declared lost (its service stalled
+     * longer than the timeout, and another instance interrupted its experiments) heartbeats again, idle: it holds
+     * nothing now, and claims again. Returns whether it was lost.
+     */
+    @Transactional
+    public boolean heartbeatBuiltIn(long id, Instant now) {
+        boolean revived = jdbc.sql("UPDATE agent SET last_heartbeat = ?, status = 'IDLE', experiment_id = NULL "
+                        + "WHERE id = ? AND built_in = TRUE AND status = 'LOST'")
+                .params(ExperimentRepository.timestamp(now), id).update() == 1;
+        if (!revived) {
+            heartbeat(id, now);
+        }
+        return revived;
+    }
+
     /** The agent runs {@code experimentId} now, or nothing (null). */
     public void working(long id, Long experimentId) {
         jdbc.sql("UPDATE agent SET status = ?, experiment_id = ? WHERE id = ? AND status <> 'LOST'")

@@ -338,6 +338,22 @@ class RemotePairedStoppingTests {
                 .isEqualTo(store.find(reference).orElseThrow().stopReason());
     }
 
+    @Test
+    void aBuiltInAgentDeclaredLostHeartbeatsAgainOnceItsServiceWakes() {
+        AgentCoordinator service = coordinator();
+        long builtIn = service.registerBuiltIn(experiment -> { }).agentId();
+        // its service stalls past the heartbeat timeout (2 h here), and another instance declares it lost
+        now = now.plus(Duration.ofHours(3));
+        assertThat(agentRepository.declareLost(builtIn, now.minus(Duration.ofHours(2)))).isTrue();
+
+        service.watch();
+
+        AgentRecord after = agentRepository.find(builtIn).orElseThrow();
+        assertThat(after.status()).isEqualTo("IDLE");
+        assertThat(after.lastHeartbeat()).isEqualTo(now);
+        assertThat(after.experimentId()).isNull();
+    }
+
     /** Runs the pairs through the built-in agent (its runner stood in for) until its rule stops; returns the id. */
     private long builtInRun(PairedStopping stopping) {
         return builtInRun(stopping, RemotePairedStoppingTests::runPairs);
