@@ -239,74 +239,57 @@ class RemotePairedStoppingTests {
     @Test
     void anAgentThatClaimsTheExperimentAgainGoesOnAsAnotherAgentWould() {
         // the budget test's experiment: five pairs of 20 s fill it, two of them run in the first claim
-        List<String> stops = new ArrayList<>();
-        for (boolean sameAgent : new boolean[] {false, true}) {
-            now = T0;
-            PairedStopping budget = new PairedStopping(List.of(SequentialStopping.Target.parse(METRIC + ":0.001%")),
-                    Optional.of(Duration.ofSeconds(100)));
-            AgentCoordinator service = coordinator();
-            long id = queued(budget);
-            long first = register(service, "first");
-            service.poll(first, TESTER, Duration.ZERO).orElseThrow();
-            for (int i = 0; i < 2; i++) {
-                now = now.plusSeconds(20);
-                assertThat(service.recordPair(first, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
-            }
-            service.finish(first, TESTER, id, new Finish("INTERRUPTED", null));
-
-            now = now.plus(Duration.ofHours(1));
-            long second = sameAgent ? first : register(service, "second");
-            assertThat(service.poll(second, TESTER, Duration.ZERO).orElseThrow().experimentId()).isEqualTo(id);
-            PairAnswer answer = null;
-            int i = 2;
-            while (i < PAIRS && (answer == null || !answer.stop())) {
-                now = now.plusSeconds(20);
-                answer = service.recordPair(second, TESTER, id, PostedPair.of(still(i++)));
-            }
-            assertThat(i).as("five pairs fill the budget, the same agent claiming again: " + sameAgent).isEqualTo(5);
-            stops.add(answer.stopReason());
-            service.finish(second, TESTER, id, new Finish("COMPLETED", null));
-        }
-        assertThat(stops.get(1)).as("the stop of the same agent's second claim").isEqualTo(stops.get(0));
+        String anotherAgent = stopAfterTwoClaims(METRIC + ":0.001%", 2, false);
+        assertThat(stopAfterTwoClaims(METRIC + ":0.001%", 2, true)).as("the stop of the same agent's second claim")
+                .isEqualTo(anotherAgent);
     }
 
     @Test
     void aRunResumedBeforeTheFirstLookPlansAndStopsAsTheUninterruptedRunDoes() {
         // five pairs of 20 s fill the budget; the first claim runs none, or pair 0 only, before any look
-        List<String> stops = new ArrayList<>();
-        for (int before : new int[] {0, 1}) {
-            now = T0;
-            PairedStopping budget = new PairedStopping(List.of(SequentialStopping.Target.parse(METRIC + ":settled")),
-                    Optional.of(Duration.ofSeconds(100)));
-            AgentCoordinator service = coordinator();
-            long id = queued(budget);
-            long agent = register(service, "first");
-            service.poll(agent, TESTER, Duration.ZERO).orElseThrow();
-            int i = 0;
-            if (before > 0) {
-                for (; i < before; i++) {
-                    now = now.plusSeconds(20);
-                    assertThat(service.recordPair(agent, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
-                }
-                service.finish(agent, TESTER, id, new Finish("INTERRUPTED", null));
-                now = now.plus(Duration.ofHours(1));
-                agent = register(service, "second");
-                service.poll(agent, TESTER, Duration.ZERO).orElseThrow();
-            }
-            PairAnswer answer = null;
-            while (i < PAIRS && (answer == null || !answer.stop())) {
-                now = now.plusSeconds(20);
-                answer = service.recordPair(agent, TESTER, id, PostedPair.of(still(i++)));
-            }
-            assertThat(i).as("five pairs fill the budget, pairs run before the resume: " + before).isEqualTo(5);
-            assertThat(looks.looks(id)).as("α spent over five pairs").allSatisfy(l ->
-                    assertThat(l.plannedPairs()).isEqualTo(5));
-            stops.add(answer.stopReason());
-            service.finish(agent, TESTER, id, new Finish("COMPLETED", null));
-        }
-        assertThat(stops.get(0)).startsWith("the time budget of 1 min 40 s would be overrun by another pair after "
+        String uninterrupted = stopAfterTwoClaims(METRIC + ":settled", 0, false);
+        assertThat(uninterrupted).startsWith("the time budget of 1 min 40 s would be overrun by another pair after "
                 + "5 pairs");
-        assertThat(stops.get(1)).as("the resumed run's stop").isEqualTo(stops.get(0));
+        assertThat(stopAfterTwoClaims(METRIC + ":settled", 1, false)).as("the resumed run's stop")
+                .isEqualTo(uninterrupted);
+    }
+
+    /**
+     * An experiment with {@code target} and a budget of 100 s, run in pairs of 20 s: a first claim posts pairs 0 to
+     * {@code inFirst} − 1 and is interrupted (with none, one claim runs it all), then a second, by the same agent or
+     * another, posts pairs until the rule stops. Asserts that five pairs fill the budget and that every look planned
+     * five; returns the stop reason.
+     */
+    private String stopAfterTwoClaims(String target, int inFirst, boolean sameAgent) {
+        now = T0;
+        PairedStopping budget = new PairedStopping(List.of(SequentialStopping.Target.parse(target)),
+                Optional.of(Duration.ofSeconds(100)));
+        AgentCoordinator service = coordinator();
+        long id = queued(budget);
+        long agent = register(service, "first");
+        service.poll(agent, TESTER, Duration.ZERO).orElseThrow();
+        int i = 0;
+        if (inFirst > 0) {
+            for (; i < inFirst; i++) {
+                now = now.plusSeconds(20);
+                assertThat(service.recordPair(agent, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
+            }
+            service.finish(agent, TESTER, id, new Finish("INTERRUPTED", null));
+            now = now.plus(Duration.ofHours(1));
+            agent = sameAgent ? agent : register(service, "second");
+            assertThat(service.poll(agent, TESTER, Duration.ZERO).orElseThrow().experimentId()).isEqualTo(id);
+        }
+        PairAnswer answer = null;
+        while (i < PAIRS && (answer == null || !answer.stop())) {
+            now = now.plusSeconds(20);
+            answer = service.recordPair(agent, TESTER, id, PostedPair.of(still(i++)));
+        }
+        assertThat(i).as("five pairs fill the budget (%s in the first claim, same agent: %s)", inFirst, sameAgent)
+                .isEqualTo(5);
+        assertThat(looks.looks(id)).as("α spent over five pairs").allSatisfy(l ->
+                assertThat(l.plannedPairs()).isEqualTo(5));
+        service.finish(agent, TESTER, id, new Finish("COMPLETED", null));
+        return answer.stopReason();
     }
 
     @Test
