@@ -2,7 +2,6 @@ package io.perflab.cli;
 
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.ExperimentJson;
-import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
@@ -150,24 +149,9 @@ final class SampleFiles {
                 return Optional.empty();
             }
             checkNames(file, results);
-            checkWindows(file, results);
             return Optional.of(results);
         } catch (IllegalArgumentException e) {
             return Optional.empty();
-        }
-    }
-
-    /**
-     * A window's number lies within what a plan can hold: a pair's windows are laid out by number, so -1 or 2³¹ − 1
-     * would fail (or fill the memory) in the analysis instead of saying what is wrong with the file.
-     */
-    private static void checkWindows(Path file, List<TrialResult> trials) throws BadFileException {
-        for (TrialResult trial : trials) {
-            Integer window = trial.pair() == null ? null : trial.pair().window();
-            if (window != null && (window < 0 || window >= ExperimentPlan.MAX_WINDOWS_PER_PAIR)) {
-                throw new BadFileException(file + ": trial " + trial.ordinal() + " has pair.window " + window
-                        + "; a pair's windows are numbered 0 to " + (ExperimentPlan.MAX_WINDOWS_PER_PAIR - 1) + ".");
-            }
         }
     }
 

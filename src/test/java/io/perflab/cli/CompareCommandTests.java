@@ -243,14 +243,22 @@ class CompareCommandTests {
         Path file = duetFile("windows.json", pairs);
         String written = Files.readString(file);
         assertThat(written).containsPattern("\"window\" ?: ?1");
-        // -1 was an ArrayIndexOutOfBoundsException, 2³¹ − 1 a NegativeArraySizeException, 3·10⁸ an OutOfMemoryError
+        // -1 was an ArrayIndexOutOfBoundsException, 2³¹ − 1 a NegativeArraySizeException, 3·10⁸ an OutOfMemoryError;
+        // the window is checked where a file's trials are read (PairPosition), for compare and calibrate --from alike
         for (String window : new String[] {"-1", "2147483647", "300000000"}) {
             Path bad = dir.resolve("window" + window + ".json");
             Files.writeString(bad, written.replaceFirst("\"window\" ?: ?1", "\"window\" : " + window));
             Run run = run(bad.toString(), bad.toString());
             assertThat(run.status()).as(window).isEqualTo(2);
-            assertThat(run.err()).contains(bad + ": trial ", "has pair.window " + window,
-                    "numbered 0 to 999").doesNotContain("Exception", "\tat ");
+            assertThat(run.err()).contains(bad + ": not an experiment file", ".pair: pair 0 has window " + window,
+                    "numbered 0 to 999").doesNotContain("Exception", "\tat ", "Cannot construct");
+            // calibrate --from reads the same files the same way
+            StringWriter err = new StringWriter();
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                    .execute("calibrate", "--from", bad.toString(), "--experiments", "1", "--pairs", "2");
+            assertThat(status).isEqualTo(2);
+            assertThat(err.toString()).contains("--from " + bad + ": ", "has window " + window)
+                    .doesNotContain("Exception", "\tat ");
         }
     }
 

@@ -67,8 +67,11 @@ public record ExperimentJson(Map<String, Object> experiment, List<TrialResult> t
             }
             return file.experiment() == null ? new ExperimentJson(Map.of(), file.trials()) : file;
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("not an experiment file of perflab ab --out: "
-                    + e.getOriginalMessage() + locationOf(e), e);
+            // a value its record refused says why itself, without the parser's "Cannot construct instance of …"
+            String why = e.getCause() instanceof IllegalArgumentException refused ? refused.getMessage()
+                    : e.getOriginalMessage();
+            throw new IllegalArgumentException("not an experiment file of perflab ab --out: " + why + locationOf(e),
+                    e);
         }
     }
 

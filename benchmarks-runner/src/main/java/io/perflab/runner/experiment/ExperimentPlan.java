@@ -42,7 +42,7 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
             "-XX:+UseSerialGC", "-Xbatch", "-XX:-UseDynamicNumberOfCompilerThreads");
 
     /** The most windows per pair a plan may ask for. */
-    public static final int MAX_WINDOWS_PER_PAIR = 1000;
+    public static final int MAX_WINDOWS_PER_PAIR = io.perflab.runner.trial.PairPosition.MAX_WINDOWS;
 
     /** Trials allowed to fail before the experiment stops, unless told otherwise. */
     public static final int DEFAULT_MAX_FAILURES = 3;

@@ -20,9 +20,21 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record PairPosition(int index, Integer window, String cpus, Long startNanos, Long skewNanos,
                            boolean startedFirst) {
 
+    /** The most windows of each variant a pair may have: its windows are numbered 0 to this − 1. */
+    public static final int MAX_WINDOWS = 1000;
+
+    /**
+     * @throws IllegalArgumentException for a negative pair or a window outside 0 to {@value #MAX_WINDOWS} − 1: an
+     *     analysis lays a pair's windows out by number, so a file holding -1 or 2³¹ − 1 would fail there, or fill
+     *     the memory, instead of saying what is wrong
+     */
     public PairPosition {
         if (index < 0) {
             throw new IllegalArgumentException("a pair index is ≥ 0, got " + index);
+        }
+        if (window != null && (window < 0 || window >= MAX_WINDOWS)) {
+            throw new IllegalArgumentException("pair " + index + " has window " + window + "; a pair's windows are "
+                    + "numbered 0 to " + (MAX_WINDOWS - 1));
         }
     }
 }
