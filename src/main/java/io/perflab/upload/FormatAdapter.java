@@ -1,5 +1,7 @@
 package io.perflab.upload;
 
+import java.util.List;
+
 /** Reads one harness's output into an upload. Implementations are stateless and free of Spring. */
 interface FormatAdapter {
 
@@ -15,12 +17,14 @@ interface FormatAdapter {
     ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits);
 
     /**
-     * Parses {@code content}, one file of a two-file upload whose other file is {@code companion}. Where a key
-     * depends on what else the output holds (JMH's package prefix and modes, Go's GOMAXPROCS suffix), it is decided
-     * over both files, so that one benchmark has one key on both sides. By default the companion is not read.
+     * Parses the two files of one upload, {@code without} then {@code with}, each one side, as its own list. Where a
+     * key depends on what else the output holds (JMH's package prefix and modes, Go's GOMAXPROCS suffix), it is
+     * decided over both files, so that one benchmark has one key on both sides; each file is read once. By default
+     * each file is parsed alone.
      */
-    default ParsedUpload parse(String content, String companion, String variant, String label,
-            UploadLimits.Counter limits) {
-        return parse(content, variant, label, limits);
+    default List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
+            UploadLimits.Counter withLimits) {
+        return List.of(parse(without, ParsedUpload.WITHOUT, null, withoutLimits),
+                parse(with, ParsedUpload.WITH, null, withLimits));
     }
 }

@@ -34,32 +34,32 @@ final class GoBenchAdapter implements FormatAdapter {
 
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
-        return parse(content, null, variant, label, limits);
+        return parse(read(content), Map.of(), variant, label, limits, content);
     }
 
     /**
-     * A benchmark keeps its {@code -N} suffix when it ran at several GOMAXPROCS in {@code content} or in
-     * {@code companion}, so that {@code -cpu 1,2} on one side and {@code -cpu 2} on the other meet at {@code Join-2}.
+     * A benchmark keeps its {@code -N} suffix when it ran at several GOMAXPROCS in either file, so that
+     * {@code -cpu 1,2} on one side and {@code -cpu 2} on the other meet at {@code Join-2}.
      */
     @Override
-    public ParsedUpload parse(String content, String companion, String variant, String label,
-            UploadLimits.Counter limits) {
-        Lines lines = read(content);
-        Map<String, Set<Integer>> companionProcs = Map.of();
-        if (companion != null) {
-            try {
-                companionProcs = read(companion).procsByName();
-            } catch (InvalidUploadException e) {
-                // the companion's own parse reports it
-            }
-        }
+    public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
+            UploadLimits.Counter withLimits) {
+        Lines withoutLines = read(without);
+        Lines withLines = read(with);
+        return List.of(parse(withoutLines, withLines.procsByName(), ParsedUpload.WITHOUT, null, withoutLimits, without),
+                parse(withLines, withoutLines.procsByName(), ParsedUpload.WITH, null, withLimits, with));
+    }
+
+    /** {@code lines} as samples; {@code otherProcs} the GOMAXPROCS values of the other file's benchmarks. */
+    private static ParsedUpload parse(Lines lines, Map<String, Set<Integer>> otherProcs, String variant, String label,
+            UploadLimits.Counter limits, String content) {
         Map<String, Object> machine = lines.machine();
         List<Result> results = lines.results();
         Map<String, Set<Integer>> procsByName = lines.procsByName();
         SampleCollector samples = new SampleCollector(limits);
         for (Result result : results) {
             boolean severalProcs = procsByName.get(result.name()).size() > 1
-                    || companionProcs.getOrDefault(result.name(), Set.of()).size() > 1;
+                    || otherProcs.getOrDefault(result.name(), Set.of()).size() > 1;
             String name = severalProcs ? result.name() + "-" + result.procs() : result.name();
             for (int i = 0; i < result.fields().length; i += 2) {
                 String unit = result.fields()[i + 1];

@@ -40,40 +40,60 @@ final class JmhAdapter implements FormatAdapter {
     /** Fields of an entry that describe the JVM, kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("jmhVersion", "jdkVersion", "vmName", "vmVersion");
 
-    @Override
-    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
-        return parse(content, null, variant, label, limits);
+    /** How a file's entries are keyed: the package the classes share, and the modes of each benchmark run. */
+    private record Keying(String commonPackage, Map<String, Set<String>> modesByRun) {
+
+        /** The keying of every entry of {@code roots}: in a two-file upload, of both files. */
+        static Keying of(List<JsonNode> roots) {
+            List<String> classes = new ArrayList<>();
+            Map<String, Set<String>> modesByRun = new LinkedHashMap<>();
+            for (JsonNode root : roots) {
+                for (JsonNode entry : root) {
+                    String benchmark = NativeJsonAdapter.text(entry, "benchmark");
+                    classes.add(className(benchmark));
+                    modesByRun.computeIfAbsent(benchmark + params(entry.get("params"), null),
+                            k -> new LinkedHashSet<>()).add(String.valueOf(NativeJsonAdapter.text(entry, "mode")));
+                }
+            }
+            return new Keying(JmhAdapter.commonPackage(classes), modesByRun);
+        }
     }
 
-    /** Keys decided over {@code content} and {@code companion}: their common package and modes (see the class). */
     @Override
-    public ParsedUpload parse(String content, String companion, String variant, String label,
-            UploadLimits.Counter limits) {
+    public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
+        JsonNode root = root(content);
+        return parse(root, Keying.of(List.of(root)), variant, label, limits);
+    }
+
+    /** Both files keyed over both: their common package and modes (see the class). */
+    @Override
+    public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
+            UploadLimits.Counter withLimits) {
+        JsonNode withoutRoot = root(without);
+        JsonNode withRoot = root(with);
+        Keying keying = Keying.of(List.of(withoutRoot, withRoot));
+        return List.of(parse(withoutRoot, keying, ParsedUpload.WITHOUT, null, withoutLimits),
+                parse(withRoot, keying, ParsedUpload.WITH, null, withLimits));
+    }
+
+    /** {@code content} read, every entry a JMH result with a benchmark name. */
+    private static JsonNode root(String content) {
         JsonNode root = JsonContent.read(content);
-        if (!isJmh(root)) {
+        if (!root.isArray() || root.isEmpty()) {
             throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
-        List<String> classes = new ArrayList<>();
-        Map<String, Set<String>> modesByRun = new LinkedHashMap<>();
-        if (!runs(root, classes, modesByRun)) {
-            throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
-        }
-        List<String> keyedClasses = new ArrayList<>(classes);
-        JsonNode other = companion == null ? null : JsonContent.tryRead(companion);
-        if (other != null && isJmh(other)) {
-            List<String> otherClasses = new ArrayList<>();
-            Map<String, Set<String>> otherModes = new LinkedHashMap<>();
-            try {
-                if (runs(other, otherClasses, otherModes)) {
-                    keyedClasses.addAll(otherClasses);
-                    otherModes.forEach((run, modes) -> modesByRun.computeIfAbsent(run, k -> new LinkedHashSet<>())
-                            .addAll(modes));
-                }
-            } catch (InvalidUploadException e) {
-                // the companion's own parse reports it
+        for (JsonNode entry : root) {
+            if (NativeJsonAdapter.text(entry, "benchmark") == null || !entry.has("primaryMetric")) {
+                throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
             }
         }
-        String commonPackage = commonPackage(keyedClasses);
+        return root;
+    }
+
+    private ParsedUpload parse(JsonNode root, Keying keying, String variant, String label,
+            UploadLimits.Counter limits) {
+        String commonPackage = keying.commonPackage();
+        Map<String, Set<String>> modesByRun = keying.modesByRun();
         SampleCollector samples = new SampleCollector(limits);
         List<String> warnings = new ArrayList<>();
         for (JsonNode entry : root) {
@@ -110,6 +130,8 @@ final class JmhAdapter implements FormatAdapter {
             throw new UploadFormatException("The JMH results have no per-iteration data ('rawData' or "
                     + "'rawDataHistogram') to use as samples.");
         }
+        List<String> classes = new ArrayList<>();
+        root.forEach(entry -> classes.add(className(NativeJsonAdapter.text(entry, "benchmark"))));
         Set<String> distinctClasses = new LinkedHashSet<>(classes);
         String ownPackage = commonPackage(classes);
         String benchmarkName = distinctClasses.size() == 1 && !classes.get(0).isEmpty() ? classes.get(0)
@@ -117,27 +139,6 @@ final class JmhAdapter implements FormatAdapter {
         return ParsedUpload.single(benchmarkName, variant, label, samples.metrics())
                 .withMachine(machine(root.get(0)))
                 .withWarnings(warnings);
-    }
-
-    /**
-     * Adds each entry's class to {@code classes} and its mode to {@code modesByRun}, keyed by benchmark and
-     * parameters; false if an entry is not a JMH result.
-     */
-    private static boolean runs(JsonNode root, List<String> classes, Map<String, Set<String>> modesByRun) {
-        for (JsonNode entry : root) {
-            String benchmark = NativeJsonAdapter.text(entry, "benchmark");
-            if (benchmark == null || !entry.has("primaryMetric")) {
-                return false;
-            }
-            classes.add(className(benchmark));
-            modesByRun.computeIfAbsent(benchmark + params(entry.get("params"), null), k -> new LinkedHashSet<>())
-                    .add(String.valueOf(NativeJsonAdapter.text(entry, "mode")));
-        }
-        return true;
-    }
-
-    private static boolean isJmh(JsonNode root) {
-        return root.isArray() && !root.isEmpty() && root.get(0).has("primaryMetric");
     }
 
     /** Per fork, per iteration: the rawData value, or the mean of the iteration's histogram; null if neither. */

@@ -4,6 +4,7 @@ import io.perflab.system.Texts;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -48,33 +49,51 @@ final class UploadFormats {
      * benchmark gets the name {@link #derivedName derived} from its metrics.
      */
     ParsedUpload parse(String content, UploadFormat format, String variant, String label) {
-        return parse(content, null, format, variant, label);
+        UploadFormat chosen = chosen(content, format);
+        try {
+            return checked(adapter(chosen).parse(content, variant, label, limits.counter()), chosen);
+        } catch (JsonContent.MalformedJsonException e) {
+            throw notJson(e, chosen, content);
+        }
     }
 
     /**
-     * Parses {@code content} as {@link #parse(String, UploadFormat, String, String)} does, one file of a two-file
-     * upload whose other file is {@code companion}: keys that depend on what else the output holds are decided over
-     * both (see {@link FormatAdapter#parse(String, String, String, String, UploadLimits.Counter)}).
+     * Parses the two files of one upload, {@code without} then {@code with}, as {@link #parse} parses each: files of
+     * one format through {@link FormatAdapter#parseSides}, which keys what depends on the other file over both.
      */
-    ParsedUpload parse(String content, String companion, UploadFormat format, String variant, String label) {
-        UploadFormat chosen = format != null ? format : detect(content).orElseThrow(() -> new UploadFormatException(
+    List<ParsedUpload> parseSides(String without, String with, UploadFormat format) {
+        UploadFormat first = chosen(without, format);
+        UploadFormat second = chosen(with, format);
+        if (first != second) {
+            return List.of(parse(without, first, ParsedUpload.WITHOUT, null),
+                    parse(with, second, ParsedUpload.WITH, null));
+        }
+        try {
+            return adapter(first).parseSides(without, with, limits.counter(), limits.counter()).stream()
+                    .map(side -> checked(side, first)).toList();
+        } catch (JsonContent.MalformedJsonException e) {
+            throw notJson(e, first, looksLikeJson(without) ? with : without);
+        }
+    }
+
+    /** {@code format}, or the format detected from {@code content} when it is null. */
+    private static UploadFormat chosen(String content, UploadFormat format) {
+        return format != null ? format : detect(content).orElseThrow(() -> new UploadFormatException(
                 "Cannot tell the format of the upload from its content (" + found(content)
                         + "); pass ?format= with one of: " + UploadFormat.labels() + "."));
-        try {
-            ParsedUpload parsed = adapter(chosen).parse(content, companion, variant, label, limits.counter());
-            limits.check(parsed);
-            if (parsed.benchmark() == null && chosen != UploadFormat.JSON) {
-                parsed = parsed.withBenchmark(derivedName(parsed));
-            }
-            return parsed;
-        } catch (UploadFormatException e) {
-            throw e;
-        } catch (JsonContent.MalformedJsonException e) {
-            if (chosen == UploadFormat.JSON || looksLikeJson(content)) {
-                throw e;
-            }
-            throw wrongFormat(chosen, content);
-        }
+    }
+
+    /** {@code parsed} within the limits, named from its metrics when the output names no benchmark. */
+    private ParsedUpload checked(ParsedUpload parsed, UploadFormat format) {
+        limits.check(parsed);
+        return parsed.benchmark() == null && format != UploadFormat.JSON ? parsed.withBenchmark(derivedName(parsed))
+                : parsed;
+    }
+
+    /** Malformed JSON where JSON was meant (its line and column), else content that is not {@code format} at all. */
+    private static RuntimeException notJson(JsonContent.MalformedJsonException e, UploadFormat format,
+            String content) {
+        return format == UploadFormat.JSON || looksLikeJson(content) ? e : wrongFormat(format, content);
     }
 
     /**

@@ -95,10 +95,10 @@ public class UploadService {
             if (request.contents().size() == 1) {
                 return formats.parse(request.contents().get(0), request.format(), side, label);
             }
-            String first = request.contents().get(0);
-            String second = request.contents().get(1);
-            ParsedUpload without = formats.parse(first, second, request.format(), ParsedUpload.WITHOUT, null);
-            ParsedUpload with = formats.parse(second, first, request.format(), ParsedUpload.WITH, null);
+            List<ParsedUpload> sides = formats.parseSides(request.contents().get(0), request.contents().get(1),
+                    request.format());
+            ParsedUpload without = sides.get(0);
+            ParsedUpload with = sides.get(1);
             if (without.variants().size() != 1 || with.variants().size() != 1) {
                 throw new InvalidUploadException("With two files, each must hold one side; this content already "
                         + "holds both 'without' and 'with'. Upload it as one file.");

@@ -3,6 +3,7 @@ package io.perflab.upload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.assertj.core.data.Percentage;
@@ -264,15 +265,18 @@ class FormatAdaptersTests {
         String two = all.lines().filter(line -> !line.startsWith("Benchmark") || line.contains("-2 "))
                 .collect(Collectors.joining("\n"));
         assertThat(one(formats.parse(two, UploadFormat.GOBENCH, "with", null), "with")).containsKey("Join:ns/op");
-        Map<String, MetricSamples> with = one(formats.parse(two, all, UploadFormat.GOBENCH, "with", null), "with");
+        List<ParsedUpload> sides = formats.parseSides(all, two, UploadFormat.GOBENCH);
+        Map<String, MetricSamples> with = one(sides.get(1), "with");
         assertThat(with).containsOnlyKeys("Join-2:ns/op", "Join-2:B/op", "Join-2:allocs/op", "ParallelJoin-2:ns/op");
         assertThat(with.get("Join-2:ns/op").values()).containsExactly(61.40, 54.68, 56.23);
         // the side that ran several keys as it does alone
-        assertThat(one(formats.parse(all, two, UploadFormat.GOBENCH, "without", null), "without"))
+        assertThat(one(sides.get(0), "without"))
                 .isEqualTo(one(formats.parse(all, UploadFormat.GOBENCH, "without", null), "without"));
-        // a companion that is not Go output changes nothing
-        assertThat(one(formats.parse(two, "not go", UploadFormat.GOBENCH, "with", null), "with"))
-                .containsKey("Join:ns/op");
+        // two files that ran one GOMAXPROCS each (2 and 4) are compared as they were: no suffix on either side
+        String four = all.lines().filter(line -> !line.startsWith("Benchmark") || line.contains("-4 "))
+                .collect(Collectors.joining("\n"));
+        assertThat(formats.parseSides(two, four, UploadFormat.GOBENCH)).allSatisfy(side ->
+                assertThat(side.variants().values().iterator().next().metrics()).containsKey("Join:ns/op"));
     }
 
     @Test
@@ -288,12 +292,16 @@ class FormatAdaptersTests {
         // alone, the one class is keyed without its package; beside the other side, with the package both share
         assertThat(one(formats.parse(json.toString(), UploadFormat.JMH, "with", null), "with"))
                 .containsKey("ParseBenchmark.parse[mode=avgt]");
-        ParsedUpload with = formats.parse(json.toString(), all, UploadFormat.JMH, "with", null);
+        List<ParsedUpload> sides = formats.parseSides(all, json.toString(), UploadFormat.JMH);
+        ParsedUpload with = sides.get(1);
         assertThat(one(with, "with")).containsKeys("json.ParseBenchmark.parse[mode=avgt]",
                 "json.ParseBenchmark.parse[mode=sample]").hasSize(2 + 8);
         assertThat(with.benchmark()).isEqualTo("bench.json.ParseBenchmark");
-        assertThat(one(formats.parse(all, json.toString(), UploadFormat.JMH, "without", null), "without"))
+        assertThat(one(sides.get(0), "without"))
                 .isEqualTo(one(formats.parse(all, UploadFormat.JMH, "without", null), "without"));
+        // a file of each side that is not JMH's is refused as such
+        assertThatThrownBy(() -> formats.parseSides(all, "BenchmarkJoin 1 2 ns/op", UploadFormat.JMH))
+                .isInstanceOf(UploadFormatException.class).hasMessageContaining("not in the format 'jmh'");
     }
 
     @Test
