@@ -24,7 +24,7 @@ final class ClaimedRuns {
     private final Clock clock;
     private final TransactionTemplate transactions;
 
-    /** @param transactions stores a pair with its looks */
+    /** @param transactions stores a trial, or a pair with its looks, with the check that its agent holds it */
     ClaimedRuns(ExperimentRepository store, ExperimentEvents events, Clock clock, TransactionTemplate transactions) {
         this.store = store;
         this.transactions = transactions;
@@ -47,9 +47,16 @@ final class ClaimedRuns {
     /**
      * Stores a finished trial of the fresh design, once: a trial posted again (a retry) stores nothing and tells
      * nobody. Returns whether it was stored now.
+     *
+     * @throws NotHeld if the agent does not hold the experiment (any more): checked in the transaction that stores
+     *     the trial, as for a pair, so that an agent declared lost stores nothing once its experiment may run
+     *     elsewhere
      */
     boolean record(Long agentId, ExperimentRecord experiment, TrialResult result) {
-        if (!storedNow(() -> store.saveRunOnce(experiment.id(), agentId, result))) {
+        if (!storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
+            requireHeld(experiment.id(), agentId);
+            return store.saveRunOnce(experiment.id(), agentId, result);
+        })))) {
             return false;
         }
         long count = store.storedOrdinals(experiment.id()).size();
@@ -85,9 +92,7 @@ final class ClaimedRuns {
                                                    Supplier<PairStoppingRule.Decision> look) {
         PairStoppingRule.Decision[] decision = {null};
         boolean stored = storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
-            if (!store.holdsLocked(experiment.id(), agentId)) {
-                throw new NotHeld(experiment.id(), agentId);
-            }
+            requireHeld(experiment.id(), agentId);
             if (!store.savePairOnce(experiment.id(), agentId, pair)) {
                 return false;
             }
@@ -101,7 +106,14 @@ final class ClaimedRuns {
         return Optional.of(decision[0]);
     }
 
-    /** A pair refused: its agent does not hold the experiment (any more). Nothing was stored. */
+    /** Locks experiment {@code id}'s row for the caller's transaction if {@code agentId} holds it; else throws. */
+    private void requireHeld(long id, Long agentId) {
+        if (!store.holdsLocked(id, agentId)) {
+            throw new NotHeld(id, agentId);
+        }
+    }
+
+    /** A trial or pair refused: its agent does not hold the experiment (any more). Nothing was stored. */
     static final class NotHeld extends ConflictException {
 
         NotHeld(long experimentId, Long agentId) {

@@ -380,7 +380,15 @@ public class ExperimentScheduler implements SmartLifecycle {
 
         @Override
         public void trialFinished(TrialResult result) {
-            runs.record(agentId, experiment, result);
+            try {
+                runs.record(agentId, experiment, result);
+            } catch (ClaimedRuns.NotHeld e) {
+                // declared lost while it ran (this instance stalled): the experiment may run elsewhere now
+                log.warn("Experiment {}: trial {} refused, the run stops: {}", experiment.id(), result.ordinal(),
+                        e.getMessage());
+                cancelLocal(experiment.id());
+                return;
+            }
             if (store.cancelRequested(experiment.id())) {
                 cancelLocal(experiment.id());
             }
