@@ -71,7 +71,7 @@ final class PairChannel {
     void awaitReady(Set<VariantName> sides, long deadline, Duration timeout) throws PairFailure {
         Set<VariantName> waiting = EnumSet.copyOf(sides);
         while (!waiting.isEmpty()) {
-            TrialSession.Event event = next(deadline, waiting, "warm up and say it was ready within the trial "
+            TrialSession.Event event = next(deadline, waiting, "warm up and say so within the trial "
                     + "timeout of " + timeout.toMillis() / 1000.0 + " s (--trial-timeout)");
             if (!event.line().startsWith(TrialProtocol.READY_PREFIX) || !waiting.contains(event.side())) {
                 throw unexpected(event);
@@ -117,7 +117,7 @@ final class PairChannel {
         long deadline = nanoClock.getAsLong() + PREPARE_TIMEOUT.toNanos();
         Set<VariantName> waiting = EnumSet.copyOf(sides);
         while (!waiting.isEmpty()) {
-            TrialSession.Event event = next(deadline, waiting, "prepare its window within "
+            TrialSession.Event event = next(deadline, waiting, "prepare the next window within "
                     + PREPARE_TIMEOUT.toSeconds() + " s");
             if (!waiting.contains(event.side()) || !event.line().equals(TrialProtocol.PREPARED)) {
                 throw unexpected(event);
@@ -183,9 +183,10 @@ final class PairChannel {
                     "killed: the experiment was cancelled");
         }
         if (event == null) {
-            VariantName late = waiting.iterator().next();
-            throw new PairFailure(late, processes.isCancelled() ? TrialStatus.CANCELLED : TrialStatus.TIMED_OUT,
-                    "the trial JVM did not " + what + "; killed");
+            boolean both = waiting.size() > 1;
+            throw new PairFailure(waiting.iterator().next(), processes.isCancelled() ? TrialStatus.CANCELLED
+                    : TrialStatus.TIMED_OUT, (both ? "neither trial JVM did " : "the trial JVM did not ") + what
+                    + "; killed", both);
         }
         if (event.ended()) {
             throw died(event.side(), "while the runner waited for it to " + what);

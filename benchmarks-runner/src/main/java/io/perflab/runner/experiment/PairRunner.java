@@ -241,15 +241,16 @@ final class PairRunner {
             if (failing != null) {
                 failing.end();
             }
-            String error = "the " + f.side.label() + " JVM: " + f.getMessage()
-                    + TrialOutput.suffix(failing == null ? "" : failing.tail());
+            String error = f.both ? "both JVMs: " + f.getMessage() : "the " + f.side.label() + " JVM: "
+                    + f.getMessage() + TrialOutput.suffix(failing == null ? "" : failing.tail());
             List<TrialResult> records = new ArrayList<>();
             for (VariantName side : order) {
                 TrialSession session = channel.session(side);
+                String own = !f.both ? error : error + TrialOutput.suffix(session == null ? "" : session.tail());
                 records.add(new TrialResult(side.label(), ordinal(0, side), f.status, start, end,
                         session == null ? -1 : session.pid(), Map.of(),
                         session == null ? Map.of() : Map.of("command", session.command()),
-                        side == f.side ? error : "its pair failed: " + TrialOutput.firstLine(error),
+                        side == f.side || f.both ? own : "its pair failed: " + TrialOutput.firstLine(error),
                         new PairPosition(index, null, placement.cpus(side), null, null, side == placement.first())));
             }
             return new PairResult(index, f.status, placement, records, start, end, setup, measuring, error);

@@ -67,8 +67,27 @@ class PairedDesignTests extends PairedDesignSupport {
         PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
 
         assertThat(outcome.pairs()).singleElement().extracting(PairResult::status).isEqualTo(TrialStatus.TIMED_OUT);
-        assertThat(outcome.pairs().get(0).error()).startsWith("the with JVM: the trial JVM did not warm up and say it "
-                + "was ready within the trial timeout of 8.0 s (--trial-timeout); killed");
+        assertThat(outcome.pairs().get(0).error()).startsWith("the with JVM: the trial JVM did not warm up and say so "
+                + "within the trial timeout of 8.0 s (--trial-timeout); killed");
+        assertThat(outcome.pairs().get(0).results()).extracting(TrialResult::error)
+                .containsExactlyInAnyOrder("its pair failed: " + TrialOutput.firstLine(outcome.pairs().get(0).error()),
+                        outcome.pairs().get(0).error());
+        assertNoTrialJvmLeft(outcome);
+    }
+
+    @Test
+    void twoJvmsLateTogetherAreBothNamed() {
+        ExperimentPlan plan = plan(engine("hang"), engine("hang"), 2, ExperimentDesign.DUET, 1)
+                .withTrialTimeout(Duration.ofSeconds(2)).withMaxFailures(0);
+
+        PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
+
+        PairResult pair = outcome.pairs().get(0);
+        assertThat(pair.status()).isEqualTo(TrialStatus.TIMED_OUT);
+        assertThat(pair.error()).isEqualTo("both JVMs: neither trial JVM did warm up and say so within the trial "
+                + "timeout of 2.0 s (--trial-timeout); killed");
+        assertThat(pair.results()).extracting(TrialResult::error)
+                .allSatisfy(error -> assertThat(error).startsWith(pair.error()));
         assertNoTrialJvmLeft(outcome);
     }
 
