@@ -243,7 +243,9 @@ public final class AgentProtocol {
                 pair = window == null ? null : new PairPosition(window.pair(), window.window(), window.cpus(),
                         window.startNanos(), window.skewNanos(), window.startedFirst());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("window.pair: " + e.getMessage());
+                // the field refused: the pair's index, or its window's number
+                throw new IllegalArgumentException((window.pair() < 0 ? "window.pair: " : "window.window: ")
+                        + e.getMessage());
             }
             return new TrialResult(variant, ordinal, parsedStatus, start, end, pid, metrics, environment, error,
                     pair, parsed);

@@ -599,7 +599,7 @@ class AgentApiTests {
         String pairs = "/api/v1/agents/" + agent + "/experiments/" + id + "/pairs";
 
         // a negative window is no window at all: refused where a pair position is read, for files and posts alike
-        assertRefused(send(agentToken, pairs, pair(0, -1, -1, 1, 1)), "results[0].window",
+        assertRefused(send(agentToken, pairs, pair(0, -1, -1, 1, 1)), "\"results[0].window.window\"",
                 "pair 0 has window -1; a pair's windows are numbered 0 to 999");
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 0, 0)), "results[2].window.window", "must be 1");
         assertRefused(send(agentToken, pairs, pair(0, 1, 1, 0, 0)), "results[0].window.window", "must be 0");
