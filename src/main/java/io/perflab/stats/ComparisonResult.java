@@ -41,7 +41,8 @@ public record ComparisonResult(Summary with, Summary without, TTestResult welch,
      * @param adjustedPValue the Welch p-value after adjustment, in [0, 1]
      */
     public ComparisonResult withAdjustedPValue(double adjustedPValue) {
-        Decision d = Verdicts.decide(adjustedPValue, welch, relativeChange, equivalence, power, direction, options);
+        Decision d = Verdicts.decide(adjustedPValue, true, welch, relativeChange, equivalence, power, direction,
+                options);
         return new ComparisonResult(with, without, welch, student, mannWhitney, effectSize, relativeChange,
                 equivalence, power, warnings, d, direction, options);
     }

@@ -38,8 +38,10 @@ public final class ExperimentAnalysis {
                 outcomes.add(new MetricOutcome(m.name(), m.direction(), Optional.empty(),
                         Optional.of(errors.get(i))));
             } else {
-                outcomes.add(new MetricOutcome(m.name(), m.direction(),
-                        Optional.of(r.withAdjustedPValue(adjusted[k++])), Optional.empty()));
+                // a metric compared alone has nothing to adjust for: its verdict and reason stay Welch's own
+                ComparisonResult judged = p.length > 1 ? r.withAdjustedPValue(adjusted[k]) : r;
+                k++;
+                outcomes.add(new MetricOutcome(m.name(), m.direction(), Optional.of(judged), Optional.empty()));
             }
         }
         return List.copyOf(outcomes);

@@ -14,8 +14,18 @@ final class Verdicts {
 
     static Decision decide(double pValue, TTestResult welch, Optional<RelativeChange> change,
             Optional<Equivalence> equivalence, Optional<Power> power, Direction direction, ComparisonOptions options) {
+        return decide(pValue, false, welch, change, equivalence, power, direction, options);
+    }
+
+    /**
+     * The verdict on {@code pValue}; when it is {@code adjusted} (Holm's, across an experiment's metrics) the reason
+     * names Welch's own p-value and the adjusted one that decided, so that it agrees with both as they are shown.
+     */
+    static Decision decide(double pValue, boolean adjusted, TTestResult welch, Optional<RelativeChange> change,
+            Optional<Equivalence> equivalence, Optional<Power> power, Direction direction, ComparisonOptions options) {
         double alpha = options.alpha();
-        String p = Display.pEquals(pValue);
+        String p = adjusted ? Display.pEquals(welch.pValue()) + ", Holm-adjusted " + Display.pEquals(pValue)
+                : Display.pEquals(pValue);
         String alphaText = "α = " + RFormat.format(alpha, 7).strip();
         String changeText = change.map(c -> "the mean changed " + Display.percent(c.percent()))
                 .orElse("the mean changed by " + Display.value(welch.difference()));

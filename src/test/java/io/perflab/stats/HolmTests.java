@@ -34,4 +34,29 @@ class HolmTests {
         assertThat(outcomes.get(1).error()).hasValueSatisfying(e -> assertThat(e).startsWith("data are essentially"));
         assertThat(outcomes.get(2).result().orElseThrow().decision().pValue()).isEqualTo(1.0);
     }
+
+    @Test
+    void aVerdictOnTheHolmAdjustedPNamesBothPValues() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        double[] a = random.doubles(10).map(v -> 100 + v).toArray();
+        double[] b = random.doubles(10).map(v -> 100.6 + v).toArray();
+        ComparisonOptions options = ComparisonOptions.defaults();
+        var outcomes = ExperimentAnalysis.analyze(java.util.List.of(
+                new MetricInput("m1", Direction.LOWER_IS_BETTER, Sample.of(a), Sample.of(b)),
+                new MetricInput("m2", Direction.LOWER_IS_BETTER, Sample.of(b), Sample.of(b))), options);
+        ComparisonResult m1 = outcomes.get(0).result().orElseThrow();
+        double raw = m1.welch().pValue();
+        double holm = m1.decision().pValue();
+
+        assertThat(holm).isEqualTo(2 * raw);
+        // the reason's p is the one the page, the reports and the API show as Holm's, beside Welch's own
+        assertThat(m1.decision().reason()).startsWith("Welch p = " + Display.pValue(raw) + ", Holm-adjusted p = "
+                + Display.pValue(holm) + " < α = 0.05: ");
+        assertThat(outcomes.get(1).result().orElseThrow().decision().reason())
+                .startsWith("no significant change (Welch p = 1, Holm-adjusted p = 1 ≥ α = 0.05)");
+        // a metric judged alone has no adjustment to name
+        assertThat(ExperimentAnalysis.analyze(java.util.List.of(new MetricInput("m1", Direction.LOWER_IS_BETTER,
+                Sample.of(a), Sample.of(b))), options).get(0).result().orElseThrow().decision().reason())
+                .startsWith("Welch p = " + Display.pValue(raw) + " < α = 0.05: ");
+    }
 }
