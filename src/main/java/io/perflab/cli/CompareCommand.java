@@ -6,6 +6,7 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Direction;
 import io.perflab.stats.Display;
 import io.perflab.stats.ExperimentAnalysis;
 import io.perflab.stats.MetricInput;
@@ -124,7 +125,9 @@ final class CompareCommand implements Callable<Integer> {
         }
         List<MetricInput> inputs = new ArrayList<>();
         for (String name : names) {
-            inputs.add(new MetricInput(name, SampleFiles.direction(name, higherIsBetter),
+            Direction direction = change.direction(name).or(() -> base.direction(name))
+                    .orElseGet(() -> SampleFiles.direction(name, higherIsBetter));
+            inputs.add(new MetricInput(name, direction,
                     Sample.of(change.values(name), change.order(name)),
                     Sample.of(base.values(name), base.order(name))));
         }
@@ -264,7 +267,7 @@ final class CompareCommand implements Callable<Integer> {
         for (MetricOutcome o : outcomes) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("metric", o.name());
-            m.put("better", o.direction() == io.perflab.stats.Direction.LOWER_IS_BETTER ? "lower" : "higher");
+            m.put("better", o.direction() == Direction.LOWER_IS_BETTER ? "lower" : "higher");
             PairedOutcome p = pairs.get(o.name());
             o.result().ifPresent(r -> m.put("comparison", p == null || p.result() == null ? ComparisonView.of(r)
                     : ComparisonView.of(r).withPaired(p.result())));

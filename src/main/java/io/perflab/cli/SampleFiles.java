@@ -25,8 +25,20 @@ import java.util.Optional;
  */
 final class SampleFiles {
 
-    /** The values of one file: per metric, values with the ordinal (run index) of each. */
-    record Samples(Path file, boolean json, Map<String, List<double[]>> metrics, int skippedTrials) {
+    /**
+     * The values of one file: per metric, values with the ordinal (run index) of each.
+     *
+     * @param higherIsBetter of the metrics the trials read from their command's output, the direction the output's
+     *     format gave (JMH's {@code ops/s} is higher-is-better), as {@code perflab ab} and the service judge them
+     */
+    record Samples(Path file, boolean json, Map<String, List<double[]>> metrics, int skippedTrials,
+                   Map<String, Boolean> higherIsBetter) {
+
+        /** The direction the file's trials gave {@code metric}, if they read it from their output. */
+        Optional<Direction> direction(String metric) {
+            return Optional.ofNullable(higherIsBetter.get(metric))
+                    .map(higher -> higher ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER);
+        }
 
         double[] values(String metric) {
             return metrics.get(metric).stream().mapToDouble(v -> v[0]).toArray();
@@ -86,7 +98,7 @@ final class SampleFiles {
         }
         Map<String, List<double[]>> metrics = new LinkedHashMap<>();
         metrics.put(PLAIN_METRIC, values);
-        return new Samples(file, false, metrics, 0);
+        return new Samples(file, false, metrics, 0, Map.of());
     }
 
     private static Samples json(Path file, String text, String variant) throws BadFileException {
@@ -101,6 +113,7 @@ final class SampleFiles {
         boolean both = trials.stream().anyMatch(t -> VariantName.WITH.label().equals(t.variant()))
                 && trials.stream().anyMatch(t -> VariantName.WITHOUT.label().equals(t.variant()));
         Map<String, List<double[]>> metrics = new LinkedHashMap<>();
+        Map<String, Boolean> higherIsBetter = new LinkedHashMap<>();
         int skipped = 0;
         for (TrialResult t : trials) {
             if (both && !variant.equals(t.variant())) {
@@ -112,8 +125,9 @@ final class SampleFiles {
             }
             t.metrics().forEach((key, value) -> metrics.computeIfAbsent(key, k -> new ArrayList<>())
                     .add(new double[] {value, t.ordinal()}));
+            t.parsedMetrics().forEach((key, parsed) -> higherIsBetter.putIfAbsent(key, parsed.higherIsBetter()));
         }
-        return new Samples(file, true, metrics, skipped);
+        return new Samples(file, true, metrics, skipped, higherIsBetter);
     }
 
     /**
@@ -172,7 +186,10 @@ final class SampleFiles {
         }
     }
 
-    /** The direction of a metric key: DESIGN's table for trial metrics; lower is better otherwise. */
+    /**
+     * The direction of a metric key: DESIGN's table for trial metrics; lower is better otherwise. A metric a trial
+     * read from its command's output has the direction its format gave ({@link Samples#direction}).
+     */
     static Direction direction(String metric, boolean higherIsBetter) {
         if (PLAIN_METRIC.equals(metric)) {
             return higherIsBetter ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER;

@@ -118,6 +118,31 @@ class CompareCommandTests {
     }
 
     @Test
+    void aMetricReadFromACommandsOutputIsJudgedByTheDirectionItsFormatGave() throws IOException {
+        // a JMH throughput (ops/s, higher is better) that rose by about 5 %: improved, as 'ab' and the page judge it
+        StringBuilder trials = new StringBuilder();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(9);
+        for (int i = 0; i < 20; i++) {
+            String variant = i % 2 == 0 ? "without" : "with";
+            double ops = (variant.equals("with") ? 1050 : 1000) + random.nextGaussian() * 5;
+            trials.append(i == 0 ? "" : ",").append("{\"variant\":\"").append(variant).append("\",\"ordinal\":")
+                    .append(i).append(",\"pid\":1,\"status\":\"OK\",\"metrics\":{\"Parse:ops/s\":").append(ops)
+                    .append("},\"parsedMetrics\":{\"Parse:ops/s\":{\"unit\":\"ops/s\",\"higherIsBetter\":true,")
+                    .append("\"values\":[").append(ops).append("]}}}");
+        }
+        Path file = dir.resolve("jmh.json");
+        Files.writeString(file, "{\"experiment\":{},\"trials\":[" + trials + "]}");
+
+        Run run = run(file.toString(), file.toString());
+
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).containsPattern("Parse:ops/s .* improved").doesNotContain("regressed")
+                .contains("(higher is better)");
+        assertThat(run(file.toString(), file.toString(), "--format", "json").out())
+                .contains("\"better\" : \"higher\"");
+    }
+
+    @Test
     void badFilesExitTwoNamingFileAndLine() throws IOException {
         Path good = dir.resolve("good.txt");
         Files.writeString(good, "1\n2\n3\n");
