@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.stats.Display;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ final class UploadResultTable {
             out.println(String.format(Locale.ROOT, "%-40s %-8s %12s %12s %9s %21s %9s  %s",
                     m.get("metric").asString(), m.path("unit").asString(""), num(m.get("meanWithout")),
                     num(m.get("meanWith")), percent == null ? "–" : String.format(Locale.ROOT, "%+.2f", percent),
-                    ci(m.get("ciLowPercent"), m.get("ciHighPercent")), num(m.get("holmPValue")), verdict));
+                    ci(m.get("ciLowPercent"), m.get("ciHighPercent")), pValue(m.get("holmPValue")), verdict));
             if ("regressed".equals(verdict) && (percent == null || Math.abs(percent) > thresholdPercent)) {
                 regressions.add(m.get("metric").asString());
             }
@@ -58,9 +59,20 @@ final class UploadResultTable {
         return value == null ? "–" : String.format(Locale.ROOT, "%.4g", value);
     }
 
+    /** As R's {@code format.pval} prints it, as the page and the reports do: {@code 0.05}, {@code < 2.2e-16}. */
+    private static String pValue(JsonNode node) {
+        Double value = number(node);
+        return value == null ? "–" : Display.pValue(value).strip();
+    }
+
+    /** The interval of the change; a missing end is an unbounded one (Fieller's), as the page shows it. */
     private static String ci(JsonNode low, JsonNode high) {
         Double l = number(low);
         Double h = number(high);
-        return l == null || h == null ? "–" : String.format(Locale.ROOT, "[%+.2f, %+.2f]", l, h);
+        if (l == null && h == null) {
+            return "–";
+        }
+        return "[" + (l == null ? "-inf" : String.format(Locale.ROOT, "%+.2f", l)) + ", "
+                + (h == null ? "+inf" : String.format(Locale.ROOT, "%+.2f", h)) + "]";
     }
 }

@@ -7,6 +7,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -84,5 +85,27 @@ class UploadCommandTests {
         assertThat(regressions).containsExactly("a");
         assertThat(out.toString()).contains("Uploaded experiment 7: http://perflab/experiments/7")
                 .contains("+3.00").contains("[+1.00, +5.00]").contains("improved");
+    }
+
+    @Test
+    void tablePrintsPValuesAndUnboundedIntervalsAsThePageDoes() {
+        String response = """
+                {"experimentId": 8, "url": "http://perflab/experiments/8", "comparedWith": "variants",
+                 "comparison": [
+                   {"metric": "a", "unit": "ns", "meanWithout": 100, "meanWith": 90, "percent": -10.0,
+                    "ciLowPercent": -12.0, "ciHighPercent": -8.0, "holmPValue": 0.0, "verdict": "improved"},
+                   {"metric": "b", "unit": "ns", "meanWithout": 0.5, "meanWith": 3, "percent": 500.0,
+                    "ciLowPercent": 20.0, "ciHighPercent": null, "holmPValue": 3.2e-20, "verdict": "regressed"},
+                   {"metric": "c", "unit": "ns", "meanWithout": 100, "meanWith": 100.5, "percent": 0.5,
+                    "ciLowPercent": -0.2, "ciHighPercent": 1.2, "holmPValue": 0.05, "verdict": "inconclusive"}]}""";
+        StringWriter out = new StringWriter();
+
+        UploadResultTable.print(JsonMapper.builder().build().readTree(response), 2.0, new PrintWriter(out));
+
+        // R's format.pval, as the page, the reports and 'compare' print them; never 0 or 3.200e-20
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines.get(3)).contains(" < 2.2e-16 ").doesNotContain("0.000");
+        assertThat(lines.get(4)).contains(" < 2.2e-16 ").contains("[+20.00, +inf]").doesNotContain("e-20");
+        assertThat(lines.get(5)).contains(" 0.05 ").doesNotContain("0.05000");
     }
 }
