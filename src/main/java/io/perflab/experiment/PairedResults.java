@@ -79,8 +79,11 @@ final class PairedResults {
             Double meanWithout = finite(samples.mean(key, VariantName.WITHOUT));
             Double meanWith = finite(samples.mean(key, VariantName.WITH));
             if (a == null) {
-                comparisons.add(new MetricComparison(metric, new MetricComparison.Groups(0, 0, meanWithout, meanWith,
-                        null, null), new MetricComparison.Change(null, null, null, null, null, null),
+                // the pairs that measured it on each side, as its means are theirs: none were analysed
+                comparisons.add(new MetricComparison(metric, new MetricComparison.Groups(
+                        samples.pairsMeasuring(key, VariantName.WITHOUT), samples.pairsMeasuring(key, VariantName.WITH),
+                        meanWithout, meanWith, null, null), new MetricComparison.Change(null, null, null, null, null,
+                        null),
                         new MetricComparison.Tests(null, null, null, null, null, null, null),
                         Verdict.INCONCLUSIVE.label(), errors.get(i), List.of(),
                         new MetricComparison.Sensitivity(null, null), errors.get(i)));

@@ -110,6 +110,12 @@ public final class PairedSamples {
                 .orElse(Double.NaN);
     }
 
+    /** The pairs with at least one window of {@code variant} that measured {@code metric}. */
+    public int pairsMeasuring(String metric, VariantName variant) {
+        return (int) pairs.values().stream().filter(p -> p.values().stream()
+                .anyMatch(sides -> Double.isFinite(value(sides.get(variant), metric)))).count();
+    }
+
     private static double value(Map<String, Double> metrics, String metric) {
         if (metrics == null) {
             return Double.NaN;

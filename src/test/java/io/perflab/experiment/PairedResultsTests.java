@@ -92,6 +92,34 @@ class PairedResultsTests {
         assertThat(cpu.sensitivity().runsPerVariantFor1Percent()).isGreaterThan(change.length);
     }
 
+    @Test
+    void aMetricThePairsMeasuredButCouldNotCompareCountsThosePairs() {
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < 4; pair++) {
+            for (String variant : List.of("without", "with")) {
+                Map<String, Double> metrics = variant.equals("with")
+                        ? Map.of(MetricKeys.CTX_SWITCHES_PER_REQ, 4.0, MetricKeys.GC_COUNT, 1.0)
+                        : Map.of(MetricKeys.CTX_SWITCHES_PER_REQ, 4.0);
+                runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(), null,
+                        metrics, new PairPosition(pair, 0, null, 0L, null, true)));
+            }
+        }
+        List<MetricComparison> compared = PairedResults.compare(runs,
+                List.of(MetricKeys.CTX_SWITCHES_PER_REQ, MetricKeys.GC_COUNT), Map.of());
+        MetricComparison constant = compared.get(0);
+        MetricComparison oneSided = compared.get(1);
+
+        assertThat(constant.error()).startsWith("data are essentially constant");
+        assertThat(constant.groups().nWithout()).as("4 pairs measured it, as its means say").isEqualTo(4);
+        assertThat(constant.groups().nWith()).isEqualTo(4);
+        assertThat(constant.bothSides()).isTrue();
+        assertThat(ResultsSummary.headline(compared)).containsExactly(constant);
+        assertThat(oneSided.groups().nWithout()).isZero();
+        assertThat(oneSided.groups().nWith()).isEqualTo(4);
+        assertThat(oneSided.groups().meanWith()).isEqualTo(1.0);
+    }
+
     /**
      * Eight pairs of three windows: CPU per call of 'with' falls by {@code withStep} per window, of 'without' by
      * {@code withoutStep}, each with its own noise; context switches do not move.
