@@ -63,8 +63,9 @@ public final class ResultCharts {
                 .map(c -> new ForestPlot.Row(c.key(), c.change().percent(), c.change().ciLowPercent(),
                         c.change().ciHighPercent(), c.verdict(), MetricKeys.HEADLINE.contains(c.key())))
                 .toList();
+        boolean paired = metrics.stream().anyMatch(c -> c.paired() != null);
         return ForestPlot.draw("forest", rows, options.equivalenceMarginPercent(),
-                Display.level(options.confidenceLevel()));
+                Display.level(options.confidenceLevel()), paired ? "t over the pairs" : "Fieller");
     }
 
     /** Each analysed pair's change of {@code c}'s metric in run order, with the mean change and its interval. */

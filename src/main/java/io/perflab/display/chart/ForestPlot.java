@@ -44,6 +44,14 @@ public final class ForestPlot {
 
     /** The plot of {@code rows}, top to bottom, with the margin in percent and the level as text ({@code 95%}). */
     public static String draw(String id, List<Row> rows, double marginPercent, String levelText) {
+        return draw(id, rows, marginPercent, levelText, "Fieller");
+    }
+
+    /**
+     * As {@link #draw(String, List, double, String)}, naming how the intervals were obtained: {@code Fieller} for
+     * a ratio of means, or the paired design's t interval over its pairs.
+     */
+    public static String draw(String id, List<Row> rows, double marginPercent, String levelText, String method) {
         double height = 64 + ROW_HEIGHT * Math.max(1, rows.size());
         Frame frame = new Frame(WIDTH, height, 210, 170, 14, 46);
         Scale x = axis(rows, marginPercent, frame);
@@ -69,7 +77,7 @@ public final class ForestPlot {
         for (int i = 0; i < rows.size(); i++) {
             row(svg, rows.get(i), frame.top() + ROW_HEIGHT * (i + 0.5), x, frame);
         }
-        frame.axisTitle(svg, "Δ % of the without mean (log-ratio scale), " + levelText + " CI (Fieller); dashed: ±"
+        frame.axisTitle(svg, "Δ % of the without mean (log-ratio scale), " + levelText + " CI (" + method + "); dashed: ±"
                 + Format.value(marginPercent) + " % equivalence margin; ▸ beyond the axis");
         return svg.end();
     }
