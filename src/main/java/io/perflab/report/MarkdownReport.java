@@ -36,6 +36,9 @@ final class MarkdownReport {
             b.append(" · ").append(e.plan().runsPerVariant()).append(" per variant, ")
                     .append(TextSafety.markdown(e.plan().order())).append("\n\n");
         }
+        if (e.error() != null && !e.error().isBlank()) {
+            b.append("Experiment error: ").append(TextSafety.markdown(e.error().strip())).append("\n\n");
+        }
         for (String host : report.ranOn()) {
             b.append("Ran on ").append(TextSafety.markdown(host)).append("\n\n");
         }

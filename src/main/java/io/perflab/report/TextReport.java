@@ -35,6 +35,10 @@ final class TextReport {
                     .append(" failed), ").append(e.plan().runsPerVariant()).append(" per variant, ")
                     .append(TextSafety.line(e.plan().order())).append(" order\n");
         }
+        if (e.error() != null && !e.error().isBlank()) {
+            b.append("Experiment error: ").append(TextSafety.block(e.error()).strip().replace("\n", "\n  "))
+                    .append('\n');
+        }
         for (String host : report.ranOn()) {
             b.append("Ran on: ").append(TextSafety.line(host)).append('\n');
         }

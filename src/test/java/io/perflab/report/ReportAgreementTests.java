@@ -93,4 +93,19 @@ class ReportAgreementTests extends ReportTestSupport {
                         "lies within <strong>±1%</strong>");
         assertThat(page).contains("one-sample t-test of the pair log ratios");
     }
+
+    @Test
+    void aFailedExperimentSaysWhyInEveryReport() throws Exception {
+        long id = ReportFixtures.store(store, jdbc, ReportFixtures.Shape.seedLike("failed"), 3);
+        jdbc.sql("UPDATE experiment SET status = 'FAILED', error = ? WHERE id = ?")
+                .params("too many failed runs: 4 > 3 | <b>see</b>\nthe last: exit 137", id).update();
+
+        assertThat(get("/api/v1/experiments/" + id + "/report.html").body())
+                .contains("too many failed runs: 4 &gt; 3 | &lt;b&gt;see&lt;/b&gt;");
+        assertThat(get("/api/v1/experiments/" + id + "/report.md").body())
+                .contains("\n\nExperiment error: too many failed runs: 4 &gt; 3 \\| &lt;b&gt;see&lt;/b&gt; the last: "
+                        + "exit 137\n\n");
+        assertThat(get("/api/v1/experiments/" + id + "/report.txt").body())
+                .contains("\nExperiment error: too many failed runs: 4 > 3 | <b>see</b>\n  the last: exit 137\n");
+    }
 }
