@@ -53,8 +53,14 @@ final class CpuSplitSources {
                 run.pid(), run.environment(), run.error(), metrics, run.pair());
     }
 
-    /** The tick figure in place of the sampled one, or the metric left out when the trial has none. */
+    /**
+     * The tick figure in place of the sampled one, or the metric left out when the trial has none; nothing where the
+     * run was read without that metric.
+     */
     private static void replace(Map<String, Double> metrics, String key, String tick) {
+        if (!metrics.containsKey(key)) {
+            return;
+        }
         try {
             metrics.put(key, Double.parseDouble(tick));
         } catch (NullPointerException | NumberFormatException e) {

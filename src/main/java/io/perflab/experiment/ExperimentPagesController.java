@@ -122,7 +122,7 @@ class ExperimentPagesController {
         ResultsSummary summary = ResultsSummary.of(view.results());
         MetricPage metrics = MetricPage.of(view.results(), new MetricFilter(metric, verdict), page,
                 METRICS_PER_PAGE);
-        List<RunRecord> runs = experiments.runs(id, metrics.keys(METRICS_PER_PAGE));
+        List<RunRecord> runs = ExperimentResults.asCompared(experiments.runs(id, metrics.keys(METRICS_PER_PAGE)));
         List<RunRecord> failed = runs.stream().filter(r -> !r.ok()).toList();
         model.addAttribute("experiment", view);
         model.addAttribute("summary", summary);

@@ -95,7 +95,7 @@ public class ExperimentResults {
      */
     public List<MetricComparison> compute(long experimentId, List<RunRecord> stored) {
         Optional<String> mixedSplit = CpuSplitSources.mixed(stored);
-        List<RunRecord> runs = mixedSplit.isPresent() ? CpuSplitSources.onTickSplit(stored) : stored;
+        List<RunRecord> runs = asCompared(stored);
         Map<String, MetricDefinition> definitions = store.metricDefinitions(experimentId);
         TreeSet<String> keys = new TreeSet<>();
         runs.stream().filter(RunRecord::ok).forEach(r -> keys.addAll(r.metrics().keySet()));
@@ -121,6 +121,15 @@ public class ExperimentResults {
             comparisons.add(view(input, outcomes.get(i), definitions.get(input.name())));
         }
         return withSplitWarning(comparisons, mixedSplit);
+    }
+
+    /**
+     * {@code stored} as the comparison takes them: where the trials split user and system CPU in different ways,
+     * each on the kernel's tick split ({@link CpuSplitSources}). What shows the samples beside the results (plots,
+     * R's print-out, a report's embedded samples) shows these, so that it agrees with them.
+     */
+    public static List<RunRecord> asCompared(List<RunRecord> stored) {
+        return CpuSplitSources.mixed(stored).isPresent() ? CpuSplitSources.onTickSplit(stored) : stored;
     }
 
     /** {@code comparisons} with the warning that their runs mixed CPU-split sources on the split metrics. */

@@ -1,5 +1,6 @@
 package io.perflab.report;
 
+import io.perflab.experiment.ExperimentResults;
 import io.perflab.experiment.ExperimentService;
 import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MetricFilter;
@@ -33,7 +34,8 @@ class ExperimentReports {
         ExperimentView view = experiments.view(id);
         MetricPage metrics = MetricPage.of(view.results(), MetricFilter.ALL, 0, ExperimentReport.LISTED);
         return new ExperimentReport(view, ResultsSummary.of(view.results()), metrics,
-                experiments.runs(id, metrics.keys(ExperimentReport.PLOTTED)), experiments.uploadDetails(id),
+                ExperimentResults.asCompared(experiments.runs(id, metrics.keys(ExperimentReport.PLOTTED))),
+                experiments.uploadDetails(id),
                 serverUrl + "/api/v1/experiments/" + id + "/samples", clock.instant().truncatedTo(ChronoUnit.SECONDS),
                 PerfLabVersion.get());
     }

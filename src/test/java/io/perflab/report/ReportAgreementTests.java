@@ -108,4 +108,51 @@ class ReportAgreementTests extends ReportTestSupport {
         assertThat(get("/api/v1/experiments/" + id + "/report.txt").body())
                 .contains("\nExperiment error: too many failed runs: 4 > 3 | <b>see</b>\n  the last: exit 137\n");
     }
+
+    /**
+     * A fresh experiment whose 'with' trials sampled the CPU split and whose 'without' trials had only the kernel's
+     * tick: user CPU is compared on the tick split of every trial, 3 µs below what the 'with' trials sampled.
+     */
+    private static final double[] NOISE = {0.1, -0.2, 0.3, 0.0, -0.1, 0.2};
+
+    private long mixedSplit() {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 6);
+        long id = store.insert(new ExperimentSpec("mixed split", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        for (int ordinal = 0; ordinal < 12; ordinal++) {
+            boolean with = ordinal % 2 == 1;
+            double tick = (with ? 17.0 : 18.0) + NOISE[ordinal / 2];
+            Map<String, String> environment = new LinkedHashMap<>();
+            environment.put("cpu_split_source", with ? "sampled" : "tick");
+            if (with) {
+                environment.put("tick_user_cpu_us_per_req", Double.toString(tick));
+                environment.put("tick_sys_cpu_us_per_req", "40.0");
+            }
+            Instant start = ReportFixtures.T0.plusSeconds(60L * ordinal);
+            store.saveRun(id, new TrialResult(with ? "with" : "without", ordinal, TrialStatus.OK, start,
+                    start.plusSeconds(50), 1000 + ordinal, Map.of("user_cpu_us_per_req", with ? tick + 3 : tick,
+                            "sys_cpu_us_per_req", 40.0 + NOISE[ordinal / 2]), environment, null));
+        }
+        return id;
+    }
+
+    @Test
+    void theRPrintOutAndEmbeddedSamplesAreThoseTheResultsWereComputedFrom() throws Exception {
+        long id = mixedSplit();
+        double[] withTick = new double[6];
+        double[] withoutTick = new double[6];
+        for (int i = 0; i < 6; i++) {
+            withTick[i] = 17.0 + NOISE[i];
+            withoutTick[i] = 18.0 + NOISE[i];
+        }
+        String expected = io.perflab.stats.format.HtestPrinter.tTest(io.perflab.stats.TTest.welch(withTick,
+                withoutTick, io.perflab.stats.Alternative.TWO_SIDED, 0.95));
+
+        String text = get("/api/v1/experiments/" + id + "/report.txt").body();
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+
+        assertThat(text).contains("user_cpu_us_per_req (us) — improved: ").contains(expected);
+        assertThat(html).contains("\"with\":" + json.writeValueAsString(withTick));
+    }
 }
