@@ -74,7 +74,8 @@ final class MarkdownReport {
                             + TextSafety.markdown(firstLine(r.error())))
                     .toList())).append("\n\n");
         }
-        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.metrics().total(), report.paired())))
+        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.experiment().results(),
+                report.paired())))
                 .append(" PerfLab ").append(TextSafety.markdown(report.version())).append(".\n");
         return b.toString();
     }

@@ -1,8 +1,11 @@
 package io.perflab.report;
 
+import io.perflab.experiment.MetricComparison;
+import io.perflab.paired.HostProbeCheck;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
 import io.perflab.stats.RFormat;
+import java.util.List;
 
 /** How the report's numbers were obtained, in words, from the options the results were computed with. */
 final class Methodology {
@@ -29,23 +32,29 @@ final class Methodology {
         return RFormat.format(options().equivalenceMarginPercent(), 7).strip() + "%";
     }
 
-    /** One sentence for the Markdown and text reports of a paired design, or of the fresh one. */
-    static String oneLine(int metrics, boolean paired) {
+    /**
+     * One sentence for the Markdown and text reports of a paired design, or of the fresh one, for an experiment with
+     * results {@code all}: Holm's family is the metrics that could be compared, and in a paired design the host's
+     * speed and the metrics scaled to it form a family of their own.
+     */
+    static String oneLine(List<MetricComparison> all, boolean paired) {
+        long scaled = paired ? all.stream().filter(c -> c.error() == null)
+                .filter(c -> HostProbeCheck.isHostScaled(c.key())).count() : 0;
+        long measured = all.stream().filter(c -> c.error() == null).count() - scaled;
+        String holm = "Holm-adjusted across the " + metrics(measured) + " compared" + (scaled == 0 ? ""
+                : " (the host's speed and the metrics scaled to it, " + scaled + ", are a family of their own)");
         if (!paired) {
-            return oneLine(metrics);
+            return "Welch two-sided t-tests of with against without (R: t.test(with, without)), α = " + alpha()
+                    + ", " + holm + "; " + level() + " CI of Δ % by Fieller; unchanged = TOST within ±" + margin()
+                    + "; " + RUSAGE_NOTE + ".";
         }
         return "Paired design: per pair the mean over its windows of log(with/without); one-sample t-tests of the "
-                + "pair log ratios, α = " + alpha() + ", Holm-adjusted across the experiment's " + metrics + " metric"
-                + (metrics == 1 ? "" : "s") + "; " + level() + " CI of Δ % = 100·(e^mean − 1); unchanged = the CI "
-                + "within ±" + margin() + "; windows of one pair are never counted as independent samples; "
-                + RUSAGE_NOTE + ".";
+                + "pair log ratios, α = " + alpha() + ", " + holm + "; " + level() + " CI of Δ % = 100·(e^mean − 1); "
+                + "unchanged = the CI within ±" + margin() + "; windows of one pair are never counted as independent "
+                + "samples; " + RUSAGE_NOTE + ".";
     }
 
-    /** One sentence for the Markdown and text reports. */
-    static String oneLine(int metrics) {
-        return "Welch two-sided t-tests of with against without (R: t.test(with, without)), α = " + alpha()
-                + ", Holm-adjusted across the experiment's " + metrics + " metric" + (metrics == 1 ? "" : "s")
-                + "; " + level() + " CI of Δ % by Fieller; unchanged = TOST within ±" + margin() + "; "
-                + RUSAGE_NOTE + ".";
+    private static String metrics(long n) {
+        return n + " metric" + (n == 1 ? "" : "s");
     }
 }

@@ -50,7 +50,7 @@ final class TextReport {
                         .append(TextSafety.line(d.getValue().get(VariantName.WITH.label()))).append('\n');
             }
         }
-        b.append(Methodology.oneLine(report.metrics().total(), report.paired())).append('\n');
+        b.append(Methodology.oneLine(report.experiment().results(), report.paired())).append('\n');
         b.append("Generated ").append(report.generatedAt()).append(" by PerfLab ").append(report.version())
                 .append(".\n");
         report.upload().warnings().forEach(w -> b.append("The benchmark tool's output says: ")

@@ -95,6 +95,17 @@ class ReportAgreementTests extends ReportTestSupport {
     }
 
     @Test
+    void theMethodLineCountsTheMetricsHolmsAdjustmentTookIn() throws Exception {
+        long id = duet();
+
+        // cpu_us_per_req and reqs_per_sec; ctx_switches_per_req, the same in every window, could not be compared
+        for (String report : List.of("md", "txt")) {
+            assertThat(get("/api/v1/experiments/" + id + "/report." + report).body())
+                    .contains("Holm-adjusted across the 2 metrics compared;");
+        }
+    }
+
+    @Test
     void aFailedExperimentSaysWhyInEveryReport() throws Exception {
         long id = ReportFixtures.store(store, jdbc, ReportFixtures.Shape.seedLike("failed"), 3);
         jdbc.sql("UPDATE experiment SET status = 'FAILED', error = ? WHERE id = ?")

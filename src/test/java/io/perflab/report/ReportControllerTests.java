@@ -117,7 +117,7 @@ class ReportControllerTests extends ReportTestSupport {
                         + " | " + Format.pValue(cpu.get("pValue").asDouble()) + " | "
                         + Format.pValue(cpu.get("holmPValue").asDouble()) + " | **improved** |")
                 .contains("1 failed run: run " + (2 * RUNS - 2) + " (without, FAILED) trial JVM exited with code 137")
-                .contains("Method: Welch two-sided t-tests", "Holm-adjusted across the experiment's 6 metrics",
+                .contains("Method: Welch two-sided t-tests", "Holm-adjusted across the 6 metrics compared;",
                         "getrusage(RUSAGE_SELF)");
         assertThat(md.lines().filter(l -> l.startsWith("| ")).count()).isEqualTo(1 + 1 + 1 + 6);
     }
