@@ -8,9 +8,12 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,6 +36,9 @@ final class CommandTrial {
 
     /** The most output a run may print for its metrics to be read: that of an upload. */
     static final long MAX_OUTPUT_BYTES = 16L << 20;
+
+    /** The most of a failed run's output read to quote its last lines: far more than they take. */
+    static final int END_BYTES = 64 << 10;
 
     private final TrialProcesses processes;
     private final Clock clock;
@@ -108,7 +114,7 @@ final class CommandTrial {
         Map<String, Double> measured = measured(elapsedNanos, usage);
         if (exit != 0) {
             measured.put(MetricKeys.EXIT_STATUS, (double) exit);
-            String printed = stdoutToFile && tail.isEmpty() ? TrialOutput.lastLines(read(output.get())) : tail;
+            String printed = stdoutToFile && tail.isEmpty() ? TrialOutput.lastLines(readEnd(output.get())) : tail;
             return new TrialResult(label, ordinal, TrialStatus.FAILED, start, end, process.pid(), measured,
                     environment, "command exited with status " + exit + TrialOutput.suffix(printed));
         }
@@ -185,6 +191,26 @@ final class CommandTrial {
     private static String read(Path file) {
         try {
             return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /**
+     * The last lines of the file, from at most its last {@value #END_BYTES} bytes (a line cut by that start is left
+     * out): a failed run's output is quoted whatever its size. Malformed UTF-8 is replaced, as {@link #read} does.
+     */
+    static String readEnd(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            long from = Math.max(0, size - END_BYTES);
+            ByteBuffer end = ByteBuffer.allocate((int) (size - from));
+            while (end.hasRemaining() && channel.read(end, from + end.position()) >= 0) {
+                // read until the buffer is full or the file ends (it may have shrunk meanwhile)
+            }
+            String text = new String(end.array(), 0, end.position(), StandardCharsets.UTF_8);
+            int lineBreak = from == 0 ? -1 : text.indexOf('\n');
+            return from == 0 ? text : lineBreak < 0 ? "" : text.substring(lineBreak + 1);
         } catch (IOException e) {
             return "";
         }

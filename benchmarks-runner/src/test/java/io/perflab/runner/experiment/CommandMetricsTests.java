@@ -129,6 +129,25 @@ class CommandMetricsTests {
                 .contains("has a metric named 'exit_status'");
     }
 
+    /**
+     * A failed run's standard output, when it wrote no error, is quoted from its last lines: the whole file was read
+     * for them, and a run that wrote 3 GiB threw an OutOfMemoryError out of the experiment.
+     */
+    @Test
+    void aFailedRunsHugeOutputIsQuotedFromItsEndWithoutReadingItWhole() {
+        String huge = "seq 1 100 | dd of=/dev/stdout bs=1048576 seek=3072 conv=notrunc 2>/dev/null; exit 3";
+        ExperimentPlan plan = ExperimentPlan.of(lines(huge), lines("echo 'n 1'"), 2);
+
+        new ExperimentRunner(TrialLauncher.ofThisJvm(), LINES).run(plan, heard::add);
+
+        TrialResult failed = heard.get(0);
+        assertThat(failed.status()).isEqualTo(TrialStatus.FAILED);
+        assertThat(failed.metrics()).containsEntry(MetricKeys.EXIT_STATUS, 3.0);
+        assertThat(failed.error()).startsWith("command exited with status 3\n--- last output ---\n71\n72\n")
+                .endsWith("\n99\n100").doesNotContain("\0");
+        assertThat(heard.get(1).ok()).isTrue();
+    }
+
     @Test
     void eachVariantRunsInItsOwnDirectoryAndEnvironment() throws IOException {
         Path old = Files.createDirectory(directory.resolve("build-old"));
