@@ -115,9 +115,14 @@ public final class MetricKeys {
     public static final List<String> COMMAND = List.of(WALL_MS, USER_CPU_MS, SYS_CPU_MS, CPU_MS, CTX_SWITCHES,
             VOLUNTARY_CTX_SWITCHES, INVOLUNTARY_CTX_SWITCHES);
 
-    /** Whether a metric read from a command's output would take the name of one PerfLab measures of the command. */
+    /**
+     * Whether a metric read from a command's output would take the name of one PerfLab measures of the command: its
+     * figures, its exit status, and what a paired design's runs record beside them (the host's speed and the
+     * metrics scaled to it, {@link #withHostSpeed}).
+     */
     public static boolean measuredOfCommands(String key) {
-        return COMMAND.contains(key) || EXIT_STATUS.equals(key);
+        return COMMAND.contains(key) || EXIT_STATUS.equals(key) || HOST_PROBE_NS.equals(key)
+                || HOST_PROBE_SYSCALL_NS.equals(key) || HOST_ADJUSTED.containsValue(key);
     }
 
     private MetricKeys() {

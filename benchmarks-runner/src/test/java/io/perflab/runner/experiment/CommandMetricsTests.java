@@ -130,6 +130,37 @@ class CommandMetricsTests {
     }
 
     /**
+     * The runs of a paired design record the host's speed and the metrics scaled to it under names of their own: a
+     * metric of that name in the output had its sample replaced by the probe's figure, while the values read from
+     * the output, and its unit and direction, were kept under the same name.
+     */
+    @Test
+    void metricsNamedLikeTheHostsSpeedOrAScaledFigureFailSayingSo() {
+        ExperimentPlan plan = ExperimentPlan.of(lines("sleep 0.2; echo 'host_probe_ns 5'"),
+                lines("sleep 0.2; echo 'cpu_us_per_req_adj 7'"), 2).withDesign(ExperimentDesign.ALTERNATING, 1);
+
+        PairedOutcome outcome = new ExperimentRunner(TrialLauncher.ofThisJvm(), LINES).runPairs(plan,
+                new PairListener() {
+                    @Override
+                    public void pairStarted(int pair, PairPlacement placement) {
+                    }
+
+                    @Override
+                    public void pairFinished(PairResult pair) {
+                    }
+                }, PairStoppingRule.NEVER);
+
+        assertThat(outcome.results()).noneMatch(TrialResult::ok);
+        assertThat(outcome.results().get(0).error()).contains("has a metric named 'host_probe_ns'");
+        assertThat(outcome.results()).allSatisfy(r -> assertThat(r.metrics()).isEmpty());
+        heard.clear();
+        new ExperimentRunner(TrialLauncher.ofThisJvm(), LINES).run(ExperimentPlan.of(
+                lines("echo 'cpu_us_per_req_adj 7'"), lines("echo 'host_probe_syscall_ns 2'"), 2), heard::add);
+        assertThat(heard.get(0).error()).contains("has a metric named 'cpu_us_per_req_adj'");
+        assertThat(heard.get(1).error()).contains("has a metric named 'host_probe_syscall_ns'");
+    }
+
+    /**
      * A failed run's standard output, when it wrote no error, is quoted from its last lines: the whole file was read
      * for them, and a run that wrote 3 GiB threw an OutOfMemoryError out of the experiment.
      */
