@@ -8,15 +8,21 @@ import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.system.JsonErrors;
 import io.perflab.system.Texts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,17 +51,30 @@ public final class AgentClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /**
+     * The largest answer read: far more than the largest assignment (two commands and their environments), so that
+     * a service or proxy that sends without end costs the agent no more memory than this.
+     */
+    static final int MAX_ANSWER_BYTES = 16 << 20;
+
     private final URI server;
     private final String token;
     private final HttpClient http;
+    /** The most a call waits for its whole answer, beyond a poll's own wait (twice as long for a post). */
+    private final Duration answerTime;
 
     /**
      * @param server the service's base URL, e.g. {@code http://perflab:8080}
      * @param token an API token of role AGENT (or an admin's)
      */
     public AgentClient(URI server, String token) {
+        this(server, token, Duration.ofSeconds(30));
+    }
+
+    AgentClient(URI server, String token, Duration answerTime) {
         this.server = server;
         this.token = token;
+        this.answerTime = answerTime;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
@@ -64,25 +83,33 @@ public final class AgentClient {
     }
 
     public Registered register(Registration registration) throws IOException {
-        return JSON.treeToValue(send("/api/v1/agents", registration, Duration.ofSeconds(30)), Registered.class);
+        String path = "/api/v1/agents";
+        Registered registered = answer(send(path, registration, answerTime), Registered.class, path);
+        if (registered.agentId() <= 0 || !(registered.heartbeatSeconds() > 0)
+                || !Double.isFinite(registered.heartbeatSeconds())) {
+            throw new IOException("the service's answer to " + path + " holds no usable agentId and "
+                    + "heartbeatSeconds (positive numbers): " + registered.agentId() + " and "
+                    + registered.heartbeatSeconds());
+        }
+        return registered;
     }
 
     /** Claims an experiment, waiting up to {@code waitSeconds} for one; empty when none came. */
     public Optional<Assignment> poll(long agentId, int waitSeconds) throws IOException {
-        JsonNode answer = send("/api/v1/agents/" + agentId + "/poll?waitSeconds=" + waitSeconds, null,
-                Duration.ofSeconds(waitSeconds + 30L));
-        return answer == null ? Optional.empty() : Optional.of(JSON.treeToValue(answer, Assignment.class));
+        String path = "/api/v1/agents/" + agentId + "/poll?waitSeconds=" + waitSeconds;
+        JsonNode answer = send(path, null, answerTime.plusSeconds(waitSeconds));
+        return answer == null ? Optional.empty() : Optional.of(answer(answer, Assignment.class, path));
     }
 
     public HeartbeatAnswer heartbeat(long agentId) throws IOException {
-        return JSON.treeToValue(send("/api/v1/agents/" + agentId + "/heartbeat", null, Duration.ofSeconds(30)),
-                HeartbeatAnswer.class);
+        String path = "/api/v1/agents/" + agentId + "/heartbeat";
+        return answer(send(path, null, answerTime), HeartbeatAnswer.class, path);
     }
 
     /** Posts a finished trial; posting it again (a retry) stores nothing more. */
     public TrialAnswer postTrial(long agentId, long experimentId, PostedTrial trial) throws IOException {
-        return JSON.treeToValue(send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/trials", trial,
-                Duration.ofSeconds(60)), TrialAnswer.class);
+        String path = "/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/trials";
+        return answer(send(path, trial, answerTime.multipliedBy(2)), TrialAnswer.class, path);
     }
 
     /**
@@ -90,13 +117,33 @@ public final class AgentClient {
      * the experiment's stopping rule stops it after this pair.
      */
     public PairAnswer postPair(long agentId, long experimentId, AgentProtocol.PostedPair pair) throws IOException {
-        return JSON.treeToValue(send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/pairs", pair,
-                Duration.ofSeconds(60)), PairAnswer.class);
+        String path = "/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/pairs";
+        return answer(send(path, pair, answerTime.multipliedBy(2)), PairAnswer.class, path);
     }
 
     public void finish(long agentId, long experimentId, Finish finish) throws IOException {
         send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/finish", finish,
-                Duration.ofSeconds(60));
+                answerTime.multipliedBy(2));
+    }
+
+    /**
+     * The service's answer to {@code path} as a {@code type}; an answer that is none (empty, {@code null}, a field
+     * of the wrong type) is an {@link IOException} naming what does not fit, as an answer that is not JSON is: a
+     * service mid-upgrade or a proxy's page, worth a retry.
+     */
+    private static <T> T answer(JsonNode answer, Class<T> type, String path) throws IOException {
+        T value;
+        try {
+            value = answer == null || answer.isMissingNode() || answer.isNull() ? null
+                    : JSON.treeToValue(answer, type);
+        } catch (JacksonException e) {
+            throw new IOException("the service's answer to " + path + " is not what an agent expects: "
+                    + JsonErrors.describe(e));
+        }
+        if (value == null) {
+            throw new IOException("the service's answer to " + path + " is empty");
+        }
+        return value;
     }
 
     /**
@@ -109,7 +156,11 @@ public final class AgentClient {
         return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
     }
 
-    /** POSTs {@code body} (none when null) as JSON; the answer's JSON, or null for 204. */
+    /**
+     * POSTs {@code body} (none when null) as JSON; the answer's JSON, or null for 204. The whole answer must come
+     * within {@code timeout} (the JDK's client bounds only the wait for its headers, so a service that stalled
+     * mid-answer held the call for good) and within {@value #MAX_ANSWER_BYTES} bytes.
+     */
     private JsonNode send(String path, Object body, Duration timeout) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(at(path))
                 .timeout(timeout)
@@ -120,13 +171,21 @@ public final class AgentClient {
                         : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8))
                 .build();
         HttpResponse<String> response;
+        CompletableFuture<HttpResponse<String>> answered = http.sendAsync(request, info -> new BoundedAnswer(MAX_ANSWER_BYTES));
         try {
-            response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            response = answered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
+            answered.cancel(true);
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for " + path, e);
-        } catch (IOException e) {
-            throw e.getMessage() == null ? new IOException(describe(e), e) : e;
+        } catch (TimeoutException e) {
+            answered.cancel(true);
+            throw new HttpTimeoutException("no whole answer to " + path + " within " + timeout.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException failed) {
+                throw failed.getMessage() == null ? new IOException(describe(failed), failed) : failed;
+            }
+            throw new IOException("the call to " + path + " failed", e.getCause());
         }
         int status = response.statusCode();
         if (status == 204) {

@@ -1,6 +1,7 @@
 package io.perflab.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -21,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,6 +53,10 @@ class AgentLoopTests {
     private final List<JsonNode> finishes = new CopyOnWriteArrayList<>();
     private final List<JsonNode> trials = new CopyOnWriteArrayList<>();
     private Path ranCommand;
+    private volatile double heartbeatSeconds = 60;
+    private volatile String heartbeatAnswer = "{\"cancel\": false}";
+    private volatile boolean assigns = true;
+    private final AtomicInteger heartbeats = new AtomicInteger();
 
     @BeforeEach
     void fakeService() throws IOException {
@@ -97,6 +103,34 @@ class AgentLoopTests {
                 .satisfies(finish -> assertThat(finish.get("outcome").asString()).isEqualTo("COMPLETED"));
     }
 
+    /**
+     * A heartbeat answered with a field of the wrong type (a proxy's page, a service of another version) threw out
+     * of the heartbeat task, and a scheduled task that throws never runs again: the agent stopped heartbeating for
+     * good, and the service declared it lost and interrupted its experiment.
+     */
+    @Test
+    void heartbeatsGoOnAfterAnAnswerThatIsNotAHeartbeatsAnswer() throws Exception {
+        heartbeatSeconds = 0.05;
+        heartbeatAnswer = "{\"cancel\": \"no\"}";
+        assigns = false;
+        List<String> log = new CopyOnWriteArrayList<>();
+        AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
+                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), false),
+                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::add);
+        Thread running = new Thread(agent::run, "agent under test");
+        running.start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats.get() >= 5);
+        } finally {
+            agent.stop();
+            testEnded.countDown();
+            assertThat(agent.awaitEnd(Duration.ofSeconds(30))).isTrue();
+            running.join(10_000);
+        }
+        assertThat(log).anySatisfy(line -> assertThat(line).startsWith("heartbeat failed: the service's answer to "
+                + "/api/v1/agents/7/heartbeat is not what an agent expects: cancel: must be true or false"));
+    }
+
     private void runUntilFinished(boolean runsCommands, Consumer<String> log) throws Exception {
         AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
                 "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
@@ -118,17 +152,18 @@ class AgentLoopTests {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         try {
             if (path.equals("/api/v1/agents")) {
-                send(exchange, 201, "{\"agentId\": " + AGENT + ", \"heartbeatSeconds\": 60, "
+                send(exchange, 201, "{\"agentId\": " + AGENT + ", \"heartbeatSeconds\": " + heartbeatSeconds + ", "
                         + "\"heartbeatTimeoutSeconds\": 180}");
             } else if (path.endsWith("/poll")) {
-                if (assigned.compareAndSet(false, true)) {
+                if (assigns && assigned.compareAndSet(false, true)) {
                     send(exchange, 200, assignment());
                 } else {
                     testEnded.await(5, TimeUnit.SECONDS);
                     send(exchange, 204, null);
                 }
             } else if (path.endsWith("/heartbeat")) {
-                send(exchange, 200, "{\"cancel\": false}");
+                heartbeats.incrementAndGet();
+                send(exchange, 200, heartbeatAnswer);
             } else if (path.endsWith("/trials")) {
                 trials.add(JSON.readTree(body));
                 send(exchange, 201, "{\"stored\": true, \"cancel\": false}");
