@@ -19,6 +19,7 @@ import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.system.JsonErrors;
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.core.JacksonException;
 
 /**
  * The messages between an agent and the service ({@code /api/v1/agents}), shared by both sides so that they cannot
@@ -128,10 +130,28 @@ public final class AgentProtocol {
                     || with != null && with.command() != null;
         }
 
-        /** The plan the runner runs: the same for the built-in agent and a remote one. */
+        /**
+         * The plan the runner runs: the same for the built-in agent and a remote one.
+         *
+         * @throws IllegalArgumentException when the assignment misses a variant or the pending trials, or holds a
+         *     workload or engine options that cannot be read, saying which
+         */
         public ExperimentPlan toPlan() {
-            Workload settings = workload == null ? Workload.DEFAULTS
-                    : RunnerJson.mapper().readValue(workload, WorkloadSettings.class).applyTo(Workload.DEFAULTS);
+            if (without == null || with == null) {
+                throw new IllegalArgumentException("the assignment has no '" + (without == null ? "without" : "with")
+                        + "' variant");
+            }
+            if (pendingOrdinals == null || pendingPairs == null) {
+                throw new IllegalArgumentException("the assignment does not list the trials and pairs to run");
+            }
+            Workload settings;
+            try {
+                settings = workload == null ? Workload.DEFAULTS
+                        : RunnerJson.mapper().readValue(workload, WorkloadSettings.class).applyTo(Workload.DEFAULTS);
+            } catch (JacksonException e) {
+                throw new IllegalArgumentException("the assignment's workload cannot be read: "
+                        + JsonErrors.describe(e));
+            }
             ExperimentDesign parsedDesign = ExperimentDesign.parse(design);
             ExperimentPlan plan = ExperimentPlan.of(without.toVariant(settings), with.toVariant(settings),
                             runsPerVariant)

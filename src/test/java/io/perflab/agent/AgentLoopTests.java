@@ -56,6 +56,8 @@ class AgentLoopTests {
     private volatile double heartbeatSeconds = 60;
     private volatile String heartbeatAnswer = "{\"cancel\": false}";
     private volatile boolean assigns = true;
+    /** What the first poll answers; null: {@link #assignment()}. */
+    private volatile String assignmentAnswer;
     private final AtomicInteger heartbeats = new AtomicInteger();
 
     @BeforeEach
@@ -101,6 +103,48 @@ class AgentLoopTests {
         assertThat(trials).hasSize(4);
         assertThat(finishes).singleElement()
                 .satisfies(finish -> assertThat(finish.get("outcome").asString()).isEqualTo("COMPLETED"));
+    }
+
+    /**
+     * An assignment the agent cannot turn into a plan (a service of another version, a bug) ended the experiment
+     * with the JVM's words: "the agent could not run it: Cannot invoke …AssignedVariant.toVariant(…) because
+     * "this.without" is null", or Jackson's for a workload that is not JSON, shown on the experiment's page.
+     */
+    @Test
+    void anAssignmentThatCannotBeRunFailsItsExperimentSayingWhatIsMissing() throws Exception {
+        String engine = """
+                {"experimentId": 42, "name": "odd", "kind": "ENGINE", "design": "fresh", "runsPerVariant": 2,
+                 "order": "interleaved", "seed": 1, "trialTimeoutSeconds": 30, "maxFailures": 1,
+                 "windowsPerPair": 1, "workload": WORKLOAD, "without": WITHOUT, "with": {"options": {}},
+                 "pendingOrdinals": [0, 1, 2, 3], "pendingPairs": []}""";
+        assignmentAnswer = engine.replace("WORKLOAD", "null").replace("WITHOUT", "null");
+
+        runUntilFinished(false, line -> { });
+
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("FAILED");
+            assertThat(finish.get("message").asString()).isEqualTo("the agent could not run it: the assignment "
+                    + "has no 'without' variant");
+        });
+    }
+
+    @Test
+    void anAssignmentWhoseWorkloadCannotBeReadFailsItsExperimentNamingTheField() throws Exception {
+        assignmentAnswer = """
+                {"experimentId": 42, "name": "odd", "kind": "ENGINE", "design": "fresh", "runsPerVariant": 2,
+                 "order": "interleaved", "seed": 1, "trialTimeoutSeconds": 30, "maxFailures": 1,
+                 "windowsPerPair": 1, "workload": "{\\"clientThreads\\": \\"many\\"}",
+                 "without": {"options": {}}, "with": {"options": {}},
+                 "pendingOrdinals": [0, 1, 2, 3], "pendingPairs": []}""";
+
+        runUntilFinished(false, line -> { });
+
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("FAILED");
+            assertThat(finish.get("message").asString()).startsWith("the agent could not run it: the assignment's "
+                    + "workload cannot be read: clientThreads: ").doesNotContain("`", "java");
+        });
+        assertThat(trials).isEmpty();
     }
 
     /**
@@ -156,7 +200,7 @@ class AgentLoopTests {
                         + "\"heartbeatTimeoutSeconds\": 180}");
             } else if (path.endsWith("/poll")) {
                 if (assigns && assigned.compareAndSet(false, true)) {
-                    send(exchange, 200, assignment());
+                    send(exchange, 200, assignmentAnswer != null ? assignmentAnswer : assignment());
                 } else {
                     testEnded.await(5, TimeUnit.SECONDS);
                     send(exchange, 204, null);
