@@ -522,8 +522,9 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /**
      * A trial's metrics read from its output, which set their metrics' directions for the whole experiment: only a
-     * command experiment's trials read any, and never under the name of a figure PerfLab measures itself (its own
-     * runner refuses such output), whose direction is PerfLab's.
+     * command experiment's trials read any, never under the name of a figure PerfLab measures of every command (its
+     * own runner refuses such output), and under the name of an engine metric (rpc-bench's report is read under
+     * DESIGN's keys) only in PerfLab's direction for it.
      */
     private static void checkParsedMetrics(ExperimentRecord experiment, TrialResult result, String prefix) {
         if (result.parsedMetrics().isEmpty()) {
@@ -534,12 +535,17 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "metrics from their output; experiment " + experiment.id() + " is of kind "
                     + experiment.kind().name().toLowerCase(Locale.ROOT));
         }
-        for (String key : result.parsedMetrics().keySet()) {
-            if (MetricKeys.measuredOfCommands(key) || MetricKeys.PAIRED_ENGINE.contains(key)) {
+        result.parsedMetrics().forEach((key, metric) -> {
+            if (MetricKeys.measuredOfCommands(key)) {
                 throw InvalidInputException.of(prefix + "parsedMetrics." + key, "is a figure PerfLab measures of "
                         + "every trial, not one read from the output");
             }
-        }
+            if (MetricKeys.PAIRED_ENGINE.contains(key) && metric.higherIsBetter() == MetricKeys.lowerIsBetter(key)) {
+                throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".higherIsBetter", "must be "
+                        + !MetricKeys.lowerIsBetter(key) + ": this is PerfLab's metric of that name, on which "
+                        + (MetricKeys.lowerIsBetter(key) ? "lower" : "higher") + " is better");
+            }
+        });
     }
 
     /** A posted start and end of a {@code what}: both given, the end not before the start, in the store's years. */

@@ -320,6 +320,53 @@ class AgentApiTests {
                 .replace("\"pid\": 7", parsed.replace("KEY", "Parse.parse"))).statusCode()).isEqualTo(201);
     }
 
+    /**
+     * rpc-bench's report is read under DESIGN's metric keys (reqs_per_sec, user_cpu_us_per_req…), which the check
+     * above took for figures PerfLab measures itself: every trial an agent ran of an rpcbench command experiment was
+     * refused, and the agent failed the experiment, while the built-in agent ran it. Such a metric is taken in its
+     * own direction only.
+     */
+    @Test
+    void anAgentRunsACommandExperimentThatReadsRpcBenchOutput() throws Exception {
+        Map<String, Object> request = command("rpcbench output", Map.of("pool", "rpcbench"));
+        request.put("withoutCommand", "printf 'Mode:            Sync\\nReqs/sec:         38731.2\\n"
+                + "Ctx Sw. per req:  3.97067\\n'");
+        request.put("withCommand", "printf 'Mode:            Sync\\nReqs/sec:         39731.2\\n"
+                + "Ctx Sw. per req:  3.87067\\n'");
+        request.put("metricsFormat", "rpcbench");
+        long id = admin.create(request);
+
+        io.perflab.agent.AgentLoop agent = loop("rpc-bench host", "rpcbench");
+        Thread running = new Thread(agent::run, "rpcbench agent");
+        running.start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> !admin.status(id).equals("QUEUED")
+                    && !admin.status(id).equals("RUNNING"));
+        } finally {
+            agent.stop();
+            running.join(10_000);
+        }
+
+        JsonNode done = admin.getJson("/api/v1/experiments/" + id);
+        assertThat(done.get("status").asText()).as(done.toString()).isEqualTo("COMPLETED");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM sample s JOIN trial_run r ON r.id = s.run_id WHERE "
+                + "r.experiment_id = ? AND s.metric_key = 'reqs_per_sec'").param(id).query(Long.class).single())
+                .isEqualTo(4);
+
+        long agentId = register("contrary", "pool=contrary");
+        long contrary = admin.create(command("contrary direction", Map.of("pool", "contrary")));
+        assertThat(poll(agentId, 0).statusCode()).isEqualTo(200);
+        String trials = "/api/v1/agents/" + agentId + "/experiments/" + contrary + "/trials";
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("wall_time_ms", "cpu_us_per_req")
+                .replace("\"pid\": 7", "\"pid\": 7, \"parsedMetrics\": {\"cpu_us_per_req\": {\"unit\": \"us\", "
+                        + "\"higherIsBetter\": true, \"values\": [1.5]}}")), "parsedMetrics.cpu_us_per_req",
+                "lower is better");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("wall_time_ms", "host_probe_ns")
+                .replace("\"pid\": 7", "\"pid\": 7, \"parsedMetrics\": {\"host_probe_ns\": {\"unit\": \"ns\", "
+                        + "\"higherIsBetter\": false, \"values\": [1.5]}}")), "parsedMetrics.host_probe_ns",
+                "a figure PerfLab measures of every trial");
+    }
+
     @Test
     void badRegistrationsAndHostLabelsAreRefusedWithTheFieldNamed() throws Exception {
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("pool", "po ol")),
