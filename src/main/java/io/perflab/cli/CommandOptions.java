@@ -95,7 +95,11 @@ final class CommandOptions {
             if (equals <= 0) {
                 throw usage(side + "-env takes NAME=value, got '" + assignment + "'");
             }
-            variables.put(assignment.substring(0, equals), assignment.substring(equals + 1));
+            String previous = variables.put(assignment.substring(0, equals), assignment.substring(equals + 1));
+            if (previous != null) {
+                throw usage(side + "-env sets " + assignment.substring(0, equals) + " twice ('" + previous + "' and '"
+                        + assignment.substring(equals + 1) + "'); give each variable once");
+            }
         }
         try {
             return new CommandVariant(command, format, Optional.ofNullable(directory).map(Path::toAbsolutePath),

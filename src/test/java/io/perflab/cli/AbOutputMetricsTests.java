@@ -108,6 +108,19 @@ class AbOutputMetricsTests {
                 "jmh -rff {output}");
     }
 
+    /** The second value of a variable given twice replaced the first without a word, as if only it were meant. */
+    @Test
+    void aVariableGivenTwiceForOneSideIsRefused() {
+        StringWriter errors = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(errors, true))
+                .execute("ab", "--runs", "2", "--without-cmd", "true", "--with-cmd", "false", "--with-env",
+                        "LD_LIBRARY_PATH=/opt/new", "--with-env", "LD_LIBRARY_PATH=/opt/old");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(errors.toString()).contains("--with-env sets LD_LIBRARY_PATH twice ('/opt/new' and '/opt/old'); "
+                + "give each variable once");
+    }
+
     private void assertRejected(String message, String... flags) {
         List<String> args = new java.util.ArrayList<>(List.of("ab", "--runs", "2", "--without-cmd", "true",
                 "--with-cmd", "false"));
