@@ -171,7 +171,8 @@ public final class AgentClient {
                         : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8))
                 .build();
         HttpResponse<String> response;
-        CompletableFuture<HttpResponse<String>> answered = http.sendAsync(request, info -> new BoundedAnswer(MAX_ANSWER_BYTES));
+        CompletableFuture<HttpResponse<String>> answered = http.sendAsync(request,
+                info -> new BoundedAnswer(MAX_ANSWER_BYTES));
         try {
             response = answered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
