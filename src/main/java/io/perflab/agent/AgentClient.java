@@ -98,7 +98,36 @@ public final class AgentClient {
     public Optional<Assignment> poll(long agentId, int waitSeconds) throws IOException {
         String path = "/api/v1/agents/" + agentId + "/poll?waitSeconds=" + waitSeconds;
         JsonNode answer = send(path, null, answerTime.plusSeconds(waitSeconds));
-        return answer == null ? Optional.empty() : Optional.of(answer(answer, Assignment.class, path));
+        if (answer == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(answer(answer, Assignment.class, path));
+        } catch (IOException unreadable) {
+            JsonNode id = answer.path("experimentId");
+            if (id.isIntegralNumber() && id.canConvertToLong() && id.asLong() > 0) {
+                throw new UnreadableAssignment(id.asLong(), unreadable.getMessage());
+            }
+            throw unreadable;
+        }
+    }
+
+    /**
+     * An assignment whose experiment is named but whose other fields an agent cannot read (a service of another
+     * version): the service now holds that experiment for this agent, which must end it, or it waits for it forever.
+     */
+    public static final class UnreadableAssignment extends IOException {
+
+        private final long experimentId;
+
+        UnreadableAssignment(long experimentId, String message) {
+            super(message);
+            this.experimentId = experimentId;
+        }
+
+        public long experimentId() {
+            return experimentId;
+        }
     }
 
     public HeartbeatAnswer heartbeat(long agentId) throws IOException {

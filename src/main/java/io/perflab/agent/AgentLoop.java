@@ -141,14 +141,14 @@ public final class AgentLoop {
             }
             agentId = registered.agentId();
             lost.set(false);
+            long interval = Math.max(10, Math.round(heartbeatSeconds(registered) * 1000));
             log.accept("registered as agent " + agentId + " with labels [" + HostLabels.of(registration.labels())
-                    + "]; heartbeat every " + registered.heartbeatSeconds() + " s");
+                    + "]; heartbeat every " + interval / 1000.0 + " s");
             ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread thread = new Thread(r, "perflab-agent-heartbeat");
                 thread.setDaemon(true);
                 return thread;
             });
-            long interval = Math.max(10, Math.round(registered.heartbeatSeconds() * 1000));
             heartbeats.scheduleWithFixedDelay(this::heartbeat, interval, interval, TimeUnit.MILLISECONDS);
             try {
                 pollAndRun();
@@ -156,6 +156,17 @@ public final class AgentLoop {
                 heartbeats.shutdownNow();
             }
         }
+    }
+
+    /**
+     * How often to heartbeat: as the service asks, but at least three times within the time after which it declares
+     * an agent lost, whatever it asks (a service misconfigured to ask for heartbeats further apart than that would
+     * declare every agent lost while it runs).
+     */
+    static double heartbeatSeconds(Registered registered) {
+        double timeout = registered.heartbeatTimeoutSeconds();
+        return timeout > 0 && Double.isFinite(timeout) ? Math.min(registered.heartbeatSeconds(), timeout / 3)
+                : registered.heartbeatSeconds();
     }
 
     /** Stops: cancels the running trial, hands its experiment back as INTERRUPTED, and makes {@link #run} return. */
@@ -189,6 +200,13 @@ public final class AgentLoop {
             Optional<Assignment> assignment;
             try {
                 assignment = client.poll(agentId, pollWaitSeconds);
+            } catch (AgentClient.UnreadableAssignment e) {
+                // polling again would be refused (this agent holds it) and the next agent would fare the same
+                String why = "this agent cannot read its assignment (is it of the service's version?): "
+                        + e.getMessage();
+                log.accept("experiment " + e.experimentId() + " refused: " + why);
+                postFinish(e.experimentId(), "FAILED", why);
+                continue;
             } catch (IOException e) {
                 log.accept("cannot poll " + client.server() + ": " + e.getMessage());
                 pause(LAST_RETRY);
@@ -221,6 +239,9 @@ public final class AgentLoop {
             if (current != null) {
                 current.cancel("the service declared this agent lost");
             }
+        } catch (RuntimeException e) {
+            // a scheduled task that throws never runs again: the service would declare this agent lost
+            log.accept("heartbeat failed: " + e);
         }
     }
 

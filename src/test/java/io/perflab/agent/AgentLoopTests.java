@@ -54,6 +54,7 @@ class AgentLoopTests {
     private final List<JsonNode> trials = new CopyOnWriteArrayList<>();
     private Path ranCommand;
     private volatile double heartbeatSeconds = 60;
+    private volatile double heartbeatTimeoutSeconds = 180;
     private volatile String heartbeatAnswer = "{\"cancel\": false}";
     private volatile boolean assigns = true;
     /** What the first poll answers; null: {@link #assignment()}. */
@@ -128,6 +129,28 @@ class AgentLoopTests {
         });
     }
 
+    /**
+     * An assignment the agent cannot read at all (a service of another version) was logged as a failed poll and
+     * polled again: the service, which had given the experiment to this agent, answered 409, the agent registered
+     * again, and the experiment waited until the old registration was declared lost, to be handed to the next agent.
+     */
+    @Test
+    void anAssignmentThatCannotBeReadFailsItsExperimentNamingTheField() throws Exception {
+        assignmentAnswer = """
+                {"experimentId": 42, "name": "newer", "kind": "ENGINE", "design": "fresh", "runsPerVariant": "2",
+                 "pendingOrdinals": [0, 1, 2, 3], "pendingPairs": []}""".replace("\"2\"", "\"two\"");
+
+        runUntilFinished(false, line -> { });
+
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("FAILED");
+            assertThat(finish.get("message").asString()).startsWith("this agent cannot read its assignment (is it "
+                    + "of the service's version?): the service's answer to /api/v1/agents/7/poll").contains(
+                    "runsPerVariant");
+        });
+        assertThat(trials).isEmpty();
+    }
+
     @Test
     void anAssignmentWhoseWorkloadCannotBeReadFailsItsExperimentNamingTheField() throws Exception {
         assignmentAnswer = """
@@ -175,6 +198,29 @@ class AgentLoopTests {
                 + "/api/v1/agents/7/heartbeat is not what an agent expects: cancel: must be true or false"));
     }
 
+    /** A service that asks for heartbeats further apart than its own timeout gets three within that timeout. */
+    @Test
+    void heartbeatsComeWithinTheServicesTimeoutWhateverItAsks() throws Exception {
+        heartbeatSeconds = 60;
+        heartbeatTimeoutSeconds = 0.6;
+        assigns = false;
+        List<String> log = new CopyOnWriteArrayList<>();
+        AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
+                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), false),
+                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::add);
+        Thread running = new Thread(agent::run, "agent under test");
+        running.start();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats.get() >= 5);
+        } finally {
+            agent.stop();
+            testEnded.countDown();
+            assertThat(agent.awaitEnd(Duration.ofSeconds(30))).isTrue();
+            running.join(10_000);
+        }
+        assertThat(log).anySatisfy(line -> assertThat(line).endsWith("; heartbeat every 0.2 s"));
+    }
+
     private void runUntilFinished(boolean runsCommands, Consumer<String> log) throws Exception {
         AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
                 "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
@@ -197,7 +243,7 @@ class AgentLoopTests {
         try {
             if (path.equals("/api/v1/agents")) {
                 send(exchange, 201, "{\"agentId\": " + AGENT + ", \"heartbeatSeconds\": " + heartbeatSeconds + ", "
-                        + "\"heartbeatTimeoutSeconds\": 180}");
+                        + "\"heartbeatTimeoutSeconds\": " + heartbeatTimeoutSeconds + "}");
             } else if (path.endsWith("/poll")) {
                 if (assigns && assigned.compareAndSet(false, true)) {
                     send(exchange, 200, assignmentAnswer != null ? assignmentAnswer : assignment());
