@@ -221,7 +221,8 @@ public final class AgentClient {
         if (status == 204) {
             return null;
         }
-        if (status >= 500) {
+        // a server error, or a proxy that timed the request out or limits its rate: worth another try later
+        if (status >= 500 || status == 408 || status == 429) {
             throw new IOException("the service answered " + status + " to " + path + ": " + detail(response.body()));
         }
         if (status >= 400) {

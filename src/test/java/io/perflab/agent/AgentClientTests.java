@@ -158,6 +158,40 @@ class AgentClientTests {
         }
     }
 
+    /**
+     * A proxy's 429 (rate limit) or 408 (request timeout) passes as a server error does, to be tried again: it was a
+     * refusal, which ends the agent when it answers a poll; a 403 still is.
+     */
+    @Test
+    void aRateLimitOrARequestTimeoutIsTriedAgainNotARefusal() throws Exception {
+        for (int status : new int[] {429, 408, 503}) {
+            HttpServer server = serving(exchange -> {
+                byte[] body = "{\"detail\": \"slow down\"}".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(status, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            try {
+                assertThatThrownBy(() -> client(server, Duration.ofSeconds(5)).poll(1, 0))
+                        .isExactlyInstanceOf(IOException.class)
+                        .hasMessage("the service answered " + status + " to /api/v1/agents/1/poll?waitSeconds=0: "
+                                + "slow down");
+            } finally {
+                server.stop(0);
+            }
+        }
+        HttpServer forbidden = serving(exchange -> {
+            exchange.sendResponseHeaders(403, -1);
+            exchange.close();
+        });
+        try {
+            assertThatThrownBy(() -> client(forbidden, Duration.ofSeconds(5)).poll(1, 0))
+                    .isInstanceOf(AgentClient.Refused.class);
+        } finally {
+            forbidden.stop(0);
+        }
+    }
+
     private static HttpServer serving(HttpHandler handler) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool(runnable -> {
