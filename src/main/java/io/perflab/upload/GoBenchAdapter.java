@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * {@code Name:unit}, where Name drops the {@code Benchmark} prefix. The {@code -N} GOMAXPROCS suffix is dropped
  * too when every line of a benchmark has the same one (then it is the machine detail {@code gomaxprocs}); runs with
  * {@code -cpu 1,2,4} keep it, so that each GOMAXPROCS is its own metric ({@code Join-1}, {@code Join-2},
- * {@code Join-4}: Go prints no suffix for 1). The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines
+ * {@code Join-4}: Go prints no suffix for 1). A suffix too large for a GOMAXPROCS (beyond an int) is part of the
+ * name. The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines
  * are machine details; {@code pkg} names the benchmark. Values follow {@link DecimalNumbers}' grammar.
  */
 final class GoBenchAdapter implements FormatAdapter {
@@ -104,9 +105,10 @@ final class GoBenchAdapter implements FormatAdapter {
                 continue;
             }
             Matcher procs = PROCS.matcher(result.group(1));
-            String name = procs.replaceFirst("");
+            Integer suffix = procs.find() ? gomaxprocs(procs.group(1)) : null;
+            String name = suffix == null ? result.group(1) : result.group(1).substring(0, procs.start());
             name = name.isEmpty() ? "Benchmark" : name;
-            int gomaxprocs = procs.reset().find() ? Integer.parseInt(procs.group(1)) : 1;
+            int gomaxprocs = suffix == null ? 1 : suffix;
             String[] fields = result.group(3).split("\\s+");
             if (fields.length % 2 != 0) {
                 throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + line
@@ -116,5 +118,14 @@ final class GoBenchAdapter implements FormatAdapter {
             procsByName.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(gomaxprocs);
         }
         return new Lines(machine, results, procsByName);
+    }
+
+    /** The GOMAXPROCS a {@code -N} suffix says, or null when N cannot be one (it does not fit an int). */
+    private static Integer gomaxprocs(String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException tooLarge) {
+            return null;
+        }
     }
 }

@@ -280,6 +280,16 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void goSuffixTooLargeForGomaxprocsIsPartOfTheName() {
+        // GOMAXPROCS is an int: '-99999999999' cannot be one (it threw NumberFormatException, whose words were sent)
+        ParsedUpload upload = formats.parse("BenchmarkParse/id-99999999999 10 5 ns/op\n"
+                + "BenchmarkParse/id-99999999999 10 6 ns/op\n", null, "with", null);
+        assertThat(one(upload, "with")).containsOnlyKeys("Parse/id-99999999999:ns/op");
+        // as a line without a suffix, it ran at GOMAXPROCS 1
+        assertThat(upload.machine()).containsEntry("gomaxprocs", 1);
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
