@@ -16,8 +16,11 @@ import java.util.regex.Pattern;
  * too when every line of a benchmark has the same one (then it is the machine detail {@code gomaxprocs}); runs with
  * {@code -cpu 1,2,4} keep it, so that each GOMAXPROCS is its own metric ({@code Join-1}, {@code Join-2},
  * {@code Join-4}: Go prints no suffix for 1). A suffix too large for a GOMAXPROCS (beyond an int) is part of the
- * name. The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines
- * are machine details; {@code pkg} names the benchmark. Values follow {@link DecimalNumbers}' grammar.
+ * name. The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines are machine details; {@code pkg} names
+ * the benchmark. Output of several packages ({@code go test -bench . ./...}) keys each benchmark with its package
+ * path below the packages' common parent ({@code a.Join:ns/op}, {@code b.Join:ns/op}), so that benchmarks of one
+ * name in different packages are never pooled, and is named after the path the packages share. Values follow
+ * {@link DecimalNumbers}' grammar.
  */
 final class GoBenchAdapter implements FormatAdapter {
 
@@ -25,43 +28,67 @@ final class GoBenchAdapter implements FormatAdapter {
     private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
 
-    /** One result line: the name without {@code -N}, its GOMAXPROCS (1 when Go printed no suffix), its pairs. */
-    private record Result(int line, String name, int procs, String[] fields) {
+    /**
+     * One result line: the package it ran in (the last {@code pkg} line before it, or null), the name without
+     * {@code -N}, its GOMAXPROCS (1 when Go printed no suffix), its pairs.
+     */
+    private record Result(int line, String pkg, String name, int procs, String[] fields) {
+
+        /** The benchmark, told apart from those of the same name in other packages. */
+        String id() {
+            return pkg == null ? name : pkg + " " + name;
+        }
     }
 
-    /** What a content's lines say: machine details, result lines, and each name's GOMAXPROCS values. */
-    private record Lines(Map<String, Object> machine, List<Result> results, Map<String, Set<Integer>> procsByName) {
+    /**
+     * What a content's lines say: machine details, result lines, each benchmark's GOMAXPROCS values (by
+     * {@link Result#id()}), and the packages whose benchmarks ran.
+     */
+    private record Lines(Map<String, Object> machine, List<Result> results, Map<String, Set<Integer>> procsByName,
+                         Set<String> packages) {
+
+        static final Lines NONE = new Lines(Map.of(), List.of(), Map.of(), Set.of());
     }
 
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
-        return parse(read(content), Map.of(), variant, label, limits, content);
+        return parse(read(content), Lines.NONE, variant, label, limits, content);
     }
 
     /**
      * A benchmark keeps its {@code -N} suffix when it ran at several GOMAXPROCS in either file, so that
-     * {@code -cpu 1,2} on one side and {@code -cpu 2} on the other meet at {@code Join-2}.
+     * {@code -cpu 1,2} on one side and {@code -cpu 2} on the other meet at {@code Join-2}; and its package when
+     * either file ran several, so that a side that ran one of them keys it as the other side does.
      */
     @Override
     public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
         Lines withoutLines = read(without);
         Lines withLines = read(with);
-        return List.of(parse(withoutLines, withLines.procsByName(), ParsedUpload.WITHOUT, null, withoutLimits, without),
-                parse(withLines, withoutLines.procsByName(), ParsedUpload.WITH, null, withLimits, with));
+        return List.of(parse(withoutLines, withLines, ParsedUpload.WITHOUT, null, withoutLimits, without),
+                parse(withLines, withoutLines, ParsedUpload.WITH, null, withLimits, with));
     }
 
-    /** {@code lines} as samples; {@code otherProcs} the GOMAXPROCS values of the other file's benchmarks. */
-    private static ParsedUpload parse(Lines lines, Map<String, Set<Integer>> otherProcs, String variant, String label,
+    /** {@code lines} as samples; {@code other} what the other file of the upload says (or {@link Lines#NONE}). */
+    private static ParsedUpload parse(Lines lines, Lines other, String variant, String label,
             UploadLimits.Counter limits, String content) {
         Map<String, Object> machine = lines.machine();
         List<Result> results = lines.results();
         Map<String, Set<Integer>> procsByName = lines.procsByName();
+        Set<String> allPackages = new LinkedHashSet<>(lines.packages());
+        allPackages.addAll(other.packages());
+        // as JMH's classes are keyed below their common package: the path below the packages' common parent
+        String commonParent = allPackages.size() > 1
+                ? commonPath(allPackages.stream().map(GoBenchAdapter::parent).toList()) : null;
         SampleCollector samples = new SampleCollector(limits);
         for (Result result : results) {
-            boolean severalProcs = procsByName.get(result.name()).size() > 1
-                    || otherProcs.getOrDefault(result.name(), Set.of()).size() > 1;
+            boolean severalProcs = procsByName.get(result.id()).size() > 1
+                    || other.procsByName().getOrDefault(result.id(), Set.of()).size() > 1;
             String name = severalProcs ? result.name() + "-" + result.procs() : result.name();
+            if (commonParent != null && result.pkg() != null) {
+                name = (commonParent.isEmpty() ? result.pkg() : result.pkg().substring(commonParent.length() + 1))
+                        + "." + name;
+            }
             for (int i = 0; i < result.fields().length; i += 2) {
                 String unit = result.fields()[i + 1];
                 String key = name + ":" + unit;
@@ -81,14 +108,41 @@ final class GoBenchAdapter implements FormatAdapter {
         if (allProcs.size() == 1) {
             machine.put("gomaxprocs", allProcs.iterator().next());
         }
-        return ParsedUpload.single((String) machine.get("pkg"), variant, label, samples.metrics())
-                .withMachine(machine);
+        String benchmark = (String) machine.get("pkg");
+        if (lines.packages().size() > 1) {
+            machine.put("pkg", String.join(", ", lines.packages()));
+            String common = commonPath(lines.packages());
+            benchmark = common.isEmpty() ? null : common;
+        }
+        return ParsedUpload.single(benchmark, variant, label, samples.metrics()).withMachine(machine);
+    }
+
+    /** {@code example.com/gofix/a} → {@code example.com/gofix}; "" for a path of one segment. */
+    private static String parent(String pkg) {
+        int slash = pkg.lastIndexOf('/');
+        return slash < 0 ? "" : pkg.substring(0, slash);
+    }
+
+    /** The longest path, in whole segments, that every one of {@code paths} is or starts with; "" if none. */
+    private static String commonPath(java.util.Collection<String> paths) {
+        String common = null;
+        for (String path : paths) {
+            if (common == null) {
+                common = path;
+                continue;
+            }
+            while (!common.isEmpty() && !path.equals(common) && !path.startsWith(common + "/")) {
+                common = parent(common);
+            }
+        }
+        return common == null ? "" : common;
     }
 
     private static Lines read(String content) {
         Map<String, Object> machine = new LinkedHashMap<>();
         List<Result> results = new ArrayList<>();
         Map<String, Set<Integer>> procsByName = new LinkedHashMap<>();
+        Set<String> packages = new LinkedHashSet<>();
         int lineNumber = 0;
         for (String raw : content.lines().toList()) {
             lineNumber++;
@@ -114,10 +168,15 @@ final class GoBenchAdapter implements FormatAdapter {
                 throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + line
                         + "') does not consist of value/unit pairs.");
             }
-            results.add(new Result(lineNumber, name, gomaxprocs, fields));
-            procsByName.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(gomaxprocs);
+            String pkg = (String) machine.get("pkg");
+            Result parsed = new Result(lineNumber, pkg, name, gomaxprocs, fields);
+            results.add(parsed);
+            procsByName.computeIfAbsent(parsed.id(), n -> new LinkedHashSet<>()).add(gomaxprocs);
+            if (pkg != null) {
+                packages.add(pkg);
+            }
         }
-        return new Lines(machine, results, procsByName);
+        return new Lines(machine, results, procsByName, packages);
     }
 
     /** The GOMAXPROCS a {@code -N} suffix says, or null when N cannot be one (it does not fit an int). */

@@ -280,6 +280,35 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void goPackagesOfOneFileAreKeptApart() {
+        // go test -bench . ./... prints one block per package; both packages have a BenchmarkJoin
+        String output = "goos: linux\ngoarch: amd64\npkg: example.com/gofix/a\ncpu: AMD EPYC\n"
+                + "BenchmarkJoin-2 20 5.5 ns/op\nBenchmarkJoin-2 20 5.6 ns/op\nPASS\nok example.com/gofix/a 1.2s\n"
+                + "goos: linux\ngoarch: amd64\npkg: example.com/gofix/b\ncpu: AMD EPYC\n"
+                + "BenchmarkJoin-2 20 500 ns/op\nBenchmarkJoin-2 20 510 ns/op\nPASS\nok example.com/gofix/b 1.3s\n";
+        ParsedUpload upload = formats.parse(output, null, "with", null);
+        Map<String, MetricSamples> metrics = one(upload, "with");
+        assertThat(metrics).containsOnlyKeys("a.Join:ns/op", "b.Join:ns/op");
+        assertThat(metrics.get("a.Join:ns/op").values()).containsExactly(5.5, 5.6);
+        assertThat(metrics.get("b.Join:ns/op").values()).containsExactly(500.0, 510.0);
+        assertThat(upload.benchmark()).isEqualTo("example.com/gofix");
+        assertThat(upload.machine()).containsEntry("pkg", "example.com/gofix/a, example.com/gofix/b");
+
+        // a side that ran one of the packages keys it as the side that ran both
+        String onlyB = output.substring(output.indexOf("goos: linux", 1));
+        assertThat(one(formats.parse(onlyB, null, "with", null), "with")).containsOnlyKeys("Join:ns/op");
+        List<ParsedUpload> sides = formats.parseSides(output, onlyB, UploadFormat.GOBENCH);
+        assertThat(one(sides.get(1), "with")).containsOnlyKeys("b.Join:ns/op");
+        assertThat(one(sides.get(0), "without")).containsOnlyKeys("a.Join:ns/op", "b.Join:ns/op");
+
+        // a package that contains another: each keeps the path below their common parent
+        String nested = output.replace("example.com/gofix/a", "example.com/gofix")
+                .replace("example.com/gofix/b", "example.com/gofix/sub");
+        assertThat(one(formats.parse(nested, null, "with", null), "with"))
+                .containsOnlyKeys("gofix.Join:ns/op", "gofix/sub.Join:ns/op");
+    }
+
+    @Test
     void goSuffixTooLargeForGomaxprocsIsPartOfTheName() {
         // GOMAXPROCS is an int: '-99999999999' cannot be one (it threw NumberFormatException, whose words were sent)
         ParsedUpload upload = formats.parse("BenchmarkParse/id-99999999999 10 5 ns/op\n"
