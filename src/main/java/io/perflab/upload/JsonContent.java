@@ -2,6 +2,7 @@ package io.perflab.upload;
 
 import io.perflab.system.PrintableText;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
@@ -10,12 +11,19 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads upload JSON into a tree. {@code NaN} and {@code Infinity} tokens are read as numbers so that validation
- * can name the metric that carries them, rather than failing on the token.
+ * can name the metric that carries them, rather than failing on the token. A key given twice in one object is
+ * refused, as in every other request body: the tree would keep the last value only, and lose the first's samples.
  */
 final class JsonContent {
 
     static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    /** For telling a format by its shape only: content with a repeated key is still recognised, then refused. */
+    private static final JsonMapper SHAPE = MAPPER.rebuild()
+            .disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
     private JsonContent() {
@@ -30,10 +38,10 @@ final class JsonContent {
         }
     }
 
-    /** Whether {@code content} parses as JSON at all. */
+    /** The tree of {@code content} to tell its format by (a key given twice is let through), or null. */
     static JsonNode tryRead(String content) {
         try {
-            return MAPPER.readTree(content);
+            return SHAPE.readTree(content);
         } catch (JacksonException e) {
             return null;
         }
@@ -69,6 +77,9 @@ final class JsonContent {
                 return "a number, name or text is too long, or values are nested too deeply, to be read" + where;
             }
             String message = firstLine(e.getOriginalMessage());
+            if (message.startsWith("Duplicate Object property") && message.indexOf('"') >= 0) {
+                return "a key appears twice in one object: " + message.substring(message.indexOf('"')) + where;
+            }
             for (String context : new String[] {" (start marker at", " (for ", " [Source:", " at [Source:"}) {
                 int at = message.indexOf(context);
                 if (at >= 0) {

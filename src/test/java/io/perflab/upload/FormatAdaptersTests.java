@@ -319,6 +319,15 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jsonOfEveryFormatRefusesAKeyGivenTwice() {
+        String jmh = "[{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawData\":[[1,2]],\"rawData\":[[3,4]]}}]";
+        // detected as JMH all the same, so that the message says what is wrong rather than "cannot tell the format"
+        assertThatThrownBy(() -> formats.parse(jmh, null, "with", null))
+                .hasMessageContaining("a key appears twice in one object: \"rawData\"");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");

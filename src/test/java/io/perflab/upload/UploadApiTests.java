@@ -408,7 +408,10 @@ class UploadApiTests extends UploadServer {
                         + "\"empty_one\":{\"values\":[]}}}",
                         List.of("Metric 'empty_one'", "has no values")),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"qps\":{\"direction\":\"up\",\"values\":[1,2]}}}",
-                        List.of("Metric 'qps'", "unknown direction 'up'", "'lower' or 'higher'")));
+                        List.of("Metric 'qps'", "unknown direction 'up'", "'lower' or 'higher'")),
+                // a key given twice: the second list replaced the first, whose samples were lost without a word
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"parse\":[1,2,3],\n \"parse\":[4,5,6]}}",
+                        List.of("a key appears twice in one object: \"parse\"", "line 2, column")));
     }
 
     @ParameterizedTest
