@@ -51,8 +51,8 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                 name = NativeJsonAdapter.text(entry, "name");
             }
             String timeUnit = entry.has("time_unit") ? NativeJsonAdapter.text(entry, "time_unit") : "ns";
-            add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"));
-            add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"));
+            add(samples, name + ":real_time", "real_time", timeUnit, false, entry.get("real_time"));
+            add(samples, name + ":cpu_time", "cpu_time", timeUnit, false, entry.get("cpu_time"));
             for (Map.Entry<String, JsonNode> field : entry.properties()) {
                 if (NOT_METRICS.contains(field.getKey()) || !field.getValue().isNumber()) {
                     continue;
@@ -62,7 +62,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                     case "bytes_per_second" -> "B/s";
                     default -> null;
                 };
-                add(samples, name + ":" + field.getKey(), unit, unit != null, field.getValue());
+                add(samples, name + ":" + field.getKey(), field.getKey(), unit, unit != null, field.getValue());
             }
         }
         if (samples.isEmpty()) {
@@ -95,13 +95,14 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                 .withWarnings(warnings);
     }
 
-    private static void add(SampleCollector samples, String key, String unit, boolean higher, JsonNode value) {
+    private static void add(SampleCollector samples, String key, String field, String unit, boolean higher,
+            JsonNode value) {
         if (value == null || value.isNull()) {
             return;
         }
         if (!value.isNumber()) {
             throw new InvalidUploadException("Metric '" + key + "': " + value + " is not a number.");
         }
-        samples.add(key, unit, higher, value.doubleValue());
+        samples.add(key, unit, higher, JsonContent.number(value, key, field));
     }
 }

@@ -162,8 +162,10 @@ final class JmhAdapter implements FormatAdapter {
                         throw new InvalidUploadException("Metric '" + key + "': a rawDataHistogram entry is not a "
                                 + "[value, count] pair: " + bin + ".");
                     }
-                    sum += bin.get(0).doubleValue() * bin.get(1).doubleValue();
-                    count += bin.get(1).doubleValue();
+                    double value = JsonContent.number(bin.get(0), key, "a rawDataHistogram value");
+                    double times = JsonContent.number(bin.get(1), key, "a rawDataHistogram count");
+                    sum += value * times;
+                    count += times;
                 }
                 means.add(count == 0 ? Double.NaN : sum / count);
             }
@@ -230,7 +232,7 @@ final class JmhAdapter implements FormatAdapter {
                     throw new InvalidUploadException("Metric '" + key + "': a rawData value is not a number: "
                             + value + ".");
                 }
-                values.add(value.doubleValue());
+                values.add(JsonContent.number(value, key, "rawData[" + forks.size() + "][" + values.size() + "]"));
             }
             forks.add(values);
         }

@@ -1,6 +1,8 @@
 package io.perflab.upload;
 
 import io.perflab.system.PrintableText;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.exc.StreamConstraintsException;
@@ -45,6 +47,26 @@ final class JsonContent {
         } catch (JacksonException e) {
             return null;
         }
+    }
+
+    /**
+     * The value of the number {@code value} as a double. A whole number beyond a double's range (JSON allows any
+     * number of digits) is refused here, naming it: it is far beyond what can be compared.
+     *
+     * @param metric the metric the value belongs to, for the message
+     * @param where where the value is in that metric, e.g. {@code values[3]}
+     */
+    static double number(JsonNode value, String metric, String where) {
+        if (!value.isBigInteger() && !value.isBigDecimal()) {
+            return value.doubleValue();
+        }
+        BigDecimal exact = value.decimalValue();
+        double converted = exact.doubleValue();
+        if (Double.isInfinite(converted)) {
+            throw new InvalidUploadException("Metric '" + metric + "': " + where + " is "
+                    + exact.round(new MathContext(3)) + ", too large to compare (values must lie within ±1e150).");
+        }
+        return converted;
     }
 
     /** The first line of a parser's message: what follows is context the caller gives in its own terms. */

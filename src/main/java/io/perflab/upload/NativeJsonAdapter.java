@@ -85,7 +85,7 @@ final class NativeJsonAdapter implements FormatAdapter {
                             + value + ".");
                 }
                 limits.samples(1);
-                numbers.add(value.doubleValue());
+                numbers.add(JsonContent.number(value, key, "values[" + index + "]"));
                 index++;
             }
             String where = "metrics." + key + ".";

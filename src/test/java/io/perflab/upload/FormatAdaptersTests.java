@@ -328,6 +328,24 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jsonOfEveryFormatRefusesAWholeNumberBeyondADoubleNamingIt() {
+        // such numbers are read as big integers, whose conversion to a double threw (a 500)
+        String huge = "1" + "0".repeat(400);
+        assertThatThrownBy(() -> formats.parse("{\"results\":[{\"command\":\"x\",\"times\":[1, -" + huge + "]}]}",
+                null, "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Metric 'time': times[1] is -1.00E+400, too large to compare (values must lie within "
+                        + "±1e150).");
+        assertThatThrownBy(() -> formats.parse("[{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":"
+                + "{\"scoreUnit\":\"us/op\",\"rawData\":[[1," + huge + "]]}}]", null, "with", null))
+                .isInstanceOf(InvalidUploadException.class).hasMessageContaining("Metric 'B.m': rawData[0][1] is "
+                        + "1.00E+400, too large to compare");
+        assertThatThrownBy(() -> formats.parse("{\"context\":{},\"benchmarks\":[{\"name\":\"BM_a\",\"run_type\":"
+                + "\"iteration\",\"real_time\":" + huge + ",\"cpu_time\":1}]}", null, "with", null))
+                .isInstanceOf(InvalidUploadException.class).hasMessageContaining("Metric 'BM_a:real_time': "
+                        + "real_time is 1.00E+400, too large to compare");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");

@@ -411,7 +411,10 @@ class UploadApiTests extends UploadServer {
                         List.of("Metric 'qps'", "unknown direction 'up'", "'lower' or 'higher'")),
                 // a key given twice: the second list replaced the first, whose samples were lost without a word
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"parse\":[1,2,3],\n \"parse\":[4,5,6]}}",
-                        List.of("a key appears twice in one object: \"parse\"", "line 2, column")));
+                        List.of("a key appears twice in one object: \"parse\"", "line 2, column")),
+                // a whole number beyond a double: the tree's conversion threw, and the upload answered 500
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"n\":[1, 1" + "0".repeat(400) + "]}}",
+                        List.of("Metric 'n': values[1] is 1.00E+400", "too large to compare")));
     }
 
     @ParameterizedTest
