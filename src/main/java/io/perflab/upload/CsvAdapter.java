@@ -65,7 +65,7 @@ final class CsvAdapter implements FormatAdapter {
                 String unit = row.field(header.indexOf("unit"));
                 unit = unit.isEmpty() ? null : unit;
                 sides.computeIfAbsent(side, s -> new SampleCollector(limits))
-                        .add(metric, unit, SampleCollector.higherIfRate(unit), value);
+                        .add(metric, unit, SampleCollector.higherIfRate(unit), value, "CSV line " + row.line());
             }
         } catch (JacksonException e) {
             throw new InvalidUploadException("The CSV cannot be read at line " + e.getLocation().getLineNr() + ": "

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Gathers values per metric key in reading order, keeping the first unit and direction seen for a key, and counts
- * them against the upload's limits as they come.
+ * Gathers values per metric key in reading order, keeping the first unit and direction seen for a key (a value in
+ * another unit is refused), and counts them against the upload's limits as they come.
  */
 final class SampleCollector {
 
@@ -23,11 +23,25 @@ final class SampleCollector {
     }
 
     void add(String key, String unit, Boolean higherIsBetter, double value) {
+        add(key, unit, higherIsBetter, value, null);
+    }
+
+    /**
+     * Adds {@code value} to metric {@code key}. A value in another unit than the metric's earlier ones is refused:
+     * pooled, 1.6 s would count as 1.6 ms.
+     *
+     * @param where where the value is, to begin the message with (e.g. "CSV line 3"), or null
+     */
+    void add(String key, String unit, Boolean higherIsBetter, double value, String where) {
         Entry entry = entries.get(key);
         if (entry == null) {
             limits.metric(key);
             entry = new Entry(unit, higherIsBetter, new ArrayList<>());
             entries.put(key, entry);
+        } else if (unit != null && entry.unit() != null && !unit.equals(entry.unit())) {
+            throw new InvalidUploadException((where == null ? "Metric '" : where + ": metric '") + key
+                    + "' is in unit '" + unit + "' here and in '" + entry.unit() + "' before; values in different "
+                    + "units cannot be pooled. Give each unit its own metric, or convert the values to one unit.");
         }
         limits.samples(1);
         entry.values().add(value);

@@ -346,6 +346,17 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jmhEntriesOfOneKeyInTwoUnitsAreRefusedNotPooled() {
+        // two runs of one benchmark, -tu us and -tu ns, in one file: 1 us and 1000 ns were pooled as us
+        String jmh = "[{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawData\":[[1,2]]}},{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":"
+                + "{\"scoreUnit\":\"ns/op\",\"rawData\":[[1000,2000]]}}]";
+        assertThatThrownBy(() -> formats.parse(jmh, UploadFormat.JMH, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageStartingWith("Metric 'B.m' is in unit 'ns/op' here and in 'us/op' before");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
