@@ -10,19 +10,21 @@ import tools.jackson.databind.JsonNode;
 /**
  * Google Benchmark's JSON ({@code --benchmark_format=json} or {@code --benchmark_out}), typically with
  * {@code --benchmark_repetitions}: each {@code iteration} entry is one sample; aggregates (mean, median, stddev,
- * cv) are ignored, as are entries that report an error. Metrics per benchmark {@code run_name}:
- * {@code :real_time} and {@code :cpu_time} in {@code time_unit}, {@code :items_per_second} and
- * {@code :bytes_per_second} (higher is better), and each user counter. The context's {@code host_name},
+ * cv) are ignored, as are entries that report an error or were skipped ({@code SkipWithMessage}). Metrics per
+ * benchmark {@code run_name}: {@code :real_time} and {@code :cpu_time} in {@code time_unit},
+ * {@code :items_per_second} and {@code :bytes_per_second} (higher is better), and each user counter. The benchmark
+ * is named after the file name of the context's {@code executable}. The context's {@code host_name},
  * {@code executable}, {@code num_cpus}, {@code mhz_per_cpu}, {@code cpu_scaling_enabled} and
  * {@code library_build_type} are machine details; a debug build of the library, enabled CPU frequency scaling and
- * entries left out for errors are warnings, as Google Benchmark itself prints them.
+ * entries left out are warnings, as Google Benchmark itself prints them.
  */
 final class GoogleBenchmarkAdapter implements FormatAdapter {
 
     /** Fields of an entry that are not measurements. */
     private static final Set<String> NOT_METRICS = Set.of("name", "run_name", "run_type", "family_index",
             "per_family_instance_index", "repetitions", "repetition_index", "threads", "iterations", "time_unit",
-            "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "real_time", "cpu_time");
+            "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped", "skip_message",
+            "real_time", "cpu_time");
 
     /** Context fields kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("host_name", "executable", "num_cpus",
@@ -44,6 +46,12 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             if (entry.path("error_occurred").asBoolean(false)) {
                 warnings.add("Google Benchmark entry '" + NativeJsonAdapter.text(entry, "name") + "' reported an "
                         + "error (" + NativeJsonAdapter.text(entry, "error_message") + "); it was left out.");
+                continue;
+            }
+            if (entry.path("skipped").asBoolean(false)) {
+                // SkipWithMessage: the entry still carries times, the zeros of a run that did not run
+                warnings.add("Google Benchmark entry '" + NativeJsonAdapter.text(entry, "name") + "' was skipped ("
+                        + NativeJsonAdapter.text(entry, "skip_message") + "); it was left out.");
                 continue;
             }
             String name = NativeJsonAdapter.text(entry, "run_name");
@@ -72,8 +80,10 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         String benchmark = null;
         JsonNode executable = root.path("context").get("executable");
         if (executable != null && executable.isString()) {
+            // argv[0]: a path with '/' or, on Windows, a backslash
             String path = executable.asString();
-            benchmark = path.substring(path.lastIndexOf('/') + 1);
+            benchmark = path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+            benchmark = benchmark.isBlank() ? null : benchmark;
         }
         Map<String, Object> machine = new LinkedHashMap<>();
         JsonNode context = root.path("context");

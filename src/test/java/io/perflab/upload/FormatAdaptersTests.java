@@ -357,6 +357,34 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void googleBenchmarkLeavesOutSkippedRunsWithAWarning() {
+        // SkipWithMessage: Google Benchmark 1.8 writes "skipped" and the run's zero times, which were stored as samples
+        String json = "{\"context\":{\"executable\":\"./bench\"},\"benchmarks\":["
+                + "{\"name\":\"BM_a\",\"run_name\":\"BM_a\",\"run_type\":\"iteration\",\"skipped\":true,"
+                + "\"skip_message\":\"needs AVX2\",\"iterations\":0,\"real_time\":0,\"cpu_time\":0,"
+                + "\"time_unit\":\"ns\"},"
+                + "{\"name\":\"BM_b\",\"run_name\":\"BM_b\",\"run_type\":\"iteration\",\"iterations\":10,"
+                + "\"real_time\":3,\"cpu_time\":3,\"time_unit\":\"ns\"}]}";
+        ParsedUpload upload = formats.parse(json, null, "with", null);
+        assertThat(one(upload, "with")).containsOnlyKeys("BM_b:real_time", "BM_b:cpu_time");
+        assertThat(upload.warnings()).containsExactly("Google Benchmark entry 'BM_a' was skipped (needs AVX2); it "
+                + "was left out.");
+    }
+
+    @Test
+    void googleBenchmarkIsNamedAfterItsExecutableOnWindowsToo() {
+        String json = "{\"context\":{\"executable\":\"EXE\"},\"benchmarks\":[{\"name\":\"BM_b\","
+                + "\"run_type\":\"iteration\",\"real_time\":3,\"cpu_time\":3,\"time_unit\":\"ns\"}]}";
+        assertThat(formats.parse(json.replace("EXE", "C:\\\\build\\\\Release\\\\bench.exe"), null, "with", null)
+                .benchmark()).isEqualTo("bench.exe");
+        assertThat(formats.parse(json.replace("EXE", "/opt/bench/bench_strings"), null, "with", null).benchmark())
+                .isEqualTo("bench_strings");
+        // a path without a file name names nothing: the name is derived from the metrics, as for output without one
+        assertThat(formats.parse(json.replace("EXE", "/opt/bench/"), null, "with", null).benchmark())
+                .isEqualTo("BM_b");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
