@@ -177,6 +177,21 @@ class HistoryRepository {
         }
     }
 
+    /** The unit and direction of {@code metric} in each upload of {@code benchmark} that has it, by upload. */
+    Map<Long, MetricDefinition> definitions(String benchmark, String metric) {
+        Map<Long, MetricDefinition> definitions = new LinkedHashMap<>();
+        jdbc.sql("""
+                SELECT m.experiment_id, m.unit, m.direction FROM experiment_metric m
+                JOIN experiment e ON e.id = m.experiment_id
+                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND m.metric_key = ?""")
+                .params(benchmark, metric)
+                .query((ResultSet rs) -> {
+                    definitions.put(rs.getLong(1), new MetricDefinition(metric, rs.getString(2),
+                            "HIGHER".equals(rs.getString(3)), 0, ""));
+                });
+        return definitions;
+    }
+
     /** The unit and direction of the latest upload that has the metric. */
     MetricDefinition definition(String benchmark, String metric) {
         return jdbc.sql("""

@@ -17,7 +17,9 @@ import org.springframework.stereotype.Service;
 
 /**
  * Benchmark histories: per upload of a benchmark, the mean of one metric, in commit-time order, and the change
- * points E-divisive finds in that series of means.
+ * points E-divisive finds in that series of means. The series holds the uploads that measured the metric in the
+ * latest upload's unit and direction: a benchmark run with another time unit since (JMH's {@code -tu}) would put
+ * 12 µs and 0.012 ms side by side, and a thousandfold step would be a change point. The others are named in a note.
  *
  * <p>The detector runs with level 0.05, 199 permutations and segments of at least 3 uploads (the statistics
  * package's defaults, 0.01 and 5, suit long series; a CI history is often a dozen points, where a 5-point minimum
@@ -27,6 +29,9 @@ import org.springframework.stereotype.Service;
 public class HistoryService {
 
     static final EDivisive DETECTOR = new EDivisive(0.05, 199, 3, 1);
+
+    /** How many left-out uploads a note names. */
+    private static final int MAX_IDS_NAMED = 10;
 
     private final HistoryRepository repository;
 
@@ -80,19 +85,46 @@ public class HistoryService {
             uploads.put(u.id(), u);
         }
         // the samples come in upload order, the points go in commit-time order
+        MetricDefinition definition = repository.definition(benchmark, chosen);
+        Map<Long, MetricDefinition> definitions = repository.definitions(benchmark, chosen);
         Map<Long, HistoryPoint> byUpload = new HashMap<>();
+        Map<String, List<Long>> unlike = new LinkedHashMap<>();
         repository.forEachUpload(benchmark, chosen, onBranch, (id, sides) -> {
             List<Double> sample = sides.getOrDefault(VariantName.WITH.label(), sides.get(VariantName.WITHOUT.label()));
-            if (uploads.containsKey(id) && sample != null) {
+            if (!uploads.containsKey(id) || sample == null) {
+                return;
+            }
+            MetricDefinition own = definitions.getOrDefault(id, definition);
+            if (alike(own, definition)) {
                 byUpload.put(id, point(uploads.get(id), sample, baseUrl));
+            } else {
+                unlike.computeIfAbsent(say(own), k -> new ArrayList<>()).add(id);
             }
         });
         List<HistoryPoint> points = uploads.keySet().stream().map(byUpload::get).filter(Objects::nonNull).toList();
-        MetricDefinition definition = repository.definition(benchmark, chosen);
+        List<String> notes = new ArrayList<>();
+        unlike.forEach((measured, ids) -> notes.add(leftOut(chosen, measured, ids.stream().sorted().toList())));
         return new History(benchmark, chosen, definition.unit(), definition.higherIsBetter() ? "higher" : "lower",
                 onBranch, metrics, points, changePoints(points),
                 "E-divisive means, level " + DETECTOR.significanceLevel() + ", " + DETECTOR.permutations()
-                        + " permutations, segments of at least " + DETECTOR.minSegment() + " points");
+                        + " permutations, segments of at least " + DETECTOR.minSegment() + " points", notes);
+    }
+
+    private static boolean alike(MetricDefinition a, MetricDefinition b) {
+        return Objects.equals(a.unit(), b.unit()) && a.higherIsBetter() == b.higherIsBetter();
+    }
+
+    private static String say(MetricDefinition d) {
+        return "in '" + d.unit() + "', " + (d.higherIsBetter() ? "higher" : "lower") + " is better";
+    }
+
+    /** "5 uploads measured 'parse' in 'us/op', lower is better (experiments 1, 2, …), not as the latest …". */
+    private static String leftOut(String metric, String measured, List<Long> ids) {
+        String shown = ids.stream().limit(MAX_IDS_NAMED).map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) + (ids.size() > MAX_IDS_NAMED ? ", …" : "");
+        return ids.size() + (ids.size() == 1 ? " upload" : " uploads") + " measured '" + metric + "' " + measured
+                + " (experiment" + (ids.size() == 1 ? " " : "s ") + shown + "), not as the latest upload does: "
+                + (ids.size() == 1 ? "it is" : "they are") + " left out of this series.";
     }
 
     /** Mean with a 95 % Student-t interval of it ({@link Summary#meanHalfWidth}); no interval for one value. */

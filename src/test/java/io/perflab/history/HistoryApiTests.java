@@ -128,6 +128,38 @@ class HistoryApiTests extends UploadServer {
     }
 
     @Test
+    void uploadsOfAMetricInAnotherUnitAreLeftOutOfItsSeriesSayingSo() throws Exception {
+        // JMH run with -tu us, then with -tu ms: 12 us and 0.012 ms were one series, in ms, with a change point
+        String[] bodies = new String[8];
+        for (int i = 0; i < bodies.length; i++) {
+            String unit = i < 5 ? "us/op" : "ms/op";
+            double level = i < 5 ? 12 : 0.012;
+            bodies[i] = """
+                    {"benchmark": "units-series", "metrics": {"parse": {"unit": "%s", "values": [%s, %s, %s]}},
+                     "git": {"branch": "main", "commit": "c%d", "commitTime": "2025-04-0%dT08:00:00Z"}}"""
+                    .formatted(unit, level, level * 1.01, level * 0.99, i, i + 1);
+        }
+        List<Long> ids = new ArrayList<>();
+        for (String body : bodies) {
+            HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", body);
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+            ids.add(read(response.body()).get("experimentId").asLong());
+        }
+        JsonNode history = read(get("/api/v1/benchmarks/units-series/history?metric=parse").body());
+        assertThat(history.get("unit").asString()).isEqualTo("ms/op");
+        assertThat(history.get("points")).hasSize(3);
+        history.get("points").forEach(p -> assertThat(p.get("mean").asDouble()).isLessThan(0.02));
+        assertThat(history.get("changePoints")).isEmpty();
+        assertThat(history.get("notes").get(0).asString()).isEqualTo("5 uploads measured 'parse' in 'us/op', lower "
+                + "is better (experiments " + ids.get(0) + ", " + ids.get(1) + ", " + ids.get(2) + ", " + ids.get(3)
+                + ", " + ids.get(4) + "), not as the latest upload does: they are left out of this series.");
+        HttpResponse<String> page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base()
+                + "/benchmarks/units-series?metric=parse")).header("Accept", "text/html").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.body()).contains("5 uploads measured &#39;parse&#39; in &#39;us/op&#39;");
+    }
+
+    @Test
     void benchmarkNamesWithASlashHaveAHistoryByParameter() throws Exception {
         String token = newToken("slash-tests");
         upload("upload", "--server", base(), "--token", token, "--benchmark", "example.com/team/parser",
