@@ -155,6 +155,7 @@ final class JmhAdapter implements FormatAdapter {
         for (JsonNode fork : histograms) {
             List<Double> means = new ArrayList<>();
             for (JsonNode iteration : fork) {
+                String where = "rawDataHistogram[" + forks.size() + "][" + means.size() + "]";
                 double sum = 0;
                 double count = 0;
                 for (JsonNode bin : iteration) {
@@ -164,10 +165,19 @@ final class JmhAdapter implements FormatAdapter {
                     }
                     double value = JsonContent.number(bin.get(0), key, "a rawDataHistogram value");
                     double times = JsonContent.number(bin.get(1), key, "a rawDataHistogram count");
+                    if (times < 0 || times != Math.rint(times)) {
+                        throw new InvalidUploadException("Metric '" + key + "': " + where + " has the count "
+                                + bin.get(1) + "; a count is a whole number of at least 0.");
+                    }
                     sum += value * times;
                     count += times;
                 }
-                means.add(count == 0 ? Double.NaN : sum / count);
+                if (count == 0) {
+                    throw new InvalidUploadException("Metric '" + key + "': " + where + " holds no samples (its "
+                            + "counts add up to 0); each iteration's histogram has [value, count] pairs with counts "
+                            + "of at least 1.");
+                }
+                means.add(sum / count);
             }
             forks.add(means);
         }

@@ -385,6 +385,21 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jmhHistogramOfNoSamplesOrANegativeCountIsRefusedSayingSo() {
+        // an iteration's mean was 0 / 0, refused as "value 2 is NaN", a value the file does not hold
+        String jmh = "[{\"benchmark\":\"a.B.m\",\"mode\":\"sample\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawDataHistogram\":[[[[1.0,2]],HISTOGRAM]]}}]";
+        assertThatThrownBy(() -> formats.parse(jmh.replace("HISTOGRAM", "[]"), null, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Metric 'B.m': rawDataHistogram[0][1] holds no samples (its counts add up to 0); each "
+                        + "iteration's histogram has [value, count] pairs with counts of at least 1.");
+        assertThatThrownBy(() -> formats.parse(jmh.replace("HISTOGRAM", "[[5.0,-1],[1.0,1]]"), null, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Metric 'B.m': rawDataHistogram[0][1] has the count -1; a count is a whole number of at "
+                        + "least 0.");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
