@@ -126,13 +126,16 @@ final class CsvAdapter implements FormatAdapter {
         String text = row.field(1);
         Double value = DecimalNumbers.parse(text);
         if (value == null) {
-            throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '" + metric
-                    + "': " + (text.isEmpty() ? "no value" : "'" + text + "' is not a number") + "; a value is a "
-                    + "decimal such as 12, -0.5 or 1.2e-3 (no suffixes such as 1d, no hex, NaN or Infinity).");
+            throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '"
+                    + UploadText.excerpt(metric) + "': "
+                    + (text.isEmpty() ? "no value" : "'" + UploadText.excerpt(text) + "' is not a number")
+                    + "; a value is a decimal such as 12, -0.5 or 1.2e-3 (no suffixes such as 1d, no hex, NaN or "
+                    + "Infinity).");
         }
         if (value.isInfinite()) {
-            throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '" + metric
-                    + "': '" + text + "' is beyond the range of a double (about ±1.8e308).");
+            throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '"
+                    + UploadText.excerpt(metric) + "': '" + UploadText.excerpt(text)
+                    + "' is beyond the range of a double (about ±1.8e308).");
         }
         return value;
     }

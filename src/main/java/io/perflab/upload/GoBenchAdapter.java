@@ -94,8 +94,8 @@ final class GoBenchAdapter implements FormatAdapter {
                 String key = name + ":" + unit;
                 Double value = DecimalNumbers.parse(result.fields()[i]);
                 if (value == null) {
-                    throw new InvalidUploadException("Metric '" + key + "' (line " + result.line() + "): '"
-                            + result.fields()[i] + "' is not a number.");
+                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
+                            + "): '" + UploadText.excerpt(result.fields()[i]) + "' is not a number.");
                 }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }
@@ -165,7 +165,7 @@ final class GoBenchAdapter implements FormatAdapter {
             int gomaxprocs = suffix == null ? 1 : suffix;
             String[] fields = result.group(3).split("\\s+");
             if (fields.length % 2 != 0) {
-                throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + line
+                throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + UploadText.excerpt(line)
                         + "') does not consist of value/unit pairs.");
             }
             String pkg = (String) machine.get("pkg");

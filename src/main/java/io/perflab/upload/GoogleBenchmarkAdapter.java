@@ -111,7 +111,8 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             return;
         }
         if (!value.isNumber()) {
-            throw new InvalidUploadException("Metric '" + key + "': " + value + " is not a number.");
+            throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': "
+                    + UploadText.excerpt(value.toString()) + " is not a number.");
         }
         samples.add(key, unit, higher, JsonContent.number(value, key, field));
     }

@@ -87,7 +87,8 @@ final class HyperfineAdapter implements FormatAdapter {
         int index = 0;
         for (JsonNode value : values) {
             if (!value.isNumber()) {
-                throw new InvalidUploadException("Metric '" + key + "': " + value + " is not a number.");
+                throw new InvalidUploadException("Metric '" + key + "': " + UploadText.excerpt(value.toString())
+                        + " is not a number.");
             }
             samples.add(key, "s", false, JsonContent.number(value, key, field + "[" + index++ + "]"));
         }

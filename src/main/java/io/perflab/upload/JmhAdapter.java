@@ -105,7 +105,7 @@ final class JmhAdapter implements FormatAdapter {
             JsonNode primary = entry.get("primaryMetric");
             List<List<Double>> iterations = primaryValues(key, primary);
             if (iterations == null) {
-                warnings.add("JMH entry '" + key + "' (mode " + mode + ") has neither rawData nor "
+                warnings.add("JMH entry '" + UploadText.excerpt(key) + "' (mode " + mode + ") has neither rawData nor "
                         + "rawDataHistogram, so it has no samples; it was left out.");
                 continue;
             }
@@ -116,9 +116,9 @@ final class JmhAdapter implements FormatAdapter {
                     String unit = NativeJsonAdapter.text(metric.getValue(), "scoreUnit");
                     List<List<Double>> aligned = secondaryValues(key, metric.getKey(), secondary, iterations);
                     if (aligned == null) {
-                        warnings.add("JMH reported '" + key + ":" + metric.getKey() + "' for only some iterations "
-                                + "and it is not known which, so its values cannot be set beside their iterations; "
-                                + "it was left out.");
+                        warnings.add("JMH reported '" + UploadText.excerpt(key + ":" + metric.getKey())
+                                + "' for only some iterations and it is not known which, so its values cannot be set "
+                                + "beside their iterations; it was left out.");
                         continue;
                     }
                     add(samples, key + ":" + metric.getKey(), unit,
@@ -160,22 +160,23 @@ final class JmhAdapter implements FormatAdapter {
                 double count = 0;
                 for (JsonNode bin : iteration) {
                     if (!bin.isArray() || bin.size() != 2 || !bin.get(0).isNumber() || !bin.get(1).isNumber()) {
-                        throw new InvalidUploadException("Metric '" + key + "': a rawDataHistogram entry is not a "
-                                + "[value, count] pair: " + bin + ".");
+                        throw new InvalidUploadException("Metric '" + UploadText.excerpt(key)
+                                + "': a rawDataHistogram entry is not a [value, count] pair: "
+                                + UploadText.excerpt(bin.toString()) + ".");
                     }
                     double value = JsonContent.number(bin.get(0), key, "a rawDataHistogram value");
                     double times = JsonContent.number(bin.get(1), key, "a rawDataHistogram count");
                     if (times < 0 || times != Math.rint(times)) {
-                        throw new InvalidUploadException("Metric '" + key + "': " + where + " has the count "
-                                + bin.get(1) + "; a count is a whole number of at least 0.");
+                        throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
+                                + " has the count " + bin.get(1) + "; a count is a whole number of at least 0.");
                     }
                     sum += value * times;
                     count += times;
                 }
                 if (count == 0) {
-                    throw new InvalidUploadException("Metric '" + key + "': " + where + " holds no samples (its "
-                            + "counts add up to 0); each iteration's histogram has [value, count] pairs with counts "
-                            + "of at least 1.");
+                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
+                            + " holds no samples (its counts add up to 0); each iteration's histogram has [value, "
+                            + "count] pairs with counts of at least 1.");
                 }
                 means.add(sum / count);
             }
@@ -239,8 +240,8 @@ final class JmhAdapter implements FormatAdapter {
             List<Double> values = new ArrayList<>();
             for (JsonNode value : fork) {
                 if (!value.isNumber()) {
-                    throw new InvalidUploadException("Metric '" + key + "': a rawData value is not a number: "
-                            + value + ".");
+                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key)
+                            + "': a rawData value is not a number: " + UploadText.excerpt(value.toString()) + ".");
                 }
                 values.add(JsonContent.number(value, key, "rawData[" + forks.size() + "][" + values.size() + "]"));
             }

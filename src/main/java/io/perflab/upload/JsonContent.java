@@ -63,7 +63,7 @@ final class JsonContent {
         BigDecimal exact = value.decimalValue();
         double converted = exact.doubleValue();
         if (Double.isInfinite(converted)) {
-            throw new InvalidUploadException("Metric '" + metric + "': " + where + " is "
+            throw new InvalidUploadException("Metric '" + UploadText.excerpt(metric) + "': " + where + " is "
                     + exact.round(new MathContext(3)) + ", too large to compare (values must lie within ±1e150).");
         }
         return converted;

@@ -75,14 +75,14 @@ final class NativeJsonAdapter implements FormatAdapter {
             JsonNode metric = entry.getValue();
             JsonNode values = metric.isArray() ? metric : metric.get("values");
             if (values == null || !values.isArray()) {
-                throw new InvalidUploadException("Metric '" + key + "' has no 'values' list.");
+                throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' has no 'values' list.");
             }
             List<Double> numbers = new ArrayList<>();
             int index = 0;
             for (JsonNode value : values) {
                 if (!value.isNumber()) {
-                    throw new InvalidUploadException("Metric '" + key + "': values[" + index + "] is not a number: "
-                            + value + ".");
+                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': values[" + index
+                            + "] is not a number: " + UploadText.excerpt(value.toString()) + ".");
                 }
                 limits.samples(1);
                 numbers.add(JsonContent.number(value, key, "values[" + index + "]"));
@@ -107,7 +107,8 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (d.equals("higher") || d.equals("higher_is_better") || d.equals("bigger")) {
             return true;
         }
-        throw new InvalidUploadException("Metric '" + metric + "': unknown direction '" + direction
+        throw new InvalidUploadException("Metric '" + UploadText.excerpt(metric) + "': unknown direction '"
+                + UploadText.excerpt(direction)
                 + "'; use 'lower' or 'higher' (which values are better).");
     }
 
@@ -149,8 +150,8 @@ final class NativeJsonAdapter implements FormatAdapter {
             time = stripped.matches("\\d+") ? Instant.ofEpochSecond(Long.parseLong(stripped))
                     : OffsetDateTime.parse(stripped).toInstant();
         } catch (DateTimeException | NumberFormatException e) {
-            throw new InvalidUploadException("git.commitTime '" + text + "' is not an ISO-8601 time with offset "
-                    + "(e.g. 2025-01-31T12:00:00Z) nor epoch seconds.");
+            throw new InvalidUploadException("git.commitTime '" + UploadText.excerpt(text)
+                    + "' is not an ISO-8601 time with offset (e.g. 2025-01-31T12:00:00Z) nor epoch seconds.");
         }
         String problem = StorableTime.problem(time);
         if (problem != null) {

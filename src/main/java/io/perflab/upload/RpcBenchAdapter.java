@@ -154,8 +154,8 @@ final class RpcBenchAdapter implements FormatAdapter {
                 numbers.reset();
                 for (String key : known.keys()) {
                     if (!numbers.find()) {
-                        throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '" + line
-                                + "') has no number.");
+                        throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '"
+                                + UploadText.excerpt(line) + "') has no number.");
                     }
                     // C++'s "nan" and "inf", as Java spells them; the validator then says which metric is not finite
                     current.values().put(key, Double.parseDouble(numbers.group().replaceAll("(?i)inf$", "Infinity")

@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.system.Texts;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -14,7 +15,19 @@ import java.nio.charset.StandardCharsets;
  */
 final class UploadText {
 
+    /** How much of a name, value or line a message shows: every metric name the validator accepts, whole. */
+    static final int EXCERPT = 120;
+
     private UploadText() {
+    }
+
+    /**
+     * {@code text} as a message shows it: whole up to {@value #EXCERPT} characters, else its start and "…". A name,
+     * value or line of an upload may be megabytes long, and the message is sent back (twice, in a problem's
+     * {@code detail} and {@code errors}) and logged.
+     */
+    static String excerpt(String text) {
+        return Texts.cut(text, EXCERPT);
     }
 
     /**

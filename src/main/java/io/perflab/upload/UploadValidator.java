@@ -99,7 +99,8 @@ final class UploadValidator {
             throw new InvalidUploadException("A metric of '" + side + "' has an empty name.");
         }
         if (key.length() > 100) {
-            throw new InvalidUploadException("Metric '" + key + "': the name is longer than 100 characters.");
+            throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': the name is longer than 100 "
+                    + "characters.");
         }
         requirePrintable("the name of metric '" + key + "'", key, false);
         if (samples.unit() != null && samples.unit().length() > 40) {

@@ -90,6 +90,38 @@ class UploadShapeTests {
                         "Configuration 'ring_size'"));
     }
 
+    static List<Arguments> enormousText() {
+        String huge = "x".repeat(1_000_000);
+        return List.of(
+                Arguments.of("gobench", "BenchmarkJ" + huge + " 10 5 ns/op\nBenchmarkJ" + huge + " 10 6 ns/op\n",
+                        "the name is longer than 100 characters"),
+                Arguments.of("gobench", "BenchmarkJ" + huge + " 10 5x ns/op\n", "is not a number"),
+                Arguments.of("gobench", "BenchmarkJ 10 5 ns/op " + "y ".repeat(500_001) + "\n",
+                        "does not consist of value/unit pairs"),
+                Arguments.of("csv", "metric,value\nt,1" + huge + "\n", "is not a number"),
+                Arguments.of("csv", "metric,value\n" + huge + ",1x\n", "is not a number"),
+                Arguments.of("json", "{\"benchmark\": \"b\", \"metrics\": {\"m\": [1, \"" + huge + "\"]}}",
+                        "is not a number"),
+                Arguments.of("json", "{\"benchmark\": \"b\", \"metrics\": {\"" + "m".repeat(40_000) + "\": [1]}}",
+                        "the name is longer than 100 characters"),
+                Arguments.of("hyperfine", "{\"results\": [{\"command\": \"c\", \"times\": [1, \"" + huge + "\"]}]}",
+                        "is not a number"),
+                Arguments.of("rpcbench", "Mode: Sync\nReqs/sec: " + huge + "\n", "has no number"));
+    }
+
+    /** A message names an enormous name, value or line by its start: the whole of it was sent back, twice. */
+    @ParameterizedTest
+    @MethodSource("enormousText")
+    void enormousTextIsShownByAnExcerptInTheMessage(String format, String content, String says) {
+        UploadFormat chosen = UploadFormat.byLabel(format).orElseThrow();
+        assertThatThrownBy(() -> UploadValidator.validate(formats.parse(content, chosen, ParsedUpload.WITH, null), null,
+                null, GitInfo.NONE, Map.of(), JsonContent.MAPPER))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageContaining(says)
+                .satisfies(e -> assertThat(e.getMessage().length()).isLessThan(600))
+                .hasMessageContaining("…");
+    }
+
     @Test
     void aSidesConfigurationLongerThanItsColumnIsRefusedNotFailedInTheDatabase() {
         String options = java.util.stream.IntStream.range(0, 400).mapToObj(i -> "option" + i + "=value")
