@@ -97,6 +97,11 @@ final class GoBenchAdapter implements FormatAdapter {
                     throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
                             + "): '" + UploadText.excerpt(result.fields()[i]) + "' is not a number.");
                 }
+                if (value.isInfinite()) {
+                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
+                            + "): '" + UploadText.excerpt(result.fields()[i]) + "' is beyond the range of a double "
+                            + "(about ±1.8e308).");
+                }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }
         }

@@ -158,8 +158,15 @@ final class RpcBenchAdapter implements FormatAdapter {
                                 + UploadText.excerpt(line) + "') has no number.");
                     }
                     // C++'s "nan" and "inf", as Java spells them; the validator then says which metric is not finite
-                    current.values().put(key, Double.parseDouble(numbers.group().replaceAll("(?i)inf$", "Infinity")
-                            .replaceAll("(?i)nan$", "NaN")));
+                    String number = numbers.group();
+                    Double decimal = DecimalNumbers.parse(number);
+                    if (decimal != null && decimal.isInfinite()) {
+                        throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '"
+                                + UploadText.excerpt(line) + "'): '" + UploadText.excerpt(number)
+                                + "' is beyond the range of a double (about ±1.8e308).");
+                    }
+                    current.values().put(key, decimal != null ? decimal : Double.parseDouble(
+                            number.replaceAll("(?i)inf$", "Infinity").replaceAll("(?i)nan$", "NaN")));
                 }
                 break;
             }

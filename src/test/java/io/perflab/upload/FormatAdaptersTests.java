@@ -400,6 +400,19 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void goAndRpcBenchNumbersBeyondADoubleAreRefusedWithTheirLineAsCsvOnes() {
+        // the shared grammar reads 1e999 as an infinity for the reader to refuse; these two passed it on, and the
+        // validator said "value 2 is Infinity", a value the output does not hold, without a line
+        assertThatThrownBy(() -> formats.parse("BenchmarkJoin-2 20 910.9 ns/op\nBenchmarkJoin-2 20 1e999 ns/op\n",
+                UploadFormat.GOBENCH, "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Metric 'Join:ns/op' (line 2): '1e999' is beyond the range of a double (about ±1.8e308).");
+        assertThatThrownBy(() -> formats.parse("Mode:            Sync\n----\nReqs/sec:         -1e999\n",
+                UploadFormat.RPCBENCH, "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Metric 'reqs_per_sec' (line 3: 'Reqs/sec:         -1e999'): '-1e999' is beyond the range "
+                        + "of a double (about ±1.8e308).");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
