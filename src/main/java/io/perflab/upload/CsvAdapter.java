@@ -14,9 +14,10 @@ import tools.jackson.dataformat.csv.CsvReadFeature;
 /**
  * CSV (RFC 4180, read with Jackson's CSV parser) with a header {@code metric,value[,variant][,unit]}: one value per
  * row. {@code variant} is {@code with}, {@code without} or a label (stored as {@code with}); an empty or missing
- * variant is the upload's side. A unit that is a rate ({@code ops/s}, {@code MB/s}, {@code req/sec}) makes the
- * metric higher-is-better, as in the other formats; otherwise the metric's known definition decides, else lower is
- * better. Values follow {@link DecimalNumbers}' grammar; spaces around fields are ignored.
+ * variant is the upload's side. A second label of one side is refused: its rows would be pooled with the first's.
+ * A unit that is a rate ({@code ops/s}, {@code MB/s}, {@code req/sec}) makes the metric higher-is-better, as in the
+ * other formats; otherwise the metric's known definition decides, else lower is better. Values follow
+ * {@link DecimalNumbers}' grammar; spaces around fields are ignored.
  */
 final class CsvAdapter implements FormatAdapter {
 
@@ -39,6 +40,7 @@ final class CsvAdapter implements FormatAdapter {
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         Map<String, SampleCollector> sides = new LinkedHashMap<>();
         Map<String, String> labels = new LinkedHashMap<>();
+        Map<String, Row> labelled = new LinkedHashMap<>();
         List<String> header = null;
         try (JsonParser parser = CSV.createParser(content)) {
             for (Row row = next(parser); row != null; row = next(parser)) {
@@ -56,11 +58,20 @@ final class CsvAdapter implements FormatAdapter {
                             + "name is empty.");
                 }
                 double value = value(row, metric);
-                String rowVariant = row.field(header.indexOf("variant"));
+                int variantColumn = header.indexOf("variant");
+                String rowVariant = row.field(variantColumn);
                 String side = rowVariant.isEmpty() ? variant : Variants.side(rowVariant);
                 String sideLabel = rowVariant.isEmpty() ? label : Variants.label(rowVariant);
                 if (sideLabel != null) {
-                    labels.putIfAbsent(side, sideLabel);
+                    Row first = labelled.putIfAbsent(side, row);
+                    String earlier = labels.putIfAbsent(side, sideLabel);
+                    if (earlier != null && !earlier.equals(sideLabel)) {
+                        throw new InvalidUploadException("CSV line " + row.line() + ", field " + (variantColumn + 1)
+                                + " (variant): '" + UploadText.excerpt(sideLabel) + "' would be the side '" + side
+                                + "' that line " + first.line() + " calls '" + UploadText.excerpt(earlier) + "'; a "
+                                + "file holds two sides at most: 'without' (or 'base', 'baseline') and 'with' (or "
+                                + "one label).");
+                    }
                 }
                 String unit = row.field(header.indexOf("unit"));
                 unit = unit.isEmpty() ? null : unit;

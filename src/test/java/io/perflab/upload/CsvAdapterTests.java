@@ -73,6 +73,22 @@ class CsvAdapterTests {
     }
 
     @Test
+    void twoLabelsOfOneSideAreRefusedNotPooled() {
+        // a label is stored as 'with': rows of 'gcc' and 'clang' were one side, labelled 'gcc'
+        assertThatThrownBy(() -> formats.parse("metric,value,variant\nt,1,gcc\nt,2,gcc\nt,9,clang\n", UploadFormat.CSV,
+                "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("CSV line 4, field 3 (variant): 'clang' would be the side 'with' that line 2 calls 'gcc'; "
+                        + "a file holds two sides at most: 'without' (or 'base', 'baseline') and 'with' (or one "
+                        + "label).");
+        // the plain names beside a label of the same side are that side
+        ParsedUpload upload = formats.parse("metric,value,variant\nt,1,gcc\nt,2,with\nt,3,baseline\nt,4,without\n",
+                UploadFormat.CSV, "with", null);
+        assertThat(upload.variants().get("with").label()).isEqualTo("gcc");
+        assertThat(upload.variants().get("with").metrics().get("t").values()).containsExactly(1.0, 2.0);
+        assertThat(upload.variants().get("without").metrics().get("t").values()).containsExactly(3.0, 4.0);
+    }
+
+    @Test
     void unclosedQuoteIsRefusedNamingTheLine() {
         assertThatThrownBy(() -> values("metric,value\nt,1\n\"t,2\n"))
                 .isInstanceOf(InvalidUploadException.class)
