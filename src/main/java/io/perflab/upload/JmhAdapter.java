@@ -29,6 +29,9 @@ import tools.jackson.databind.JsonNode;
  * iterations where {@code gc.count} (resp. {@code gc.alloc.rate}) is non-zero, and the unreported iterations are
  * 0, which is what the profiler measured there. Another secondary metric with fewer values than iterations cannot
  * be placed, and is left out with a warning.
+ *
+ * <p>Over 300 lines: the keying over both files, the two kinds of raw data and the placement of the GC profiler's
+ * ragged metrics are one format's rules, each checked with the place in the file it refuses.
  */
 final class JmhAdapter implements FormatAdapter {
 
