@@ -37,6 +37,11 @@ final class CsvAdapter implements FormatAdapter {
     }
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.CSV;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         Map<String, SampleCollector> sides = new LinkedHashMap<>();
         Map<String, String> labels = new LinkedHashMap<>();

@@ -5,6 +5,9 @@ import java.util.List;
 /** Reads one harness's output into an upload. Implementations are stateless and free of Spring. */
 interface FormatAdapter {
 
+    /** The format this adapter reads. */
+    UploadFormat format();
+
     /**
      * Parses {@code content}.
      *
@@ -20,11 +23,14 @@ interface FormatAdapter {
      * Parses the two files of one upload, {@code without} then {@code with}, each one side, as its own list. Where a
      * key depends on what else the output holds (JMH's package prefix and modes, Go's GOMAXPROCS suffix), it is
      * decided over both files, so that one benchmark has one key on both sides; each file is read once. By default
-     * each file is parsed alone.
+     * each file is parsed alone. What is wrong in a file is said of that file ({@link UploadFormats#inFile}).
      */
     default List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
-        return List.of(parse(without, ParsedUpload.WITHOUT, null, withoutLimits),
-                parse(with, ParsedUpload.WITH, null, withLimits));
+        return List.of(
+                UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(),
+                        () -> parse(without, ParsedUpload.WITHOUT, null, withoutLimits)),
+                UploadFormats.inFile(ParsedUpload.WITH, with, format(),
+                        () -> parse(with, ParsedUpload.WITH, null, withLimits)));
     }
 }

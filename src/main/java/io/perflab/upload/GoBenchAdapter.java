@@ -51,6 +51,11 @@ final class GoBenchAdapter implements FormatAdapter {
     }
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.GOBENCH;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         return parse(read(content), Lines.NONE, variant, label, limits, content);
     }
@@ -63,10 +68,13 @@ final class GoBenchAdapter implements FormatAdapter {
     @Override
     public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
-        Lines withoutLines = read(without);
-        Lines withLines = read(with);
-        return List.of(parse(withoutLines, withLines, ParsedUpload.WITHOUT, null, withoutLimits, without),
-                parse(withLines, withoutLines, ParsedUpload.WITH, null, withLimits, with));
+        Lines withoutLines = UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(), () -> read(without));
+        Lines withLines = UploadFormats.inFile(ParsedUpload.WITH, with, format(), () -> read(with));
+        return List.of(
+                UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(),
+                        () -> parse(withoutLines, withLines, ParsedUpload.WITHOUT, null, withoutLimits, without)),
+                UploadFormats.inFile(ParsedUpload.WITH, with, format(),
+                        () -> parse(withLines, withoutLines, ParsedUpload.WITH, null, withLimits, with)));
     }
 
     /** {@code lines} as samples; {@code other} what the other file of the upload says (or {@link Lines#NONE}). */

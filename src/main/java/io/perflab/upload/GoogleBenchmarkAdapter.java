@@ -31,6 +31,11 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             "mhz_per_cpu", "cpu_scaling_enabled", "library_build_type");
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.GOOGLEBENCHMARK;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isObject() || !root.has("benchmarks") || !root.get("benchmarks").isArray()) {

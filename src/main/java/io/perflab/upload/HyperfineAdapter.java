@@ -20,6 +20,11 @@ import tools.jackson.databind.JsonNode;
 final class HyperfineAdapter implements FormatAdapter {
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.HYPERFINE;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         JsonNode results = root.isObject() ? root.get("results") : null;

@@ -63,6 +63,11 @@ final class JmhAdapter implements FormatAdapter {
     }
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.JMH;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = root(content);
         return parse(root, Keying.of(List.of(root)), variant, label, limits);
@@ -72,11 +77,14 @@ final class JmhAdapter implements FormatAdapter {
     @Override
     public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
-        JsonNode withoutRoot = root(without);
-        JsonNode withRoot = root(with);
+        JsonNode withoutRoot = UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(), () -> root(without));
+        JsonNode withRoot = UploadFormats.inFile(ParsedUpload.WITH, with, format(), () -> root(with));
         Keying keying = Keying.of(List.of(withoutRoot, withRoot));
-        return List.of(parse(withoutRoot, keying, ParsedUpload.WITHOUT, null, withoutLimits),
-                parse(withRoot, keying, ParsedUpload.WITH, null, withLimits));
+        return List.of(
+                UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(),
+                        () -> parse(withoutRoot, keying, ParsedUpload.WITHOUT, null, withoutLimits)),
+                UploadFormats.inFile(ParsedUpload.WITH, with, format(),
+                        () -> parse(withRoot, keying, ParsedUpload.WITH, null, withLimits)));
     }
 
     /** {@code content} read, every entry a JMH result with a benchmark name. */

@@ -28,6 +28,11 @@ import tools.jackson.databind.JsonNode;
 final class NativeJsonAdapter implements FormatAdapter {
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.JSON;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         if (!root.isObject()) {

@@ -86,6 +86,11 @@ final class RpcBenchAdapter implements FormatAdapter {
     }
 
     @Override
+    public UploadFormat format() {
+        return UploadFormat.RPCBENCH;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         List<Report> reports = reports(content);
         if (reports.isEmpty()) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
@@ -62,17 +63,46 @@ final class UploadFormats {
      * one format through {@link FormatAdapter#parseSides}, which keys what depends on the other file over both.
      */
     List<ParsedUpload> parseSides(String without, String with, UploadFormat format) {
-        UploadFormat first = chosen(without, format);
-        UploadFormat second = chosen(with, format);
+        UploadFormat first = inFile(ParsedUpload.WITHOUT, without, null, () -> chosen(without, format));
+        UploadFormat second = inFile(ParsedUpload.WITH, with, null, () -> chosen(with, format));
         if (first != second) {
-            return List.of(parse(without, first, ParsedUpload.WITHOUT, null),
-                    parse(with, second, ParsedUpload.WITH, null));
+            return List.of(inFile(ParsedUpload.WITHOUT, without, first,
+                            () -> checked(adapter(first).parse(without, ParsedUpload.WITHOUT, null, limits.counter()),
+                                    first)),
+                    inFile(ParsedUpload.WITH, with, second,
+                            () -> checked(adapter(second).parse(with, ParsedUpload.WITH, null, limits.counter()),
+                                    second)));
         }
+        List<ParsedUpload> sides;
         try {
-            return adapter(first).parseSides(without, with, limits.counter(), limits.counter()).stream()
-                    .map(side -> checked(side, first)).toList();
+            sides = adapter(first).parseSides(without, with, limits.counter(), limits.counter());
         } catch (JsonContent.MalformedJsonException e) {
             throw notJson(e, first, looksLikeJson(without) ? with : without);
+        }
+        return List.of(inFile(ParsedUpload.WITHOUT, without, first, () -> checked(sides.get(0), first)),
+                inFile(ParsedUpload.WITH, with, first, () -> checked(sides.get(1), first)));
+    }
+
+    /**
+     * What {@code work} gives, reading one file of a two-file upload: what is wrong in it is said of that file
+     * ("The file 'with': CSV line 3, …"), since a line, a field or "the body" does not say which of the two.
+     *
+     * @param format the file's format, for a file that is not JSON where JSON was meant; null before it is chosen
+     */
+    static <T> T inFile(String side, String content, UploadFormat format, Supplier<T> work) {
+        String file = "The file '" + side + "'";
+        try {
+            return work.get();
+        } catch (JsonContent.MalformedJsonException e) {
+            RuntimeException said = format == null ? e : notJson(e, format, content);
+            if (said instanceof UploadFormatException) {
+                throw new UploadFormatException(file + ": " + said.getMessage());
+            }
+            throw new InvalidUploadException(file + " is not valid JSON: " + e.getMessage());
+        } catch (UploadFormatException e) {
+            throw new UploadFormatException(file + ": " + e.getMessage());
+        } catch (InvalidUploadException e) {
+            throw new InvalidUploadException(file + ": " + e.getMessage());
         }
     }
 

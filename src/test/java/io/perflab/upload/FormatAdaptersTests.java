@@ -413,6 +413,28 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void aFaultInOneOfTwoFilesNamesTheFile() {
+        // "CSV line 3" did not say of which file; an empty file was "an empty body", the malformed one "the body"
+        String good = "metric,value\nt,1\nt,2\n";
+        assertThatThrownBy(() -> formats.parseSides(good, "metric,value\nt,1\nt,2.5f\n", null))
+                .isInstanceOf(InvalidUploadException.class).hasMessageStartingWith("The file 'with': CSV line 3, ");
+        assertThatThrownBy(() -> formats.parseSides("", good, null))
+                .isInstanceOf(UploadFormatException.class)
+                .hasMessageStartingWith("The file 'without': Cannot tell the format of the upload from its content "
+                        + "(an empty body)");
+        String gobench = "BenchmarkJoin-2 20 910.9 ns/op\nBenchmarkJoin-2 20 911.9 ns/op\n";
+        assertThatThrownBy(() -> formats.parseSides(gobench, gobench.replace("911.9", "9x"), UploadFormat.GOBENCH))
+                .hasMessageStartingWith("The file 'with': Metric 'Join:ns/op' (line 2)");
+        String jmh = Fixtures.read("jmh.json");
+        assertThatThrownBy(() -> formats.parseSides(jmh.substring(0, jmh.length() / 2), jmh, UploadFormat.JMH))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageStartingWith("The file 'without' is not valid JSON: it ends before its last value");
+        assertThatThrownBy(() -> formats.parseSides(jmh, gobench, UploadFormat.JMH))
+                .isInstanceOf(UploadFormatException.class)
+                .hasMessageStartingWith("The file 'with': The upload is not in the format 'jmh'");
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
