@@ -23,9 +23,18 @@ import tools.jackson.databind.JsonNode;
  *          "commitTime": "2025-01-31T12:00:00Z", "defaultBranch": "main"},
  *  "machine": {…}, "tags": ["…"]}
  * </pre>
- * Values are read as they are; validation rejects NaN, infinities and empty lists naming the metric.
+ * Values are read as they are; validation rejects NaN, infinities and empty lists naming the metric. A field that
+ * is not one of these (a misspelt {@code "direciton"}, {@code "gti"}) is refused, as in every request body: skipped,
+ * it would lose what it says without a word. Only {@code machine} is free-form.
  */
 final class NativeJsonAdapter implements FormatAdapter {
+
+    private static final List<String> UPLOAD_FIELDS = List.of("benchmark", "name", "variant", "metrics", "without",
+            "with", "git", "machine", "tags");
+    private static final List<String> SIDE_FIELDS = List.of("label", "metrics");
+    private static final List<String> METRIC_FIELDS = List.of("unit", "direction", "values");
+    private static final List<String> GIT_FIELDS = List.of("repository", "branch", "commit", "baseCommit",
+            "pullRequest", "commitTime", "defaultBranch");
 
     @Override
     public UploadFormat format() {
@@ -38,6 +47,7 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (!root.isObject()) {
             throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
         }
+        onlyFields(root, "", UPLOAD_FIELDS, "it has");
         Map<String, VariantSamples> variants = new LinkedHashMap<>();
         boolean blocks = root.has(ParsedUpload.WITHOUT) || root.has(ParsedUpload.WITH);
         if (blocks && root.has("metrics")) {
@@ -53,6 +63,7 @@ final class NativeJsonAdapter implements FormatAdapter {
                 if (!block.isObject() || !block.has("metrics")) {
                     throw new InvalidUploadException("'" + side + "' must be an object with 'metrics'.");
                 }
+                onlyFields(block, side + ".", SIDE_FIELDS, "a side has");
                 variants.put(side, new VariantSamples(text(block, "label", side + "."),
                         metrics(block.get("metrics"), side, limits)));
             }
@@ -78,6 +89,9 @@ final class NativeJsonAdapter implements FormatAdapter {
             String key = entry.getKey();
             limits.metric(key);
             JsonNode metric = entry.getValue();
+            if (metric.isObject()) {
+                onlyFields(metric, "metrics." + key + ".", METRIC_FIELDS, "a metric has");
+            }
             JsonNode values = metric.isArray() ? metric : metric.get("values");
             if (values == null || !values.isArray()) {
                 throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' has no 'values' list.");
@@ -125,6 +139,7 @@ final class NativeJsonAdapter implements FormatAdapter {
             throw new InvalidUploadException("'git' must be an object with repository, branch, commit, baseCommit, "
                     + "pullRequest, commitTime.");
         }
+        onlyFields(git, "git.", GIT_FIELDS, "git has");
         return new GitInfo(text(git, "repository", "git."), text(git, "branch", "git."), text(git, "commit", "git."),
                 text(git, "baseCommit", "git."), text(git, "pullRequest", "git."), commitTime(git.get("commitTime")),
                 text(git, "defaultBranch", "git."));
@@ -191,6 +206,19 @@ final class NativeJsonAdapter implements FormatAdapter {
             tags.add(tag.asString());
         }
         return tags;
+    }
+
+    /**
+     * Refuses a field of {@code node} that is not one of {@code allowed}, naming it where it is
+     * ({@code where}, e.g. {@code metrics.parse.}) and what {@code holder} ("a metric has") may hold.
+     */
+    private static void onlyFields(JsonNode node, String where, List<String> allowed, String holder) {
+        for (String field : node.propertyNames()) {
+            if (!allowed.contains(field)) {
+                throw new InvalidUploadException("'" + UploadText.excerpt(where + field) + "' is not a field of the "
+                        + "upload; " + holder + ": " + String.join(", ", allowed) + ".");
+            }
+        }
     }
 
     /** A field's text (a number or true/false as written); null when absent or null. */

@@ -414,7 +414,18 @@ class UploadApiTests extends UploadServer {
                         List.of("a key appears twice in one object: \"parse\"", "line 2, column")),
                 // a whole number beyond a double: the tree's conversion threw, and the upload answered 500
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"n\":[1, 1" + "0".repeat(400) + "]}}",
-                        List.of("Metric 'n': values[1] is 1.00E+400", "too large to compare")));
+                        List.of("Metric 'n': values[1] is 1.00E+400", "too large to compare")),
+                // a misspelt field was skipped: the unit, the direction or the git fields were lost without a word
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"ops\":{\"direciton\":\"higher\",\"values\":[1,2]}}}",
+                        List.of("'metrics.ops.direciton' is not a field of the upload; a metric has: unit, direction, "
+                                + "values")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"gti\":{\"branch\":\"main\"}}",
+                        List.of("'gti' is not a field of the upload; it has: benchmark, name, variant, metrics, "
+                                + "without, with, git, machine, tags")),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"git\":{\"brnach\":\"main\"}}",
+                        List.of("'git.brnach' is not a field of the upload; git has: repository, branch, commit")),
+                Arguments.of("{\"benchmark\":\"b\",\"with\":{\"metrics\":{\"t\":[1,2]},\"lable\":\"x\"}}",
+                        List.of("'with.lable' is not a field of the upload; a side has: label, metrics")));
     }
 
     @ParameterizedTest
