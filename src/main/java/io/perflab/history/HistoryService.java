@@ -18,8 +18,9 @@ import org.springframework.stereotype.Service;
 /**
  * Benchmark histories: per upload of a benchmark, the mean of one metric, in commit-time order, and the change
  * points E-divisive finds in that series of means. The series holds the uploads that measured the metric in the
- * latest upload's unit and direction: a benchmark run with another time unit since (JMH's {@code -tu}) would put
- * 12 µs and 0.012 ms side by side, and a thousandfold step would be a change point. The others are named in a note.
+ * unit and direction of the latest upload in it (on the branch asked for): a benchmark run with another time unit
+ * since (JMH's {@code -tu}) would put 12 µs and 0.012 ms side by side, and a thousandfold step would be a change
+ * point. The others are named in a note.
  *
  * <p>The detector runs with level 0.05, 199 permutations and segments of at least 3 uploads (the statistics
  * package's defaults, 0.01 and 5, suit long series; a CI history is often a dozen points, where a 5-point minimum
@@ -85,8 +86,11 @@ public class HistoryService {
             uploads.put(u.id(), u);
         }
         // the samples come in upload order, the points go in commit-time order
-        MetricDefinition definition = repository.definition(benchmark, chosen);
         Map<Long, MetricDefinition> definitions = repository.definitions(benchmark, chosen);
+        // the unit of the latest upload in the series (of the branch asked for), else of the benchmark's latest
+        MetricDefinition definition = uploads.keySet().stream().filter(definitions::containsKey)
+                .max(Long::compare).map(definitions::get)
+                .orElseGet(() -> repository.definition(benchmark, chosen));
         Map<Long, HistoryPoint> byUpload = new HashMap<>();
         Map<String, List<Long>> unlike = new LinkedHashMap<>();
         repository.forEachUpload(benchmark, chosen, onBranch, (id, sides) -> {

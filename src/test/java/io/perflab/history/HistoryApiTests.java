@@ -157,6 +157,18 @@ class HistoryApiTests extends UploadServer {
                 + "/benchmarks/units-series?metric=parse")).header("Accept", "text/html").GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(page.body()).contains("5 uploads measured &#39;parse&#39; in &#39;us/op&#39;");
+
+        // a branch's series is read in the unit of that branch's latest upload, not of a later one elsewhere
+        HttpResponse<String> release = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", bodies[0]
+                .replace("\"main\"", "\"release-1\""));
+        assertThat(release.statusCode()).as(release.body()).isEqualTo(201);
+        JsonNode main = read(get("/api/v1/benchmarks/units-series/history?metric=parse&branch=main").body());
+        assertThat(main.get("unit").asString()).isEqualTo("ms/op");
+        assertThat(main.get("points")).hasSize(3);
+        JsonNode branch = read(get("/api/v1/benchmarks/units-series/history?metric=parse&branch=release-1").body());
+        assertThat(branch.get("unit").asString()).isEqualTo("us/op");
+        assertThat(branch.get("points")).hasSize(1);
+        assertThat(branch.get("notes")).isEmpty();
     }
 
     @Test
