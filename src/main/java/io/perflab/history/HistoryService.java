@@ -7,6 +7,7 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.Summary;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
+import io.perflab.system.Texts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,6 +31,9 @@ import org.springframework.stereotype.Service;
 public class HistoryService {
 
     static final EDivisive DETECTOR = new EDivisive(0.05, 199, 3, 1);
+
+    /** How many of a benchmark's metrics a message names. */
+    private static final int METRICS_NAMED = 20;
 
     /** How many left-out uploads a note names. */
     private static final int MAX_IDS_NAMED = 10;
@@ -72,13 +76,16 @@ public class HistoryService {
     public History history(String benchmark, String metric, String branch, String baseUrl) {
         List<String> metrics = metrics(benchmark);
         if (metrics.isEmpty()) {
-            throw new NotFoundException("There are no uploads of the benchmark '" + benchmark + "'; GET "
-                    + "/api/v1/benchmarks lists the benchmarks.");
+            throw new NotFoundException("There are no uploads of the benchmark '" + Texts.cut(benchmark, 120)
+                    + "'; GET /api/v1/benchmarks lists the benchmarks.");
         }
         String chosen = metric == null || metric.isBlank() ? metrics.get(0) : metric;
         if (!metrics.contains(chosen)) {
-            throw InvalidInputException.of("metric", "The benchmark '" + benchmark + "' has no metric '" + chosen
-                    + "'; it has: " + String.join(", ", metrics) + ".");
+            // both cut: a metric asked for may be kilobytes long, and a benchmark may have thousands of metrics
+            throw InvalidInputException.of("metric", "The benchmark '" + Texts.cut(benchmark, 120) + "' has no "
+                    + "metric '" + Texts.cut(chosen, 120) + "'; it has: "
+                    + String.join(", ", metrics.subList(0, Math.min(metrics.size(), METRICS_NAMED)))
+                    + (metrics.size() > METRICS_NAMED ? ", … (" + metrics.size() + " in all)" : "") + ".");
         }
         String onBranch = branch == null || branch.isBlank() ? null : branch;
         Map<Long, HistoryRepository.Upload> uploads = new LinkedHashMap<>();

@@ -172,6 +172,27 @@ class HistoryApiTests extends UploadServer {
     }
 
     @Test
+    void aLongNameOrMetricAskedForIsCutInTheMessageAndStaysEscaped() throws Exception {
+        // a 2000-character metric and all of a benchmark's metrics were repeated whole; escapes stay as they were
+        HttpResponse<String> missing = get("/api/v1/benchmarks/history?benchmark=gate%E2%80%AEexe.txt");
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(read(missing.body()).get("detail").asString())
+                .startsWith("There are no uploads of the benchmark 'gate\\u202Eexe.txt'");
+        HttpResponse<String> longName = get("/api/v1/benchmarks/history?benchmark=" + "y".repeat(3000));
+        assertThat(longName.statusCode()).isEqualTo(404);
+        assertThat(read(longName.body()).get("detail").asString()).hasSizeLessThan(400);
+        String token = newToken("history-escape-tests");
+        upload("upload", "--server", base(), "--token", token, "--benchmark", "escapes", resultFile(100, 0).toString());
+        HttpResponse<String> wrong = get("/api/v1/benchmarks/escapes/history?metric=lat%1B%5B2Jency"
+                + "x".repeat(2000));
+        assertThat(wrong.statusCode()).isEqualTo(400);
+        String detail = read(wrong.body()).get("detail").asString();
+        assertThat(detail).contains("has no metric 'lat\\u001B[2Jencyxxx").doesNotContain("\u001b")
+                .contains("…'; it has: latency_us, throughput");
+        assertThat(detail.length()).isLessThan(400);
+    }
+
+    @Test
     void benchmarkNamesWithASlashHaveAHistoryByParameter() throws Exception {
         String token = newToken("slash-tests");
         upload("upload", "--server", base(), "--token", token, "--benchmark", "example.com/team/parser",
