@@ -49,14 +49,14 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                 continue;
             }
             if (entry.path("error_occurred").asBoolean(false)) {
-                warnings.add("Google Benchmark entry '" + NativeJsonAdapter.text(entry, "name") + "' reported an "
-                        + "error (" + NativeJsonAdapter.text(entry, "error_message") + "); it was left out.");
+                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' reported an error ("
+                        + excerpt(entry, "error_message") + "); it was left out.");
                 continue;
             }
             if (entry.path("skipped").asBoolean(false)) {
                 // SkipWithMessage: the entry still carries times, the zeros of a run that did not run
-                warnings.add("Google Benchmark entry '" + NativeJsonAdapter.text(entry, "name") + "' was skipped ("
-                        + NativeJsonAdapter.text(entry, "skip_message") + "); it was left out.");
+                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' was skipped ("
+                        + excerpt(entry, "skip_message") + "); it was left out.");
                 continue;
             }
             String name = NativeJsonAdapter.text(entry, "run_name");
@@ -108,6 +108,11 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         }
         return ParsedUpload.single(benchmark, variant, label, samples.metrics()).withMachine(machine)
                 .withWarnings(warnings);
+    }
+
+    /** A text field of {@code entry} as a warning quotes it. */
+    private static String excerpt(JsonNode entry, String field) {
+        return UploadText.excerpt(NativeJsonAdapter.text(entry, field));
     }
 
     private static void add(SampleCollector samples, String key, String field, String unit, boolean higher,

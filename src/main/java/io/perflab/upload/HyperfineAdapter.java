@@ -69,8 +69,9 @@ final class HyperfineAdapter implements FormatAdapter {
         Set<String> statuses = new LinkedHashSet<>();
         for (JsonNode code : exitCodes) {
             if (!code.isNull() && !(code.isIntegralNumber() && code.canConvertToInt())) {
-                throw new InvalidUploadException("'exit_codes' of '" + command + "' must hold whole numbers, or null "
-                        + "for a run ended by a signal; found " + NativeJsonAdapter.kind(code) + ".");
+                throw new InvalidUploadException("'exit_codes' of '" + UploadText.excerpt(command) + "' must hold "
+                        + "whole numbers, or null for a run ended by a signal; found " + NativeJsonAdapter.kind(code)
+                        + ".");
             }
             if (code.isNull() || code.intValue() != 0) {
                 failed++;
@@ -80,9 +81,9 @@ final class HyperfineAdapter implements FormatAdapter {
         if (failed == 0) {
             return Optional.empty();
         }
-        return Optional.of(failed + " of " + exitCodes.size() + " runs of '" + command + "' ('" + side + "') "
-                + "exited with a non-zero status (" + String.join(", ", statuses) + "), so its times measure a "
-                + "failing command; fix the command, or upload only runs that succeed.");
+        return Optional.of(failed + " of " + exitCodes.size() + " runs of '" + UploadText.excerpt(command) + "' ('"
+                + side + "') exited with a non-zero status (" + String.join(", ", statuses) + "), so its times "
+                + "measure a failing command; fix the command, or upload only runs that succeed.");
     }
 
     private static void add(SampleCollector samples, String key, String field, JsonNode values) {

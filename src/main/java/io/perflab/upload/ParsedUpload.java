@@ -1,6 +1,7 @@
 package io.perflab.upload;
 
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.system.PrintableText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,7 +20,7 @@ import java.util.Map;
  *     JMH's {@code jdkVersion}, {@code vmName}; or the native JSON's free-form object
  * @param tags free-form labels
  * @param warnings what the uploader should know about the numbers (a debug build, failed runs, entries left out),
- *     in the user's terms; empty when all is well
+ *     in the user's terms, what they quote {@link PrintableText.Validator#shown shown}; empty when all is well
  */
 public record ParsedUpload(String benchmark, String name, Map<String, VariantSamples> variants, GitInfo git,
                            Map<String, Object> machine, List<String> tags, List<String> warnings) {
@@ -32,7 +33,9 @@ public record ParsedUpload(String benchmark, String name, Map<String, VariantSam
         git = git == null ? GitInfo.NONE : git;
         machine = machine == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(machine));
         tags = tags == null ? List.of() : List.copyOf(tags);
-        warnings = warnings == null ? List.of() : List.copyOf(warnings);
+        // a warning quotes the output (an error message, a command): shown on pages and terminals, its control
+        // characters and those that hide or reorder text are escapes, as in every message about an upload
+        warnings = warnings == null ? List.of() : warnings.stream().map(PrintableText.Validator::shown).toList();
     }
 
     /** An upload without warnings. */

@@ -435,6 +435,23 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void warningsShowWhatTheyQuoteEscapedAndCut() {
+        // a warning is stored and shown on pages, in reports and on terminals: an escape code in Google Benchmark's
+        // error message cleared the terminal of whoever read it, and a megabyte of message was stored whole
+        String json = "{\"context\":{\"executable\":\"./bench\"},\"benchmarks\":["
+                + "{\"name\":\"BM_a\",\"run_type\":\"iteration\",\"error_occurred\":true,"
+                + "\"error_message\":\"disk\\u001b[2Jfull\\u202e\"},"
+                + "{\"name\":\"BM_c\",\"run_type\":\"iteration\",\"skipped\":true,"
+                + "\"skip_message\":\"" + "z".repeat(100_000) + "\"},"
+                + "{\"name\":\"BM_b\",\"run_type\":\"iteration\",\"real_time\":3,\"cpu_time\":3,"
+                + "\"time_unit\":\"ns\"}]}";
+        List<String> warnings = formats.parse(json, null, "with", null).warnings();
+        assertThat(warnings.get(0)).isEqualTo("Google Benchmark entry 'BM_a' reported an error "
+                + "(disk\\u001B[2Jfull\\u202E); it was left out.");
+        assertThat(warnings.get(1)).startsWith("Google Benchmark entry 'BM_c' was skipped (zzz").hasSizeLessThan(300);
+    }
+
+    @Test
     void jmhFilesOfTwoSidesAreKeyedOverBoth() {
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
         String all = Fixtures.read("jmh-modes.json");
