@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 
 /**
@@ -132,7 +133,7 @@ public class HistoryService {
     /** "5 uploads measured 'parse' in 'us/op', lower is better (experiments 1, 2, …), not as the latest …". */
     private static String leftOut(String metric, String measured, List<Long> ids) {
         String shown = ids.stream().limit(MAX_IDS_NAMED).map(String::valueOf)
-                .collect(java.util.stream.Collectors.joining(", ")) + (ids.size() > MAX_IDS_NAMED ? ", …" : "");
+                .collect(Collectors.joining(", ")) + (ids.size() > MAX_IDS_NAMED ? ", …" : "");
         return ids.size() + (ids.size() == 1 ? " upload" : " uploads") + " measured '" + metric + "' " + measured
                 + " (experiment" + (ids.size() == 1 ? " " : "s ") + shown + "), not as the latest upload does: "
                 + (ids.size() == 1 ? "it is" : "they are") + " left out of this series.";

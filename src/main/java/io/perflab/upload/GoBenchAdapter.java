@@ -1,6 +1,7 @@
 package io.perflab.upload;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -137,7 +138,7 @@ final class GoBenchAdapter implements FormatAdapter {
     }
 
     /** The longest path, in whole segments, that every one of {@code paths} is or starts with; "" if none. */
-    private static String commonPath(java.util.Collection<String> paths) {
+    private static String commonPath(Collection<String> paths) {
         String common = null;
         for (String path : paths) {
             if (common == null) {
