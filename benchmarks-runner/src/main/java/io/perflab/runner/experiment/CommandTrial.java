@@ -29,6 +29,14 @@ import java.util.function.LongSupplier;
  * a metrics format, the run's standard output (or the file it wrote to {@value CommandVariant#OUTPUT_PLACEHOLDER})
  * goes to a fresh temporary file, which the {@link MetricsReader} reads once the run exited 0; the file is deleted
  * after the trial.
+ *
+ * <p>The shell's environment carries a fresh {@link ProcessTag}, which every process it starts inherits. Whatever
+ * carries it and still runs when the trial ends — a background job or server the command did not stop, however the
+ * trial ended — is killed, so that it cannot disturb the next trial. When the shell exited by itself, they are
+ * counted in the trial's environment ({@value ProcessTag#LEFTOVERS}): the command leaked them. Such a trial still
+ * counts as its exit status says: what it left did not change the run that was measured (their CPU time was never
+ * in the figures, which are the shell's and its waited-for descendants'), and a command that starts a daemon on
+ * purpose would otherwise fail every trial. A trial timed out or cancelled was killed whole, so nothing is counted.
  */
 final class CommandTrial {
 
@@ -86,6 +94,8 @@ final class CommandTrial {
                 : variant.command();
         ProcessBuilder builder = new ProcessBuilder(List.of("/bin/sh", "-c", commandLine)).redirectInput(NO_INPUT);
         builder.environment().putAll(variant.environment());
+        ProcessTag tag = ProcessTag.create();
+        builder.environment().put(ProcessTag.VARIABLE, tag.value());
         variant.directory().ifPresent(directory -> builder.directory(directory.toFile()));
         boolean stdoutToFile = output.isPresent() && !variant.writesOutputFile();
         builder.redirectOutput(stdoutToFile ? ProcessBuilder.Redirect.to(output.get().toFile())
@@ -100,9 +110,11 @@ final class CommandTrial {
         }
         OutputTail stderr = OutputTail.start(process.getErrorStream(), "trial-" + ordinal + "-stderr");
         OutputTail stdout = OutputTail.start(process.getInputStream(), "trial-" + ordinal + "-stdout");
-        TrialProcesses.Ending ending = processes.await(process, timeout);
+        TrialProcesses.Ending ending = processes.await(process, Optional.of(tag), timeout);
         long elapsedNanos = nanoClock.getAsLong() - startNanos;
         ResourceUsage usage = ResourceUsage.children().minus(before);
+        // before the output is drained: a process left running may hold the shell's pipes open
+        List<String> leftovers = tag.kill(process.pid());
         TrialOutput.drain(stderr, stdout);
         Instant end = clock.instant();
         String tail = TrialOutput.tail(stderr, stdout);
@@ -110,6 +122,7 @@ final class CommandTrial {
             return new TrialResult(label, ordinal, ending.status, start, end, process.pid(),
                     Map.of(), environment, ending.describe(timeout) + TrialOutput.suffix(tail));
         }
+        environment.put(ProcessTag.LEFTOVERS, ProcessTag.describe(leftovers));
         int exit = process.exitValue();
         Map<String, Double> measured = measured(elapsedNanos, usage);
         if (exit != 0) {

@@ -1,25 +1,33 @@
 package io.perflab.runner.experiment;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The processes an experiment has running — one trial, or the two JVMs of a pair — and its cancellation: cancelling
- * kills every one of them with its process tree and lets no other start.
+ * kills every one of them with its process tree (a command trial's shell with every process carrying its
+ * {@link ProcessTag}) and lets no other start.
  */
 final class TrialProcesses {
 
     private final CountDownLatch cancelled = new CountDownLatch(1);
-    private final Set<Process> running = ConcurrentHashMap.newKeySet();
+    /** Each tracked process, with the tag of the processes it started if it is a command trial's shell. */
+    private final Map<Process, Optional<ProcessTag>> running = new ConcurrentHashMap<>();
 
     /** Tracks {@code process} until {@link #forget}; kills it at once if the experiment is already cancelled. */
     void track(Process process) {
-        running.add(process);
+        track(process, Optional.empty());
+    }
+
+    /** As {@link #track(Process)}; killing it kills every process carrying {@code tag} too. */
+    void track(Process process, Optional<ProcessTag> tag) {
+        running.put(process, tag);
         if (isCancelled()) {
-            ProcessTree.kill(process.toHandle());
+            kill(process, tag);
         }
     }
 
@@ -30,7 +38,12 @@ final class TrialProcesses {
     /** Kills every tracked process tree and starts no other. Idempotent, from any thread. */
     void cancel() {
         cancelled.countDown();
-        running.forEach(process -> ProcessTree.kill(process.toHandle()));
+        running.forEach(TrialProcesses::kill);
+    }
+
+    private static void kill(Process process, Optional<ProcessTag> tag) {
+        ProcessTree.kill(process.toHandle());
+        tag.ifPresent(started -> started.kill(process.pid()));
     }
 
     boolean isCancelled() {
@@ -50,17 +63,25 @@ final class TrialProcesses {
 
     /** Waits for {@code process} to end, killing its tree on timeout or cancellation. */
     Ending await(Process process, Duration timeout) {
-        track(process);
+        return await(process, Optional.empty(), timeout);
+    }
+
+    /**
+     * As {@link #await(Process, Duration)}, for a process tracked with {@code tag} ({@link #track(Process, Optional)}):
+     * a timeout kills every process carrying it too.
+     */
+    Ending await(Process process, Optional<ProcessTag> tag, Duration timeout) {
+        track(process, tag);
         try {
             boolean exited = process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (!exited) {
-                ProcessTree.kill(process.toHandle());
+                kill(process, tag);
                 process.waitFor();
                 return isCancelled() ? Ending.CANCELLED : Ending.TIMED_OUT;
             }
             return isCancelled() ? Ending.CANCELLED : Ending.EXITED;
         } catch (InterruptedException e) {
-            ProcessTree.kill(process.toHandle());
+            kill(process, tag);
             cancelled.countDown();
             Thread.currentThread().interrupt();
             return Ending.CANCELLED;

@@ -1,0 +1,297 @@
+package io.perflab.runner.experiment;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A mark in a command trial's environment, {@value #VARIABLE}, that finds every process the trial started: each
+ * one inherits it, and {@code /proc/<pid>/environ} shows it whatever became of the process's parent. A background
+ * job still running when the shell exits, a process that detached itself and was re-parented to init (which
+ * {@link ProcessHandle#descendants()} no longer finds), a daemon that left the shell's session — all carry it, so
+ * when a trial ends, the processes still alive that carry its tag are what the command left behind.
+ *
+ * <p>A tag costs the measured run nothing. A session of its own ({@code setsid /bin/sh -c …}) would find processes
+ * too, but the extra exec of {@code setsid} lands in every trial's CPU figures (about as much again as
+ * {@code /bin/sh -c true} costs), and a daemon that calls {@code setsid(2)} leaves it. What a tag misses: a process
+ * started with a cleared environment ({@code env -i}), one that overwrote its environment block (as
+ * {@code setproctitle} does in some servers), or one of another user (which PerfLab could not kill anyway).
+ *
+ * <p>Without {@code /proc} (another Unix), nothing is found: leftovers are not killed, and on a timeout or a cancel
+ * only the shell's descendants are; this is logged once, and each trial says so under {@value #LEFTOVERS}.
+ */
+final class ProcessTag {
+
+    /** The environment variable of a command trial; its value is the trial's tag. */
+    static final String VARIABLE = "PERFLAB_TRIAL";
+
+    /** The environment key of a command trial saying what was left running when it ended. */
+    static final String LEFTOVERS = "leftover_processes";
+
+    private static final Logger log = LoggerFactory.getLogger(ProcessTag.class);
+
+    private static final Path PROC = Path.of("/proc");
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Random bytes of a tag: its value always has the same length, so the environment's size does not vary. */
+    private static final int TAG_BYTES = 16;
+    /** At most so many distinct names are listed; the count is always whole. */
+    private static final int MAX_NAMES = 5;
+    /**
+     * How long processes sent SIGKILL are waited for, in steps of a millisecond: nothing tells a process that is
+     * not their parent when they die, and one in an uninterruptible sleep may take a while.
+     */
+    private static final int DEATH_STEPS = 5000;
+    private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * How long a listing that found nothing is repeated while a process started since the trial began shows no
+     * environment (one in the middle of an {@code execve}), in steps: a process that cleared its environment looks
+     * the same forever.
+     */
+    private static final int EXEC_STEPS = 200;
+    /** Clock ticks per second in {@code /proc}: {@code USER_HZ}, 100 on every Linux architecture PerfLab runs on. */
+    private static final long TICKS_PER_SECOND = 100;
+    /** Rounds of listing and killing at most: each kills what the ones before it had not found. */
+    private static final int MAX_ROUNDS = 100;
+
+    private final String value;
+    /** When the tag was made, in clock ticks since boot (a tick early); no process carrying it started before. */
+    private final long startTicks;
+
+    private ProcessTag(String value, long startTicks) {
+        this.value = value;
+        this.startTicks = startTicks;
+    }
+
+    /** Whether processes can be found by their tag: this is Linux, with {@code /proc}. */
+    static boolean available() {
+        return Availability.AVAILABLE;
+    }
+
+    private static final class Availability {
+        static final boolean AVAILABLE = Files.isReadable(PROC.resolve("self").resolve("environ"));
+
+        static {
+            if (!AVAILABLE) {
+                log.warn("There is no /proc/<pid>/environ here to find a command trial's processes by: those a "
+                        + "command leaves running are not killed when its trial ends, and on a timeout or a cancel "
+                        + "only the shell's descendants are");
+            }
+        }
+    }
+
+    /** A fresh tag, for one trial. */
+    static ProcessTag create() {
+        byte[] bytes = new byte[TAG_BYTES];
+        RANDOM.nextBytes(bytes);
+        return new ProcessTag(HexFormat.of().formatHex(bytes), uptimeTicks() - 1);
+    }
+
+    /** The time since boot ({@code /proc/uptime}) in clock ticks; 0 if unknown, which makes every process recent. */
+    private static long uptimeTicks() {
+        try {
+            String uptime = Files.readString(PROC.resolve("uptime"), StandardCharsets.ISO_8859_1).strip();
+            return (long) (Double.parseDouble(uptime.substring(0, uptime.indexOf(' '))) * TICKS_PER_SECOND);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** The value of {@value #VARIABLE} in the trial's environment. */
+    String value() {
+        return value;
+    }
+
+    /**
+     * Kills every live process carrying this tag and waits (a few seconds at most) until they are gone, so that the
+     * next trial starts on a quiet machine. Listing and killing repeat until a listing after their deaths finds no
+     * other: one forked by a tagged process between a listing and its death is killed on the next round.
+     *
+     * @param shell the pid of the trial's shell, left out of the names returned (its waiter ends it)
+     * @return the names of the processes killed, in the order found; empty when none was left, or when nothing can
+     *     be found ({@link #available()} is false)
+     */
+    List<String> kill(long shell) {
+        if (!available()) {
+            return List.of();
+        }
+        Map<Long, String> killed = new LinkedHashMap<>();
+        int waited = 0;
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            // what was killed is gone first, so that this listing finds what it forked before it died
+            while (waited < DEATH_STEPS && killed.keySet().stream().anyMatch(ProcessTag::alive)) {
+                LockSupport.parkNanos(STEP_NANOS);
+                waited++;
+            }
+            Scan scan = scan(killed.keySet());
+            for (int step = 0; scan.found().isEmpty() && scan.undecided() && step < EXEC_STEPS; step++) {
+                LockSupport.parkNanos(STEP_NANOS);
+                scan = scan(killed.keySet());
+            }
+            if (scan.found().isEmpty()) {
+                break;
+            }
+            for (Stat process : scan.found()) {
+                killed.put(process.pid(), process.name());
+                ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+        killed.remove(shell);
+        return List.copyOf(killed.values());
+    }
+
+    /**
+     * What a command trial's environment says under {@link #LEFTOVERS}: {@code 0}, {@code 2 killed: sleep, nc},
+     * or that nothing was checked.
+     */
+    static String describe(List<String> killed) {
+        if (!available()) {
+            return "not checked: there is no /proc/<pid>/environ to find the command's processes by";
+        }
+        if (killed.isEmpty()) {
+            return "0";
+        }
+        List<String> names = new ArrayList<>(new LinkedHashSet<>(killed));
+        String listed = String.join(", ", names.subList(0, Math.min(names.size(), MAX_NAMES)));
+        return killed.size() + " killed: " + listed + (names.size() > MAX_NAMES ? ", …" : "");
+    }
+
+    /**
+     * A listing of {@code /proc}.
+     *
+     * @param found the live processes carrying the tag
+     * @param undecided whether a live process started since the tag was made showed no environment at all: one in
+     *     the middle of an {@code execve}, whose new environment is not in place yet, looks so
+     */
+    private record Scan(List<Stat> found, boolean undecided) {
+    }
+
+    /** The live processes carrying this tag, but for those in {@code known}; never this JVM. */
+    private Scan scan(Set<Long> known) {
+        byte[] entry = ("\0" + VARIABLE + "=" + value + "\0").getBytes(StandardCharsets.ISO_8859_1);
+        long self = ProcessHandle.current().pid();
+        List<Stat> found = new ArrayList<>();
+        boolean undecided = false;
+        try (Stream<Path> entries = Files.list(PROC)) {
+            for (Path directory : (Iterable<Path>) entries::iterator) {
+                String name = directory.getFileName().toString();
+                if (name.isEmpty() || !name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                long pid = Long.parseLong(name);
+                Optional<byte[]> environment = pid == self || known.contains(pid) ? Optional.empty()
+                        : environment(directory);
+                if (environment.isEmpty()) {
+                    continue;
+                }
+                boolean carries = contains(environment.get(), entry);
+                if (carries || environment.get().length == 0) {
+                    Optional<Stat> stat = Stat.read(directory, pid).filter(Stat::alive);
+                    if (carries) {
+                        stat.ifPresent(found::add);
+                    } else {
+                        undecided |= stat.filter(s -> !s.kernelThread() && s.startTicks() >= startTicks).isPresent();
+                    }
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            log.debug("cannot list {}: {}", PROC, e.getMessage());
+        }
+        return new Scan(found, undecided);
+    }
+
+    /** The environment block of the process in {@code directory}; empty if it is gone or another user's. */
+    private static Optional<byte[]> environment(Path directory) {
+        try {
+            return Optional.of(Files.readAllBytes(directory.resolve("environ")));
+        } catch (IOException | UncheckedIOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Whether {@code block} ({@code NAME=value\0NAME=value\0…}) holds {@code entry} ({@code \0NAME=value\0}): a
+     * NUL before the block's start and after its end count as found, so that its first and last entries match too.
+     */
+    static boolean contains(byte[] block, byte[] entry) {
+        search:
+        for (int at = -1; at + entry.length <= block.length + 1; at++) {
+            for (int i = 0; i < entry.length; i++) {
+                int index = at + i;
+                byte b = index < 0 || index >= block.length ? 0 : block[index];
+                if (b != entry[i]) {
+                    continue search;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean alive(long pid) {
+        return Stat.read(PROC.resolve(Long.toString(pid)), pid).map(Stat::alive).orElse(false);
+    }
+
+    /**
+     * The fields of {@code /proc/<pid>/stat} used here: {@code pid (comm) state ppid pgrp session tty tpgid flags …
+     * starttime …}. The name may hold spaces and parentheses, so the fields are counted from its last {@code )}.
+     *
+     * @param flags the kernel's {@code PF_*} flags
+     * @param startTicks when the process started, in clock ticks since boot
+     */
+    record Stat(long pid, String name, char state, long flags, long startTicks) {
+
+        private static final long PF_KTHREAD = 0x00200000;
+
+        /** Whether the process still runs: not a zombie ({@code Z}) nor dead ({@code X}, {@code x}). */
+        boolean alive() {
+            return state != 'Z' && state != 'X' && state != 'x';
+        }
+
+        /** A kernel thread has no environment, ever. */
+        boolean kernelThread() {
+            return (flags & PF_KTHREAD) != 0;
+        }
+
+        static Optional<Stat> read(Path directory, long pid) {
+            try {
+                return parse(pid, Files.readString(directory.resolve("stat"), StandardCharsets.ISO_8859_1));
+            } catch (IOException | UncheckedIOException e) {
+                return Optional.empty(); // gone meanwhile
+            }
+        }
+
+        static Optional<Stat> parse(long pid, String stat) {
+            int open = stat.indexOf('(');
+            int close = stat.lastIndexOf(')');
+            if (open < 0 || close < open) {
+                return Optional.empty();
+            }
+            String[] fields = stat.substring(close + 1).strip().split(" ");
+            if (fields.length < 20 || fields[0].length() != 1) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(new Stat(pid, stat.substring(open + 1, close), fields[0].charAt(0),
+                        Long.parseLong(fields[6]), Long.parseLong(fields[19])));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+    }
+}
