@@ -15,7 +15,8 @@
  * }</pre>
  *
  * <p>A command experiment uses {@link io.perflab.runner.experiment.CommandVariant}s instead; each run is
- * metered with {@code getrusage(RUSAGE_CHILDREN)} deltas. {@link io.perflab.runner.experiment.ExperimentJson}
+ * metered with {@code getrusage(RUSAGE_CHILDREN)} deltas, and what it leaves running is killed when it ends (found
+ * by the {@code PERFLAB_TRIAL} tag in its processes' environment). {@link io.perflab.runner.experiment.ExperimentJson}
  * writes the experiment file that {@code perflab ab --out} produces.
  */
 package io.perflab.runner.experiment;
