@@ -585,31 +585,43 @@ public class AgentCoordinator implements SmartLifecycle {
             store.runningOn(id).stream().filter(store::cancelRequested).forEach(cancel::accept);
         });
         Instant cutoff = now.minus(settings.heartbeatTimeout());
-        boolean interrupted = false;
         for (long id : agents.silentSince(cutoff)) {
-            if (!agents.declareLost(id, cutoff)) {
-                continue;
+            if (agents.declareLost(id, cutoff)) {
+                AgentRecord agent = agents.find(id).orElseThrow();
+                log.warn("Agent {} '{}' on {} is lost: no heartbeat for {}", id, agent.name(), agent.host(),
+                        settings.heartbeatTimeout());
             }
-            AgentRecord agent = agents.find(id).orElseThrow();
-            for (long experimentId : store.runningOn(id)) {
-                // a user who cancelled it meanwhile wants it stopped, not resumed elsewhere
-                boolean cancelled = store.cancelRequested(experimentId);
-                String message = "agent " + agent.name() + " on " + agent.host() + " sent no heartbeat after "
-                        + agent.lastHeartbeat() + "; its finished trials are kept"
-                        + (cancelled ? ", and it stays cancelled" : ", and the next agent of the same labels resumes "
-                        + "the rest");
-                ExperimentStatus end = cancelled ? ExperimentStatus.CANCELLED : ExperimentStatus.INTERRUPTED;
-                if (runs.end(experimentId, id, end, message, !cancelled)) {
-                    log.warn("Experiment {} {}: {}", experimentId, end, message);
-                    interrupted |= !cancelled;
-                }
-            }
-            log.warn("Agent {} '{}' on {} is lost: no heartbeat for {}", id, agent.name(), agent.host(),
-                    settings.heartbeatTimeout());
+        }
+        // those declared now, and any an instance declared lost but stopped before it ended their claims
+        boolean interrupted = false;
+        for (long id : agents.lostHolding(cutoff)) {
+            interrupted |= interruptClaims(agents.find(id).orElseThrow());
         }
         if (interrupted) {
             queueChanged();
         }
+    }
+
+    /**
+     * Ends the claims of lost agent {@code agent}: its experiments become INTERRUPTED for the next agent of the same
+     * labels, or CANCELLED when a user cancelled them meanwhile. Whether one was left to resume.
+     */
+    private boolean interruptClaims(AgentRecord agent) {
+        boolean interrupted = false;
+        for (long experimentId : store.runningOn(agent.id())) {
+            // a user who cancelled it meanwhile wants it stopped, not resumed elsewhere
+            boolean cancelled = store.cancelRequested(experimentId);
+            String message = "agent " + agent.name() + " on " + agent.host() + " sent no heartbeat after "
+                    + agent.lastHeartbeat() + "; its finished trials are kept"
+                    + (cancelled ? ", and it stays cancelled" : ", and the next agent of the same labels resumes "
+                    + "the rest");
+            ExperimentStatus end = cancelled ? ExperimentStatus.CANCELLED : ExperimentStatus.INTERRUPTED;
+            if (runs.end(experimentId, agent.id(), end, message, !cancelled)) {
+                log.warn("Experiment {} {}: {}", experimentId, end, message);
+                interrupted |= !cancelled;
+            }
+        }
+        return interrupted;
     }
 
     @Override

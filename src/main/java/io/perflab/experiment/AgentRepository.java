@@ -121,6 +121,18 @@ public class AgentRepository {
     }
 
     /**
+     * Lost agents, silent since {@code cutoff}, that still hold a running experiment: the claims of an agent are
+     * ended after it is declared lost, in statements of their own, and an instance that stopped in between (a crash,
+     * a database error) left them to whichever watch looks next.
+     */
+    public List<Long> lostHolding(Instant cutoff) {
+        return jdbc.sql("""
+                SELECT DISTINCT a.id FROM agent a JOIN experiment e ON e.agent_id = a.id
+                WHERE a.status = 'LOST' AND a.last_heartbeat < ? AND e.status = 'RUNNING' ORDER BY a.id""")
+                .param(ExperimentRepository.timestamp(cutoff)).query(Long.class).list();
+    }
+
+    /**
      * Declares an agent lost if it is still silent since {@code cutoff}; false if it heartbeat meanwhile or another
      * service instance declared it first.
      */

@@ -786,6 +786,32 @@ class AgentApiTests {
     }
 
     /**
+     * The instance that declares an agent lost ends its claims in statements of their own: a crash (or a database
+     * error) between the two left the agent LOST and its experiment RUNNING on it, and no watch looked at a lost agent
+     * again, so the experiment stayed RUNNING for good and no agent resumed it.
+     */
+    @Test
+    void anExperimentLeftRunningOnAnAgentAlreadyDeclaredLostIsInterruptedByTheNextWatch() throws Exception {
+        long crashed = register("declared", "pool=split");
+        long id = admin.create(command("left running", Map.of("pool", "split")));
+        assertThat(poll(crashed, 0).statusCode()).isEqualTo(200);
+        // what the declaring instance left when it stopped before ending the claim
+        jdbc.sql("UPDATE agent SET status = 'LOST', last_heartbeat = ? WHERE id = ?")
+                .params(java.time.OffsetDateTime.now().minusHours(1), crashed).update();
+
+        coordinator.watch();
+
+        assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("error").asText())
+                .contains("sent no heartbeat", "the next agent of the same labels resumes");
+        assertThat(store.claims(id)).singleElement().satisfies(claim ->
+                assertThat(claim.outcome()).isEqualTo("INTERRUPTED"));
+        HttpResponse<String> resumed = poll(register("successor of declared", "pool=split"), 0);
+        assertThat(resumed.statusCode()).isEqualTo(200);
+        assertThat(admin.read(resumed.body()).get("experimentId").asLong()).isEqualTo(id);
+    }
+
+    /**
      * A claim can only follow the end of the claim before it, and the history says so even when the claimant read
      * its clock before another instance, whose clock ran ahead, ended that claim (a lost agent found meanwhile).
      */
