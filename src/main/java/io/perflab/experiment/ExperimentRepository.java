@@ -364,8 +364,8 @@ public class ExperimentRepository {
         }
         String nameContains = filter.nameContains();
         if (nameContains != null && !nameContains.isBlank()) {
-            sql.append(" AND LOWER(name) LIKE ? ESCAPE '\\'");
-            params.add(SqlPatterns.containsIgnoringCase(nameContains));
+            sql.append(" AND LOWER(name) LIKE LOWER(?) ESCAPE '\\'");
+            params.add(SqlPatterns.contains(nameContains));
         }
     }
 

@@ -204,6 +204,28 @@ class ExperimentRepositoryTests {
                 .query(Long.class).single()).isZero();
     }
 
+    /**
+     * The name filter lower-cases the text typed with the database's LOWER, as it does the names: Java's lower case
+     * of the text is not PostgreSQL's ('İ' is "i̇" in Java and "i" there; under a C locale 'Ö' stays 'Ö'), so a name
+     * typed exactly as it is shown found nothing on PostgreSQL.
+     */
+    @Test
+    void theNameFilterFindsANameTypedAsItIsShownWhateverItsLetters() {
+        Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), workload),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload), 2);
+        long id = repository.insert(new ExperimentSpec("Ölfass-İzmir 100%_\\ run", null, ExperimentKind.ENGINE, null,
+                plan), ExperimentStatus.COMPLETED, "tester", T0);
+        repository.insert(new ExperimentSpec("Olfass-Izmir 100x  run", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.COMPLETED, "tester", T0);
+
+        for (String typed : List.of("Ölfass-İzmir", "ÖLFASS-İZMIR 100%_\\", "fass-İzmir 100%")) {
+            ExperimentFilter filter = new ExperimentFilter(null, typed, null, null, false);
+            assertThat(repository.list(filter, 0, 10)).as(typed).extracting(ExperimentRecord::id).containsExactly(id);
+            assertThat(repository.count(filter)).as(typed).isEqualTo(1);
+        }
+    }
+
     private long insertDuet() {
         Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
         ExperimentPlan plan = ExperimentPlan.of(

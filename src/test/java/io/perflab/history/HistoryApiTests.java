@@ -204,6 +204,21 @@ class HistoryApiTests extends UploadServer {
         assertThat(read(response.body()).get("points").get(0).get("mean").asDouble()).isEqualTo(50.0);
     }
 
+    /** The database lower-cases the text typed as it does the names: Java's 'İ' is not PostgreSQL's. */
+    @Test
+    void aBenchmarkTypedAsItIsShownIsFoundWhateverItsLetters() throws Exception {
+        HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """
+                {"benchmark": "Ölfass-İzmir", "metrics": {"t": {"values": [1, 2, 3]}}}""");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+
+        for (String typed : List.of("Ölfass-İzmir", "ÖLFASS-İZMIR", "fass-İz")) {
+            JsonNode found = read(get("/api/v1/benchmarks?name="
+                    + java.net.URLEncoder.encode(typed, java.nio.charset.StandardCharsets.UTF_8)).body());
+            assertThat(found.get("total").asLong()).as(typed).isEqualTo(1);
+            assertThat(found.get("items").get(0).get("name").asString()).isEqualTo("Ölfass-İzmir");
+        }
+    }
+
     @Test
     void benchmarksAreListedAPageAtATimeAndFilteredByNameAsTyped() throws Exception {
         for (String name : List.of("paging-b", "paging_x", "pagingax")) {
