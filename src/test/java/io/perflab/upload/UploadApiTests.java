@@ -571,6 +571,29 @@ class UploadApiTests extends UploadServer {
         assertThat(rowCounts()).isEqualTo(before);
     }
 
+    /**
+     * A token may have a name of 100 characters, and it uploads as {@code token:} and its name, 106 characters: the
+     * uploader's and the idempotency key's columns held 100, and every upload of such a token failed with a 500.
+     */
+    @Test
+    void aTokenWithTheLongestNameUploadsAndReplaysItsKey() throws Exception {
+        String name = "ci-" + "é".repeat(97);
+        String longNamed = newToken(name);
+        String body = "{\"benchmark\":\"long-named\",\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+
+        HttpResponse<String> first = post("/api/v1/uploads", longNamed, "application/json", body,
+                "Idempotency-Key", "long-named-1");
+        HttpResponse<String> again = post("/api/v1/uploads", longNamed, "application/json", body,
+                "Idempotency-Key", "long-named-1");
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+        long id = read(first.body()).get("experimentId").asLong();
+        assertThat(read(again.body()).get("experimentId").asLong()).isEqualTo(id);
+        assertThat(jdbc.sql("SELECT created_by FROM experiment WHERE id = ?").param(id).query(String.class).single())
+                .isEqualTo("token:" + name);
+    }
+
     @Test
     void revokedTokenIs401SayingSo() throws Exception {
         String revoked = newToken("soon-revoked");
