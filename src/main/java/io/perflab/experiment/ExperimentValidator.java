@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Turns an {@link ExperimentRequest} whose fields are each within bounds (Bean Validation, at the API and the
@@ -221,6 +222,23 @@ public class ExperimentValidator {
         return List.copyOf(args);
     }
 
+    /** The column a command variant's environment is stored in, as JSON ({@code V8}). */
+    static final int MAX_STORED_ENVIRONMENT = 16_000;
+
+    private static final JsonMapper STORED_JSON = JsonMapper.builder().build();
+
+    /**
+     * Refuses a value whose JSON, as it is stored, exceeds its column: each entry within its own bound, together they
+     * may not fit (50 variables of 4,000 characters), and the database's refusal answered 500.
+     */
+    private static void checkStoredLength(String field, Object value, int max) {
+        int length = STORED_JSON.writeValueAsString(value).length();
+        if (length > max) {
+            throw InvalidInputException.of(field, "takes " + length + " characters as stored (as JSON); at most "
+                    + max + " fit");
+        }
+    }
+
     private static ExperimentKind kind(String text) {
         if (text == null) {
             return ExperimentKind.ENGINE;
@@ -281,11 +299,14 @@ public class ExperimentValidator {
             throw InvalidInputException.of(side + "Command", e.getMessage() + (format.isEmpty()
                     && command.contains(CommandVariant.OUTPUT_PLACEHOLDER) ? "; set 'metricsFormat'" : ""));
         }
+        CommandVariant variant;
         try {
-            return new CommandVariant(command, format, dir, environment);
+            variant = new CommandVariant(command, format, dir, environment);
         } catch (IllegalArgumentException e) {
             throw InvalidInputException.of(side + "Environment", e.getMessage());
         }
+        checkStoredLength(side + "Environment", variant.environment(), MAX_STORED_ENVIRONMENT);
+        return variant;
     }
 
     /** An engine experiment sets no field of a command experiment. */

@@ -122,6 +122,12 @@ class CommandExperimentApiTests {
         cases.put("withDirectory", Map.of("withDirectory", directory.resolve("missing").toString()));
         cases.put("withEnvironment", Map.of("withEnvironment", Map.of("1X", "y")));
         cases.put("withoutCommand", Map.of("metricsFormat", "", "withoutCommand", "jmh -rff {output}"));
+        // each value within its bound, together more than the column's 16,000 characters: it answered 500
+        Map<String, String> large = new LinkedHashMap<>();
+        for (int i = 0; i < 5; i++) {
+            large.put("V" + i, "x".repeat(4000));
+        }
+        cases.put("withoutEnvironment", Map.of("withoutEnvironment", large));
         for (Map.Entry<String, Map<String, Object>> c : cases.entrySet()) {
             Map<String, Object> request = jmhRequest("bad");
             request.putAll(c.getValue());
