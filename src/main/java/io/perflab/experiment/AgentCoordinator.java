@@ -169,6 +169,7 @@ public class AgentCoordinator implements SmartLifecycle {
         // the built-in agent claims command experiments only while this server allows them: one queued while they
         // were allowed waits, queued, once an operator has turned them off
         boolean runsCommands = commands.enabled();
+        refuseIfRunElsewhere(name);
         long id = agents.register(name, labels, true, runsCommands, host, environment, "service", clock.instant());
         localBuiltIns.put(id, cancel);
         return new Claimant(id, labels, true, runsCommands);
@@ -177,6 +178,47 @@ public class AgentCoordinator implements SmartLifecycle {
     /** The built-in agent of this service stopped running experiments. */
     void unregisterBuiltIn(long id) {
         localBuiltIns.remove(id);
+        agents.retireBuiltIn(id);
+    }
+
+    /**
+     * Refuses to run built-in agent {@code name} while another service instance runs it: two instances on one host
+     * take the same default name, and the second, taking over the agent, would interrupt the experiment the first
+     * one runs. A built-in agent of that name that heartbeat within the timeout is watched for two of its heartbeats;
+     * if they go on, another instance sends them. One that stays silent was this service's before a crash.
+     *
+     * @throws IllegalStateException if another instance runs it
+     */
+    void refuseIfRunElsewhere(String name) {
+        Optional<Instant> seen = agents.builtInHeartbeat(name);
+        if (seen.isEmpty() || seen.get().isBefore(clock.instant().minus(settings.heartbeatTimeout()))) {
+            return;
+        }
+        long watchMillis = 2 * watchPeriodMillis() + 1000;
+        log.info("Built-in agent '{}' heartbeat at {}: watching {} ms for another service instance that runs it",
+                name, seen.get(), watchMillis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(watchMillis);
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(Math.min(100, watchMillis));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while checking built-in agent '" + name + "'", e);
+            }
+            Optional<Instant> now = agents.builtInHeartbeat(name);
+            if (now.isPresent() && !now.equals(seen)) {
+                throw new IllegalStateException("another service instance runs the built-in agent '" + name
+                        + "' (its heartbeat went on while this one started): give this instance a name of its own "
+                        + "(--perflab.agents.built-in-name=NAME) or no built-in agent (--perflab.agents.built-in"
+                        + "=false); taking that one over would interrupt the experiment it runs");
+            }
+        }
+    }
+
+    /** How often the watch heartbeats the built-in agents and looks for lost ones. */
+    private long watchPeriodMillis() {
+        return Math.max(50, Math.min(settings.heartbeatInterval().toMillis(),
+                settings.heartbeatTimeout().toMillis() / 4));
     }
 
     /**
@@ -631,8 +673,7 @@ public class AgentCoordinator implements SmartLifecycle {
             thread.setDaemon(true);
             return thread;
         });
-        long period = Math.max(50, Math.min(settings.heartbeatInterval().toMillis(),
-                settings.heartbeatTimeout().toMillis() / 4));
+        long period = watchPeriodMillis();
         executor.scheduleWithFixedDelay(() -> {
             try {
                 watch();

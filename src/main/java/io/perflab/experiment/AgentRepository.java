@@ -66,6 +66,25 @@ public class AgentRepository {
         return keys.getKey().longValue();
     }
 
+    /** The last heartbeat of the built-in agent named {@code name}; empty if there is none, or it is lost. */
+    public Optional<Instant> builtInHeartbeat(String name) {
+        return jdbc.sql("SELECT last_heartbeat FROM agent WHERE name = ? AND built_in = TRUE AND status <> 'LOST' "
+                        + "ORDER BY id FETCH FIRST 1 ROWS ONLY").param(name)
+                .query((rs, row) -> ExperimentRepository.instant(rs, "last_heartbeat")).optional();
+    }
+
+    /**
+     * Marks built-in agent {@code id} lost as its service stops, unless it still holds a running experiment (the
+     * watch of another instance ends that claim): it heartbeats no more, and a service that starts with its name
+     * need not wait to see whether another instance runs it.
+     */
+    public void retireBuiltIn(long id) {
+        jdbc.sql("""
+                UPDATE agent SET status = 'LOST' WHERE id = ? AND built_in = TRUE
+                    AND NOT EXISTS (SELECT 1 FROM experiment e WHERE e.agent_id = ? AND e.status = 'RUNNING')""")
+                .params(id, id).update();
+    }
+
     /** Records a heartbeat; false if the agent is unknown or was declared lost (it must register again). */
     public boolean heartbeat(long id, Instant now) {
         return jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ? AND status <> 'LOST'")

@@ -58,12 +58,15 @@ class SeveralInstancesTests {
     static void startTwoInstances() throws Exception {
         EmbeddedPostgres.Database database = EmbeddedPostgres.newDatabase();
         dataOne = Files.createTempDirectory("perflab-instance-1");
-        one = start(database, dataOne);
-        two = start(database, Files.createTempDirectory("perflab-instance-2"));
+        one = start(database, dataOne, "built-in one");
+        two = start(database, Files.createTempDirectory("perflab-instance-2"), "built-in two");
     }
 
-    private static ConfigurableApplicationContext start(EmbeddedPostgres.Database database, Path dataDir) {
+    /** An instance with a built-in agent of its own: two on one host must not share the default name. */
+    private static ConfigurableApplicationContext start(EmbeddedPostgres.Database database, Path dataDir,
+                                                        String builtIn) {
         return new SpringApplicationBuilder(PerfLabApplication.class).run("--server.port=0",
+                "--perflab.agents.built-in-name=" + builtIn,
                 "--server.address=127.0.0.1", "--perflab.data-dir=" + dataDir,
                 "--perflab.security.bootstrap-token=" + BOOTSTRAP, "--spring.datasource.url=" + database.url(),
                 "--spring.datasource.username=" + database.username(),
