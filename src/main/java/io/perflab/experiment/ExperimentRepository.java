@@ -843,9 +843,12 @@ public class ExperimentRepository {
         return definitions;
     }
 
-    /** Oldest queued experiment first: the FIFO queue of this host. */
+    /**
+     * Oldest queued experiment first: the FIFO queue of this host. Oldest by id, the order in which the database
+     * took them: the creation times come from the clocks of the service instances that took them, which may differ.
+     */
     public Optional<Long> nextQueued() {
-        return jdbc.sql("SELECT id FROM experiment WHERE status = 'QUEUED' ORDER BY created_at, id FETCH FIRST 1 ROWS ONLY")
+        return jdbc.sql("SELECT id FROM experiment WHERE status = 'QUEUED' ORDER BY id FETCH FIRST 1 ROWS ONLY")
                 .query(Long.class).optional();
     }
 
@@ -854,10 +857,8 @@ public class ExperimentRepository {
      * queued experiments and older interrupted ones that an agent resumes on its own.
      */
     public long queuePosition(ExperimentRecord experiment) {
-        return jdbc.sql("SELECT COUNT(*) FROM experiment " + CLAIMABLE_NOW
-                        + " AND (created_at < ? OR (created_at = ? AND id <= ?))")
-                .params(timestamp(experiment.createdAt()), timestamp(experiment.createdAt()), experiment.id())
-                .query(Long.class).single();
+        return jdbc.sql("SELECT COUNT(*) FROM experiment " + CLAIMABLE_NOW + " AND id <= ?")
+                .param(experiment.id()).query(Long.class).single();
     }
 
     /**
@@ -933,7 +934,8 @@ public class ExperimentRepository {
         if (!lockIdle(agent)) {
             return Optional.empty();
         }
-        List<Claimable> candidates = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " ORDER BY created_at, id")
+        // oldest first by id, as nextQueued: not by creation time, which each instance's clock wrote
+        List<Claimable> candidates = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " ORDER BY id")
                 .query(this::claimable).list();
         for (Claimable c : candidates) {
             if (!c.mayBeRunBy(agent)) {

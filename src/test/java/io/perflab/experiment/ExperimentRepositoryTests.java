@@ -84,7 +84,29 @@ class ExperimentRepositoryTests {
         assertThat(read.with()).isEqualTo(plan.with());
         assertThat(read.order()).isEqualTo(TrialOrder.RANDOMIZED);
         assertThat(read.seed()).isEqualTo(7);
-        assertThat(repository.nextQueued()).contains(id);
+    }
+
+    /**
+     * The queue is taken in the order the database took the experiments: two service instances whose clocks differ
+     * stamp their creation times apart, and the one queued later through the instance whose clock is behind went
+     * first, in claims, in the next queued and in the queue positions alike.
+     */
+    @Test
+    void theQueueGoesInTheOrderTheDatabaseTookTheExperimentsWhateverTheirInstancesClocksSaid() {
+        jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE status IN ('QUEUED', 'INTERRUPTED')").update();
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
+        // queued first through an instance whose clock is a minute ahead, then through one on time
+        long first = repository.insert(new ExperimentSpec("queued first", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.QUEUED, "tester", T0.plusSeconds(60));
+        long second = repository.insert(new ExperimentSpec("queued second", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.QUEUED, "tester", T0.plusSeconds(1));
+
+        assertThat(repository.nextQueued()).contains(first);
+        assertThat(repository.queuePosition(repository.find(first).orElseThrow())).isEqualTo(1);
+        assertThat(repository.queuePosition(repository.find(second).orElseThrow())).isEqualTo(2);
+        Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false);
+        assertThat(repository.claimNext(builtIn, T0.plusSeconds(120))).map(ExperimentRecord::id).contains(first);
     }
 
     @Test
