@@ -1,6 +1,7 @@
 package io.perflab.runner.metering;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,9 +26,14 @@ import java.util.Set;
  *
  * <p>Per thread: the time on CPU from {@code schedstat} (nanoseconds, exact), {@code stat}'s {@code utime} and
  * {@code stime} ticks (10 ms granules) to split it into user and system time, its page faults ({@code minflt} and
- * {@code majflt}), and the context switches from {@code status}. Compiler threads must not come and go during a
- * window (a thread that ends takes its counts along), so trial JVMs run with
- * {@code -XX:-UseDynamicNumberOfCompilerThreads}.
+ * {@code majflt}), and the context switches from {@code status}. A window adds up each thread's own difference
+ * ({@link Reading#since}): a compiler thread that ends during a window takes its counts along, and only its own
+ * share of the window is lost to the rest of the process, not the other compiler threads'. Trial JVMs run with
+ * {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that none ends; {@code perflab bench} and JVM flags chosen by
+ * an operator may not.
+ *
+ * <p>The files are read as bytes ({@code ISO-8859-1}): the kernel cuts a name at 15 bytes, which can split a
+ * character of a UTF-8 name in two, and such a name must not make its thread look ended.
  */
 public final class CompilerThreads {
 
@@ -94,7 +101,7 @@ public final class CompilerThreads {
 
         /** The compiler threads' cumulative counters, summed; empty where the directory cannot be read. */
         public synchronized Optional<Reading> read() {
-            Reading sum = Reading.ZERO;
+            Map<Integer, Reading> perThread = new TreeMap<>();
             Set<String> listed = new HashSet<>();
             try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
                 for (Path thread : threads) {
@@ -112,7 +119,7 @@ public final class CompilerThreads {
                     if (compiler) {
                         Optional<Reading> reading = counters(thread);
                         if (reading.isPresent()) {
-                            sum = sum.plus(reading.get());
+                            perThread.put(Integer.parseInt(id), reading.get());
                         }
                     }
                 }
@@ -120,12 +127,13 @@ public final class CompilerThreads {
                 return Optional.empty();
             }
             compilerById.keySet().retainAll(listed);
-            return Optional.of(sum);
+            return Optional.of(Reading.ofThreads(perThread));
         }
     }
 
     /**
-     * Cumulative counters of compiler threads.
+     * Cumulative counters of compiler threads: their sums, and each thread's own where they were read from
+     * {@code /proc} (by thread id; empty for a reading made of sums only).
      *
      * @param cpuNanos time on CPU ({@code schedstat}), exact
      * @param userTicks user time in clock ticks ({@code stat} field 14)
@@ -133,17 +141,45 @@ public final class CompilerThreads {
      * @param voluntarySwitches voluntary context switches
      * @param involuntarySwitches involuntary context switches
      * @param pageFaults minor and major page faults ({@code stat} fields 10 and 12)
+     * @param threads each compiler thread's counters, by thread id
      */
     public record Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
-                          long involuntarySwitches, long pageFaults) {
+                          long involuntarySwitches, long pageFaults, Map<Integer, Reading> threads) {
 
         /** No compiler thread, or none that could be read. */
         public static final Reading ZERO = new Reading(0, 0, 0, 0, 0, 0);
+        /** A reading that failed: the compiler threads' counters are not known. */
+        public static final Reading UNKNOWN = new Reading(-1, 0, 0, 0, 0, 0);
 
-        /** A reading without page faults (counted as none). */
+        public Reading {
+            threads = Map.copyOf(threads);
+        }
+
+        /** A reading of sums only, without the threads' own counters. */
+        public Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
+                       long involuntarySwitches, long pageFaults) {
+            this(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, pageFaults, Map.of());
+        }
+
+        /** A reading of sums only, without page faults (counted as none). */
         public Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
                        long involuntarySwitches) {
             this(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, 0);
+        }
+
+        /** The sums of {@code perThread}, keeping each thread's counters. */
+        static Reading ofThreads(Map<Integer, Reading> perThread) {
+            Reading sum = ZERO;
+            for (Reading thread : perThread.values()) {
+                sum = sum.plus(thread);
+            }
+            return new Reading(sum.cpuNanos, sum.userTicks, sum.systemTicks, sum.voluntarySwitches,
+                    sum.involuntarySwitches, sum.pageFaults, perThread);
+        }
+
+        /** The sums alone. */
+        public Reading total() {
+            return new Reading(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, pageFaults);
         }
 
         Reading plus(Reading other) {
@@ -152,26 +188,54 @@ public final class CompilerThreads {
                     involuntarySwitches + other.involuntarySwitches, pageFaults + other.pageFaults);
         }
 
+        private Reading minus(Reading earlier) {
+            return new Reading(cpuNanos - earlier.cpuNanos, userTicks - earlier.userTicks,
+                    systemTicks - earlier.systemTicks, voluntarySwitches - earlier.voluntarySwitches,
+                    involuntarySwitches - earlier.involuntarySwitches, pageFaults - earlier.pageFaults);
+        }
+
         /**
          * What the compiler threads used since {@code earlier}: the exact CPU time, split into user and system
          * time in the ratio of the ticks counted in between (all user time when no tick fell in between: compiler
          * threads spend nearly all their time in user mode).
+         *
+         * <p>Where both readings hold the threads' own counters, each thread's difference is added up: a thread
+         * that is in this reading only started in between and counts from zero (as does one whose id was reused:
+         * its counters are below the earlier thread's); a thread that is in the earlier reading only ended in
+         * between, and what it used before it ended is unknown and left out. Differences of the sums instead
+         * would lose the other threads' CPU time to a thread that ended, and subtract its context switches, so
+         * that the rest of the process would be charged with them. Nothing when either reading is
+         * {@link #UNKNOWN}.
          */
         public ResourceUsage since(Reading earlier) {
-            long cpu = Math.max(0, cpuNanos - earlier.cpuNanos);
-            long user = Math.max(0, userTicks - earlier.userTicks);
-            long system = Math.max(0, systemTicks - earlier.systemTicks);
+            if (equals(UNKNOWN) || earlier.equals(UNKNOWN)) {
+                return ResourceUsage.ZERO;
+            }
+            Reading delta;
+            if (threads.isEmpty() || (earlier.threads.isEmpty() && !earlier.total().equals(ZERO))) {
+                delta = minus(earlier);
+            } else {
+                delta = ZERO;
+                for (Map.Entry<Integer, Reading> thread : threads.entrySet()) {
+                    Reading now = thread.getValue();
+                    Reading before = earlier.threads.getOrDefault(thread.getKey(), ZERO);
+                    delta = delta.plus(now.cpuNanos < before.cpuNanos ? now : now.minus(before));
+                }
+            }
+            long cpu = Math.max(0, delta.cpuNanos);
+            long user = Math.max(0, delta.userTicks);
+            long system = Math.max(0, delta.systemTicks);
             long userNanos = user + system == 0 ? cpu : Math.round((double) cpu * user / (user + system));
             return new ResourceUsage(userNanos / 1000, (cpu - userNanos) / 1000,
-                    voluntarySwitches - earlier.voluntarySwitches, involuntarySwitches - earlier.involuntarySwitches,
-                    Math.max(0, pageFaults - earlier.pageFaults));
+                    Math.max(0, delta.voluntarySwitches), Math.max(0, delta.involuntarySwitches),
+                    Math.max(0, delta.pageFaults));
         }
     }
 
     /** A thread's name as the kernel keeps it, or empty for a thread that ended. */
     private static Optional<String> name(Path thread) {
         try {
-            return Optional.of(Files.readString(thread.resolve("comm")).strip());
+            return Optional.of(read(thread.resolve("comm")).strip());
         } catch (IOException ended) {
             return Optional.empty();
         }
@@ -180,9 +244,9 @@ public final class CompilerThreads {
     /** A compiler thread's counters, or empty for one that ended while being read. */
     private static Optional<Reading> counters(Path thread) {
         try {
-            String schedstat = Files.readString(thread.resolve("schedstat")).strip();
+            String schedstat = read(thread.resolve("schedstat")).strip();
             long cpuNanos = Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
-            String stat = Files.readString(thread.resolve("stat"));
+            String stat = read(thread.resolve("stat"));
             // fields after the parenthesised name, which may itself hold spaces: state is field 3, utime 14
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             long pageFaults = Long.parseLong(f[7]) + Long.parseLong(f[9]);
@@ -190,7 +254,7 @@ public final class CompilerThreads {
             long systemTicks = Long.parseLong(f[12]);
             long voluntary = 0;
             long involuntary = 0;
-            for (String line : Files.readAllLines(thread.resolve("status"))) {
+            for (String line : read(thread.resolve("status")).split("\n")) {
                 if (line.startsWith("voluntary_ctxt_switches:")) {
                     voluntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                 } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
@@ -201,5 +265,10 @@ public final class CompilerThreads {
         } catch (IOException ended) {
             return Optional.empty();
         }
+    }
+
+    /** A file of {@code /proc} as bytes, one character each: a name cut inside a UTF-8 character reads as well. */
+    private static String read(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
     }
 }
