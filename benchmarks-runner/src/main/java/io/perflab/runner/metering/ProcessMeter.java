@@ -3,6 +3,7 @@ package io.perflab.runner.metering;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -54,10 +55,20 @@ public final class ProcessMeter {
         List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
         CompilerThreads.Reader reader = new CompilerThreads.Reader();
         Supplier<CompilerThreads.Reading> compilers = reader.read().isPresent()
-                ? () -> reader.read().orElse(CompilerThreads.Reading.ZERO)
+                ? orUnknown(reader::read)
                 : () -> CompilerThreads.Reading.ZERO;
         return new ProcessMeter(System::nanoTime, ResourceUsage::self, threads::getTotalThreadAllocatedBytes,
                 () -> GcTotals.of(collectors), compilers);
+    }
+
+    /**
+     * The compiler threads' readings of {@code reader}, {@link CompilerThreads.Reading#UNKNOWN} where it gives none.
+     * A reading that fails now and then ({@code /proc/self/task} cannot be listed while the process is out of file
+     * descriptors) must not read as no compiler thread at all: the window after it would take all the compiler
+     * threads' CPU time since the JVM started out of its own, driving it below zero.
+     */
+    static Supplier<CompilerThreads.Reading> orUnknown(Supplier<Optional<CompilerThreads.Reading>> reader) {
+        return () -> reader.get().orElse(CompilerThreads.Reading.UNKNOWN);
     }
 
     /**
@@ -79,7 +90,7 @@ public final class ProcessMeter {
 
     /** The JIT compiler threads' CPU time so far, in microseconds (0 where unknown). */
     public long compilerCpuMicros() {
-        return compilerThreads.get().cpuNanos() / 1000;
+        return Math.max(0, compilerThreads.get().cpuNanos() / 1000);
     }
 
     /** Counts of all collectors together. */
@@ -115,7 +126,9 @@ public final class ProcessMeter {
          * their user/system split, made from 10 ms ticks, claims more system (or user) time than the process's own
          * split has, the excess is moved to the other side, so that no figure goes negative and the total stays
          * exact. Their page faults come off the process's at most down to none: a compiler at work faults in new
-         * memory at a rate that the rest of a process at steady state does not come near.
+         * memory at a rate that the rest of a process at steady state does not come near. Where either reading of
+         * the compiler threads failed ({@link CompilerThreads.Reading#UNKNOWN}), nothing comes off: the window then
+         * holds their time, and {@code jit_cpu_ms_in_window} reads 0.
          */
         public Window since(Snapshot start) {
             ResourceUsage process = usage.minus(start.usage);

@@ -6,6 +6,7 @@ import io.perflab.runner.metering.ProcessMeter.GcTotals;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ProcessMeterTests {
@@ -136,6 +137,29 @@ class ProcessMeterTests {
 
         assertThat(window.compilerThreads()).isEqualTo(new ResourceUsage(10_000, 0, 1, 0));
         assertThat(window.usage()).isEqualTo(new ResourceUsage(10_000, 10_000, 39, 2));
+    }
+
+    /**
+     * {@code /proc/self/task} could not be listed at the start's second reading (a process out of file
+     * descriptors): read as no compiler thread, the window took out all 60 s their CPU had used since the JVM
+     * started and its own figure fell to -58.5 s.
+     */
+    @Test
+    void aFailedReadingOfTheCompilerThreadsNeverDrivesTheWindowBelowZero() {
+        Deque<Long> clock = new ArrayDeque<>(List.of(0L, 1_000_000_000L));
+        Deque<ResourceUsage> usage = new ArrayDeque<>(List.of(new ResourceUsage(70_000_000, 10_000_000, 0, 0),
+                new ResourceUsage(71_000_000, 10_500_000, 10, 0)));
+        CompilerThreads.Reading cumulative = new CompilerThreads.Reading(60_000_000_000L, 6000, 0, 100, 0);
+        Deque<Optional<CompilerThreads.Reading>> readings = new ArrayDeque<>(List.of(Optional.of(cumulative),
+                Optional.empty(), Optional.of(cumulative), Optional.of(cumulative)));
+        ProcessMeter meter = new ProcessMeter(clock::pop, usage::pop, () -> 0L, () -> new GcTotals(0, 0),
+                ProcessMeter.orUnknown(readings::pop));
+
+        ProcessMeter.Snapshot start = meter.snapshot();
+        ProcessMeter.Window window = meter.snapshot().since(start);
+
+        assertThat(window.usage()).isEqualTo(new ResourceUsage(1_000_000, 500_000, 10, 0));
+        assertThat(window.compilerThreads()).isEqualTo(ResourceUsage.ZERO);
     }
 
     private static void allocate(int bytes) {
