@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Samples carry {@code CLOCK_MONOTONIC} time stamps, so a window counts exactly the samples between its two
  * {@link System#nanoTime()} readings, however long before it sampling started. A daemon thread empties the
- * buffers before they can fill; a full buffer loses samples, and the count of lost samples says so.
+ * buffers before they can fill, from the moment sampling starts: before the window's start is known it takes only
+ * the samples older than one drain interval, which the window, told its start within that interval of it, does
+ * not hold. A full buffer loses samples, and the count of lost samples in the window says so.
  */
 public final class CpuSampler {
 
@@ -140,6 +142,8 @@ public final class CpuSampler {
         private ScheduledExecutorService drainer;
         private boolean counting;
         private boolean stopped;
+        /** Before the window's start is known, how old a sample must be to be taken out of a buffer. */
+        private long horizonNanos;
 
         private Session(SampleFilter filter) {
             this.tally = new SampleTally(filter);
@@ -156,6 +160,7 @@ public final class CpuSampler {
                 PerfEvents.ioctl(fd, PerfEvents.IOC_ENABLE);
             }
             long interval = drainIntervalMillis(buffers.get(0).dataSize(), rateHz);
+            horizonNanos = TimeUnit.MILLISECONDS.toNanos(interval);
             drainer = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "perflab-cpu-sampler");
                 thread.setDaemon(true);
@@ -190,11 +195,17 @@ public final class CpuSampler {
             return new Counts(tally.user(), tally.kernel(), tally.other(), tally.lost(), tally.throttled(), rateHz);
         }
 
-        /** Empties the buffers; not before the window starts, when the samples' cut-off is not known yet. */
+        /**
+         * Empties the buffers. Before the window's start is known ({@link #countFrom}), of the samples older than
+         * {@link #horizonNanos} only, which are before the window's start as long as it is told within that time
+         * of it; left in, they filled the buffers of a session opened a second ahead of its window at high rates,
+         * and the window lost its first samples.
+         */
         private synchronized void drain() {
-            if (counting && !stopped) {
+            if (!stopped) {
+                long horizon = counting ? Long.MAX_VALUE : System.nanoTime() - horizonNanos;
                 for (PerfRingBuffer buffer : buffers) {
-                    buffer.drainInto(tally);
+                    buffer.drainInto(tally, horizon);
                 }
             }
         }

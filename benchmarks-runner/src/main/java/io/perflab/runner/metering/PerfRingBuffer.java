@@ -61,17 +61,20 @@ final class PerfRingBuffer implements AutoCloseable {
         return dataSize;
     }
 
-    /** Counts the records written since the last call into {@code tally}, and gives their space back. */
-    void drainInto(SampleTally tally) {
+    /**
+     * Counts the records written since the last call into {@code tally}, up to the first sample time-stamped after
+     * {@code horizonNanos} ({@link SampleTally#add(ByteBuffer, int, long)}), and gives their space back.
+     */
+    void drainInto(SampleTally tally, long horizonNanos) {
         long head = base.getLong(DATA_HEAD);
         // the records before head were written before head was: read them after reading head
         VarHandle.acquireFence();
         long tail = base.getLong(DATA_TAIL);
         int count = copy(data, dataSize, tail, head, scratch);
-        tally.add(records, count);
+        int taken = tally.add(records, count, horizonNanos);
         // done reading before the kernel may overwrite
         VarHandle.fullFence();
-        base.setLong(DATA_TAIL, head);
+        base.setLong(DATA_TAIL, tail + taken);
     }
 
     private void readData(long offset, byte[] into, int at, int count) {

@@ -57,18 +57,33 @@ final class SampleTally {
      * nothing.
      */
     void add(ByteBuffer b, int length) {
+        add(b, length, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #add(ByteBuffer, int)}, up to the first sample time-stamped after {@code horizonNanos}: that sample
+     * and the records after it are left for a later call. Lost samples and throttling count only once the window's
+     * start is known ({@link #countFrom}): before it they were the time before the window's.
+     *
+     * @return the bytes of the records taken, which the buffer may give back to the kernel
+     */
+    int add(ByteBuffer b, int length, long horizonNanos) {
+        boolean counting = fromNanos != Long.MAX_VALUE;
         int start = 0;
         while (length - start >= HEADER_BYTES) {
             int type = b.getInt(start);
             int misc = Short.toUnsignedInt(b.getShort(start + 4));
             int size = Short.toUnsignedInt(b.getShort(start + 6));
             if (size < HEADER_BYTES || size > length - start) {
-                return;
+                break;
             }
             if (type == RECORD_SAMPLE && size >= HEADER_BYTES + 16) {
                 int pid = b.getInt(start + 8);
                 int tid = b.getInt(start + 12);
                 long time = b.getLong(start + 16);
+                if (time > horizonNanos) {
+                    break;
+                }
                 if (time >= fromNanos && time <= toNanos && filter.counts(pid, tid)) {
                     switch (misc & CPUMODE_MASK) {
                         case MISC_USER -> user++;
@@ -77,12 +92,15 @@ final class SampleTally {
                     }
                 }
             } else if (type == RECORD_LOST && size >= HEADER_BYTES + 16) {
-                lost += b.getLong(start + 16);
-            } else if (type == RECORD_THROTTLE) {
+                if (counting) {
+                    lost += b.getLong(start + 16);
+                }
+            } else if (type == RECORD_THROTTLE && counting) {
                 throttled++;
             }
             start += size;
         }
+        return start;
     }
 
     long user() {

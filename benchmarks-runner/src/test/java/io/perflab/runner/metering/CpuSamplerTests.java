@@ -2,7 +2,10 @@ package io.perflab.runner.metering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class CpuSamplerTests {
@@ -26,5 +29,42 @@ class CpuSamplerTests {
     void refusesARateItsTimerCannotKeep() {
         assertThatThrownBy(() -> new CpuSampler(0)).hasMessageContaining("between 1 and 100000 Hz, got 0");
         assertThatThrownBy(() -> new CpuSampler(100_001)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * A session is opened ahead of its window (a paired design's {@code prepare}, then up to a second of waiting),
+     * and its buffers filled up meanwhile: at 50 kHz, 1 s before the window is more than two CPUs' 512 KiB hold.
+     * The window then began with full buffers, the kernel dropped its first samples until the first drain, and the
+     * samples dropped before the window were counted as the window's lost samples.
+     */
+    @Test
+    void samplesBeforeTheWindowNeitherFillTheBuffersNorCountAsLost() {
+        Optional<String> missing = CpuSampler.unavailableReason();
+        assumeTrue(missing.isEmpty(), () -> "CPU-wide cpu-clock sampling is not allowed here: " + missing.orElseThrow());
+        int rateHz = 50_000;
+
+        CpuSampler.Counts counts;
+        long cpuMicros;
+        try (CpuSampler.Session session = new CpuSampler(rateHz)
+                .start(SampleFilter.process(ProcessHandle.current().pid(), Set.of()))) {
+            spin(1_000_000_000L);
+            session.countFrom(System.nanoTime());
+            ResourceUsage before = ResourceUsage.currentThread();
+            spin(300_000_000L);
+            cpuMicros = ResourceUsage.currentThread().minus(before).cpuMicros();
+            counts = session.stop(System.nanoTime());
+        }
+
+        assertThat(counts.lost()).isZero();
+        assertThat((double) counts.user() + counts.kernel()).isGreaterThan(0.8 * cpuMicros / 1e6 * rateHz);
+    }
+
+    private static void spin(long nanos) {
+        long start = System.nanoTime();
+        long sum = 0;
+        while (System.nanoTime() - start < nanos) {
+            sum += Long.toString(sum).hashCode();
+        }
+        assertThat(sum).isNotZero();
     }
 }

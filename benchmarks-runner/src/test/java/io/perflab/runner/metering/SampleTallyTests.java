@@ -61,6 +61,30 @@ class SampleTallyTests {
         assertThat(tally.user()).isEqualTo(1);
     }
 
+    /**
+     * Before the window's start is known a drain takes the records up to the first sample after its horizon, and
+     * the samples lost or throttled then are the time before the window's.
+     */
+    @Test
+    void beforeTheWindowTakesRecordsUpToTheHorizonAndCountsNoLoss() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        ByteBuffer records = records(sample(USER, 1, 7, 5), lost(40), throttle(), sample(USER, 1, 7, 20),
+                sample(KERNEL, 1, 7, 30));
+
+        int taken = tally.add(records, records.limit(), 10);
+
+        assertThat(taken).isEqualTo(24 + 24 + 32);
+        assertThat(tally.lost()).isZero();
+        assertThat(tally.throttled()).isZero();
+
+        tally.countFrom(15);
+        records.position(taken);
+        ByteBuffer rest = records.slice().order(records.order());
+        assertThat(tally.add(rest, rest.limit(), Long.MAX_VALUE)).isEqualTo(rest.limit());
+        assertThat(tally.user()).isEqualTo(1);
+        assertThat(tally.kernel()).isEqualTo(1);
+    }
+
     private static ByteBuffer records(byte[]... records) {
         int size = 0;
         for (byte[] r : records) {
