@@ -65,7 +65,8 @@ final class SampleTally {
      * and the records after it are left for a later call. Lost samples and throttling count only once the window's
      * start is known ({@link #countFrom}): before it they were the time before the window's.
      *
-     * @return the bytes of the records taken, which the buffer may give back to the kernel
+     * @return the bytes of the records taken, which the buffer may give back to the kernel: all {@code length}
+     *     unless a sample after the horizon stopped it
      */
     int add(ByteBuffer b, int length, long horizonNanos) {
         boolean counting = fromNanos != Long.MAX_VALUE;
@@ -75,7 +76,7 @@ final class SampleTally {
             int misc = Short.toUnsignedInt(b.getShort(start + 4));
             int size = Short.toUnsignedInt(b.getShort(start + 6));
             if (size < HEADER_BYTES || size > length - start) {
-                break;
+                return length; // not a record the kernel writes: what follows cannot be read, and is dropped
             }
             if (type == RECORD_SAMPLE && size >= HEADER_BYTES + 16) {
                 int pid = b.getInt(start + 8);

@@ -85,6 +85,17 @@ class SampleTallyTests {
         assertThat(tally.kernel()).isEqualTo(1);
     }
 
+    /** A record of size 0 would be read again at every drain, and the buffer behind it never emptied. */
+    @Test
+    void aMalformedRecordGivesTheRestOfTheBatchBack() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        byte[] sizeZero = ByteBuffer.allocate(24).order(ByteOrder.nativeOrder()).putInt(SampleTally.RECORD_SAMPLE)
+                .putShort((short) USER).putShort((short) 0).array();
+        ByteBuffer records = records(sample(USER, 1, 7, 5), sizeZero);
+
+        assertThat(tally.add(records, records.limit(), 10)).isEqualTo(records.limit());
+    }
+
     private static ByteBuffer records(byte[]... records) {
         int size = 0;
         for (byte[] r : records) {
