@@ -21,6 +21,8 @@ public final class ProcessMeter {
     private final LongSupplier allocatedBytes;
     private final Supplier<GcTotals> gc;
     private final Supplier<CompilerThreads.Reading> compilerThreads;
+    private CompilerThreads.Reading lastCompilers = CompilerThreads.Reading.ZERO;
+    private long compilerMicrosSoFar;
 
     /** A meter that charges the JIT compiler threads' CPU to the window like any other thread's. */
     public ProcessMeter(LongSupplier nanoClock, Supplier<ResourceUsage> usage, LongSupplier allocatedBytes,
@@ -88,9 +90,20 @@ public final class ProcessMeter {
         return new Snapshot(now, resources, compilers, compilersAfter, allocated, collections);
     }
 
-    /** The JIT compiler threads' CPU time so far, in microseconds (0 where unknown). */
-    public long compilerCpuMicros() {
-        return Math.max(0, compilerThreads.get().cpuNanos() / 1000);
+    /**
+     * The JIT compiler threads' CPU time so far, in microseconds (0 where unknown): the sum of what they used from
+     * each call to the next ({@link CompilerThreads.Reading#since}), so that it never falls. Their readings' own
+     * sum falls when a compiler thread ends (the JVM ends idle ones unless run with
+     * {@code -XX:-UseDynamicNumberOfCompilerThreads}), and a warmup step in which one ended read as a step in which
+     * the JIT was quiet, however busy the other compiler threads were.
+     */
+    public synchronized long compilerCpuMicros() {
+        CompilerThreads.Reading now = compilerThreads.get();
+        if (!now.equals(CompilerThreads.Reading.UNKNOWN)) {
+            compilerMicrosSoFar += now.since(lastCompilers).cpuMicros();
+            lastCompilers = now;
+        }
+        return compilerMicrosSoFar;
     }
 
     /** Counts of all collectors together. */

@@ -6,6 +6,7 @@ import io.perflab.runner.metering.ProcessMeter.GcTotals;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -160,6 +161,28 @@ class ProcessMeterTests {
 
         assertThat(window.usage()).isEqualTo(new ResourceUsage(1_000_000, 500_000, 10, 0));
         assertThat(window.compilerThreads()).isEqualTo(ResourceUsage.ZERO);
+    }
+
+    /**
+     * A compiler thread with 2 s of CPU ends while another compiles for 0.3 s: the readings' sum falls from 3 s to
+     * 1.3 s, and a warmup step took the JIT's work in it for -1.7 s, a JIT at rest.
+     */
+    @Test
+    void theCompilerThreadsCpuSoFarNeverFallsWhenOneEnds() {
+        CompilerThreads.Reading first = CompilerThreads.Reading.ofThreads(Map.of(
+                101, new CompilerThreads.Reading(2_000_000_000L, 200, 0, 0, 0),
+                102, new CompilerThreads.Reading(1_000_000_000L, 100, 0, 0, 0)));
+        CompilerThreads.Reading second = CompilerThreads.Reading.ofThreads(Map.of(
+                102, new CompilerThreads.Reading(1_300_000_000L, 130, 0, 0, 0)));
+        Deque<CompilerThreads.Reading> compilers = new ArrayDeque<>(List.of(first, second,
+                CompilerThreads.Reading.UNKNOWN, second));
+        ProcessMeter meter = new ProcessMeter(() -> 0L, () -> ResourceUsage.ZERO, () -> 0L,
+                () -> new GcTotals(0, 0), compilers::pop);
+
+        assertThat(meter.compilerCpuMicros()).isEqualTo(3_000_000);
+        assertThat(meter.compilerCpuMicros()).isEqualTo(3_300_000);
+        assertThat(meter.compilerCpuMicros()).as("a failed reading").isEqualTo(3_300_000);
+        assertThat(meter.compilerCpuMicros()).isEqualTo(3_300_000);
     }
 
     private static void allocate(int bytes) {
