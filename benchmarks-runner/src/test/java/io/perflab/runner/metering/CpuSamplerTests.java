@@ -35,7 +35,8 @@ class CpuSamplerTests {
      * A session is opened ahead of its window (a paired design's {@code prepare}, then up to a second of waiting),
      * and its buffers filled up meanwhile: at 50 kHz, 1 s before the window is more than two CPUs' 512 KiB hold.
      * The window then began with full buffers, the kernel dropped its first samples until the first drain, and the
-     * samples dropped before the window were counted as the window's lost samples.
+     * samples dropped before the window were counted as the window's lost samples: 6,549 samples of about 14,400,
+     * and 44,184 lost, in one run here.
      */
     @Test
     void samplesBeforeTheWindowNeitherFillTheBuffersNorCountAsLost() {
@@ -55,8 +56,10 @@ class CpuSamplerTests {
             counts = session.stop(System.nanoTime());
         }
 
-        assertThat(counts.lost()).isZero();
-        assertThat((double) counts.user() + counts.kernel()).isGreaterThan(0.8 * cpuMicros / 1e6 * rateHz);
+        // a drainer held up on a busy machine may still lose a few (a few hundred of 14,000 seen): not 44,000
+        long samples = counts.user() + counts.kernel();
+        assertThat(counts.lost()).isLessThan(samples / 10);
+        assertThat((double) samples).isGreaterThan(0.8 * cpuMicros / 1e6 * rateHz);
     }
 
     private static void spin(long nanos) {
