@@ -27,7 +27,8 @@ class CompilerThreadsTests {
         Optional<CompilerThreads.Reading> reading = new CompilerThreads.Reader(tasks).read();
 
         // 10 minor + 2 major page faults per thread
-        assertThat(reading.map(CompilerThreads.Reading::total)).contains(new CompilerThreads.Reading(4_750_000, 80, 20, 9, 1, 24));
+        assertThat(reading.map(CompilerThreads.Reading::total))
+                .contains(new CompilerThreads.Reading(4_750_000, 80, 20, 9, 1, 24));
         assertThat(reading.get().since(CompilerThreads.Reading.ZERO))
                 .isEqualTo(new ResourceUsage(3800, 950, 9, 1, 24));
     }
@@ -38,7 +39,8 @@ class CompilerThreadsTests {
         Files.createDirectories(tasks.resolve("102"));
         Files.writeString(tasks.resolve("102/comm"), "C1 CompilerThre\n");
 
-        assertThat(new CompilerThreads.Reader(tasks).read().map(CompilerThreads.Reading::total)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
+        assertThat(new CompilerThreads.Reader(tasks).read().map(CompilerThreads.Reading::total))
+                .contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
     }
 
     /**
@@ -50,11 +52,13 @@ class CompilerThreadsTests {
         thread(tasks, "101", "C2 CompilerThre", 2_000_000, 1, 0, 1, 0);
         thread(tasks, "103", "pool-1-thread-1", 900_000_000, 90, 0, 500, 40);
         CompilerThreads.Reader reader = new CompilerThreads.Reader(tasks);
-        assertThat(reader.read().map(CompilerThreads.Reading::total)).contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
+        assertThat(reader.read().map(CompilerThreads.Reading::total))
+                .contains(new CompilerThreads.Reading(2_000_000, 1, 0, 1, 0, 12));
 
         thread(tasks, "101", "C2 CompilerThre", 5_000_000, 3, 0, 4, 0);
         Files.writeString(tasks.resolve("103").resolve("comm"), "C1 CompilerThre\n"); // not read again
-        assertThat(reader.read().map(CompilerThreads.Reading::total)).contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
+        assertThat(reader.read().map(CompilerThreads.Reading::total))
+                .contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
         assertThat(new CompilerThreads.Reader(tasks).read().map(CompilerThreads.Reading::total))
                 .as("a new reader names every thread")
                 .contains(new CompilerThreads.Reading(905_000_000, 93, 0, 504, 40, 24));
@@ -65,7 +69,8 @@ class CompilerThreadsTests {
             }
         }
         Files.delete(tasks.resolve("103"));
-        assertThat(reader.read().map(CompilerThreads.Reading::total)).as("103 ended").contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
+        assertThat(reader.read().map(CompilerThreads.Reading::total)).as("103 ended")
+                .contains(new CompilerThreads.Reading(5_000_000, 3, 0, 4, 0, 12));
         thread(tasks, "103", "C1 CompilerThre", 1_000_000, 1, 0, 1, 0);
         assertThat(reader.read().map(CompilerThreads.Reading::total)).as("a reused id is named afresh")
                 .contains(new CompilerThreads.Reading(6_000_000, 4, 0, 5, 0, 24));

@@ -41,7 +41,8 @@ class CpuSamplerTests {
     @Test
     void samplesBeforeTheWindowNeitherFillTheBuffersNorCountAsLost() {
         Optional<String> missing = CpuSampler.unavailableReason();
-        assumeTrue(missing.isEmpty(), () -> "CPU-wide cpu-clock sampling is not allowed here: " + missing.orElseThrow());
+        assumeTrue(missing.isEmpty(), () -> "CPU-wide cpu-clock sampling is not allowed here: "
+                + missing.orElseThrow());
         int rateHz = 50_000;
 
         CpuSampler.Counts counts;
@@ -59,7 +60,8 @@ class CpuSamplerTests {
         // a drainer held up on a busy machine may still lose a few (a few hundred of 14,000 seen): not 44,000
         long samples = counts.user() + counts.kernel();
         assertThat(counts.lost()).isLessThan(samples / 10);
-        assertThat((double) samples).isGreaterThan(0.8 * cpuMicros / 1e6 * rateHz);
+        // cpu-clock's timer fires late now and then on a busy guest: 77-100 % of the thread's CPU time seen here
+        assertThat((double) samples).isGreaterThan(0.6 * cpuMicros / 1e6 * rateHz);
     }
 
     private static void spin(long nanos) {
