@@ -179,21 +179,9 @@ class AgentLoopTests {
     void heartbeatsGoOnAfterAnAnswerThatIsNotAHeartbeatsAnswer() throws Exception {
         heartbeatSeconds = 0.05;
         heartbeatAnswer = "{\"cancel\": \"no\"}";
-        assigns = false;
-        List<String> log = new CopyOnWriteArrayList<>();
-        AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
-                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), false),
-                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::add);
-        Thread running = new Thread(agent::run, "agent under test");
-        running.start();
-        try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats.get() >= 5);
-        } finally {
-            agent.stop();
-            testEnded.countDown();
-            assertThat(agent.awaitEnd(Duration.ofSeconds(30))).isTrue();
-            running.join(10_000);
-        }
+
+        List<String> log = runUntilFiveHeartbeats();
+
         assertThat(log).anySatisfy(line -> assertThat(line).startsWith("heartbeat failed: the service's answer to "
                 + "/api/v1/agents/7/heartbeat is not what an agent expects: cancel: must be true or false"));
     }
@@ -203,32 +191,34 @@ class AgentLoopTests {
     void heartbeatsComeWithinTheServicesTimeoutWhateverItAsks() throws Exception {
         heartbeatSeconds = 60;
         heartbeatTimeoutSeconds = 0.6;
-        assigns = false;
-        List<String> log = new CopyOnWriteArrayList<>();
-        AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
-                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), false),
-                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::add);
-        Thread running = new Thread(agent::run, "agent under test");
-        running.start();
-        try {
-            await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats.get() >= 5);
-        } finally {
-            agent.stop();
-            testEnded.countDown();
-            assertThat(agent.awaitEnd(Duration.ofSeconds(30))).isTrue();
-            running.join(10_000);
-        }
+
+        List<String> log = runUntilFiveHeartbeats();
+
         assertThat(log).anySatisfy(line -> assertThat(line).endsWith("; heartbeat every 0.2 s"));
     }
 
+    /** Runs an agent that is assigned nothing until the service has had five heartbeats; what it logged. */
+    private List<String> runUntilFiveHeartbeats() throws Exception {
+        assigns = false;
+        List<String> log = new CopyOnWriteArrayList<>();
+        run(false, log::add, () -> await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats.get() >= 5));
+        return log;
+    }
+
     private void runUntilFinished(boolean runsCommands, Consumer<String> log) throws Exception {
+        run(runsCommands, log, () -> assertThat(finished.await(60, TimeUnit.SECONDS))
+                .as("the agent posted the experiment's end").isTrue());
+    }
+
+    /** Runs an agent against the fake service until {@code until} returns, then stops it. */
+    private void run(boolean runsCommands, Consumer<String> log, Waiting until) throws Exception {
         AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
                 "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
                 TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::accept);
         Thread running = new Thread(agent::run, "agent under test");
         running.start();
         try {
-            assertThat(finished.await(60, TimeUnit.SECONDS)).as("the agent posted the experiment's end").isTrue();
+            until.await();
         } finally {
             agent.stop();
             testEnded.countDown();
@@ -290,5 +280,10 @@ class AgentLoopTests {
             exchange.getResponseBody().write(bytes);
         }
         exchange.close();
+    }
+
+    /** A wait that may throw, as a latch's or Awaitility's. */
+    private interface Waiting {
+        void await() throws Exception;
     }
 }
