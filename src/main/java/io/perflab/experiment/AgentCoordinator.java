@@ -191,7 +191,7 @@ public class AgentCoordinator implements SmartLifecycle {
      */
     void refuseIfRunElsewhere(String name) {
         Optional<Instant> seen = agents.builtInHeartbeat(name);
-        if (seen.isEmpty() || seen.get().isBefore(clock.instant().minus(settings.heartbeatTimeout()))) {
+        if (seen.isEmpty() || seen.get().isBefore(agents.databaseNow().minus(settings.heartbeatTimeout()))) {
             return;
         }
         long watchMillis = 2 * watchPeriodMillis() + 1000;
@@ -249,7 +249,7 @@ public class AgentCoordinator implements SmartLifecycle {
             if (left.isNegative() || left.isZero()) {
                 return Optional.empty();
             }
-            agents.heartbeat(agentId, clock.instant());
+            agents.heartbeat(agentId);
             synchronized (queueChanged) {
                 try {
                     queueChanged.wait(Math.max(1, Math.min(left.toMillis(), POLL_RECHECK.toMillis())));
@@ -455,7 +455,7 @@ public class AgentCoordinator implements SmartLifecycle {
     /** The agent, which must be registered by the caller (or the caller an admin) and not lost. */
     private AgentRecord live(long agentId, Caller caller) {
         AgentRecord agent = owned(agentId, caller);
-        if (!agents.heartbeat(agentId, clock.instant())) {
+        if (!agents.heartbeat(agentId)) {
             throw new ConflictException("agent " + agentId + " was declared lost after no heartbeat since "
                     + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");
         }
@@ -618,15 +618,15 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /** Heartbeats this instance's built-in agents, then declares silent agents lost and interrupts their work. */
     void watch() {
-        Instant now = clock.instant();
         localBuiltIns.forEach((id, cancel) -> {
-            if (agents.heartbeatBuiltIn(id, now)) {
+            if (agents.heartbeatBuiltIn(id)) {
                 log.warn("Built-in agent {} heartbeats again after it was declared lost; its experiments were "
                         + "interrupted, and it claims anew", id);
             }
             store.runningOn(id).stream().filter(store::cancelRequested).forEach(cancel::accept);
         });
-        Instant cutoff = now.minus(settings.heartbeatTimeout());
+        // by the database's clock, which stamped the heartbeats: the instances' clocks may be apart
+        Instant cutoff = agents.databaseNow().minus(settings.heartbeatTimeout());
         for (long id : agents.silentSince(cutoff)) {
             if (agents.declareLost(id, cutoff)) {
                 AgentRecord agent = agents.find(id).orElseThrow();

@@ -47,10 +47,11 @@ public class AgentRepository {
             if (known.isPresent()) {
                 jdbc.sql("""
                         UPDATE agent SET labels = ?, runs_commands = ?, host = ?, environment = ?, registered_by = ?,
-                            registered_at = ?, last_heartbeat = ?, status = 'IDLE', experiment_id = NULL
+                            registered_at = ?, last_heartbeat = CURRENT_TIMESTAMP, status = 'IDLE',
+                            experiment_id = NULL
                         WHERE id = ?""")
                         .params(labels.canonical(), runsCommands, host, environmentJson, registeredBy,
-                                ExperimentRepository.timestamp(now), ExperimentRepository.timestamp(now), known.get())
+                                ExperimentRepository.timestamp(now), known.get())
                         .update();
                 return known.get();
             }
@@ -59,9 +60,9 @@ public class AgentRepository {
         jdbc.sql("""
                 INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, registered_by,
                     registered_at, last_heartbeat, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'IDLE')""")
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
                 .params(name, labels.canonical(), builtIn, runsCommands, host, environmentJson, registeredBy,
-                        ExperimentRepository.timestamp(now), ExperimentRepository.timestamp(now))
+                        ExperimentRepository.timestamp(now))
                 .update(keys, "id");
         return keys.getKey().longValue();
     }
@@ -85,10 +86,23 @@ public class AgentRepository {
                 .params(id, id).update();
     }
 
-    /** Records a heartbeat; false if the agent is unknown or was declared lost (it must register again). */
-    public boolean heartbeat(long id, Instant now) {
-        return jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ? AND status <> 'LOST'")
-                .params(ExperimentRepository.timestamp(now), id).update() == 1;
+    /**
+     * The database's time. Heartbeats are stamped with it, and the watch that declares agents lost compares with it:
+     * the service instances that take heartbeats and the one that watches may have clocks apart, and one running
+     * ahead by more than the timeout declared every live agent lost.
+     */
+    public Instant databaseNow() {
+        return jdbc.sql("SELECT CURRENT_TIMESTAMP").query((rs, row) -> rs.getObject(1, java.time.OffsetDateTime.class)
+                .toInstant()).single();
+    }
+
+    /**
+     * Records a heartbeat at the database's time; false if the agent is unknown or was declared lost (it must
+     * register again).
+     */
+    public boolean heartbeat(long id) {
+        return jdbc.sql("UPDATE agent SET last_heartbeat = CURRENT_TIMESTAMP WHERE id = ? AND status <> 'LOST'")
+                .param(id).update() == 1;
     }
 
     /**
@@ -97,12 +111,12 @@ public class AgentRepository {
      * nothing now, and claims again. Returns whether it was lost.
      */
     @Transactional
-    public boolean heartbeatBuiltIn(long id, Instant now) {
-        boolean revived = jdbc.sql("UPDATE agent SET last_heartbeat = ?, status = 'IDLE', experiment_id = NULL "
-                        + "WHERE id = ? AND built_in = TRUE AND status = 'LOST'")
-                .params(ExperimentRepository.timestamp(now), id).update() == 1;
+    public boolean heartbeatBuiltIn(long id) {
+        boolean revived = jdbc.sql("UPDATE agent SET last_heartbeat = CURRENT_TIMESTAMP, status = 'IDLE', "
+                        + "experiment_id = NULL WHERE id = ? AND built_in = TRUE AND status = 'LOST'")
+                .param(id).update() == 1;
         if (!revived) {
-            heartbeat(id, now);
+            heartbeat(id);
         }
         return revived;
     }

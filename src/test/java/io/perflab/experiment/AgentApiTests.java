@@ -719,6 +719,36 @@ class AgentApiTests {
     @Autowired
     AgentCoordinator coordinator;
 
+    @Autowired
+    AgentRepository agentRepository;
+
+    @Autowired
+    AgentProperties agentSettings;
+
+    @Autowired
+    org.springframework.transaction.PlatformTransactionManager transactions;
+
+    /**
+     * Heartbeats were stamped by the clock of the instance that took them, and the watch compared them with its own:
+     * an instance whose clock ran ahead by more than the timeout declared every live agent lost and interrupted its
+     * experiment. Both now read the database's clock.
+     */
+    @Test
+    void aWatchOnAnInstanceWhoseClockRunsAheadLosesNoLiveAgent() throws Exception {
+        long live = register("heard a moment ago", "pool=ahead");
+        long id = admin.create(command("runs on a live agent", Map.of("pool", "ahead")));
+        assertThat(poll(live, 0).statusCode()).isEqualTo(200);
+        java.time.Clock ahead = java.time.Clock.offset(java.time.Clock.systemUTC(),
+                agentSettings.heartbeatTimeout().multipliedBy(2));
+        AgentCoordinator instanceAhead = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
+                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true));
+
+        instanceAhead.watch();
+
+        assertThat(agentRepository.find(live).orElseThrow().status()).isEqualTo("RUNNING");
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+    }
+
     @Test
     void anExperimentWaitingToBeResumedAfterItsAgentWasLostCanBeCancelled() throws Exception {
         long gone = register("gone", "pool=gone");

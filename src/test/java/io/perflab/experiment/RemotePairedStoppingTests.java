@@ -325,15 +325,18 @@ class RemotePairedStoppingTests {
     void aBuiltInAgentDeclaredLostHeartbeatsAgainOnceItsServiceWakes() {
         AgentCoordinator service = coordinator();
         long builtIn = service.registerBuiltIn(experiment -> { }).agentId();
-        // its service stalls past the heartbeat timeout (2 h here), and another instance declares it lost
-        now = now.plus(Duration.ofHours(3));
-        assertThat(agentRepository.declareLost(builtIn, now.minus(Duration.ofHours(2)))).isTrue();
+        // its service stalls past the heartbeat timeout (2 h here), and another instance declares it lost; the
+        // heartbeats are stamped, and compared, by the database's clock
+        Instant stalled = agentRepository.databaseNow().minus(Duration.ofHours(3));
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ?")
+                .params(ExperimentRepository.timestamp(stalled), builtIn).update();
+        assertThat(agentRepository.declareLost(builtIn, stalled.plus(Duration.ofHours(1)))).isTrue();
 
         service.watch();
 
         AgentRecord after = agentRepository.find(builtIn).orElseThrow();
         assertThat(after.status()).isEqualTo("IDLE");
-        assertThat(after.lastHeartbeat()).isEqualTo(now);
+        assertThat(after.lastHeartbeat()).isAfter(stalled.plus(Duration.ofHours(2)));
         assertThat(after.experimentId()).isNull();
     }
 
