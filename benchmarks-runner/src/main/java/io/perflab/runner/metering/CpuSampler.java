@@ -28,6 +28,10 @@ import java.util.concurrent.TimeUnit;
  * buffers before they can fill, from the moment sampling starts: before the window's start is known it takes only
  * the samples older than one drain interval, which the window, told its start within that interval of it, does
  * not hold. A full buffer loses samples, and the count of lost samples in the window says so.
+ *
+ * <p>A buffer that cannot be read (its head and tail out of step, or a record the kernel does not write) makes
+ * the session's samples untrustworthy: draining stops, and {@link Session#stop} says why
+ * ({@link UnreadableSamplesException}) instead of counting what was read.
  */
 public final class CpuSampler {
 
@@ -75,6 +79,18 @@ public final class CpuSampler {
             session.close();
             throw e;
         }
+        return session;
+    }
+
+    /**
+     * A session that drains {@code buffers}, one per CPU of {@code cpus}, every {@code intervalMillis}, with no
+     * perf event behind them: buffers laid out as the kernel's ({@link PerfRingBuffer#over}).
+     */
+    Session start(SampleFilter filter, List<Integer> cpus, List<PerfRingBuffer> buffers, long intervalMillis) {
+        Session session = new Session(filter);
+        session.cpus.addAll(cpus);
+        session.buffers.addAll(buffers);
+        session.startDraining(intervalMillis);
         return session;
     }
 
@@ -139,11 +155,15 @@ public final class CpuSampler {
         private final SampleTally tally;
         private final List<Integer> fds = new ArrayList<>();
         private final List<PerfRingBuffer> buffers = new ArrayList<>();
+        /** The CPU of each buffer. */
+        private final List<Integer> cpus = new ArrayList<>();
         private ScheduledExecutorService drainer;
         private boolean counting;
         private boolean stopped;
         /** Before the window's start is known, how old a sample must be to be taken out of a buffer. */
         private long horizonNanos;
+        /** Why the samples cannot be trusted, from the first drain that failed; null while none has. */
+        private String failure;
 
         private Session(SampleFilter filter) {
             this.tally = new SampleTally(filter);
@@ -155,18 +175,40 @@ public final class CpuSampler {
                 int fd = PerfEvents.open(attr, -1, cpu);
                 fds.add(fd);
                 buffers.add(PerfRingBuffer.map(fd, DATA_PAGES));
+                this.cpus.add(cpu);
             }
             for (int fd : fds) {
                 PerfEvents.ioctl(fd, PerfEvents.IOC_ENABLE);
             }
-            long interval = drainIntervalMillis(buffers.get(0).dataSize(), rateHz);
+            startDraining(drainIntervalMillis(buffers.get(0).dataSize(), rateHz));
+        }
+
+        /**
+         * Drains every {@code interval} ms in the background. A throw would end a scheduled task without a word,
+         * and the buffers would fill: what a drain cannot read is recorded as the session's failure instead.
+         */
+        private void startDraining(long interval) {
             horizonNanos = TimeUnit.MILLISECONDS.toNanos(interval);
             drainer = Executors.newSingleThreadScheduledExecutor(runnable -> {
                 Thread thread = new Thread(runnable, "perflab-cpu-sampler");
                 thread.setDaemon(true);
                 return thread;
             });
-            drainer.scheduleWithFixedDelay(this::drain, interval, interval, TimeUnit.MILLISECONDS);
+            drainer.scheduleWithFixedDelay(this::drainInBackground, interval, interval, TimeUnit.MILLISECONDS);
+        }
+
+        private void drainInBackground() {
+            try {
+                drain("a background drain");
+            } catch (RuntimeException | Error e) {
+                fail("a background drain failed: " + e);
+            }
+        }
+
+        private synchronized void fail(String why) {
+            if (failure == null) {
+                failure = why;
+            }
         }
 
         /** Samples time-stamped at {@code nanoTime} ({@link System#nanoTime()}) or later count. */
@@ -179,6 +221,7 @@ public final class CpuSampler {
          * Stops sampling and counts the samples up to {@code nanoTime}.
          *
          * @return the samples of the selected threads between {@link #countFrom} and {@code nanoTime}
+         * @throws UnreadableSamplesException when a buffer could not be read, now or in a background drain
          */
         public synchronized Counts stop(long nanoTime) {
             if (stopped) {
@@ -189,9 +232,12 @@ public final class CpuSampler {
             }
             tally.countUntil(nanoTime);
             counting = true;
-            drain();
+            drain("the last drain");
             stopped = true;
             close();
+            if (failure != null) {
+                throw new UnreadableSamplesException("the cpu-clock samples cannot be trusted: " + failure);
+            }
             return new Counts(tally.user(), tally.kernel(), tally.other(), tally.lost(), tally.throttled(), rateHz);
         }
 
@@ -199,13 +245,25 @@ public final class CpuSampler {
          * Empties the buffers. Before the window's start is known ({@link #countFrom}), of the samples older than
          * {@link #horizonNanos} only, which are before the window's start as long as it is told within that time
          * of it; left in, they filled the buffers of a session opened a second ahead of its window at high rates,
-         * and the window lost its first samples.
+         * and the window lost its first samples. After a buffer could not be read ({@link #failure}), nothing.
          */
-        private synchronized void drain() {
-            if (!stopped) {
-                long horizon = counting ? Long.MAX_VALUE : System.nanoTime() - horizonNanos;
-                for (PerfRingBuffer buffer : buffers) {
-                    buffer.drainInto(tally, horizon);
+        private synchronized void drain(String when) {
+            if (stopped || failure != null) {
+                return;
+            }
+            long horizon = counting ? Long.MAX_VALUE : System.nanoTime() - horizonNanos;
+            for (int i = 0; i < buffers.size(); i++) {
+                try {
+                    buffers.get(i).drainInto(tally, horizon);
+                } catch (RuntimeException e) {
+                    fail("the ring buffer of CPU " + cpus.get(i) + " could not be read in " + when + ": "
+                            + e.getMessage());
+                    return;
+                }
+                if (tally.malformed().isPresent()) {
+                    fail("the ring buffer of CPU " + cpus.get(i) + " held " + tally.malformed().get() + " in "
+                            + when + ", not a record the kernel writes");
+                    return;
                 }
             }
         }

@@ -20,7 +20,8 @@ final class PerfRingBuffer implements AutoCloseable {
     private static final int DATA_SIZE = 1048;
 
     private final Pointer base;
-    private final long length;
+    /** Gives the mapping back. */
+    private final Runnable unmap;
     private final long dataOffset;
     private final long dataSize;
     /** Reused for every drain, so that draining allocates nothing in the process it measures. */
@@ -29,9 +30,9 @@ final class PerfRingBuffer implements AutoCloseable {
     private final DataArea data = this::readData;
     private boolean closed;
 
-    private PerfRingBuffer(Pointer base, long length, long dataOffset, long dataSize) {
+    private PerfRingBuffer(Pointer base, Runnable unmap, long dataOffset, long dataSize) {
         this.base = base;
-        this.length = length;
+        this.unmap = unmap;
         this.dataOffset = dataOffset;
         this.dataSize = dataSize;
         this.scratch = new byte[Math.toIntExact(dataSize)];
@@ -53,7 +54,17 @@ final class PerfRingBuffer implements AutoCloseable {
         long offset = base.getLong(DATA_OFFSET);
         long size = base.getLong(DATA_SIZE);
         // kernels before 4.1 leave both 0: the data follow the control page
-        return new PerfRingBuffer(base, length, offset == 0 ? page : offset, size == 0 ? dataPages * page : size);
+        return new PerfRingBuffer(base, () -> PerfEvents.unmap(base, length), offset == 0 ? page : offset,
+                size == 0 ? dataPages * page : size);
+    }
+
+    /**
+     * A buffer laid out as the kernel lays it out, in memory {@code base} that is not a perf event's: the control
+     * page's {@code data_head} and {@code data_tail}, then {@code dataSize} bytes of data at {@code dataOffset}.
+     * {@link #close} calls {@code release}.
+     */
+    static PerfRingBuffer over(Pointer base, long dataOffset, long dataSize, Runnable release) {
+        return new PerfRingBuffer(base, release, dataOffset, dataSize);
     }
 
     /** Bytes of record data the buffer holds. */
@@ -112,7 +123,7 @@ final class PerfRingBuffer implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            PerfEvents.unmap(base, length);
+            unmap.run();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.perflab.runner.metering;
 
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /**
  * Counts the {@code cpu-clock} samples of a perf ring buffer by the mode they interrupted, for the threads a
@@ -36,6 +37,8 @@ final class SampleTally {
     private long other;
     private long lost;
     private long throttled;
+    /** The first record the kernel does not write, described; null while there is none. */
+    private String malformed;
 
     SampleTally(SampleFilter filter) {
         this.filter = filter;
@@ -53,8 +56,8 @@ final class SampleTally {
 
     /**
      * Counts the whole records among the first {@code length} bytes of {@code b} (in its byte order, which must
-     * be this machine's); a truncated record at the end is ignored. Reads by absolute index and allocates
-     * nothing.
+     * be this machine's); a truncated record at the end is ignored, and noted as {@link #malformed}. Reads by
+     * absolute index and allocates nothing.
      */
     void add(ByteBuffer b, int length) {
         add(b, length, Long.MAX_VALUE);
@@ -76,6 +79,10 @@ final class SampleTally {
             int misc = Short.toUnsignedInt(b.getShort(start + 4));
             int size = Short.toUnsignedInt(b.getShort(start + 6));
             if (size < HEADER_BYTES || size > length - start) {
+                if (malformed == null) {
+                    malformed = "a record of type " + type + " and size " + size + " at byte " + start + " of "
+                            + length + " read";
+                }
                 return length; // not a record the kernel writes: what follows cannot be read, and is dropped
             }
             if (type == RECORD_SAMPLE && size >= HEADER_BYTES + 16) {
@@ -125,5 +132,13 @@ final class SampleTally {
     /** Times the kernel throttled sampling for taking too much CPU time. */
     long throttled() {
         return throttled;
+    }
+
+    /**
+     * The first record read that the kernel does not write (its size below a header's or beyond the bytes read),
+     * described; empty while there is none. The records read after it in the same call were dropped uncounted.
+     */
+    Optional<String> malformed() {
+        return Optional.ofNullable(malformed);
     }
 }

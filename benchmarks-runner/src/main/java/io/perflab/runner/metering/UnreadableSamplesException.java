@@ -1,0 +1,15 @@
+package io.perflab.runner.metering;
+
+/**
+ * A sampling session's {@code cpu-clock} samples could not all be read ({@link CpuSampler.Session#stop}): a ring
+ * buffer's head and tail went out of step, or it held a record the kernel does not write. The message says which
+ * buffer and what was wrong.
+ */
+public final class UnreadableSamplesException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    UnreadableSamplesException(String message) {
+        super(message);
+    }
+}
