@@ -1,6 +1,7 @@
 package io.perflab.runner.metering;
 
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Measures, over a window, what {@code getrusage} cannot: the split of this process's CPU time into user and
@@ -9,6 +10,9 @@ import java.util.OptionalLong;
  *
  * <p>Each part falls back on its own, with the reason recorded: without permission for CPU-wide sampling the split
  * is {@code getrusage}'s ({@link CpuSplit.Source#TICK}); without readable tracepoints there is no system-call count.
+ * So does a window whose samples could not all be read ({@link UnreadableSamplesException}), in {@code auto} mode:
+ * its split is the tick split, {@code cpu_split_reason} saying what was wrong. In {@code sampled} mode the window
+ * fails instead ({@link SampledSplitException}).
  *
  * <p>A trial JVM takes its settings from system properties, so that they travel with its JVM flags:
  * {@value #MODE_PROPERTY} ({@code auto}, {@code sampled} or {@code tick}), {@value #RATE_PROPERTY} (samples per
@@ -25,12 +29,20 @@ public final class KernelMeter {
     private final CpuSampler sampler;
     private final boolean countSyscalls;
     private final CpuTimeAccounting accounting;
+    /** Starts sampling the threads of a filter: {@link CpuSampler#start(SampleFilter)} but in tests. */
+    private final Function<SampleFilter, CpuSampler.Session> startSampling;
 
-    private KernelMeter(CpuSplitMode mode, int rateHz, boolean countSyscalls, CpuTimeAccounting accounting) {
+    private KernelMeter(CpuSplitMode mode, CpuSampler sampler, boolean countSyscalls, CpuTimeAccounting accounting,
+                        Function<SampleFilter, CpuSampler.Session> startSampling) {
         this.mode = mode;
-        this.sampler = new CpuSampler(rateHz);
+        this.sampler = sampler;
         this.countSyscalls = countSyscalls;
         this.accounting = accounting;
+        this.startSampling = startSampling != null ? startSampling : sampler::start;
+    }
+
+    private KernelMeter(CpuSplitMode mode, int rateHz, boolean countSyscalls, CpuTimeAccounting accounting) {
+        this(mode, new CpuSampler(rateHz), countSyscalls, accounting, null);
     }
 
     /**
@@ -43,6 +55,12 @@ public final class KernelMeter {
 
     static KernelMeter of(CpuSplitMode mode, int rateHz, boolean countSyscalls, CpuTimeAccounting accounting) {
         return new KernelMeter(mode, rateHz, countSyscalls, accounting);
+    }
+
+    /** A meter whose sessions sample with what {@code startSampling} starts, not with perf events of their own. */
+    static KernelMeter sampling(CpuSplitMode mode, CpuSampler sampler, CpuTimeAccounting accounting,
+                                Function<SampleFilter, CpuSampler.Session> startSampling) {
+        return new KernelMeter(mode, sampler, false, accounting, startSampling);
     }
 
     /** A meter that touches no perf event: the tick split, no system-call count. */
@@ -95,10 +113,23 @@ public final class KernelMeter {
      * Opens what this meter measures with, before a window: sampling starts, counters are attached. Nothing counts
      * until {@link Session#windowStarts}.
      *
-     * @throws IllegalStateException in {@code sampled} mode, when sampling is not possible here, saying why
+     * @throws SampledSplitException in {@code sampled} mode, when sampling is not possible here, saying why
      */
     public Session open() {
         return new Session();
+    }
+
+    /**
+     * In {@code sampled} mode, a window that could not be sampled: its message ({@code cpu split mode sampled: }
+     * and what was wrong) is what a trial reports, without the trace.
+     */
+    public static final class SampledSplitException extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        SampledSplitException(Throwable cause) {
+            super("cpu split mode sampled: " + cause.getMessage(), cause);
+        }
     }
 
     /** The meter around one window. */
@@ -133,11 +164,12 @@ public final class KernelMeter {
                 return;
             }
             try {
-                sampling = sampler.start(SampleFilter.process(ProcessHandle.current().pid(), CompilerThreads.ids()));
+                SampleFilter filter = SampleFilter.process(ProcessHandle.current().pid(), CompilerThreads.ids());
+                sampling = startSampling.apply(filter);
             } catch (PerfEvents.PerfEventException | UnsupportedOperationException | LinkageError e) {
                 if (mode == CpuSplitMode.SAMPLED) {
                     close();
-                    throw new IllegalStateException("cpu split mode sampled: " + e.getMessage(), e);
+                    throw new SampledSplitException(e);
                 }
                 splitReason = e.getMessage();
             }
@@ -161,17 +193,17 @@ public final class KernelMeter {
          * The window ended at {@code nanoTime}, which has passed: what it measured. Sampling stops; the session
          * is closed.
          *
-         * @throws IllegalStateException in {@code sampled} mode, when the samples could not be read
+         * @throws SampledSplitException in {@code sampled} mode, when the samples could not be read, saying why
          */
         public KernelWindow windowEnds(long nanoTime) {
             CpuSplit split = CpuSplit.tick(splitReason);
             if (sampling != null) {
                 try {
                     split = CpuSplit.sampled(sampling.stop(nanoTime));
-                } catch (PerfEvents.PerfEventException e) {
+                } catch (PerfEvents.PerfEventException | UnreadableSamplesException e) {
                     if (mode == CpuSplitMode.SAMPLED) {
                         close();
-                        throw new IllegalStateException("cpu split mode sampled: " + e.getMessage(), e);
+                        throw new SampledSplitException(e);
                     }
                     split = CpuSplit.tick(e.getMessage());
                 }

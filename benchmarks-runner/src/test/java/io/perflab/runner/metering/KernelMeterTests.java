@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +86,44 @@ class KernelMeterTests {
 
         assertThat(window.cpuSplit().source()).isEqualTo(CpuSplit.Source.TICK);
         assertThat(window.cpuSplit().reason()).contains("exactly");
+    }
+
+    /** A buffer out of step at the window's end used to throw IllegalStateException out of the trial. */
+    @Test
+    void autoModeFallsBackToTheTickSplitOfAWindowWhoseBufferWentOutOfStep() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+
+        KernelWindow window = windowOutOfStep(CpuSplitMode.AUTO, ring);
+
+        assertThat(window.cpuSplit().source()).isEqualTo(CpuSplit.Source.TICK);
+        assertThat(window.cpuSplit().reason()).isEqualTo("the cpu-clock samples cannot be trusted: the ring buffer "
+                + "of CPU 0 could not be read in the last drain: perf ring buffer out of step: head 4096, tail 0, "
+                + "size 1024");
+    }
+
+    @Test
+    void sampledModeFailsAWindowWhoseBufferWentOutOfStepSayingWhy() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+
+        assertThatThrownBy(() -> windowOutOfStep(CpuSplitMode.SAMPLED, ring))
+                .isInstanceOf(KernelMeter.SampledSplitException.class)
+                .hasMessage("cpu split mode sampled: the cpu-clock samples cannot be trusted: the ring buffer of "
+                        + "CPU 0 could not be read in the last drain: perf ring buffer out of step: head 4096, "
+                        + "tail 0, size 1024");
+    }
+
+    /** A window of {@code mode} sampled from {@code ring}, whose head jumps past a whole buffer before it ends. */
+    private static KernelWindow windowOutOfStep(CpuSplitMode mode, CraftedRingBuffer ring) {
+        CpuSampler sampler = new CpuSampler(4999);
+        KernelMeter meter = KernelMeter.sampling(mode, sampler,
+                new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250),
+                filter -> sampler.start(filter, List.of(0), List.of(ring.buffer), 1000));
+        try (KernelMeter.Session session = meter.open()) {
+            session.windowStarts(System.nanoTime());
+            ring.write(CraftedRingBuffer.userSample(1, System.nanoTime()));
+            ring.head(4 * CraftedRingBuffer.DATA_SIZE);
+            return session.windowEnds(System.nanoTime());
+        }
     }
 
     @Test
