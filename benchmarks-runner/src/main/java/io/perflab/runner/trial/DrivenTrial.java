@@ -28,7 +28,8 @@ final class DrivenTrial {
      * Runs the trial until {@code exit} or the end of {@code in}.
      *
      * @return {@link TrialMain#EXIT_OK} after {@code exit}, {@link TrialMain#EXIT_USAGE} for a line that is no
-     *     command, {@link TrialMain#EXIT_CALLS_FAILED} when the runner went away without {@code exit}
+     *     command, {@link TrialMain#EXIT_CALLS_FAILED} when the runner went away without {@code exit},
+     *     {@link TrialMain#EXIT_NOT_MEASURED} when a window could not be sampled in {@code sampled} mode
      */
     static int run(TrialSpec spec, KernelMeter kernel, BufferedReader in, PrintWriter out, PrintWriter err,
                    LongSupplier nanoClock) {
@@ -72,6 +73,9 @@ final class DrivenTrial {
         } catch (IOException e) {
             err.println("perflab trial: cannot read the runner's commands: " + e.getMessage());
             return TrialMain.EXIT_CALLS_FAILED;
+        } catch (KernelMeter.SampledSplitException e) {
+            err.println("perflab trial: " + e.getMessage());
+            return TrialMain.EXIT_NOT_MEASURED;
         }
     }
 }

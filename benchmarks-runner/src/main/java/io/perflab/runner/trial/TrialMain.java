@@ -21,13 +21,15 @@ import java.util.Map;
  * its standard input ({@link DrivenTrial}).
  *
  * <p>Exit status: 0 with a result; 1 with a result when calls failed in the window (the runner records the
- * trial as failed); 2 for arguments it cannot use (nothing ran).
+ * trial as failed); 2 for arguments it cannot use (nothing ran); 3 when the window could not be measured as asked
+ * (in {@code sampled} mode, without readable {@code cpu-clock} samples), its reason on standard error.
  */
 public final class TrialMain {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_CALLS_FAILED = 1;
     public static final int EXIT_USAGE = 2;
+    public static final int EXIT_NOT_MEASURED = 3;
     /** The argument before the spec that makes a driven trial. */
     public static final String DRIVEN = "--driven";
 
@@ -64,8 +66,14 @@ public final class TrialMain {
             return DrivenTrial.run(spec, kernel, in, out, err, System::nanoTime);
         }
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
-        RpcBenchResult result = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(),
-                kernel, System::nanoTime, line -> err.println("perflab trial: " + line)).run();
+        RpcBenchResult result;
+        try {
+            result = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(), kernel,
+                    System::nanoTime, line -> err.println("perflab trial: " + line)).run();
+        } catch (KernelMeter.SampledSplitException e) {
+            err.println("perflab trial: " + e.getMessage());
+            return EXIT_NOT_MEASURED;
+        }
         environment.putAll(result.environment());
         if (result.requests() == 0) {
             err.println("perflab trial: no call completed in the measured window"
