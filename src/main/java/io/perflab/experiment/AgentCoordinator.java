@@ -68,6 +68,9 @@ public class AgentCoordinator implements SmartLifecycle {
      */
     static final int MAX_TRIAL_ENVIRONMENT_ENTRIES = PostedTrial.MAX_ENVIRONMENT_ENTRIES;
     static final int MAX_TRIAL_ENVIRONMENT_VALUE = PostedTrial.MAX_ENVIRONMENT_VALUE;
+    /** The environment entry of a built-in agent that names the service's process. */
+    static final String SERVICE_PID = "service_pid";
+
     /** A failed trial's error: the first part is kept (its column holds 8,000 characters). */
     static final int MAX_TRIAL_ERROR = 100_000;
     /** As many metrics as one upload may bring: a command's output is read with the upload adapters. */
@@ -162,14 +165,16 @@ public class AgentCoordinator implements SmartLifecycle {
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("perflab.agents.built-in-labels: " + e.getMessage(), e);
         }
-        Map<String, String> environment = AgentHost.environment();
+        Map<String, String> environment = new java.util.LinkedHashMap<>(AgentHost.environment());
         String host = environment.getOrDefault("host", "localhost");
+        // which process runs it: a service restarted on this host need not wait to see that the old one is gone
+        environment.put(SERVICE_PID, Long.toString(ProcessHandle.current().pid()));
         String name = settings.builtInName() == null || settings.builtInName().isBlank() ? "built-in@" + host
                 : settings.builtInName().strip();
         // the built-in agent claims command experiments only while this server allows them: one queued while they
         // were allowed waits, queued, once an operator has turned them off
         boolean runsCommands = commands.enabled();
-        refuseIfRunElsewhere(name);
+        refuseIfRunElsewhere(name, host);
         long id = agents.register(name, labels, true, runsCommands, host, environment, "service", clock.instant());
         localBuiltIns.put(id, cancel);
         return new Claimant(id, labels, true, runsCommands);
@@ -185,13 +190,15 @@ public class AgentCoordinator implements SmartLifecycle {
      * Refuses to run built-in agent {@code name} while another service instance runs it: two instances on one host
      * take the same default name, and the second, taking over the agent, would interrupt the experiment the first
      * one runs. A built-in agent of that name that heartbeat within the timeout is watched for two of its heartbeats;
-     * if they go on, another instance sends them. One that stays silent was this service's before a crash.
+     * if they go on, another instance sends them. One that stays silent was this service's before a crash. A
+     * service restarted on the host it ran on need not watch: the process that ran the agent is gone.
      *
      * @throws IllegalStateException if another instance runs it
      */
-    void refuseIfRunElsewhere(String name) {
+    void refuseIfRunElsewhere(String name, String host) {
         Optional<Instant> seen = agents.builtInHeartbeat(name);
-        if (seen.isEmpty() || seen.get().isBefore(agents.databaseNow().minus(settings.heartbeatTimeout()))) {
+        if (seen.isEmpty() || seen.get().isBefore(agents.databaseNow().minus(settings.heartbeatTimeout()))
+                || ranByAProcessGone(name, host)) {
             return;
         }
         long watchMillis = 2 * watchPeriodMillis() + 1000;
@@ -213,6 +220,19 @@ public class AgentCoordinator implements SmartLifecycle {
                         + "=false); taking that one over would interrupt the experiment it runs");
             }
         }
+    }
+
+    /** Whether built-in agent {@code name} was run on {@code host} (this one) by another process, gone now. */
+    private boolean ranByAProcessGone(String name, String host) {
+        Optional<AgentRecord> agent = agents.findBuiltIn(name);
+        String pid = agent.map(a -> a.environment().get(SERVICE_PID)).orElse(null);
+        if (pid == null || !agent.get().host().equals(host) || !pid.matches("[0-9]{1,18}")) {
+            return false;
+        }
+        long id = Long.parseLong(pid);
+        // this very process: another service instance in this JVM, which may still run it (or a restarted
+        // container's process of the same number): watch
+        return id != ProcessHandle.current().pid() && ProcessHandle.of(id).map(p -> !p.isAlive()).orElse(true);
     }
 
     /** How often the watch heartbeats the built-in agents and looks for lost ones. */

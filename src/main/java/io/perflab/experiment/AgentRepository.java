@@ -67,6 +67,12 @@ public class AgentRepository {
         return keys.getKey().longValue();
     }
 
+    /** The built-in agent named {@code name}, if there is one. */
+    public Optional<AgentRecord> findBuiltIn(String name) {
+        return jdbc.sql("SELECT " + COLUMNS + " FROM agent WHERE name = ? AND built_in = TRUE ORDER BY id "
+                + "FETCH FIRST 1 ROWS ONLY").param(name).query(this::agent).optional();
+    }
+
     /** The last heartbeat of the built-in agent named {@code name}; empty if there is none, or it is lost. */
     public Optional<Instant> builtInHeartbeat(String name) {
         return jdbc.sql("SELECT last_heartbeat FROM agent WHERE name = ? AND built_in = TRUE AND status <> 'LOST' "
