@@ -3,9 +3,11 @@ package io.perflab.experiment;
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ConflictException;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -59,7 +61,10 @@ final class ClaimedRuns {
         })))) {
             return false;
         }
-        long count = store.storedOrdinals(experiment.id()).size();
+        List<ExperimentRepository.RunTiming> stored = store.runTimings(experiment.id());
+        long count = stored.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
+        long failed = stored.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
+                .count();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("experimentId", experiment.id());
         event.put("ordinal", result.ordinal());
@@ -67,6 +72,7 @@ final class ClaimedRuns {
         event.put("status", result.status().name());
         event.put("completedRuns", count);
         event.put("totalRuns", experiment.totalRuns());
+        event.put("failedRuns", failed);
         event.put("metrics", result.metrics());
         if (agentId != null) {
             event.put("agentId", agentId);
@@ -124,11 +130,15 @@ final class ClaimedRuns {
 
     /** Tells subscribers of a pair stored now. */
     private void pairStored(Long agentId, ExperimentRecord experiment, PairResult pair) {
-        int storedPairs = store.storedPairs(experiment.id()).size();
+        List<ExperimentRepository.RunTiming> pairs = store.pairTimings(experiment.id());
+        int storedPairs = pairs.size();
+        long failedPairs = pairs.stream().filter(p -> !TrialStatus.OK.name().equals(p.status())).count();
+        int perPair = 2 * experiment.windowsPerPair();
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("experimentId", experiment.id());
-        event.put("completedRuns", storedPairs * 2 * experiment.windowsPerPair());
+        event.put("completedRuns", storedPairs * perPair);
         event.put("totalRuns", experiment.totalRuns());
+        event.put("failedRuns", failedPairs * perPair);
         event.put("pair", pair.index());
         event.put("status", pair.status().name());
         event.put("completedPairs", storedPairs);

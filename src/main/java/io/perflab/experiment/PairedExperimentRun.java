@@ -200,6 +200,8 @@ final class PairedExperimentRun {
             event.put("experimentId", experiment.id());
             event.put("completedRuns", completedRuns);
             event.put("totalRuns", experiment.totalRuns());
+            // a failed pair counts as all its windows failed, as the experiment's view counts it
+            event.put("failedRuns", all.stream().filter(p -> !p.ok()).count() * runsPerPair);
             return event;
         }
     }
