@@ -19,13 +19,52 @@
       panel.querySelector('.done').textContent = data.completedRuns;
       panel.querySelector('.total').textContent = data.totalRuns;
     }
+    if (data.failedRuns !== undefined) {
+      failed(panel, data.failedRuns);
+    }
     var last = panel.querySelector('.last-trial-figures');
     if (last) {
       // The headline metrics, as the server lists them (MetricKeys.HEADLINE).
       var headline = (panel.getAttribute('data-headline') || '').split(' ');
-      last.textContent = 'run ' + data.ordinal + ' (' + data.variant + ') ' + data.status +
+      // a stored pair (a remote agent posts pairs whole) carries no trial: it is told as the pair
+      var what = data.ordinal === undefined && data.pair !== undefined
+        ? 'pair ' + (data.pair + 1) + (data.pairs !== undefined ? ' of ' + data.pairs : '')
+        : 'run ' + data.ordinal + ' (' + data.variant + ')';
+      last.textContent = what + ' ' + data.status +
         (data.metrics ? ': ' + figures(data.metrics, headline) : '') + (data.error ? ' — ' + data.error.split('\n')[0] : '');
     }
+  }
+
+  // The failed runs beside the progress bar, as the page renders them: shown only when there are some.
+  function failed(panel, count) {
+    var span = panel.querySelector('.failed-count');
+    if (!span && count > 0) {
+      var text = panel.querySelector('.progress-text');
+      if (!text) {
+        return;
+      }
+      span = document.createElement('span');
+      span.className = 'failed-count';
+      span.appendChild(document.createTextNode(' ('));
+      span.appendChild(document.createElement('span'));
+      span.appendChild(document.createTextNode(' failed)'));
+      text.insertBefore(span, text.querySelector('.eta'));
+    }
+    if (span) {
+      span.querySelector('span').textContent = count;
+      span.hidden = count === 0;
+    }
+  }
+
+  // What a finished experiment no longer has: a time left and a cancel button.
+  function ended(panel) {
+    panel.querySelectorAll('.eta').forEach(function (eta) { eta.textContent = ''; });
+    var cancel = '/experiments/' + panel.getAttribute('data-live-experiment') + '/cancel';
+    document.querySelectorAll('form[action$="/cancel"]').forEach(function (form) {
+      if (form.getAttribute('action').slice(-cancel.length) === cancel) {
+        form.remove();
+      }
+    });
   }
 
   function swapResults(id) {
@@ -65,6 +104,7 @@
       if (['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED'].indexOf(data.status) >= 0) {
         source.close();
         panel.classList.remove('live');
+        ended(panel);
         swapResults(id);
       }
     });

@@ -1,0 +1,112 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.HeadlessChromium;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+
+/**
+ * The experiment page's live script ({@code static/js/live.js}) in a real browser, fed the events the service
+ * publishes (payloads as {@link ClaimedRuns} writes them) through a stand-in for {@code EventSource}: the panel is
+ * the progress fragment as {@code fragments/experiment.html} renders it for a running experiment.
+ */
+class LiveScriptBrowserTests {
+
+    private static final Path SCRIPT = Path.of("src/main/resources/static/js/live.js");
+
+    @TempDir
+    Path dir;
+
+    ChromeDriver browser;
+
+    @BeforeEach
+    void openPage() throws IOException {
+        browser = HeadlessChromium.start(dir);
+        Path script = SCRIPT.toAbsolutePath();
+        if (!Files.exists(script)) {
+            script = Path.of("..").resolve(SCRIPT).toAbsolutePath().normalize();
+        }
+        Path page = dir.resolve("experiment.html");
+        Files.writeString(page, """
+                <!DOCTYPE html><html><head><meta charset="utf-8"><script>
+                  window.sources = [];
+                  window.EventSource = function (url) {
+                    this.url = url; this.listeners = {}; this.closed = false; window.sources.push(this);
+                  };
+                  EventSource.prototype.addEventListener = function (name, f) { this.listeners[name] = f; };
+                  EventSource.prototype.close = function () { this.closed = true; };
+                  window.emit = function (name, data) {
+                    window.sources.forEach(function (s) {
+                      if (s.listeners[name]) { s.listeners[name]({ data: JSON.stringify(data) }); }
+                    });
+                  };
+                </script></head><body>
+                <section class="experiment" data-experiment-id="5" data-status="RUNNING">
+                  <h1><span>duet</span> <span class="status status-running">RUNNING</span></h1>
+                  <div class="panel live" data-live-experiment="5" data-headline="cpu_us_per_req">
+                    <div class="progress-block" data-experiment-id="5">
+                      <progress max="12" value="4">4</progress>
+                      <span class="progress-text">
+                        <span class="done">4</span> of <span class="total">12</span> runs
+                        <span class="eta">· about 40 s left</span>
+                      </span>
+                    </div>
+                    <p class="last-trial hint">Last trial:
+                      <span class="last-trial-figures">waiting for the next trial…</span></p>
+                  </div>
+                  <div class="actions">
+                    <form action="/experiments/5/cancel" method="post"><button type="submit">Cancel</button></form>
+                  </div>
+                </section>
+                <script src="%s"></script>
+                </body></html>""".formatted(script.toUri()));
+        browser.get(page.toUri().toString());
+    }
+
+    @AfterEach
+    void quitBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void aStoredPairIsToldAsThePairNotAsARunWithoutOrdinalOrVariant() {
+        // ClaimedRuns.pairStored: a remote agent's posted pair, told as "pair" and as "run"
+        browser.executeScript("emit('run', {experimentId: 5, completedRuns: 8, totalRuns: 12, failedRuns: 0, "
+                + "pair: 1, status: 'OK', completedPairs: 2, pairs: 3, agentId: 7});");
+
+        assertThat(text(".done")).isEqualTo("8");
+        assertThat(text(".last-trial-figures")).doesNotContain("undefined").isEqualTo("pair 2 of 3 OK");
+    }
+
+    @Test
+    void aFailedRunShowsBesideTheProgressAsTheRenderedPageShowsIt() {
+        browser.executeScript("emit('run', {experimentId: 5, ordinal: 4, variant: 'without', status: 'FAILED', "
+                + "completedRuns: 5, totalRuns: 12, failedRuns: 1, metrics: {}, error: 'exit 1'});");
+
+        assertThat(text(".progress-text .failed-count")).isEqualTo("(1 failed)");
+        assertThat(text(".last-trial-figures")).startsWith("run 4 (without) FAILED").endsWith("exit 1");
+    }
+
+    @Test
+    void aFinishedExperimentShowsNoTimeLeftAndNoCancel() {
+        browser.executeScript("emit('status', {experimentId: 5, status: 'CANCELLED'});");
+
+        assertThat(text("h1 .status")).isEqualTo("CANCELLED");
+        assertThat(text(".eta")).as("the time left when it ran").isEmpty();
+        assertThat(browser.findElements(By.cssSelector("form[action='/experiments/5/cancel']"))).isEmpty();
+    }
+
+    private String text(String selector) {
+        return browser.findElement(By.cssSelector(selector)).getText();
+    }
+}
