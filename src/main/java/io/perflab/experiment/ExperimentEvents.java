@@ -54,9 +54,12 @@ public class ExperimentEvents {
     /** A new stream of the events of experiment {@code id} (or {@link #ALL}), opened with a comment. */
     public SseEmitter subscribe(long id) {
         SseEmitter emitter = new SseEmitter(TIMEOUT.toMillis());
-        List<SseEmitter> list = subscribers.computeIfAbsent(id, k -> new CopyOnWriteArrayList<>());
-        list.add(emitter);
-        Runnable remove = () -> list.remove(emitter);
+        subscribers.compute(id, (k, list) -> {
+            List<SseEmitter> emitters = list == null ? new CopyOnWriteArrayList<>() : list;
+            emitters.add(emitter);
+            return emitters;
+        });
+        Runnable remove = () -> unsubscribe(id, emitter);
         emitter.onCompletion(remove);
         emitter.onTimeout(remove);
         emitter.onError(e -> remove.run());
@@ -67,6 +70,14 @@ public class ExperimentEvents {
             remove.run();
         }
         return emitter;
+    }
+
+    /** Forgets {@code emitter}, and the experiment's entry with its last subscriber, so that no entry outlives them. */
+    private void unsubscribe(long id, SseEmitter emitter) {
+        subscribers.computeIfPresent(id, (k, list) -> {
+            list.remove(emitter);
+            return list.isEmpty() ? null : list;
+        });
     }
 
     /**
@@ -81,9 +92,9 @@ public class ExperimentEvents {
 
     /** Sends an event that {@code data} (JSON) describes to this instance's subscribers only. */
     void deliver(long experimentId, String name, String data) {
-        send(subscribers.get(experimentId), name, data);
+        send(experimentId, name, data);
         if (experimentId != ALL) {
-            send(subscribers.get(ALL), name, data);
+            send(ALL, name, data);
         }
     }
 
@@ -109,7 +120,13 @@ public class ExperimentEvents {
         return subscribers.values().stream().mapToInt(List::size).sum();
     }
 
-    private static void send(List<SseEmitter> emitters, String name, String data) {
+    /** Experiments (and {@link #ALL}) with an entry of subscribers. */
+    int subscribedExperiments() {
+        return subscribers.size();
+    }
+
+    private void send(long id, String name, String data) {
+        List<SseEmitter> emitters = subscribers.get(id);
         if (emitters == null) {
             return;
         }
@@ -117,8 +134,8 @@ public class ExperimentEvents {
             try {
                 emitter.send(SseEmitter.event().name(name).data(data));
             } catch (IOException | IllegalStateException e) {
-                // The client went away; the emitter's callbacks remove it.
-                emitters.remove(emitter);
+                // the client went away
+                unsubscribe(id, emitter);
             }
         }
     }

@@ -40,6 +40,21 @@ class ExperimentEventsTests {
     }
 
     @Test
+    void anExperimentsEntryGoesWithItsLastSubscriber() {
+        ExperimentEvents events = new ExperimentEvents();
+        events.subscribe(7).complete();
+        events.subscribe(8).complete();
+        events.subscribe(8);
+
+        // a closed stream is found out, and forgotten, by the next event sent to it
+        events.publish(7, "status", Map.of("status", "RUNNING"));
+        events.publish(8, "status", Map.of("status", "RUNNING"));
+
+        assertThat(events.subscriberCount()).isEqualTo(1);
+        assertThat(events.subscribedExperiments()).as("experiment 7's entry, its subscriber gone").isEqualTo(1);
+    }
+
+    @Test
     void publishedEventsGoToThisInstanceAndThroughTheRelayAsJson() {
         Delivered events = new Delivered();
         List<String> relayed = new ArrayList<>();
