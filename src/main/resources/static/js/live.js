@@ -30,8 +30,10 @@
       var what = data.ordinal === undefined && data.pair !== undefined
         ? 'pair ' + (data.pair + 1) + (data.pairs !== undefined ? ' of ' + data.pairs : '')
         : 'run ' + data.ordinal + ' (' + data.variant + ')';
-      last.textContent = what + ' ' + data.status +
-        (data.metrics ? ': ' + figures(data.metrics, headline) : '') + (data.error ? ' — ' + data.error.split('\n')[0] : '');
+      // a failed trial measured nothing: its status and error, with no empty list of figures
+      var shown = data.metrics ? figures(data.metrics, headline) : '';
+      last.textContent = what + ' ' + data.status + (shown ? ': ' + shown : '') +
+        (data.error ? ' — ' + data.error.split('\n')[0] : '');
     }
   }
 

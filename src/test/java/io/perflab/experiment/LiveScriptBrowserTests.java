@@ -94,7 +94,8 @@ class LiveScriptBrowserTests {
                 + "completedRuns: 5, totalRuns: 12, failedRuns: 1, metrics: {}, error: 'exit 1'});");
 
         assertThat(text(".progress-text .failed-count")).isEqualTo("(1 failed)");
-        assertThat(text(".last-trial-figures")).startsWith("run 4 (without) FAILED").endsWith("exit 1");
+        assertThat(text(".last-trial-figures")).as("no figures, so no colon before them")
+                .isEqualTo("run 4 (without) FAILED — exit 1");
     }
 
     @Test
