@@ -112,6 +112,15 @@ class ExperimentEventChannel implements SmartLifecycle {
         return running;
     }
 
+    /**
+     * Starts before the agent coordinator and the scheduler, and stops after them: the experiments a starting
+     * scheduler finds cut short by a crash are told to the other instances' pages, as INTERRUPTED.
+     */
+    @Override
+    public int getPhase() {
+        return SmartLifecycle.DEFAULT_PHASE - 2;
+    }
+
     private boolean onPostgres() {
         try (Connection connection = dataSource.getConnection()) {
             return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());

@@ -901,9 +901,7 @@ public class ExperimentRepository {
                         + (agentId == null ? ")" : " OR agent_id = ?)"))
                 .params(agentId == null ? List.of() : List.of(agentId)).query(Long.class).list();
         for (long id : ids) {
-            endClaim(id, null, ExperimentStatus.INTERRUPTED, now,
-                    "the server stopped while this experiment ran; finished runs are kept, resume runs the rest",
-                    false);
+            endClaim(id, null, ExperimentStatus.INTERRUPTED, now, ExperimentScheduler.INTERRUPTED_BY_RESTART, false);
         }
         return ids;
     }

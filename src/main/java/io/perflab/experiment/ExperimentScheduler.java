@@ -50,6 +50,10 @@ public class ExperimentScheduler implements SmartLifecycle {
     /** The longest the executor waits before it looks at the queue again, woken or not. */
     private static final Duration RECHECK = Duration.ofSeconds(30);
 
+    /** Why an experiment that a crash or kill of its service cut short is INTERRUPTED. */
+    static final String INTERRUPTED_BY_RESTART = "the server stopped while this experiment ran; finished runs are "
+            + "kept, resume runs the rest";
+
     private final ExperimentRepository store;
     private final ExperimentEvents events;
     private final Clock clock;
@@ -194,6 +198,9 @@ public class ExperimentScheduler implements SmartLifecycle {
             log.warn("Experiments {} were running when the server stopped; they are now INTERRUPTED "
                     + "(POST /api/v1/experiments/{{id}}/resume runs what they miss)", interrupted);
         }
+        // pages open on other instances showed them running
+        interrupted.forEach(id -> events.publish(id, "status", Map.of("experimentId", id,
+                "status", ExperimentStatus.INTERRUPTED.name(), "message", INTERRUPTED_BY_RESTART)));
         stopping = false;
         if (!runs) {
             log.info("The built-in agent is off (perflab.agents.built-in=false): remote agents run the experiments");
