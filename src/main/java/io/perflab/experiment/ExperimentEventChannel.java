@@ -35,7 +35,8 @@ import tools.jackson.databind.node.ObjectNode;
  * error) are cut to {@value #MAX_TEXT} characters for the others — the experiment page shows them whole — and an
  * event still too long goes as its experiment id alone. A listener that loses its connection (the database
  * restarting, its backend terminated) connects and listens again, backing off; events published while it is down
- * are lost for this instance's live pages, and a reload shows the stored state.
+ * are lost for this instance's live pages, and a reload shows the stored state. Over 300 lines because sending,
+ * fitting a payload to PostgreSQL's limit, and the listening connection with its reconnects are one channel.
  */
 @Repository
 class ExperimentEventChannel implements SmartLifecycle {
