@@ -196,9 +196,10 @@ public class AgentCoordinator implements SmartLifecycle {
      * @throws IllegalStateException if another instance runs it
      */
     void refuseIfRunElsewhere(String name, String host) {
-        Optional<Instant> seen = agents.builtInHeartbeat(name);
+        Optional<AgentRecord> known = agents.findBuiltIn(name).filter(a -> !"LOST".equals(a.status()));
+        Optional<Instant> seen = known.map(AgentRecord::lastHeartbeat);
         if (seen.isEmpty() || seen.get().isBefore(agents.databaseNow().minus(settings.heartbeatTimeout()))
-                || ranByAProcessGone(name, host)) {
+                || ranByAProcessGone(known.get(), host)) {
             return;
         }
         long watchMillis = 2 * watchPeriodMillis() + 1000;
@@ -212,7 +213,8 @@ public class AgentCoordinator implements SmartLifecycle {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while checking built-in agent '" + name + "'", e);
             }
-            Optional<Instant> now = agents.builtInHeartbeat(name);
+            Optional<Instant> now = agents.findBuiltIn(name).filter(a -> !"LOST".equals(a.status()))
+                    .map(AgentRecord::lastHeartbeat);
             if (now.isPresent() && !now.equals(seen)) {
                 throw new IllegalStateException("another service instance runs the built-in agent '" + name
                         + "' (its heartbeat went on while this one started): give this instance a name of its own "
@@ -222,11 +224,10 @@ public class AgentCoordinator implements SmartLifecycle {
         }
     }
 
-    /** Whether built-in agent {@code name} was run on {@code host} (this one) by another process, gone now. */
-    private boolean ranByAProcessGone(String name, String host) {
-        Optional<AgentRecord> agent = agents.findBuiltIn(name);
-        String pid = agent.map(a -> a.environment().get(SERVICE_PID)).orElse(null);
-        if (pid == null || !agent.get().host().equals(host) || !pid.matches("[0-9]{1,18}")) {
+    /** Whether built-in agent {@code agent} was run on {@code host} (this one) by another process, gone now. */
+    private static boolean ranByAProcessGone(AgentRecord agent, String host) {
+        String pid = agent.environment().get(SERVICE_PID);
+        if (pid == null || !agent.host().equals(host) || !pid.matches("[0-9]{1,18}")) {
             return false;
         }
         long id = Long.parseLong(pid);

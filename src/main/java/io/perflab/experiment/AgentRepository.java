@@ -73,13 +73,6 @@ public class AgentRepository {
                 + "FETCH FIRST 1 ROWS ONLY").param(name).query(this::agent).optional();
     }
 
-    /** The last heartbeat of the built-in agent named {@code name}; empty if there is none, or it is lost. */
-    public Optional<Instant> builtInHeartbeat(String name) {
-        return jdbc.sql("SELECT last_heartbeat FROM agent WHERE name = ? AND built_in = TRUE AND status <> 'LOST' "
-                        + "ORDER BY id FETCH FIRST 1 ROWS ONLY").param(name)
-                .query((rs, row) -> ExperimentRepository.instant(rs, "last_heartbeat")).optional();
-    }
-
     /**
      * Marks built-in agent {@code id} lost as its service stops, unless it still holds a running experiment (the
      * watch of another instance ends that claim): it heartbeats no more, and a service that starts with its name

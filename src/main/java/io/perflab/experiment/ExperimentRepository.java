@@ -890,6 +890,10 @@ public class ExperimentRepository {
         return jdbc.sql(sql).params(params).update() == 1;
     }
 
+    /** Why an experiment that a crash or kill of its service cut short is INTERRUPTED. */
+    static final String INTERRUPTED_BY_RESTART = "the server stopped while this experiment ran; finished runs are "
+            + "kept, resume runs the rest";
+
     /**
      * After a crash or kill of a service: the experiments its built-in agent {@code agentId} left RUNNING (and those
      * of the release before agents, which name none) become INTERRUPTED; returns their ids. Experiments running on
@@ -901,7 +905,7 @@ public class ExperimentRepository {
                         + (agentId == null ? ")" : " OR agent_id = ?)"))
                 .params(agentId == null ? List.of() : List.of(agentId)).query(Long.class).list();
         for (long id : ids) {
-            endClaim(id, null, ExperimentStatus.INTERRUPTED, now, ExperimentScheduler.INTERRUPTED_BY_RESTART, false);
+            endClaim(id, null, ExperimentStatus.INTERRUPTED, now, INTERRUPTED_BY_RESTART, false);
         }
         return ids;
     }

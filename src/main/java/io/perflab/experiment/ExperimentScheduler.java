@@ -50,9 +50,6 @@ public class ExperimentScheduler implements SmartLifecycle {
     /** The longest the executor waits before it looks at the queue again, woken or not. */
     private static final Duration RECHECK = Duration.ofSeconds(30);
 
-    /** Why an experiment that a crash or kill of its service cut short is INTERRUPTED. */
-    static final String INTERRUPTED_BY_RESTART = "the server stopped while this experiment ran; finished runs are "
-            + "kept, resume runs the rest";
 
     private final ExperimentRepository store;
     private final ExperimentEvents events;
@@ -200,7 +197,7 @@ public class ExperimentScheduler implements SmartLifecycle {
         }
         // pages open on other instances showed them running
         interrupted.forEach(id -> events.publish(id, "status", Map.of("experimentId", id,
-                "status", ExperimentStatus.INTERRUPTED.name(), "message", INTERRUPTED_BY_RESTART)));
+                "status", ExperimentStatus.INTERRUPTED.name(), "message", ExperimentRepository.INTERRUPTED_BY_RESTART)));
         stopping = false;
         if (!runs) {
             log.info("The built-in agent is off (perflab.agents.built-in=false): remote agents run the experiments");

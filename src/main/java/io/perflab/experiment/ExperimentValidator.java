@@ -9,6 +9,7 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
+import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.InvalidSettingException;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
@@ -26,7 +27,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Turns an {@link ExperimentRequest} whose fields are each within bounds (Bean Validation, at the API and the
@@ -225,14 +225,13 @@ public class ExperimentValidator {
     /** The column a command variant's environment is stored in, as JSON ({@code V8}). */
     static final int MAX_STORED_ENVIRONMENT = 16_000;
 
-    private static final JsonMapper STORED_JSON = JsonMapper.builder().build();
 
     /**
      * Refuses a value whose JSON, as it is stored, exceeds its column: each entry within its own bound, together they
      * may not fit (50 variables of 4,000 characters), and the database's refusal answered 500.
      */
     private static void checkStoredLength(String field, Object value, int max) {
-        int length = STORED_JSON.writeValueAsString(value).length();
+        int length = RunnerJson.mapper().writeValueAsString(value).length();
         if (length > max) {
             throw InvalidInputException.of(field, "takes " + length + " characters as stored (as JSON); at most "
                     + max + " fit");

@@ -62,7 +62,7 @@ class SchedulerRestartTests {
 
         ExperimentRecord after = store.find(id).orElseThrow();
         assertThat(after.status()).isEqualTo(ExperimentStatus.INTERRUPTED);
-        assertThat(after.error()).isEqualTo(ExperimentScheduler.INTERRUPTED_BY_RESTART);
+        assertThat(after.error()).isEqualTo(ExperimentRepository.INTERRUPTED_BY_RESTART);
         assertThat(told).contains(id + " status INTERRUPTED");
     }
 }
