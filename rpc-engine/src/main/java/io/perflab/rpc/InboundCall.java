@@ -56,11 +56,10 @@ final class InboundCall implements Runnable {
      * write instead of after the whole body was built.
      */
     private ByteBuf invoke(ByteBuf req) {
-        int maxCapacity = (int) Math.min((long) WireFormat.LENGTH_FIELD_BYTES + connection.maxFrameBytes(),
-                Integer.MAX_VALUE);
-        ByteBuf resp = connection.alloc().ioBuffer(Math.min(connection.callBufferInitialBytes(), maxCapacity),
-                maxCapacity);
+        ByteBuf resp = connection.alloc().ioBuffer(connection.callBufferInitialBytes(),
+                connection.responseMaxCapacity());
         WireFormat.beginResponse(resp);
+        int bodyBytes = req.readableBytes();
         RpcStatus status = RpcStatus.OK;
         String detail = null;
         try {
@@ -71,18 +70,17 @@ final class InboundCall implements Runnable {
         } catch (IndexOutOfBoundsException e) {
             if (ranPastTheEnd(e, req)) {
                 status = RpcStatus.INVALID_REQUEST;
-                detail = "request body too short: " + e.getMessage();
+                detail = "request body too short: the method read past its " + bodyBytes + " bytes";
             } else if (ranPastTheEnd(e, resp)) {
                 status = RpcStatus.REMOTE_ERROR;
-                detail = "the response does not fit in a frame of maxFrameBytes " + connection.maxFrameBytes()
-                        + ": " + e.getMessage();
+                detail = "the response does not fit in a frame of maxFrameBytes " + connection.maxFrameBytes();
             } else {
                 status = RpcStatus.REMOTE_ERROR;
-                detail = e.toString();
+                detail = "the method's handler went out of bounds: " + e.getMessage();
             }
         } catch (Throwable t) {
             status = RpcStatus.REMOTE_ERROR;
-            detail = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+            detail = t.getMessage() == null ? "the method's handler failed without saying why" : t.getMessage();
         }
         connection.metrics().callsHandled.increment();
         if (status != RpcStatus.OK) {

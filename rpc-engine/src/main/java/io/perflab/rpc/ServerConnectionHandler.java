@@ -39,6 +39,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
     private final boolean consolidated;
     private final int callBufferInitialBytes;
     private final int maxFrameBytes;
+    private final int responseMaxCapacity;
     private final ArrayDeque<InboundCall> recycledCalls;
     private final Queue<InboundCall> responseQueue;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -56,8 +57,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
         this.methods = methods;
         this.pool = pool;
         this.consolidated = options.flush() == EngineOptions.Flush.CONSOLIDATED;
-        this.callBufferInitialBytes = options.callBufferInitialBytes();
         this.maxFrameBytes = config.maxFrameBytes();
+        // a response buffer holds at most a frame (its length field and maxFrameBytes), and starts no larger
+        this.responseMaxCapacity = (int) Math.min((long) WireFormat.LENGTH_FIELD_BYTES + maxFrameBytes,
+                Integer.MAX_VALUE);
+        this.callBufferInitialBytes = Math.min(options.callBufferInitialBytes(), responseMaxCapacity);
         this.recycledCalls = options.callObjects() == EngineOptions.CallObjects.RECYCLED ? new ArrayDeque<>() : null;
         this.responseQueue = consolidated && pool != null ? PlatformDependent.newMpscQueue() : null;
     }
@@ -88,6 +92,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter impleme
 
     int maxFrameBytes() {
         return maxFrameBytes;
+    }
+
+    /** The most a response buffer may hold: one frame. */
+    int responseMaxCapacity() {
+        return responseMaxCapacity;
     }
 
     @Override

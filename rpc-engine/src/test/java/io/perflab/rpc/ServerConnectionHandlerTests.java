@@ -88,7 +88,8 @@ class ServerConnectionHandlerTests {
         r.body().release();
         TestFrames.Response tooShort = send(TestFrames.request(6, 0, "Probe.Capacity", new byte[2]));
         assertThat(tooShort.status()).isEqualTo(RpcStatus.INVALID_REQUEST);
-        assertThat(tooShort.text()).startsWith("request body too short: ").contains("+ length(4) exceeds writerIndex(");
+        assertThat(tooShort.text()).as("in words, not Netty's buffer")
+                .isEqualTo("request body too short: the method read past its 2 bytes");
         tooShort.body().release();
         assertThat(channel.isOpen()).isTrue();
     }
@@ -99,7 +100,7 @@ class ServerConnectionHandlerTests {
         TestFrames.Response r = send(TestFrames.request(9, 0, "Probe.CopyTooMuch",
                 ByteBuffer.allocate(4).putInt(4).array()));
         assertThat(r.status()).isEqualTo(RpcStatus.REMOTE_ERROR);
-        assertThat(r.text()).isEqualTo("java.lang.IndexOutOfBoundsException: Range [0, 0 + 4) out of bounds for "
+        assertThat(r.text()).isEqualTo("the method's handler went out of bounds: Range [0, 0 + 4) out of bounds for "
                 + "length 2");
         r.body().release();
         assertThat(channel.isOpen()).isTrue();
@@ -146,8 +147,7 @@ class ServerConnectionHandlerTests {
         assertThat(raw.capacity()).as("the answer's buffer").isLessThan(4096);
         TestFrames.Response r = TestFrames.Response.read(raw);
         assertThat(r.status()).isEqualTo(RpcStatus.REMOTE_ERROR);
-        assertThat(r.text()).startsWith("the response does not fit in a frame of maxFrameBytes 1048576: "
-                + "writerIndex(9) + minWritableBytes(1048576) exceeds maxCapacity(1048580)");
+        assertThat(r.text()).isEqualTo("the response does not fit in a frame of maxFrameBytes 1048576");
         r.body().release();
     }
 
