@@ -113,8 +113,9 @@ final class CommandTrial {
         TrialProcesses.Ending ending = processes.await(process, Optional.of(tag), timeout);
         long elapsedNanos = nanoClock.getAsLong() - startNanos;
         ResourceUsage usage = ResourceUsage.children().minus(before);
-        // before the output is drained: a process left running may hold the shell's pipes open
-        List<String> leftovers = tag.kill(process.pid());
+        // before the output is drained: a process left running may hold the shell's pipes open (a trial that timed
+        // out or was cancelled had them killed by processes.await)
+        List<String> leftovers = ending == TrialProcesses.Ending.EXITED ? tag.kill(process.pid()) : List.of();
         TrialOutput.drain(stderr, stdout);
         Instant end = clock.instant();
         String tail = TrialOutput.tail(stderr, stdout);

@@ -67,7 +67,6 @@ final class OutputTail {
         try (Reader reader = new InputStreamReader(stream, StandardCharsets.UTF_8)) {
             char[] chunk = new char[CHUNK_CHARS];
             StringBuilder line = new StringBuilder();
-            boolean inLine = false;
             boolean afterCarriageReturn = false;
             int read;
             while ((read = reader.read(chunk)) != -1) {
@@ -82,13 +81,11 @@ final class OutputTail {
                         end++;
                     }
                     line.append(chunk, from, Math.min(end - from, Math.max(0, lineChars - line.length())));
-                    inLine |= end > from;
                     if (end == read) {
                         break;
                     }
                     take(line.toString(), claim);
                     line.setLength(0);
-                    inLine = false;
                     from = end + 1;
                     if (chunk[end] == '\r') {
                         if (from < read && chunk[from] == '\n') {
@@ -99,7 +96,8 @@ final class OutputTail {
                     }
                 }
             }
-            if (inLine) {
+            // a last line without its line break (a line holds at least one character once begun)
+            if (line.length() > 0) {
                 take(line.toString(), claim);
             }
         } catch (IOException closed) {

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Without {@code /proc} (another Unix), nothing is found: leftovers are not killed, and on a timeout or a cancel
  * only the shell's descendants are; this is logged once, and each trial says so under {@value #LEFTOVERS}.
+ * Over 300 lines because finding, killing and waiting out the tagged processes reads {@code /proc} in one place.
  */
 final class ProcessTag {
 
@@ -53,17 +54,18 @@ final class ProcessTag {
     /** At most so many distinct names are listed; the count is always whole. */
     private static final int MAX_NAMES = 5;
     /**
-     * How long processes sent SIGKILL are waited for, in steps of a millisecond: nothing tells a process that is
-     * not their parent when they die, and one in an uninterruptible sleep may take a while.
+     * How long processes sent SIGKILL are waited for, in steps of {@link #STEP_NANOS} (5 s): nothing tells a process
+     * that is not their parent when they die, and one in an uninterruptible sleep may take a while.
      */
-    private static final int DEATH_STEPS = 5000;
-    private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int DEATH_STEPS = 1000;
+    /** A step of the waits: each rereads {@code /proc}, so it is not a spin beside a measurement. */
+    private static final long STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /**
      * How long a listing that found nothing is repeated while a process started since the trial began shows no
      * environment (one in the middle of an {@code execve}), in steps: a process that cleared its environment looks
-     * the same forever.
+     * the same forever (200 ms).
      */
-    private static final int EXEC_STEPS = 200;
+    private static final int EXEC_STEPS = 40;
     /** Clock ticks per second in {@code /proc}: {@code USER_HZ}, 100 on every Linux architecture PerfLab runs on. */
     private static final long TICKS_PER_SECOND = 100;
     /** Rounds of listing and killing at most: each kills what the ones before it had not found. */
@@ -130,6 +132,19 @@ final class ProcessTag {
         if (!available()) {
             return List.of();
         }
+        // an interrupted trial (a cancel) is cleaned up all the same: with the flag set, every wait would return at
+        // once and the loops below would spin
+        boolean interrupted = Thread.interrupted();
+        try {
+            return killAll(shell);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private List<String> killAll(long shell) {
         Map<Long, String> killed = new LinkedHashMap<>();
         int waited = 0;
         for (int round = 0; round < MAX_ROUNDS; round++) {

@@ -201,7 +201,7 @@ public final class CpuSampler {
             try {
                 drain("a background drain");
             } catch (RuntimeException | Error e) {
-                fail("a background drain failed: " + e);
+                fail("a background drain failed" + (e.getMessage() != null ? ": " + e.getMessage() : ""));
             }
         }
 
