@@ -100,7 +100,8 @@ final class JsonContent {
             }
             String message = firstLine(e.getOriginalMessage());
             if (message.startsWith("Duplicate Object property") && message.indexOf('"') >= 0) {
-                return "a key appears twice in one object: " + message.substring(message.indexOf('"')) + where;
+                String key = message.substring(message.indexOf('"'));
+                return "a key appears twice in one object: " + UploadText.excerpt(key) + where;
             }
             for (String context : new String[] {" (start marker at", " (for ", " [Source:", " at [Source:"}) {
                 int at = message.indexOf(context);

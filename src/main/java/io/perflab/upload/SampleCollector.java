@@ -39,8 +39,9 @@ final class SampleCollector {
             entry = new Entry(unit, higherIsBetter, new ArrayList<>());
             entries.put(key, entry);
         } else if (unit != null && entry.unit() != null && !unit.equals(entry.unit())) {
-            throw new InvalidUploadException((where == null ? "Metric '" : where + ": metric '") + key
-                    + "' is in unit '" + unit + "' here and in '" + entry.unit() + "' before; values in different "
+            throw new InvalidUploadException((where == null ? "Metric '" : where + ": metric '")
+                    + UploadText.excerpt(key) + "' is in unit '" + UploadText.excerpt(unit) + "' here and in '"
+                    + UploadText.excerpt(entry.unit()) + "' before; values in different "
                     + "units cannot be pooled. Give each unit its own metric, or convert the values to one unit.");
         }
         limits.samples(1);

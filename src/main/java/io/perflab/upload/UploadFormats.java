@@ -73,12 +73,8 @@ final class UploadFormats {
                             () -> checked(adapter(second).parse(with, ParsedUpload.WITH, null, limits.counter()),
                                     second)));
         }
-        List<ParsedUpload> sides;
-        try {
-            sides = adapter(first).parseSides(without, with, limits.counter(), limits.counter());
-        } catch (JsonContent.MalformedJsonException e) {
-            throw notJson(e, first, looksLikeJson(without) ? with : without);
-        }
+        // each adapter says of which file a fault is (inFile)
+        List<ParsedUpload> sides = adapter(first).parseSides(without, with, limits.counter(), limits.counter());
         return List.of(inFile(ParsedUpload.WITHOUT, without, first, () -> checked(sides.get(0), first)),
                 inFile(ParsedUpload.WITH, with, first, () -> checked(sides.get(1), first)));
     }
