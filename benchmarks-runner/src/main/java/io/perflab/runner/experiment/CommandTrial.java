@@ -115,7 +115,7 @@ final class CommandTrial {
         ResourceUsage usage = ResourceUsage.children().minus(before);
         // before the output is drained: a process left running may hold the shell's pipes open (a trial that timed
         // out or was cancelled had them killed by processes.await)
-        List<String> leftovers = ending == TrialProcesses.Ending.EXITED ? tag.kill(process.pid()) : List.of();
+        List<String> leftovers = ending == TrialProcesses.Ending.EXITED ? tag.kill() : List.of();
         TrialOutput.drain(stderr, stdout);
         Instant end = clock.instant();
         String tail = TrialOutput.tail(stderr, stdout);

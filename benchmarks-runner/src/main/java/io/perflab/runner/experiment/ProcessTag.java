@@ -7,15 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * one inherits it, and {@code /proc/<pid>/environ} shows it whatever became of the process's parent. A background
  * job still running when the shell exits, a process that detached itself and was re-parented to init (which
  * {@link ProcessHandle#descendants()} no longer finds), a daemon that left the shell's session — all carry it, so
- * when a trial ends, the processes still alive that carry its tag are what the command left behind.
+ * when a trial ends, the processes still alive that carry its tag are what the command left behind. A process
+ * is killed only while its pid is still that of the process listed (the same start time), never another one that
+ * took the pid since.
  *
  * <p>A tag costs the measured run nothing. A session of its own ({@code setsid /bin/sh -c …}) would find processes
  * too, but the extra exec of {@code setsid} lands in every trial's CPU figures (about as much again as
@@ -35,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Without {@code /proc} (another Unix), nothing is found: leftovers are not killed, and on a timeout or a cancel
  * only the shell's descendants are; this is logged once, and each trial says so under {@value #LEFTOVERS}.
- * Over 300 lines because finding, killing and waiting out the tagged processes reads {@code /proc} in one place.
+ * Over 300 lines because finding, killing and waiting out the tagged processes reads {@code /proc} in one place,
+ * with what to kill ({@link #killListed}) decided apart, to be tested on records.
  */
 final class ProcessTag {
 
@@ -124,11 +127,10 @@ final class ProcessTag {
      * next trial starts on a quiet machine. Listing and killing repeat until a listing after their deaths finds no
      * other: one forked by a tagged process between a listing and its death is killed on the next round.
      *
-     * @param shell the pid of the trial's shell, left out of the names returned (its waiter ends it)
      * @return the names of the processes killed, in the order found; empty when none was left, or when nothing can
      *     be found ({@link #available()} is false)
      */
-    List<String> kill(long shell) {
+    List<String> kill() {
         if (!available()) {
             return List.of();
         }
@@ -136,7 +138,7 @@ final class ProcessTag {
         // once and the loops below would spin
         boolean interrupted = Thread.interrupted();
         try {
-            return killAll(shell);
+            return killAll();
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -144,30 +146,48 @@ final class ProcessTag {
         }
     }
 
-    private List<String> killAll(long shell) {
-        Map<Long, String> killed = new LinkedHashMap<>();
+    private List<String> killAll() {
+        List<Stat> killed = new ArrayList<>();
         int waited = 0;
         for (int round = 0; round < MAX_ROUNDS; round++) {
             // what was killed is gone first, so that this listing finds what it forked before it died
-            while (waited < DEATH_STEPS && killed.keySet().stream().anyMatch(ProcessTag::alive)) {
+            while (waited < DEATH_STEPS && killed.stream().anyMatch(listed -> stillRunning(listed, read(listed)))) {
                 LockSupport.parkNanos(STEP_NANOS);
                 waited++;
             }
-            Scan scan = scan(killed.keySet());
+            Scan scan = scan(killed);
             for (int step = 0; scan.found().isEmpty() && scan.undecided() && step < EXEC_STEPS; step++) {
                 LockSupport.parkNanos(STEP_NANOS);
-                scan = scan(killed.keySet());
+                scan = scan(killed);
             }
             if (scan.found().isEmpty()) {
                 break;
             }
             for (Stat process : scan.found()) {
-                killed.put(process.pid(), process.name());
-                ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
+                killed.add(process);
+                killListed(process, ProcessHandle.of(process.pid()), () -> read(process),
+                        ProcessHandle::destroyForcibly);
             }
         }
-        killed.remove(shell);
-        return List.copyOf(killed.values());
+        return killed.stream().map(Stat::name).toList();
+    }
+
+    /**
+     * Has {@code destroy} kill {@code listed} if it still runs, never a process that took its pid since it was listed.
+     * {@code handle}, of the pid's process now, is taken before {@code now} rereads the pid's stat: if that still shows
+     * the listed start time, the handle is of the listed process, and the JDK's destroy signals it only while its pid
+     * has the start time the handle was taken with ({@code ProcessHandleImpl.destroy0} rereads it), so not once the
+     * pid is reused either. Returns whether {@code destroy} was asked to.
+     */
+    static boolean killListed(Stat listed, Optional<ProcessHandle> handle, Supplier<Optional<Stat>> now,
+                              Predicate<ProcessHandle> destroy) {
+        return handle.isPresent() && stillRunning(listed, now.get()) && destroy.test(handle.get());
+    }
+
+    /** Whether {@code now}, a later reading of {@code listed}'s pid, shows that same process, still running. */
+    static boolean stillRunning(Stat listed, Optional<Stat> now) {
+        return now.filter(stat -> stat.alive() && stat.pid() == listed.pid()
+                && stat.startTicks() == listed.startTicks()).isPresent();
     }
 
     /**
@@ -197,7 +217,7 @@ final class ProcessTag {
     }
 
     /** The live processes carrying this tag, but for those in {@code known}; never this JVM. */
-    private Scan scan(Set<Long> known) {
+    private Scan scan(Collection<Stat> known) {
         byte[] entry = ("\0" + VARIABLE + "=" + value + "\0").getBytes(StandardCharsets.ISO_8859_1);
         long self = ProcessHandle.current().pid();
         List<Stat> found = new ArrayList<>();
@@ -209,8 +229,7 @@ final class ProcessTag {
                     continue;
                 }
                 long pid = Long.parseLong(name);
-                Optional<byte[]> environment = pid == self || known.contains(pid) ? Optional.empty()
-                        : environment(directory);
+                Optional<byte[]> environment = pid == self ? Optional.empty() : environment(directory);
                 if (environment.isEmpty()) {
                     continue;
                 }
@@ -218,7 +237,8 @@ final class ProcessTag {
                 if (carries || environment.get().length == 0) {
                     Optional<Stat> stat = Stat.read(directory, pid).filter(Stat::alive);
                     if (carries) {
-                        stat.ifPresent(found::add);
+                        stat.filter(s -> known.stream().noneMatch(listed -> stillRunning(listed, Optional.of(s))))
+                                .ifPresent(found::add);
                     } else {
                         undecided |= stat.filter(s -> !s.kernelThread() && s.startTicks() >= startTicks).isPresent();
                     }
@@ -258,8 +278,9 @@ final class ProcessTag {
         return false;
     }
 
-    private static boolean alive(long pid) {
-        return Stat.read(PROC.resolve(Long.toString(pid)), pid).map(Stat::alive).orElse(false);
+    /** The stat of {@code listed}'s pid now; empty if no process has it. */
+    private static Optional<Stat> read(Stat listed) {
+        return Stat.read(PROC.resolve(Long.toString(listed.pid())), listed.pid());
     }
 
     /**

@@ -43,7 +43,7 @@ final class TrialProcesses {
 
     private static void kill(Process process, Optional<ProcessTag> tag) {
         ProcessTree.kill(process.toHandle());
-        tag.ifPresent(started -> started.kill(process.pid()));
+        tag.ifPresent(ProcessTag::kill);
     }
 
     boolean isCancelled() {
