@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * one inherits it, and {@code /proc/<pid>/environ} shows it whatever became of the process's parent. A background
  * job still running when the shell exits, a process that detached itself and was re-parented to init (which
  * {@link ProcessHandle#descendants()} no longer finds), a daemon that left the shell's session — all carry it, so
- * when a trial ends, the processes still alive that carry its tag are what the command left behind. A process
- * is killed only while its pid is still that of the process listed (the same start time), never another one that
- * took the pid since.
+ * when a trial ends, the processes still alive that carry its tag are what the command left behind. Only the
+ * environments of processes started since the tag was made are read, and a process is killed only while its pid
+ * is still that of the process listed (the same start time), never another one that took the pid since.
  *
  * <p>A tag costs the measured run nothing. A session of its own ({@code setsid /bin/sh -c …}) would find processes
  * too, but the extra exec of {@code setsid} lands in every trial's CPU figures (about as much again as
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p>Without {@code /proc} (another Unix), nothing is found: leftovers are not killed, and on a timeout or a cancel
  * only the shell's descendants are; this is logged once, and each trial says so under {@value #LEFTOVERS}.
  * Over 300 lines because finding, killing and waiting out the tagged processes reads {@code /proc} in one place,
- * with what to kill ({@link #killListed}) decided apart, to be tested on records.
+ * with what to read ({@link #judge}) and what to kill ({@link #killListed}) decided apart, to be tested on records.
  */
 final class ProcessTag {
 
@@ -75,11 +75,17 @@ final class ProcessTag {
     private static final int MAX_ROUNDS = 100;
 
     private final String value;
-    /** When the tag was made, in clock ticks since boot (a tick early); no process carrying it started before. */
+    /** {@code \0}{@value #VARIABLE}{@code =value\0}, as {@link #contains} finds it in an environment block. */
+    private final byte[] entry;
+    /**
+     * When the tag was made, in clock ticks since boot (a tick early); no process carrying it started before, so the
+     * environments of processes started before are not read.
+     */
     private final long startTicks;
 
-    private ProcessTag(String value, long startTicks) {
+    ProcessTag(String value, long startTicks) {
         this.value = value;
+        this.entry = ("\0" + VARIABLE + "=" + value + "\0").getBytes(StandardCharsets.ISO_8859_1);
         this.startTicks = startTicks;
     }
 
@@ -206,48 +212,50 @@ final class ProcessTag {
         return killed.size() + " killed: " + listed + (names.size() > MAX_NAMES ? ", …" : "");
     }
 
-    /**
-     * A listing of {@code /proc}.
-     *
-     * @param found the live processes carrying the tag
-     * @param undecided whether a live process started since the tag was made showed no environment at all: one in
-     *     the middle of an {@code execve}, whose new environment is not in place yet, looks so
-     */
+    /** A listing of {@code /proc}: the processes {@link Verdict#TAGGED}, and whether one was undecided. */
     private record Scan(List<Stat> found, boolean undecided) {
     }
 
     /** The live processes carrying this tag, but for those in {@code known}; never this JVM. */
     private Scan scan(Collection<Stat> known) {
-        byte[] entry = ("\0" + VARIABLE + "=" + value + "\0").getBytes(StandardCharsets.ISO_8859_1);
         long self = ProcessHandle.current().pid();
         List<Stat> found = new ArrayList<>();
         boolean undecided = false;
         try (Stream<Path> entries = Files.list(PROC)) {
             for (Path directory : (Iterable<Path>) entries::iterator) {
                 String name = directory.getFileName().toString();
-                if (name.isEmpty() || !name.chars().allMatch(Character::isDigit)) {
+                if (name.isEmpty() || !name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
                     continue;
                 }
-                long pid = Long.parseLong(name);
-                Optional<byte[]> environment = pid == self ? Optional.empty() : environment(directory);
-                if (environment.isEmpty()) {
-                    continue;
-                }
-                boolean carries = contains(environment.get(), entry);
-                if (carries || environment.get().length == 0) {
-                    Optional<Stat> stat = Stat.read(directory, pid).filter(Stat::alive);
-                    if (carries) {
-                        stat.filter(s -> known.stream().noneMatch(listed -> stillRunning(listed, Optional.of(s))))
-                                .ifPresent(found::add);
-                    } else {
-                        undecided |= stat.filter(s -> !s.kernelThread() && s.startTicks() >= startTicks).isPresent();
-                    }
+                Optional<Stat> stat = Stat.read(directory, Long.parseLong(name));
+                switch (judge(stat, known, () -> environment(directory))) {
+                    case TAGGED -> found.add(stat.orElseThrow());
+                    case UNDECIDED -> undecided = true;
+                    case OTHER -> { }
                 }
             }
         } catch (IOException | UncheckedIOException e) {
             log.debug("cannot list {}: {}", PROC, e.getMessage());
         }
         return new Scan(found, undecided);
+    }
+
+    /** What a process is to a listing: one carrying the tag, one that may yet show it, or another. */
+    enum Verdict { TAGGED, UNDECIDED, OTHER }
+
+    /**
+     * What the process whose stat is {@code stat} (empty if it is gone) is to this tag. Its {@code environment} is
+     * read only if it runs, is no kernel thread, started since the tag was made and is not {@code known} (killed
+     * already): no other process can carry the tag, and the environments of others are not this trial's to read. One
+     * that shows no environment at all is undecided: one in the middle of an {@code execve} looks so.
+     */
+    Verdict judge(Optional<Stat> stat, Collection<Stat> known, Supplier<Optional<byte[]>> environment) {
+        if (stat.filter(s -> s.alive() && !s.kernelThread() && s.startTicks() >= startTicks).isEmpty()
+                || known.stream().anyMatch(listed -> stillRunning(listed, stat))) {
+            return Verdict.OTHER;
+        }
+        return environment.get().map(block -> contains(block, entry) ? Verdict.TAGGED
+                : block.length == 0 ? Verdict.UNDECIDED : Verdict.OTHER).orElse(Verdict.OTHER);
     }
 
     /** The environment block of the process in {@code directory}; empty if it is gone or another user's. */
