@@ -199,12 +199,17 @@ public final class AgentProtocol {
         public static final int MAX_ENVIRONMENT_ENTRIES = 100;
         /** The longest environment value a trial posts; the service refuses longer ones. */
         public static final int MAX_ENVIRONMENT_VALUE = 8000;
+        /**
+         * The longest environment key a trial posts; the service refuses longer ones. A command's output may name
+         * longer ones (its {@code machine} keys come as {@code output.<key>}).
+         */
+        public static final int MAX_ENVIRONMENT_KEY = 100;
 
         /**
          * A runner's result as posted, its environment cut to what the service takes (the first {@value
-         * #MAX_ENVIRONMENT_ENTRIES} entries, each value to {@value #MAX_ENVIRONMENT_VALUE} characters, the
-         * characters it refuses shown as {@code ?}: see {@link #printable}), as the service's own store keeps what
-         * fits.
+         * #MAX_ENVIRONMENT_ENTRIES} entries, each key to {@value #MAX_ENVIRONMENT_KEY} and each value to {@value
+         * #MAX_ENVIRONMENT_VALUE} characters, the characters it refuses shown as {@code ?}: see {@link #printable}),
+         * as the service's own store keeps what fits. Two keys that are one once cut keep the first one's value.
          */
         public static PostedTrial of(TrialResult result) {
             Map<String, PostedMetric> parsed = new LinkedHashMap<>();
@@ -212,8 +217,8 @@ public final class AgentProtocol {
                     new PostedMetric(metric.unit(), metric.higherIsBetter(), metric.values())));
             Map<String, String> environment = new LinkedHashMap<>();
             result.environment().entrySet().stream().filter(e -> !e.getKey().isEmpty())
-                    .limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.put(printable(e.getKey(), false),
-                            e.getValue() == null ? null
+                    .limit(MAX_ENVIRONMENT_ENTRIES).forEach(e -> environment.putIfAbsent(
+                            printable(Texts.cut(e.getKey(), MAX_ENVIRONMENT_KEY), false), e.getValue() == null ? null
                                     : printable(Texts.cut(e.getValue(), MAX_ENVIRONMENT_VALUE), true)));
             PairPosition pair = result.pair();
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),

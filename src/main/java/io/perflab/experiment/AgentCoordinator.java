@@ -568,9 +568,11 @@ public class AgentCoordinator implements SmartLifecycle {
                     + " entries");
         }
         result.environment().forEach((key, value) -> {
-            if (key.isEmpty() || key.length() > 100 || value == null || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
-                throw InvalidInputException.of(prefix + "environment", "keys of 1 to 100 and values of at most "
-                        + MAX_TRIAL_ENVIRONMENT_VALUE + " characters");
+            if (key.isEmpty() || key.length() > PostedTrial.MAX_ENVIRONMENT_KEY || value == null
+                    || value.length() > MAX_TRIAL_ENVIRONMENT_VALUE) {
+                throw InvalidInputException.of(prefix + "environment", "keys of 1 to "
+                        + PostedTrial.MAX_ENVIRONMENT_KEY + " and values of at most " + MAX_TRIAL_ENVIRONMENT_VALUE
+                        + " characters");
             }
             if (!key.equals(PostedTrial.printable(key, false))) {
                 throw InvalidInputException.of(prefix + "environment", "keys are printable text: no control or "

@@ -45,6 +45,10 @@ class AgentProtocolTests {
         recorded.put("out\u0007put", "x");
         recorded.put("", "no key");
         recorded.put("long", "x".repeat(PostedTrial.MAX_ENVIRONMENT_VALUE - 2) + "😀😀");
+        // a command's output naming a long machine key, and another that is the same key once cut
+        String longKey = "output." + "k".repeat(PostedTrial.MAX_ENVIRONMENT_KEY);
+        recorded.put(longKey + "1", "first");
+        recorded.put(longKey + "2", "second");
         TrialResult result = new TrialResult("without", 0, TrialStatus.OK, Instant.EPOCH, Instant.EPOCH, 1,
                 Map.of("x", 1.0), recorded, null);
 
@@ -54,6 +58,9 @@ class AgentProtocolTests {
                 .containsEntry("out?put", "x").doesNotContainKey("");
         // cut before the emoji whose first half the limit falls on (the half was posted as '?')
         assertThat(posted.get("long")).hasSize(PostedTrial.MAX_ENVIRONMENT_VALUE - 1).endsWith("xx…");
+        assertThat(posted.keySet()).allSatisfy(key -> assertThat(key).hasSizeLessThanOrEqualTo(
+                PostedTrial.MAX_ENVIRONMENT_KEY));
+        assertThat(posted).containsEntry(longKey.substring(0, PostedTrial.MAX_ENVIRONMENT_KEY - 1) + "…", "first");
     }
 
     @Test
