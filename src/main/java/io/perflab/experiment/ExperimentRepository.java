@@ -37,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -53,6 +55,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Repository
 public class ExperimentRepository {
+
+    private static final Logger log = LoggerFactory.getLogger(ExperimentRepository.class);
 
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
             + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
@@ -1145,14 +1149,25 @@ public class ExperimentRepository {
                 HostLabels.parse(rs.getString("host_labels")), rs.getObject("agent_id", Long.class));
     }
 
-    /** The stored targets and budget of a paired design. */
+    /**
+     * The stored targets and budget of a paired design. A target whose text does not read back (earlier releases
+     * stored 1.7976e308 % rounded to 1.798e+308 %, which overflows) is left out, with a warning: its row failed
+     * every read, and with it every list of experiments and the row's own deletion.
+     */
     private PairedStopping stopping(ResultSet rs) throws SQLException {
         String targets = rs.getString("targets");
         int budget = rs.getInt("budget_seconds");
         Optional<Duration> limit = rs.wasNull() ? Optional.empty() : Optional.of(Duration.ofSeconds(budget));
-        List<SequentialStopping.Target> parsed = targets == null ? List.of()
-                : json.readValue(targets, new TypeReference<List<String>>() { }).stream()
-                        .map(SequentialStopping.Target::parse).toList();
+        List<SequentialStopping.Target> parsed = new ArrayList<>();
+        for (String text : targets == null ? List.<String>of()
+                : json.readValue(targets, new TypeReference<List<String>>() { })) {
+            try {
+                parsed.add(SequentialStopping.Target.parse(text));
+            } catch (IllegalArgumentException e) {
+                log.warn("Experiment {}: its stored target is left out, it cannot be read: {}", rs.getLong("id"),
+                        e.getMessage());
+            }
+        }
         return new PairedStopping(parsed, limit);
     }
 

@@ -46,7 +46,9 @@ public final class PairedInput {
      * @throws IllegalArgumentException naming the forms a target takes, or the metrics it may name
      */
     public static SequentialStopping.Target target(String text, List<String> known) {
-        SequentialStopping.Target target = SequentialStopping.Target.parse(text);
+        // a target is stored as its text: check the target that text reads back as
+        SequentialStopping.Target target = SequentialStopping.Target.parse(SequentialStopping.Target.parse(text)
+                .toString());
         if (!known.isEmpty() && !known.contains(target.metric())) {
             throw new IllegalArgumentException("unknown metric '" + target.metric() + "'; one of "
                     + String.join(", ", known));

@@ -8,6 +8,7 @@ import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.SequentialLook;
 import io.perflab.stats.SequentialPlan;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -287,9 +288,20 @@ public final class SequentialStopping implements PairStoppingRule {
             }
         }
 
+        /**
+         * {@code METRIC:PERCENT%} or {@code METRIC:settled}, which {@link #parse} reads back as this very target: it
+         * is how a target is stored. A half-width rounded for display read back as another (0.12345 as 0.1235), or
+         * as no number at all (1.7976e308 as 1.798e+308, which overflows).
+         */
         @Override
         public String toString() {
-            return metric + (halfWidthPercent == 0 ? ":settled" : ":" + Display.value(halfWidthPercent).strip() + "%");
+            return metric + (halfWidthPercent == 0 ? ":settled" : ":" + exactly(halfWidthPercent) + "%");
+        }
+
+        /** A decimal that parses back to {@code value}: plain while short ({@code 1}, {@code 0.12345}), else E form. */
+        private static String exactly(double value) {
+            String plain = BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+            return plain.length() <= 20 ? plain : Double.toString(value);
         }
     }
 

@@ -126,6 +126,36 @@ class ExperimentRepositoryTests {
     }
 
     @Test
+    void aTargetReadsBackAsTheVeryNumberItWasQueuedWith() {
+        long id = insertDuet(List.of(SequentialStopping.Target.parse("cpu_us_per_req:1.7976e308%"),
+                SequentialStopping.Target.parse("user_cpu_us_per_req:0.12345%")));
+
+        assertThat(repository.find(id).orElseThrow().stopping().targets()).containsExactly(
+                new SequentialStopping.Target("cpu_us_per_req", 1.7976e308),
+                new SequentialStopping.Target("user_cpu_us_per_req", 0.12345));
+    }
+
+    /**
+     * A target stored in a form that does not read back (1.798e+308 % overflows) made every read of its row throw:
+     * the list of experiments failed for everyone, and the row could not even be deleted. It is left out of what
+     * is read; the rest of the row, and every other row, reads as before.
+     */
+    @Test
+    void aStoredTargetThatCannotBeReadLeavesItsRowListedAndDeletable() {
+        long id = insertDuet();
+        jdbc.sql("UPDATE experiment SET targets = ?, status = 'FAILED' WHERE id = ?")
+                .params("[\"cpu_us_per_req:1.798e+308%\", \"user_cpu_us_per_req:settled\"]", id).update();
+
+        ExperimentRecord read = repository.find(id).orElseThrow();
+
+        assertThat(read.stopping().targetTexts()).containsExactly("user_cpu_us_per_req:settled");
+        assertThat(read.stopping().budget()).contains(Duration.ofMinutes(6));
+        assertThat(repository.list(ExperimentFilter.ALL, 0, 1000)).extracting(ExperimentRecord::id).contains(id);
+        assertThat(repository.delete(id)).isTrue();
+        assertThat(repository.find(id)).isEmpty();
+    }
+
+    @Test
     void aPairIsStoredWholeAndReadsBackAsTheRunnerReportedIt() {
         long id = insertDuet();
         PairResult first = PairedFixtures.pair(0, "cpu_us_per_req", new double[] {30.0, 31.0},
@@ -249,14 +279,17 @@ class ExperimentRepositoryTests {
     }
 
     private long insertDuet() {
+        return insertDuet(List.of(SequentialStopping.Target.parse("cpu_us_per_req:1.5%"),
+                SequentialStopping.Target.parse("user_cpu_us_per_req:settled")));
+    }
+
+    private long insertDuet(List<SequentialStopping.Target> targets) {
         Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
         ExperimentPlan plan = ExperimentPlan.of(
                         EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload),
                         EngineVariant.of(EngineOptions.defaults(), workload), 3)
                 .withDesign(ExperimentDesign.DUET, 2);
-        PairedStopping stopping = new PairedStopping(List.of(SequentialStopping.Target.parse("cpu_us_per_req:1.5%"),
-                SequentialStopping.Target.parse("user_cpu_us_per_req:settled")),
-                java.util.Optional.of(Duration.ofMinutes(6)));
+        PairedStopping stopping = new PairedStopping(targets, java.util.Optional.of(Duration.ofMinutes(6)));
         return repository.insert(new ExperimentSpec("duet", null, ExperimentKind.ENGINE, null, plan, stopping),
                 ExperimentStatus.QUEUED, "tester", T0);
     }

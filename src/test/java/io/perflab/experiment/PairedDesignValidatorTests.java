@@ -67,6 +67,18 @@ class PairedDesignValidatorTests {
                         "reqs_per_sec_adj", 0));
     }
 
+    /** A target's half-width is stored as a text that reads back as the very number that was checked. */
+    @Test
+    void aTargetIsStoredAsTheNumberThatWasChecked() {
+        ExperimentSpec spec = validator.validate(paired("duet", 4, null,
+                List.of("cpu_us_per_req:1.7976e308%", "user_cpu_us_per_req:0.12345%"), null), false);
+
+        assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:1.7976E308%",
+                "user_cpu_us_per_req:0.12345%");
+        assertThat(spec.stopping().targetTexts().stream().map(SequentialStopping.Target::parse).toList())
+                .isEqualTo(spec.stopping().targets());
+    }
+
     @Test
     void anAlternatingCommandExperimentIsAccepted() {
         ExperimentSpec spec = validator.validate(request("command", "Alternating", null, null, 4, 2, null, null),

@@ -142,6 +142,25 @@ class SequentialStoppingTests {
                 .hasMessage("a stopping rule needs a target or a budget");
     }
 
+    /**
+     * A target is stored as its text: one rounded to four digits read back as another half-width (0.12345 % as
+     * 0.1235 %), or as no number at all (1.7976e308 % as 1.798e+308 %, which overflows), and every read of its
+     * experiment failed.
+     */
+    @Test
+    void aTargetsTextReadsBackAsTheVeryTargetItWasMadeFrom() {
+        for (String text : List.of("1.7976e308%", "0.12345%", "1e-7%", "4.9e-324%", "123456789.125%", "1%", "2.50%",
+                "settled")) {
+            SequentialStopping.Target target = SequentialStopping.Target.parse(CPU + ":" + text);
+
+            assertThat(SequentialStopping.Target.parse(target.toString())).as(text + " → " + target)
+                    .isEqualTo(target);
+        }
+        assertThat(SequentialStopping.Target.parse(CPU + ":0.12345%")).hasToString(CPU + ":0.12345%");
+        assertThat(SequentialStopping.Target.parse(CPU + ":1%")).hasToString(CPU + ":1%");
+        assertThat(SequentialStopping.Target.parse(CPU + ":2.50%")).hasToString(CPU + ":2.5%");
+    }
+
     @Test
     void aResumedRuleGoesOnFromItsEarlierLooksOverTheSameNumberOfPairs() {
         List<PairResult> pairs = new ArrayList<>();
