@@ -230,7 +230,7 @@ public class ExperimentValidator {
      * Refuses a value whose JSON, as it is stored, exceeds its column: each entry within its own bound, together they
      * may not fit (50 variables of 4,000 characters), and the database's refusal answered 500.
      */
-    private static void checkStoredLength(String field, Object value, int max) {
+    static void checkStoredLength(String field, Object value, int max) {
         int length = RunnerJson.mapper().writeValueAsString(value).length();
         if (length > max) {
             throw InvalidInputException.of(field, "takes " + length + " characters as stored (as JSON); at most "

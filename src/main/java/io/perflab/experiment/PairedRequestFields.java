@@ -20,6 +20,9 @@ import java.util.Optional;
  */
 final class PairedRequestFields {
 
+    /** The column the targets are stored in, as JSON ({@code V7}). */
+    static final int MAX_STORED_TARGETS = 2000;
+
     private PairedRequestFields() {
     }
 
@@ -72,13 +75,24 @@ final class PairedRequestFields {
         List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.PAIRED_ENGINE
                 : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
         List<SequentialStopping.Target> targets = new ArrayList<>();
+        Map<String, String> textByMetric = new LinkedHashMap<>();
         for (String text : request.target() == null ? List.<String>of() : request.target()) {
+            SequentialStopping.Target target;
             try {
-                targets.add(PairedInput.target(text, known));
+                target = PairedInput.target(text, known);
             } catch (IllegalArgumentException e) {
                 throw InvalidInputException.of("target", e.getMessage());
             }
+            // looks are made per metric: a second target on one never had its own, and nothing stopped early
+            String first = textByMetric.putIfAbsent(target.metric(), text);
+            if (first != null) {
+                throw InvalidInputException.of("target", "names the metric '" + target.metric() + "' twice ('"
+                        + first + "' and '" + text + "'); give each metric one target");
+            }
+            targets.add(target);
         }
+        PairedStopping stopping = new PairedStopping(targets, Optional.empty());
+        ExperimentValidator.checkStoredLength("target", stopping.targetTexts(), MAX_STORED_TARGETS);
         Optional<Duration> budget = Optional.empty();
         if (request.budget() != null) {
             try {

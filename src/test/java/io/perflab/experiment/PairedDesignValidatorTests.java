@@ -79,6 +79,36 @@ class PairedDesignValidatorTests {
                 .isEqualTo(spec.stopping().targets());
     }
 
+    /** Looks are made per metric: a second target on the same metric never had one, and nothing stopped early. */
+    @Test
+    void aMetricTargetedTwiceIsRefusedNamingTheMetric() {
+        assertRefused(paired("duet", 4, null, List.of("cpu_us_per_req:1%", "sys_cpu_us_per_req:settled",
+                "cpu_us_per_req:settled"), null), "target", "names the metric 'cpu_us_per_req' twice "
+                + "('cpu_us_per_req:1%' and 'cpu_us_per_req:settled')");
+    }
+
+    /** Twenty targets of a command's own metrics, each within its bound, took more than their column holds: a 500. */
+    @Test
+    void targetsThatDoNotFitTheirColumnAreRefused() {
+        ExperimentValidator reading = new ExperimentValidator(new CommandExperimentsPolicy(true),
+                new JvmFlagPolicy(false), new io.perflab.upload.OutputMetricsReader());
+        List<String> targets = java.util.stream.IntStream.range(0, 20)
+                .mapToObj(i -> "metric_" + i + "_" + "x".repeat(120) + ":settled").toList();
+        ExperimentRequest request = new ExperimentRequest("paired", null, "command", null, null, null, null, null,
+                null, "true", "sleep 0", null, null, null, null, null, "jmh", null, null, null, null, "alternating",
+                4, null, targets, null);
+
+        assertThatThrownBy(() -> reading.validate(request, true))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.problems()).singleElement()
+                        .satisfies(p -> {
+                            assertThat(p.field()).isEqualTo("target");
+                            assertThat(p.message()).contains("as stored (as JSON); at most 2000 fit");
+                        }));
+        assertThat(reading.validate(new ExperimentRequest("paired", null, "command", null, null, null, null, null,
+                null, "true", "sleep 0", null, null, null, null, null, "jmh", null, null, null, null, "alternating",
+                4, null, targets.subList(0, 10), null), true).stopping().targets()).hasSize(10);
+    }
+
     @Test
     void anAlternatingCommandExperimentIsAccepted() {
         ExperimentSpec spec = validator.validate(request("command", "Alternating", null, null, 4, 2, null, null),
