@@ -219,12 +219,15 @@ public class ExperimentValidator {
                         + arg + "'");
             }
         }
+        checkStoredLength(field, args, MAX_STORED_JVM_ARGS);
         return List.copyOf(args);
     }
 
     /** The column a command variant's environment is stored in, as JSON ({@code V8}). */
     static final int MAX_STORED_ENVIRONMENT = 16_000;
 
+    /** The column an engine variant's JVM flags are stored in, as JSON ({@code V2}). */
+    static final int MAX_STORED_JVM_ARGS = 4000;
 
     /**
      * Refuses a value whose JSON, as it is stored, exceeds its column: each entry within its own bound, together they

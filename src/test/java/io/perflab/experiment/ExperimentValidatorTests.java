@@ -151,6 +151,28 @@ class ExperimentValidatorTests {
                 List.of("Xmx1g"), null, null, null, null, null, null, null, null), validator, "withoutJvmArgs");
     }
 
+    /**
+     * Twenty allowed flags of 200 characters each pass their own checks, but their JSON does not fit the 4,000
+     * characters of their column: the insert failed with a 500 naming no field.
+     */
+    @Test
+    void jvmFlagsThatDoNotFitTheirColumnAreRefusedNamingTheField() {
+        List<String> flags = java.util.stream.IntStream.range(0, 20)
+                .mapToObj(i -> String.format("-Dio.netty.p%02d%s=%s", i, "x".repeat(85), "y".repeat(100))).toList();
+        assertThat(flags).allSatisfy(flag -> assertThat(flag).hasSize(200));
+
+        for (String field : List.of("withoutJvmArgs", "withJvmArgs")) {
+            ExperimentRequest request = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
+                    field.equals("withoutJvmArgs") ? flags : null, field.equals("withJvmArgs") ? flags : null, null,
+                    null, null, null, null, null, null);
+            assertBadRequest(request, validator, field + ": takes 4061 characters as stored (as JSON); at most "
+                    + "4000 fit");
+        }
+        ExperimentRequest fits = new ExperimentRequest("t", null, null, "sync-completion", null, null, null, null,
+                flags.subList(0, 19), null, null, null, null, null, null, null);
+        assertThat(((EngineVariant) validator.validate(fits, false).plan().with()).jvmArgs()).hasSize(19);
+    }
+
     @Test
     void rawJvmFlagsNeedTheSettingAndAnAdministrator() {
         ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
