@@ -113,6 +113,7 @@ public class ExperimentValidator {
                 throw InvalidInputException.of("preset", "presets are engine experiments; a command experiment "
                         + "takes 'withoutCommand' and 'withCommand'");
             }
+            refuseEngineSettings(request);
             Optional<String> format = metricsFormat(request.metricsFormat());
             without = commandVariant("without", required("withoutCommand", request.withoutCommand()), format,
                     request.withoutDirectory(), request.withoutEnvironment());
@@ -325,6 +326,25 @@ public class ExperimentValidator {
             if (value != null) {
                 throw InvalidInputException.of(field, "applies to command experiments (\"kind\": \"command\"); an "
                         + "engine experiment runs PerfLab's engine");
+            }
+        });
+    }
+
+    /**
+     * A command experiment sets no field of an engine experiment: it would never be read. A field sent empty (an
+     * empty object or list) sets nothing and passes.
+     */
+    private static void refuseEngineSettings(ExperimentRequest request) {
+        Map<String, Boolean> given = new LinkedHashMap<>();
+        given.put("workload", request.workload() != null && !request.workload().equals(WorkloadSettings.NONE));
+        given.put("without", request.without() != null && !request.without().isEmpty());
+        given.put("with", request.with() != null && !request.with().isEmpty());
+        given.put("withoutJvmArgs", request.withoutJvmArgs() != null && !request.withoutJvmArgs().isEmpty());
+        given.put("withJvmArgs", request.withJvmArgs() != null && !request.withJvmArgs().isEmpty());
+        given.forEach((field, set) -> {
+            if (set) {
+                throw InvalidInputException.of(field, "applies to engine experiments; a command experiment runs its "
+                        + "commands as they are, so leave it out");
             }
         });
     }

@@ -173,6 +173,35 @@ class ExperimentValidatorTests {
         assertThat(((EngineVariant) validator.validate(fits, false).plan().with()).jvmArgs()).hasSize(19);
     }
 
+    /**
+     * A command experiment runs commands, not the engine: its engine fields were accepted and never read. Each is
+     * refused by name; left out, or sent empty, they are not.
+     */
+    @Test
+    void aCommandExperimentRefusesEachEngineFieldByName() {
+        ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true),
+                new JvmFlagPolicy(false));
+        WorkloadSettings shortRun = settings(null, null, null, BigDecimal.valueOf(5));
+        Map<String, ExperimentRequest> requests = new java.util.LinkedHashMap<>();
+        requests.put("workload", commandRequest(null, null, shortRun, null, null));
+        requests.put("without", commandRequest(Map.of("completion", "monitor"), null, null, null, null));
+        requests.put("with", commandRequest(null, Map.of("completion", "monitor"), null, null, null));
+        requests.put("withoutJvmArgs", commandRequest(null, null, null, List.of("-Xmx1g"), null));
+        requests.put("withJvmArgs", commandRequest(null, null, null, null, List.of("-Xmx1g")));
+
+        requests.forEach((field, request) -> assertBadRequest(request, enabled, field + ": applies to engine "
+                + "experiments; a command experiment runs its commands"));
+        assertThat(enabled.validate(commandRequest(Map.of(), Map.of(), WorkloadSettings.NONE, List.of(), List.of()),
+                true).kind()).isEqualTo(ExperimentKind.COMMAND);
+    }
+
+    private static ExperimentRequest commandRequest(Map<String, String> without, Map<String, String> with,
+                                                    WorkloadSettings workload, List<String> withoutJvmArgs,
+                                                    List<String> withJvmArgs) {
+        return new ExperimentRequest("cmd", null, "command", null, without, with, workload, withoutJvmArgs,
+                withJvmArgs, "sleep 0.1", "sleep 0.2", 2, null, null, null, null);
+    }
+
     @Test
     void rawJvmFlagsNeedTheSettingAndAnAdministrator() {
         ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
