@@ -237,10 +237,13 @@ public class ExperimentService {
         }
     }
 
-    /** Queues a stopped experiment again; a command experiment's commands run again only for an administrator. */
+    /**
+     * Queues a stopped experiment again. What it runs is checked as a re-run of it would be: a command experiment's
+     * commands, or JVM flags beyond the allow-list, run again only for a caller who may queue them anew.
+     */
     public void resume(long id, boolean admin) {
         ExperimentRecord e = get(id);
-        if (e.kind() == ExperimentKind.COMMAND) {
+        if (e.kind() != ExperimentKind.UPLOAD) {
             validator.checkRerun(e.kind(), store.plan(e), admin);
         }
         if (!scheduler.resume(id)) {

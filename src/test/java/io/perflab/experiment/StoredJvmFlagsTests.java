@@ -1,0 +1,96 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.perflab.agent.HostLabels;
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.MetricsReader;
+import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.rpcbench.Workload;
+import io.perflab.system.InvalidInputException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.jdbc.test.autoconfigure.DataJdbcTest;
+import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
+import org.springframework.context.annotation.Import;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * JVM flags beyond the allow-list that an administrator stored while {@code perflab.trials.raw-jvm-flags} was on:
+ * they run again only as a new request of the same caller could, whether the experiment is re-run or resumed. The
+ * service is built by hand over the real schema; no trial runs.
+ */
+@DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:stored-jvm-flags-tests;DB_CLOSE_DELAY=-1")
+@AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+@Import({ExperimentRepository.class, SequentialLookRepository.class, AgentRepository.class,
+        ResultsDigestRepository.class, ExperimentRepositoryTests.Json.class})
+@Transactional(propagation = Propagation.NOT_SUPPORTED)
+class StoredJvmFlagsTests {
+
+    private static final String ON_OOM = "-XX:OnOutOfMemoryError=touch /tmp/perflab-resumed";
+
+    @Autowired
+    ExperimentRepository store;
+
+    @Autowired
+    SequentialLookRepository looks;
+
+    @Autowired
+    AgentRepository agents;
+
+    @Autowired
+    ResultsDigestRepository digests;
+
+    @Autowired
+    PlatformTransactionManager transactions;
+
+    private long stored(String name, List<String> withFlags, HostLabels labels, ExperimentStatus status) {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);
+        return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan, PairedStopping.NONE,
+                labels), status, "admin", Instant.now());
+    }
+
+    private ExperimentService service(JvmFlagPolicy jvmFlags) {
+        ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
+                Clock.systemUTC(), jvmFlags, MetricsReader.NONE, transactions,
+                new TrialLauncher(List.of("-cp", "none", "None")), (runner, plan, pairs, earlier, listener, rule) -> {
+                    throw new AssertionError("no pair runs here");
+                });
+        return new ExperimentService(store, scheduler, new ExperimentResults(store, digests),
+                new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents);
+    }
+
+    private ExperimentStatus status(long id) {
+        return store.find(id).orElseThrow().status();
+    }
+
+    /** A user's resume queued the administrator's flags again, which a re-run by the same user refuses. */
+    @Test
+    void aResumeRunsFlagsBeyondTheAllowListAgainOnlyForAnAdministrator() {
+        ExperimentService service = service(new JvmFlagPolicy(true));
+        long id = stored("raw flags, cancelled", List.of("-Xbatch", ON_OOM), HostLabels.parse("pool=resume"),
+                ExperimentStatus.CANCELLED);
+
+        assertThatThrownBy(() -> service.resume(id, false))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
+                        .contains("withJvmArgs", ON_OOM, "is not allowed"));
+        assertThat(status(id)).isEqualTo(ExperimentStatus.CANCELLED);
+        assertThatThrownBy(() -> service.rerun(id, "user", false)).isInstanceOf(InvalidInputException.class);
+
+        service.resume(id, true);
+        assertThat(status(id)).isEqualTo(ExperimentStatus.QUEUED);
+        long plain = stored("allowed flags, cancelled", List.of("-Xbatch"), HostLabels.parse("pool=resume"),
+                ExperimentStatus.CANCELLED);
+        service.resume(plain, false);
+        assertThat(status(plain)).isEqualTo(ExperimentStatus.QUEUED);
+    }
+}
