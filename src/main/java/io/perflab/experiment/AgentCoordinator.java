@@ -80,6 +80,7 @@ public class AgentCoordinator implements SmartLifecycle {
     static final int MAX_CPUS = 200;
 
     private final CommandExperimentsPolicy commands;
+    private final JvmFlagPolicy jvmFlags;
     private final ExperimentRepository store;
     private final AgentRepository agents;
     private final Clock clock;
@@ -90,12 +91,17 @@ public class AgentCoordinator implements SmartLifecycle {
     private final Map<Long, LongConsumer> localBuiltIns = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService watch;
 
-    /** @param looks the looks of paired experiments' stopping rules, taken here as remote agents' pairs come in */
+    /**
+     * @param looks the looks of paired experiments' stopping rules, taken here as remote agents' pairs come in
+     * @param jvmFlags which stored JVM flags may still run: a claim of a plan whose flags may not is failed
+     */
     AgentCoordinator(ExperimentRepository store, AgentRepository agents, SequentialLookRepository looks,
                      ExperimentEvents events, Clock clock, AgentProperties settings,
-                     PlatformTransactionManager transactionManager, CommandExperimentsPolicy commands) {
+                     PlatformTransactionManager transactionManager, CommandExperimentsPolicy commands,
+                     JvmFlagPolicy jvmFlags) {
         this.store = store;
         this.commands = commands;
+        this.jvmFlags = jvmFlags;
         this.agents = agents;
         this.clock = clock;
         this.settings = settings;
@@ -258,6 +264,9 @@ public class AgentCoordinator implements SmartLifecycle {
         while (true) {
             // claims run side by side (the database's row locks keep them apart); only the wait is shared
             Optional<ExperimentRecord> claimed = store.claimNext(agent.claimant(), clock.instant());
+            if (claimed.isPresent() && refusedFlags(agent, claimed.get())) {
+                continue;
+            }
             if (claimed.isPresent()) {
                 ExperimentRecord experiment = claimed.get();
                 agents.working(agentId, experiment.id());
@@ -280,6 +289,23 @@ public class AgentCoordinator implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /**
+     * Fails a claimed experiment whose stored JVM flags this server no longer allows, as the built-in agent does
+     * ({@link JvmFlagPolicy#refusal}): queued while raw flags were allowed, it runs only while they still are, on
+     * whichever agent claims it. Returns whether it was failed.
+     */
+    private boolean refusedFlags(AgentRecord agent, ExperimentRecord experiment) {
+        Optional<String> refusal = jvmFlags.refusal(store.plan(experiment));
+        if (refusal.isEmpty()) {
+            return false;
+        }
+        log.warn("Agent {} '{}' claimed experiment {} '{}', which fails: {}", agent.id(), agent.name(),
+                experiment.id(), experiment.name(), refusal.get());
+        runs.end(experiment.id(), agent.id(), ExperimentStatus.FAILED, "PerfLab could not run this experiment: "
+                + refusal.get(), false);
+        return true;
     }
 
     /** Wakes the polls of this instance: an experiment was queued or can be resumed. */

@@ -741,7 +741,7 @@ class AgentApiTests {
         java.time.Clock ahead = java.time.Clock.offset(java.time.Clock.systemUTC(),
                 agentSettings.heartbeatTimeout().multipliedBy(2));
         AgentCoordinator instanceAhead = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
-                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true));
+                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true), new JvmFlagPolicy(false));
 
         instanceAhead.watch();
 

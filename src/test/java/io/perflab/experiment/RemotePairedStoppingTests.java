@@ -100,7 +100,7 @@ class RemotePairedStoppingTests {
         };
         return new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(), clock,
                 new AgentProperties(Duration.ofHours(1), Duration.ofHours(2), Duration.ZERO, false, null, ""),
-                transactions, new CommandExperimentsPolicy(false));
+                transactions, new CommandExperimentsPolicy(false), new JvmFlagPolicy(false));
     }
 
     @Test

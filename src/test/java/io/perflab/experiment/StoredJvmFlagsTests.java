@@ -3,6 +3,8 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.agent.AgentProtocol.Assignment;
+import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.HostLabels;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
@@ -12,8 +14,10 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.system.InvalidInputException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.data.jdbc.test.autoconfigure.DataJdbcTest;
@@ -25,8 +29,9 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * JVM flags beyond the allow-list that an administrator stored while {@code perflab.trials.raw-jvm-flags} was on:
- * they run again only as a new request of the same caller could, whether the experiment is re-run or resumed. The
- * service is built by hand over the real schema; no trial runs.
+ * they run again only as a new request of the same caller could, whether the experiment is re-run or resumed, and
+ * on a remote agent only while the server still allows them, as on its built-in agent. The service and the
+ * coordinator are built by hand over the real schema; no trial runs.
  */
 @DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:stored-jvm-flags-tests;DB_CLOSE_DELAY=-1")
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
@@ -36,6 +41,7 @@ import org.springframework.transaction.annotation.Transactional;
 class StoredJvmFlagsTests {
 
     private static final String ON_OOM = "-XX:OnOutOfMemoryError=touch /tmp/perflab-resumed";
+    private static final AgentCoordinator.Caller AGENT = new AgentCoordinator.Caller("bench", false);
 
     @Autowired
     ExperimentRepository store;
@@ -69,6 +75,12 @@ class StoredJvmFlagsTests {
                 new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents);
     }
 
+    private AgentCoordinator coordinator(JvmFlagPolicy jvmFlags) {
+        return new AgentCoordinator(store, agents, looks, new ExperimentEvents(), Clock.systemUTC(),
+                new AgentProperties(Duration.ofHours(1), Duration.ofHours(2), Duration.ZERO, false, null, ""),
+                transactions, new CommandExperimentsPolicy(false), jvmFlags);
+    }
+
     private ExperimentStatus status(long id) {
         return store.find(id).orElseThrow().status();
     }
@@ -92,5 +104,35 @@ class StoredJvmFlagsTests {
                 ExperimentStatus.CANCELLED);
         service.resume(plain, false);
         assertThat(status(plain)).isEqualTo(ExperimentStatus.QUEUED);
+    }
+
+    /**
+     * Only the built-in agent refused a plan whose flags the server no longer allows; a remote agent was handed them.
+     * Now the claim fails it with the reason, as the built-in agent does, and the agent gets the next experiment.
+     */
+    @Test
+    void aRemoteAgentIsNotHandedFlagsThisServerNoLongerAllows() {
+        HostLabels pool = HostLabels.parse("pool=remote-flags");
+        long raw = stored("queued while raw flags were allowed", List.of(ON_OOM), pool, ExperimentStatus.QUEUED);
+        long plain = stored("allowed flags", List.of("-Xbatch"), pool, ExperimentStatus.QUEUED);
+        AgentCoordinator coordinator = coordinator(new JvmFlagPolicy(false));
+        long agent = coordinator.register(new Registration("bench", pool.labels(), Map.of("host", "bench"), false),
+                "bench").agentId();
+
+        Assignment assignment = coordinator.poll(agent, AGENT, Duration.ZERO).orElseThrow();
+
+        assertThat(assignment.experimentId()).isEqualTo(plain);
+        ExperimentRecord refused = store.find(raw).orElseThrow();
+        assertThat(refused.status()).isEqualTo(ExperimentStatus.FAILED);
+        assertThat(refused.error()).contains("the JVM flag '" + ON_OOM + "' is not allowed on this server",
+                "perflab.trials.raw-jvm-flags is off", "no trial was started");
+        assertThat(store.runningOn(agent)).containsExactly(plain);
+
+        long allowedNow = stored("queued while raw flags are allowed", List.of(ON_OOM), pool,
+                ExperimentStatus.QUEUED);
+        AgentCoordinator rawAllowed = coordinator(new JvmFlagPolicy(true));
+        long other = rawAllowed.register(new Registration("other bench", pool.labels(), Map.of("host", "other"),
+                false), "bench").agentId();
+        assertThat(rawAllowed.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(allowedNow);
     }
 }
