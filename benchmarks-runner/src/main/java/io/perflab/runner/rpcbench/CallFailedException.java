@@ -6,7 +6,24 @@ package io.perflab.runner.rpcbench;
  */
 final class CallFailedException extends Exception {
 
+    private final boolean connectionLost;
+
     CallFailedException(String description) {
+        this(description, false);
+    }
+
+    private CallFailedException(String description, boolean connectionLost) {
         super(description, null, false, false);
+        this.connectionLost = connectionLost;
+    }
+
+    /** A failure that leaves the connection closed for good: no later call on it can succeed. */
+    static CallFailedException connectionLost(String description) {
+        return new CallFailedException(description, true);
+    }
+
+    /** Whether the connection is closed for good, so that calling on is pointless. */
+    boolean connectionLost() {
+        return connectionLost;
     }
 }

@@ -19,7 +19,9 @@ import org.HdrHistogram.SingleWriterRecorder;
  * outstanding call, calling in a loop. Async mode: {@code clientThreads} connections carrying
  * {@code asyncConcurrency} call chains, chain {@code i} on connection {@code i % clientThreads}; each answer
  * issues the chain's next call from the connection's event loop, and a failed call ends its chain (retrying at
- * once from the callback could recurse on a dead connection).
+ * once from the callback could recurse on a dead connection). A sync client whose connection is lost for good
+ * ({@link CallFailedException#connectionLost()}) stops the whole load with that reason: calling on would fail at
+ * once, call after call, and a load without that client would measure windows short of the workload's clients.
  *
  * <p>Each connection records into its own {@link SingleWriterRecorder}, written only by its client thread (sync)
  * or its event loop (async); {@link #swapLatencies()} merges them, so measuring adds no contention.
@@ -28,6 +30,9 @@ import org.HdrHistogram.SingleWriterRecorder;
  * while its partner measures (the {@code alternating} design): a sync client thread checks {@link #proceed()} before
  * each call, an async call chain {@link #deferWhilePaused} before issuing its next one. While running, that check
  * is one volatile read.
+ *
+ * <p>Over 300 lines: the client threads and call chains are paused, resumed and stopped through one state (running,
+ * paused, idle and ended clients) under one lock, which is easiest to check for races in one class.
  */
 final class Load implements AutoCloseable {
 
@@ -49,6 +54,8 @@ final class Load implements AutoCloseable {
     private volatile boolean paused;
     /** Sync client threads waiting in {@link #proceed()}; guarded by {@link #pauseLock}. */
     private int idleThreads;
+    /** Sync client threads that returned, as idle as can be; guarded by {@link #pauseLock}. */
+    private int endedThreads;
     /** The next calls of async chains that found the load paused; guarded by {@link #pauseLock}. */
     private final List<Runnable> deferred = new ArrayList<>();
     /** How many times the load was paused; guarded by {@link #pauseLock}. */
@@ -201,7 +208,8 @@ final class Load implements AutoCloseable {
     }
 
     private boolean idle() {
-        return chains.isEmpty() ? idleThreads >= clientThreads.size() : deferred.size() >= chainsEnded.getCount();
+        return chains.isEmpty() ? idleThreads + endedThreads >= clientThreads.size()
+                : deferred.size() >= chainsEnded.getCount();
     }
 
     /** The latencies recorded since the last swap, merged; the recorders start afresh. */
@@ -223,17 +231,43 @@ final class Load implements AutoCloseable {
         }
     }
 
-    /** A sync client thread: one call at a time on its own connection, until the load stops. */
+    /** Whether calls are still issued: not once the load is stopped, or a client lost its connection. */
+    boolean isRunning() {
+        return running;
+    }
+
+    /** A sync client thread: one call at a time on its own connection, until the load stops or it is lost. */
     private void callInLoop(RpcStack.Connection connection, SingleWriterRecorder recorder) {
         int x = 0;
-        while (proceed()) {
-            long start = System.nanoTime();
-            try {
-                connection.call(x++);
-                record(recorder, start);
-            } catch (CallFailedException e) {
-                fail(e.getMessage());
+        try {
+            while (proceed()) {
+                long start = System.nanoTime();
+                try {
+                    connection.call(x++);
+                    record(recorder, start);
+                } catch (CallFailedException e) {
+                    if (e.connectionLost()) {
+                        fail(e.getMessage() + "; the load stopped, as a client without its connection would leave "
+                                + "the windows short of the workload's clients");
+                        stopCalling();
+                        return;
+                    }
+                    fail(e.getMessage());
+                }
             }
+        } finally {
+            synchronized (pauseLock) {
+                endedThreads++;
+                pauseLock.notifyAll();
+            }
+        }
+    }
+
+    /** Has every client stop after its call in flight, clients waiting in {@link #proceed()} included. */
+    private void stopCalling() {
+        synchronized (pauseLock) {
+            running = false;
+            pauseLock.notifyAll();
         }
     }
 

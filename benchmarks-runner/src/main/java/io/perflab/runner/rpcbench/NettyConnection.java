@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>A blocking call without an answer by its deadline closes the connection: answers carry no call ids, so its
  * late answer would complete the next call, and every call after it would take its predecessor's answer with two
- * calls in flight where the bench counts one. The call fails saying so, and so does every later call.
+ * calls in flight where the bench counts one. The call fails saying so, and so does every later call: each such
+ * failure is {@linkplain CallFailedException#connectionLost() a lost connection}, on which calling on is pointless.
  */
 final class NettyConnection implements RpcStack.Connection {
 
@@ -56,7 +57,7 @@ final class NettyConnection implements RpcStack.Connection {
 
         void call(int x) throws CallFailedException {
             if (!channel.isActive()) {
-                throw new CallFailedException(CONNECTION_CLOSED);
+                throw CallFailedException.connectionLost(CONNECTION_CLOSED);
             }
             request(messages.request(channel.alloc(), x));
             waiter = Thread.currentThread();
@@ -71,12 +72,13 @@ final class NettyConnection implements RpcStack.Connection {
                             + "its answers carry no call ids and the late answer would be taken for the next call's";
                     blockingCall = new BlockingCall();
                     channel.pipeline().fireUserEventTriggered(new NettyClientHandler.Close(reason));
-                    throw new CallFailedException(reason);
+                    throw CallFailedException.connectionLost(reason);
                 }
                 LockSupport.parkNanos(this, remaining);
             }
             if (!hasAnswer) {
-                throw new CallFailedException(error);
+                // a wrong answer fails its call only; a closed connection fails every call after it too
+                throw channel.isActive() ? new CallFailedException(error) : CallFailedException.connectionLost(error);
             }
         }
 

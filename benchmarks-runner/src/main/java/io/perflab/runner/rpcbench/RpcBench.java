@@ -252,9 +252,10 @@ public final class RpcBench {
             awaitUntil(end);
             window = meter.snapshot().since(start);
             latency = load.swapLatencies();
-            if (latency.getTotalCount() == 0) {
+            if (latency.getTotalCount() == 0 && load.isRunning()) {
                 // a starved machine, or threads waiting for their compilations (-Xbatch): no call came back in
-                // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it)
+                // the window, so it lasts until one does, at most OVERTIME longer (measured_seconds shows it);
+                // a load that stopped itself (a client lost its connection) makes no call to wait for
                 progress.accept("no call completed in the window yet: extending it");
                 while (latency.getTotalCount() == 0 && nanoClock.getAsLong() - end < OVERTIME_NANOS) {
                     LockSupport.parkNanos(OVERTIME_POLL_NANOS);

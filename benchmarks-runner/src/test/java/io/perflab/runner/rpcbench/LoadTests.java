@@ -2,7 +2,9 @@ package io.perflab.runner.rpcbench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeout;
 
+import io.netty.channel.embedded.EmbeddedChannel;
 import io.perflab.runner.metering.ProcessMeter.GcTotals;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
@@ -87,6 +89,51 @@ class LoadTests {
             assertThat(load.swapLatencies().getTotalCount()).isEqualTo(5 * 3);
         } finally {
             eventLoop.shutdownNow();
+        }
+    }
+
+    /**
+     * A bare-Netty call without an answer by its deadline closes its connection, on which no call can succeed again:
+     * its client thread failed every later call at once, counting failures at full speed until the load stopped.
+     */
+    @Test
+    void aClientWhoseConnectionIsLostEndsTheLoadWithItsReasonInsteadOfFailingCallsInALoop()
+            throws InterruptedException {
+        NettyMessages messages = new NettyMessages(SYNC);
+        EmbeddedChannel silentServer = new EmbeddedChannel(new NettyFrameDecoder(), new NettyClientHandler(messages));
+        NettyConnection impatient = new NettyConnection(silentServer, messages, 50);
+        Set<Thread> clients = ConcurrentHashMap.newKeySet();
+        CountDownLatch bothCalled = new CountDownLatch(2);
+        FakeStack stack = new FakeStack(2);
+        stack.blocking = (connection, x) -> {
+            if (clients.add(Thread.currentThread())) {
+                bothCalled.countDown();
+            }
+            if (connection.index == 0) {
+                impatient.call(x);
+            } else {
+                LockSupport.parkNanos(50_000);
+            }
+        };
+        Workload twoClients = SYNC.withClientThreads(2);
+
+        try (Load load = Load.open(stack, twoClients)) {
+            load.start();
+            assertThat(bothCalled.await(10, TimeUnit.SECONDS)).isTrue();
+            for (Thread client : clients) {
+                client.join(TimeUnit.SECONDS.toMillis(10));
+                assertThat(client.isAlive()).as(client.getName() + " has ended").isFalse();
+            }
+
+            assertThat(load.failed.get()).as("one failed call, not one per turn of the loop").isEqualTo(1);
+            assertThat(load.firstError.get()).startsWith("no answer within 50 ms; the connection is closed")
+                    .endsWith("; the load stopped, as a client without its connection would leave the windows "
+                            + "short of the workload's clients");
+            assertThat(stack.connections.get(0).calls.get()).isEqualTo(1);
+            assertThat(load.isRunning()).isFalse();
+            assertTimeout(Duration.ofSeconds(5), load::pause, "ended clients are idle: no call deadline to wait out");
+        } finally {
+            silentServer.finishAndReleaseAll();
         }
     }
 

@@ -66,12 +66,14 @@ class NettyConnectionTests {
         String reason = "no answer within 50 ms; the connection is closed, as its answers carry no call ids and "
                 + "the late answer would be taken for the next call's";
 
-        assertThatThrownBy(() -> impatient.call(1)).isInstanceOf(CallFailedException.class).hasMessage(reason);
+        assertThatThrownBy(() -> impatient.call(1)).isInstanceOf(CallFailedException.class).hasMessage(reason)
+                .matches(e -> ((CallFailedException) e).connectionLost(), "the connection is lost");
         assertThat(bytesOf(channel.readOutbound())).isEqualTo(frameOfInts(1, 1));
 
         assertThat(channel.isOpen()).isFalse();
         assertThatThrownBy(() -> impatient.call(2)).isInstanceOf(CallFailedException.class)
-                .hasMessage("connection closed");
+                .hasMessage("connection closed")
+                .matches(e -> ((CallFailedException) e).connectionLost(), "the connection is lost");
         assertThat(channel.finish()).isFalse();
     }
 
