@@ -5,10 +5,9 @@ import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.TrialMain;
 import io.perflab.runner.trial.TrialProtocol;
+import io.perflab.runner.trial.TrialStatus;
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +16,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -44,6 +42,8 @@ public final class FastStart {
 
     /** How long making the archive may take. */
     private static final Duration ARCHIVE_TIMEOUT = Duration.ofMinutes(2);
+    /** The side the JVM that makes the archive is run as: a pair's channel with that one JVM. */
+    private static final VariantName ARCHIVING_SIDE = VariantName.WITHOUT;
 
     private FastStart() {
     }
@@ -168,7 +168,9 @@ public final class FastStart {
      * Runs one short driven trial with {@code -XX:ArchiveClassesAtExit} — warmed up for a second, one window —
      * so that the archive holds what warmup and windows load; keeps the archive only if that trial went through
      * within {@code timeout}. The deadline holds for every wait, for its ready line too: a JVM that stalls before
-     * it prints one (a debugger's {@code -XX:+PauseAtStartup} among the flags) is killed with what it started.
+     * it prints one (a debugger's {@code -XX:+PauseAtStartup} among the flags) is killed with what it started. The
+     * JVM is spoken to through a {@link PairChannel} of its own, as a pair's are, so that its ready line is awaited,
+     * checked and reported in one place, and its last output says why it failed.
      */
     private static boolean makeArchive(TrialLauncher launcher, Path archive, List<String> jvmArgs, Duration timeout,
                                        Consumer<String> log) {
@@ -183,70 +185,58 @@ public final class FastStart {
                 EngineVariant.of(EngineOptions.defaults(), workload), Optional.empty());
         String shown = String.join(" ", command.subList(0, Math.min(command.size(), 3))) + " …";
         long deadline = System.nanoTime() + timeout.toNanos();
-        Process process = null;
+        String timedOut = "could not make the class-data sharing archive: its trial JVM (" + shown + ") did not "
+                + "finish within " + timeout.toSeconds() + " s and was killed; trial JVMs start without it";
+        PairChannel channel = new PairChannel(new TrialProcesses(), System::nanoTime);
+        Set<VariantName> side = EnumSet.of(ARCHIVING_SIDE);
         try {
             Files.createDirectories(archive.getParent());
             Files.deleteIfExists(temporary);
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            BlockingQueue<Optional<String>> lines = new LinkedBlockingQueue<>();
-            OutputTail.start(process.getInputStream(), "cds-archive-" + process.pid() + "-stdout",
-                    line -> TrialProtocol.isProtocolLine(line) && lines.add(Optional.of(line)),
-                    () -> lines.add(Optional.empty()));
-            Writer commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            if (await(lines, TrialProtocol.READY_PREFIX, deadline)) {
-                long start = System.nanoTime() + 100_000_000L;
-                commands.write(TrialProtocol.windowCommand(0, start, start + workload.run().toNanos()) + "\n");
-                commands.flush();
-                if (await(lines, TrialProtocol.WINDOW_PREFIX, deadline)) {
-                    commands.write(TrialProtocol.EXIT + "\n");
-                    commands.flush();
-                }
+            channel.start(ARCHIVING_SIDE, command);
+            channel.awaitReady(side, deadline, timeout.toSeconds() + " s, the time making the archive may take");
+            long start = System.nanoTime() + 100_000_000L;
+            channel.send(ARCHIVING_SIDE, TrialProtocol.windowCommand(0, start, start + workload.run().toNanos()));
+            channel.awaitWindows(side, 0, deadline, timeout);
+            channel.send(ARCHIVING_SIDE, TrialProtocol.EXIT);
+            TrialSession session = channel.session(ARCHIVING_SIDE);
+            long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            Integer status = session.awaitExit(Math.max(0, leftMillis));
+            if (status == null) {
+                log.accept(timedOut);
+                return false;
             }
-            if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                throw new TimeoutException();
-            }
-            if (process.exitValue() == 0 && Files.isRegularFile(temporary)) {
+            if (status == 0 && Files.isRegularFile(temporary)) {
                 Files.move(temporary, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 return true;
             }
-            log.accept("could not make the class-data sharing archive (" + shown + "); trial JVMs start without it");
-        } catch (TimeoutException e) {
-            log.accept("could not make the class-data sharing archive: its trial JVM (" + shown + ") did not finish "
-                    + "within " + timeout.toSeconds() + " s and was killed; trial JVMs start without it");
+            session.end();
+            log.accept("could not make the class-data sharing archive (" + shown + "): trial JVM exited with status "
+                    + status + (status == 0 ? " without writing it" : "") + "; trial JVMs start without it"
+                    + TrialOutput.suffix(session.tail()));
+        } catch (PairFailure f) {
+            if (f.status == TrialStatus.TIMED_OUT) {
+                log.accept(timedOut);
+            } else if (f.status != TrialStatus.CANCELLED) {
+                TrialSession session = channel.session(ARCHIVING_SIDE);
+                if (session != null) {
+                    session.end();
+                }
+                log.accept("could not make the class-data sharing archive (" + shown + "): " + f.getMessage()
+                        + "; trial JVMs start without it" + TrialOutput.suffix(session == null ? "" : session.tail()));
+            }
         } catch (IOException e) {
             log.accept("could not make the class-data sharing archive: " + e.getMessage()
                     + "; trial JVMs start without it");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
-            if (process != null && process.isAlive()) {
-                ProcessTree.kill(process.toHandle());
-            }
+            channel.end();
+        }
+        try {
+            // a JVM that failed still writes what it loaded at its exit: an archive of a failed run, kept by none
+            Files.deleteIfExists(temporary);
+        } catch (IOException e) {
+            log.accept("could not delete " + temporary + ": " + e.getMessage());
         }
         return false;
-    }
-
-    /**
-     * Waits for the protocol line starting with {@code prefix}: true once it came, false if the output ended first.
-     *
-     * @param lines the JVM's protocol lines, then an empty element at the end of its output
-     * @param deadline on {@link System#nanoTime()}
-     * @throws TimeoutException if the deadline passed first
-     */
-    private static boolean await(BlockingQueue<Optional<String>> lines, String prefix, long deadline)
-            throws InterruptedException, TimeoutException {
-        while (true) {
-            Optional<String> line = lines.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            if (line == null) {
-                throw new TimeoutException();
-            }
-            if (line.isEmpty()) {
-                return false;
-            }
-            if (line.get().startsWith(prefix)) {
-                return true;
-            }
-        }
     }
 
     /** A name for the files behind {@code paths} as they are now (path, size, time) and the JDK of {@code java}. */

@@ -16,8 +16,9 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The runner's end of the trial protocol with the two driven JVMs of one pair: commands to either, and the lines of
- * both from one queue, each awaited before a deadline. Any line out of turn, a JVM that dies or is late, becomes a
+ * The runner's end of the trial protocol with the two driven JVMs of one pair (or with the one JVM that makes
+ * {@link FastStart}'s archive): commands to either, and the lines of both from one queue, each awaited before a
+ * deadline. Any line out of turn, a JVM that dies or is late, becomes a
  * {@link PairFailure} naming the JVM.
  */
 final class PairChannel {
@@ -69,10 +70,18 @@ final class PairChannel {
      * @param timeout the trial timeout the deadline comes from, for the message
      */
     void awaitReady(Set<VariantName> sides, long deadline, Duration timeout) throws PairFailure {
+        awaitReady(sides, deadline, "the trial timeout of " + timeout.toMillis() / 1000.0 + " s (--trial-timeout)");
+    }
+
+    /**
+     * As {@link #awaitReady(Set, long, Duration)}, for JVMs started for another purpose than a pair's trial.
+     *
+     * @param within the time the deadline allows, as messages say it ("within {@code within}")
+     */
+    void awaitReady(Set<VariantName> sides, long deadline, String within) throws PairFailure {
         Set<VariantName> waiting = EnumSet.copyOf(sides);
         while (!waiting.isEmpty()) {
-            TrialSession.Event event = next(deadline, waiting, "warm up and say so within the trial "
-                    + "timeout of " + timeout.toMillis() / 1000.0 + " s (--trial-timeout)");
+            TrialSession.Event event = next(deadline, waiting, "warm up and say so within " + within);
             if (!event.line().startsWith(TrialProtocol.READY_PREFIX) || !waiting.contains(event.side())) {
                 throw unexpected(event);
             }

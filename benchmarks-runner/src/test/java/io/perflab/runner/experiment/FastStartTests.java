@@ -143,6 +143,29 @@ class FastStartTests {
     }
 
     @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aTrialJvmThatDiesBeforeItIsReadyIsReportedWithWhatItSaid() throws IOException {
+        List<Path> jars = FolderPacker.pack(TrialLauncher.ofThisJvm().entryArguments(), cache, line -> { })
+                .orElseThrow();
+        TrialLauncher launcher = TrialLauncher.mainClass(String.join(File.pathSeparator,
+                jars.stream().map(Path::toString).toList()), FakeTrial.class.getName());
+        List<String> flags = List.of("-D" + FakeTrial.BEHAVIOUR + "=crash", "-Xmx64m", "-XX:+UseSerialGC");
+
+        TrialLauncher prepared = FastStart.prepare(launcher, cache, flags, Duration.ofSeconds(30), log::add);
+
+        assertThat(prepared).isEqualTo(launcher);
+        assertThat(log).hasSize(2).last().asString()
+                .startsWith("could not make the class-data sharing archive (")
+                .contains(" …): trial JVM exited with status 3 while the runner waited for it to warm up and say so "
+                        + "within 30 s, the time making the archive may take; trial JVMs start without it\n"
+                        + "--- last output ---\n")
+                .endsWith("java.lang.IllegalStateException: the engine fell over while warming up");
+        try (Stream<Path> archives = Files.list(cache.resolve("cds"))) {
+            assertThat(archives).as("no archive, not even a temporary one").isEmpty();
+        }
+    }
+
+    @Test
     void theKeyOfAFileChangesWhenTheFileDoes() throws IOException {
         Path jar = Files.writeString(cache.resolve("a.jar"), "one");
         String before = FastStart.key(List.of(jar), null);
