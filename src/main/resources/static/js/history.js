@@ -17,7 +17,8 @@
         var d = data.points[p.dataIndex];
         // the commit is the uploader's text: escaped, since the tooltip is HTML
         return d ? echarts.format.encodeHTML(d.commit || '#' + d.index) + '<br>'
-          + Number(d.mean).toPrecision(5) + ' (n=' + d.n + ')' : '';
+          + Number(d.mean).toPrecision(5) + ' (n=' + d.n + ')'
+          + (d.convertedFrom ? '<br>converted from ' + echarts.format.encodeHTML(d.convertedFrom) : '') : '';
       } },
       grid: { left: 80, right: 20, top: 20, bottom: 60 },
       xAxis: { type: 'category', name: 'commit', nameLocation: 'middle', nameGap: 40,

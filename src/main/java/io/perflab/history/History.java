@@ -9,8 +9,9 @@ import java.util.List;
  * @param branch the branch filter, or null for all branches
  * @param metrics every metric the benchmark's uploads have, to choose from
  * @param detector how the change points were found
- * @param notes what the series leaves out and why (uploads that measured the metric in another unit or direction
- *     than the latest upload), empty when nothing
+ * @param notes which uploads' figures the series converts from another unit to the latest upload's, and which it
+ *     leaves out and why (they measured the metric in a unit that does not convert, or in another direction), empty
+ *     when nothing
  */
 public record History(String benchmark, String metric, String unit, String direction, String branch,
                       List<String> metrics, List<HistoryPoint> points, List<HistoryChangePoint> changePoints,

@@ -88,6 +88,7 @@ class HistoryPagesController {
             point.put("ciHigh", p.ciHigh());
             point.put("n", p.n());
             point.put("experimentId", p.experimentId());
+            point.put("convertedFrom", p.convertedFrom());
             points.add(point);
         }
         Map<String, Object> data = new LinkedHashMap<>();

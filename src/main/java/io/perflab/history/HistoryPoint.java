@@ -8,7 +8,9 @@ import java.time.Instant;
  *
  * @param ciLow null when n &lt; 2
  * @param url the experiment's page
+ * @param convertedFrom the unit the upload stored the metric in when its figures here are converted from it to the
+ *     history's unit, so that nobody takes them for the stored ones; null when they are as stored
  */
 public record HistoryPoint(String commit, String branch, Instant commitTime, Instant uploadedAt, double mean,
-                           Double ciLow, Double ciHigh, int n, long experimentId, String url) {
+                           Double ciLow, Double ciHigh, int n, long experimentId, String url, String convertedFrom) {
 }

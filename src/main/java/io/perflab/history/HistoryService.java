@@ -9,20 +9,23 @@ import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.Texts;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 
 /**
  * Benchmark histories: per upload of a benchmark, the mean of one metric, in commit-time order, and the change
- * points E-divisive finds in that series of means. The series holds the uploads that measured the metric in the
- * unit and direction of the latest upload in it (on the branch asked for): a benchmark run with another time unit
- * since (JMH's {@code -tu}) would put 12 µs and 0.012 ms side by side, and a thousandfold step would be a change
- * point. The others are named in a note.
+ * points E-divisive finds in that series of means. The series is in the unit and direction of the latest upload in
+ * it (on the branch asked for): a benchmark run with another time unit since (JMH's {@code -tu}) would otherwise put
+ * 12 µs and 0.012 ms side by side, and a thousandfold step would be a change point. Uploads in another unit of the
+ * same dimension ({@link UnitConversion}) are converted to it, each such point saying so; uploads in a unit that
+ * does not convert, or with the other direction, are left out. A note names both.
  *
  * <p>The detector runs with level 0.05, 199 permutations and segments of at least 3 uploads (the statistics
  * package's defaults, 0.01 and 5, suit long series; a CI history is often a dozen points, where a 5-point minimum
@@ -100,6 +103,7 @@ public class HistoryService {
                 .max(Long::compare).map(definitions::get)
                 .orElseGet(() -> repository.definition(benchmark, chosen));
         Map<Long, HistoryPoint> byUpload = new HashMap<>();
+        Map<String, List<Long>> converted = new LinkedHashMap<>();
         Map<String, List<Long>> unlike = new LinkedHashMap<>();
         repository.forEachUpload(benchmark, chosen, onBranch, (id, sides) -> {
             List<Double> sample = sides.getOrDefault(VariantName.WITH.label(), sides.get(VariantName.WITHOUT.label()));
@@ -107,14 +111,25 @@ public class HistoryService {
                 return;
             }
             MetricDefinition own = definitions.getOrDefault(id, definition);
+            double[] values = sample.stream().mapToDouble(Double::doubleValue).toArray();
             if (alike(own, definition)) {
-                byUpload.put(id, point(uploads.get(id), sample, baseUrl));
+                byUpload.put(id, point(uploads.get(id), values, null, baseUrl));
+                return;
+            }
+            Optional<UnitConversion> toLatest = own.higherIsBetter() == definition.higherIsBetter()
+                    ? UnitConversion.between(own.unit(), definition.unit()) : Optional.empty();
+            if (toLatest.isPresent()) {
+                double[] convertedValues = Arrays.stream(values).map(toLatest.get()::apply).toArray();
+                byUpload.put(id, point(uploads.get(id), convertedValues, own.unit(), baseUrl));
+                converted.computeIfAbsent(own.unit(), k -> new ArrayList<>()).add(id);
             } else {
                 unlike.computeIfAbsent(say(own), k -> new ArrayList<>()).add(id);
             }
         });
         List<HistoryPoint> points = uploads.keySet().stream().map(byUpload::get).filter(Objects::nonNull).toList();
         List<String> notes = new ArrayList<>();
+        converted.forEach((unit, ids) -> notes.add(converted(chosen, unit, definition.unit(),
+                ids.stream().sorted().toList())));
         unlike.forEach((measured, ids) -> notes.add(leftOut(chosen, measured, ids.stream().sorted().toList())));
         return new History(benchmark, chosen, definition.unit(), definition.higherIsBetter() ? "higher" : "lower",
                 onBranch, metrics, points, changePoints(points),
@@ -132,21 +147,35 @@ public class HistoryService {
 
     /** "5 uploads measured 'parse' in 'us/op', lower is better (experiments 1, 2, …), not as the latest …". */
     private static String leftOut(String metric, String measured, List<Long> ids) {
-        String shown = ids.stream().limit(MAX_IDS_NAMED).map(String::valueOf)
-                .collect(Collectors.joining(", ")) + (ids.size() > MAX_IDS_NAMED ? ", …" : "");
-        return ids.size() + (ids.size() == 1 ? " upload" : " uploads") + " measured '" + metric + "' " + measured
-                + " (experiment" + (ids.size() == 1 ? " " : "s ") + shown + "), not as the latest upload does: "
+        return uploadsMeasured(metric, measured, ids) + ", not as the latest upload does: "
                 + (ids.size() == 1 ? "it is" : "they are") + " left out of this series.";
     }
 
-    /** Mean with a 95 % Student-t interval of it ({@link Summary#meanHalfWidth}); no interval for one value. */
-    static HistoryPoint point(HistoryRepository.Upload u, List<Double> sample, String baseUrl) {
-        Summary summary = Summary.of(sample.stream().mapToDouble(Double::doubleValue).toArray(), "upload");
+    /** "5 uploads measured 'parse' in 'us/op' (experiments 1, 2, …): their values are converted to 'ms/op', …". */
+    private static String converted(String metric, String unit, String to, List<Long> ids) {
+        return uploadsMeasured(metric, "in '" + unit + "'", ids) + ": " + (ids.size() == 1 ? "its" : "their")
+                + " values are converted to '" + to + "', the unit of the latest upload.";
+    }
+
+    private static String uploadsMeasured(String metric, String measured, List<Long> ids) {
+        String shown = ids.stream().limit(MAX_IDS_NAMED).map(String::valueOf)
+                .collect(Collectors.joining(", ")) + (ids.size() > MAX_IDS_NAMED ? ", …" : "");
+        return ids.size() + (ids.size() == 1 ? " upload" : " uploads") + " measured '" + metric + "' " + measured
+                + " (experiment" + (ids.size() == 1 ? " " : "s ") + shown + ")";
+    }
+
+    /**
+     * Mean with a 95 % Student-t interval of it ({@link Summary#meanHalfWidth}); no interval for one value.
+     *
+     * @param convertedFrom the unit the upload stored the values in when they are converted, else null
+     */
+    static HistoryPoint point(HistoryRepository.Upload u, double[] values, String convertedFrom, String baseUrl) {
+        Summary summary = Summary.of(values, "upload");
         double halfWidth = summary.meanHalfWidth(0.95);
         boolean interval = summary.n() >= 2;
         return new HistoryPoint(u.commit(), u.branch(), u.commitTime(), u.createdAt(), summary.mean(),
                 interval ? summary.mean() - halfWidth : null, interval ? summary.mean() + halfWidth : null,
-                summary.n(), u.id(), baseUrl + "/experiments/" + u.id());
+                summary.n(), u.id(), baseUrl + "/experiments/" + u.id(), convertedFrom);
     }
 
     static List<HistoryChangePoint> changePoints(List<HistoryPoint> points) {

@@ -1,6 +1,7 @@
 package io.perflab.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import io.perflab.cli.PerfLabCommand;
 import io.perflab.upload.UploadServer;
@@ -127,48 +128,95 @@ class HistoryApiTests extends UploadServer {
         assertThat(read(wrongMetric.body()).get("detail").asString()).contains("latency_us, throughput");
     }
 
-    @Test
-    void uploadsOfAMetricInAnotherUnitAreLeftOutOfItsSeriesSayingSo() throws Exception {
-        // JMH run with -tu us, then with -tu ms: 12 us and 0.012 ms were one series, in ms, with a change point
-        String[] bodies = new String[8];
-        for (int i = 0; i < bodies.length; i++) {
-            String unit = i < 5 ? "us/op" : "ms/op";
-            double level = i < 5 ? 12 : 0.012;
-            bodies[i] = """
-                    {"benchmark": "units-series", "metrics": {"parse": {"unit": "%s", "values": [%s, %s, %s]}},
-                     "git": {"branch": "main", "commit": "c%d", "commitTime": "2025-04-0%dT08:00:00Z"}}"""
-                    .formatted(unit, level, level * 1.01, level * 0.99, i, i + 1);
-        }
+    /** Uploads of {@code parse} to {@code benchmark}, three values each around {@code level}, commit c{@code i}. */
+    private List<Long> uploadParse(String benchmark, String unit, String direction, double level, int... commits)
+            throws Exception {
         List<Long> ids = new ArrayList<>();
-        for (String body : bodies) {
+        for (int i : commits) {
+            String body = """
+                    {"benchmark": "%s", "metrics": {"parse": {"unit": "%s", "direction": "%s",
+                                                              "values": [%s, %s, %s]}},
+                     "git": {"branch": "main", "commit": "c%d", "commitTime": "2025-04-%02dT08:00:00Z"}}"""
+                    .formatted(benchmark, unit, direction, level, level * 1.01, level * 0.99, i, i + 1);
             HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", body);
             assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
             ids.add(read(response.body()).get("experimentId").asLong());
         }
+        return ids;
+    }
+
+    @Test
+    void uploadsOfAMetricInAnotherTimeUnitAreConvertedToTheLatestUnitSayingSo() throws Exception {
+        // JMH run with -tu us, then with -tu ms: 12 us and 0.012 ms are one level, drawn in ms
+        List<Long> ids = uploadParse("units-series", "us/op", "lower", 12, 0, 1, 2, 3, 4);
+        uploadParse("units-series", "ms/op", "lower", 0.012, 5, 6, 7);
+
         JsonNode history = read(get("/api/v1/benchmarks/units-series/history?metric=parse").body());
         assertThat(history.get("unit").asString()).isEqualTo("ms/op");
-        assertThat(history.get("points")).hasSize(3);
-        history.get("points").forEach(p -> assertThat(p.get("mean").asDouble()).isLessThan(0.02));
+        assertThat(history.get("points")).hasSize(8);
+        // (12 + 12.12 + 11.88) / 3 µs
+        history.get("points").forEach(p -> assertThat(p.get("mean").asDouble()).isCloseTo(0.012, offset(1e-12)));
+        for (int i = 0; i < 8; i++) {
+            JsonNode convertedFrom = history.get("points").get(i).get("convertedFrom");
+            if (i < 5) {
+                assertThat(convertedFrom.asString()).as("point " + i).isEqualTo("us/op");
+            } else {
+                assertThat(convertedFrom.isNull()).as("point " + i).isTrue();
+            }
+        }
+        assertThat(history.get("points").get(0).get("ciLow").asDouble()).isBetween(0.011, 0.012);
         assertThat(history.get("changePoints")).isEmpty();
-        assertThat(history.get("notes").get(0).asString()).isEqualTo("5 uploads measured 'parse' in 'us/op', lower "
-                + "is better (experiments " + ids.get(0) + ", " + ids.get(1) + ", " + ids.get(2) + ", " + ids.get(3)
-                + ", " + ids.get(4) + "), not as the latest upload does: they are left out of this series.");
+        assertThat(history.get("notes")).hasSize(1);
+        assertThat(history.get("notes").get(0).asString()).isEqualTo("5 uploads measured 'parse' in 'us/op' "
+                + "(experiments " + ids.get(0) + ", " + ids.get(1) + ", " + ids.get(2) + ", " + ids.get(3) + ", "
+                + ids.get(4) + "): their values are converted to 'ms/op', the unit of the latest upload.");
         HttpResponse<String> page = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(base()
                 + "/benchmarks/units-series?metric=parse")).header("Accept", "text/html").GET().build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(page.body()).contains("5 uploads measured &#39;parse&#39; in &#39;us/op&#39;");
+        assertThat(page.body()).contains("5 uploads measured &#39;parse&#39; in &#39;us/op&#39;")
+                .contains("converted from us/op");
 
         // a branch's series is read in the unit of that branch's latest upload, not of a later one elsewhere
-        HttpResponse<String> release = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", bodies[0]
-                .replace("\"main\"", "\"release-1\""));
+        HttpResponse<String> release = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """
+                {"benchmark": "units-series", "metrics": {"parse": {"unit": "us/op", "values": [13, 13, 13]}},
+                 "git": {"branch": "release-1", "commit": "r1", "commitTime": "2025-04-20T08:00:00Z"}}""");
         assertThat(release.statusCode()).as(release.body()).isEqualTo(201);
         JsonNode main = read(get("/api/v1/benchmarks/units-series/history?metric=parse&branch=main").body());
         assertThat(main.get("unit").asString()).isEqualTo("ms/op");
-        assertThat(main.get("points")).hasSize(3);
+        assertThat(main.get("points")).hasSize(8);
         JsonNode branch = read(get("/api/v1/benchmarks/units-series/history?metric=parse&branch=release-1").body());
         assertThat(branch.get("unit").asString()).isEqualTo("us/op");
         assertThat(branch.get("points")).hasSize(1);
         assertThat(branch.get("notes")).isEmpty();
+        JsonNode all = read(get("/api/v1/benchmarks/units-series/history?metric=parse").body());
+        assertThat(all.get("unit").asString()).isEqualTo("us/op");
+        assertThat(all.get("points")).hasSize(9);
+        assertThat(all.get("points").get(5).get("mean").asDouble()).isCloseTo(12, offset(1e-9));
+        assertThat(all.get("points").get(5).get("convertedFrom").asString()).isEqualTo("ms/op");
+    }
+
+    @Test
+    void uploadsOfAMetricInAUnitThatDoesNotConvertAreLeftOutOfItsSeriesSayingSo() throws Exception {
+        // JMH's average time, then its throughput in two time units: the time per operation is not a rate
+        List<Long> times = uploadParse("units-modes", "us/op", "lower", 12, 0, 1);
+        List<Long> perSecond = uploadParse("units-modes", "ops/s", "higher", 80_000, 2, 3);
+        uploadParse("units-modes", "ops/ms", "higher", 85, 4, 5);
+
+        JsonNode history = read(get("/api/v1/benchmarks/units-modes/history?metric=parse").body());
+        assertThat(history.get("unit").asString()).isEqualTo("ops/ms");
+        assertThat(history.get("direction").asString()).isEqualTo("higher");
+        assertThat(history.get("points")).hasSize(4);
+        double[] means = {80, 80, 85, 85};
+        for (int i = 0; i < means.length; i++) {
+            assertThat(history.get("points").get(i).get("mean").asDouble()).isCloseTo(means[i], offset(1e-9));
+        }
+        assertThat(history.get("points")).extracting(p -> p.get("convertedFrom").isNull())
+                .containsExactly(false, false, true, true);
+        assertThat(history.get("notes")).extracting(JsonNode::asString).containsExactly(
+                "2 uploads measured 'parse' in 'ops/s' (experiments " + perSecond.get(0) + ", " + perSecond.get(1)
+                        + "): their values are converted to 'ops/ms', the unit of the latest upload.",
+                "2 uploads measured 'parse' in 'us/op', lower is better (experiments " + times.get(0) + ", "
+                        + times.get(1) + "), not as the latest upload does: they are left out of this series.");
     }
 
     @Test
