@@ -84,12 +84,12 @@ public class ExperimentRepository {
                 ? RunnerJson.mapper().writeValueAsString(engine.workload()) : null;
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
-                INSERT INTO experiment (name, description, kind, status, preset, runs_per_variant, run_order, seed,
-                    trial_timeout_seconds, max_failures, workload, created_by, created_at, data_version, design,
-                    windows_per_pair, targets, budget_seconds, host_labels)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""")
-                .params(spec.name(), spec.description(), spec.kind().name(), status.name(), spec.preset(),
-                        plan.runsPerVariant(), plan.order().label(), plan.seed(),
+                INSERT INTO experiment (name, name_folded, description, kind, status, preset, runs_per_variant,
+                    run_order, seed, trial_timeout_seconds, max_failures, workload, created_by, created_at,
+                    data_version, design, windows_per_pair, targets, budget_seconds, host_labels)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""")
+                .params(spec.name(), SqlPatterns.caseFolded(spec.name()), spec.description(), spec.kind().name(),
+                        status.name(), spec.preset(), plan.runsPerVariant(), plan.order().label(), plan.seed(),
                         (int) Math.min(Integer.MAX_VALUE, plan.trialTimeout().toSeconds()), plan.maxFailures(),
                         workload, createdBy, timestamp(now), plan.design().label(),
                         plan.design().paired() ? plan.windowsPerPair() : null,
@@ -143,12 +143,14 @@ public class ExperimentRepository {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         OffsetDateTime now = timestamp(e.createdAt());
         jdbc.sql("""
-                INSERT INTO experiment (name, kind, status, benchmark, runs_per_variant, run_order, seed,
-                    trial_timeout_seconds, max_failures, created_by, created_at, started_at, finished_at, data_version,
-                    git_repository, git_branch, git_commit, git_base_commit, git_pull_request, commit_time, machine,
-                    tags)
-                VALUES (?, 'UPLOAD', 'COMPLETED', ?, ?, 'blocked', 0, 0, 0, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                .params(e.name(), e.benchmark(), e.runsPerVariant(), e.createdBy(), now, now, now,
+                INSERT INTO experiment (name, name_folded, kind, status, benchmark, benchmark_folded,
+                    runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at,
+                    started_at, finished_at, data_version, git_repository, git_branch, git_commit, git_base_commit,
+                    git_pull_request, commit_time, machine, tags)
+                VALUES (?, ?, 'UPLOAD', 'COMPLETED', ?, ?, ?, 'blocked', 0, 0, 0, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?,
+                    ?)""")
+                .params(e.name(), SqlPatterns.caseFolded(e.name()), e.benchmark(),
+                        SqlPatterns.caseFolded(e.benchmark()), e.runsPerVariant(), e.createdBy(), now, now, now,
                         git.repository(), git.branch(), git.commit(), git.baseCommit(), git.pullRequest(),
                         timestamp(git.commitTime()),
                         e.machine().isEmpty() ? null : json.writeValueAsString(e.machine()),
@@ -368,8 +370,8 @@ public class ExperimentRepository {
         }
         String nameContains = filter.nameContains();
         if (nameContains != null && !nameContains.isBlank()) {
-            sql.append(" AND LOWER(name) LIKE LOWER(?) ESCAPE '\\'");
-            params.add(SqlPatterns.contains(nameContains));
+            sql.append(" AND name_folded LIKE ? ESCAPE '\\'");
+            params.add(SqlPatterns.contains(SqlPatterns.caseFolded(nameContains)));
         }
     }
 

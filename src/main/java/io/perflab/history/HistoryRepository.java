@@ -76,8 +76,8 @@ class HistoryRepository {
         if (nameContains == null || nameContains.isBlank()) {
             return where;
         }
-        params.put("name", SqlPatterns.contains(nameContains));
-        return where + " AND LOWER(benchmark) LIKE LOWER(:name) ESCAPE '\\'";
+        params.put("name", SqlPatterns.contains(SqlPatterns.caseFolded(nameContains)));
+        return where + " AND benchmark_folded LIKE :name ESCAPE '\\'";
     }
 
     /** The branches the benchmark's uploads name, sorted. */

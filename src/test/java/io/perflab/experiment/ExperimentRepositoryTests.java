@@ -257,9 +257,8 @@ class ExperimentRepositoryTests {
     }
 
     /**
-     * The name filter lower-cases the text typed with the database's LOWER, as it does the names: Java's lower case
-     * of the text is not PostgreSQL's ('İ' is "i̇" in Java and "i" there; under a C locale 'Ö' stays 'Ö'), so a name
-     * typed exactly as it is shown found nothing on PostgreSQL.
+     * The name filter folds the case of the text typed as it folded the names it stores, both in Java: a name typed
+     * exactly as it is shown is found whatever its letters ({@code NameFilterTests} types them in other cases).
      */
     @Test
     void theNameFilterFindsANameTypedAsItIsShownWhateverItsLetters() {

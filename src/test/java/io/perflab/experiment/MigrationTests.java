@@ -211,6 +211,48 @@ public class MigrationTests {
     }
 
     /** An in-memory H2 database named {@code name}, migrated up to {@code version} as a release left it. */
+    /**
+     * V22 folds the case of the names stored before it, in Java (the database's LOWER follows its locale), so that
+     * the name filters find them typed in any case: on H2 and on a PostgreSQL database in the C locale.
+     */
+    @Test
+    void namesStoredBeforeTheirFoldedCopiesAreFoundInAnyCase() {
+        SingleConnectionDataSource h2 = migratedTo("before-folded-names", "21");
+        try {
+            foldsTheNamesStoredBefore(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabaseInTheCLocale();
+        DriverManagerDataSource cLocale = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+        Flyway.configure().dataSource(cLocale).target(MigrationVersion.fromVersion("21")).load().migrate();
+        foldsTheNamesStoredBefore(cLocale);
+    }
+
+    private static void foldsTheNamesStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        for (Object[] row : new Object[][] {{1, "Über-Upload @ abc", "UPLOAD", "Über-Straße"},
+                {2, "Olfass", "ENGINE", null}}) {
+            jdbc.sql("""
+                    INSERT INTO experiment (id, name, kind, status, benchmark, runs_per_variant, run_order, seed,
+                        trial_timeout_seconds, max_failures, created_at, data_version)
+                    VALUES (?, ?, ?, 'COMPLETED', ?, 1, 'blocked', 0, 0, 0, CURRENT_TIMESTAMP, 1)""")
+                    .params(row).update();
+        }
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        ExperimentRepository repository = new ExperimentRepository(jdbc, new JdbcTemplate(database),
+                JsonMapper.builder().build());
+        assertThat(repository.list(new ExperimentFilter(null, "über", null, null, false), 0, 10))
+                .extracting(ExperimentRecord::id).containsExactly(1L);
+        assertThat(repository.list(new ExperimentFilter(null, "OLFASS", null, null, false), 0, 10))
+                .extracting(ExperimentRecord::id).containsExactly(2L);
+        assertThat(jdbc.sql("SELECT benchmark_folded FROM experiment ORDER BY id").query(String.class).list())
+                .containsExactly("über-strasse", null);
+    }
+
     private static SingleConnectionDataSource migratedTo(String name, String version) {
         SingleConnectionDataSource database = new SingleConnectionDataSource(
                 "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", true);

@@ -252,7 +252,7 @@ class HistoryApiTests extends UploadServer {
         assertThat(read(response.body()).get("points").get(0).get("mean").asDouble()).isEqualTo(50.0);
     }
 
-    /** The database lower-cases the text typed as it does the names: Java's 'İ' is not PostgreSQL's. */
+    /** The text typed is case-folded as the names are, whatever the database's LOWER would make of 'İ'. */
     @Test
     void aBenchmarkTypedAsItIsShownIsFoundWhateverItsLetters() throws Exception {
         HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """

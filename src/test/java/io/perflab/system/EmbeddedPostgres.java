@@ -22,14 +22,35 @@ public final class EmbeddedPostgres {
 
     /** Points Spring's data source at a new, empty database of the shared server. */
     public static void register(DynamicPropertyRegistry registry) {
-        Database database = newDatabase();
+        register(registry, newDatabase());
+    }
+
+    /** Points Spring's data source at a new, empty database in the C locale ({@link #newDatabaseInTheCLocale}). */
+    public static void registerInTheCLocale(DynamicPropertyRegistry registry) {
+        register(registry, newDatabaseInTheCLocale());
+    }
+
+    private static void register(DynamicPropertyRegistry registry, Database database) {
         registry.add("spring.datasource.url", database::url);
         registry.add("spring.datasource.username", database::username);
         registry.add("spring.datasource.password", database::password);
     }
 
     /** A new, empty database of the shared server, which starts on first use. */
-    public static synchronized Database newDatabase() {
+    public static Database newDatabase() {
+        return newDatabase("");
+    }
+
+    /**
+     * A new, empty database whose collation and character classes are the C locale's, where {@code LOWER('Ö')} is
+     * {@code 'Ö'}: production databases are often created so, while the shared server takes its locale from the
+     * environment (C.UTF-8 here), which knows the case of every letter.
+     */
+    public static Database newDatabaseInTheCLocale() {
+        return newDatabase(" TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'");
+    }
+
+    private static synchronized Database newDatabase(String options) {
         try {
             if (server == null) {
                 server = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.start();
@@ -44,7 +65,7 @@ public final class EmbeddedPostgres {
             String name = "perflab_test_" + ++databases;
             try (var connection = server.getPostgresDatabase().getConnection();
                  var statement = connection.createStatement()) {
-                statement.execute("CREATE DATABASE " + name);
+                statement.execute("CREATE DATABASE " + name + options);
             }
             return new Database(server.getJdbcUrl("postgres", name), "postgres", "");
         } catch (IOException e) {
