@@ -14,7 +14,12 @@
     chart.setOption({
       animation: false,
       tooltip: { trigger: 'item', formatter: function (p) {
-        var d = data.points[p.dataIndex];
+        // a change point's dataIndex counts the change points, not the uploads: its upload is the line's xAxis
+        var changePoint = p.componentType === 'markLine';
+        var d = data.points[changePoint ? p.data.xAxis : p.dataIndex];
+        if (changePoint) {
+          return d ? 'change point at ' + echarts.format.encodeHTML(d.commit || '#' + d.index) : '';
+        }
         // the commit is the uploader's text: escaped, since the tooltip is HTML
         return d ? echarts.format.encodeHTML(d.commit || '#' + d.index) + '<br>'
           + Number(d.mean).toPrecision(5) + ' (n=' + d.n + ')'

@@ -135,6 +135,14 @@ class HistoryPagesTests extends UploadServer {
                     + "document.getElementById('chart-history')).getOption().tooltip[0].formatter({dataIndex: 0});");
             assertThat(tooltip).as("the uploader's commit is text in the HTML tooltip")
                     .startsWith("&lt;b&gt;c&lt;/b&gt;-0<br>");
+            // a change point's tooltip names the upload its line is drawn at, not the upload of its own number
+            String changePoint = (String) ((JavascriptExecutor) browser).executeScript("var at = JSON.parse("
+                    + "document.getElementById('history-data').textContent).changePoints[0];"
+                    + "return at + ' ' + echarts.getInstanceByDom(document.getElementById('chart-history')).getOption()"
+                    + ".tooltip[0].formatter({componentType: 'markLine', dataIndex: 0, data: {xAxis: at}});");
+            String at = changePoint.substring(0, changePoint.indexOf(' '));
+            assertThat(at).isNotEqualTo("0");
+            assertThat(changePoint).isEqualTo(at + " change point at &lt;b&gt;c&lt;/b&gt;-" + at);
             assertThat(browser.findElements(By.cssSelector("table.data tbody tr"))).hasSize(10);
         } finally {
             browser.quit();
