@@ -6,7 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -20,14 +26,26 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>An event goes to this instance's subscribers at once and, when several instances share a PostgreSQL database,
  * through the {@link Relay} to the subscribers of the others ({@link ExperimentEventChannel}); on H2 there is no
  * relay. Event data travels as the JSON the stream sends, so an event reads the same from every instance.
+ *
+ * <p>Every open stream gets a comment every {@link #HEARTBEAT} while the application runs, events or not: an
+ * experiment can be silent for minutes (a long warmup or window).
  */
 @Component
-public class ExperimentEvents {
+public class ExperimentEvents implements SmartLifecycle {
 
     /** Subscriptions to every experiment use this id. */
     public static final long ALL = 0;
 
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+    /**
+     * How often every open stream gets a comment. A reverse proxy drops a response silent for longer than its read
+     * timeout (nginx's {@code proxy_read_timeout} is 60 s by default), and a client that went away is only found by
+     * a send to it: a third of that keeps the streams open and finds the closed ones within 20 s.
+     */
+    static final Duration HEARTBEAT = Duration.ofSeconds(20);
+
+    private static final Logger log = LoggerFactory.getLogger(ExperimentEvents.class);
 
     /** Carries events to the subscribers of the other instances. */
     @FunctionalInterface
@@ -40,6 +58,7 @@ public class ExperimentEvents {
     private final Map<Long, List<SseEmitter>> subscribers = new ConcurrentHashMap<>();
     private final JsonMapper json;
     private volatile Relay relay = Relay.NONE;
+    private volatile ScheduledExecutorService heartbeats;
 
     /** Events of this process only, their data written by a default JSON mapper. */
     public ExperimentEvents() {
@@ -53,7 +72,11 @@ public class ExperimentEvents {
 
     /** A new stream of the events of experiment {@code id} (or {@link #ALL}), opened with a comment. */
     public SseEmitter subscribe(long id) {
-        SseEmitter emitter = new SseEmitter(TIMEOUT.toMillis());
+        return subscribe(id, new SseEmitter(TIMEOUT.toMillis()));
+    }
+
+    /** Adds {@code emitter} to the subscribers of experiment {@code id} (or {@link #ALL}) and opens it. */
+    SseEmitter subscribe(long id, SseEmitter emitter) {
         subscribers.compute(id, (k, list) -> {
             List<SseEmitter> emitters = list == null ? new CopyOnWriteArrayList<>() : list;
             emitters.add(emitter);
@@ -115,6 +138,50 @@ public class ExperimentEvents {
         subscribers.clear();
     }
 
+    /** Sends a comment on every open stream, dropping those whose client went away. */
+    void heartbeat() {
+        subscribers.forEach((id, emitters) -> {
+            for (SseEmitter emitter : emitters) {
+                sendOrDrop(id, emitter, SseEmitter.event().comment("heartbeat"));
+            }
+        });
+    }
+
+    /** Starts the {@linkplain #heartbeat heartbeats}. */
+    @Override
+    public void start() {
+        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "experiment-events-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long period = HEARTBEAT.toMillis();
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                heartbeat();
+            } catch (RuntimeException e) {
+                // an exception would end the schedule, and with it every stream's heartbeat
+                log.warn("An experiment event stream's heartbeat failed; the next comes in {} s",
+                        HEARTBEAT.toSeconds(), e);
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+        heartbeats = executor;
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService executor = heartbeats;
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+        heartbeats = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return heartbeats != null;
+    }
+
     /** Open streams, over all experiments. */
     int subscriberCount() {
         return subscribers.values().stream().mapToInt(List::size).sum();
@@ -131,12 +198,16 @@ public class ExperimentEvents {
             return;
         }
         for (SseEmitter emitter : emitters) {
-            try {
-                emitter.send(SseEmitter.event().name(name).data(data));
-            } catch (IOException | IllegalStateException e) {
-                // the client went away
-                unsubscribe(id, emitter);
-            }
+            sendOrDrop(id, emitter, SseEmitter.event().name(name).data(data));
+        }
+    }
+
+    private void sendOrDrop(long id, SseEmitter emitter, SseEmitter.SseEventBuilder event) {
+        try {
+            emitter.send(event);
+        } catch (IOException | IllegalStateException e) {
+            // the client went away
+            unsubscribe(id, emitter);
         }
     }
 }

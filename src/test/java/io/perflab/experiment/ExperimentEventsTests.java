@@ -3,12 +3,15 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -52,6 +55,41 @@ class ExperimentEventsTests {
 
         assertThat(events.subscriberCount()).isEqualTo(1);
         assertThat(events.subscribedExperiments()).as("experiment 7's entry, its subscriber gone").isEqualTo(1);
+    }
+
+    /** A stream that records what is sent on it; once its client went away, every send fails as it then does. */
+    private static final class RecordedStream extends SseEmitter {
+        final List<String> sent = new ArrayList<>();
+        boolean gone;
+
+        @Override
+        public void send(SseEventBuilder event) throws IOException {
+            if (gone) {
+                throw new IOException("Broken pipe");
+            }
+            sent.add(event.build().stream().map(data -> String.valueOf(data.getData())).collect(Collectors.joining()));
+        }
+    }
+
+    @Test
+    void aHeartbeatIsACommentOnEveryOpenStreamAndDropsTheStreamsWhoseClientWentAway() {
+        ExperimentEvents events = new ExperimentEvents();
+        RecordedStream page = new RecordedStream();
+        RecordedStream dashboard = new RecordedStream();
+        RecordedStream closedTab = new RecordedStream();
+        events.subscribe(7, page);
+        events.subscribe(ExperimentEvents.ALL, dashboard);
+        events.subscribe(8, closedTab);
+        closedTab.gone = true;
+        page.sent.clear();
+        dashboard.sent.clear();
+
+        events.heartbeat();
+
+        assertThat(page.sent).containsExactly(":heartbeat\n\n");
+        assertThat(dashboard.sent).containsExactly(":heartbeat\n\n");
+        assertThat(events.subscriberCount()).as("without the stream of the client that went away").isEqualTo(2);
+        assertThat(events.subscribedExperiments()).as("experiment 8's entry, its subscriber gone").isEqualTo(2);
     }
 
     @Test
