@@ -1,5 +1,5 @@
 // Live progress of running experiments over server-sent events. Pages work without it: they show the state
-// at load time; this script only keeps the progress bar and the last trial's figures current.
+// at load time; this script only keeps the progress bar, the time left and the last trial's figures current.
 (function () {
   'use strict';
   var panels = document.querySelectorAll('[data-live-experiment]');
@@ -21,6 +21,9 @@
     }
     if (data.failedRuns !== undefined) {
       failed(panel, data.failedRuns);
+    }
+    if (data.etaSeconds !== undefined) {
+      timeLeft(panel, data.etaSeconds);
     }
     var last = panel.querySelector('.last-trial-figures');
     if (last) {
@@ -56,6 +59,13 @@
       span.querySelector('span').textContent = count;
       span.hidden = count === 0;
     }
+  }
+
+  // The estimate of the time left, as the page renders it; null: the service has none, so none is shown.
+  function timeLeft(panel, seconds) {
+    panel.querySelectorAll('.eta').forEach(function (eta) {
+      eta.textContent = seconds === null ? '' : '· about ' + seconds + ' s left';
+    });
   }
 
   // What a finished experiment no longer has: a time left and a cancel button.

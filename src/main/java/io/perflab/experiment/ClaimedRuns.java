@@ -73,6 +73,7 @@ final class ClaimedRuns {
         event.put("completedRuns", count);
         event.put("totalRuns", experiment.totalRuns());
         event.put("failedRuns", failed);
+        event.put("etaSeconds", TimeLeft.ofTrials(experiment, stored, (int) count));
         event.put("metrics", result.metrics());
         if (agentId != null) {
             event.put("agentId", agentId);
@@ -143,6 +144,7 @@ final class ClaimedRuns {
         event.put("status", pair.status().name());
         event.put("completedPairs", storedPairs);
         event.put("pairs", experiment.runsPerVariant());
+        event.put("etaSeconds", TimeLeft.ofPairs(experiment, pairs));
         if (agentId != null) {
             event.put("agentId", agentId);
         }
@@ -151,6 +153,11 @@ final class ClaimedRuns {
         }
         events.publish(experiment.id(), "pair", event);
         events.publish(experiment.id(), "run", event);
+    }
+
+    /** The estimate of the time paired experiment {@code experiment} still needs, from the pairs stored now. */
+    Long pairedTimeLeft(ExperimentRecord experiment) {
+        return TimeLeft.ofPairs(experiment, store.pairTimings(experiment.id()));
     }
 
     /**

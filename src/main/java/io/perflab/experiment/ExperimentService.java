@@ -5,7 +5,6 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.NotFoundException;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -76,14 +75,14 @@ public class ExperimentService {
             total = completed;
         }
         ExperimentView.Paired paired = null;
-        Long eta = eta(e, runs, completed);
+        Long eta = TimeLeft.ofTrials(e, runs, completed);
         if (e.paired()) {
             List<ExperimentRepository.RunTiming> pairs = store.pairTimings(e.id());
             int failedPairs = (int) pairs.stream().filter(p -> !"OK".equals(p.status())).count();
             int perPair = 2 * e.windowsPerPair();
             completed = pairs.size() * perPair;
             failed = failedPairs * perPair;
-            eta = withinBudget(eta(e, pairs, pairs.size(), e.runsPerVariant()), e.stopping().budget(), pairs);
+            eta = TimeLeft.ofPairs(e, pairs);
             paired = new ExperimentView.Paired(e.runsPerVariant(), e.windowsPerPair(), pairs.size(), failedPairs,
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
                     e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));
@@ -115,35 +114,6 @@ public class ExperimentService {
                         a.environment().getOrDefault("cpu_model", ""), trials.getOrDefault(a.id(), 0),
                         e.status() == ExperimentStatus.RUNNING && Long.valueOf(a.id()).equals(e.agentId())))
                 .toList();
-    }
-
-    private Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> runs, int completed) {
-        return eta(e, runs, completed, e.totalRuns());
-    }
-
-    /** Mean time of the {@code done} units (trials or pairs) stored × those left of {@code total}, while running. */
-    private static Long eta(ExperimentRecord e, List<ExperimentRepository.RunTiming> units, int done, int total) {
-        if (e.status() != ExperimentStatus.RUNNING || done == 0) {
-            return null;
-        }
-        double meanSeconds = units.stream()
-                .filter(r -> r.startedAt() != null && r.finishedAt() != null)
-                .mapToLong(r -> Duration.between(r.startedAt(), r.finishedAt()).toMillis())
-                .average().orElse(0) / 1000.0;
-        return Math.round(meanSeconds * Math.max(0, total - done));
-    }
-
-    /**
-     * {@code eta} at most what a paired experiment's time budget leaves after its stored pairs: its runner starts no
-     * pair that would end after the budget, so the pairs still planned may never run.
-     */
-    static Long withinBudget(Long eta, Optional<Duration> budget, List<ExperimentRepository.RunTiming> pairs) {
-        if (eta == null || budget.isEmpty()) {
-            return eta;
-        }
-        long spent = pairs.stream().filter(p -> p.startedAt() != null && p.finishedAt() != null)
-                .mapToLong(p -> Duration.between(p.startedAt(), p.finishedAt()).toSeconds()).sum();
-        return Math.min(eta, Math.max(0, budget.get().toSeconds() - spent));
     }
 
     /** Options whose value differs between the variants: name → {without: …, with: …}. */

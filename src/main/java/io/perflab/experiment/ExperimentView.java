@@ -11,7 +11,8 @@ import java.util.Map;
  *
  * @param queuePosition 1-based position in the host's queue while {@code QUEUED}, else null
  * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
- * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs
+ * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs;
+ *     the {@code run} events carry it too ({@link TimeLeft})
  * @param optionDiff engine options that differ: name → {without, with}
  * @param results per-metric comparison; empty until both variants have two successful runs
  * @param design {@code fresh}, {@code duet} or {@code alternating}

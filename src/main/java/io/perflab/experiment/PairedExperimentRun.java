@@ -202,6 +202,7 @@ final class PairedExperimentRun {
             event.put("totalRuns", experiment.totalRuns());
             // a failed pair counts as all its windows failed, as the experiment's view counts it
             event.put("failedRuns", all.stream().filter(p -> !p.ok()).count() * runsPerPair);
+            event.put("etaSeconds", runs.pairedTimeLeft(experiment));
             return event;
         }
     }

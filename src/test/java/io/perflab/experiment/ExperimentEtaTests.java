@@ -23,10 +23,10 @@ class ExperimentEtaTests {
         // estimated, but the runner starts no pair past the budget, so at most 360 − 80 = 280 s are left
         List<ExperimentRepository.RunTiming> pairs = List.of(pair(0, 40), pair(1, 40));
 
-        assertThat(ExperimentService.withinBudget(720L, Optional.of(Duration.ofMinutes(6)), pairs)).isEqualTo(280);
-        assertThat(ExperimentService.withinBudget(720L, Optional.empty(), pairs)).isEqualTo(720);
-        assertThat(ExperimentService.withinBudget(100L, Optional.of(Duration.ofMinutes(6)), pairs)).isEqualTo(100);
-        assertThat(ExperimentService.withinBudget(720L, Optional.of(Duration.ofSeconds(60)), pairs)).isZero();
-        assertThat(ExperimentService.withinBudget(null, Optional.of(Duration.ofMinutes(6)), pairs)).isNull();
+        assertThat(TimeLeft.withinBudget(720L, Optional.of(Duration.ofMinutes(6)), pairs)).isEqualTo(280);
+        assertThat(TimeLeft.withinBudget(720L, Optional.empty(), pairs)).isEqualTo(720);
+        assertThat(TimeLeft.withinBudget(100L, Optional.of(Duration.ofMinutes(6)), pairs)).isEqualTo(100);
+        assertThat(TimeLeft.withinBudget(720L, Optional.of(Duration.ofSeconds(60)), pairs)).isZero();
+        assertThat(TimeLeft.withinBudget(null, Optional.of(Duration.ofMinutes(6)), pairs)).isNull();
     }
 }

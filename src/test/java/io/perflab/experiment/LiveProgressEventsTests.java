@@ -96,6 +96,32 @@ class LiveProgressEventsTests {
                 .containsEntry("totalRuns", 12);
     }
 
+    @Test
+    void aTrialsEventCarriesTheTimeLeftAsTheViewEstimatesIt() {
+        long id = queued(ExperimentPlan.of(variant("monitor"), variant("notification"), 2));
+        assertThat(store.claim(id, BUILT_IN, Instant.now())).isTrue();
+        ExperimentRecord experiment = store.find(id).orElseThrow();
+
+        runs().record(null, experiment, trial(0, TrialStatus.OK));
+
+        // 4 trials planned, one of 5 s stored: 3 × 5 s left
+        assertThat(runEvents.get(0)).containsEntry("etaSeconds", 15L);
+    }
+
+    @Test
+    void aStoredPairsEventCarriesTheTimeLeftAsTheViewEstimatesIt() {
+        long id = queued(ExperimentPlan.of(variant("monitor"), variant("notification"), 3)
+                .withDesign(ExperimentDesign.DUET, 2));
+        assertThat(store.claim(id, BUILT_IN, Instant.now())).isTrue();
+        ExperimentRecord experiment = store.find(id).orElseThrow();
+
+        runs().recordPair(null, experiment, PairedFixtures.pair(0, "cpu_us_per_req", new double[] {30, 30},
+                new double[] {29, 29}), () -> PairStoppingRule.Decision.CONTINUE);
+
+        // 3 pairs planned, one of 20 s stored: 2 × 20 s left
+        assertThat(runEvents.get(0)).containsEntry("etaSeconds", 40L);
+    }
+
     private static EngineVariant variant(String completion) {
         return EngineVariant.of(EngineOptions.defaults().withOption("completion", completion),
                 Workload.DEFAULTS.withRun(Duration.ofMillis(300)));

@@ -99,6 +99,20 @@ class LiveScriptBrowserTests {
     }
 
     @Test
+    void theTimeLeftFollowsTheEstimateEachEventCarries() {
+        assertThat(text(".eta")).as("as the page was rendered").isEqualTo("· about 40 s left");
+
+        browser.executeScript("emit('run', {experimentId: 5, ordinal: 4, variant: 'without', status: 'OK', "
+                + "completedRuns: 5, totalRuns: 12, failedRuns: 0, etaSeconds: 35, metrics: {cpu_us_per_req: 30}});");
+        assertThat(text(".eta")).isEqualTo("· about 35 s left");
+
+        // an event without an estimate (the service has none) clears the last one rather than keeping it
+        browser.executeScript("emit('run', {experimentId: 5, ordinal: 5, variant: 'with', status: 'OK', "
+                + "completedRuns: 6, totalRuns: 12, failedRuns: 0, etaSeconds: null, metrics: {}});");
+        assertThat(text(".eta")).isEmpty();
+    }
+
+    @Test
     void aFinishedExperimentShowsNoTimeLeftAndNoCancel() {
         browser.executeScript("emit('status', {experimentId: 5, status: 'CANCELLED'});");
 
