@@ -144,7 +144,7 @@ final class ClaimedRuns {
         event.put("status", pair.status().name());
         event.put("completedPairs", storedPairs);
         event.put("pairs", experiment.runsPerVariant());
-        event.put("etaSeconds", TimeLeft.ofPairs(experiment, pairs));
+        event.put("etaSeconds", TimeLeft.ofPairs(experiment, pairs, clock.instant()));
         if (agentId != null) {
             event.put("agentId", agentId);
         }
@@ -157,7 +157,7 @@ final class ClaimedRuns {
 
     /** The estimate of the time paired experiment {@code experiment} still needs, from the pairs stored now. */
     Long pairedTimeLeft(ExperimentRecord experiment) {
-        return TimeLeft.ofPairs(experiment, store.pairTimings(experiment.id()));
+        return TimeLeft.ofPairs(experiment, store.pairTimings(experiment.id()), clock.instant());
     }
 
     /**

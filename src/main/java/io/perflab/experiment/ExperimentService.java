@@ -5,6 +5,7 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.NotFoundException;
+import java.time.Clock;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -25,10 +26,12 @@ public class ExperimentService {
     private final ExperimentValidator validator;
     private final SequentialLookRepository looks;
     private final AgentRepository agents;
+    private final Clock clock;
 
     ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
-            ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents) {
+            ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents, Clock clock) {
         this.store = store;
+        this.clock = clock;
         this.agents = agents;
         this.looks = looks;
         this.scheduler = scheduler;
@@ -82,7 +85,7 @@ public class ExperimentService {
             int perPair = 2 * e.windowsPerPair();
             completed = pairs.size() * perPair;
             failed = failedPairs * perPair;
-            eta = TimeLeft.ofPairs(e, pairs);
+            eta = TimeLeft.ofPairs(e, pairs, clock.instant());
             paired = new ExperimentView.Paired(e.runsPerVariant(), e.windowsPerPair(), pairs.size(), failedPairs,
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
                     e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,9 +20,13 @@ final class TimeLeft {
         return meanTimesLeft(e, trials, done, e.totalRuns());
     }
 
-    /** A paired design's: the mean time of the stored pairs × the pairs left, at most what its budget leaves. */
-    static Long ofPairs(ExperimentRecord e, List<ExperimentRepository.RunTiming> pairs) {
-        return withinBudget(meanTimesLeft(e, pairs, pairs.size(), e.runsPerVariant()), e.stopping().budget(), pairs);
+    /**
+     * A paired design's, at {@code now}: the mean time of the stored pairs × the pairs left, at most what its budget
+     * leaves.
+     */
+    static Long ofPairs(ExperimentRecord e, List<ExperimentRepository.RunTiming> pairs, Instant now) {
+        return withinBudget(meanTimesLeft(e, pairs, pairs.size(), e.runsPerVariant()), e.stopping().budget(),
+                e.startedAt(), pairs, now);
     }
 
     private static Long meanTimesLeft(ExperimentRecord e, List<ExperimentRepository.RunTiming> units, int done,
@@ -37,15 +42,29 @@ final class TimeLeft {
     }
 
     /**
-     * {@code eta} at most what a paired experiment's time budget leaves after its stored pairs: its runner starts no
-     * pair that would end after the budget, so the pairs still planned may never run.
+     * {@code eta} at most what a paired experiment's time budget leaves at {@code now}: its runner starts no pair
+     * that would end after the budget, so the pairs still planned may never run. The budget is spent as the stopping
+     * rule spends it ({@link PairedStoppingRules}): by the wall time since this run began ({@code runStart}, when
+     * the experiment was claimed), setups and the pair under way included, and by the pairs of the experiment's
+     * earlier runs, those that ended before this one began.
+     *
+     * @param runStart when the run began; null (not known): only the earlier runs' pairs count
      */
-    static Long withinBudget(Long eta, Optional<Duration> budget, List<ExperimentRepository.RunTiming> pairs) {
+    static Long withinBudget(Long eta, Optional<Duration> budget, Instant runStart,
+                             List<ExperimentRepository.RunTiming> pairs, Instant now) {
         if (eta == null || budget.isEmpty()) {
             return eta;
         }
-        long spent = pairs.stream().filter(p -> p.startedAt() != null && p.finishedAt() != null)
-                .mapToLong(p -> Duration.between(p.startedAt(), p.finishedAt()).toSeconds()).sum();
-        return Math.min(eta, Math.max(0, budget.get().toSeconds() - spent));
+        Duration spent = runStart == null ? Duration.ZERO : Duration.between(runStart, now);
+        if (spent.isNegative()) {
+            spent = Duration.ZERO;
+        }
+        for (ExperimentRepository.RunTiming pair : pairs) {
+            if (pair.startedAt() != null && pair.finishedAt() != null
+                    && (runStart == null || !pair.finishedAt().isAfter(runStart))) {
+                spent = spent.plus(Duration.between(pair.startedAt(), pair.finishedAt()));
+            }
+        }
+        return Math.min(eta, Math.max(0, budget.get().minus(spent).toSeconds()));
     }
 }
