@@ -97,6 +97,14 @@ public record HostLabels(Map<String, String> labels) {
         return labels.entrySet().containsAll(required.labels().entrySet());
     }
 
+    /** Whether one host could carry these labels and {@code other}'s: no key has a different value in each. */
+    public boolean compatibleWith(HostLabels other) {
+        return labels.entrySet().stream().allMatch(label -> {
+            String value = other.labels().get(label.getKey());
+            return value == null || value.equals(label.getValue());
+        });
+    }
+
     public boolean isEmpty() {
         return labels.isEmpty();
     }

@@ -859,12 +859,20 @@ public class ExperimentRepository {
     }
 
     /**
-     * 1-based position in the queue of a queued experiment, counting what a claim takes in the same order: older
-     * queued experiments and older interrupted ones that an agent resumes on its own.
+     * 1-based position in the queue of a queued experiment: 1 + the experiments a claim would take before it (older
+     * queued ones, and older interrupted ones that an agent resumes on its own) that a host able to run it could run
+     * too. Those that ask for labels none of its hosts can carry, or that only hosts of other labels may resume, go
+     * elsewhere and are not ahead of it. With several hosts able to run it, one that the others keep busy may take it
+     * sooner: the position is then the most experiments that can go before it, not a promise of its turn.
      */
     public long queuePosition(ExperimentRecord experiment) {
-        return jdbc.sql("SELECT COUNT(*) FROM experiment " + CLAIMABLE_NOW + " AND id <= ?")
-                .param(experiment.id()).query(Long.class).single();
+        Optional<Claimable> queued = jdbc.sql(CLAIMABLE + "WHERE id = ?").param(experiment.id())
+                .query(this::claimable).optional();
+        if (queued.isEmpty()) {
+            return 1;
+        }
+        return 1 + jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id < ?").param(experiment.id())
+                .query(this::claimable).list().stream().filter(queued.get()::mayShareAHostWith).count();
     }
 
     /**
@@ -922,6 +930,23 @@ public class ExperimentRepository {
 
         boolean mayBeRunBy(Claimant agent) {
             return agent.mayRun(kind, required, runLabels);
+        }
+
+        /**
+         * Whether a host could run both this and {@code other}. An experiment that has run is resumed only on a
+         * host of the labels it ran on ({@code runLabels}); an agent that runs command experiments runs any kind.
+         */
+        boolean mayShareAHostWith(Claimable other) {
+            if (runLabels != null && other.runLabels() != null) {
+                return runLabels.equals(other.runLabels());
+            }
+            if (runLabels != null) {
+                return HostLabels.parse(runLabels).satisfies(other.required());
+            }
+            if (other.runLabels() != null) {
+                return HostLabels.parse(other.runLabels()).satisfies(required);
+            }
+            return required.compatibleWith(other.required());
         }
     }
 

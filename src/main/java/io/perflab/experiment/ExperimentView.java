@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * An experiment as the API shows it.
  *
- * @param queuePosition 1-based position in the host's queue while {@code QUEUED}, else null
+ * @param queuePosition while {@code QUEUED}, 1 + the experiments ahead of it that a host able to run it could take
+ *     first (labels considered): the most that can go before it; else null
  * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
  * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs;
  *     the {@code run} events carry it too ({@link TimeLeft})

@@ -40,6 +40,17 @@ class HostLabelsTests {
     }
 
     @Test
+    void twoSetsOfLabelsOneHostCouldCarryGiveNoKeyTwoValues() {
+        HostLabels asked = HostLabels.parse("arch=x86_64");
+
+        assertThat(asked.compatibleWith(HostLabels.parse("kernel=6.8"))).isTrue();
+        assertThat(asked.compatibleWith(HostLabels.parse("arch=x86_64,gpu=none"))).isTrue();
+        assertThat(asked.compatibleWith(HostLabels.NONE)).isTrue();
+        assertThat(HostLabels.NONE.compatibleWith(asked)).isTrue();
+        assertThat(asked.compatibleWith(HostLabels.parse("arch=aarch64,gpu=none"))).isFalse();
+    }
+
+    @Test
     void refusesWhatIsNotALabelSayingWhich() {
         assertThatThrownBy(() -> HostLabels.parse("arch")).hasMessageContaining("'arch' is not a label")
                 .hasMessageContaining("key=value");

@@ -109,6 +109,40 @@ class ExperimentRepositoryTests {
         assertThat(repository.claimNext(builtIn, T0.plusSeconds(120))).map(ExperimentRecord::id).contains(first);
     }
 
+    /**
+     * A queued experiment's position counts the experiments ahead of it that the hosts able to run it could take
+     * first: not those that ask for labels none of its hosts carries, nor an interrupted one that only the hosts it
+     * ran on resume.
+     */
+    @Test
+    void theQueuePositionCountsOnlyTheExperimentsAheadThatItsHostsCouldRun() {
+        jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE status IN ('QUEUED', 'INTERRUPTED')").update();
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
+        long gpu = queued(plan, "pool=gpu");
+        long anyHost = queued(plan, "");
+        long resumedOnGpu = queued(plan, "");
+        jdbc.sql("UPDATE experiment SET status = 'INTERRUPTED', resume_on_claim = TRUE, run_labels = 'pool=gpu' "
+                + "WHERE id = ?").param(resumedOnGpu).update();
+        long cpu = queued(plan, "pool=cpu");
+        long cpuInZoneA = queued(plan, "pool=cpu,zone=a");
+
+        assertThat(position(gpu)).isEqualTo(1);
+        assertThat(position(anyHost)).as("a gpu host may take the gpu experiment first").isEqualTo(2);
+        assertThat(position(cpu)).as("behind the one for any host only").isEqualTo(2);
+        assertThat(position(cpuInZoneA)).as("behind the one for any host and the one for cpu hosts").isEqualTo(3);
+    }
+
+    private long queued(ExperimentPlan plan, String hostLabels) {
+        return repository.insert(new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null, plan,
+                PairedStopping.NONE, io.perflab.agent.HostLabels.parse(hostLabels)), ExperimentStatus.QUEUED,
+                "tester", T0);
+    }
+
+    private long position(long id) {
+        return repository.queuePosition(repository.find(id).orElseThrow());
+    }
+
     @Test
     void aPairedExperimentKeepsItsDesignTargetsAndBudget() {
         long id = insertDuet();
