@@ -24,14 +24,13 @@ import java.util.concurrent.TimeUnit;
  * needs {@code kernel.perf_event_paranoid ≤ 0}, or {@code CAP_PERFMON}/{@code CAP_SYS_ADMIN}.
  *
  * <p>Samples carry {@code CLOCK_MONOTONIC} time stamps, so a window counts exactly the samples between its two
- * {@link System#nanoTime()} readings, however long before it sampling started. A daemon thread empties the
- * buffers before they can fill, from the moment sampling starts: before the window's start is known it takes only
- * the samples older than one drain interval, which the window, told its start within that interval of it, does
- * not hold. A full buffer loses samples, and the count of lost samples in the window says so.
- *
- * <p>A buffer that cannot be read (its head and tail out of step, or a record the kernel does not write) makes
- * the session's samples untrustworthy: draining stops, and {@link Session#stop} says why
- * ({@link UnreadableSamplesException}) instead of counting what was read.
+ * {@link System#nanoTime()} readings, however long before it sampling started. A daemon thread empties the buffers
+ * before they can fill, from the moment sampling starts: before the window's start is known it takes only the samples
+ * older than one drain interval, which the window, told its start within that interval of it, does not hold. A full
+ * buffer loses samples, and the count of lost samples in the window says so ({@link SampleTally} places losses by their
+ * time stamps). A buffer that cannot be read (its head and tail out of step, a record the kernel does not write, or a
+ * loss without a time stamp, which may be the window's or not) makes the session's samples untrustworthy: draining
+ * stops, and {@link Session#stop} says why ({@link UnreadableSamplesException}) instead of counting what was read.
  */
 public final class CpuSampler {
 
@@ -242,7 +241,7 @@ public final class CpuSampler {
         }
 
         /**
-         * Empties the buffers. Before the window's start is known ({@link #countFrom}), of the samples older than
+         * Empties the buffers. Before the window's start is known ({@link #countFrom}), of the records older than
          * {@link #horizonNanos} only, which are before the window's start as long as it is told within that time
          * of it; left in, they filled the buffers of a session opened a second ahead of its window at high rates,
          * and the window lost its first samples. After a buffer could not be read ({@link #failure}), nothing.
@@ -263,6 +262,11 @@ public final class CpuSampler {
                 if (tally.malformed().isPresent()) {
                     fail("the ring buffer of CPU " + cpus.get(i) + " held " + tally.malformed().get() + " in "
                             + when + ", not a record the kernel writes");
+                    return;
+                }
+                if (tally.unplacedLoss().isPresent()) {
+                    fail("the ring buffer of CPU " + cpus.get(i) + " reported " + tally.unplacedLoss().get() + " in "
+                            + when + ", which cannot be placed inside or outside the window");
                     return;
                 }
             }
@@ -287,7 +291,7 @@ public final class CpuSampler {
      * @param user samples of the selected threads in user mode
      * @param kernel samples of the selected threads in kernel mode
      * @param other samples of the selected threads in hypervisor or guest mode
-     * @param lost samples of any thread that the kernel dropped because a buffer was full
+     * @param lost samples of any thread lost to a full buffer in the window, or across one of its ends
      * @param throttled times the kernel throttled sampling
      * @param rateHz the rate asked for
      */

@@ -9,7 +9,8 @@ import java.nio.ByteOrder;
  * <pre>
  *   0 type (u32)          4 size (u32)           8 config (u64)
  *  16 sample_period (u64) 24 sample_type (u64)  32 read_format (u64)
- *  40 flags (u64 bit field: 0 disabled, 1 inherit, 6 exclude_hv, 7 exclude_idle, 25 use_clockid)
+ *  40 flags (u64 bit field: 0 disabled, 1 inherit, 6 exclude_hv, 7 exclude_idle, 18 sample_id_all,
+ *     25 use_clockid)
  *  48 wakeup_events (u32) 52 bp_type (u32)  56 config1  64 config2  72 branch_sample_type
  *  80 sample_regs_user    88 sample_stack_user (u32)  92 clockid (s32)
  *  96 sample_regs_intr   104 aux_watermark (u32)     108 sample_max_stack (u16)  110 reserved (u16)
@@ -39,6 +40,7 @@ record PerfEventAttr(int type, long config, long samplePeriod, long sampleType, 
     static final long INHERIT = 1L << 1;
     static final long EXCLUDE_HV = 1L << 6;
     static final long EXCLUDE_IDLE = 1L << 7;
+    static final long SAMPLE_ID_ALL = 1L << 18;
     static final long USE_CLOCKID = 1L << 25;
 
     /** The clock of {@link System#nanoTime()} on Linux. */
@@ -47,10 +49,12 @@ record PerfEventAttr(int type, long config, long samplePeriod, long sampleType, 
     /**
      * {@code cpu-clock} sampled every {@code periodNanos} of a CPU's time, each sample holding the pid and tid of
      * the thread it interrupted and a {@code CLOCK_MONOTONIC} time stamp; created disabled, idle time left out.
+     * The records of lost samples and throttling carry the same time stamp ({@code sample_id_all}), so that a
+     * window can tell its own losses from its neighbours'.
      */
     static PerfEventAttr cpuClockSampling(long periodNanos) {
         return new PerfEventAttr(TYPE_SOFTWARE, SW_CPU_CLOCK, periodNanos, SAMPLE_TID | SAMPLE_TIME,
-                DISABLED | EXCLUDE_HV | EXCLUDE_IDLE | USE_CLOCKID, CLOCK_MONOTONIC);
+                DISABLED | EXCLUDE_HV | EXCLUDE_IDLE | SAMPLE_ID_ALL | USE_CLOCKID, CLOCK_MONOTONIC);
     }
 
     /** A counter of tracepoint {@code id} that threads created later by the counted thread add to; enabled. */

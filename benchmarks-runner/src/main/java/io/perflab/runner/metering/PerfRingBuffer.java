@@ -28,6 +28,8 @@ final class PerfRingBuffer implements AutoCloseable {
     private final byte[] scratch;
     private final ByteBuffer records;
     private final DataArea data = this::readData;
+    /** The time of the last time-stamped record drained, after which a loss record's samples were lost. */
+    private long lastTimeNanos = SampleTally.NO_TIME;
     private boolean closed;
 
     private PerfRingBuffer(Pointer base, Runnable unmap, long dataOffset, long dataSize) {
@@ -74,7 +76,7 @@ final class PerfRingBuffer implements AutoCloseable {
 
     /**
      * Counts the records written since the last call into {@code tally}, up to the first sample time-stamped after
-     * {@code horizonNanos} ({@link SampleTally#add(ByteBuffer, int, long)}), and gives their space back.
+     * {@code horizonNanos} ({@link SampleTally#add(ByteBuffer, int, long, long)}), and gives their space back.
      */
     void drainInto(SampleTally tally, long horizonNanos) {
         long head = base.getLong(DATA_HEAD);
@@ -82,7 +84,8 @@ final class PerfRingBuffer implements AutoCloseable {
         VarHandle.acquireFence();
         long tail = base.getLong(DATA_TAIL);
         int count = copy(data, dataSize, tail, head, scratch);
-        int taken = tally.add(records, count, horizonNanos);
+        int taken = tally.add(records, count, horizonNanos, lastTimeNanos);
+        lastTimeNanos = tally.lastTimeNanos();
         // done reading before the kernel may overwrite
         VarHandle.fullFence();
         base.setLong(DATA_TAIL, tail + taken);

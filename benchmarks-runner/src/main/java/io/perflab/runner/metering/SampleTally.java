@@ -7,15 +7,25 @@ import java.util.Optional;
  * Counts the {@code cpu-clock} samples of a perf ring buffer by the mode they interrupted, for the threads a
  * {@link SampleFilter} selects and the time stamps inside a window.
  *
- * <p>Records as the kernel writes them for {@code sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME}, each
- * starting with {@code struct perf_event_header} ({@code u32 type, u16 misc, u16 size}); sizes are multiples of 8:
+ * <p>Records as the kernel writes them for {@code sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME} with
+ * {@code sample_id_all}, each starting with {@code struct perf_event_header} ({@code u32 type, u16 misc,
+ * u16 size}) and, but for a sample, ending in the sample's {@code u32 pid | u32 tid | u64 time}; sizes are
+ * multiples of 8:
  * <pre>
- * PERF_RECORD_SAMPLE   (9)  header | u32 pid | u32 tid | u64 time
- * PERF_RECORD_LOST     (2)  header | u64 id  | u64 lost
- * PERF_RECORD_THROTTLE (5)  header | u64 time | u64 id | u64 stream_id
+ * PERF_RECORD_SAMPLE       (9)  header | u32 pid | u32 tid | u64 time
+ * PERF_RECORD_LOST         (2)  header | u64 id  | u64 lost | u32 pid | u32 tid | u64 time
+ * PERF_RECORD_THROTTLE     (5)  header | u64 time | u64 id | u64 stream_id | u32 pid | u32 tid | u64 time
+ * PERF_RECORD_LOST_SAMPLES (13) header | u64 lost | u32 pid | u32 tid | u64 time
  * </pre>
  * The low three bits of {@code misc} say where the sample landed: {@code PERF_RECORD_MISC_KERNEL} (1),
  * {@code PERF_RECORD_MISC_USER} (2), hypervisor or guest (3–5, counted apart).
+ *
+ * <p>A full buffer loses records; the kernel says how many when it can write again, in a loss record stamped
+ * with that time, before the record it then writes. The samples were lost between the buffer's previous record
+ * and that time: a loss that ended before the window or began after it is not the window's, and one that may
+ * reach into it counts in full, as the window's samples may be among those lost. A loss record without a time
+ * (a buffer opened without {@code sample_id_all}) cannot be placed: it is noted ({@link #unplacedLoss}) rather
+ * than charged to the window or left out of it.
  *
  * <p>Not thread-safe: its owner drains buffers into it from one thread at a time.
  */
@@ -24,6 +34,9 @@ final class SampleTally {
     static final int RECORD_LOST = 2;
     static final int RECORD_THROTTLE = 5;
     static final int RECORD_SAMPLE = 9;
+    static final int RECORD_LOST_SAMPLES = 13;
+    /** What a record's time is before the first record read, and for a record that has none. */
+    static final long NO_TIME = Long.MIN_VALUE;
     static final int HEADER_BYTES = 8;
     private static final int CPUMODE_MASK = 7;
     private static final int MISC_KERNEL = 1;
@@ -39,6 +52,10 @@ final class SampleTally {
     private long throttled;
     /** The first record the kernel does not write, described; null while there is none. */
     private String malformed;
+    /** The first loss whose time is not known, described; null while there is none. */
+    private String unplacedLoss;
+    /** The time of the last time-stamped record taken by {@link #add(ByteBuffer, int, long, long)}. */
+    private long lastTimeNanos = NO_TIME;
 
     SampleTally(SampleFilter filter) {
         this.filter = filter;
@@ -63,16 +80,22 @@ final class SampleTally {
         add(b, length, Long.MAX_VALUE);
     }
 
+    /** As {@link #add(ByteBuffer, int, long, long)}, the time of the buffer's previous record not known. */
+    int add(ByteBuffer b, int length, long horizonNanos) {
+        return add(b, length, horizonNanos, NO_TIME);
+    }
+
     /**
-     * As {@link #add(ByteBuffer, int)}, up to the first sample time-stamped after {@code horizonNanos}: that sample
-     * and the records after it are left for a later call. Lost samples and throttling count only once the window's
-     * start is known ({@link #countFrom}): before it they were the time before the window's.
+     * As {@link #add(ByteBuffer, int)}, up to the first record time-stamped after {@code horizonNanos}: that record
+     * and the records after it are left for a later call. A loss is placed after {@code previousNanos}, the time of
+     * the last record taken from the same buffer before ({@link #lastTimeNanos()} after that call), or
+     * {@link #NO_TIME}. Throttling counts at its time.
      *
      * @return the bytes of the records taken, which the buffer may give back to the kernel: all {@code length}
-     *     unless a sample after the horizon stopped it
+     *     unless a record after the horizon stopped it
      */
-    int add(ByteBuffer b, int length, long horizonNanos) {
-        boolean counting = fromNanos != Long.MAX_VALUE;
+    int add(ByteBuffer b, int length, long horizonNanos, long previousNanos) {
+        lastTimeNanos = previousNanos;
         int start = 0;
         while (length - start >= HEADER_BYTES) {
             int type = b.getInt(start);
@@ -85,30 +108,56 @@ final class SampleTally {
                 }
                 return length; // not a record the kernel writes: what follows cannot be read, and is dropped
             }
-            if (type == RECORD_SAMPLE && size >= HEADER_BYTES + 16) {
-                int pid = b.getInt(start + 8);
-                int tid = b.getInt(start + 12);
-                long time = b.getLong(start + 16);
-                if (time > horizonNanos) {
-                    break;
-                }
-                if (time >= fromNanos && time <= toNanos && filter.counts(pid, tid)) {
+            long time = time(b, start, type, size);
+            if (time != NO_TIME && time > horizonNanos) {
+                break;
+            }
+            if (type == RECORD_SAMPLE && time != NO_TIME) {
+                if (time >= fromNanos && time <= toNanos && filter.counts(b.getInt(start + 8), b.getInt(start + 12))) {
                     switch (misc & CPUMODE_MASK) {
                         case MISC_USER -> user++;
                         case MISC_KERNEL -> kernel++;
                         default -> other++;
                     }
                 }
-            } else if (type == RECORD_LOST && size >= HEADER_BYTES + 16) {
-                if (counting) {
-                    lost += b.getLong(start + 16);
+            } else if ((type == RECORD_LOST && size >= HEADER_BYTES + 16)
+                    || (type == RECORD_LOST_SAMPLES && size >= HEADER_BYTES + 8)) {
+                long count = b.getLong(start + (type == RECORD_LOST ? 16 : 8));
+                if (time == NO_TIME) {
+                    if (unplacedLoss == null) {
+                        unplacedLoss = "a loss of " + count + " samples without a time stamp";
+                    }
+                } else if (time >= fromNanos && lastTimeNanos < toNanos) {
+                    lost += count;
                 }
-            } else if (type == RECORD_THROTTLE && counting) {
+            } else if (type == RECORD_THROTTLE && time >= fromNanos && time <= toNanos) {
                 throttled++;
+            }
+            if (time != NO_TIME) {
+                lastTimeNanos = time;
             }
             start += size;
         }
         return start;
+    }
+
+    /**
+     * The time stamp of the record at {@code start}, or {@link #NO_TIME}: a sample's own; a throttle's first
+     * field; a loss's from its {@code sample_id}, the record's last 8 bytes when it has one.
+     */
+    private static long time(ByteBuffer b, int start, int type, int size) {
+        return switch (type) {
+            case RECORD_SAMPLE -> size >= HEADER_BYTES + 16 ? b.getLong(start + 16) : NO_TIME;
+            case RECORD_THROTTLE -> size >= HEADER_BYTES + 8 ? b.getLong(start + 8) : NO_TIME;
+            case RECORD_LOST -> size >= HEADER_BYTES + 32 ? b.getLong(start + size - 8) : NO_TIME;
+            case RECORD_LOST_SAMPLES -> size >= HEADER_BYTES + 24 ? b.getLong(start + size - 8) : NO_TIME;
+            default -> NO_TIME;
+        };
+    }
+
+    /** The time of the last time-stamped record taken by the last {@link #add} call, or the time it was given. */
+    long lastTimeNanos() {
+        return lastTimeNanos;
     }
 
     long user() {
@@ -140,5 +189,13 @@ final class SampleTally {
      */
     Optional<String> malformed() {
         return Optional.ofNullable(malformed);
+    }
+
+    /**
+     * The first loss read whose time is not known, described ({@code a loss of 12 samples without a time stamp});
+     * empty while there is none. Its samples are in no count: they may be the window's or not.
+     */
+    Optional<String> unplacedLoss() {
+        return Optional.ofNullable(unplacedLoss);
     }
 }

@@ -2,8 +2,9 @@ package io.perflab.runner.metering;
 
 /**
  * A sampling session's {@code cpu-clock} samples could not all be read ({@link CpuSampler.Session#stop}): a ring
- * buffer's head and tail went out of step, or it held a record the kernel does not write. The message says which
- * buffer and what was wrong.
+ * buffer's head and tail went out of step, it held a record the kernel does not write, or it reported a loss of
+ * samples without a time stamp, which may be the window's or not. The message says which buffer and what was
+ * wrong.
  */
 public final class UnreadableSamplesException extends RuntimeException {
 

@@ -61,4 +61,24 @@ class CpuSamplerDrainTests {
                 .hasMessage("the cpu-clock samples cannot be trusted: the ring buffer of CPU 1 held a record of "
                         + "type 9 and size 0 at byte 24 of 48 read in the last drain, not a record the kernel writes");
     }
+
+    /**
+     * A loss without a time stamp may have been the window's or its neighbours': its count was charged to the
+     * window. The window's split cannot be trusted to have lost nothing, nor known to have lost it.
+     */
+    @Test
+    void aLossWithoutATimeIsReportedWhenTheWindowStops() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+        CpuSampler.Session session = new CpuSampler(4999).start(SampleFilter.thread(TID), List.of(2),
+                List.of(ring.buffer), 1000);
+        session.countFrom(10);
+        ring.write(CraftedRingBuffer.userSample(TID, 15));
+        ring.write(CraftedRingBuffer.record(SampleTally.RECORD_LOST, 0, 24, 0, 12)); // id 0, 12 lost
+        ring.write(CraftedRingBuffer.userSample(TID, 16));
+
+        assertThatThrownBy(() -> session.stop(20)).isInstanceOf(UnreadableSamplesException.class)
+                .hasMessage("the cpu-clock samples cannot be trusted: the ring buffer of CPU 2 reported a loss of 12 "
+                        + "samples without a time stamp in the last drain, which cannot be placed inside or outside "
+                        + "the window");
+    }
 }

@@ -20,8 +20,9 @@ class PerfEventAttrTests {
         assertThat(b.getLong(16)).as("sample_period, ns").isEqualTo(200_040);
         assertThat(b.getLong(24)).as("sample_type TID | TIME").isEqualTo(0b110);
         assertThat(b.getLong(32)).as("read_format").isZero();
-        // disabled (bit 0), exclude_hv (6), exclude_idle (7), use_clockid (25)
-        assertThat(b.getLong(40)).isEqualTo(1L | 1L << 6 | 1L << 7 | 1L << 25);
+        // disabled (bit 0), exclude_hv (6), exclude_idle (7), sample_id_all (18): losses and throttling carry the
+        // time and thread as samples do, use_clockid (25)
+        assertThat(b.getLong(40)).isEqualTo(1L | 1L << 6 | 1L << 7 | 1L << 18 | 1L << 25);
         assertThat(b.getInt(92)).as("clockid CLOCK_MONOTONIC").isEqualTo(1);
     }
 

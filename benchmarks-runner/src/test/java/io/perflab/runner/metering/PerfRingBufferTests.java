@@ -3,6 +3,8 @@ package io.perflab.runner.metering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 
 class PerfRingBufferTests {
@@ -44,5 +46,28 @@ class PerfRingBufferTests {
         assertThatThrownBy(() -> PerfRingBuffer.copy(DATA, 16, 10, 9, out)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("out of step");
         assertThatThrownBy(() -> PerfRingBuffer.copy(DATA, 16, 0, 17, out)).isInstanceOf(IllegalStateException.class);
+    }
+
+    /**
+     * The kernel writes a loss when the buffer has room again, usually after a drain emptied it: the record before
+     * the loss, which says when the loss began, was taken by the drain before.
+     */
+    @Test
+    void aLossIsPlacedAfterTheLastRecordOfTheDrainBefore() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        tally.countFrom(1_000);
+        tally.countUntil(2_000);
+        ring.write(CraftedRingBuffer.userSample(7, 2_000));
+        ring.buffer.drainInto(tally, Long.MAX_VALUE);
+
+        ring.write(ByteBuffer.allocate(40).order(ByteOrder.nativeOrder()).putInt(SampleTally.RECORD_LOST)
+                .putShort((short) 0).putShort((short) 40).putLong(0).putLong(13).putInt(7).putInt(7).putLong(2_100)
+                .array());
+        ring.write(CraftedRingBuffer.userSample(7, 2_100));
+        ring.buffer.drainInto(tally, Long.MAX_VALUE);
+
+        assertThat(tally.user()).isEqualTo(1);
+        assertThat(tally.lost()).as("lost after the window's last sample").isZero();
     }
 }

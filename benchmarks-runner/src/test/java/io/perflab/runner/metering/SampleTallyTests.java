@@ -39,7 +39,7 @@ class SampleTallyTests {
     void addsUpLostSamplesAndThrottlingAndSkipsOtherRecords() {
         SampleTally tally = new SampleTally(SampleFilter.thread(7));
         tally.countFrom(0);
-        ByteBuffer records = records(lost(12), throttle(), comm(), sample(KERNEL, 1, 7, 5), lost(3));
+        ByteBuffer records = records(lostAt(12, 1), throttle(), comm(), sample(KERNEL, 1, 7, 5), lostAt(3, 6));
 
         tally.add(records, records.limit());
 
@@ -68,12 +68,12 @@ class SampleTallyTests {
     @Test
     void beforeTheWindowTakesRecordsUpToTheHorizonAndCountsNoLoss() {
         SampleTally tally = new SampleTally(SampleFilter.thread(7));
-        ByteBuffer records = records(sample(USER, 1, 7, 5), lost(40), throttle(), sample(USER, 1, 7, 20),
-                sample(KERNEL, 1, 7, 30));
+        ByteBuffer records = records(sample(USER, 1, 7, 5), lostAt(40, 8), throttle(), lostAt(2, 20),
+                sample(USER, 1, 7, 20), sample(KERNEL, 1, 7, 30));
 
         int taken = tally.add(records, records.limit(), 10);
 
-        assertThat(taken).isEqualTo(24 + 24 + 32);
+        assertThat(taken).as("up to the first record after the horizon").isEqualTo(24 + 40 + 32);
         assertThat(tally.lost()).isZero();
         assertThat(tally.throttled()).isZero();
 
@@ -83,6 +83,60 @@ class SampleTallyTests {
         assertThat(tally.add(rest, rest.limit(), Long.MAX_VALUE)).isEqualTo(rest.limit());
         assertThat(tally.user()).isEqualTo(1);
         assertThat(tally.kernel()).isEqualTo(1);
+    }
+
+    /**
+     * The kernel writes a loss when it can write again, stamped with that time ({@code sample_id_all}): the samples
+     * were lost after the buffer's previous record and before that time. A loss that ended before the window, or
+     * began after it, is not the window's; one that may reach into it counts in full.
+     */
+    @Test
+    void aLossCountsByItsTimeWhereItMayReachIntoTheWindow() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        tally.countFrom(1_000);
+        tally.countUntil(2_000);
+        ByteBuffer records = records(
+                sample(USER, 1, 7, 900), lostAt(5, 950), // ended before the window
+                sample(USER, 1, 7, 990), lostAt(7, 1_100), // began before it, ended in it
+                sample(USER, 1, 7, 1_500), lostAt(11, 1_600), // in it
+                sample(USER, 1, 7, 1_900), lostAt(17, 2_050), // began in it, ended after it
+                sample(USER, 1, 7, 2_000), lostAt(13, 2_100), // began after its last sample
+                throttleAt(2_200), throttleAt(950), throttleAt(1_200));
+
+        tally.add(records, records.limit());
+
+        assertThat(tally.lost()).isEqualTo(7 + 11 + 17);
+        assertThat(tally.throttled()).isEqualTo(1);
+        assertThat(tally.unplacedLoss()).isEmpty();
+    }
+
+    /** The record before a loss may have been read in an earlier drain: its time is carried over. */
+    @Test
+    void aLossIsPlacedAfterTheRecordOfAnEarlierDrain() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        tally.countFrom(1_000);
+        tally.countUntil(2_000);
+        ByteBuffer first = records(sample(USER, 1, 7, 2_000));
+        ByteBuffer second = records(lostAt(13, 2_100), sample(USER, 1, 7, 2_100));
+
+        tally.add(first, first.limit(), Long.MAX_VALUE, Long.MIN_VALUE);
+        tally.add(second, second.limit(), Long.MAX_VALUE, tally.lastTimeNanos());
+
+        assertThat(tally.lost()).isZero();
+        assertThat(tally.lastTimeNanos()).isEqualTo(2_100);
+    }
+
+    /** A loss without a time may be the window's or not: it is noted, and not counted either way. */
+    @Test
+    void aLossWithoutATimeIsNotedAsUnplaced() {
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        tally.countFrom(1_000);
+        ByteBuffer records = records(sample(USER, 1, 7, 1_500), lost(12), sample(USER, 1, 7, 1_600));
+
+        tally.add(records, records.limit());
+
+        assertThat(tally.lost()).isZero();
+        assertThat(tally.unplacedLoss()).contains("a loss of 12 samples without a time stamp");
     }
 
     /** A record of size 0 would be read again at every drain, and the buffer behind it never emptied. */
@@ -114,6 +168,16 @@ class SampleTallyTests {
 
     private static byte[] lost(long count) {
         return record(SampleTally.RECORD_LOST, 0, 24).putLong(99).putLong(count).array();
+    }
+
+    /** PERF_RECORD_LOST with {@code sample_id_all}: header, id, lost, then pid, tid and time. */
+    private static byte[] lostAt(long count, long time) {
+        return record(SampleTally.RECORD_LOST, 0, 40).putLong(99).putLong(count).putInt(1).putInt(7).putLong(time)
+                .array();
+    }
+
+    private static byte[] throttleAt(long time) {
+        return record(SampleTally.RECORD_THROTTLE, 0, 32).putLong(time).putLong(2).putLong(3).array();
     }
 
     private static byte[] throttle() {
