@@ -50,9 +50,12 @@ public final class CompilerThreads {
         return NAME_PREFIXES.stream().anyMatch(name::startsWith);
     }
 
-    /** The thread ids of the JIT compiler threads alive now; empty where {@code /proc/self/task} cannot be read. */
-    public static Set<Integer> ids() {
-        return threadIds(TASKS, true).map(Set::copyOf).orElse(Set.of());
+    /**
+     * The threads of this process but its JIT compiler threads, those started later included
+     * ({@link WorkloadFilter}).
+     */
+    static SampleFilter workloadFilter() {
+        return new WorkloadFilter(ProcessHandle.current().pid(), TASKS);
     }
 
     /**
@@ -233,7 +236,7 @@ public final class CompilerThreads {
     }
 
     /** A thread's name as the kernel keeps it, or empty for a thread that ended. */
-    private static Optional<String> name(Path thread) {
+    static Optional<String> name(Path thread) {
         try {
             return Optional.of(read(thread.resolve("comm")).strip());
         } catch (IOException ended) {

@@ -164,8 +164,7 @@ public final class KernelMeter {
                 return;
             }
             try {
-                SampleFilter filter = SampleFilter.process(ProcessHandle.current().pid(), CompilerThreads.ids());
-                sampling = startSampling.apply(filter);
+                sampling = startSampling.apply(CompilerThreads.workloadFilter());
             } catch (PerfEvents.PerfEventException | UnsupportedOperationException | LinkageError e) {
                 if (mode == CpuSplitMode.SAMPLED) {
                     close();

@@ -4,8 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The kernel meter on this host: real perf events where they are allowed, the fallbacks everywhere. */
@@ -124,6 +131,57 @@ class KernelMeterTests {
             ring.head(4 * CraftedRingBuffer.DATA_SIZE);
             return session.windowEnds(System.nanoTime());
         }
+    }
+
+    /**
+     * The JVM starts compiler threads as it needs them unless run with {@code -XX:-UseDynamicNumberOfCompilerThreads}.
+     * The session's filter listed the compiler threads when it opened, and the samples of one started later counted
+     * as the workload's.
+     */
+    @Test
+    void aCompilerThreadStartedAfterTheSessionOpenedIsNotTheWorkloads() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/thread-self")), "Linux only");
+        CpuSampler sampler = new CpuSampler(4999);
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+        AtomicReference<SampleFilter> filter = new AtomicReference<>();
+        KernelMeter meter = KernelMeter.sampling(CpuSplitMode.SAMPLED, sampler,
+                new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250), f -> {
+                    filter.set(f);
+                    return sampler.start(f, List.of(0), List.of(ring.buffer), 1000);
+                });
+        int pid = (int) ProcessHandle.current().pid();
+        try (KernelMeter.Session session = meter.open()) {
+            CountDownLatch done = new CountDownLatch(1);
+            try {
+                int compiler = threadId("C2 CompilerThread7", done);
+                int worker = threadId("rpc-worker-7", done);
+
+                assertThat(filter.get().counts(pid, compiler)).as("a compiler thread's samples").isFalse();
+                assertThat(filter.get().counts(pid, worker)).as("a workload thread's samples").isTrue();
+            } finally {
+                done.countDown();
+            }
+        }
+    }
+
+    /** Starts a thread named {@code name} that waits for {@code done}, and gives its id in the kernel. */
+    private static int threadId(String name, CountDownLatch done) throws Exception {
+        CompletableFuture<Integer> id = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                // "<pid>/task/<tid>"
+                id.complete(Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName()
+                        .toString()));
+                done.await();
+            } catch (IOException e) {
+                id.completeExceptionally(new UncheckedIOException(e));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, name);
+        thread.setDaemon(true);
+        thread.start();
+        return id.get();
     }
 
     @Test
