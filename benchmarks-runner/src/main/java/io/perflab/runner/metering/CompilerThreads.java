@@ -27,8 +27,9 @@ import java.util.Set;
  * <p>Per thread: the time on CPU from {@code schedstat} (nanoseconds, exact), {@code stat}'s {@code utime} and
  * {@code stime} ticks (10 ms granules) to split it into user and system time, its page faults ({@code minflt} and
  * {@code majflt}), and the context switches from {@code status}. A window adds up each thread's own difference
- * ({@link Reading#since}): a compiler thread that ends during a window takes its counts along, and only its own
- * share of the window is lost to the rest of the process, not the other compiler threads'. Trial JVMs run with
+ * ({@link Reading#since}): a compiler thread that ends during a window takes its counts along, and only what it
+ * used from the last reading that listed it to its end is charged to the rest of the process (its files went with
+ * it), not the other compiler threads' share. Trial JVMs run with
  * {@code -XX:-UseDynamicNumberOfCompilerThreads}, so that none ends; {@code perflab bench} and JVM flags chosen by
  * an operator may not.
  *
@@ -102,9 +103,9 @@ public final class CompilerThreads {
             this.tasks = tasks;
         }
 
-        /** The compiler threads' cumulative counters, summed; empty where the directory cannot be read. */
+        /** Each compiler thread's cumulative counters; empty where the directory cannot be read. */
         public synchronized Optional<Reading> read() {
-            Map<Integer, Reading> perThread = new TreeMap<>();
+            Map<Integer, Counters> perThread = new TreeMap<>();
             Set<String> listed = new HashSet<>();
             try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
                 for (Path thread : threads) {
@@ -120,7 +121,7 @@ public final class CompilerThreads {
                         compilerById.put(id, compiler);
                     }
                     if (compiler) {
-                        Optional<Reading> reading = counters(thread);
+                        Optional<Counters> reading = counters(thread);
                         if (reading.isPresent()) {
                             perThread.put(Integer.parseInt(id), reading.get());
                         }
@@ -130,71 +131,62 @@ public final class CompilerThreads {
                 return Optional.empty();
             }
             compilerById.keySet().retainAll(listed);
-            return Optional.of(Reading.ofThreads(perThread));
+            return Optional.of(new Reading(true, perThread));
         }
     }
 
     /**
-     * Cumulative counters of compiler threads: their sums, and each thread's own where they were read from
-     * {@code /proc} (by thread id; empty for a reading made of sums only).
+     * Cumulative counters of compiler threads, each thread's own by thread id: the one source of their sums
+     * ({@link #total}) and of what they used between two readings ({@link #since}). A reading of counters that
+     * were not read per thread holds them under id 0, which no thread has, and compares only with another such.
      *
-     * @param cpuNanos time on CPU ({@code schedstat}), exact
-     * @param userTicks user time in clock ticks ({@code stat} field 14)
-     * @param systemTicks system time in clock ticks ({@code stat} field 15)
-     * @param voluntarySwitches voluntary context switches
-     * @param involuntarySwitches involuntary context switches
-     * @param pageFaults minor and major page faults ({@code stat} fields 10 and 12)
+     * @param known false for a reading that failed, whose counters are not known
      * @param threads each compiler thread's counters, by thread id
      */
-    public record Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
-                          long involuntarySwitches, long pageFaults, Map<Integer, Reading> threads) {
+    public record Reading(boolean known, Map<Integer, Counters> threads) {
 
         /** No compiler thread, or none that could be read. */
-        public static final Reading ZERO = new Reading(0, 0, 0, 0, 0, 0);
+        public static final Reading ZERO = new Reading(true, Map.of());
         /** A reading that failed: the compiler threads' counters are not known. */
-        public static final Reading UNKNOWN = new Reading(-1, 0, 0, 0, 0, 0);
+        public static final Reading UNKNOWN = new Reading(false, Map.of());
+        /** The id under which counters not read per thread are kept. */
+        private static final int NOT_PER_THREAD = 0;
 
         public Reading {
             threads = Map.copyOf(threads);
         }
 
-        /** A reading of sums only, without the threads' own counters. */
+        /** A reading of counters not read per thread: {@link Counters}. */
         public Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
                        long involuntarySwitches, long pageFaults) {
-            this(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, pageFaults, Map.of());
+            this(true, Map.of(NOT_PER_THREAD, new Counters(cpuNanos, userTicks, systemTicks, voluntarySwitches,
+                    involuntarySwitches, pageFaults)));
         }
 
-        /** A reading of sums only, without page faults (counted as none). */
+        /** As {@link #Reading(long, long, long, long, long, long)}, without page faults (counted as none). */
         public Reading(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
                        long involuntarySwitches) {
             this(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, 0);
         }
 
-        /** The sums of {@code perThread}, keeping each thread's counters. */
+        /** A reading of each thread's counters, given as the {@link #total} of a reading per thread. */
         static Reading ofThreads(Map<Integer, Reading> perThread) {
-            Reading sum = ZERO;
-            for (Reading thread : perThread.values()) {
+            Map<Integer, Counters> counters = new TreeMap<>();
+            perThread.forEach((id, thread) -> counters.put(id, thread.sum()));
+            return new Reading(true, counters);
+        }
+
+        /** The threads' counters summed, as a reading of counters not read per thread. */
+        public Reading total() {
+            return new Reading(known, Map.of(NOT_PER_THREAD, sum()));
+        }
+
+        private Counters sum() {
+            Counters sum = Counters.NONE;
+            for (Counters thread : threads.values()) {
                 sum = sum.plus(thread);
             }
-            return new Reading(sum.cpuNanos, sum.userTicks, sum.systemTicks, sum.voluntarySwitches,
-                    sum.involuntarySwitches, sum.pageFaults, perThread);
-        }
-
-        /** The sums alone. */
-        public Reading total() {
-            return new Reading(cpuNanos, userTicks, systemTicks, voluntarySwitches, involuntarySwitches, pageFaults);
-        }
-
-        Reading plus(Reading other) {
-            return new Reading(cpuNanos + other.cpuNanos, userTicks + other.userTicks,
-                    systemTicks + other.systemTicks, voluntarySwitches + other.voluntarySwitches,
-                    involuntarySwitches + other.involuntarySwitches, pageFaults + other.pageFaults);
-        }
-
-        private Reading minus(Reading earlier) {
-            return new Reading(cpuNanos - earlier.cpuNanos, userTicks - earlier.userTicks,
-                    systemTicks - earlier.systemTicks, voluntarySwitches - earlier.voluntarySwitches,
-                    involuntarySwitches - earlier.involuntarySwitches, pageFaults - earlier.pageFaults);
+            return sum;
         }
 
         /**
@@ -202,36 +194,65 @@ public final class CompilerThreads {
          * time in the ratio of the ticks counted in between (all user time when no tick fell in between: compiler
          * threads spend nearly all their time in user mode).
          *
-         * <p>Where both readings hold the threads' own counters, each thread's difference is added up: a thread
-         * that is in this reading only started in between and counts from zero (as does one whose id was reused:
-         * its counters are below the earlier thread's); a thread that is in the earlier reading only ended in
-         * between, and what it used before it ended is unknown and left out. Differences of the sums instead
-         * would lose the other threads' CPU time to a thread that ended, and subtract its context switches, so
-         * that the rest of the process would be charged with them. Nothing when either reading is
-         * {@link #UNKNOWN}.
+         * <p>Each thread's difference is added up. A thread that is in this reading only started in between and
+         * counts from zero, as does one whose id was reused: every counter of a thread only grows, so an id whose
+         * counters are not all at or above the earlier reading's is a new thread's. No thread adds less than
+         * nothing. A thread that is in the earlier reading only ended in between: what it used from that reading
+         * to its end is not known (its {@code /proc} files went with it) and is left out, to be charged with the
+         * rest of the process; the JVM ends a compiler thread only after it has been idle a while, so that is
+         * little unless the readings are far apart. Nothing when either reading is {@link #UNKNOWN}.
          */
         public ResourceUsage since(Reading earlier) {
-            if (equals(UNKNOWN) || earlier.equals(UNKNOWN)) {
+            if (!known || !earlier.known) {
                 return ResourceUsage.ZERO;
             }
-            Reading delta;
-            if (threads.isEmpty() || (earlier.threads.isEmpty() && !earlier.total().equals(ZERO))) {
-                delta = minus(earlier);
-            } else {
-                delta = ZERO;
-                for (Map.Entry<Integer, Reading> thread : threads.entrySet()) {
-                    Reading now = thread.getValue();
-                    Reading before = earlier.threads.getOrDefault(thread.getKey(), ZERO);
-                    delta = delta.plus(now.cpuNanos < before.cpuNanos ? now : now.minus(before));
-                }
+            Counters delta = Counters.NONE;
+            for (Map.Entry<Integer, Counters> thread : threads.entrySet()) {
+                Counters now = thread.getValue();
+                Counters before = earlier.threads.get(thread.getKey());
+                delta = delta.plus(before == null || !now.atLeast(before) ? now : now.minus(before));
             }
-            long cpu = Math.max(0, delta.cpuNanos);
-            long user = Math.max(0, delta.userTicks);
-            long system = Math.max(0, delta.systemTicks);
+            long cpu = delta.cpuNanos();
+            long user = delta.userTicks();
+            long system = delta.systemTicks();
             long userNanos = user + system == 0 ? cpu : Math.round((double) cpu * user / (user + system));
-            return new ResourceUsage(userNanos / 1000, (cpu - userNanos) / 1000,
-                    Math.max(0, delta.voluntarySwitches), Math.max(0, delta.involuntarySwitches),
-                    Math.max(0, delta.pageFaults));
+            return new ResourceUsage(userNanos / 1000, (cpu - userNanos) / 1000, delta.voluntarySwitches(),
+                    delta.involuntarySwitches(), delta.pageFaults());
+        }
+    }
+
+    /**
+     * A compiler thread's cumulative counters, or several threads' summed.
+     *
+     * @param cpuNanos time on CPU ({@code schedstat}), exact
+     * @param userTicks user time in clock ticks ({@code stat} field 14)
+     * @param systemTicks system time in clock ticks ({@code stat} field 15)
+     * @param voluntarySwitches voluntary context switches
+     * @param involuntarySwitches involuntary context switches
+     * @param pageFaults minor and major page faults ({@code stat} fields 10 and 12)
+     */
+    public record Counters(long cpuNanos, long userTicks, long systemTicks, long voluntarySwitches,
+                           long involuntarySwitches, long pageFaults) {
+
+        static final Counters NONE = new Counters(0, 0, 0, 0, 0, 0);
+
+        Counters plus(Counters other) {
+            return new Counters(cpuNanos + other.cpuNanos, userTicks + other.userTicks,
+                    systemTicks + other.systemTicks, voluntarySwitches + other.voluntarySwitches,
+                    involuntarySwitches + other.involuntarySwitches, pageFaults + other.pageFaults);
+        }
+
+        Counters minus(Counters earlier) {
+            return new Counters(cpuNanos - earlier.cpuNanos, userTicks - earlier.userTicks,
+                    systemTicks - earlier.systemTicks, voluntarySwitches - earlier.voluntarySwitches,
+                    involuntarySwitches - earlier.involuntarySwitches, pageFaults - earlier.pageFaults);
+        }
+
+        /** Whether every counter is at or above {@code earlier}'s, as a later reading of the same thread's is. */
+        boolean atLeast(Counters earlier) {
+            return cpuNanos >= earlier.cpuNanos && userTicks >= earlier.userTicks
+                    && systemTicks >= earlier.systemTicks && voluntarySwitches >= earlier.voluntarySwitches
+                    && involuntarySwitches >= earlier.involuntarySwitches && pageFaults >= earlier.pageFaults;
         }
     }
 
@@ -245,7 +266,7 @@ public final class CompilerThreads {
     }
 
     /** A compiler thread's counters, or empty for one that ended while being read. */
-    private static Optional<Reading> counters(Path thread) {
+    private static Optional<Counters> counters(Path thread) {
         try {
             String schedstat = read(thread.resolve("schedstat")).strip();
             long cpuNanos = Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
@@ -264,7 +285,7 @@ public final class CompilerThreads {
                     involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                 }
             }
-            return Optional.of(new Reading(cpuNanos, userTicks, systemTicks, voluntary, involuntary, pageFaults));
+            return Optional.of(new Counters(cpuNanos, userTicks, systemTicks, voluntary, involuntary, pageFaults));
         } catch (IOException ended) {
             return Optional.empty();
         }

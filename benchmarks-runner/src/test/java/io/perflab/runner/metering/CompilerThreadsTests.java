@@ -152,6 +152,23 @@ class CompilerThreadsTests {
     }
 
     /**
+     * A thread id reused by a compiler thread that has run longer than the ended thread but switched less: every
+     * counter of a thread only grows, so one that fell is a new thread's. Its CPU alone used to tell, and the
+     * difference of its context switches, -9,980, took the other thread's 1,000 away.
+     */
+    @Test
+    void aReusedThreadIdWithMoreCpuButFewerSwitchesCountsFromZero() {
+        CompilerThreads.Reading start = CompilerThreads.Reading.ofThreads(Map.of(
+                101, new CompilerThreads.Reading(1_000_000L, 1, 0, 10_000, 0, 0),
+                102, new CompilerThreads.Reading(1_000_000_000L, 100, 0, 1_000, 0, 0)));
+        CompilerThreads.Reading end = CompilerThreads.Reading.ofThreads(Map.of(
+                101, new CompilerThreads.Reading(5_000_000L, 1, 0, 20, 0, 0),
+                102, new CompilerThreads.Reading(1_300_000_000L, 130, 0, 2_000, 0, 0)));
+
+        assertThat(end.since(start)).isEqualTo(new ResourceUsage(305_000, 0, 1_020, 0, 0));
+    }
+
+    /**
      * The kernel keeps 15 bytes of a thread's name, and the JVM hands it the UTF-8 of the Java name:
      * {@code "rpc-client-lööp-1"} is kept as 15 bytes that end inside the second 'ö'. Read as UTF-8, such a name
      * failed as if the thread had ended, and its thread was left out of the system-call counter.
