@@ -40,6 +40,9 @@ final class JmhAdapter implements FormatAdapter {
             "gc.time", "gc.count",
             "gc.alloc.rate.norm", "gc.alloc.rate");
 
+    /** The characters that delimit a key's parameters, which a name or value holding them is quoted for. */
+    private static final String KEY_SYNTAX = ",=\"[]";
+
     /** Fields of an entry that describe the JVM, kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("jmhVersion", "jdkVersion", "vmName", "vmVersion");
 
@@ -293,19 +296,32 @@ final class JmhAdapter implements FormatAdapter {
         return common == null || length <= 0 ? "" : String.join(".", List.of(common).subList(0, length));
     }
 
-    /** {@code [mode=…,name=value,…]} in name order, the mode first when given; "" when there is nothing. */
+    /**
+     * {@code [mode=…,name=value,…]} in name order, the mode first when given; "" when there is nothing. A name or
+     * value holding one of {@code ,="[]} is quoted ({@code a="1,b=2"}, a quote doubled), so that it cannot read as
+     * other parameters: {@code {a: "1,b=2"}} and {@code {a: "1", b: "2"}} are two benchmarks. Every other one is as
+     * it is, as in the keys of uploads stored before.
+     */
     private static String params(JsonNode params, String mode) {
         Map<String, String> sorted = new TreeMap<>();
         if (params != null && params.isObject()) {
             params.properties().forEach(p -> sorted.put(p.getKey(),
                     NativeJsonAdapter.text(params, p.getKey(), "params.")));
         }
-        String joined = sorted.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        String joined = sorted.entrySet().stream().map(e -> quoted(e.getKey()) + "=" + quoted(e.getValue()))
                 .collect(Collectors.joining(","));
         if (mode != null) {
             joined = "mode=" + mode + (joined.isEmpty() ? "" : "," + joined);
         }
         return joined.isEmpty() ? "" : "[" + joined + "]";
+    }
+
+    /** {@code text} in quotes, each quote doubled, when it holds a character of the key's syntax; else as it is. */
+    private static String quoted(String text) {
+        if (text == null || text.chars().noneMatch(c -> KEY_SYNTAX.indexOf(c) >= 0)) {
+            return text;
+        }
+        return '"' + text.replace("\"", "\"\"") + '"';
     }
 
     private static Map<String, Object> machine(JsonNode entry) {

@@ -477,6 +477,23 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jmhParamValuesHoldingCommasEqualsOrQuotesKeepTheirBenchmarksApart() {
+        // {a: "1,b=2"} and {a: "1", b: "2"} were both keyed B.m[a=1,b=2], and their samples pooled as one metric
+        String entry = "{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"params\":PARAMS,"
+                + "\"primaryMetric\":{\"scoreUnit\":\"us/op\",\"rawData\":[[1,2]]}}";
+        String jmh = "[" + String.join(",", entry.replace("PARAMS", "{\"a\":\"1,b=2\"}"),
+                entry.replace("PARAMS", "{\"a\":\"1\",\"b\":\"2\"}"),
+                entry.replace("PARAMS", "{\"a\":\"\\\"1\",\"b\":\"2\\\"\"}"),
+                entry.replace("PARAMS", "{\"a\":\"\\\"1,b=2\\\"\"}"),
+                entry.replace("PARAMS", "{\"a\":\"x]\"}")) + "]";
+        Map<String, MetricSamples> metrics = one(formats.parse(jmh, UploadFormat.JMH, "with", null), "with");
+        // a value without such characters is keyed as it always was, so stored keys stay as they are
+        assertThat(metrics).containsOnlyKeys("B.m[a=\"1,b=2\"]", "B.m[a=1,b=2]", "B.m[a=\"\"\"1\",b=\"2\"\"\"]",
+                "B.m[a=\"\"\"1,b=2\"\"\"]", "B.m[a=\"x]\"]");
+        metrics.values().forEach(m -> assertThat(m.values()).containsExactly(1.0, 2.0));
+    }
+
+    @Test
     void jmhClassesOfTheSameSimpleNameInDifferentPackagesStayApart() {
         ParsedUpload upload = formats.parse(Fixtures.read("jmh-modes.json"), null, "with", null);
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
