@@ -150,8 +150,7 @@ final class CsvAdapter implements FormatAdapter {
         }
         if (value.isInfinite()) {
             throw new InvalidUploadException("CSV line " + row.line() + ", field 2 (value) of metric '"
-                    + UploadText.excerpt(metric) + "': '" + UploadText.excerpt(text)
-                    + "' is beyond the range of a double (about ±1.8e308).");
+                    + UploadText.excerpt(metric) + "': " + DecimalNumbers.beyondRange(text) + ".");
         }
         return value;
     }

@@ -25,4 +25,12 @@ final class DecimalNumbers {
     static Double parse(String text) {
         return DECIMAL.matcher(text).matches() ? Double.parseDouble(text) : null;
     }
+
+    /**
+     * Why the number written {@code text}, which a double cannot hold, is refused: "'1e400' is beyond the range of a
+     * double (about ±1.8e308)", for a message to follow where it is (every format says it so).
+     */
+    static String beyondRange(String text) {
+        return "'" + UploadText.excerpt(text) + "' is beyond the range of a double (about ±1.8e308)";
+    }
 }

@@ -108,8 +108,7 @@ final class GoBenchAdapter implements FormatAdapter {
                 }
                 if (value.isInfinite()) {
                     throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
-                            + "): '" + UploadText.excerpt(result.fields()[i]) + "' is beyond the range of a double "
-                            + "(about ±1.8e308).");
+                            + "): " + DecimalNumbers.beyondRange(result.fields()[i]) + ".");
                 }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }

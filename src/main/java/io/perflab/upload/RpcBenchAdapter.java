@@ -167,8 +167,7 @@ final class RpcBenchAdapter implements FormatAdapter {
                     Double decimal = DecimalNumbers.parse(number);
                     if (decimal != null && decimal.isInfinite()) {
                         throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '"
-                                + UploadText.excerpt(line) + "'): '" + UploadText.excerpt(number)
-                                + "' is beyond the range of a double (about ±1.8e308).");
+                                + UploadText.excerpt(line) + "'): " + DecimalNumbers.beyondRange(number) + ".");
                     }
                     current.values().put(key, decimal != null ? decimal : Double.parseDouble(
                             number.replaceAll("(?i)inf$", "Infinity").replaceAll("(?i)nan$", "NaN")));
