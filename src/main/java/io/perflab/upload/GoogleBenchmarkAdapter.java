@@ -64,8 +64,8 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                 name = NativeJsonAdapter.text(entry, "name");
             }
             String timeUnit = entry.has("time_unit") ? NativeJsonAdapter.text(entry, "time_unit") : "ns";
-            add(samples, name + ":real_time", "real_time", timeUnit, false, entry.get("real_time"));
-            add(samples, name + ":cpu_time", "cpu_time", timeUnit, false, entry.get("cpu_time"));
+            add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"));
+            add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"));
             for (Map.Entry<String, JsonNode> field : entry.properties()) {
                 if (NOT_METRICS.contains(field.getKey()) || !field.getValue().isNumber()) {
                     continue;
@@ -75,7 +75,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                     case "bytes_per_second" -> "B/s";
                     default -> null;
                 };
-                add(samples, name + ":" + field.getKey(), field.getKey(), unit, unit != null, field.getValue());
+                add(samples, name + ":" + field.getKey(), unit, unit != null, field.getValue());
             }
         }
         if (samples.isEmpty()) {
@@ -115,8 +115,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         return UploadText.excerpt(NativeJsonAdapter.text(entry, field));
     }
 
-    private static void add(SampleCollector samples, String key, String field, String unit, boolean higher,
-            JsonNode value) {
+    private static void add(SampleCollector samples, String key, String unit, boolean higher, JsonNode value) {
         if (value == null || value.isNull()) {
             return;
         }
@@ -124,6 +123,6 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': "
                     + UploadText.excerpt(value.toString()) + " is not a number.");
         }
-        samples.add(key, unit, higher, JsonContent.number(value, key, field));
+        samples.add(key, unit, higher, value.doubleValue());
     }
 }

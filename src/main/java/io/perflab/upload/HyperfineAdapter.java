@@ -43,9 +43,9 @@ final class HyperfineAdapter implements FormatAdapter {
             String command = NativeJsonAdapter.text(result, "command", "results[" + i + "].");
             commands.add(command);
             SampleCollector samples = new SampleCollector(limits);
-            add(samples, "time", "times", result.get("times"));
-            add(samples, "user_time", "user", result.get("user"));
-            add(samples, "system_time", "system", result.get("system"));
+            add(samples, "time", result.get("times"));
+            add(samples, "user_time", result.get("user"));
+            add(samples, "system_time", result.get("system"));
             String side = results.size() == 1 ? variant : i == 0 ? ParsedUpload.WITHOUT : ParsedUpload.WITH;
             // named by its command, shortened as a benchmark's name is: a label holds at most 200 characters
             variants.put(side, new VariantSamples(results.size() == 1 && label != null ? label
@@ -86,17 +86,16 @@ final class HyperfineAdapter implements FormatAdapter {
                 + "measure a failing command; fix the command, or upload only runs that succeed.");
     }
 
-    private static void add(SampleCollector samples, String key, String field, JsonNode values) {
+    private static void add(SampleCollector samples, String key, JsonNode values) {
         if (values == null || !values.isArray()) {
             return;
         }
-        int index = 0;
         for (JsonNode value : values) {
             if (!value.isNumber()) {
                 throw new InvalidUploadException("Metric '" + key + "': " + UploadText.excerpt(value.toString())
                         + " is not a number.");
             }
-            samples.add(key, "s", false, JsonContent.number(value, key, field + "[" + index++ + "]"));
+            samples.add(key, "s", false, value.doubleValue());
         }
     }
 }

@@ -178,8 +178,8 @@ final class JmhAdapter implements FormatAdapter {
                                 + "': a rawDataHistogram entry is not a [value, count] pair: "
                                 + UploadText.excerpt(bin.toString()) + ".");
                     }
-                    double value = JsonContent.number(bin.get(0), key, "a rawDataHistogram value");
-                    double times = JsonContent.number(bin.get(1), key, "a rawDataHistogram count");
+                    double value = bin.get(0).doubleValue();
+                    double times = bin.get(1).doubleValue();
                     if (times < 0 || times != Math.rint(times)) {
                         throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
                                 + " has the count " + bin.get(1) + "; a count is a whole number of at least 0.");
@@ -257,7 +257,7 @@ final class JmhAdapter implements FormatAdapter {
                     throw new InvalidUploadException("Metric '" + UploadText.excerpt(key)
                             + "': a rawData value is not a number: " + UploadText.excerpt(value.toString()) + ".");
                 }
-                values.add(JsonContent.number(value, key, "rawData[" + forks.size() + "][" + values.size() + "]"));
+                values.add(value.doubleValue());
             }
             forks.add(values);
         }

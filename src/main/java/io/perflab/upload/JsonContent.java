@@ -1,20 +1,27 @@
 package io.perflab.upload;
 
 import io.perflab.system.PrintableText;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.core.util.JsonParserDelegate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
 
 /**
  * Reads upload JSON into a tree. {@code NaN} and {@code Infinity} tokens are read as numbers so that validation
- * can name the metric that carries them, rather than failing on the token. A key given twice in one object is
- * refused, as in every other request body: the tree would keep the last value only, and lose the first's samples.
+ * can name the metric that carries them, rather than failing on the token. A number beyond a double's range
+ * ({@code 1e400}, a whole number of 400 digits) is refused as it is read, quoted as the file writes it: in the tree
+ * it would be an infinity that a message could only call "Infinity", or a big integer. A key given twice in one
+ * object is refused, as in every other request body: the tree would keep the last value only, and lose the first's
+ * samples.
  */
 final class JsonContent {
 
@@ -31,10 +38,16 @@ final class JsonContent {
     private JsonContent() {
     }
 
-    /** The tree of {@code content}; malformed JSON → a message naming line and column. */
+    /**
+     * The tree of {@code content}; malformed JSON → a message naming line and column.
+     *
+     * @throws InvalidUploadException for a number beyond a double's range, naming where it is
+     */
     static JsonNode read(String content) {
-        try {
-            return MAPPER.readTree(content);
+        try (JsonParser parser = new FiniteNumbers(MAPPER.createParser(content))) {
+            JsonNode tree = MAPPER.readTree(parser);
+            // content without a value: null from a parser, the missing node from text, as the adapters expect
+            return tree == null ? MissingNode.getInstance() : tree;
         } catch (JacksonException e) {
             throw new MalformedJsonException(e);
         }
@@ -50,23 +63,41 @@ final class JsonContent {
     }
 
     /**
-     * The value of the number {@code value} as a double. A whole number beyond a double's range (JSON allows any
-     * number of digits) is refused here, naming it: it is far beyond what can be compared.
-     *
-     * @param metric the metric the value belongs to, for the message
-     * @param where where the value is in that metric, e.g. {@code values[3]}
+     * A parser that refuses a number beyond a double's range as it comes, quoting its text and saying where it is:
+     * only the parser still has them. The tokens {@code NaN} and {@code Infinity} pass, for validation to name.
      */
-    static double number(JsonNode value, String metric, String where) {
-        if (!value.isBigInteger() && !value.isBigDecimal()) {
-            return value.doubleValue();
+    private static final class FiniteNumbers extends JsonParserDelegate {
+
+        FiniteNumbers(JsonParser parser) {
+            super(parser);
         }
-        BigDecimal exact = value.decimalValue();
-        double converted = exact.doubleValue();
-        if (Double.isInfinite(converted)) {
-            throw new InvalidUploadException("Metric '" + UploadText.excerpt(metric) + "': " + where + " is "
-                    + exact.round(new MathContext(3)) + ", too large to compare (values must lie within ±1e150).");
+
+        @Override
+        public JsonToken nextToken() {
+            JsonToken token = super.nextToken();
+            boolean beyond = token == JsonToken.VALUE_NUMBER_FLOAT
+                    ? Double.isInfinite(getDoubleValue()) && !isNaN()
+                    : token == JsonToken.VALUE_NUMBER_INT && getNumberType() == NumberType.BIG_INTEGER
+                            && Double.isInfinite(getBigIntegerValue().doubleValue());
+            if (beyond) {
+                TokenStreamLocation at = currentTokenLocation();
+                throw new InvalidUploadException("The value at " + UploadText.excerpt(path()) + " (line "
+                        + at.getLineNr() + ", column " + at.getColumnNr() + "): "
+                        + DecimalNumbers.beyondRange(getString()) + ".");
+            }
+            return token;
         }
-        return converted;
+
+        /** Where the current value is, as the messages about fields write it: {@code metrics.parse.values[3]}. */
+        private String path() {
+            StringBuilder path = new StringBuilder();
+            for (TokenStreamContext context = streamReadContext(); context != null && !context.inRoot();
+                    context = context.getParent()) {
+                path.insert(0, context.inArray() ? "[" + context.getCurrentIndex() + "]"
+                        : "." + context.currentName());
+            }
+            return path.charAt(0) == '.' ? path.substring(1) : path.toString();
+        }
     }
 
     /** The first line of a parser's message: what follows is context the caller gives in its own terms. */

@@ -104,7 +104,7 @@ final class NativeJsonAdapter implements FormatAdapter {
                             + "] is not a number: " + UploadText.excerpt(value.toString()) + ".");
                 }
                 limits.samples(1);
-                numbers.add(JsonContent.number(value, key, "values[" + index + "]"));
+                numbers.add(value.doubleValue());
                 index++;
             }
             String where = "metrics." + key + ".";

@@ -328,21 +328,31 @@ class FormatAdaptersTests {
     }
 
     @Test
-    void jsonOfEveryFormatRefusesAWholeNumberBeyondADoubleNamingIt() {
-        // such numbers are read as big integers, whose conversion to a double threw (a 500)
-        String huge = "1" + "0".repeat(400);
-        assertThatThrownBy(() -> formats.parse("{\"results\":[{\"command\":\"x\",\"times\":[1, -" + huge + "]}]}",
+    void jsonOfEveryFormatRefusesANumberBeyondADoubleQuotingItAsWritten() {
+        // 1e400 was read as Infinity and refused as "value 2 is Infinity", which the file does not say; a whole
+        // number of 401 digits as "1.00E+400, too large to compare"
+        assertThatThrownBy(() -> formats.parse("{\"results\":[{\"command\":\"x\",\"times\":[1, -1e400]}]}",
                 null, "with", null)).isInstanceOf(InvalidUploadException.class)
-                .hasMessage("Metric 'time': times[1] is -1.00E+400, too large to compare (values must lie within "
-                        + "±1e150).");
+                .hasMessage("The value at results[0].times[1] (line 1, column 40): '-1e400' is beyond the range of a "
+                        + "double (about ±1.8e308).");
         assertThatThrownBy(() -> formats.parse("[{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":"
-                + "{\"scoreUnit\":\"us/op\",\"rawData\":[[1," + huge + "]]}}]", null, "with", null))
-                .isInstanceOf(InvalidUploadException.class).hasMessageContaining("Metric 'B.m': rawData[0][1] is "
-                        + "1.00E+400, too large to compare");
+                + "{\"scoreUnit\":\"us/op\",\"rawData\":[[1,\n 2.5E+400]]}}]", null, "with", null))
+                .isInstanceOf(InvalidUploadException.class).hasMessage("The value at [0].primaryMetric.rawData[0][1] "
+                        + "(line 2, column 2): '2.5E+400' is beyond the range of a double (about ±1.8e308).");
+        String huge = "1" + "0".repeat(400);
         assertThatThrownBy(() -> formats.parse("{\"context\":{},\"benchmarks\":[{\"name\":\"BM_a\",\"run_type\":"
                 + "\"iteration\",\"real_time\":" + huge + ",\"cpu_time\":1}]}", null, "with", null))
-                .isInstanceOf(InvalidUploadException.class).hasMessageContaining("Metric 'BM_a:real_time': "
-                        + "real_time is 1.00E+400, too large to compare");
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageStartingWith("The value at benchmarks[0].real_time (line 1, column 79): '100000")
+                .hasMessageEndingWith("…' is beyond the range of a double (about ±1.8e308).");
+        // the tokens NaN and Infinity are numbers that the validator refuses naming their metric
+        assertThat(one(formats.parse("{\"metrics\":{\"n\":[1, Infinity, -Infinity, NaN]}}", null, "with", null),
+                "with").get("n").values()).containsExactly(1.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+                Double.NaN);
+        // a two-file upload says which file
+        assertThatThrownBy(() -> formats.parseSides("{\"metrics\":{\"n\":[1, 2]}}",
+                "{\"metrics\":{\"n\":[1, 1e400]}}", UploadFormat.JSON)).isInstanceOf(InvalidUploadException.class)
+                .hasMessageStartingWith("The file 'with': The value at metrics.n[1] (line 1, column 21): '1e400' is");
     }
 
     @Test

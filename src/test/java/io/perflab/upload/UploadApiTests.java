@@ -414,7 +414,11 @@ class UploadApiTests extends UploadServer {
                         List.of("a key appears twice in one object: \"parse\"", "line 2, column")),
                 // a whole number beyond a double: the tree's conversion threw, and the upload answered 500
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"n\":[1, 1" + "0".repeat(400) + "]}}",
-                        List.of("Metric 'n': values[1] is 1.00E+400", "too large to compare")),
+                        List.of("The value at metrics.n[1] (line 1, column 37): '1000", "beyond the range of a double")),
+                // a decimal beyond a double was read as Infinity, and said to be "Infinity"
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"n\":{\"values\":[1, -1.5e400]}}}",
+                        List.of("The value at metrics.n.values[1] (line 1, column 47): '-1.5e400' is beyond the "
+                                + "range of a double (about ±1.8e308).")),
                 // a misspelt field was skipped: the unit, the direction or the git fields were lost without a word
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"ops\":{\"direciton\":\"higher\",\"values\":[1,2]}}}",
                         List.of("'metrics.ops.direciton' is not a field of the upload; a metric has: unit, direction, "
