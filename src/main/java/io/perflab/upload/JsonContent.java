@@ -81,14 +81,18 @@ final class JsonContent {
                             && Double.isInfinite(getBigIntegerValue().doubleValue());
             if (beyond) {
                 TokenStreamLocation at = currentTokenLocation();
-                throw new InvalidUploadException("The value at " + UploadText.excerpt(path()) + " (line "
-                        + at.getLineNr() + ", column " + at.getColumnNr() + "): "
+                String path = path();
+                throw new InvalidUploadException("The value" + (path.isEmpty() ? "" : " at " + UploadText.excerpt(path))
+                        + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + "): "
                         + DecimalNumbers.beyondRange(getString()) + ".");
             }
             return token;
         }
 
-        /** Where the current value is, as the messages about fields write it: {@code metrics.parse.values[3]}. */
+        /**
+         * Where the current value is, as the messages about fields write it: {@code metrics.parse.values[3]}; "" for
+         * a value that is the whole content.
+         */
         private String path() {
             StringBuilder path = new StringBuilder();
             for (TokenStreamContext context = streamReadContext(); context != null && !context.inRoot();
@@ -96,7 +100,7 @@ final class JsonContent {
                 path.insert(0, context.inArray() ? "[" + context.getCurrentIndex() + "]"
                         : "." + context.currentName());
             }
-            return path.charAt(0) == '.' ? path.substring(1) : path.toString();
+            return path.isEmpty() || path.charAt(0) != '.' ? path.toString() : path.substring(1);
         }
     }
 

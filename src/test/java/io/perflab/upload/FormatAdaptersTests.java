@@ -349,6 +349,10 @@ class FormatAdaptersTests {
         assertThat(one(formats.parse("{\"metrics\":{\"n\":[1, Infinity, -Infinity, NaN]}}", null, "with", null),
                 "with").get("n").values()).containsExactly(1.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
                 Double.NaN);
+        // a number that is the whole content has no path (taking the first character of an empty one threw)
+        assertThatThrownBy(() -> formats.parse(" 1e400", UploadFormat.JSON, "with", null))
+                .isInstanceOf(InvalidUploadException.class).hasMessage("The value (line 1, column 2): '1e400' is "
+                        + "beyond the range of a double (about ±1.8e308).");
         // a two-file upload says which file
         assertThatThrownBy(() -> formats.parseSides("{\"metrics\":{\"n\":[1, 2]}}",
                 "{\"metrics\":{\"n\":[1, 1e400]}}", UploadFormat.JSON)).isInstanceOf(InvalidUploadException.class)
