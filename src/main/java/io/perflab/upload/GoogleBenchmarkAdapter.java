@@ -11,7 +11,7 @@ import tools.jackson.databind.JsonNode;
  * Google Benchmark's JSON ({@code --benchmark_format=json} or {@code --benchmark_out}), typically with
  * {@code --benchmark_repetitions}: each {@code iteration} entry is one sample; aggregates (mean, median, stddev,
  * cv) are ignored, as are entries that report an error or were skipped ({@code SkipWithMessage}). Metrics per
- * benchmark {@code run_name}: {@code :real_time} and {@code :cpu_time} in {@code time_unit},
+ * benchmark {@code run_name}: {@code :real_time} and {@code :cpu_time} in {@code time_unit} (ns when empty or absent),
  * {@code :items_per_second} and {@code :bytes_per_second} (higher is better), and each user counter. The benchmark
  * is named after the file name of the context's {@code executable}. The context's {@code host_name},
  * {@code executable}, {@code num_cpus}, {@code mhz_per_cpu}, {@code cpu_scaling_enabled} and
@@ -25,6 +25,9 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             "per_family_instance_index", "repetitions", "repetition_index", "threads", "iterations", "time_unit",
             "aggregate_name", "aggregate_unit", "label", "error_occurred", "error_message", "skipped", "skip_message",
             "real_time", "cpu_time");
+
+    /** The time unit of an entry that names none ({@code benchmark::kNanosecond}). */
+    private static final String DEFAULT_TIME_UNIT = "ns";
 
     /** Context fields kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("host_name", "executable", "num_cpus",
@@ -43,7 +46,10 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         }
         SampleCollector samples = new SampleCollector(limits);
         List<String> warnings = new ArrayList<>();
-        for (JsonNode entry : root.get("benchmarks")) {
+        JsonNode entries = root.get("benchmarks");
+        for (int index = 0; index < entries.size(); index++) {
+            JsonNode entry = entries.get(index);
+            String where = "Google Benchmark entry " + (index + 1);
             String runType = NativeJsonAdapter.text(entry, "run_type");
             if ("aggregate".equals(runType)) {
                 continue;
@@ -63,9 +69,11 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             if (name == null) {
                 name = NativeJsonAdapter.text(entry, "name");
             }
-            String timeUnit = entry.has("time_unit") ? NativeJsonAdapter.text(entry, "time_unit") : "ns";
-            add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"));
-            add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"));
+            String timeUnit = NativeJsonAdapter.text(entry, "time_unit");
+            // an entry that names no time unit (absent, null or "") is in the library's default, as it would be
+            timeUnit = timeUnit == null || timeUnit.isEmpty() ? DEFAULT_TIME_UNIT : timeUnit;
+            add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"), where);
+            add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"), where);
             for (Map.Entry<String, JsonNode> field : entry.properties()) {
                 if (NOT_METRICS.contains(field.getKey()) || !field.getValue().isNumber()) {
                     continue;
@@ -75,7 +83,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                     case "bytes_per_second" -> "B/s";
                     default -> null;
                 };
-                add(samples, name + ":" + field.getKey(), unit, unit != null, field.getValue());
+                add(samples, name + ":" + field.getKey(), unit, unit != null, field.getValue(), where);
             }
         }
         if (samples.isEmpty()) {
@@ -115,7 +123,9 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         return UploadText.excerpt(NativeJsonAdapter.text(entry, field));
     }
 
-    private static void add(SampleCollector samples, String key, String unit, boolean higher, JsonNode value) {
+    /** @param where the entry, for a message about its unit: "Google Benchmark entry 2" */
+    private static void add(SampleCollector samples, String key, String unit, boolean higher, JsonNode value,
+            String where) {
         if (value == null || value.isNull()) {
             return;
         }
@@ -123,6 +133,6 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': "
                     + UploadText.excerpt(value.toString()) + " is not a number.");
         }
-        samples.add(key, unit, higher, value.doubleValue());
+        samples.add(key, unit, higher, value.doubleValue(), where);
     }
 }

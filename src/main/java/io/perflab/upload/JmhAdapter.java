@@ -110,7 +110,9 @@ final class JmhAdapter implements FormatAdapter {
         Map<String, Set<String>> modesByRun = keying.modesByRun();
         SampleCollector samples = new SampleCollector(limits);
         List<String> warnings = new ArrayList<>();
-        for (JsonNode entry : root) {
+        for (int index = 0; index < root.size(); index++) {
+            JsonNode entry = root.get(index);
+            String where = "JMH entry " + (index + 1);
             String benchmark = NativeJsonAdapter.text(entry, "benchmark");
             String mode = NativeJsonAdapter.text(entry, "mode");
             boolean severalModes = modesByRun.get(benchmark + params(entry.get("params"), null)).size() > 1;
@@ -123,7 +125,7 @@ final class JmhAdapter implements FormatAdapter {
                         + "rawDataHistogram, so it has no samples; it was left out.");
                 continue;
             }
-            add(samples, key, NativeJsonAdapter.text(primary, "scoreUnit"), "thrpt".equals(mode), iterations);
+            add(samples, key, NativeJsonAdapter.text(primary, "scoreUnit"), "thrpt".equals(mode), iterations, where);
             JsonNode secondary = entry.get("secondaryMetrics");
             if (secondary != null && secondary.isObject()) {
                 for (Map.Entry<String, JsonNode> metric : secondary.properties()) {
@@ -136,7 +138,7 @@ final class JmhAdapter implements FormatAdapter {
                         continue;
                     }
                     add(samples, key + ":" + metric.getKey(), unit,
-                            unit != null && SampleCollector.isRate(unit) && unit.startsWith("ops"), aligned);
+                            unit != null && SampleCollector.isRate(unit) && unit.startsWith("ops"), aligned, where);
                 }
             }
         }
@@ -264,9 +266,10 @@ final class JmhAdapter implements FormatAdapter {
         return forks;
     }
 
+    /** @param where the entry, for a message about its unit: "JMH entry 2" */
     private static void add(SampleCollector samples, String key, String unit, boolean higherIsBetter,
-            List<List<Double>> forks) {
-        forks.forEach(fork -> fork.forEach(value -> samples.add(key, unit, higherIsBetter, value)));
+            List<List<Double>> forks, String where) {
+        forks.forEach(fork -> fork.forEach(value -> samples.add(key, unit, higherIsBetter, value, where)));
     }
 
     /** {@code org.example.MyBench.parse} → {@code org.example.MyBench}. */

@@ -5,10 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Gathers values per metric key in reading order, keeping the first unit and direction seen for a key (a value in
- * another unit is refused), and counts them against the upload's limits as they come.
+ * another unit, or without one beside values in one, is refused), and counts them against the upload's limits as
+ * they come.
  */
 final class SampleCollector {
 
@@ -28,21 +30,26 @@ final class SampleCollector {
 
     /**
      * Adds {@code value} to metric {@code key}. A value in another unit than the metric's earlier ones is refused:
-     * pooled, 1.6 s would count as 1.6 ms.
+     * pooled, 1.6 s would count as 1.6 ms. So is a value without a unit beside values in one, and the reverse: which
+     * unit it is in is not known. A format with a default unit gives that one instead of none.
      *
+     * @param unit the value's unit; null or "" for none
      * @param where where the value is, to begin the message with (e.g. "CSV line 3"), or null
      */
     void add(String key, String unit, Boolean higherIsBetter, double value, String where) {
+        unit = MetricSamples.unitOrNull(unit);
         Entry entry = entries.get(key);
         if (entry == null) {
             limits.metric(key);
             entry = new Entry(unit, higherIsBetter, new ArrayList<>());
             entries.put(key, entry);
-        } else if (unit != null && entry.unit() != null && !unit.equals(entry.unit())) {
+        } else if (!Objects.equals(unit, entry.unit())) {
             throw new InvalidUploadException((where == null ? "Metric '" : where + ": metric '")
-                    + UploadText.excerpt(key) + "' is in unit '" + UploadText.excerpt(unit) + "' here and in '"
-                    + UploadText.excerpt(entry.unit()) + "' before; values in different "
-                    + "units cannot be pooled. Give each unit its own metric, or convert the values to one unit.");
+                    + UploadText.excerpt(key) + "' has " + MetricSamples.describeUnit(unit) + " here and "
+                    + MetricSamples.describeUnit(entry.unit()) + " before; " + (unit == null || entry.unit() == null
+                    ? "a value without a unit cannot be pooled with values in one. Give every value its unit."
+                    : "values in different units cannot be pooled. Give each unit its own metric, or convert the "
+                            + "values to one unit."));
         }
         limits.samples(1);
         entry.values().add(value);

@@ -7,6 +7,7 @@ import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Checks an upload before anything is stored; every message names the field or metric at fault. */
@@ -50,8 +51,8 @@ final class UploadValidator {
         }
         UploadLimits.DEFAULT.check(parsed);
         Map<String, MetricDefinition> metrics = new LinkedHashMap<>();
-        Map<String, String> units = new LinkedHashMap<>();
-        Map<String, Boolean> directions = new LinkedHashMap<>();
+        Map<String, Said<String>> units = new LinkedHashMap<>();
+        Map<String, Said<Boolean>> directions = new LinkedHashMap<>();
         for (Map.Entry<String, VariantSamples> side : parsed.variants().entrySet()) {
             requireLength(side.getKey() + ".label", side.getValue().label(), 200);
             side.getValue().configuration().forEach((setting, value) -> {
@@ -70,11 +71,16 @@ final class UploadValidator {
                 String key = entry.getKey();
                 MetricSamples samples = entry.getValue();
                 checkMetric(side.getKey(), key, samples);
-                sameOnBothSides(key, "unit", units, samples.unit());
-                sameOnBothSides(key, "direction", directions, samples.higherIsBetter());
                 MetricDefinition definition = known.get(key);
+                // a metric's definition is the default unit of a side that gives none; "" is none
                 String unit = samples.unit() != null ? samples.unit()
                         : definition != null ? definition.unit() : "";
+                sameOnBothSides(key, side.getKey(), units, unit,
+                        u -> MetricSamples.describeUnit(MetricSamples.unitOrNull(u)),
+                        "Give both sides the same unit (for JMH, run both with the same -tu and -bm).");
+                sameOnBothSides(key, side.getKey(), directions, samples.higherIsBetter(),
+                        higherIsBetter -> higherIsBetter ? "direction 'higher'" : "direction 'lower'",
+                        "Run both sides with the same settings (for JMH, the same -bm).");
                 boolean higher = samples.higherIsBetter() != null ? samples.higherIsBetter()
                         : definition != null && definition.higherIsBetter();
                 metrics.putIfAbsent(key, new MetricDefinition(key, unit, higher, 0, ""));
@@ -125,26 +131,29 @@ final class UploadValidator {
         }
     }
 
+    /** What the side {@code side} said of a metric, for the other side's word to be compared with. */
+    private record Said<T>(String side, T value) {
+    }
+
     /**
      * Refuses a metric whose two sides say different things of it (e.g. JMH run with {@code -tu us} on one side and
-     * {@code -tu ms} on the other): their values would be compared as if alike. A side that says nothing takes the
-     * other's word.
+     * {@code -tu ms} on the other, or a unit on one side and none on the other): their values would be compared as
+     * if alike. A side whose {@code value} is null says nothing, and takes the other's word.
+     *
+     * @param describe how a message names a value: {@code unit 'ms'}
+     * @param advice what to do, the message's last sentence
      */
-    private static <T> void sameOnBothSides(String key, String what, Map<String, T> said, T value) {
+    private static <T> void sameOnBothSides(String key, String side, Map<String, Said<T>> said, T value,
+            Function<T, String> describe, String advice) {
         if (value == null) {
             return;
         }
-        T before = said.putIfAbsent(key, value);
-        if (before != null && !before.equals(value)) {
-            throw new InvalidUploadException("Metric '" + key + "' has " + describe(what, before) + " on one side and "
-                    + describe(what, value) + " on the other; its values cannot be compared. Run both sides with the "
-                    + "same settings (for JMH, the same -tu and -bm).");
+        Said<T> before = said.putIfAbsent(key, new Said<>(side, value));
+        if (before != null && !before.value().equals(value)) {
+            throw new InvalidUploadException("Metric '" + key + "' has " + describe.apply(before.value()) + " in '"
+                    + before.side() + "' and " + describe.apply(value) + " in '" + side + "'; its values cannot be "
+                    + "compared. " + advice);
         }
-    }
-
-    private static String describe(String what, Object value) {
-        return what.equals("direction") ? (Boolean.TRUE.equals(value) ? "direction 'higher'" : "direction 'lower'")
-                : "unit '" + value + "'";
     }
 
     /** Text of bounded length without control characters (names are shown on pages and used in links). */

@@ -66,7 +66,7 @@ class CsvAdapterTests {
         // 1500 ms and 1.6 s were pooled as one metric in ms, as if 1.6 ms
         assertThatThrownBy(() -> values("metric,value,unit\nt,1500,ms\nt,1.6,s\n"))
                 .isInstanceOf(InvalidUploadException.class)
-                .hasMessage("CSV line 3: metric 't' is in unit 's' here and in 'ms' before; values in different "
+                .hasMessage("CSV line 3: metric 't' has unit 's' here and unit 'ms' before; values in different "
                         + "units cannot be pooled. Give each unit its own metric, or convert the values to one unit.");
         // each side of one file is its own: its units are compared later, side against side
         assertThat(values("metric,value,unit\nt,1500,ms\nt,1600,ms\n")).containsExactly(1500.0, 1600.0);

@@ -367,7 +367,7 @@ class FormatAdaptersTests {
                 + "{\"scoreUnit\":\"ns/op\",\"rawData\":[[1000,2000]]}}]";
         assertThatThrownBy(() -> formats.parse(jmh, UploadFormat.JMH, "with", null))
                 .isInstanceOf(InvalidUploadException.class)
-                .hasMessageStartingWith("Metric 'B.m' is in unit 'ns/op' here and in 'us/op' before");
+                .hasMessageStartingWith("JMH entry 2: metric 'B.m' has unit 'ns/op' here and unit 'us/op' before");
     }
 
     @Test
