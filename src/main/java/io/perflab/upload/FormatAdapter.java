@@ -1,6 +1,7 @@
 package io.perflab.upload;
 
 import java.util.List;
+import java.util.function.Function;
 
 /** Reads one harness's output into an upload. Implementations are stateless and free of Spring. */
 interface FormatAdapter {
@@ -27,10 +28,31 @@ interface FormatAdapter {
      */
     default List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
+        return parseBoth(without, with, withoutLimits, withLimits, content -> content,
+                (content, other, variant, limits) -> parse(content, variant, null, limits));
+    }
+
+    /**
+     * The two files of an upload, {@code without} then {@code with}: each read once with {@code read}, then each
+     * parsed as one side with what the other file says, what is wrong in a file said of that file.
+     */
+    default <T> List<ParsedUpload> parseBoth(String without, String with,
+            UploadLimits.Counter withoutLimits, UploadLimits.Counter withLimits, Function<String, T> read,
+            SideParser<T> side) {
+        T withoutRead = UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(), () -> read.apply(without));
+        T withRead = UploadFormats.inFile(ParsedUpload.WITH, with, format(), () -> read.apply(with));
         return List.of(
                 UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(),
-                        () -> parse(without, ParsedUpload.WITHOUT, null, withoutLimits)),
+                        () -> side.parse(withoutRead, withRead, ParsedUpload.WITHOUT, withoutLimits)),
                 UploadFormats.inFile(ParsedUpload.WITH, with, format(),
-                        () -> parse(with, ParsedUpload.WITH, null, withLimits)));
+                        () -> side.parse(withRead, withoutRead, ParsedUpload.WITH, withLimits)));
+    }
+
+    /** Parses one file of a two-file upload, read as {@code T}, as the side {@code variant}. */
+    @FunctionalInterface
+    interface SideParser<T> {
+
+        /** @param other what the other file of the upload reads as */
+        ParsedUpload parse(T own, T other, String variant, UploadLimits.Counter limits);
     }
 }

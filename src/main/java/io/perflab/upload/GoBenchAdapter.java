@@ -58,7 +58,7 @@ final class GoBenchAdapter implements FormatAdapter {
 
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
-        return parse(read(content), Lines.NONE, variant, label, limits, content);
+        return parse(read(content), Lines.NONE, variant, label, limits);
     }
 
     /**
@@ -69,18 +69,13 @@ final class GoBenchAdapter implements FormatAdapter {
     @Override
     public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
-        Lines withoutLines = UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(), () -> read(without));
-        Lines withLines = UploadFormats.inFile(ParsedUpload.WITH, with, format(), () -> read(with));
-        return List.of(
-                UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(),
-                        () -> parse(withoutLines, withLines, ParsedUpload.WITHOUT, null, withoutLimits, without)),
-                UploadFormats.inFile(ParsedUpload.WITH, with, format(),
-                        () -> parse(withLines, withoutLines, ParsedUpload.WITH, null, withLimits, with)));
+        return parseBoth(without, with, withoutLimits, withLimits, GoBenchAdapter::read,
+                (lines, other, variant, limits) -> parse(lines, other, variant, null, limits));
     }
 
     /** {@code lines} as samples; {@code other} what the other file of the upload says (or {@link Lines#NONE}). */
     private static ParsedUpload parse(Lines lines, Lines other, String variant, String label,
-            UploadLimits.Counter limits, String content) {
+            UploadLimits.Counter limits) {
         Map<String, Object> machine = lines.machine();
         List<Result> results = lines.results();
         Map<String, Set<Integer>> procsByName = lines.procsByName();
@@ -112,9 +107,6 @@ final class GoBenchAdapter implements FormatAdapter {
                 }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }
-        }
-        if (samples.isEmpty()) {
-            throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
         }
         Set<Integer> allProcs = new LinkedHashSet<>();
         procsByName.values().forEach(allProcs::addAll);
@@ -151,6 +143,7 @@ final class GoBenchAdapter implements FormatAdapter {
         return common == null ? "" : common;
     }
 
+    /** What {@code content}'s lines say; content without a result line is not Go benchmark output. */
     private static Lines read(String content) {
         Map<String, Object> machine = new LinkedHashMap<>();
         List<Result> results = new ArrayList<>();
@@ -188,6 +181,9 @@ final class GoBenchAdapter implements FormatAdapter {
             if (pkg != null) {
                 packages.add(pkg);
             }
+        }
+        if (results.isEmpty()) {
+            throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
         }
         return new Lines(machine, results, procsByName, packages);
     }

@@ -80,14 +80,8 @@ final class JmhAdapter implements FormatAdapter {
     @Override
     public List<ParsedUpload> parseSides(String without, String with, UploadLimits.Counter withoutLimits,
             UploadLimits.Counter withLimits) {
-        JsonNode withoutRoot = UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(), () -> root(without));
-        JsonNode withRoot = UploadFormats.inFile(ParsedUpload.WITH, with, format(), () -> root(with));
-        Keying keying = Keying.of(List.of(withoutRoot, withRoot));
-        return List.of(
-                UploadFormats.inFile(ParsedUpload.WITHOUT, without, format(),
-                        () -> parse(withoutRoot, keying, ParsedUpload.WITHOUT, null, withoutLimits)),
-                UploadFormats.inFile(ParsedUpload.WITH, with, format(),
-                        () -> parse(withRoot, keying, ParsedUpload.WITH, null, withLimits)));
+        return parseBoth(without, with, withoutLimits, withLimits, JmhAdapter::root,
+                (root, other, variant, limits) -> parse(root, Keying.of(List.of(root, other)), variant, null, limits));
     }
 
     /** {@code content} read, every entry a JMH result with a benchmark name. */

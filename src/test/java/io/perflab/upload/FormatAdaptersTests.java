@@ -439,6 +439,9 @@ class FormatAdaptersTests {
         String gobench = "BenchmarkJoin-2 20 910.9 ns/op\nBenchmarkJoin-2 20 911.9 ns/op\n";
         assertThatThrownBy(() -> formats.parseSides(gobench, gobench.replace("911.9", "9x"), UploadFormat.GOBENCH))
                 .hasMessageStartingWith("The file 'with': Metric 'Join:ns/op' (line 2)");
+        assertThatThrownBy(() -> formats.parseSides(gobench, "PASS\n", UploadFormat.GOBENCH))
+                .isInstanceOf(UploadFormatException.class)
+                .hasMessageStartingWith("The file 'with': The upload is not in the format 'gobench'");
         String jmh = Fixtures.read("jmh.json");
         assertThatThrownBy(() -> formats.parseSides(jmh.substring(0, jmh.length() / 2), jmh, UploadFormat.JMH))
                 .isInstanceOf(InvalidUploadException.class)
