@@ -72,7 +72,8 @@ class StoredJvmFlagsTests {
                     throw new AssertionError("no pair runs here");
                 });
         return new ExperimentService(store, scheduler, new ExperimentResults(store, digests),
-                new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents);
+                new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents,
+                Clock.systemUTC());
     }
 
     private AgentCoordinator coordinator(JvmFlagPolicy jvmFlags) {
