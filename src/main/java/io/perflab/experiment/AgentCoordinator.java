@@ -62,6 +62,8 @@ public class AgentCoordinator implements SmartLifecycle {
 
     static final int MAX_ENVIRONMENT_ENTRIES = 64;
     static final int MAX_ENVIRONMENT_VALUE = AgentHost.MAX_VALUE;
+    /** The column an agent's environment is stored in, as JSON ({@code V10}). */
+    static final int MAX_STORED_ENVIRONMENT = 16_000;
     /**
      * A trial's environment holds its engine options, workload, JVM flags or command: larger than a host's, and
      * bounded to fit its column (1,000,000 characters) as JSON.
@@ -149,6 +151,8 @@ public class AgentCoordinator implements SmartLifecycle {
                         + " printable characters (no control or hidden format characters)");
             }
         });
+        // each entry within its bounds, 64 of them may not fit the column (V10): the database refused with a 500
+        ExperimentValidator.checkStoredLength("environment", environment, MAX_STORED_ENVIRONMENT);
         String host = environment.getOrDefault("host", name);
         if (host.isBlank() || host.length() > 200) {
             throw InvalidInputException.of("environment.host", "1 to 200 characters, the host's name");

@@ -377,6 +377,13 @@ class AgentApiTests {
                 "test\\u202etsoh")), "environment.host", "no control or hidden format characters");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test CPU",
                 "test \\ud800 CPU")), "environment.cpu_model", "printable");
+        // nine entries of 2,000 characters, each within its bounds, together beyond the column they are stored in
+        StringBuilder large = new StringBuilder();
+        for (int i = 0; i < 9; i++) {
+            large.append("\"k").append(i).append("\": \"").append("v".repeat(2000)).append("\", ");
+        }
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"cpu_model\"",
+                large + "\"cpu_model\"")), "environment", "at most 16000 fit");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": true",
                 "\"runsCommands\": true, \"runCommands\": true")), "runCommands", null);
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
