@@ -37,8 +37,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Without {@code /proc} (another Unix), nothing is found: leftovers are not killed, and on a timeout or a cancel
  * only the shell's descendants are; this is logged once, and each trial says so under {@value #LEFTOVERS}.
- * Over 300 lines because finding, killing and waiting out the tagged processes reads {@code /proc} in one place,
- * with what to read ({@link #judge}) and what to kill ({@link #killListed}) decided apart, to be tested on records.
+ * What to read ({@link #judge}) and what to kill ({@link #killListed}) are decided apart, to be tested on records.
  */
 final class ProcessTag {
 
@@ -153,7 +152,7 @@ final class ProcessTag {
     }
 
     private List<String> killAll() {
-        List<Stat> killed = new ArrayList<>();
+        List<ProcessStat> killed = new ArrayList<>();
         int waited = 0;
         for (int round = 0; round < MAX_ROUNDS; round++) {
             // what was killed is gone first, so that this listing finds what it forked before it died
@@ -169,13 +168,13 @@ final class ProcessTag {
             if (scan.found().isEmpty()) {
                 break;
             }
-            for (Stat process : scan.found()) {
+            for (ProcessStat process : scan.found()) {
                 killed.add(process);
                 killListed(process, ProcessHandle.of(process.pid()), () -> read(process),
                         ProcessHandle::destroyForcibly);
             }
         }
-        return killed.stream().map(Stat::name).toList();
+        return killed.stream().map(ProcessStat::name).toList();
     }
 
     /**
@@ -185,13 +184,13 @@ final class ProcessTag {
      * has the start time the handle was taken with ({@code ProcessHandleImpl.destroy0} rereads it), so not once the
      * pid is reused either. Returns whether {@code destroy} was asked to.
      */
-    static boolean killListed(Stat listed, Optional<ProcessHandle> handle, Supplier<Optional<Stat>> now,
+    static boolean killListed(ProcessStat listed, Optional<ProcessHandle> handle, Supplier<Optional<ProcessStat>> now,
                               Predicate<ProcessHandle> destroy) {
         return handle.isPresent() && stillRunning(listed, now.get()) && destroy.test(handle.get());
     }
 
     /** Whether {@code now}, a later reading of {@code listed}'s pid, shows that same process, still running. */
-    static boolean stillRunning(Stat listed, Optional<Stat> now) {
+    static boolean stillRunning(ProcessStat listed, Optional<ProcessStat> now) {
         return now.filter(stat -> stat.alive() && stat.pid() == listed.pid()
                 && stat.startTicks() == listed.startTicks()).isPresent();
     }
@@ -213,13 +212,13 @@ final class ProcessTag {
     }
 
     /** A listing of {@code /proc}: the processes {@link Verdict#TAGGED}, and whether one was undecided. */
-    private record Scan(List<Stat> found, boolean undecided) {
+    private record Scan(List<ProcessStat> found, boolean undecided) {
     }
 
     /** The live processes carrying this tag, but for those in {@code known}; never this JVM. */
-    private Scan scan(Collection<Stat> known) {
+    private Scan scan(Collection<ProcessStat> known) {
         long self = ProcessHandle.current().pid();
-        List<Stat> found = new ArrayList<>();
+        List<ProcessStat> found = new ArrayList<>();
         boolean undecided = false;
         try (Stream<Path> entries = Files.list(PROC)) {
             for (Path directory : (Iterable<Path>) entries::iterator) {
@@ -227,7 +226,7 @@ final class ProcessTag {
                 if (name.isEmpty() || !name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
                     continue;
                 }
-                Optional<Stat> stat = Stat.read(directory, Long.parseLong(name));
+                Optional<ProcessStat> stat = ProcessStat.read(directory, Long.parseLong(name));
                 switch (judge(stat, known, () -> environment(directory))) {
                     case TAGGED -> found.add(stat.orElseThrow());
                     case UNDECIDED -> undecided = true;
@@ -249,7 +248,7 @@ final class ProcessTag {
      * already): no other process can carry the tag, and the environments of others are not this trial's to read. One
      * that shows no environment at all is undecided: one in the middle of an {@code execve} looks so.
      */
-    Verdict judge(Optional<Stat> stat, Collection<Stat> known, Supplier<Optional<byte[]>> environment) {
+    Verdict judge(Optional<ProcessStat> stat, Collection<ProcessStat> known, Supplier<Optional<byte[]>> environment) {
         if (stat.filter(s -> s.alive() && !s.kernelThread() && s.startTicks() >= startTicks).isEmpty()
                 || known.stream().anyMatch(listed -> stillRunning(listed, stat))) {
             return Verdict.OTHER;
@@ -287,55 +286,7 @@ final class ProcessTag {
     }
 
     /** The stat of {@code listed}'s pid now; empty if no process has it. */
-    private static Optional<Stat> read(Stat listed) {
-        return Stat.read(PROC.resolve(Long.toString(listed.pid())), listed.pid());
-    }
-
-    /**
-     * The fields of {@code /proc/<pid>/stat} used here: {@code pid (comm) state ppid pgrp session tty tpgid flags …
-     * starttime …}. The name may hold spaces and parentheses, so the fields are counted from its last {@code )}.
-     *
-     * @param flags the kernel's {@code PF_*} flags
-     * @param startTicks when the process started, in clock ticks since boot
-     */
-    record Stat(long pid, String name, char state, long flags, long startTicks) {
-
-        private static final long PF_KTHREAD = 0x00200000;
-
-        /** Whether the process still runs: not a zombie ({@code Z}) nor dead ({@code X}, {@code x}). */
-        boolean alive() {
-            return state != 'Z' && state != 'X' && state != 'x';
-        }
-
-        /** A kernel thread has no environment, ever. */
-        boolean kernelThread() {
-            return (flags & PF_KTHREAD) != 0;
-        }
-
-        static Optional<Stat> read(Path directory, long pid) {
-            try {
-                return parse(pid, Files.readString(directory.resolve("stat"), StandardCharsets.ISO_8859_1));
-            } catch (IOException | UncheckedIOException e) {
-                return Optional.empty(); // gone meanwhile
-            }
-        }
-
-        static Optional<Stat> parse(long pid, String stat) {
-            int open = stat.indexOf('(');
-            int close = stat.lastIndexOf(')');
-            if (open < 0 || close < open) {
-                return Optional.empty();
-            }
-            String[] fields = stat.substring(close + 1).strip().split(" ");
-            if (fields.length < 20 || fields[0].length() != 1) {
-                return Optional.empty();
-            }
-            try {
-                return Optional.of(new Stat(pid, stat.substring(open + 1, close), fields[0].charAt(0),
-                        Long.parseLong(fields[6]), Long.parseLong(fields[19])));
-            } catch (NumberFormatException e) {
-                return Optional.empty();
-            }
-        }
+    private static Optional<ProcessStat> read(ProcessStat listed) {
+        return ProcessStat.read(PROC.resolve(Long.toString(listed.pid())), listed.pid());
     }
 }

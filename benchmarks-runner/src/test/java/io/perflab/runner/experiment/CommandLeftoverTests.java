@@ -114,14 +114,14 @@ class CommandLeftoverTests {
     void readsTheStatOfAProcessWhoseNameHoldsParenthesesAndSpaces() {
         String fields = " S 1 42 42 0 -1 2097216 0 0 0 0 0 0 0 0 20 0 1 0 12345 1000 0";
 
-        assertThat(ProcessTag.Stat.parse(42, "42 (a) b (c)" + fields)).contains(
-                new ProcessTag.Stat(42, "a) b (c", 'S', 2097216, 12345));
-        assertThat(ProcessTag.Stat.parse(42, "42 (k)" + fields)).hasValueSatisfying(stat -> assertThat(
+        assertThat(ProcessStat.parse(42, "42 (a) b (c)" + fields)).contains(
+                new ProcessStat(42, "a) b (c", 'S', 2097216, 12345));
+        assertThat(ProcessStat.parse(42, "42 (k)" + fields)).hasValueSatisfying(stat -> assertThat(
                 stat.kernelThread()).isTrue());
-        assertThat(ProcessTag.Stat.parse(42, "42 (x)" + fields.replace(" S ", " Z "))).hasValueSatisfying(
+        assertThat(ProcessStat.parse(42, "42 (x)" + fields.replace(" S ", " Z "))).hasValueSatisfying(
                 stat -> assertThat(stat.alive()).isFalse());
-        assertThat(ProcessTag.Stat.parse(42, "garbage")).isEmpty();
-        assertThat(ProcessTag.Stat.parse(42, "42 (short) S 1")).isEmpty();
+        assertThat(ProcessStat.parse(42, "garbage")).isEmpty();
+        assertThat(ProcessStat.parse(42, "42 (short) S 1")).isEmpty();
     }
 
     @Test

@@ -2,7 +2,6 @@ package io.perflab.runner.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.perflab.runner.experiment.ProcessTag.Stat;
 import io.perflab.runner.experiment.ProcessTag.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ class ProcessTagTests {
 
     @Test
     void aProcessWhosePidWasTakenByAnotherSinceItWasListedIsNotKilled() {
-        Stat listed = stat(4242, 'S', TAG_MADE + 5);
+        ProcessStat listed = stat(4242, 'S', TAG_MADE + 5);
         List<ProcessHandle> destroyed = new ArrayList<>();
 
         boolean killed = ProcessTag.killListed(listed, Optional.of(ProcessHandle.current()),
@@ -40,7 +39,7 @@ class ProcessTagTests {
 
     @Test
     void theProcessListedIsKilledWhileItRunsAndNotOnceItIsGone() {
-        Stat listed = stat(4242, 'S', TAG_MADE + 5);
+        ProcessStat listed = stat(4242, 'S', TAG_MADE + 5);
         List<ProcessHandle> destroyed = new ArrayList<>();
         ProcessHandle handle = ProcessHandle.current();
 
@@ -57,7 +56,7 @@ class ProcessTagTests {
 
     @Test
     void aProcessIsStillTheOneListedOnlyWithTheSamePidAndStartTimeWhileItRuns() {
-        Stat listed = stat(4242, 'S', TAG_MADE + 5);
+        ProcessStat listed = stat(4242, 'S', TAG_MADE + 5);
 
         assertThat(ProcessTag.stillRunning(listed, Optional.of(stat(4242, 'D', TAG_MADE + 5)))).isTrue();
         assertThat(ProcessTag.stillRunning(listed, Optional.of(stat(4242, 'S', TAG_MADE + 6)))).isFalse();
@@ -76,7 +75,7 @@ class ProcessTagTests {
 
     @Test
     void theEnvironmentOfAKernelThreadAZombieOrAProcessGoneIsNotRead() {
-        Stat kernelThread = new Stat(11, "kworker/0:1", 'I', PF_KTHREAD, TAG_MADE + 5);
+        ProcessStat kernelThread = new ProcessStat(11, "kworker/0:1", 'I', PF_KTHREAD, TAG_MADE + 5);
 
         assertThat(tag.judge(Optional.of(kernelThread), List.of(), environment(""))).isEqualTo(Verdict.OTHER);
         assertThat(tag.judge(Optional.of(stat(12, 'Z', TAG_MADE + 5)), List.of(), environment("")))
@@ -87,7 +86,7 @@ class ProcessTagTests {
 
     @Test
     void aProcessStartedSinceTheTagWasMadeIsJudgedByItsEnvironment() {
-        Optional<Stat> recent = Optional.of(stat(20, 'S', TAG_MADE + 5));
+        Optional<ProcessStat> recent = Optional.of(stat(20, 'S', TAG_MADE + 5));
 
         assertThat(tag.judge(recent, List.of(), environment("A=1\0PERFLAB_TRIAL=ab12\0"))).isEqualTo(Verdict.TAGGED);
         assertThat(tag.judge(recent, List.of(), environment("PERFLAB_TRIAL=ab123\0"))).isEqualTo(Verdict.OTHER);
@@ -102,7 +101,7 @@ class ProcessTagTests {
 
     @Test
     void aProcessAlreadyKilledIsNotReadAgainButOneThatTookItsPidIs() {
-        List<Stat> killed = List.of(stat(30, 'S', TAG_MADE + 5));
+        List<ProcessStat> killed = List.of(stat(30, 'S', TAG_MADE + 5));
         Supplier<Optional<byte[]>> tagged = environment("PERFLAB_TRIAL=ab12\0");
 
         assertThat(tag.judge(Optional.of(stat(30, 'R', TAG_MADE + 5)), killed, tagged)).isEqualTo(Verdict.OTHER);
@@ -110,8 +109,8 @@ class ProcessTagTests {
         assertThat(tag.judge(Optional.of(stat(30, 'S', TAG_MADE + 7)), killed, tagged)).isEqualTo(Verdict.TAGGED);
     }
 
-    private static Stat stat(long pid, char state, long startTicks) {
-        return new Stat(pid, "sleep", state, 0x400000, startTicks);
+    private static ProcessStat stat(long pid, char state, long startTicks) {
+        return new ProcessStat(pid, "sleep", state, 0x400000, startTicks);
     }
 
     /** An environment block, counted in {@link #environmentReads} each time it is read. */
