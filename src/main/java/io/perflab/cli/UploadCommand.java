@@ -16,11 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.springframework.core.io.ByteArrayResource;
-import org.springframework.http.HttpEntity;
 import org.springframework.http.MediaType;
-import org.springframework.http.client.MultipartBodyBuilder;
-import org.springframework.util.MultiValueMap;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.util.UriBuilder;
 import picocli.CommandLine;
@@ -126,10 +122,12 @@ final class UploadCommand implements Callable<Integer> {
         try {
             response = server.send(client -> {
                 RestClient.RequestBodySpec request = client.post().uri(this::uploadUri).header("Idempotency-Key", key);
-                return contents.size() == 1
-                        ? request.contentType(looksLikeJson(contents.get(0)) ? MediaType.APPLICATION_JSON
-                                : MediaType.TEXT_PLAIN).body(contents.get(0))
-                        : request.contentType(MediaType.MULTIPART_FORM_DATA).body(multipart(contents));
+                if (contents.size() == 1) {
+                    return request.contentType(looksLikeJson(contents.get(0)) ? MediaType.APPLICATION_JSON
+                            : MediaType.TEXT_PLAIN).body(contents.get(0));
+                }
+                MultipartForm form = multipart(contents);
+                return request.contentType(MediaType.parseMediaType(form.contentType())).body(form.body());
             });
         } catch (IOException e) {
             err.println("perflab upload: cannot reach " + server.server + ": " + e.getMessage());
@@ -192,19 +190,15 @@ final class UploadCommand implements Callable<Integer> {
         return start.startsWith("{") || start.startsWith("[");
     }
 
-    /** The two files as the parts {@code without} and {@code with}. */
-    private static MultiValueMap<String, HttpEntity<?>> multipart(List<byte[]> contents) {
-        MultipartBodyBuilder parts = new MultipartBodyBuilder();
+    /** The two files as the parts {@code without} and {@code with}, each with its file's name. */
+    private MultipartForm multipart(List<byte[]> contents) {
+        List<MultipartForm.Part> parts = new ArrayList<>();
         for (VariantName side : VariantName.values()) {
-            byte[] content = contents.get(side.ordinal());
-            parts.part(side.label(), new ByteArrayResource(content) {
-                @Override
-                public String getFilename() {
-                    return side.label();
-                }
-            }, MediaType.APPLICATION_OCTET_STREAM);
+            Path fileName = files.get(side.ordinal()).getFileName();
+            parts.add(new MultipartForm.Part(side.label(), fileName == null ? side.label() : fileName.toString(),
+                    contents.get(side.ordinal())));
         }
-        return parts.build();
+        return MultipartForm.of(parts);
     }
 
     static String format(double value) {

@@ -8,6 +8,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -107,5 +110,39 @@ class UploadCommandTests {
         assertThat(lines.get(3)).contains(" < 2.2e-16 ").doesNotContain("0.000");
         assertThat(lines.get(4)).contains(" < 2.2e-16 ").contains("[+20.00, +inf]").doesNotContain("e-20");
         assertThat(lines.get(5)).contains(" 0.05 ").doesNotContain("0.05000");
+    }
+
+    @Test
+    void twoFilesAreOneMultipartBodyWithEscapedFileNames() {
+        MultipartForm form = MultipartForm.of(List.of(
+                new MultipartForm.Part("without", "a \"b\";\r\nc.txt", "1 2 3".getBytes()),
+                new MultipartForm.Part("with", "d.txt", "4 5".getBytes())));
+
+        String body = new String(form.body(), java.nio.charset.StandardCharsets.UTF_8);
+        String boundary = form.boundary();
+        assertThat(form.contentType()).isEqualTo("multipart/form-data; boundary=" + boundary);
+        assertThat(body).isEqualTo("--" + boundary + "\r\n"
+                + "Content-Disposition: form-data; name=\"without\"; filename=\"a %22b%22;%0D%0Ac.txt\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n1 2 3\r\n"
+                + "--" + boundary + "\r\n"
+                + "Content-Disposition: form-data; name=\"with\"; filename=\"d.txt\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n4 5\r\n"
+                + "--" + boundary + "--\r\n");
+        assertThat(MultipartForm.of(List.of()).boundary()).as("random").isNotEqualTo(boundary);
+    }
+
+    /**
+     * perflab.jar holds no reactive streams: Spring's MultipartBodyBuilder needs them (a two-file upload failed with
+     * NoClassDefFoundError: org/reactivestreams/Publisher), and a test classpath that had them would not show it.
+     */
+    @Test
+    void theCommandLineUsesNoReactiveTypes() {
+        ArchRuleDefinition.noClasses().that().resideInAPackage("io.perflab.cli")
+                .should().dependOnClassesThat().resideInAnyPackage("org.reactivestreams..", "reactor..",
+                        "org.springframework.http.codec..", "org.springframework.core.io.buffer..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(
+                        "org.springframework.http.client.MultipartBodyBuilder")
+                .check(new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("io.perflab.cli"));
     }
 }
