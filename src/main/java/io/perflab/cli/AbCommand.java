@@ -41,7 +41,8 @@ final class AbCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--runs", paramLabel = "N", description = "Trials per variant, ≥ 2 (the fresh design).")
+    @Option(names = "--runs", paramLabel = "N",
+            description = "Trials per variant, 2 to " + ExperimentPlan.MAX_RUNS_PER_VARIANT + " (the fresh design).")
     private Integer runs;
 
     @Option(names = "--design", paramLabel = "fresh|duet|alternating",
@@ -52,7 +53,8 @@ final class AbCommand implements Callable<Integer> {
     private String design;
 
     @Option(names = "--pairs", paramLabel = "K",
-            description = "Pairs of a paired design, ≥ 2: the most it runs (default: 8).")
+            description = "Pairs of a paired design, 2 to " + ExperimentPlan.MAX_RUNS_PER_VARIANT
+                    + ": the most it runs (default: 8).")
     private Integer pairs;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",

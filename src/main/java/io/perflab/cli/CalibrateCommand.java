@@ -52,7 +52,8 @@ final class CalibrateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--experiments", paramLabel = "N", description = "A/A experiments (default: 20).")
+    @Option(names = "--experiments", paramLabel = "N", description = "A/A experiments (default: 20); --experiments "
+            + "× --runs (or --pairs) at most " + ExperimentPlan.MAX_RUNS_PER_VARIANT + ".")
     private int experiments = 20;
 
     @Option(names = "--runs", paramLabel = "N", description = "Trials per side in each experiment, ≥ 2 (default: 10).")
@@ -268,8 +269,9 @@ final class CalibrateCommand implements Callable<Integer> {
         String size = "--experiments " + experiments + " × " + (chosen.paired() ? "--pairs " : "--runs ")
                 + perExperiment;
         long total = (long) experiments * perExperiment;
-        if (total > Integer.MAX_VALUE) {
-            throw usage(size + " is more than one plan can hold (" + Integer.MAX_VALUE + ")");
+        if (total > ExperimentPlan.MAX_RUNS_PER_VARIANT) {
+            throw usage(size + " is more than one plan can hold (" + ExperimentPlan.MAX_RUNS_PER_VARIANT
+                    + (chosen.paired() ? " pairs)" : " trials per side)"));
         }
         try {
             ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant, (int) total)

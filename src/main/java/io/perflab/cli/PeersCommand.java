@@ -2,6 +2,7 @@ package io.perflab.cli;
 
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MultiVariantPlan;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.rpcbench.InvalidSettingException;
@@ -36,7 +37,8 @@ final class PeersCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--runs", paramLabel = "N", required = true, description = "Trials per stack, ≥ 2.")
+    @Option(names = "--runs", paramLabel = "N", required = true,
+            description = "Trials per stack, 2 to " + ExperimentPlan.MAX_RUNS_PER_VARIANT + ".")
     private int runs;
 
     @Mixin

@@ -21,6 +21,15 @@ import picocli.CommandLine.IVersionProvider;
         versionProvider = PerfLabCommand.Version.class,
         description = "Statistical A/B performance analysis of an RPC engine and of CI benchmarks.%n"
                 + "With no subcommand, or with only --name=value properties, starts the web service.",
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:done",
+                "1:a regression beyond --threshold (upload --fail-on-regression), a failed trial (bench) or too "
+                        + "many failed trials (ab, peers, calibrate)",
+                "2:a bad command line; the message names the flag",
+                "3:a server refused the request or could not be reached (upload, token, agent)",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
+                        + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace",
+                "130:interrupted (Ctrl-C)"},
         subcommands = {ServeCommand.class, BenchCommand.class, AbCommand.class, PeersCommand.class,
                 CalibrateCommand.class, TrialCommand.class, CompareCommand.class, UploadCommand.class,
                 TokenCommand.class, AgentCommand.class,
@@ -29,6 +38,12 @@ public final class PerfLabCommand implements Runnable {
 
     /** Exit status for bad command-line input, as picocli and most Unix tools use. */
     public static final int EXIT_USAGE = 2;
+
+    /** Exit status of a command that failed on something it did not expect (sysexits.h's EX_SOFTWARE). */
+    public static final int EXIT_INTERNAL_ERROR = 70;
+
+    /** The system property that adds the stack trace to an internal error's message. */
+    public static final String DEBUG_PROPERTY = "perflab.debug";
 
     private static final Set<String> TOP_LEVEL_OPTIONS = Set.of("-h", "--help", "-V", "--version");
 
@@ -96,6 +111,7 @@ public final class PerfLabCommand implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(PerfLabCommand::reportUsageError);
+        commandLine.setExecutionExceptionHandler(PerfLabCommand::reportInternalError);
         plainConverters(commandLine);
         return commandLine;
     }
@@ -154,6 +170,26 @@ public final class PerfLabCommand implements Runnable {
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the commands and options.");
         return EXIT_USAGE;
+    }
+
+    /**
+     * An exception no command expected (a command's own mistakes are {@link CommandLine.ParameterException}s and exit
+     * statuses): its message in one line and {@link #EXIT_INTERNAL_ERROR}, never a stack trace unless
+     * {@value #DEBUG_PROPERTY} asks for it, nor status 1, which means "regressed" or "trials failed".
+     */
+    private static int reportInternalError(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) {
+        PrintWriter err = cmd.getErr();
+        String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
+                : e.getMessage();
+        err.println(cmd.getCommandSpec().qualifiedName() + ": internal error: " + message);
+        if (Boolean.getBoolean(DEBUG_PROPERTY)) {
+            e.printStackTrace(err);
+        } else {
+            err.println("Run java -D" + DEBUG_PROPERTY + "=true -jar perflab.jar … for the stack trace, and report "
+                    + "it with the command line.");
+        }
+        err.flush();
+        return EXIT_INTERNAL_ERROR;
     }
 
     /** Supplies {@code --version}. */

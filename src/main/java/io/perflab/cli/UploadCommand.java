@@ -38,7 +38,8 @@ import tools.jackson.databind.JsonNode;
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:uploaded (no regression beyond the threshold)",
                 "1:--fail-on-regression and a metric regressed by more than --threshold",
-                "2:bad command line", "3:the server refused the upload or could not be reached"})
+                "2:bad command line", "3:the server refused the upload or could not be reached",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error"})
 final class UploadCommand implements Callable<Integer> {
 
     static final int EXIT_REGRESSION = 1;

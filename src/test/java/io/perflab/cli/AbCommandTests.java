@@ -88,6 +88,9 @@ class AbCommandTests extends CommandLineTests {
         assertRejected("needs both --with-cmd and --without-cmd", "ab", "--runs", "2", "--with-cmd", "true");
         assertRejected("--max-failures must be ≥ 0", "ab", "--runs", "2", "--max-failures", "-1");
         assertRejected("Missing required option: '--runs=N'", "ab", "--design", "fresh");
+        // twice 1.5 billion trials were an int overflow and a stack trace (IllegalArgumentException: Illegal Capacity)
+        assertRejected("--runs must be at most 1000000, got 1500000000", "ab", "--with-cmd", "true", "--without-cmd",
+                "true", "--runs", "1500000000", "--no-fast-start");
         // --out is first written after the first trial: a file that cannot be written is refused before any runs
         assertRejected("--out /nonexistent/folder/x.json: its folder /nonexistent/folder does not exist", "ab",
                 "--runs", "2", "--out", "/nonexistent/folder/x.json");

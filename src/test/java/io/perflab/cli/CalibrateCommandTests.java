@@ -362,6 +362,9 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--mde-runs must be at least 2", "calibrate", "--mde-runs", "1");
         assertRejected("--experiments 2147483647 × --runs 10 is more than one plan can hold", "calibrate",
                 "--experiments", "2147483647", "--runs", "10");
+        // 2 × 100000000 × 20 trials were more than an int holds, and a stack trace
+        assertRejected("--experiments 100000000 × --runs 20 is more than one plan can hold (1000000 trials per side)",
+                "calibrate", "--experiments", "100000000", "--runs", "20", "--no-fast-start");
         assertRejected("--set: unknown engine option 'nagle'", "calibrate", "--set", "nagle=off");
         assertRejected("--trial-timeout must not be negative", "calibrate", "--trial-timeout", "-1");
     }

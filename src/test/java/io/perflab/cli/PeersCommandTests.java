@@ -54,6 +54,9 @@ class PeersCommandTests extends CommandLineTests {
     void badFlagsExitTwoNamingTheFlag() {
         assertRejected("Missing required option: '--runs=N'", "peers");
         assertRejected("--runs must be ≥ 2", "peers", "--runs", "1");
+        // three billion trials were an int overflow and a stack trace (IllegalArgumentException: Illegal Capacity)
+        assertRejected("--runs must be at most 1000000, got 1000000000", "peers", "--runs", "1000000000",
+                "--no-fast-start");
         assertRejected("--stack picks one stack; peers runs every stack", "peers", "--runs", "2", "--stack", "grpc");
         assertRejected("--encryption: is supported with the perflab stack only, got grpc", "peers", "--runs",
                 "2", "--encryption");

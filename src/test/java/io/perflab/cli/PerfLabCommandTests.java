@@ -107,6 +107,53 @@ class PerfLabCommandTests {
         assertThat(err.toString()).contains("--frobnicate");
     }
 
+    @Test
+    void aCommandThatFailsUnexpectedlySaysWhyInOneLineAndExitsWithTheInternalErrorStatus() {
+        StringWriter err = new StringWriter();
+        picocli.CommandLine commandLine = failing("the disk fell off", err);
+
+        int status = commandLine.execute("fail");
+
+        assertThat(status).isEqualTo(PerfLabCommand.EXIT_INTERNAL_ERROR).isNotIn(0, 1, 2, 3);
+        assertThat(err.toString()).startsWith("perflab fail: internal error: the disk fell off")
+                .contains("-Dperflab.debug=true").doesNotContain("\tat ", "IllegalStateException");
+        assertThat(commandLine.getUsageMessage()).containsPattern(PerfLabCommand.EXIT_INTERNAL_ERROR
+                + " +an internal error");
+    }
+
+    @Test
+    void theDebugPropertyAddsTheStackTraceOfAnUnexpectedFailure() {
+        StringWriter err = new StringWriter();
+        picocli.CommandLine commandLine = failing(null, err);
+        System.setProperty(PerfLabCommand.DEBUG_PROPERTY, "true");
+        try {
+            assertThat(commandLine.execute("fail")).isEqualTo(PerfLabCommand.EXIT_INTERNAL_ERROR);
+        } finally {
+            System.clearProperty(PerfLabCommand.DEBUG_PROPERTY);
+        }
+
+        // no message: the exception's class says what happened
+        assertThat(err.toString()).startsWith("perflab fail: internal error: IllegalStateException")
+                .contains("\tat io.perflab.cli.PerfLabCommandTests");
+    }
+
+    /** perflab with a subcommand {@code fail} that fails with {@code message}, writing to {@code err}. */
+    private static picocli.CommandLine failing(String message, StringWriter err) {
+        picocli.CommandLine commandLine = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
+        commandLine.addSubcommand("fail", new Failing(message));
+        return commandLine.setErr(new PrintWriter(err, true)); // for the subcommand too
+    }
+
+    /** A command that fails as a bug would: with an exception that no command expects. */
+    @picocli.CommandLine.Command(name = "fail")
+    record Failing(String message) implements Runnable {
+        @Override
+        public void run() {
+            throw new IllegalStateException(message);
+        }
+    }
+
     /** Runs the real entry point in a fresh JVM: --help must answer without bringing up Spring. */
     @Test
     void helpInAFreshJvmStartsNoSpringContext() throws Exception {

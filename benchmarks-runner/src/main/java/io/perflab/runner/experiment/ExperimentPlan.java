@@ -44,6 +44,12 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
     /** The most windows per pair a plan may ask for. */
     public static final int MAX_WINDOWS_PER_PAIR = io.perflab.runner.trial.PairPosition.MAX_WINDOWS;
 
+    /**
+     * The most trials of each variant (pairs, in a paired design) a plan may hold: weeks of trials even at a
+     * second each, and every ordinal, twice it and its windows' within an {@code int}.
+     */
+    public static final int MAX_RUNS_PER_VARIANT = 1_000_000;
+
     /** Trials allowed to fail before the experiment stops, unless told otherwise. */
     public static final int DEFAULT_MAX_FAILURES = 3;
 
@@ -59,6 +65,10 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
             throw new IllegalArgumentException(design.paired()
                     ? "--pairs must be ≥ 2 (a variance needs two pairs), got " + runsPerVariant
                     : "--runs must be ≥ 2 (a variance needs two trials), got " + runsPerVariant);
+        }
+        if (runsPerVariant > MAX_RUNS_PER_VARIANT) {
+            throw new IllegalArgumentException((design.paired() ? "--pairs" : "--runs") + " must be at most "
+                    + MAX_RUNS_PER_VARIANT + ", got " + runsPerVariant);
         }
         if (design == ExperimentDesign.DUET && without instanceof CommandVariant) {
             throw new IllegalArgumentException("--design duet runs two trial JVMs at once; a command experiment "

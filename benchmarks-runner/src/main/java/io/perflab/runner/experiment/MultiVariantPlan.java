@@ -14,7 +14,7 @@ import java.util.Map;
  * java.util.function.Consumer)} runs it; each trial's result carries its variant's name.
  *
  * @param variants name → variant, in the order each round runs them
- * @param runsPerVariant trials of each variant, ≥ 2
+ * @param runsPerVariant trials of each variant, 2 to {@link ExperimentPlan#MAX_RUNS_PER_VARIANT}
  * @param trialTimeout a trial still running after this long is killed and recorded {@code TIMED_OUT}
  * @param cooldown pause between two trials
  * @param maxFailures the experiment stops once more trials than this have failed or timed out
@@ -32,6 +32,10 @@ public record MultiVariantPlan(Map<String, EngineVariant> variants, int runsPerV
         if (runsPerVariant < 2) {
             throw new IllegalArgumentException("--runs must be ≥ 2 (a variance needs two trials), got "
                     + runsPerVariant);
+        }
+        if (runsPerVariant > ExperimentPlan.MAX_RUNS_PER_VARIANT) {
+            throw new IllegalArgumentException("--runs must be at most " + ExperimentPlan.MAX_RUNS_PER_VARIANT
+                    + ", got " + runsPerVariant);
         }
         TrialProcessSettings.check(trialTimeout, cooldown, maxFailures);
         jvmArgs = List.copyOf(jvmArgs);

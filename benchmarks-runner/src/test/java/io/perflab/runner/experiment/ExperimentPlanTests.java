@@ -66,6 +66,17 @@ class ExperimentPlanTests {
                 .hasMessage("--order must be interleaved, randomized or blocked, got 'alternating'");
     }
 
+    /** Twice 1.5 billion trials were an int overflow when the plan listed them (Illegal Capacity). */
+    @Test
+    void rejectsPlansWhoseTrialsCannotBeCounted() {
+        assertThatThrownBy(() -> ExperimentPlan.of(WITHOUT, WITH, 1_500_000_000)).hasMessage(
+                "--runs must be at most 1000000, got 1500000000");
+        assertThatThrownBy(() -> MultiVariantPlan.of(Map.of("a", WITHOUT, "b", WITH, "c", WITH), 1_000_000_000))
+                .hasMessage("--runs must be at most 1000000, got 1000000000");
+        assertThat(ExperimentPlan.of(WITHOUT, WITH, ExperimentPlan.MAX_RUNS_PER_VARIANT).trials())
+                .hasSize(2 * ExperimentPlan.MAX_RUNS_PER_VARIANT);
+    }
+
     @Test
     void describesItselfForTheExperimentFile() {
         Map<String, Object> described = ExperimentPlan.of(WITHOUT, WITH, 2).describe();
