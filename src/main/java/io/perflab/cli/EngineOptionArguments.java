@@ -47,9 +47,19 @@ final class EngineOptionArguments {
                 throw new ParameterException(commandLine, flag + " takes option=value, got '" + argument
                         + "'; options: " + allowed());
             }
-            options.put(argument.substring(0, eq).strip(), argument.substring(eq + 1).strip());
+            putOnce(commandLine, flag, options, argument.substring(0, eq).strip(), argument.substring(eq + 1).strip());
         }
         return options;
+    }
+
+    /** Adds {@code name=value}; a name given before is refused, where the last one would silently have won. */
+    private static void putOnce(CommandLine commandLine, String flag, Map<String, String> options, String name,
+                                String value) {
+        String previous = options.putIfAbsent(name, value);
+        if (previous != null) {
+            throw new ParameterException(commandLine, flag + " sets " + name + " twice ('" + previous + "' and '"
+                    + value + "'); give each option once");
+        }
     }
 
     /**
@@ -63,9 +73,11 @@ final class EngineOptionArguments {
                                          Workload workload) {
         List<String> engine = new ArrayList<>();
         Workload variantWorkload = workload;
+        Map<String, String> stacks = new LinkedHashMap<>();
         for (String argument : arguments) {
             int eq = argument.indexOf('=');
             if (eq > 0 && argument.substring(0, eq).strip().equals(STACK)) {
+                putOnce(commandLine, flag, stacks, STACK, argument.substring(eq + 1).strip());
                 try {
                     variantWorkload = variantWorkload.withStack(Stack.parse(argument.substring(eq + 1)));
                 } catch (IllegalArgumentException e) {

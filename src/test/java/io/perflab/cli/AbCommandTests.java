@@ -196,6 +196,27 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
+    void anEngineOptionOrStackGivenTwiceOnASideIsRefusedNamingIt() {
+        // the last one won, silently: completion=bogus was never even checked
+        assertThat(planError("--runs", "2", "--with", "completion=bogus", "completion=monitor")).isEqualTo(
+                "--with sets completion twice ('bogus' and 'monitor'); give each option once");
+        assertThat(planError("--runs", "2", "--without", "stack=grpc", "--without", "stack=netty")).isEqualTo(
+                "--without sets stack twice ('grpc' and 'netty'); give each option once");
+    }
+
+    /** The message of the usage error {@link AbCommand#plan()} makes of {@code args}: parsed, nothing run. */
+    private static String planError(String... args) {
+        AbCommand command = new AbCommand();
+        new CommandLine(command).parseArgs(args);
+        try {
+            command.plan();
+        } catch (CommandLine.ParameterException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("no usage error for " + String.join(" ", args));
+    }
+
+    @Test
     void badStacksExitTwoNamingTheSide() {
         assertRejected("--with stack=thrift: must be perflab, grpc or netty, got 'thrift'", "ab", "--runs",
                 "2", "--with", "stack=thrift");

@@ -101,6 +101,12 @@ class BenchCommandTests extends CommandLineTests {
         assertThat(execute("bench", "--windows", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--windows must be at least 1, got 0");
 
+        // the last one won, silently (here a run of a tenth of a second)
+        assertThat(execute("bench", "--set", "completion=bogus", "--set", "completion=monitor", "--warmup-seconds",
+                "0", "--run-seconds", "0.1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--set sets completion twice ('bogus' and 'monitor'); give each option "
+                + "once");
+
         assertThat(execute("bench", "--mode", "batch")).isEqualTo(2);
         assertThat(err.toString()).contains("'--mode': must be sync or async, got 'batch'");
 
