@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -176,6 +177,12 @@ final class AbCommand implements Callable<Integer> {
                 throw usage("--with/--without set engine options; a command experiment (--with-cmd/--without-cmd) "
                         + "takes none");
             }
+            List<String> engineOnly = engineTrialFlagsGiven();
+            if (!engineOnly.isEmpty()) {
+                throw usage(String.join(", ", engineOnly) + " set the workload or the JVM of engine trials; a "
+                        + "command experiment (--with-cmd/--without-cmd) runs its commands as they are: leave them "
+                        + "out");
+            }
             List<CommandVariant> variants = commandOptions.variants();
             without = variants.get(0);
             with = variants.get(1);
@@ -215,6 +222,18 @@ final class AbCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /**
+     * The flags on the command line that only engine trials use, in the order of the help: the workload's and the
+     * trial JVMs'. Their defaults do not count; only what was typed.
+     */
+    private List<String> engineTrialFlagsGiven() {
+        List<String> names = new ArrayList<>();
+        spec.mixins().get("workloadOptions").options().forEach(option -> names.add(option.longestName()));
+        names.addAll(List.of("--jvm-args-with", "--jvm-args-without", "--jvm-args"));
+        ParseResult parsed = spec.commandLine().getParseResult();
+        return names.stream().filter(parsed::hasMatchedOption).toList();
     }
 
     private int pairCount() {

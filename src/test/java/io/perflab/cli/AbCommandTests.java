@@ -204,6 +204,23 @@ class AbCommandTests extends CommandLineTests {
                 "--without sets stack twice ('grpc' and 'netty'); give each option once");
     }
 
+    @Test
+    void aCommandExperimentRefusesTheFlagsOfEngineTrials() {
+        // each was ignored: the commands ran as they were
+        assertThat(planError("--with-cmd", "true", "--without-cmd", "true", "--runs", "2", "--client-threads", "-5",
+                "--run-seconds", "5000", "--jvm-args-with", "-Xmx1g")).isEqualTo("--client-threads, --run-seconds, "
+                + "--jvm-args-with set the workload or the JVM of engine trials; a command experiment "
+                + "(--with-cmd/--without-cmd) runs its commands as they are: leave them out");
+        assertThat(planError("--with-cmd", "true", "--without-cmd", "true", "--runs", "2", "--jvm-args", "-Xmx1g",
+                "--jvm-args-without=-Xint", "--stack", "grpc"))
+                .startsWith("--stack, --jvm-args-without, --jvm-args set");
+
+        AbCommand command = new AbCommand();
+        new CommandLine(command).parseArgs("--with-cmd", "true", "--without-cmd", "true", "--runs", "2",
+                "--max-failures", "0", "--cooldown", "1", "--no-fast-start");
+        assertThat(command.plan().runsPerVariant()).as("flags of every trial are taken").isEqualTo(2);
+    }
+
     /** The message of the usage error {@link AbCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         AbCommand command = new AbCommand();
