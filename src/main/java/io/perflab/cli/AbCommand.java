@@ -87,10 +87,11 @@ final class AbCommand implements Callable<Integer> {
     private WorkloadOptions workloadOptions = new WorkloadOptions();
 
     @Option(names = "--order", paramLabel = "interleaved|randomized|blocked",
-            description = "Trial order (default: interleaved).")
+            description = "Trial order of the fresh design (default: interleaved).")
     private String order = TrialOrder.INTERLEAVED.label();
 
-    @Option(names = "--seed", paramLabel = "N", description = "Seed of the randomized order (default: 1).")
+    @Option(names = "--seed", paramLabel = "N",
+            description = "Seed of the fresh design's randomized order (default: 1).")
     private long seed = 1;
 
     @Option(names = "--jvm-args-with", paramLabel = "\"flags\"", converter = TrialProcessOptions.JvmFlags.class,
@@ -205,6 +206,7 @@ final class AbCommand implements Callable<Integer> {
             if (pairCount() < 2) {
                 throw usage("--pairs must be ≥ 2 (a variance needs two pairs), got " + pairs);
             }
+            refuseOrderOfFreshTrials(chosen);
         } else {
             if (pairs != null || windowsPerPair != null || !targets.isEmpty() || budget != null) {
                 throw usage("--pairs, --windows-per-pair, --target and --budget apply to --design duet or "
@@ -221,6 +223,27 @@ final class AbCommand implements Callable<Integer> {
                     : plan;
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses {@code --order} other than interleaved and {@code --seed} with a paired design, which runs its pairs in
+     * turn whatever they say; the API refuses the same order.
+     */
+    private void refuseOrderOfFreshTrials(ExperimentDesign paired) {
+        String pairsRunInTurn = "the pairs of the " + paired.label() + " design run in turn, their CPU halves and "
+                + "start order swapped from pair to pair";
+        TrialOrder trialOrder;
+        try {
+            trialOrder = TrialOrder.parse(order);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (trialOrder != TrialOrder.INTERLEAVED) {
+            throw usage("--order applies to the fresh design; " + pairsRunInTurn);
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--seed")) {
+            throw usage("--seed draws the randomized order of the fresh design; " + pairsRunInTurn);
         }
     }
 

@@ -221,6 +221,21 @@ class AbCommandTests extends CommandLineTests {
         assertThat(command.plan().runsPerVariant()).as("flags of every trial are taken").isEqualTo(2);
     }
 
+    @Test
+    void aPairedDesignRefusesAnOrderAndASeedAsTheApiDoes() {
+        // PairRunner reads neither: the pairs ran in turn whatever they said
+        assertThat(planError("--pairs", "8", "--order", "randomized", "--seed", "9")).isEqualTo("--order applies to "
+                + "the fresh design; the pairs of the alternating design run in turn, their CPU halves and start "
+                + "order swapped from pair to pair");
+        assertThat(planError("--design", "duet", "--seed", "9")).isEqualTo("--seed draws the randomized order of "
+                + "the fresh design; the pairs of the duet design run in turn, their CPU halves and start order "
+                + "swapped from pair to pair");
+
+        AbCommand interleaved = new AbCommand();
+        new CommandLine(interleaved).parseArgs("--pairs", "3", "--order", "interleaved");
+        assertThat(interleaved.plan().pairs()).as("the order the pairs keep, as the API takes it").isEqualTo(3);
+    }
+
     /** The message of the usage error {@link AbCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         AbCommand command = new AbCommand();
