@@ -56,7 +56,8 @@ final class CalibrateCommand implements Callable<Integer> {
             + "× --runs (or --pairs) at most " + ExperimentPlan.MAX_RUNS_PER_VARIANT + ".")
     private int experiments = 20;
 
-    @Option(names = "--runs", paramLabel = "N", description = "Trials per side in each experiment, ≥ 2 (default: 10).")
+    @Option(names = "--runs", paramLabel = "N",
+            description = "Trials per side in each experiment of the fresh design, ≥ 2 (default: 10).")
     private int runs = 10;
 
     @Option(names = "--set", paramLabel = "option=value", arity = "1..*",
@@ -67,8 +68,8 @@ final class CalibrateCommand implements Callable<Integer> {
     private double alpha = 0.05;
 
     @Option(names = "--mde-runs", paramLabel = "N",
-            description = "Trials per side of the experiment whose minimum detectable effect is reported "
-                    + "(default: 40).")
+            description = "Trials per side of the experiment whose minimum detectable effect the fresh design's "
+                    + "A/A report gives (default: 40).")
     private int mdeRuns = 40;
 
     @Option(names = "--design", paramLabel = "fresh|duet|alternating",
@@ -152,17 +153,17 @@ final class CalibrateCommand implements Callable<Integer> {
                     + "' is none of fresh, duet, alternating");
         }
         int perExperiment = storedDesign.paired() ? pairs : runs;
+        CalibrateFlags.checkSize(spec.commandLine(), experiments, storedDesign.paired(), perExperiment);
+        CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
+        CalibrateFlags.checkAgainstDesign(spec.commandLine(), storedDesign, CalibrateFlags.Source.file(file),
+                inject != null);
         Object planned = stored.experiment().get(storedDesign.paired() ? "pairs" : "runsPerVariant");
         long wanted = (long) experiments * perExperiment;
-        String unit = storedDesign.paired() ? "--pairs " : "--runs ";
-        if (experiments < 1 || perExperiment < 2 || planned == null
-                || !planned.toString().equals(Long.toString(wanted))) {
+        if (planned == null || !planned.toString().equals(Long.toString(wanted))) {
             throw usage("--from " + file + " holds a plan of " + planned + (storedDesign.paired() ? " pairs"
-                    : " trials per side") + ", not --experiments " + experiments + " × " + unit + perExperiment
-                    + " = " + wanted);
+                    : " trials per side") + ", not --experiments " + experiments + " × "
+                    + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment + " = " + wanted);
         }
-        checkAlpha();
-        checkMdeRuns();
         List<TrialResult> results = stored.trials();
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
         EffectCalibration effects = storedDesign.paired() || injectedNanos() > 0 ? effectCalibration(storedDesign)
@@ -239,14 +240,6 @@ final class CalibrateCommand implements Callable<Integer> {
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */
     ExperimentPlan plan() {
-        if (experiments < 1) {
-            throw usage("--experiments must be at least 1, got " + experiments);
-        }
-        if (runs < 2) {
-            throw usage("--runs must be at least 2, got " + runs);
-        }
-        checkAlpha();
-        checkMdeRuns();
         ExperimentDesign chosen;
         try {
             chosen = design == null ? PairedInput.defaultDesign(spec.commandLine().getParseResult()
@@ -254,9 +247,11 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-        if (chosen.paired() && pairs < 2) {
-            throw usage("--pairs must be at least 2, got " + pairs);
-        }
+        int perExperiment = chosen.paired() ? pairs : runs;
+        CalibrateFlags.checkSize(spec.commandLine(), experiments, chosen.paired(), perExperiment);
+        CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
+        CalibrateFlags.checkAgainstDesign(spec.commandLine(), chosen, design == null ? CalibrateFlags.Source.DEFAULT
+                : CalibrateFlags.Source.DESIGN_FLAG, inject != null);
         EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
         Workload workload = workloadOptions.workload(chosen.paired() ? Workload.PAIRED_DEFAULTS : Workload.DEFAULTS);
         if (workload.serverWorkNanos() > 0 && inject != null) {
@@ -265,32 +260,12 @@ final class CalibrateCommand implements Callable<Integer> {
         EngineVariant variant = new EngineVariant(engine, workload, List.of(), Optional.empty());
         EngineVariant withVariant = new EngineVariant(engine, workload.withServerWorkNanos(workload.serverWorkNanos()
                 + injectedNanos()), List.of(), Optional.empty());
-        int perExperiment = chosen.paired() ? pairs : runs;
-        String size = "--experiments " + experiments + " × " + (chosen.paired() ? "--pairs " : "--runs ")
-                + perExperiment;
-        long total = (long) experiments * perExperiment;
-        if (total > ExperimentPlan.MAX_RUNS_PER_VARIANT) {
-            throw usage(size + " is more than one plan can hold (" + ExperimentPlan.MAX_RUNS_PER_VARIANT
-                    + (chosen.paired() ? " pairs)" : " trials per side)"));
-        }
         try {
-            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant, (int) total)
-                    .withOrder(TrialOrder.INTERLEAVED));
+            ExperimentPlan plan = processOptions.applyTo(ExperimentPlan.of(variant, withVariant,
+                    experiments * perExperiment).withOrder(TrialOrder.INTERLEAVED));
             return chosen.paired() ? plan.withDesign(chosen, windowsPerPair) : plan;
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw usage(e.getMessage());
-        }
-    }
-
-    private void checkMdeRuns() {
-        if (mdeRuns < 2) {
-            throw usage("--mde-runs must be at least 2, got " + mdeRuns);
-        }
-    }
-
-    private void checkAlpha() {
-        if (!(alpha > 0 && alpha < 1)) {
-            throw usage("--alpha must lie between 0 and 1, got " + alpha);
         }
     }
 

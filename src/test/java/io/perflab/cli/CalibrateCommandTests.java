@@ -369,6 +369,56 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--trial-timeout must not be negative", "calibrate", "--trial-timeout", "-1");
     }
 
+    @Test
+    void flagsTheDesignWouldNotUseAreRefusedNamingThem() {
+        // each was ignored: the runs of a paired design, the pairs of a fresh one, --mde-runs where no report uses it
+        assertThat(planError("--design", "alternating", "--runs", "5")).isEqualTo(
+                "--runs sets the trials of the fresh design; --design alternating takes --pairs");
+        assertThat(planError("--runs", "10", "--pairs", "4", "--windows-per-pair", "2")).isEqualTo(
+                "--pairs and --windows-per-pair apply to --design duet or alternating; --runs without --design "
+                        + "chooses the fresh design");
+        assertThat(planError("--design", "fresh", "--windows-per-pair", "2")).isEqualTo(
+                "--windows-per-pair applies to --design duet or alternating, not to --design fresh");
+        assertThat(planError("--design", "duet", "--mde-runs", "30")).isEqualTo("--mde-runs sizes the experiment "
+                + "whose minimum detectable effect the A/A report of the fresh design gives; --design duet reports "
+                + "that of its own experiments of --pairs pairs");
+        assertThat(planError("--runs", "5", "--inject", "serverWorkNanos=100", "--mde-runs", "30")).isEqualTo(
+                "--mde-runs sizes the experiment whose minimum detectable effect the A/A report of the fresh design "
+                        + "gives; with --inject the report is the estimate's bias, coverage and power instead");
+    }
+
+    @Test
+    void aStoredRunIsCutOnlyByTheFlagsOfItsDesign() throws IOException {
+        Path fresh = directory.resolve("fresh-20.json");
+        Files.writeString(fresh, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 20), List.of())));
+        Path paired = directory.resolve("pairs-6.json");
+        Files.writeString(paired, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 6, "windowsPerPair", 2), fourMetricPairs())));
+
+        // it said "holds a plan of 20 trials per side, not --experiments 20 × --runs 1 = 20"
+        assertRejected("--runs must be at least 2, got 1", "calibrate", "--from", fresh.toString(), "--experiments",
+                "20", "--runs", "1");
+        assertRejected("--experiments must be at least 1, got 0", "calibrate", "--from", fresh.toString(),
+                "--experiments", "0", "--runs", "2");
+        assertRejected("--runs sets the trials of the fresh design; the alternating run in --from " + paired
+                + " takes --pairs", "calibrate", "--from", paired.toString(), "--experiments", "2", "--runs", "3");
+        assertRejected("--pairs applies to --design duet or alternating, not to the fresh run in --from " + fresh,
+                "calibrate", "--from", fresh.toString(), "--experiments", "10", "--runs", "2", "--pairs", "4");
+    }
+
+    /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */
+    private static String planError(String... args) {
+        CalibrateCommand command = new CalibrateCommand();
+        new picocli.CommandLine(command).parseArgs(args);
+        try {
+            command.plan();
+        } catch (picocli.CommandLine.ParameterException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("no usage error for " + String.join(" ", args));
+    }
+
     /** Interleaved trials, ordinal 2i without and 2i + 1 with. */
     private static List<TrialResult> trials(double[] without, double[] with) {
         List<TrialResult> trials = new ArrayList<>();

@@ -1,0 +1,95 @@
+package io.perflab.cli;
+
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.ExperimentPlan;
+import java.util.List;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * The checks of {@code perflab calibrate}'s flags, for a run and for {@code --from}: each value on its own, and each
+ * flag against the design it would cut, so that a flag the design or the report would not use is refused naming it
+ * (as {@code perflab ab} refuses its own) rather than ignored.
+ */
+final class CalibrateFlags {
+
+    private CalibrateFlags() {
+    }
+
+    /**
+     * Refuses fewer than one experiment, fewer than two trials (pairs) in each, or more than one plan holds.
+     *
+     * @param perExperiment {@code --pairs} of a paired design, else {@code --runs}
+     */
+    static void checkSize(CommandLine commandLine, int experiments, boolean paired, int perExperiment) {
+        String unit = paired ? "--pairs" : "--runs";
+        if (experiments < 1) {
+            throw new ParameterException(commandLine, "--experiments must be at least 1, got " + experiments);
+        }
+        if (perExperiment < 2) {
+            throw new ParameterException(commandLine, unit + " must be at least 2, got " + perExperiment);
+        }
+        if ((long) experiments * perExperiment > ExperimentPlan.MAX_RUNS_PER_VARIANT) {
+            throw new ParameterException(commandLine, "--experiments " + experiments + " × " + unit + " "
+                    + perExperiment + " is more than one plan can hold (" + ExperimentPlan.MAX_RUNS_PER_VARIANT
+                    + (paired ? " pairs)" : " trials per side)"));
+        }
+    }
+
+    /** Refuses a significance level outside (0, 1) and an experiment of fewer than two trials for the MDE. */
+    static void checkValues(CommandLine commandLine, double alpha, int mdeRuns) {
+        if (!(alpha > 0 && alpha < 1)) {
+            throw new ParameterException(commandLine, "--alpha must lie between 0 and 1, got " + alpha);
+        }
+        if (mdeRuns < 2) {
+            throw new ParameterException(commandLine, "--mde-runs must be at least 2, got " + mdeRuns);
+        }
+    }
+
+    /**
+     * Refuses the flags typed that {@code design} would not use: {@code --runs} with a paired design, {@code --pairs}
+     * and {@code --windows-per-pair} with the fresh one, {@code --mde-runs} where the report has no MDE of that size.
+     *
+     * @param source how the design was chosen, for the messages: {@code --design duet}, {@code --runs without
+     *     --design} or the file of {@code --from}
+     * @param injected whether {@code --inject} was given
+     */
+    static void checkAgainstDesign(CommandLine commandLine, ExperimentDesign design, Source source, boolean injected) {
+        CommandLine.ParseResult typed = commandLine.getParseResult();
+        if (design.paired() && typed.hasMatchedOption("--runs")) {
+            throw new ParameterException(commandLine, "--runs sets the trials of the fresh design; "
+                    + source.describe(design) + " takes --pairs");
+        }
+        List<String> pairedOnly = Stream.of("--pairs", "--windows-per-pair").filter(typed::hasMatchedOption).toList();
+        if (!design.paired() && !pairedOnly.isEmpty()) {
+            String flags = String.join(" and ", pairedOnly) + (pairedOnly.size() == 1 ? " applies" : " apply")
+                    + " to --design duet or alternating";
+            throw new ParameterException(commandLine, source == Source.DEFAULT ? flags + "; --runs without --design "
+                    + "chooses the fresh design" : flags + ", not to " + source.describe(design));
+        }
+        if (typed.hasMatchedOption("--mde-runs") && (design.paired() || injected)) {
+            throw new ParameterException(commandLine, "--mde-runs sizes the experiment whose minimum detectable "
+                    + "effect the A/A report of the fresh design gives; " + (injected ? "with --inject the report is "
+                    + "the estimate's bias, coverage and power instead" : source.describe(design) + " reports that of "
+                    + "its own experiments of --pairs pairs"));
+        }
+    }
+
+    /** Where the design of a calibration comes from. */
+    interface Source {
+
+        /** {@code --design}, or its default ({@code --runs} chooses fresh, else alternating). */
+        Source DEFAULT = design -> "the " + design.label() + " design";
+
+        /** {@code --design} as typed. */
+        Source DESIGN_FLAG = design -> "--design " + design.label();
+
+        /** The design of a stored run. */
+        static Source file(java.nio.file.Path file) {
+            return design -> "the " + design.label() + " run in --from " + file;
+        }
+
+        String describe(ExperimentDesign design);
+    }
+}
