@@ -9,9 +9,11 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 /**
  * The PerfLab jar's single entry point.
  *
- * <p>With no argument, with {@code serve}, or with only Spring-style {@code --name=value} properties it starts
- * the web service; any other first argument is a subcommand handled by picocli without starting Spring, so that
- * {@code perflab --help} or a forked trial JVM stay fast and measure nothing but themselves.
+ * <p>With no argument, or with only Spring properties {@code --name.part=value} (a dotted name, such as
+ * {@code --server.port=18080}) after an optional {@code serve}, it starts the web service; anything else is a
+ * subcommand handled by picocli without starting Spring, so that {@code perflab --help} or a forked trial JVM stay
+ * fast and measure nothing but themselves, and a mistyped flag ({@code --verison}, {@code --runs=5}) is a usage
+ * error rather than a server on port 8080.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

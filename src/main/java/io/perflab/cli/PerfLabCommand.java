@@ -3,7 +3,7 @@ package io.perflab.cli;
 import io.perflab.system.PerfLabVersion;
 import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,7 +20,8 @@ import picocli.CommandLine.IVersionProvider;
         scope = CommandLine.ScopeType.INHERIT, // so every subcommand takes --help and --version too
         versionProvider = PerfLabCommand.Version.class,
         description = "Statistical A/B performance analysis of an RPC engine and of CI benchmarks.%n"
-                + "With no subcommand, or with only --name=value properties, starts the web service.",
+                + "With no subcommand, or with only Spring properties --name.part=value (a dotted name, such as "
+                + "--server.port=18080), starts the web service.",
         exitCodeListHeading = "Exit status:%n",
         exitCodeList = {"0:done",
                 "1:a regression beyond --threshold (upload --fail-on-regression), a failed trial (bench) or too "
@@ -45,7 +46,13 @@ public final class PerfLabCommand implements Runnable {
     /** The system property that adds the stack trace to an internal error's message. */
     public static final String DEBUG_PROPERTY = "perflab.debug";
 
-    private static final Set<String> TOP_LEVEL_OPTIONS = Set.of("-h", "--help", "-V", "--version");
+    /**
+     * A Spring property: {@code --name=value} whose name has a dot, as every property of Spring Boot and PerfLab does
+     * ({@code server.port}, {@code perflab.data-dir}, {@code logging.level.io.perflab}). A name without one is a
+     * mistyped flag ({@code --runs=5}) far more often than a property, and must not start the service.
+     */
+    private static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
+            Pattern.DOTALL);
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -68,17 +75,12 @@ public final class PerfLabCommand implements Runnable {
     }
 
     /**
-     * Whether {@code args} ask for the web service: no argument, {@code serve}, or only Spring properties such
-     * as {@code --server.port=18080}.
+     * Whether {@code args} ask for the web service: no argument, or only Spring properties with a dotted name such
+     * as {@code --server.port=18080}, after an optional {@code serve}. Anything else ({@code --verison},
+     * {@code --runs=5}, {@code serve --help}) goes to the command line, which names what it does not know.
      */
     public static boolean startsServer(String[] args) {
-        if (args.length == 0) {
-            return true;
-        }
-        if (ServeCommand.NAME.equals(args[0])) {
-            return Arrays.stream(args).skip(1).noneMatch(TOP_LEVEL_OPTIONS::contains); // serve --help: its usage
-        }
-        return Arrays.stream(args).allMatch(a -> a.startsWith("--") && !TOP_LEVEL_OPTIONS.contains(a));
+        return Arrays.stream(serverArguments(args)).allMatch(argument -> PROPERTY.matcher(argument).matches());
     }
 
     /** The Spring arguments of a server start: everything after an optional leading {@code serve}. */
@@ -168,6 +170,11 @@ public final class PerfLabCommand implements Runnable {
         }
         err.println("perflab: " + message);
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && unmatched.getUnmatched().stream()
+                .anyMatch(argument -> argument.startsWith("--"))
+                && (cmd.getCommandSpec().parent() == null || ServeCommand.NAME.equals(cmd.getCommandName()))) {
+            err.println("Properties of the web service are --name.part=value, e.g. --server.port=18080.");
+        }
         err.println("Run '" + cmd.getCommandSpec().qualifiedName() + " --help' for the commands and options.");
         return EXIT_USAGE;
     }

@@ -37,6 +37,25 @@ class PerfLabCommandTests {
     }
 
     @Test
+    void aMistypedFlagIsNoServerStart() {
+        // each started the web service on port 8080, as every argument began with --
+        assertThat(PerfLabCommand.startsServer(new String[] {"--verison"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"--runs=5"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"--server.port=1", "--debug"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"serve", "--verison"})).isFalse();
+        assertThat(PerfLabCommand.startsServer(new String[] {"--logging.level.io.perflab=DEBUG",
+            "--spring.datasource.url=jdbc:h2:mem:x;MODE=PostgreSQL"})).isTrue();
+
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                .execute("--runs=5");
+
+        assertThat(status).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("Unknown option: '--runs=5'",
+                "Properties of the web service are --name.part=value, e.g. --server.port=18080.");
+    }
+
+    @Test
     void helpListsTheSubcommands() {
         StringWriter out = new StringWriter();
         int status = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(new StringWriter()))
