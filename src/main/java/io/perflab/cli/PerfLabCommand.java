@@ -30,6 +30,8 @@ import picocli.CommandLine.IVersionProvider;
                 "3:a server refused the request or could not be reached (upload, token, agent)",
                 PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
                         + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace",
+                PlanExecution.EXIT_OUT_NOT_WRITTEN + ":the --out file could not be written after the last trial (ab, "
+                        + "peers, calibrate)",
                 "130:interrupted (Ctrl-C)"},
         subcommands = {ServeCommand.class, BenchCommand.class, AbCommand.class, PeersCommand.class,
                 CalibrateCommand.class, TrialCommand.class, CompareCommand.class, UploadCommand.class,

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -39,13 +40,19 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
     static final int EXIT_TOO_MANY_FAILURES = 1;
     /** Exit status after Ctrl-C, as shells report SIGINT. */
     static final int EXIT_CANCELLED = 130;
+    /** Exit status of an experiment whose {@code --out} file missed the last trials: its last write failed. */
+    static final int EXIT_OUT_NOT_WRITTEN = 74;
 
-    /** How a plan ended and every trial that finished, in the order they finished. */
-    record Finished(ExperimentOutcome outcome, List<TrialResult> results) {
+    /**
+     * How a plan ended and every trial that finished, in the order they finished.
+     *
+     * @param outFileComplete false when the last write of the {@code --out} file failed, so that it misses trials
+     */
+    record Finished(ExperimentOutcome outcome, List<TrialResult> results, boolean outFileComplete) {
 
         int exitStatus() {
             return switch (outcome.stop()) {
-                case COMPLETED -> 0;
+                case COMPLETED -> outFileComplete ? 0 : EXIT_OUT_NOT_WRITTEN;
                 case TOO_MANY_FAILURES -> EXIT_TOO_MANY_FAILURES;
                 case CANCELLED -> EXIT_CANCELLED;
             };
@@ -133,6 +140,7 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
         LoadWarning.check(err);
         ExperimentRunner runner = new ExperimentRunner(launcher, new OutputMetricsReader());
         List<TrialResult> results = new CopyOnWriteArrayList<>();
+        AtomicReference<String> lastWriteFailure = new AtomicReference<>();
         CountDownLatch finished = new CountDownLatch(1);
         Thread interrupt = new Thread(() -> {
             runner.cancel();
@@ -148,7 +156,7 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
                     + (outFile == null ? "" : "; writing " + outFile));
             ExperimentOutcome outcome = execution.start(runner, result -> {
                 results.add(result);
-                write(writer, results);
+                lastWriteFailure.set(write(writer, results));
                 progress.finished(result);
             });
             progress.done();
@@ -161,7 +169,11 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
                 results.stream().filter(r -> !r.ok()).forEach(r -> err.println("  trial " + r.ordinal() + " ("
                         + r.variant() + ", " + r.status() + "): " + firstLine(r.error())));
             }
-            Finished done = new Finished(outcome, List.copyOf(results));
+            if (lastWriteFailure.get() != null) {
+                err.println("perflab " + name + ": --out " + outFile + " does not hold the last trials (its last "
+                        + "write failed: " + lastWriteFailure.get() + ")");
+            }
+            Finished done = new Finished(outcome, List.copyOf(results), lastWriteFailure.get() == null);
             report.accept(done);
             out.flush();
             return done;
@@ -175,18 +187,21 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
         }
     }
 
-    private void write(Writer writer, List<TrialResult> results) {
+    /** Rewrites the experiment file, if any; returns why it could not, or null. */
+    private String write(Writer writer, List<TrialResult> results) {
         if (outFile == null) {
-            return;
+            return null;
         }
         try {
             writer.write(new ArrayList<>(results));
+            return null;
         } catch (IOException e) {
             String reason = e instanceof java.nio.file.NoSuchFileException ? "its folder no longer exists"
                     : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
                     : e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null ? fs.getReason()
                     : e.getMessage();
             err.println("perflab " + name + ": cannot write " + outFile + ": " + reason);
+            return reason;
         }
     }
 

@@ -52,7 +52,8 @@ final class TrialProcessOptions {
     private boolean noFastStart;
 
     @Option(names = "--out", paramLabel = "FILE.json",
-            description = "Write the experiment and every trial as JSON; rewritten after each trial.")
+            description = "Write the experiment and every trial as JSON; rewritten after each trial (exit status "
+                    + PlanExecution.EXIT_OUT_NOT_WRITTEN + " when its last write failed).")
     private Path out;
 
     /** {@code plan} with these options applied. */

@@ -65,6 +65,22 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
+    void anExperimentFileThatCouldNotBeWrittenAfterTheLastTrialIsAFailure() throws IOException {
+        Path folder = Files.createDirectory(directory.resolve("gone"));
+        Path file = folder.resolve("r.json");
+
+        // the baseline's first run removes the folder: every later write of the file fails
+        int status = execute("ab", "--runs", "2", "--without-cmd", "rm -rf '" + folder + "'", "--with-cmd", "true",
+                "--no-fast-start", "--out", file.toString());
+
+        assertThat(status).as(err.toString()).isEqualTo(PlanExecution.EXIT_OUT_NOT_WRITTEN).isNotIn(0, 1, 2);
+        assertThat(err.toString()).contains("cannot write " + file + ": its folder no longer exists",
+                "--out " + file + " does not hold the last trials (its last write failed: its folder no longer "
+                        + "exists)");
+        assertThat(out.toString()).as("the report still has every trial").contains("wall_ms");
+    }
+
+    @Test
     void tooManyFailuresStopsWithAClearMessage() {
         int status = execute("ab", "--runs", "3", "--without-cmd", "exit 1", "--with-cmd", "true",
                 "--max-failures", "1");
