@@ -133,16 +133,14 @@ final class AbCommand implements Callable<Integer> {
      * none when neither is given.
      */
     private PairStoppingRule stoppingRule(ExperimentPlan plan, PrintWriter stdout) {
-        List<SequentialStopping.Target> parsed = new ArrayList<>();
+        List<SequentialStopping.Target> parsed;
         List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND
                 : MetricKeys.PAIRED_ENGINE;
-        for (String text : targets) {
-            try {
-                // a command whose output is read may report any metric
-                parsed.add(PairedInput.target(text, commandOptions.readsOutput() ? List.of() : known));
-            } catch (IllegalArgumentException e) {
-                throw usage("--target: " + e.getMessage());
-            }
+        try {
+            // a command whose output is read may report any metric
+            parsed = PairedInput.targets(targets, commandOptions.readsOutput() ? List.of() : known);
+        } catch (IllegalArgumentException e) {
+            throw usage("--target: " + e.getMessage());
         }
         Optional<Duration> limit = Optional.ofNullable(budget).map(this::duration);
         if (parsed.isEmpty() && limit.isEmpty()) {

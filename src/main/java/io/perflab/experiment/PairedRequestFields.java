@@ -7,7 +7,6 @@ import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.InvalidInputException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,22 +73,11 @@ final class PairedRequestFields {
         // a command whose output is read may report any metric
         List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.PAIRED_ENGINE
                 : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
-        List<SequentialStopping.Target> targets = new ArrayList<>();
-        Map<String, String> textByMetric = new LinkedHashMap<>();
-        for (String text : request.target() == null ? List.<String>of() : request.target()) {
-            SequentialStopping.Target target;
-            try {
-                target = PairedInput.target(text, known);
-            } catch (IllegalArgumentException e) {
-                throw InvalidInputException.of("target", e.getMessage());
-            }
-            // looks are made per metric: a second target on one never had its own, and nothing stopped early
-            String first = textByMetric.putIfAbsent(target.metric(), text);
-            if (first != null) {
-                throw InvalidInputException.of("target", "names the metric '" + target.metric() + "' twice ('"
-                        + first + "' and '" + text + "'); give each metric one target");
-            }
-            targets.add(target);
+        List<SequentialStopping.Target> targets;
+        try {
+            targets = PairedInput.targets(request.target() == null ? List.of() : request.target(), known);
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.of("target", e.getMessage());
         }
         PairedStopping stopping = new PairedStopping(targets, Optional.empty());
         ExperimentValidator.checkStoredLength("target", stopping.targetTexts(), MAX_STORED_TARGETS);

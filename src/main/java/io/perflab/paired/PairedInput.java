@@ -3,8 +3,11 @@ package io.perflab.paired;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.rpcbench.Seconds;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,6 +57,27 @@ public final class PairedInput {
                     + String.join(", ", known));
         }
         return target;
+    }
+
+    /**
+     * The targets {@code texts}, each as {@link #target} reads it, at most one per metric: looks are made per metric,
+     * so a second target on one would never have its own, and nothing would stop early.
+     *
+     * @throws IllegalArgumentException as {@link #target}, or naming a metric given twice and both its targets
+     */
+    public static List<SequentialStopping.Target> targets(List<String> texts, List<String> known) {
+        List<SequentialStopping.Target> targets = new ArrayList<>();
+        Map<String, String> textByMetric = new HashMap<>();
+        for (String text : texts) {
+            SequentialStopping.Target target = target(text, known);
+            String first = textByMetric.putIfAbsent(target.metric(), text);
+            if (first != null) {
+                throw new IllegalArgumentException("names the metric '" + target.metric() + "' twice ('" + first
+                        + "' and '" + text + "'); give each metric one target");
+            }
+            targets.add(target);
+        }
+        return List.copyOf(targets);
     }
 
     /**

@@ -150,6 +150,10 @@ class AbCommandTests extends CommandLineTests {
         assertRejected("--target: a target's precision is a percentage > 0 or 'settled', got 'tight'", "ab",
                 "--design", "alternating", "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true",
                 "--target", "wall_ms:tight");
+        // looks are made per metric: a second target on one would never have its own, and nothing would stop early
+        assertRejected("--target: names the metric 'wall_ms' twice ('wall_ms:1%' and 'wall_ms:settled')", "ab",
+                "--design", "alternating", "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true",
+                "--target", "wall_ms:1%", "--target", "wall_ms:settled");
         assertRejected("--budget takes a duration such as 10m, 90s or 1h30m, got 'soon'", "ab", "--design",
                 "alternating", "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true", "--budget", "soon");
     }
