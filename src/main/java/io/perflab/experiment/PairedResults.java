@@ -172,7 +172,8 @@ final class PairedResults {
         Power power = a.power();
         return new MetricComparison(metric,
                 new MetricComparison.Groups(a.pairs(), a.pairs(), meanWithout, meanWith, null, null),
-                new MetricComparison.Change(finite(d.difference()), finite(d.ciLow()), finite(d.ciHigh()),
+                new MetricComparison.Change(d == null ? null : finite(d.difference()),
+                        d == null ? null : finite(d.ciLow()), d == null ? null : finite(d.ciHigh()),
                         finite(a.relativeChange().percent()), finite(a.relativeChange().ciLowPercent()),
                         finite(a.relativeChange().ciHighPercent())),
                 new MetricComparison.Tests(finite(r.t()), finite(r.df()), finite(r.pValue()), finite(holm), null, null,

@@ -24,8 +24,11 @@ final class RBlocks {
         ComparisonOptions options = ComparisonOptions.defaults();
         try {
             if (report.paired()) {
-                return HtestPrinter.tTest(PairedAnalysis.analyze(PairedSamples.of(report.trialResults())
-                        .windows(metric), options).difference());
+                PairedAnalysis analysis = PairedAnalysis.analyze(PairedSamples.of(report.trialResults())
+                        .windows(metric), options);
+                return analysis.difference() != null ? HtestPrinter.tTest(analysis.difference())
+                        : "\nno t-test: data are essentially constant: every pair's difference 'with' − 'without'"
+                        + " is the same; the change and the verdict come from the pairs' log ratios\n";
             }
             return HtestPrinter.tTest(TTest.welch(report.values(metric, VariantName.WITH),
                     report.values(metric, VariantName.WITHOUT), Alternative.TWO_SIDED,

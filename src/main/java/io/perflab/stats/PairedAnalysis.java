@@ -41,7 +41,9 @@ import java.util.Optional;
  * @param pairLogRatios rᵢ of the pairs analysed, in input order
  * @param logRatio the one-sample t-test of the rᵢ against 0 (its difference is r̄)
  * @param relativeChange 100·(e<sup>x</sup> − 1) of r̄ and of its interval
- * @param difference the paired t-test of the pairs' window means, in the metric's units
+ * @param difference the paired t-test of the pairs' window means, in the metric's units; null when every pair's
+ *     difference is the same (a constant shift, which R's {@code t.test} refuses as "data are essentially
+ *     constant"), with a {@link StatWarning.Kind#CONSTANT_DATA} warning: the log ratios still differ then
  * @param welchIgnoringPairing Welch's test of the same window means as two independent groups
  * @param varianceComponents between and within pairs; empty when every pair has a single window
  * @param warnings caveats, in the order found
@@ -66,7 +68,7 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
      * @param pairs the pairs in run order, each with its windows of both variants
      * @param options confidence level and alternative of the intervals (α and the rest are not used)
      * @throws IllegalArgumentException with fewer than 2 pairs that have a matched window, a window value that is
-     *     not positive (a log ratio needs positive values), or pair figures that are essentially constant
+     *     not positive (a log ratio needs positive values), or pair log ratios that are essentially constant
      */
     public static PairedAnalysis analyze(List<PairWindows> pairs, ComparisonOptions options) {
         if (pairs == null || options == null) {
@@ -139,10 +141,17 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
         TTestResult logRatio = TTest.oneSample(r, "pair log ratios", alternative, level);
         double[] wm = withMeans.stream().mapToDouble(Double::doubleValue).toArray();
         double[] wom = withoutMeans.stream().mapToDouble(Double::doubleValue).toArray();
-        TTestResult difference = TTest.paired(wm, wom, alternative, level);
         TTestResult welch = TTest.welch(wm, wom, alternative, level);
-
         List<StatWarning> warnings = new ArrayList<>();
+        TTestResult difference = null;
+        try {
+            difference = TTest.paired(wm, wom, alternative, level);
+        } catch (IllegalArgumentException constantDifferences) {
+            // a constant additive shift: the log ratios, which give the change and the verdict, still differ
+            warnings.add(new StatWarning(StatWarning.Kind.CONSTANT_DATA, null, "the paired t-test of the difference"
+                    + " in the metric's units is left out (" + constantDifferences.getMessage() + "); the change"
+                    + " and the verdict come from the pairs' log ratios, which differ"));
+        }
         if (k < Comparison.RECOMMENDED_SAMPLES) {
             warnings.add(new StatWarning(StatWarning.Kind.TOO_FEW_SAMPLES, null, "only " + k + " pairs: need ≥ "
                     + Comparison.RECOMMENDED_SAMPLES + " for a trustworthy confidence interval"));

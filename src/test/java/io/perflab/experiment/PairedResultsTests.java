@@ -93,6 +93,36 @@ class PairedResultsTests {
     }
 
     @Test
+    void aConstantShiftKeepsTheVerdictOfTheLogRatiosAndShowsNoDifference() {
+        // 'with' is 'without' + 5 µs in every window: the paired t-test of the differences has no answer (R: "data
+        // are essentially constant"), the log ratios log1p(5 / without) still differ; R 4.2.2:
+        // t.test(log1p(5 / c(100, 120, 90, 110)))$p.value = 0.000487, below α: CPU per call (lower is better) rose
+        double[] without = {100, 120, 90, 110};
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < without.length; pair++) {
+            for (int window = 0; window < 2; window++) {
+                for (String variant : List.of("without", "with")) {
+                    double cpu = without[pair] + (variant.equals("with") ? 5 : 0);
+                    runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(),
+                            null, Map.of(MetricKeys.CPU_US_PER_REQ, cpu),
+                            new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+        MetricComparison cpu = PairedResults.compare(runs, List.of(MetricKeys.CPU_US_PER_REQ), Map.of()).get(0);
+
+        assertThat(cpu.error()).isNull();
+        assertThat(cpu.verdict()).as(cpu.reason()).isEqualTo("regressed");
+        assertThat(cpu.change().percent()).isCloseTo(4.8156372986187383, within(1e-9));
+        assertThat(cpu.change().difference()).isNull();
+        assertThat(cpu.change().differenceCiLow()).isNull();
+        assertThat(cpu.change().differenceCiHigh()).isNull();
+        assertThat(cpu.warnings()).anyMatch(w -> w.startsWith("the paired t-test of the difference in the metric's"
+                + " units is left out (data are essentially constant"));
+    }
+
+    @Test
     void aMetricThePairsMeasuredButCouldNotCompareCountsThosePairs() {
         List<RunRecord> runs = new ArrayList<>();
         long id = 1;

@@ -257,6 +257,31 @@ class PairedAnalysisTests {
     }
 
     @Test
+    void aConstantShiftKeepsTheLogRatioVerdictAndLeavesOutOnlyTheDifferencesTest() {
+        // every pair's 'with' is its 'without' + 5: the differences of the pair means are all 5, which R refuses
+        // (t.test(without + 5, without, paired = TRUE): "data are essentially constant"), but the log ratios
+        // log1p(5 / without) differ. R 4.2.2: r <- log1p(5 / c(100, 120, 90, 110)); t.test(r);
+        // 100 * expm1(mean(r) and the interval)
+        double[] without = {100, 120, 90, 110};
+        List<PairWindows> pairs = new ArrayList<>();
+        for (double w : without) {
+            pairs.add(PairWindows.of(new double[] {w + 5, w + 5}, new double[] {w, w}));
+        }
+        PairedAnalysis a = PairedAnalysis.analyze(pairs, OPTIONS);
+        assertRelative(0.00048676863353183609, a.logRatio().pValue(), 1e-10, "p of the log ratios");
+        assertRelative(4.8156372986187383, a.relativeChange().percent(), 1e-12, "change");
+        assertRelative(3.8676321843649246, a.relativeChange().ciLowPercent(), 1e-10, "low");
+        assertRelative(5.7722949033332593, a.relativeChange().ciHighPercent(), 1e-10, "high");
+        assertThat(a.difference()).as("the paired test of the differences has no answer").isNull();
+        assertThat(a.welchIgnoringPairing()).isNotNull();
+        assertThat(a.warnings()).extracting(StatWarning::kind).contains(StatWarning.Kind.CONSTANT_DATA);
+        assertThat(a.warnings()).extracting(StatWarning::message).anySatisfy(m -> assertThat(m)
+                .startsWith("the paired t-test of the difference in the metric's units is left out (data are"
+                        + " essentially constant: ")
+                .endsWith("); the change and the verdict come from the pairs' log ratios, which differ"));
+    }
+
+    @Test
     void refusesTooFewPairsAndValuesThatHaveNoLogRatio() {
         List<PairWindows> one = List.of(PairWindows.of(new double[] {1, 2}, new double[] {1, 3}));
         assertThatThrownBy(() -> PairedAnalysis.analyze(one, OPTIONS)).hasMessage("not enough pairs: 1 (need ≥ 2)");
