@@ -10,7 +10,7 @@ import java.util.Optional;
  * <pre>{@code
  * ComparisonResult r = Comparison.compare(with, without, Direction.LOWER_IS_BETTER, ComparisonOptions.defaults());
  * r.welch().pValue();            // as R's t.test(with, without)$p.value
- * r.relativeChange().get();      // 100·(x̄/ȳ − 1) with Fieller's interval
+ * r.relativeChange().get();      // 100·(x̄ − ȳ)/|ȳ| with Fieller's interval
  * r.decision().verdict();        // IMPROVED / REGRESSED / UNCHANGED / INCONCLUSIVE
  * r.warnings();                  // outliers, drift, too few samples, …
  * }</pre>
@@ -18,7 +18,8 @@ import java.util.Optional;
  * <p>Invalid input is an {@link IllegalArgumentException} whose message names the group and the problem:
  * fewer than 2 observations, NaN or infinite values, or both groups constant ("data are essentially constant",
  * as R). Nothing undefined is returned as NaN: relative figures are omitted, with a warning, when the baseline
- * mean is 0.
+ * mean is 0; a negative baseline mean gives them in percent of its absolute value, with a warning
+ * ({@link RelativeChange}).
  */
 public final class Comparison {
 
@@ -76,6 +77,11 @@ public final class Comparison {
                     "the 'without' mean is 0: relative change, equivalence and power are omitted"));
         } else {
             RelativeChange rc = RelativeChange.fieller(x, y, welch.df(), level);
+            if (y.mean() < 0) {
+                warnings.add(new StatWarning(StatWarning.Kind.NEGATIVE_BASELINE, "without", "the 'without' mean is"
+                        + " negative: Δ % is the change in percent of its absolute value, 100·(x̄ − ȳ)/|ȳ|, so that it"
+                        + " has the sign of the difference"));
+            }
             if (!rc.bounded()) {
                 warnings.add(new StatWarning(StatWarning.Kind.BASELINE_NEAR_ZERO, "without",
                         "the 'without' mean is not distinguishable from 0: the interval of the relative change is"

@@ -28,6 +28,8 @@ public record StatWarning(Kind kind, String group, String message) {
         TIES,
         /** The baseline mean is zero or not distinguishable from zero: relative figures are omitted or unbounded. */
         BASELINE_NEAR_ZERO,
+        /** The baseline mean is negative: relative figures are in percent of its absolute value. */
+        NEGATIVE_BASELINE,
         /** Windows of a paired design measured on one side only were left out (pairs without any, too). */
         MISSING_WINDOWS,
         /** A method-of-moments variance component came out negative and is reported as 0. */

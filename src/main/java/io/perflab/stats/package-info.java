@@ -2,7 +2,8 @@
  * PerfLab's statistics: pure Java on Apache Commons Math, no framework, no I/O.
  *
  * <p>Convention, as R's {@code t.test(with, without)}: x = {@code with}, y = {@code without} (the baseline),
- * difference = mean(with) − mean(without), relative change = 100·(mean(with)/mean(without) − 1).
+ * difference = mean(with) − mean(without), relative change = 100·(mean(with) − mean(without))/|mean(without)|
+ * (100·(mean(with)/mean(without) − 1) for a positive baseline; {@link io.perflab.stats.RelativeChange}).
  *
  * <pre>{@code
  * ComparisonOptions options = ComparisonOptions.defaults()          // 95 %, two-sided, α 0.05, margin 1 %

@@ -34,6 +34,37 @@ class ComparisonTests {
     }
 
     @Test
+    void relativeChangeOfANegativeBaselineHasTheSignOfTheDifference() {
+        // a lower-is-better metric whose values are negative fell from about -10.05 to -12.05: an improvement,
+        // and the change must say "lower" as the verdict does. R 4.2.2: Fieller's bounds [lo, hi] of mean(x)/mean(y)
+        // with qt(0.975, Welch df) are [1.1849709612035824, 1.2132354551748041]; the change in percent of
+        // |mean(y)|, 100·(mean(x) − mean(y))/|mean(y)|, is 100·(1 − ratio) for mean(y) < 0, so the bounds swap:
+        // 100·(1 − hi), 100·(1 − lo)
+        double[] with = {-12.0, -12.1, -11.9, -12.2, -12.05, -12.05};
+        double[] without = {-10.0, -10.1, -9.9, -10.2, -10.05, -10.05};
+        ComparisonResult r = Comparison.compare(with, without, Direction.LOWER_IS_BETTER, DEFAULTS);
+        RelativeChange c = r.relativeChange().orElseThrow();
+        assertRelative(-19.900497512437809, c.percent(), 1e-12, "percent");
+        assertRelative(-21.323545517480412, c.ciLowPercent(), 1e-12, "low");
+        assertRelative(-18.497096120358236, c.ciHighPercent(), 1e-12, "high");
+        assertThat(r.verdict()).isEqualTo(Verdict.IMPROVED);
+        assertThat(r.decision().reason()).contains("the mean changed -19.90%");
+        assertThat(r.warnings()).extracting(StatWarning::message).contains("the 'without' mean is negative:"
+                + " Δ % is the change in percent of its absolute value, 100·(x̄ − ȳ)/|ȳ|, so that it has the sign"
+                + " of the difference");
+
+        ComparisonResult positive = Comparison.compare(new double[] {12.0, 12.1, 11.9, 12.2, 12.05, 12.05},
+                new double[] {10.0, 10.1, 9.9, 10.2, 10.05, 10.05}, Direction.LOWER_IS_BETTER, DEFAULTS);
+        // R 4.2.2: as above with the signs of both samples turned: the ratio and its bounds are the same, and
+        // 100·(ratio − 1) is +19.90 % [+18.50 %, +21.32 %]
+        RelativeChange p = positive.relativeChange().orElseThrow();
+        assertRelative(19.900497512437809, p.percent(), 1e-12, "positive percent");
+        assertRelative(18.497096120358236, p.ciLowPercent(), 1e-12, "positive low");
+        assertRelative(21.323545517480412, p.ciHighPercent(), 1e-12, "positive high");
+        assertThat(positive.warnings()).extracting(StatWarning::message).noneMatch(m -> m.contains("negative"));
+    }
+
+    @Test
     void equivalenceIsTheLargerOfTwoOneSidedWelchTests() {
         // R 4.2.2 (extras_reference.R): max(t.test(x, y, mu = -δ, "greater")$p.value, t.test(x, y, mu = δ, "less")$p.value)
         assertRelative(0.99995994186620574, unequalVariances(DEFAULTS).equivalence().orElseThrow().pValue(), 1e-10,

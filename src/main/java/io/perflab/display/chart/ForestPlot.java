@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Each metric's change in percent of the baseline mean with its confidence interval, against no change and the
- * equivalence margin: the experiment at a glance.
+ * Each metric's change in percent of the baseline mean (of its absolute value when it is negative, so that the
+ * change has the sign of the difference, as {@link io.perflab.stats.RelativeChange} gives it) with its confidence
+ * interval, against no change and the equivalence margin: the experiment at a glance.
  *
- * <p>The axis is the ratio of means, mean(with)/mean(without), on a log scale, labelled as changes in percent:
+ * <p>The axis is 1 + Δ %/100 — the ratio of means, mean(with)/mean(without), for a positive baseline — on a log
+ * scale, labelled as changes in percent:
  * halving and doubling lie equally far from 0, as they should for a ratio. Its range covers the focus rows (the
  * headline metrics; every row when none is one) and at least twice the equivalence margin, and never more than
  * from −50 % to +100 % (a ratio of ½ to 2). An interval that reaches beyond the axis ends in an arrow at its edge,

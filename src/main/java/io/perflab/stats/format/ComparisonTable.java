@@ -74,7 +74,7 @@ public final class ComparisonTable {
         }
         b.append('\n');
         b.append("p: Welch t-test").append(outcomes.size() > 1 ? ", Holm-adjusted across the metrics" : "")
-                .append("; Δ = 100·(mean(with)/mean(without) − 1) with Fieller's interval; α = ")
+                .append("; Δ = 100·(mean(with) − mean(without))/|mean(without)| with Fieller's interval; α = ")
                 .append(number(options.alpha())).append(", equivalence margin ±")
                 .append(number(options.equivalenceMarginPercent()))
                 .append("%\n");
