@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.LongFunction;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -37,16 +38,29 @@ public class ExperimentResults {
 
     private final ExperimentRepository store;
     private final ResultsDigestRepository digests;
+    /** An experiment's stored sequential looks, by its id. */
+    private final LongFunction<List<SequentialLookRepository.LookRecord>> looks;
     private final ComparisonCache cache;
 
     @Autowired
+    ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, SequentialLookRepository looks) {
+        this(store, digests, looks::looks, CACHED_COMPARISONS);
+    }
+
+    /** Results of a store that holds no sequential looks: every experiment's as if its length was fixed. */
     ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests) {
         this(store, digests, CACHED_COMPARISONS);
     }
 
     ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, long cachedComparisons) {
+        this(store, digests, id -> List.of(), cachedComparisons);
+    }
+
+    private ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests,
+                              LongFunction<List<SequentialLookRepository.LookRecord>> looks, long cachedComparisons) {
         this.store = store;
         this.digests = digests;
+        this.looks = looks;
         this.cache = new ComparisonCache(cachedComparisons);
     }
 
@@ -64,8 +78,11 @@ public class ExperimentResults {
         if (cached.isPresent()) {
             return cached.get();
         }
+        // a run with targets: its looks are stored with the pair they follow, so this data version holds them
+        SequentialVerdicts sequential = experiment.paired() && !experiment.stopping().targets().isEmpty()
+                ? new SequentialVerdicts(looks.apply(experiment.id())) : SequentialVerdicts.NONE;
         List<MetricComparison> comparisons = compute(experiment.id(),
-                runs != null ? runs : store.runs(experiment.id()));
+                runs != null ? runs : store.runs(experiment.id()), sequential);
         cache.put(experiment.id(), experiment.dataVersion(), comparisons);
         digests.store(experiment.id(), experiment.dataVersion(), ResultsDigest.of(comparisons));
         return comparisons;
@@ -94,6 +111,10 @@ public class ExperimentResults {
      * directions of experiment {@code experimentId}. Uploads use it to compare with runs of another experiment.
      */
     public List<MetricComparison> compute(long experimentId, List<RunRecord> stored) {
+        return compute(experimentId, stored, SequentialVerdicts.NONE);
+    }
+
+    private List<MetricComparison> compute(long experimentId, List<RunRecord> stored, SequentialVerdicts sequential) {
         Optional<String> mixedSplit = CpuSplitSources.mixed(stored);
         List<RunRecord> runs = asCompared(stored);
         Map<String, MetricDefinition> definitions = store.metricDefinitions(experimentId);
@@ -104,7 +125,7 @@ public class ExperimentResults {
                 ? definitions.get(k).displayOrder() : Integer.MAX_VALUE).thenComparing(k -> k));
 
         if (PairedResults.paired(runs)) {
-            return withSplitWarning(PairedResults.compare(runs, ordered, definitions), mixedSplit);
+            return withSplitWarning(PairedResults.compare(runs, ordered, definitions, sequential), mixedSplit);
         }
         List<MetricInput> inputs = new ArrayList<>();
         for (String key : ordered) {

@@ -17,7 +17,9 @@ import java.util.List;
  * @param error why no statistics could be computed, else null
  * @param paired in a paired design, the pair-by-pair figures behind the verdict; null (left out of JSON) otherwise.
  *     The groups then count pairs, the change is the paired one and the tests are the one-sample t-test of the
- *     pair log ratios ({@link PairedFigures})
+ *     pair log ratios ({@link PairedFigures}). Of a target of a sequential run's stopping rule, the change's interval
+ *     and the verdict are the rule's last look's, and its p-values, which ignore the looks, are only in
+ *     {@link Sequential}
  */
 public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Groups groups,
                                @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
@@ -103,16 +105,57 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      *     start and warmup) and of a window; null when the costs or components are unknown
      * @param warmup how each variant's JVMs moved from their first window to their last, and the test of the
      *     difference; null with one window per pair, or when it cannot be told
+     * @param sequential of a metric the stopping rule looked at (a target), its last look, which gives the change,
+     *     its interval and the verdict, and the t-test that ignores the looks; null for any other metric
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
                                 Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
                                 Double betweenPairsSdPercent, Double withinPairSdPercent,
-                                NextRun nextRun, Warmup warmup) {
+                                NextRun nextRun, Warmup warmup, Sequential sequential) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
         }
+
+        /** The figures of a metric the stopping rule did not look at. */
+        public PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
+                             Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
+                             Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
+                             Warmup warmup) {
+            this(pairs, windows, pairPercents, welchPValueIgnoringPairing, welchCiLowIgnoringPairing,
+                    welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent, nextRun, warmup, null);
+        }
+
+        /** These figures with the last look of the stopping rule at their metric. */
+        PairedFigures withSequential(Sequential value) {
+            return new PairedFigures(pairs, windows, pairPercents, welchPValueIgnoringPairing,
+                    welchCiLowIgnoringPairing, welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent,
+                    nextRun, warmup, value);
+        }
+    }
+
+    /**
+     * The last look of a sequential run's stopping rule at one of its targets, which gives the metric's result: its
+     * change with the repeated confidence interval (the comparison's {@link Change}, adjusted for the looks) and its
+     * verdict by the look's boundary; and the ordinary t-test of the pair log ratios, which ignores the looks and is
+     * shown beside it only.
+     *
+     * @param looks how many looks the rule took at the metric; the last is this one
+     * @param pairs the pairs the last look analysed
+     * @param plannedPairs N, the pairs α was spent over
+     * @param spending the α-spending function, e.g. {@code O'Brien–Fleming}
+     * @param t the look's t statistic of the pair log ratios
+     * @param tBoundary what |t| had to reach; null when the look spent no α (+∞)
+     * @param outcome {@code SIGNIFICANT}, {@code PRECISE_ENOUGH}, {@code LAST_LOOK} or {@code CONTINUE}
+     * @param ciLowPercentIgnoringLooks the t interval of the change over all pairs analysed, as if no look was taken
+     * @param pValueIgnoringLooks the two-sided p of that t-test
+     * @param holmPValueIgnoringLooks that p after Holm's adjustment across the experiment's metrics
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Sequential(int looks, int pairs, int plannedPairs, String spending, Double t, Double tBoundary,
+                             String outcome, Double ciLowPercentIgnoringLooks, Double ciHighPercentIgnoringLooks,
+                             Double pValueIgnoringLooks, Double holmPValueIgnoringLooks) {
     }
 
     /**

@@ -35,7 +35,8 @@ import java.util.Optional;
  * telling which; {@code unchanged} when the whole interval of the change lies within ±margin (an interval inclusion
  * test, which is TOST at level α/2 — stricter than the fresh design's TOST, since the paired analysis has no TOST of
  * its own); otherwise {@code inconclusive}. Welch's test of the same pairs' window means is given beside it,
- * labelled as ignoring the pairing.
+ * labelled as ignoring the pairing. Of a target of a sequential run's stopping rule, the interval and the verdict are
+ * instead the rule's last look's ({@link SequentialVerdicts}).
  */
 final class PairedResults {
 
@@ -50,6 +51,15 @@ final class PairedResults {
     /** The comparison of each of {@code keys}, in their order, with Holm's adjustment across them. */
     static List<MetricComparison> compare(List<RunRecord> runs, List<String> keys,
                                           Map<String, MetricDefinition> definitions) {
+        return compare(runs, keys, definitions, SequentialVerdicts.NONE);
+    }
+
+    /**
+     * As {@link #compare(List, List, Map)} for a run whose length a stopping rule chose by its {@code looks}: of its
+     * targets, the change's interval and the verdict are the last look's ({@link SequentialVerdicts}).
+     */
+    static List<MetricComparison> compare(List<RunRecord> runs, List<String> keys,
+                                          Map<String, MetricDefinition> definitions, SequentialVerdicts looks) {
         List<TrialResult> results = runs.stream().map(RunRecord::toTrialResult).toList();
         PairedSamples samples = PairedSamples.of(results);
         Optional<PairCosts> costs = PairCosts.of(results, Math.max(1, samples.windowsPerPair()));
@@ -89,8 +99,9 @@ final class PairedResults {
                         new MetricComparison.Sensitivity(null, null), errors.get(i)));
                 continue;
             }
-            MetricComparison c = comparison(metric, direction, a, adjusted[i], meanWithout, meanWith, costs,
-                    Math.max(1, samples.windowsPerPair()), warmup.get(key), options);
+            MetricComparison c = looks.apply(comparison(metric, direction, a, adjusted[i], meanWithout, meanWith,
+                    costs, Math.max(1, samples.windowsPerPair()), warmup.get(key), options), direction, a,
+                    adjusted[i], options);
             if (MetricKeys.HOST_ADJUSTED.containsValue(key)) {
                 c = withWarning(c, probeNote);
             }

@@ -64,8 +64,10 @@ public final class ResultCharts {
                         c.change().ciHighPercent(), c.verdict(), MetricKeys.HEADLINE.contains(c.key())))
                 .toList();
         boolean paired = metrics.stream().anyMatch(c -> c.paired() != null);
+        boolean looked = metrics.stream().anyMatch(c -> c.paired() != null && c.paired().sequential() != null);
         return ForestPlot.draw("forest", rows, options.equivalenceMarginPercent(),
-                Display.level(options.confidenceLevel()), paired ? "t over the pairs" : "Fieller");
+                Display.level(options.confidenceLevel()), !paired ? "Fieller"
+                        : looked ? "t over the pairs; a target's repeated over the looks" : "t over the pairs");
     }
 
     /** Each analysed pair's change of {@code c}'s metric in run order, with the mean change and its interval. */

@@ -42,6 +42,16 @@ public class SequentialLookRepository {
                              Double ciHighPercent, Double halfWidthPercent, Double t, Double tBoundary,
                              String outcome, String description) {
 
+        /** A look as it is stored. */
+        static LookRecord of(SequentialStopping.Look made) {
+            SequentialLook l = made.look();
+            return new LookRecord(made.target().metric(), l.look(), l.pairs(),
+                    (int) Math.round(l.pairs() / l.informationFraction()), made.target().toString(),
+                    finite(l.relativeChange().percent()), finite(l.relativeChange().ciLowPercent()),
+                    finite(l.relativeChange().ciHighPercent()), finite(l.halfWidthPercent()), finite(l.t()),
+                    finite(l.tBoundary()), l.outcome().name(), truncate(made.describe()));
+        }
+
         /** |t|, as it is compared with the boundary; null when not finite. */
         public Double absT() {
             return t == null ? null : Math.abs(t);
@@ -51,17 +61,15 @@ public class SequentialLookRepository {
     /** Stores the looks made after one pair. */
     public void save(long experimentId, List<SequentialStopping.Look> looks) {
         for (SequentialStopping.Look made : looks) {
-            SequentialLook l = made.look();
+            LookRecord l = LookRecord.of(made);
             jdbc.sql("""
                     INSERT INTO sequential_look (experiment_id, metric_key, look, pairs, planned_pairs, target,
                         percent, ci_low_percent, ci_high_percent, half_width_percent, t, t_boundary, outcome,
                         description)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                    .params(experimentId, made.target().metric(), l.look(), l.pairs(),
-                            (int) Math.round(l.pairs() / l.informationFraction()), made.target().toString(),
-                            finite(l.relativeChange().percent()), finite(l.relativeChange().ciLowPercent()),
-                            finite(l.relativeChange().ciHighPercent()), finite(l.halfWidthPercent()), finite(l.t()),
-                            finite(l.tBoundary()), l.outcome().name(), truncate(made.describe()))
+                    .params(experimentId, l.metric(), l.look(), l.pairs(), l.plannedPairs(), l.target(),
+                            l.percent(), l.ciLowPercent(), l.ciHighPercent(), l.halfWidthPercent(), l.t(),
+                            l.tBoundary(), l.outcome(), l.description())
                     .update();
         }
     }

@@ -8,6 +8,7 @@ import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.SequentialLook;
 import io.perflab.stats.SequentialPlan;
+import io.perflab.stats.SpendingFunction;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,9 @@ import java.util.function.LongSupplier;
  * the rule, its targets and its looks, made now or stored before, are one piece.
  */
 public final class SequentialStopping implements PairStoppingRule {
+
+    /** How every target's looks spend α: what the results name beside a target's repeated interval. */
+    public static final SpendingFunction SPENDING = SpendingFunction.OBRIEN_FLEMING;
 
     private final List<Target> targets;
     private final int maxPairs;
@@ -105,8 +109,7 @@ public final class SequentialStopping implements PairStoppingRule {
                 continue;
             }
             done.add(n);
-            SequentialLook look = SequentialPlan.of(alpha, plannedPairs)
-                    .withTargetHalfWidthPercent(target.halfWidthPercent())
+            SequentialLook look = new SequentialPlan(SPENDING, alpha, plannedPairs, target.halfWidthPercent())
                     .look(done.stream().mapToInt(Integer::intValue).toArray(), analysis, budgetSpent);
             Look result = new Look(target, look, analysis);
             made.add(result);

@@ -10,8 +10,9 @@ import java.util.List;
 /**
  * What the Markdown and text reports say of a paired design, as plain sentences (each report escapes them its
  * way): the design and its pairs, why it stopped, each listed metric's paired change with Welch's test beside it
- * labelled as ignoring the pairing, its variance components and the windows per pair for the next run, and the
- * sequential looks.
+ * labelled as ignoring the pairing (of a target of the stopping rule, the last look's repeated interval, with the
+ * t-test beside it labelled as ignoring the looks), its variance components and the windows per pair for the next
+ * run, and the sequential looks.
  */
 final class PairedText {
 
@@ -48,7 +49,15 @@ final class PairedText {
             StringBuilder line = new StringBuilder(c.key()).append(": paired ")
                     .append(Format.percent(c.change().percent())).append(' ')
                     .append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()))
-                    .append(" over ").append(p.pairs()).append(" pairs; Welch, ignoring the pairing: p = ")
+                    .append(" over ").append(p.pairs()).append(" pairs");
+            MetricComparison.Sequential q = p.sequential();
+            if (q != null) {
+                line.append(" (the repeated interval of the last of ").append(Format.count(q.looks(), "look", "looks"))
+                        .append(", ").append(q.spending()).append("; ignoring the looks ")
+                        .append(Format.percentInterval(q.ciLowPercentIgnoringLooks(), q.ciHighPercentIgnoringLooks()))
+                        .append(", p = ").append(Format.pValue(q.pValueIgnoringLooks())).append(')');
+            }
+            line.append("; Welch, ignoring the pairing: p = ")
                     .append(Format.pValue(p.welchPValueIgnoringPairing()));
             if (c.sensitivity().mdePercent() != null) {
                 line.append("; detects ").append(Format.detectable(c.sensitivity().mdePercent()))

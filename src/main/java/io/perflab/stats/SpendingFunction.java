@@ -34,6 +34,11 @@ public enum SpendingFunction {
         }
     };
 
+    /** The function's name as a person reads it: {@code O'Brien–Fleming} or {@code Pocock}. */
+    public String label() {
+        return this == OBRIEN_FLEMING ? "O'Brien–Fleming" : "Pocock";
+    }
+
     /**
      * α*(t): the two-sided type I error spent by information fraction {@code t}.
      *

@@ -3,9 +3,15 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
+import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.PairWindows;
+import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Power;
+import io.perflab.stats.SequentialLook;
+import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.Summary;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -86,7 +92,6 @@ class PairedResultsTests {
         }
         MetricComparison cpu = PairedResults.compare(runs, List.of(MetricKeys.CPU_US_PER_REQ), Map.of()).get(0);
 
-        assertThat(cpu.verdict()).as(cpu.reason()).isEqualTo("inconclusive");
         assertThat(cpu.reason()).endsWith(": about " + cpu.sensitivity().runsPerVariantFor1Percent()
                 + " pairs like these would detect a 1% change");
         assertThat(cpu.sensitivity().runsPerVariantFor1Percent()).isGreaterThan(change.length);
@@ -120,6 +125,91 @@ class PairedResultsTests {
         assertThat(cpu.change().differenceCiHigh()).isNull();
         assertThat(cpu.warnings()).anyMatch(w -> w.startsWith("the paired t-test of the difference in the metric's"
                 + " units is left out (data are essentially constant"));
+    }
+
+    /**
+     * The looks a stopping rule with the target {@code cpu_us_per_req:settled} and a plan of 5 pairs takes at 2, 3,
+     * 4 and 5 pairs of these log ratios, as they are stored.
+     */
+    private static List<SequentialLookRepository.LookRecord> looksAt(double[] logRatios) {
+        SequentialStopping.Target target = SequentialStopping.Target.parse(MetricKeys.CPU_US_PER_REQ + ":settled");
+        List<SequentialLookRepository.LookRecord> looks = new ArrayList<>();
+        List<PairWindows> pairs = new ArrayList<>();
+        List<Integer> pairsAtLooks = new ArrayList<>();
+        for (double r : logRatios) {
+            pairs.add(PairWindows.of(new double[] {100 * Math.exp(r)}, new double[] {100}));
+            if (pairs.size() < 2) {
+                continue;
+            }
+            pairsAtLooks.add(pairs.size());
+            PairedAnalysis analysis = PairedAnalysis.analyze(pairs, ComparisonOptions.defaults());
+            SequentialLook look = new SequentialPlan(SequentialStopping.SPENDING, 0.05, 5, 0)
+                    .look(pairsAtLooks.stream().mapToInt(Integer::intValue).toArray(), analysis, false);
+            looks.add(SequentialLookRepository.LookRecord.of(new SequentialStopping.Look(target, look, analysis)));
+        }
+        return looks;
+    }
+
+    @Test
+    void aTargetOfTheStoppingRuleIsJudgedByItsLastLookAndTheOtherMetricsSayTheyWereNot() {
+        // a plan of 5 pairs, O'Brien–Fleming, looks at 2, 3, 4 and 5 pairs; CPU per call (lower is better) of each
+        // pair's single window: log(with / without) = r. Context switches rose 10 % in every pair (p ≈ 0), so that
+        // Holm leaves CPU's p as it is
+        double[] r = {0.010, 0.030, 0.020, -0.002, 0.020};
+        double[] ctx = {1.101, 1.099, 1.102, 1.098, 1.100};
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < r.length; pair++) {
+            for (String variant : List.of("without", "with")) {
+                boolean with = variant.equals("with");
+                runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(), null,
+                        Map.of(MetricKeys.CPU_US_PER_REQ, with ? 100 * Math.exp(r[pair]) : 100,
+                                MetricKeys.CTX_SWITCHES_PER_REQ, with ? 4 * ctx[pair] : 4),
+                        new PairPosition(pair, 0, null, 0L, null, true)));
+            }
+        }
+        List<SequentialLookRepository.LookRecord> looks = looksAt(r);
+        List<MetricComparison> compared = PairedResults.compare(runs,
+                List.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ), Map.of(),
+                new SequentialVerdicts(looks));
+        MetricComparison cpu = compared.get(0);
+        assertThat(cpu.verdict()).as(cpu.reason()).isEqualTo("inconclusive");
+        MetricComparison.Sequential last = cpu.paired().sequential();
+
+        // the look at 5: |t| = 2.879 < 2.943, the boundary, "last look, not significant"; its repeated interval
+        // [-0.03 %, +3.21 %] (SequentialPlan, whose boundaries GroupSequentialTests checks against gsDesign)
+        assertThat(looks.get(3).outcome()).isEqualTo("LAST_LOOK");
+        assertThat(last.looks()).isEqualTo(4);
+        assertThat(last.pairs()).isEqualTo(5);
+        assertThat(last.plannedPairs()).isEqualTo(5);
+        assertThat(last.spending()).isEqualTo("O'Brien–Fleming");
+        assertThat(last.t()).isCloseTo(2.879032535, within(1e-8));
+        assertThat(last.tBoundary()).isCloseTo(2.943, within(5e-4));
+        assertThat(cpu.change().ciLowPercent()).isEqualTo(looks.get(3).ciLowPercent()).isCloseTo(-0.03, within(5e-3));
+        assertThat(cpu.change().ciHighPercent()).isEqualTo(looks.get(3).ciHighPercent()).isCloseTo(3.21, within(5e-3));
+        assertThat(cpu.verdict()).as(cpu.reason()).isEqualTo("inconclusive");
+        assertThat(cpu.reason()).startsWith("no significant change at α = 0.05 (|t| = 2.879 < 2.9433, the "
+                + "O'Brien–Fleming boundary of the last look (look 4, 5 of 5 planned pairs)), but its repeated "
+                + "interval [-0.03%, +3.21%] reaches beyond ±1%");
+        assertThat(cpu.tests().pValue()).as("shown only as ignoring the looks").isNull();
+        assertThat(cpu.tests().holmPValue()).isNull();
+        // R 4.2.2: t.test(c(0.010, 0.030, 0.020, -0.002, 0.020)): p = 0.04505694395, 100 * expm1(conf.int) =
+        // [0.05560231657, 3.11184958482]
+        assertThat(last.pValueIgnoringLooks()).isCloseTo(0.04505694395, within(1e-9));
+        assertThat(last.holmPValueIgnoringLooks()).isCloseTo(0.04505694395, within(1e-9));
+        assertThat(last.ciLowPercentIgnoringLooks()).isCloseTo(0.05560231657, within(1e-9));
+        assertThat(last.ciHighPercentIgnoringLooks()).isCloseTo(3.11184958482, within(1e-9));
+        assertThat(cpu.warnings()).contains("Δ % and its CI adjusted for 4 looks (O'Brien–Fleming): the repeated"
+                + " confidence interval of the last look, at 5 pairs; ignoring the looks, the t-test over the 5 pairs"
+                + " gives +1.57% [+0.06%, +3.11%], p = 0.04506, Holm p = 0.04506");
+
+        MetricComparison switches = compared.get(1);
+        assertThat(switches.paired().sequential()).isNull();
+        assertThat(switches.verdict()).isEqualTo("regressed");
+        assertThat(switches.tests().holmPValue()).isNotNull();
+        assertThat(switches.warnings()).contains("the run's length was chosen by the stopping rule's looks at "
+                + "cpu_us_per_req, not at this metric: its figures are those of a fixed number of pairs, not adjusted"
+                + " for the looks");
     }
 
     @Test

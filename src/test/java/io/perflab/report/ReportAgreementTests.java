@@ -1,10 +1,14 @@
 package io.perflab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
+import io.perflab.experiment.PairedStopping;
+import io.perflab.experiment.SequentialLookRepository;
+import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
@@ -21,8 +25,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
 
 /**
  * One experiment read in every place a person reads it — the page, the three report formats and the API — says the
@@ -63,6 +70,87 @@ class ReportAgreementTests extends ReportTestSupport {
         }
         store.recordStopReason(id, "every target is settled");
         return id;
+    }
+
+    @Autowired
+    SequentialLookRepository looks;
+
+    /**
+     * A duet of five pairs of one window with the target {@code cpu_us_per_req:settled}, its stopping rule looking
+     * after every pair as the service's does (O'Brien–Fleming, looks at 2, 3, 4 and 5 pairs): CPU per call's pair
+     * log ratios are 0.010, 0.030, 0.020, -0.002 and 0.020, so that the last look does not cross its boundary
+     * (|t| = 2.879 < 2.943) although the t-test that ignores the looks gives p = 0.045; requests per second are not
+     * a target.
+     */
+    private long sequentialDuet() {
+        double[] logRatios = {0.010, 0.030, 0.020, -0.002, 0.020};
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), logRatios.length)
+                .withDesign(ExperimentDesign.DUET, 1);
+        List<SequentialStopping.Target> targets = List.of(SequentialStopping.Target.parse("cpu_us_per_req:settled"));
+        long id = store.insert(new ExperimentSpec("sequential duet", null, ExperimentKind.ENGINE, null, plan,
+                new PairedStopping(targets, Optional.empty())), ExperimentStatus.COMPLETED, "tester",
+                ReportFixtures.T0);
+        SequentialStopping rule = new SequentialStopping(targets, logRatios.length, 0.05, Optional.empty(),
+                () -> 0L, made -> looks.save(id, made));
+        SplittableRandom random = new SplittableRandom(2);
+        List<PairResult> stored = new ArrayList<>();
+        for (int pair = 0; pair < logRatios.length; pair++) {
+            List<TrialResult> results = new ArrayList<>();
+            Instant start = ReportFixtures.T0.plusSeconds(20L * pair);
+            for (VariantName side : VariantName.values()) {
+                boolean with = side == VariantName.WITH;
+                Map<String, Double> metrics = new LinkedHashMap<>();
+                metrics.put("cpu_us_per_req", 40 * (with ? Math.exp(logRatios[pair]) : 1));
+                metrics.put("reqs_per_sec", 50_000 * (1 + (random.nextDouble() - 0.5) / 50));
+                results.add(new TrialResult(side.label(), pair * 2 + side.ordinal(), TrialStatus.OK, start,
+                        start.plusSeconds(3), 100 + side.ordinal(), metrics, Map.of(), null,
+                        new PairPosition(pair, 0, with ? "1" : "0", 0L, 0L, !with)));
+            }
+            PairResult done = new PairResult(pair, TrialStatus.OK, new PairPlacement("0", "1", VariantName.WITHOUT),
+                    results, start, start.plusSeconds(20), Duration.ofSeconds(14), Duration.ofSeconds(6), null);
+            store.savePair(id, done);
+            stored.add(done);
+            rule.afterPair(stored);
+        }
+        return id;
+    }
+
+    @Test
+    void aTargetOfASequentialRunIsJudgedByItsLastLookInEveryPlace() throws Exception {
+        long id = sequentialDuet();
+        String adjusted = "Δ % and its CI adjusted for 4 looks (O";
+        String repeated = "[-0.03%, +3.21%]";
+        String notTheRules = "looks at cpu_us_per_req, not at this metric";
+
+        String page = get("/experiments/" + id, "text/html").body();
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+        String md = get("/api/v1/experiments/" + id + "/report.md").body();
+        String txt = get("/api/v1/experiments/" + id + "/report.txt").body();
+        for (String shown : List.of(page, html, md, txt)) {
+            assertThat(shown).contains(adjusted, repeated, notTheRules);
+        }
+        for (String shown : List.of(page, html)) {
+            assertThat(shown).contains(">t-test ignoring the looks</dt>", "[+0.06%, +3.11%], p = 0.04506");
+        }
+        assertThat(md).contains("| +1.57% | " + repeated + " | — | — | inconclusive |");
+        assertThat(txt).contains("— inconclusive: +1.57%, 95% CI " + repeated + ":\n");
+
+        JsonNode cpu = null;
+        for (JsonNode metric : json.readTree(get("/api/v1/experiments/" + id, "application/json").body())
+                .get("results")) {
+            if (metric.get("metric").asString().equals("cpu_us_per_req")) {
+                cpu = metric;
+            }
+        }
+        assertThat(cpu).isNotNull();
+        assertThat(cpu.get("verdict").asString()).isEqualTo("inconclusive");
+        assertThat(cpu.get("ciLowPercent").asDouble()).isCloseTo(-0.03, within(5e-3));
+        assertThat(cpu.get("holmPValue").isNull()).isTrue();
+        JsonNode sequential = cpu.get("paired").get("sequential");
+        assertThat(sequential.get("looks").asInt()).isEqualTo(4);
+        assertThat(sequential.get("outcome").asString()).isEqualTo("LAST_LOOK");
+        assertThat(sequential.get("pValueIgnoringLooks").asDouble()).isCloseTo(0.04506, within(1e-5));
     }
 
     /** The text of the HTML element whose id is {@code id}, up to the next section. */
