@@ -12,6 +12,7 @@ import io.perflab.stats.ExperimentAnalysis;
 import io.perflab.stats.MetricInput;
 import io.perflab.stats.MetricOutcome;
 import io.perflab.stats.Sample;
+import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.ComparisonTable;
@@ -204,10 +205,15 @@ final class CompareCommand implements Callable<Integer> {
                 m.put("ciLowPercent", a.relativeChange().ciLowPercent());
                 m.put("ciHighPercent", a.relativeChange().ciHighPercent());
                 m.put("pValue", a.logRatio().pValue());
-                m.put("difference", a.difference().difference());
-                m.put("differenceCiLow", a.difference().ciLow());
-                m.put("differenceCiHigh", a.difference().ciHigh());
+                // null when every pair's difference is the same (a constant shift): the warnings say why
+                TTestResult d = a.difference();
+                m.put("difference", d == null ? null : d.difference());
+                m.put("differenceCiLow", d == null ? null : d.ciLow());
+                m.put("differenceCiHigh", d == null ? null : d.ciHigh());
                 m.put("welchIgnoringPairingPValue", a.welchIgnoringPairing().pValue());
+                if (!a.warnings().isEmpty()) {
+                    m.put("warnings", a.warnings().stream().map(StatWarning::message).toList());
+                }
                 a.varianceComponents().ifPresent(vc -> {
                     m.put("varianceBetweenPairs", vc.between());
                     m.put("varianceWithinPairs", vc.within());

@@ -69,7 +69,9 @@ final class PairedSummary {
                     Display.value(samples.mean(metric, VariantName.WITH)).strip(),
                     Display.percent(a.relativeChange().percent()),
                     Display.percentInterval(a.relativeChange().ciLowPercent(), a.relativeChange().ciHighPercent()),
-                    signed(d.difference()) + " [" + signed(d.ciLow()) + ", " + signed(d.ciHigh()) + "]",
+                    // none when every pair's difference is the same (a constant shift): its warning says so
+                    d == null ? "—" : signed(d.difference()) + " [" + signed(d.ciLow()) + ", " + signed(d.ciHigh())
+                            + "]",
                     Display.pValue(a.logRatio().pValue()).strip(),
                     Display.pValue(a.welchIgnoringPairing().pValue()).strip()));
             for (StatWarning warning : a.warnings()) {

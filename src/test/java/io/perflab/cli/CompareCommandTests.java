@@ -258,6 +258,29 @@ class CompareCommandTests {
         assertThat(r.out()).contains("## cpu_us_per_req", "One Sample t-test", "data:  r");
     }
 
+    /**
+     * Every pair's with is its without + 5 in each window: the difference's paired t-test has no variance (R refuses
+     * it: "data are essentially constant"), while the log ratios differ from pair to pair and are judged.
+     */
+    @Test
+    void aConstantShiftIsComparedByItsLogRatiosWithoutTheDifferencesTest() throws IOException {
+        double[][] without = {{100, 100}, {120, 120}, {90, 90}, {110, 110}};
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = new java.util.ArrayList<>();
+        for (int i = 0; i < without.length; i++) {
+            pairs.add(io.perflab.paired.PairedFixtures.pair(i, "cpu_us_per_req", without[i],
+                    java.util.Arrays.stream(without[i]).map(v -> v + 5).toArray()));
+        }
+        Path file = duetFile("shift.json", pairs);
+
+        Run table = run(file.toString(), file.toString());
+        Run json = run(file.toString(), file.toString(), "--format", "json");
+
+        assertThat(table.status()).as(table.err()).isZero();
+        assertThat(table.out()).contains("cpu_us_per_req").doesNotContain("not analysed");
+        assertThat(json.status()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"difference\" : null", "\"pairs\" : 4", "essentially constant");
+    }
+
     @Test
     void aPairedFileWithAWindowNumberOutOfRangeIsAUsageErrorNamingIt() throws IOException {
         java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
