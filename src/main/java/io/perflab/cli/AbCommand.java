@@ -16,7 +16,9 @@ import io.perflab.stats.ComparisonOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -115,9 +117,16 @@ final class AbCommand implements Callable<Integer> {
         PlanExecution execution = new PlanExecution("ab", stdout, spec.commandLine().getErr(),
                 processOptions.out(spec));
         if (plan.design().paired()) {
-            PairStoppingRule rule = stoppingRule(plan, stdout);
+            Map<String, SequentialStopping.Look> lastLooks = new LinkedHashMap<>();
+            PairStoppingRule rule = stoppingRule(plan, stdout, lastLooks);
             return execution.runPairs(plan, processOptions.launcher(spec, plan.jvmArgs()), rule, done -> {
                 stdout.print(PairedSummary.format(done.results(), ComparisonOptions.defaults()));
+                if (!lastLooks.isEmpty()) {
+                    // as the service judges a target: by the rule's last look, its boundary and repeated interval
+                    stdout.println("\nThe targets judged by the stopping rule's last look (the tests above ignore the "
+                            + "looks):");
+                    lastLooks.values().forEach(look -> stdout.println("  " + look.describe()));
+                }
                 if (done.outcome().stop() == ExperimentOutcome.Stop.COMPLETED && !done.outcome().message().isEmpty()) {
                     stdout.println("\nStopped before --pairs " + plan.pairs() + ": " + done.outcome().message());
                 }
@@ -132,7 +141,8 @@ final class AbCommand implements Callable<Integer> {
      * The rule that stops a paired experiment early: the targets and the budget, each look printed as it is made;
      * none when neither is given.
      */
-    private PairStoppingRule stoppingRule(ExperimentPlan plan, PrintWriter stdout) {
+    private PairStoppingRule stoppingRule(ExperimentPlan plan, PrintWriter stdout,
+                                          Map<String, SequentialStopping.Look> lastLooks) {
         List<SequentialStopping.Target> parsed;
         List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND
                 : MetricKeys.PAIRED_ENGINE;
@@ -147,7 +157,10 @@ final class AbCommand implements Callable<Integer> {
             return PairStoppingRule.NEVER;
         }
         return new SequentialStopping(parsed, plan.pairs(), 0.05, limit, System::nanoTime, looks -> {
-            looks.forEach(look -> stdout.println("  " + look.describe()));
+            looks.forEach(look -> {
+                stdout.println("  " + look.describe());
+                lastLooks.put(look.target().metric(), look);
+            });
             stdout.flush();
         });
     }
