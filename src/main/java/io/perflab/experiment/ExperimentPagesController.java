@@ -117,8 +117,12 @@ class ExperimentPagesController {
     @GetMapping("/experiments/{id}")
     String detail(@PathVariable long id, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String verdict, @RequestParam(defaultValue = "0") int page,
-            Model model) {
+            Authentication authentication, Model model) {
         ExperimentView view = experiments.view(id);
+        // a visitor is asked to sign in; a user sees Resume and Re-run disabled, with the reason, if refused
+        model.addAttribute("signedIn", authentication != null);
+        model.addAttribute("runAgainRefusal", authentication == null ? null
+                : experiments.runAgainRefusal(id, ExperimentApiController.isAdmin(authentication)).orElse(null));
         ResultsSummary summary = ResultsSummary.of(view.results());
         MetricPage metrics = MetricPage.of(view.results(), new MetricFilter(metric, verdict), page,
                 METRICS_PER_PAGE);
@@ -139,8 +143,8 @@ class ExperimentPagesController {
 
     /** The results section alone, for the page's script to swap in when a running experiment finishes. */
     @GetMapping("/experiments/{id}/results")
-    String resultsFragment(@PathVariable long id, Model model) {
-        detail(id, null, null, 0, model);
+    String resultsFragment(@PathVariable long id, Authentication authentication, Model model) {
+        detail(id, null, null, 0, authentication, model);
         return VIEW_RESULTS_FRAGMENT;
     }
 
@@ -159,6 +163,15 @@ class ExperimentPagesController {
             common.put(key, distinct == 1 ? value : value + " … (" + distinct + " different values across runs)");
         });
         return common;
+    }
+
+    /**
+     * Where an experiment page sends a visitor who wants to act on it: signing in is required here, and the
+     * address kept across sign-in brings them back to the page.
+     */
+    @GetMapping("/experiments/{id}/sign-in")
+    String signInToAct(@PathVariable long id) {
+        return "redirect:/experiments/" + id;
     }
 
     @GetMapping("/experiments/new")
@@ -225,9 +238,15 @@ class ExperimentPagesController {
 
     @PostMapping("/experiments/{id}/rerun")
     String rerun(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
-        long copy = experiments.rerun(id, authentication.getName(), ExperimentApiController.isAdmin(authentication));
-        redirect.addFlashAttribute("message", "Queued a re-run of experiment " + id + ".");
-        return "redirect:/experiments/" + copy;
+        try {
+            long copy = experiments.rerun(id, authentication.getName(),
+                    ExperimentApiController.isAdmin(authentication));
+            redirect.addFlashAttribute("message", "Queued a re-run of experiment " + id + ".");
+            return "redirect:/experiments/" + copy;
+        } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException refused) {
+            redirect.addFlashAttribute("error", refused.getMessage());
+            return "redirect:/experiments/" + id;
+        }
     }
 
     @PostMapping("/experiments/{id}/delete")
@@ -250,7 +269,7 @@ class ExperimentPagesController {
         try {
             action.run();
             redirect.addFlashAttribute("message", message);
-        } catch (ConflictException | NotFoundException | NotAllowedException problem) {
+        } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException problem) {
             redirect.addFlashAttribute("error", problem.getMessage());
         }
         return "redirect:/experiments/" + id;

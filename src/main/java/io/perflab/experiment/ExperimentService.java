@@ -4,6 +4,8 @@ import io.perflab.paired.PlacementCheck;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
+import io.perflab.system.InvalidInputException;
+import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
 import java.time.Clock;
 import java.util.Collection;
@@ -240,6 +242,24 @@ public class ExperimentService {
         ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), plan,
                 e.stopping(), e.hostLabels());
         return scheduler.submit(spec, user);
+    }
+
+    /**
+     * Why this caller may not run experiment {@code id} again, by {@link #rerun} or {@link #resume}, if they may
+     * not: the refusal either would give, so that a page can say it beside buttons it disables. Empty for an upload,
+     * which never runs.
+     */
+    public Optional<String> runAgainRefusal(long id, boolean admin) {
+        ExperimentRecord e = get(id);
+        if (e.kind() == ExperimentKind.UPLOAD) {
+            return Optional.empty();
+        }
+        try {
+            validator.checkRerun(e.kind(), store.plan(e), admin);
+            return Optional.empty();
+        } catch (NotAllowedException | InvalidInputException refused) {
+            return Optional.of(refused.getMessage());
+        }
     }
 
     /** {@code e}'s status as stored now, for a refusal: an agent or another instance may have moved it since. */

@@ -23,7 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Who may do what. Reading is open: pages, {@code GET} on the API, and the stateless {@code POST /api/v1/analyze}.
- * Everything that changes state needs a signed-in user (dashboard forms, with CSRF) or a bearer API token.
+ * Everything that changes state needs a signed-in user (dashboard forms, with CSRF) or a bearer API token. The
+ * new-experiment form asks for sign-in when it is opened, not when it is sent: only a {@code GET} is kept across
+ * sign-in, so a form sent signed out would be lost; an experiment page's "Sign in" link leads back to the page.
  * Managing API tokens (API and page) and deleting need an administrator: a signed-in admin or the bootstrap token.
  * Acting as a benchmark agent ({@code POST /api/v1/agents/**}: register, poll, heartbeat, post trials) needs a token of
  * role AGENT or an administrator; an AGENT token does nothing else, and a USER token cannot act as an agent, since an
@@ -99,6 +101,8 @@ class SecurityConfig {
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/login", "/error", "/error/**").permitAll()
                         .requestMatchers("/settings/tokens", "/settings/tokens/**").hasRole("ADMIN")
+                        .requestMatchers(HttpMethod.GET, "/experiments/new", "/experiments/*/sign-in")
+                        .authenticated()
                         .requestMatchers(HttpMethod.GET, "/**").permitAll()
                         .requestMatchers(HttpMethod.HEAD, "/**").permitAll()
                         .anyRequest().authenticated())

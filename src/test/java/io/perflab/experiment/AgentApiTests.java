@@ -7,11 +7,15 @@ import io.perflab.agent.HostLabels;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.CookieManager;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -22,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -50,6 +55,9 @@ class AgentApiTests {
 
     @LocalServerPort
     int port;
+
+    @Value("${perflab.data-dir}")
+    Path dataDir;
 
     @Autowired
     JdbcClient jdbc;
@@ -916,7 +924,23 @@ class AgentApiTests {
         String page = admin.get("/agents", "text/html").body();
         assertThat(page).contains("listed-host", "arch=x86_64,pool=page", "IDLE");
         assertThat(admin.get("/", "text/html").body()).contains("href=\"/agents\"");
-        assertThat(admin.get("/experiments/new", "text/html").body()).contains("name=\"hostLabels\"");
+        assertThat(signedInAsAdmin("/experiments/new")).contains("name=\"hostLabels\"");
+    }
+
+    /** The page at {@code path} as the administrator sees it, signed in: the form asks for sign-in when opened. */
+    private String signedInAsAdmin(String path) throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        String login = browser.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/login")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();
+        HttpResponse<String> signedIn = browser.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                        + "/login")).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("username=admin&password="
+                        + URLEncoder.encode(password, StandardCharsets.UTF_8) + "&_csrf="
+                        + ExperimentPagesTests.csrf(login))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.statusCode()).isEqualTo(302);
+        return browser.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     @Test

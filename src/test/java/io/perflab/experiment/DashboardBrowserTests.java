@@ -141,11 +141,12 @@ class DashboardBrowserTests extends UploadServer {
     }
 
     @Test
-    void pagesRenderAtPhoneWidthWithoutHorizontalOverflowOfTheLayout() {
+    void pagesRenderAtPhoneWidthWithoutHorizontalOverflowOfTheLayout() throws IOException {
         atWidth(390);
         browser.get(base() + "/");
         assertThat(number("return document.documentElement.scrollWidth - document.documentElement.clientWidth"))
                 .isLessThanOrEqualTo(0);
+        signIn();
         browser.get(base() + "/experiments/new");
         assertThat(browser.findElements(By.cssSelector("input[name=preset]"))).hasSize(5);
     }

@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
@@ -19,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -32,6 +34,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 class ExperimentPagesTests extends UploadServer {
 
     static final String HOSTILE = "<img src=x onerror=alert(1)>";
+
+    /** A JVM flag that could run a program, which no request may give while raw flags are off (the default). */
+    static final String ON_OUT_OF_MEMORY = "-XX:OnOutOfMemoryError=touch /tmp/perflab-page-tests";
 
     @Autowired
     ExperimentRepository store;
@@ -138,17 +143,99 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(page.body()).contains("no experiment with id 987654");
     }
 
+    /**
+     * The form asks for sign-in when it is opened: sent signed out, all that was typed was lost, since only a GET is
+     * kept across sign-in. Signing in leads back to the form as it was asked for.
+     */
     @Test
-    void newExperimentFormNeedsSignInAndShowsErrorsNextToFields() throws Exception {
-        HttpResponse<String> form = get(http, "/experiments/new?preset=call-buffer-4k");
+    void newExperimentFormAsksForSignInWhenOpenedAndLeadsBackToItself() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+
+        HttpResponse<String> signedOut = get(browser, "/experiments/new?preset=call-buffer-4k");
+
+        assertThat(signedOut.statusCode()).isEqualTo(302);
+        assertThat(signedOut.headers().firstValue("Location").orElseThrow()).endsWith("/login");
+        HttpResponse<String> signedIn = signIn(browser);
+        String back = signedIn.headers().firstValue("Location").orElseThrow();
+        assertThat(back).contains("/experiments/new?preset=call-buffer-4k");
+        HttpResponse<String> form = browser.send(HttpRequest.newBuilder(URI.create(back.startsWith("http") ? back
+                : base() + back)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(form.statusCode()).isEqualTo(200);
         assertThat(form.body()).contains("sync-completion", "pooled-buffers", "recycled-call-objects",
                 "callBufferInitialBytes").containsPattern("value=\"call-buffer-4k\"[^>]*checked");
+    }
 
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    private HttpResponse<String> signIn(HttpClient browser) throws Exception {
         String csrf = csrf(get(browser, "/login").body());
         String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();
-        browser.send(post("/login", "username=admin&password=" + password + "&_csrf=" + csrf),
+        HttpResponse<String> signedIn = browser.send(post("/login", "username=admin&password="
+                + URLEncoder.encode(password, StandardCharsets.UTF_8) + "&_csrf=" + csrf),
                 HttpResponse.BodyHandlers.ofString());
+        assertThat(signedIn.statusCode()).as("signed in").isEqualTo(302);
+        return signedIn;
+    }
+
+    /** A visitor is offered a link that signs in and leads back, not buttons whose forms answer with sign-in. */
+    @Test
+    void aVisitorIsAskedToSignInToActOnAnExperimentAndComesBackToIt() throws Exception {
+        long id = stored("cancelled, for a visitor", List.of("-Xbatch"), ExperimentStatus.CANCELLED);
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+
+        String page = get(browser, "/experiments/" + id).body();
+
+        assertThat(page).contains("Sign in to resume or re-run", "href=\"/experiments/" + id + "/sign-in\"")
+                .doesNotContain("/experiments/" + id + "/resume", "/experiments/" + id + "/rerun");
+        assertThat(get(browser, "/experiments/" + id + "/sign-in").statusCode()).isEqualTo(302);
+        String back = signIn(browser).headers().firstValue("Location").orElseThrow();
+        assertThat(back).contains("/experiments/" + id + "/sign-in");
+        HttpResponse<String> landed = get(browser, "/experiments/" + id + "/sign-in");
+        assertThat(landed.statusCode()).isEqualTo(302);
+        assertThat(landed.headers().firstValue("Location").orElseThrow()).endsWith("/experiments/" + id);
+        assertThat(get(browser, "/experiments/" + id).body()).contains("/experiments/" + id + "/resume",
+                "/experiments/" + id + "/rerun").doesNotContain("Sign in to resume");
+    }
+
+    /**
+     * A stored plan whose JVM flag this server no longer allows: Resume and Re-run are shown disabled with the
+     * reason, and sent anyway they are refused on the experiment's page, where they answered a bare 400 page.
+     */
+    @Test
+    void resumeAndRerunThatWouldBeRefusedAreDisabledWithTheReasonAndRefusedOnThePage() throws Exception {
+        long id = stored("flags no longer allowed", List.of(ON_OUT_OF_MEMORY), ExperimentStatus.CANCELLED);
+        long experiments = jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single();
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
+
+        String page = get(browser, "/experiments/" + id).body();
+
+        assertThat(page).containsPattern("<button type=\"submit\"[^>]* disabled=\"disabled\">Resume</button>")
+                .containsPattern("<button type=\"submit\"[^>]* disabled=\"disabled\">Re-run with the")
+                .contains("Resume and re-run would be refused: withJvmArgs: ", "is not allowed");
+        for (String action : List.of("rerun", "resume")) {
+            HttpResponse<String> refused = browser.send(post("/experiments/" + id + "/" + action, "_csrf="
+                    + csrf(page)), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).as(action + ": " + refused.body()).isEqualTo(302);
+            assertThat(refused.headers().firstValue("Location").orElseThrow()).as(action)
+                    .endsWith("/experiments/" + id);
+            assertThat(get(browser, "/experiments/" + id).body()).as(action)
+                    .containsPattern("class=\"alert error\" role=\"alert\">withJvmArgs: [^<]*is not allowed");
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single()).isEqualTo(experiments);
+        assertThat(store.find(id).orElseThrow().status()).isEqualTo(ExperimentStatus.CANCELLED);
+    }
+
+    /** An engine experiment with these JVM flags on its 'with' side, for hosts no agent has, so it never runs. */
+    private long stored(String name, List<String> withFlags, ExperimentStatus status) {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
+                EngineVariant.of(Map.of(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);
+        return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan, PairedStopping.NONE,
+                HostLabels.parse("pool=no-such-host")), status, "admin", Instant.now());
+    }
+
+    @Test
+    void newExperimentFormShowsErrorsNextToFields() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
 
         String formCsrf = csrf(get(browser, "/experiments/new").body());
         HttpResponse<String> invalid = browser.send(post("/experiments/new", "name=too+few&preset=sync-completion"
