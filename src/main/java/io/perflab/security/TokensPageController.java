@@ -35,6 +35,9 @@ class TokensPageController {
             model.addAttribute("created", created);
         } catch (IllegalArgumentException e) {
             model.addAttribute("error", e.getMessage());
+            // shown again as typed, so that correcting the name does not turn an agent token into a user token
+            model.addAttribute("name", name);
+            model.addAttribute("role", role);
         }
         // rendered, not redirected: the secret must not travel in a URL or a flash attribute that outlives the page
         model.addAttribute("tokens", tokens.list());

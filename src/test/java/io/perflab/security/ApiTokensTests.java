@@ -223,6 +223,29 @@ class ApiTokensTests extends UploadServer {
         assertThat(post("/api/v1/uploads", secret.group(1), "application/json", UPLOAD).statusCode()).isEqualTo(401);
     }
 
+    /** A refused name came back empty with the role on 'user', so the next submit made a USER token. */
+    @Test
+    void settingsPageKeepsTheTypedNameAndChosenRoleWhenItRefusesThem() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signInAsAdmin(browser);
+        String page = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        browser.send(form("/settings/tokens", "name=bench+%22host%22&role=agent&_csrf=" + csrf(page)),
+                HttpResponse.BodyHandlers.ofString());
+
+        HttpResponse<String> refused = browser.send(form("/settings/tokens", "name=bench+%22host%22&role=agent"
+                + "&_csrf=" + csrf(page)), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.body()).contains("a token named &#39;bench &quot;host&quot;&#39; exists")
+                .contains("value=\"bench &quot;host&quot;\"")
+                .containsPattern("<option value=\"agent\" selected=\"selected\">")
+                .doesNotContainPattern("<option value=\"user\" selected");
+        HttpResponse<String> created = browser.send(form("/settings/tokens", "name=bench+2&role=agent&_csrf="
+                + csrf(page)), HttpResponse.BodyHandlers.ofString());
+        assertThat(created.body()).as("a token made: the form is blank again").contains("<code class=\"secret\">")
+                .doesNotContain("value=\"bench 2\"").containsPattern("<option value=\"user\" selected");
+    }
+
     @Test
     void settingsPageSaysSoWhenTheTokenToRevokeDoesNotExist() throws Exception {
         HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
