@@ -6,11 +6,11 @@ package io.perflab.experiment;
  * @param status only this status
  * @param nameContains only names containing this, case-insensitive
  * @param kind only this kind
- * @param benchmark only uploads of this benchmark
+ * @param benchmarkContains only uploads whose benchmark's name contains this, case-insensitive, as for names
  * @param oldestFirst sort by creation time ascending instead of newest first
  */
-public record ExperimentFilter(ExperimentStatus status, String nameContains, ExperimentKind kind, String benchmark,
-                               boolean oldestFirst) {
+public record ExperimentFilter(ExperimentStatus status, String nameContains, ExperimentKind kind,
+                               String benchmarkContains, boolean oldestFirst) {
 
     public static final ExperimentFilter ALL = new ExperimentFilter(null, null, null, null, false);
 

@@ -364,9 +364,10 @@ public class ExperimentRepository {
             sql.append(" AND kind = ?");
             params.add(filter.kind().name());
         }
-        if (filter.benchmark() != null && !filter.benchmark().isBlank()) {
-            sql.append(" AND benchmark = ?");
-            params.add(filter.benchmark());
+        String benchmarkContains = filter.benchmarkContains();
+        if (benchmarkContains != null && !benchmarkContains.isBlank()) {
+            sql.append(" AND benchmark_folded LIKE ? ESCAPE '\\'");
+            params.add(SqlPatterns.contains(SqlPatterns.caseFolded(benchmarkContains)));
         }
         String nameContains = filter.nameContains();
         if (nameContains != null && !nameContains.isBlank()) {

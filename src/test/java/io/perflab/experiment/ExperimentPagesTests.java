@@ -135,6 +135,22 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(none).contains("No experiments match").doesNotContain("/experiments/" + id + "\"");
     }
 
+    /** The benchmark box matched the exact name only, beside a Name box that matches any part in any case. */
+    @Test
+    void theBenchmarkFilterFindsAnyPartOfTheNameInAnyCaseAsTheNameFilterDoes() throws Exception {
+        HttpResponse<String> upload = post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"io.perflab.ListFilter.Ölfass\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
+        assertThat(upload.statusCode()).as(upload.body()).isEqualTo(201);
+        long id = read(upload.body()).get("experimentId").asLong();
+
+        for (String typed : List.of("io.perflab.ListFilter.Ölfass", "listfilter.ÖLFASS", "ölfass")) {
+            assertThat(get(http, "/experiments?benchmark=" + URLEncoder.encode(typed, StandardCharsets.UTF_8))
+                    .body()).as(typed).contains("/experiments/" + id + "\"");
+        }
+        assertThat(get(http, "/experiments?benchmark=ListFilter_%C3%96lfass").body()).as("_ is no wildcard")
+                .doesNotContain("/experiments/" + id + "\"").contains("No experiments match");
+    }
+
     @Test
     void unknownExperimentPageIs404Page() throws Exception {
         HttpResponse<String> page = get(http, "/experiments/987654");
