@@ -11,7 +11,6 @@ import jakarta.validation.Validator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
@@ -84,13 +83,15 @@ class ExperimentPagesController {
             @RequestParam(required = false) String name, @RequestParam(required = false) String benchmark,
             @RequestParam(defaultValue = "newest") String sort, @RequestParam(defaultValue = "0") int page,
             Model model) {
-        ExperimentStatus statusFilter = parse(status, ExperimentStatus.class);
-        ExperimentKind kindFilter = parse(kind, ExperimentKind.class);
-        ExperimentFilter filter = new ExperimentFilter(statusFilter, name, kindFilter, benchmark,
+        ExperimentListFilters filters = ExperimentListFilters.of(status, kind, name, benchmark,
                 "oldest".equals(sort));
+        ExperimentFilter filter = filters.filter();
         int current = Math.max(0, page);
-        long total = experiments.count(filter);
-        model.addAttribute("rows", rows(experiments.list(filter, current, PAGE_SIZE), true));
+        // a filter that names nothing lists nothing: every experiment, under a menu on "any", looked filtered
+        boolean listed = filters.unknown().isEmpty();
+        long total = listed ? experiments.count(filter) : 0;
+        model.addAttribute("rows", listed ? rows(experiments.list(filter, current, PAGE_SIZE), true) : List.of());
+        model.addAttribute("unknownFilters", filters.unknown());
         model.addAttribute("total", total);
         model.addAttribute("page", current);
         model.addAttribute("pages", Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE));
@@ -273,16 +274,5 @@ class ExperimentPagesController {
             redirect.addFlashAttribute("error", problem.getMessage());
         }
         return "redirect:/experiments/" + id;
-    }
-
-    private static <E extends Enum<E>> E parse(String value, Class<E> type) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 }

@@ -135,6 +135,37 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(none).contains("No experiments match").doesNotContain("/experiments/" + id + "\"");
     }
 
+    /** Past the last page the list said "No experiments match. Start one." beside "Page 6 of 1". */
+    @Test
+    void aPagePastTheLastSaysThereIsNoSuchPageWithALinkToTheFirst() throws Exception {
+        stored("past the last page, one", List.of(), ExperimentStatus.CANCELLED);
+        stored("past the last page, two", List.of(), ExperimentStatus.CANCELLED);
+
+        String list = get(http, "/experiments?name=PAST+the+last+page&page=5").body();
+
+        assertThat(list).containsPattern("There is no page\\s*<span>6</span>: the list has <span>1</span>.")
+                .containsPattern("<a href=\"/experiments\\?[^\"]*name=PAST%20the%20last%20page[^\"]*\"\\s*"
+                        + ">First page</a>")
+                .doesNotContain("No experiments match", "page=5\">First");
+    }
+
+    /** A status or kind no menu offers was dropped, and every experiment listed under the menus on "any". */
+    @Test
+    void aStatusOrKindThatNamesNothingIsSaidWithTheValuesThereAre() throws Exception {
+        long id = stored("status that names nothing", List.of(), ExperimentStatus.CANCELLED);
+
+        String status = get(http, "/experiments?status=done&name=names+nothing").body();
+        String kind = get(http, "/experiments?kind=benchmarks&name=names+nothing").body();
+
+        assertThat(status).contains("role=\"alert\">There is no status &#39;done&#39;: choose one of QUEUED, "
+                + "RUNNING, COMPLETED, FAILED, CANCELLED or INTERRUPTED, or any status.</p>")
+                .doesNotContain("/experiments/" + id + "\"", "No experiments match");
+        assertThat(kind).contains("role=\"alert\">There is no kind &#39;benchmarks&#39;: choose one of engine, "
+                + "command or upload, or any kind.</p>").doesNotContain("/experiments/" + id + "\"");
+        assertThat(get(http, "/experiments?status=Cancelled&name=names+nothing").body())
+                .contains("/experiments/" + id + "\"").doesNotContain("There is no status");
+    }
+
     /** The benchmark box matched the exact name only, beside a Name box that matches any part in any case. */
     @Test
     void theBenchmarkFilterFindsAnyPartOfTheNameInAnyCaseAsTheNameFilterDoes() throws Exception {
