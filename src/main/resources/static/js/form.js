@@ -1,19 +1,42 @@
 // New-experiment form: the smallest change of CPU per request that an experiment of the design and size entered
 // would detect, from the last comparable experiment of that design (the server computes each design's figures for
 // 2 … 200 runs or pairs, as its test sees them; beyond that they scale as 1/√n). The server shows the figures for
-// the form as first drawn without this script.
+// the form as first drawn without this script. They were chosen for the preset and windows per pair the form was
+// drawn with, so another preset, or a paired design's other windows per pair, hides them rather than quote them.
 (function () {
   'use strict';
   var data = document.getElementById('mde-hints');
   var hint = document.getElementById('mde-hint');
   var none = document.getElementById('mde-none');
+  var other = document.getElementById('mde-other-settings');
   var design = document.getElementById('design');
   var runs = document.getElementById('runsPerVariant');
   var pairs = document.getElementById('pairs');
-  if (!data || !hint || !none || !design || !runs || !pairs) {
+  var windows = document.getElementById('windowsPerPair');
+  var presets = document.querySelectorAll('input[name=preset]');
+  if (!data || !hint || !none || !other || !design || !runs || !pairs || !windows) {
     return;
   }
   var hints = JSON.parse(data.textContent || '{}');
+  var hintsPreset = data.getAttribute('data-preset') || '';
+  var hintsWindows = data.getAttribute('data-windows-per-pair') || '';
+
+  function presetChosen() {
+    var checked = document.querySelector('input[name=preset]:checked');
+    return checked ? checked.value : '';
+  }
+
+  // Whether the form now asks for other settings than the hints (or their absence) were found for.
+  function settingsChanged(h) {
+    if (presetChosen() !== hintsPreset) {
+      return true;
+    }
+    if (design.value === 'fresh') {
+      return false;
+    }
+    var wanted = hintsWindows !== '' ? hintsWindows : (h ? String(h.windowsPerPair) : '');
+    return wanted !== '' && windows.value.trim() !== wanted;
+  }
 
   function percent(value) {
     return '±' + value.toFixed(2) + '%';
@@ -29,9 +52,11 @@
 
   function update() {
     var h = hints[design.value];
-    hint.hidden = !h;
-    none.hidden = !!h;
-    if (!h) {
+    var changed = settingsChanged(h);
+    hint.hidden = !h || changed;
+    none.hidden = !!h || changed;
+    other.hidden = !changed;
+    if (!h || changed) {
       return;
     }
     var fresh = h.design === 'fresh';
@@ -46,7 +71,7 @@
     hint.querySelector('.mde-estimate').textContent = estimate === null ? 'that' : percent(estimate);
   }
 
-  [design, runs, pairs].forEach(function (field) {
+  [design, runs, pairs, windows].concat(Array.prototype.slice.call(presets)).forEach(function (field) {
     field.addEventListener('input', update);
     field.addEventListener('change', update);
   });

@@ -56,9 +56,13 @@ class MdeHints {
 
     /**
      * What the form shows: the hint of its design, if any, what the size entered would detect, and every design's
-     * hint as JSON for the form's script, which follows the design and size as they are changed.
+     * hint as JSON for the form's script, which follows the design and size as they are changed. The hints hold for
+     * {@code preset} and {@code windowsPerPair} only, so the script hides them when either is changed.
+     *
+     * @param preset the form's preset the hints were chosen for; "" for none
+     * @param windowsPerPair the form's windows per pair the paired hints were chosen for; null for any
      */
-    record ForForm(Hint hint, Double estimatePercent, String hintsJson) {
+    record ForForm(Hint hint, Double estimatePercent, String hintsJson, String preset, Integer windowsPerPair) {
     }
 
     private final ExperimentService experiments;
@@ -78,7 +82,8 @@ class MdeHints {
         Hint hint = hints.get(design);
         Integer size = ExperimentDesign.FRESH.label().equals(design) ? form.getRunsPerVariant() : form.getPairs();
         Double estimate = hint == null || size == null || size < 2 ? null : hint.at(size);
-        return new ForForm(hint, estimate, ScriptJson.write(json, hints));
+        String preset = form.getPreset() == null ? "" : form.getPreset();
+        return new ForForm(hint, estimate, ScriptJson.write(json, hints), preset, form.getWindowsPerPair());
     }
 
     /**

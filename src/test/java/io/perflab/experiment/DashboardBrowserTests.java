@@ -3,19 +3,27 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.HeadlessChromium;
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
 import io.perflab.upload.UploadServer;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
@@ -38,6 +46,9 @@ class DashboardBrowserTests extends UploadServer {
     Path profile;
 
     ChromeDriver browser;
+
+    @Autowired
+    ExperimentRepository store;
 
     @BeforeEach
     void startBrowser() throws IOException {
@@ -138,6 +149,63 @@ class DashboardBrowserTests extends UploadServer {
         double at24 = Double.parseDouble(hint.findElement(By.cssSelector(".mde-estimate")).getText()
                 .replaceAll("[±%]", ""));
         assertThat(at24).isPositive().isLessThan(Double.parseDouble(base.replaceAll("[±%]", "")) / 2);
+    }
+
+    /**
+     * The form's estimate was found for the preset and windows per pair the form was drawn with: another preset,
+     * or a paired design's other windows per pair, hides it and says so, where it went on quoting an experiment of
+     * other settings.
+     */
+    @Test
+    void theFormsEstimateGivesWayWhenThePresetOrWindowsPerPairItWasFoundForChange() throws IOException {
+        long id = storeCompletedFreshExperiment("pooled-buffers");
+        signIn();
+        browser.get(base() + "/experiments/new?preset=pooled-buffers");
+        Select design = new Select(browser.findElement(By.name("design")));
+        design.selectByValue("fresh");
+        WebElement hint = browser.findElement(By.id("mde-hint"));
+        WebElement none = browser.findElement(By.id("mde-none"));
+        WebElement otherSettings = browser.findElement(By.id("mde-other-settings"));
+        WebElement windows = browser.findElement(By.id("windowsPerPair"));
+        String windowsDrawnWith = windows.getAttribute("value");
+        assertThat(hint.isDisplayed()).isTrue();
+        assertThat(hint.findElement(By.cssSelector(".mde-link")).getText()).isEqualTo("#" + id);
+        assertThat(otherSettings.isDisplayed()).isFalse();
+
+        windows.clear();
+        windows.sendKeys("7");
+        assertThat(hint.isDisplayed()).as("the fresh design's estimate has no windows per pair").isTrue();
+        browser.findElement(By.cssSelector("input[name=preset][value=sync-completion]")).click();
+        assertThat(hint.isDisplayed()).as("another preset").isFalse();
+        assertThat(none.isDisplayed()).isFalse();
+        assertThat(otherSettings.isDisplayed()).isTrue();
+        browser.findElement(By.cssSelector("input[name=preset][value=pooled-buffers]")).click();
+        assertThat(hint.isDisplayed()).as("the preset drawn with again").isTrue();
+        assertThat(otherSettings.isDisplayed()).isFalse();
+
+        design.selectByValue("alternating");
+        assertThat(otherSettings.isDisplayed()).as("a paired design with other windows per pair").isTrue();
+        assertThat(none.isDisplayed()).isFalse();
+        windows.clear();
+        windows.sendKeys(windowsDrawnWith);
+        assertThat(otherSettings.isDisplayed()).as("the windows per pair drawn with again").isFalse();
+    }
+
+    /** A completed fresh engine experiment of {@code preset}, 8 + 8 runs of CPU per request, stored directly. */
+    private long storeCompletedFreshExperiment(String preset) {
+        Workload workload = Workload.DEFAULTS;
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), workload),
+                EngineVariant.of(Map.of("completion", "notification"), workload), 8);
+        long id = store.insert(new ExperimentSpec("stored for the form's estimate", null, ExperimentKind.ENGINE,
+                preset, plan), ExperimentStatus.RUNNING, "admin", Instant.now());
+        Random random = new Random(11);
+        for (int ordinal = 0; ordinal < 16; ordinal++) {
+            Map<String, Double> metrics = Map.of(MetricKeys.CPU_US_PER_REQ, 30 + random.nextGaussian() * 0.3);
+            store.saveRun(id, new TrialResult(ordinal % 2 == 0 ? "without" : "with", ordinal, TrialStatus.OK,
+                    Instant.now(), Instant.now(), 100L + ordinal, metrics, Map.of("host", "test-host"), null));
+        }
+        store.transition(id, ExperimentStatus.RUNNING, ExperimentStatus.COMPLETED, Instant.now(), null);
+        return id;
     }
 
     @Test

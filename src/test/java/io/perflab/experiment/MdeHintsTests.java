@@ -93,6 +93,9 @@ class MdeHintsTests {
         assertThat(shown.estimatePercent()).isCloseTo(found.get("alternating").at(13), within(1e-12))
                 .isLessThan(3.10);
         assertThat(shown.hintsJson()).contains("\"alternating\"", "\"fresh\"", "\"bySize\"");
+        // what the hints were found for, so that the form's script can tell when the form asks for other settings
+        assertThat(shown.preset()).isEqualTo("sync-completion");
+        assertThat(shown.windowsPerPair()).isEqualTo(form.getWindowsPerPair());
 
         form.setDesign("duet");
         assertThat(hints.forForm(form).hint()).isNull();
