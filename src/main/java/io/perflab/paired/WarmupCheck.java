@@ -3,6 +3,8 @@ package io.perflab.paired;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
 import io.perflab.stats.Holm;
+import io.perflab.stats.PairWindows;
+import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.WindowDrift;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +18,9 @@ import java.util.Optional;
  * change measured depends on where in its warmup each window fell — the change may lie in how fast a variant's code
  * reaches its steady state rather than in its steady cost. Judged per measured metric, the differences' p-values
  * Holm-adjusted across them (the metrics scaled to the host's speed restate the measured ones and are left out).
- * The one place that decides and says it, for the command line and the experiment page.
+ * The one place that decides and says it, for the command line, the experiment page and a calibration run; the
+ * family it adjusts across is the verdicts' own — the metrics the paired analysis compares — whichever metrics the
+ * caller lists, so that one metric gets one Holm p in every place.
  */
 public final class WarmupCheck {
 
@@ -47,8 +51,11 @@ public final class WarmupCheck {
     }
 
     /**
-     * The drift of each of {@code metrics} that {@code samples} measured in at least two windows per pair and that
-     * is not scaled to the host's speed, in the order given; metrics whose drift cannot be told are left out.
+     * The drift of each of {@code metrics} that {@code samples} measured in at least two windows per pair, that is
+     * not scaled to the host's speed and that the paired analysis can compare ({@link PairedAnalysis#analyze}), in
+     * the order given; metrics whose drift cannot be told are left out. A metric the analysis refuses (a window of
+     * 0, say) has no verdict and stays out of the Holm family, as it does of the verdicts' (a drift may still be
+     * told for it, and would make the others' p-values larger unseen).
      */
     public static Map<String, Judged> judge(PairedSamples samples, List<String> metrics, ComparisonOptions options) {
         Map<String, WindowDrift> drifts = new LinkedHashMap<>();
@@ -56,10 +63,11 @@ public final class WarmupCheck {
             return Map.of();
         }
         for (String metric : metrics) {
-            if (HostProbeCheck.isHostScaled(metric)) {
+            List<PairWindows> windows = samples.windows(metric);
+            if (HostProbeCheck.isHostScaled(metric) || !comparable(windows, options)) {
                 continue;
             }
-            Optional<WindowDrift> drift = WindowDrift.of(samples.windows(metric), options);
+            Optional<WindowDrift> drift = WindowDrift.of(windows, options);
             drift.ifPresent(d -> drifts.put(metric, d));
         }
         List<String> keys = new ArrayList<>(drifts.keySet());
@@ -69,6 +77,15 @@ public final class WarmupCheck {
             judged.put(keys.get(i), new Judged(drifts.get(keys.get(i)), adjusted[i]));
         }
         return judged;
+    }
+
+    private static boolean comparable(List<PairWindows> windows, ComparisonOptions options) {
+        try {
+            PairedAnalysis.analyze(windows, options);
+            return true;
+        } catch (IllegalArgumentException notCompared) {
+            return false;
+        }
     }
 
     /** The caveat a metric carries when its variants drifted differently; null when they did not. */

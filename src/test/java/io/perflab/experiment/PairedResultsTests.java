@@ -3,7 +3,9 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.perflab.paired.PairedSamples;
 import io.perflab.paired.SequentialStopping;
+import io.perflab.paired.WarmupCheck;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.stats.ComparisonOptions;
@@ -278,5 +280,34 @@ class PairedResultsTests {
                 .contains("Holm-adjusted p = ", "over 8 pairs", "warmupSeconds auto:40"));
         assertThat(apart.get(1).warnings()).as("context switches did not drift").noneMatch(w -> w.contains("warming"));
         assertThat(alike.get(0).warnings()).as("a drift both share cancels").noneMatch(w -> w.contains("warming"));
+    }
+
+    @Test
+    void theWarmupCheckAdjustsAcrossTheMetricsComparedAsTheCommandLineDoes() {
+        // garbage collections drifted apart too, but 'with' counted none in pair 2's window 1: no log ratio, so the
+        // metric is not compared and must not enlarge CPU's Holm p unseen, as the command line leaves it out
+        List<RunRecord> runs = new ArrayList<>();
+        for (RunRecord r : warming(0.03, 0)) {
+            boolean with = r.variant().equals("with");
+            double gc = with && r.pair().index() == 2 && r.pair().window() == 1 ? 0
+                    : 10 * (with ? 1 - 0.05 * r.pair().window() : 1) * (1 + 0.01 * (r.ordinal() * 7 % 5));
+            Map<String, Double> metrics = new java.util.HashMap<>(r.metrics());
+            metrics.put(MetricKeys.GC_COUNT, gc);
+            runs.add(new RunRecord(r.id(), r.variant(), r.ordinal(), r.status(), r.startedAt(), r.finishedAt(),
+                    r.pid(), r.environment(), r.error(), metrics, r.pair()));
+        }
+        List<String> compared = List.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
+        List<String> listed = List.of(MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ, MetricKeys.GC_COUNT);
+
+        List<MetricComparison> page = PairedResults.compare(runs, listed, Map.of());
+        Map<String, WarmupCheck.Judged> commandLine = WarmupCheck.judge(
+                PairedSamples.of(runs.stream().map(RunRecord::toTrialResult).toList()), compared,
+                ComparisonOptions.defaults());
+
+        assertThat(page.get(2).error()).contains("a log ratio needs positive values");
+        assertThat(page.get(0).paired().warmup().holmPValue()).as("CPU's warmup Holm p, as perflab compare's")
+                .isEqualTo(commandLine.get(MetricKeys.CPU_US_PER_REQ).adjustedP());
+        assertThat(page.get(1).paired().warmup().holmPValue())
+                .isEqualTo(commandLine.get(MetricKeys.CTX_SWITCHES_PER_REQ).adjustedP());
     }
 }
