@@ -169,10 +169,10 @@ final class PairedSummary {
                                      ComparisonOptions options) {
         StringBuilder s = new StringBuilder();
         analyses.forEach((metric, a) -> a.varianceComponents().ifPresent(vc -> {
-            String next = costs.flatMap(c -> NextRunPlan.of(vc, c, a.pairs(), windows, options))
+            String next = costs.flatMap(c -> NextRunPlan.of(a, c, windows, options))
                     .map(plan -> Format.nextRun(plan.next().windowsPerPair(), plan.next().pairs(),
                             plan.next().mdePercent(), windows, plan.thisDesignMdePercent(),
-                            plan.kaliberaJonesOptimum()))
+                            plan.kaliberaJonesOptimum(), plan.betweenClamped()))
                     .orElse("");
             s.append(String.format(Locale.ROOT, "%-32s %9s %9s   %s%n", metric, relativeSd(vc.between()),
                     relativeSd(vc.within()), next).stripTrailing()).append('\n');
@@ -184,8 +184,9 @@ final class PairedSummary {
                 + "between pairs and between the windows of a pair%s:%n%-32s %9s %9s   %s%n",
                 costs.map(c -> String.format(Locale.ROOT, "; and, a pair costing %.1f s before its windows and %.1f s "
                         + "per window, the windows per pair that in this run's time would detect the smallest change "
-                        + "(with power %s, if the spreads stay as measured), beside Kalibera–Jones's m* (∞ when the "
-                        + "pairs differ no more than their windows do)", c.pairSeconds(), c.windowSeconds(),
+                        + "(with power %s, if the spreads stay as measured, scaled so that this run's design detects "
+                        + "what its test does), beside Kalibera–Jones's m* (∞ when the pairs differ no more than their "
+                        + "windows do)", c.pairSeconds(), c.windowSeconds(),
                         RFormat.format(options.power(), 7).strip())).orElse(""),
                 "metric", "between", "within", costs.isPresent() ? "next: windows × pairs, MDE" : "").stripTrailing()
                 + "\n";

@@ -66,17 +66,20 @@ public final class Format {
     /**
      * The windows per pair for a next run as long as this one, with what it would detect, beside this run's design and
      * Kalibera and Jones's m*: {@code 6 × 5 pairs, ±3.21% (this run's 3 per pair: ±3.48%); m* = ∞}, or
-     * {@code 3 × 8 pairs, ±3.48%, as this run; m* = 5.94}.
+     * {@code 3 × 8 pairs, ±3.48%, as this run; m* = 5.94}; when the between-pairs variance was estimated below 0,
+     * it says so after m*.
      *
      * @param optimum m*, null or infinite when the pairs differ no more than their windows do
+     * @param betweenClamped whether the between-pairs variance was estimated below 0 and taken as 0
      */
     public static String nextRun(int windowsPerPair, long pairs, double mdePercent, int thisWindowsPerPair,
-                                 double thisMdePercent, Double optimum) {
+                                 double thisMdePercent, Double optimum, boolean betweenClamped) {
         String design = windowsPerPair + " × " + count(pairs, "pair", "pairs") + ", " + detectable(mdePercent);
         String beside = windowsPerPair == thisWindowsPerPair ? ", as this run"
                 : " (this run's " + thisWindowsPerPair + " per pair: " + detectable(thisMdePercent) + ")";
         String kj = optimum == null || Double.isInfinite(optimum) ? "∞" : Display.value(optimum).strip();
-        return design + beside + "; m* = " + kj;
+        return design + beside + "; m* = " + kj
+                + (betweenClamped ? " (the between-pairs variance was estimated below 0 and taken as 0)" : "");
     }
 
     /** Runs per variant, with thousands separators; beyond what power analysis searches, a bound. */

@@ -167,13 +167,16 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param pairs the pairs of that many windows that fit in this run's time
      * @param mdePercent the change that design detects with power 0.8
      * @param thisWindowsPerPair this run's windows of each variant per pair
-     * @param thisDesignMdePercent the same model's figure for this run's pairs and windows per pair
+     * @param thisDesignMdePercent the same model's figure for this run's pairs and windows per pair, which is the
+     *     MDE of this run's test (the model is scaled to it)
      * @param kaliberaJonesWindowsPerPair Kalibera and Jones's m*, which minimises the variance per second; null when
      *     it is infinite (the pairs differ no more than their windows do)
+     * @param betweenPairsClamped whether the between-pairs variance was estimated below 0 and taken as 0
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record NextRun(int windowsPerPair, long pairs, double mdePercent, int thisWindowsPerPair,
-                          double thisDesignMdePercent, Double kaliberaJonesWindowsPerPair) {
+                          double thisDesignMdePercent, Double kaliberaJonesWindowsPerPair,
+                          boolean betweenPairsClamped) {
     }
 
     /**

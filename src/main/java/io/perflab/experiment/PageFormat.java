@@ -54,7 +54,8 @@ public class PageFormat {
     /** The windows per pair for the next run ({@link Format#nextRun}); {@code —} when unknown. */
     public String nextRun(MetricComparison.NextRun n) {
         return n == null ? Format.MISSING : Format.nextRun(n.windowsPerPair(), n.pairs(), n.mdePercent(),
-                n.thisWindowsPerPair(), n.thisDesignMdePercent(), n.kaliberaJonesWindowsPerPair());
+                n.thisWindowsPerPair(), n.thisDesignMdePercent(), n.kaliberaJonesWindowsPerPair(),
+                n.betweenPairsClamped());
     }
 
     public String runs(Long n) {

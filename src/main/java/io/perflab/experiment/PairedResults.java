@@ -165,10 +165,11 @@ final class PairedResults {
         TTestResult d = a.difference();
         TTestResult welch = a.welchIgnoringPairing();
         Optional<VarianceComponents> vc = a.varianceComponents();
-        Optional<MetricComparison.NextRun> next = costs.flatMap(c -> vc.flatMap(v -> NextRunPlan.of(v, c, a.pairs(),
-                windowsPerPair, options))).map(plan -> new MetricComparison.NextRun(plan.next().windowsPerPair(),
-                plan.next().pairs(), plan.next().mdePercent(), windowsPerPair, plan.thisDesignMdePercent(),
-                Double.isInfinite(plan.kaliberaJonesOptimum()) ? null : plan.kaliberaJonesOptimum()));
+        Optional<MetricComparison.NextRun> next = costs.flatMap(c -> NextRunPlan.of(a, c, windowsPerPair, options))
+                .map(plan -> new MetricComparison.NextRun(plan.next().windowsPerPair(), plan.next().pairs(),
+                        plan.next().mdePercent(), windowsPerPair, plan.thisDesignMdePercent(),
+                        Double.isInfinite(plan.kaliberaJonesOptimum()) ? null : plan.kaliberaJonesOptimum(),
+                        plan.betweenClamped()));
         MetricComparison.PairedFigures figures = new MetricComparison.PairedFigures(a.pairs(), a.windows(),
                 a.pairLogRatios().stream().map(v -> 100 * Math.expm1(v)).toList(), finite(welch.pValue()),
                 finite(welch.ciLow()), finite(welch.ciHigh()),

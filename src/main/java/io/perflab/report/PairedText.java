@@ -72,7 +72,7 @@ final class PairedText {
             if (n != null) {
                 line.append("; in this run's time next: ").append(Format.nextRun(n.windowsPerPair(), n.pairs(),
                         n.mdePercent(), n.thisWindowsPerPair(), n.thisDesignMdePercent(),
-                        n.kaliberaJonesWindowsPerPair()));
+                        n.kaliberaJonesWindowsPerPair(), n.betweenPairsClamped()));
             }
             if (p.warmup() != null) {
                 MetricComparison.Warmup w = p.warmup();

@@ -194,7 +194,14 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
      * spread of the pairs' log ratios ({@link Power#paired}).
      */
     public Power power() {
-        return Power.paired(logRatio.stdErr() * Math.sqrt(pairs), pairs, options.alpha(), options.power(),
-                options.targetEffectPercent());
+        return Power.paired(pairLogRatioSd(), pairs, options.alpha(), options.power(), options.targetEffectPercent());
+    }
+
+    /**
+     * s, the standard deviation of the pairs' log ratios rᵢ, which the test's interval and {@link #power()} use:
+     * s²/K is the variance of their mean as this run measured it.
+     */
+    public double pairLogRatioSd() {
+        return logRatio.stdErr() * Math.sqrt(pairs);
     }
 }

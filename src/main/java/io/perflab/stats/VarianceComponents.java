@@ -189,6 +189,29 @@ public record VarianceComponents(double between, double within, double meanSquar
         return 100 * Math.expm1(factor * Math.sqrt(between / pairs + within / ((double) pairs * windowsPerPair)));
     }
 
+    /**
+     * These components times one factor f, chosen so that the mean of a pair of {@code windowsPerPair} windows has
+     * the variance {@code pairMeanVariance}: f = v/(σ²<sub>between</sub> + σ²<sub>within</sub>/m). They are the
+     * components of the log ratios scaled by √f — the same ratio σ²<sub>within</sub>/σ²<sub>between</sub>, so the
+     * same {@link #kaliberaJonesOptimum} and the same ranking of designs in {@link #nextRun}, with the level of the
+     * spread measured. The mean squares scale alike; degrees of freedom, n₀ and {@link #betweenClamped} stay.
+     *
+     * @return these components when they give a pair's mean no variance, or {@code pairMeanVariance} is not a
+     *     positive number
+     */
+    public VarianceComponents scaledTo(double pairMeanVariance, int windowsPerPair) {
+        if (windowsPerPair < 1) {
+            throw new IllegalArgumentException("a pair has at least 1 window, got " + windowsPerPair);
+        }
+        double modelled = between + within / windowsPerPair;
+        double factor = pairMeanVariance / modelled;
+        if (!(modelled > 0) || !(factor > 0) || Double.isInfinite(factor)) {
+            return this;
+        }
+        return new VarianceComponents(factor * between, factor * within, factor * meanSquareBetween,
+                factor * meanSquareWithin, dfBetween, dfWithin, n0, betweenClamped);
+    }
+
     /** ⌊budget/cost⌋, a run planned as K·cost counted as K pairs despite rounding in the division. */
     private static long pairsWithin(double budgetSeconds, double pairCost) {
         return (long) Math.floor(budgetSeconds / pairCost * (1 + 1e-12));

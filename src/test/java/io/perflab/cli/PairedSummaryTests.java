@@ -87,7 +87,10 @@ class PairedSummaryTests {
                 .orElseThrow();
         assertThat(line).as("no variance between these pairs: m* is infinite, yet 3 x 8 is the best of 6 min")
                 .matches("cpu_us_per_req\\s+0\\.00%\\s+\\d\\.\\d\\d%\\s+3 × 8 pairs, ±\\d\\.\\d\\d%, as this run; "
-                        + "m\\* = ∞");
+                        + "m\\* = ∞ \\(the between-pairs variance was estimated below 0 and taken as 0\\)");
+        String sensitivity = text.lines().filter(l -> l.matches("cpu_us_per_req\\s+±\\S+\\s+[\\d,]+")).findFirst()
+                .orElseThrow().split("\\s+")[1];
+        assertThat(line).as("this run's design detects what its test does").contains("pairs, " + sensitivity + ",");
     }
 
     @Test
