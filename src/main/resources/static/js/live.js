@@ -29,9 +29,11 @@
     if (last) {
       // The headline metrics, as the server lists them (MetricKeys.HEADLINE).
       var headline = (panel.getAttribute('data-headline') || '').split(' ');
-      // a stored pair (a remote agent posts pairs whole) carries no trial: it is told as the pair
+      // a stored pair (a remote agent posts pairs whole) carries no trial: it is told as the pair, by its index
+      // from 0 as the samples, the analysis and perflab ab's progress lines name it, with the pairs stored so far
       var what = data.ordinal === undefined && data.pair !== undefined
-        ? 'pair ' + (data.pair + 1) + (data.pairs !== undefined ? ' of ' + data.pairs : '')
+        ? 'pair ' + data.pair + (data.completedPairs !== undefined && data.pairs !== undefined
+          ? ' (' + data.completedPairs + ' of ' + data.pairs + ' stored)' : '')
         : 'run ' + data.ordinal + ' (' + data.variant + ')';
       // a failed trial measured nothing: its status and error, with no empty list of figures
       var shown = data.metrics ? figures(data.metrics, headline) : '';

@@ -96,6 +96,8 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param pairs the pairs analysed (the unit of replication)
      * @param windows the matched windows analysed, over all pairs
      * @param pairPercents each analysed pair's change, 100·(e<sup>r</sup> − 1), in run order
+     * @param pairIndexes the recorded index of each pair of {@code pairPercents}, from 0: a failed pair left out
+     *     leaves a gap
      * @param welchPValueIgnoringPairing Welch's two-sided p of the same pairs' window means as independent groups
      * @param welchCiLowIgnoringPairing Welch's interval of the difference, ignoring the pairing
      * @param betweenPairsSdPercent √σ²<sub>between</sub> as a percentage: how much the change varies from pair to
@@ -109,27 +111,32 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      *     its interval and the verdict, and the t-test that ignores the looks; null for any other metric
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
-                                Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
-                                Double betweenPairsSdPercent, Double withinPairSdPercent,
-                                NextRun nextRun, Warmup warmup, Sequential sequential) {
+    public record PairedFigures(int pairs, int windows, List<Double> pairPercents, List<Integer> pairIndexes,
+                                Double welchPValueIgnoringPairing, Double welchCiLowIgnoringPairing,
+                                Double welchCiHighIgnoringPairing, Double betweenPairsSdPercent,
+                                Double withinPairSdPercent, NextRun nextRun, Warmup warmup, Sequential sequential) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
+            pairIndexes = List.copyOf(pairIndexes);
+            if (pairIndexes.size() != pairPercents.size()) {
+                throw new IllegalArgumentException(pairPercents.size() + " pairs' changes but " + pairIndexes.size()
+                        + " pair indexes: each change needs its pair's index");
+            }
         }
 
         /** The figures of a metric the stopping rule did not look at. */
-        public PairedFigures(int pairs, int windows, List<Double> pairPercents, Double welchPValueIgnoringPairing,
-                             Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
-                             Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
-                             Warmup warmup) {
-            this(pairs, windows, pairPercents, welchPValueIgnoringPairing, welchCiLowIgnoringPairing,
+        public PairedFigures(int pairs, int windows, List<Double> pairPercents, List<Integer> pairIndexes,
+                             Double welchPValueIgnoringPairing, Double welchCiLowIgnoringPairing,
+                             Double welchCiHighIgnoringPairing, Double betweenPairsSdPercent,
+                             Double withinPairSdPercent, NextRun nextRun, Warmup warmup) {
+            this(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing, welchCiLowIgnoringPairing,
                     welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent, nextRun, warmup, null);
         }
 
         /** These figures with the last look of the stopping rule at their metric. */
         PairedFigures withSequential(Sequential value) {
-            return new PairedFigures(pairs, windows, pairPercents, welchPValueIgnoringPairing,
+            return new PairedFigures(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing,
                     welchCiLowIgnoringPairing, welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent,
                     nextRun, warmup, value);
         }

@@ -171,7 +171,8 @@ final class PairedResults {
                         Double.isInfinite(plan.kaliberaJonesOptimum()) ? null : plan.kaliberaJonesOptimum(),
                         plan.betweenClamped()));
         MetricComparison.PairedFigures figures = new MetricComparison.PairedFigures(a.pairs(), a.windows(),
-                a.pairLogRatios().stream().map(v -> 100 * Math.expm1(v)).toList(), finite(welch.pValue()),
+                a.pairLogRatios().stream().map(v -> 100 * Math.expm1(v)).toList(), a.pairIndexes(),
+                finite(welch.pValue()),
                 finite(welch.ciLow()), finite(welch.ciHigh()),
                 vc.map(v -> 100 * Math.sqrt(v.between())).orElse(null),
                 vc.map(v -> 100 * Math.sqrt(v.within())).orElse(null),

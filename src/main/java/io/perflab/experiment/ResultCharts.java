@@ -70,12 +70,16 @@ public final class ResultCharts {
                         : looked ? "t over the pairs; a target's repeated over the looks" : "t over the pairs");
     }
 
-    /** Each analysed pair's change of {@code c}'s metric in run order, with the mean change and its interval. */
+    /**
+     * Each analysed pair's change of {@code c}'s metric at its recorded index (from 0, as the samples and the
+     * command line name it), with the mean change and its interval.
+     */
     private static String pairedPlot(String id, MetricComparison c) {
         List<Double> percents = c.paired().pairPercents();
+        List<Integer> indexes = c.paired().pairIndexes();
         List<PairedPlot.Point> points = new ArrayList<>();
-        for (int pair = 0; pair < percents.size(); pair++) {
-            points.add(new PairedPlot.Point(pair, percents.get(pair)));
+        for (int i = 0; i < percents.size(); i++) {
+            points.add(new PairedPlot.Point(indexes.get(i), percents.get(i)));
         }
         return PairedPlot.draw(id, c.key(), points, c.change().percent(), c.change().ciLowPercent(),
                 c.change().ciHighPercent());

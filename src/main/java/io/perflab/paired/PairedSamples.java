@@ -85,10 +85,14 @@ public final class PairedSamples {
         return pairs.values().stream().mapToInt(Map::size).max().orElse(0);
     }
 
-    /** Each pair's windows of {@code metric}, in pair order; NaN where a window lacks the metric on one side. */
+    /**
+     * Each pair's windows of {@code metric}, in pair order, with its recorded index; NaN where a window lacks the
+     * metric on one side.
+     */
     public List<PairWindows> windows(String metric) {
         List<PairWindows> list = new ArrayList<>();
-        for (Map<Integer, Map<VariantName, Map<String, Double>>> pair : pairs.values()) {
+        for (Map.Entry<Integer, Map<Integer, Map<VariantName, Map<String, Double>>>> entry : pairs.entrySet()) {
+            Map<Integer, Map<VariantName, Map<String, Double>>> pair = entry.getValue();
             int length = ((TreeMap<Integer, ?>) pair).lastKey() + 1;
             double[] with = new double[length];
             double[] without = new double[length];
@@ -98,7 +102,7 @@ public final class PairedSamples {
                 with[window] = value(sides.get(VariantName.WITH), metric);
                 without[window] = value(sides.get(VariantName.WITHOUT), metric);
             });
-            list.add(PairWindows.of(with, without));
+            list.add(PairWindows.of(entry.getKey(), with, without));
         }
         return list;
     }

@@ -8,13 +8,21 @@ package io.perflab.stats;
  * <p>A window missing on one side — a failed or unrecorded window — is {@code NaN}, or lies beyond the end of the
  * shorter array; {@link PairedAnalysis} leaves such a window out on <em>both</em> sides, so that every figure of a
  * pair compares the same moments.
+ *
+ * <p>Pairs and windows are named by their index from 0, as an experiment records them (its file, its samples, the
+ * progress lines of {@code perflab ab}): a pair keeps its recorded index when a pair before it failed and was left
+ * out. A pair given without one is named by its place among the pairs analysed, from 0.
  */
 public final class PairWindows {
 
+    private static final int UNNUMBERED = -1;
+
+    private final int pair;
     private final double[] with;
     private final double[] without;
 
-    private PairWindows(double[] with, double[] without) {
+    private PairWindows(int pair, double[] with, double[] without) {
+        this.pair = pair;
         this.with = with.clone();
         this.without = without.clone();
     }
@@ -27,7 +35,22 @@ public final class PairWindows {
     public static PairWindows of(double[] with, double[] without) {
         check(with, "with");
         check(without, "without");
-        return new PairWindows(with, without);
+        return new PairWindows(UNNUMBERED, with, without);
+    }
+
+    /**
+     * The windows of pair {@code pair} (its recorded index, from 0), matched by index; {@code NaN} marks a missing
+     * window.
+     *
+     * @throws IllegalArgumentException for a negative index, a null array or an infinite value
+     */
+    public static PairWindows of(int pair, double[] with, double[] without) {
+        if (pair < 0) {
+            throw new IllegalArgumentException("a pair's index is 0 or more, got " + pair);
+        }
+        check(with, "with");
+        check(without, "without");
+        return new PairWindows(pair, with, without);
     }
 
     private static void check(double[] values, String side) {
@@ -36,10 +59,15 @@ public final class PairWindows {
         }
         for (int j = 0; j < values.length; j++) {
             if (Double.isInfinite(values[j])) {
-                throw new IllegalArgumentException("'" + side + "' window " + (j + 1) + " is " + values[j]
+                throw new IllegalArgumentException("'" + side + "' window " + j + " is " + values[j]
                         + ": only finite numbers (or NaN for a missing window) can be analysed");
             }
         }
+    }
+
+    /** The pair's recorded index, or {@code position}, its place among the pairs analysed, when it has none. */
+    int indexOr(int position) {
+        return pair == UNNUMBERED ? position : pair;
     }
 
     /** A copy of the {@code with} windows. */

@@ -12,7 +12,9 @@ import java.util.Optional;
  * <p>For window j of pair i measured on both sides, y<sub>ij</sub> = log(with<sub>ij</sub>/without<sub>ij</sub>),
  * computed as log1p((with − without)/without) so that ratios near 1 keep their digits. A window missing on one side
  * (see {@link PairWindows}) is left out on both; a pair with no window measured on both sides is left out whole;
- * each leaves a {@link StatWarning.Kind#MISSING_WINDOWS} warning.
+ * each leaves a {@link StatWarning.Kind#MISSING_WINDOWS} warning. Messages and warnings name a pair and a window
+ * by their index from 0 — the pair's recorded one ({@link PairWindows#of(int, double[], double[])}), which a failed
+ * pair left out before it does not shift.
  *
  * <ul>
  *   <li>Per pair, rᵢ = the mean of its y<sub>ij</sub>. The one-sample t interval over the K values rᵢ
@@ -39,6 +41,8 @@ import java.util.Optional;
  * @param pairs K, the pairs analysed
  * @param windows the matched windows analysed, Σ over the pairs
  * @param pairLogRatios rᵢ of the pairs analysed, in input order
+ * @param pairIndexes the index of each pair of {@code pairLogRatios}: its recorded one, else its place in the input,
+ *     from 0
  * @param logRatio the one-sample t-test of the rᵢ against 0 (its difference is r̄)
  * @param relativeChange 100·(e<sup>x</sup> − 1) of r̄ and of its interval
  * @param difference the paired t-test of the pairs' window means, in the metric's units; null when every pair's
@@ -53,12 +57,13 @@ import java.util.Optional;
  * @see <a href="https://doi.org/10.1145/2464157.2464160">T. Kalibera, R. Jones (2013), Rigorous benchmarking in
  *     reasonable time, ISMM 2013</a>
  */
-public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios, TTestResult logRatio,
-        RelativeChange relativeChange, TTestResult difference, TTestResult welchIgnoringPairing,
+public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios, List<Integer> pairIndexes,
+        TTestResult logRatio, RelativeChange relativeChange, TTestResult difference, TTestResult welchIgnoringPairing,
         Optional<VarianceComponents> varianceComponents, List<StatWarning> warnings, ComparisonOptions options) {
 
     public PairedAnalysis {
         pairLogRatios = List.copyOf(pairLogRatios);
+        pairIndexes = List.copyOf(pairIndexes);
         warnings = List.copyOf(warnings);
     }
 
@@ -75,6 +80,7 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
             throw new IllegalArgumentException("pairs and options must be given");
         }
         List<double[]> logRatios = new ArrayList<>();
+        List<Integer> indexes = new ArrayList<>();
         List<Double> withMeans = new ArrayList<>();
         List<Double> withoutMeans = new ArrayList<>();
         List<String> partial = new ArrayList<>();
@@ -84,8 +90,9 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
         for (int i = 0; i < pairs.size(); i++) {
             PairWindows p = pairs.get(i);
             if (p == null) {
-                throw new IllegalArgumentException("pair " + (i + 1) + " is missing");
+                throw new IllegalArgumentException("pair " + i + " of the list is missing");
             }
+            int index = p.indexOr(i);
             double[] w = p.withShared();
             double[] wo = p.withoutShared();
             int n = 0;
@@ -103,7 +110,7 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
                     continue;
                 }
                 if (!(w[j] > 0) || !(wo[j] > 0)) {
-                    throw new IllegalArgumentException("pair " + (i + 1) + ", window " + (j + 1) + ": '"
+                    throw new IllegalArgumentException("pair " + index + ", window " + j + ": '"
                             + (w[j] > 0 ? "without" : "with") + "' is " + (w[j] > 0 ? wo[j] : w[j])
                             + ": a log ratio needs positive values");
                 }
@@ -115,14 +122,15 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
             int missing = p.length() - n;
             dropped += missing;
             if (n == 0) {
-                empty.add(String.valueOf(i + 1));
+                empty.add(String.valueOf(index));
                 continue;
             }
             if (missing > 0) {
-                partial.add(String.valueOf(i + 1));
+                partial.add(String.valueOf(index));
             }
             total += n;
             logRatios.add(y);
+            indexes.add(index);
             withMeans.add(Sums.mean(a));
             withoutMeans.add(Sums.mean(b));
         }
@@ -184,8 +192,8 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
         for (double v : r) {
             ratios.add(v);
         }
-        return new PairedAnalysis(k, total, ratios, logRatio, RelativeChange.ofLogRatio(logRatio), difference, welch,
-                components, warnings, options);
+        return new PairedAnalysis(k, total, ratios, indexes, logRatio, RelativeChange.ofLogRatio(logRatio), difference,
+                welch, components, warnings, options);
     }
 
     /**

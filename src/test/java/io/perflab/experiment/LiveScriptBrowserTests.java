@@ -85,7 +85,7 @@ class LiveScriptBrowserTests {
                 + "pair: 1, status: 'OK', completedPairs: 2, pairs: 3, agentId: 7});");
 
         assertThat(text(".done")).isEqualTo("8");
-        assertThat(text(".last-trial-figures")).doesNotContain("undefined").isEqualTo("pair 2 of 3 OK");
+        assertThat(text(".last-trial-figures")).doesNotContain("undefined").isEqualTo("pair 1 (2 of 3 stored) OK");
     }
 
     @Test

@@ -40,8 +40,8 @@ class MdeHintsTests {
                 new MetricComparison.Change(null, null, null, 0.0, -1.0, 1.0),
                 new MetricComparison.Tests(null, null, 0.5, 0.5, null, null, null), "inconclusive", "", List.of(),
                 new MetricComparison.Sensitivity(mdePercent, 100L), null,
-                paired ? new MetricComparison.PairedFigures(n, 3 * n, List.of(), null, null, null, null, null,
-                        null, null) : null);
+                paired ? new MetricComparison.PairedFigures(n, 3 * n, List.of(), List.of(), null, null, null, null,
+                        null, null, null) : null);
     }
 
     @Test

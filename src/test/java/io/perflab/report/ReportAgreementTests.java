@@ -8,6 +8,7 @@ import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
 import io.perflab.experiment.PairedStopping;
 import io.perflab.experiment.SequentialLookRepository;
+import io.perflab.paired.PairedFixtures;
 import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
@@ -114,6 +115,65 @@ class ReportAgreementTests extends ReportTestSupport {
             rule.afterPair(stored);
         }
         return id;
+    }
+
+    /**
+     * A duet of five pairs of three windows whose pair 1 failed: CPU per call 3 % lower with the change; the change
+     * counted no garbage collection in pair 3's window 1, which leaves that metric without a log ratio.
+     */
+    private long duetWithAFailedPair() {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 5)
+                .withDesign(ExperimentDesign.DUET, 3);
+        long id = store.insert(new ExperimentSpec("duet with a failed pair", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        SplittableRandom random = new SplittableRandom(3);
+        for (int pair = 0; pair < 5; pair++) {
+            if (pair == 1) {
+                store.savePair(id, PairedFixtures.failedPair(1));
+                continue;
+            }
+            List<TrialResult> results = new ArrayList<>();
+            Instant start = ReportFixtures.T0.plusSeconds(20L * pair);
+            for (int window = 0; window < 3; window++) {
+                for (VariantName side : VariantName.values()) {
+                    boolean with = side == VariantName.WITH;
+                    Map<String, Double> metrics = new LinkedHashMap<>();
+                    metrics.put("cpu_us_per_req", 40 * (with ? 0.97 : 1) * (1 + (random.nextDouble() - 0.5) / 50));
+                    metrics.put("gc_count", with && pair == 3 && window == 1 ? 0.0 : 2 + random.nextDouble());
+                    // ordinals apart from the failed pair's (4 and 5)
+                    results.add(new TrialResult(side.label(), 100 + (pair * 10 + window) * 2 + side.ordinal(),
+                            TrialStatus.OK, start, start.plusSeconds(3), 100 + side.ordinal(), metrics, Map.of(),
+                            null, new PairPosition(pair, window, with ? "1" : "0", 1_000L * window, 0L, !with)));
+                }
+            }
+            store.savePair(id, new PairResult(pair, TrialStatus.OK, new PairPlacement("0", "1", VariantName.WITHOUT),
+                    results, start, start.plusSeconds(20), Duration.ofSeconds(14), Duration.ofSeconds(6), null));
+        }
+        return id;
+    }
+
+    @Test
+    void aPairIsNamedByItsRecordedIndexInEveryPlaceAfterAFailedPair() throws Exception {
+        long id = duetWithAFailedPair();
+        // from 0, as the experiment's samples and perflab ab's progress lines name them ("pair 3 window 1")
+        String zero = "pair 3, window 1: "; // 'with' is 0.0: a log ratio needs positive values
+
+        String page = get("/experiments/" + id, "text/html").body();
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+        for (String shown : List.of(page, html)) {
+            assertThat(shown).contains(zero);
+            assertThat(shown).as("the paired plot's points are pairs 0, 2, 3 and 4")
+                    .contains("<title>pair 0: ", "<title>pair 2: ", "<title>pair 3: ", "<title>pair 4: ")
+                    .doesNotContain("<title>pair 1: ");
+        }
+        for (String report : List.of("md", "txt")) {
+            assertThat(get("/api/v1/experiments/" + id + "/report." + report).body()).contains(zero);
+        }
+        JsonNode cpu = json.readTree(get("/api/v1/experiments/" + id, "application/json").body()).get("results")
+                .get(0);
+        assertThat(cpu.get("metric").asString()).isEqualTo("cpu_us_per_req");
+        assertThat(cpu.get("paired").get("pairIndexes").toString()).isEqualTo("[0,2,3,4]");
     }
 
     @Test

@@ -145,20 +145,21 @@ class PairedAnalysisTests {
 
     @Test
     void leavesOutWindowsMissingOnOneSideAndSaysSo() {
-        // paired_windows.txt, design missing_windows: a NaN in pair 2 (with) and pair 4 (without), pair 5 has 3
-        // 'with' windows against 5, pair 6 has 4 'without' windows against 5: 1 + 1 + 2 + 1 = 5 left out
+        // paired_windows.txt, design missing_windows: a NaN in the second pair (with) and the fourth (without), the
+        // fifth has 3 'with' windows against 5, the sixth 4 'without' windows against 5: 1 + 1 + 2 + 1 = 5 left
+        // out; pairs are named by their index from 0, here their place in the list
         PairedAnalysis a = PairedAnalysis.analyze(design("missing_windows").pairs(), OPTIONS);
         assertThat(a.windows()).isEqualTo(25);
         assertThat(a.warnings()).extracting(StatWarning::kind).containsExactly(StatWarning.Kind.MISSING_WINDOWS);
         assertThat(a.warnings().get(0).message()).isEqualTo(
-                "5 windows without a partner: left out windows measured on one side only (pairs 2, 4, 5, 6)");
+                "5 windows without a partner: left out windows measured on one side only (pairs 1, 3, 4, 5)");
 
         List<PairWindows> pairs = new ArrayList<>(design("balanced").pairs());
         pairs.add(PairWindows.of(new double[] {Double.NaN, 3}, new double[] {2}));
         PairedAnalysis b = PairedAnalysis.analyze(pairs, OPTIONS);
         assertThat(b.pairs()).isEqualTo(8);
         assertThat(b.warnings().get(0).message()).isEqualTo(
-                "2 windows without a partner: left out pair 9 with no window measured on both sides");
+                "2 windows without a partner: left out pair 8 with no window measured on both sides");
     }
 
     @Test
@@ -288,8 +289,8 @@ class PairedAnalysisTests {
         List<PairWindows> zero = List.of(PairWindows.of(new double[] {1, 2}, new double[] {1, 3}),
                 PairWindows.of(new double[] {1, 2}, new double[] {0, 3}));
         assertThatThrownBy(() -> PairedAnalysis.analyze(zero, OPTIONS))
-                .hasMessage("pair 2, window 1: 'without' is 0.0: a log ratio needs positive values");
+                .hasMessage("pair 1, window 0: 'without' is 0.0: a log ratio needs positive values");
         assertThatThrownBy(() -> PairWindows.of(new double[] {1, Double.POSITIVE_INFINITY}, new double[] {1, 2}))
-                .hasMessageContaining("'with' window 2 is Infinity");
+                .hasMessageContaining("'with' window 1 is Infinity");
     }
 }

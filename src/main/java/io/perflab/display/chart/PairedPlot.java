@@ -23,7 +23,7 @@ public final class PairedPlot {
     /**
      * One pair's change.
      *
-     * @param pair the pair's index in run order, from 0
+     * @param pair the pair's recorded index, from 0 (a failed pair left out leaves a gap)
      * @param percent 100·(e<sup>r</sup> − 1) of its mean log ratio r
      */
     public record Point(int pair, double percent) {
@@ -49,7 +49,7 @@ public final class PairedPlot {
         Scale x = new Scale(0, lastPair, frame.left() + 6, frame.right() - 6);
         Svg svg = Svg.chart(id, WIDTH, HEIGHT, metric + ": change per pair",
                 "Each pair's change of " + metric + " with against without (the mean of its windows' log ratios, as "
-                        + "a percentage) against the pair's place in run order, " + points.size() + " pairs"
+                        + "a percentage) against the pair's index in run order, from 0, " + points.size() + " pairs"
                         + (percent == null ? "" : "; the shaded band is the interval of the mean change "
                         + Format.percent(percent) + " " + Format.percentInterval(ciLowPercent, ciHighPercent))
                         + ". The dashed line is no change.");
