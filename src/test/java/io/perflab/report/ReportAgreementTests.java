@@ -232,6 +232,9 @@ class ReportAgreementTests extends ReportTestSupport {
             assertThat(shown).contains("<caption>Paired design: n counts pairs")
                     .doesNotContain("Welch two-sample t-test per metric", ">Welch t, df</dt>", ">runs for ±1 %</dt>",
                             "CI (Fieller)");
+            // the column shows Welch's interval of the difference in the metric's units and its p, no Δ
+            assertThat(shown).contains(">Welch, ignoring the pairing: 95% CI of with − without, p</th>")
+                    .doesNotContain("Δ [CI], p");
         }
         assertThat(section(html, "summary")).doesNotContain("100·(mean(with) / mean(without) − 1)")
                 .contains("100·(e<sup>mean</sup> − 1)");
