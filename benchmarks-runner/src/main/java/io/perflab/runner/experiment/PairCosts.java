@@ -12,8 +12,8 @@ import java.util.OptionalDouble;
  * What the pairs of a paired design cost in wall time, as Kalibera and Jones's optimal windows per pair needs it: a
  * pair costs c₁ before its first window (JVM start and warmup) and c₂ per window of each variant. Every window result
  * carries its pair's setup ({@value #SETUP}) and its share of the pair's measuring time ({@value #SHARE}: in a duet
- * half the window's wall time, each variant's window taking place at once; alternating, the whole slot), so that
- * the costs can be read back from stored results alone.
+ * half the window's wall time, each variant's window taking place at once; alternating, the whole slot; either way
+ * with the attempts measured again included), so that the costs can be read back from stored results alone.
  *
  * @param pairSeconds c₁, the mean setup of the pairs
  * @param windowSeconds c₂, the mean over the pairs of their measuring time per window of each variant

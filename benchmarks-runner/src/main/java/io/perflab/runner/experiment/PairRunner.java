@@ -145,6 +145,8 @@ final class PairRunner {
         private void duet() throws PairFailure {
             long tolerated = Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
             for (int window = 0; window < plan.windowsPerPair(); window++) {
+                // the window costs every attempt, retries included, as an alternating slot does (PairCosts' c₂)
+                long begun = nanoClock.getAsLong();
                 for (int attempt = 1; ; attempt++) {
                     channel.prepare(EnumSet.copyOf(order));
                     long commanded = nanoClock.getAsLong();
@@ -160,7 +162,7 @@ final class PairRunner {
                     if (Math.abs(skew) > tolerated && attempt <= WINDOW_RETRIES) {
                         continue;
                     }
-                    long share = (nanoClock.getAsLong() - commanded) / 2;
+                    long share = (nanoClock.getAsLong() - begun) / 2;
                     for (VariantName side : order) {
                         record(side, window, measured.get(side), side == VariantName.WITH ? skew : -skew, share,
                                 attempt);

@@ -57,6 +57,26 @@ class DuetDesignTests extends PairedDesignSupport {
     }
 
     @Test
+    void aRetriedDuetWindowCountsEveryAttemptInItsShareOfThePairsTime() {
+        assumeDuetPossible();
+        ExperimentPlan plan = plan(engine("ok"), engine("late-once"), 2, ExperimentDesign.DUET, 2);
+
+        PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
+
+        // each attempt takes at least the window's lead and its 0.3 s; a duet's result carries half of its window's
+        // time, as the alternating design's carries its whole slot, retries included (PairCosts reads c₂ from them)
+        double attempt = (PairRunner.WINDOW_LEAD.toMillis() + 300) / 1000.0;
+        for (TrialResult r : outcome.results()) {
+            int attempts = Integer.parseInt(r.environment().get("window_attempts"));
+            assertThat(Double.parseDouble(r.environment().get(PairCosts.SHARE)))
+                    .as("window %d, %d attempts", r.pair().window(), attempts)
+                    .isGreaterThanOrEqualTo(attempts * attempt / 2 - 0.001);
+        }
+        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 0)
+                .allMatch(r -> r.environment().get("window_attempts").equals("2"));
+    }
+
+    @Test
     void cpuHalvesSwapEveryPairAndTheFirstStartedJvmEverySecondPair() {
         assumeDuetPossible();
         ExperimentPlan plan = plan(engine("ok"), engine("ok"), 4, ExperimentDesign.DUET, 1);
