@@ -72,8 +72,8 @@ class DuetDesignTests extends PairedDesignSupport {
                     .as("window %d, %d attempts", r.pair().window(), attempts)
                     .isGreaterThanOrEqualTo(attempts * attempt / 2 - 0.001);
         }
-        assertThat(outcome.results()).filteredOn(r -> r.pair().window() == 0)
-                .allMatch(r -> r.environment().get("window_attempts").equals("2"));
+        assertThat(outcome.results()).as("the late window was measured again").filteredOn(r -> r.pair().window() == 0)
+                .allMatch(r -> Integer.parseInt(r.environment().get("window_attempts")) >= 2);
     }
 
     @Test
