@@ -1,6 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.agent.AgentClient;
+import java.io.Console;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -15,7 +16,10 @@ import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -61,8 +65,11 @@ final class ServerOptions {
     String user;
 
     @Option(names = "--password", paramLabel = "PASSWORD", defaultValue = "${env:PERFLAB_PASSWORD}",
-            description = "password of --user; default: $PERFLAB_PASSWORD")
+            description = "password of --user; default: $PERFLAB_PASSWORD, else asked for at the terminal")
     String password;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
 
     /** What the server answered: its status and body, whatever the status. */
     record Answer(int status, String body) {
@@ -93,13 +100,31 @@ final class ServerOptions {
         RestClient.Builder client = RestClient.builder().baseUrl(server).requestFactory(requests)
                 .defaultHeader(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE);
         if (user != null) {
-            String credentials = user + ":" + (password == null ? "" : password);
+            String credentials = user + ":" + password();
             client.defaultHeader(HttpHeaders.AUTHORIZATION, "Basic "
                     + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
         } else if (token != null && !token.isBlank()) {
             client.defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token.strip());
         }
         return client.build();
+    }
+
+    /**
+     * The password of {@code --user}: {@code --password} or {@code $PERFLAB_PASSWORD}, else read from the terminal
+     * without echo. With neither and no terminal (a CI job) it is a usage error: an empty password would be sent,
+     * refused, and counted as a failed sign-in against the account.
+     */
+    private String password() {
+        if (password != null) {
+            return password;
+        }
+        Console console = System.console();
+        char[] typed = console == null ? null : console.readPassword("Password of %s: ", user);
+        if (typed == null) {
+            throw new ParameterException(command.commandLine(), "--user " + user + " needs a password: give "
+                    + "--password or set PERFLAB_PASSWORD (there is no terminal to ask at)");
+        }
+        return new String(typed);
     }
 
     /**

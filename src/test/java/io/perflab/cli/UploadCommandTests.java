@@ -69,6 +69,19 @@ class UploadCommandTests {
     }
 
     @Test
+    void userWithoutPasswordOrTerminalIsAUsageErrorAndSendsNothing() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        // an empty password would be sent, refused, and counted as a failed sign-in against the account
+        Run run = run("token", "create", "bench", "--server", "http://localhost:" + port, "--user", "admin");
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("--user admin needs a password", "--password", "PERFLAB_PASSWORD")
+                .doesNotContain("cannot reach");
+    }
+
+    @Test
     void tableListsRegressionsBeyondTheThresholdOnly() {
         String response = """
                 {"experimentId": 7, "url": "http://perflab/experiments/7", "comparedWith": "variants",
