@@ -30,7 +30,13 @@ import java.util.concurrent.TimeUnit;
  * buffer loses samples, and the count of lost samples in the window says so ({@link SampleTally} places losses by their
  * time stamps). A buffer that cannot be read (its head and tail out of step, a record the kernel does not write, or a
  * loss without a time stamp, which may be the window's or not) makes the session's samples untrustworthy: draining
- * stops, and {@link Session#stop} says why ({@link UnreadableSamplesException}) instead of counting what was read.
+ * stops, and {@link Session#stop} says why ({@link UnreadableSamplesException}) instead of counting what was read. So
+ * does a buffer still full after a record of the window when sampling stops: the kernel may have dropped samples
+ * since, and says how many only in the next record it writes there, which it no longer does
+ * ({@link PerfRingBuffer#mayHoldUnreportedLoss}).
+ *
+ * <p>Over 300 lines: a session's background drains, the failures they record and its last drain share one lock and
+ * one state, kept in one class so that every way of losing samples is judged in one place.
  */
 public final class CpuSampler {
 
@@ -232,6 +238,7 @@ public final class CpuSampler {
             tally.countUntil(nanoTime);
             counting = true;
             drain("the last drain");
+            failOnUnreportedLoss(nanoTime);
             stopped = true;
             close();
             if (failure != null) {
@@ -267,6 +274,23 @@ public final class CpuSampler {
                 if (tally.unplacedLoss().isPresent()) {
                     fail("the ring buffer of CPU " + cpus.get(i) + " reported " + tally.unplacedLoss().get() + " in "
                             + when + ", which cannot be placed inside or outside the window");
+                    return;
+                }
+            }
+        }
+
+        /**
+         * A buffer that, when sampling stopped, may hold samples the kernel dropped and will never report, dropped
+         * after its last record: where that record is older than the window's end, they may be the window's, and the
+         * session fails.
+         */
+        private void failOnUnreportedLoss(long windowEndNanos) {
+            for (int i = 0; i < buffers.size(); i++) {
+                PerfRingBuffer buffer = buffers.get(i);
+                if (buffer.mayHoldUnreportedLoss() && buffer.lastTimeNanos() < windowEndNanos) {
+                    fail("the ring buffer of CPU " + cpus.get(i) + " was full when sampling stopped: the kernel may "
+                            + "have dropped samples of the window, and says how many only when it next writes there "
+                            + "(a buffer not emptied in time: a lower rate fills it more slowly)");
                     return;
                 }
             }

@@ -11,6 +11,12 @@ import java.nio.ByteOrder;
  * record it writes, and whose {@code data_tail} (1032) the reader advances to free the space it has read; then
  * the data pages ({@code data_offset} 1040, {@code data_size} 1048, Linux ≥ 4.1). Head and tail only grow; a
  * record's position is their value modulo the data size, so a record may wrap around the end.
+ *
+ * <p>The kernel writes a record only where it leaves a byte free ({@code CIRC_SPACE} in
+ * {@code kernel/events/ring_buffer.c}); it counts the records it refuses and writes their number, in a
+ * {@code PERF_RECORD_LOST}, just before the next record it writes, which needs room for both. Nothing else tells
+ * of them: the control page holds no count of lost records. A buffer that is never written to again (sampling
+ * stopped, or its CPU idle since) keeps such a loss to itself ({@link #mayHoldUnreportedLoss}).
  */
 final class PerfRingBuffer implements AutoCloseable {
 
@@ -18,6 +24,11 @@ final class PerfRingBuffer implements AutoCloseable {
     private static final int DATA_TAIL = 1032;
     private static final int DATA_OFFSET = 1040;
     private static final int DATA_SIZE = 1048;
+    /**
+     * The largest record a {@code cpu-clock} event writes with {@code sample_id_all}: a throttle or unthrottle
+     * record (header, time, id, stream id, then pid, tid and time).
+     */
+    static final int LARGEST_RECORD_BYTES = 48;
 
     private final Pointer base;
     /** Gives the mapping back. */
@@ -30,6 +41,10 @@ final class PerfRingBuffer implements AutoCloseable {
     private final DataArea data = this::readData;
     /** The time of the last time-stamped record drained, after which a loss record's samples were lost. */
     private long lastTimeNanos = SampleTally.NO_TIME;
+    /** {@code data_head} as the last drain read it: the kernel has written since where it moved. */
+    private long lastHead;
+    /** Whether the kernel may have refused records since the last one it wrote, and not yet said so. */
+    private boolean mayHoldUnreportedLoss;
     private boolean closed;
 
     private PerfRingBuffer(Pointer base, Runnable unmap, long dataOffset, long dataSize) {
@@ -84,11 +99,31 @@ final class PerfRingBuffer implements AutoCloseable {
         VarHandle.acquireFence();
         long tail = base.getLong(DATA_TAIL);
         int count = copy(data, dataSize, tail, head, scratch);
+        if (head != lastHead) {
+            // the tail stood still since the last drain and the head only grew: a record refused since then left
+            // at most its size free now, and a loss from before then came in a loss record ahead of those read now
+            mayHoldUnreportedLoss = dataSize - (head - tail) <= LARGEST_RECORD_BYTES;
+            lastHead = head;
+        }
         int taken = tally.add(records, count, horizonNanos, lastTimeNanos);
         lastTimeNanos = tally.lastTimeNanos();
         // done reading before the kernel may overwrite
         VarHandle.fullFence();
         base.setLong(DATA_TAIL, tail + taken);
+    }
+
+    /**
+     * Whether the kernel may have refused records it has not reported yet: when it last wrote, the buffer had no
+     * room left for its largest record ({@value #LARGEST_RECORD_BYTES} bytes). They were refused after the last
+     * record drained ({@link #lastTimeNanos()}); how many the kernel says only when it next writes here.
+     */
+    boolean mayHoldUnreportedLoss() {
+        return mayHoldUnreportedLoss;
+    }
+
+    /** The time of the last time-stamped record drained, or {@link SampleTally#NO_TIME} before the first. */
+    long lastTimeNanos() {
+        return lastTimeNanos;
     }
 
     private void readData(long offset, byte[] into, int at, int count) {

@@ -25,7 +25,8 @@ import java.util.Optional;
  * and that time: a loss that ended before the window or began after it is not the window's, and one that may
  * reach into it counts in full, as the window's samples may be among those lost. A loss record without a time
  * (a buffer opened without {@code sample_id_all}) cannot be placed: it is noted ({@link #unplacedLoss}) rather
- * than charged to the window or left out of it.
+ * than charged to the window or left out of it. A loss the kernel has not written yet is not in the records at all:
+ * the buffer tells of it ({@link PerfRingBuffer#mayHoldUnreportedLoss}).
  *
  * <p>Not thread-safe: its owner drains buffers into it from one thread at a time.
  */

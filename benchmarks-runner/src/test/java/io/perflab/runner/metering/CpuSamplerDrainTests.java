@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 class CpuSamplerDrainTests {
 
     private static final int TID = 7;
+    /** A drain interval no test outlasts: only the last drain, at stop, reads the buffer. */
+    private static final long NO_BACKGROUND_DRAIN = 3_600_000;
 
     @Test
     void countsTheSamplesOfTheWindowFromACraftedBuffer() {
@@ -80,5 +82,44 @@ class CpuSamplerDrainTests {
                 .hasMessage("the cpu-clock samples cannot be trusted: the ring buffer of CPU 2 reported a loss of 12 "
                         + "samples without a time stamp in the last drain, which cannot be placed inside or outside "
                         + "the window");
+    }
+
+    /**
+     * The kernel says how many samples a full buffer made it drop only in the next record it writes there, and once
+     * sampling stops it writes none: a window whose buffer was full at the last drain looked complete. 42 samples
+     * of 24 bytes leave 16 of its 1,024 bytes free, too few for another.
+     */
+    @Test
+    void aBufferStillFullWhenSamplingStopsFailsTheWindowsSamples() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+        CpuSampler.Session session = new CpuSampler(4999).start(SampleFilter.thread(TID), List.of(1),
+                List.of(ring.buffer), NO_BACKGROUND_DRAIN);
+        session.countFrom(10);
+        for (int i = 0; i < 42; i++) {
+            ring.write(CraftedRingBuffer.userSample(TID, 11 + i));
+        }
+
+        assertThatThrownBy(() -> session.stop(100)).isInstanceOf(UnreadableSamplesException.class)
+                .hasMessage("the cpu-clock samples cannot be trusted: the ring buffer of CPU 1 was full when sampling "
+                        + "stopped: the kernel may have dropped samples of the window, and says how many only when it "
+                        + "next writes there (a buffer not emptied in time: a lower rate fills it more slowly)");
+    }
+
+    /** Samples dropped after a record later than the window's end are not the window's, as a loss record's are not. */
+    @Test
+    void aBufferThatFilledAfterTheWindowEndedDoesNotFailIt() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+        CpuSampler.Session session = new CpuSampler(4999).start(SampleFilter.thread(TID), List.of(1),
+                List.of(ring.buffer), NO_BACKGROUND_DRAIN);
+        session.countFrom(10);
+        ring.write(CraftedRingBuffer.userSample(TID, 15));
+        for (int i = 0; i < 41; i++) {
+            ring.write(CraftedRingBuffer.userSample(TID, 21 + i));
+        }
+
+        CpuSampler.Counts counts = session.stop(20);
+
+        assertThat(counts.user()).isEqualTo(1);
+        assertThat(counts.lost()).isZero();
     }
 }

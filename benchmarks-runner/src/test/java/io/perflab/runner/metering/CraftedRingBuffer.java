@@ -60,6 +60,13 @@ final class CraftedRingBuffer {
         return record(SampleTally.RECORD_SAMPLE, 2, 24, tid, time);
     }
 
+    /** A {@code PERF_RECORD_LOST} of {@code count} records, time-stamped {@code time} ({@code sample_id_all}). */
+    static byte[] lost(long count, long time) {
+        return java.nio.ByteBuffer.allocate(40).order(ByteOrder.nativeOrder()).putInt(SampleTally.RECORD_LOST)
+                .putShort((short) 0).putShort((short) 40).putLong(0).putLong(count).putInt(0).putInt(0).putLong(time)
+                .array();
+    }
+
     /** A record whose header says {@code size} bytes, with a thread id and time as a sample's. */
     static byte[] record(int type, int misc, int size, int tid, long time) {
         return java.nio.ByteBuffer.allocate(24).order(ByteOrder.nativeOrder()).putInt(type).putShort((short) misc)

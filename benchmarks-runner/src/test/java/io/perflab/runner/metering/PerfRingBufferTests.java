@@ -70,4 +70,37 @@ class PerfRingBufferTests {
         assertThat(tally.user()).isEqualTo(1);
         assertThat(tally.lost()).as("lost after the window's last sample").isZero();
     }
+
+    /**
+     * The kernel refuses a record that would leave no byte free, and says how many it refused only in a loss record
+     * ahead of the next record it writes. Until it writes again, a buffer too full for the largest record
+     * (48 bytes) may hold a loss it has not reported, even after a drain emptied it.
+     */
+    @Test
+    void aBufferTooFullForTheLargestRecordMayHoldALossUntilTheKernelWritesAgain() {
+        CraftedRingBuffer ring = new CraftedRingBuffer();
+        SampleTally tally = new SampleTally(SampleFilter.thread(7));
+        tally.countFrom(0);
+        for (int i = 0; i < 40; i++) {
+            ring.write(CraftedRingBuffer.userSample(7, i)); // 960 of 1,024 bytes: 64 free
+        }
+        ring.buffer.drainInto(tally, Long.MAX_VALUE);
+        assertThat(ring.buffer.mayHoldUnreportedLoss()).as("room for any record").isFalse();
+
+        for (int i = 0; i < 41; i++) {
+            ring.write(CraftedRingBuffer.userSample(7, 100 + i)); // 984 bytes: 40 free
+        }
+        ring.buffer.drainInto(tally, Long.MAX_VALUE);
+        assertThat(ring.buffer.mayHoldUnreportedLoss()).as("no room for a throttle record").isTrue();
+        assertThat(ring.buffer.lastTimeNanos()).isEqualTo(140);
+        ring.buffer.drainInto(tally, Long.MAX_VALUE);
+        assertThat(ring.buffer.mayHoldUnreportedLoss()).as("emptied, and nothing written since").isTrue();
+
+        ring.write(CraftedRingBuffer.lost(13, 200));
+        ring.write(CraftedRingBuffer.userSample(7, 200));
+        ring.buffer.drainInto(tally, Long.MAX_VALUE);
+        assertThat(ring.buffer.mayHoldUnreportedLoss()).as("written again: the loss came first").isFalse();
+        assertThat(tally.lost()).isEqualTo(13);
+        assertThat(tally.user()).isEqualTo(82);
+    }
 }
