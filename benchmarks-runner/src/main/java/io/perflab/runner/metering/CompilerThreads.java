@@ -56,7 +56,7 @@ public final class CompilerThreads {
      * ({@link WorkloadFilter}).
      */
     static SampleFilter workloadFilter() {
-        return new WorkloadFilter(ProcessHandle.current().pid(), TASKS);
+        return new WorkloadFilter(ProcessHandle.current().pid(), TASKS, WorkloadFilter.compilerThreadsComeAndGo());
     }
 
     /**

@@ -244,7 +244,8 @@ public final class CpuSampler {
             if (failure != null) {
                 throw new UnreadableSamplesException("the cpu-clock samples cannot be trusted: " + failure);
             }
-            return new Counts(tally.user(), tally.kernel(), tally.other(), tally.lost(), tally.throttled(), rateHz);
+            return new Counts(tally.user(), tally.kernel(), tally.other(), tally.unnamed(), tally.lost(),
+                    tally.throttled(), rateHz);
         }
 
         /**
@@ -315,10 +316,12 @@ public final class CpuSampler {
      * @param user samples of the selected threads in user mode
      * @param kernel samples of the selected threads in kernel mode
      * @param other samples of the selected threads in hypervisor or guest mode
+     * @param unnamed samples, in any mode, of threads the filter could not tell selected or not
+     *     ({@link SampleFilter#unknown}), in no other count
      * @param lost samples of any thread lost to a full buffer in the window, or across one of its ends
      * @param throttled times the kernel throttled sampling
      * @param rateHz the rate asked for
      */
-    public record Counts(long user, long kernel, long other, long lost, long throttled, int rateHz) {
+    public record Counts(long user, long kernel, long other, long unnamed, long lost, long throttled, int rateHz) {
     }
 }

@@ -18,10 +18,13 @@ import java.util.Locale;
  * @param kernelSamples samples of the measured threads in kernel mode (0 for a tick split)
  * @param rateHz samples per second of each CPU (0 for a tick split)
  * @param lostSamples samples the kernel dropped for want of buffer space, of any thread
+ * @param unnamedSamples samples of the process's threads that ended before they could be named, which may have been
+ *     the JIT's compiler threads or the workload's: left out of the split, which is the named threads' (0 for a tick
+ *     split)
  * @param reason for a tick split, why it is not sampled; null for a sampled split
  */
 public record CpuSplit(Source source, long userSamples, long kernelSamples, int rateHz, long lostSamples,
-                       String reason) {
+                       long unnamedSamples, String reason) {
 
     /** Where a split comes from. */
     public enum Source {
@@ -35,20 +38,31 @@ public record CpuSplit(Source source, long userSamples, long kernelSamples, int 
 
     /** {@code getrusage}'s split, for {@code reason}. */
     public static CpuSplit tick(String reason) {
-        return new CpuSplit(Source.TICK, 0, 0, 0, 0, reason);
+        return new CpuSplit(Source.TICK, 0, 0, 0, 0, 0, reason);
     }
 
     /** The split of {@code counts}; the tick split, saying so, when no sample landed in the measured threads. */
     public static CpuSplit sampled(CpuSampler.Counts counts) {
         if (counts.user() + counts.kernel() == 0) {
-            return tick("no cpu-clock sample of the measured threads in user or kernel mode in the window");
+            return tick("no cpu-clock sample of the measured threads in user or kernel mode in the window"
+                    + (counts.unnamed() > 0 ? "; " + counts.unnamed() + " samples were of threads that ended before "
+                    + "they could be named, which may have been the JIT's compiler threads" : ""));
         }
-        return new CpuSplit(Source.SAMPLED, counts.user(), counts.kernel(), counts.rateHz(), counts.lost(), null);
+        return new CpuSplit(Source.SAMPLED, counts.user(), counts.kernel(), counts.rateHz(), counts.lost(),
+                counts.unnamed(), null);
     }
 
     /** User plus kernel samples. */
     public long samples() {
         return userSamples + kernelSamples;
+    }
+
+    /**
+     * The share of the window's samples of this process that are of threads that ended before they could be named
+     * ({@link #unnamedSamples}), 0 to 1: the part of its CPU time the split could not judge.
+     */
+    public double unnamedShare() {
+        return unnamedSamples == 0 ? 0 : (double) unnamedSamples / (samples() + unnamedSamples);
     }
 
     /**

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Counts the {@code cpu-clock} samples of a perf ring buffer by the mode they interrupted, for the threads a
- * {@link SampleFilter} selects and the time stamps inside a window.
+ * {@link SampleFilter} selects and the time stamps inside a window; apart, those of threads it cannot tell.
  *
  * <p>Records as the kernel writes them for {@code sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME} with
  * {@code sample_id_all}, each starting with {@code struct perf_event_header} ({@code u32 type, u16 misc,
@@ -49,6 +49,7 @@ final class SampleTally {
     private long user;
     private long kernel;
     private long other;
+    private long unnamed;
     private long lost;
     private long throttled;
     /** The first record the kernel does not write, described; null while there is none. */
@@ -114,12 +115,8 @@ final class SampleTally {
                 break;
             }
             if (type == RECORD_SAMPLE && time != NO_TIME) {
-                if (time >= fromNanos && time <= toNanos && filter.counts(b.getInt(start + 8), b.getInt(start + 12))) {
-                    switch (misc & CPUMODE_MASK) {
-                        case MISC_USER -> user++;
-                        case MISC_KERNEL -> kernel++;
-                        default -> other++;
-                    }
+                if (time >= fromNanos && time <= toNanos) {
+                    countSample(misc, b.getInt(start + 8), b.getInt(start + 12));
                 }
             } else if ((type == RECORD_LOST && size >= HEADER_BYTES + 16)
                     || (type == RECORD_LOST_SAMPLES && size >= HEADER_BYTES + 8)) {
@@ -140,6 +137,19 @@ final class SampleTally {
             start += size;
         }
         return start;
+    }
+
+    /** Counts a sample of the window by its mode, or as unnamed where the filter cannot tell its thread. */
+    private void countSample(int misc, int pid, int tid) {
+        if (filter.counts(pid, tid)) {
+            switch (misc & CPUMODE_MASK) {
+                case MISC_USER -> user++;
+                case MISC_KERNEL -> kernel++;
+                default -> other++;
+            }
+        } else if (filter.unknown(pid, tid)) {
+            unnamed++;
+        }
     }
 
     /**
@@ -172,6 +182,14 @@ final class SampleTally {
     /** Samples in hypervisor or guest mode. */
     long other() {
         return other;
+    }
+
+    /**
+     * Samples, in any mode, of threads the filter could not tell selected or not ({@link SampleFilter#unknown}): in
+     * no other count.
+     */
+    long unnamed() {
+        return unnamed;
     }
 
     /** Samples the kernel could not write because the buffer was full, of any thread. */

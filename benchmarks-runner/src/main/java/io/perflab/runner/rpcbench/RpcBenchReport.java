@@ -99,9 +99,12 @@ public final class RpcBenchReport {
                 : "";
         if (split.source() == CpuSplit.Source.SAMPLED) {
             return String.format(Locale.ROOT, "sampled with cpu-clock at %d Hz on each CPU (cpu_split_source=sampled): "
-                    + "%d samples, %.1f %% in user mode%s%s (getrusage's tick split: user %sus, sys %sus)",
+                    + "%d samples, %.1f %% in user mode%s%s%s (getrusage's tick split: user %sus, sys %sus)",
                     split.rateHz(), split.samples(), 100.0 * split.userSamples() / split.samples(), error,
                     split.lostSamples() > 0 ? "; " + split.lostSamples() + " samples lost" : "",
+                    split.unnamedSamples() > 0 ? "; " + split.unnamedSamples() + " samples ("
+                            + env.get(RpcBenchResult.CPU_SPLIT_UNNAMED_PERCENT) + " %) of threads that ended before "
+                            + "they could be named, left out" : "",
                     env.get(RpcBenchResult.TICK_USER_CPU_US_PER_REQ), env.get(RpcBenchResult.TICK_SYS_CPU_US_PER_REQ));
         }
         String kernelSplit = error.isEmpty()

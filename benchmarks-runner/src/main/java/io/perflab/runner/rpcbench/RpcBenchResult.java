@@ -86,6 +86,13 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     public static final String CPU_SPLIT_RATE_HZ = "cpu_split_rate_hz";
     /** Environment key: samples of any thread the kernel dropped for want of buffer space (absent when none). */
     public static final String CPU_SPLIT_LOST_SAMPLES = "cpu_split_lost_samples";
+    /**
+     * Environment key: samples of this process's threads that ended before they could be named, left out of the
+     * split as they may have been the JIT's compiler threads (absent when none).
+     */
+    public static final String CPU_SPLIT_UNNAMED_SAMPLES = "cpu_split_unnamed_samples";
+    /** Environment key: those samples' share, in percent, of the window's samples of this process. */
+    public static final String CPU_SPLIT_UNNAMED_PERCENT = "cpu_split_unnamed_percent";
     /** Environment key, under a sampled split: user CPU per request as {@code getrusage} splits it, µs. */
     public static final String TICK_USER_CPU_US_PER_REQ = "tick_user_cpu_us_per_req";
     /** As {@link #TICK_USER_CPU_US_PER_REQ}, for system CPU. */
@@ -205,6 +212,10 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
             env.put(CPU_SPLIT_USER_SAMPLES, Long.toString(split.userSamples()));
             if (split.lostSamples() > 0) {
                 env.put(CPU_SPLIT_LOST_SAMPLES, Long.toString(split.lostSamples()));
+            }
+            if (split.unnamedSamples() > 0) {
+                env.put(CPU_SPLIT_UNNAMED_SAMPLES, Long.toString(split.unnamedSamples()));
+                env.put(CPU_SPLIT_UNNAMED_PERCENT, String.format(Locale.ROOT, "%.2f", 100 * split.unnamedShare()));
             }
             env.put(TICK_USER_CPU_US_PER_REQ, perRequest(tick.userMicros()));
             env.put(TICK_SYS_CPU_US_PER_REQ, perRequest(tick.systemMicros()));

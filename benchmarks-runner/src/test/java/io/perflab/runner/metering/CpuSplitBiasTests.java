@@ -35,7 +35,7 @@ class CpuSplitBiasTests {
     @Test
     void tableShowsExpectedSampledAndTickSharesWithTheirErrors() {
         CpuSplitBias.Measurement getppid = new CpuSplitBias.Measurement("getppid", 1_000_000, 340_000_000,
-                new ResourceUsage(238_000, 102_000, 0, 0), new CpuSampler.Counts(1_190, 510, 0, 0, 0, 4999), 0.64);
+                new ResourceUsage(238_000, 102_000, 0, 0), new CpuSampler.Counts(1_190, 510, 0, 0, 0, 0, 4999), 0.64);
 
         String table = CpuSplitBias.table(List.of(getppid), 250);
 

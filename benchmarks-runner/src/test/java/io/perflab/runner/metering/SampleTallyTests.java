@@ -139,6 +139,37 @@ class SampleTallyTests {
         assertThat(tally.unplacedLoss()).contains("a loss of 12 samples without a time stamp");
     }
 
+    /**
+     * Samples of a thread the filter cannot tell (one that ended before it could be named) are counted apart, in the
+     * window only, and in no mode's count.
+     */
+    @Test
+    void samplesOfThreadsTheFilterCannotTellAreCountedApart() {
+        SampleFilter filter = new SampleFilter() {
+            @Override
+            public boolean counts(int pid, int tid) {
+                return pid == 1 && tid == 7;
+            }
+
+            @Override
+            public boolean unknown(int pid, int tid) {
+                return pid == 1 && tid == 8;
+            }
+        };
+        SampleTally tally = new SampleTally(filter);
+        tally.countFrom(1_000);
+        tally.countUntil(2_000);
+        ByteBuffer records = records(sample(USER, 1, 7, 1_100), sample(USER, 1, 8, 1_200),
+                sample(KERNEL, 1, 8, 1_300), sample(USER, 1, 9, 1_400), sample(USER, 1, 8, 999),
+                sample(USER, 1, 8, 2_001));
+
+        tally.add(records, records.limit());
+
+        assertThat(tally.user()).isEqualTo(1);
+        assertThat(tally.kernel()).isZero();
+        assertThat(tally.unnamed()).isEqualTo(2);
+    }
+
     /** A record of size 0 would be read again at every drain, and the buffer behind it never emptied. */
     @Test
     void aMalformedRecordGivesTheRestOfTheBatchBack() {

@@ -67,8 +67,8 @@ class RpcBenchReportTests {
     void sampledSplitDividesTheExactTotalAndCarriesItsBinomialError() {
         // 40,000 samples, 25 % in user mode: user ± sqrt(0.75 / (0.25 × 40,000)) = ±0.866 %, sys ±0.289 %
         RpcBenchResult tickSplit = seedResult();
-        KernelWindow kernel = new KernelWindow(new CpuSplit(CpuSplit.Source.SAMPLED, 10_000, 30_000, 4999, 0, null),
-                OptionalLong.of(6_986_430), null);
+        KernelWindow kernel = new KernelWindow(new CpuSplit(CpuSplit.Source.SAMPLED, 10_000, 30_000, 4999, 0, 0,
+                null), OptionalLong.of(6_986_430), null);
         RpcBenchResult result = withKernel(tickSplit, kernel);
         CpuTimeAccounting tick = new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250);
 
@@ -90,6 +90,24 @@ class RpcBenchReportTests {
                 + "with cpu-clock at 4999 Hz on each CPU (cpu_split_source=sampled): 40000 samples, 25.0 % in user "
                 + "mode: ±0.87 % on user CPU and ±0.29 % on system CPU in this window from sampling alone; their sum "
                 + "is exact (getrusage's tick split: user 31.7217us, sys 51.3626us)\n");
+    }
+
+    /** The window's evidence shows how much of its samples the split could not judge, and says they were left out. */
+    @Test
+    void samplesOfThreadsThatCouldNotBeNamedAreShownBesideTheSplit() {
+        // 1,000 of 41,000 samples of the process: 2.44 %
+        KernelWindow kernel = new KernelWindow(new CpuSplit(CpuSplit.Source.SAMPLED, 10_000, 30_000, 4999, 0, 1_000,
+                null), OptionalLong.empty(), "not counted");
+        RpcBenchResult result = withKernel(seedResult(), kernel);
+        CpuTimeAccounting tick = new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250);
+
+        assertThat(result.environment(tick)).containsEntry(RpcBenchResult.CPU_SPLIT_UNNAMED_SAMPLES, "1000")
+                .containsEntry(RpcBenchResult.CPU_SPLIT_UNNAMED_PERCENT, "2.44")
+                .containsEntry(RpcBenchResult.CPU_SPLIT_SAMPLES, "40000");
+        assertThat(RpcBenchReport.format(result, tick)).contains("from sampling alone; their sum is exact; 1000 "
+                + "samples (2.44 %) of threads that ended before they could be named, left out (getrusage's tick");
+        assertThat(seedResult().environment(tick)).doesNotContainKeys(RpcBenchResult.CPU_SPLIT_UNNAMED_SAMPLES,
+                RpcBenchResult.CPU_SPLIT_UNNAMED_PERCENT);
     }
 
     private static RpcBenchResult withKernel(RpcBenchResult r, KernelWindow kernel) {
