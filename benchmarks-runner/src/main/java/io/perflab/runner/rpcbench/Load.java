@@ -325,6 +325,9 @@ final class Load implements AutoCloseable {
             if (!ended) {
                 ended = true;
                 chainsEnded.countDown();
+                synchronized (pauseLock) {
+                    pauseLock.notifyAll(); // an ended chain is idle: a pause may be waiting for it
+                }
             }
         }
     }

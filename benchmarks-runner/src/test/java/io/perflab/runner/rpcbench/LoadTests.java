@@ -10,12 +10,14 @@ import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -134,6 +136,40 @@ class LoadTests {
             assertTimeout(Duration.ofSeconds(5), load::pause, "ended clients are idle: no call deadline to wait out");
         } finally {
             silentServer.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * A pause waits until every chain is idle, and a chain that has ended is: one whose call failed while the pause
+     * waited wakes it, where the pause used to wait out the call deadline.
+     */
+    @Test
+    void aPauseReturnsOnceTheChainsItWaitsForHaveEnded() throws Exception {
+        FakeStack stack = new FakeStack(2);
+        List<RpcStack.CallListener> inFlight = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch allInFlight = new CountDownLatch(5);
+        stack.async = (connection, listener, x) -> {
+            inFlight.add(listener);
+            allInFlight.countDown();
+        };
+        ExecutorService pausing = Executors.newSingleThreadExecutor();
+
+        try (Load load = Load.open(stack, ASYNC)) {
+            load.start();
+            assertThat(allInFlight.await(10, TimeUnit.SECONDS)).isTrue();
+            Future<?> pause = pausing.submit(load::pause);
+            while (load.pauses() == 0) {
+                Thread.onSpinWait(); // once counted, the pause waits for the chains
+            }
+
+            for (RpcStack.CallListener chain : inFlight) {
+                chain.failed("refused");
+            }
+
+            pause.get(5, TimeUnit.SECONDS);
+            assertThat(load.failed.get()).isEqualTo(5);
+        } finally {
+            pausing.shutdownNow();
         }
     }
 
