@@ -22,6 +22,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  * once from the callback could recurse on a dead connection). A sync client whose connection is lost for good
  * ({@link CallFailedException#connectionLost()}) stops the whole load with that reason: calling on would fail at
  * once, call after call, and a load without that client would measure windows short of the workload's clients.
+ * A chain whose connection is lost for good ({@link RpcStack.CallListener#connectionLost}) stops it too: every
+ * chain on that connection ends, and the windows would be short of the workload's outstanding calls.
  *
  * <p>Each connection records into its own {@link SingleWriterRecorder}, written only by its client thread (sync)
  * or its event loop (async); {@link #swapLatencies()} merges them, so measuring adds no contention.
@@ -318,6 +320,14 @@ final class Load implements AutoCloseable {
         @Override
         public void failed(String description) {
             fail(description);
+            end();
+        }
+
+        @Override
+        public void connectionLost(String description) {
+            fail(description + "; the load stopped, as the chains of a lost connection would leave the windows "
+                    + "short of the workload's outstanding calls");
+            stopCalling();
             end();
         }
 

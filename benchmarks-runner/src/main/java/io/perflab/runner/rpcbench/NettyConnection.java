@@ -10,10 +10,13 @@ import java.util.concurrent.locks.LockSupport;
  * event loop) and parks the thread until the handler, on the event loop, has its answer. A call chain's calls
  * are written from the event loop, as each answer comes in, and flushed once per read batch.
  *
- * <p>A blocking call without an answer by its deadline closes the connection: answers carry no call ids, so its
- * late answer would complete the next call, and every call after it would take its predecessor's answer with two
- * calls in flight where the bench counts one. The call fails saying so, and so does every later call: each such
- * failure is {@linkplain CallFailedException#connectionLost() a lost connection}, on which calling on is pointless.
+ * <p>A call without an answer by its deadline closes the connection: answers carry no call ids, so its late answer
+ * would complete the next call, and every call after it would take its predecessor's answer with two calls in
+ * flight where the bench counts one. The call fails saying so, and so does every later call: each such failure is
+ * {@linkplain CallFailedException#connectionLost() a lost connection}, on which calling on is pointless, and a
+ * chain is told so ({@link RpcStack.CallListener#connectionLost}). The handler keeps every call's deadline
+ * ({@link NettyClientHandler}); a blocking call's thread, which waits anyway, keeps the same one and gives up
+ * itself should the event loop be late.
  */
 final class NettyConnection implements RpcStack.Connection {
 
@@ -106,7 +109,7 @@ final class NettyConnection implements RpcStack.Connection {
         @Override
         public void call(int x) {
             if (!channel.isActive()) {
-                listener.failed(CONNECTION_CLOSED);
+                listener.connectionLost(CONNECTION_CLOSED);
                 return;
             }
             request(messages.request(channel.alloc(), x));
@@ -124,7 +127,12 @@ final class NettyConnection implements RpcStack.Connection {
 
         @Override
         void failed(String description) {
-            listener.failed(description);
+            // a wrong answer fails its call only; a closed connection fails every call after it too
+            if (channel.isActive()) {
+                listener.failed(description);
+            } else {
+                listener.connectionLost(description);
+            }
         }
     }
 }

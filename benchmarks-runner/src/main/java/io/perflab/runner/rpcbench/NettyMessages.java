@@ -34,6 +34,11 @@ final class NettyMessages {
         this.workload = workload;
     }
 
+    /** The method every call of the workload calls, named as the engine names it in its errors. */
+    String method() {
+        return workload.echo() ? "Calculator.Echo" : "Calculator.Add";
+    }
+
     /** One request frame: {@code x, 1} for Add, {@code responseBytes} and a zero payload for Echo. */
     ByteBuf request(ByteBufAllocator alloc, int x) {
         int lengthBytes = NettyFrameDecoder.LENGTH_BYTES;

@@ -26,8 +26,9 @@ import java.util.concurrent.TimeUnit;
  * pooled with thread caches for every thread) and the engine's threads: {@code serverReactors} server event
  * loops behind one boss, one event loop per client connection, and — when {@code workerThreads} is above 0 — a
  * pool of that many workers that build the answers and hand them back to the event loop, as the engine's service
- * pool does. What it leaves out is the engine's call management: no call ids, methods, deadlines, status or call
- * tracking.
+ * pool does. What it leaves out is the engine's call management: no call ids, methods, status or call tracking;
+ * only the client keeps the engine's call deadline ({@link NettyClientHandler}), and a call past it closes its
+ * connection.
  *
  * <p>Pipelines: server {@code [FlushConsolidationHandler (with workers)] → NettyFrameDecoder →
  * NettyServerHandler}; client {@code NettyFrameDecoder → NettyClientHandler}. Frames are drawn in

@@ -52,5 +52,13 @@ interface RpcStack extends AutoCloseable {
 
         /** The call failed; {@code description} says how, for the report. */
         void failed(String description);
+
+        /**
+         * The call failed and its connection is closed for good, as {@link CallFailedException#connectionLost()}
+         * says of a blocking call: no later call on it can succeed. By default, a failure like any other.
+         */
+        default void connectionLost(String description) {
+            failed(description);
+        }
     }
 }

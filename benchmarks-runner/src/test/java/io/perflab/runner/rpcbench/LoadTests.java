@@ -4,10 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeout;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ReferenceCountUtil;
+import io.perflab.rpc.EngineOptions;
+import io.perflab.rpc.Transports;
 import io.perflab.runner.metering.ProcessMeter.GcTotals;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -140,6 +152,32 @@ class LoadTests {
     }
 
     /**
+     * An async bare-Netty call that its server never answers fails at its connection's deadline, which closes the
+     * connection (answers carry no call ids): every chain on it fails, and the load stops with the call's timeout as
+     * its first error. The chains used to wait for their answers until the load gave up on them after 11 s, and the
+     * windows measured the stall without a failed call.
+     */
+    @Test
+    void anAsyncBareNettyCallThatIsNeverAnsweredFailsAtItsDeadlineAndStopsTheLoad() {
+        Workload threeChainsOnOneConnection = ASYNC.withClientThreads(1).withAsyncConcurrency(3);
+        SilentNettyStack stack = new SilentNettyStack(threeChainsOnOneConnection, 200);
+
+        try (Load load = Load.open(stack, threeChainsOnOneConnection)) {
+            load.start();
+            assertTimeout(Duration.ofSeconds(5), load::pause, "the chains end, idle, at their calls' deadline");
+
+            assertThat(load.failed.get()).as("the calls in flight").isEqualTo(3);
+            assertThat(load.firstError.get()).isEqualTo("Calculator.Add call 1 of this connection timed out after "
+                    + "200 ms; the connection is closed, failing 2 other calls in flight, as its answers carry no "
+                    + "call ids and the late answer would be taken for the next call's; the load stopped, as the "
+                    + "chains of a lost connection would leave the windows short of the workload's outstanding "
+                    + "calls");
+            assertThat(load.isRunning()).isFalse();
+            assertThat(load.swapLatencies().getTotalCount()).isZero();
+        }
+    }
+
+    /**
      * A pause waits until every chain is idle, and a chain that has ended is: one whose call failed while the pause
      * waited wakes it, where the pause used to wait out the call deadline.
      */
@@ -256,6 +294,56 @@ class LoadTests {
         @Override
         public void close() {
             closed = true;
+        }
+    }
+
+    /**
+     * Bare-Netty clients, with the call deadline given, of a server on loopback that reads every request and never
+     * answers.
+     */
+    private static final class SilentNettyStack implements RpcStack {
+        private static final EngineOptions.Transport NIO = EngineOptions.Transport.NIO;
+        private final NettyMessages messages;
+        private final long callTimeoutMillis;
+        private final EventLoopGroup loops = Transports.newGroup(NIO, 2, "silent-netty");
+        private final Channel server;
+
+        SilentNettyStack(Workload workload, long callTimeoutMillis) {
+            this.messages = new NettyMessages(workload);
+            this.callTimeoutMillis = callTimeoutMillis;
+            this.server = new ServerBootstrap().group(loops).channel(Transports.serverChannel(NIO))
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel channel) {
+                            channel.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void channelRead(ChannelHandlerContext ctx, Object request) {
+                                    ReferenceCountUtil.release(request);
+                                }
+                            });
+                        }
+                    })
+                    .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).syncUninterruptibly().channel();
+        }
+
+        @Override
+        public Connection connect(int index) {
+            Channel channel = new Bootstrap().group(loops).channel(Transports.clientChannel(NIO))
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel channel) {
+                            channel.pipeline().addLast(new NettyFrameDecoder(),
+                                    new NettyClientHandler(messages, callTimeoutMillis));
+                        }
+                    })
+                    .connect(server.localAddress()).syncUninterruptibly().channel();
+            return new NettyConnection(channel, messages, callTimeoutMillis);
+        }
+
+        @Override
+        public void close() {
+            server.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+            loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
         }
     }
 

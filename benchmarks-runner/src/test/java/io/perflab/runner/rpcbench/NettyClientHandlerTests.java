@@ -12,6 +12,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,10 +24,18 @@ class NettyClientHandlerTests {
     private final List<String> outcomes = new ArrayList<>();
     private final EmbeddedChannel channel = new EmbeddedChannel(new NettyFrameDecoder(),
             new NettyClientHandler(messages));
+    /** Calls with a 100 ms deadline, on a clock that moves only when the test says. */
+    private final EmbeddedChannel impatient = new EmbeddedChannel(new NettyFrameDecoder(),
+            new NettyClientHandler(messages, 100));
+
+    NettyClientHandlerTests() {
+        impatient.freezeTime();
+    }
 
     @AfterEach
     void tearDown() {
         channel.finishAndReleaseAll();
+        impatient.finishAndReleaseAll();
     }
 
     @Test
@@ -146,7 +155,71 @@ class NettyClientHandlerTests {
         assertThat(outcomes).containsExactly("a answered");
     }
 
+    @Test
+    void aCallWithoutAnswerByItsDeadlineClosesTheConnectionFailingEveryOutstandingCallWithWhichAndAfterHowLong() {
+        impatient.writeOutbound(new RecordingCall("a", 1), new RecordingCall("b", 2));
+        releaseOutbound(impatient);
+
+        passTime(99);
+        assertThat(outcomes).as("before the deadline").isEmpty();
+        assertThat(impatient.isOpen()).isTrue();
+        passTime(1);
+
+        String reason = "Calculator.Add call 1 of this connection timed out after 100 ms; the connection is closed, "
+                + "failing 1 other call in flight, as its answers carry no call ids and the late answer would be "
+                + "taken for the next call's";
+        assertThat(outcomes).containsExactly("a failed: " + reason, "b failed: " + reason);
+        assertThat(impatient.isOpen()).isFalse();
+        assertThat(impatient.finish()).isFalse();
+    }
+
+    @Test
+    void theDeadlineThatCountsIsTheOldestUnansweredCalls() {
+        impatient.writeOutbound(new RecordingCall("a", 1));
+        passTime(60);
+        impatient.writeOutbound(new RecordingCall("b", 2));
+        releaseOutbound(impatient);
+        impatient.writeInbound(Unpooled.wrappedBuffer(frameOfInts(2)));
+
+        passTime(40);
+        assertThat(outcomes).as("a answered in time; b's deadline is 60 ms later").containsExactly("a answered");
+        assertThat(impatient.isOpen()).isTrue();
+        passTime(60);
+
+        assertThat(outcomes).containsExactly("a answered", "b failed: Calculator.Add call 2 of this connection "
+                + "timed out after 100 ms; the connection is closed, as its answers carry no call ids and the late "
+                + "answer would be taken for the next call's");
+        assertThat(impatient.isOpen()).isFalse();
+    }
+
+    @Test
+    void callsAnsweredInTimeLeaveTheConnectionOpenLongPastTheirDeadlines() {
+        impatient.writeOutbound(new RecordingCall("a", 1), new RecordingCall("b", 2));
+        releaseOutbound(impatient);
+        impatient.writeInbound(Unpooled.wrappedBuffer(concat(frameOfInts(2), frameOfInts(3))));
+
+        passTime(1000);
+        impatient.writeOutbound(new RecordingCall("c", 3));
+        releaseOutbound(impatient);
+        impatient.writeInbound(Unpooled.wrappedBuffer(frameOfInts(4)));
+        passTime(1000);
+
+        assertThat(outcomes).containsExactly("a answered", "b answered", "c answered");
+        assertThat(impatient.isOpen()).isTrue();
+        assertThat(impatient.finish()).isFalse();
+    }
+
+    /** Moves the impatient channel's clock on and runs what its event loop has to do by then. */
+    private void passTime(long millis) {
+        impatient.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+        impatient.runPendingTasks();
+    }
+
     private void releaseOutbound() {
+        releaseOutbound(channel);
+    }
+
+    private static void releaseOutbound(EmbeddedChannel channel) {
         Object message;
         while ((message = channel.readOutbound()) != null) {
             ((ByteBuf) message).release();

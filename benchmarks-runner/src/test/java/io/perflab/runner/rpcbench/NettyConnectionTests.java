@@ -9,6 +9,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,11 @@ class NettyConnectionTests {
         public void failed(String description) {
             outcomes.add("failed: " + description);
         }
+
+        @Override
+        public void connectionLost(String description) {
+            outcomes.add("connection lost: " + description);
+        }
     };
 
     @AfterEach
@@ -52,12 +58,46 @@ class NettyConnectionTests {
     }
 
     @Test
-    void aChainsCallOnAClosedConnectionFailsAtOnce() {
+    void aChainsCallOnAClosedConnectionFailsAtOnceAsALostConnection() {
         channel.close();
 
         connection.asyncCaller(listener).call(1);
 
-        assertThat(outcomes).containsExactly("failed: connection closed");
+        assertThat(outcomes).containsExactly("connection lost: connection closed");
+    }
+
+    @Test
+    void aChainsWrongAnswerFailsItsCallOnly() {
+        RpcStack.AsyncCaller caller = connection.asyncCaller(listener);
+
+        caller.call(9);
+        channel.flushOutbound();
+        bytesOf(channel.readOutbound());
+        channel.writeInbound(Unpooled.wrappedBuffer(NettyTestFrames.frame(new byte[2])));
+
+        assertThat(outcomes).containsExactly("failed: Add answered 2 bytes, expected 4");
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void aChainsCallWithoutAnswerByItsDeadlineFailsAsALostConnection() {
+        EmbeddedChannel silent = new EmbeddedChannel(new NettyFrameDecoder(), new NettyClientHandler(messages, 100));
+        silent.freezeTime();
+        try {
+            new NettyConnection(silent, messages, 100).asyncCaller(listener).call(1);
+            silent.flushOutbound();
+            assertThat(bytesOf(silent.readOutbound())).isEqualTo(frameOfInts(1, 1));
+
+            silent.advanceTimeBy(100, TimeUnit.MILLISECONDS);
+            silent.runPendingTasks();
+
+            assertThat(outcomes).containsExactly("connection lost: Calculator.Add call 1 of this connection timed "
+                    + "out after 100 ms; the connection is closed, as its answers carry no call ids and the late "
+                    + "answer would be taken for the next call's");
+            assertThat(silent.isOpen()).isFalse();
+        } finally {
+            silent.finishAndReleaseAll();
+        }
     }
 
     @Test
