@@ -13,6 +13,9 @@ final class DecimalNumbers {
     /** The grammar as a regular expression, for finding numbers inside a line. */
     static final String GRAMMAR = "[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?";
 
+    /** What a double holds, as every message about a number beyond it says it. */
+    static final String DOUBLE_RANGE = "the range of a double (about ±1.8e308)";
+
     private static final Pattern DECIMAL = Pattern.compile(GRAMMAR);
 
     private DecimalNumbers() {
@@ -31,6 +34,6 @@ final class DecimalNumbers {
      * double (about ±1.8e308)", for a message to follow where it is (every format says it so).
      */
     static String beyondRange(String text) {
-        return "'" + UploadText.excerpt(text) + "' is beyond the range of a double (about ±1.8e308)";
+        return "'" + UploadText.excerpt(text) + "' is beyond " + DOUBLE_RANGE;
     }
 }

@@ -176,11 +176,21 @@ final class JmhAdapter implements FormatAdapter {
                     }
                     double value = bin.get(0).doubleValue();
                     double times = bin.get(1).doubleValue();
-                    if (times < 0 || times != Math.rint(times)) {
+                    if (times < 0 || times != Math.rint(times) || Double.isInfinite(times)) {
                         throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
                                 + " has the count " + bin.get(1) + "; a count is a whole number of at least 0.");
                     }
-                    sum += value * times;
+                    // a value the file writes as Infinity or NaN is left for the validator to name as written;
+                    // finite values whose sum a double cannot hold would reach it as an Infinity the file never said
+                    double total = sum + value * times;
+                    boolean sumOverflows = Double.isFinite(sum) && Double.isFinite(value) && !Double.isFinite(total);
+                    if (sumOverflows || !Double.isFinite(count + times)) {
+                        throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
+                                + " has " + (sumOverflows ? "values times counts" : "counts") + " that add up beyond "
+                                + DecimalNumbers.DOUBLE_RANGE + ", so the iteration's mean cannot be taken; check its "
+                                + "[value, count] pairs.");
+                    }
+                    sum = total;
                     count += times;
                 }
                 if (count == 0) {

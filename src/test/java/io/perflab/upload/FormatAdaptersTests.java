@@ -414,6 +414,35 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jmhHistogramWhoseValuesTimesCountsGoBeyondADoubleIsRefusedNamingItsForkAndIteration() {
+        // the iteration's mean was an infinity (or 0 / infinity), refused as "value 3 is Infinity" or taken as 0,
+        // where the file holds finite numbers only
+        String jmh = "[{\"benchmark\":\"a.B.m\",\"mode\":\"sample\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawDataHistogram\":[[[[1.0,2]]],[[[1.0,2]],HISTOGRAM]]}}]";
+        String beyond = " that add up beyond the range of a double (about ±1.8e308), so the iteration's mean cannot "
+                + "be taken; check its [value, count] pairs.";
+        // one value times its count, then two that are each in range and add up beyond it
+        for (String histogram : List.of("[[1e300,1e10]]", "[[1.5e308,1],[1.5e308,1]]")) {
+            assertThatThrownBy(() -> formats.parse(jmh.replace("HISTOGRAM", histogram), null, "with", null))
+                    .as(histogram).isInstanceOf(InvalidUploadException.class)
+                    .hasMessage("Metric 'B.m': rawDataHistogram[1][1] has values times counts" + beyond);
+        }
+        // counts that add up beyond a double, of values small enough to stay in range: the mean was 2e8 / ∞ = 0
+        assertThatThrownBy(() -> formats.parse(jmh.replace("HISTOGRAM", "[[1e-300,1e308],[1e-300,1e308]]"), null,
+                "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Metric 'B.m': rawDataHistogram[1][1] has counts" + beyond);
+        // a count of Infinity is no whole number
+        assertThatThrownBy(() -> formats.parse(jmh.replace("HISTOGRAM", "[[1.0,Infinity]]"), null, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageStartingWith("Metric 'B.m': rawDataHistogram[1][1] has the count ")
+                .hasMessageContaining("Infinity")
+                .hasMessageEndingWith("; a count is a whole number of at least 0.");
+        // a value the file writes as Infinity is left for the validator to name as written
+        assertThat(one(formats.parse(jmh.replace("HISTOGRAM", "[[Infinity,1]]"), null, "with", null), "with")
+                .get("B.m").values()).containsExactly(1.0, 1.0, Double.POSITIVE_INFINITY);
+    }
+
+    @Test
     void goAndRpcBenchNumbersBeyondADoubleAreRefusedWithTheirLineAsCsvOnes() {
         // the shared grammar reads 1e999 as an infinity for the reader to refuse; these two passed it on, and the
         // validator said "value 2 is Infinity", a value the output does not hold, without a line
