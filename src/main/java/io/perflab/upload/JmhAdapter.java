@@ -84,7 +84,7 @@ final class JmhAdapter implements FormatAdapter {
                 (root, other, variant, limits) -> parse(root, Keying.of(List.of(root, other)), variant, null, limits));
     }
 
-    /** {@code content} read, every entry a JMH result with a benchmark name. */
+    /** {@code content} read, every entry a JMH result with a benchmark name and parameter values of text. */
     private static JsonNode root(String content) {
         JsonNode root = JsonContent.read(content);
         if (!root.isArray() || root.isEmpty()) {
@@ -95,7 +95,30 @@ final class JmhAdapter implements FormatAdapter {
                 throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
             }
         }
+        for (int index = 0; index < root.size(); index++) {
+            requireTextParams(root.get(index), "JMH entry " + (index + 1));
+        }
         return root;
+    }
+
+    /**
+     * Refuses a parameter value that is not text. JMH writes every one as text ({@code "parts": "8"}); keyed as it
+     * reads, a null would be {@code a=null} and pool with the text "null", a number 8 with "8".
+     *
+     * @param where the entry, for the message: "JMH entry 2"
+     */
+    private static void requireTextParams(JsonNode entry, String where) {
+        JsonNode params = entry.get("params");
+        if (params == null || !params.isObject()) {
+            return;
+        }
+        for (Map.Entry<String, JsonNode> param : params.properties()) {
+            if (!param.getValue().isString()) {
+                throw new InvalidUploadException(where + ": 'params." + UploadText.excerpt(param.getKey())
+                        + "' must be text, as JMH writes every parameter's value (\"parts\": \"8\"), got "
+                        + NativeJsonAdapter.kind(param.getValue()) + ".");
+            }
+        }
     }
 
     private ParsedUpload parse(JsonNode root, Keying keying, String variant, String label,

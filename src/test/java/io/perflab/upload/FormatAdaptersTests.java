@@ -540,6 +540,29 @@ class FormatAdaptersTests {
     }
 
     @Test
+    void jmhParamValueThatIsNotTextIsRefusedNamingTheEntryAndTheParameter() {
+        // {a: null} was keyed B.m[a=null], as {a: "null"} is, and the samples of both pooled as one metric
+        String entry = "{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"params\":PARAMS,"
+                + "\"primaryMetric\":{\"scoreUnit\":\"us/op\",\"rawData\":[[1,2]]}}";
+        String text = entry.replace("PARAMS", "{\"a\":\"null\",\"b\":\"8\"}");
+        Map<String, String> notText = Map.of("null", "null", "8", "a number 8", "true", "true", "{}", "an object",
+                "[\"8\"]", "a list");
+        notText.forEach((value, said) -> assertThatThrownBy(() -> formats.parse("[" + text + ","
+                + entry.replace("PARAMS", "{\"a\":\"null\",\"b\":" + value + "}") + "]", UploadFormat.JMH, "with",
+                null)).as(value).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("JMH entry 2: 'params.b' must be text, as JMH writes every parameter's value "
+                        + "(\"parts\": \"8\"), got " + said + "."));
+        // in a two-file upload, said of its file
+        assertThatThrownBy(() -> formats.parseSides("[" + text + "]",
+                "[" + entry.replace("PARAMS", "{\"a\":null}") + "]", UploadFormat.JMH))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessageStartingWith("The file 'with': JMH entry 1: 'params.a' must be text");
+        // values of text are keyed as before, so that stored keys stay as they are
+        assertThat(one(formats.parse("[" + text + "]", UploadFormat.JMH, "with", null), "with"))
+                .containsOnlyKeys("B.m[a=null,b=8]");
+    }
+
+    @Test
     void jmhClassesOfTheSameSimpleNameInDifferentPackagesStayApart() {
         ParsedUpload upload = formats.parse(Fixtures.read("jmh-modes.json"), null, "with", null);
         // jmh-modes.json: bench.json.ParseBenchmark.parse and bench.text.ParseBenchmark.parse, -bm avgt,sample
