@@ -15,8 +15,10 @@ import java.util.Optional;
  * Benchmark's {@code time_unit}, hyperfine's seconds, rpc-bench's {@code us} and {@code ms}; uploads of PerfLab's
  * own JSON or CSV may also write {@code µs} (micro sign or Greek mu) or {@code sec}. Spellings are matched exactly:
  * {@code MS} is no unit here.
+ *
+ * <p>Public for uploads, whose comparison with an earlier upload converts that upload's figures as the history does.
  */
-final class UnitConversion {
+public final class UnitConversion {
 
     /** Nanoseconds in each time unit: whole numbers, so that a ratio of two is the nearest double to it. */
     private static final Map<String, Long> NANOSECONDS = Map.ofEntries(
@@ -80,7 +82,7 @@ final class UnitConversion {
      * The conversion of figures in unit {@code from} to unit {@code to}, or empty when they are not of one dimension
      * or either is not a unit of the table. Two spellings of one unit ({@code op/s}, {@code ops/s}) convert by 1.
      */
-    static Optional<UnitConversion> between(String from, String to) {
+    public static Optional<UnitConversion> between(String from, String to) {
         Optional<Parsed> source = Parsed.of(from);
         Optional<Parsed> target = Parsed.of(to);
         if (source.isEmpty() || target.isEmpty() || source.get().dimension() != target.get().dimension()
@@ -96,17 +98,17 @@ final class UnitConversion {
     }
 
     /** {@code value}, a figure in {@link #from()}, in {@link #to()}. */
-    double apply(double value) {
+    public double apply(double value) {
         double scaled = value * multiplier;
         // dividing first loses the exactness of 12 · 1,000 / 1,000,000 and is needed only near Double.MAX_VALUE
         return Double.isInfinite(scaled) && Double.isFinite(value) ? value / divisor * multiplier : scaled / divisor;
     }
 
-    String from() {
+    public String from() {
         return from;
     }
 
-    String to() {
+    public String to() {
         return to;
     }
 }

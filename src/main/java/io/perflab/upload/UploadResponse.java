@@ -14,9 +14,13 @@ import java.util.Map;
  *     (an earlier upload, see {@code baseExperimentId}) or {@code none}
  * @param comparison per metric: means, Δ %, CI, p, Holm-adjusted p, verdict; empty when there is nothing to
  *     compare with
+ * @param convertedFrom per metric the base measured in another unit of the same dimension, the unit the base
+ *     stored it in: its figures in {@code comparison} ({@code meanWithout} …) are converted from it to this upload's
+ *     unit, so that nobody takes them for the stored ones; empty when none are
  * @param notes why there is no comparison, for example
  */
 public record UploadResponse(long experimentId, String url, String benchmark, Map<String, Integer> samples,
                              String comparedWith, Long baseExperimentId, String baseCommit,
-                             List<MetricComparison> comparison, List<String> notes) {
+                             List<MetricComparison> comparison, Map<String, String> convertedFrom,
+                             List<String> notes) {
 }

@@ -7,6 +7,7 @@ import io.perflab.experiment.MetricDefinition;
 import io.perflab.experiment.RecordedExperiment;
 import io.perflab.experiment.RunRecord;
 import io.perflab.experiment.SourceRevision;
+import io.perflab.history.UnitConversion;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
@@ -34,7 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Turns uploads into experiments of kind {@code UPLOAD}: parse (format adapters), validate, then store everything
  * in one transaction, so that a failure stores nothing. The comparison comes from {@link ExperimentResults}: of
  * the two sides when both were uploaded, else of this upload against the latest upload of the same benchmark at
- * the base commit, or on the base branch.
+ * the base commit, or on the base branch. A metric the base measured in another unit of the same dimension
+ * ({@code us/op} and {@code ms/op}, {@code ops/s} and {@code ops/ms}) is compared with the base's figures converted
+ * to this upload's unit ({@link UnitConversion}), as the history converts them.
  */
 @Service
 public class UploadService {
@@ -169,7 +173,7 @@ public class UploadService {
         String url = baseUrl + "/experiments/" + id;
         if (upload.parsed().bothVariants()) {
             return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "variants", null, null,
-                    own, List.of());
+                    own, Map.of(), List.of());
         }
         GitInfo git = upload.git();
         Optional<UploadRepository.BaseUpload> base;
@@ -184,38 +188,54 @@ public class UploadService {
             where = "on the base branch " + String.join("/", branches);
         } else {
             return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "none", null, null, List.of(),
-                    List.of("One side was uploaded without git information, so there is nothing to compare it "
-                            + "with; upload both 'with' and 'without', or give git.branch/commit/baseCommit."));
+                    Map.of(), List.of("One side was uploaded without git information, so there is nothing to compare "
+                            + "it with; upload both 'with' and 'without', or give git.branch/commit/baseCommit."));
         }
         if (base.isEmpty()) {
             return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "none", null, null, List.of(),
-                    List.of("No earlier upload of '" + upload.benchmark() + "' " + where + " to compare with."));
+                    Map.of(), List.of("No earlier upload of '" + upload.benchmark() + "' " + where
+                            + " to compare with."));
         }
         List<RunRecord> combined = new ArrayList<>();
-        runs.forEach(r -> combined.add(relabel(r, ParsedUpload.WITH, Set.of())));
+        runs.forEach(r -> combined.add(relabel(r, ParsedUpload.WITH, Set.of(), Map.of())));
         List<RunRecord> baseRuns = experiments.runs(base.get().experimentId());
         boolean baseHasWith = baseRuns.stream().anyMatch(r -> r.variant().equals(ParsedUpload.WITH));
         String baseSide = baseHasWith ? ParsedUpload.WITH : ParsedUpload.WITHOUT;
         List<String> notes = new ArrayList<>();
+        Map<String, UnitConversion> converted = new TreeMap<>();
         Set<String> unlike = unlike(upload.metrics(), experiments.metricDefinitions(base.get().experimentId()),
-                base.get().experimentId(), notes);
+                base.get().experimentId(), converted, notes);
         baseRuns.stream().filter(r -> r.variant().equals(baseSide))
-                .forEach(r -> combined.add(relabel(r, ParsedUpload.WITHOUT, unlike)));
+                .forEach(r -> combined.add(relabel(r, ParsedUpload.WITHOUT, unlike, converted)));
         List<MetricComparison> comparison = results.compute(id, combined);
+        Map<String, String> convertedFrom = new TreeMap<>();
+        converted.forEach((key, conversion) -> convertedFrom.put(key, conversion.from()));
         return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", base.get().experimentId(),
-                base.get().commit(), comparison, notes);
+                base.get().commit(), comparison, convertedFrom, notes);
     }
 
     /**
      * The metrics of this upload whose unit or direction differ from the base upload's: their values are not alike
      * (a benchmark run with another time unit since), so they are left out of the comparison, each with a note.
+     * One of the same direction in another unit of the same dimension is not left out but put in {@code converted}
+     * with the conversion of the base's figures to this upload's unit, also with a note.
      */
     private static Set<String> unlike(Map<String, MetricDefinition> mine, Map<String, MetricDefinition> base,
-                                      long baseId, List<String> notes) {
+                                      long baseId, Map<String, UnitConversion> converted, List<String> notes) {
         Set<String> unlike = new TreeSet<>();
         for (MetricDefinition m : mine.values()) {
             MetricDefinition b = base.get(m.key());
-            if (b != null && (!b.unit().equals(m.unit()) || b.higherIsBetter() != m.higherIsBetter())) {
+            if (b == null || (b.unit().equals(m.unit()) && b.higherIsBetter() == m.higherIsBetter())) {
+                continue;
+            }
+            Optional<UnitConversion> toMine = b.higherIsBetter() == m.higherIsBetter()
+                    ? UnitConversion.between(b.unit(), m.unit()) : Optional.empty();
+            if (toMine.isPresent()) {
+                converted.put(m.key(), toMine.get());
+                notes.add("Metric '" + m.key() + "' is in '" + m.unit() + "' here and in '" + b.unit()
+                        + "' in experiment " + baseId + ", the base: its figures there are converted from '"
+                        + b.unit() + "' to '" + m.unit() + "' to be compared.");
+            } else {
                 unlike.add(m.key());
                 notes.add("Metric '" + m.key() + "' is " + say(m) + " here and " + say(b) + " in experiment "
                         + baseId + ", the base: not compared.");
@@ -228,11 +248,15 @@ public class UploadService {
         return "in '" + d.unit() + "', " + (d.higherIsBetter() ? "higher" : "lower") + " is better,";
     }
 
-    private static RunRecord relabel(RunRecord run, String variant, Set<String> leftOut) {
+    /** {@code run} as {@code variant}, without the metrics {@code leftOut}, those {@code converted} converted. */
+    private static RunRecord relabel(RunRecord run, String variant, Set<String> leftOut,
+            Map<String, UnitConversion> converted) {
         Map<String, Double> metrics = run.metrics();
-        if (!leftOut.isEmpty()) {
-            metrics = new LinkedHashMap<>(metrics);
-            metrics.keySet().removeAll(leftOut);
+        if (!leftOut.isEmpty() || !converted.isEmpty()) {
+            Map<String, Double> kept = new LinkedHashMap<>(metrics);
+            kept.keySet().removeAll(leftOut);
+            converted.forEach((key, conversion) -> kept.computeIfPresent(key, (k, value) -> conversion.apply(value)));
+            metrics = kept;
         }
         return new RunRecord(run.id(), variant, run.ordinal(), run.status(), run.startedAt(), run.finishedAt(),
                 run.pid(), run.environment(), run.error(), metrics);

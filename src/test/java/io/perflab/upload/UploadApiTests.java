@@ -6,9 +6,9 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -190,27 +190,46 @@ class UploadApiTests extends UploadServer {
         assertThat(directions.statusCode()).isEqualTo(400);
         assertThat(read(directions.body()).get("detail").asString()).contains("direction 'higher'",
                 "direction 'lower'");
+    }
 
-        // one side against the base upload: a metric whose unit changed since is left out, saying so
+    @Test
+    void aMetricTheBaseMeasuredInAnotherTimeUnitIsComparedWithTheBasesFiguresConverted() throws Exception {
+        // one side against the base upload, run with JMH's -tu us and the later one with -tu ms: the time was left
+        // out of the comparison, as a unit that does not convert (B against kB) still is, saying so
         upload("", "application/json", """
                 {"benchmark": "units-history", "variant": "with", "metrics": {
                     "parse": {"unit": "us/op", "values": [10, 11, 12, 10.5]},
-                    "alloc": {"unit": "B/op", "values": [100, 101, 99, 100]}},
+                    "rate": {"unit": "ops/s", "values": [2000, 2100, 1900, 2000]},
+                    "alloc": {"unit": "B/op", "values": [100, 101, 99, 100]},
+                    "footprint": {"unit": "B", "values": [4096, 4100, 4092, 4096]}},
                  "git": {"branch": "main", "commit": "base1"}}""");
         JsonNode later = upload("", "application/json", """
                 {"benchmark": "units-history", "variant": "with", "metrics": {
-                    "parse": {"unit": "ms/op", "values": [0.010, 0.011, 0.012, 0.0105]},
-                    "alloc": {"unit": "B/op", "values": [90, 91, 89, 90]}},
+                    "parse": {"unit": "ms/op", "values": [0.020, 0.021, 0.022, 0.0205]},
+                    "rate": {"unit": "ops/ms", "values": [2, 2.1, 1.9, 2]},
+                    "alloc": {"unit": "B/op", "values": [90, 91, 89, 90]},
+                    "footprint": {"unit": "kB", "values": [4, 4, 4, 4]}},
                  "git": {"branch": "feature", "commit": "next1"}}""");
         assertThat(later.get("comparedWith").asString()).isEqualTo("base");
-        List<String> compared = new ArrayList<>();
+        Map<String, JsonNode> compared = new TreeMap<>();
         later.get("comparison").forEach(m -> {
             if (m.get("nWithout").asInt() > 0) {
-                compared.add(m.get("metric").asString());
+                compared.put(m.get("metric").asString(), m);
             }
         });
-        assertThat(compared).containsExactly("alloc");
-        assertThat(later.get("notes").toString()).contains("Metric 'parse' is in 'ms/op'", "in 'us/op'",
+        assertThat(compared).containsOnlyKeys("alloc", "parse", "rate");
+        // the base's mean, (10 + 11 + 12 + 10.5) / 4 = 10.875 us, in ms; 100·(0.020875 / 0.010875 − 1) = 91.95 %
+        assertThat(compared.get("parse").get("unit").asString()).isEqualTo("ms/op");
+        assertThat(compared.get("parse").get("meanWithout").asDouble())
+                .isCloseTo(0.010875, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(compared.get("parse").get("percent").asDouble())
+                .isCloseTo(91.954, org.assertj.core.data.Offset.offset(1e-3));
+        // 2000 ops/s are 2 ops/ms
+        assertThat(compared.get("rate").get("meanWithout").asDouble())
+                .isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(later.get("convertedFrom").toString()).isEqualTo("{\"parse\":\"us/op\",\"rate\":\"ops/s\"}");
+        assertThat(later.get("notes").toString()).contains("Metric 'parse' is in 'ms/op' here and in 'us/op'",
+                "converted from 'us/op' to 'ms/op' to be compared", "Metric 'footprint' is in 'kB'", "in 'B'",
                 "not compared");
     }
 
