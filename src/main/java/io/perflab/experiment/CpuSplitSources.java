@@ -54,6 +54,39 @@ final class CpuSplitSources {
     }
 
     /**
+     * A value of the samples export and the split it is on.
+     *
+     * @param value the value as the comparison takes it
+     * @param split {@code sampled} or {@code tick} for user or system CPU per request; null for other metrics and for
+     *     runs that recorded no split
+     */
+    record SplitValue(double value, String split) {
+    }
+
+    /**
+     * The value {@code stored} of {@code metric} in {@code run} as the comparison takes it, with its split: where
+     * {@code onTick} (the experiment's trials split user and system CPU in different ways, {@link #mixed}), a sampled
+     * trial's user or system CPU is its tick figure. A sampled trial without a tick figure keeps its sampled value,
+     * said as such: the export leaves no sample out, where the comparison leaves that one out.
+     */
+    static SplitValue asCompared(RunRecord run, String metric, double stored, boolean onTick) {
+        String source = run.environment().get(RpcBenchResult.CPU_SPLIT_SOURCE);
+        if (!splitMetric(metric) || source == null) {
+            return new SplitValue(stored, null);
+        }
+        if (onTick && "sampled".equals(source)) {
+            String tick = run.environment().get(metric.equals(MetricKeys.USER_CPU_US_PER_REQ)
+                    ? RpcBenchResult.TICK_USER_CPU_US_PER_REQ : RpcBenchResult.TICK_SYS_CPU_US_PER_REQ);
+            try {
+                return new SplitValue(Double.parseDouble(tick), "tick");
+            } catch (NullPointerException | NumberFormatException noTickFigure) {
+                return new SplitValue(stored, source);
+            }
+        }
+        return new SplitValue(stored, source);
+    }
+
+    /**
      * The tick figure in place of the sampled one, or the metric left out when the trial has none; nothing where the
      * run was read without that metric.
      */

@@ -60,10 +60,14 @@ class ExperimentApiController {
     record Control(long id, String action, String status) {
     }
 
-    /** One sample of {@code /samples}, as its JSON shows it; {@code pair} and {@code window} in a paired design only. */
+    /**
+     * One sample of {@code /samples}, as its JSON shows it: {@code status} is its run's ({@code OK}, or why the
+     * analysis leaves the run out); {@code cpuSplit} only for user and system CPU of runs that recorded how they were
+     * split; {@code pair} and {@code window} in a paired design only.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record SampleRow(long experiment, String variant, int ordinal, String metric, double value, String unit,
-                     Integer pair, Integer window) {
+    record SampleRow(long experiment, String variant, int ordinal, String status, String metric, double value,
+                     String unit, String cpuSplit, Integer pair, Integer window) {
     }
 
     @PostMapping
@@ -127,8 +131,9 @@ class ExperimentApiController {
 
     /**
      * Every sample, written as it is read from the database (an upload may hold millions; see
-     * {@link ExperimentRepository#forEachSample} for the order): one object per sample, {@code pair} and
-     * {@code window} in a paired design only.
+     * {@link ExperimentRepository#forEachSample} for the order): one object per sample, failed runs' too, each with
+     * its run's status, since the analysis takes the {@code OK} runs only; {@code pair} and {@code window} in a
+     * paired design only.
      */
     @GetMapping(path = "/{id}/samples", produces = MediaType.APPLICATION_JSON_VALUE)
     @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "every sample",
@@ -140,14 +145,18 @@ class ExperimentApiController {
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         try (JsonGenerator rows = json.createGenerator(response.getOutputStream())) {
             rows.writeStartArray();
-            experiments.forEachSample(id, (variant, ordinal, metric, value, pair, window) -> {
+            experiments.forEachSample(id, (variant, ordinal, status, metric, value, cpuSplit, pair, window) -> {
                 rows.writeStartObject();
                 rows.writeNumberProperty("experiment", id);
                 rows.writeStringProperty("variant", variant);
                 rows.writeNumberProperty("ordinal", ordinal);
+                rows.writeStringProperty("status", status);
                 rows.writeStringProperty("metric", metric);
                 rows.writeNumberProperty("value", value);
                 rows.writeStringProperty("unit", unit(definitions, metric));
+                if (cpuSplit != null) {
+                    rows.writeStringProperty("cpuSplit", cpuSplit);
+                }
                 if (pair != null) {
                     rows.writeNumberProperty("pair", pair);
                     if (window != null) {
@@ -161,8 +170,8 @@ class ExperimentApiController {
     }
 
     /**
-     * The samples as CSV, written as they are read; the pair and window columns only for a paired design, so that
-     * the fresh design's file stays as it was.
+     * The samples as CSV, written as they are read; the pair and window columns only for a paired design, then the
+     * run's status and the CPU split, last, so that the columns before them stay where they were.
      */
     @GetMapping(path = "/{id}/samples", produces = "text/csv")
     void samplesCsv(@PathVariable long id, HttpServletResponse response) throws IOException {
@@ -172,14 +181,15 @@ class ExperimentApiController {
         response.setHeader("Content-Disposition", "attachment; filename=\"experiment-" + id + "-samples.csv\"");
         Writer csv = new BufferedWriter(new OutputStreamWriter(response.getOutputStream(), StandardCharsets.UTF_8),
                 1 << 16);
-        csv.write("experiment,variant,run,metric,value,unit" + (paired ? ",pair,window" : "") + "\n");
-        experiments.forEachSample(id, (variant, ordinal, metric, value, pair, window) -> {
+        csv.write("experiment,variant,run,metric,value,unit" + (paired ? ",pair,window" : "") + ",status,cpu_split\n");
+        experiments.forEachSample(id, (variant, ordinal, status, metric, value, cpuSplit, pair, window) -> {
             try {
                 csv.write(id + "," + variant + "," + ordinal + "," + csvField(metric) + "," + value + ","
                         + csvField(unit(definitions, metric)));
                 if (paired) {
                     csv.write("," + (pair == null ? "" : pair) + "," + (window == null ? "" : window));
                 }
+                csv.write("," + status + "," + (cpuSplit == null ? "" : cpuSplit));
                 csv.write('\n');
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

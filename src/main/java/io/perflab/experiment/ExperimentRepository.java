@@ -682,24 +682,47 @@ public class ExperimentRepository {
     /** Receives the samples of {@link #forEachSample}, one at a time. */
     @FunctionalInterface
     public interface SampleSink {
-        /** One sample; {@code pair} and {@code window} are null outside a paired design. */
-        void sample(String variant, int ordinal, String metric, double value, Integer pair, Integer window);
+        /**
+         * One sample of the run {@code ordinal} of {@code variant}, whose status is {@code status} ({@code OK}, or
+         * why the analysis leaves it out). {@code cpuSplit} says how user or system CPU was split, {@code sampled} or
+         * {@code tick}, and is null for other metrics and runs that recorded no split; {@code pair} and
+         * {@code window} are null outside a paired design.
+         */
+        void sample(String variant, int ordinal, String status, String metric, double value, String cpuSplit,
+                    Integer pair, Integer window);
     }
 
     /**
      * Every sample of an experiment, handed to {@code sink} as it is read and never all held at once (an upload may
      * hold millions): the samples of runs with rows in run order, metrics in key order within a run; those of a
      * recorded experiment (an upload) metric by metric, in key order, each side's runs in order within a metric.
+     * Failed runs' samples are handed out too, with their status. User and system CPU are the values the comparison
+     * takes ({@link ExperimentResults#asCompared}): on the tick split where the trials split them in different ways.
      */
     public void forEachSample(long experimentId, SampleSink sink) {
+        Map<Long, RunRecord> runs = new HashMap<>();
+        jdbc.sql("SELECT id, variant, ordinal, status, environment FROM trial_run WHERE experiment_id = ?")
+                .param(experimentId)
+                .query((ResultSet rs) -> {
+                    String environment = rs.getString("environment");
+                    runs.put(rs.getLong("id"), new RunRecord(rs.getLong("id"), rs.getString("variant"),
+                            rs.getInt("ordinal"), rs.getString("status"), null, null, null,
+                            environment == null ? Map.of()
+                                    : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
+                            null, Map.of()));
+                });
+        boolean onTick = CpuSplitSources.mixed(List.copyOf(runs.values())).isPresent();
         jdbc.sql("""
-                SELECT r.variant, r.ordinal, r.pair_index, r.window_index, s.metric_key, s.metric_value
+                SELECT r.id, r.variant, r.ordinal, r.status, r.pair_index, r.window_index, s.metric_key, s.metric_value
                 FROM trial_run r JOIN sample s ON s.run_id = r.id
                 WHERE r.experiment_id = ? ORDER BY r.ordinal, r.id, s.metric_key""")
                 .param(experimentId)
                 .query((ResultSet rs) -> {
-                    sink.sample(rs.getString(1), rs.getInt(2), rs.getString(5), rs.getDouble(6),
-                            rs.getObject(3, Integer.class), rs.getObject(4, Integer.class));
+                    String metric = rs.getString(7);
+                    CpuSplitSources.SplitValue compared = CpuSplitSources.asCompared(runs.get(rs.getLong(1)), metric,
+                            rs.getDouble(8), onTick);
+                    sink.sample(rs.getString(2), rs.getInt(3), rs.getString(4), metric, compared.value(),
+                            compared.split(), rs.getObject(5, Integer.class), rs.getObject(6, Integer.class));
                 });
         jdbc.sql("""
                 SELECT variant, metric_key, first_ordinal, value_count, sample_values FROM sample_series
@@ -711,7 +734,8 @@ public class ExperimentRepository {
                     int first = rs.getInt(3);
                     double[] values = SampleSeries.values(rs.getString(5), rs.getInt(4));
                     for (int i = 0; i < values.length; i++) {
-                        sink.sample(variant, first + i, key, values[i], null, null);
+                        // a recorded experiment's runs are the values it was given: all of them analysed
+                        sink.sample(variant, first + i, TrialStatus.OK.name(), key, values[i], null, null, null);
                     }
                 });
     }

@@ -135,7 +135,7 @@ class ExperimentApiTests extends UploadServer {
         HttpResponse<String> csv = api.get("/api/v1/experiments/" + id + "/samples", "text/csv");
         assertThat(csv.statusCode()).isEqualTo(200);
         List<String> lines = csv.body().lines().toList();
-        assertThat(lines.get(0)).isEqualTo("experiment,variant,run,metric,value,unit");
+        assertThat(lines.get(0)).isEqualTo("experiment,variant,run,metric,value,unit,status,cpu_split");
         assertThat(lines).hasSize(samples.size() + 1);
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith(id + ",with,").contains(",user_cpu_us_per_req,"));
 

@@ -137,7 +137,7 @@ class PairedExperimentApiTests extends UploadServer {
         assertThat(placed).containsExactlyInAnyOrder("0/0/without", "0/0/with", "0/1/without", "0/1/with",
                 "1/0/without", "1/0/with", "1/1/without", "1/1/with");
         List<String> csv = get("/api/v1/experiments/" + id + "/samples", "text/csv").body().lines().toList();
-        assertThat(csv.get(0)).isEqualTo("experiment,variant,run,metric,value,unit,pair,window");
+        assertThat(csv.get(0)).isEqualTo("experiment,variant,run,metric,value,unit,pair,window,status,cpu_split");
         assertThat(csv).hasSize(samples.size() + 1);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND cpu_set IS NULL "
                 + "AND start_nanos IS NOT NULL").param(id).query(Long.class).single())

