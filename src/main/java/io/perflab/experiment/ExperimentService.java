@@ -121,7 +121,10 @@ public class ExperimentService {
                 .toList();
     }
 
-    /** Options whose value differs between the variants: name → {without: …, with: …}. */
+    /**
+     * Every setting whose value differs between the variants — engine options, JVM flags, a command experiment's
+     * command, metrics format, working directory and environment: name → {without: …, with: …}.
+     */
     static Map<String, Map<String, String>> optionDiff(Map<String, VariantRecord> variants) {
         VariantRecord without = variants.get(VariantName.WITHOUT.label());
         VariantRecord with = variants.get(VariantName.WITH.label());
@@ -144,6 +147,9 @@ public class ExperimentService {
         }
         if (!Objects.equals(without.command(), with.command())) {
             diff.put("command", pair(without.command(), with.command()));
+        }
+        if (!Objects.equals(without.metricsFormat(), with.metricsFormat())) {
+            diff.put("metricsFormat", pair(without.metricsFormat(), with.metricsFormat()));
         }
         if (!Objects.equals(without.directory(), with.directory())) {
             diff.put("directory", pair(without.directory(), with.directory()));

@@ -14,7 +14,8 @@ import java.util.Map;
  * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
  * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs;
  *     the {@code run} events carry it too ({@link TimeLeft})
- * @param optionDiff engine options that differ: name → {without, with}
+ * @param optionDiff every setting that differs between the variants (engine options, {@code jvmArgs}, a command's
+ *     {@code command}, {@code metricsFormat}, {@code directory} and {@code environment}): name → {without, with}
  * @param results per-metric comparison; empty until both variants have two successful runs
  * @param design {@code fresh}, {@code duet} or {@code alternating}
  * @param paired a paired design's pairs, targets, looks and stop reason; null (left out of JSON) for the fresh design

@@ -49,7 +49,7 @@ final class MarkdownReport {
             b.append('\n');
         }
         if (!e.optionDiff().isEmpty()) {
-            b.append("| option | without | with |\n|---|---|---|\n");
+            b.append("| setting | without | with |\n|---|---|---|\n");
             for (Map.Entry<String, Map<String, String>> d : e.optionDiff().entrySet()) {
                 b.append("| ").append(TextSafety.markdown(d.getKey())).append(" | ")
                         .append(TextSafety.markdown(d.getValue().get(VariantName.WITHOUT.label()))).append(" | ")

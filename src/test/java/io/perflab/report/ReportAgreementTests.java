@@ -10,6 +10,7 @@ import io.perflab.experiment.PairedStopping;
 import io.perflab.experiment.SequentialLookRepository;
 import io.perflab.paired.PairedFixtures;
 import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
@@ -211,6 +212,53 @@ class ReportAgreementTests extends ReportTestSupport {
         assertThat(sequential.get("looks").asInt()).isEqualTo(4);
         assertThat(sequential.get("outcome").asString()).isEqualTo("LAST_LOOK");
         assertThat(sequential.get("pValueIgnoringLooks").asDouble()).isCloseTo(0.04506, within(1e-5));
+    }
+
+    /**
+     * A command experiment whose variants run the same command and read its output in different formats, jmh and
+     * gobench: four runs a side on host bench-1, each recording its own command line, but the last 'with' run, which
+     * exited with status 1 on another host.
+     */
+    private long commandReadInTwoFormats() {
+        ExperimentPlan plan = ExperimentPlan.of(
+                new CommandVariant("./bench --out {output}", Optional.of("jmh"), Optional.empty(), Map.of()),
+                new CommandVariant("./bench --out {output}", Optional.of("gobench"), Optional.empty(), Map.of()), 4);
+        long id = store.insert(new ExperimentSpec("two formats", null, ExperimentKind.COMMAND, null, plan),
+                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        for (int ordinal = 0; ordinal < 8; ordinal++) {
+            boolean with = ordinal % 2 == 1;
+            boolean failed = ordinal == 7;
+            Instant start = ReportFixtures.T0.plusSeconds(10L * ordinal);
+            store.saveRun(id, new TrialResult(with ? "with" : "without", ordinal,
+                    failed ? TrialStatus.FAILED : TrialStatus.OK, start, start.plusSeconds(2), 500 + ordinal,
+                    Map.of("cpu_ms", failed ? 500.0 : (with ? 96.0 : 100.0) + NOISE[ordinal / 2],
+                            "wall_ms", 120.0 + NOISE[ordinal / 2]),
+                    Map.of("host", failed ? "crashed-host" : "bench-1", "command", "/bin/sh -c ./bench " + ordinal),
+                    failed ? "command exited with status 1" : null));
+        }
+        return id;
+    }
+
+    /** The four places a person reads experiment {@code id}: the page, and the HTML, Markdown and text reports. */
+    private List<String> everyPlace(long id) throws Exception {
+        return List.of(get("/experiments/" + id, "text/html").body(),
+                get("/api/v1/experiments/" + id + "/report.html").body(),
+                get("/api/v1/experiments/" + id + "/report.md").body(),
+                get("/api/v1/experiments/" + id + "/report.txt").body());
+    }
+
+    @Test
+    void variantsThatDifferOnlyInHowTheirOutputIsReadShowItInEveryPlace() throws Exception {
+        long id = commandReadInTwoFormats();
+
+        List<String> shown = everyPlace(id);
+        String page = shown.get(0);
+        assertThat(page.substring(page.indexOf("<h2>What changed</h2>")))
+                .contains("<code>metricsFormat</code>", "<code>jmh</code>", "<code>gobench</code>");
+        assertThat(section(shown.get(1), "change")).contains("<th scope=\"row\">metricsFormat</th>")
+                .doesNotContain("the same");
+        assertThat(shown.get(2)).contains("| metricsFormat | jmh | gobench |");
+        assertThat(shown.get(3)).contains("  metricsFormat: jmh -> gobench\n");
     }
 
     /** The text of the HTML element whose id is {@code id}, up to the next section. */

@@ -106,7 +106,7 @@ class ReportControllerTests extends ReportTestSupport {
         JsonNode cpu = json.readTree(get("/api/v1/experiments/" + id).body()).get("results").get(0);
         assertThat(md)
                 .startsWith("### PerfLab experiment " + id + ": sync completion: notification\n")
-                .contains("| option | without | with |\n|---|---|---|\n| completion | monitor | notification |\n")
+                .contains("| setting | without | with |\n|---|---|---|\n| completion | monitor | notification |\n")
                 .contains("| metric | without (mean) | with (mean) | Δ % | 95% CI of Δ % | p | Holm p | verdict |\n"
                         + "|---|---:|---:|---:|---:|---:|---:|---|\n")
                 .contains("| user_cpu_us_per_req (us) | " + Format.value(cpu.get("meanWithout").asDouble())
