@@ -137,6 +137,10 @@ class ExperimentPagesController {
         model.addAttribute("upload", experiments.uploadDetails(id));
         model.addAttribute("failedRuns", failed.subList(0, Math.min(FAILED_RUNS_SHOWN, failed.size())));
         model.addAttribute("failedRunCount", failed.size());
+        // a paired design counts its failures in pairs: one row a pair, where its runs are a record per variant
+        List<FailedPair> failedPairs = view.paired() == null ? List.of() : experiments.failedPairs(id);
+        model.addAttribute("failedPairs", failedPairs.subList(0, Math.min(FAILED_RUNS_SHOWN, failedPairs.size())));
+        model.addAttribute("failedPairCount", failedPairs.size());
         model.addAttribute("environment", environment(runs));
         model.addAttribute("headlineKeys", HEADLINE_KEYS);
         return VIEW_DETAIL;

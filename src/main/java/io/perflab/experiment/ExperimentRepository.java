@@ -582,6 +582,17 @@ public class ExperimentRepository {
                 .list();
     }
 
+    /** The pairs of a paired design that failed, by index: one each, where their runs are a record per variant. */
+    public List<FailedPair> failedPairs(long experimentId) {
+        return jdbc.sql("""
+                SELECT pair_index, status, started_at, error FROM experiment_pair
+                WHERE experiment_id = ? AND status <> 'OK' ORDER BY pair_index""")
+                .param(experimentId)
+                .query((rs, n) -> new FailedPair(rs.getInt("pair_index"), rs.getString("status"),
+                        instant(rs, "started_at"), rs.getString("error")))
+                .list();
+    }
+
     /** The indexes of the pairs stored whole: a resumed experiment runs the others. */
     public List<Integer> storedPairs(long experimentId) {
         return jdbc.sql("SELECT pair_index FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index")

@@ -198,6 +198,11 @@ public class ExperimentService {
         return store.runs(id, metrics);
     }
 
+    /** The failed pairs of a paired experiment, one each; none for the fresh design. */
+    public List<FailedPair> failedPairs(long id) {
+        return store.failedPairs(id);
+    }
+
     /** What an uploaded experiment's benchmark tool said besides its samples; nothing for other experiments. */
     public UploadDetails uploadDetails(long id) {
         return store.uploadDetails(id);

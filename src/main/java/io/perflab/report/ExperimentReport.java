@@ -1,6 +1,7 @@
 package io.perflab.report;
 
 import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.FailedPair;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.MetricPage;
 import io.perflab.experiment.ResultCharts;
@@ -28,12 +29,14 @@ import java.util.Set;
  *
  * @param metrics the metrics the report lists
  * @param runs every run, with the samples of the plotted metrics only
+ * @param failedPairs a paired design's failed pairs, one each: the unit it counts its failures in; none otherwise
  * @param samplesUrl where the server that made the report serves every sample
  * @param generatedAt when the report was made
  */
 /* Its methods are public for the template, which reads them as properties ({@code report.plotted}). */
 record ExperimentReport(ExperimentView experiment, ResultsSummary summary, MetricPage metrics, List<RunRecord> runs,
-                        UploadDetails upload, String samplesUrl, Instant generatedAt, String version) {
+                        List<FailedPair> failedPairs, UploadDetails upload, String samplesUrl, Instant generatedAt,
+                        String version) {
 
     /** The most metrics a report lists in its results table. */
     static final int LISTED = 100;
@@ -83,9 +86,12 @@ record ExperimentReport(ExperimentView experiment, ResultsSummary summary, Metri
         return runs.stream().map(RunRecord::toTrialResult).toList();
     }
 
-    /** Runs that failed or timed out, with their errors (cancelled runs are not failures of the experiment). */
+    /**
+     * Runs that failed or timed out, with their errors (cancelled runs are not failures of the experiment). A paired
+     * design counts its failures in pairs ({@link #failedPairs}) and lists no runs here.
+     */
     public List<RunRecord> failedRuns() {
-        return runs.stream().filter(r -> !r.ok() && !"CANCELLED".equals(r.status())).toList();
+        return paired() ? List.of() : runs.stream().filter(r -> !r.ok() && !"CANCELLED".equals(r.status())).toList();
     }
 
     /**

@@ -9,6 +9,7 @@ import io.perflab.experiment.ResultsSummary;
 import io.perflab.system.PerfLabVersion;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import org.springframework.stereotype.Service;
 
 /** Reads an experiment for export and renders it in the three report formats. */
@@ -35,7 +36,7 @@ class ExperimentReports {
         MetricPage metrics = MetricPage.of(view.results(), MetricFilter.ALL, 0, ExperimentReport.LISTED);
         return new ExperimentReport(view, ResultsSummary.of(view.results()), metrics,
                 ExperimentResults.asCompared(experiments.runs(id, metrics.keys(ExperimentReport.PLOTTED))),
-                experiments.uploadDetails(id),
+                view.paired() == null ? List.of() : experiments.failedPairs(id), experiments.uploadDetails(id),
                 serverUrl + "/api/v1/experiments/" + id + "/samples", clock.instant().truncatedTo(ChronoUnit.SECONDS),
                 PerfLabVersion.get());
     }

@@ -114,8 +114,14 @@ class HtmlReport {
         plan.add(new Entry("seed", Long.toString(e.plan().seed())));
         plan.add(new Entry("trial timeout", e.plan().trialTimeoutSeconds() + " s"));
         plan.add(new Entry("failures allowed", Integer.toString(e.plan().maxFailures())));
-        plan.add(new Entry("runs stored", e.progress().completedRuns() + " of " + e.progress().totalRuns() + " ("
-                + e.progress().failedRuns() + " failed)"));
+        if (e.paired() != null) {
+            // the unit a paired design counts its failures in, as the list of failed pairs does
+            plan.add(new Entry("pairs stored", e.paired().completedPairs() + " of " + e.paired().pairs() + " ("
+                    + e.paired().failedPairs() + " failed)"));
+        } else {
+            plan.add(new Entry("runs stored", e.progress().completedRuns() + " of " + e.progress().totalRuns()
+                    + " (" + e.progress().failedRuns() + " failed)"));
+        }
         return plan;
     }
 

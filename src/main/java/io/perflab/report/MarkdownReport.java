@@ -24,15 +24,17 @@ final class MarkdownReport {
         StringBuilder b = new StringBuilder();
         b.append("### PerfLab experiment ").append(e.id()).append(": ").append(TextSafety.markdown(e.name()))
                 .append("\n\n");
-        b.append(e.status()).append(" · ").append(e.progress().completedRuns()).append(" of ")
-                .append(e.progress().totalRuns()).append(" runs");
-        if (e.progress().failedRuns() > 0) {
-            b.append(" (").append(e.progress().failedRuns()).append(" failed)");
-        }
+        b.append(e.status());
         if (report.paired()) {
+            // the design's line counts the pairs stored and failed, the unit a paired design counts failures in
             b.append("\n\n").append(TextSafety.markdown(PairedText.design(e))).append("\n\n");
             PairedText.stop(e).forEach(line -> b.append("> ").append(TextSafety.markdown(line)).append("\n\n"));
         } else {
+            b.append(" · ").append(e.progress().completedRuns()).append(" of ").append(e.progress().totalRuns())
+                    .append(" runs");
+            if (e.progress().failedRuns() > 0) {
+                b.append(" (").append(e.progress().failedRuns()).append(" failed)");
+            }
             b.append(" · ").append(e.plan().runsPerVariant()).append(" per variant, ")
                     .append(TextSafety.markdown(e.plan().order())).append("\n\n");
         }
@@ -65,6 +67,14 @@ final class MarkdownReport {
                 paired(b, report);
             }
             notes(b, report);
+        }
+        if (!report.failedPairs().isEmpty()) {
+            b.append(report.failedPairs().size()).append(" failed pair")
+                    .append(report.failedPairs().size() == 1 ? "" : "s").append(", left out of the analysis whole: ");
+            b.append(String.join("; ", report.failedPairs().stream()
+                    .map(p -> "pair " + p.index() + " (" + p.status() + ") "
+                            + TextSafety.markdown(firstLine(p.error())))
+                    .toList())).append("\n\n");
         }
         if (!report.failedRuns().isEmpty()) {
             b.append(report.failedRuns().size()).append(" failed run")

@@ -85,6 +85,13 @@ final class TextReport {
                     .append(Format.count(report.metrics().total(), "metric", "metrics"))
                     .append("; every sample: ").append(report.samplesUrl()).append('\n');
         }
+        if (!report.failedPairs().isEmpty()) {
+            b.append("\nFailed pairs (each left out of the analysis whole):\n");
+            report.failedPairs().forEach(p -> b.append("  pair ").append(p.index()).append(" (").append(p.status())
+                    .append("): ").append(TextSafety.block(p.error() == null ? "no error recorded" : p.error())
+                            .strip().replace("\n", "\n    "))
+                    .append('\n'));
+        }
         if (!report.failedRuns().isEmpty()) {
             b.append("\nFailed runs:\n");
             report.failedRuns().forEach(r -> b.append("  run ").append(r.ordinal()).append(" (").append(r.variant())

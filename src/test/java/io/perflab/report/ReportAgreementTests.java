@@ -248,6 +248,26 @@ class ReportAgreementTests extends ReportTestSupport {
     }
 
     @Test
+    void aFailedPairIsCountedAndListedAsOnePair() throws Exception {
+        long id = duetWithAFailedPair();
+        String crashed = "the with JVM: crashed";
+
+        List<String> shown = everyPlace(id);
+        String page = shown.get(0);
+        String html = shown.get(1);
+        String md = shown.get(2);
+        String txt = shown.get(3);
+        // 5 pairs of 3 windows a variant: the failed pair is 6 runs of the progress, and 2 failed records
+        assertThat(md).contains("1 failed pair, left out of the analysis whole: pair 1 (FAILED) " + crashed)
+                .doesNotContain("(6 failed)", "2 failed runs");
+        assertThat(txt).contains("\nFailed pairs (each left out of the analysis whole):\n  pair 1 (FAILED): "
+                + crashed + "\n").doesNotContain("Failed runs:");
+        assertThat(html).contains(">pairs stored</th>", ">5 of 5 (1 failed)</td>", "<h2>Failed pairs</h2>")
+                .doesNotContain("(6 failed)", "<h2>Failed runs</h2>");
+        assertThat(page).contains("<h2>Failed pairs</h2>", crashed).doesNotContain("<h2>Failed runs</h2>");
+    }
+
+    @Test
     void variantsThatDifferOnlyInHowTheirOutputIsReadShowItInEveryPlace() throws Exception {
         long id = commandReadInTwoFormats();
 
