@@ -153,21 +153,12 @@ class ExperimentPagesController {
         return VIEW_RESULTS_FRAGMENT;
     }
 
-    /** Environment entries that all OK runs share, plus how many distinct values the others had. */
+    /** The runs' environment ({@link RunEnvironment}): an entry's value, or its first and how many there were. */
     static Map<String, String> environment(List<RunRecord> runs) {
-        Map<String, String> common = new LinkedHashMap<>();
-        List<RunRecord> ok = runs.stream().filter(RunRecord::ok).toList();
-        if (ok.isEmpty()) {
-            return common;
-        }
-        ok.get(0).environment().forEach((key, value) -> {
-            if (key.equals("command") || key.equals("pid")) {
-                return;
-            }
-            long distinct = ok.stream().map(r -> String.valueOf(r.environment().get(key))).distinct().count();
-            common.put(key, distinct == 1 ? value : value + " … (" + distinct + " different values across runs)");
-        });
-        return common;
+        Map<String, String> shown = new LinkedHashMap<>();
+        RunEnvironment.of(runs).forEach((key, values) -> shown.put(key, values.size() == 1 ? values.get(0)
+                : values.get(0) + " … (" + values.size() + " different values across runs)"));
+        return shown;
     }
 
     /**

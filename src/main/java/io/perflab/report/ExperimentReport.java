@@ -6,17 +6,14 @@ import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.MetricPage;
 import io.perflab.experiment.ResultCharts;
 import io.perflab.experiment.ResultsSummary;
+import io.perflab.experiment.RunEnvironment;
 import io.perflab.experiment.RunRecord;
 import io.perflab.experiment.UploadDetails;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialResult;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Everything one exported report shows, read once so that the three formats agree: the experiment as the API
@@ -94,18 +91,8 @@ record ExperimentReport(ExperimentView experiment, ResultsSummary summary, Metri
         return paired() ? List.of() : runs.stream().filter(r -> !r.ok() && !"CANCELLED".equals(r.status())).toList();
     }
 
-    /**
-     * What the runs ran on: each environment entry with its distinct values across the runs, in the order the
-     * runner recorded them. Most entries (JVM, host, CPU) have one value; some (load, warmup) vary per run.
-     */
+    /** What the runs ran on, as the experiment's page shows it ({@link RunEnvironment}). */
     Map<String, List<String>> environment() {
-        Map<String, Set<String>> values = new LinkedHashMap<>();
-        for (RunRecord run : runs) {
-            run.environment().forEach((key, value) -> values.computeIfAbsent(key, k -> new LinkedHashSet<>())
-                    .add(value == null ? "" : value));
-        }
-        Map<String, List<String>> environment = new LinkedHashMap<>();
-        values.forEach((key, distinct) -> environment.put(key, new ArrayList<>(distinct)));
-        return environment;
+        return RunEnvironment.of(runs);
     }
 }

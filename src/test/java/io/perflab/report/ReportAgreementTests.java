@@ -281,6 +281,20 @@ class ReportAgreementTests extends ReportTestSupport {
         assertThat(shown.get(3)).contains("  metricsFormat: jmh -> gobench\n");
     }
 
+    @Test
+    void theEnvironmentShownIsThatOfTheSuccessfulRunsInThePageAndTheReport() throws Exception {
+        long id = commandReadInTwoFormats();
+
+        String page = get("/experiments/" + id, "text/html").body();
+        String pageEnvironment = page.substring(page.indexOf("<details class=\"setup\">"),
+                page.indexOf("</details>", page.indexOf("<details class=\"setup\">")));
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+        for (String environment : List.of(pageEnvironment, section(html, "environment"))) {
+            assertThat(environment).contains("<th scope=\"row\">host</th>", "bench-1")
+                    .doesNotContain("crashed-host", "<th scope=\"row\">command</th>");
+        }
+    }
+
     /** The text of the HTML element whose id is {@code id}, up to the next section. */
     private static String section(String html, String id) {
         int start = html.indexOf("id=\"" + id + "\"");
