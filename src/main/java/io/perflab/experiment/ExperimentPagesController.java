@@ -142,6 +142,8 @@ class ExperimentPagesController {
         model.addAttribute("failedPairs", failedPairs.subList(0, Math.min(FAILED_RUNS_SHOWN, failedPairs.size())));
         model.addAttribute("failedPairCount", failedPairs.size());
         model.addAttribute("environment", environment(runs));
+        model.addAttribute("measurement", MethodNotes.measurement(view));
+        model.addAttribute("samplesNote", MethodNotes.SAMPLES);
         model.addAttribute("headlineKeys", HEADLINE_KEYS);
         return VIEW_DETAIL;
     }

@@ -2,6 +2,7 @@ package io.perflab.report;
 
 import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.FailedPair;
+import io.perflab.experiment.MethodNotes;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.MetricPage;
 import io.perflab.experiment.ResultCharts;
@@ -94,5 +95,10 @@ record ExperimentReport(ExperimentView experiment, ResultsSummary summary, Metri
     /** What the runs ran on, as the experiment's page shows it ({@link RunEnvironment}). */
     Map<String, List<String>> environment() {
         return RunEnvironment.of(runs);
+    }
+
+    /** How the figures were measured, by the experiment's kind and design, as the page says it. */
+    public String measurement() {
+        return MethodNotes.measurement(experiment);
     }
 }

@@ -3,6 +3,7 @@ package io.perflab.report;
 import io.perflab.display.Format;
 import io.perflab.display.ScriptJson;
 import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MethodNotes;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultCharts;
 import io.perflab.experiment.RunRecord;
@@ -77,7 +78,7 @@ class HtmlReport {
         context.setVariable("environment", environment(report));
         context.setVariable("alpha", Methodology.alpha());
         context.setVariable("margin", Methodology.margin());
-        context.setVariable("rusageNote", Methodology.RUSAGE_NOTE);
+        context.setVariable("samplesNote", MethodNotes.SAMPLES);
         context.setVariable("samplesJson", samplesJson(report));
         return templates.process(TEMPLATE, context);
     }

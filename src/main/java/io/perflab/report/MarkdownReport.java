@@ -2,6 +2,7 @@ package io.perflab.report;
 
 import io.perflab.display.Format;
 import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MethodNotes;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultsSummary;
 import io.perflab.runner.experiment.VariantName;
@@ -84,8 +85,7 @@ final class MarkdownReport {
                             + TextSafety.markdown(firstLine(r.error())))
                     .toList())).append("\n\n");
         }
-        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.experiment().results(),
-                report.paired())))
+        b.append("Method: ").append(TextSafety.markdown(Methodology.oneLine(report.experiment())))
                 .append(" PerfLab ").append(TextSafety.markdown(report.version())).append(".\n");
         return b.toString();
     }
@@ -108,7 +108,8 @@ final class MarkdownReport {
         if (report.metrics().partial()) {
             b.append("Listed: ").append(report.listed().size()).append(" of ")
                     .append(Format.count(report.metrics().total(), "metric", "metrics"))
-                    .append(", headline metrics first; every sample: ").append(report.samplesUrl()).append("\n\n");
+                    .append(", headline metrics first; every sample (").append(TextSafety.markdown(MethodNotes.SAMPLES))
+                    .append("): ").append(report.samplesUrl()).append("\n\n");
         }
     }
 

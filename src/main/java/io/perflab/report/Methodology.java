@@ -1,5 +1,7 @@
 package io.perflab.report;
 
+import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MethodNotes;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.paired.HostProbeCheck;
 import io.perflab.stats.ComparisonOptions;
@@ -9,9 +11,6 @@ import java.util.List;
 
 /** How the report's numbers were obtained, in words, from the options the results were computed with. */
 final class Methodology {
-
-    static final String RUSAGE_NOTE = "per-request figures from getrusage(RUSAGE_SELF) cover the whole process, "
-            + "client and server, less the JIT compiler threads";
 
     private Methodology() {
     }
@@ -33,11 +32,14 @@ final class Methodology {
     }
 
     /**
-     * One sentence for the Markdown and text reports of a paired design, or of the fresh one, for an experiment with
-     * results {@code all}: Holm's family is the metrics that could be compared, and in a paired design the host's
-     * speed and the metrics scaled to it form a family of their own.
+     * The method of experiment {@code e} for the Markdown and text reports, in a sentence on its analysis (of a
+     * paired design, or of the fresh one) and one on its measurement ({@link MethodNotes#measurement}): Holm's family
+     * is the metrics that could be compared, and in a paired design the host's speed and the metrics scaled to it
+     * form a family of their own.
      */
-    static String oneLine(List<MetricComparison> all, boolean paired) {
+    static String oneLine(ExperimentView e) {
+        List<MetricComparison> all = e.results();
+        boolean paired = e.paired() != null;
         long scaled = paired ? all.stream().filter(c -> c.error() == null)
                 .filter(c -> HostProbeCheck.isHostScaled(c.key())).count() : 0;
         long measured = all.stream().filter(c -> c.error() == null).count() - scaled;
@@ -46,12 +48,12 @@ final class Methodology {
         if (!paired) {
             return "Welch two-sided t-tests of with against without (R: t.test(with, without)), α = " + alpha()
                     + ", " + holm + "; " + level() + " CI of Δ % by Fieller; unchanged = TOST within ±" + margin()
-                    + "; " + RUSAGE_NOTE + ".";
+                    + ". " + MethodNotes.measurement(e);
         }
         return "Paired design: per pair the mean over its windows of log(with/without); one-sample t-tests of the "
                 + "pair log ratios, α = " + alpha() + ", " + holm + "; " + level() + " CI of Δ % = 100·(e^mean − 1); "
                 + "unchanged = the CI within ±" + margin() + "; windows of one pair are never counted as independent "
-                + "samples; " + RUSAGE_NOTE + ".";
+                + "samples. " + MethodNotes.measurement(e);
     }
 
     private static String metrics(long n) {

@@ -2,6 +2,7 @@ package io.perflab.report;
 
 import io.perflab.display.Format;
 import io.perflab.experiment.ExperimentView;
+import io.perflab.experiment.MethodNotes;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultsSummary;
 import io.perflab.runner.experiment.VariantName;
@@ -50,7 +51,7 @@ final class TextReport {
                         .append(TextSafety.line(d.getValue().get(VariantName.WITH.label()))).append('\n');
             }
         }
-        b.append(Methodology.oneLine(report.experiment().results(), report.paired())).append('\n');
+        b.append(Methodology.oneLine(report.experiment())).append('\n');
         b.append("Generated ").append(report.generatedAt()).append(" by PerfLab ").append(report.version())
                 .append(".\n");
         report.upload().warnings().forEach(w -> b.append("The benchmark tool's output says: ")
@@ -83,7 +84,8 @@ final class TextReport {
             b.append("\nR's print-out for ").append(report.plotted().size()).append(" and headings for ")
                     .append(report.listed().size()).append(" of ")
                     .append(Format.count(report.metrics().total(), "metric", "metrics"))
-                    .append("; every sample: ").append(report.samplesUrl()).append('\n');
+                    .append("; every sample (").append(MethodNotes.SAMPLES).append("): ").append(report.samplesUrl())
+                    .append('\n');
         }
         if (!report.failedPairs().isEmpty()) {
             b.append("\nFailed pairs (each left out of the analysis whole):\n");

@@ -282,6 +282,22 @@ class ReportAgreementTests extends ReportTestSupport {
     }
 
     @Test
+    void aCommandExperimentSaysHowItsRunsWereMeasuredInEveryPlace() throws Exception {
+        long id = commandReadInTwoFormats();
+
+        List<String> shown = everyPlace(id);
+        String page = shown.get(0);
+        String html = shown.get(1);
+        String pageMethod = page.substring(page.indexOf("<details class=\"method\">"),
+                page.indexOf("</details>", page.indexOf("<details class=\"method\">")));
+        for (String method : List.of(pageMethod, section(html, "summary"), section(html, "methodology"),
+                shown.get(2), shown.get(3))) {
+            assertThat(method).contains("getrusage(RUSAGE_CHILDREN)", "read from its output, as jmh and gobench")
+                    .doesNotContain("RUSAGE_SELF", "HdrHistogram", "fresh JVM");
+        }
+    }
+
+    @Test
     void theEnvironmentShownIsThatOfTheSuccessfulRunsInThePageAndTheReport() throws Exception {
         long id = commandReadInTwoFormats();
 
