@@ -143,6 +143,7 @@ class ExperimentPagesController {
         model.addAttribute("failedPairCount", failedPairs.size());
         model.addAttribute("environment", environment(runs));
         model.addAttribute("measurement", MethodNotes.measurement(view));
+        model.addAttribute("noResults", MethodNotes.noResults(view));
         model.addAttribute("samplesNote", MethodNotes.SAMPLES);
         model.addAttribute("headlineKeys", HEADLINE_KEYS);
         return VIEW_DETAIL;

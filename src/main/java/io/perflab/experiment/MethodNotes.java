@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the experiment page and the three reports say of how an experiment's figures were measured, said once for
- * all of them: an engine trial, a command run and an uploaded sample are measured in different ways, and a paired
- * design's JVMs live longer than a trial.
+ * What the experiment page and the three reports say of how an experiment's figures were measured and what its
+ * analysis needs, said once for all of them: an engine trial, a command run and an uploaded sample are measured in
+ * different ways, and a paired design's JVMs live longer than a trial.
  */
 public final class MethodNotes {
 
@@ -48,5 +48,11 @@ public final class MethodNotes {
                 .toList();
         return formats.isEmpty() ? "" : "; its other metrics are read from its output, as " + String.join(" and ",
                 formats);
+    }
+
+    /** Why experiment {@code e} has no results yet: what its analysis needs, runs of each variant or pairs. */
+    public static String noResults(ExperimentView e) {
+        return e.paired() != null ? "the paired analysis needs at least two successful pairs"
+                : "each variant needs at least two successful runs";
     }
 }

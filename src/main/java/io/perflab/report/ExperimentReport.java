@@ -101,4 +101,9 @@ record ExperimentReport(ExperimentView experiment, ResultsSummary summary, Metri
     public String measurement() {
         return MethodNotes.measurement(experiment);
     }
+
+    /** Why there are no results yet, as the page says it. */
+    public String noResults() {
+        return MethodNotes.noResults(experiment);
+    }
 }

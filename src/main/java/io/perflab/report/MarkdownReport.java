@@ -61,7 +61,7 @@ final class MarkdownReport {
             b.append('\n');
         }
         if (report.listed().isEmpty()) {
-            b.append("No results yet: each variant needs at least two successful runs.\n\n");
+            b.append("No results yet: ").append(report.noResults()).append(".\n\n");
         } else {
             table(b, report);
             if (report.paired()) {

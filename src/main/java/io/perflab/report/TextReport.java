@@ -60,7 +60,7 @@ final class TextReport {
         summary.notes().forEach(n -> b.append("warning (").append(summary.scope(n)).append("): ")
                 .append(TextSafety.line(n.text())).append('\n'));
         if (report.listed().isEmpty()) {
-            b.append("\nNo results yet: each variant needs at least two successful runs.\n");
+            b.append("\nNo results yet: ").append(report.noResults()).append(".\n");
         }
         int printed = 0;
         for (MetricComparison c : report.listed()) {
@@ -70,13 +70,15 @@ final class TextReport {
             }
             summary.ownNotes(c).forEach(n -> b.append("warning: ").append(TextSafety.line(n)).append('\n'));
         }
-        if (report.paired()) {
+        List<String> pairedLines = report.paired() ? PairedText.metrics(report.listed()) : List.of();
+        if (!pairedLines.isEmpty()) {
             b.append("\nPaired analysis (R: t.test(with, without, paired = TRUE) of the pairs' window means above):\n");
-            PairedText.metrics(report.listed()).forEach(line -> b.append("  ").append(TextSafety.line(line))
-                    .append('\n'));
+            pairedLines.forEach(line -> b.append("  ").append(TextSafety.line(line)).append('\n'));
+        }
+        if (report.paired()) {
             List<String> looks = PairedText.looks(e);
             if (!looks.isEmpty()) {
-                b.append("Sequential looks:\n");
+                b.append(pairedLines.isEmpty() ? "\nSequential looks:\n" : "Sequential looks:\n");
                 looks.forEach(line -> b.append("  ").append(TextSafety.line(line)).append('\n'));
             }
         }

@@ -239,6 +239,17 @@ class ReportAgreementTests extends ReportTestSupport {
         return id;
     }
 
+    /** A duet of four planned pairs whose only stored pair, pair 0, failed. */
+    private long duetWithoutASuccessfulPair() {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 4)
+                .withDesign(ExperimentDesign.DUET, 3);
+        long id = store.insert(new ExperimentSpec("duet without a pair", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.FAILED, "tester", ReportFixtures.T0);
+        store.savePair(id, PairedFixtures.failedPair(0));
+        return id;
+    }
+
     /** The four places a person reads experiment {@code id}: the page, and the HTML, Markdown and text reports. */
     private List<String> everyPlace(long id) throws Exception {
         return List.of(get("/experiments/" + id, "text/html").body(),
@@ -309,6 +320,17 @@ class ReportAgreementTests extends ReportTestSupport {
             assertThat(environment).contains("<th scope=\"row\">host</th>", "bench-1")
                     .doesNotContain("crashed-host", "<th scope=\"row\">command</th>");
         }
+    }
+
+    @Test
+    void aPairedDesignWithoutResultsSaysItNeedsPairs() throws Exception {
+        long id = duetWithoutASuccessfulPair();
+
+        for (String shown : everyPlace(id)) {
+            assertThat(shown).contains("the paired analysis needs at least two successful pairs.")
+                    .doesNotContain("each variant needs at least two successful runs");
+        }
+        assertThat(get("/api/v1/experiments/" + id + "/report.txt").body()).doesNotContain("Paired analysis");
     }
 
     /** The text of the HTML element whose id is {@code id}, up to the next section. */
