@@ -79,6 +79,9 @@ class HtmlReport {
         context.setVariable("alpha", Methodology.alpha());
         context.setVariable("margin", Methodology.margin());
         context.setVariable("samplesNote", MethodNotes.SAMPLES);
+        // the metric the recipe to recompute a result in R names: the first the report embeds
+        context.setVariable("recipeMetric", report.plotted().isEmpty() ? "cpu_us_per_req"
+                : report.plotted().get(0).key());
         context.setVariable("samplesJson", samplesJson(report));
         return templates.process(TEMPLATE, context);
     }
@@ -124,6 +127,21 @@ class HtmlReport {
                     + " (" + e.progress().failedRuns() + " failed)"));
         }
         return plan;
+    }
+
+    /**
+     * What the embedded samples' results are, in R's terms: of the fresh design Welch's test of the two variants'
+     * values; of a paired design the one-sample t-test of the pairs' mean log ratios, over the OK runs' windows.
+     */
+    static String convention(ExperimentReport report) {
+        if (!report.paired()) {
+            return "difference = mean(with) - mean(without); R: t.test(with, without)";
+        }
+        return "paired design: the pair is the unit of replication. Per pair, r = the mean over its windows measured"
+                + " by both variants (OK runs, matched by pair and window) of log(with/without); R: t.test(r), and"
+                + " the change is 100*(exp(mean) - 1) % with its interval transformed alike. The metrics' with and"
+                + " without lists are every OK window, not independent samples: t.test(with, without) of them"
+                + " matches no result of the report";
     }
 
     /** Entries with one value as they are; entries that vary across runs with their range or distinct values. */
@@ -172,7 +190,7 @@ class HtmlReport {
         experiment.put("name", e.name());
         experiment.put("status", e.status());
         root.put("experiment", experiment);
-        root.put("convention", "difference = mean(with) - mean(without); R: t.test(with, without)");
+        root.put("convention", convention(report));
         if (report.partial()) {
             root.put("metricsIncluded", report.plotted().size());
             root.put("metricsTotal", report.metrics().total());

@@ -2,6 +2,7 @@ package io.perflab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
@@ -21,6 +22,9 @@ import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.Alternative;
+import io.perflab.stats.TTest;
+import io.perflab.stats.TTestResult;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -250,12 +255,53 @@ class ReportAgreementTests extends ReportTestSupport {
         return id;
     }
 
+    /** The comparison of {@code metric} as the API gives it. */
+    private JsonNode result(long id, String metric) throws Exception {
+        for (JsonNode c : json.readTree(get("/api/v1/experiments/" + id, "application/json").body()).get("results")) {
+            if (c.get("metric").asString().equals(metric)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no result for " + metric);
+    }
+
     /** The four places a person reads experiment {@code id}: the page, and the HTML, Markdown and text reports. */
     private List<String> everyPlace(long id) throws Exception {
         return List.of(get("/experiments/" + id, "text/html").body(),
                 get("/api/v1/experiments/" + id + "/report.html").body(),
                 get("/api/v1/experiments/" + id + "/report.md").body(),
                 get("/api/v1/experiments/" + id + "/report.txt").body());
+    }
+
+    @Test
+    void theRRecipeOfAPairedReportRecomputesItsPairedResult() throws Exception {
+        long id = duet();
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+
+        assertThat(section(html, "samples")).contains("subset(d$runs, status == \"OK\")",
+                        "t.test(tapply(log(w$v.x / w$v.y), w$pair, mean))")
+                .doesNotContain("t.test(m$with, m$without)");
+        JsonNode embedded = json.readTree(ReportControllerTests.scriptContent(html));
+        assertThat(embedded.get("convention").asString()).contains("log(with/without)", "t.test(r)");
+        // the recipe step by step: the OK runs' windows matched by pair and window, each pair's mean log ratio
+        Map<Integer, Map<Integer, double[]>> pairs = new TreeMap<>();
+        for (JsonNode run : embedded.get("runs")) {
+            JsonNode value = run.get("metrics").get("cpu_us_per_req");
+            if (run.get("status").asString().equals("OK") && value != null) {
+                pairs.computeIfAbsent(run.get("pair").asInt(), p -> new TreeMap<>())
+                        .computeIfAbsent(run.get("window").asInt(), w -> new double[2])
+                        [run.get("variant").asString().equals("with") ? 0 : 1] = value.asDouble();
+            }
+        }
+        double[] logRatios = pairs.values().stream().mapToDouble(windows -> windows.values().stream()
+                .mapToDouble(w -> Math.log(w[0] / w[1])).average().orElseThrow()).toArray();
+        TTestResult recomputed = TTest.oneSample(logRatios, Alternative.TWO_SIDED, 0.95);
+
+        JsonNode cpu = result(id, "cpu_us_per_req");
+        assertThat(logRatios).hasSize(5);
+        assertThat(100 * Math.expm1(recomputed.difference()))
+                .isCloseTo(cpu.get("percent").asDouble(), withinPercentage(1e-6));
+        assertThat(recomputed.pValue()).isCloseTo(cpu.get("pValue").asDouble(), withinPercentage(1e-6));
     }
 
     @Test
