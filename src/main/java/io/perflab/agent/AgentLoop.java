@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -135,7 +136,8 @@ public final class AgentLoop {
 
     private void runUntilStopped() {
         while (!isStopped()) {
-            Registered registered = retrying("register with " + client.server(), () -> client.register(registration));
+            Registered registered = retrying("register with " + client.server(), () -> client.register(registration),
+                    lost::get);
             if (registered == null) {
                 return;
             }
@@ -337,7 +339,7 @@ public final class AgentLoop {
             Boolean sent = retrying("post the end of experiment " + experimentId, () -> {
                 client.finish(agentId, experimentId, finish);
                 return Boolean.TRUE;
-            });
+            }, lost::get);
             log.accept(sent != null
                     ? "experiment " + experimentId + " " + outcome + (message == null ? "" : ": " + message)
                     : "experiment " + experimentId + " " + outcome + ", but its end could not be posted before the "
@@ -347,11 +349,16 @@ public final class AgentLoop {
         }
     }
 
-    /** Posts a finished trial, retrying while the service cannot be reached; a refusal cancels the run. */
+    /**
+     * Posts a finished trial, retrying while the service cannot be reached or store it, until the run is cancelled; a
+     * refusal cancels the run.
+     */
     private void post(Running current, TrialResult trial) {
+        String what = "trial " + trial.ordinal() + " of experiment " + current.experimentId;
         try {
-            TrialAnswer answer = retrying("post trial " + trial.ordinal() + " of experiment " + current.experimentId,
-                    () -> client.postTrial(agentId, current.experimentId, PostedTrial.of(trial)));
+            TrialAnswer answer = retrying("post " + what,
+                    () -> client.postTrial(agentId, current.experimentId, PostedTrial.of(trial)), cancelled(current));
+            notPosted(what, answer, current);
             if (answer != null && answer.cancel()) {
                 current.cancel("a user cancelled it");
             }
@@ -364,9 +371,11 @@ public final class AgentLoop {
 
     /** Posts a finished pair whole, as {@link #post} posts a trial, and heeds the service's stop. */
     private void postPair(Running current, PairResult pair) {
+        String what = "pair " + pair.index() + " of experiment " + current.experimentId;
         try {
-            PairAnswer answer = retrying("post pair " + pair.index() + " of experiment " + current.experimentId,
-                    () -> client.postPair(agentId, current.experimentId, PostedPair.of(pair)));
+            PairAnswer answer = retrying("post " + what,
+                    () -> client.postPair(agentId, current.experimentId, PostedPair.of(pair)), cancelled(current));
+            notPosted(what, answer, current);
             if (answer != null && answer.cancel()) {
                 current.cancel("a user cancelled it");
             } else if (answer != null && answer.stop()) {
@@ -380,8 +389,27 @@ public final class AgentLoop {
         }
     }
 
-    /** Sends {@code call} until it is answered, waiting longer after each failure; null once stopped or lost. */
-    private <T> T retrying(String what, Call<T> call) {
+    /**
+     * Whether posting more of {@code current} is pointless: the agent was declared lost, or the run was cancelled (a
+     * user's cancel, a refusal). A post that the service keeps failing (a 500 for a trial it cannot store) must not
+     * hold the run for good, its heartbeats keeping the experiment RUNNING, once a user has cancelled it.
+     */
+    private BooleanSupplier cancelled(Running current) {
+        return () -> lost.get() || current.cancelledBy != null;
+    }
+
+    /** Says that {@code what} was given up on, when it was ({@code answer} is null) while the agent runs on. */
+    private void notPosted(String what, Object answer, Running current) {
+        if (answer == null && !isStopped() && !lost.get()) {
+            log.accept(what + " is not posted: " + current.cancelledBy);
+        }
+    }
+
+    /**
+     * Sends {@code call} until it is answered, waiting longer after each failure; null once stopped, or once
+     * {@code pointless} says a further try is.
+     */
+    private <T> T retrying(String what, Call<T> call, BooleanSupplier pointless) {
         Duration wait = FIRST_RETRY;
         while (true) {
             try {
@@ -389,7 +417,7 @@ public final class AgentLoop {
             } catch (IOException e) {
                 log.accept("cannot " + what + ": " + e.getMessage() + "; trying again in " + wait.toMillis() + " ms");
             }
-            if (!pause(wait) || lost.get()) {
+            if (!pause(wait) || pointless.getAsBoolean()) {
                 return null;
             }
             wait = wait.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : wait.multipliedBy(2);

@@ -544,7 +544,7 @@ public class ExperimentRepository {
                 .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
                         placement.withCpus(), placement.first().label(), timestamp(pair.start()),
                         timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
-                        Texts.cut(pair.error(), 8000), agentId, experimentId)
+                        Texts.storable(pair.error(), 8000), agentId, experimentId)
                 .update();
         pair.results().forEach(result -> insertRun(experimentId, agentId, result));
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
@@ -616,8 +616,8 @@ public class ExperimentRepository {
 
     /** Why a paired experiment stopped before its last planned pair. */
     public void recordStopReason(long experimentId, String reason) {
-        jdbc.sql("UPDATE experiment SET stop_reason = ? WHERE id = ?").params(Texts.cut(reason, 4000), experimentId)
-                .update();
+        jdbc.sql("UPDATE experiment SET stop_reason = ? WHERE id = ?")
+                .params(Texts.storable(reason, 4000), experimentId).update();
     }
 
     /** Inserts one result's run row and samples; the caller holds the transaction and bumps the data version. */
@@ -631,7 +631,7 @@ public class ExperimentRepository {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
-                        json.writeValueAsString(result.environment()), Texts.cut(result.error(), 8000),
+                        json.writeValueAsString(result.environment()), Texts.storable(result.error(), 8000),
                         outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
                         pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
                         pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId)
@@ -931,7 +931,7 @@ public class ExperimentRepository {
                 + (to == ExperimentStatus.QUEUED ? ", finished_at = NULL" : "")
                 + " WHERE id = ? AND status = ?";
         List<Object> params = new ArrayList<>(List.of(to.name()));
-        params.add(Texts.cut(error, 4000));
+        params.add(Texts.storable(error, 4000));
         if (timeColumn != null) {
             params.add(timestamp(now));
         }
@@ -1098,7 +1098,7 @@ public class ExperimentRepository {
         boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = " + notBefore("started_at")
                         + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
                         + (agentId == null ? "" : " AND agent_id = ?"))
-                .params(params(to.name(), Texts.cut(error, 4000), end, end, resumeOnClaim, id, agentId))
+                .params(params(to.name(), Texts.storable(error, 4000), end, end, resumeOnClaim, id, agentId))
                 .update() == 1;
         if (ended) {
             jdbc.sql("UPDATE experiment_claim SET ended_at = " + notBefore("claimed_at")

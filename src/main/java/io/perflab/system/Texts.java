@@ -24,4 +24,16 @@ public final class Texts {
         }
         return text.substring(0, end) + "…";
     }
+
+    /**
+     * {@code text} as a text column keeps it: each NUL, which PostgreSQL refuses in text ("invalid byte sequence for
+     * encoding UTF8: 0x00") and a command's output may hold, made U+FFFD, the replacement character (as the sign-in
+     * throttle keeps the names it is sent), then {@link #cut} to {@code max}. Every other character is kept as it
+     * came: pages and reports show stored text safely. Null stays null.
+     *
+     * @param max at least 2
+     */
+    public static String storable(String text, int max) {
+        return text == null ? null : cut(text.replace('\0', '\uFFFD'), max);
+    }
 }

@@ -60,6 +60,9 @@ class AgentLoopTests {
     /** What the first poll answers; null: {@link #assignment()}. */
     private volatile String assignmentAnswer;
     private final AtomicInteger heartbeats = new AtomicInteger();
+    /** Whether trial posts fail with a 500, as a service that cannot store them answers; each then asks a cancel. */
+    private volatile boolean trialsFail;
+    private final AtomicInteger failedTrialPosts = new AtomicInteger();
 
     @BeforeEach
     void fakeService() throws IOException {
@@ -197,6 +200,27 @@ class AgentLoopTests {
         assertThat(log).anySatisfy(line -> assertThat(line).endsWith("; heartbeat every 0.2 s"));
     }
 
+    /**
+     * A trial the service cannot store answers 500 (a database that refuses its text), which the agent takes for a
+     * passing failure and retries: it retried for good, heartbeating all the while, so that the experiment stayed
+     * RUNNING, and a user's cancel, which reached it, did not end the run. A cancelled run gives up the post.
+     */
+    @Test
+    void aTrialPostThatKeepsFailingIsGivenUpOnceAUserCancelsTheRun() throws Exception {
+        heartbeatSeconds = 0.05;
+        trialsFail = true;
+        List<String> log = new CopyOnWriteArrayList<>();
+
+        runUntilFinished(true, log::add);
+
+        assertThat(finishes).singleElement()
+                .satisfies(finish -> assertThat(finish.get("outcome").asString()).isEqualTo("CANCELLED"));
+        assertThat(failedTrialPosts.get()).isPositive();
+        assertThat(trials).isEmpty();
+        assertThat(log).anySatisfy(line -> assertThat(line).matches("trial \\d of experiment 42 is not posted: "
+                + "a user cancelled it"));
+    }
+
     /** Runs an agent that is assigned nothing until the service has had five heartbeats; what it logged. */
     private List<String> runUntilFiveHeartbeats() throws Exception {
         assigns = false;
@@ -244,6 +268,11 @@ class AgentLoopTests {
             } else if (path.endsWith("/heartbeat")) {
                 heartbeats.incrementAndGet();
                 send(exchange, 200, heartbeatAnswer);
+            } else if (path.endsWith("/trials") && trialsFail) {
+                failedTrialPosts.incrementAndGet();
+                // a user, seeing the experiment make no progress, cancels it
+                heartbeatAnswer = "{\"cancel\": true}";
+                send(exchange, 500, "{\"detail\": \"invalid byte sequence for encoding UTF8: 0x00\"}");
             } else if (path.endsWith("/trials")) {
                 trials.add(JSON.readTree(body));
                 send(exchange, 201, "{\"stored\": true, \"cancel\": false}");

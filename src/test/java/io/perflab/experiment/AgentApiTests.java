@@ -297,6 +297,55 @@ class AgentApiTests {
     }
 
     /**
+     * PostgreSQL refuses a NUL in text, which a command's error output may hold: a trial or pair whose error held one
+     * failed its store with a 500, which an agent retries for good, and the built-in agent's run ended as "PerfLab
+     * could not run this experiment". The NUL is kept as U+FFFD; the rest of the text as it came.
+     */
+    @Test
+    void anErrorHoldingANulIsStoredWithTheNulReplacedWhoeverRanIt() throws Exception {
+        long agent = register("nul poster", "pool=nul");
+        long id = admin.create(command("nul in a trial", Map.of("pool", "nul")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String withNul = "\"pid\": 7, \"error\": \"exited 3\\n\\u001b[31mbad\\u0000byte\"";
+        HttpResponse<String> trial = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/trials",
+                trial("without", 0).replace("\"OK\"", "\"FAILED\"").replace("\"pid\": 7", withNul));
+        assertThat(trial.statusCode()).as(trial.body()).isEqualTo(201);
+        assertThat(jdbc.sql("SELECT error FROM trial_run WHERE experiment_id = ?").param(id).query(String.class)
+                .single()).isEqualTo("exited 3\n\u001b[31mbad\uFFFDbyte");
+
+        long paired = admin.create(alternating("nul in a pair", "nul", 1));
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String failedPair = ("{\"index\": 0, \"status\": \"FAILED\", \"first\": \"without\", "
+                + "\"start\": \"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:05Z\", \"setupSeconds\": 1.0, "
+                + "\"measuringSeconds\": 0.0, \"error\": \"it died: \\u0000\", \"results\": ["
+                + window("without", 0, 0) + ", " + window("with", 1, 0) + "]}")
+                .replace("\"OK\"", "\"FAILED\"").replace("\"pid\": 7", withNul);
+        HttpResponse<String> pair = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + paired + "/pairs",
+                failedPair);
+        assertThat(pair.statusCode()).as(pair.body()).isEqualTo(201);
+        assertThat(jdbc.sql("SELECT error FROM experiment_pair WHERE experiment_id = ?").param(paired)
+                .query(String.class).single()).isEqualTo("it died: \uFFFD");
+        assertThat(jdbc.sql("SELECT error FROM trial_run WHERE experiment_id = ?").param(paired).query(String.class)
+                .list()).containsExactly("exited 3\n\u001b[31mbad\uFFFDbyte", "exited 3\n\u001b[31mbad\uFFFDbyte");
+
+        // the built-in agent's trial, whose command printed a NUL to its error output
+        Map<String, Object> request = command("nul on the built-in agent", Map.of());
+        request.put("withoutCommand", "printf 'bad\\000byte\\n' >&2; exit 3");
+        request.put("withCommand", "printf 'bad\\000byte\\n' >&2; exit 4");
+        request.put("maxFailures", 0);
+        long builtIn = admin.create(request);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> !List.of("QUEUED", "RUNNING").contains(admin.status(builtIn)));
+        JsonNode failed = admin.getJson("/api/v1/experiments/" + builtIn);
+        assertThat(failed.get("status").asText()).isEqualTo("FAILED");
+        assertThat(failed.get("error").asText()).as("its trial was stored").startsWith("stopped after 1 failed trial");
+        assertThat(jdbc.sql("SELECT error FROM trial_run WHERE experiment_id = ?").param(builtIn).query(String.class)
+                .single()).endsWith("--- last output ---\nbad\uFFFDbyte");
+    }
+
+    /**
      * A metric read from output sets its metric's direction for the whole experiment: an engine trial posting its
      * CPU time per request as read from output, higher is better, turned a 20 % regression into an improvement.
      */

@@ -17,4 +17,13 @@ class TextsTests {
         String cut = Texts.cut("x".repeat(198) + "😀".repeat(20), 200);
         assertThat(PrintableText.Validator.firstProblem(cut, false)).isEqualTo(-1);
     }
+
+    /** PostgreSQL refuses a NUL in text: a command's output that held one failed the store of its trial. */
+    @Test
+    void storableTextHasEachNulReplacedAndKeepsEveryOtherCharacter() {
+        assertThat(Texts.storable("exit 3\n\u001b[31mbad\0byte\0", 100))
+                .isEqualTo("exit 3\n\u001b[31mbad\uFFFDbyte\uFFFD");
+        assertThat(Texts.storable("\0".repeat(10), 6)).isEqualTo("\uFFFD".repeat(5) + "…");
+        assertThat(Texts.storable(null, 6)).isNull();
+    }
 }
