@@ -122,9 +122,9 @@ public final class AgentLoop {
     }
 
     /**
-     * Runs until {@link #stop()}.
+     * Runs until {@link #stop()}, registering again whenever the service declares this agent lost.
      *
-     * @throws AgentClient.Refused when the service refuses the registration (a wrong token, a bad label)
+     * @throws AgentClient.Refused when the service refuses a registration (a wrong or revoked token, a bad label)
      */
     public void run() {
         try {
@@ -136,8 +136,10 @@ public final class AgentLoop {
 
     private void runUntilStopped() {
         while (!isStopped()) {
+            // an agent the service declared lost is lost until it registers again: a registration that fails for a
+            // while (a service restarting, a proxy's 502) is tried again until it is taken or the agent is stopped
             Registered registered = retrying("register with " + client.server(), () -> client.register(registration),
-                    lost::get);
+                    () -> false);
             if (registered == null) {
                 return;
             }

@@ -1,6 +1,7 @@
 package io.perflab.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -16,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -63,6 +66,12 @@ class AgentLoopTests {
     /** Whether trial posts fail with a 500, as a service that cannot store them answers; each then asks a cancel. */
     private volatile boolean trialsFail;
     private final AtomicInteger failedTrialPosts = new AtomicInteger();
+    /** Whether the polls of the first registration are answered 409, as to an agent the service declared lost. */
+    private volatile boolean firstRegistrationLost;
+    /** The statuses that the registrations after the first are answered with, in turn, before one is taken. */
+    private final Queue<Integer> refusedRegistrations = new ConcurrentLinkedQueue<>();
+    /** Registrations taken; the n-th gets agent id {@code AGENT + n - 1}. */
+    private final AtomicInteger registered = new AtomicInteger();
 
     @BeforeEach
     void fakeService() throws IOException {
@@ -221,6 +230,35 @@ class AgentLoopTests {
                 + "a user cancelled it"));
     }
 
+    /**
+     * An agent the service declared lost registers again; when that registration failed once (the service
+     * restarting, a proxy's 502), the agent ended as if stopped, and perflab agent exited 0, running nothing.
+     */
+    @Test
+    void anAgentDeclaredLostRegistersAgainUntilTheServiceTakesIt() throws Exception {
+        assigns = false;
+        firstRegistrationLost = true;
+        refusedRegistrations.addAll(List.of(503, 502));
+        List<String> log = new CopyOnWriteArrayList<>();
+
+        run(false, log::add, () -> await().atMost(Duration.ofSeconds(20)).until(() -> registered.get() == 2));
+
+        assertThat(refusedRegistrations).as("both failed registrations were tried").isEmpty();
+        assertThat(log).anySatisfy(line -> assertThat(line).startsWith("registered as agent " + (AGENT + 1)));
+    }
+
+    /** A registration refused outright (a revoked token) ends the agent with the service's reason, at any time. */
+    @Test
+    void anAgentDeclaredLostWhoseRegistrationIsRefusedEndsSayingWhy() {
+        assigns = false;
+        firstRegistrationLost = true;
+        refusedRegistrations.add(401);
+
+        assertThatThrownBy(agent(false, line -> { })::run).isInstanceOf(AgentClient.Refused.class)
+                .hasMessage("the service answered 401: registration answered 401");
+        assertThat(registered.get()).isEqualTo(1);
+    }
+
     /** Runs an agent that is assigned nothing until the service has had five heartbeats; what it logged. */
     private List<String> runUntilFiveHeartbeats() throws Exception {
         assigns = false;
@@ -236,9 +274,7 @@ class AgentLoopTests {
 
     /** Runs an agent against the fake service until {@code until} returns, then stops it. */
     private void run(boolean runsCommands, Consumer<String> log, Waiting until) throws Exception {
-        AgentLoop agent = new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
-                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
-                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::accept);
+        AgentLoop agent = agent(runsCommands, log);
         Thread running = new Thread(agent::run, "agent under test");
         running.start();
         try {
@@ -251,13 +287,26 @@ class AgentLoopTests {
         }
     }
 
+    private AgentLoop agent(boolean runsCommands, Consumer<String> log) {
+        return new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
+                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
+                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::accept);
+    }
+
     private void answer(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         try {
-            if (path.equals("/api/v1/agents")) {
-                send(exchange, 201, "{\"agentId\": " + AGENT + ", \"heartbeatSeconds\": " + heartbeatSeconds + ", "
+            Integer refused = path.equals("/api/v1/agents") && registered.get() > 0 ? refusedRegistrations.poll()
+                    : null;
+            if (refused != null) {
+                send(exchange, refused, "{\"detail\": \"registration answered " + refused + "\"}");
+            } else if (path.equals("/api/v1/agents")) {
+                send(exchange, 201, "{\"agentId\": " + (AGENT + registered.getAndIncrement()) + ", "
+                        + "\"heartbeatSeconds\": " + heartbeatSeconds + ", "
                         + "\"heartbeatTimeoutSeconds\": " + heartbeatTimeoutSeconds + "}");
+            } else if (path.equals("/api/v1/agents/" + AGENT + "/poll") && firstRegistrationLost) {
+                send(exchange, 409, "{\"detail\": \"agent " + AGENT + " was declared lost. Register again.\"}");
             } else if (path.endsWith("/poll")) {
                 if (assigns && assigned.compareAndSet(false, true)) {
                     send(exchange, 200, assignmentAnswer != null ? assignmentAnswer : assignment());
