@@ -97,7 +97,8 @@ class AgentApiController {
     }
 
     @Operation(summary = "Claim the oldest queued experiment this agent's labels match, waiting up to waitSeconds; "
-            + "204 when none came")
+            + "204 when none came. An agent that holds an experiment it has posted nothing of (the answer that "
+            + "claimed it was lost) is answered that one again")
     @PostMapping("/{id}/poll")
     ResponseEntity<Assignment> poll(@PathVariable long id,
                                     @RequestParam(defaultValue = "20") int waitSeconds,

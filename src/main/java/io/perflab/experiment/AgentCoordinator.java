@@ -254,14 +254,25 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /**
      * Claims the oldest experiment the agent may run, waiting up to {@code wait} (at most {@code long-poll}) for one
-     * to be queued; empty when none came. Polling counts as a heartbeat.
+     * to be queued; empty when none came. Polling counts as a heartbeat. An agent that polls while it holds an
+     * experiment of which it has stored nothing is answered its assignment again, as the poll that claimed it was:
+     * that answer may have been lost on its way (a proxy's 502, a reset connection, the agent's own timeout), and the
+     * agent, which knows nothing of it, would run something else while the experiment waited on it until it was
+     * found lost. One that has posted trials of it had that answer, and is refused.
      */
     public Optional<Assignment> poll(long agentId, Caller caller, Duration wait) {
         AgentRecord agent = live(agentId, caller);
         List<Long> running = store.runningOn(agentId);
         if (!running.isEmpty()) {
-            throw new ConflictException("agent " + agentId + " still runs experiment " + running.get(0)
-                    + "; post its finish before polling for another");
+            long held = running.get(0);
+            if (store.hasRunsBy(held, agentId)) {
+                throw new ConflictException("agent " + agentId + " still runs experiment " + held
+                        + " and has posted trials of it; post its finish before polling for another");
+            }
+            ExperimentRecord experiment = store.find(held).orElseThrow();
+            log.info("Agent {} '{}' polled while it holds experiment {} '{}', of which it posted nothing: its "
+                    + "assignment is sent again", agentId, agent.name(), held, experiment.name());
+            return Optional.of(store.assignment(experiment));
         }
         Duration limit = wait.compareTo(settings.longPoll()) > 0 ? settings.longPoll() : wait;
         Instant deadline = clock.instant().plus(limit);

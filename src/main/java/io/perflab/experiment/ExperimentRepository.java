@@ -1155,6 +1155,12 @@ public class ExperimentRepository {
                 .optional().orElse(false);
     }
 
+    /** Whether agent {@code agentId} has stored a trial of experiment {@code id}, alone or in a pair. */
+    public boolean hasRunsBy(long id, long agentId) {
+        return jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND agent_id = ?")
+                .params(id, agentId).query(Long.class).single() > 0;
+    }
+
     /** The running experiments of {@code agentId}. */
     public List<Long> runningOn(long agentId) {
         return jdbc.sql("SELECT id FROM experiment WHERE status = 'RUNNING' AND agent_id = ? ORDER BY id")

@@ -162,9 +162,18 @@ class AgentApiTests {
 
         long twin = register("twin host", "pool=claims,arch=x86_64");
         assertThat(poll(twin, 0).statusCode()).as("never one experiment on two agents").isEqualTo(204);
+        // the answer to the poll that claimed it may be lost on its way (a proxy's 502, the agent's timeout): the
+        // agent polls again and is told the same, where it was answered 409, registered again, and the experiment
+        // waited on the old registration until it was found lost and interrupted
         HttpResponse<String> again = poll(right, 0);
-        assertThat(again.statusCode()).as("never two experiments on one agent").isEqualTo(409);
-        assertThat(again.body()).contains("still runs experiment " + id);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(admin.read(again.body())).isEqualTo(assignment);
+        assertThat(store.claims(id)).hasSize(1);
+        assertThat(send(agentToken, "/api/v1/agents/" + right + "/experiments/" + id + "/trials",
+                trial("without", 0)).statusCode()).isEqualTo(201);
+        HttpResponse<String> running = poll(right, 0);
+        assertThat(running.statusCode()).as("never two experiments on one agent").isEqualTo(409);
+        assertThat(running.body()).contains("still runs experiment " + id, "has posted trials of it");
     }
 
     @Test
@@ -542,10 +551,13 @@ class AgentApiTests {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
         var first = pool.submit(() -> poll(agent, 0));
         var second = pool.submit(() -> poll(agent, 0));
-        java.util.List<Integer> statuses = java.util.List.of(first.get().statusCode(), second.get().statusCode());
+        List<HttpResponse<String>> answers = List.of(first.get(), second.get());
         pool.shutdown();
 
-        assertThat(statuses).containsOnlyOnce(200);
+        // a poll that comes after the other's claim is told that claim again
+        assertThat(answers).extracting(HttpResponse::statusCode).contains(200).isSubsetOf(200, 204);
+        assertThat(answers.stream().filter(a -> a.statusCode() == 200)
+                .map(a -> admin.read(a.body()).get("experimentId").asLong()).distinct()).hasSize(1);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE status = 'RUNNING' AND agent_id = ?").param(agent)
                 .query(Long.class).single()).isEqualTo(1);
     }
