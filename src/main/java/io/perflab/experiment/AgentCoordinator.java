@@ -284,7 +284,6 @@ public class AgentCoordinator implements SmartLifecycle {
             }
             if (claimed.isPresent()) {
                 ExperimentRecord experiment = claimed.get();
-                agents.working(agentId, experiment.id());
                 runs.started(experiment.id());
                 log.info("Agent {} '{}' claimed experiment {} '{}'", agentId, agent.name(), experiment.id(),
                         experiment.name());
@@ -479,7 +478,6 @@ public class AgentCoordinator implements SmartLifecycle {
         if (!runs.end(experimentId, agentId, end, message, end == ExperimentStatus.INTERRUPTED)) {
             throw new ConflictException("experiment " + experimentId + " is not running on agent " + agentId);
         }
-        agents.working(agentId, null);
         if (end == ExperimentStatus.INTERRUPTED) {
             queueChanged();
         }

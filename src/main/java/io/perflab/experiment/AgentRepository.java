@@ -21,8 +21,18 @@ public class AgentRepository {
     /** The agents page and API list at most this many, newest first. */
     static final int MAX_LISTED = 200;
 
+    /**
+     * The experiment an agent runs now is the one it holds, and it is RUNNING while it holds one, read from the claims
+     * themselves: every claim and every end of one shows at once, the built-in agent's (which claims without a poll)
+     * and the watch's of a lost agent alike, as columns written beside remote agents' polls and finishes did not.
+     * The table's own {@code status} says IDLE or LOST.
+     */
     private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, "
-            + "registered_by, registered_at, last_heartbeat, status, experiment_id";
+            + "registered_by, registered_at, last_heartbeat, "
+            + "CASE WHEN agent.status = 'LOST' THEN 'LOST' WHEN EXISTS (SELECT 1 FROM experiment e "
+            + "WHERE e.agent_id = agent.id AND e.status = 'RUNNING') THEN 'RUNNING' ELSE 'IDLE' END AS status, "
+            + "(SELECT MIN(e.id) FROM experiment e WHERE e.agent_id = agent.id AND e.status = 'RUNNING') "
+            + "AS experiment_id";
 
     private final JdbcClient jdbc;
     private final JsonMapper json;
@@ -120,20 +130,14 @@ public class AgentRepository {
         return revived;
     }
 
-    /** The agent runs {@code experimentId} now, or nothing (null). */
-    public void working(long id, Long experimentId) {
-        jdbc.sql("UPDATE agent SET status = ?, experiment_id = ? WHERE id = ? AND status <> 'LOST'")
-                .params(experimentId == null ? "IDLE" : "RUNNING", experimentId, id).update();
-    }
-
     public Optional<AgentRecord> find(long id) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM agent WHERE id = ?").param(id).query(this::agent).optional();
     }
 
     /** Every agent that heartbeats, then the lost ones, newest first within each; at most {@value #MAX_LISTED}. */
     public List<AgentRecord> list() {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM agent ORDER BY CASE WHEN status = 'LOST' THEN 1 ELSE 0 END, "
-                        + "id DESC FETCH FIRST " + MAX_LISTED + " ROWS ONLY")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM agent ORDER BY CASE WHEN agent.status = 'LOST' THEN 1 ELSE 0 "
+                        + "END, agent.id DESC FETCH FIRST " + MAX_LISTED + " ROWS ONLY")
                 .query(this::agent).list();
     }
 

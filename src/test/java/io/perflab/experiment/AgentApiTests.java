@@ -500,6 +500,39 @@ class AgentApiTests {
                 .query(String.class).list()).containsExactly("COMPLETED");
     }
 
+    /**
+     * The built-in agent claims through the store, not through a poll, and was listed IDLE with no experiment while
+     * it ran one: the agents page and API say what it runs, as they say it of remote agents.
+     */
+    @Test
+    void theBuiltInAgentIsListedRunningTheExperimentItRuns() throws Exception {
+        Path go = Files.createTempDirectory("perflab-built-in-runs").resolve("go");
+        String waits = "while [ ! -e '" + go + "' ]; do sleep 0.05; done";
+        Map<String, Object> request = command("built in, listed", Map.of());
+        request.put("withoutCommand", waits);
+        request.put("withCommand", waits + " && true");
+        long id = admin.create(request);
+        long builtIn = -1;
+        for (JsonNode listed : admin.getJson("/api/v1/agents")) {
+            builtIn = listed.get("builtIn").asBoolean() ? listed.get("id").asLong() : builtIn;
+        }
+        String agent = "/api/v1/agents/" + builtIn;
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> admin.status(id).equals("RUNNING"));
+
+            assertThat(admin.getJson(agent).get("status").asText()).isEqualTo("RUNNING");
+            assertThat(admin.getJson(agent).get("experimentId").asLong()).isEqualTo(id);
+            assertThat(admin.get("/agents", "text/html").body()).contains("href=\"/experiments/" + id + "\"");
+        } finally {
+            Files.createFile(go);
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> admin.status(id).equals("COMPLETED"));
+        assertThat(admin.getJson(agent).get("status").asText()).isEqualTo("IDLE");
+        assertThat(admin.getJson(agent).get("experimentId").isNull()).isTrue();
+    }
+
     @Test
     void agentsPollingAtOnceClaimEachExperimentOnce() throws Exception {
         int agents = 6;
@@ -873,6 +906,8 @@ class AgentApiTests {
         assertThat(admin.getJson("/api/v1/experiments/" + id).get("error").asText())
                 .contains("agent silent", "sent no heartbeat", "the next agent of the same labels resumes");
         assertThat(admin.getJson("/api/v1/agents/" + silent).get("status").asText()).isEqualTo("LOST");
+        assertThat(admin.getJson("/api/v1/agents/" + silent).get("experimentId").isNull())
+                .as("a lost agent runs nothing: its experiment is interrupted").isTrue();
         HttpResponse<String> late = send(agentToken, "/api/v1/agents/" + silent + "/heartbeat", "");
         assertThat(late.statusCode()).isEqualTo(409);
         assertThat(late.body()).contains("was declared lost", "Register again");
