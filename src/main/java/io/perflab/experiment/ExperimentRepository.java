@@ -947,17 +947,28 @@ public class ExperimentRepository {
     /**
      * After a crash or kill of a service: the experiments its built-in agent {@code agentId} left RUNNING (and those
      * of the release before agents, which name none) become INTERRUPTED; returns their ids. Experiments running on
-     * other agents are theirs: a lost one is found by its heartbeat.
+     * other agents are theirs: a lost one is found by its heartbeat. Each ends only while it is still held as it was
+     * found: in between, the watch of another instance may have found this agent lost and another agent claimed the
+     * experiment afresh, and that claim is not this service's to end.
      */
     @Transactional
     public List<Long> interruptRunning(Long agentId, Instant now) {
-        List<Long> ids = jdbc.sql("SELECT id FROM experiment WHERE status = 'RUNNING' AND (agent_id IS NULL"
-                        + (agentId == null ? ")" : " OR agent_id = ?)"))
-                .params(agentId == null ? List.of() : List.of(agentId)).query(Long.class).list();
-        for (long id : ids) {
-            endClaim(id, null, ExperimentStatus.INTERRUPTED, now, INTERRUPTED_BY_RESTART, false);
+        List<Held> found = jdbc.sql("SELECT id, agent_id FROM experiment WHERE status = 'RUNNING' AND (agent_id IS NULL"
+                        + (agentId == null ? ")" : " OR agent_id = ?)") + " ORDER BY id")
+                .params(agentId == null ? List.of() : List.of(agentId))
+                .query((rs, n) -> new Held(rs.getLong("id"), rs.getObject("agent_id", Long.class))).list();
+        List<Long> interrupted = new ArrayList<>();
+        for (Held held : found) {
+            if (endClaim(held.experimentId(), held.agentId() == null ? " AND agent_id IS NULL" : " AND agent_id = ?",
+                    held.agentId(), ExperimentStatus.INTERRUPTED, now, INTERRUPTED_BY_RESTART, false)) {
+                interrupted.add(held.experimentId());
+            }
         }
-        return ids;
+        return interrupted;
+    }
+
+    /** A running experiment and the agent holding it, null for none (a release before agents). */
+    private record Held(long experimentId, Long agentId) {
     }
 
     /** What the queue needs of a claimable experiment to decide whether an agent may take it. */
@@ -1094,10 +1105,19 @@ public class ExperimentRepository {
     @Transactional
     public boolean endClaim(long id, Long agentId, ExperimentStatus to, Instant now, String error,
                             boolean resumeOnClaim) {
+        return endClaim(id, agentId == null ? "" : " AND agent_id = ?", agentId, to, now, error, resumeOnClaim);
+    }
+
+    /**
+     * As {@link #endClaim(long, Long, ExperimentStatus, Instant, String, boolean)}, on the condition {@code holder}
+     * on the experiment's {@code agent_id}, whose parameter, if it takes one, is {@code agentId}.
+     */
+    private boolean endClaim(long id, String holder, Long agentId, ExperimentStatus to, Instant now, String error,
+                             boolean resumeOnClaim) {
         OffsetDateTime end = timestamp(now);
         boolean ended = jdbc.sql("UPDATE experiment SET status = ?, error = ?, finished_at = " + notBefore("started_at")
                         + ", resume_on_claim = ?, cancel_requested = FALSE WHERE id = ? AND status = 'RUNNING'"
-                        + (agentId == null ? "" : " AND agent_id = ?"))
+                        + holder)
                 .params(params(to.name(), Texts.storable(error, 4000), end, end, resumeOnClaim, id, agentId))
                 .update() == 1;
         if (ended) {

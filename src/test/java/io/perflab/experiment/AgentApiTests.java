@@ -1004,6 +1004,68 @@ class AgentApiTests {
         assertThat(store.find(id).orElseThrow().finishedAt()).isEqualTo(began);
     }
 
+    /**
+     * A restarted service interrupts what its built-in agent left running in statements apart from the look that
+     * found it, and meanwhile the watch of another instance may find that agent lost and another agent claim the
+     * experiment afresh: the end named no agent, and ended that fresh claim too.
+     */
+    @Test
+    void aRestartInterruptsItsOwnAgentsClaimAndNotAnotherAgentsFreshClaimOfTheSameExperiment() throws Exception {
+        long restarted = register("restarted", "pool=restart");
+        long id = admin.create(command("claimed afresh", Map.of("pool", "restart")));
+        assertThat(poll(restarted, 0).statusCode()).isEqualTo(200);
+        Claimant fresh = new Claimant(register("fresh claimant", "pool=restart"), HostLabels.parse("pool=restart"),
+                false, true);
+        java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch restartWaits = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService instances = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            // the other instance ends the lost agent's claim and the fresh claimant takes the experiment in one
+            // transaction, holding the experiment's row from before the restarted service looks at it
+            var handedOver = instances.submit(() -> new org.springframework.transaction.support.TransactionTemplate(
+                    transactions).executeWithoutResult(transaction -> {
+                        jdbc.sql("SELECT id FROM experiment WHERE id = ? FOR UPDATE").param(id).query(Long.class)
+                                .single();
+                        locked.countDown();
+                        await().atMost(Duration.ofSeconds(30)).until(() -> restartWaits.getCount() == 0);
+                        assertThat(store.endClaim(id, restarted, ExperimentStatus.INTERRUPTED, Instant.now(),
+                                "lost", true)).isTrue();
+                        assertThat(store.claimNext(fresh, Instant.now())).map(ExperimentRecord::id).contains(id);
+                    }));
+            assertThat(locked.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            var restart = instances.submit(() -> store.interruptRunning(restarted, Instant.now()));
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> claimEndsWaitingForALock() > 0);
+            restartWaits.countDown();
+
+            handedOver.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(restart.get(30, java.util.concurrent.TimeUnit.SECONDS)).doesNotContain(id);
+        } finally {
+            restartWaits.countDown();
+            instances.shutdownNow();
+        }
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+        assertThat(store.runningOn(fresh.agentId())).containsExactly(id);
+        assertThat(store.claims(id)).extracting(ExperimentRepository.Claim::outcome)
+                .containsExactly("INTERRUPTED", null);
+    }
+
+    @Autowired
+    javax.sql.DataSource dataSource;
+
+    /** How many statements that end a claim wait for another transaction's lock on their experiment's row. */
+    private long claimEndsWaitingForALock() throws Exception {
+        boolean postgres;
+        try (java.sql.Connection connection = dataSource.getConnection()) {
+            postgres = "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+        }
+        return jdbc.sql(postgres
+                        ? "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND UPPER(query) LIKE ?"
+                        : "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL "
+                                + "AND UPPER(EXECUTING_STATEMENT) LIKE ?")
+                .param("UPDATE EXPERIMENT SET STATUS = %").query(Long.class).single();
+    }
+
     private io.perflab.agent.AgentLoop loop(String name, String pool) {
         return new io.perflab.agent.AgentLoop(
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
