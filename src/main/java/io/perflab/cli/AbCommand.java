@@ -8,6 +8,7 @@ import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentOutcome;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.rpcbench.Workload;
@@ -108,7 +109,16 @@ final class AbCommand implements Callable<Integer> {
     private CommandOptions commandOptions = new CommandOptions();
 
     @Mixin
-    private TrialProcessOptions processOptions = new TrialProcessOptions();
+    private TrialProcessOptions processOptions;
+
+    AbCommand() {
+        this(new TrialProcessOptions());
+    }
+
+    /** The command with {@code processOptions} as its trial process flags, as a test gives them. */
+    AbCommand(TrialProcessOptions processOptions) {
+        this.processOptions = processOptions;
+    }
 
     @Override
     public Integer call() {
@@ -119,7 +129,7 @@ final class AbCommand implements Callable<Integer> {
         if (plan.design().paired()) {
             Map<String, SequentialStopping.Look> lastLooks = new LinkedHashMap<>();
             PairStoppingRule rule = stoppingRule(plan, stdout, lastLooks);
-            return execution.runPairs(plan, processOptions.launcher(spec, plan.jvmArgs()), rule, done -> {
+            return execution.runPairs(plan, launcher(plan), rule, done -> {
                 stdout.print(PairedSummary.format(done.results(), ComparisonOptions.defaults()));
                 if (!lastLooks.isEmpty()) {
                     // as the service judges a target: by the rule's last look, its boundary and repeated interval
@@ -132,9 +142,16 @@ final class AbCommand implements Callable<Integer> {
                 }
             }).exitStatus();
         }
-        return execution.run(plan, processOptions.launcher(spec, plan.jvmArgs()),
-                done -> stdout.print(AbSummary.format(done.results())))
-                .exitStatus();
+        return execution.run(plan, launcher(plan), done -> stdout.print(AbSummary.format(done.results()))).exitStatus();
+    }
+
+    /**
+     * How the plan's trials start: engine trials' JVMs fast, from the jar extracted and archived once for their
+     * flags; commands as they are, since a command experiment starts no trial JVM to prepare that for.
+     */
+    TrialLauncher launcher(ExperimentPlan plan) {
+        return plan.without() instanceof CommandVariant ? processOptions.launcher(spec)
+                : processOptions.launcher(spec, plan.jvmArgs());
     }
 
     /**

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -55,6 +56,24 @@ final class TrialProcessOptions {
             description = "Write the experiment and every trial as JSON; rewritten after each trial (exit status "
                     + PlanExecution.EXIT_OUT_NOT_WRITTEN + " when its last write failed).")
     private Path out;
+
+    private final FastStartPreparation fastStart;
+
+    /** Options whose trial JVMs start fast through {@link FastStart}, its files under its default cache folder. */
+    TrialProcessOptions() {
+        this((launcher, jvmArgs, log) -> FastStart.prepare(launcher, FastStart.defaultCacheDir(), jvmArgs, log));
+    }
+
+    /** Options whose trial JVMs are made to start fast by {@code fastStart}: a test sees when it is asked to. */
+    TrialProcessOptions(FastStartPreparation fastStart) {
+        this.fastStart = fastStart;
+    }
+
+    /** Makes a launcher start its trial JVMs fast for the plan's JVM flags, saying to {@code log} what it does. */
+    @FunctionalInterface
+    interface FastStartPreparation {
+        TrialLauncher prepare(TrialLauncher launcher, List<String> jvmArgs, Consumer<String> log);
+    }
 
     /** {@code plan} with these options applied. */
     <P extends TrialProcessSettings<P>> P applyTo(P plan) {
@@ -101,7 +120,7 @@ final class TrialProcessOptions {
             return launcher;
         }
         PrintWriter err = spec.commandLine().getErr();
-        return FastStart.prepare(launcher, FastStart.defaultCacheDir(), jvmArgs, line -> {
+        return fastStart.prepare(launcher, jvmArgs, line -> {
             err.println("perflab " + spec.name() + ": " + line);
             err.flush();
         });

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.trial.MetricKeys;
@@ -14,6 +15,7 @@ import io.perflab.runner.trial.TrialStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -246,6 +248,32 @@ class AbCommandTests extends CommandLineTests {
         new CommandLine(command).parseArgs("--with-cmd", "true", "--without-cmd", "true", "--runs", "2",
                 "--max-failures", "0", "--cooldown", "1", "--no-fast-start");
         assertThat(command.plan().runsPerVariant()).as("flags of every trial are taken").isEqualTo(2);
+    }
+
+    @Test
+    void onlyAnEngineExperimentPreparesItsTrialJvmsToStartFast() {
+        // a command experiment extracted the jar and made the class-data sharing archive, up to two minutes of a
+        // trial JVM of the engine's, for trial JVMs it never starts
+        List<List<String>> preparedFor = new ArrayList<>();
+        TrialProcessOptions.FastStartPreparation recorded = (launcher, jvmArgs, log) -> {
+            preparedFor.add(jvmArgs);
+            return launcher;
+        };
+        AbCommand fresh = new AbCommand(new TrialProcessOptions(recorded));
+        new CommandLine(fresh).parseArgs("--runs", "2", "--with-cmd", "true", "--without-cmd", "sh -c true");
+        AbCommand paired = new AbCommand(new TrialProcessOptions(recorded));
+        new CommandLine(paired).parseArgs("--design", "alternating", "--pairs", "2", "--with-cmd", "true",
+                "--without-cmd", "sh -c true");
+        AbCommand engine = new AbCommand(new TrialProcessOptions(recorded));
+        new CommandLine(engine).parseArgs("--runs", "2", "--with", "completion=monitor", "--jvm-args", "-Xmx256m");
+
+        assertThat(fresh.launcher(fresh.plan())).isEqualTo(TrialLauncher.ofThisJvm());
+        assertThat(paired.launcher(paired.plan())).isEqualTo(TrialLauncher.ofThisJvm());
+        assertThat(preparedFor).as("prepared for a command experiment").isEmpty();
+
+        engine.launcher(engine.plan());
+
+        assertThat(preparedFor).singleElement().isEqualTo(List.of("-Xmx256m"));
     }
 
     @Test
