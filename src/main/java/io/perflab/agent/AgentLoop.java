@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * What {@code perflab agent} does on a benchmark host: registers, heartbeats on a thread of its own, long-polls for
@@ -61,6 +62,9 @@ public final class AgentLoop {
     private final AgentClient client;
     private final Registration registration;
     private final TrialLauncher launcher;
+    private final UnaryOperator<TrialLauncher> prepareEngineTrials;
+    /** The launcher of engine trials once prepared: at the first engine experiment, on the thread that runs it. */
+    private TrialLauncher engineTrialLauncher;
     private final MetricsReader metricsReader;
     private final int pollWaitSeconds;
     private final List<String> fixedJvmArgs;
@@ -98,19 +102,31 @@ public final class AgentLoop {
         this(client, registration, launcher, metricsReader, pollWaitSeconds, List.of(), log);
     }
 
+    /** An agent whose trial JVMs start with {@code fixedJvmArgs}, from {@code launcher} as it is. */
+    public AgentLoop(AgentClient client, Registration registration, TrialLauncher launcher,
+                     MetricsReader metricsReader, int pollWaitSeconds, List<String> fixedJvmArgs,
+                     Consumer<String> log) {
+        this(client, registration, launcher, UnaryOperator.identity(), metricsReader, pollWaitSeconds, fixedJvmArgs,
+                log);
+    }
+
     /**
+     * @param prepareEngineTrials makes {@code launcher} start the JVMs of engine trials fast (the jar extracted and
+     *     archived once, {@link io.perflab.runner.experiment.FastStart}); asked once, when the first engine
+     *     experiment is assigned, since a command experiment starts no trial JVM and an agent may run only those
      * @param pollWaitSeconds how long each poll waits for an experiment
      * @param fixedJvmArgs the fixed flags of this host's trial JVMs (as the service's {@code perflab.trials.jvm-args}
      *     are its built-in agent's); empty: the runner's measuring defaults
      * @param log where the agent says what it does, a line at a time
      */
     public AgentLoop(AgentClient client, Registration registration, TrialLauncher launcher,
-                     MetricsReader metricsReader, int pollWaitSeconds, List<String> fixedJvmArgs,
-                     Consumer<String> log) {
+                     UnaryOperator<TrialLauncher> prepareEngineTrials, MetricsReader metricsReader,
+                     int pollWaitSeconds, List<String> fixedJvmArgs, Consumer<String> log) {
         this.fixedJvmArgs = List.copyOf(fixedJvmArgs);
         this.client = client;
         this.registration = registration;
         this.launcher = launcher;
+        this.prepareEngineTrials = prepareEngineTrials;
         this.metricsReader = metricsReader;
         this.pollWaitSeconds = pollWaitSeconds;
         this.log = log;
@@ -261,8 +277,14 @@ public final class AgentLoop {
             postFinish(experimentId, "FAILED", RUNS_NO_COMMANDS);
             return;
         }
-        Running current = new Running(experimentId, new ExperimentRunner(launcher, metricsReader));
+        // both variants of a plan are commands or both engine configurations
+        TrialLauncher trials = assignment.runsCommands() ? launcher : engineTrialLauncher();
+        Running current = new Running(experimentId, new ExperimentRunner(trials, metricsReader));
         running = current;
+        if (isStopped()) {
+            // stopped while the launcher was prepared, when there was no run to cancel: hand it back unrun
+            current.cancel("the agent was stopped");
+        }
         String outcome;
         String message;
         try {
@@ -332,6 +354,14 @@ public final class AgentLoop {
             return;
         }
         postFinish(experimentId, outcome, message);
+    }
+
+    /** The launcher of engine trials, prepared the first time one is due. */
+    private TrialLauncher engineTrialLauncher() {
+        if (engineTrialLauncher == null) {
+            engineTrialLauncher = prepareEngineTrials.apply(launcher);
+        }
+        return engineTrialLauncher;
     }
 
     /** Posts how the run of an experiment ended, retrying while the service cannot be reached. */

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -112,17 +113,17 @@ final class AgentCommand implements Callable<Integer> {
             err.println(Instant.now() + " perflab agent: " + line);
             err.flush();
         };
-        if (!noFastStart) {
-            launcher = FastStart.prepare(launcher, FastStart.defaultCacheDir(),
-                    fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags, log);
-        }
+        // at the first engine experiment, not here: a command experiment starts no trial JVM to prepare
+        UnaryOperator<TrialLauncher> fastStart = noFastStart ? UnaryOperator.identity()
+                : engineTrials -> FastStart.prepare(engineTrials, FastStart.defaultCacheDir(),
+                        fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags, log);
         Map<String, String> environment = AgentHost.environment();
         if (cpus != null) {
             environment.put("trial_cpus", cpus);
         }
         String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
-                new Registration(agentName, hostLabels.labels(), environment, commands), launcher,
+                new Registration(agentName, hostLabels.labels(), environment, commands), launcher, fastStart,
                 new OutputMetricsReader(), pollWait, fixedFlags, log);
         // SIGTERM or Ctrl-C: the JVM halts when its hooks return, so this one waits until the experiment running
         // now is handed back (its cut-short trial and its end posted)

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,12 @@ class AgentLoopTests {
     private final Queue<Integer> refusedRegistrations = new ConcurrentLinkedQueue<>();
     /** Registrations taken; the n-th gets agent id {@code AGENT + n - 1}. */
     private final AtomicInteger registered = new AtomicInteger();
+    /** How many times the agent prepared its launcher to start the JVMs of engine trials fast. */
+    private final AtomicInteger preparations = new AtomicInteger();
+    /** What that preparation makes of the launcher. */
+    private volatile UnaryOperator<TrialLauncher> preparation = launcher -> launcher;
+    /** The agent {@link #run} runs. */
+    private volatile AgentLoop agent;
 
     @BeforeEach
     void fakeService() throws IOException {
@@ -116,6 +123,48 @@ class AgentLoopTests {
         assertThat(trials).hasSize(4);
         assertThat(finishes).singleElement()
                 .satisfies(finish -> assertThat(finish.get("outcome").asString()).isEqualTo("COMPLETED"));
+    }
+
+    /** A command experiment starts no trial JVM: the agent extracted the jar and made the archive for nothing. */
+    @Test
+    void aCommandExperimentLeavesTheLauncherOfTrialJvmsUnprepared() throws Exception {
+        runUntilFinished(true, line -> { });
+
+        assertThat(ranCommand).exists();
+        assertThat(preparations).hasValue(0);
+    }
+
+    @Test
+    void anEngineExperimentRunsItsTrialsWithTheLauncherPreparedForThem() throws Exception {
+        assignmentAnswer = engineAssignment();
+        preparation = launcher -> new TrialLauncher(List.of("-cp", dir.toString(), "PreparedTrialMain"));
+
+        runUntilFinished(false, line -> { });
+
+        assertThat(preparations).hasValue(1);
+        assertThat(trials).isNotEmpty().allSatisfy(trial -> assertThat(trial.get("environment").get("command")
+                .asString()).contains("PreparedTrialMain"));
+    }
+
+    /**
+     * Preparing the launcher may take minutes (making the archive): an agent stopped meanwhile hands the experiment
+     * back at once, as it would during a trial, rather than run it until the JVM halts.
+     */
+    @Test
+    void anAgentStoppedWhileItPreparesTheLauncherHandsTheExperimentBackUnrun() throws Exception {
+        assignmentAnswer = engineAssignment();
+        preparation = launcher -> {
+            agent.stop();
+            return new TrialLauncher(List.of("-cp", dir.toString(), "PreparedTrialMain"));
+        };
+
+        runUntilFinished(false, line -> { });
+
+        assertThat(trials).isEmpty();
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("INTERRUPTED");
+            assertThat(finish.get("message").asString()).isEqualTo("the agent was stopped");
+        });
     }
 
     /**
@@ -274,7 +323,7 @@ class AgentLoopTests {
 
     /** Runs an agent against the fake service until {@code until} returns, then stops it. */
     private void run(boolean runsCommands, Consumer<String> log, Waiting until) throws Exception {
-        AgentLoop agent = agent(runsCommands, log);
+        agent = agent(runsCommands, log);
         Thread running = new Thread(agent::run, "agent under test");
         running.start();
         try {
@@ -290,7 +339,10 @@ class AgentLoopTests {
     private AgentLoop agent(boolean runsCommands, Consumer<String> log) {
         return new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
                 "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
-                TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, log::accept);
+                TrialLauncher.ofThisJvm(), launcher -> {
+                    preparations.incrementAndGet();
+                    return preparation.apply(launcher);
+                }, new OutputMetricsReader(), 1, List.of(), log::accept);
     }
 
     private void answer(HttpExchange exchange) throws IOException {
@@ -346,6 +398,15 @@ class AgentLoopTests {
                  "order": "interleaved", "seed": 1, "trialTimeoutSeconds": 30, "maxFailures": 1,
                  "windowsPerPair": 1, "workload": null, "without": {"command": %s}, "with": {"command": %s},
                  "pendingOrdinals": [0, 1, 2, 3], "pendingPairs": []}""".formatted(EXPERIMENT, command, command);
+    }
+
+    /** An engine experiment of two trials per variant, stopped by its first failed trial. */
+    private static String engineAssignment() {
+        return """
+                {"experimentId": %d, "name": "engine", "kind": "ENGINE", "design": "fresh", "runsPerVariant": 2,
+                 "order": "interleaved", "seed": 1, "trialTimeoutSeconds": 30, "maxFailures": 0,
+                 "windowsPerPair": 1, "workload": null, "without": {"options": {}}, "with": {"options": {}},
+                 "pendingOrdinals": [0, 1, 2, 3], "pendingPairs": []}""".formatted(EXPERIMENT);
     }
 
     private static void send(HttpExchange exchange, int status, String json) throws IOException {
