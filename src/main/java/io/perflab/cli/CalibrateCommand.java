@@ -98,8 +98,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--from", paramLabel = "FILE.json",
             description = "Judge a run stored with --out again instead of running one: --experiments, --pairs or "
-                    + "--runs, --alpha, --inject and --reference say how it is cut and judged; the design is the "
-                    + "file's.")
+                    + "--runs, --alpha, --mde-runs, --inject and --reference say how it is cut and judged; the "
+                    + "design, workload and JVMs are the file's (the flags that set them are refused).")
     private Path from;
 
     @Mixin
@@ -135,6 +135,7 @@ final class CalibrateCommand implements Callable<Integer> {
      * exactly that many pairs or trials per side, so that no block is judged on a part of another.
      */
     private int reportFrom(Path file) {
+        CalibrateFlags.checkStoredRun(spec.commandLine(), file);
         ExperimentJson stored;
         try {
             stored = ExperimentJson.read(Files.readString(file));

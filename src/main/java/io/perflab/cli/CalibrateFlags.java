@@ -2,6 +2,8 @@ package io.perflab.cli;
 
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -73,6 +75,28 @@ final class CalibrateFlags {
                     + "effect the A/A report of the fresh design gives; " + (injected ? "with --inject the report is "
                     + "the estimate's bias, coverage and power instead" : source.describe(design) + " reports that of "
                     + "its own experiments of --pairs pairs"));
+        }
+    }
+
+    /**
+     * Refuses, with {@code --from}, each flag typed that only shapes a run: the engine options, the design and its
+     * windows, the workload, and the trial processes with their JVMs and experiment file (the mixins
+     * {@code workloadOptions} and {@code processOptions}). The stored run was made with its own; judging it again
+     * uses none of them.
+     */
+    static void checkStoredRun(CommandLine commandLine, Path file) {
+        List<String> runOnly = new ArrayList<>(List.of("--set", "--design", "--windows-per-pair"));
+        for (String mixin : List.of("workloadOptions", "processOptions")) {
+            commandLine.getCommandSpec().mixins().get(mixin).options()
+                    .forEach(option -> runOnly.add(option.longestName()));
+        }
+        CommandLine.ParseResult typed = commandLine.getParseResult();
+        List<String> given = runOnly.stream().filter(typed::hasMatchedOption).toList();
+        if (!given.isEmpty()) {
+            boolean one = given.size() == 1;
+            throw new ParameterException(commandLine, String.join(", ", given) + (one ? " applies" : " apply")
+                    + " only to a run; --from " + file + " judges a stored run again, as it was run: leave "
+                    + (one ? "it" : "them") + " out");
         }
     }
 

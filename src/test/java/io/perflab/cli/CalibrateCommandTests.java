@@ -409,6 +409,30 @@ class CalibrateCommandTests extends CommandLineTests {
                 "calibrate", "--from", fresh.toString(), "--experiments", "10", "--runs", "2", "--pairs", "4");
     }
 
+    @Test
+    void aStoredRunRefusesTheFlagsThatOnlyShapeARun() throws IOException {
+        Path paired = directory.resolve("pairs-6.json");
+        Files.writeString(paired, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 6, "windowsPerPair", 2), fourMetricPairs())));
+
+        // each was accepted and ignored: the stored run was made with its own
+        assertRejected("--warmup-seconds applies only to a run; --from " + paired + " judges a stored run again, as "
+                + "it was run: leave it out", "calibrate", "--from", paired.toString(), "--experiments", "2",
+                "--pairs", "3", "--warmup-seconds", "5");
+        assertRejected("--set, --design, --windows-per-pair, --server-work-nanos, --jvm-args, --no-fast-start, --out "
+                + "apply only to a run; --from " + paired + " judges a stored run again, as it was run: leave them "
+                + "out", "calibrate", "--from", paired.toString(), "--experiments", "2", "--pairs", "3", "--design",
+                "alternating", "--windows-per-pair", "2", "--set", "completion=monitor", "--server-work-nanos", "100",
+                "--jvm-args", "-Xmx1g", "--no-fast-start", "--out", directory.resolve("again.json").toString());
+        assertRejected("--trial-timeout, --cooldown, --max-failures, --cpus apply only to a run", "calibrate",
+                "--from", paired.toString(), "--experiments", "2", "--pairs", "3", "--trial-timeout", "30",
+                "--cooldown", "1", "--max-failures", "0", "--cpus", "0");
+
+        int status = execute("calibrate", "--from", paired.toString(), "--experiments", "2", "--pairs", "3",
+                "--alpha", "0.1");
+        assertThat(status).as("the flags that cut and judge it are taken: " + err).isZero();
+    }
+
     /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         CalibrateCommand command = new CalibrateCommand();
