@@ -167,10 +167,11 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         List<TrialResult> results = stored.trials();
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
-        EffectCalibration effects = storedDesign.paired() || injectedNanos() > 0 ? effectCalibration(storedDesign)
-                : null;
+        // made for a fresh A/A file too, as for a run, so that --reference without --inject is refused there
+        EffectCalibration effects = effectCalibration(storedDesign);
         try {
-            spec.commandLine().getOut().print(effects != null ? effects.format(results, elapsed)
+            spec.commandLine().getOut().print(storedDesign.paired() || injectedNanos() > 0
+                    ? effects.format(results, elapsed)
                     : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed));
         } catch (IllegalArgumentException e) {
             throw usage("--from " + file + ": " + e.getMessage());

@@ -433,6 +433,18 @@ class CalibrateCommandTests extends CommandLineTests {
         assertThat(status).as("the flags that cut and judge it are taken: " + err).isZero();
     }
 
+    @Test
+    void aStoredFreshAaRunRefusesAReferenceWithoutAnInjection() throws IOException {
+        Path fresh = directory.resolve("fresh-6.json");
+        Files.writeString(fresh, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 6), trials(WITHOUT, WITH))));
+
+        // it was ignored: the A/A report of fresh trials never read it
+        assertRejected("--reference goes with --inject: it holds the effect the injection should show", "calibrate",
+                "--from", fresh.toString(), "--experiments", "2", "--runs", "3", "--reference",
+                directory.resolve("long-run.json").toString());
+    }
+
     /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         CalibrateCommand command = new CalibrateCommand();
