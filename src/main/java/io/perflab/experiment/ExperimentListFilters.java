@@ -7,22 +7,30 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * The experiments page's filters as its menus and boxes send them, and what they ask for that does not exist: a
- * status or kind no menu offers (typed into the address, or from a bookmark) is said back to the user with the
+ * The experiments page's filters, sort and page number as its menus, boxes and pager send them, and what they ask for
+ * that does not exist: a status or kind no menu offers, a sort other than newest or oldest first, or a page number
+ * that is no whole number from 0 (typed into the address, or from a bookmark) is said back to the user with the
  * values there are, rather than dropped, which listed every experiment under a menu on "any".
  *
  * @param filter the experiments the page lists, when {@code unknown} is empty
+ * @param page the page asked for, from 0; 0 when the number given was not one
  * @param unknown one sentence per value that names nothing, saying which values there are
  */
-record ExperimentListFilters(ExperimentFilter filter, List<String> unknown) {
+record ExperimentListFilters(ExperimentFilter filter, int page, List<String> unknown) {
 
-    static ExperimentListFilters of(String status, String kind, String name, String benchmark, boolean oldestFirst) {
+    static final String NEWEST_FIRST = "newest";
+    static final String OLDEST_FIRST = "oldest";
+
+    static ExperimentListFilters of(String status, String kind, String name, String benchmark, String sort,
+            String page) {
         List<String> unknown = new ArrayList<>();
         ExperimentStatus statusFilter = parse("status", status, ExperimentStatus.class, Enum::name, unknown);
         ExperimentKind kindFilter = parse("kind", kind, ExperimentKind.class,
                 k -> k.name().toLowerCase(Locale.ROOT), unknown);
+        boolean oldestFirst = oldestFirst(sort, unknown);
+        int pageNumber = pageNumber(page, unknown);
         return new ExperimentListFilters(new ExperimentFilter(statusFilter, name, kindFilter, benchmark,
-                oldestFirst), List.copyOf(unknown));
+                oldestFirst), pageNumber, List.copyOf(unknown));
     }
 
     /** {@code value} as one of {@code type}'s constants in any case; null if blank or unknown (said in unknown). */
@@ -40,5 +48,35 @@ record ExperimentListFilters(ExperimentFilter filter, List<String> unknown) {
                     + allowed.get(allowed.size() - 1) + ", or any " + field + ".");
             return null;
         }
+    }
+
+    /** Whether {@code sort} asks for the oldest first; blank is the newest first, anything else is unknown. */
+    private static boolean oldestFirst(String sort, List<String> unknown) {
+        if (sort == null || sort.isBlank() || sort.strip().equalsIgnoreCase(NEWEST_FIRST)) {
+            return false;
+        }
+        if (sort.strip().equalsIgnoreCase(OLDEST_FIRST)) {
+            return true;
+        }
+        unknown.add("There is no sort '" + sort + "': choose " + NEWEST_FIRST + " or " + OLDEST_FIRST + ".");
+        return false;
+    }
+
+    /** {@code page} as a page number from 0; blank is the first page, anything else is said in unknown. */
+    private static int pageNumber(String page, List<String> unknown) {
+        if (page == null || page.isBlank()) {
+            return 0;
+        }
+        String digits = page.strip();
+        if (digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                return Integer.parseInt(digits);
+            } catch (NumberFormatException tooLarge) {
+                // said below, as any other value that is no page number
+            }
+        }
+        unknown.add("There is no page '" + page + "': the address numbers pages with whole numbers from 0 (the "
+                + "first page) to " + Integer.MAX_VALUE + ".");
+        return 0;
     }
 }

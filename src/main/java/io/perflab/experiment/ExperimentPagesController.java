@@ -7,11 +7,13 @@ import io.perflab.system.FieldMessages;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Validator;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -78,27 +80,40 @@ class ExperimentPagesController {
         return VIEW_HOME;
     }
 
+    /**
+     * The experiments the filters select, {@value #PAGE_SIZE} to a page. A filter, sort or page number that names
+     * nothing answers 400 and a page past the last 404, as the page that says so with the form to filter again:
+     * scripts and crawlers see the error the reader does.
+     */
     @GetMapping("/experiments")
     String list(@RequestParam(required = false) String status, @RequestParam(required = false) String kind,
             @RequestParam(required = false) String name, @RequestParam(required = false) String benchmark,
-            @RequestParam(defaultValue = "newest") String sort, @RequestParam(defaultValue = "0") int page,
-            Model model) {
-        ExperimentListFilters filters = ExperimentListFilters.of(status, kind, name, benchmark,
-                "oldest".equals(sort));
+            @RequestParam(defaultValue = ExperimentListFilters.NEWEST_FIRST) String sort,
+            @RequestParam(defaultValue = "0") String page, Model model, HttpServletResponse response) {
+        ExperimentListFilters filters = ExperimentListFilters.of(status, kind, name, benchmark, sort, page);
         ExperimentFilter filter = filters.filter();
-        int current = Math.max(0, page);
+        int current = filters.page();
         // a filter that names nothing lists nothing: every experiment, under a menu on "any", looked filtered
         boolean listed = filters.unknown().isEmpty();
         long total = listed ? experiments.count(filter) : 0;
-        model.addAttribute("rows", listed ? rows(experiments.list(filter, current, PAGE_SIZE), true) : List.of());
+        long pages = Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE);
+        boolean noSuchPage = listed && current >= pages;
+        model.addAttribute("rows", listed && !noSuchPage ? rows(experiments.list(filter, current, PAGE_SIZE), true)
+                : List.of());
         model.addAttribute("unknownFilters", filters.unknown());
+        model.addAttribute("noSuchPage", noSuchPage);
         model.addAttribute("total", total);
         model.addAttribute("page", current);
-        model.addAttribute("pages", Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE));
+        model.addAttribute("pages", pages);
         model.addAttribute("statuses", ExperimentStatus.values());
         model.addAttribute("kinds", ExperimentKind.values());
         model.addAttribute("filter", Map.of("status", status == null ? "" : status, "kind", kind == null ? "" : kind,
                 "name", name == null ? "" : name, "benchmark", benchmark == null ? "" : benchmark, "sort", sort));
+        if (!listed) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+        } else if (noSuchPage) {
+            response.setStatus(HttpStatus.NOT_FOUND.value());
+        }
         return VIEW_LIST;
     }
 

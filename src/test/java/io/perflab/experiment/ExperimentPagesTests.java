@@ -141,8 +141,10 @@ class ExperimentPagesTests extends UploadServer {
         stored("past the last page, one", List.of(), ExperimentStatus.CANCELLED);
         stored("past the last page, two", List.of(), ExperimentStatus.CANCELLED);
 
-        String list = get(http, "/experiments?name=PAST+the+last+page&page=5").body();
+        HttpResponse<String> response = get(http, "/experiments?name=PAST+the+last+page&page=5");
+        String list = response.body();
 
+        assertThat(response.statusCode()).as("no such page, as crawlers and scripts should see it").isEqualTo(404);
         assertThat(list).containsPattern("There is no page\\s*<span>6</span>: the list has <span>1</span>.")
                 .containsPattern("<a href=\"/experiments\\?[^\"]*name=PAST%20the%20last%20page[^\"]*\"\\s*"
                         + ">First page</a>")
@@ -164,6 +166,35 @@ class ExperimentPagesTests extends UploadServer {
                 + "command or upload, or any kind.</p>").doesNotContain("/experiments/" + id + "\"");
         assertThat(get(http, "/experiments?status=Cancelled&name=names+nothing").body())
                 .contains("/experiments/" + id + "\"").doesNotContain("There is no status");
+    }
+
+    /**
+     * A filter, sort or page number that names nothing was said on the page, which answered 200 as if it had listed
+     * what was asked: it answers 400, as the API does, with the list's form to filter again. A page number that is
+     * no whole number from 0 answered the error page, without the form, or was taken as the first page.
+     */
+    @Test
+    void aFilterSortOrPageNumberThatNamesNothingAnswers400WithTheMessageAndTheForm() throws Exception {
+        stored("answers 400", List.of(), ExperimentStatus.CANCELLED);
+        Map<String, String> said = new LinkedHashMap<>();
+        said.put("status=bogus", "There is no status &#39;bogus&#39;: choose one of QUEUED,");
+        said.put("kind=benchmarks", "There is no kind &#39;benchmarks&#39;: choose one of engine,");
+        said.put("sort=largest", "There is no sort &#39;largest&#39;: choose newest or oldest.");
+        said.put("page=-1", "There is no page &#39;-1&#39;: the address numbers pages with whole numbers from 0");
+        said.put("page=two", "There is no page &#39;two&#39;: the address numbers pages with whole numbers from 0");
+        said.put("page=99999999999", "There is no page &#39;99999999999&#39;: the address numbers pages");
+
+        for (Map.Entry<String, String> query : said.entrySet()) {
+            HttpResponse<String> list = get(http, "/experiments?name=answers+400&" + query.getKey());
+
+            assertThat(list.statusCode()).as(query.getKey()).isEqualTo(400);
+            assertThat(list.body()).as(query.getKey()).contains("role=\"alert\">" + query.getValue())
+                    .contains("class=\"filters\" role=\"search\"", "<button type=\"submit\">Filter</button>")
+                    .doesNotContain("No experiments match", "There is no page\n", "Failed to convert");
+        }
+        HttpResponse<String> listed = get(http, "/experiments?name=answers+400&sort=Oldest&page=0");
+        assertThat(listed.statusCode()).isEqualTo(200);
+        assertThat(listed.body()).contains("answers 400").doesNotContain("role=\"alert\"");
     }
 
     /** The benchmark box matched the exact name only, beside a Name box that matches any part in any case. */
