@@ -99,6 +99,8 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param pairIndexes the recorded index of each pair of {@code pairPercents}, from 0: a failed pair left out
      *     leaves a gap
      * @param welchPValueIgnoringPairing Welch's two-sided p of the same pairs' window means as independent groups
+     * @param welchDifferenceIgnoringPairing the difference Welch's test estimates, mean(with) − mean(without) of
+     *     those window means, in the metric's units
      * @param welchCiLowIgnoringPairing Welch's interval of the difference, ignoring the pairing
      * @param betweenPairsSdPercent √σ²<sub>between</sub> as a percentage: how much the change varies from pair to
      *     pair; null when every pair has one window
@@ -112,9 +114,10 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PairedFigures(int pairs, int windows, List<Double> pairPercents, List<Integer> pairIndexes,
-                                Double welchPValueIgnoringPairing, Double welchCiLowIgnoringPairing,
-                                Double welchCiHighIgnoringPairing, Double betweenPairsSdPercent,
-                                Double withinPairSdPercent, NextRun nextRun, Warmup warmup, Sequential sequential) {
+                                Double welchPValueIgnoringPairing, Double welchDifferenceIgnoringPairing,
+                                Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
+                                Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
+                                Warmup warmup, Sequential sequential) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
@@ -127,18 +130,20 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
 
         /** The figures of a metric the stopping rule did not look at. */
         public PairedFigures(int pairs, int windows, List<Double> pairPercents, List<Integer> pairIndexes,
-                             Double welchPValueIgnoringPairing, Double welchCiLowIgnoringPairing,
-                             Double welchCiHighIgnoringPairing, Double betweenPairsSdPercent,
-                             Double withinPairSdPercent, NextRun nextRun, Warmup warmup) {
-            this(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing, welchCiLowIgnoringPairing,
-                    welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent, nextRun, warmup, null);
+                             Double welchPValueIgnoringPairing, Double welchDifferenceIgnoringPairing,
+                             Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
+                             Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
+                             Warmup warmup) {
+            this(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing, welchDifferenceIgnoringPairing,
+                    welchCiLowIgnoringPairing, welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent,
+                    nextRun, warmup, null);
         }
 
         /** These figures with the last look of the stopping rule at their metric. */
         PairedFigures withSequential(Sequential value) {
             return new PairedFigures(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing,
-                    welchCiLowIgnoringPairing, welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent,
-                    nextRun, warmup, value);
+                    welchDifferenceIgnoringPairing, welchCiLowIgnoringPairing, welchCiHighIgnoringPairing,
+                    betweenPairsSdPercent, withinPairSdPercent, nextRun, warmup, value);
         }
     }
 

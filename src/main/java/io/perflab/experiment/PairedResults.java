@@ -172,7 +172,7 @@ final class PairedResults {
                         plan.betweenClamped()));
         MetricComparison.PairedFigures figures = new MetricComparison.PairedFigures(a.pairs(), a.windows(),
                 a.pairLogRatios().stream().map(v -> 100 * Math.expm1(v)).toList(), a.pairIndexes(),
-                finite(welch.pValue()),
+                finite(welch.pValue()), finite(welch.difference()),
                 finite(welch.ciLow()), finite(welch.ciHigh()),
                 vc.map(v -> 100 * Math.sqrt(v.between())).orElse(null),
                 vc.map(v -> 100 * Math.sqrt(v.within())).orElse(null),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
+import io.perflab.display.Format;
 import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
@@ -34,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.DoubleStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -398,9 +400,9 @@ class ReportAgreementTests extends ReportTestSupport {
             assertThat(shown).contains("<caption>Paired design: n counts pairs")
                     .doesNotContain("Welch two-sample t-test per metric", ">Welch t, df</dt>", ">runs for ±1 %</dt>",
                             "CI (Fieller)");
-            // the column shows Welch's interval of the difference in the metric's units and its p, no Δ
-            assertThat(shown).contains(">Welch, ignoring the pairing: 95% CI of with − without, p</th>")
-                    .doesNotContain("Δ [CI], p");
+            // the column shows Welch's difference in the metric's units with its interval and its p
+            assertThat(shown).contains(">Welch, ignoring the pairing: with − without [95% CI], p</th>")
+                    .doesNotContain("Δ [CI], p", "95% CI of with − without, p");
         }
         assertThat(section(html, "summary")).doesNotContain("100·(mean(with) / mean(without) − 1)")
                 .contains("100·(e<sup>mean</sup> − 1)");
@@ -409,6 +411,38 @@ class ReportAgreementTests extends ReportTestSupport {
                 .contains("one-sample t-test of the pair log ratios", "100·(e<sup>mean</sup> − 1)",
                         "lies within <strong>±1%</strong>");
         assertThat(page).contains("one-sample t-test of the pair log ratios");
+    }
+
+    /**
+     * Welch's column of the pairs table gave the interval of with − without and p but not the difference it
+     * estimates, where the paired columns give the change beside its interval.
+     */
+    @Test
+    void welchsColumnShowsTheDifferenceInTheMetricsUnitsBesideItsInterval() throws Exception {
+        long id = sequentialDuet();
+        // one window per pair, as sequentialDuet stores them: 'without' is 40 in every pair and 'with' 40·e^r, so
+        // Welch's difference of the means is 40·(mean of e^r − 1), 0.6313 in the metric's units
+        double difference = 40 * (DoubleStream.of(0.010, 0.030, 0.020, -0.002, 0.020).map(Math::exp).average()
+                .orElseThrow() - 1);
+        JsonNode welch = null;
+        for (JsonNode metric : json.readTree(get("/api/v1/experiments/" + id, "application/json").body())
+                .get("results")) {
+            if (metric.get("metric").asString().equals("cpu_us_per_req")) {
+                welch = metric.get("paired");
+            }
+        }
+        assertThat(welch).isNotNull();
+        assertThat(welch.get("welchDifferenceIgnoringPairing").asDouble()).isCloseTo(difference, within(1e-9));
+        String cell = "<td class=\"welch\">" + Format.value(difference) + " "
+                + Format.interval(welch.get("welchCiLowIgnoringPairing").asDouble(),
+                        welch.get("welchCiHighIgnoringPairing").asDouble())
+                + ", p = " + Format.pValue(welch.get("welchPValueIgnoringPairing").asDouble()) + "</td>";
+        assertThat(cell).startsWith("<td class=\"welch\">0.6313 [");
+
+        for (String shown : List.of(get("/experiments/" + id, "text/html").body(),
+                get("/api/v1/experiments/" + id + "/report.html").body())) {
+            assertThat(shown).contains(">Welch, ignoring the pairing: with − without [95% CI], p</th>", cell);
+        }
     }
 
     @Test
