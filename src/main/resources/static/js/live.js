@@ -1,5 +1,6 @@
 // Live progress of running experiments over server-sent events. Pages work without it: they show the state
-// at load time; this script only keeps the progress bar, the time left and the last trial's figures current.
+// at load time; this script only keeps the progress bar, the time left, the last trial's figures and what the
+// status allows current.
 (function () {
   'use strict';
   var panels = document.querySelectorAll('[data-live-experiment]');
@@ -81,6 +82,17 @@
     });
   }
 
+  // A visitor's sign-in link says what signing in lets them do with the experiment as it is now, as the page words
+  // it for each status; where it leads (the experiment's page, after sign-in) is the same in every status.
+  function signInToAct(status) {
+    document.querySelectorAll('a.sign-in-to-act').forEach(function (link) {
+      var cancellable = status === 'RUNNING' || status === 'QUEUED';
+      var resumable = ['INTERRUPTED', 'CANCELLED', 'FAILED'].indexOf(status) >= 0;
+      link.textContent = 'Sign in to ' + (cancellable ? 'cancel or ' : '') + (resumable ? 'resume or ' : '') +
+        're-run';
+    });
+  }
+
   function swapResults(id) {
     var results = document.getElementById('results');
     if (!results) {
@@ -115,6 +127,7 @@
       if (root) {
         root.setAttribute('data-status', data.status);
       }
+      signInToAct(data.status);
       if (['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED'].indexOf(data.status) >= 0) {
         source.close();
         panel.classList.remove('live');

@@ -64,6 +64,7 @@ class LiveScriptBrowserTests {
                   </div>
                   <div class="actions">
                     <form action="/experiments/5/cancel" method="post"><button type="submit">Cancel</button></form>
+                    <a href="/experiments/5/sign-in" class="button-link sign-in-to-act">Sign in to cancel or re-run</a>
                   </div>
                 </section>
                 <script src="%s"></script>
@@ -119,6 +120,28 @@ class LiveScriptBrowserTests {
         assertThat(text("h1 .status")).isEqualTo("CANCELLED");
         assertThat(text(".eta")).as("the time left when it ran").isEmpty();
         assertThat(browser.findElements(By.cssSelector("form[action='/experiments/5/cancel']"))).isEmpty();
+    }
+
+    /**
+     * A visitor's link kept offering to cancel once the experiment had ended; it leads to the experiment's page
+     * after sign-in whatever the status, so only its words follow the status.
+     */
+    @Test
+    void aVisitorsSignInLinkSaysWhatTheStatusNowAllows() {
+        browser.executeScript("emit('status', {experimentId: 5, status: 'RUNNING'});");
+        assertThat(text("a.sign-in-to-act")).isEqualTo("Sign in to cancel or re-run");
+
+        browser.executeScript("emit('status', {experimentId: 5, status: 'FAILED'});");
+        assertThat(text("a.sign-in-to-act")).isEqualTo("Sign in to resume or re-run");
+        assertThat(browser.findElement(By.cssSelector("a.sign-in-to-act")).getDomAttribute("href"))
+                .isEqualTo("/experiments/5/sign-in");
+    }
+
+    @Test
+    void aCompletedExperimentsSignInLinkOffersOnlyToRunItAgain() {
+        browser.executeScript("emit('status', {experimentId: 5, status: 'COMPLETED'});");
+
+        assertThat(text("a.sign-in-to-act")).isEqualTo("Sign in to re-run");
     }
 
     private String text(String selector) {
