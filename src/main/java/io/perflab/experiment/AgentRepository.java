@@ -177,6 +177,36 @@ public class AgentRepository {
                 .params(id, ExperimentRepository.timestamp(cutoff)).update() == 1;
     }
 
+    /**
+     * The registered hosts as a claim tells them apart: by their labels and whether they run command experiments.
+     *
+     * @param lastHeartbeat the latest heartbeat of any of their agents
+     * @param live whether one of their agents is live: not declared lost, and heard since the cutoff asked for
+     */
+    public record HostGroup(HostLabels labels, boolean runsCommands, Instant lastHeartbeat, boolean live) {
+
+        /** A host of this group as the queue sees it when it claims. */
+        Claimant claimant() {
+            return new Claimant(null, labels, false, runsCommands);
+        }
+    }
+
+    /**
+     * Every group of registered hosts ({@link HostGroup}), live meaning heard since {@code cutoff} (by the database's
+     * clock, as the watch judges them). Grouped in the database: a remote agent is a new row each time it registers.
+     */
+    public List<HostGroup> hostGroups(Instant cutoff) {
+        return jdbc.sql("""
+                SELECT labels, runs_commands, MAX(last_heartbeat) AS last_heartbeat,
+                    MAX(CASE WHEN status <> 'LOST' AND last_heartbeat >= ? THEN 1 ELSE 0 END) AS any_live
+                FROM agent GROUP BY labels, runs_commands""")
+                .param(ExperimentRepository.timestamp(cutoff))
+                .query((rs, row) -> new HostGroup(HostLabels.parse(rs.getString("labels")),
+                        rs.getBoolean("runs_commands"), ExperimentRepository.instant(rs, "last_heartbeat"),
+                        rs.getInt("any_live") == 1))
+                .list();
+    }
+
     private AgentRecord agent(ResultSet rs, int row) throws SQLException {
         long experiment = rs.getLong("experiment_id");
         Long experimentId = rs.wasNull() ? null : experiment;

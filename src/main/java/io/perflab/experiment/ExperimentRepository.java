@@ -902,8 +902,7 @@ public class ExperimentRepository {
      * sooner: the position is then the most experiments that can go before it, not a promise of its turn.
      */
     public long queuePosition(ExperimentRecord experiment) {
-        Optional<Claimable> queued = jdbc.sql(CLAIMABLE + "WHERE id = ?").param(experiment.id())
-                .query(this::claimable).optional();
+        Optional<Claimable> queued = claimableById(experiment.id());
         if (queued.isEmpty()) {
             return 1;
         }
@@ -971,9 +970,23 @@ public class ExperimentRepository {
     private record Held(long experimentId, Long agentId) {
     }
 
-    /** What the queue needs of a claimable experiment to decide whether an agent may take it. */
-    private record Claimable(long id, ExperimentStatus status, ExperimentKind kind, HostLabels required,
-                             String runLabels) {
+    /**
+     * Experiment {@code id} as a claim sees it: its kind, the labels it asks for and those of the host it first ran
+     * on; empty if there is no such experiment.
+     */
+    Optional<Claimable> claimableById(long id) {
+        return jdbc.sql(CLAIMABLE + "WHERE id = ?").param(id).query(this::claimable).optional();
+    }
+
+    /**
+     * What the queue needs of a claimable experiment to decide whether an agent may take it.
+     *
+     * @param required the labels it asks for
+     * @param runLabels the canonical labels of the host its first trial ran on, which every later claim must have;
+     *     null until it has run
+     */
+    record Claimable(long id, ExperimentStatus status, ExperimentKind kind, HostLabels required,
+                     String runLabels) {
 
         boolean mayBeRunBy(Claimant agent) {
             return agent.mayRun(kind, required, runLabels);

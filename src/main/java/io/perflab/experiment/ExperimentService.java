@@ -8,6 +8,7 @@ import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,13 +29,16 @@ public class ExperimentService {
     private final ExperimentValidator validator;
     private final SequentialLookRepository looks;
     private final AgentRepository agents;
+    private final AgentProperties agentSettings;
     private final Clock clock;
 
     ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
-            ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents, Clock clock) {
+            ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents,
+            AgentProperties agentSettings, Clock clock) {
         this.store = store;
         this.clock = clock;
         this.agents = agents;
+        this.agentSettings = agentSettings;
         this.looks = looks;
         this.scheduler = scheduler;
         this.results = results;
@@ -92,7 +96,9 @@ public class ExperimentService {
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
                     e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));
         }
-        Long position = e.status() == ExperimentStatus.QUEUED ? store.queuePosition(e) : null;
+        boolean queued = e.status() == ExperimentStatus.QUEUED;
+        Long position = queued ? store.queuePosition(e) : null;
+        HostWait hostWait = queued ? hostWait(e).orElse(null) : null;
         Map<String, VariantRecord> variants = store.variants(e.id());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
                 e.status().name(), e.preset(), e.benchmark(), position,
@@ -101,7 +107,13 @@ public class ExperimentService {
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
                 store.workload(e.id()), variants, optionDiff(variants),
-                comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns);
+                comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns, hostWait);
+    }
+
+    /** Why queued experiment {@code e} waits, if no live host can take it (heard within the heartbeat timeout). */
+    private Optional<HostWait> hostWait(ExperimentRecord e) {
+        Instant cutoff = agents.databaseNow().minus(agentSettings.heartbeatTimeout());
+        return store.claimableById(e.id()).flatMap(c -> HostWait.of(c, agents.hostGroups(cutoff)));
     }
 
     /** The agents of an experiment: those that claimed it, in order, then any other that stored its trials. */

@@ -21,6 +21,8 @@ import java.util.Map;
  * @param paired a paired design's pairs, targets, looks and stop reason; null (left out of JSON) for the fresh design
  * @param hostLabels the labels a host must carry to run it; empty: any host
  * @param agents the agents that ran its trials or run it now, in the order they first claimed it
+ * @param waitingForHost while {@code QUEUED}, why no live host can take it, whatever its queue position; null when
+ *     one can, or when it is not queued
  */
 public record ExperimentView(long id, String name, String description, String kind, String status, String preset,
                              String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
@@ -28,7 +30,7 @@ public record ExperimentView(long id, String name, String description, String ki
                              Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
                              Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
                              String design, @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired,
-                             Map<String, String> hostLabels, List<AgentRun> agents) {
+                             Map<String, String> hostLabels, List<AgentRun> agents, HostWait waitingForHost) {
 
     /** An experiment no agent has run, that asks for no host labels. */
     public ExperimentView(long id, String name, String description, String kind, String status, String preset,
@@ -39,7 +41,7 @@ public record ExperimentView(long id, String name, String description, String ki
                           String design, Paired paired) {
         this(id, name, description, kind, status, preset, benchmark, queuePosition, progress, etaSeconds, createdAt,
                 startedAt, finishedAt, createdBy, error, plan, workload, variants, optionDiff, results, design, paired,
-                Map.of(), List.of());
+                Map.of(), List.of(), null);
     }
 
     /** An experiment of the fresh design. */

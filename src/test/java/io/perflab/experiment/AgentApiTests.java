@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.display.Format;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -882,6 +883,45 @@ class AgentApiTests {
         HttpResponse<String> again = admin.post("/api/v1/experiments/" + id + "/cancel", "");
         assertThat(again.statusCode()).isEqualTo(409);
         assertThat(again.body()).contains("is CANCELLED");
+    }
+
+    /**
+     * The queue position counted the experiments ahead of a queued one, not whether a host able to run it was alive:
+     * with its only agent silent past the heartbeat timeout, the page said "position 1 in the queue" and nothing
+     * more, as if it were next.
+     */
+    @Test
+    void aQueuedExperimentNoLiveHostCanRunSaysWhatItWaitsForOnItsPageAndInTheApi() throws Exception {
+        long gone = register("gone quiet", "pool=deserted");
+        Instant lastHeard = Instant.now().minus(Duration.ofHours(1)).truncatedTo(ChronoUnit.SECONDS);
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ?")
+                .params(lastHeard.atOffset(java.time.ZoneOffset.UTC), gone).update();
+        long waiting = admin.create(command("waits for a deserted pool", Map.of("pool", "deserted")));
+        long unheard = admin.create(command("waits for a pool never seen", Map.of("pool", "never-seen")));
+
+        JsonNode view = admin.getJson("/api/v1/experiments/" + waiting);
+        assertThat(view.get("queuePosition").asLong()).as("the experiments ahead of it, of other tests too")
+                .isPositive();
+        JsonNode wait = view.get("waitingForHost");
+        String said = "Waiting for a host with labels pool=deserted, that runs command experiments; none alive since "
+                + Format.time(lastHeard) + ": start perflab agent on such a host, or bring its agent back.";
+        assertThat(wait.get("detail").asText()).isEqualTo(said);
+        assertThat(wait.get("labels").asText()).isEqualTo("pool=deserted");
+        assertThat(wait.get("runsCommands").asBoolean()).isTrue();
+        assertThat(wait.get("noneAliveSince").isNull()).isFalse();
+        HttpResponse<String> page = admin.get("/experiments/" + waiting, "text/html");
+        assertThat(page.body()).contains("class=\"alert warn host-wait\" role=\"status\">" + said + "</p>",
+                "</strong> in the queue");
+        assertThat(admin.getJson("/api/v1/experiments/" + unheard).get("waitingForHost").get("detail").asText())
+                .isEqualTo("Waiting for a host with labels pool=never-seen, that runs command experiments; none has "
+                        + "registered: start perflab agent on such a host.");
+
+        register("back on duty", "pool=deserted");
+
+        assertThat(admin.getJson("/api/v1/experiments/" + waiting).get("waitingForHost").isNull())
+                .as("a live agent of those labels can take it").isTrue();
+        assertThat(admin.get("/experiments/" + waiting, "text/html").body()).doesNotContain("host-wait")
+                .contains("</strong> in the queue");
     }
 
     @Test

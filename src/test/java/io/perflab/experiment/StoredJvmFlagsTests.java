@@ -73,7 +73,7 @@ class StoredJvmFlagsTests {
                 });
         return new ExperimentService(store, scheduler, new ExperimentResults(store, digests),
                 new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents,
-                Clock.systemUTC());
+                AgentProperties.defaults(), Clock.systemUTC());
     }
 
     private AgentCoordinator coordinator(JvmFlagPolicy jvmFlags) {

@@ -1,0 +1,53 @@
+package io.perflab.experiment;
+
+import io.perflab.display.Format;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Why a queued experiment waits however short its queue: no live host can take it. A host can when its agent carries
+ * the labels the experiment asks for (once it has run, exactly those of the host its first trial ran on), runs
+ * command experiments if it is one, and is live: not declared lost, and heard within the heartbeat timeout. The
+ * queue position alone counts the experiments ahead of it, which read "position 1" while the one agent able to run
+ * it was gone.
+ *
+ * @param labels the labels a host must carry, {@code k=v,k=v}; empty: any host, or with {@code exactLabels} a host
+ *     without labels
+ * @param exactLabels whether the host must carry exactly these labels (those its first trial ran on)
+ * @param runsCommands whether the host must run command experiments
+ * @param noneAliveSince the last heartbeat of any agent able to take it; null if none has registered
+ * @param detail what it waits for, and what to do: {@code Waiting for a host with labels pool=a; none alive since …}
+ */
+public record HostWait(String labels, boolean exactLabels, boolean runsCommands, Instant noneAliveSince,
+                       String detail) {
+
+    /** Why {@code experiment} waits, given every group of registered hosts; empty if a live one can run it. */
+    static Optional<HostWait> of(ExperimentRepository.Claimable experiment, List<AgentRepository.HostGroup> hosts) {
+        List<AgentRepository.HostGroup> able = hosts.stream().filter(h -> experiment.mayBeRunBy(h.claimant()))
+                .toList();
+        if (able.stream().anyMatch(AgentRepository.HostGroup::live)) {
+            return Optional.empty();
+        }
+        Instant lastAlive = able.stream().map(AgentRepository.HostGroup::lastHeartbeat).filter(Objects::nonNull)
+                .max(Comparator.naturalOrder()).orElse(null);
+        boolean exact = experiment.runLabels() != null;
+        String labels = exact ? experiment.runLabels() : experiment.required().canonical();
+        boolean commands = experiment.kind() == ExperimentKind.COMMAND;
+        StringBuilder detail = new StringBuilder("Waiting for a host");
+        boolean named = exact || !labels.isEmpty();
+        if (named) {
+            detail.append(labels.isEmpty() ? " without labels" : (exact ? " labelled exactly " : " with labels ")
+                    + labels).append(exact ? " (as the host its first trial ran on)" : "");
+        }
+        if (commands) {
+            detail.append(named ? "," : "").append(" that runs command experiments");
+        }
+        detail.append(lastAlive == null ? "; none has registered: start perflab agent on such a host."
+                : "; none alive since " + Format.time(lastAlive) + ": start perflab agent on such a host, or bring "
+                + "its agent back.");
+        return Optional.of(new HostWait(labels, exact, commands, lastAlive, detail.toString()));
+    }
+}
