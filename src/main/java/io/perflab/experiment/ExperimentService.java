@@ -19,7 +19,13 @@ import java.util.Optional;
 import java.util.Set;
 import org.springframework.stereotype.Service;
 
-/** What the API and the pages do with experiments, over the store, the scheduler and the statistics. */
+/**
+ * What the API and the pages do with experiments, over the store, the scheduler and the statistics.
+ *
+ * <p>Over 300 lines: it is the one way in for every page, report and API controller, for an experiment's views and
+ * its life (create, cancel, resume, re-run, delete), kept in one class so that each rule on who may do what to which
+ * experiment is written once.
+ */
 @Service
 public class ExperimentService {
 
