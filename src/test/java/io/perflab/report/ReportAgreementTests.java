@@ -46,17 +46,22 @@ import tools.jackson.databind.JsonNode;
  */
 class ReportAgreementTests extends ReportTestSupport {
 
+    /** A duet of {@code pairs} planned pairs of three windows, monitor against notification, with nothing stored. */
+    private long insertDuet(String name, int pairs, ExperimentStatus status) {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), pairs)
+                .withDesign(ExperimentDesign.DUET, 3);
+        return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan), status, "tester",
+                ReportFixtures.T0);
+    }
+
     /**
      * A duet of five pairs of three windows, stopped by its rule: CPU per call 3 % lower with the change, requests
      * per second unchanged, and context switches the same in every window, so that the first metric listed (a
      * headline one) cannot be compared.
      */
     private long duet() {
-        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
-                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 6)
-                .withDesign(ExperimentDesign.DUET, 3);
-        long id = store.insert(new ExperimentSpec("duet", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        long id = insertDuet("duet", 6, ExperimentStatus.COMPLETED);
         SplittableRandom random = new SplittableRandom(1);
         for (int pair = 0; pair < 5; pair++) {
             List<TrialResult> results = new ArrayList<>();
@@ -130,11 +135,7 @@ class ReportAgreementTests extends ReportTestSupport {
      * counted no garbage collection in pair 3's window 1, which leaves that metric without a log ratio.
      */
     private long duetWithAFailedPair() {
-        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
-                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 5)
-                .withDesign(ExperimentDesign.DUET, 3);
-        long id = store.insert(new ExperimentSpec("duet with a failed pair", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        long id = insertDuet("duet with a failed pair", 5, ExperimentStatus.COMPLETED);
         SplittableRandom random = new SplittableRandom(3);
         for (int pair = 0; pair < 5; pair++) {
             if (pair == 1) {
@@ -248,11 +249,7 @@ class ReportAgreementTests extends ReportTestSupport {
 
     /** A duet of four planned pairs whose only stored pair, pair 0, failed. */
     private long duetWithoutASuccessfulPair() {
-        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
-                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 4)
-                .withDesign(ExperimentDesign.DUET, 3);
-        long id = store.insert(new ExperimentSpec("duet without a pair", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.FAILED, "tester", ReportFixtures.T0);
+        long id = insertDuet("duet without a pair", 4, ExperimentStatus.FAILED);
         store.savePair(id, PairedFixtures.failedPair(0));
         return id;
     }
