@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.system.PageNumber;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,19 +65,11 @@ record ExperimentListFilters(ExperimentFilter filter, int page, List<String> unk
 
     /** {@code page} as a page number from 0; blank is the first page, anything else is said in unknown. */
     private static int pageNumber(String page, List<String> unknown) {
-        if (page == null || page.isBlank()) {
+        Integer number = PageNumber.parse(page);
+        if (number == null) {
+            unknown.add(PageNumber.notOne(page));
             return 0;
         }
-        String digits = page.strip();
-        if (digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            try {
-                return Integer.parseInt(digits);
-            } catch (NumberFormatException tooLarge) {
-                // said below, as any other value that is no page number
-            }
-        }
-        unknown.add("There is no page '" + page + "': the address numbers pages with whole numbers from 0 (the "
-                + "first page) to " + Integer.MAX_VALUE + ".");
-        return 0;
+        return number;
     }
 }

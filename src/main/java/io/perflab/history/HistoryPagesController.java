@@ -2,11 +2,14 @@ package io.perflab.history;
 
 import io.perflab.experiment.ExperimentService;
 import io.perflab.system.NotFoundException;
+import io.perflab.system.PageNumber;
 import io.perflab.display.ScriptJson;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -46,17 +49,31 @@ class HistoryPagesController {
         return show(name, metric, branch, model);
     }
 
-    /** The benchmarks with uploads, {@value #PAGE_SIZE} to a page, those whose names contain {@code name}. */
+    /**
+     * The benchmarks with uploads, {@value #PAGE_SIZE} to a page, those whose names contain {@code name}. A page
+     * number that is none answers 400 and a page past the last 404, as the experiments list does, with the form.
+     */
     @GetMapping("/benchmarks")
-    String list(@RequestParam(required = false) String name, @RequestParam(defaultValue = "0") int page,
-            Model model) {
-        int current = Math.max(0, page);
+    String list(@RequestParam(required = false) String name, @RequestParam(defaultValue = "0") String page,
+            Model model, HttpServletResponse response) {
+        Integer number = PageNumber.parse(page);
+        int current = number == null ? 0 : number;
         long total = history.countBenchmarks(name);
-        model.addAttribute("benchmarks", history.benchmarks(name, current, PAGE_SIZE));
+        long pages = Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE);
+        boolean noSuchPage = number != null && current >= pages;
+        model.addAttribute("benchmarks", number == null || noSuchPage ? List.of()
+                : history.benchmarks(name, current, PAGE_SIZE));
+        model.addAttribute("notAPage", number == null ? PageNumber.notOne(page) : null);
+        model.addAttribute("noSuchPage", noSuchPage);
         model.addAttribute("total", total);
         model.addAttribute("page", current);
-        model.addAttribute("pages", Math.max(1, (total + PAGE_SIZE - 1) / PAGE_SIZE));
+        model.addAttribute("pages", pages);
         model.addAttribute("name", name == null ? "" : name);
+        if (number == null) {
+            response.setStatus(HttpStatus.BAD_REQUEST.value());
+        } else if (noSuchPage) {
+            response.setStatus(HttpStatus.NOT_FOUND.value());
+        }
         return VIEW_LIST;
     }
 

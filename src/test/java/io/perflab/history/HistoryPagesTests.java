@@ -53,8 +53,7 @@ class HistoryPagesTests extends UploadServer {
     }
 
     private String page(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html").build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return html(path).body();
     }
 
     @Test
@@ -85,9 +84,41 @@ class HistoryPagesTests extends UploadServer {
                 .contains("href=\"/benchmarks?name=pager-&amp;page=1\"");
         String second = page("/benchmarks?name=pager-&page=1");
         assertThat(second).contains("pager-50", "Page 2 of 2").doesNotContain("pager-49");
-        assertThat(page("/benchmarks?name=pager-&page=7")).contains("There is no page", "First page");
         assertThat(page("/benchmarks?name=no-such-pager")).contains("No benchmark's name contains")
                 .contains("no-such-pager");
+    }
+
+    /**
+     * A page past the last answered 200, and a negative page number listed the first page as if it had been asked
+     * for: they answer 404 and 400 with what was wrong and the form, as the experiments list does.
+     */
+    @Test
+    void aPagePastTheLastAnswers404AndAPageNumberThatIsNoneAnswers400() throws Exception {
+        assertThat(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\": \"no-such-page\", \"metrics\": {\"t\": {\"values\": [1, 2]}}}").statusCode())
+                .isEqualTo(201);
+
+        HttpResponse<String> past = html("/benchmarks?name=no-such-page&page=7");
+        assertThat(past.statusCode()).isEqualTo(404);
+        assertThat(past.body()).containsPattern("There is no page\\s*<span>8</span>: the list has <span>1</span>")
+                .contains("href=\"/benchmarks?name=no-such-page\">First page", "role=\"search\"")
+                .doesNotContain("No benchmark's name contains", "aria-label=\"Pages\"");
+        for (String page : new String[] {"-1", "two", "99999999999"}) {
+            HttpResponse<String> none = html("/benchmarks?name=no-such-page&page=" + page);
+            assertThat(none.statusCode()).as(page).isEqualTo(400);
+            assertThat(none.body()).as(page)
+                    .contains("role=\"alert\">There is no page &#39;" + page + "&#39;: the address numbers pages")
+                    .contains("role=\"search\"").doesNotContain(">no-such-page<", "Failed to convert");
+        }
+        HttpResponse<String> empty = html("/benchmarks?name=nothing-has-this-name&page=1");
+        assertThat(empty.statusCode()).isEqualTo(404);
+        assertThat(empty.body()).contains("There is no page").doesNotContain("No benchmark's name contains");
+        assertThat(html("/benchmarks?name=no-such-page&page=0").body()).contains(">no-such-page<");
+    }
+
+    private HttpResponse<String> html(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html").build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
