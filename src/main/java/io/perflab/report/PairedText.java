@@ -57,7 +57,10 @@ final class PairedText {
                         .append(Format.percentInterval(q.ciLowPercentIgnoringLooks(), q.ciHighPercentIgnoringLooks()))
                         .append(", p = ").append(Format.pValue(q.pValueIgnoringLooks())).append(')');
             }
-            line.append("; Welch, ignoring the pairing: p = ")
+            line.append("; Welch, ignoring the pairing: with − without ")
+                    .append(Format.value(p.welchDifferenceIgnoringPairing())).append(' ')
+                    .append(Format.interval(p.welchCiLowIgnoringPairing(), p.welchCiHighIgnoringPairing()))
+                    .append(unit(c.metric().unit())).append(", p = ")
                     .append(Format.pValue(p.welchPValueIgnoringPairing()));
             if (c.sensitivity().mdePercent() != null) {
                 line.append("; detects ").append(Format.detectable(c.sensitivity().mdePercent()))
@@ -85,6 +88,11 @@ final class PairedText {
             lines.add(line.toString());
         }
         return lines;
+    }
+
+    /** " µs" after a figure in the metric's unit; nothing for a metric without one. */
+    private static String unit(String unit) {
+        return unit == null || unit.isBlank() ? "" : " " + unit;
     }
 
     /** Each look of the stopping rule, as the command line prints it. */

@@ -153,7 +153,8 @@ class PairedExperimentApiTests extends UploadServer {
         assertThat(text).contains("Design: alternating, 2 of 2 pairs of 2 windows per variant stored",
                 "the change. 'with' went first in 1 of 2 pairs.",
                 "Paired t-test", "data:  with and without", "mean difference",
-                "Paired analysis (R: t.test(with, without, paired = TRUE)", "Welch, ignoring the pairing: p = ",
+                "Paired analysis (R: t.test(with, without, paired = TRUE)",
+                "Welch, ignoring the pairing: with − without ",
                 "with 80% power, ", " pairs for ±1%", "; in this run's time next: ", "; first to last window: with ",
                 "Sequential looks:", "look 1 (2 pairs");
         assertThat(get("/api/v1/experiments/" + id + "/report.md", "text/markdown").body())

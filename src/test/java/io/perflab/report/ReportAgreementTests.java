@@ -422,10 +422,12 @@ class ReportAgreementTests extends ReportTestSupport {
         double difference = 40 * (DoubleStream.of(0.010, 0.030, 0.020, -0.002, 0.020).map(Math::exp).average()
                 .orElseThrow() - 1);
         JsonNode welch = null;
+        String unit = null;
         for (JsonNode metric : json.readTree(get("/api/v1/experiments/" + id, "application/json").body())
                 .get("results")) {
             if (metric.get("metric").asString().equals("cpu_us_per_req")) {
                 welch = metric.get("paired");
+                unit = metric.get("unit").asString();
             }
         }
         assertThat(welch).isNotNull();
@@ -439,6 +441,17 @@ class ReportAgreementTests extends ReportTestSupport {
         for (String shown : List.of(get("/experiments/" + id, "text/html").body(),
                 get("/api/v1/experiments/" + id + "/report.html").body())) {
             assertThat(shown).contains(">Welch, ignoring the pairing: with − without [95% CI], p</th>", cell);
+        }
+        // the text and Markdown reports gave p alone
+        String sentence = "Welch, ignoring the pairing: with − without " + Format.value(difference) + " "
+                + Format.interval(welch.get("welchCiLowIgnoringPairing").asDouble(),
+                        welch.get("welchCiHighIgnoringPairing").asDouble())
+                + " " + unit + ", p = "
+                + Format.pValue(welch.get("welchPValueIgnoringPairing").asDouble()) + ";";
+        for (String report : List.of("txt", "md")) {
+            assertThat(get("/api/v1/experiments/" + id + "/report." + report).body()).as(report)
+                    .contains("cpu_us_per_req: paired ",
+                            report.equals("md") ? TextSafety.markdown(sentence) : sentence);
         }
     }
 
