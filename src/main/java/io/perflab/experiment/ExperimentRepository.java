@@ -902,12 +902,21 @@ public class ExperimentRepository {
      * sooner: the position is then the most experiments that can go before it, not a promise of its turn.
      */
     public long queuePosition(ExperimentRecord experiment) {
-        Optional<Claimable> queued = claimableById(experiment.id());
-        if (queued.isEmpty()) {
-            return 1;
-        }
-        return 1 + jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id < ?").param(experiment.id())
-                .query(this::claimable).list().stream().filter(queued.get()::mayShareAHostWith).count();
+        return claimableById(experiment.id()).map(this::queuePosition).orElse(1L);
+    }
+
+    /** {@link #queuePosition(ExperimentRecord)} of an experiment a claim could take. */
+    long queuePosition(Claimable waiting) {
+        return 1 + jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id < ?").param(waiting.id())
+                .query(this::claimable).list().stream().filter(waiting::mayShareAHostWith).count();
+    }
+
+    /**
+     * Experiment {@code id} if a claim could take it now: QUEUED, or INTERRUPTED by a lost agent and waiting for the
+     * next agent to resume it.
+     */
+    Optional<Claimable> awaitingClaim(long id) {
+        return jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id = ?").param(id).query(this::claimable).optional();
     }
 
     /**

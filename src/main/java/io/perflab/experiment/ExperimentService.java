@@ -102,9 +102,11 @@ public class ExperimentService {
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
                     e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));
         }
-        boolean queued = e.status() == ExperimentStatus.QUEUED;
-        Long position = queued ? store.queuePosition(e) : null;
-        HostWait hostWait = queued ? hostWait(e).orElse(null) : null;
+        // queued, or interrupted with its agent lost and waiting for the next claim to resume it
+        Optional<ExperimentRepository.Claimable> waiting = e.status() == ExperimentStatus.QUEUED
+                || e.status() == ExperimentStatus.INTERRUPTED ? store.awaitingClaim(e.id()) : Optional.empty();
+        Long position = waiting.map(store::queuePosition).orElse(null);
+        HostWait hostWait = waiting.flatMap(this::hostWait).orElse(null);
         Map<String, VariantRecord> variants = store.variants(e.id());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
                 e.status().name(), e.preset(), e.benchmark(), position,
@@ -116,10 +118,10 @@ public class ExperimentService {
                 comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns, hostWait);
     }
 
-    /** Why queued experiment {@code e} waits, if no live host can take it (heard within the heartbeat timeout). */
-    private Optional<HostWait> hostWait(ExperimentRecord e) {
+    /** Why {@code waiting} waits for a claim, if no live host can take it (heard within the heartbeat timeout). */
+    private Optional<HostWait> hostWait(ExperimentRepository.Claimable waiting) {
         Instant cutoff = agents.databaseNow().minus(agentSettings.heartbeatTimeout());
-        return store.claimableById(e.id()).flatMap(c -> HostWait.of(c, agents.hostGroups(cutoff)));
+        return HostWait.of(waiting, agents.hostGroups(cutoff));
     }
 
     /** The agents of an experiment: those that claimed it, in order, then any other that stored its trials. */

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * An experiment as the API shows it.
  *
- * @param queuePosition while {@code QUEUED}, 1 + the experiments ahead of it that a host able to run it could take
+ * @param queuePosition while a claim could take it ({@code QUEUED}, or {@code INTERRUPTED} with its agent lost and
+ *     waiting for the next agent to resume it), 1 + the experiments ahead of it that a host able to run it could take
  *     first (labels considered): the most that can go before it; else null
  * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
  * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs;
@@ -21,8 +22,8 @@ import java.util.Map;
  * @param paired a paired design's pairs, targets, looks and stop reason; null (left out of JSON) for the fresh design
  * @param hostLabels the labels a host must carry to run it; empty: any host
  * @param agents the agents that ran its trials or run it now, in the order they first claimed it
- * @param waitingForHost while {@code QUEUED}, why no live host can take it, whatever its queue position; null when
- *     one can, or when it is not queued
+ * @param waitingForHost while a claim could take it (as {@code queuePosition}), why no live host can, whatever its
+ *     queue position; null when one can, or when no claim could take it
  */
 public record ExperimentView(long id, String name, String description, String kind, String status, String preset,
                              String benchmark, Long queuePosition, Progress progress, Long etaSeconds,

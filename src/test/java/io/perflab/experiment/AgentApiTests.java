@@ -954,11 +954,24 @@ class AgentApiTests {
         assertThat(send(agentToken, "/api/v1/agents/" + silent + "/experiments/" + id + "/trials",
                 trial("with", 1)).statusCode()).as("a lost agent's trials are not stored").isEqualTo(409);
         assertThat(admin.status(cancelled)).as("a cancel is not undone by a resume").isEqualTo("CANCELLED");
+        // waiting for the next claim as a queued experiment does, it said neither where it stood nor what it waited for
+        JsonNode interrupted = admin.getJson("/api/v1/experiments/" + id);
+        assertThat(interrupted.get("queuePosition").asLong()).as("a claim would take it up again").isPositive();
+        String waits = "Waiting for a host labelled exactly pool=silence (as the host its first trial ran on), that runs"
+                + " command experiments; none alive since ";
+        assertThat(interrupted.get("waitingForHost").get("detail").asText()).startsWith(waits);
+        assertThat(admin.get("/experiments/" + id, "text/html").body())
+                .contains("host-wait\" role=\"status\">" + waits, "</strong> in the queue");
+        assertThat(admin.getJson("/api/v1/experiments/" + cancelled).get("waitingForHost").isNull()).isTrue();
 
         long other = register("other", "pool=silence,arch=x86_64");
         assertThat(poll(other, 0).statusCode()).as("another label set: its trials would not compare")
                 .isEqualTo(204);
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("waitingForHost").get("detail").asText())
+                .startsWith(waits);
         long successor = register("successor", "pool=silence");
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("waitingForHost").isNull())
+                .as("a live agent of its labels can resume it").isTrue();
         HttpResponse<String> resumed = poll(successor, 0);
         assertThat(resumed.statusCode()).isEqualTo(200);
         assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
