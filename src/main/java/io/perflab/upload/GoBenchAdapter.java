@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * too when every line of a benchmark has the same one (then it is the machine detail {@code gomaxprocs}); runs with
  * {@code -cpu 1,2,4} keep it, so that each GOMAXPROCS is its own metric ({@code Join-1}, {@code Join-2},
  * {@code Join-4}: Go prints no suffix for 1). A suffix too large for a GOMAXPROCS (beyond an int) is part of the
- * name. The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines are machine details; {@code pkg} names
+ * name, and so is one at no GOMAXPROCS the other benchmarks ran at where they ran at 1 ({@code Read/size-1024}
+ * beside {@code Join}); a file of that one benchmark alone cannot say, and reads it as its GOMAXPROCS, as benchstat
+ * does. The {@code goos}, {@code goarch}, {@code cpu} and {@code pkg} lines are machine details; {@code pkg} names
  * the benchmark. Output of several packages ({@code go test -bench . ./...}) keys each benchmark with its package
  * path below the packages' common parent ({@code a.Join:ns/op}, {@code b.Join:ns/op}), so that benchmarks of one
  * name in different packages are never pooled, and is named after the path the packages share. Values follow
@@ -185,7 +187,38 @@ final class GoBenchAdapter implements FormatAdapter {
         if (results.isEmpty()) {
             throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
         }
+        Set<Integer> shared = sharedProcs(procsByName);
+        if (shared.contains(1) && !procsByName.values().stream().allMatch(shared::equals)) {
+            // Go printed no suffix at GOMAXPROCS 1: a -N that no other benchmark ran at is the name's own
+            // (BenchmarkRead/size-1024 at -cpu 1,2 prints Read/size-1024 and Read/size-1024-2)
+            results = results.stream().map(r -> shared.contains(r.procs()) ? r
+                    : new Result(r.line(), r.pkg(), r.name() + "-" + r.procs(), 1, r.fields())).toList();
+            procsByName = new LinkedHashMap<>();
+            for (Result r : results) {
+                procsByName.computeIfAbsent(r.id(), n -> new LinkedHashSet<>()).add(r.procs());
+            }
+        }
         return new Lines(machine, results, procsByName, packages);
+    }
+
+    /**
+     * The GOMAXPROCS values the run's benchmarks ran at: Go runs every benchmark at each value of {@code -cpu}, so
+     * it is the set most of them have; of sets that as many have, one with 1 (the only value Go prints no suffix
+     * for, so the only one whose benchmarks' own {@code -N} can be mistaken for a GOMAXPROCS).
+     */
+    private static Set<Integer> sharedProcs(Map<String, Set<Integer>> procsByName) {
+        Map<Set<Integer>, Integer> counts = new LinkedHashMap<>();
+        procsByName.values().forEach(set -> counts.merge(set, 1, Integer::sum));
+        Set<Integer> shared = Set.of();
+        int most = 0;
+        for (Map.Entry<Set<Integer>, Integer> set : counts.entrySet()) {
+            if (set.getValue() > most || (set.getValue() == most && set.getKey().contains(1)
+                    && !shared.contains(1))) {
+                shared = set.getKey();
+                most = set.getValue();
+            }
+        }
+        return shared;
     }
 
     /** The GOMAXPROCS a {@code -N} suffix says, or null when N cannot be one (it does not fit an int). */

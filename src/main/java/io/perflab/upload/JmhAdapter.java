@@ -102,15 +102,22 @@ final class JmhAdapter implements FormatAdapter {
     }
 
     /**
-     * Refuses a parameter value that is not text. JMH writes every one as text ({@code "parts": "8"}); keyed as it
-     * reads, a null would be {@code a=null} and pool with the text "null", a number 8 with "8".
+     * Refuses parameters that are not an object of text values. JMH writes every value as text ({@code "parts":
+     * "8"}); keyed as it reads, a null would be {@code a=null} and pool with the text "null", a number 8 with "8".
+     * An entry without parameters leaves {@code params} out (or null); one that is not an object ({@code "params":
+     * "parts=8"}) was read as none, and pooled benchmarks run with different parameters.
      *
      * @param where the entry, for the message: "JMH entry 2"
      */
     private static void requireTextParams(JsonNode entry, String where) {
         JsonNode params = entry.get("params");
-        if (params == null || !params.isObject()) {
+        if (params == null || params.isNull()) {
             return;
+        }
+        if (!params.isObject()) {
+            throw new InvalidUploadException(where + ": 'params' must be an object of each parameter's value as text"
+                    + " ({\"parts\": \"8\"}), as JMH writes it, or left out; got "
+                    + NativeJsonAdapter.kind(params) + ".");
         }
         for (Map.Entry<String, JsonNode> param : params.properties()) {
             if (!param.getValue().isString()) {

@@ -318,6 +318,26 @@ class FormatAdaptersTests {
         assertThat(upload.machine()).containsEntry("gomaxprocs", 1);
     }
 
+    /** At GOMAXPROCS 1 Go prints no suffix, so a name's own -N was read as one: Read/size-1024 became Read/size. */
+    @Test
+    void goNameEndingInDigitsKeepsThemWhereTheOtherBenchmarksRanAtGomaxprocs1() {
+        ParsedUpload upload = formats.parse("BenchmarkJoin 10 5 ns/op\nBenchmarkRead/size-1024 10 7 ns/op\n"
+                + "BenchmarkRead/size-4096 10 9 ns/op\n", null, "with", null);
+        assertThat(one(upload, "with")).containsOnlyKeys("Join:ns/op", "Read/size-1024:ns/op",
+                "Read/size-4096:ns/op");
+        assertThat(upload.machine()).containsEntry("gomaxprocs", 1);
+        // -cpu 1,2: the line Go printed without a suffix meets the same benchmark's line at GOMAXPROCS 2
+        ParsedUpload cpus = formats.parse("BenchmarkJoin 10 5 ns/op\nBenchmarkJoin-2 10 4 ns/op\n"
+                + "BenchmarkRead/size-1024 10 7 ns/op\nBenchmarkRead/size-1024-2 10 6 ns/op\n", null, "with", null);
+        assertThat(one(cpus, "with")).containsOnlyKeys("Join-1:ns/op", "Join-2:ns/op", "Read/size-1024-1:ns/op",
+                "Read/size-1024-2:ns/op");
+        // at GOMAXPROCS 8 every line has the suffix, after the name's own
+        ParsedUpload eight = formats.parse("BenchmarkJoin-8 10 5 ns/op\nBenchmarkRead/size-1024-8 10 7 ns/op\n",
+                null, "with", null);
+        assertThat(one(eight, "with")).containsOnlyKeys("Join:ns/op", "Read/size-1024:ns/op");
+        assertThat(eight.machine()).containsEntry("gomaxprocs", 8);
+    }
+
     @Test
     void jsonOfEveryFormatRefusesAKeyGivenTwice() {
         String jmh = "[{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
@@ -560,6 +580,20 @@ class FormatAdaptersTests {
         // values of text are keyed as before, so that stored keys stay as they are
         assertThat(one(formats.parse("[" + text + "]", UploadFormat.JMH, "with", null), "with"))
                 .containsOnlyKeys("B.m[a=null,b=8]");
+    }
+
+    /** Parameters that were no object were read as none: entries run with "parts=8" and "parts=16" pooled. */
+    @Test
+    void jmhParamsThatAreNoObjectAreRefusedNamingTheEntry() {
+        String entry = "{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"params\":PARAMS,"
+                + "\"primaryMetric\":{\"scoreUnit\":\"us/op\",\"rawData\":[[1,2]]}}";
+        Map<String, String> notAnObject = Map.of("\"parts=8\"", "text", "[\"8\"]", "a list", "8", "a number 8");
+        notAnObject.forEach((value, said) -> assertThatThrownBy(() -> formats.parse("[" + entry.replace("PARAMS",
+                value) + "]", UploadFormat.JMH, "with", null)).as(value).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("JMH entry 1: 'params' must be an object of each parameter's value as text "
+                        + "({\"parts\": \"8\"}), as JMH writes it, or left out; got " + said + "."));
+        assertThat(one(formats.parse("[" + entry.replace("PARAMS", "null") + "]", UploadFormat.JMH, "with", null),
+                "with")).as("null: no parameters, as when they are left out").containsOnlyKeys("B.m");
     }
 
     @Test
