@@ -222,7 +222,7 @@ public final class AgentProtocol {
                                     : printable(Texts.cut(e.getValue(), MAX_ENVIRONMENT_VALUE), true)));
             PairPosition pair = result.pair();
             return new PostedTrial(result.variant(), result.ordinal(), result.status().name(), result.start(),
-                    result.end(), result.pid(), result.metrics(), environment, result.error(), parsed,
+                    result.end(), result.pid(), result.metrics(), environment, Texts.withoutNul(result.error()), parsed,
                     pair == null ? null : new PostedWindow(pair.index(), pair.window(), pair.cpus(), pair.startNanos(),
                             pair.skewNanos(), pair.startedFirst()));
         }
@@ -319,7 +319,7 @@ public final class AgentProtocol {
         public static PostedPair of(PairResult pair) {
             return new PostedPair(pair.index(), pair.status().name(), pair.placement().withoutCpus(),
                     pair.placement().withCpus(), pair.placement().first().label(), pair.start(), pair.end(),
-                    pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9, pair.error(),
+                    pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9, Texts.withoutNul(pair.error()),
                     pair.results().stream().map(PostedTrial::of).toList());
         }
 

@@ -34,6 +34,14 @@ public final class Texts {
      * @param max at least 2
      */
     public static String storable(String text, int max) {
-        return text == null ? null : cut(text.replace('\0', '\uFFFD'), max);
+        return text == null ? null : cut(withoutNul(text), max);
+    }
+
+    /**
+     * {@code text} with each NUL made U+FFFD, as {@link #storable} stores it: what {@code perflab agent} posts, so that
+     * a service of a release that stored errors as posted can store them too. Null stays null.
+     */
+    public static String withoutNul(String text) {
+        return text == null ? null : text.replace('\0', '\uFFFD');
     }
 }

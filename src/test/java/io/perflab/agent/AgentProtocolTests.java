@@ -3,12 +3,18 @@ package io.perflab.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.agent.AgentProtocol.Finish;
+import io.perflab.agent.AgentProtocol.PostedPair;
 import io.perflab.agent.AgentProtocol.PostedTrial;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.PrintableText;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +67,24 @@ class AgentProtocolTests {
         assertThat(posted.keySet()).allSatisfy(key -> assertThat(key).hasSizeLessThanOrEqualTo(
                 PostedTrial.MAX_ENVIRONMENT_KEY));
         assertThat(posted).containsEntry(longKey.substring(0, PostedTrial.MAX_ENVIRONMENT_KEY - 1) + "…", "first");
+    }
+
+    /**
+     * A command's stderr may hold a NUL, which PostgreSQL refuses in text: a service of a release that stored errors as
+     * posted answered 500 and the agent retried for ever. The agent posts the NUL as U+FFFD, as services now store it.
+     */
+    @Test
+    void anErrorIsPostedWithEachNulReplacedOfATrialAndOfAPair() {
+        TrialResult trial = new TrialResult("without", 0, TrialStatus.FAILED, Instant.EPOCH, Instant.EPOCH, 1,
+                Map.of(), Map.of(), "exit 3: bad\0byte");
+        PairResult pair = new PairResult(0, TrialStatus.FAILED, new PairPlacement("0", "1", VariantName.WITHOUT),
+                List.of(trial), Instant.EPOCH, Instant.EPOCH, Duration.ZERO, Duration.ZERO, "\0pair\0");
+
+        PostedPair posted = PostedPair.of(pair);
+
+        assertThat(PostedTrial.of(trial).error()).isEqualTo("exit 3: bad\uFFFDbyte");
+        assertThat(posted.error()).isEqualTo("\uFFFDpair\uFFFD");
+        assertThat(posted.results().get(0).error()).isEqualTo("exit 3: bad\uFFFDbyte");
     }
 
     @Test
