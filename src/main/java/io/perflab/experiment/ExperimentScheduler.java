@@ -21,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -55,8 +56,10 @@ public class ExperimentScheduler implements SmartLifecycle {
     private final ExperimentEvents events;
     private final Clock clock;
     private final TrialLauncher launcher;
-    /** {@link #launcher} made ready to start fast, on the executor's thread when the first trial is due. */
+    /** {@link #launcher} made ready to start fast, on the executor's thread when the first engine trial is due. */
     private volatile TrialLauncher prepared;
+    /** How {@link #launcher} is made ready to start fast ({@link FastStart}; tests count the calls). */
+    private volatile UnaryOperator<TrialLauncher> prepareEngineTrials;
     private final JvmFlagPolicy jvmFlags;
     private final MetricsReader metricsReader;
     private final PairedExperimentRun paired;
@@ -106,6 +109,8 @@ public class ExperimentScheduler implements SmartLifecycle {
         this.jvmFlags = jvmFlags;
         this.metricsReader = metricsReader;
         this.launcher = launcher;
+        this.prepareEngineTrials = trials -> FastStart.prepare(trials, FastStart.defaultCacheDir(),
+                jvmFlags.fixedFlags(), line -> log.info("Trial JVMs: {}", line));
         this.paired = new PairedExperimentRun(store, new PairedStoppingRules(store, looks, clock), events,
                 System::nanoTime, pairs, runs);
     }
@@ -272,11 +277,15 @@ public class ExperimentScheduler implements SmartLifecycle {
     private TrialLauncher preparedLauncher() {
         TrialLauncher ready = prepared;
         if (ready == null) {
-            ready = FastStart.prepare(launcher, FastStart.defaultCacheDir(), jvmFlags.fixedFlags(),
-                    line -> log.info("Trial JVMs: {}", line));
+            ready = prepareEngineTrials.apply(launcher);
             prepared = ready;
         }
         return ready;
+    }
+
+    /** Makes the launcher ready to start fast with {@code prepare} instead of {@link FastStart} (for tests). */
+    void prepareEngineTrialsWith(UnaryOperator<TrialLauncher> prepare) {
+        prepareEngineTrials = prepare;
     }
 
     /** Runs experiment {@code id}, claimed by the built-in agent, to its end. */
@@ -285,7 +294,10 @@ public class ExperimentScheduler implements SmartLifecycle {
         runs.started(id);
         ExperimentStatus end;
         String message;
-        Active current = new Active(id, new ExperimentRunner(preparedLauncher(), metricsReader), new AtomicBoolean());
+        // a command experiment starts no trial JVM: extracting the jar and making the archive would only delay it
+        boolean commands = store.find(id).map(e -> e.kind() == ExperimentKind.COMMAND).orElse(false);
+        Active current = new Active(id, new ExperimentRunner(commands ? launcher : preparedLauncher(), metricsReader),
+                new AtomicBoolean());
         active.set(current);
         try {
             ExperimentRecord experiment = store.find(id).orElseThrow();

@@ -1,0 +1,82 @@
+package io.perflab.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.experiment.CommandVariant;
+import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.MetricsReader;
+import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.rpcbench.Workload;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.jdbc.test.autoconfigure.DataJdbcTest;
+import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
+import org.springframework.context.annotation.Import;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * The built-in agent makes trial JVMs ready to start fast (the jar extracted, a class-data sharing archive made) when
+ * the first engine trial is due, and only then: a command experiment first on a fresh service waited for it, though
+ * it starts no trial JVM. The trial JVMs of the engine experiments here are real and fail at once (no such main
+ * class).
+ */
+@DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:scheduler-fast-start-tests;DB_CLOSE_DELAY=-1")
+@AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+@Import({ExperimentRepository.class, SequentialLookRepository.class, ExperimentRepositoryTests.Json.class})
+class SchedulerFastStartTests {
+
+    @Autowired
+    ExperimentRepository store;
+
+    @Autowired
+    SequentialLookRepository looks;
+
+    @Autowired
+    PlatformTransactionManager transactions;
+
+    @Test
+    void aCommandExperimentRunsWithoutMakingTrialJvmsReadyAndAnEngineOneMakesThemReadyOnce() {
+        ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
+                Clock.systemUTC(), new JvmFlagPolicy(false), MetricsReader.NONE, transactions,
+                new TrialLauncher(List.of("-cp", "none", "None")), (runner, plan, pairs, earlier, listener, rule) -> {
+                    throw new AssertionError("a fresh experiment runs no pairs");
+                });
+        AtomicInteger prepared = new AtomicInteger();
+        scheduler.prepareEngineTrialsWith(launcher -> {
+            prepared.incrementAndGet();
+            return launcher;
+        });
+
+        long command = queued(ExperimentKind.COMMAND,
+                ExperimentPlan.of(new CommandVariant("true"), new CommandVariant("true"), 2));
+        scheduler.runExperiment(command);
+
+        assertThat(store.find(command).orElseThrow().status()).isEqualTo(ExperimentStatus.COMPLETED);
+        assertThat(store.storedOrdinals(command)).containsExactly(0, 1, 2, 3);
+        assertThat(prepared).as("no trial JVM to make ready").hasValue(0);
+
+        Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
+        ExperimentPlan engine = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), workload),
+                EngineVariant.of(EngineOptions.defaults(), workload), 2).withMaxFailures(4);
+        long first = queued(ExperimentKind.ENGINE, engine);
+        long second = queued(ExperimentKind.ENGINE, engine);
+        scheduler.runExperiment(first);
+        scheduler.runExperiment(second);
+
+        assertThat(store.storedOrdinals(first)).as("its trials ran (and failed)").containsExactly(0, 1, 2, 3);
+        assertThat(store.storedOrdinals(second)).containsExactly(0, 1, 2, 3);
+        assertThat(prepared).as("made ready for the first engine trial, once").hasValue(1);
+    }
+
+    private long queued(ExperimentKind kind, ExperimentPlan plan) {
+        return store.insert(new ExperimentSpec(kind.name(), null, kind, null, plan), ExperimentStatus.QUEUED,
+                "tester", Instant.parse("2026-01-01T00:00:00Z"));
+    }
+}
