@@ -13,6 +13,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -22,15 +24,13 @@ import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The built-in agent makes trial JVMs ready to start fast (the jar extracted, a class-data sharing archive made) when
- * the first engine trial is due, and only then: a command experiment first on a fresh service waited for it, though
- * it starts no trial JVM. The trial JVMs of the engine experiments here are real and fail at once (no such main
- * class).
+ * The built-in agent's scheduler with a real database and trial JVMs that fail at once: what it does when it starts
+ * after its service was killed, and when it makes trial JVMs ready to start fast.
  */
-@DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:scheduler-fast-start-tests;DB_CLOSE_DELAY=-1")
+@DataJdbcTest(properties = "spring.datasource.url=jdbc:h2:mem:scheduler-tests;DB_CLOSE_DELAY=-1")
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @Import({ExperimentRepository.class, SequentialLookRepository.class, ExperimentRepositoryTests.Json.class})
-class SchedulerFastStartTests {
+class SchedulerTests {
 
     @Autowired
     ExperimentRepository store;
@@ -41,6 +41,45 @@ class SchedulerFastStartTests {
     @Autowired
     PlatformTransactionManager transactions;
 
+    /**
+     * A scheduler that starts after its service was killed marks what that service left running INTERRUPTED, and
+     * tells the pages: those open on the other instances of a team setup showed it running, and said nothing until
+     * reloaded.
+     */
+    @Test
+    void whatAKilledServiceLeftRunningIsInterruptedAndToldToThePages() {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
+        long id = store.insert(new ExperimentSpec("cut short", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.RUNNING, "tester", Instant.parse("2026-01-01T00:00:00Z"));
+        List<String> told = new CopyOnWriteArrayList<>();
+        ExperimentEvents events = new ExperimentEvents() {
+            @Override
+            public void publish(long experimentId, String name, Object data) {
+                told.add(experimentId + " " + name + " " + ((Map<?, ?>) data).get("status"));
+                super.publish(experimentId, name, data);
+            }
+        };
+        ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, events, Clock.systemUTC(),
+                new JvmFlagPolicy(false), MetricsReader.NONE, transactions,
+                new TrialLauncher(List.of("-cp", "none", "None")), (runner, p, pairs, earlier, listener, rule) -> {
+                    throw new AssertionError("no pair runs here");
+                });
+
+        scheduler.start();
+        scheduler.stop();
+
+        ExperimentRecord after = store.find(id).orElseThrow();
+        assertThat(after.status()).isEqualTo(ExperimentStatus.INTERRUPTED);
+        assertThat(after.error()).isEqualTo(ExperimentRepository.INTERRUPTED_BY_RESTART);
+        assertThat(told).contains(id + " status INTERRUPTED");
+    }
+
+    /**
+     * The built-in agent makes trial JVMs ready to start fast (the jar extracted, a class-data sharing archive made)
+     * when the first engine trial is due, and only then: a command experiment first on a fresh service waited for it,
+     * though it starts no trial JVM. The engine experiments' trial JVMs are real and fail at once (no such main class).
+     */
     @Test
     void aCommandExperimentRunsWithoutMakingTrialJvmsReadyAndAnEngineOneMakesThemReadyOnce() {
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
