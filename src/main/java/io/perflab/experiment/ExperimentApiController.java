@@ -106,9 +106,7 @@ class ExperimentApiController {
         ExperimentStatus statusFilter = parse("status", status, ExperimentStatus.class);
         ExperimentKind kindFilter = parse("kind", kind, ExperimentKind.class);
         ExperimentFilter filter = new ExperimentFilter(statusFilter, name, kindFilter, benchmark, false);
-        List<ExperimentView> items = experiments.list(filter, page, size).stream()
-                .map(experiments::summary)
-                .toList();
+        List<ExperimentView> items = experiments.summaries(experiments.list(filter, page, size));
         return new ApiPage<>(items, page, size, experiments.count(filter));
     }
 

@@ -119,9 +119,10 @@ class ExperimentPagesController {
 
     private List<Row> rows(List<ExperimentRecord> records, boolean withVerdicts) {
         List<Row> rows = new ArrayList<>();
-        for (ExperimentRecord record : records) {
+        List<ExperimentView> views = experiments.summaries(records);
+        for (int i = 0; i < records.size(); i++) {
             // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
-            rows.add(new Row(experiments.summary(record), withVerdicts ? results.digest(record) : NO_RESULTS));
+            rows.add(new Row(views.get(i), withVerdicts ? results.digest(records.get(i)) : NO_RESULTS));
         }
         return rows;
     }

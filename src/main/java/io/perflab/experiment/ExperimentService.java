@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Service;
 
 /**
@@ -69,16 +70,34 @@ public class ExperimentService {
     /** The full view: status, progress, variants, option diff and per-metric results. */
     public ExperimentView view(long id) {
         ExperimentRecord e = get(id);
-        return view(e, results.compare(e), agentRuns(e));
+        return view(e, results.compare(e), agentRuns(e), this::hostGroups);
     }
 
-    /** A list entry: the view without per-metric results and agents. */
-    public ExperimentView summary(ExperimentRecord e) {
-        return view(e, List.of(), List.of());
+    /**
+     * The list entries of {@code records}: each one's view without per-metric results and agents. The live hosts,
+     * which a queued or resumable experiment's entry needs, are read once for the whole list, not once per entry.
+     */
+    public List<ExperimentView> summaries(List<ExperimentRecord> records) {
+        var hosts = new Object() {
+            private List<AgentRepository.HostGroup> read;
+
+            List<AgentRepository.HostGroup> get() {
+                if (read == null) {
+                    read = hostGroups();
+                }
+                return read;
+            }
+        };
+        return records.stream().map(e -> view(e, List.of(), List.of(), hosts::get)).toList();
     }
 
+    /**
+     * @param hosts every group of registered hosts, with whether one is live (read only for an experiment that
+     *     waits for a claim)
+     */
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
-                                List<ExperimentView.AgentRun> agentRuns) {
+                                List<ExperimentView.AgentRun> agentRuns,
+                                Supplier<List<AgentRepository.HostGroup>> hosts) {
         List<ExperimentRepository.RunTiming> runs = store.runTimings(e.id());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
@@ -106,7 +125,7 @@ public class ExperimentService {
         Optional<ExperimentRepository.Claimable> waiting = e.status() == ExperimentStatus.QUEUED
                 || e.status() == ExperimentStatus.INTERRUPTED ? store.awaitingClaim(e.id()) : Optional.empty();
         Long position = waiting.map(store::queuePosition).orElse(null);
-        HostWait hostWait = waiting.flatMap(this::hostWait).orElse(null);
+        HostWait hostWait = waiting.flatMap(c -> HostWait.of(c, hosts.get())).orElse(null);
         Map<String, VariantRecord> variants = store.variants(e.id());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
                 e.status().name(), e.preset(), e.benchmark(), position,
@@ -118,10 +137,10 @@ public class ExperimentService {
                 comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns, hostWait);
     }
 
-    /** Why {@code waiting} waits for a claim, if no live host can take it (heard within the heartbeat timeout). */
-    private Optional<HostWait> hostWait(ExperimentRepository.Claimable waiting) {
+    /** Every group of registered hosts, live when heard within the heartbeat timeout. */
+    private List<AgentRepository.HostGroup> hostGroups() {
         Instant cutoff = agents.databaseNow().minus(agentSettings.heartbeatTimeout());
-        return HostWait.of(waiting, agents.hostGroups(cutoff));
+        return agents.hostGroups(cutoff);
     }
 
     /** The agents of an experiment: those that claimed it, in order, then any other that stored its trials. */
@@ -300,7 +319,7 @@ public class ExperimentService {
 
     /** The experiment running on this host now, if any. */
     public Optional<ExperimentView> running() {
-        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of(), List.of()));
+        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of(), List.of(), this::hostGroups));
     }
 
     public void delete(long id) {

@@ -915,6 +915,11 @@ class AgentApiTests {
         assertThat(admin.getJson("/api/v1/experiments/" + unheard).get("waitingForHost").get("detail").asText())
                 .isEqualTo("Waiting for a host with labels pool=never-seen, that runs command experiments; none has "
                         + "registered: start perflab agent on such a host.");
+        // a list reads the live hosts once for all its entries, and says the same of each
+        JsonNode listed = admin.getJson("/api/v1/experiments?status=QUEUED&name=waits+for+a+").get("items");
+        assertThat(listed).extracting(item -> item.get("waitingForHost").get("detail").asText()).contains(said,
+                "Waiting for a host with labels pool=never-seen, that runs command experiments; none has registered: "
+                        + "start perflab agent on such a host.");
 
         register("back on duty", "pool=deserted");
 
