@@ -319,7 +319,8 @@ public class ExperimentService {
 
     /** The experiment running on this host now, if any. */
     public Optional<ExperimentView> running() {
-        return scheduler.runningExperiment().flatMap(store::find).map(e -> view(e, List.of(), List.of(), this::hostGroups));
+        return scheduler.runningExperiment().flatMap(store::find)
+                .map(e -> view(e, List.of(), List.of(), this::hostGroups));
     }
 
     public void delete(long id) {

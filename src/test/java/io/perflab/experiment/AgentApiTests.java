@@ -962,8 +962,8 @@ class AgentApiTests {
         // waiting for the next claim as a queued experiment does, it said neither where it stood nor what it waited for
         JsonNode interrupted = admin.getJson("/api/v1/experiments/" + id);
         assertThat(interrupted.get("queuePosition").asLong()).as("a claim would take it up again").isPositive();
-        String waits = "Waiting for a host labelled exactly pool=silence (as the host its first trial ran on), that runs"
-                + " command experiments; none alive since ";
+        String waits = "Waiting for a host labelled exactly pool=silence (as the host its first trial ran on), "
+                + "that runs command experiments; none alive since ";
         assertThat(interrupted.get("waitingForHost").get("detail").asText()).startsWith(waits);
         assertThat(admin.get("/experiments/" + id, "text/html").body())
                 .contains("host-wait\" role=\"status\">" + waits, "</strong> in the queue");
