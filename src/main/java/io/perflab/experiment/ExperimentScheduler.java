@@ -294,13 +294,12 @@ public class ExperimentScheduler implements SmartLifecycle {
         runs.started(id);
         ExperimentStatus end;
         String message;
-        // a command experiment starts no trial JVM: extracting the jar and making the archive would only delay it
-        boolean commands = store.find(id).map(e -> e.kind() == ExperimentKind.COMMAND).orElse(false);
-        Active current = new Active(id, new ExperimentRunner(commands ? launcher : preparedLauncher(), metricsReader),
-                new AtomicBoolean());
-        active.set(current);
         try {
             ExperimentRecord experiment = store.find(id).orElseThrow();
+            // a command experiment starts no trial JVM: extracting the jar and making the archive would only delay it
+            TrialLauncher trials = experiment.kind() == ExperimentKind.COMMAND ? launcher : preparedLauncher();
+            Active current = new Active(id, new ExperimentRunner(trials, metricsReader), new AtomicBoolean());
+            active.set(current);
             ExperimentPlan stored = store.plan(experiment);
             Optional<String> refused = jvmFlags.refusal(stored);
             if (refused.isPresent()) {
