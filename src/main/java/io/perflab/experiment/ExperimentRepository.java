@@ -895,17 +895,12 @@ public class ExperimentRepository {
     }
 
     /**
-     * 1-based position in the queue of a queued experiment: 1 + the experiments a claim would take before it (older
-     * queued ones, and older interrupted ones that an agent resumes on its own) that a host able to run it could run
-     * too. Those that ask for labels none of its hosts can carry, or that only hosts of other labels may resume, go
+     * 1-based position in the queue of an experiment a claim could take ({@link #awaitingClaim}): 1 + the
+     * experiments a claim would take before it (older queued ones, and older interrupted ones that an agent resumes on
+     * its own) that a host able to run it could run too. Those that ask for labels none of its hosts can carry, or that only hosts of other labels may resume, go
      * elsewhere and are not ahead of it. With several hosts able to run it, one that the others keep busy may take it
      * sooner: the position is then the most experiments that can go before it, not a promise of its turn.
      */
-    public long queuePosition(ExperimentRecord experiment) {
-        return claimableById(experiment.id()).map(this::queuePosition).orElse(1L);
-    }
-
-    /** {@link #queuePosition(ExperimentRecord)} of an experiment a claim could take. */
     long queuePosition(Claimable waiting) {
         return 1 + jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id < ?").param(waiting.id())
                 .query(this::claimable).list().stream().filter(waiting::mayShareAHostWith).count();
@@ -977,14 +972,6 @@ public class ExperimentRepository {
 
     /** A running experiment and the agent holding it, null for none (a release before agents). */
     private record Held(long experimentId, Long agentId) {
-    }
-
-    /**
-     * Experiment {@code id} as a claim sees it: its kind, the labels it asks for and those of the host it first ran
-     * on; empty if there is no such experiment.
-     */
-    Optional<Claimable> claimableById(long id) {
-        return jdbc.sql(CLAIMABLE + "WHERE id = ?").param(id).query(this::claimable).optional();
     }
 
     /**

@@ -103,8 +103,8 @@ class ExperimentRepositoryTests {
                 ExperimentStatus.QUEUED, "tester", T0.plusSeconds(1));
 
         assertThat(repository.nextQueued()).contains(first);
-        assertThat(repository.queuePosition(repository.find(first).orElseThrow())).isEqualTo(1);
-        assertThat(repository.queuePosition(repository.find(second).orElseThrow())).isEqualTo(2);
+        assertThat(position(first)).isEqualTo(1);
+        assertThat(position(second)).isEqualTo(2);
         Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false);
         assertThat(repository.claimNext(builtIn, T0.plusSeconds(120))).map(ExperimentRecord::id).contains(first);
     }
@@ -140,7 +140,7 @@ class ExperimentRepositoryTests {
     }
 
     private long position(long id) {
-        return repository.queuePosition(repository.find(id).orElseThrow());
+        return repository.awaitingClaim(id).map(repository::queuePosition).orElseThrow();
     }
 
     @Test
