@@ -72,6 +72,25 @@ def report(size, files):
         print('  %-22s t per experiment: %s' % ('', ' '.join('%+.1f' % t for t in ts)))
 
 
+def null_range(experiments, size, campaigns=4000):
+    """The dispersion index's spread where pairs are independent and normal: simulated campaigns (seeded)."""
+    import random
+    r = random.Random(1)
+    out = []
+    for _ in range(campaigns):
+        means, squares = [], []
+        for _ in range(experiments):
+            x = [r.gauss(0, 1) for _ in range(size)]
+            means.append(st.mean(x))
+            squares.append(st.variance(x) / size)
+        out.append(st.variance(means) / st.mean(squares))
+    out.sort()
+    print('dispersion index of %d experiments of %d independent normal pairs (%d simulated campaigns): mean %.2f, '
+          'sd %.2f, 95 %% range %.2f-%.2f' % (experiments, size, campaigns, st.mean(out), st.stdev(out),
+                                              out[int(0.025 * campaigns)], out[int(0.975 * campaigns)]))
+
+
 size = int(sys.argv[1])
 for c in campaigns(sys.argv[2:]):
     report(size, c)
+null_range(20, size)
