@@ -37,29 +37,34 @@ class CpuSamplerTests {
      * The window then began with full buffers, the kernel dropped its first samples until the first drain, and the
      * samples dropped before the window were counted as the window's lost samples: 6,549 samples of about 14,400,
      * and 44,184 lost, in one run here.
+     *
+     * <p>The test samples at 20 kHz, where a buffer holds 1.09 s of one CPU, for 2.5 s before a window of 0.5 s:
+     * without the drains before the window, 25,068 were counted lost against the window's 7,020 in one run here.
+     * A background drain held up on a busy machine loses samples too, in the window, fairly: at 50 kHz a buffer
+     * held a quarter of what it does here, and a build's parallel tests lost 2,973 of 15,300 (19 %) that way once.
+     * Here a drain must be held up more than half a second to lose any.
      */
     @Test
     void samplesBeforeTheWindowNeitherFillTheBuffersNorCountAsLost() {
         Optional<String> missing = CpuSampler.unavailableReason();
         assumeTrue(missing.isEmpty(), () -> "CPU-wide cpu-clock sampling is not allowed here: "
                 + missing.orElseThrow());
-        int rateHz = 50_000;
+        int rateHz = 20_000;
 
         CpuSampler.Counts counts;
         long cpuMicros;
         try (CpuSampler.Session session = new CpuSampler(rateHz)
                 .start(SampleFilter.process(ProcessHandle.current().pid(), Set.of()))) {
-            spin(1_000_000_000L);
+            spin(2_500_000_000L);
             session.countFrom(System.nanoTime());
             ResourceUsage before = ResourceUsage.currentThread();
-            spin(300_000_000L);
+            spin(500_000_000L);
             cpuMicros = ResourceUsage.currentThread().minus(before).cpuMicros();
             counts = session.stop(System.nanoTime());
         }
 
-        // a drainer held up on a busy machine may still lose a few (a few hundred of 14,000 seen): not 44,000
         long samples = counts.user() + counts.kernel();
-        assertThat(counts.lost()).isLessThan(samples / 10);
+        assertThat(counts.lost()).isLessThan(samples / 2);
         // cpu-clock's timer fires late now and then on a busy guest: 77-100 % of the thread's CPU time seen here
         assertThat((double) samples).isGreaterThan(0.6 * cpuMicros / 1e6 * rateHz);
     }
