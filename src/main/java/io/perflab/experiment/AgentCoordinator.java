@@ -258,21 +258,15 @@ public class AgentCoordinator implements SmartLifecycle {
      * experiment of which it has stored nothing is answered its assignment again, as the poll that claimed it was:
      * that answer may have been lost on its way (a proxy's 502, a reset connection, the agent's own timeout), and the
      * agent, which knows nothing of it, would run something else while the experiment waited on it until it was
-     * found lost. One that has posted trials of it had that answer, and is refused.
+     * found lost. One that has posted trials of it had that answer, and is refused. So is a poll that waits while
+     * another poll of the same agent claims an experiment (the agent gave up on the first and polled again, which
+     * the service cannot tell): it is answered that assignment, not "nothing" at the end of its wait.
      */
     public Optional<Assignment> poll(long agentId, Caller caller, Duration wait) {
         AgentRecord agent = live(agentId, caller);
-        List<Long> running = store.runningOn(agentId);
-        if (!running.isEmpty()) {
-            long held = running.get(0);
-            if (store.hasRunsBy(held, agentId)) {
-                throw new ConflictException("agent " + agentId + " still runs experiment " + held
-                        + " and has posted trials of it; post its finish before polling for another");
-            }
-            ExperimentRecord experiment = store.find(held).orElseThrow();
-            log.info("Agent {} '{}' polled while it holds experiment {} '{}', of which it posted nothing: its "
-                    + "assignment is sent again", agentId, agent.name(), held, experiment.name());
-            return Optional.of(store.assignment(experiment));
+        Optional<Assignment> held = heldBy(agent);
+        if (held.isPresent()) {
+            return held;
         }
         Duration limit = wait.compareTo(settings.longPoll()) > 0 ? settings.longPoll() : wait;
         Instant deadline = clock.instant().plus(limit);
@@ -287,7 +281,12 @@ public class AgentCoordinator implements SmartLifecycle {
                 runs.started(experiment.id());
                 log.info("Agent {} '{}' claimed experiment {} '{}'", agentId, agent.name(), experiment.id(),
                         experiment.name());
+                queueChanged(); // another poll of this agent, if one waits, is told the same
                 return Optional.of(store.assignment(experiment));
+            }
+            held = heldBy(agent);
+            if (held.isPresent()) {
+                return held;
             }
             Duration left = Duration.between(clock.instant(), deadline);
             if (left.isNegative() || left.isZero()) {
@@ -303,6 +302,28 @@ public class AgentCoordinator implements SmartLifecycle {
                 }
             }
         }
+    }
+
+    /**
+     * The assignment of the experiment {@code agent} holds, sent again while it has posted nothing of it; empty when
+     * it holds none.
+     *
+     * @throws ConflictException when it holds one and has posted trials of it
+     */
+    private Optional<Assignment> heldBy(AgentRecord agent) {
+        List<Long> running = store.runningOn(agent.id());
+        if (running.isEmpty()) {
+            return Optional.empty();
+        }
+        long held = running.get(0);
+        if (store.hasRunsBy(held, agent.id())) {
+            throw new ConflictException("agent " + agent.id() + " still runs experiment " + held
+                    + " and has posted trials of it; post its finish before polling for another");
+        }
+        ExperimentRecord experiment = store.find(held).orElseThrow();
+        log.info("Agent {} '{}' polled while it holds experiment {} '{}', of which it posted nothing: its "
+                + "assignment is sent again", agent.id(), agent.name(), held, experiment.name());
+        return Optional.of(store.assignment(experiment));
     }
 
     /**

@@ -596,6 +596,28 @@ class AgentApiTests {
                 .query(Long.class).single()).isEqualTo(1);
     }
 
+    /**
+     * An agent that gave up on a waiting poll (its own timeout, a proxy's) polls again while the first still waits
+     * here. When an experiment comes, one of the two claims it; the other, which may be the one the agent still
+     * reads, was answered nothing at the end of its wait, and the agent learnt of its experiment a poll later.
+     */
+    @Test
+    void anAgentsTwoWaitingPollsAreBothAnsweredTheExperimentEitherClaims() throws Exception {
+        long agent = register("impatient", "pool=overlap");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        var first = pool.submit(() -> poll(agent, 8));
+        var second = pool.submit(() -> poll(agent, 8));
+        Thread.sleep(1_000); // both waiting
+        long id = admin.create(command("overlap", Map.of("pool", "overlap")));
+        List<HttpResponse<String>> answers = List.of(first.get(), second.get());
+        pool.shutdown();
+
+        for (HttpResponse<String> answer : answers) {
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(admin.read(answer.body()).get("experimentId").asLong()).isEqualTo(id);
+        }
+    }
+
     @Test
     void aStoppedAgentHandsItsExperimentBackAndAnotherOfTheSameLabelsResumesIt() throws Exception {
         Map<String, Object> request = command("handed back", Map.of("pool", "handover"));
