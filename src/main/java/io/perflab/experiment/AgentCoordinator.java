@@ -19,6 +19,7 @@ import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.Sample;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
@@ -610,8 +611,13 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of(prefix + "metrics", "metric keys are 1 to 100 printable characters "
                         + "(no control or hidden format characters), got '" + quoted(key) + "'");
             }
-            if (value == null || !Double.isFinite(value)) {
-                throw InvalidInputException.of(prefix + "metrics." + key, "must be a finite number, got " + value);
+            if (value == null) {
+                throw InvalidInputException.of(prefix + "metrics." + key, "must be a finite number, got null");
+            }
+            // a value no analysis can take would make every page and report that compares it fail
+            String problem = Sample.problem(value);
+            if (problem != null) {
+                throw InvalidInputException.of(prefix + "metrics." + key, problem);
             }
         });
         result.parsedMetrics().forEach((key, metric) -> {
@@ -621,6 +627,12 @@ public class AgentCoordinator implements SmartLifecycle {
             if (metric.unit().length() > 40 || !printableText(metric.unit())) {
                 throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".unit",
                         "at most 40 printable characters");
+            }
+            for (double value : metric.values()) {
+                String problem = Sample.problem(value);
+                if (problem != null) {
+                    throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".values", "a value " + problem);
+                }
             }
         });
         if (result.environment().size() > MAX_TRIAL_ENVIRONMENT_ENTRIES) {

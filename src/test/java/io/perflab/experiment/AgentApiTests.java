@@ -252,6 +252,12 @@ class AgentApiTests {
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, "
                 + "\"parsedMetrics\": {\"wall_time_ms\": {\"unit\": \"ms\", \"higherIsBetter\": false, "
                 + "\"values\": [1.5, null]}}")), "parsedMetrics.wall_time_ms.values", "must be numbers, got null");
+        // a value no analysis takes was stored, and the home page, the list and the experiment's page answered 500
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("1.5", "1.7e308")),
+                "metrics.wall_time_ms", "values too large to compare (their magnitude must be at most 1e150)");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, "
+                + "\"parsedMetrics\": {\"wall_time_ms\": {\"unit\": \"ms\", \"higherIsBetter\": false, "
+                + "\"values\": [1.5, -1e200]}}")), "parsedMetrics.wall_time_ms.values", "a value is -1.0E200");
         // a right-to-left override in a metric's name or unit reorders the experiment page (it was stored)
         assertRefused(send(agentToken, trials, trial("without", 0).replace("wall_time_ms", "wall\\u202e_ms")),
                 "metrics", "no control or hidden format characters), got 'wall?_ms'");
