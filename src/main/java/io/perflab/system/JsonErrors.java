@@ -21,6 +21,8 @@ import tools.jackson.databind.exc.ValueInstantiationException;
  */
 public final class JsonErrors {
 
+    private static final String MISSING_BODY = "Required request body is missing";
+
     private JsonErrors() {
     }
 
@@ -28,8 +30,13 @@ public final class JsonErrors {
     public static InvalidInputException.FieldProblem problem(Throwable ex) {
         JacksonException json = innermost(ex, JacksonException.class);
         if (json == null) {
-            return new InvalidInputException.FieldProblem(null, "the request body cannot be read: "
-                    + firstLine(String.valueOf(rootCause(ex).getMessage())));
+            String cause = firstLine(String.valueOf(rootCause(ex).getMessage()));
+            // Spring's words for an empty body or a JSON null go on to name the handler method's signature
+            if (cause.startsWith(MISSING_BODY)) {
+                return new InvalidInputException.FieldProblem(null,
+                        "the request body is empty or null; it must be a JSON object");
+            }
+            return new InvalidInputException.FieldProblem(null, "the request body cannot be read: " + cause);
         }
         String path = path(json.getPath());
         return new InvalidInputException.FieldProblem(path.isEmpty() ? null : path, message(json));

@@ -198,6 +198,12 @@ class HostileInputTests extends UploadServer {
                 + "]".repeat(2000) + "}"), 400, "too deeply nested");
         assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[" + "1".repeat(5000)
                 + "],\"without\":[1,2]}"), 400, "a number is written with more digits than 1000");
+        // Spring's message for these named the handler method, its class and return type
+        for (String body : new String[] {"", "null"}) {
+            HttpResponse<String> missing = post("/api/v1/tokens", ADMIN_TOKEN, "application/json", body);
+            assertProblem(missing, 400, "the request body is empty or null; it must be a JSON object");
+            assertThat(missing.body()).doesNotContain("io.perflab", "ResponseEntity", "org.springframework");
+        }
     }
 
     @Test
