@@ -135,6 +135,17 @@ class CommandExperimentApiTests {
             assertThat(response.statusCode()).as(c.getKey()).isEqualTo(400);
             assertThat(api.read(response.body()).get("detail").asText()).as(response.body()).startsWith(c.getKey());
         }
+        // accepted and handed to the agent: no process can be started with either, so the experiment failed later
+        assertThat(api.read(api.post("/api/v1/experiments", withOne(jmhRequest("nul"), "withCommand", "tr\0ue"))
+                .body()).get("detail").asText()).isEqualTo("withCommand: the command holds a NUL character, which no "
+                + "process can be given");
+        // as JSON's escape: a Java string's lone surrogate is sent as '?'
+        String half = tools.jackson.databind.json.JsonMapper.builder().build().writeValueAsString(
+                withOne(jmhRequest("half"), "withoutEnvironment", Map.of("SCORE", "1-half"))).replace("1-half",
+                "1\\ud800");
+        assertThat(api.read(api.post("/api/v1/experiments", half).body()).get("detail").asText())
+                .isEqualTo("withoutEnvironment: the value of environment variable SCORE holds an unpaired surrogate "
+                        + "(U+D800 at character 2), which is not text");
         HttpResponse<String> engine = api.post("/api/v1/experiments", Map.of("name", "e", "preset",
                 "sync-completion", "metricsFormat", "jmh"));
         assertThat(api.read(engine.body()).get("detail").asText()).startsWith("metricsFormat")
@@ -238,6 +249,11 @@ class CommandExperimentApiTests {
 
     private static String encoded(Object value) {
         return URLEncoder.encode(String.valueOf(value), StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Object> withOne(Map<String, Object> request, String field, Object value) {
+        request.put(field, value);
+        return request;
     }
 
     /** Three runs a side of the JMH script, each side in its own directory, where it counts its runs. */

@@ -37,6 +37,10 @@ public record CommandVariant(String command, Optional<String> metricsFormat, Opt
         if (command.isBlank()) {
             throw new IllegalArgumentException("the command is empty");
         }
+        String unpassable = unpassable(command);
+        if (unpassable != null) {
+            throw new IllegalArgumentException("the command holds " + unpassable);
+        }
         if (command.contains(OUTPUT_PLACEHOLDER) && metricsFormat.isEmpty()) {
             throw new IllegalArgumentException("the command writes to " + OUTPUT_PLACEHOLDER + " but no metrics "
                     + "format says how to read it");
@@ -47,11 +51,34 @@ public record CommandVariant(String command, Optional<String> metricsFormat, Opt
                 throw new IllegalArgumentException("environment variable names are letters, digits and '_', not "
                         + "starting with a digit; got '" + name + "'");
             }
-            if (value == null || value.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException("the value of environment variable " + name + " is missing or "
-                        + "holds a NUL character");
+            if (value == null) {
+                throw new IllegalArgumentException("the value of environment variable " + name + " is missing");
+            }
+            String bad = unpassable(value);
+            if (bad != null) {
+                throw new IllegalArgumentException("the value of environment variable " + name + " holds " + bad);
             }
         });
+    }
+
+    /**
+     * What in {@code text} no process can be given, as an argument or in its environment, or null: a NUL (which ends
+     * the C string), or half of a surrogate pair (which UTF-8 cannot encode; Java would pass '?' in its place).
+     */
+    private static String unpassable(String text) {
+        if (text.indexOf('\0') >= 0) {
+            return "a NUL character, which no process can be given";
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return String.format("an unpaired surrogate (U+%04X at character %d), which is not text", (int) c,
+                        i + 1);
+            }
+        }
+        return null;
     }
 
     /** A command whose output is not read, run in the runner's directory and environment. */
