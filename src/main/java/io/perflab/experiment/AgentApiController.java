@@ -16,7 +16,7 @@ import io.swagger.v3.oas.annotations.media.ExampleObject;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
+import io.perflab.system.ApiPage;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -85,10 +85,12 @@ class AgentApiController {
         return ResponseEntity.created(location).body(registered);
     }
 
-    @Operation(summary = "The agents, those that heartbeat first")
+    @Operation(summary = "The agents, those that heartbeat first, a page at a time")
     @GetMapping
-    List<AgentView> list() {
-        return coordinator.list().stream().map(AgentView::of).toList();
+    ApiPage<AgentView> list(@RequestParam(defaultValue = "0") int page,
+                            @RequestParam(defaultValue = "50") int size) {
+        ApiPage<AgentRecord> agents = coordinator.list(page, size);
+        return new ApiPage<>(agents.items().stream().map(AgentView::of).toList(), page, size, agents.total());
     }
 
     @GetMapping("/{id}")

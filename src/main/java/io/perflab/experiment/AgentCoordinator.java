@@ -20,6 +20,7 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.stats.Sample;
+import io.perflab.system.ApiPage;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
@@ -505,9 +506,15 @@ public class AgentCoordinator implements SmartLifecycle {
         }
     }
 
-    /** The agents, those that heartbeat first. */
+    /** The agents, those that heartbeat first; at most 200. */
     public List<AgentRecord> list() {
         return agents.list();
+    }
+
+    /** Page {@code page} of {@code size} of the agents, those that heartbeat first, and how many there are. */
+    public ApiPage<AgentRecord> list(int page, int size) {
+        ApiPage.check(page, size);
+        return new ApiPage<>(agents.list(page, size), page, size, agents.count());
     }
 
     public AgentRecord get(long agentId) {

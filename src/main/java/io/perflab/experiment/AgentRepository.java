@@ -136,9 +136,18 @@ public class AgentRepository {
 
     /** Every agent that heartbeats, then the lost ones, newest first within each; at most {@value #MAX_LISTED}. */
     public List<AgentRecord> list() {
+        return list(0, MAX_LISTED);
+    }
+
+    /** Page {@code page} (from 0) of {@code size} of the agents in {@link #list()}'s order. */
+    public List<AgentRecord> list(int page, int size) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM agent ORDER BY CASE WHEN agent.status = 'LOST' THEN 1 ELSE 0 "
-                        + "END, agent.id DESC FETCH FIRST " + MAX_LISTED + " ROWS ONLY")
-                .query(this::agent).list();
+                        + "END, agent.id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")
+                .params((long) page * size, size).query(this::agent).list();
+    }
+
+    public long count() {
+        return jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
     }
 
     /** The agents of {@code ids}, by id. */

@@ -117,6 +117,16 @@ public class ApiTokens {
         return jdbc.sql(SELECT + " ORDER BY id DESC").query(ApiTokens::token).list();
     }
 
+    /** Page {@code page} (from 0) of {@code size} of the tokens, newest first. */
+    public List<ApiToken> list(int page, int size) {
+        return jdbc.sql(SELECT + " ORDER BY id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")
+                .params((long) page * size, size).query(ApiTokens::token).list();
+    }
+
+    public long count() {
+        return jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single();
+    }
+
     public Optional<ApiToken> find(long id) {
         return jdbc.sql(SELECT + " WHERE id = ?").param(id).query(ApiTokens::token).optional();
     }

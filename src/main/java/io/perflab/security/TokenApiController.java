@@ -5,7 +5,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import java.net.URI;
 import java.security.Principal;
-import java.util.List;
+import io.perflab.system.ApiPage;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -14,6 +14,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
@@ -55,8 +56,10 @@ class TokenApiController {
     }
 
     @GetMapping
-    List<ApiTokens.ApiToken> list() {
-        return tokens.list();
+    ApiPage<ApiTokens.ApiToken> list(@RequestParam(defaultValue = "0") int page,
+                                     @RequestParam(defaultValue = "50") int size) {
+        ApiPage.check(page, size);
+        return new ApiPage<>(tokens.list(page, size), page, size, tokens.count());
     }
 
     @GetMapping("/{id}")

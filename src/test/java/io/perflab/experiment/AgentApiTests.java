@@ -131,7 +131,7 @@ class AgentApiTests {
         assertThat(admin.status(id)).isEqualTo("RUNNING");
 
         long builtIn = -1;
-        for (JsonNode listed : admin.getJson("/api/v1/agents")) {
+        for (JsonNode listed : admin.getJson("/api/v1/agents?size=200").get("items")) {
             builtIn = listed.get("builtIn").asBoolean() ? listed.get("id").asLong() : builtIn;
         }
         assertThat(builtIn).isPositive();
@@ -520,7 +520,7 @@ class AgentApiTests {
         request.put("withCommand", waits + " && true");
         long id = admin.create(request);
         long builtIn = -1;
-        for (JsonNode listed : admin.getJson("/api/v1/agents")) {
+        for (JsonNode listed : admin.getJson("/api/v1/agents?size=200").get("items")) {
             builtIn = listed.get("builtIn").asBoolean() ? listed.get("id").asLong() : builtIn;
         }
         String agent = "/api/v1/agents/" + builtIn;

@@ -242,7 +242,7 @@ class AgentClusterTests {
     private static long awaitAgent(ApiClient api, String name) {
         long[] id = {-1};
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            for (JsonNode agent : api.getJson("/api/v1/agents")) {
+            for (JsonNode agent : api.getJson("/api/v1/agents?size=200").get("items")) {
                 if (agent.get("name").asText().equals(name) && agent.get("status").asText().equals("IDLE")) {
                     id[0] = agent.get("id").asLong();
                     return true;

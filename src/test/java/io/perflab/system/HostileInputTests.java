@@ -13,6 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Hostile but realistic requests, one group per finding of the review that found them: numbers that overflow,
@@ -160,6 +161,35 @@ class HostileInputTests extends UploadServer {
                 .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).as("the list page says there is no such page").isEqualTo(404);
         assertThat(page.body()).containsPattern("There is no page\\s*<span>85899347</span>");
+    }
+
+    /**
+     * The agents' list stopped at 200 and took no page (an agent token may register any number, and every restart
+     * of {@code perflab agent} registers again); the tokens' list had no bound at all.
+     */
+    @Test
+    void agentsAndTokensAreListedAPageAtATime() throws Exception {
+        newToken("listed one");
+        newToken("listed two");
+        for (String name : new String[] {"listed-a", "listed-b"}) {
+            assertThat(post("/api/v1/agents", ADMIN_TOKEN, "application/json", "{\"name\":\"" + name
+                    + "\",\"runsCommands\":false}").statusCode()).isEqualTo(201);
+        }
+        for (String list : new String[] {"/api/v1/agents", "/api/v1/tokens"}) {
+            JsonNode first = read(asAdmin(list + "?size=1").body());
+            JsonNode second = read(asAdmin(list + "?page=1&size=1").body());
+            assertThat(first.get("items")).as(list).hasSize(1);
+            assertThat(first.get("total").asLong()).as(list).isGreaterThanOrEqualTo(2);
+            assertThat(second.get("items").get(0).get("id").asLong()).as(list)
+                    .isLessThan(first.get("items").get(0).get("id").asLong());
+            assertProblem(asAdmin(list + "?size=201"), 400, "size: must be between 1 and 200, got 201");
+            assertProblem(asAdmin(list + "?page=-1"), 400, "page: must be ≥ 0, got -1");
+        }
+    }
+
+    private HttpResponse<String> asAdmin(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "application/json")
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
