@@ -3,6 +3,7 @@ package io.perflab.display;
 import io.perflab.stats.Display;
 import io.perflab.stats.Power;
 import io.perflab.stats.RFormat;
+import io.perflab.system.PrintableText;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -114,6 +115,16 @@ public final class Format {
      */
     public static String isolated(String text) {
         return text == null ? MISSING : "\u2068" + text + "\u2069";
+    }
+
+    /**
+     * Text a program wrote (a trial's error with its command's last output, an experiment's error) for a
+     * {@code <pre>}: line breaks and tabs kept, every other control character (an ANSI colour code's ESC, a bell)
+     * and every character that hides or reorders text (a right-to-left override) shown as {@code ?}. The stored text
+     * keeps them, for the API and the exports. Null stays null.
+     */
+    public static String block(String text) {
+        return text == null ? null : PrintableText.Validator.replaced(text.replace("\r\n", "\n"), '?', "\n\t");
     }
 
     /** A point in time, to the second, in UTC: {@code 2024-03-05 10:00:00 UTC}. */

@@ -80,6 +80,10 @@ public class PageFormat {
         return Format.isolated(text);
     }
 
+    public String block(String text) {
+        return Format.block(text);
+    }
+
     /**
      * The page of a benchmark's history: by name where the name can travel in a URL path, else by the id of one
      * of its experiments, so that every stored name can be opened (a path with {@code %}, {@code \}, {@code ;},

@@ -289,6 +289,17 @@ class AgentApiTests {
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
         assertThat(admin.get("/api/v1/experiments/" + id + "/report.html", "text/html").body())
                 .contains("a?[31mred?evil").doesNotContain("\u001b", "\u202e");
+        // an error is the run's own output, stored as it came; the page and the report showed its escape codes and
+        // overrides as they were
+        HttpResponse<String> failed = send(agentToken, trials, trial("with", 1).replace("\"OK\"", "\"FAILED\"")
+                .replace("\"pid\": 7", "\"pid\": 7, \"error\": \"exit 1\\n\\tbad\\u001b[31mthing\\u202eevil\""));
+        assertThat(failed.statusCode()).as(failed.body()).isEqualTo(201);
+        assertThat(jdbc.sql("SELECT error FROM trial_run WHERE experiment_id = ? AND ordinal = 1").param(id)
+                .query(String.class).single()).isEqualTo("exit 1\n\tbad\u001b[31mthing\u202eevil");
+        for (String shown : new String[] {"/experiments/" + id, "/api/v1/experiments/" + id + "/report.html"}) {
+            assertThat(admin.get(shown, "text/html").body()).as(shown).contains("exit 1\n\tbad?[31mthing?evil")
+                    .doesNotContain("\u001b", "\u202e");
+        }
 
         long stranger = register("stranger", "pool=bad");
         HttpResponse<String> notHeld = send(agentToken, "/api/v1/agents/" + stranger + "/experiments/" + id
