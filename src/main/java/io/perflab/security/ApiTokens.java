@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.text.Normalizer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,8 +86,9 @@ public class ApiTokens {
         }
         // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
         // two live tokens of one name would act as each other: the name is looked for first (tokens of before V18
-        // may share one), and the unique live_name refuses a second live token created at the same moment
-        String stripped = name.strip();
+        // may share one), and the unique live_name refuses a second live token created at the same moment; a name
+        // is stored composed (NFC), so that 'café' typed as e + U+0301 is the same name as 'café' typed as é
+        String stripped = Normalizer.normalize(name.strip(), Normalizer.Form.NFC);
         if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(stripped)
                 .query(Long.class).single() > 0) {
             throw nameTaken(stripped);

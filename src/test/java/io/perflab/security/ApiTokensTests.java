@@ -147,6 +147,10 @@ class ApiTokensTests extends UploadServer {
         } finally {
             pool.shutdownNow();
         }
+        // one name however its accents were typed: both were taken, and showed alike
+        assertThat(tokens.create("caf\u0065\u0301", "tests").token().name()).isEqualTo("caf\u00e9");
+        assertThatThrownBy(() -> tokens.create("caf\u00e9", "tests"))
+                .hasMessageContaining("a token named 'caf\u00e9' exists");
         // a revoked token's name is free again
         long id = jdbc.sql("SELECT id FROM api_token WHERE name = 'raced'").query(Long.class).single();
         tokens.revoke(id, "tests");
