@@ -259,6 +259,20 @@ class HostileInputTests extends UploadServer {
         }
     }
 
+    /** The body was read as it came: a gzipped one was "not valid UTF-8", a plain one that claimed gzip was stored. */
+    @Test
+    void aCompressedBodyIsRefusedAsUnsupportedNotReadAsText() throws Exception {
+        Map<String, Long> before = rowCounts();
+        for (String encoding : new String[] {"gzip", "identity, br"}) {
+            assertProblem(post("/api/v1/uploads?format=csv&benchmark=encoded", ADMIN_TOKEN, "text/plain",
+                    "metric,value\nt,1\nt,2\n", "Content-Encoding", encoding), 415, "Content-Encoding '"
+                    + (encoding.equals("gzip") ? "gzip" : "br") + "' is not supported");
+        }
+        assertThat(rowCounts()).isEqualTo(before);
+        assertThat(post("/api/v1/uploads?format=csv&benchmark=encoded", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1\nt,2\n", "Content-Encoding", "identity").statusCode()).isEqualTo(201);
+    }
+
     @Test
     void textQuotedFromTheRequestCannotReorderTheMessage() throws Exception {
         HttpResponse<String> status = get(EXPERIMENTS + "?status=x%E2%80%AEy");
