@@ -277,6 +277,36 @@ class UploadApiTests extends UploadServer {
         assertThat(samples(result.get("experimentId").asLong(), "ParseBenchmark.parse", "with")).isZero();
     }
 
+    /**
+     * The parts of a two-file upload are its files 'without' and 'with', once each: a second 'with' was dropped
+     * without a word, a part of another name was ignored, and 'with' sent as a form field (not a file) was "Required
+     * part 'with' is not present".
+     */
+    @Test
+    void aTwoFileUploadRefusesAPartGivenTwiceUnknownOrNotAFileNamingIt() throws Exception {
+        String csv = "metric,value\nt,1\nt,2\n";
+        String type = "multipart/form-data; boundary=" + BOUNDARY;
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                file("with", "metric,value\nt,3\nt,4\n"))).get("detail").asString())
+                .isEqualTo("The part 'with' is given twice; a two-file upload has one file 'without' and one 'with'.");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                file("extra", csv))).get("detail").asString())
+                .isEqualTo("The part 'extra' is not one of a two-file upload's; its parts are the files 'without' and "
+                        + "'with'.");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), field("with", csv)))
+                .get("detail").asString())
+                .isEqualTo("The part 'with' must be a file (curl -F 'with=@FILE'), not a form field.");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv))).get("detail").asString())
+                .isEqualTo("The file 'with' is missing; a two-file upload has one file 'without' and one 'with'.");
+        // the upload's parameters are given in the query string, as the CLI gives them
+        assertThat(refused(400, "", type, parts(file("without", csv), file("with", csv), field("benchmark", "parts")))
+                .get("detail").asString())
+                .isEqualTo("The part 'benchmark' is not one of a two-file upload's; its parts are the files 'without' "
+                        + "and 'with'. Give the parameter 'benchmark' in the query string (?benchmark=…).");
+        assertThat(upload("?benchmark=parts", type, parts(file("with", csv), file("without", csv)))
+                .get("samples").get("with").asInt()).isEqualTo(2);
+    }
+
     private static final String BOUNDARY = "part-boundary";
 
     private static String file(String name, String content) {
