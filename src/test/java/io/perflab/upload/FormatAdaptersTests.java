@@ -675,4 +675,50 @@ class FormatAdaptersTests {
         assertThat(ParsedUpload.pair(without, with).warnings()).singleElement().asString()
                 .startsWith("'with' file: The Google Benchmark library was built as debug");
     }
+
+    // ---- entries, results and lines that hold no measurement are refused, naming where and why ----
+
+    /**
+     * An entry named null was stored as the metrics 'null:real_time' and 'null:cpu_time' of a benchmark "null", a
+     * time unit Google Benchmark never writes was stored as the metrics' unit, and a context that is no object was
+     * read as an empty one.
+     */
+    @Test
+    void googleBenchmarkEntryWithoutANameOrInAnotherTimeUnitIsRefusedNamingIt() {
+        String entry = "{\"name\":NAME,\"run_type\":\"iteration\",\"real_time\":3,\"cpu_time\":3,\"time_unit\":UNIT}";
+        String json = "{\"context\":CONTEXT,\"benchmarks\":[" + entry.replace("NAME", "\"BM_a\"")
+                .replace("UNIT", "\"ns\"") + "," + entry + "]}";
+        String named = json.replace("CONTEXT", "{\"executable\":\"./bench\"}");
+        Map<String, String> names = Map.of("null", "got null", "7", "got a number 7", "\"\"", "got empty text",
+                "{}", "got an object");
+        names.forEach((name, said) -> assertThatThrownBy(() -> formats.parse(named.replace("NAME", name)
+                .replace("UNIT", "\"ns\""), UploadFormat.GOOGLEBENCHMARK, "with", null)).as(name)
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Google Benchmark entry 2: 'name' must be the benchmark's name as text; " + said + "."));
+        assertThatThrownBy(() -> formats.parse(named.replace("\"name\":NAME,", "").replace("UNIT", "\"ns\""), null,
+                "with", null))
+                .hasMessage("Google Benchmark entry 2: 'name' must be the benchmark's name as text; it is missing.");
+
+        String unnamed = named.replace("NAME", "\"BM_b\"");
+        assertThatThrownBy(() -> formats.parse(unnamed.replace("UNIT", "\"parsec\""), UploadFormat.GOOGLEBENCHMARK,
+                "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Google Benchmark entry 2 ('BM_b'): 'time_unit' must be one of Google Benchmark's time "
+                        + "units ns, us, ms or s; got 'parsec'.");
+        assertThatThrownBy(() -> formats.parse(unnamed.replace("UNIT", "1"), null, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Google Benchmark entry 2 ('BM_b'): 'time_unit' must be one of Google Benchmark's time "
+                        + "units ns, us, ms or s; got a number 1.");
+        for (String unit : List.of("ns", "us", "ms", "s")) {
+            assertThat(one(formats.parse(unnamed.replace("UNIT", "\"" + unit + "\""), null, "with", null), "with")
+                    .get("BM_b:cpu_time").unit()).isEqualTo(unit);
+        }
+
+        String ns = json.replace("NAME", "\"BM_b\"").replace("UNIT", "\"ns\"");
+        Map<String, String> contexts = Map.of("\"x\"", "'x'", "[]", "a list", "7", "a number 7");
+        contexts.forEach((context, said) -> assertThatThrownBy(() -> formats.parse(ns.replace("CONTEXT", context),
+                UploadFormat.GOOGLEBENCHMARK, "with", null)).as(context).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("The Google Benchmark JSON's 'context' must be an object, as Google Benchmark writes it, "
+                        + "or left out; got " + said + "."));
+        assertThat(formats.parse(ns.replace("CONTEXT", "null"), null, "with", null).machine()).isEmpty();
+    }
 }
