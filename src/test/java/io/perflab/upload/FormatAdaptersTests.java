@@ -721,4 +721,66 @@ class FormatAdaptersTests {
                         + "or left out; got " + said + "."));
         assertThat(formats.parse(ns.replace("CONTEXT", "null"), null, "with", null).machine()).isEmpty();
     }
+
+    /**
+     * A result without its command was stored as the benchmark "time", and a result with more or fewer exit codes
+     * than times was taken, its failed runs counted among runs that are not its times'.
+     */
+    @Test
+    void hyperfineResultWithoutACommandOrWithExitCodesOfOtherRunsIsRefusedNamingIt() {
+        JsonNode fixture = JsonContent.read(Fixtures.read("hyperfine.json"));
+        ObjectNode noCommand = (ObjectNode) fixture.deepCopy();
+        ((ObjectNode) noCommand.get("results").get(1)).remove("command");
+        assertThatThrownBy(() -> formats.parse(noCommand.toString(), UploadFormat.HYPERFINE, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("hyperfine result 2: 'command' must be the command hyperfine ran, as text; it is "
+                        + "missing.");
+        ((ObjectNode) noCommand.get("results").get(1)).putNull("command");
+        assertThatThrownBy(() -> formats.parse(noCommand.toString(), null, "with", null))
+                .hasMessage("hyperfine result 2: 'command' must be the command hyperfine ran, as text; got null.");
+
+        // hyperfine.json: 12 runs of each command, 12 exit codes
+        ObjectNode fewer = (ObjectNode) fixture.deepCopy();
+        ((ArrayNode) fewer.get("results").get(0).get("exit_codes")).remove(0);
+        assertThatThrownBy(() -> formats.parse(fewer.toString(), UploadFormat.HYPERFINE, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("hyperfine result 1 ('sort --version'): 'exit_codes' has 11 entries and 'times' 12; "
+                        + "hyperfine writes one exit code for each run.");
+        ObjectNode more = (ObjectNode) fixture.deepCopy();
+        ((ArrayNode) more.get("results").get(1).get("exit_codes")).add(0);
+        assertThatThrownBy(() -> formats.parse(more.toString(), null, "with", null))
+                .hasMessage("hyperfine result 2 ('gzip --version'): 'exit_codes' has 13 entries and 'times' 12; "
+                        + "hyperfine writes one exit code for each run.");
+        ObjectNode text = (ObjectNode) fixture.deepCopy();
+        ((ObjectNode) text.get("results").get(1)).put("exit_codes", "0");
+        assertThatThrownBy(() -> formats.parse(text.toString(), null, "with", null))
+                .hasMessage("hyperfine result 2 ('gzip --version'): 'exit_codes' must be a list of each run's exit "
+                        + "code, as hyperfine writes it, or left out; got '0'.");
+        // an export without exit codes is taken, as before
+        ObjectNode older = (ObjectNode) fixture.deepCopy();
+        older.get("results").forEach(result -> ((ObjectNode) result).remove("exit_codes"));
+        assertThat(formats.parse(older.toString(), null, "with", null).variants()).containsOnlyKeys("without",
+                "with");
+    }
+
+    /** JMH runs in four modes; an entry of another mode was taken, and keyed and judged lower-is-better. */
+    @Test
+    void jmhEntryOfAModeJmhDoesNotHaveIsRefusedNamingTheEntry() {
+        String entry = "{\"benchmark\":\"a.B.m\",\"mode\":MODE,\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawData\":[[1,2]]}}";
+        String jmh = "[" + entry.replace("MODE", "\"avgt\"") + "," + entry.replace("a.B.m", "a.B.n") + "]";
+        Map<String, String> modes = Map.of("\"zzz\"", "got 'zzz'", "\"AVGT\"", "got 'AVGT'", "null", "got null",
+                "7", "got a number 7");
+        modes.forEach((mode, said) -> assertThatThrownBy(() -> formats.parse(jmh.replace("MODE", mode),
+                UploadFormat.JMH, "with", null)).as(mode).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("JMH entry 2 ('a.B.n'): 'mode' must be one of JMH's modes thrpt, avgt, sample or ss; "
+                        + said + "."));
+        assertThatThrownBy(() -> formats.parse(jmh.replace(",\"mode\":MODE", ""), null, "with", null))
+                .hasMessage("JMH entry 2 ('a.B.n'): 'mode' must be one of JMH's modes thrpt, avgt, sample or ss; it "
+                        + "is missing.");
+        for (String mode : List.of("thrpt", "avgt", "sample", "ss")) {
+            assertThat(one(formats.parse(jmh.replace("MODE", "\"" + mode + "\""), null, "with", null), "with")
+                    .get("B.n").higherIsBetter()).as(mode).isEqualTo(mode.equals("thrpt"));
+        }
+    }
 }
