@@ -679,6 +679,69 @@ class FormatAdaptersTests {
     // ---- entries, results and lines that hold no measurement are refused, naming where and why ----
 
     /**
+     * A line that begins as a result line does (the name, white space, a number) but is none was skipped without a
+     * word: an upload whose second line said "-1 -5 ns/op" stored 1 sample of 2, and output cut off after a line's
+     * iteration count lost that line.
+     */
+    @Test
+    void goLineThatBeginsAsAResultButIsNoneIsRefusedWithItsLineAndWhy() {
+        String first = "BenchmarkJoin-8   \t 1000000\t       910.9 ns/op\n";
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("BenchmarkJoin-8 -1 -5 ns/op", "Go benchmark line 2 ('BenchmarkJoin-8 -1 -5 ns/op'): the "
+                + "iteration count '-1' is not a whole number of at least 1.");
+        refused.put("BenchmarkJoin-8 0 5 ns/op", "Go benchmark line 2 ('BenchmarkJoin-8 0 5 ns/op'): the "
+                + "iteration count '0' is not a whole number of at least 1.");
+        refused.put("BenchmarkJoin-8 1.5e6 5 ns/op", "Go benchmark line 2 ('BenchmarkJoin-8 1.5e6 5 ns/op'): the "
+                + "iteration count '1.5e6' is not a whole number of at least 1.");
+        refused.put("BenchmarkJoin-8   \t 1000000", "Go benchmark line 2 ('BenchmarkJoin-8 1000000') ends "
+                + "after its iteration count: it has no value/unit pair. Was the output cut off?");
+        refused.put("BenchmarkJoin-8 1000000 -5 ns/op", "Metric 'Join:ns/op' (line 2): '-5' is negative, which "
+                + "ns/op as Go measures it cannot be.");
+        refused.put("BenchmarkJoin-8 1000000 910.9 ns/op -96 B/op", "Metric 'Join:B/op' (line 2): '-96' is "
+                + "negative, which B/op as Go measures it cannot be.");
+        refused.put("BenchmarkJoin-8 1000000 910.9", "Go benchmark line 2 ('BenchmarkJoin-8 1000000 910.9') does "
+                + "not consist of value/unit pairs: a value has no unit, or the line was cut off.");
+        refused.forEach((line, message) -> {
+            assertThatThrownBy(() -> formats.parse(first + line + "\n", UploadFormat.GOBENCH, "with", null))
+                    .as(line).isInstanceOf(InvalidUploadException.class).hasMessage(message);
+            // the last line of output cut off, without its line break
+            assertThatThrownBy(() -> formats.parse(first + line, null, "with", null)).as(line)
+                    .isInstanceOf(InvalidUploadException.class).hasMessage(message);
+        });
+    }
+
+    /**
+     * What {@code go test -bench} prints besides its results, and what benchstat's format allows, is neither a
+     * result nor an error: configuration lines, blank lines, PASS/ok, {@code --- BENCH:} logs and their indented
+     * lines (an indented log line that looked like a result was stored as one), the name alone that {@code -v}
+     * prints, a line of a benchmark's own output. A metric of b.ReportMetric's own may be negative.
+     */
+    @Test
+    void goOutputBesidesResultLinesIsNeitherAResultNorAnError() {
+        String output = """
+                goos: linux
+                goarch: amd64
+                pkg: example.com/gofix
+                cpu: AMD EPYC
+                commit: 0123abc
+
+                BenchmarkJoin
+                BenchmarkJoin-2     \t   20000\t       910.9 ns/op\t        -0.5 delta/op
+                --- BENCH: BenchmarkJoin-2
+                    bench_test.go:12: joined 20000 strings; the last run said:
+                        BenchmarkJoin-2 20000 7 ns/op
+                Benchmarking 3 inputs of 2 kinds
+                BenchmarkJoin-2     \t   20000\t       924.2 ns/op\t        -0.7 delta/op
+                PASS
+                ok  \texample.com/gofix\t1.788s
+                """;
+        Map<String, MetricSamples> metrics = one(formats.parse(output, null, "with", null), "with");
+        assertThat(metrics).containsOnlyKeys("Join:ns/op", "Join:delta/op");
+        assertThat(metrics.get("Join:ns/op").values()).containsExactly(910.9, 924.2);
+        assertThat(metrics.get("Join:delta/op").values()).containsExactly(-0.5, -0.7);
+    }
+
+    /**
      * An entry named null was stored as the metrics 'null:real_time' and 'null:cpu_time' of a benchmark "null", a
      * time unit Google Benchmark never writes was stored as the metrics' unit, and a context that is no object was
      * read as an empty one.
