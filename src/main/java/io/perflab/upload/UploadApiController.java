@@ -118,17 +118,23 @@ class UploadApiController {
         return response.body(outcome.json());
     }
 
-    /** The parts 'without' and 'with', each a file given once, and no other part. */
+    /**
+     * The parts 'without' and 'with', each a file given once; other parts may only be form fields of the upload's
+     * parameters, which Spring binds as it binds the query string's (a parameter given in both is given twice).
+     */
     private static Map<String, Part> twoFiles(Collection<Part> parts) {
         Map<String, Part> files = new LinkedHashMap<>();
         for (Part part : parts) {
             String name = part.getName() == null ? "" : part.getName();
+            boolean parameter = Arrays.stream(UploadParameters.class.getRecordComponents())
+                    .anyMatch(component -> component.getName().equals(name));
+            if (parameter && part.getSubmittedFileName() == null) {
+                continue; // a parameter as a form field (curl -F benchmark=…), bound with the query string's
+            }
             if (!TWO_FILES.contains(name)) {
-                boolean parameter = Arrays.stream(UploadParameters.class.getRecordComponents())
-                        .anyMatch(component -> component.getName().equals(name));
                 throw ApiProblem.badRequest("The part '" + Texts.cut(name, 60) + "' is not one of a two-file "
-                        + "upload's; its parts are the files 'without' and 'with'." + (parameter ? " Give the "
-                        + "parameter '" + name + "' in the query string (?" + name + "=…)." : ""));
+                        + "upload's; its parts are the files 'without' and 'with', and form fields of the upload's "
+                        + "parameters (benchmark, branch, commit…).");
             }
             if (files.containsKey(name)) {
                 throw ApiProblem.badRequest("The part '" + name + "' is given twice; a two-file upload has one file "

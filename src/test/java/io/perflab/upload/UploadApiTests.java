@@ -292,17 +292,18 @@ class UploadApiTests extends UploadServer {
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
                 file("extra", csv))).get("detail").asString())
                 .isEqualTo("The part 'extra' is not one of a two-file upload's; its parts are the files 'without' and "
-                        + "'with'.");
+                        + "'with', and form fields of the upload's parameters (benchmark, branch, commit…).");
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), field("with", csv)))
                 .get("detail").asString())
                 .isEqualTo("The part 'with' must be a file (curl -F 'with=@FILE'), not a form field.");
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv))).get("detail").asString())
                 .isEqualTo("The file 'with' is missing; a two-file upload has one file 'without' and one 'with'.");
-        // the upload's parameters are given in the query string, as the CLI gives them
-        assertThat(refused(400, "", type, parts(file("without", csv), file("with", csv), field("benchmark", "parts")))
-                .get("detail").asString())
-                .isEqualTo("The part 'benchmark' is not one of a two-file upload's; its parts are the files 'without' "
-                        + "and 'with'. Give the parameter 'benchmark' in the query string (?benchmark=…).");
+        // the upload's parameters may come as form fields too (curl -F benchmark=…), as before; once
+        assertThat(upload("", type, parts(file("without", csv), file("with", csv), field("benchmark", "fields")))
+                .get("benchmark").asString()).isEqualTo("fields");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                field("benchmark", "fields"))).get("detail").asString())
+                .startsWith("Parameter 'benchmark' given twice");
         assertThat(upload("?benchmark=parts", type, parts(file("with", csv), file("without", csv)))
                 .get("samples").get("with").asInt()).isEqualTo(2);
     }
