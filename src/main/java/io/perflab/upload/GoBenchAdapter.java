@@ -23,11 +23,28 @@ import java.util.regex.Pattern;
  * the benchmark. Output of several packages ({@code go test -bench . ./...}) keys each benchmark with its package
  * path below the packages' common parent ({@code a.Join:ns/op}, {@code b.Join:ns/op}), so that benchmarks of one
  * name in different packages are never pooled, and is named after the path the packages share. Values follow
- * {@link DecimalNumbers}' grammar.
+ * {@link DecimalNumbers}' grammar. A line that begins as a result line does ({@code Benchmark…}, white space, a
+ * number) but is none (an iteration count below 1, no value/unit pair after it, a value without its unit, a
+ * negative value of a unit Go measures itself) is refused with its line and why; what else Go and benchstat's format
+ * write (configuration, blank, {@code PASS} and {@code ok} lines, {@code --- BENCH:} logs and their indented lines,
+ * a benchmark's own output) is no result.
  */
 final class GoBenchAdapter implements FormatAdapter {
 
-    private static final Pattern RESULT = Pattern.compile("^Benchmark(\\S*)\\s+(\\d+)\\s+(.+)$");
+    /**
+     * A line that begins as a result line does: at its start (an indented line is a log's), "Benchmark" and the
+     * rest of a name Go gives a benchmark (nothing, or what does not begin with a lower-case letter: Go runs
+     * {@code BenchmarkJoin} but not {@code Benchmarking}), white space, and a number, the iteration count; then the
+     * rest of the line.
+     */
+    private static final Pattern RESULT = Pattern.compile("^Benchmark((?![\\p{Ll}\\s])\\S*|)\\s+([-+.]?\\d\\S*)(.*)$");
+    private static final Pattern ITERATIONS = Pattern.compile("0*[1-9]\\d*");
+
+    /**
+     * The units Go's testing package measures itself, none of which can be negative. A metric of b.ReportMetric's
+     * own may be ("-0.5 delta/op").
+     */
+    private static final Set<String> MEASURED_BY_GO = Set.of("ns/op", "B/op", "allocs/op", "MB/s");
     private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
 
@@ -107,6 +124,11 @@ final class GoBenchAdapter implements FormatAdapter {
                     throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
                             + "): " + DecimalNumbers.beyondRange(result.fields()[i]) + ".");
                 }
+                if (value < 0 && MEASURED_BY_GO.contains(unit)) {
+                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
+                            + "): '" + UploadText.excerpt(result.fields()[i]) + "' is negative, which " + unit
+                            + " as Go measures it cannot be.");
+                }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }
         }
@@ -156,26 +178,22 @@ final class GoBenchAdapter implements FormatAdapter {
             lineNumber++;
             // strip(), not trim(): trim() would drop an escape code at the line's end (or its start) without a
             // word; strip() drops white space only, so such a character stays in the value and is refused there
-            String line = raw.strip();
-            Matcher config = CONFIG.matcher(line);
+            Matcher config = CONFIG.matcher(raw.strip());
             if (config.matches()) {
                 machine.put(config.group(1), config.group(2));
                 continue;
             }
+            String line = raw.stripTrailing();
             Matcher result = RESULT.matcher(line);
             if (!result.matches()) {
                 continue;
             }
+            String[] fields = fields(result, line, lineNumber);
             Matcher procs = PROCS.matcher(result.group(1));
             Integer suffix = procs.find() ? gomaxprocs(procs.group(1)) : null;
             String name = suffix == null ? result.group(1) : result.group(1).substring(0, procs.start());
             name = name.isEmpty() ? "Benchmark" : name;
             int gomaxprocs = suffix == null ? 1 : suffix;
-            String[] fields = result.group(3).split("\\s+");
-            if (fields.length % 2 != 0) {
-                throw new InvalidUploadException("Go benchmark line " + lineNumber + " ('" + UploadText.excerpt(line)
-                        + "') does not consist of value/unit pairs.");
-            }
             String pkg = (String) machine.get("pkg");
             Result parsed = new Result(lineNumber, pkg, name, gomaxprocs, fields);
             results.add(parsed);
@@ -199,6 +217,36 @@ final class GoBenchAdapter implements FormatAdapter {
             }
         }
         return new Lines(machine, results, procsByName, packages);
+    }
+
+    /**
+     * The value/unit pairs of a line that begins as a result line does, which must be one: such a line that is
+     * none was skipped without a word, so that "BenchmarkJoin-8 -1 -5 ns/op", or the last line of output cut off
+     * after its iteration count, lost a sample. The iteration count is at least 1 (Go prints b.N), and at least
+     * one value/unit pair follows (Go prints ns/op, or what b.ReportMetric put in its place), as benchfmt reads
+     * a result line.
+     *
+     * @param result {@link #RESULT} matched on {@code line}
+     */
+    private static String[] fields(Matcher result, String line, int lineNumber) {
+        // the line as Go's readers split it: fields between runs of white space (Go pads with tabs and spaces)
+        String where = "Go benchmark line " + lineNumber + " ('"
+                + UploadText.excerpt(String.join(" ", line.split("\\s+"))) + "')";
+        if (!ITERATIONS.matcher(result.group(2)).matches()) {
+            throw new InvalidUploadException(where + ": the iteration count '" + UploadText.excerpt(result.group(2))
+                    + "' is not a whole number of at least 1.");
+        }
+        String pairs = result.group(3).strip();
+        if (pairs.isEmpty()) {
+            throw new InvalidUploadException(where + " ends after its iteration count: it has no value/unit pair. "
+                    + "Was the output cut off?");
+        }
+        String[] fields = pairs.split("\\s+");
+        if (fields.length % 2 != 0) {
+            throw new InvalidUploadException(where + " does not consist of value/unit pairs: a value has no unit, "
+                    + "or the line was cut off.");
+        }
+        return fields;
     }
 
     /**

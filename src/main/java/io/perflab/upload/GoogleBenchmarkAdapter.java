@@ -16,7 +16,8 @@ import tools.jackson.databind.JsonNode;
  * is named after the file name of the context's {@code executable}. The context's {@code host_name},
  * {@code executable}, {@code num_cpus}, {@code mhz_per_cpu}, {@code cpu_scaling_enabled} and
  * {@code library_build_type} are machine details; a debug build of the library, enabled CPU frequency scaling and
- * entries left out are warnings, as Google Benchmark itself prints them.
+ * entries left out are warnings, as Google Benchmark itself prints them. An entry without a name, in a time unit
+ * Google Benchmark does not write, or that is no object, and a context that is no object, are refused naming them.
  */
 final class GoogleBenchmarkAdapter implements FormatAdapter {
 
@@ -28,6 +29,9 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
 
     /** The time unit of an entry that names none ({@code benchmark::kNanosecond}). */
     private static final String DEFAULT_TIME_UNIT = "ns";
+
+    /** The time units Google Benchmark writes ({@code GetTimeUnitString}). */
+    private static final List<String> TIME_UNITS = List.of("ns", "us", "ms", "s");
 
     /** Context fields kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("host_name", "executable", "num_cpus",
@@ -44,12 +48,23 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         if (!root.isObject() || !root.has("benchmarks") || !root.get("benchmarks").isArray()) {
             throw UploadFormats.wrongFormat(UploadFormat.GOOGLEBENCHMARK, content);
         }
+        JsonNode context = root.path("context");
+        if (!context.isMissingNode() && !context.isNull() && !context.isObject()) {
+            throw new InvalidUploadException("The Google Benchmark JSON's 'context' must be an object, as Google "
+                    + "Benchmark writes it, or left out; " + NativeJsonAdapter.got(context) + ".");
+        }
         SampleCollector samples = new SampleCollector(limits);
         List<String> warnings = new ArrayList<>();
         JsonNode entries = root.get("benchmarks");
         for (int index = 0; index < entries.size(); index++) {
             JsonNode entry = entries.get(index);
             String where = "Google Benchmark entry " + (index + 1);
+            if (!entry.isObject()) {
+                throw new InvalidUploadException(where + " must be an object, as Google Benchmark writes each run; "
+                        + NativeJsonAdapter.got(entry) + ".");
+            }
+            String name = name(entry, "name", where);
+            String timeUnit = timeUnit(entry, where + " ('" + UploadText.shown(name) + "')");
             String runType = NativeJsonAdapter.text(entry, "run_type");
             if ("aggregate".equals(runType)) {
                 continue;
@@ -65,13 +80,11 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                         + excerpt(entry, "skip_message") + "); it was left out.");
                 continue;
             }
-            String name = NativeJsonAdapter.text(entry, "run_name");
-            if (name == null) {
-                name = NativeJsonAdapter.text(entry, "name");
+            // where the library writes it, the name the run's aggregates share (BM_a/8 of BM_a/8_mean)
+            JsonNode runName = entry.get("run_name");
+            if (runName != null && !runName.isNull()) {
+                name = name(entry, "run_name", where);
             }
-            String timeUnit = NativeJsonAdapter.text(entry, "time_unit");
-            // an entry that names no time unit (absent, null or "") is in the library's default, as it would be
-            timeUnit = timeUnit == null || timeUnit.isEmpty() ? DEFAULT_TIME_UNIT : timeUnit;
             add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"), where);
             add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"), where);
             for (Map.Entry<String, JsonNode> field : entry.properties()) {
@@ -91,7 +104,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                     + "samples (only aggregates or errors).");
         }
         String benchmark = null;
-        JsonNode executable = root.path("context").get("executable");
+        JsonNode executable = context.get("executable");
         if (executable != null && executable.isString()) {
             // argv[0]: a path with '/' or, on Windows, a backslash
             String path = executable.asString();
@@ -99,7 +112,6 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             benchmark = benchmark.isBlank() ? null : benchmark;
         }
         Map<String, Object> machine = new LinkedHashMap<>();
-        JsonNode context = root.path("context");
         for (String field : MACHINE_FIELDS) {
             JsonNode value = context.get(field);
             if (value != null && value.isValueNode() && !value.isNull()) {
@@ -116,6 +128,40 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         }
         return ParsedUpload.single(benchmark, variant, label, samples.metrics()).withMachine(machine)
                 .withWarnings(warnings);
+    }
+
+    /**
+     * The benchmark's name in {@code field}, which Google Benchmark writes for every entry: an entry named null was
+     * stored as the metrics {@code null:real_time} and {@code null:cpu_time}.
+     *
+     * @param where the entry, for the message: "Google Benchmark entry 2"
+     */
+    private static String name(JsonNode entry, String field, String where) {
+        JsonNode name = entry.get(field);
+        if (name == null || !name.isString() || name.asString().isEmpty()) {
+            throw new InvalidUploadException(where + ": '" + field + "' must be the benchmark's name as text; "
+                    + NativeJsonAdapter.got(name) + ".");
+        }
+        return name.asString();
+    }
+
+    /**
+     * The entry's time unit: one of those Google Benchmark writes, or its default ns where the entry names none
+     * (absent, null or ""), as the library would. Another unit was stored as the metrics' unit.
+     *
+     * @param where the entry, for the message: "Google Benchmark entry 2 ('BM_a')"
+     */
+    private static String timeUnit(JsonNode entry, String where) {
+        JsonNode unit = entry.get("time_unit");
+        if (unit == null || unit.isNull() || unit.isString() && unit.asString().isEmpty()) {
+            return DEFAULT_TIME_UNIT;
+        }
+        if (!unit.isString() || !TIME_UNITS.contains(unit.asString())) {
+            throw new InvalidUploadException(where + ": 'time_unit' must be one of Google Benchmark's time units "
+                    + String.join(", ", TIME_UNITS.subList(0, TIME_UNITS.size() - 1)) + " or "
+                    + TIME_UNITS.get(TIME_UNITS.size() - 1) + "; " + NativeJsonAdapter.got(unit) + ".");
+        }
+        return unit.asString();
     }
 
     /** A text field of {@code entry} as a warning quotes it. */

@@ -15,7 +15,9 @@ import tools.jackson.databind.JsonNode;
  * per-run lists. hyperfine 1.x exports them as means only, and one number is not a sample, so those are skipped.
  * One command is one side of an upload, named by the command; two commands are {@code without} and {@code with},
  * in that order, named "first vs second". Runs whose {@code exit_codes} entry is non-zero (kept with
- * {@code --ignore-failure}) are samples of a failing command and are flagged with a warning.
+ * {@code --ignore-failure}) are samples of a failing command and are flagged with a warning. A result without its
+ * command, with times that are no list, or with exit codes that are no list or not one for each time is refused
+ * naming the result and the field.
  */
 final class HyperfineAdapter implements FormatAdapter {
 
@@ -40,7 +42,8 @@ final class HyperfineAdapter implements FormatAdapter {
         List<String> warnings = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode result = results.get(i);
-            String command = NativeJsonAdapter.text(result, "command", "results[" + i + "].");
+            String command = command(result, "hyperfine result " + (i + 1));
+            requireRunsOfTimes(result, "hyperfine result " + (i + 1) + " ('" + UploadText.shown(command) + "')");
             commands.add(command);
             SampleCollector samples = new SampleCollector(limits);
             add(samples, "time", result.get("times"));
@@ -52,9 +55,50 @@ final class HyperfineAdapter implements FormatAdapter {
                     : UploadFormats.shortened(command), samples.metrics()));
             failedRuns(command, side, result.get("exit_codes")).ifPresent(warnings::add);
         }
-        String benchmark = commands.contains(null) ? null
-                : UploadFormats.shortened(String.join(" vs ", commands));
+        String benchmark = UploadFormats.shortened(String.join(" vs ", commands));
         return new ParsedUpload(benchmark, null, variants, null, null, null, warnings);
+    }
+
+    /**
+     * The command a result measured, which hyperfine writes for each: a result without one was named after its
+     * metric, "time".
+     *
+     * @param where the result, for the message: "hyperfine result 2"
+     */
+    private static String command(JsonNode result, String where) {
+        JsonNode command = result.get("command");
+        if (command == null || !command.isString() || command.asString().isBlank()) {
+            throw new InvalidUploadException(where + ": 'command' must be the command hyperfine ran, as text; "
+                    + NativeJsonAdapter.got(command) + ".");
+        }
+        return command.asString();
+    }
+
+    /**
+     * Refuses times that are no list, and exit codes that are no list or not one for each time: hyperfine writes
+     * one of each per run, and exit codes of other runs were counted as this command's. An export without exit
+     * codes is taken, as before.
+     *
+     * @param where the result, for the message: "hyperfine result 2 ('sort --version')"
+     */
+    private static void requireRunsOfTimes(JsonNode result, String where) {
+        JsonNode times = result.get("times");
+        if (times == null || !times.isArray()) {
+            throw new InvalidUploadException(where + ": 'times' must be a list of each run's time in seconds, as "
+                    + "hyperfine writes it; " + NativeJsonAdapter.got(times) + ".");
+        }
+        JsonNode exitCodes = result.get("exit_codes");
+        if (exitCodes == null || exitCodes.isNull()) {
+            return;
+        }
+        if (!exitCodes.isArray()) {
+            throw new InvalidUploadException(where + ": 'exit_codes' must be a list of each run's exit code, as "
+                    + "hyperfine writes it, or left out; " + NativeJsonAdapter.got(exitCodes) + ".");
+        }
+        if (exitCodes.size() != times.size()) {
+            throw new InvalidUploadException(where + ": 'exit_codes' has " + exitCodes.size() + " entries and "
+                    + "'times' " + times.size() + "; hyperfine writes one exit code for each run.");
+        }
     }
 
     /**

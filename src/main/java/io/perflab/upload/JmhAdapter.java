@@ -20,8 +20,9 @@ import tools.jackson.databind.JsonNode;
  * packages stay apart ({@code json.ParseBenchmark.parse}, {@code text.ParseBenchmark.parse}); a benchmark run in
  * several modes has the mode among its parameters ({@code [mode=avgt,parts=8]}). In a two-file upload both rules
  * look at both files, so that a side that ran fewer classes or modes keys what it ran as the other side does.
- * Throughput modes are higher-is-better, time modes lower; secondary metrics are lower-is-better unless their unit
- * is a rate of operations.
+ * Throughput mode ({@code thrpt}) is higher-is-better, the time modes ({@code avgt}, {@code sample}, {@code ss})
+ * lower, and an entry of another mode is refused; secondary metrics are lower-is-better unless their unit is a rate
+ * of operations.
  *
  * <p>Secondary values sit beside the primary value of the same fork and iteration. JMH's GC profiler reports
  * {@code gc.time} only for iterations whose GC count or time changed, and {@code gc.alloc.rate.norm} only for
@@ -42,6 +43,9 @@ final class JmhAdapter implements FormatAdapter {
 
     /** The characters that delimit a key's parameters, which a name or value holding them is quoted for. */
     private static final String KEY_SYNTAX = ",=\"[]";
+
+    /** JMH's modes as its JSON names them: throughput, average time, sample time and single shot. */
+    private static final List<String> MODES = List.of("thrpt", "avgt", "sample", "ss");
 
     /** Fields of an entry that describe the JVM, kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("jmhVersion", "jdkVersion", "vmName", "vmVersion");
@@ -84,7 +88,7 @@ final class JmhAdapter implements FormatAdapter {
                 (root, other, variant, limits) -> parse(root, Keying.of(List.of(root, other)), variant, null, limits));
     }
 
-    /** {@code content} read, every entry a JMH result with a benchmark name and parameter values of text. */
+    /** {@code content} read, every entry a JMH result with a benchmark name, one of JMH's modes, parameters of text. */
     private static JsonNode root(String content) {
         JsonNode root = JsonContent.read(content);
         if (!root.isArray() || root.isEmpty()) {
@@ -96,9 +100,26 @@ final class JmhAdapter implements FormatAdapter {
             }
         }
         for (int index = 0; index < root.size(); index++) {
-            requireTextParams(root.get(index), "JMH entry " + (index + 1));
+            JsonNode entry = root.get(index);
+            requireMode(entry, "JMH entry " + (index + 1) + " ('"
+                    + UploadText.shown(NativeJsonAdapter.text(entry, "benchmark")) + "')");
+            requireTextParams(entry, "JMH entry " + (index + 1));
         }
         return root;
+    }
+
+    /**
+     * Refuses a mode JMH does not have: an entry of mode "zzz" was taken, keyed and judged lower-is-better.
+     *
+     * @param where the entry, for the message: "JMH entry 2 ('a.B.m')"
+     */
+    private static void requireMode(JsonNode entry, String where) {
+        JsonNode mode = entry.get("mode");
+        if (mode == null || !mode.isString() || !MODES.contains(mode.asString())) {
+            throw new InvalidUploadException(where + ": 'mode' must be one of JMH's modes "
+                    + String.join(", ", MODES.subList(0, MODES.size() - 1)) + " or " + MODES.get(MODES.size() - 1)
+                    + "; " + NativeJsonAdapter.got(mode) + ".");
+        }
     }
 
     /**

@@ -243,6 +243,20 @@ final class NativeJsonAdapter implements FormatAdapter {
         return value.asString();
     }
 
+    /**
+     * What a field holds, for a message that says what it must hold: "it is missing", "got null", "got empty text",
+     * "got 'zzz'", "got a number 7", "got an object"…
+     */
+    static String got(JsonNode value) {
+        if (value == null || value.isMissingNode()) {
+            return "it is missing";
+        }
+        if (value.isString()) {
+            return value.asString().isEmpty() ? "got empty text" : "got '" + UploadText.shown(value.asString()) + "'";
+        }
+        return "got " + kind(value);
+    }
+
     /** A JSON value's kind as a message names it: an object, a list, a number… */
     static String kind(JsonNode value) {
         return value.isObject() ? "an object" : value.isArray() ? "a list" : value.isNumber() ? "a number "

@@ -1,15 +1,25 @@
 package io.perflab.upload;
 
 import io.perflab.system.ApiProblem;
+import io.perflab.system.Texts;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.Part;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.security.Principal;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -18,9 +28,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.multipart.MultipartFile;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
@@ -34,23 +42,31 @@ class UploadApiController {
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String REPLAYED = "Idempotent-Replayed";
 
+    /** The parts of a two-file upload. */
+    private static final List<String> TWO_FILES = List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH);
+
     private final UploadService uploads;
 
     UploadApiController(UploadService uploads) {
         this.uploads = uploads;
     }
 
+    /**
+     * The parts are read here rather than bound by name, so that a part given twice, a part of another name and
+     * a form field where a file belongs are refused saying so: bound by name, the second 'with' was dropped, the
+     * others ignored, and a field 'with' was "Required part 'with' is not present".
+     */
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
     @Operation(summary = "Upload two files of benchmark output: 'without' and 'with'")
     @ApiResponse(responseCode = "201", description = "stored; the comparison of the two sides",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = UploadResponse.class)))
-    ResponseEntity<String> uploadPair(@RequestPart("without") MultipartFile without,
-            @RequestPart("with") MultipartFile with, UploadParameters parameters,
+    ResponseEntity<String> uploadPair(HttpServletRequest request, @ParameterObject UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
-            throws IOException {
-        return respond(List.of(text(without.getBytes(), "The file 'without'"),
-                text(with.getBytes(), "The file 'with'")), parameters, idempotencyKey, principal);
+            throws IOException, ServletException {
+        Map<String, Part> files = twoFiles(request.getParts());
+        return respond(List.of(text(files.get(ParsedUpload.WITHOUT), "The file 'without'"),
+                text(files.get(ParsedUpload.WITH), "The file 'with'")), parameters, idempotencyKey, principal);
     }
 
     @PostMapping
@@ -68,8 +84,11 @@ class UploadApiController {
                              "git": {"branch": "feature", "commit": "abc123", "baseCommit": "def456"}}""")),
             @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string",
                     description = "go test -bench, rpc-bench or CSV output; JMH, Google Benchmark and hyperfine "
-                            + "JSON as those tools write it"))})
-            @RequestBody(required = false) byte[] body, UploadParameters parameters,
+                            + "JSON as those tools write it")),
+            // the two-file upload's body, which the documentation shows with this one as one operation
+            @Content(mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
+                    schema = @Schema(implementation = TwoFiles.class))})
+            @RequestBody(required = false) byte[] body, @ParameterObject UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
         return respond(List.of(body == null ? "" : text(body, "The request body")), parameters, idempotencyKey,
                 principal);
@@ -99,11 +118,54 @@ class UploadApiController {
         return response.body(outcome.json());
     }
 
+    /**
+     * The parts 'without' and 'with', each a file given once; other parts may only be form fields of the upload's
+     * parameters, which Spring binds as it binds the query string's (a parameter given in both is given twice).
+     */
+    private static Map<String, Part> twoFiles(Collection<Part> parts) {
+        Map<String, Part> files = new LinkedHashMap<>();
+        for (Part part : parts) {
+            String name = part.getName() == null ? "" : part.getName();
+            boolean parameter = Arrays.stream(UploadParameters.class.getRecordComponents())
+                    .anyMatch(component -> component.getName().equals(name));
+            if (parameter && part.getSubmittedFileName() == null) {
+                continue; // a parameter as a form field (curl -F benchmark=…), bound with the query string's
+            }
+            if (!TWO_FILES.contains(name)) {
+                throw ApiProblem.badRequest("The part '" + Texts.cut(name, 60) + "' is not one of a two-file "
+                        + "upload's; its parts are the files 'without' and 'with', and form fields of the upload's "
+                        + "parameters (benchmark, branch, commit…).");
+            }
+            if (files.containsKey(name)) {
+                throw ApiProblem.badRequest("The part '" + name + "' is given twice; a two-file upload has one file "
+                        + "'without' and one 'with'.");
+            }
+            if (part.getSubmittedFileName() == null) {
+                throw ApiProblem.badRequest("The part '" + name + "' must be a file (curl -F '" + name + "=@FILE'), "
+                        + "not a form field.");
+            }
+            files.put(name, part);
+        }
+        for (String name : TWO_FILES) {
+            if (!files.containsKey(name)) {
+                throw ApiProblem.badRequest("The file '" + name + "' is missing; a two-file upload has one file "
+                        + "'without' and one 'with'.");
+            }
+        }
+        return files;
+    }
+
     private static java.time.Instant commitTime(String text) {
         try {
             return NativeJsonAdapter.commitTime(text);
         } catch (InvalidUploadException e) {
             throw ApiProblem.badRequest(e.getMessage());
+        }
+    }
+
+    private static String text(Part file, String what) throws IOException {
+        try (InputStream content = file.getInputStream()) {
+            return text(content.readAllBytes(), what);
         }
     }
 
@@ -114,6 +176,14 @@ class UploadApiController {
         } catch (InvalidUploadException e) {
             throw ApiProblem.badRequest(e.getMessage());
         }
+    }
+
+    /** The multipart body as the API documentation shows it. */
+    @Schema(name = "TwoFiles", description = "two files of benchmark output, one of each side")
+    record TwoFiles(@Schema(type = "string", format = "binary", requiredMode = Schema.RequiredMode.REQUIRED)
+                    String without,
+                    @Schema(type = "string", format = "binary", requiredMode = Schema.RequiredMode.REQUIRED)
+                    String with) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -28,6 +29,15 @@ final class UploadText {
      */
     static String excerpt(String text) {
         return Texts.cut(text, EXCERPT);
+    }
+
+    /**
+     * {@code text} as a message quotes a value refused for what it says rather than for its characters: its
+     * {@link #excerpt}, each character that is not printable written as its escape ({@code \u001B}), so that the
+     * message stays printable text whatever the upload holds.
+     */
+    static String shown(String text) {
+        return PrintableText.Validator.shown(excerpt(text));
     }
 
     /**

@@ -675,4 +675,175 @@ class FormatAdaptersTests {
         assertThat(ParsedUpload.pair(without, with).warnings()).singleElement().asString()
                 .startsWith("'with' file: The Google Benchmark library was built as debug");
     }
+
+    // ---- entries, results and lines that hold no measurement are refused, naming where and why ----
+
+    /**
+     * A line that begins as a result line does (the name, white space, a number) but is none was skipped without a
+     * word: an upload whose second line said "-1 -5 ns/op" stored 1 sample of 2, and output cut off after a line's
+     * iteration count lost that line.
+     */
+    @Test
+    void goLineThatBeginsAsAResultButIsNoneIsRefusedWithItsLineAndWhy() {
+        String first = "BenchmarkJoin-8   \t 1000000\t       910.9 ns/op\n";
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put("BenchmarkJoin-8 -1 -5 ns/op", "Go benchmark line 2 ('BenchmarkJoin-8 -1 -5 ns/op'): the "
+                + "iteration count '-1' is not a whole number of at least 1.");
+        refused.put("BenchmarkJoin-8 0 5 ns/op", "Go benchmark line 2 ('BenchmarkJoin-8 0 5 ns/op'): the "
+                + "iteration count '0' is not a whole number of at least 1.");
+        refused.put("BenchmarkJoin-8 1.5e6 5 ns/op", "Go benchmark line 2 ('BenchmarkJoin-8 1.5e6 5 ns/op'): the "
+                + "iteration count '1.5e6' is not a whole number of at least 1.");
+        refused.put("BenchmarkJoin-8   \t 1000000", "Go benchmark line 2 ('BenchmarkJoin-8 1000000') ends "
+                + "after its iteration count: it has no value/unit pair. Was the output cut off?");
+        refused.put("BenchmarkJoin-8 1000000 -5 ns/op", "Metric 'Join:ns/op' (line 2): '-5' is negative, which "
+                + "ns/op as Go measures it cannot be.");
+        refused.put("BenchmarkJoin-8 1000000 910.9 ns/op -96 B/op", "Metric 'Join:B/op' (line 2): '-96' is "
+                + "negative, which B/op as Go measures it cannot be.");
+        refused.put("BenchmarkJoin-8 1000000 910.9", "Go benchmark line 2 ('BenchmarkJoin-8 1000000 910.9') does "
+                + "not consist of value/unit pairs: a value has no unit, or the line was cut off.");
+        refused.forEach((line, message) -> {
+            assertThatThrownBy(() -> formats.parse(first + line + "\n", UploadFormat.GOBENCH, "with", null))
+                    .as(line).isInstanceOf(InvalidUploadException.class).hasMessage(message);
+            // the last line of output cut off, without its line break
+            assertThatThrownBy(() -> formats.parse(first + line, null, "with", null)).as(line)
+                    .isInstanceOf(InvalidUploadException.class).hasMessage(message);
+        });
+    }
+
+    /**
+     * What {@code go test -bench} prints besides its results, and what benchstat's format allows, is neither a
+     * result nor an error: configuration lines, blank lines, PASS/ok, {@code --- BENCH:} logs and their indented
+     * lines (an indented log line that looked like a result was stored as one), the name alone that {@code -v}
+     * prints, a line of a benchmark's own output. A metric of b.ReportMetric's own may be negative.
+     */
+    @Test
+    void goOutputBesidesResultLinesIsNeitherAResultNorAnError() {
+        String output = """
+                goos: linux
+                goarch: amd64
+                pkg: example.com/gofix
+                cpu: AMD EPYC
+                commit: 0123abc
+
+                BenchmarkJoin
+                BenchmarkJoin-2     \t   20000\t       910.9 ns/op\t        -0.5 delta/op
+                --- BENCH: BenchmarkJoin-2
+                    bench_test.go:12: joined 20000 strings; the last run said:
+                        BenchmarkJoin-2 20000 7 ns/op
+                Benchmarking 3 inputs of 2 kinds
+                BenchmarkJoin-2     \t   20000\t       924.2 ns/op\t        -0.7 delta/op
+                PASS
+                ok  \texample.com/gofix\t1.788s
+                """;
+        Map<String, MetricSamples> metrics = one(formats.parse(output, null, "with", null), "with");
+        assertThat(metrics).containsOnlyKeys("Join:ns/op", "Join:delta/op");
+        assertThat(metrics.get("Join:ns/op").values()).containsExactly(910.9, 924.2);
+        assertThat(metrics.get("Join:delta/op").values()).containsExactly(-0.5, -0.7);
+    }
+
+    /**
+     * An entry named null was stored as the metrics 'null:real_time' and 'null:cpu_time' of a benchmark "null", a
+     * time unit Google Benchmark never writes was stored as the metrics' unit, and a context that is no object was
+     * read as an empty one.
+     */
+    @Test
+    void googleBenchmarkEntryWithoutANameOrInAnotherTimeUnitIsRefusedNamingIt() {
+        String entry = "{\"name\":NAME,\"run_type\":\"iteration\",\"real_time\":3,\"cpu_time\":3,\"time_unit\":UNIT}";
+        String json = "{\"context\":CONTEXT,\"benchmarks\":[" + entry.replace("NAME", "\"BM_a\"")
+                .replace("UNIT", "\"ns\"") + "," + entry + "]}";
+        String named = json.replace("CONTEXT", "{\"executable\":\"./bench\"}");
+        Map<String, String> names = Map.of("null", "got null", "7", "got a number 7", "\"\"", "got empty text",
+                "{}", "got an object");
+        names.forEach((name, said) -> assertThatThrownBy(() -> formats.parse(named.replace("NAME", name)
+                .replace("UNIT", "\"ns\""), UploadFormat.GOOGLEBENCHMARK, "with", null)).as(name)
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Google Benchmark entry 2: 'name' must be the benchmark's name as text; " + said + "."));
+        assertThatThrownBy(() -> formats.parse(named.replace("\"name\":NAME,", "").replace("UNIT", "\"ns\""), null,
+                "with", null))
+                .hasMessage("Google Benchmark entry 2: 'name' must be the benchmark's name as text; it is missing.");
+
+        String unnamed = named.replace("NAME", "\"BM_b\"");
+        assertThatThrownBy(() -> formats.parse(unnamed.replace("UNIT", "\"parsec\""), UploadFormat.GOOGLEBENCHMARK,
+                "with", null)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Google Benchmark entry 2 ('BM_b'): 'time_unit' must be one of Google Benchmark's time "
+                        + "units ns, us, ms or s; got 'parsec'.");
+        assertThatThrownBy(() -> formats.parse(unnamed.replace("UNIT", "1"), null, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("Google Benchmark entry 2 ('BM_b'): 'time_unit' must be one of Google Benchmark's time "
+                        + "units ns, us, ms or s; got a number 1.");
+        for (String unit : List.of("ns", "us", "ms", "s")) {
+            assertThat(one(formats.parse(unnamed.replace("UNIT", "\"" + unit + "\""), null, "with", null), "with")
+                    .get("BM_b:cpu_time").unit()).isEqualTo(unit);
+        }
+
+        String ns = json.replace("NAME", "\"BM_b\"").replace("UNIT", "\"ns\"");
+        Map<String, String> contexts = Map.of("\"x\"", "'x'", "[]", "a list", "7", "a number 7");
+        contexts.forEach((context, said) -> assertThatThrownBy(() -> formats.parse(ns.replace("CONTEXT", context),
+                UploadFormat.GOOGLEBENCHMARK, "with", null)).as(context).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("The Google Benchmark JSON's 'context' must be an object, as Google Benchmark writes it, "
+                        + "or left out; got " + said + "."));
+        assertThat(formats.parse(ns.replace("CONTEXT", "null"), null, "with", null).machine()).isEmpty();
+    }
+
+    /**
+     * A result without its command was stored as the benchmark "time", and a result with more or fewer exit codes
+     * than times was taken, its failed runs counted among runs that are not its times'.
+     */
+    @Test
+    void hyperfineResultWithoutACommandOrWithExitCodesOfOtherRunsIsRefusedNamingIt() {
+        JsonNode fixture = JsonContent.read(Fixtures.read("hyperfine.json"));
+        ObjectNode noCommand = (ObjectNode) fixture.deepCopy();
+        ((ObjectNode) noCommand.get("results").get(1)).remove("command");
+        assertThatThrownBy(() -> formats.parse(noCommand.toString(), UploadFormat.HYPERFINE, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("hyperfine result 2: 'command' must be the command hyperfine ran, as text; it is "
+                        + "missing.");
+        ((ObjectNode) noCommand.get("results").get(1)).putNull("command");
+        assertThatThrownBy(() -> formats.parse(noCommand.toString(), null, "with", null))
+                .hasMessage("hyperfine result 2: 'command' must be the command hyperfine ran, as text; got null.");
+
+        // hyperfine.json: 12 runs of each command, 12 exit codes
+        ObjectNode fewer = (ObjectNode) fixture.deepCopy();
+        ((ArrayNode) fewer.get("results").get(0).get("exit_codes")).remove(0);
+        assertThatThrownBy(() -> formats.parse(fewer.toString(), UploadFormat.HYPERFINE, "with", null))
+                .isInstanceOf(InvalidUploadException.class)
+                .hasMessage("hyperfine result 1 ('sort --version'): 'exit_codes' has 11 entries and 'times' 12; "
+                        + "hyperfine writes one exit code for each run.");
+        ObjectNode more = (ObjectNode) fixture.deepCopy();
+        ((ArrayNode) more.get("results").get(1).get("exit_codes")).add(0);
+        assertThatThrownBy(() -> formats.parse(more.toString(), null, "with", null))
+                .hasMessage("hyperfine result 2 ('gzip --version'): 'exit_codes' has 13 entries and 'times' 12; "
+                        + "hyperfine writes one exit code for each run.");
+        ObjectNode text = (ObjectNode) fixture.deepCopy();
+        ((ObjectNode) text.get("results").get(1)).put("exit_codes", "0");
+        assertThatThrownBy(() -> formats.parse(text.toString(), null, "with", null))
+                .hasMessage("hyperfine result 2 ('gzip --version'): 'exit_codes' must be a list of each run's exit "
+                        + "code, as hyperfine writes it, or left out; got '0'.");
+        // an export without exit codes is taken, as before
+        ObjectNode older = (ObjectNode) fixture.deepCopy();
+        older.get("results").forEach(result -> ((ObjectNode) result).remove("exit_codes"));
+        assertThat(formats.parse(older.toString(), null, "with", null).variants()).containsOnlyKeys("without",
+                "with");
+    }
+
+    /** JMH runs in four modes; an entry of another mode was taken, and keyed and judged lower-is-better. */
+    @Test
+    void jmhEntryOfAModeJmhDoesNotHaveIsRefusedNamingTheEntry() {
+        String entry = "{\"benchmark\":\"a.B.m\",\"mode\":MODE,\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawData\":[[1,2]]}}";
+        String jmh = "[" + entry.replace("MODE", "\"avgt\"") + "," + entry.replace("a.B.m", "a.B.n") + "]";
+        Map<String, String> modes = Map.of("\"zzz\"", "got 'zzz'", "\"AVGT\"", "got 'AVGT'", "null", "got null",
+                "7", "got a number 7");
+        modes.forEach((mode, said) -> assertThatThrownBy(() -> formats.parse(jmh.replace("MODE", mode),
+                UploadFormat.JMH, "with", null)).as(mode).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("JMH entry 2 ('a.B.n'): 'mode' must be one of JMH's modes thrpt, avgt, sample or ss; "
+                        + said + "."));
+        assertThatThrownBy(() -> formats.parse(jmh.replace(",\"mode\":MODE", ""), null, "with", null))
+                .hasMessage("JMH entry 2 ('a.B.n'): 'mode' must be one of JMH's modes thrpt, avgt, sample or ss; it "
+                        + "is missing.");
+        for (String mode : List.of("thrpt", "avgt", "sample", "ss")) {
+            assertThat(one(formats.parse(jmh.replace("MODE", "\"" + mode + "\""), null, "with", null), "with")
+                    .get("B.n").higherIsBetter()).as(mode).isEqualTo(mode.equals("thrpt"));
+        }
+    }
 }

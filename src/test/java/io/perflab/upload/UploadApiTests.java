@@ -277,6 +277,56 @@ class UploadApiTests extends UploadServer {
         assertThat(samples(result.get("experimentId").asLong(), "ParseBenchmark.parse", "with")).isZero();
     }
 
+    /**
+     * The parts of a two-file upload are its files 'without' and 'with', once each: a second 'with' was dropped
+     * without a word, a part of another name was ignored, and 'with' sent as a form field (not a file) was "Required
+     * part 'with' is not present".
+     */
+    @Test
+    void aTwoFileUploadRefusesAPartGivenTwiceUnknownOrNotAFileNamingIt() throws Exception {
+        String csv = "metric,value\nt,1\nt,2\n";
+        String type = "multipart/form-data; boundary=" + BOUNDARY;
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                file("with", "metric,value\nt,3\nt,4\n"))).get("detail").asString())
+                .isEqualTo("The part 'with' is given twice; a two-file upload has one file 'without' and one 'with'.");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                file("extra", csv))).get("detail").asString())
+                .isEqualTo("The part 'extra' is not one of a two-file upload's; its parts are the files 'without' and "
+                        + "'with', and form fields of the upload's parameters (benchmark, branch, commit…).");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), field("with", csv)))
+                .get("detail").asString())
+                .isEqualTo("The part 'with' must be a file (curl -F 'with=@FILE'), not a form field.");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv))).get("detail").asString())
+                .isEqualTo("The file 'with' is missing; a two-file upload has one file 'without' and one 'with'.");
+        // the upload's parameters may come as form fields too (curl -F benchmark=…), as before; once
+        assertThat(upload("", type, parts(file("without", csv), file("with", csv), field("benchmark", "fields")))
+                .get("benchmark").asString()).isEqualTo("fields");
+        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                field("benchmark", "fields"))).get("detail").asString())
+                .startsWith("Parameter 'benchmark' given twice");
+        assertThat(upload("?benchmark=parts", type, parts(file("with", csv), file("without", csv)))
+                .get("samples").get("with").asInt()).isEqualTo(2);
+    }
+
+    private static final String BOUNDARY = "part-boundary";
+
+    private static String file(String name, String content) {
+        return "Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + name + ".csv\"\r\n\r\n"
+                + content;
+    }
+
+    private static String field(String name, String content) {
+        return "Content-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + content;
+    }
+
+    private static String parts(String... parts) {
+        StringBuilder body = new StringBuilder();
+        for (String part : parts) {
+            body.append("--").append(BOUNDARY).append("\r\n").append(part).append("\r\n");
+        }
+        return body.append("--").append(BOUNDARY).append("--\r\n").toString();
+    }
+
     @Test
     void aLargeUploadWithAnIdempotencyKeyIsStoredAndReplayed() throws Exception {
         // 3,000 metrics answer with some 3 MB of comparison, more than the key's response column held before V19
@@ -463,6 +513,34 @@ class UploadApiTests extends UploadServer {
         JsonNode problem = refused(400, "?format=xml&benchmark=b", "text/plain", Fixtures.read("gobench.txt"));
         assertThat(problem.get("detail").asString()).contains("Unknown format 'xml'")
                 .contains("json, jmh, gobench, googlebenchmark, hyperfine, rpcbench, csv");
+    }
+
+    /**
+     * A parameter given twice was joined with commas and stored: {@code ?benchmark=parser&benchmark=lexer} as the
+     * benchmark "parser,lexer", {@code ?benchmark=qp&benchmark=} as "qp,".
+     */
+    @Test
+    void aParameterGivenTwiceIsRefusedNamingItAndItsValues() throws Exception {
+        String body = "{\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+        assertThat(refused(400, "?format=json&benchmark=parser&benchmark=lexer&branch=main&branch=dev&commit=abc"
+                + "&commit=def", "application/json", body).get("detail").asString())
+                .isEqualTo("Parameter 'benchmark' given twice ('parser', 'lexer'); give each parameter once.");
+        assertThat(refused(400, "?benchmark=qp&benchmark=", "application/json", body).get("detail").asString())
+                .isEqualTo("Parameter 'benchmark' given twice ('qp', ''); give each parameter once.");
+        assertThat(refused(400, "?benchmark=b&name=a&name=b&name=c&name=d", "application/json", body)
+                .get("detail").asString())
+                .isEqualTo("Parameter 'name' given 4 times ('a', 'b', 'c', …); give each parameter once.");
+        for (String parameter : List.of("format", "benchmark", "name", "variant", "repository", "branch", "commit",
+                "baseCommit", "pullRequest", "commitTime", "defaultBranch")) {
+            assertThat(refused(400, "?" + parameter + "=x&" + parameter + "=x", "application/json", body)
+                    .get("detail").asString()).as(parameter)
+                    .isEqualTo("Parameter '" + parameter + "' given twice ('x', 'x'); give each parameter once.");
+        }
+        // a two-file upload's too
+        String csv = "metric,value\nt,1\nt,2\n";
+        assertThat(refused(400, "?variant=a&variant=b", "multipart/form-data; boundary=" + BOUNDARY,
+                parts(file("without", csv), file("with", csv))).get("detail").asString())
+                .isEqualTo("Parameter 'variant' given twice ('a', 'b'); give each parameter once.");
     }
 
     @Test
