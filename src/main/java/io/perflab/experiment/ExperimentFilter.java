@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import io.perflab.system.Texts;
+
 /**
  * Which experiments a list shows. Null fields do not filter.
  *
@@ -11,6 +13,10 @@ package io.perflab.experiment;
  */
 public record ExperimentFilter(ExperimentStatus status, String nameContains, ExperimentKind kind,
                                String benchmarkContains, boolean oldestFirst) {
+
+    public ExperimentFilter {
+        benchmarkContains = Texts.composed(benchmarkContains);
+    }
 
     public static final ExperimentFilter ALL = new ExperimentFilter(null, null, null, null, false);
 

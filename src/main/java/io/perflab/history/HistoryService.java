@@ -54,30 +54,32 @@ public class HistoryService {
      * @param nameContains only names containing this text, any case; null or blank for all
      */
     public List<BenchmarkSummary> benchmarks(String nameContains, int page, int size) {
-        return repository.benchmarks(nameContains, page, size);
+        return repository.benchmarks(Texts.composed(nameContains), page, size);
     }
 
     /** How many benchmarks {@link #benchmarks} would list over all its pages. */
     public long countBenchmarks(String nameContains) {
-        return repository.countBenchmarks(nameContains);
+        return repository.countBenchmarks(Texts.composed(nameContains));
     }
 
     /** The branches the benchmark's uploads name, sorted. */
     public List<String> branches(String benchmark) {
-        return repository.branches(benchmark);
+        return repository.branches(Texts.composed(benchmark));
     }
 
     /** Metric keys of the benchmark's uploads, sorted. */
     public List<String> metrics(String benchmark) {
-        return repository.metrics(benchmark);
+        return repository.metrics(Texts.composed(benchmark));
     }
 
     /**
+     * @param asked the benchmark's name, composed here as uploads store it ({@link Texts#composed})
      * @param metric the metric, or null for the benchmark's first (sorted) metric
      * @param branch only uploads on this branch, or null for all
      * @param baseUrl the server's address, for links
      */
-    public History history(String benchmark, String metric, String branch, String baseUrl) {
+    public History history(String asked, String metric, String branch, String baseUrl) {
+        String benchmark = Texts.composed(asked);
         List<String> metrics = metrics(benchmark);
         if (metrics.isEmpty()) {
             throw new NotFoundException("There are no uploads of the benchmark '" + Texts.cut(benchmark, 120)

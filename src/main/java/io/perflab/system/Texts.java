@@ -1,5 +1,7 @@
 package io.perflab.system;
 
+import java.text.Normalizer;
+
 /** Text cut to fit a column, a message or a label. */
 public final class Texts {
 
@@ -43,5 +45,14 @@ public final class Texts {
      */
     public static String withoutNul(String text) {
         return text == null ? null : text.replace('\0', '\uFFFD');
+    }
+
+    /**
+     * {@code text} composed (Unicode NFC), as names that identify something are stored and looked up: 'café' typed
+     * as e and a combining accent (as macOS file names and some keyboards give it) is then the same name as 'café'
+     * typed with the letter é, where the two were two benchmarks that showed alike. Null stays null.
+     */
+    public static String composed(String text) {
+        return text == null ? null : Normalizer.normalize(text, Normalizer.Form.NFC);
     }
 }

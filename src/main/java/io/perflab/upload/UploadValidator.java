@@ -33,7 +33,7 @@ final class UploadValidator {
         // strip(), not trim(): trim() drops every character up to U+0020, so a leading escape code was cut off
         // silently instead of refused below; strip() drops what Java counts as white space (spaces, tabs, line
         // breaks and the separators U+001C to U+001F)
-        benchmark = benchmark.strip();
+        benchmark = Texts.composed(benchmark.strip());
         GitInfo git = requestGit.orElse(parsed.git());
         requireLength("git.repository", git.repository(), 400);
         requireLength("git.branch", git.branch(), 200);

@@ -192,6 +192,22 @@ class HostileInputTests extends UploadServer {
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Two benchmarks that showed alike as 'café', one typed with a combining accent: each had its own history. */
+    @Test
+    void aBenchmarkNameIsOneNameHoweverItsAccentsWereTyped() throws Exception {
+        String csv = "metric,value\nt,1\nt,2\n";
+        assertThat(post("/api/v1/uploads?format=csv&branch=main&commit=n1&benchmark=caf%C3%A9-nfc", ADMIN_TOKEN,
+                "text/plain", csv).statusCode()).isEqualTo(201);
+        HttpResponse<String> decomposed = post("/api/v1/uploads?format=csv&branch=main&commit=n2"
+                + "&benchmark=cafe%CC%81-nfc", ADMIN_TOKEN, "text/plain", csv);
+        assertThat(decomposed.statusCode()).as(decomposed.body()).isEqualTo(201);
+        assertThat(read(decomposed.body()).get("benchmark").asString()).isEqualTo("caf\u00e9-nfc");
+        assertThat(decomposed.body()).doesNotContain("No earlier upload");
+        JsonNode listed = read(get("/api/v1/benchmarks?name=cafe%CC%81-n").body());
+        assertThat(listed.get("total").asLong()).isOne();
+        assertThat(get("/api/v1/benchmarks/history?benchmark=cafe%CC%81-nfc").statusCode()).isEqualTo(200);
+    }
+
     @Test
     void aPathOrQueryValueOfTheWrongTypeIsNamedWithoutJavaTypes() throws Exception {
         assertProblem(get("/api/v1/experiments/abc"), 400, "id: must be a whole number up to 9223372036854775807",
