@@ -203,8 +203,11 @@ public class ExperimentResults {
                 null);
     }
 
+    /** The sample's mean; none when it is empty or holds a value no analysis takes, which the outcome names. */
     private static Double mean(Sample sample) {
-        return sample.size() == 0 ? null : Summary.of(sample.values(), "").mean();
+        double[] values = sample.values();
+        boolean analysable = java.util.Arrays.stream(values).allMatch(v -> Sample.problem(v) == null);
+        return values.length == 0 || !analysable ? null : Summary.of(values, "").mean();
     }
 
     private static Double finite(double value) {

@@ -8,6 +8,7 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
+import io.perflab.stats.Sample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +38,10 @@ public final class ResultCharts {
         for (MetricComparison c : page.metrics()) {
             int index = rows.size() + 1;
             String group = group(c.key());
-            boolean plot = index <= plotted;
+            // a value no analysis takes (stored before agents' metrics were bounded) leaves its metric unplotted,
+            // as it leaves it uncompared
+            boolean plot = index <= plotted && points(runs, c.key()).stream()
+                    .allMatch(p -> Sample.problem(p.value()) == null);
             String unit = c.metric().unit();
             rows.add(new MetricRow(c, Objects.equals(group, previousGroup) ? null : group, summary.reason(c),
                     summary.ownNotes(c),

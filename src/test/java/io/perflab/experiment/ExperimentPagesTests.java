@@ -75,6 +75,29 @@ class ExperimentPagesTests extends UploadServer {
                 .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * A value no analysis takes, as a release that did not bound agents' metrics stored it: the home page, the list
+     * and the experiment's page answered 500 for everyone until the experiment was deleted.
+     */
+    @Test
+    void aStoredValueTooLargeToCompareLeavesItsMetricUncomparedAndThePagesUp() throws Exception {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 2);
+        long id = store.insert(new ExperimentSpec("too large", null, ExperimentKind.ENGINE, "sync-completion", plan),
+                ExperimentStatus.RUNNING, "admin", Instant.now());
+        for (int ordinal = 0; ordinal < 4; ordinal++) {
+            Map<String, Double> metrics = Map.of("user_cpu_us_per_req", ordinal == 1 ? 1.7e308 : 20.0 + ordinal,
+                    "sys_cpu_us_per_req", 40.0 + ordinal);
+            store.saveRun(id, new TrialResult(ordinal % 2 == 0 ? "without" : "with", ordinal, TrialStatus.OK,
+                    Instant.now(), Instant.now(), 100 + ordinal, metrics, Map.of("host", "test-host"), null));
+        }
+        for (String path : new String[] {"/", "/experiments", "/experiments/" + id}) {
+            HttpResponse<String> page = get(http, path);
+            assertThat(page.statusCode()).as(path).isEqualTo(200);
+        }
+        assertThat(get(http, "/experiments/" + id).body()).contains("values too large to compare");
+    }
+
     @Test
     void storedExperimentPageShowsItsResultsPlotsAndFailedRunsWithUserTextEscaped() throws Exception {
         long id = storeCompletedExperiment(HOSTILE, "</script><script>alert(2)</script>");
