@@ -115,7 +115,8 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         ExperimentPlan plan = plan();
         EffectCalibration effects = effectCalibration(plan.design());
-        java.nio.file.Path outFile = processOptions.out(spec);
+        java.nio.file.Path outFile = processOptions.out(spec, referenceFile == null ? Map.of()
+                : Map.of("--reference", referenceFile));
         TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();

@@ -445,6 +445,43 @@ class CalibrateCommandTests extends CommandLineTests {
                 directory.resolve("long-run.json").toString());
     }
 
+    /**
+     * Flags that keep a run that was not refused short, and from measuring anything: its first trial JVM does not
+     * start (an unknown JVM flag) and one failure ends the run.
+     */
+    private static final String[] NOTHING_RUNS = {"--experiments", "1", "--runs", "2", "--no-fast-start",
+        "--max-failures", "0", "--jvm-args", "-XX:+NoSuchOptionOfAnyJvm"};
+    /** Asserts that {@code perflab calibrate args… NOTHING_RUNS} exits 2 saying {@code message}, before any trial. */
+    private void assertRefusedBeforeARun(String message, String... args) {
+        List<String> all = new ArrayList<>(List.of("calibrate"));
+        all.addAll(List.of(args));
+        all.addAll(List.of(NOTHING_RUNS));
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        int status = execute(all.toArray(String[]::new));
+        assertThat(status).as(err.toString()).isEqualTo(2);
+        assertThat(err.toString()).contains(message).doesNotContain("internal error", "Exception", "java.",
+                "io.perflab", "\tat ");
+        assertThat(out.toString()).doesNotContain("trials (");
+    }
+    /** An experiment file of a fresh run whose with side's user CPU is 20 % above its baseline's. */
+    private Path referenceFile(String name) throws IOException {
+        Path file = directory.resolve(name);
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 6), trials(WITHOUT, WITH))));
+        return file;
+    }
+    @Test
+    void theOutFileIsNeverTheReferenceRun() throws IOException {
+        Path reference = referenceFile("long.json");
+        String stored = Files.readString(reference);
+        // the run went ahead and its first write replaced the long reference run
+        for (String out : new String[] {reference.toString(), directory.resolve(".").resolve("long.json").toString()}) {
+            assertRefusedBeforeARun("--out " + out + " is the file of --reference " + reference, "--inject",
+                    "serverWorkNanos=5", "--reference", reference.toString(), "--out", out);
+        }
+        assertThat(Files.readString(reference)).isEqualTo(stored);
+    }
     /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         CalibrateCommand command = new CalibrateCommand();
