@@ -232,7 +232,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     String measuredInjection(List<TrialResult> results) {
         double[] measured = results.stream().filter(r -> r.variant().equals(VariantName.WITH.label()))
                 .map(r -> r.environment().get(RpcBenchResult.SERVER_WORK_MEASURED_NANOS))
-                .filter(java.util.Objects::nonNull).mapToDouble(Double::parseDouble).toArray();
+                .map(Spread::number).filter(v -> v != null && Double.isFinite(v)).mapToDouble(Double::doubleValue)
+                .toArray();
         if (injectedNanos == 0 || measured.length == 0) {
             return "";
         }

@@ -212,6 +212,24 @@ class CalibrateCommandTests extends CommandLineTests {
                 + "median of 6 windows' medians (quartiles 996–1010, range 990–1200), against the 1000 ns asked.");
     }
 
+    /** A window whose measured cost is no number (a file edited by hand) was a NumberFormatException, status 70. */
+    @Test
+    void aMeasuredInjectionThatIsNoNumberIsLeftOut() {
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            for (TrialResult r : io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50}, new double[] {51}).results()) {
+                results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
+                        r.metrics(), Map.of("server_work_measured_nanos", p == 0 ? "n/a" : "1003"), r.error(),
+                        r.pair()));
+            }
+        }
+        EffectCalibration calibration = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING,
+                1, 2, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
+
+        assertThat(calibration.measuredInjection(results)).contains("1003 ns per call, the median of 1 windows'");
+    }
+
     @Test
     void anAaRunOfAPairedDesignCountsFalsePositivesPerExperiment() {
         List<TrialResult> results = new ArrayList<>();
