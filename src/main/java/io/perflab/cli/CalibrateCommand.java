@@ -12,9 +12,7 @@ import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.TrialResult;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -137,16 +135,7 @@ final class CalibrateCommand implements Callable<Integer> {
      */
     private int reportFrom(Path file) {
         CalibrateFlags.checkStoredRun(spec.commandLine(), file);
-        ExperimentJson stored;
-        try {
-            stored = ExperimentJson.read(Files.readString(file));
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw usage("--from " + file + ": no such file");
-        } catch (IOException e) {
-            throw usage("--from " + file + ": cannot be read (" + e.getMessage() + ")");
-        } catch (IllegalArgumentException e) {
-            throw usage("--from " + file + ": " + e.getMessage());
-        }
+        ExperimentJson stored = experimentFile("--from", file);
         ExperimentDesign storedDesign;
         try {
             storedDesign = stored.design();
@@ -159,9 +148,15 @@ final class CalibrateCommand implements Callable<Integer> {
         CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), storedDesign, CalibrateFlags.Source.file(file),
                 inject != null);
-        Object planned = stored.experiment().get(storedDesign.paired() ? "pairs" : "runsPerVariant");
+        String plannedKey = storedDesign.paired() ? "pairs" : "runsPerVariant";
+        Object planned = stored.experiment().get(plannedKey);
         long wanted = (long) experiments * perExperiment;
-        if (planned == null || !planned.toString().equals(Long.toString(wanted))) {
+        if (planned == null) {
+            throw usage("--from " + file + ": its plan names no number of " + (storedDesign.paired() ? "pairs"
+                    : "trials per side") + " (experiment." + plannedKey + "), so it cannot be cut into --experiments "
+                    + experiments + " × " + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment);
+        }
+        if (!planned.toString().equals(Long.toString(wanted))) {
             throw usage("--from " + file + " holds a plan of " + planned + (storedDesign.paired() ? " pairs"
                     : " trials per side") + ", not --experiments " + experiments + " × "
                     + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment + " = " + wanted);
@@ -209,15 +204,24 @@ final class CalibrateCommand implements Callable<Integer> {
             if (injectedNanos() == 0) {
                 throw usage("--reference goes with --inject: it holds the effect the injection should show");
             }
-            try {
-                reference = EffectCalibration.referenceFrom(ExperimentJson.readTrials(Files.readString(referenceFile)));
-            } catch (IOException | IllegalArgumentException e) {
-                throw usage("--reference " + referenceFile + ": " + e.getMessage());
-            }
+            reference = EffectCalibration.referenceFrom(experimentFile("--reference", referenceFile).trials());
             source = "the estimates of the long run in " + referenceFile;
         }
         return new EffectCalibration(design, experiments, design.paired() ? pairs : runs, alpha,
                 injectedNanos(), reference, source);
+    }
+
+    /**
+     * The experiment file {@code file} of {@code flag}.
+     *
+     * @throws ParameterException naming the flag and the file, and what keeps it from being read
+     */
+    private ExperimentJson experimentFile(String flag, Path file) {
+        try {
+            return ExperimentFiles.read(InputFiles.text(file));
+        } catch (InputFiles.BadInputException e) {
+            throw usage(flag + " " + file + ": " + e.getMessage());
+        }
     }
 
     /** The {@code --inject} cost in ns, 0 without one. */

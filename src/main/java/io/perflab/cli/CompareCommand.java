@@ -97,27 +97,23 @@ final class CompareCommand implements Callable<Integer> {
             err.println("perflab compare: " + e.getMessage());
             return PerfLabCommand.EXIT_USAGE;
         }
-        Optional<List<TrialResult>> pairedResults;
+        SampleFiles.Input baseFile;
+        SampleFiles.Input changeFile;
         try {
-            pairedResults = SampleFiles.pairedResults(without, with);
+            baseFile = SampleFiles.load(without);
+            changeFile = with.equals(without) ? baseFile : SampleFiles.load(with);
         } catch (SampleFiles.BadFileException e) {
             err.println("perflab compare: " + e.getMessage());
             return PerfLabCommand.EXIT_USAGE;
         }
+        Optional<List<TrialResult>> pairedResults = SampleFiles.pairedResults(baseFile, changeFile);
         if (pairedResults.isPresent()) {
             comparePairs(pairedResults.get(), options, out);
             out.flush();
             return 0;
         }
-        SampleFiles.Samples base;
-        SampleFiles.Samples change;
-        try {
-            base = SampleFiles.read(without, "without");
-            change = SampleFiles.read(with, "with");
-        } catch (SampleFiles.BadFileException e) {
-            err.println("perflab compare: " + e.getMessage());
-            return PerfLabCommand.EXIT_USAGE;
-        }
+        SampleFiles.Samples base = SampleFiles.samples(baseFile, "without");
+        SampleFiles.Samples change = SampleFiles.samples(changeFile, "with");
         Set<String> names = new LinkedHashSet<>(base.metrics().keySet());
         names.retainAll(change.metrics().keySet());
         if (names.isEmpty()) {

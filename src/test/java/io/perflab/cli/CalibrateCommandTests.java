@@ -469,6 +469,7 @@ class CalibrateCommandTests extends CommandLineTests {
      */
     private static final String[] NOTHING_RUNS = {"--experiments", "1", "--runs", "2", "--no-fast-start",
         "--max-failures", "0", "--jvm-args", "-XX:+NoSuchOptionOfAnyJvm"};
+
     /** Asserts that {@code perflab calibrate args… NOTHING_RUNS} exits 2 saying {@code message}, before any trial. */
     private void assertRefusedBeforeARun(String message, String... args) {
         List<String> all = new ArrayList<>(List.of("calibrate"));
@@ -482,6 +483,7 @@ class CalibrateCommandTests extends CommandLineTests {
                 "io.perflab", "\tat ");
         assertThat(out.toString()).doesNotContain("trials (");
     }
+
     /** An experiment file of a fresh run whose with side's user CPU is 20 % above its baseline's. */
     private Path referenceFile(String name) throws IOException {
         Path file = directory.resolve(name);
@@ -489,6 +491,7 @@ class CalibrateCommandTests extends CommandLineTests {
                 Map.of("design", "fresh", "runsPerVariant", 6), trials(WITHOUT, WITH))));
         return file;
     }
+
     @Test
     void theOutFileIsNeverTheReferenceRun() throws IOException {
         Path reference = referenceFile("long.json");
@@ -500,6 +503,43 @@ class CalibrateCommandTests extends CommandLineTests {
         }
         assertThat(Files.readString(reference)).isEqualTo(stored);
     }
+    @Test
+    void aStoredRunThatIsNoExperimentFileIsRefusedInItsOwnTerms() throws IOException {
+        // the parser's own words: "Cannot construct instance of io.perflab.runner.trial.TrialResult…",
+        // "Unrecognized property "bogus" (class …)", "Cannot deserialize value of type java.lang.Double",
+        // "Unexpected end-of-input … StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION"; a null trial was an internal error
+        String[][] cases = {
+            {"{\"trials\":[{\"ordinal\":0,\"pid\":1,\"status\":\"OK\"}]}", "trials[0].variant: is missing or null"},
+            {"{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\",\"bogus\":1}]}",
+                "trials[0].bogus: unknown field; allowed: "},
+            {"{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\",\"metrics\":"
+                + "{\"x\":\"a\"}}]}", "trials[0].metrics.x: must be a number"},
+            {"{\"trials\":[", "not valid JSON (line 1"},
+            {"{\"trials\":[null]}", "trials[0] is null"},
+            // "must be one of ok, failed, …", which were refused as they were listed
+            {"{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"ok\"}]}",
+                "trials[0].status: must be one of OK, FAILED, "},
+            {"[1, 2]", "not an experiment file of perflab ab --out"},
+        };
+        Path file = directory.resolve("stored.json");
+        for (String[] c : cases) {
+            Files.writeString(file, c[0]);
+            assertRejected("--from " + file + ": not an experiment file of perflab ab --out: ", "calibrate", "--from",
+                    file.toString(), "--experiments", "1", "--runs", "2");
+            java.io.StringWriter errors = new java.io.StringWriter();
+            PerfLabCommand.commandLine(new java.io.PrintWriter(new java.io.StringWriter()),
+                    new java.io.PrintWriter(errors, true))
+                    .execute("calibrate", "--from", file.toString(), "--experiments", "1", "--runs", "2");
+            assertThat(errors.toString()).as(c[0]).contains(c[1]).containsOnlyOnce("not an experiment file")
+                    .doesNotContain("Cannot ", "java.", "io.perflab", "class ", "Feature", "internal error");
+        }
+        // "holds a plan of null trials per side"
+        Files.writeString(file, "{\"experiment\": {}, \"trials\": []}");
+        assertRejected("--from " + file + ": its plan names no number of trials per side (experiment.runsPerVariant),"
+                + " so it cannot be cut into --experiments 1 × --runs 2", "calibrate", "--from", file.toString(),
+                "--experiments", "1", "--runs", "2");
+    }
+
     /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         CalibrateCommand command = new CalibrateCommand();
