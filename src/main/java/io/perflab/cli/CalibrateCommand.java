@@ -91,7 +91,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--reference", paramLabel = "FILE.json",
             description = "With --inject: an experiment file (ab --out) of a long run with the same injection, whose "
-                    + "estimates are the reference effects (default: the injected CPU per call).")
+                    + "estimates are the reference effects (default: the injected CPU per call); one that gives none "
+                    + "is refused before anything runs.")
     private Path referenceFile;
 
     @Option(names = "--from", paramLabel = "FILE.json",
@@ -204,7 +205,12 @@ final class CalibrateCommand implements Callable<Integer> {
             if (injectedNanos() == 0) {
                 throw usage("--reference goes with --inject: it holds the effect the injection should show");
             }
-            reference = EffectCalibration.referenceFrom(experimentFile("--reference", referenceFile).trials());
+            List<TrialResult> longRun = experimentFile("--reference", referenceFile).trials();
+            reference = ReferenceRun.effects(longRun);
+            if (reference.isEmpty()) {
+                throw usage("--reference " + referenceFile + ": it gives no reference effect: "
+                        + ReferenceRun.lacking(longRun));
+            }
             source = "the estimates of the long run in " + referenceFile;
         }
         return new EffectCalibration(design, experiments, design.paired() ? pairs : runs, alpha,

@@ -19,11 +19,9 @@ import io.perflab.stats.Summary;
 import io.perflab.stats.VarianceComponents;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What a calibration run of any design says about the instrument: the run is {@code experiments} experiments of the
@@ -256,28 +254,6 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             }
         }
         return present;
-    }
-
-    /** The reference of every metric of a long run's results, paired or fresh. */
-    static Map<String, Double> referenceFrom(List<TrialResult> results) {
-        Map<String, Double> reference = new LinkedHashMap<>();
-        ComparisonOptions options = ComparisonOptions.defaults();
-        boolean paired = PairedSamples.isPaired(results);
-        PairedSamples samples = PairedSamples.of(results);
-        List<String> metrics = paired ? samples.metrics() : MetricKeys.ENGINE;
-        for (String metric : metrics) {
-            try {
-                Optional<RelativeChange> change = paired
-                        ? Optional.of(PairedAnalysis.analyze(samples.windows(metric), options).relativeChange())
-                        : Comparison.compare(Spread.values(results, metric, VariantName.WITH, 0, Integer.MAX_VALUE),
-                                Spread.values(results, metric, VariantName.WITHOUT, 0, Integer.MAX_VALUE),
-                                Direction.LOWER_IS_BETTER, options).relativeChange();
-                change.ifPresent(c -> reference.put(metric, c.percent()));
-            } catch (IllegalArgumentException notThere) {
-                // a metric the long run cannot estimate has no reference
-            }
-        }
-        return reference;
     }
 
     private static String interval(Proportion p) {

@@ -503,6 +503,31 @@ class CalibrateCommandTests extends CommandLineTests {
         }
         assertThat(Files.readString(reference)).isEqualTo(stored);
     }
+
+    @Test
+    void aReferenceThatGivesNoEffectIsRefusedBeforeARun() throws IOException {
+        // each was taken as no reference at all, and a run of hours went ahead
+        Path empty = directory.resolve("empty.json");
+        Files.writeString(empty, "{\"experiment\": {}, \"trials\": []}");
+        assertRefusedBeforeARun("--reference " + empty + ": it gives no reference effect: it has no trials",
+                "--inject", "serverWorkNanos=5", "--reference", empty.toString());
+        Path other = directory.resolve("other.json");
+        List<TrialResult> trials = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            trials.add(new TrialResult(i % 2 == 0 ? "without" : "with", i, TrialStatus.OK, null, null, 1,
+                    Map.of("Parse:ops/s", 1000.0 + i), Map.of(), null));
+        }
+        Files.writeString(other, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of(), trials)));
+        assertRefusedBeforeARun("--reference " + other + ": it gives no reference effect: ", "--inject",
+                "serverWorkNanos=5", "--reference", other.toString());
+        // an internal error quoting a NullPointerException
+        Path nullTrial = directory.resolve("null.json");
+        Files.writeString(nullTrial, "{\"trials\": [null]}");
+        assertRefusedBeforeARun("--reference " + nullTrial + ": not an experiment file of perflab ab --out: "
+                + "trials[0] is null", "--inject", "serverWorkNanos=5", "--reference", nullTrial.toString());
+    }
+
     @Test
     void aStoredRunThatIsNoExperimentFileIsRefusedInItsOwnTerms() throws IOException {
         // the parser's own words: "Cannot construct instance of io.perflab.runner.trial.TrialResult…",
