@@ -81,6 +81,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         QuietLogging.apply();
+        EngineOptionArguments.requireAgreeingTls(spec.commandLine(), "--set", settings);
         var workload = workloadOptions.workload();
         EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", settings, workload.stack());
         EngineOptions options = EngineOptionArguments.parse(spec.commandLine(), "--set", settings);

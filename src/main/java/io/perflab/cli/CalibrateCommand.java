@@ -265,8 +265,10 @@ final class CalibrateCommand implements Callable<Integer> {
         CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), chosen, design == null ? CalibrateFlags.Source.DEFAULT
                 : CalibrateFlags.Source.DESIGN_FLAG, inject != null);
-        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
+        EngineOptionArguments.requireAgreeingTls(spec.commandLine(), "--set", options);
         Workload workload = workloadOptions.workload(chosen.paired() ? Workload.PAIRED_DEFAULTS : Workload.DEFAULTS);
+        EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", options, workload.stack());
+        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
         if (workload.serverWorkNanos() > 0 && inject != null) {
             throw usage("--inject sets the with side's serverWorkNanos; --server-work-nanos would set both sides'");
         }

@@ -159,6 +159,16 @@ class BenchCommandTests extends CommandLineTests {
         assertThat(err.toString()).contains("--encryption: is supported with the perflab stack only, got netty");
     }
 
+    /**
+     * {@code --set tls=false} with {@code --encryption} is refused naming both: the encryption won, silently. The case
+     * carries a second mistake that the command refuses too, so that nothing runs should the first go unnoticed.
+     */
+    @Test
+    void encryptionAndAnEngineOptionWithoutTlsAreRefusedNamingBoth() {
+        assertThat(execute("bench", "--set", "tls=false", "--encryption", "--client-threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--set tls=false and --encryption contradict each other");
+    }
+
     static String[] concat(String[] a, String[] b) {
         String[] all = new String[a.length + b.length];
         System.arraycopy(a, 0, all, 0, a.length);

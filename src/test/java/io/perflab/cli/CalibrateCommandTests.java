@@ -565,6 +565,16 @@ class CalibrateCommandTests extends CommandLineTests {
                 "--experiments", "1", "--runs", "2");
     }
 
+    @Test
+    void engineOptionsOfAnotherStackAreRefused() {
+        // --set was ignored: the other stack has no engine options
+        assertThat(planError("--set", "tls=true", "--stack", "grpc")).isEqualTo("--set sets engine options, which "
+                + "apply to --stack perflab only; got --set tls=true with --stack grpc");
+        // --encryption turned tls on, whatever --set said
+        assertThat(planError("--set", "tls=false", "--encryption")).isEqualTo("--set tls=false and --encryption "
+                + "contradict each other: --encryption turns the engine's tls option on; give one of them");
+    }
+
     /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */
     private static String planError(String... args) {
         CalibrateCommand command = new CalibrateCommand();
