@@ -62,7 +62,8 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "Engine options of both sides (default: the engine's defaults).")
     private List<String> options = new ArrayList<>();
 
-    @Option(names = "--alpha", paramLabel = "A", description = "Significance level of each test (default: 0.05).")
+    @Option(names = "--alpha", paramLabel = "A", converter = DecimalArguments.Decimal.class,
+            description = "Significance level of each test (default: 0.05).")
     private double alpha = 0.05;
 
     @Option(names = "--mde-runs", paramLabel = "N",

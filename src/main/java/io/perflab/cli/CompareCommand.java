@@ -17,6 +17,7 @@ import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.ComparisonTable;
 import io.perflab.stats.format.HtestPrinter;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,17 +62,21 @@ final class CompareCommand implements Callable<Integer> {
             description = "table (default), r (R t.test print-outs) or json")
     Format format;
 
-    @Option(names = "--confidence", defaultValue = "0.95", description = "confidence level, default ${DEFAULT-VALUE}")
+    @Option(names = "--confidence", defaultValue = "0.95", converter = DecimalArguments.ConfidenceLevel.class,
+            description = "confidence level, between 0 and 1, default ${DEFAULT-VALUE}")
     double confidence;
 
-    @Option(names = "--alpha", defaultValue = "0.05", description = "significance level of verdicts, default ${DEFAULT-VALUE}")
+    @Option(names = "--alpha", defaultValue = "0.05", converter = DecimalArguments.SignificanceLevel.class,
+            description = "significance level of verdicts, between 0 and 1, default ${DEFAULT-VALUE}")
     double alpha;
 
-    @Option(names = "--margin", defaultValue = "1", description = "equivalence margin in percent, default ${DEFAULT-VALUE}")
+    @Option(names = "--margin", defaultValue = "1", converter = DecimalArguments.PositivePercent.class,
+            description = "equivalence margin in percent, above 0, default ${DEFAULT-VALUE}")
     double margin;
 
-    @Option(names = "--alternative", defaultValue = "two-sided", description = "two-sided, less or greater")
-    String alternative;
+    @Option(names = "--alternative", defaultValue = "two-sided", converter = AlternativeHypothesis.class,
+            description = "two-sided, less or greater")
+    Alternative alternative;
 
     @Option(names = "--paired",
             description = "the samples are pairs, value i of WITH with value i of WITHOUT: adds the paired t-test"
@@ -89,14 +94,9 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ComparisonOptions options;
-        try {
-            options = ComparisonOptions.defaults().withConfidenceLevel(confidence).withAlpha(alpha)
-                    .withEquivalenceMarginPercent(margin).withAlternative(Alternative.parse(alternative));
-        } catch (IllegalArgumentException e) {
-            err.println("perflab compare: " + e.getMessage());
-            return PerfLabCommand.EXIT_USAGE;
-        }
+        // each flag's converter has refused what these refuse, naming it
+        ComparisonOptions options = ComparisonOptions.defaults().withConfidenceLevel(confidence).withAlpha(alpha)
+                .withEquivalenceMarginPercent(margin).withAlternative(alternative);
         SampleFiles.Input baseFile;
         SampleFiles.Input changeFile;
         try {
@@ -175,6 +175,14 @@ final class CompareCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code --alternative}: the alternative hypothesis of the tests. */
+    static final class AlternativeHypothesis implements CommandLine.ITypeConverter<Alternative> {
+        @Override
+        public Alternative convert(String text) {
+            return PerfLabCommand.converted(() -> Alternative.parse(PrintableText.Validator.shown(text)));
+        }
     }
 
     /** The paired analysis of the windows of a paired design, in the chosen format. */

@@ -379,6 +379,9 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--runs must be at least 2, got 1", "calibrate", "--runs", "1");
         assertRejected("--experiments must be at least 1, got 0", "calibrate", "--experiments", "0");
         assertRejected("--alpha must lie between 0 and 1, got 2.0", "calibrate", "--alpha", "2");
+        // 0x1p-4 was taken as 0.0625 (here the flag after it would be refused, so that nothing runs)
+        assertRejected("Invalid value for option '--alpha': '0x1p-4' is not a number", "calibrate", "--alpha",
+                "0x1p-4", "--experiments", "0");
         assertRejected("--mde-runs must be at least 2", "calibrate", "--mde-runs", "1");
         assertRejected("--experiments 2147483647 × --runs 10 is more than one plan can hold", "calibrate",
                 "--experiments", "2147483647", "--runs", "10");

@@ -448,6 +448,27 @@ class CompareCommandTests {
                 "perflab peers --out");
     }
 
+    @Test
+    void flagValuesAreRefusedNamingTheFlag() throws IOException {
+        Path[] files = caseFiles("n2_vs_3");
+        String[][] cases = {
+            {"--confidence=1.5", "Invalid value for option '--confidence': ", "between 0 and 1", "'1.5'"},
+            {"--alpha=0", "Invalid value for option '--alpha': ", "between 0 and 1"},
+            {"--margin=-1", "Invalid value for option '--margin': ", "above 0", "'-1'"},
+            {"--alternative=foo", "Invalid value for option '--alternative': ", "two-sided", "less", "greater"},
+            // "got Infinity"
+            {"--confidence=1e999", "Invalid value for option '--confidence': ", "'1e999' is beyond the range"},
+            // both were taken: 0.5 and 0.95
+            {"--confidence=0x1p-1", "Invalid value for option '--confidence': ", "'0x1p-1' is not a number"},
+            {"--confidence=0.95d", "Invalid value for option '--confidence': ", "'0.95d' is not a number"},
+        };
+        for (String[] c : cases) {
+            Run run = run(c[0], files[0].toString(), files[1].toString());
+            assertThat(run.status()).as(c[0]).isEqualTo(2);
+            assertThat(run.err()).as(c[0]).contains(java.util.Arrays.copyOfRange(c, 1, c.length));
+        }
+    }
+
     /** An {@code ab --out} file of a duet of two windows per pair holding {@code pairs}. */
     private Path duetFile(String name, java.util.List<io.perflab.runner.experiment.PairResult> pairs)
             throws IOException {
