@@ -44,7 +44,17 @@ import picocli.CommandLine.Spec;
         description = "Run A/A experiments (the same variant on both sides) and report per headline metric the "
                 + "false-positive rate of each experiment's test (Welch's for fresh trials, the paired t-test for "
                 + "pairs), the coefficient of variation and the minimum detectable effect of an experiment of "
-                + "--mde-runs trials per side; --from judges a stored run again.")
+                + "--mde-runs trials per side; --from judges a stored run again.",
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:done",
+                "1:too many failed trials (--max-failures)",
+                "2:a bad command line; the message names the flag, and the file of --from or --reference that cannot "
+                        + "be read, or of which nothing can be judged (no trials, none successful, too few of each "
+                        + "side in every experiment)",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
+                        + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace",
+                PlanExecution.EXIT_OUT_NOT_WRITTEN + ":the --out file could not be written after the last trial",
+                "130:interrupted (Ctrl-C)"})
 final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -167,10 +177,18 @@ final class CalibrateCommand implements Callable<Integer> {
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
         // made for a fresh A/A file too, as for a run, so that --reference without --inject is refused there
         EffectCalibration effects = effectCalibration(storedDesign);
+        long succeeded = results.stream().filter(TrialResult::ok).count();
+        boolean byEffects = storedDesign.paired() || injectedNanos() > 0;
+        Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         try {
-            spec.commandLine().getOut().print(storedDesign.paired() || injectedNanos() > 0
-                    ? effects.format(results, elapsed)
-                    : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed));
+            if (succeeded == 0 || (byEffects ? !effects.judgesAny(results) : calibration.analyze(results).isEmpty())) {
+                throw usage("--from " + file + ": nothing to judge: " + (results.isEmpty() ? "it has no trials"
+                        : succeeded == 0 ? "none of its " + results.size() + " trials succeeded"
+                        : "no experiment of it has the successful " + (storedDesign.paired() ? "pairs" : "trials of "
+                        + "each side") + " that its test needs"));
+            }
+            spec.commandLine().getOut().print(byEffects ? effects.format(results, elapsed)
+                    : calibration.format(results, elapsed));
         } catch (IllegalArgumentException e) {
             throw usage("--from " + file + ": " + e.getMessage());
         }
@@ -233,23 +251,7 @@ final class CalibrateCommand implements Callable<Integer> {
 
     /** The {@code --inject} cost in ns, 0 without one. */
     private long injectedNanos() {
-        if (inject == null) {
-            return 0;
-        }
-        String prefix = "serverWorkNanos=";
-        try {
-            if (!inject.startsWith(prefix)) {
-                throw new NumberFormatException();
-            }
-            long nanos = Long.parseLong(inject.substring(prefix.length()).strip());
-            if (nanos < 1 || nanos > WorkloadSettings.MAX_SERVER_WORK_NANOS) {
-                throw new NumberFormatException();
-            }
-            return nanos;
-        } catch (NumberFormatException e) {
-            throw usage("--inject takes serverWorkNanos=N with N from 1 to " + WorkloadSettings.MAX_SERVER_WORK_NANOS
-                    + " (ns of user CPU the server spins per call), got '" + inject + "'");
-        }
+        return CalibrateFlags.injectedNanos(spec.commandLine(), inject);
     }
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */

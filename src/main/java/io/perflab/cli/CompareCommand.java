@@ -1,9 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.analysis.ComparisonView;
-import io.perflab.paired.PairedSamples;
 import io.perflab.runner.trial.TrialResult;
-import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
@@ -12,7 +10,6 @@ import io.perflab.stats.ExperimentAnalysis;
 import io.perflab.stats.MetricInput;
 import io.perflab.stats.MetricOutcome;
 import io.perflab.stats.Sample;
-import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.ComparisonTable;
@@ -40,14 +37,21 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code with} trials, so {@code compare run.json run.json} compares within one experiment). With {@code --paired}
  * value i of WITH and value i of WITHOUT are a pair (line i of plain files; the i-th trial of each variant of JSON
  * files) and R's {@code t.test(with, without, paired = TRUE)} is added. Files of a paired design (duet, alternating)
- * are always compared pair by pair, their windows averaged within each pair ({@link PairedSummary}): pair i of
- * WITHOUT's baseline against pair i of WITH's change.
+ * are always compared pair by pair, their windows averaged within each pair ({@link PairedFileComparison}): pair i
+ * of WITHOUT's baseline against pair i of WITH's change. Files of which no metric can be compared are an error (exit
+ * status 2), not a result: a table of nothing but reasons would pass for one in a script.
  */
 @Command(name = "compare",
         description = "Compare WITHOUT (baseline) against WITH: Welch and Mann-Whitney tests, change in percent with"
                 + " its confidence interval and a verdict per metric. Inputs are files of one number per line, or"
                 + " JSON written by 'perflab ab --out' (every metric is compared).",
-        mixinStandardHelpOptions = true)
+        mixinStandardHelpOptions = true,
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:compared; a metric that could not be, where others were, says why in the result",
+                "2:a bad flag or file, or files of which no metric could be compared (too few values, not finite, "
+                        + "fewer than 2 pairs); the message says which and why",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
+                        + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace"})
 final class CompareCommand implements Callable<Integer> {
 
     enum Format { table, r, json }
@@ -108,9 +112,10 @@ final class CompareCommand implements Callable<Integer> {
         }
         Optional<List<TrialResult>> pairedResults = SampleFiles.pairedResults(baseFile, changeFile);
         if (pairedResults.isPresent()) {
-            comparePairs(pairedResults.get(), options, out);
+            int status = PairedFileComparison.compare(pairedResults.get(), without.equals(with) ? without.toString()
+                    : without + " and " + with, format, options, out, err);
             out.flush();
-            return 0;
+            return status;
         }
         SampleFiles.Samples base = SampleFiles.samples(baseFile, "without");
         SampleFiles.Samples change = SampleFiles.samples(changeFile, "with");
@@ -129,8 +134,11 @@ final class CompareCommand implements Callable<Integer> {
                     Sample.of(base.values(name), base.order(name))));
         }
         List<MetricOutcome> outcomes = ExperimentAnalysis.analyze(inputs, options);
-        if (!base.json() && !change.json() && outcomes.get(0).error().isPresent()) {
-            err.println("perflab compare: " + without + " vs " + with + ": " + outcomes.get(0).error().get());
+        if (outcomes.stream().allMatch(o -> o.error().isPresent())) {
+            Map<String, String> why = new LinkedHashMap<>();
+            outcomes.forEach(o -> why.put(o.name(), o.error().get()));
+            err.println("perflab compare: " + without + " vs " + with + ": " + (base.json() || change.json()
+                    ? "no metric could be compared: " + reasons(why) : outcomes.get(0).error().get()));
             return PerfLabCommand.EXIT_USAGE;
         }
         Map<String, PairedOutcome> pairs = new LinkedHashMap<>();
@@ -185,56 +193,18 @@ final class CompareCommand implements Callable<Integer> {
         }
     }
 
-    /** The paired analysis of the windows of a paired design, in the chosen format. */
-    private void comparePairs(List<TrialResult> results, ComparisonOptions options, PrintWriter out) {
-        if (format == Format.table) {
-            out.print(PairedSummary.format(results, options));
-            return;
-        }
-        PairedSamples samples = PairedSamples.of(results);
-        List<Map<String, Object>> json = new ArrayList<>();
-        for (String metric : samples.metrics()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("metric", metric);
-            try {
-                PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
-                if (format == Format.r) {
-                    out.println("## " + metric + ": log(with/without) per pair, the mean over its windows");
-                    out.print(HtestPrinter.tTest(a.logRatio(), "r", null));
-                    continue;
-                }
-                m.put("pairs", a.pairs());
-                m.put("windows", a.windows());
-                m.put("changePercent", a.relativeChange().percent());
-                m.put("ciLowPercent", a.relativeChange().ciLowPercent());
-                m.put("ciHighPercent", a.relativeChange().ciHighPercent());
-                m.put("pValue", a.logRatio().pValue());
-                // null when every pair's difference is the same (a constant shift): the warnings say why
-                TTestResult d = a.difference();
-                m.put("difference", d == null ? null : d.difference());
-                m.put("differenceCiLow", d == null ? null : d.ciLow());
-                m.put("differenceCiHigh", d == null ? null : d.ciHigh());
-                m.put("welchIgnoringPairingPValue", a.welchIgnoringPairing().pValue());
-                if (!a.warnings().isEmpty()) {
-                    m.put("warnings", a.warnings().stream().map(StatWarning::message).toList());
-                }
-                a.varianceComponents().ifPresent(vc -> {
-                    m.put("varianceBetweenPairs", vc.between());
-                    m.put("varianceWithinPairs", vc.within());
-                });
-            } catch (IllegalArgumentException e) {
-                if (format == Format.r) {
-                    out.println("## " + metric);
-                    out.println("Error: " + e.getMessage());
-                    continue;
-                }
-                m.put("error", e.getMessage());
-            }
-            json.add(m);
-        }
-        if (format == Format.json) {
-            out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(json));
-        }
+    /**
+     * Why metrics were not compared, for one line: each reason once, with the metrics it holds for (e.g. {@code not
+     * enough pairs: 1 (cpu_us_per_req, reqs_per_sec, and 9 more)}).
+     */
+    static String reasons(Map<String, String> whyByMetric) {
+        Map<String, List<String>> metricsByWhy = new LinkedHashMap<>();
+        whyByMetric.forEach((metric, why) -> metricsByWhy.computeIfAbsent(why, w -> new ArrayList<>()).add(metric));
+        List<String> said = new ArrayList<>();
+        metricsByWhy.forEach((why, metrics) -> said.add(metrics.size() == 1 ? metrics.get(0) + ": " + why
+                : why + " (" + String.join(", ", metrics.subList(0, Math.min(3, metrics.size())))
+                        + (metrics.size() > 3 ? ", and " + (metrics.size() - 3) + " more" : "") + ")"));
+        return String.join("; ", said);
     }
 
     /** The paired t-test of one metric, or why there is none. */

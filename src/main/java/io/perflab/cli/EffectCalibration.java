@@ -119,6 +119,11 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                 r.power().map(Power::minimumDetectableEffectPercent).orElse(Double.NaN), List.of());
     }
 
+    /** Whether any experiment of {@code results} gives an estimate of any headline metric: a row of the report. */
+    boolean judgesAny(List<TrialResult> results) {
+        return headline(results).stream().anyMatch(metric -> !estimates(results, metric).isEmpty());
+    }
+
     /** The reference change of {@code metric} in percent, NaN where none is known. */
     double referenceOf(String metric, List<TrialResult> results) {
         if (reference.containsKey(metric)) {

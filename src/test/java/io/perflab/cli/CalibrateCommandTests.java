@@ -569,6 +569,33 @@ class CalibrateCommandTests extends CommandLineTests {
     }
 
     @Test
+    void aStoredRunOfWhichNothingCanBeJudgedIsRefused() throws IOException {
+        Path file = directory.resolve("failed.json");
+        List<TrialResult> failed = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            failed.add(new TrialResult(i % 2 == 0 ? "without" : "with", i, TrialStatus.FAILED, null, null, 1,
+                    Map.of(), Map.of(), "crashed"));
+        }
+        // an empty table, and status 0
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 2), failed)));
+        assertRejected("--from " + file + ": nothing to judge: none of its 4 trials succeeded", "calibrate", "--from",
+                file.toString(), "--experiments", "1", "--runs", "2");
+        Files.writeString(file, "{\"experiment\": {\"design\": \"fresh\", \"runsPerVariant\": 2}, \"trials\": []}");
+        assertRejected("--from " + file + ": nothing to judge: it has no trials", "calibrate", "--from",
+                file.toString(), "--experiments", "1", "--runs", "2");
+        // a peers --out file: 0/0 rows of its stacks
+        List<TrialResult> stacks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            stacks.add(userCpuTrial(List.of("perflab", "grpc", "netty").get(i % 3), i, 10 + i));
+        }
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("runsPerVariant", 2), stacks)));
+        assertRejected("--from " + file + ": its trials are of the variants perflab, grpc, netty", "calibrate",
+                "--from", file.toString(), "--experiments", "1", "--runs", "2");
+    }
+
+    @Test
     void engineOptionsOfAnotherStackAreRefused() {
         // --set was ignored: the other stack has no engine options
         assertThat(planError("--set", "tls=true", "--stack", "grpc")).isEqualTo("--set sets engine options, which "

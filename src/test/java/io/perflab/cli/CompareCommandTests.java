@@ -469,6 +469,41 @@ class CompareCommandTests {
         }
     }
 
+    @Test
+    void nothingComparedIsAnErrorNotAResult() throws IOException {
+        // a metric that is NaN in every trial was "not compared", with status 0, in every format
+        Path nan = file("nan.json", "{\"trials\":[{\"variant\":\"without\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":\"NaN\"}},{\"variant\":\"with\",\"ordinal\":1,"
+                + "\"pid\":1,\"status\":\"OK\",\"metrics\":{\"x\":\"NaN\"}}]}");
+        for (String format : new String[] {"table", "json", "r"}) {
+            Run run = run("--format", format, nan.toString(), nan.toString());
+            assertThat(run.status()).as(format).isEqualTo(2);
+            assertThat(run.err()).as(format).contains("nan.json vs ", "no metric could be compared", "x: ", "NaN");
+        }
+        // one pair: "not analysed: not enough pairs: 1", status 0
+        Path onePair = duetFile("one-pair.json", java.util.List.of(io.perflab.paired.PairedFixtures.pair(0,
+                "cpu_us_per_req", new double[] {50, 60}, new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.failedPair(1)));
+        for (String format : new String[] {"table", "json", "r"}) {
+            Run run = run("--format", format, onePair.toString(), onePair.toString());
+            assertThat(run.status()).as(format).isEqualTo(2);
+            assertThat(run.err()).as(format).contains("one-pair.json: no metric could be compared pair by pair",
+                    "not enough pairs: 1");
+        }
+        // one metric of two compared: a result, and the table says why the other was not
+        Path half = file("half.json", "{\"trials\":[" + trial("without", 0, "\"NaN\"", 10) + ","
+                + trial("with", 1, "\"NaN\"", 11) + "," + trial("without", 2, "\"NaN\"", 12) + ","
+                + trial("with", 3, "\"NaN\"", 13) + "]}");
+        Run run = run(half.toString(), half.toString());
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).contains("not compared");
+    }
+
+    private static String trial(String variant, int ordinal, String x, double y) {
+        return "{\"variant\":\"" + variant + "\",\"ordinal\":" + ordinal + ",\"pid\":1,\"status\":\"OK\","
+                + "\"metrics\":{\"x\":" + x + ",\"y\":" + y + "}}";
+    }
+
     /** An {@code ab --out} file of a duet of two windows per pair holding {@code pairs}. */
     private Path duetFile(String name, java.util.List<io.perflab.runner.experiment.PairResult> pairs)
             throws IOException {
