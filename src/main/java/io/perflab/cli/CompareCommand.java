@@ -84,11 +84,13 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--paired",
             description = "the samples are pairs, value i of WITH with value i of WITHOUT: adds the paired t-test"
-                    + " (and --format r prints it instead of Welch's)")
+                    + " (and --format r prints it instead of Welch's); refused with the files of a paired design,"
+                    + " which are compared pair by pair")
     boolean paired;
 
     @Option(names = "--higher-is-better",
-            description = "for plain number files: larger values are better (default: lower is better)")
+            description = "for plain number files: larger values are better (default: lower is better); refused with "
+                    + "experiment files, whose metrics have their own direction")
     boolean higherIsBetter;
 
     @CommandLine.Spec
@@ -110,6 +112,7 @@ final class CompareCommand implements Callable<Integer> {
             err.println("perflab compare: " + e.getMessage());
             return PerfLabCommand.EXIT_USAGE;
         }
+        requireFlagsTheFilesUse(baseFile, changeFile);
         Optional<List<TrialResult>> pairedResults = SampleFiles.pairedResults(baseFile, changeFile);
         if (pairedResults.isPresent()) {
             int status = PairedFileComparison.compare(pairedResults.get(), without.equals(with) ? without.toString()
@@ -190,6 +193,24 @@ final class CompareCommand implements Callable<Integer> {
         @Override
         public Alternative convert(String text) {
             return PerfLabCommand.converted(() -> Alternative.parse(PrintableText.Validator.shown(text)));
+        }
+    }
+
+    /**
+     * Refuses {@code --higher-is-better} with an experiment file, whose metrics have their direction, and
+     * {@code --paired} with the files of a paired design, which are always compared pair by pair: each was ignored.
+     */
+    private void requireFlagsTheFilesUse(SampleFiles.Input base, SampleFiles.Input change) {
+        SampleFiles.Input json = base.json() ? base : change.json() ? change : null;
+        if (higherIsBetter && json != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--higher-is-better applies to files of "
+                    + "numbers; " + json.file() + " is an experiment file, whose metrics have their own direction: "
+                    + "leave --higher-is-better out");
+        }
+        if (paired && base.paired() && change.paired()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--paired pairs value i of WITH with value i "
+                    + "of WITHOUT; " + (without.equals(with) ? without : without + " and " + with) + " hold a paired "
+                    + "design's windows, which are always compared pair by pair: leave --paired out");
         }
     }
 

@@ -449,6 +449,26 @@ class CompareCommandTests {
     }
 
     @Test
+    void flagsTheFilesWouldNotUseAreRefusedNamingThem() throws IOException {
+        Path json = file("ab.json", "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":1.0}}]}");
+        // both were ignored: an experiment file's metrics have their own direction, a paired design's are pairs
+        Run higher = run("--higher-is-better", json.toString(), json.toString());
+        assertThat(higher.status()).isEqualTo(2);
+        assertThat(higher.err()).contains("--higher-is-better", "ab.json");
+        Path duet = duetFile("duet.json", java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}),
+                io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
+                        new double[] {30, 35})));
+        Run paired = run("--paired", duet.toString(), duet.toString());
+        assertThat(paired.status()).isEqualTo(2);
+        assertThat(paired.err()).contains("--paired", "duet.json", "pair by pair");
+    }
+
+    @Test
     void flagValuesAreRefusedNamingTheFlag() throws IOException {
         Path[] files = caseFiles("n2_vs_3");
         String[][] cases = {
