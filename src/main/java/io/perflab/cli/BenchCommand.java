@@ -1,6 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.rpc.EngineOptions;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.metering.CpuSampler;
 import io.perflab.runner.metering.CpuSplitMode;
@@ -58,7 +59,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--windows", paramLabel = "N",
             description = "Measure N windows back to back after one warmup (default: 1) and print each window's "
                     + "figures and their spread: the noise within one JVM, to set beside the noise across fresh JVMs "
-                    + "that 'perflab calibrate' measures.")
+                    + "that 'perflab calibrate' measures. At most " + ExperimentPlan.MAX_WINDOWS_PER_PAIR + ".")
     private int windows = 1;
 
     @Option(names = "--cpu-split", paramLabel = "auto|sampled|tick",
@@ -81,14 +82,13 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         QuietLogging.apply();
+        checkWindowsAndSplit();
+        EngineOptionArguments.requireAgreeingTls(spec.commandLine(), "--set", settings);
         var workload = workloadOptions.workload();
         EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", settings, workload.stack());
         EngineOptions options = EngineOptionArguments.parse(spec.commandLine(), "--set", settings);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (windows < 1) {
-            throw new ParameterException(spec.commandLine(), "--windows must be at least 1, got " + windows);
-        }
         KernelMeter kernel;
         try {
             kernel = KernelMeter.of(CpuSplitMode.parse("--cpu-split", cpuSplit), cpuSplitHz, countSyscalls);
@@ -127,6 +127,30 @@ final class BenchCommand implements Callable<Integer> {
         }
         out.flush();
         return results.stream().anyMatch(r -> r.failedCalls() > 0) ? 1 : 0;
+    }
+
+    /**
+     * Refuses a number of windows outside 1 to {@value ExperimentPlan#MAX_WINDOWS_PER_PAIR} (the most one trial JVM
+     * measures in a paired design; each window's result is kept until the report), and a sampling rate with the tick
+     * split, which samples nothing.
+     */
+    private void checkWindowsAndSplit() {
+        if (windows < 1 || windows > ExperimentPlan.MAX_WINDOWS_PER_PAIR) {
+            throw new ParameterException(spec.commandLine(), "--windows must be between 1 and "
+                    + ExperimentPlan.MAX_WINDOWS_PER_PAIR + " (the most windows one trial JVM of a paired design "
+                    + "measures), got " + windows);
+        }
+        boolean tick;
+        try {
+            tick = CpuSplitMode.parse("--cpu-split", cpuSplit) == CpuSplitMode.TICK;
+        } catch (IllegalArgumentException refusedBelow) {
+            tick = false;
+        }
+        if (tick && spec.commandLine().getParseResult().hasMatchedOption("--cpu-split-hz")) {
+            throw new ParameterException(spec.commandLine(), "--cpu-split-hz sets the rate of the sampled split; "
+                    + "--cpu-split tick samples nothing (it is getrusage's own split): give --cpu-split sampled or "
+                    + "auto, or leave --cpu-split-hz out");
+        }
     }
 
     /** One line per window, then each headline metric's mean, CV and sampling floor across the windows. */

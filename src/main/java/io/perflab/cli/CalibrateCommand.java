@@ -12,9 +12,7 @@ import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.TrialResult;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +44,17 @@ import picocli.CommandLine.Spec;
         description = "Run A/A experiments (the same variant on both sides) and report per headline metric the "
                 + "false-positive rate of each experiment's test (Welch's for fresh trials, the paired t-test for "
                 + "pairs), the coefficient of variation and the minimum detectable effect of an experiment of "
-                + "--mde-runs trials per side; --from judges a stored run again.")
+                + "--mde-runs trials per side; --from judges a stored run again.",
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:done",
+                "1:too many failed trials (--max-failures)",
+                "2:a bad command line; the message names the flag, and the file of --from or --reference that cannot "
+                        + "be read, or of which nothing can be judged (no trials, none successful, too few of each "
+                        + "side in every experiment)",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
+                        + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace",
+                PlanExecution.EXIT_OUT_NOT_WRITTEN + ":the --out file could not be written after the last trial",
+                "130:interrupted (Ctrl-C)"})
 final class CalibrateCommand implements Callable<Integer> {
 
     @Spec
@@ -64,7 +72,8 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "Engine options of both sides (default: the engine's defaults).")
     private List<String> options = new ArrayList<>();
 
-    @Option(names = "--alpha", paramLabel = "A", description = "Significance level of each test (default: 0.05).")
+    @Option(names = "--alpha", paramLabel = "A", converter = DecimalArguments.Decimal.class,
+            description = "Significance level of each test (default: 0.05).")
     private double alpha = 0.05;
 
     @Option(names = "--mde-runs", paramLabel = "N",
@@ -93,7 +102,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--reference", paramLabel = "FILE.json",
             description = "With --inject: an experiment file (ab --out) of a long run with the same injection, whose "
-                    + "estimates are the reference effects (default: the injected CPU per call).")
+                    + "estimates are the reference effects (default: the injected CPU per call); one that gives none "
+                    + "is refused before anything runs.")
     private Path referenceFile;
 
     @Option(names = "--from", paramLabel = "FILE.json",
@@ -115,7 +125,8 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         ExperimentPlan plan = plan();
         EffectCalibration effects = effectCalibration(plan.design());
-        java.nio.file.Path outFile = processOptions.out(spec);
+        java.nio.file.Path outFile = processOptions.out(spec, referenceFile == null ? Map.of()
+                : Map.of("--reference", referenceFile));
         TrialLauncher launcher = processOptions.launcher(spec, plan.jvmArgs());
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
@@ -136,16 +147,7 @@ final class CalibrateCommand implements Callable<Integer> {
      */
     private int reportFrom(Path file) {
         CalibrateFlags.checkStoredRun(spec.commandLine(), file);
-        ExperimentJson stored;
-        try {
-            stored = ExperimentJson.read(Files.readString(file));
-        } catch (java.nio.file.NoSuchFileException e) {
-            throw usage("--from " + file + ": no such file");
-        } catch (IOException e) {
-            throw usage("--from " + file + ": cannot be read (" + e.getMessage() + ")");
-        } catch (IllegalArgumentException e) {
-            throw usage("--from " + file + ": " + e.getMessage());
-        }
+        ExperimentJson stored = experimentFile("--from", file);
         ExperimentDesign storedDesign;
         try {
             storedDesign = stored.design();
@@ -158,9 +160,15 @@ final class CalibrateCommand implements Callable<Integer> {
         CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), storedDesign, CalibrateFlags.Source.file(file),
                 inject != null);
-        Object planned = stored.experiment().get(storedDesign.paired() ? "pairs" : "runsPerVariant");
+        String plannedKey = storedDesign.paired() ? "pairs" : "runsPerVariant";
+        Object planned = stored.experiment().get(plannedKey);
         long wanted = (long) experiments * perExperiment;
-        if (planned == null || !planned.toString().equals(Long.toString(wanted))) {
+        if (planned == null) {
+            throw usage("--from " + file + ": its plan names no number of " + (storedDesign.paired() ? "pairs"
+                    : "trials per side") + " (experiment." + plannedKey + "), so it cannot be cut into --experiments "
+                    + experiments + " × " + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment);
+        }
+        if (!planned.toString().equals(Long.toString(wanted))) {
             throw usage("--from " + file + " holds a plan of " + planned + (storedDesign.paired() ? " pairs"
                     : " trials per side") + ", not --experiments " + experiments + " × "
                     + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment + " = " + wanted);
@@ -169,10 +177,18 @@ final class CalibrateCommand implements Callable<Integer> {
         Duration elapsed = experimentsTime(results, storedDesign.paired(), perExperiment);
         // made for a fresh A/A file too, as for a run, so that --reference without --inject is refused there
         EffectCalibration effects = effectCalibration(storedDesign);
+        long succeeded = results.stream().filter(TrialResult::ok).count();
+        boolean byEffects = storedDesign.paired() || injectedNanos() > 0;
+        Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         try {
-            spec.commandLine().getOut().print(storedDesign.paired() || injectedNanos() > 0
-                    ? effects.format(results, elapsed)
-                    : new Calibration(experiments, runs, alpha, mdeRuns).format(results, elapsed));
+            if (succeeded == 0 || (byEffects ? !effects.judgesAny(results) : calibration.analyze(results).isEmpty())) {
+                throw usage("--from " + file + ": nothing to judge: " + (results.isEmpty() ? "it has no trials"
+                        : succeeded == 0 ? "none of its " + results.size() + " trials succeeded"
+                        : "no experiment of it has the successful " + (storedDesign.paired() ? "pairs" : "trials of "
+                        + "each side") + " that its test needs"));
+            }
+            spec.commandLine().getOut().print(byEffects ? effects.format(results, elapsed)
+                    : calibration.format(results, elapsed));
         } catch (IllegalArgumentException e) {
             throw usage("--from " + file + ": " + e.getMessage());
         }
@@ -208,10 +224,11 @@ final class CalibrateCommand implements Callable<Integer> {
             if (injectedNanos() == 0) {
                 throw usage("--reference goes with --inject: it holds the effect the injection should show");
             }
-            try {
-                reference = EffectCalibration.referenceFrom(ExperimentJson.readTrials(Files.readString(referenceFile)));
-            } catch (IOException | IllegalArgumentException e) {
-                throw usage("--reference " + referenceFile + ": " + e.getMessage());
+            List<TrialResult> longRun = experimentFile("--reference", referenceFile).trials();
+            reference = ReferenceRun.effects(longRun);
+            if (reference.isEmpty()) {
+                throw usage("--reference " + referenceFile + ": it gives no reference effect: "
+                        + ReferenceRun.lacking(longRun));
             }
             source = "the estimates of the long run in " + referenceFile;
         }
@@ -219,25 +236,22 @@ final class CalibrateCommand implements Callable<Integer> {
                 injectedNanos(), reference, source);
     }
 
+    /**
+     * The experiment file {@code file} of {@code flag}.
+     *
+     * @throws ParameterException naming the flag and the file, and what keeps it from being read
+     */
+    private ExperimentJson experimentFile(String flag, Path file) {
+        try {
+            return ExperimentFiles.read(InputFiles.text(file));
+        } catch (InputFiles.BadInputException e) {
+            throw usage(flag + " " + file + ": " + e.getMessage());
+        }
+    }
+
     /** The {@code --inject} cost in ns, 0 without one. */
     private long injectedNanos() {
-        if (inject == null) {
-            return 0;
-        }
-        String prefix = "serverWorkNanos=";
-        try {
-            if (!inject.startsWith(prefix)) {
-                throw new NumberFormatException();
-            }
-            long nanos = Long.parseLong(inject.substring(prefix.length()).strip());
-            if (nanos < 1 || nanos > WorkloadSettings.MAX_SERVER_WORK_NANOS) {
-                throw new NumberFormatException();
-            }
-            return nanos;
-        } catch (NumberFormatException e) {
-            throw usage("--inject takes serverWorkNanos=N with N from 1 to " + WorkloadSettings.MAX_SERVER_WORK_NANOS
-                    + " (ns of user CPU the server spins per call), got '" + inject + "'");
-        }
+        return CalibrateFlags.injectedNanos(spec.commandLine(), inject);
     }
 
     /** The plan the flags describe; every mistake is a {@link ParameterException} naming its flag. */
@@ -254,8 +268,10 @@ final class CalibrateCommand implements Callable<Integer> {
         CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), chosen, design == null ? CalibrateFlags.Source.DEFAULT
                 : CalibrateFlags.Source.DESIGN_FLAG, inject != null);
-        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
+        EngineOptionArguments.requireAgreeingTls(spec.commandLine(), "--set", options);
         Workload workload = workloadOptions.workload(chosen.paired() ? Workload.PAIRED_DEFAULTS : Workload.DEFAULTS);
+        EngineOptionArguments.requireEngineStack(spec.commandLine(), "--set", options, workload.stack());
+        EngineOptions engine = EngineOptionArguments.parse(spec.commandLine(), "--set", options);
         if (workload.serverWorkNanos() > 0 && inject != null) {
             throw usage("--inject sets the with side's serverWorkNanos; --server-work-nanos would set both sides'");
         }

@@ -2,6 +2,7 @@ package io.perflab.cli;
 
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.rpcbench.WorkloadSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +37,32 @@ final class CalibrateFlags {
             throw new ParameterException(commandLine, "--experiments " + experiments + " × " + unit + " "
                     + perExperiment + " is more than one plan can hold (" + ExperimentPlan.MAX_RUNS_PER_VARIANT
                     + (paired ? " pairs)" : " trials per side)"));
+        }
+    }
+
+    /**
+     * The cost of {@code --inject serverWorkNanos=N} in ns, 0 without one.
+     *
+     * @throws ParameterException naming {@code --inject} when it is not {@code serverWorkNanos=N} of an N in range
+     */
+    static long injectedNanos(CommandLine commandLine, String inject) {
+        if (inject == null) {
+            return 0;
+        }
+        String prefix = "serverWorkNanos=";
+        try {
+            if (!inject.startsWith(prefix)) {
+                throw new NumberFormatException();
+            }
+            long nanos = Long.parseLong(inject.substring(prefix.length()).strip());
+            if (nanos < 1 || nanos > WorkloadSettings.MAX_SERVER_WORK_NANOS) {
+                throw new NumberFormatException();
+            }
+            return nanos;
+        } catch (NumberFormatException e) {
+            throw new ParameterException(commandLine, "--inject takes serverWorkNanos=N with N from 1 to "
+                    + WorkloadSettings.MAX_SERVER_WORK_NANOS + " (ns of user CPU the server spins per call), got '"
+                    + inject + "'");
         }
     }
 

@@ -1,9 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.analysis.ComparisonView;
-import io.perflab.paired.PairedSamples;
 import io.perflab.runner.trial.TrialResult;
-import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
@@ -12,11 +10,11 @@ import io.perflab.stats.ExperimentAnalysis;
 import io.perflab.stats.MetricInput;
 import io.perflab.stats.MetricOutcome;
 import io.perflab.stats.Sample;
-import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.ComparisonTable;
 import io.perflab.stats.format.HtestPrinter;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,14 +37,21 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code with} trials, so {@code compare run.json run.json} compares within one experiment). With {@code --paired}
  * value i of WITH and value i of WITHOUT are a pair (line i of plain files; the i-th trial of each variant of JSON
  * files) and R's {@code t.test(with, without, paired = TRUE)} is added. Files of a paired design (duet, alternating)
- * are always compared pair by pair, their windows averaged within each pair ({@link PairedSummary}): pair i of
- * WITHOUT's baseline against pair i of WITH's change.
+ * are always compared pair by pair, their windows averaged within each pair ({@link PairedFileComparison}): pair i
+ * of WITHOUT's baseline against pair i of WITH's change. Files of which no metric can be compared are an error (exit
+ * status 2), not a result: a table of nothing but reasons would pass for one in a script.
  */
 @Command(name = "compare",
         description = "Compare WITHOUT (baseline) against WITH: Welch and Mann-Whitney tests, change in percent with"
                 + " its confidence interval and a verdict per metric. Inputs are files of one number per line, or"
                 + " JSON written by 'perflab ab --out' (every metric is compared).",
-        mixinStandardHelpOptions = true)
+        mixinStandardHelpOptions = true,
+        exitCodeListHeading = "Exit status:%n",
+        exitCodeList = {"0:compared; a metric that could not be, where others were, says why in the result",
+                "2:a bad flag or file, or files of which no metric could be compared (too few values, not finite, "
+                        + "fewer than 2 pairs); the message says which and why",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
+                        + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace"})
 final class CompareCommand implements Callable<Integer> {
 
     enum Format { table, r, json }
@@ -61,25 +66,31 @@ final class CompareCommand implements Callable<Integer> {
             description = "table (default), r (R t.test print-outs) or json")
     Format format;
 
-    @Option(names = "--confidence", defaultValue = "0.95", description = "confidence level, default ${DEFAULT-VALUE}")
+    @Option(names = "--confidence", defaultValue = "0.95", converter = DecimalArguments.ConfidenceLevel.class,
+            description = "confidence level, between 0 and 1, default ${DEFAULT-VALUE}")
     double confidence;
 
-    @Option(names = "--alpha", defaultValue = "0.05", description = "significance level of verdicts, default ${DEFAULT-VALUE}")
+    @Option(names = "--alpha", defaultValue = "0.05", converter = DecimalArguments.SignificanceLevel.class,
+            description = "significance level of verdicts, between 0 and 1, default ${DEFAULT-VALUE}")
     double alpha;
 
-    @Option(names = "--margin", defaultValue = "1", description = "equivalence margin in percent, default ${DEFAULT-VALUE}")
+    @Option(names = "--margin", defaultValue = "1", converter = DecimalArguments.PositivePercent.class,
+            description = "equivalence margin in percent, above 0, default ${DEFAULT-VALUE}")
     double margin;
 
-    @Option(names = "--alternative", defaultValue = "two-sided", description = "two-sided, less or greater")
-    String alternative;
+    @Option(names = "--alternative", defaultValue = "two-sided", converter = AlternativeHypothesis.class,
+            description = "two-sided, less or greater")
+    Alternative alternative;
 
     @Option(names = "--paired",
             description = "the samples are pairs, value i of WITH with value i of WITHOUT: adds the paired t-test"
-                    + " (and --format r prints it instead of Welch's)")
+                    + " (and --format r prints it instead of Welch's); refused with the files of a paired design,"
+                    + " which are compared pair by pair")
     boolean paired;
 
     @Option(names = "--higher-is-better",
-            description = "for plain number files: larger values are better (default: lower is better)")
+            description = "for plain number files: larger values are better (default: lower is better); refused with "
+                    + "experiment files, whose metrics have their own direction")
     boolean higherIsBetter;
 
     @CommandLine.Spec
@@ -89,35 +100,28 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ComparisonOptions options;
+        // each flag's converter has refused what these refuse, naming it
+        ComparisonOptions options = ComparisonOptions.defaults().withConfidenceLevel(confidence).withAlpha(alpha)
+                .withEquivalenceMarginPercent(margin).withAlternative(alternative);
+        SampleFiles.Input baseFile;
+        SampleFiles.Input changeFile;
         try {
-            options = ComparisonOptions.defaults().withConfidenceLevel(confidence).withAlpha(alpha)
-                    .withEquivalenceMarginPercent(margin).withAlternative(Alternative.parse(alternative));
-        } catch (IllegalArgumentException e) {
-            err.println("perflab compare: " + e.getMessage());
-            return PerfLabCommand.EXIT_USAGE;
-        }
-        Optional<List<TrialResult>> pairedResults;
-        try {
-            pairedResults = SampleFiles.pairedResults(without, with);
+            baseFile = SampleFiles.load(without);
+            changeFile = with.equals(without) ? baseFile : SampleFiles.load(with);
         } catch (SampleFiles.BadFileException e) {
             err.println("perflab compare: " + e.getMessage());
             return PerfLabCommand.EXIT_USAGE;
         }
+        requireFlagsTheFilesUse(baseFile, changeFile);
+        Optional<List<TrialResult>> pairedResults = SampleFiles.pairedResults(baseFile, changeFile);
         if (pairedResults.isPresent()) {
-            comparePairs(pairedResults.get(), options, out);
+            int status = PairedFileComparison.compare(pairedResults.get(), without.equals(with) ? without.toString()
+                    : without + " and " + with, format, options, out, err);
             out.flush();
-            return 0;
+            return status;
         }
-        SampleFiles.Samples base;
-        SampleFiles.Samples change;
-        try {
-            base = SampleFiles.read(without, "without");
-            change = SampleFiles.read(with, "with");
-        } catch (SampleFiles.BadFileException e) {
-            err.println("perflab compare: " + e.getMessage());
-            return PerfLabCommand.EXIT_USAGE;
-        }
+        SampleFiles.Samples base = SampleFiles.samples(baseFile, "without");
+        SampleFiles.Samples change = SampleFiles.samples(changeFile, "with");
         Set<String> names = new LinkedHashSet<>(base.metrics().keySet());
         names.retainAll(change.metrics().keySet());
         if (names.isEmpty()) {
@@ -133,8 +137,11 @@ final class CompareCommand implements Callable<Integer> {
                     Sample.of(base.values(name), base.order(name))));
         }
         List<MetricOutcome> outcomes = ExperimentAnalysis.analyze(inputs, options);
-        if (!base.json() && !change.json() && outcomes.get(0).error().isPresent()) {
-            err.println("perflab compare: " + without + " vs " + with + ": " + outcomes.get(0).error().get());
+        if (outcomes.stream().allMatch(o -> o.error().isPresent())) {
+            Map<String, String> why = new LinkedHashMap<>();
+            outcomes.forEach(o -> why.put(o.name(), o.error().get()));
+            err.println("perflab compare: " + without + " vs " + with + ": " + (base.json() || change.json()
+                    ? "no metric could be compared: " + reasons(why) : outcomes.get(0).error().get()));
             return PerfLabCommand.EXIT_USAGE;
         }
         Map<String, PairedOutcome> pairs = new LinkedHashMap<>();
@@ -181,56 +188,44 @@ final class CompareCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The paired analysis of the windows of a paired design, in the chosen format. */
-    private void comparePairs(List<TrialResult> results, ComparisonOptions options, PrintWriter out) {
-        if (format == Format.table) {
-            out.print(PairedSummary.format(results, options));
-            return;
+    /** {@code --alternative}: the alternative hypothesis of the tests. */
+    static final class AlternativeHypothesis implements CommandLine.ITypeConverter<Alternative> {
+        @Override
+        public Alternative convert(String text) {
+            return PerfLabCommand.converted(() -> Alternative.parse(PrintableText.Validator.shown(text)));
         }
-        PairedSamples samples = PairedSamples.of(results);
-        List<Map<String, Object>> json = new ArrayList<>();
-        for (String metric : samples.metrics()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("metric", metric);
-            try {
-                PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
-                if (format == Format.r) {
-                    out.println("## " + metric + ": log(with/without) per pair, the mean over its windows");
-                    out.print(HtestPrinter.tTest(a.logRatio(), "r", null));
-                    continue;
-                }
-                m.put("pairs", a.pairs());
-                m.put("windows", a.windows());
-                m.put("changePercent", a.relativeChange().percent());
-                m.put("ciLowPercent", a.relativeChange().ciLowPercent());
-                m.put("ciHighPercent", a.relativeChange().ciHighPercent());
-                m.put("pValue", a.logRatio().pValue());
-                // null when every pair's difference is the same (a constant shift): the warnings say why
-                TTestResult d = a.difference();
-                m.put("difference", d == null ? null : d.difference());
-                m.put("differenceCiLow", d == null ? null : d.ciLow());
-                m.put("differenceCiHigh", d == null ? null : d.ciHigh());
-                m.put("welchIgnoringPairingPValue", a.welchIgnoringPairing().pValue());
-                if (!a.warnings().isEmpty()) {
-                    m.put("warnings", a.warnings().stream().map(StatWarning::message).toList());
-                }
-                a.varianceComponents().ifPresent(vc -> {
-                    m.put("varianceBetweenPairs", vc.between());
-                    m.put("varianceWithinPairs", vc.within());
-                });
-            } catch (IllegalArgumentException e) {
-                if (format == Format.r) {
-                    out.println("## " + metric);
-                    out.println("Error: " + e.getMessage());
-                    continue;
-                }
-                m.put("error", e.getMessage());
-            }
-            json.add(m);
+    }
+
+    /**
+     * Refuses {@code --higher-is-better} with an experiment file, whose metrics have their direction, and
+     * {@code --paired} with the files of a paired design, which are always compared pair by pair: each was ignored.
+     */
+    private void requireFlagsTheFilesUse(SampleFiles.Input base, SampleFiles.Input change) {
+        SampleFiles.Input json = base.json() ? base : change.json() ? change : null;
+        if (higherIsBetter && json != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--higher-is-better applies to files of "
+                    + "numbers; " + json.file() + " is an experiment file, whose metrics have their own direction: "
+                    + "leave --higher-is-better out");
         }
-        if (format == Format.json) {
-            out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter().writeValueAsString(json));
+        if (paired && base.paired() && change.paired()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--paired pairs value i of WITH with value i "
+                    + "of WITHOUT; " + (without.equals(with) ? without : without + " and " + with) + " hold a paired "
+                    + "design's windows, which are always compared pair by pair: leave --paired out");
         }
+    }
+
+    /**
+     * Why metrics were not compared, for one line: each reason once, with the metrics it holds for (e.g. {@code not
+     * enough pairs: 1 (cpu_us_per_req, reqs_per_sec, and 9 more)}).
+     */
+    static String reasons(Map<String, String> whyByMetric) {
+        Map<String, List<String>> metricsByWhy = new LinkedHashMap<>();
+        whyByMetric.forEach((metric, why) -> metricsByWhy.computeIfAbsent(why, w -> new ArrayList<>()).add(metric));
+        List<String> said = new ArrayList<>();
+        metricsByWhy.forEach((why, metrics) -> said.add(metrics.size() == 1 ? metrics.get(0) + ": " + why
+                : why + " (" + String.join(", ", metrics.subList(0, Math.min(3, metrics.size())))
+                        + (metrics.size() > 3 ? ", and " + (metrics.size() - 3) + " more" : "") + ")"));
+        return String.join("; ", said);
     }
 
     /** The paired t-test of one metric, or why there is none. */

@@ -19,11 +19,9 @@ import io.perflab.stats.Summary;
 import io.perflab.stats.VarianceComponents;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What a calibration run of any design says about the instrument: the run is {@code experiments} experiments of the
@@ -119,6 +117,11 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         RelativeChange c = r.relativeChange().orElseThrow();
         return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), r.welch().pValue(),
                 r.power().map(Power::minimumDetectableEffectPercent).orElse(Double.NaN), List.of());
+    }
+
+    /** Whether any experiment of {@code results} gives an estimate of any headline metric: a row of the report. */
+    boolean judgesAny(List<TrialResult> results) {
+        return headline(results).stream().anyMatch(metric -> !estimates(results, metric).isEmpty());
     }
 
     /** The reference change of {@code metric} in percent, NaN where none is known. */
@@ -232,7 +235,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     String measuredInjection(List<TrialResult> results) {
         double[] measured = results.stream().filter(r -> r.variant().equals(VariantName.WITH.label()))
                 .map(r -> r.environment().get(RpcBenchResult.SERVER_WORK_MEASURED_NANOS))
-                .filter(java.util.Objects::nonNull).mapToDouble(Double::parseDouble).toArray();
+                .map(Spread::number).filter(v -> v != null && Double.isFinite(v)).mapToDouble(Double::doubleValue)
+                .toArray();
         if (injectedNanos == 0 || measured.length == 0) {
             return "";
         }
@@ -255,28 +259,6 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             }
         }
         return present;
-    }
-
-    /** The reference of every metric of a long run's results, paired or fresh. */
-    static Map<String, Double> referenceFrom(List<TrialResult> results) {
-        Map<String, Double> reference = new LinkedHashMap<>();
-        ComparisonOptions options = ComparisonOptions.defaults();
-        boolean paired = PairedSamples.isPaired(results);
-        PairedSamples samples = PairedSamples.of(results);
-        List<String> metrics = paired ? samples.metrics() : MetricKeys.ENGINE;
-        for (String metric : metrics) {
-            try {
-                Optional<RelativeChange> change = paired
-                        ? Optional.of(PairedAnalysis.analyze(samples.windows(metric), options).relativeChange())
-                        : Comparison.compare(Spread.values(results, metric, VariantName.WITH, 0, Integer.MAX_VALUE),
-                                Spread.values(results, metric, VariantName.WITHOUT, 0, Integer.MAX_VALUE),
-                                Direction.LOWER_IS_BETTER, options).relativeChange();
-                change.ifPresent(c -> reference.put(metric, c.percent()));
-            } catch (IllegalArgumentException notThere) {
-                // a metric the long run cannot estimate has no reference
-            }
-        }
-        return reference;
     }
 
     private static String interval(Proportion p) {

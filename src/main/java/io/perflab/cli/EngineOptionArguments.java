@@ -104,6 +104,24 @@ final class EngineOptionArguments {
     }
 
     /**
+     * Refuses {@code flag tls=false} with {@code --encryption}, which turns the engine's {@code tls} option on
+     * whatever {@code flag} said: the one or the other was ignored.
+     */
+    static void requireAgreeingTls(CommandLine commandLine, String flag, List<String> arguments) {
+        if (!commandLine.getParseResult().hasMatchedOption("--encryption")) {
+            return;
+        }
+        for (String argument : arguments) {
+            int eq = argument.indexOf('=');
+            if (eq > 0 && argument.substring(0, eq).strip().equals(EngineOptions.TLS)
+                    && "false".equalsIgnoreCase(argument.substring(eq + 1).strip())) {
+                throw new ParameterException(commandLine, flag + " " + argument + " and --encryption contradict each "
+                        + "other: --encryption turns the engine's tls option on; give one of them");
+            }
+        }
+    }
+
+    /**
      * One side of {@code ab}.
      *
      * @param engineOptions its engine options

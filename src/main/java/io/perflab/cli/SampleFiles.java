@@ -1,16 +1,12 @@
 package io.perflab.cli;
 
 import io.perflab.paired.PairedSamples;
-import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Direction;
-import io.perflab.system.JsonErrors;
 import io.perflab.system.PrintableText;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.perflab.upload.DecimalNumbers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +17,8 @@ import java.util.Optional;
 /**
  * Reads the inputs of {@code perflab compare}: a text file of one number per line (blank lines and {@code #}
  * comments ignored), or the JSON of {@code perflab ab --out}: an object whose {@code trials} array holds
- * {@code {variant, ordinal, status, metrics: {key: value}}}. Only trials with status {@code OK} count.
+ * {@code {variant, ordinal, status, metrics: {key: value}}} ({@link ExperimentFiles}). Only trials with status
+ * {@code OK} count.
  */
 final class SampleFiles {
 
@@ -63,53 +60,61 @@ final class SampleFiles {
     }
 
     /**
-     * Reads {@code file}; from an {@code ab} JSON file only the trials of {@code variant} are taken when the file
-     * holds both variants.
+     * A file as read: the numbers of a plain file, or the trials of an experiment file.
+     *
+     * @param plain the values of a plain file with their order; null for an experiment file
+     * @param trials the trials of an experiment file; null for a plain file
      */
-    static Samples read(Path file, String variant) throws BadFileException {
+    record Input(Path file, List<double[]> plain, List<TrialResult> trials) {
+
+        /** Whether the file is an experiment file. */
+        boolean json() {
+            return trials != null;
+        }
+
+        /** Whether the file is an experiment file of a paired design (duet, alternating). */
+        boolean paired() {
+            return trials != null && PairedSamples.isPaired(trials);
+        }
+    }
+
+    /**
+     * Reads {@code file}: UTF-8 text ({@link InputFiles}), an experiment file when it starts with {@code {}, else
+     * one number per line.
+     *
+     * @throws BadFileException naming the file, and the line or the entry at fault
+     */
+    static Input load(Path file) throws BadFileException {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new BadFileException(file + ": cannot read the file (" + e.getMessage() + ")");
+            text = InputFiles.text(file);
+        } catch (InputFiles.BadInputException e) {
+            throw new BadFileException(file + ": " + e.getMessage());
         }
-        return text.stripLeading().startsWith("{") ? json(file, text, variant) : plain(file, text);
-    }
-
-    private static Samples plain(Path file, String text) throws BadFileException {
-        List<double[]> values = new ArrayList<>();
-        String[] lines = text.split("\r?\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            String line = lines[i].strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            double v;
-            try {
-                v = Double.parseDouble(line);
-            } catch (NumberFormatException e) {
-                throw new BadFileException(file + ":" + (i + 1) + ": '" + abbreviate(line) + "' is not a number");
-            }
-            if (!Double.isFinite(v) || line.matches("(?i).*(nan|inf).*|.*[dDfF]$")) {
-                throw new BadFileException(file + ":" + (i + 1) + ": '" + abbreviate(line)
-                        + "' is not a finite number");
-            }
-            values.add(new double[] {v, values.size()});
+        if (!text.stripLeading().startsWith("{")) {
+            return new Input(file, plain(file, text), null);
         }
-        Map<String, List<double[]>> metrics = new LinkedHashMap<>();
-        metrics.put(PLAIN_METRIC, values);
-        return new Samples(file, false, metrics, 0, Map.of());
-    }
-
-    private static Samples json(Path file, String text, String variant) throws BadFileException {
         List<TrialResult> trials;
         try {
-            trials = ExperimentJson.readTrials(text);
-        } catch (IllegalArgumentException e) {
-            throw new BadFileException(file + ": not an experiment file of perflab ab --out: "
-                    + (e.getCause() == null ? e.getMessage() : JsonErrors.describe(e.getCause())));
+            trials = ExperimentFiles.read(text).trials();
+        } catch (InputFiles.BadInputException e) {
+            throw new BadFileException(file + ": " + e.getMessage());
         }
         checkNames(file, trials);
+        return new Input(file, null, trials);
+    }
+
+    /**
+     * The samples of {@code input}; from an experiment file only the trials of {@code variant} are taken when the file
+     * holds both variants.
+     */
+    static Samples samples(Input input, String variant) {
+        if (!input.json()) {
+            Map<String, List<double[]>> metrics = new LinkedHashMap<>();
+            metrics.put(PLAIN_METRIC, input.plain());
+            return new Samples(input.file(), false, metrics, 0, Map.of());
+        }
+        List<TrialResult> trials = input.trials();
         boolean both = trials.stream().anyMatch(t -> VariantName.WITH.label().equals(t.variant()))
                 && trials.stream().anyMatch(t -> VariantName.WITHOUT.label().equals(t.variant()));
         Map<String, List<double[]>> metrics = new LinkedHashMap<>();
@@ -127,46 +132,46 @@ final class SampleFiles {
                     .add(new double[] {value, t.ordinal()}));
             t.parsedMetrics().forEach((key, parsed) -> higherIsBetter.putIfAbsent(key, parsed.higherIsBetter()));
         }
-        return new Samples(file, true, metrics, skipped, higherIsBetter);
+        return new Samples(input.file(), true, metrics, skipped, higherIsBetter);
+    }
+
+    /**
+     * One number per line, in the grammar of uploads ({@link DecimalNumbers}); blank lines and {@code #} comments are
+     * skipped, and a line ends at LF, CR LF or CR.
+     */
+    private static List<double[]> plain(Path file, String text) throws BadFileException {
+        List<double[]> values = new ArrayList<>();
+        String[] lines = text.split("\r\n|\r|\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            Double v = DecimalNumbers.parse(line);
+            if (v == null) {
+                throw new BadFileException(file + ":" + (i + 1) + ": '" + abbreviate(line) + "' is not a number");
+            }
+            if (v.isInfinite()) {
+                throw new BadFileException(file + ":" + (i + 1) + ": " + DecimalNumbers.beyondRange(line));
+            }
+            values.add(new double[] {v, values.size()});
+        }
+        return values;
     }
 
     /**
      * The results of a paired experiment: the baseline's windows from {@code without} and the change's from
      * {@code with} (one file given twice, usually), when both are experiment files of a paired design; empty for any
-     * other input, which {@link #read} then reads.
+     * other input.
      */
-    static Optional<List<TrialResult>> pairedResults(Path without, Path with) throws BadFileException {
-        Optional<List<TrialResult>> base = pairedFile(without);
-        Optional<List<TrialResult>> change = with.equals(without) ? base : pairedFile(with);
-        if (base.isEmpty() || change.isEmpty()) {
+    static Optional<List<TrialResult>> pairedResults(Input without, Input with) {
+        if (!without.paired() || !with.paired()) {
             return Optional.empty();
         }
         List<TrialResult> results = new ArrayList<>();
-        base.get().stream().filter(r -> r.variant().equals(VariantName.WITHOUT.label())).forEach(results::add);
-        change.get().stream().filter(r -> r.variant().equals(VariantName.WITH.label())).forEach(results::add);
+        without.trials().stream().filter(r -> r.variant().equals(VariantName.WITHOUT.label())).forEach(results::add);
+        with.trials().stream().filter(r -> r.variant().equals(VariantName.WITH.label())).forEach(results::add);
         return Optional.of(results);
-    }
-
-    private static Optional<List<TrialResult>> pairedFile(Path file) throws BadFileException {
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new BadFileException(file + ": cannot read the file (" + e.getMessage() + ")");
-        }
-        if (!text.stripLeading().startsWith("{") || !text.contains("\"pair\"")) {
-            return Optional.empty();
-        }
-        try {
-            List<TrialResult> results = ExperimentJson.readTrials(text);
-            if (!PairedSamples.isPaired(results)) {
-                return Optional.empty();
-            }
-            checkNames(file, results);
-            return Optional.of(results);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
     }
 
     /**
@@ -197,7 +202,8 @@ final class SampleFiles {
         return MetricKeys.lowerIsBetter(metric) ? Direction.LOWER_IS_BETTER : Direction.HIGHER_IS_BETTER;
     }
 
+    /** A line as a message quotes it: cut short, and escaped where it would act on the terminal. */
     private static String abbreviate(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+        return PrintableText.Validator.shown(s.length() <= 40 ? s : s.substring(0, 37) + "...");
     }
 }

@@ -88,7 +88,7 @@ record Spread(String metric, int n, double mean, double sd, double floorPercent)
     }
 
     /** An environment entry as a number, or null when it is missing or not a figure: left out like a missing one. */
-    private static Double number(String text) {
+    static Double number(String text) {
         if (text == null) {
             return null;
         }

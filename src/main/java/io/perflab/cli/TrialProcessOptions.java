@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,7 +55,8 @@ final class TrialProcessOptions {
 
     @Option(names = "--out", paramLabel = "FILE.json",
             description = "Write the experiment and every trial as JSON; rewritten after each trial (exit status "
-                    + PlanExecution.EXIT_OUT_NOT_WRITTEN + " when its last write failed).")
+                    + PlanExecution.EXIT_OUT_NOT_WRITTEN + " when its last write failed). A file that exists is "
+                    + "replaced, saying so; never a file the command reads.")
     private Path out;
 
     private final FastStartPreparation fastStart;
@@ -126,15 +128,23 @@ final class TrialProcessOptions {
         });
     }
 
-    /** The experiment file, or null. */
     /**
      * The {@code --out} file, or null: checked before any trial runs, since it is first written after the first
-     * trial (a run of an hour with a file that cannot be written would save nothing).
+     * trial (a run of an hour with a file that cannot be written would save nothing). A file that exists is replaced,
+     * as {@code -o} of other tools replaces it, and a line on standard error says so.
      *
      * @throws ParameterException naming {@code --out} when its folder is missing or cannot be written, or it is a
      *     folder itself
      */
     Path out(CommandSpec spec) {
+        return out(spec, Map.of());
+    }
+
+    /**
+     * As {@link #out(CommandSpec)}, refusing an {@code --out} that is the file of one of {@code inputs} (flag → its
+     * file, e.g. {@code --reference}): the run's first write would replace what it reads, a long run perhaps.
+     */
+    Path out(CommandSpec spec, Map<String, Path> inputs) {
         if (out == null) {
             return null;
         }
@@ -146,7 +156,28 @@ final class TrialProcessOptions {
         if (problem != null) {
             throw new ParameterException(spec.commandLine(), "--out " + out + ": " + problem);
         }
+        for (Map.Entry<String, Path> input : inputs.entrySet()) {
+            if (sameFile(out, input.getValue())) {
+                throw new ParameterException(spec.commandLine(), "--out " + out + " is the file of " + input.getKey()
+                        + " " + input.getValue() + ": the run would replace it with its own trials; give --out "
+                        + "another file");
+            }
+        }
+        if (Files.exists(out)) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("perflab " + spec.name() + ": --out " + out + ": the file exists and will be replaced");
+            err.flush();
+        }
         return out;
+    }
+
+    /** Whether both files exist and are one (a link, or {@code ./x.json} and {@code x.json}). */
+    private static boolean sameFile(Path a, Path b) {
+        try {
+            return b != null && Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** Whitespace-separated flags. */

@@ -99,7 +99,7 @@ class BenchCommandTests extends CommandLineTests {
     @Test
     void badValuesExitTwoNamingTheFlagAndWhatIsAllowed() {
         assertThat(execute("bench", "--windows", "0")).isEqualTo(2);
-        assertThat(err.toString()).contains("--windows must be at least 1, got 0");
+        assertThat(err.toString()).contains("--windows must be between 1 and 1000", "got 0");
 
         // the last one won, silently (here a run of a tenth of a second)
         assertThat(execute("bench", "--set", "completion=bogus", "--set", "completion=monitor", "--warmup-seconds",
@@ -157,6 +157,31 @@ class BenchCommandTests extends CommandLineTests {
 
         assertThat(execute("bench", "--stack", "netty", "--encryption")).isEqualTo(2);
         assertThat(err.toString()).contains("--encryption: is supported with the perflab stack only, got netty");
+    }
+
+    /**
+     * {@code --set tls=false} with {@code --encryption} is refused naming both: the encryption won, silently. The case
+     * carries a second mistake that the command refuses too, so that nothing runs should the first go unnoticed.
+     */
+    @Test
+    void encryptionAndAnEngineOptionWithoutTlsAreRefusedNamingBoth() {
+        assertThat(execute("bench", "--set", "tls=false", "--encryption", "--client-threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--set tls=false and --encryption contradict each other");
+    }
+
+    /**
+     * Flags that have no effect, or no bound, are refused naming them. Each case carries a second mistake that the
+     * command refuses too, so that nothing runs should the first go unnoticed.
+     */
+    @Test
+    void flagsWithoutEffectOrBoundAreRefusedNamingThem() {
+        // the rate was ignored: the tick split samples nothing
+        assertThat(execute("bench", "--cpu-split", "tick", "--cpu-split-hz", "50", "--client-threads", "0"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--cpu-split-hz", "--cpu-split tick");
+        // no bound: a run of 2³¹ − 1 windows, each kept in memory
+        assertThat(execute("bench", "--windows", "2147483647", "--client-threads", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--windows must be between 1 and 1000", "got 2147483647");
     }
 
     static String[] concat(String[] a, String[] b) {

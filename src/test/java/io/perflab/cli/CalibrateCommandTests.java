@@ -212,6 +212,24 @@ class CalibrateCommandTests extends CommandLineTests {
                 + "median of 6 windows' medians (quartiles 996–1010, range 990–1200), against the 1000 ns asked.");
     }
 
+    /** A window whose measured cost is no number (a file edited by hand) was a NumberFormatException, status 70. */
+    @Test
+    void aMeasuredInjectionThatIsNoNumberIsLeftOut() {
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            for (TrialResult r : io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50}, new double[] {51}).results()) {
+                results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
+                        r.metrics(), Map.of("server_work_measured_nanos", p == 0 ? "n/a" : "1003"), r.error(),
+                        r.pair()));
+            }
+        }
+        EffectCalibration calibration = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING,
+                1, 2, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
+
+        assertThat(calibration.measuredInjection(results)).contains("1003 ns per call, the median of 1 windows'");
+    }
+
     @Test
     void anAaRunOfAPairedDesignCountsFalsePositivesPerExperiment() {
         List<TrialResult> results = new ArrayList<>();
@@ -361,6 +379,9 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--runs must be at least 2, got 1", "calibrate", "--runs", "1");
         assertRejected("--experiments must be at least 1, got 0", "calibrate", "--experiments", "0");
         assertRejected("--alpha must lie between 0 and 1, got 2.0", "calibrate", "--alpha", "2");
+        // 0x1p-4 was taken as 0.0625 (here the flag after it would be refused, so that nothing runs)
+        assertRejected("Invalid value for option '--alpha': '0x1p-4' is not a number", "calibrate", "--alpha",
+                "0x1p-4", "--experiments", "0");
         assertRejected("--mde-runs must be at least 2", "calibrate", "--mde-runs", "1");
         assertRejected("--experiments 2147483647 × --runs 10 is more than one plan can hold", "calibrate",
                 "--experiments", "2147483647", "--runs", "10");
@@ -443,6 +464,145 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--reference goes with --inject: it holds the effect the injection should show", "calibrate",
                 "--from", fresh.toString(), "--experiments", "2", "--runs", "3", "--reference",
                 directory.resolve("long-run.json").toString());
+    }
+
+    /**
+     * Flags that keep a run that was not refused short, and from measuring anything: its first trial JVM does not
+     * start (an unknown JVM flag) and one failure ends the run.
+     */
+    private static final String[] NOTHING_RUNS = {"--experiments", "1", "--runs", "2", "--no-fast-start",
+        "--max-failures", "0", "--jvm-args", "-XX:+NoSuchOptionOfAnyJvm"};
+
+    /** Asserts that {@code perflab calibrate args… NOTHING_RUNS} exits 2 saying {@code message}, before any trial. */
+    private void assertRefusedBeforeARun(String message, String... args) {
+        List<String> all = new ArrayList<>(List.of("calibrate"));
+        all.addAll(List.of(args));
+        all.addAll(List.of(NOTHING_RUNS));
+        out.getBuffer().setLength(0);
+        err.getBuffer().setLength(0);
+        int status = execute(all.toArray(String[]::new));
+        assertThat(status).as(err.toString()).isEqualTo(2);
+        assertThat(err.toString()).contains(message).doesNotContain("internal error", "Exception", "java.",
+                "io.perflab", "\tat ");
+        assertThat(out.toString()).doesNotContain("trials (");
+    }
+
+    /** An experiment file of a fresh run whose with side's user CPU is 20 % above its baseline's. */
+    private Path referenceFile(String name) throws IOException {
+        Path file = directory.resolve(name);
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 6), trials(WITHOUT, WITH))));
+        return file;
+    }
+
+    @Test
+    void theOutFileIsNeverTheReferenceRun() throws IOException {
+        Path reference = referenceFile("long.json");
+        String stored = Files.readString(reference);
+        // the run went ahead and its first write replaced the long reference run
+        for (String out : new String[] {reference.toString(), directory.resolve(".").resolve("long.json").toString()}) {
+            assertRefusedBeforeARun("--out " + out + " is the file of --reference " + reference, "--inject",
+                    "serverWorkNanos=5", "--reference", reference.toString(), "--out", out);
+        }
+        assertThat(Files.readString(reference)).isEqualTo(stored);
+    }
+
+    @Test
+    void aReferenceThatGivesNoEffectIsRefusedBeforeARun() throws IOException {
+        // each was taken as no reference at all, and a run of hours went ahead
+        Path empty = directory.resolve("empty.json");
+        Files.writeString(empty, "{\"experiment\": {}, \"trials\": []}");
+        assertRefusedBeforeARun("--reference " + empty + ": it gives no reference effect: it has no trials",
+                "--inject", "serverWorkNanos=5", "--reference", empty.toString());
+        Path other = directory.resolve("other.json");
+        List<TrialResult> trials = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            trials.add(new TrialResult(i % 2 == 0 ? "without" : "with", i, TrialStatus.OK, null, null, 1,
+                    Map.of("Parse:ops/s", 1000.0 + i), Map.of(), null));
+        }
+        Files.writeString(other, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of(), trials)));
+        assertRefusedBeforeARun("--reference " + other + ": it gives no reference effect: ", "--inject",
+                "serverWorkNanos=5", "--reference", other.toString());
+        // an internal error quoting a NullPointerException
+        Path nullTrial = directory.resolve("null.json");
+        Files.writeString(nullTrial, "{\"trials\": [null]}");
+        assertRefusedBeforeARun("--reference " + nullTrial + ": not an experiment file of perflab ab --out: "
+                + "trials[0] is null", "--inject", "serverWorkNanos=5", "--reference", nullTrial.toString());
+    }
+
+    @Test
+    void aStoredRunThatIsNoExperimentFileIsRefusedInItsOwnTerms() throws IOException {
+        // the parser's own words: "Cannot construct instance of io.perflab.runner.trial.TrialResult…",
+        // "Unrecognized property "bogus" (class …)", "Cannot deserialize value of type java.lang.Double",
+        // "Unexpected end-of-input … StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION"; a null trial was an internal error
+        String[][] cases = {
+            {"{\"trials\":[{\"ordinal\":0,\"pid\":1,\"status\":\"OK\"}]}", "trials[0].variant: is missing or null"},
+            {"{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\",\"bogus\":1}]}",
+                "trials[0].bogus: unknown field; allowed: "},
+            {"{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\",\"metrics\":"
+                + "{\"x\":\"a\"}}]}", "trials[0].metrics.x: must be a number"},
+            {"{\"trials\":[", "not valid JSON (line 1"},
+            {"{\"trials\":[null]}", "trials[0] is null"},
+            // "must be one of ok, failed, …", which were refused as they were listed
+            {"{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"ok\"}]}",
+                "trials[0].status: must be one of OK, FAILED, "},
+            {"[1, 2]", "not an experiment file of perflab ab --out"},
+        };
+        Path file = directory.resolve("stored.json");
+        for (String[] c : cases) {
+            Files.writeString(file, c[0]);
+            assertRejected("--from " + file + ": not an experiment file of perflab ab --out: ", "calibrate", "--from",
+                    file.toString(), "--experiments", "1", "--runs", "2");
+            java.io.StringWriter errors = new java.io.StringWriter();
+            PerfLabCommand.commandLine(new java.io.PrintWriter(new java.io.StringWriter()),
+                    new java.io.PrintWriter(errors, true))
+                    .execute("calibrate", "--from", file.toString(), "--experiments", "1", "--runs", "2");
+            assertThat(errors.toString()).as(c[0]).contains(c[1]).containsOnlyOnce("not an experiment file")
+                    .doesNotContain("Cannot ", "java.", "io.perflab", "class ", "Feature", "internal error");
+        }
+        // "holds a plan of null trials per side"
+        Files.writeString(file, "{\"experiment\": {}, \"trials\": []}");
+        assertRejected("--from " + file + ": its plan names no number of trials per side (experiment.runsPerVariant),"
+                + " so it cannot be cut into --experiments 1 × --runs 2", "calibrate", "--from", file.toString(),
+                "--experiments", "1", "--runs", "2");
+    }
+
+    @Test
+    void aStoredRunOfWhichNothingCanBeJudgedIsRefused() throws IOException {
+        Path file = directory.resolve("failed.json");
+        List<TrialResult> failed = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            failed.add(new TrialResult(i % 2 == 0 ? "without" : "with", i, TrialStatus.FAILED, null, null, 1,
+                    Map.of(), Map.of(), "crashed"));
+        }
+        // an empty table, and status 0
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 2), failed)));
+        assertRejected("--from " + file + ": nothing to judge: none of its 4 trials succeeded", "calibrate", "--from",
+                file.toString(), "--experiments", "1", "--runs", "2");
+        Files.writeString(file, "{\"experiment\": {\"design\": \"fresh\", \"runsPerVariant\": 2}, \"trials\": []}");
+        assertRejected("--from " + file + ": nothing to judge: it has no trials", "calibrate", "--from",
+                file.toString(), "--experiments", "1", "--runs", "2");
+        // a peers --out file: 0/0 rows of its stacks
+        List<TrialResult> stacks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            stacks.add(userCpuTrial(List.of("perflab", "grpc", "netty").get(i % 3), i, 10 + i));
+        }
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("runsPerVariant", 2), stacks)));
+        assertRejected("--from " + file + ": its trials are of the variants perflab, grpc, netty", "calibrate",
+                "--from", file.toString(), "--experiments", "1", "--runs", "2");
+    }
+
+    @Test
+    void engineOptionsOfAnotherStackAreRefused() {
+        // --set was ignored: the other stack has no engine options
+        assertThat(planError("--set", "tls=true", "--stack", "grpc")).isEqualTo("--set sets engine options, which "
+                + "apply to --stack perflab only; got --set tls=true with --stack grpc");
+        // --encryption turned tls on, whatever --set said
+        assertThat(planError("--set", "tls=false", "--encryption")).isEqualTo("--set tls=false and --encryption "
+                + "contradict each other: --encryption turns the engine's tls option on; give one of them");
     }
 
     /** The message of the usage error {@link CalibrateCommand#plan()} makes of {@code args}: parsed, nothing run. */

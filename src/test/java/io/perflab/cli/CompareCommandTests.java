@@ -153,12 +153,12 @@ class CompareCommandTests {
         assertThat(run.err()).contains(bad + ":4: 'abc' is not a number");
 
         Files.writeString(bad, "1\nNaN\n");
-        assertThat(run(good.toString(), bad.toString()).err()).contains(bad + ":2: 'NaN' is not a finite number");
+        assertThat(run(good.toString(), bad.toString()).err()).contains(bad + ":2: 'NaN' is not a number");
 
         Path missing = dir.resolve("missing.txt");
         Run none = run(good.toString(), missing.toString());
         assertThat(none.status()).isEqualTo(2);
-        assertThat(none.err()).contains(missing.toString(), "cannot read");
+        assertThat(none.err()).contains(missing + ": no such file");
 
         Path json = dir.resolve("bad.json");
         Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
@@ -308,6 +308,220 @@ class CompareCommandTests {
             assertThat(err.toString()).contains("--from " + bad + ": ", "has window " + window)
                     .doesNotContain("Exception", "\tat ");
         }
+    }
+
+    /** A file of {@code text} in the test's folder. */
+    private Path file(String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    /** Asserts that {@code compare file file} exits 2 saying {@code message}, without a Java name or stack trace. */
+    private void assertRefused(Path file, String... message) {
+        Run run = run(file.toString(), file.toString());
+        assertThat(run.status()).as(run.err()).isEqualTo(2);
+        assertThat(run.err()).contains(message).doesNotContain("internal error", "Exception", "java.", "io.perflab",
+                "\tat ", "Cannot ");
+    }
+
+    @Test
+    void aNullInAnExperimentFileIsRefusedNamingTheFileAndTheEntry() throws IOException {
+        // each was an internal error (status 70) quoting a NullPointerException
+        assertRefused(file("metric.json", "{\"trials\":[{\"variant\":\"without\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":1.0}},{\"variant\":\"with\",\"ordinal\":1,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":null}}]}"), "metric.json: ", "trials[1].metrics.x is null");
+        assertRefused(file("trial.json", "{\"trials\":[null]}"), "trial.json: ", "trials[0] is null");
+        assertRefused(file("parsed.json", "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":1.0},\"parsedMetrics\":{\"x\":null}}]}"),
+                "trials[0].parsedMetrics.x is null");
+        // a paired design's file: its null was read where the design is told apart, which caught other errors only
+        Path duet = duetFile("duet-null.json", java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21})));
+        Files.writeString(duet, Files.readString(duet).replaceFirst("\"trials\" ?: ?\\[", "\"trials\" : [ null,"));
+        assertRefused(duet, "duet-null.json: ", "trials[0] is null");
+    }
+
+    @Test
+    void anExperimentFileThatIsNoneIsRefusedInItsOwnTermsOnce() throws IOException {
+        // "not an experiment file of perflab ab --out: not an experiment file of perflab ab --out: it has no trials"
+        Path none = file("none.json", "{\"experiment\":{}}");
+        assertRefused(none, "none.json: not an experiment file of perflab ab --out: it has no trials");
+        assertThat(run(none.toString(), none.toString()).err()).containsOnlyOnce("not an experiment file");
+        // "trials[0]: Cannot construct instance of `io.perflab.runner.trial.TrialResult`, problem: variant"
+        assertRefused(file("variant.json", "{\"trials\":[{\"ordinal\":0,\"pid\":1,\"status\":\"OK\"}]}"),
+                "trials[0].variant: is missing or null");
+        assertRefused(file("cut.json", "{\"trials\":["), "cut.json: not an experiment file of perflab ab --out: ",
+                "not valid JSON (line 1");
+    }
+
+    @Test
+    void aValueBeyondTheRangeOfADoubleIsRefusedAsWritten() throws IOException {
+        Path good = file("good.txt", "1\n2\n3\n");
+        // "'1e400' is not a finite number"; in JSON it was compared as "'with' value 1 is Infinity"
+        Run plain = run(good.toString(), file("big.txt", "1\n1e400\n3\n").toString());
+        assertThat(plain.status()).isEqualTo(2);
+        assertThat(plain.err()).contains("big.txt:2: '1e400' is beyond the range of a double (about ±1.8e308)");
+        assertRefused(file("big.json", "{\"trials\":[{\"variant\":\"with\",\"ordinal\":1,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":1e400}}]}"), "big.json: ",
+                "trials[0].metrics.x is beyond the range of a double (about ±1.8e308)");
+    }
+
+    @Test
+    void sampleFilesAreUtf8TextWithOrWithoutAByteOrderMarkInAnyLineEnding() throws IOException {
+        Path good = file("good.txt", "1\n2\n3\n");
+        // a byte order mark was part of the first value: "bom.txt:1: '\uFEFF1' is not a number"
+        for (String ending : new String[] {"\n", "\r\n", "\r"}) {
+            Path bom = file("bom.txt", "\uFEFF1" + ending + "2" + ending + "4" + ending);
+            Run run = run(good.toString(), bom.toString());
+            assertThat(run.status()).as(run.err()).isZero();
+            assertThat(run.out()).contains("(n=3)").doesNotContain("(n=1)");
+        }
+        Path bom = file("bom.json", "\uFEFF{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":1.0}}]}");
+        assertThat(run(bom.toString(), bom.toString()).err()).doesNotContain("is not a number");
+
+        // it said "cannot read the file (missing.txt)" and "cannot read the file (Input length = 1)"
+        Run missing = run(good.toString(), dir.resolve("missing.txt").toString());
+        assertThat(missing.status()).isEqualTo(2);
+        assertThat(missing.err()).contains("missing.txt: no such file");
+        Path utf16 = dir.resolve("utf16.txt");
+        Files.write(utf16, "\uFEFF1\n2\n".getBytes(StandardCharsets.UTF_16LE)); // as Windows' Notepad saves "Unicode"
+        Run binary = run(good.toString(), utf16.toString());
+        assertThat(binary.status()).isEqualTo(2);
+        assertThat(binary.err()).contains("utf16.txt: not UTF-8 text (byte 0xFF at offset 0");
+        Run folder = run(good.toString(), dir.toString());
+        assertThat(folder.status()).isEqualTo(2);
+        assertThat(folder.err()).contains(dir + ": a folder, not a file");
+    }
+
+    @Test
+    void whatAFileHoldsIsShownEscapedInMessages() throws IOException {
+        Path good = file("good.txt", "1\n2\n3\n");
+        // the line was echoed as it was, and turned the terminal red
+        Run escape = run(good.toString(), file("escape.txt", "1\n2\u001b[31mRED\n").toString());
+        assertThat(escape.status()).isEqualTo(2);
+        assertThat(escape.err()).contains("escape.txt:2: '2\\u001B[31mRED' is not a number")
+                .doesNotContain("\u001b");
+        Run bidi = run(good.toString(), file("bidi.txt", "1\n\u202E2\n").toString());
+        assertThat(bidi.err()).contains("bidi.txt:2: '\\u202E2' is not a number").doesNotContain("\u202E");
+    }
+
+    @Test
+    void numbersOfSampleFilesAreDecimalsAsInUploads() throws IOException {
+        Path good = file("good.txt", "1\n2\n3\n");
+        // 0x1p3 was read as 8
+        for (String number : new String[] {"0x1p3", "1d", "2.5f", "Infinity", "1,5"}) {
+            Run run = run(good.toString(), file("odd.txt", "1\n" + number + "\n3\n").toString());
+            assertThat(run.status()).as(number).isEqualTo(2);
+            assertThat(run.err()).as(number).contains("odd.txt:2: '" + number + "' is not a number");
+        }
+        assertThat(run(good.toString(), file("fine.txt", " -0.5\n.5\n+4E6\n3.\n").toString()).status()).isZero();
+    }
+
+    /** {@code /dev/zero} was read until the memory ran out. */
+    @Test
+    void aDeviceIsRefusedWithoutReadingIt() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
+        Path good = file("good.txt", "1\n2\n3\n");
+        Run run = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20),
+                () -> run("/dev/zero", good.toString()));
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("/dev/zero: a device, not a file");
+    }
+
+    @Test
+    void aFileOfOtherVariantsThanWithoutAndWithIsRefusedNamingThem() throws IOException {
+        // a peers --out file: every stack's trials were pooled on both sides, and compared with themselves
+        StringBuilder trials = new StringBuilder();
+        String[] stacks = {"perflab", "grpc", "netty"};
+        for (int i = 0; i < 6; i++) {
+            trials.append(i == 0 ? "" : ",").append("{\"variant\":\"").append(stacks[i % 3])
+                    .append("\",\"ordinal\":").append(i).append(",\"pid\":1,\"status\":\"OK\",\"metrics\":{")
+                    .append("\"cpu_us_per_req\":").append(20 + i).append("}}");
+        }
+        Path peers = file("peers.json", "{\"experiment\":{},\"trials\":[" + trials + "]}");
+        assertRefused(peers, "peers.json: its trials are of the variants perflab, grpc, netty",
+                "perflab peers --out");
+    }
+
+    @Test
+    void flagsTheFilesWouldNotUseAreRefusedNamingThem() throws IOException {
+        Path json = file("ab.json", "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":1.0}}]}");
+        // both were ignored: an experiment file's metrics have their own direction, a paired design's are pairs
+        Run higher = run("--higher-is-better", json.toString(), json.toString());
+        assertThat(higher.status()).isEqualTo(2);
+        assertThat(higher.err()).contains("--higher-is-better", "ab.json");
+        Path duet = duetFile("duet.json", java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}),
+                io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
+                        new double[] {30, 35})));
+        Run paired = run("--paired", duet.toString(), duet.toString());
+        assertThat(paired.status()).isEqualTo(2);
+        assertThat(paired.err()).contains("--paired", "duet.json", "pair by pair");
+    }
+
+    @Test
+    void flagValuesAreRefusedNamingTheFlag() throws IOException {
+        Path[] files = caseFiles("n2_vs_3");
+        String[][] cases = {
+            {"--confidence=1.5", "Invalid value for option '--confidence': ", "between 0 and 1", "'1.5'"},
+            {"--alpha=0", "Invalid value for option '--alpha': ", "between 0 and 1"},
+            {"--margin=-1", "Invalid value for option '--margin': ", "above 0", "'-1'"},
+            {"--alternative=foo", "Invalid value for option '--alternative': ", "two-sided", "less", "greater"},
+            // "got Infinity"
+            {"--confidence=1e999", "Invalid value for option '--confidence': ", "'1e999' is beyond the range"},
+            // both were taken: 0.5 and 0.95
+            {"--confidence=0x1p-1", "Invalid value for option '--confidence': ", "'0x1p-1' is not a number"},
+            {"--confidence=0.95d", "Invalid value for option '--confidence': ", "'0.95d' is not a number"},
+        };
+        for (String[] c : cases) {
+            Run run = run(c[0], files[0].toString(), files[1].toString());
+            assertThat(run.status()).as(c[0]).isEqualTo(2);
+            assertThat(run.err()).as(c[0]).contains(java.util.Arrays.copyOfRange(c, 1, c.length));
+        }
+    }
+
+    @Test
+    void nothingComparedIsAnErrorNotAResult() throws IOException {
+        // a metric that is NaN in every trial was "not compared", with status 0, in every format
+        Path nan = file("nan.json", "{\"trials\":[{\"variant\":\"without\",\"ordinal\":0,\"pid\":1,"
+                + "\"status\":\"OK\",\"metrics\":{\"x\":\"NaN\"}},{\"variant\":\"with\",\"ordinal\":1,"
+                + "\"pid\":1,\"status\":\"OK\",\"metrics\":{\"x\":\"NaN\"}}]}");
+        for (String format : new String[] {"table", "json", "r"}) {
+            Run run = run("--format", format, nan.toString(), nan.toString());
+            assertThat(run.status()).as(format).isEqualTo(2);
+            assertThat(run.err()).as(format).contains("nan.json vs ", "no metric could be compared", "x: ", "NaN");
+        }
+        // one pair: "not analysed: not enough pairs: 1", status 0
+        Path onePair = duetFile("one-pair.json", java.util.List.of(io.perflab.paired.PairedFixtures.pair(0,
+                "cpu_us_per_req", new double[] {50, 60}, new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.failedPair(1)));
+        for (String format : new String[] {"table", "json", "r"}) {
+            Run run = run("--format", format, onePair.toString(), onePair.toString());
+            assertThat(run.status()).as(format).isEqualTo(2);
+            assertThat(run.err()).as(format).contains("one-pair.json: no metric could be compared pair by pair",
+                    "not enough pairs: 1");
+        }
+        // one metric of two compared: a result, and the table says why the other was not
+        Path half = file("half.json", "{\"trials\":[" + trial("without", 0, "\"NaN\"", 10) + ","
+                + trial("with", 1, "\"NaN\"", 11) + "," + trial("without", 2, "\"NaN\"", 12) + ","
+                + trial("with", 3, "\"NaN\"", 13) + "]}");
+        Run run = run(half.toString(), half.toString());
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).contains("not compared");
+    }
+
+    private static String trial(String variant, int ordinal, String x, double y) {
+        return "{\"variant\":\"" + variant + "\",\"ordinal\":" + ordinal + ",\"pid\":1,\"status\":\"OK\","
+                + "\"metrics\":{\"x\":" + x + ",\"y\":" + y + "}}";
     }
 
     /** An {@code ab --out} file of a duet of two windows per pair holding {@code pairs}. */
