@@ -94,7 +94,8 @@ final class UploadCommand implements Callable<Integer> {
             description = "smallest regression (|Δ %%|) that fails the job, e.g. 2%% (default: ${DEFAULT-VALUE})")
     String threshold;
 
-    @Parameters(paramLabel = "FILE", arity = "1..2", description = "benchmark output; two files: without, with")
+    /** Taken as one or more, then counted: picocli repeats an arity of "1..2" on a list, taking 3 files as 2 + 1. */
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "benchmark output; two files: without, with")
     List<Path> files = new ArrayList<>();
 
     @CommandLine.Spec
@@ -105,6 +106,15 @@ final class UploadCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         double thresholdPercent = parseThreshold(threshold);
+        if (files.size() > 2) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "FILE: at most two files (without, with), "
+                    + "got " + files.size());
+        }
+        if (files.size() == 2 && variant != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--variant " + variant + " and two FILEs do "
+                    + "not go together: two files are the sides without and with; --variant names the side of one "
+                    + "file");
+        }
         List<byte[]> contents = new ArrayList<>();
         for (Path file : files) {
             try {

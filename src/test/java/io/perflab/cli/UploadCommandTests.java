@@ -54,6 +54,33 @@ class UploadCommandTests {
     }
 
     @Test
+    void moreThanTwoFilesAreRefusedBeforeAnyIsSent() throws Exception {
+        Path a = Files.createTempFile("bench", ".csv");
+        Path b = Files.createTempFile("bench", ".csv");
+        Path c = Files.createTempFile("bench", ".csv");
+
+        // the third file was dropped without a word and the first two uploaded
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--benchmark", "t2", a.toString(),
+                b.toString(), c.toString());
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("FILE: at most two files (without, with), got 3").doesNotContain("cannot reach");
+    }
+
+    @Test
+    void aVariantWithTwoFilesIsRefusedNamingBoth() throws Exception {
+        Path a = Files.createTempFile("bench", ".csv");
+        Path b = Files.createTempFile("bench", ".csv");
+
+        // both files were uploaded as without and with, and --variant dropped
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--variant", "without",
+                a.toString(), b.toString());
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("--variant", "two FILEs").doesNotContain("cannot reach");
+    }
+
+    @Test
     void unreachableServerExits3() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
