@@ -89,7 +89,7 @@ final class TokenCommand implements Runnable {
         }
         if (response.status() != expected) {
             spec.commandLine().getErr().println("perflab token: the server answered " + response.status() + ": "
-                    + response.detail());
+                    + response.detail() + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         onSuccess.accept(response.json());

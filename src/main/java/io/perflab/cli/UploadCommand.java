@@ -145,7 +145,8 @@ final class UploadCommand implements Callable<Integer> {
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         if (response.status() != 201) {
-            err.println("perflab upload: the server answered " + response.status() + ": " + response.detail());
+            err.println("perflab upload: the server answered " + response.status() + ": " + response.detail()
+                    + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         JsonNode result = response.json();

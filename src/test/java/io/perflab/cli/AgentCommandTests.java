@@ -37,6 +37,18 @@ class AgentCommandTests {
     }
 
     @Test
+    void aPortOutOfRangeAndCredentialsInTheUrlAreNamed() {
+        // the agent retried for ever, "the call to /api/v1/agents failed", never naming the port
+        assertThat(run("agent", "--server=http://127.0.0.1:99999", "--token", "plt_x"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("Invalid value for option '--server': port 99999 is out of range "
+                + "(1–65535)");
+        assertThat(run("agent", "--server=http://agent:pw@127.0.0.1:8080", "--token", "plt_x"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("credentials", "--token").doesNotContain("pw@");
+    }
+
+    @Test
     void aBlankTokenIsNamed() {
         assertThat(run("agent", "--server", "http://localhost:1", "--token", " ")).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("--token: an API token of role agent is required");

@@ -109,6 +109,85 @@ class UploadCommandTests {
     }
 
     @Test
+    void aPortOutOfRangeIsNamedBeforeAnythingIsSent() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        // an internal error ("port out of range:99999", status 70), for upload and token alike
+        for (String port : new String[] {"99999", "0", "99999999999"}) {
+            Run upload = run("upload", "--server=http://127.0.0.1:" + port, "--token", "t", file.toString());
+            assertThat(upload.exit()).as(port).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(upload.err()).contains("Invalid value for option '--server': port " + port
+                    + " is out of range (1–65535)").doesNotContain("internal error");
+        }
+        Run token = run("token", "create", "ci", "--server=http://127.0.0.1:99999", "--token", "t");
+        assertThat(token.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(token.err()).contains("port 99999 is out of range (1–65535)");
+    }
+
+    @Test
+    void credentialsInTheServerUrlAreRefusedWithoutShowingThem() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+
+        // they were ignored: the upload went out without any, and the server answered 401
+        Run run = run("upload", "--server=http://admin:s3cret@127.0.0.1:1", file.toString());
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("'--server'", "credentials", "--user", "--password", "--token")
+                .doesNotContain("s3cret");
+        Run query = run("token", "revoke", "1", "--server=http://127.0.0.1:1/?token=x", "--token", "t");
+        assertThat(query.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(query.err()).contains("'--server'", "query");
+    }
+
+    @Test
+    void credentialsThatWouldBeIgnoredAreRefused() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+
+        // --user won over --token without a word
+        Run both = run("upload", "--server=http://127.0.0.1:1", "--token", "t", "--user", "admin", "--password", "x",
+                file.toString());
+        assertThat(both.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(both.err()).contains("--user", "--token", "give one").doesNotContain("cannot reach");
+
+        // --password without --user was ignored, and the upload went out without credentials
+        Run password = run("upload", "--server=http://127.0.0.1:1", "--password", "x", file.toString());
+        assertThat(password.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(password.err()).contains("--password", "without --user").doesNotContain("cannot reach");
+
+        Run none = run("token", "revoke", "1", "--server=http://127.0.0.1:1", "--token", " ");
+        assertThat(none.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(none.err()).contains("--token", "PERFLAB_TOKEN", "--user").doesNotContain("cannot reach");
+    }
+
+    @Test
+    void aServerUrlWithAPathIsNamedWhenTheServerDoesNotKnowTheCall() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            // what PerfLab answers to a POST outside /api/**
+            byte[] body = "{\"status\":403,\"title\":\"Forbidden\",\"detail\":\"Forbidden\"}".getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/problem+json");
+            exchange.sendResponseHeaders(403, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Path file = Files.createTempFile("bench", ".txt");
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+
+            Run run = run("upload", "--server", base + "/perflab", "--token", "t", file.toString());
+
+            assertThat(run.exit()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+            assertThat(run.err()).contains("the server answered 403: Forbidden", "--server has the path /perflab",
+                    base);
+            Run withoutPath = run("upload", "--server", base, "--token", "t", file.toString());
+            assertThat(withoutPath.err()).contains("the server answered 403: Forbidden").doesNotContain("path");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void tableListsRegressionsBeyondTheThresholdOnly() {
         String response = """
                 {"experimentId": 7, "url": "http://perflab/experiments/7", "comparedWith": "variants",
