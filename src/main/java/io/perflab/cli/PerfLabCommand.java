@@ -3,6 +3,7 @@ package io.perflab.cli;
 import io.perflab.system.PerfLabVersion;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Pattern;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -66,9 +67,35 @@ public final class PerfLabCommand implements Runnable {
         this.server = server;
     }
 
-    /** {@code perflab serve}: hands the Spring arguments to the web service. */
-    void serve(String[] args) {
+    /**
+     * A property of Spring without its dashes ({@code server.port=18080}), with one, or as a system property
+     * ({@code -Dserver.port=18080}) after the jar: the name as {@link #PROPERTY}'s.
+     */
+    private static final Pattern UNDASHED_PROPERTY = Pattern.compile("-?[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
+            Pattern.DOTALL);
+
+    /** {@code perflab serve}: hands the Spring arguments to the web service; its exit status. */
+    int serve(String[] args) {
         server.accept(args);
+        return 0;
+    }
+
+    /**
+     * Why {@code argument} is not a property of the web service, or null when it is one: a name without a dot
+     * ({@code --runs=5}), a word, or a property without its dashes, for which the message has the property as meant.
+     */
+    static String notAProperty(String argument) {
+        if (PROPERTY.matcher(argument).matches()) {
+            return null;
+        }
+        String problem = "'" + argument + "' is not a --name.part=value property of the web service";
+        if (!UNDASHED_PROPERTY.matcher(argument).matches()) {
+            return problem + " (a dotted name, e.g. --server.port=18080)";
+        }
+        // server.port=1, -server.port=1, or a system property's -Dserver.port=1 after the jar
+        String name = argument.startsWith("-D") ? argument.substring(2)
+                : argument.startsWith("-") ? argument.substring(1) : argument;
+        return problem + "; did you mean --" + name + "?";
     }
 
     @Override
@@ -83,6 +110,15 @@ public final class PerfLabCommand implements Runnable {
      */
     public static boolean startsServer(String[] args) {
         return Arrays.stream(serverArguments(args)).allMatch(argument -> PROPERTY.matcher(argument).matches());
+    }
+
+    /**
+     * Whether {@code arguments}, which picocli did not take, were meant for the web service: one of them is a
+     * property, or a property without its dashes.
+     */
+    private static boolean startsServerButFor(List<String> arguments) {
+        return arguments.stream().anyMatch(argument -> PROPERTY.matcher(argument).matches()
+                || UNDASHED_PROPERTY.matcher(argument).matches());
     }
 
     /** The Spring arguments of a server start: everything after an optional leading {@code serve}. */
@@ -116,6 +152,8 @@ public final class PerfLabCommand implements Runnable {
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(PerfLabCommand::reportUsageError);
         commandLine.setExecutionExceptionHandler(PerfLabCommand::reportInternalError);
+        // each argument of serve is checked as a property, those that look like options too
+        commandLine.getSubcommands().get(ServeCommand.NAME).setUnmatchedOptionsArePositionalParams(true);
         plainConverters(commandLine);
         return commandLine;
     }
@@ -169,6 +207,12 @@ public final class PerfLabCommand implements Runnable {
                 && !unmatched.getUnmatched().isEmpty()
                 && !unmatched.getUnmatched().get(0).startsWith("-")) {
             message = "Unknown command '" + unmatched.getUnmatched().get(0) + "'.";
+        }
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched
+                && cmd.getCommandSpec().parent() == null && startsServerButFor(unmatched.getUnmatched())) {
+            // perflab --server.port=18080 extra: the properties were taken for unknown options
+            message = unmatched.getUnmatched().stream().map(PerfLabCommand::notAProperty)
+                    .filter(java.util.Objects::nonNull).findFirst().orElse(message);
         }
         err.println("perflab: " + message);
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);

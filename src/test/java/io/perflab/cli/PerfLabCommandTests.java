@@ -56,6 +56,30 @@ class PerfLabCommandTests {
     }
 
     @Test
+    void anArgumentOfServeThatIsNoPropertyIsNamedAndNothingStarts() {
+        // 'extra' and 'server.port=18080' went to Spring, which ignored them and started on port 8080; beside
+        // 'extra', --server.port=18184 was an unknown option
+        String[][] cases = {
+            {"'extra' is not a --name.part=value property of the web service", "serve", "extra"},
+            {"'server.port=18080' is not a --name.part=value property of the web service; did you mean "
+                    + "--server.port=18080?", "serve", "server.port=18080"},
+            {"'extra' is not a --name.part=value property", "serve", "extra", "--server.port=18184"},
+            {"'--runs=5' is not a --name.part=value property", "serve", "--server.port=18184", "--runs=5"},
+            {"'extra' is not a --name.part=value property", "--server.port=18184", "extra"},
+            {"did you mean --server.port=18080?", "server.port=18080"}};
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                    .execute(args);
+
+            assertThat(status).as(String.join(" ", args)).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).as(String.join(" ", args)).contains(c[0])
+                    .doesNotContain("internal error", "Unknown option: '--server.port", "Unknown options: '--server");
+        }
+    }
+
+    @Test
     void helpListsTheSubcommands() {
         StringWriter out = new StringWriter();
         int status = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(new StringWriter()))
