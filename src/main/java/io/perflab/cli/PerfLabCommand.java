@@ -27,7 +27,8 @@ import picocli.CommandLine.IVersionProvider;
         exitCodeList = {"0:done",
                 "1:a regression beyond --threshold (upload --fail-on-regression), a failed trial (bench) or too "
                         + "many failed trials (ab, peers, calibrate)",
-                "2:a bad command line; the message names the flag",
+                "2:a bad command line; the message names the flag. For the web service: a setting it cannot start "
+                        + "with (a port out of range or in use, a data directory that is a file or in use)",
                 "3:a server refused the request or could not be reached (upload, token, agent)",
                 PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
                         + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace",
@@ -54,7 +55,7 @@ public final class PerfLabCommand implements Runnable {
      * ({@code server.port}, {@code perflab.data-dir}, {@code logging.level.io.perflab}). A name without one is a
      * mistyped flag ({@code --runs=5}) far more often than a property, and must not start the service.
      */
-    private static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
+    static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
             Pattern.DOTALL);
 
     @CommandLine.Spec
@@ -67,35 +68,17 @@ public final class PerfLabCommand implements Runnable {
         this.server = server;
     }
 
-    /**
-     * A property of Spring without its dashes ({@code server.port=18080}), with one, or as a system property
-     * ({@code -Dserver.port=18080}) after the jar: the name as {@link #PROPERTY}'s.
-     */
-    private static final Pattern UNDASHED_PROPERTY = Pattern.compile("-?[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
-            Pattern.DOTALL);
-
     /** {@code perflab serve}: hands the Spring arguments to the web service; its exit status. */
     int serve(String[] args) {
-        server.accept(args);
-        return 0;
+        return ServeCommand.start(server, args, spec.commandLine().getErr());
     }
 
     /**
-     * Why {@code argument} is not a property of the web service, or null when it is one: a name without a dot
-     * ({@code --runs=5}), a word, or a property without its dashes, for which the message has the property as meant.
+     * Starts the web service with Spring's {@code args} through {@code server}: 0 once it runs, else the exit status
+     * of a start that did not happen, said in one line on {@code err} ({@link ServeCommand#start}).
      */
-    static String notAProperty(String argument) {
-        if (PROPERTY.matcher(argument).matches()) {
-            return null;
-        }
-        String problem = "'" + argument + "' is not a --name.part=value property of the web service";
-        if (!UNDASHED_PROPERTY.matcher(argument).matches()) {
-            return problem + " (a dotted name, e.g. --server.port=18080)";
-        }
-        // server.port=1, -server.port=1, or a system property's -Dserver.port=1 after the jar
-        String name = argument.startsWith("-D") ? argument.substring(2)
-                : argument.startsWith("-") ? argument.substring(1) : argument;
-        return problem + "; did you mean --" + name + "?";
+    public static int serve(Consumer<String[]> server, String[] args, PrintWriter err) {
+        return ServeCommand.start(server, args, err);
     }
 
     @Override
@@ -118,7 +101,7 @@ public final class PerfLabCommand implements Runnable {
      */
     private static boolean startsServerButFor(List<String> arguments) {
         return arguments.stream().anyMatch(argument -> PROPERTY.matcher(argument).matches()
-                || UNDASHED_PROPERTY.matcher(argument).matches());
+                || ServeCommand.UNDASHED_PROPERTY.matcher(argument).matches());
     }
 
     /** The Spring arguments of a server start: everything after an optional leading {@code serve}. */
@@ -211,7 +194,7 @@ public final class PerfLabCommand implements Runnable {
         if (ex instanceof CommandLine.UnmatchedArgumentException unmatched
                 && cmd.getCommandSpec().parent() == null && startsServerButFor(unmatched.getUnmatched())) {
             // perflab --server.port=18080 extra: the properties were taken for unknown options
-            message = unmatched.getUnmatched().stream().map(PerfLabCommand::notAProperty)
+            message = unmatched.getUnmatched().stream().map(ServeCommand::notAProperty)
                     .filter(java.util.Objects::nonNull).findFirst().orElse(message);
         }
         err.println("perflab: " + message);
