@@ -114,6 +114,9 @@ class AbCommandTests extends CommandLineTests {
                 "--runs", "2", "--out", "/nonexistent/folder/x.json");
         assertRejected("--out " + System.getProperty("java.io.tmpdir") + ": is a folder; give a file name", "ab",
                 "--runs", "2", "--out", System.getProperty("java.io.tmpdir"));
+        // taskset refused every trial JVM, and each trial failed "without a result"
+        assertRejected("--cpus 8191 names CPUs this process may not use (8191); it may use ", "ab", "--with",
+                "completion=monitor", "--cpus", "8191", "--no-fast-start");
     }
 
     @Test

@@ -81,6 +81,10 @@ class AgentCommandTests {
             assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to 8191, "
                     + "each range from low to high, got '" + cpus + "'");
         }
+        // taskset refused every trial JVM of every engine experiment the agent took
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", "8191"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--cpus 8191 names CPUs this process may not use (8191); it may use ");
     }
 
     @Test
