@@ -92,6 +92,18 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
+    void aTrialJvmThatExitsWithoutAResultShowsWhatItPrintedLast() {
+        // "trial JVM exited with status 1 without a result" for every trial, and the JVM's own reason nowhere
+        int status = execute("ab", "--runs", "2", "--with", "completion=monitor", "--jvm-args=-Xmx", "--no-fast-start",
+                "--max-failures", "4");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("4 of 4 trials did not succeed",
+                "trial 3 (with, FAILED): trial JVM exited with status 1 without a result",
+                "trial 3 printed last:\n    Invalid maximum heap size: -Xmx");
+    }
+
+    @Test
     void badFlagsExitTwoNamingTheFlagAndTheAllowedValues() {
         assertRejected("--runs must be ≥ 2", "ab", "--runs", "1");
         assertRejected("--order must be interleaved, randomized or blocked, got 'zigzag'", "ab", "--runs", "2",
