@@ -187,6 +187,59 @@ class UploadCommandTests {
         }
     }
 
+    /**
+     * Each went to the server, which answered 400 naming its query parameter, header or field (?format=,
+     * git.commitTime, the Idempotency-Key header, role), and the command exited 3 as if the server had failed.
+     */
+    @Test
+    void queryFlagsAreCheckedByTheServersRulesBeforeAnythingIsSent() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        String[][] cases = {
+            {"--format: 'bogus' is not a format; use one of: json, jmh, gobench, googlebenchmark, hyperfine, rpcbench, "
+                    + "csv (or leave --format out to detect it)", "--format=bogus"},
+            {"--format: '' is not a format", "--format="},
+            {"--commit-time: 'yesterday' is not an ISO-8601 time with offset (e.g. 2025-01-31T12:00:00Z) nor epoch "
+                    + "seconds", "--commit-time=yesterday"},
+            {"--commit-time: must lie between 1970-01-01T00:00:00Z and ", "--commit-time=1969-07-20T20:17:40Z"},
+            {"--commit-time: give an ISO-8601 time", "--commit-time="},
+            {"--idempotency-key: must have 1 to 200 characters, got 0", "--idempotency-key="},
+            {"--idempotency-key: must have 1 to 200 characters, got 201", "--idempotency-key=" + "k".repeat(201)},
+            // the HTTP client refused it: "internal error: invalid header value", exit 70
+            {"--idempotency-key: a key is printable ASCII", "--idempotency-key=ключ"}};
+        for (String[] c : cases) {
+            Run run = run("upload", "--server", "http://localhost:1", "--token", "t", c[1], file.toString());
+
+            assertThat(run.exit()).as(c[1]).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(run.err()).as(c[1]).contains(c[0]).doesNotContain("cannot reach", "internal error");
+        }
+        assertThat(run("upload", "--server", "http://localhost:1", "--token", "t", "--format", "GoBench",
+                "--commit-time", "1700000000", "--idempotency-key", "sha-1 job 2", file.toString()).err())
+                .as("as the server takes them").contains("cannot reach");
+    }
+
+    @Test
+    void tokenFlagsAreCheckedByTheServersRulesBeforeAnythingIsSent() {
+        String[][] cases = {
+            {"--role: 'superuser' is not a token role; use 'user' (uploads and writes) or 'agent'", "create", "ci",
+                "--role=superuser"},
+            {"NAME: a token needs a name of 1 to 100 characters", "create", ""},
+            {"NAME: a token needs a name of 1 to 100 characters", "create", "x".repeat(101)},
+            {"NAME: must be printable text", "create", "ci\u001b[31m"},
+            // sent as DELETE /api/v1/tokens/-5
+            {"ID: a token's id is a whole number from 1 (see Settings → API tokens), got -5", "revoke", "-5"}};
+        for (String[] c : cases) {
+            String[] args = new String[c.length + 4];
+            args[0] = "token";
+            System.arraycopy(c, 1, args, 1, c.length - 1);
+            System.arraycopy(new String[] {"--server", "http://localhost:1", "--token", "t"}, 0, args, c.length, 4);
+
+            Run run = run(args);
+
+            assertThat(run.exit()).as(String.join(" ", args)).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(run.err()).as(String.join(" ", args)).contains(c[0]).doesNotContain("cannot reach");
+        }
+    }
+
     @Test
     void tableListsRegressionsBeyondTheThresholdOnly() {
         String response = """
