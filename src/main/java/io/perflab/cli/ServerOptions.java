@@ -81,9 +81,10 @@ final class ServerOptions {
                     throw notAnHttpUrl(text);
                 }
                 if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                    throw new IllegalArgumentException("'" + text + "' has a " + (uri.getRawQuery() != null
-                            ? "query (?…)" : "fragment (#…)") + ", which no call uses; give the server's URL alone, "
-                            + "e.g. http://perflab.example.com:8080");
+                    // not shown: a query may hold a secret (?token=…), which a CI log would keep
+                    throw new IllegalArgumentException("the URL has a " + (uri.getRawQuery() != null ? "query (?…)"
+                            : "fragment (#…)") + ", which no call uses; give the server's URL alone, e.g. "
+                            + "http://perflab.example.com:8080");
                 }
                 return text.strip();
             });
