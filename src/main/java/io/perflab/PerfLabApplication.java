@@ -2,6 +2,8 @@ package io.perflab;
 
 import io.perflab.cli.PerfLabCommand;
 import io.perflab.runner.trial.QuietLogging;
+import java.io.PrintWriter;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -21,10 +23,22 @@ public class PerfLabApplication {
 
     public static void main(String[] args) {
         if (PerfLabCommand.startsServer(args)) {
-            serve(PerfLabCommand.serverArguments(args));
+            int status = PerfLabCommand.serve(PerfLabApplication::serve, PerfLabCommand.serverArguments(args),
+                    new PrintWriter(System.err, true));
+            if (status != 0) {
+                System.exit(status);
+            }
         } else {
             QuietLogging.apply(); // a subcommand's output is its report: libraries log warnings only, to stderr
-            System.exit(PerfLabCommand.execute(PerfLabApplication::serve, args));
+            AtomicBoolean serving = new AtomicBoolean();
+            int status = PerfLabCommand.execute(springArgs -> {
+                serve(springArgs);
+                serving.set(true);
+            }, args);
+            // perflab serve -- --server.port=…: the service runs, and exiting would stop it
+            if (status != 0 || !serving.get()) {
+                System.exit(status);
+            }
         }
     }
 

@@ -38,7 +38,7 @@ final class AgentCommand implements Callable<Integer> {
     /** How long a stop waits for the running experiment to be handed back before the JVM halts. */
     static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
-    @Option(names = "--server", required = true, paramLabel = "URL", converter = ServerOptions.HttpUrl.class,
+    @Option(names = "--server", required = true, paramLabel = "URL", converter = ServerOptions.AgentUrl.class,
             description = "PerfLab service, e.g. http://perflab.example.com:8080")
     String server;
 
@@ -136,7 +136,7 @@ final class AgentCommand implements Callable<Integer> {
             loop.run();
             return 0;
         } catch (AgentClient.Refused e) {
-            err.println("perflab agent: " + e.getMessage());
+            err.println("perflab agent: " + e.getMessage() + ServerOptions.pathHint(server, e.status()));
             err.flush();
             return ServerOptions.EXIT_SERVER_ERROR;
         } finally {

@@ -3,6 +3,7 @@ package io.perflab.cli;
 import io.perflab.system.PerfLabVersion;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Pattern;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -26,7 +27,8 @@ import picocli.CommandLine.IVersionProvider;
         exitCodeList = {"0:done",
                 "1:a regression beyond --threshold (upload --fail-on-regression), a failed trial (bench) or too "
                         + "many failed trials (ab, peers, calibrate)",
-                "2:a bad command line; the message names the flag",
+                "2:a bad command line; the message names the flag. For the web service: a setting it cannot start "
+                        + "with (a port out of range or in use, a data directory that is a file or in use)",
                 "3:a server refused the request or could not be reached (upload, token, agent)",
                 PerfLabCommand.EXIT_INTERNAL_ERROR + ":an internal error, said in one line; java -D"
                         + PerfLabCommand.DEBUG_PROPERTY + "=true -jar … adds its stack trace",
@@ -53,7 +55,7 @@ public final class PerfLabCommand implements Runnable {
      * ({@code server.port}, {@code perflab.data-dir}, {@code logging.level.io.perflab}). A name without one is a
      * mistyped flag ({@code --runs=5}) far more often than a property, and must not start the service.
      */
-    private static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
+    static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][\\w-]*(\\.[\\w\\[\\]-]+)+=.*",
             Pattern.DOTALL);
 
     @CommandLine.Spec
@@ -66,9 +68,17 @@ public final class PerfLabCommand implements Runnable {
         this.server = server;
     }
 
-    /** {@code perflab serve}: hands the Spring arguments to the web service. */
-    void serve(String[] args) {
-        server.accept(args);
+    /** {@code perflab serve}: hands the Spring arguments to the web service; its exit status. */
+    int serve(String[] args) {
+        return ServeCommand.start(server, args, spec.commandLine().getErr());
+    }
+
+    /**
+     * Starts the web service with Spring's {@code args} through {@code server}: 0 once it runs, else the exit status
+     * of a start that did not happen, said in one line on {@code err} ({@link ServeCommand#start}).
+     */
+    public static int serve(Consumer<String[]> server, String[] args, PrintWriter err) {
+        return ServeCommand.start(server, args, err);
     }
 
     @Override
@@ -83,6 +93,15 @@ public final class PerfLabCommand implements Runnable {
      */
     public static boolean startsServer(String[] args) {
         return Arrays.stream(serverArguments(args)).allMatch(argument -> PROPERTY.matcher(argument).matches());
+    }
+
+    /**
+     * Whether {@code arguments}, which picocli did not take, were meant for the web service: one of them is a
+     * property, or a property without its dashes.
+     */
+    private static boolean startsServerButFor(List<String> arguments) {
+        return arguments.stream().anyMatch(argument -> PROPERTY.matcher(argument).matches()
+                || ServeCommand.UNDASHED_PROPERTY.matcher(argument).matches());
     }
 
     /** The Spring arguments of a server start: everything after an optional leading {@code serve}. */
@@ -116,6 +135,8 @@ public final class PerfLabCommand implements Runnable {
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(PerfLabCommand::reportUsageError);
         commandLine.setExecutionExceptionHandler(PerfLabCommand::reportInternalError);
+        // each argument of serve is checked as a property, those that look like options too
+        commandLine.getSubcommands().get(ServeCommand.NAME).setUnmatchedOptionsArePositionalParams(true);
         plainConverters(commandLine);
         return commandLine;
     }
@@ -169,6 +190,12 @@ public final class PerfLabCommand implements Runnable {
                 && !unmatched.getUnmatched().isEmpty()
                 && !unmatched.getUnmatched().get(0).startsWith("-")) {
             message = "Unknown command '" + unmatched.getUnmatched().get(0) + "'.";
+        }
+        if (ex instanceof CommandLine.UnmatchedArgumentException unmatched
+                && cmd.getCommandSpec().parent() == null && startsServerButFor(unmatched.getUnmatched())) {
+            // perflab --server.port=18080 extra: the properties were taken for unknown options
+            message = unmatched.getUnmatched().stream().map(ServeCommand::notAProperty)
+                    .filter(java.util.Objects::nonNull).findFirst().orElse(message);
         }
         err.println("perflab: " + message);
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);

@@ -168,6 +168,7 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
                 err.println("perflab " + name + ": " + failed + " of " + results.size() + " trials did not succeed:");
                 results.stream().filter(r -> !r.ok()).forEach(r -> err.println("  trial " + r.ordinal() + " ("
                         + r.variant() + ", " + r.status() + "): " + firstLine(r.error())));
+                printLastOutput(results);
             }
             if (lastWriteFailure.get() != null) {
                 err.println("perflab " + name + ": --out " + outFile + " does not hold the last trials (its last "
@@ -202,6 +203,26 @@ record PlanExecution(String name, PrintWriter out, PrintWriter err, Path outFile
                     : e.getMessage();
             err.println("perflab " + name + ": cannot write " + outFile + ": " + reason);
             return reason;
+        }
+    }
+
+    /**
+     * What the last failed trial that printed anything printed last (a JVM's "Invalid maximum heap size", taskset's
+     * refusal), indented: its error's lines after the first, which the list above leaves out.
+     */
+    private void printLastOutput(List<TrialResult> results) {
+        for (int i = results.size() - 1; i >= 0; i--) {
+            TrialResult failed = results.get(i);
+            String error = failed.ok() || failed.error() == null ? "" : failed.error();
+            List<String> lines = error.lines().skip(1).filter(line -> !line.isBlank()).toList();
+            if (!lines.isEmpty() && lines.get(0).startsWith("---")) {
+                lines = lines.subList(1, lines.size()); // the runner's "--- last output ---"
+            }
+            if (!lines.isEmpty()) {
+                err.println("  trial " + failed.ordinal() + " printed last:");
+                lines.forEach(line -> err.println("    " + line));
+                return;
+            }
         }
     }
 

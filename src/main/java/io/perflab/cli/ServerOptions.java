@@ -10,11 +10,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
+import picocli.CommandLine;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,23 +41,83 @@ final class ServerOptions {
             description = "PerfLab server, e.g. http://perflab.example.com:8080")
     String server;
 
-    /** An http:// or https:// URL with a host; anything else is a usage error naming the flag. */
-    static final class HttpUrl implements ITypeConverter<String> {
+    /**
+     * An http:// or https:// URL with a host and, if any, a port from 1 to 65535, without credentials, a query or a
+     * fragment (none of which a call would use); anything else is a usage error naming the flag.
+     */
+    static class HttpUrl implements ITypeConverter<String> {
+
+        /** A port at the end of an authority, which {@link URI} may not have parsed (too many digits). */
+        private static final Pattern PORT = Pattern.compile(":(\\d+)$");
+
+        /** How this command signs in, for the message about credentials in the URL. */
+        String signIn() {
+            return "sign in with --user NAME (and --password or $PERFLAB_PASSWORD) or --token TOKEN";
+        }
+
         @Override
         public String convert(String text) {
             return PerfLabCommand.converted(() -> {
+                URI uri = null;
                 try {
-                    URI uri = new URI(text.strip());
-                    if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
-                        return text.strip();
-                    }
+                    uri = new URI(text.strip());
                 } catch (URISyntaxException e) {
                     // said below
                 }
-                throw new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL with a host, "
-                        + "e.g. http://perflab.example.com:8080");
+                if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                        || uri.getRawAuthority() == null) {
+                    throw notAnHttpUrl(text);
+                }
+                Matcher port = PORT.matcher(uri.getRawAuthority());
+                if (port.find() && (port.group(1).length() > 5 || Integer.parseInt(port.group(1)) < 1
+                        || Integer.parseInt(port.group(1)) > 65535)) {
+                    throw new IllegalArgumentException("port " + port.group(1) + " is out of range (1–65535)");
+                }
+                if (uri.getRawUserInfo() != null) {
+                    throw new IllegalArgumentException("credentials in the URL are not used; give the URL without "
+                            + "them and " + signIn());
+                }
+                if (uri.getHost() == null) {
+                    throw notAnHttpUrl(text);
+                }
+                if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                    // not shown: a query may hold a secret (?token=…), which a CI log would keep
+                    throw new IllegalArgumentException("the URL has a " + (uri.getRawQuery() != null ? "query (?…)"
+                            : "fragment (#…)") + ", which no call uses; give the server's URL alone, e.g. "
+                            + "http://perflab.example.com:8080");
+                }
+                return text.strip();
             });
         }
+
+        private static IllegalArgumentException notAnHttpUrl(String text) {
+            return new IllegalArgumentException("'" + text + "' is not an http:// or https:// URL with a host, "
+                    + "e.g. http://perflab.example.com:8080");
+        }
+    }
+
+    /** The URL of {@code perflab agent}, which signs in with its token only. */
+    static final class AgentUrl extends HttpUrl {
+        @Override
+        String signIn() {
+            return "give the agent's token as --token";
+        }
+    }
+
+    /**
+     * What to say after an answer of {@code status} to a call below {@code server}: a server URL with a path is
+     * called below that path (as a PerfLab behind a proxy at https://host/perflab is), so a PerfLab that is not
+     * served there answers 403 (a POST outside its API) or 404, saying nothing of the path. Empty for other answers.
+     */
+    static String pathHint(String server, int status) {
+        URI uri = URI.create(server);
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        if ((status != 403 && status != 404) || path.isEmpty() || "/".equals(path)) {
+            return "";
+        }
+        return " (--server has the path " + path + ", and PerfLab's API was called below it: if PerfLab is not "
+                + "served there, give --server without the path, e.g. " + uri.getScheme() + "://"
+                + uri.getRawAuthority() + ")";
     }
 
     @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:PERFLAB_TOKEN}",
@@ -92,8 +155,34 @@ final class ServerOptions {
         }
     }
 
+    /**
+     * Refuses credentials that would be ignored or sent empty: {@code --user} with {@code --token} (the user was
+     * taken), {@code --password} without {@code --user} (the call went out without credentials), neither a user nor
+     * a token. A token from {@code $PERFLAB_TOKEN} and a password from {@code $PERFLAB_PASSWORD} are defaults, which
+     * the other way of signing in overrides.
+     */
+    void checkCredentials() {
+        CommandLine.ParseResult parsed = command.commandLine().getParseResult();
+        if (user != null && parsed.hasMatchedOption("--token")) {
+            throw new ParameterException(command.commandLine(), "--user and --token are two ways to sign in; give "
+                    + "one: --user NAME (with --password or $PERFLAB_PASSWORD) or --token TOKEN");
+        }
+        if (user == null && parsed.hasMatchedOption("--password")) {
+            throw new ParameterException(command.commandLine(), "--password without --user: it is the password of "
+                    + "--user NAME; give --user too, or sign in with --token");
+        }
+        if (user != null && user.isBlank()) {
+            throw new ParameterException(command.commandLine(), "--user: give the name of a user");
+        }
+        if (user == null && (token == null || token.isBlank())) {
+            throw new ParameterException(command.commandLine(), "no credentials: give --token TOKEN (or set "
+                    + "PERFLAB_TOKEN) or --user NAME (with --password or $PERFLAB_PASSWORD)");
+        }
+    }
+
     /** A client of the server with the credentials and JSON answers. */
     RestClient client() {
+        checkCredentials();
         JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
                 .connectTimeout(Duration.ofSeconds(10)).build());
         requests.setReadTimeout(Duration.ofMinutes(2));

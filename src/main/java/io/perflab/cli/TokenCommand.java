@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.security.ApiTokens;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -48,6 +49,15 @@ final class TokenCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            // the server's rules, checked before sending: its answer named the API's fields (role: …) and exited 3
+            String nameProblem = ApiTokens.nameProblem(name);
+            if (nameProblem != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "NAME: " + nameProblem);
+            }
+            String roleProblem = ApiTokens.roleProblem(role);
+            if (roleProblem != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--role: " + roleProblem);
+            }
             return exchange(server, client -> client.post().uri("/api/v1/tokens")
                     .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201, spec,
                     created -> {
@@ -72,8 +82,13 @@ final class TokenCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            return exchange(server, client -> client.delete().uri("/api/v1/tokens/{id}", id), 200, spec, revoked -> spec.commandLine().getOut().println(
-                    "revoked token " + id + " ('" + revoked.get("name").asString() + "')"));
+            if (id < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "ID: a token's id is a whole number from "
+                        + "1 (see Settings → API tokens), got " + id);
+            }
+            return exchange(server, client -> client.delete().uri("/api/v1/tokens/{id}", id), 200, spec,
+                    revoked -> spec.commandLine().getOut().println("revoked token " + id + " ('"
+                            + revoked.get("name").asString() + "')"));
         }
     }
 
@@ -89,7 +104,7 @@ final class TokenCommand implements Runnable {
         }
         if (response.status() != expected) {
             spec.commandLine().getErr().println("perflab token: the server answered " + response.status() + ": "
-                    + response.detail());
+                    + response.detail() + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         onSuccess.accept(response.json());

@@ -1,6 +1,9 @@
 package io.perflab.cli;
 
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.upload.GitInfo;
+import io.perflab.upload.IdempotencyKey;
+import io.perflab.upload.UploadFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -47,7 +50,9 @@ final class UploadCommand implements Callable<Integer> {
     @Mixin
     ServerOptions server;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "format of the files; detected when absent")
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "format of the files: json, jmh, gobench, googlebenchmark, hyperfine, rpcbench or csv; "
+                    + "detected when absent")
     String format;
 
     @Option(names = "--benchmark", paramLabel = "NAME", description = "benchmark name (history is kept per name)")
@@ -94,7 +99,8 @@ final class UploadCommand implements Callable<Integer> {
             description = "smallest regression (|Δ %%|) that fails the job, e.g. 2%% (default: ${DEFAULT-VALUE})")
     String threshold;
 
-    @Parameters(paramLabel = "FILE", arity = "1..2", description = "benchmark output; two files: without, with")
+    /** Taken as one or more, then counted: picocli repeats an arity of "1..2" on a list, taking 3 files as 2 + 1. */
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "benchmark output; two files: without, with")
     List<Path> files = new ArrayList<>();
 
     @CommandLine.Spec
@@ -105,6 +111,16 @@ final class UploadCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         double thresholdPercent = parseThreshold(threshold);
+        if (files.size() > 2) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "FILE: at most two files (without, with), "
+                    + "got " + files.size());
+        }
+        checkQuery();
+        if (files.size() == 2 && variant != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--variant " + variant + " and two FILEs do "
+                    + "not go together: two files are the sides without and with; --variant names the side of one "
+                    + "file");
+        }
         List<byte[]> contents = new ArrayList<>();
         for (Path file : files) {
             try {
@@ -135,7 +151,8 @@ final class UploadCommand implements Callable<Integer> {
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         if (response.status() != 201) {
-            err.println("perflab upload: the server answered " + response.status() + ": " + response.detail());
+            err.println("perflab upload: the server answered " + response.status() + ": " + inFlags(response.detail())
+                    + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
         JsonNode result = response.json();
@@ -147,6 +164,71 @@ final class UploadCommand implements Callable<Integer> {
             return EXIT_REGRESSION;
         }
         return 0;
+    }
+
+    /**
+     * Refuses what the server would refuse of {@code --format}, {@code --commit-time} and
+     * {@code --idempotency-key}, by the server's own rules: its answer would name the query parameter or header
+     * ({@code Unknown format}, {@code git.commitTime}, {@code The Idempotency-Key header}) and exit 3, as if the
+     * server had failed. An empty value is refused too: the server took it as no value.
+     */
+    private void checkQuery() {
+        if (format != null && (format.isBlank() || UploadFormat.byLabel(format).isEmpty())) {
+            throw usage("--format: '" + format + "' is not a format; use one of: " + UploadFormat.labels()
+                    + " (or leave --format out to detect it)");
+        }
+        if (commitTime != null) {
+            if (commitTime.isBlank()) {
+                throw usage("--commit-time: give an ISO-8601 time with offset (e.g. 2025-01-31T12:00:00Z) or epoch "
+                        + "seconds, or leave --commit-time out");
+            }
+            try {
+                GitInfo.parseCommitTime(commitTime);
+            } catch (IllegalArgumentException e) {
+                throw usage("--commit-time: " + e.getMessage());
+            }
+        }
+        if (idempotencyKey != null) {
+            String problem = IdempotencyKey.problem(idempotencyKey);
+            if (problem != null) {
+                throw usage("--idempotency-key: " + problem + ", got " + idempotencyKey.length());
+            }
+            // the HTTP client refuses the rest as a header's value, which was an internal error
+            if (!idempotencyKey.chars().allMatch(c -> c >= ' ' && c <= '~')) {
+                throw usage("--idempotency-key: a key is printable ASCII (letters, digits, punctuation, spaces), "
+                        + "which an HTTP header carries as it is; '" + idempotencyKey.replaceAll("[^ -~]", "?")
+                        + "' has other characters (shown as ?)");
+            }
+        }
+    }
+
+    /**
+     * The server's {@code detail} with the flags in place of what they set: {@code ?format=} (as in "pass ?format=
+     * with one of …"), the Idempotency-Key header, and a field that a message begins with ({@code 'git.branch' is
+     * longer than 200 characters}) when its flag was given, for the value may come from the file otherwise.
+     */
+    private String inFlags(String detail) {
+        String said = detail.replace("?format=", "--format").replace("The Idempotency-Key '",
+                "The --idempotency-key '");
+        Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("benchmark", benchmark == null ? null : "--benchmark");
+        flags.put("name", name == null ? null : "--name");
+        flags.put("git.repository", repository == null ? null : "--git-repository");
+        flags.put("git.branch", branch == null ? null : "--git-branch");
+        flags.put("git.commit", commit == null ? null : "--git-commit");
+        flags.put("git.baseCommit", baseCommit == null ? null : "--git-base-commit");
+        flags.put("git.defaultBranch", defaultBranch == null ? null : "--git-default-branch");
+        flags.put("git.pullRequest", pullRequest == null ? null : "--pull-request");
+        for (Map.Entry<String, String> field : flags.entrySet()) {
+            if (field.getValue() != null && said.startsWith("'" + field.getKey() + "' ")) {
+                return field.getValue() + said.substring(field.getKey().length() + 2);
+            }
+        }
+        return said;
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
     private double parseThreshold(String text) {

@@ -61,6 +61,27 @@ public class ApiTokens {
     /** Roles a token may have: USER tokens upload and write; AGENT tokens only act as agents. */
     public static final java.util.Set<String> ROLES = java.util.Set.of("USER", "AGENT");
 
+    /**
+     * What is wrong with {@code role} as a new token's role, or null: one of {@link #ROLES} in any case, or none
+     * (USER). Said without the field's name, which the API and the command line ({@code --role}) each give.
+     */
+    public static String roleProblem(String role) {
+        String chosen = role == null ? "USER" : role.strip().toUpperCase(java.util.Locale.ROOT);
+        return ROLES.contains(chosen) ? null : "'" + role + "' is not a token role; use 'user' (uploads and writes) or "
+                + "'agent' (a benchmark agent)";
+    }
+
+    /** What is wrong with {@code name} as a new token's name, or null; said without the field's name. */
+    public static String nameProblem(String name) {
+        if (name == null || name.isBlank() || name.length() > 100) {
+            return "a token needs a name of 1 to 100 characters (what it is for, e.g. 'github-actions').";
+        }
+        if (PrintableText.Validator.firstProblem(name, false) >= 0) {
+            return FieldMessages.violation("must be printable text without control characters", name);
+        }
+        return null;
+    }
+
     /** Creates a token of role USER. */
     public CreatedToken create(String name, String createdBy) {
         return create(name, "USER", createdBy);
@@ -71,18 +92,14 @@ public class ApiTokens {
      * trials as a benchmark agent under {@code /api/v1/agents}, nothing else).
      */
     public CreatedToken create(String name, String role, String createdBy) {
+        String roleProblem = roleProblem(role);
+        if (roleProblem != null) {
+            throw new IllegalArgumentException("role: " + roleProblem);
+        }
         String chosen = role == null ? "USER" : role.strip().toUpperCase(java.util.Locale.ROOT);
-        if (!ROLES.contains(chosen)) {
-            throw new IllegalArgumentException("role: '" + role + "' is not a token role; use 'user' (uploads and "
-                    + "writes) or 'agent' (a benchmark agent)");
-        }
-        if (name == null || name.isBlank() || name.length() > 100) {
-            throw new IllegalArgumentException("name: a token needs a name of 1 to 100 characters (what it is for, "
-                    + "e.g. 'github-actions').");
-        }
-        if (PrintableText.Validator.firstProblem(name, false) >= 0) {
-            throw new IllegalArgumentException("name: "
-                    + FieldMessages.violation("must be printable text without control characters", name));
+        String nameProblem = nameProblem(name);
+        if (nameProblem != null) {
+            throw new IllegalArgumentException("name: " + nameProblem);
         }
         // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
         // two live tokens of one name would act as each other: the name is looked for first (tokens of before V18

@@ -1,7 +1,8 @@
 package io.perflab.system;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -18,8 +19,10 @@ import org.springframework.core.env.PropertySource;
  */
 public class DataDirectoryEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
-    static final String DATA_DIR = "perflab.data-dir";
+    public static final String DATA_DIR = "perflab.data-dir";
     static final String ABSOLUTE = "perflab.data-dir-absolute";
+    /** The environment variable of {@link #DATA_DIR}, for messages. */
+    static final String DATA_DIR_VARIABLE = "PERFLAB_DATA_DIR";
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -44,13 +47,37 @@ public class DataDirectoryEnvironmentPostProcessor implements EnvironmentPostPro
             }
             String configured = environment.getProperty(DATA_DIR, "data");
             Path dir = Path.of(configured).toAbsolutePath().normalize();
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create the data directory " + dir + " (" + DATA_DIR + "="
-                        + configured + "): " + e.getMessage(), e);
+            String problem = problem(dir);
+            if (problem != null) {
+                throw new DataDirectoryException(problem + "; give --" + DATA_DIR + " (or " + DATA_DIR_VARIABLE
+                        + ") a directory you may write, which is created if missing");
             }
             return dir.toString();
+        }
+    }
+
+    /**
+     * What is wrong with {@code dir} as the data directory, creating it if missing; null when nothing is. The
+     * messages name the folder and what is in the way, never an exception's class (FileAlreadyExistsException's
+     * message is only the path).
+     */
+    public static String problem(Path dir) {
+        for (Path folder = dir; folder != null && !Files.isDirectory(folder); folder = folder.getParent()) {
+            if (Files.exists(folder)) {
+                return folder.equals(dir) ? "the data directory " + dir + " is a file"
+                        : "cannot create the data directory " + dir + ": " + folder + " is a file";
+            }
+        }
+        try {
+            Files.createDirectories(dir);
+            return null;
+        } catch (AccessDeniedException e) {
+            return "cannot create the data directory " + dir + ": permission denied on " + e.getFile();
+        } catch (FileSystemException e) {
+            return "cannot create the data directory " + dir + ": " + (e.getReason() != null ? e.getReason()
+                    : e.getFile());
+        } catch (IOException e) {
+            return "cannot create the data directory " + dir + ": " + e.getMessage();
         }
     }
 }

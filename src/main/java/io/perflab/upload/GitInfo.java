@@ -1,6 +1,9 @@
 package io.perflab.upload;
 
+import io.perflab.system.StorableTime;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 
 /**
  * Which commit an upload measured; every field may be null.
@@ -13,6 +16,32 @@ public record GitInfo(String repository, String branch, String commit, String ba
                       Instant commitTime, String defaultBranch) {
 
     static final GitInfo NONE = new GitInfo(null, null, null, null, null, null, null);
+
+    /**
+     * A commit time as uploads take it: ISO-8601 with an offset, or epoch seconds; null for none (null or blank).
+     *
+     * @throws IllegalArgumentException saying what is wrong with {@code text} without naming a field, which the
+     *     JSON ({@code git.commitTime}) and the command line ({@code --commit-time}) each give
+     */
+    public static Instant parseCommitTime(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        String stripped = text.strip();
+        Instant time;
+        try {
+            time = stripped.matches("\\d+") ? Instant.ofEpochSecond(Long.parseLong(stripped))
+                    : OffsetDateTime.parse(stripped).toInstant();
+        } catch (DateTimeException | NumberFormatException e) {
+            throw new IllegalArgumentException("'" + UploadText.shown(text) + "' is not an ISO-8601 time with "
+                    + "offset (e.g. 2025-01-31T12:00:00Z) nor epoch seconds");
+        }
+        String problem = StorableTime.problem(time);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return time;
+    }
 
     /** This, with each null field taken from {@code fallback}. */
     GitInfo orElse(GitInfo fallback) {

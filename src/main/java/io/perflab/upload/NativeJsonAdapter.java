@@ -1,9 +1,6 @@
 package io.perflab.upload;
 
-import io.perflab.system.StorableTime;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -161,23 +158,11 @@ final class NativeJsonAdapter implements FormatAdapter {
 
     /** ISO-8601 with an offset, or epoch seconds. */
     static Instant commitTime(String text) {
-        if (text == null || text.isBlank()) {
-            return null;
-        }
-        String stripped = text.strip();
-        Instant time;
         try {
-            time = stripped.matches("\\d+") ? Instant.ofEpochSecond(Long.parseLong(stripped))
-                    : OffsetDateTime.parse(stripped).toInstant();
-        } catch (DateTimeException | NumberFormatException e) {
-            throw new InvalidUploadException("git.commitTime '" + UploadText.excerpt(text)
-                    + "' is not an ISO-8601 time with offset (e.g. 2025-01-31T12:00:00Z) nor epoch seconds.");
+            return GitInfo.parseCommitTime(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidUploadException("git.commitTime " + e.getMessage() + ".");
         }
-        String problem = StorableTime.problem(time);
-        if (problem != null) {
-            throw new InvalidUploadException("git.commitTime " + problem + ".");
-        }
-        return time;
     }
 
     private static Map<String, Object> machine(JsonNode node) {

@@ -96,8 +96,8 @@ class UploadApiController {
 
     private ResponseEntity<String> respond(List<String> contents, UploadParameters p, String idempotencyKey,
             Principal principal) {
-        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 200)) {
-            throw ApiProblem.badRequest("The Idempotency-Key header must have 1 to 200 characters.");
+        if (idempotencyKey != null && IdempotencyKey.problem(idempotencyKey) != null) {
+            throw ApiProblem.badRequest("The Idempotency-Key header " + IdempotencyKey.problem(idempotencyKey) + ".");
         }
         UploadFormat format = null;
         if (p.format() != null && !p.format().isBlank()) {

@@ -92,6 +92,18 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
+    void aTrialJvmThatExitsWithoutAResultShowsWhatItPrintedLast() {
+        // "trial JVM exited with status 1 without a result" for every trial, and the JVM's own reason nowhere
+        int status = execute("ab", "--runs", "2", "--with", "completion=monitor", "--jvm-args=-Xmx", "--no-fast-start",
+                "--max-failures", "4");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(err.toString()).contains("4 of 4 trials did not succeed",
+                "trial 3 (with, FAILED): trial JVM exited with status 1 without a result",
+                "trial 3 printed last:\n    Invalid maximum heap size: -Xmx");
+    }
+
+    @Test
     void badFlagsExitTwoNamingTheFlagAndTheAllowedValues() {
         assertRejected("--runs must be ≥ 2", "ab", "--runs", "1");
         assertRejected("--order must be interleaved, randomized or blocked, got 'zigzag'", "ab", "--runs", "2",
@@ -114,6 +126,9 @@ class AbCommandTests extends CommandLineTests {
                 "--runs", "2", "--out", "/nonexistent/folder/x.json");
         assertRejected("--out " + System.getProperty("java.io.tmpdir") + ": is a folder; give a file name", "ab",
                 "--runs", "2", "--out", System.getProperty("java.io.tmpdir"));
+        // taskset refused every trial JVM, and each trial failed "without a result"
+        assertRejected("--cpus 8191 names CPUs this process may not use (8191); it may use ", "ab", "--with",
+                "completion=monitor", "--cpus", "8191", "--no-fast-start");
     }
 
     @Test

@@ -37,6 +37,18 @@ class AgentCommandTests {
     }
 
     @Test
+    void aPortOutOfRangeAndCredentialsInTheUrlAreNamed() {
+        // the agent retried for ever, "the call to /api/v1/agents failed", never naming the port
+        assertThat(run("agent", "--server=http://127.0.0.1:99999", "--token", "plt_x"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("Invalid value for option '--server': port 99999 is out of range "
+                + "(1–65535)");
+        assertThat(run("agent", "--server=http://agent:pw@127.0.0.1:8080", "--token", "plt_x"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("credentials", "--token").doesNotContain("pw@");
+    }
+
+    @Test
     void aBlankTokenIsNamed() {
         assertThat(run("agent", "--server", "http://localhost:1", "--token", " ")).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("--token: an API token of role agent is required");
@@ -69,6 +81,10 @@ class AgentCommandTests {
             assertThat(err.toString()).contains("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to 8191, "
                     + "each range from low to high, got '" + cpus + "'");
         }
+        // taskset refused every trial JVM of every engine experiment the agent took
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--cpus", "8191"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--cpus 8191 names CPUs this process may not use (8191); it may use ");
     }
 
     @Test

@@ -6,12 +6,17 @@ import io.perflab.PerfLabApplication;
 import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -53,6 +58,101 @@ class PerfLabCommandTests {
         assertThat(status).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("Unknown option: '--runs=5'",
                 "Properties of the web service are --name.part=value, e.g. --server.port=18080.");
+    }
+
+    @Test
+    void anArgumentOfServeThatIsNoPropertyIsNamedAndNothingStarts() {
+        // 'extra' and 'server.port=18080' went to Spring, which ignored them and started on port 8080; beside
+        // 'extra', --server.port=18184 was an unknown option
+        String[][] cases = {
+            {"'extra' is not a --name.part=value property of the web service", "serve", "extra"},
+            {"'server.port=18080' is not a --name.part=value property of the web service; did you mean "
+                    + "--server.port=18080?", "serve", "server.port=18080"},
+            {"'extra' is not a --name.part=value property", "serve", "extra", "--server.port=18184"},
+            {"'--runs=5' is not a --name.part=value property", "serve", "--server.port=18184", "--runs=5"},
+            {"'extra' is not a --name.part=value property", "--server.port=18184", "extra"},
+            {"did you mean --server.port=18080?", "server.port=18080"}};
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                    .execute(args);
+
+            assertThat(status).as(String.join(" ", args)).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).as(String.join(" ", args)).contains(c[0])
+                    .doesNotContain("internal error", "Unknown option: '--server.port", "Unknown options: '--server");
+        }
+    }
+
+    @Test
+    void aPortOutOfRangeOrADataDirectoryThatIsAFileIsRefusedBeforeTheServiceStarts(@TempDir Path directory)
+            throws Exception {
+        // the service created the data directory and ran its migrations, then failed with 40 frames of Tomcat's;
+        // a file as the data directory was "FileAlreadyExistsException" of the property spring.datasource.url
+        Path file = Files.createFile(directory.resolve("file"));
+        String[][] cases = {
+            {"Invalid value for '--server.port': port 99999 is out of range (1–65535, or 0 for any free port)",
+                "--server.port=99999", "--perflab.data-dir=" + directory.resolve("new")},
+            {"Invalid value for '--server.port': 'http' is not a port", "--server.port=http"},
+            {"Invalid value for '--perflab.data-dir': the data directory " + file + " is a file; give a directory",
+                "--server.port=18190", "--perflab.data-dir=" + file}};
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+
+            // this command line's service cannot start: it fails as an internal error (70) when asked to
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                    .execute(prepend("serve", args));
+
+            assertThat(status).as(c[0]).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).startsWith("perflab: " + c[0]);
+        }
+        assertThat(directory.resolve("new")).doesNotExist();
+    }
+
+    @Test
+    void aStartThatFailsOnASettingIsSaidInOneLine() {
+        StringWriter err = new StringWriter();
+
+        int status = PerfLabCommand.serve(args -> {
+            throw new org.springframework.beans.factory.BeanCreationException("webServerStartStop", "Failed to start",
+                    new org.springframework.boot.web.server.PortInUseException(18190));
+        }, new String[] {"--server.port=18190"}, new PrintWriter(err, true));
+
+        assertThat(status).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).isEqualTo("perflab: the web service did not start: port 18190 is in use by "
+                + "another process; stop it or give --server.port another port" + System.lineSeparator());
+
+        StringWriter unknown = new StringWriter();
+        assertThat(PerfLabCommand.serve(args -> {
+            throw new IllegalStateException("no bean of type X");
+        }, new String[0], new PrintWriter(unknown, true))).isEqualTo(PerfLabCommand.EXIT_INTERNAL_ERROR);
+        assertThat(unknown.toString()).contains("did not start").doesNotContain("IllegalStateException");
+    }
+
+    /**
+     * Another service holds the data directory's database: the start printed 186 lines, Spring's chain of beans
+     * and H2's stack trace, and exited 1.
+     */
+    @Test
+    void aDataDirectoryInUseIsSaidInOneLineWithoutAStackTrace(@TempDir Path directory) throws Exception {
+        try (FileChannel database = FileChannel.open(directory.resolve("perflab.mv.db"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock lock = database.lock()) {
+            Result result = runMain(180, "--server.port=18197", "--perflab.data-dir=" + directory);
+
+            assertThat(result.exitCode()).as(result.stdout() + result.stderr()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(result.stderr()).isEqualTo("perflab: the web service did not start: the data directory "
+                    + directory + " is in use by another PerfLab service (its database is locked); stop it or give "
+                    + "--perflab.data-dir another directory" + System.lineSeparator());
+            assertThat(result.stdout()).doesNotContain("\tat ", "Exception", "Caused by", "APPLICATION FAILED");
+        }
+    }
+
+    private static String[] prepend(String first, String[] rest) {
+        String[] all = new String[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
     }
 
     @Test
@@ -205,6 +305,11 @@ class PerfLabCommandTests {
     }
 
     static Result runMain(String... args) throws Exception {
+        return runMain(60, args);
+    }
+
+    /** Runs the entry point with {@code args} in a fresh JVM on the test class path, waiting up to {@code seconds}. */
+    static Result runMain(int seconds, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-cp");
@@ -214,7 +319,10 @@ class PerfLabCommandTests {
         File stdout = File.createTempFile("perflab-cli", ".out");
         File stderr = File.createTempFile("perflab-cli", ".err");
         Process process = new ProcessBuilder(command).redirectOutput(stdout).redirectError(stderr).start();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("CLI finished").isTrue();
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+            assertThat(false).as("CLI finished within " + seconds + " s").isTrue();
+        }
         Result result = new Result(process.exitValue(),
                 java.nio.file.Files.readString(stdout.toPath(), StandardCharsets.UTF_8),
                 java.nio.file.Files.readString(stderr.toPath(), StandardCharsets.UTF_8));

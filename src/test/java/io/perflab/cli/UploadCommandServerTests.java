@@ -37,4 +37,28 @@ class UploadCommandServerTests extends UploadServer {
         assertThat(samples(id, "reqs_per_sec", "without")).isEqualTo(2);
         assertThat(samples(id, "reqs_per_sec", "with")).isEqualTo(3);
     }
+
+    /** The server's message named ?format= and git.branch, which a user of the command line sets with flags. */
+    @Test
+    void theServersMessagesNameTheFlagsThatSetWhatTheyNameOf() throws Exception {
+        Path numbers = Files.writeString(directory.resolve("numbers.txt"), "1\n2\n3\n");
+        String token = newToken("cli-flags");
+        StringWriter err = new StringWriter();
+
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                .execute("upload", "--server", base(), "--token", token, "--benchmark", "cli-flags",
+                        numbers.toString());
+
+        assertThat(status).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+        assertThat(err.toString()).contains("the server answered 400: Cannot tell the format of the upload",
+                "pass --format with one of: json, jmh").doesNotContain("?format=");
+
+        StringWriter branch = new StringWriter();
+        Path csv = Files.writeString(directory.resolve("b.csv"), "metric,value\nlat,1\nlat,2\n");
+        PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(branch, true)).execute(
+                "upload", "--server", base(), "--token", token, "--benchmark", "cli-flags", "--git-branch",
+                "b".repeat(201), csv.toString());
+        assertThat(branch.toString()).contains("the server answered 400: --git-branch is longer than 200 "
+                + "characters").doesNotContain("git.branch");
+    }
 }

@@ -54,6 +54,33 @@ class UploadCommandTests {
     }
 
     @Test
+    void moreThanTwoFilesAreRefusedBeforeAnyIsSent() throws Exception {
+        Path a = Files.createTempFile("bench", ".csv");
+        Path b = Files.createTempFile("bench", ".csv");
+        Path c = Files.createTempFile("bench", ".csv");
+
+        // the third file was dropped without a word and the first two uploaded
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--benchmark", "t2", a.toString(),
+                b.toString(), c.toString());
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("FILE: at most two files (without, with), got 3").doesNotContain("cannot reach");
+    }
+
+    @Test
+    void aVariantWithTwoFilesIsRefusedNamingBoth() throws Exception {
+        Path a = Files.createTempFile("bench", ".csv");
+        Path b = Files.createTempFile("bench", ".csv");
+
+        // both files were uploaded as without and with, and --variant dropped
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--variant", "without",
+                a.toString(), b.toString());
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("--variant", "two FILEs").doesNotContain("cannot reach");
+    }
+
+    @Test
     void unreachableServerExits3() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -79,6 +106,138 @@ class UploadCommandTests {
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(run.err()).contains("--user admin needs a password", "--password", "PERFLAB_PASSWORD")
                 .doesNotContain("cannot reach");
+    }
+
+    @Test
+    void aPortOutOfRangeIsNamedBeforeAnythingIsSent() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        // an internal error ("port out of range:99999", status 70), for upload and token alike
+        for (String port : new String[] {"99999", "0", "99999999999"}) {
+            Run upload = run("upload", "--server=http://127.0.0.1:" + port, "--token", "t", file.toString());
+            assertThat(upload.exit()).as(port).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(upload.err()).contains("Invalid value for option '--server': port " + port
+                    + " is out of range (1–65535)").doesNotContain("internal error");
+        }
+        Run token = run("token", "create", "ci", "--server=http://127.0.0.1:99999", "--token", "t");
+        assertThat(token.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(token.err()).contains("port 99999 is out of range (1–65535)");
+    }
+
+    @Test
+    void credentialsInTheServerUrlAreRefusedWithoutShowingThem() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+
+        // they were ignored: the upload went out without any, and the server answered 401
+        Run run = run("upload", "--server=http://admin:s3cret@127.0.0.1:1", file.toString());
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("'--server'", "credentials", "--user", "--password", "--token")
+                .doesNotContain("s3cret");
+        Run query = run("token", "revoke", "1", "--server=http://127.0.0.1:1/?token=x", "--token", "t");
+        assertThat(query.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(query.err()).contains("'--server'", "query").doesNotContain("token=x");
+    }
+
+    @Test
+    void credentialsThatWouldBeIgnoredAreRefused() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+
+        // --user won over --token without a word
+        Run both = run("upload", "--server=http://127.0.0.1:1", "--token", "t", "--user", "admin", "--password", "x",
+                file.toString());
+        assertThat(both.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(both.err()).contains("--user", "--token", "give one").doesNotContain("cannot reach");
+
+        // --password without --user was ignored, and the upload went out without credentials
+        Run password = run("upload", "--server=http://127.0.0.1:1", "--password", "x", file.toString());
+        assertThat(password.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(password.err()).contains("--password", "without --user").doesNotContain("cannot reach");
+
+        Run none = run("token", "revoke", "1", "--server=http://127.0.0.1:1", "--token", " ");
+        assertThat(none.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(none.err()).contains("--token", "PERFLAB_TOKEN", "--user").doesNotContain("cannot reach");
+    }
+
+    @Test
+    void aServerUrlWithAPathIsNamedWhenTheServerDoesNotKnowTheCall() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            // what PerfLab answers to a POST outside /api/**
+            byte[] body = "{\"status\":403,\"title\":\"Forbidden\",\"detail\":\"Forbidden\"}".getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/problem+json");
+            exchange.sendResponseHeaders(403, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Path file = Files.createTempFile("bench", ".txt");
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+
+            Run run = run("upload", "--server", base + "/perflab", "--token", "t", file.toString());
+
+            assertThat(run.exit()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+            assertThat(run.err()).contains("the server answered 403: Forbidden", "--server has the path /perflab",
+                    base);
+            Run withoutPath = run("upload", "--server", base, "--token", "t", file.toString());
+            assertThat(withoutPath.err()).contains("the server answered 403: Forbidden").doesNotContain("path");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
+     * Each went to the server, which answered 400 naming its query parameter, header or field (?format=,
+     * git.commitTime, the Idempotency-Key header, role), and the command exited 3 as if the server had failed.
+     */
+    @Test
+    void queryFlagsAreCheckedByTheServersRulesBeforeAnythingIsSent() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        String[][] cases = {
+            {"--format: 'bogus' is not a format; use one of: json, jmh, gobench, googlebenchmark, hyperfine, rpcbench, "
+                    + "csv (or leave --format out to detect it)", "--format=bogus"},
+            {"--format: '' is not a format", "--format="},
+            {"--commit-time: 'yesterday' is not an ISO-8601 time with offset (e.g. 2025-01-31T12:00:00Z) nor epoch "
+                    + "seconds", "--commit-time=yesterday"},
+            {"--commit-time: must lie between 1970-01-01T00:00:00Z and ", "--commit-time=1969-07-20T20:17:40Z"},
+            {"--commit-time: give an ISO-8601 time", "--commit-time="},
+            {"--idempotency-key: must have 1 to 200 characters, got 0", "--idempotency-key="},
+            {"--idempotency-key: must have 1 to 200 characters, got 201", "--idempotency-key=" + "k".repeat(201)},
+            // the HTTP client refused it: "internal error: invalid header value", exit 70
+            {"--idempotency-key: a key is printable ASCII", "--idempotency-key=ключ"}};
+        for (String[] c : cases) {
+            Run run = run("upload", "--server", "http://localhost:1", "--token", "t", c[1], file.toString());
+
+            assertThat(run.exit()).as(c[1]).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(run.err()).as(c[1]).contains(c[0]).doesNotContain("cannot reach", "internal error");
+        }
+        assertThat(run("upload", "--server", "http://localhost:1", "--token", "t", "--format", "GoBench",
+                "--commit-time", "1700000000", "--idempotency-key", "sha-1 job 2", file.toString()).err())
+                .as("as the server takes them").contains("cannot reach");
+    }
+
+    @Test
+    void tokenFlagsAreCheckedByTheServersRulesBeforeAnythingIsSent() {
+        String[][] cases = {
+            {"--role: 'superuser' is not a token role; use 'user' (uploads and writes) or 'agent'", "create", "ci",
+                "--role=superuser"},
+            {"NAME: a token needs a name of 1 to 100 characters", "create", ""},
+            {"NAME: a token needs a name of 1 to 100 characters", "create", "x".repeat(101)},
+            {"NAME: must be printable text", "create", "ci\u001b[31m"},
+            // sent as DELETE /api/v1/tokens/-5
+            {"ID: a token's id is a whole number from 1 (see Settings → API tokens), got -5", "revoke", "-5"}};
+        for (String[] c : cases) {
+            String[] args = new String[c.length + 4];
+            args[0] = "token";
+            System.arraycopy(c, 1, args, 1, c.length - 1);
+            System.arraycopy(new String[] {"--server", "http://localhost:1", "--token", "t"}, 0, args, c.length, 4);
+
+            Run run = run(args);
+
+            assertThat(run.exit()).as(String.join(" ", args)).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(run.err()).as(String.join(" ", args)).contains(c[0]).doesNotContain("cannot reach");
+        }
     }
 
     @Test

@@ -49,18 +49,33 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus, 
     /**
      * This launcher with every trial JVM started under {@code taskset -c cpus}, e.g. {@code 1} or {@code 0-1}.
      *
-     * @throws IllegalArgumentException if {@code taskset} is not on the PATH or the list is malformed
+     * @throws IllegalArgumentException if {@code taskset} is not on the PATH, the list is malformed, or it names a
+     *     CPU this process may not use ({@link CpuList#available its affinity})
      */
     public TrialLauncher pinnedTo(String cpuList) {
+        return pinnedTo(cpuList, CpuList.available(Optional.empty()));
+    }
+
+    /**
+     * As {@link #pinnedTo(String)}, with the CPUs this process may use given. A CPU outside them (a 2-CPU host's
+     * 999) would be refused by taskset at every trial, each trial failing without a result.
+     */
+    TrialLauncher pinnedTo(String cpuList, CpuList allowed) {
+        CpuList cpus;
         try {
             // digits, dashes and commas only: CpuList itself would let spaces through to taskset
             if (!cpuList.matches("[0-9]+([-,][0-9]+)*")) {
                 throw new IllegalArgumentException(cpuList);
             }
-            CpuList.parse(cpuList);
+            cpus = CpuList.parse(cpuList);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--cpus takes a CPU list such as 1 or 0-1 or 0,2 of CPUs 0 to "
                     + CpuList.MAX_CPU + ", each range from low to high, got '" + cpuList + "'");
+        }
+        List<Integer> outside = cpus.cpus().stream().filter(cpu -> !allowed.cpus().contains(cpu)).toList();
+        if (!outside.isEmpty()) {
+            throw new IllegalArgumentException("--cpus " + cpuList + " names CPUs this process may not use ("
+                    + new CpuList(outside) + "); it may use " + allowed);
         }
         if (findOnPath("taskset").isEmpty()) {
             throw new IllegalArgumentException("--cpus needs taskset (util-linux), which is not on the PATH");
