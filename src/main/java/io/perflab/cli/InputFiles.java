@@ -1,13 +1,8 @@
 package io.perflab.cli;
 
+import io.perflab.system.Texts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -101,21 +96,14 @@ final class InputFiles {
 
     /** {@code bytes} as UTF-8, or where they are not: the first byte that is not, and its offset. */
     private static String decoded(byte[] bytes) throws BadInputException {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(bytes.length);
-        CoderResult result = decoder.decode(in, out, true);
-        if (!result.isError()) {
-            result = decoder.flush(out);
-        }
-        if (result.isError()) {
-            int offset = in.position();
+        try {
+            return Texts.utf8(bytes);
+        } catch (Texts.NotUtf8Exception e) {
+            int offset = e.offset();
             boolean utf16 = bytes.length >= 2 && ((bytes[0] == (byte) 0xFF && bytes[1] == (byte) 0xFE)
                     || (bytes[0] == (byte) 0xFE && bytes[1] == (byte) 0xFF));
             throw new BadInputException(String.format(Locale.ROOT, "not UTF-8 text (byte 0x%02X at offset %d)%s",
                     bytes[offset] & 0xFF, offset, utf16 ? "; it is UTF-16: save it as UTF-8" : ""));
         }
-        return out.flip().toString();
     }
 }

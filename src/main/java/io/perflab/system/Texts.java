@@ -1,5 +1,11 @@
 package io.perflab.system;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 
 /** Text cut to fit a column, a message or a label. */
@@ -54,5 +60,42 @@ public final class Texts {
      */
     public static String composed(String text) {
         return text == null ? null : Normalizer.normalize(text, Normalizer.Form.NFC);
+    }
+
+    /**
+     * {@code bytes} decoded as UTF-8, strictly: a byte that does not begin a valid UTF-8 sequence (a Latin-1 file,
+     * an overlong form such as {@code C0 BC}, UTF-16) is refused, not decoded as a replacement character.
+     *
+     * @throws NotUtf8Exception naming the offset of the first such byte
+     */
+    public static String utf8(byte[] bytes) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw new NotUtf8Exception(in.position());
+        }
+        return out.flip().toString();
+    }
+
+    /** Bytes that are not UTF-8, from {@link #utf8}. */
+    public static final class NotUtf8Exception extends IllegalArgumentException {
+
+        private final int offset;
+
+        NotUtf8Exception(int offset) {
+            super("not UTF-8: the byte at offset " + offset + " begins no valid UTF-8 sequence");
+            this.offset = offset;
+        }
+
+        /** The offset of the first byte that begins no valid UTF-8 sequence. */
+        public int offset() {
+            return offset;
+        }
     }
 }

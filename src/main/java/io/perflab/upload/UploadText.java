@@ -2,12 +2,6 @@ package io.perflab.upload;
 
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Uploaded bytes as text. Every format is read as UTF-8, strictly: a byte sequence that is not UTF-8 (a Latin-1
@@ -45,27 +39,17 @@ final class UploadText {
      * @throws InvalidUploadException if {@code bytes} are not UTF-8, naming the offset and line of the first bad byte
      */
     static String decode(byte[] bytes, String what) {
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(bytes.length);
-        CoderResult result = decoder.decode(in, out, true);
-        if (!result.isError()) {
-            result = decoder.flush(out);
-        }
-        if (result.isError()) {
-            int offset = in.position();
+        String text;
+        try {
+            text = Texts.utf8(bytes);
+        } catch (Texts.NotUtf8Exception e) {
+            int offset = e.offset();
             throw new InvalidUploadException(what + " is not valid UTF-8: byte 0x"
                     + String.format("%02X", bytes[offset] & 0xff) + " at offset " + offset + " (line "
                     + lineOf(bytes, offset) + ") begins an invalid UTF-8 sequence; save or send the output as "
                     + "UTF-8.");
         }
-        out.flip();
-        if (out.hasRemaining() && out.charAt(0) == '\uFEFF') {
-            out.position(1);
-        }
-        return out.toString();
+        return text.startsWith("\uFEFF") ? text.substring(1) : text;
     }
 
     private static int lineOf(byte[] bytes, int offset) {
