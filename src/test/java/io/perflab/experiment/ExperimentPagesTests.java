@@ -96,6 +96,12 @@ class ExperimentPagesTests extends UploadServer {
             assertThat(page.statusCode()).as(path).isEqualTo(200);
         }
         assertThat(get(http, "/experiments/" + id).body()).contains("values too large to compare");
+        for (String path : new String[] {"/api/v1/experiments/" + id, "/api/v1/experiments/" + id + "/report.html",
+            "/api/v1/experiments/" + id + "/report.md"}) {
+            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base() + path)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(read.statusCode()).as(path + ": " + read.body()).isEqualTo(200);
+        }
     }
 
     @Test
