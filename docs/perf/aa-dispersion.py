@@ -11,18 +11,11 @@ alternated order cancels within an experiment of an even number of pairs).
 """
 import json, math, statistics as st, sys, collections
 
+from perfscripts import groups
+
 METRICS = ['user_cpu_us_per_req', 'sys_cpu_us_per_req', 'cpu_us_per_req', 'ctx_switches_per_req']
 
 
-def campaigns(args):
-    out, cur = [], []
-    for a in args:
-        if a == '--':
-            out.append(cur); cur = []
-        else:
-            cur.append(a)
-    out.append(cur)
-    return [c for c in out if c]
 
 
 def pairs_of(files):
@@ -91,6 +84,6 @@ def null_range(experiments, size, campaigns=4000):
 
 
 size = int(sys.argv[1])
-for c in campaigns(sys.argv[2:]):
+for c in groups(sys.argv[2:]):
     report(size, c)
 null_range(20, size)

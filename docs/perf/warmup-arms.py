@@ -8,15 +8,8 @@ and the JIT's CPU per window.
 """
 import json, math, statistics as st, sys, collections
 
-def arms(args):
-    out, cur = [], []
-    for a in args:
-        if a == '--':
-            out.append(cur); cur = []
-        else:
-            cur.append(a)
-    out.append(cur)
-    return [a for a in out if a]
+from perfscripts import groups
+
 
 METRICS = ['user_cpu_us_per_req', 'sys_cpu_us_per_req', 'cpu_us_per_req', 'ctx_switches_per_req']
 
@@ -75,6 +68,6 @@ def report(files):
               % (m, ' '.join('%+.2f' % (100 * st.mean(slot[m][i])) for i in sorted(slot[m])),
                  100 * st.mean(d), 100 * st.stdev(d) / math.sqrt(len(d)), 100 * st.stdev(means[m]), 100 * w_sd))
 
-for files in arms(sys.argv[1:]):
+for files in groups(sys.argv[1:]):
     print(' '.join(files))
     report(files)
