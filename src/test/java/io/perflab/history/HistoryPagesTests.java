@@ -94,9 +94,7 @@ class HistoryPagesTests extends UploadServer {
      */
     @Test
     void aPagePastTheLastAnswers404AndAPageNumberThatIsNoneAnswers400() throws Exception {
-        assertThat(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
-                "{\"benchmark\": \"no-such-page\", \"metrics\": {\"t\": {\"values\": [1, 2]}}}").statusCode())
-                .isEqualTo(201);
+        uploadTwoSamples("no-such-page");
 
         HttpResponse<String> past = html("/benchmarks?name=no-such-page&page=7");
         assertThat(past.statusCode()).isEqualTo(404);

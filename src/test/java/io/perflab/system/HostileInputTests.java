@@ -151,9 +151,7 @@ class HostileInputTests extends UploadServer {
     /** page × size went past an int: a negative offset (a 500) or another page's experiments. */
     @Test
     void aPageFarBeyondTheLastIsEmpty() throws Exception {
-        assertThat(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
-                "{\"benchmark\":\"far-page\",\"metrics\":{\"t\":{\"values\":[1,2]}}}").statusCode())
-                .isEqualTo(201);
+        uploadTwoSamples("far-page");
         HttpResponse<String> api = get("/api/v1/experiments?page=10737419&size=200");
         assertThat(api.statusCode()).as(api.body()).isEqualTo(200);
         assertThat(read(api.body()).get("items")).isEmpty();

@@ -79,6 +79,15 @@ public abstract class UploadServer {
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Uploads benchmark {@code name} with one metric of two samples, through the API as the admin. */
+    protected void uploadTwoSamples(String name) throws Exception {
+        HttpResponse<String> created = post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"" + name + "\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
+        if (created.statusCode() != 201) {
+            throw new IllegalStateException("upload → " + created.statusCode() + ": " + created.body());
+        }
+    }
+
     protected JsonNode read(String body) {
         return json.readTree(body);
     }
