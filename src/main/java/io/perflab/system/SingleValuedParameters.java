@@ -1,25 +1,42 @@
 package io.perflab.system;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.springframework.core.ResolvableType;
-import org.springframework.web.bind.WebDataBinder;
-import org.springframework.web.bind.annotation.InitBinder;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.StringUtils;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RequestPart;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.multipart.MultipartFile;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * A parameter of a REST handler's record of parameters (such as an upload's {@code ?benchmark=&branch=…}) given
- * more than once is refused naming it and its values. Spring binds the values of a parameter given twice to a text
- * field joined with commas: {@code ?benchmark=parser&benchmark=lexer} was stored as the benchmark "parser,lexer",
- * {@code ?benchmark=qp&benchmark=} as "qp,". A record's fields each hold one value, so every such parameter is
- * checked, for every handler that binds one, here.
+ * A parameter that holds one value, given more than once, is refused naming it and its values. Spring binds the
+ * values of a parameter given twice to a text joined with commas, and to a number as the first of them:
+ * {@code ?benchmark=parser&benchmark=lexer} was stored as the benchmark "parser,lexer", {@code ?benchmark=qp&benchmark=}
+ * as "qp,", {@code ?name=a&name=b} listed the experiments named "a,b" (none) and {@code ?page=1&page=5} showed page 1.
+ *
+ * <p>Checked before the handler runs, for every handler: each {@code @RequestParam} of one value (not a list, an
+ * array, a map or a file) and, for a REST handler, each field of a record its parameters are bound to (an upload's
+ * {@code ?benchmark=&branch=…}). A page's form objects may hold lists and are bound by their own rules. The API
+ * answers 400 with the message; a page shows it on the error page with 400.
  */
-@RestControllerAdvice(annotations = RestController.class)
-class SingleValuedParameters {
+@Configuration
+class SingleValuedParameters implements WebMvcConfigurer, HandlerInterceptor {
 
     /** How many of a repeated parameter's values the message quotes. */
     private static final int QUOTED_VALUES = 3;
@@ -27,23 +44,51 @@ class SingleValuedParameters {
     /** How much of each value the message quotes. */
     private static final int QUOTED_LENGTH = 60;
 
-    /**
-     * Runs before a record is made from the request's parameters; a record that came from the body (its target is
-     * set already) or a single value bound on its own is no concern of this check.
-     */
-    @InitBinder
-    void refuseRepeated(WebDataBinder binder, WebRequest request) {
-        ResolvableType targetType = binder.getTargetType();
-        Class<?> type = targetType == null ? null : targetType.resolve();
-        if (binder.getTarget() != null || type == null || !type.isRecord()) {
-            return;
+    private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(this);
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        if (!(handler instanceof HandlerMethod method)) {
+            return true;
         }
-        for (RecordComponent component : type.getRecordComponents()) {
-            String[] values = request.getParameterValues(component.getName());
-            if (values != null && values.length > 1) {
-                throw ApiProblem.badRequest(repeated(component.getName(), values));
+        boolean rest = AnnotatedElementUtils.hasAnnotation(method.getBeanType(), RestController.class);
+        for (MethodParameter parameter : method.getMethodParameters()) {
+            for (String name : singleValued(parameter, rest).toList()) {
+                String[] values = request.getParameterValues(name);
+                if (values != null && values.length > 1) {
+                    String message = repeated(name, values);
+                    throw rest ? ApiProblem.badRequest(message) : InvalidInputException.of(null, message);
+                }
             }
         }
+        return true;
+    }
+
+    /** The names of the request parameters {@code parameter} takes one value of. */
+    private static Stream<String> singleValued(MethodParameter parameter, boolean rest) {
+        Class<?> type = parameter.getParameterType();
+        RequestParam annotation = parameter.getParameterAnnotation(RequestParam.class);
+        if (annotation != null) {
+            if (type.isArray() || Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type)
+                    || MultipartFile.class.isAssignableFrom(type)) {
+                return Stream.empty();
+            }
+            if (StringUtils.hasText(annotation.name())) {
+                return Stream.of(annotation.name());
+            }
+            parameter.initParameterNameDiscovery(NAMES);
+            return Stream.ofNullable(parameter.getParameterName());
+        }
+        if (rest && type.isRecord() && !parameter.hasParameterAnnotation(RequestBody.class)
+                && !parameter.hasParameterAnnotation(RequestPart.class)) {
+            return Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName);
+        }
+        return Stream.empty();
     }
 
     /** "Parameter 'benchmark' given twice ('parser', 'lexer'); give each parameter once." */

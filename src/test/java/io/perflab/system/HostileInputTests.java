@@ -206,6 +206,29 @@ class HostileInputTests extends UploadServer {
         assertThat(get("/api/v1/benchmarks/history?benchmark=cafe%CC%81-nfc").statusCode()).isEqualTo(200);
     }
 
+    /**
+     * A filter or page number given twice was joined with commas or read as its first value: {@code ?name=a&name=b}
+     * listed the experiments named "a,b" (none, and said so as if it were the answer), {@code ?page=1&page=5} page 1.
+     */
+    @Test
+    void aQueryParameterOfOneValueGivenTwiceIsRefusedNamingIt() throws Exception {
+        uploadTwoSamples("twice-listed");
+        assertProblem(get(EXPERIMENTS + "?name=twice-listed&name=other"), 400,
+                "Parameter 'name' given twice ('twice-listed', 'other'); give each parameter once.");
+        assertProblem(get(EXPERIMENTS + "?page=0&page=5&page=6&page=7"), 400,
+                "Parameter 'page' given 4 times ('0', '5', '6', …)");
+        assertProblem(get("/api/v1/benchmarks?name=a&name=b"), 400, "Parameter 'name' given twice");
+        assertProblem(asAdmin("/api/v1/tokens?size=1&size=2"), 400, "Parameter 'size' given twice");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base()
+                + "/experiments?status=RUNNING&status=DONE")).header("Accept", "text/html").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(page.body()).contains("Parameter &#39;status&#39; given twice");
+        // once each, as before
+        JsonNode once = read(get(EXPERIMENTS + "?benchmark=twice-listed&page=0").body());
+        assertThat(once.get("total").asLong()).isPositive();
+    }
+
     @Test
     void aPathOrQueryValueOfTheWrongTypeIsNamedWithoutJavaTypes() throws Exception {
         assertProblem(get("/api/v1/experiments/abc"), 400, "id: must be a whole number up to 9223372036854775807",
