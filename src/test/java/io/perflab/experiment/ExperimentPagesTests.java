@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.EngineVariant;
+import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.upload.Fixtures;
@@ -18,7 +23,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +105,47 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(get(http, "/experiments/" + id).body()).contains("values too large to compare");
         for (String path : new String[] {"/api/v1/experiments/" + id, "/api/v1/experiments/" + id + "/report.html",
             "/api/v1/experiments/" + id + "/report.md"}) {
+            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base() + path)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(read.statusCode()).as(path + ": " + read.body()).isEqualTo(200);
+        }
+    }
+
+    /** The same in a paired experiment, whose analysis takes each pair's log ratios and its variance components. */
+    @Test
+    void aStoredValueTooLargeToCompareLeavesAPairedExperimentsPagesUp() throws Exception {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 3)
+                .withDesign(ExperimentDesign.ALTERNATING, 2);
+        long id = store.insert(new ExperimentSpec("too large paired", null, ExperimentKind.ENGINE, null, plan),
+                ExperimentStatus.RUNNING, "admin", Instant.now());
+        Instant start = Instant.now();
+        for (int pair = 0; pair < 3; pair++) {
+            List<TrialResult> results = new ArrayList<>();
+            for (int window = 0; window < 2; window++) {
+                for (VariantName side : VariantName.values()) {
+                    boolean with = side == VariantName.WITH;
+                    boolean huge = pair == 1 && window == 0 && with;
+                    Map<String, Double> metrics = Map.of("user_cpu_us_per_req", huge ? 1.7e308 : 20.0 + window,
+                            "sys_cpu_us_per_req", 40.0 + pair + (with ? 0.5 : 0));
+                    results.add(new TrialResult(side.label(), (pair * 10 + window) * 2 + side.ordinal(),
+                            TrialStatus.OK, start, start.plusSeconds(3), 100 + side.ordinal(), metrics,
+                            Map.of("host", "test-host"), null,
+                            new PairPosition(pair, window, with ? "1" : "0", 1_000L * window, 0L, !with)));
+                }
+            }
+            store.savePair(id, new PairResult(pair, TrialStatus.OK, new PairPlacement("0", "1", VariantName.WITHOUT),
+                    results, start, start.plusSeconds(20), Duration.ofSeconds(14), Duration.ofSeconds(6), null));
+        }
+        store.transition(id, ExperimentStatus.RUNNING, ExperimentStatus.COMPLETED, Instant.now(), null);
+        for (String path : new String[] {"/", "/experiments", "/experiments/" + id}) {
+            HttpResponse<String> page = get(http, path);
+            assertThat(page.statusCode()).as(path + ": " + page.body()).isEqualTo(200);
+        }
+        assertThat(get(http, "/experiments/" + id).body()).contains("values too large to compare")
+                .contains("data-metric=\"sys_cpu_us_per_req\"");
+        for (String path : new String[] {"/api/v1/experiments/" + id, "/api/v1/experiments/" + id + "/report.html",
+            "/api/v1/experiments/" + id + "/report.md", "/api/v1/experiments/" + id + "/report.txt"}) {
             HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(base() + path)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(read.statusCode()).as(path + ": " + read.body()).isEqualTo(200);
