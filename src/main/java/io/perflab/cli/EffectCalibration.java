@@ -41,6 +41,10 @@ import java.util.Map;
  *       then includes it. The injected cost's effect on the other metrics is not known in advance.
  * </ul>
  *
+ * <p>A paired run is judged twice, by the verdict's t-test and by the robust check beside it
+ * ({@link io.perflab.stats.RobustPairedChange}), in one table each. Over 300 lines: the two kinds of run, the two
+ * designs' estimates and the report that explains every column share the blocks and the reference.
+ *
  * @param design the design of the run
  * @param experiments blocks in the run
  * @param perExperiment pairs (paired) or trials per side (fresh) in each block
@@ -84,13 +88,26 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         }
     }
 
-    /** Each block's estimate of {@code metric}, for the blocks where it could be made. */
+    /** Which of a paired experiment's tests an estimate is by. */
+    enum Test {
+        /** The verdict's: the t-test of the pairs' mean log ratios (Welch's for fresh trials). */
+        VERDICT,
+        /** The robust check: Huber's score of the windows' log ratios, tested by flipping the pairs' signs. */
+        ROBUST
+    }
+
+    /** Each block's estimate of {@code metric} by the verdict's test, for the blocks where it could be made. */
     List<Estimate> estimates(List<TrialResult> results, String metric) {
+        return estimates(results, metric, Test.VERDICT);
+    }
+
+    /** Each block's estimate of {@code metric} by {@code test} (a paired design's), where it could be made. */
+    List<Estimate> estimates(List<TrialResult> results, String metric, Test test) {
         ComparisonOptions options = ComparisonOptions.defaults().withAlpha(alpha);
         List<Estimate> estimates = new ArrayList<>();
         for (int block = 0; block < experiments; block++) {
             try {
-                estimates.add(design.paired() ? pairedEstimate(results, metric, block, options)
+                estimates.add(design.paired() ? pairedEstimate(results, metric, block, options, test)
                         : freshEstimate(results, metric, block, options));
             } catch (IllegalArgumentException | java.util.NoSuchElementException tooFew) {
                 // a block without enough successful pairs or trials is no experiment
@@ -99,9 +116,15 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         return estimates;
     }
 
-    private Estimate pairedEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options) {
+    private Estimate pairedEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options,
+                                    Test test) {
         PairedSamples samples = PairedSamples.ofPairs(results, block * perExperiment, (block + 1) * perExperiment);
         PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
+        if (test == Test.ROBUST) {
+            RelativeChange c = a.robust().relativeChange();
+            return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.robust().pValue(), Double.NaN,
+                    a.pairLogRatios());
+        }
         RelativeChange c = a.relativeChange();
         return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.logRatio().pValue(),
                 a.power().minimumDetectableEffectPercent(), a.pairLogRatios());
@@ -153,6 +176,35 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         : perExperiment + " + " + perExperiment + " trials", Display.value(alpha).strip(),
                 injectedNanos == 0 ? "; the same variant on both sides"
                         : "; serverWorkNanos=" + injectedNanos + " injected on the with side"));
+        s.append(table(results, Test.VERDICT));
+        if (design.paired()) {
+            s.append(String.format(Locale.ROOT, "%nThe robust check of the same experiments (Huber's score of the "
+                    + "windows' log ratios, tested by flipping the signs of whole pairs; beside the verdict, not in "
+                    + "it):%n"));
+            s.append(table(results, Test.ROBUST));
+        }
+        s.append(design.paired() ? WarmupTally.line(b -> PairedSamples.ofPairs(results, b * perExperiment,
+                (b + 1) * perExperiment), experiments, alpha, injectedNanos == 0) : "");
+        s.append(injectedNanos == 0
+                ? "pooled: the tests of user, system and total CPU and context switches per request together (one "
+                        + "experiment's four tests are correlated, so its interval is narrower than it should be).\n"
+                        + "false +: experiments whose test said p < α although both sides ran the same; mean ± CI: the "
+                        + "half-width of one experiment's 95% interval of the change, in percentage points; MDE: the "
+                        + "change one experiment's test detects with 80% power at its size and spread, their mean.\n"
+                : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
+                        + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
+                        + "experiments with p < α (and, with a reference, on its side); same effect: the p-value of the "
+                        + "one-way analysis of variance of the pairs' log ratios by experiment, small when the effect "
+                        + "itself differed between experiments (then coverage below 95% need not mean the intervals "
+                        + "are too narrow).\n" + measuredInjection(results));
+        s.append(String.format(Locale.ROOT, "%d results in %s: about %s per experiment.%n", results.size(),
+                minutes(elapsed), minutes(elapsed.dividedBy(Math.max(1, experiments)))));
+        return s.toString();
+    }
+
+    /** The table of the headline metrics' estimates by {@code test}: false positives, or bias, coverage and power. */
+    private String table(List<TrialResult> results, Test test) {
+        StringBuilder s = new StringBuilder();
         String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s  %s%n";
         if (injectedNanos == 0) {
             s.append(String.format(Locale.ROOT, "%-24s %10s %10s %7s %-18s %12s %10s%n", "metric", "experiments",
@@ -164,7 +216,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         int pooledTests = 0;
         int pooledFalse = 0;
         for (String metric : headline(results)) {
-            List<Estimate> estimates = estimates(results, metric);
+            List<Estimate> estimates = estimates(results, metric, test);
             if (estimates.isEmpty()) {
                 continue;
             }
@@ -208,22 +260,6 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s%n", "pooled (CPU, ctxsw)", pooledTests,
                     pooledFalse + "/" + pooledTests, pooled.rate(), interval(pooled)));
         }
-        s.append(design.paired() ? WarmupTally.line(b -> PairedSamples.ofPairs(results, b * perExperiment,
-                (b + 1) * perExperiment), experiments, alpha, injectedNanos == 0) : "");
-        s.append(injectedNanos == 0
-                ? "pooled: the tests of user, system and total CPU and context switches per request together (one "
-                        + "experiment's four tests are correlated, so its interval is narrower than it should be).\n"
-                        + "false +: experiments whose test said p < α although both sides ran the same; mean ± CI: the "
-                        + "half-width of one experiment's 95% interval of the change, in percentage points; MDE: the "
-                        + "change one experiment's test detects with 80% power at its size and spread, their mean.\n"
-                : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
-                        + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
-                        + "experiments with p < α (and, with a reference, on its side); same effect: the p-value of the "
-                        + "one-way analysis of variance of the pairs' log ratios by experiment, small when the effect "
-                        + "itself differed between experiments (then coverage below 95% need not mean the intervals "
-                        + "are too narrow).\n" + measuredInjection(results));
-        s.append(String.format(Locale.ROOT, "%d results in %s: about %s per experiment.%n", results.size(),
-                minutes(elapsed), minutes(elapsed.dividedBy(Math.max(1, experiments)))));
         return s.toString();
     }
 

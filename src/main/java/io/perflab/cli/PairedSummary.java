@@ -14,6 +14,8 @@ import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Power;
 import io.perflab.stats.RFormat;
+import io.perflab.stats.RelativeChange;
+import io.perflab.stats.RobustPairedChange;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import java.util.ArrayList;
@@ -91,8 +93,37 @@ final class PairedSummary {
             s.append(hostNote(probe, options));
         }
         s.append(warmup(samples, new ArrayList<>(analyses.keySet()), options));
+        s.append(robust(analyses, options));
         s.append(sensitivity(analyses, windows, options));
         s.append(components(analyses, PairCosts.of(results, windows), windows, options));
+        return s.toString();
+    }
+
+    /**
+     * The robust check of each metric ({@link io.perflab.stats.RobustPairedChange}): the change by Huber's score of
+     * the windows' log ratios, with the interval and p of its test, which flips the signs of whole pairs.
+     */
+    static String robust(Map<String, PairedAnalysis> analyses, ComparisonOptions options) {
+        if (analyses.isEmpty()) {
+            return "";
+        }
+        String level = Display.level(options.confidenceLevel());
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nRobust check: Huber's score of the windows' "
+                + "log ratios, tested by flipping the signs of whole pairs, so that a few windows far off weigh no "
+                + "more than windows a little off:%n%-32s %9s %22s %10s%n", "metric", "change", level + " CI", "p"));
+        analyses.forEach((metric, a) -> {
+            RelativeChange r = a.robust().relativeChange();
+            s.append(String.format(Locale.ROOT, "%-32s %9s %22s %10s%n", metric, Display.percent(r.percent()),
+                    Display.percentInterval(r.ciLowPercent(), r.ciHighPercent()),
+                    Display.pValue(a.robust().pValue()).strip()));
+        });
+        PairedAnalysis any = analyses.values().iterator().next();
+        s.append(any.robust().exact() ? "" : "(beyond " + RobustPairedChange.EXACT_MAX_PAIRS + " pairs p counts "
+                + RobustPairedChange.RANDOM_PATTERNS + " random sign patterns of the pairs and the observed one)\n");
+        if (any.pairs() < 6) {
+            s.append("(with " + any.pairs() + " pairs the least p is 2/2^" + any.pairs() + ": no interval at "
+                    + level + ")\n");
+        }
         return s.toString();
     }
 

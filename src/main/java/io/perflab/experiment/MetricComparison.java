@@ -109,6 +109,9 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      *     start and warmup) and of a window; null when the costs or components are unknown
      * @param warmup how each variant's JVMs moved from their first window to their last, and the test of the
      *     difference; null with one window per pair, or when it cannot be told
+     * @param robust the change judged so that a few windows far off weigh no more than windows a little off:
+     *     Huber's score of the windows' log ratios, its sign-flip test over the pairs and the test's interval
+     *     ({@link io.perflab.stats.RobustPairedChange}); shown beside the verdict's t-test, as Welch's is
      * @param sequential of a metric the stopping rule looked at (a target), its last look, which gives the change,
      *     its interval and the verdict, and the t-test that ignores the looks; null for any other metric
      */
@@ -117,7 +120,7 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
                                 Double welchPValueIgnoringPairing, Double welchDifferenceIgnoringPairing,
                                 Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
                                 Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
-                                Warmup warmup, Sequential sequential) {
+                                Warmup warmup, Robust robust, Sequential sequential) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
@@ -133,18 +136,31 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
                              Double welchPValueIgnoringPairing, Double welchDifferenceIgnoringPairing,
                              Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
                              Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
-                             Warmup warmup) {
+                             Warmup warmup, Robust robust) {
             this(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing, welchDifferenceIgnoringPairing,
                     welchCiLowIgnoringPairing, welchCiHighIgnoringPairing, betweenPairsSdPercent, withinPairSdPercent,
-                    nextRun, warmup, null);
+                    nextRun, warmup, robust, null);
         }
 
         /** These figures with the last look of the stopping rule at their metric. */
         PairedFigures withSequential(Sequential value) {
             return new PairedFigures(pairs, windows, pairPercents, pairIndexes, welchPValueIgnoringPairing,
                     welchDifferenceIgnoringPairing, welchCiLowIgnoringPairing, welchCiHighIgnoringPairing,
-                    betweenPairsSdPercent, withinPairSdPercent, nextRun, warmup, value);
+                    betweenPairsSdPercent, withinPairSdPercent, nextRun, warmup, robust, value);
         }
+    }
+
+    /**
+     * A paired metric's change judged by Huber's score of its windows' log ratios, tested by flipping the signs of
+     * whole pairs ({@link io.perflab.stats.RobustPairedChange}).
+     *
+     * @param percent the change, 100·(e<sup>δ̂</sup> − 1)
+     * @param ciLowPercent the lower bound of the test's interval; null when unbounded (too few pairs)
+     * @param ciHighPercent the upper bound; null when unbounded
+     * @param pValue the sign-flip test's two-sided p of no change
+     * @param exact whether every sign pattern of the pairs was counted, else random ones
+     */
+    public record Robust(Double percent, Double ciLowPercent, Double ciHighPercent, Double pValue, boolean exact) {
     }
 
     /**

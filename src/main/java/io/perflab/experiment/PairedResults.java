@@ -15,6 +15,8 @@ import io.perflab.stats.Holm;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Power;
 import io.perflab.stats.RFormat;
+import io.perflab.stats.RelativeChange;
+import io.perflab.stats.RobustPairedChange;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.VarianceComponents;
@@ -181,7 +183,8 @@ final class PairedResults {
                         warmup.drift().withoutPercent(), warmup.drift().relativeDifference().percent(),
                         warmup.drift().relativeDifference().ciLowPercent(),
                         warmup.drift().relativeDifference().ciHighPercent(), warmup.adjustedP(),
-                        warmup.differs(options.alpha())));
+                        warmup.differs(options.alpha())),
+                robust(a.robust()));
         Power power = a.power();
         return new MetricComparison(metric,
                 new MetricComparison.Groups(a.pairs(), a.pairs(), meanWithout, meanWith, null, null),
@@ -193,6 +196,12 @@ final class PairedResults {
                         null),
                 verdict(direction, a, holm, options).label(), reason(direction, a, holm, options, power),
                 a.warnings().stream().map(StatWarning::message).toList(), sensitivity(power), null, figures);
+    }
+
+    private static MetricComparison.Robust robust(RobustPairedChange r) {
+        RelativeChange change = r.relativeChange();
+        return new MetricComparison.Robust(finite(change.percent()), finite(change.ciLowPercent()),
+                finite(change.ciHighPercent()), finite(r.pValue()), r.exact());
     }
 
     static Verdict verdict(Direction direction, PairedAnalysis a, double holm, ComparisonOptions options) {

@@ -62,6 +62,13 @@ final class PairedText {
                     .append(Format.interval(p.welchCiLowIgnoringPairing(), p.welchCiHighIgnoringPairing()))
                     .append(unit(c.metric().unit())).append(", p = ")
                     .append(Format.pValue(p.welchPValueIgnoringPairing()));
+            MetricComparison.Robust h = p.robust();
+            if (h != null) {
+                line.append("; robust (Huber's score, pairs' signs flipped) ").append(Format.percent(h.percent()))
+                        .append(' ').append(Format.percentInterval(h.ciLowPercent(), h.ciHighPercent()))
+                        .append(", p = ").append(Format.pValue(h.pValue()))
+                        .append(h.exact() ? "" : " (random sign patterns)");
+            }
             if (c.sensitivity().mdePercent() != null) {
                 line.append("; detects ").append(Format.detectable(c.sensitivity().mdePercent()))
                         .append(" with 80% power, ").append(Format.runs(c.sensitivity().runsPerVariantFor1Percent()))

@@ -164,6 +164,37 @@ class CalibrateCommandTests extends CommandLineTests {
     }
 
     /**
+     * Two experiments of eight pairs of a +2 % effect, each with one window 40 % off (a host that slowed): the
+     * t-test of the pairs' means misses it in both (that pair's mean spreads the pairs), the robust check finds it in
+     * both, and the report gives each its own table.
+     */
+    @Test
+    void aPairedRunIsAlsoJudgedByTheRobustCheckInATableOfItsOwn() {
+        double[] noise = {0.003, -0.002, 0.001, -0.003, 0.002, -0.001, 0.0025, -0.0015};
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 16; p++) {
+            double with = 50 * (1.02 + noise[p % 8]);
+            double far = p % 8 == 5 ? 50 * 1.40 : with;
+            results.addAll(io.perflab.paired.PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ,
+                    new double[] {50, 50}, new double[] {with, far}).results());
+        }
+        EffectCalibration calibration = new EffectCalibration(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING,
+                2, 8, 0.05, 1000, Map.of(), "the injected 1000 ns per call");
+
+        String report = calibration.format(results, Duration.ofMinutes(4));
+
+        List<EffectCalibration.Estimate> robust = calibration.estimates(results, MetricKeys.CPU_US_PER_REQ,
+                EffectCalibration.Test.ROBUST);
+        assertThat(robust).hasSize(2).allSatisfy(e -> assertThat(e.pValue()).isEqualTo(2.0 / 256));
+        assertThat(calibration.estimates(results, MetricKeys.CPU_US_PER_REQ))
+                .allSatisfy(e -> assertThat(e.pValue()).isGreaterThan(0.05));
+        int robustTable = report.indexOf("The robust check of the same experiments");
+        assertThat(robustTable).isPositive();
+        assertThat(report.substring(0, robustTable)).containsPattern("cpu_us_per_req .* 0/2 ");
+        assertThat(report.substring(robustTable)).containsPattern("cpu_us_per_req .* 2/2 ");
+    }
+
+    /**
      * Two experiments of three pairs that measured different effects, +2 % and +8 %: the analysis of variance of
      * their pairs' log ratios by experiment says so (SciPy's f_oneway: F = 813.6455398339772,
      * p = 8.989399570211634e-06), and the report prints it; fresh trials have no pairs to compare.

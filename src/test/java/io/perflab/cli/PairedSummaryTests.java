@@ -7,7 +7,10 @@ import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.Display;
+import io.perflab.stats.RobustPairedChange;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +61,29 @@ class PairedSummaryTests {
                 + "this size (MDE), and the pairs of 2 windows that would detect 1%:");
         assertThat(text.lines().filter(l -> l.startsWith("cpu_us_per_req ")).toList())
                 .anySatisfy(l -> assertThat(l).matches("cpu_us_per_req\\s+±\\d+\\.\\d+%\\s+[\\d,]+"));
+    }
+
+    @Test
+    void theRobustCheckIsPrintedPerMetricAndSaysWhenItHasTooFewPairs() {
+        String text = PairedSummary.format(pairs(1.0), ComparisonOptions.defaults());
+        double[][] logRatios = new double[4][2];
+        List<TrialResult> results = pairs(1.0);
+        for (TrialResult r : results) {
+            if (r.variant().equals("with")) {
+                TrialResult without = results.get(r.ordinal() - 1);
+                logRatios[r.pair().index()][r.pair().window()] = Math.log(r.metrics().get(MetricKeys.CPU_US_PER_REQ)
+                        / without.metrics().get(MetricKeys.CPU_US_PER_REQ));
+            }
+        }
+        RobustPairedChange expected = RobustPairedChange.of(logRatios, Alternative.TWO_SIDED, 0.95);
+
+        assertThat(text).contains("Robust check: Huber's score of the windows' log ratios, tested by flipping the "
+                + "signs of whole pairs");
+        assertThat(text.lines().filter(l -> l.startsWith("cpu_us_per_req ")).toList()).anySatisfy(l -> assertThat(l)
+                .matches("cpu_us_per_req\\s+" + java.util.regex.Pattern.quote(
+                        Display.percent(expected.relativeChange().percent())) + "\\s+\\[-100.00%, \\+inf%\\]\\s+"
+                        + java.util.regex.Pattern.quote(Display.pValue(expected.pValue()).strip())));
+        assertThat(text).contains("(with 4 pairs the least p is 2/2^4: no interval at 95%)");
     }
 
     @Test

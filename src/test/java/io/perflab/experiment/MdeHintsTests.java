@@ -41,7 +41,7 @@ class MdeHintsTests {
                 new MetricComparison.Tests(null, null, 0.5, 0.5, null, null, null), "inconclusive", "", List.of(),
                 new MetricComparison.Sensitivity(mdePercent, 100L), null,
                 paired ? new MetricComparison.PairedFigures(n, 3 * n, List.of(), List.of(), null, null, null, null,
-                        null, null, null, null) : null);
+                        null, null, null, null, null) : null);
     }
 
     @Test

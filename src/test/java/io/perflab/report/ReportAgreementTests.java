@@ -24,6 +24,8 @@ import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.stats.Alternative;
+import io.perflab.stats.RelativeChange;
+import io.perflab.stats.RobustPairedChange;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import java.time.Duration;
@@ -452,6 +454,66 @@ class ReportAgreementTests extends ReportTestSupport {
             assertThat(get("/api/v1/experiments/" + id + "/report." + report).body()).as(report)
                     .contains("cpu_us_per_req: paired ",
                             report.equals("md") ? TextSafety.markdown(sentence) : sentence);
+        }
+    }
+
+    /**
+     * The robust check is the same figure on the page, in the API, the HTML, text and Markdown reports: Huber's score
+     * of the windows' log ratios computed again here from the stored windows gives it.
+     */
+    @Test
+    void theRobustCheckIsTheSameFigureInEveryPlace() throws Exception {
+        long id = insertDuet("robust", 8, ExperimentStatus.COMPLETED);
+        SplittableRandom random = new SplittableRandom(5);
+        double[][] logRatios = new double[8][3];
+        for (int pair = 0; pair < 8; pair++) {
+            List<TrialResult> results = new ArrayList<>();
+            Instant start = ReportFixtures.T0.plusSeconds(20L * pair);
+            for (int window = 0; window < 3; window++) {
+                double without = 40 * (1 + random.nextGaussian() * 0.01);
+                // one window far off: its host slowed
+                double with = without * (pair == 3 && window == 1 ? 1.25 : 0.97 + random.nextGaussian() * 0.01);
+                logRatios[pair][window] = Math.log1p((with - without) / without);
+                for (VariantName side : VariantName.values()) {
+                    boolean w = side == VariantName.WITH;
+                    results.add(new TrialResult(side.label(), (pair * 10 + window) * 2 + side.ordinal(),
+                            TrialStatus.OK, start, start.plusSeconds(3), 100 + side.ordinal(),
+                            Map.of("cpu_us_per_req", w ? with : without), Map.of(), null,
+                            new PairPosition(pair, window, w ? "1" : "0", 1_000L * window, 0L, !w)));
+                }
+            }
+            store.savePair(id, new PairResult(pair, TrialStatus.OK, new PairPlacement("0", "1", VariantName.WITHOUT),
+                    results, start, start.plusSeconds(20), Duration.ofSeconds(14), Duration.ofSeconds(6), null));
+        }
+        RelativeChange expected = RobustPairedChange.of(logRatios, Alternative.TWO_SIDED, 0.95).relativeChange();
+        double p = RobustPairedChange.of(logRatios, Alternative.TWO_SIDED, 0.95).pValue();
+        JsonNode robust = null;
+        for (JsonNode metric : json.readTree(get("/api/v1/experiments/" + id, "application/json").body())
+                .get("results")) {
+            if (metric.get("metric").asString().equals("cpu_us_per_req")) {
+                robust = metric.get("paired").get("robust");
+            }
+        }
+        assertThat(robust).isNotNull();
+        assertThat(robust.get("percent").asDouble()).isCloseTo(expected.percent(), within(1e-9));
+        assertThat(robust.get("ciLowPercent").asDouble()).isCloseTo(expected.ciLowPercent(), within(1e-9));
+        assertThat(robust.get("ciHighPercent").asDouble()).isCloseTo(expected.ciHighPercent(), within(1e-9));
+        assertThat(robust.get("pValue").asDouble()).isEqualTo(p);
+        assertThat(robust.get("exact").asBoolean()).isTrue();
+        // 8 pairs all below 0 but the one with the far window: 2 of 256 patterns as extreme, or 4 with it
+        assertThat(p).isLessThan(0.05);
+        String figures = Format.percent(expected.percent()) + " "
+                + Format.percentInterval(expected.ciLowPercent(), expected.ciHighPercent()) + ", p = "
+                + Format.pValue(p);
+        for (String shown : List.of(get("/experiments/" + id, "text/html").body(),
+                get("/api/v1/experiments/" + id + "/report.html").body())) {
+            assertThat(shown).contains(">robust (Huber, pair signs flipped): Δ % [95% CI], p</th>",
+                    "<td class=\"robust\">" + figures + "</td>");
+        }
+        for (String report : List.of("txt", "md")) {
+            String sentence = "robust (Huber's score, pairs' signs flipped) " + figures;
+            assertThat(get("/api/v1/experiments/" + id + "/report." + report).body()).as(report)
+                    .contains(report.equals("md") ? TextSafety.markdown(sentence) : sentence);
         }
     }
 
