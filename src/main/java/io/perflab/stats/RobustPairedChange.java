@@ -34,7 +34,7 @@ import java.util.SplittableRandom;
  * </ul>
  *
  * <p>Measured on the stored A/A and known-effect campaigns of docs/PERFORMANCE.md (8 pairs of 3 windows), its
- * estimate of CPU per call spread 10–33 % less from experiment to experiment than the mean of the pairs' log ratios.
+ * estimate of CPU per call spread 3–33 % less from experiment to experiment than the mean of the pairs' log ratios.
  *
  * @param logRatio δ̂
  * @param ciLow the interval's lower bound (−∞ when unbounded)
