@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -58,7 +59,7 @@ class SingleValuedParameters implements WebMvcConfigurer, HandlerInterceptor {
         }
         boolean rest = AnnotatedElementUtils.hasAnnotation(method.getBeanType(), RestController.class);
         for (MethodParameter parameter : method.getMethodParameters()) {
-            for (String name : singleValued(parameter, rest).toList()) {
+            for (String name : singleValued(parameter, rest)) {
                 String[] values = request.getParameterValues(name);
                 if (values != null && values.length > 1) {
                     String message = repeated(name, values);
@@ -70,25 +71,27 @@ class SingleValuedParameters implements WebMvcConfigurer, HandlerInterceptor {
     }
 
     /** The names of the request parameters {@code parameter} takes one value of. */
-    private static Stream<String> singleValued(MethodParameter parameter, boolean rest) {
+    private static List<String> singleValued(MethodParameter parameter, boolean rest) {
         Class<?> type = parameter.getParameterType();
         RequestParam annotation = parameter.getParameterAnnotation(RequestParam.class);
         if (annotation != null) {
             if (type.isArray() || Collection.class.isAssignableFrom(type) || Map.class.isAssignableFrom(type)
                     || MultipartFile.class.isAssignableFrom(type)) {
-                return Stream.empty();
+                return List.of();
             }
-            if (StringUtils.hasText(annotation.name())) {
-                return Stream.of(annotation.name());
+            // name and value are aliases: either may be given
+            String named = StringUtils.hasText(annotation.name()) ? annotation.name() : annotation.value();
+            if (StringUtils.hasText(named)) {
+                return List.of(named);
             }
             parameter.initParameterNameDiscovery(NAMES);
-            return Stream.ofNullable(parameter.getParameterName());
+            return parameter.getParameterName() == null ? List.of() : List.of(parameter.getParameterName());
         }
         if (rest && type.isRecord() && !parameter.hasParameterAnnotation(RequestBody.class)
                 && !parameter.hasParameterAnnotation(RequestPart.class)) {
-            return Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName);
+            return Arrays.stream(type.getRecordComponents()).map(RecordComponent::getName).toList();
         }
-        return Stream.empty();
+        return List.of();
     }
 
     /** "Parameter 'benchmark' given twice ('parser', 'lexer'); give each parameter once." */
