@@ -15,6 +15,7 @@ import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Power;
 import io.perflab.stats.Proportion;
 import io.perflab.stats.RelativeChange;
+import io.perflab.stats.RobustPairedChange;
 import io.perflab.stats.Summary;
 import io.perflab.stats.VarianceComponents;
 import java.time.Duration;
@@ -89,7 +90,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     }
 
     /** Which of a paired experiment's tests an estimate is by. */
-    enum Test {
+    enum Judgement {
         /** The verdict's: the t-test of the pairs' mean log ratios (Welch's for fresh trials). */
         VERDICT,
         /** The robust check: Huber's score of the windows' log ratios, tested by flipping the pairs' signs. */
@@ -98,16 +99,16 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
 
     /** Each block's estimate of {@code metric} by the verdict's test, for the blocks where it could be made. */
     List<Estimate> estimates(List<TrialResult> results, String metric) {
-        return estimates(results, metric, Test.VERDICT);
+        return estimates(results, metric, Judgement.VERDICT);
     }
 
-    /** Each block's estimate of {@code metric} by {@code test} (a paired design's), where it could be made. */
-    List<Estimate> estimates(List<TrialResult> results, String metric, Test test) {
+    /** Each block's estimate of {@code metric} by {@code judgement} (a paired design's), where it could be made. */
+    List<Estimate> estimates(List<TrialResult> results, String metric, Judgement judgement) {
         ComparisonOptions options = ComparisonOptions.defaults().withAlpha(alpha);
         List<Estimate> estimates = new ArrayList<>();
         for (int block = 0; block < experiments; block++) {
             try {
-                estimates.add(design.paired() ? pairedEstimate(results, metric, block, options, test)
+                estimates.add(design.paired() ? pairedEstimate(results, metric, block, options, judgement)
                         : freshEstimate(results, metric, block, options));
             } catch (IllegalArgumentException | java.util.NoSuchElementException tooFew) {
                 // a block without enough successful pairs or trials is no experiment
@@ -117,12 +118,13 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
     }
 
     private Estimate pairedEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options,
-                                    Test test) {
+                                    Judgement judgement) {
         PairedSamples samples = PairedSamples.ofPairs(results, block * perExperiment, (block + 1) * perExperiment);
         PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
-        if (test == Test.ROBUST) {
-            RelativeChange c = a.robust().relativeChange();
-            return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), a.robust().pValue(), Double.NaN,
+        if (judgement == Judgement.ROBUST) {
+            RobustPairedChange robust = a.robust();
+            RelativeChange c = robust.relativeChange();
+            return new Estimate(c.percent(), c.ciLowPercent(), c.ciHighPercent(), robust.pValue(), Double.NaN,
                     a.pairLogRatios());
         }
         RelativeChange c = a.relativeChange();
@@ -176,12 +178,12 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         : perExperiment + " + " + perExperiment + " trials", Display.value(alpha).strip(),
                 injectedNanos == 0 ? "; the same variant on both sides"
                         : "; serverWorkNanos=" + injectedNanos + " injected on the with side"));
-        s.append(table(results, Test.VERDICT));
+        s.append(table(results, Judgement.VERDICT));
         if (design.paired()) {
             s.append(String.format(Locale.ROOT, "%nThe robust check of the same experiments (Huber's score of the "
                     + "windows' log ratios, tested by flipping the signs of whole pairs; beside the verdict, not in "
                     + "it):%n"));
-            s.append(table(results, Test.ROBUST));
+            s.append(table(results, Judgement.ROBUST));
         }
         s.append(design.paired() ? WarmupTally.line(b -> PairedSamples.ofPairs(results, b * perExperiment,
                 (b + 1) * perExperiment), experiments, alpha, injectedNanos == 0) : "");
@@ -202,8 +204,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         return s.toString();
     }
 
-    /** The table of the headline metrics' estimates by {@code test}: false positives, or bias, coverage and power. */
-    private String table(List<TrialResult> results, Test test) {
+    /** The table of the headline metrics' estimates by {@code judgement}: false positives, or bias, coverage and power. */
+    private String table(List<TrialResult> results, Judgement judgement) {
         StringBuilder s = new StringBuilder();
         String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s  %s%n";
         if (injectedNanos == 0) {
@@ -216,7 +218,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         int pooledTests = 0;
         int pooledFalse = 0;
         for (String metric : headline(results)) {
-            List<Estimate> estimates = estimates(results, metric, test);
+            List<Estimate> estimates = estimates(results, metric, judgement);
             if (estimates.isEmpty()) {
                 continue;
             }

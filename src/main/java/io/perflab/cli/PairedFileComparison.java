@@ -5,6 +5,7 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.RelativeChange;
+import io.perflab.stats.RobustPairedChange;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
@@ -77,12 +78,13 @@ final class PairedFileComparison {
                 m.put("differenceCiLow", d == null ? null : d.ciLow());
                 m.put("differenceCiHigh", d == null ? null : d.ciHigh());
                 m.put("welchIgnoringPairingPValue", a.welchIgnoringPairing().pValue());
-                RelativeChange robust = a.robust().relativeChange();
-                m.put("robustChangePercent", robust.percent());
+                RobustPairedChange robust = a.robust();
+                RelativeChange change = robust.relativeChange();
+                m.put("robustChangePercent", change.percent());
                 // null when unbounded: too few pairs for the sign-flip test to reach the level
-                m.put("robustCiLowPercent", Double.isFinite(robust.ciLowPercent()) ? robust.ciLowPercent() : null);
-                m.put("robustCiHighPercent", Double.isFinite(robust.ciHighPercent()) ? robust.ciHighPercent() : null);
-                m.put("robustPValue", a.robust().pValue());
+                m.put("robustCiLowPercent", Double.isFinite(change.ciLowPercent()) ? change.ciLowPercent() : null);
+                m.put("robustCiHighPercent", Double.isFinite(change.ciHighPercent()) ? change.ciHighPercent() : null);
+                m.put("robustPValue", robust.pValue());
                 if (!a.warnings().isEmpty()) {
                     m.put("warnings", a.warnings().stream().map(StatWarning::message).toList());
                 }

@@ -111,18 +111,24 @@ final class PairedSummary {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nRobust check: Huber's score of the windows' "
                 + "log ratios, tested by flipping the signs of whole pairs, so that a few windows far off weigh no "
                 + "more than windows a little off:%n%-32s %9s %22s %10s%n", "metric", "change", level + " CI", "p"));
-        analyses.forEach((metric, a) -> {
-            RelativeChange r = a.robust().relativeChange();
-            s.append(String.format(Locale.ROOT, "%-32s %9s %22s %10s%n", metric, Display.percent(r.percent()),
+        boolean sampled = false;
+        RobustPairedChange unbounded = null;
+        for (Map.Entry<String, PairedAnalysis> e : analyses.entrySet()) {
+            RobustPairedChange robust = e.getValue().robust();
+            RelativeChange r = robust.relativeChange();
+            s.append(String.format(Locale.ROOT, "%-32s %9s %22s %10s%n", e.getKey(), Display.percent(r.percent()),
                     Display.percentInterval(r.ciLowPercent(), r.ciHighPercent()),
-                    Display.pValue(a.robust().pValue()).strip()));
-        });
-        PairedAnalysis any = analyses.values().iterator().next();
-        s.append(any.robust().exact() ? "" : "(beyond " + RobustPairedChange.EXACT_MAX_PAIRS + " pairs p counts "
-                + RobustPairedChange.RANDOM_PATTERNS + " random sign patterns of the pairs and the observed one)\n");
-        if (any.pairs() < 6) {
-            s.append("(with " + any.pairs() + " pairs the least p is 2/2^" + any.pairs() + ": no interval at "
-                    + level + ")\n");
+                    Display.pValue(robust.pValue()).strip()));
+            sampled |= !robust.exact();
+            unbounded = unbounded != null || robust.bounded() ? unbounded : robust;
+        }
+        if (sampled) {
+            s.append("(beyond " + RobustPairedChange.EXACT_MAX_PAIRS + " pairs p counts "
+                    + RobustPairedChange.RANDOM_PATTERNS + " random sign patterns of the pairs and the observed one)\n");
+        }
+        if (unbounded != null) {
+            s.append("(with " + unbounded.pairs() + " pairs the least p is 2/2^" + unbounded.pairs()
+                    + ": an interval at " + level + " can be unbounded)\n");
         }
         return s.toString();
     }

@@ -27,8 +27,8 @@ import java.util.Optional;
  *       units. Welch's test of the same means ({@link #welchIgnoringPairing()}) is given beside it: it is what the
  *       figures say if the pairing is ignored.
  *   <li>Huber's score of the windows' log ratios, tested by flipping the signs of whole pairs
- *       ({@link RobustPairedChange}): the change judged so that a few windows far off weigh no more than windows a
- *       little off. Given beside the verdict's t-test, as Welch's is.
+ *       ({@link #robust()}): the change judged so that a few windows far off weigh no more than windows a little
+ *       off. Given beside the verdict's t-test, as Welch's is, and computed only when asked.
  *   <li>The variance components of y<sub>ij</sub> between and within pairs ({@link VarianceComponents}), when at
  *       least one pair has two windows, with Kalibera and Jones's optimal windows per pair and the design of least
  *       detectable change for a run of a given length.
@@ -52,7 +52,8 @@ import java.util.Optional;
  *     difference is the same (a constant shift, which R's {@code t.test} refuses as "data are essentially
  *     constant"), with a {@link StatWarning.Kind#CONSTANT_DATA} warning: the log ratios still differ then
  * @param welchIgnoringPairing Welch's test of the same window means as two independent groups
- * @param robust Huber's score of the windows' log ratios with its sign-flip test and interval
+ * @param windowLogRatios per pair analysed, its matched windows' y<sub>ij</sub>, in window order; the arrays are the
+ *     analysis's own and must not be changed
  * @param varianceComponents between and within pairs; empty when every pair has a single window
  * @param warnings caveats, in the order found
  * @param options the settings used (level and alternative of every interval)
@@ -63,12 +64,13 @@ import java.util.Optional;
  */
 public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios, List<Integer> pairIndexes,
         TTestResult logRatio, RelativeChange relativeChange, TTestResult difference, TTestResult welchIgnoringPairing,
-        RobustPairedChange robust, Optional<VarianceComponents> varianceComponents, List<StatWarning> warnings,
+        List<double[]> windowLogRatios, Optional<VarianceComponents> varianceComponents, List<StatWarning> warnings,
         ComparisonOptions options) {
 
     public PairedAnalysis {
         pairLogRatios = List.copyOf(pairLogRatios);
         pairIndexes = List.copyOf(pairIndexes);
+        windowLogRatios = List.copyOf(windowLogRatios);
         warnings = List.copyOf(warnings);
     }
 
@@ -197,9 +199,17 @@ public record PairedAnalysis(int pairs, int windows, List<Double> pairLogRatios,
         for (double v : r) {
             ratios.add(v);
         }
-        RobustPairedChange robust = RobustPairedChange.of(logRatios.toArray(new double[0][]), alternative, level);
         return new PairedAnalysis(k, total, ratios, indexes, logRatio, RelativeChange.ofLogRatio(logRatio), difference,
-                welch, robust, components, warnings, options);
+                welch, logRatios, components, warnings, options);
+    }
+
+    /**
+     * The robust check of the change ({@link RobustPairedChange}) at the options' level and alternative, computed when
+     * asked: the sequential looks and the warmup check, which analyse a metric many times, do not need it.
+     */
+    public RobustPairedChange robust() {
+        return RobustPairedChange.of(windowLogRatios.toArray(new double[0][]), options.alternative(),
+                options.confidenceLevel());
     }
 
     /**

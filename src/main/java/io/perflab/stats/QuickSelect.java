@@ -47,6 +47,21 @@ final class QuickSelect {
         return a[k];
     }
 
+    /** The median of {@code a} (the mean of the two middle values for an even count), reordering {@code a}. */
+    static double median(double[] a) {
+        int n = a.length;
+        double upper = select(a, n / 2);
+        if (n % 2 == 1) {
+            return upper;
+        }
+        // select leaves the n/2 smallest values before index n/2: the largest of them is the lower middle
+        double lower = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n / 2; i++) {
+            lower = Math.max(lower, a[i]);
+        }
+        return (lower + upper) / 2;
+    }
+
     private static void swap(double[] a, int i, int j) {
         double t = a[i];
         a[i] = a[j];

@@ -33,8 +33,10 @@ import java.util.SplittableRandom;
  *       rejected (too few pairs).
  * </ul>
  *
- * <p>Measured on the stored A/A and known-effect campaigns of docs/PERFORMANCE.md (8 pairs of 3 windows), its
- * estimate of CPU per call spread 3–33 % less from experiment to experiment than the mean of the pairs' log ratios.
+ * <p>On the stored A/A and known-effect campaigns of docs/PERFORMANCE.md (8 pairs of 3 windows), whose windows had
+ * heavy tails, its estimate of CPU per call spread 3–33 % less from experiment to experiment than the mean of the
+ * pairs' log ratios; in a fresh campaign with lighter tails, no less (docs/PERFORMANCE.md, "A robust check beside the
+ * paired t-test").
  *
  * @param logRatio δ̂
  * @param ciLow the interval's lower bound (−∞ when unbounded)
@@ -67,9 +69,14 @@ public record RobustPairedChange(double logRatio, double ciLow, double ciHigh, d
     /** A bracket this narrow (in log ratio) is done: a millionth of a percent, far below any figure printed. */
     private static final double PRECISION = 1e-8;
 
-    /** 100·(e<sup>x</sup> − 1) of the estimate and of the interval. */
+    /**
+     * 100·(e<sup>x</sup> − 1) of the estimate and of the interval; an unbounded end stays infinite (not −100 %), so
+     * that {@link RelativeChange#bounded()} says so.
+     */
     public RelativeChange relativeChange() {
-        return new RelativeChange(100 * Math.expm1(logRatio), 100 * Math.expm1(ciLow), 100 * Math.expm1(ciHigh));
+        return new RelativeChange(100 * Math.expm1(logRatio),
+                Double.isFinite(ciLow) ? 100 * Math.expm1(ciLow) : Double.NEGATIVE_INFINITY,
+                100 * Math.expm1(ciHigh));
     }
 
     /** Whether the interval is bounded on both sides the alternative asks for. */
@@ -164,7 +171,7 @@ public record RobustPairedChange(double logRatio, double ciLow, double ciHigh, d
                     deviations[k++] = Math.abs(v - delta);
                 }
             }
-            double scale = MAD_FACTOR * median(deviations);
+            double scale = MAD_FACTOR * QuickSelect.median(deviations);
             double sum = 0;
             for (int i = 0; i < y.length; i++) {
                 double ci = 0;
@@ -270,20 +277,6 @@ public record RobustPairedChange(double logRatio, double ciLow, double ciHigh, d
                 case GREATER -> sum >= observed - tolerance;
                 case LESS -> sum <= observed + tolerance;
             };
-        }
-
-        private static double median(double[] values) {
-            double[] a = values.clone();
-            int n = a.length;
-            double upper = QuickSelect.select(a, n / 2);
-            if (n % 2 == 1) {
-                return upper;
-            }
-            double lower = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < n / 2; i++) {
-                lower = Math.max(lower, a[i]);
-            }
-            return (lower + upper) / 2;
         }
     }
 }

@@ -184,7 +184,7 @@ class CalibrateCommandTests extends CommandLineTests {
         String report = calibration.format(results, Duration.ofMinutes(4));
 
         List<EffectCalibration.Estimate> robust = calibration.estimates(results, MetricKeys.CPU_US_PER_REQ,
-                EffectCalibration.Test.ROBUST);
+                EffectCalibration.Judgement.ROBUST);
         assertThat(robust).hasSize(2).allSatisfy(e -> assertThat(e.pValue()).isEqualTo(2.0 / 256));
         assertThat(calibration.estimates(results, MetricKeys.CPU_US_PER_REQ))
                 .allSatisfy(e -> assertThat(e.pValue()).isGreaterThan(0.05));

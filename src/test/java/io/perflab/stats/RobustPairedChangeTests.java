@@ -102,6 +102,9 @@ class RobustPairedChangeTests {
         assertThat(r.ciLow()).isEqualTo(Double.NEGATIVE_INFINITY);
         assertThat(r.ciHigh()).isEqualTo(Double.POSITIVE_INFINITY);
         assertThat(r.bounded()).isFalse();
+        // an unbounded end stays unbounded in percent: not e^−∞ − 1 = −100 %, which would read as a bound
+        assertThat(r.relativeChange().ciLowPercent()).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(r.relativeChange().bounded()).isFalse();
         double[][] six = {{0.01}, {0.02}, {0.03}, {0.04}, {0.05}, {0.06}};
         RobustPairedChange r6 = RobustPairedChange.of(six, Alternative.TWO_SIDED, 0.95);
         assertThat(r6.pValue()).isEqualTo(2.0 / 64);
