@@ -1,6 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.paired.PairedInput;
+import io.perflab.paired.SequentialStopping;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
@@ -11,6 +12,7 @@ import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -38,7 +40,10 @@ import picocli.CommandLine.Spec;
  *
  * <p>The experiments are one interleaved plan of {@code experiments × runs} trials per side, cut into consecutive
  * blocks of {@code runs} + {@code runs}: each block is exactly the interleaved experiment {@code perflab ab --runs
- * runs} would have run at that time, without a JVM start of the orchestrator between them.
+ * runs} would have run at that time, without a JVM start of the orchestrator between them. With {@code --target} a
+ * paired run's blocks are also judged as sequential experiments ({@link SequentialCalibration}).
+ *
+ * <p>Over 300 lines because a run and a stored run judged again share every flag and its checks.
  */
 @Command(name = "calibrate",
         description = "Run A/A experiments (the same variant on both sides) and report per headline metric the "
@@ -106,6 +111,18 @@ final class CalibrateCommand implements Callable<Integer> {
                     + "is refused before anything runs.")
     private Path referenceFile;
 
+    @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled",
+            description = "Paired designs: judge each experiment also as a sequential one, as perflab ab --pairs K "
+                    + "--target would (a look after every pair, O'Brien–Fleming spending over --pairs), and report "
+                    + "the stopping rule's false positives, or its power and coverage, and the pairs and time it "
+                    + "used; repeatable. Every experiment still runs its --pairs pairs, for the fixed-size table.")
+    private List<String> targets = new ArrayList<>();
+
+    @Option(names = "--budget", paramLabel = "DURATION",
+            description = "With --target: each sequential experiment starts no pair that would end after this long "
+                    + "(e.g. 6m, 90s), the pairs' times as they were measured.")
+    private String budget;
+
     @Option(names = "--from", paramLabel = "FILE.json",
             description = "Judge a run stored with --out again instead of running one: --experiments, --pairs or "
                     + "--runs, --alpha, --mde-runs, --inject and --reference say how it is cut and judged; the "
@@ -131,11 +148,13 @@ final class CalibrateCommand implements Callable<Integer> {
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(), outFile);
+        Optional<SequentialCalibration> sequential = sequential(effects);
         long start = System.nanoTime();
         java.util.function.Consumer<PlanExecution.Finished> report = done -> {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
             stdout.print(plan.design().paired() || effects.injectedNanos() > 0
                     ? effects.format(done.results(), elapsed) : calibration.format(done.results(), elapsed));
+            sequential.ifPresent(judged -> stdout.print(judged.format(done.results())));
         };
         return (plan.design().paired() ? execution.runPairs(plan, launcher, PairStoppingRule.NEVER, report)
                 : execution.run(plan, launcher, report)).exitStatus();
@@ -187,8 +206,10 @@ final class CalibrateCommand implements Callable<Integer> {
                         : "no experiment of it has the successful " + (storedDesign.paired() ? "pairs" : "trials of "
                         + "each side") + " that its test needs"));
             }
+            Optional<SequentialCalibration> sequential = sequential(effects);
             spec.commandLine().getOut().print(byEffects ? effects.format(results, elapsed)
                     : calibration.format(results, elapsed));
+            sequential.ifPresent(judged -> spec.commandLine().getOut().print(judged.format(results)));
         } catch (IllegalArgumentException e) {
             throw usage("--from " + file + ": " + e.getMessage());
         }
@@ -247,6 +268,33 @@ final class CalibrateCommand implements Callable<Integer> {
         } catch (InputFiles.BadInputException e) {
             throw usage(flag + " " + file + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * The sequential judgement {@code --target} and {@code --budget} ask for, of the blocks {@code effects} has; none
+     * without a target. Only a paired design's experiments can stop after a pair (checkAgainstDesign refuses them
+     * otherwise).
+     */
+    private Optional<SequentialCalibration> sequential(EffectCalibration effects) {
+        if (targets.isEmpty()) {
+            if (budget != null) {
+                throw usage("--budget goes with --target: it is the time each sequential experiment may take");
+            }
+            return Optional.empty();
+        }
+        List<SequentialStopping.Target> parsed;
+        try {
+            parsed = PairedInput.targets(targets, MetricKeys.PAIRED_ENGINE);
+        } catch (IllegalArgumentException e) {
+            throw usage("--target: " + e.getMessage());
+        }
+        Optional<Duration> limit;
+        try {
+            limit = Optional.ofNullable(budget).map(PairedInput::budget);
+        } catch (IllegalArgumentException e) {
+            throw usage("--budget " + e.getMessage());
+        }
+        return Optional.of(new SequentialCalibration(effects, parsed, limit));
     }
 
     /** The {@code --inject} cost in ns, 0 without one. */

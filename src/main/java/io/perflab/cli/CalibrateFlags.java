@@ -90,7 +90,8 @@ final class CalibrateFlags {
             throw new ParameterException(commandLine, "--runs sets the trials of the fresh design; "
                     + source.describe(design) + " takes --pairs");
         }
-        List<String> pairedOnly = Stream.of("--pairs", "--windows-per-pair").filter(typed::hasMatchedOption).toList();
+        List<String> pairedOnly = Stream.of("--pairs", "--windows-per-pair", "--target", "--budget")
+                .filter(typed::hasMatchedOption).toList();
         if (!design.paired() && !pairedOnly.isEmpty()) {
             String flags = String.join(" and ", pairedOnly) + (pairedOnly.size() == 1 ? " applies" : " apply")
                     + " to --design duet or alternating";

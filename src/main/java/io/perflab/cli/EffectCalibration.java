@@ -299,11 +299,11 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         return present;
     }
 
-    private static String interval(Proportion p) {
+    static String interval(Proportion p) {
         return String.format(Locale.ROOT, "[%.3f, %.3f]", p.low(), p.high());
     }
 
-    private static String pp(double v) {
+    static String pp(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.2f pp", v) : "—";
     }
 
@@ -311,7 +311,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
         return java.util.Arrays.stream(values).average().orElse(Double.NaN);
     }
 
-    private static String minutes(Duration d) {
+    static String minutes(Duration d) {
         long s = Math.round(d.toMillis() / 1000.0);
         return String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60);
     }

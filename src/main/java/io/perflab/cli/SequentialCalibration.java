@@ -1,0 +1,250 @@
+package io.perflab.cli;
+
+import static io.perflab.cli.EffectCalibration.interval;
+import static io.perflab.cli.EffectCalibration.minutes;
+import static io.perflab.cli.EffectCalibration.pp;
+
+import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.PairPlacement;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.Display;
+import io.perflab.stats.Proportion;
+import io.perflab.stats.RelativeChange;
+import io.perflab.stats.SequentialLook;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A paired calibration run judged as sequential experiments: each block of {@code perExperiment} pairs as
+ * {@code perflab ab --pairs K --target … [--budget …]} would have judged it, by the same rule
+ * ({@link SequentialStopping}): a look after every pair, O'Brien–Fleming-type α spending over the block's pairs (or
+ * the pairs the budget allows at the first pair's cost), the repeated interval of the look that decides. The block's
+ * pairs after its stop are not used, as they would not have been run. So the stored A/A blocks give the
+ * false-positive rate of the stopping rule itself, with its repeated looks, and the known-effect blocks its power,
+ * the coverage of its repeated intervals and the time it saves, on exactly the pairs the fixed-size table judged.
+ *
+ * <p>A pair's time is taken from the stored windows: from the end of the pair before it in the run (the next pair's
+ * JVMs start once the last ones are gone) to the end of its last window. The first pair of a run, which has none
+ * before it, and a pair more than {@value #BREAK} times the median lead after the one before it (a file put together
+ * from several runs, hours apart) are given that median lead — the time from a pair's end to the next one's first
+ * window — before their first window.
+ *
+ * @param fixed the run's blocks, injection and reference, as the fixed-size judgement has them
+ * @param targets the metrics to settle, at least one
+ * @param budget each experiment's time budget, if any
+ */
+record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Target> targets,
+                             Optional<Duration> budget) {
+
+    /** A lead this many times the median one is a break between runs, not a pair's start (see the class's note). */
+    static final int BREAK = 4;
+
+    SequentialCalibration {
+        targets = List.copyOf(targets);
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("a sequential judgement needs at least one target");
+        }
+        if (!fixed.design().paired()) {
+            throw new IllegalArgumentException("a sequential judgement needs a paired design, not "
+                    + fixed.design().label());
+        }
+    }
+
+    /**
+     * One block judged sequentially: per target metric the look that decided it (the first that settled it, else
+     * its last), the pairs the experiment ran to its stop, the time they took, and why it stopped.
+     */
+    record Experiment(Map<String, SequentialLook> deciding, int pairs, Duration time, Duration allPairsTime,
+                      String reason) {
+    }
+
+    /** Each block's sequential judgement, for the blocks whose pairs allowed a look at every target. */
+    List<Experiment> experiments(List<TrialResult> results) {
+        List<PairResult> pairs = pairs(results);
+        List<Experiment> experiments = new ArrayList<>();
+        int k = fixed.perExperiment();
+        for (int block = 0; block < fixed.experiments(); block++) {
+            int from = block * k;
+            List<PairResult> blockPairs = pairs.stream().filter(p -> p.index() >= from && p.index() < from + k)
+                    .toList();
+            if (!blockPairs.isEmpty()) {
+                judge(blockPairs).ifPresent(experiments::add);
+            }
+        }
+        return experiments;
+    }
+
+    private Optional<Experiment> judge(List<PairResult> block) {
+        Instant start = block.get(0).start();
+        long[] clock = {0};
+        SequentialStopping rule = new SequentialStopping(targets, fixed.perExperiment(), fixed.alpha(), budget,
+                () -> clock[0], looks -> { });
+        int used = block.size();
+        String reason = "every pair of the block was looked at";
+        for (int i = 0; i < block.size(); i++) {
+            clock[0] = Duration.between(start, block.get(i).end()).toNanos();
+            PairStoppingRule.Decision decision = rule.afterPair(block.subList(0, i + 1));
+            if (decision.stop()) {
+                used = i + 1;
+                reason = decision.reason();
+                break;
+            }
+        }
+        Map<String, SequentialLook> deciding = new TreeMap<>();
+        for (List<SequentialStopping.Look> afterPair : rule.looks()) {
+            for (SequentialStopping.Look look : afterPair) {
+                String metric = look.target().metric();
+                SequentialLook before = deciding.get(metric);
+                if (before == null || before.outcome() == SequentialLook.Outcome.CONTINUE
+                        || before.outcome() == SequentialLook.Outcome.LAST_LOOK) {
+                    deciding.put(metric, look.look());
+                }
+            }
+        }
+        if (deciding.size() < targets.size()) {
+            return Optional.empty();
+        }
+        Duration time = Duration.between(start, block.get(used - 1).end());
+        Duration all = Duration.between(start, block.get(block.size() - 1).end());
+        return Optional.of(new Experiment(deciding, used, time, all, reason));
+    }
+
+    /**
+     * The run's pairs, in index order, each with the time it took (see the class's note); a pair none of whose
+     * windows was measured is failed.
+     */
+    static List<PairResult> pairs(List<TrialResult> results) {
+        Map<Integer, List<TrialResult>> byPair = new TreeMap<>();
+        for (TrialResult r : results) {
+            if (r.pair() != null && r.start() != null && r.end() != null) {
+                byPair.computeIfAbsent(r.pair().index(), i -> new ArrayList<>()).add(r);
+            }
+        }
+        List<Duration> leads = new ArrayList<>();
+        Instant previousEnd = null;
+        for (List<TrialResult> windows : byPair.values()) {
+            if (previousEnd != null) {
+                leads.add(Duration.between(previousEnd, firstStart(windows)));
+            }
+            previousEnd = lastEnd(windows);
+        }
+        Duration lead = leads.isEmpty() ? Duration.ZERO
+                : leads.stream().sorted().toList().get((leads.size() - 1) / 2);
+        List<PairResult> pairs = new ArrayList<>();
+        previousEnd = null;
+        for (Map.Entry<Integer, List<TrialResult>> e : byPair.entrySet()) {
+            List<TrialResult> windows = e.getValue();
+            Instant start = previousEnd != null && !previousEnd.isAfter(firstStart(windows))
+                    && Duration.between(previousEnd, firstStart(windows)).compareTo(lead.multipliedBy(BREAK)) <= 0
+                    ? previousEnd : firstStart(windows).minus(lead);
+            Instant end = lastEnd(windows);
+            boolean ok = windows.stream().anyMatch(r -> r.ok() && r.pair().window() != null);
+            pairs.add(new PairResult(e.getKey(), ok ? TrialStatus.OK : TrialStatus.FAILED,
+                    new PairPlacement(null, null, VariantName.WITHOUT), ok ? windows : List.of(), start, end,
+                    Duration.ZERO, Duration.ZERO, ok ? null : "no window measured"));
+            previousEnd = end;
+        }
+        return pairs;
+    }
+
+    private static Instant firstStart(List<TrialResult> windows) {
+        return windows.stream().map(TrialResult::start).min(Instant::compareTo).orElseThrow();
+    }
+
+    private static Instant lastEnd(List<TrialResult> windows) {
+        return windows.stream().map(TrialResult::end).max(Instant::compareTo).orElseThrow();
+    }
+
+    /** The report: per target metric the false positives, or bias, coverage and power; then the stops and the time. */
+    String format(List<TrialResult> results) {
+        List<Experiment> experiments = experiments(results);
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nThe same experiments judged as sequential "
+                + "ones (perflab ab --pairs %d %s%s: a look after every pair, O'Brien–Fleming-type spending, the "
+                + "repeated interval of the look that decided; pairs after a stop unused):%n", fixed.perExperiment(),
+                String.join(" ", targets.stream().map(t -> "--target " + t).toList()),
+                budget.map(b -> " --budget " + b.toSeconds() + "s").orElse("")));
+        if (experiments.isEmpty()) {
+            return s.append("  no experiment had the pairs for a look at every target.\n").toString();
+        }
+        boolean aa = fixed.injectedNanos() == 0;
+        String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s%n";
+        s.append(aa ? String.format(Locale.ROOT, "%-24s %10s %10s %7s %-18s %12s%n", "metric", "experiments",
+                "false +", "rate", "95% CI", "mean ± CI")
+                : String.format(Locale.ROOT, row, "metric", "reference", "estimate", "bias", "coverage", "95% CI",
+                "power", "95% CI", "mean ± CI"));
+        for (SequentialStopping.Target target : targets) {
+            String metric = target.metric();
+            List<RelativeChange> changes = experiments.stream().map(e -> e.deciding().get(metric).relativeChange())
+                    .toList();
+            double halfWidth = changes.stream().mapToDouble(c -> (c.ciHighPercent() - c.ciLowPercent()) / 2)
+                    .filter(Double::isFinite).average().orElse(Double.NaN);
+            double ref = aa ? 0 : fixed.referenceOf(metric, results);
+            long significant = experiments.stream().filter(e -> e.deciding().get(metric).outcome()
+                    == SequentialLook.Outcome.SIGNIFICANT && (aa || !Double.isFinite(ref)
+                    || Math.signum(e.deciding().get(metric).estimate()) == Math.signum(ref))).count();
+            Proportion rate = Proportion.clopperPearson((int) significant, experiments.size(), 0.95);
+            if (aa) {
+                s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, experiments.size(),
+                        significant + "/" + experiments.size(), rate.rate(), interval(rate), "±" + pp(halfWidth)));
+                continue;
+            }
+            double mean = changes.stream().mapToDouble(RelativeChange::percent).average().orElse(Double.NaN);
+            String coverage = "—";
+            String coverageCi = "";
+            if (Double.isFinite(ref)) {
+                int covered = (int) changes.stream().filter(c -> c.ciLowPercent() <= ref && ref <= c.ciHighPercent())
+                        .count();
+                coverage = covered + "/" + changes.size();
+                coverageCi = interval(Proportion.clopperPearson(covered, changes.size(), 0.95));
+            }
+            s.append(String.format(Locale.ROOT, row, metric, Double.isFinite(ref) ? Display.percent(ref) : "—",
+                    Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
+                            : "—", coverage, coverageCi, significant + "/" + experiments.size(), interval(rate),
+                    "±" + pp(halfWidth)));
+        }
+        int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
+        long settled = experiments.stream().filter(e -> e.reason().startsWith("every target is settled")).count();
+        long overBudget = experiments.stream().filter(e -> e.reason().startsWith("the time budget")).count();
+        s.append(String.format(Locale.ROOT, "stopped: every target settled in %d, the budget in %d, at the last "
+                        + "look in %d; pairs used: median %s (%d–%d) of %d; time: %s per experiment (median %s) "
+                        + "against %s (median %s) for all of a block's pairs.%n", settled, overBudget,
+                experiments.size() - settled - overBudget, median(used), used[0], used[used.length - 1],
+                fixed.perExperiment(), minutes(mean(experiments, Experiment::time)),
+                minutes(median(experiments, Experiment::time)), minutes(mean(experiments, Experiment::allPairsTime)),
+                minutes(median(experiments, Experiment::allPairsTime))));
+        s.append(aa ? "false +: experiments whose stopping rule called a change significant at any look although both "
+                + "sides ran the same; mean ± CI: the half-width of the repeated interval where the experiment "
+                + "stopped.\n" : "power: experiments whose rule called the change significant on the reference's "
+                + "side; coverage: repeated intervals that held the reference; estimate: the mean of the estimates "
+                + "where the experiments stopped (an early stop on a large estimate biases it outward).\n");
+        return s.toString();
+    }
+
+    private static String median(int[] sorted) {
+        double m = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
+        return Display.value(m).strip();
+    }
+
+    private static Duration mean(List<Experiment> experiments, java.util.function.Function<Experiment, Duration> f) {
+        return Duration.ofMillis(Math.round(experiments.stream().mapToLong(e -> f.apply(e).toMillis()).average()
+                .orElse(0)));
+    }
+
+    private static Duration median(List<Experiment> experiments, java.util.function.Function<Experiment, Duration> f) {
+        long[] millis = experiments.stream().mapToLong(e -> f.apply(e).toMillis()).sorted().toArray();
+        long m = millis.length % 2 == 1 ? millis[millis.length / 2]
+                : (millis[millis.length / 2 - 1] + millis[millis.length / 2]) / 2;
+        return Duration.ofMillis(m);
+    }
+}

@@ -1,0 +1,195 @@
+package io.perflab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.perflab.paired.PairedFixtures;
+import io.perflab.paired.SequentialStopping;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.ExperimentJson;
+import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.PairPosition;
+import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.SequentialLook;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SequentialCalibrationTests extends CommandLineTests {
+
+    @TempDir
+    Path directory;
+
+    private static final double[] NOISE = {0.003, -0.002, 0.001, -0.003, 0.002, -0.001, 0.0025, -0.0015};
+
+    private static final SequentialStopping.Target CPU = new SequentialStopping.Target(MetricKeys.CPU_US_PER_REQ, 0);
+
+    /**
+     * Sixteen pairs, 20 s apart, of two windows: the first eight with the change 10 % dearer, the last eight the same
+     * on both sides, each with a little noise.
+     */
+    private static List<PairResult> pairs() {
+        List<PairResult> pairs = new ArrayList<>();
+        for (int p = 0; p < 16; p++) {
+            double with = 50 * ((p < 8 ? 1.10 : 1) + NOISE[p % 8]);
+            pairs.add(PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
+                    new double[] {with, with}));
+        }
+        return pairs;
+    }
+
+    private static List<TrialResult> results(List<PairResult> pairs) {
+        return pairs.stream().flatMap(p -> p.results().stream()).toList();
+    }
+
+    private static EffectCalibration blocksOfEight(long injectedNanos) {
+        return new EffectCalibration(ExperimentDesign.ALTERNATING, 2, 8, 0.05, injectedNanos, Map.of(), "test");
+    }
+
+    /**
+     * The rule that stops {@code perflab ab} fed the pairs of one block as they finish, on a clock that reads each
+     * pair's end: where it stops and the last look it made of CPU per call.
+     */
+    private static SequentialLook stopOf(List<PairResult> block, Optional<Duration> budget, int[] stoppedAt) {
+        long[] clock = {0};
+        Instant start = block.get(0).start();
+        SequentialStopping rule = new SequentialStopping(List.of(CPU), 8, 0.05, budget, () -> clock[0], l -> { });
+        for (int i = 0; i < block.size(); i++) {
+            clock[0] = Duration.between(start, block.get(i).end()).toNanos();
+            PairStoppingRule.Decision decision = rule.afterPair(block.subList(0, i + 1));
+            if (decision.stop()) {
+                stoppedAt[0] = i + 1;
+                break;
+            }
+        }
+        List<List<SequentialStopping.Look>> looks = rule.looks();
+        return looks.get(looks.size() - 1).get(0).look();
+    }
+
+    /**
+     * Each block stops where the rule of {@code perflab ab --target} stops when it is fed the same pairs as they
+     * finish: the block of a 10 % change before its eighth pair, settled, with the same repeated interval; the block
+     * of no change at its last look.
+     */
+    @Test
+    void eachBlockStopsWhereTheRuleOfAnExperimentStopsOnTheSamePairs() {
+        List<PairResult> pairs = pairs();
+        SequentialCalibration judged = new SequentialCalibration(blocksOfEight(0), List.of(CPU), Optional.empty());
+
+        List<SequentialCalibration.Experiment> experiments = judged.experiments(results(pairs));
+
+        int[] stoppedAt = {0};
+        SequentialLook settled = stopOf(pairs.subList(0, 8), Optional.empty(), stoppedAt);
+        assertThat(experiments).hasSize(2);
+        SequentialCalibration.Experiment first = experiments.get(0);
+        assertThat(first.pairs()).isEqualTo(stoppedAt[0]).isLessThan(8);
+        assertThat(first.reason()).startsWith("every target is settled");
+        SequentialLook deciding = first.deciding().get(MetricKeys.CPU_US_PER_REQ);
+        assertThat(deciding.outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
+        assertThat(deciding.pairs()).isEqualTo(settled.pairs());
+        assertThat(deciding.relativeChange()).isEqualTo(settled.relativeChange());
+        assertThat(first.time()).isEqualTo(Duration.ofSeconds(20L * stoppedAt[0]));
+        assertThat(first.allPairsTime()).isEqualTo(Duration.ofSeconds(160));
+
+        SequentialCalibration.Experiment second = experiments.get(1);
+        assertThat(second.pairs()).isEqualTo(8);
+        assertThat(second.deciding().get(MetricKeys.CPU_US_PER_REQ).outcome())
+                .isEqualTo(SequentialLook.Outcome.LAST_LOOK);
+        assertThat(second.time()).isEqualTo(Duration.ofSeconds(160));
+    }
+
+    /**
+     * A budget of 90 s over pairs of 20 s: α is spent over the 4 pairs the first pair's cost allows, and the block
+     * ends after its fourth pair (80 s; a fifth would end at 100 s), as the experiment would have.
+     */
+    @Test
+    void aBudgetEndsEachBlockWhereTheStoredPairsTimesWouldHaveEndedIt() {
+        List<PairResult> pairs = pairs();
+        Optional<Duration> budget = Optional.of(Duration.ofSeconds(90));
+        SequentialCalibration judged = new SequentialCalibration(blocksOfEight(0), List.of(CPU), budget);
+
+        SequentialCalibration.Experiment second = judged.experiments(results(pairs)).get(1);
+
+        int[] stoppedAt = {0};
+        SequentialLook last = stopOf(pairs.subList(8, 16), budget, stoppedAt);
+        assertThat(second.pairs()).isEqualTo(stoppedAt[0]).isEqualTo(4);
+        assertThat(second.reason()).startsWith("the time budget of 1 min 30 s would be overrun");
+        assertThat(second.time()).isEqualTo(Duration.ofSeconds(80));
+        SequentialLook deciding = second.deciding().get(MetricKeys.CPU_US_PER_REQ);
+        assertThat(deciding.informationFraction()).isEqualTo(1.0);
+        assertThat(deciding.relativeChange()).isEqualTo(last.relativeChange());
+    }
+
+    /**
+     * A pair's time runs from the end of the pair before it; the first pair, and one that came hours after the one
+     * before it (a file put together from two runs), are given the median lead, here 17 s, before their windows.
+     */
+    @Test
+    void aPairAfterABreakIsGivenTheMedianLeadNotTheHoursBetweenRuns() {
+        List<TrialResult> results = new ArrayList<>(results(pairs().subList(0, 4)));
+        for (TrialResult r : results(pairs().subList(4, 6))) {
+            PairPosition p = r.pair();
+            results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start().plusSeconds(7200),
+                    r.end().plusSeconds(7200), r.pid(), r.metrics(), r.environment(), r.error(), p));
+        }
+
+        List<PairResult> pairs = SequentialCalibration.pairs(results);
+
+        assertThat(pairs).hasSize(6).allSatisfy(p -> assertThat(Duration.between(p.start(), p.end()))
+                .isEqualTo(Duration.ofSeconds(20)));
+        assertThat(pairs.get(4).start()).isEqualTo(Instant.parse("2025-05-01T12:01:03Z"));
+    }
+
+    /** The report: A/A false positives of the rule, the stops, and for a known effect its power and coverage. */
+    @Test
+    void theReportCountsTheRulesFalsePositivesOrItsPowerAndTheTimeItUsed() {
+        List<TrialResult> results = results(pairs());
+        String aa = new SequentialCalibration(blocksOfEight(0), List.of(CPU), Optional.empty()).format(results);
+
+        assertThat(aa).contains("judged as sequential ones (perflab ab --pairs 8 --target cpu_us_per_req:settled:")
+                .containsPattern("cpu_us_per_req +2 +1/2 +0\\.50 ")
+                .contains("stopped: every target settled in 1, the budget in 0, at the last look in 1");
+
+        EffectCalibration injected = new EffectCalibration(ExperimentDesign.ALTERNATING, 2, 8, 0.05, 5000,
+                Map.of(MetricKeys.CPU_US_PER_REQ, 10.0), "a long run");
+        String effect = new SequentialCalibration(injected, List.of(CPU), Optional.of(Duration.ofMinutes(10)))
+                .format(results);
+
+        assertThat(effect).contains("--target cpu_us_per_req:settled --budget 600s")
+                .containsPattern("cpu_us_per_req +\\+10\\.00% .* 1/2 .* 1/2 ")
+                .contains("power: experiments whose rule called the change significant");
+    }
+
+    @Test
+    void aStoredRunIsJudgedSequentiallyFromTheCommandLine() throws IOException {
+        Path file = directory.resolve("run.json");
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 16, "windowsPerPair", 2), results(pairs()))));
+
+        int status = execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "8",
+                "--target", "cpu_us_per_req:settled", "--budget", "5m");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("A/A calibration, alternating design: 2 experiments of 8 pairs",
+                "judged as sequential ones (perflab ab --pairs 8 --target cpu_us_per_req:settled --budget 300s");
+        assertRejected("--budget goes with --target", "calibrate", "--from", file.toString(), "--experiments", "2",
+                "--pairs", "8", "--budget", "5m");
+        assertRejected("--target: ", "calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "8",
+                "--target", "cpu_us_per_req");
+        assertRejected("--target: ", "calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "8",
+                "--target", "no_such_metric:settled");
+        assertRejected("--budget ", "calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "8",
+                "--target", "cpu_us_per_req:settled", "--budget", "-5m");
+        assertRejected("--target applies to --design duet or alternating", "calibrate", "--experiments", "2",
+                "--runs", "4", "--target", "cpu_us_per_req:settled");
+    }
+}
