@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keeps the experiments (blocks of K consecutive pairs) of calibrate --out files during which nothing else used the
 CPU: every window's others_cpu_percent (CPU of other processes while the window ran, recorded by each trial) below
-a limit. Writes them, pairs and ordinals renumbered, as one file for `perflab calibrate --from OUT --experiments N --pairs K`.
+a limit (and whole: a block of fewer than K pairs is left out). Writes them, pairs and ordinals renumbered, as one file for `perflab calibrate --from OUT --experiments N --pairs K`.
 usage: aa-clean-blocks.py K LIMIT_PERCENT OUT.json IN.json..."""
 import json, sys
 from collections import defaultdict
@@ -18,10 +18,11 @@ for name in inputs:
         trials = blocks[b]
         others = [float(t['environment'].get('others_cpu_percent', 'inf')) for t in trials if t['status'] == 'OK']
         busy = max(others) if others else float('inf')
-        verdict = 'kept' if busy < limit else 'left out'
+        whole = len({t['pair']['index'] for t in trials}) == k
+        verdict = 'kept' if busy < limit and whole else 'left out' + ('' if whole else ' (fewer than K pairs)')
         print(f"{name} experiment {b}: {trials[0]['start'][11:19]}-{trials[-1]['end'][11:19]} UTC, "
               f"others' CPU at most {busy:.1f} %: {verdict}")
-        if busy < limit:
+        if busy < limit and whole:
             for t in trials:
                 t = dict(t)
                 t['pair'] = dict(t['pair'], index=n * k + t['pair']['index'] % k)
