@@ -240,13 +240,9 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             }
             double ref = referenceOf(metric, results);
             double mean = estimates.stream().mapToDouble(Estimate::percent).average().orElse(Double.NaN);
-            String coverage = "—";
-            String coverageCi = "";
+            Coverage coverage = Coverage.of(estimates.stream().map(e -> new double[] {e.lowPercent(),
+                    e.highPercent()}).toList(), ref);
             if (Double.isFinite(ref)) {
-                int covered = (int) estimates.stream().filter(e -> e.lowPercent() <= ref && ref <= e.highPercent())
-                        .count();
-                coverage = covered + "/" + estimates.size();
-                coverageCi = interval(Proportion.clopperPearson(covered, estimates.size(), 0.95));
                 detected = estimates.stream().filter(e -> e.pValue() < alpha && Math.signum(e.percent())
                         == Math.signum(ref)).count();
             }
@@ -254,7 +250,8 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             double same = sameEffectPValue(estimates);
             s.append(String.format(Locale.ROOT, row, metric, Double.isFinite(ref) ? Display.percent(ref) : "—",
                     Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
-                            : "—", coverage, coverageCi, detected + "/" + estimates.size(), interval(power),
+                            : "—", coverage.share(), coverage.interval(), detected + "/" + estimates.size(),
+                    interval(power),
                     "±" + pp(halfWidth), Double.isFinite(same) ? Display.pEquals(same) : "—"));
         }
         if (injectedNanos == 0 && pooledTests > 0) {
@@ -297,6 +294,23 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
             }
         }
         return present;
+    }
+
+    /**
+     * How many intervals held a reference: {@code k/n} and its Clopper–Pearson interval; "—" and nothing without a
+     * reference (NaN).
+     */
+    record Coverage(String share, String interval) {
+
+        /** Of {@code bounds}, each {low, high} in percent, against {@code reference} in percent. */
+        static Coverage of(List<double[]> bounds, double reference) {
+            if (!Double.isFinite(reference)) {
+                return new Coverage("—", "");
+            }
+            int covered = (int) bounds.stream().filter(b -> b[0] <= reference && reference <= b[1]).count();
+            return new Coverage(covered + "/" + bounds.size(), EffectCalibration.interval(
+                    Proportion.clopperPearson(covered, bounds.size(), 0.95)));
+        }
     }
 
     static String interval(Proportion p) {

@@ -199,18 +199,12 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 continue;
             }
             double mean = changes.stream().mapToDouble(RelativeChange::percent).average().orElse(Double.NaN);
-            String coverage = "—";
-            String coverageCi = "";
-            if (Double.isFinite(ref)) {
-                int covered = (int) changes.stream().filter(c -> c.ciLowPercent() <= ref && ref <= c.ciHighPercent())
-                        .count();
-                coverage = covered + "/" + changes.size();
-                coverageCi = interval(Proportion.clopperPearson(covered, changes.size(), 0.95));
-            }
+            EffectCalibration.Coverage coverage = EffectCalibration.Coverage.of(changes.stream()
+                    .map(c -> new double[] {c.ciLowPercent(), c.ciHighPercent()}).toList(), ref);
             s.append(String.format(Locale.ROOT, row, metric, Double.isFinite(ref) ? Display.percent(ref) : "—",
                     Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
-                            : "—", coverage, coverageCi, significant + "/" + experiments.size(), interval(rate),
-                    "±" + pp(halfWidth)));
+                            : "—", coverage.share(), coverage.interval(), significant + "/" + experiments.size(),
+                    interval(rate), "±" + pp(halfWidth)));
         }
         int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
         long settled = experiments.stream().filter(e -> e.reason().startsWith("every target is settled")).count();
