@@ -60,6 +60,8 @@ public final class SequentialStopping implements PairStoppingRule {
     /** N, the pairs α is spent over: {@link #maxPairs}, or fewer once the first pair's cost shows the budget's. */
     private int plannedPairs;
     private boolean planned;
+    /** The pairs the budget allows at the first pair's cost, once known; 0 before, or without a budget. */
+    private long budgetAllows;
     /** Per settled target metric, the look that settled it first, as the stop reason gives it. */
     private final Map<String, String> settled = new LinkedHashMap<>();
     private final List<List<Look>> looks = new ArrayList<>();
@@ -130,7 +132,7 @@ public final class SequentialStopping implements PairStoppingRule {
         }
         if (lastLooksMade()) {
             return Decision.stop("α is spent: the look at " + plannedPairs + " pairs was the plan's last, and "
-                    + "another pair could change no verdict" + state);
+                    + "another pair could change no verdict" + state + unusedBudget());
         }
         return Decision.CONTINUE;
     }
@@ -145,6 +147,20 @@ public final class SequentialStopping implements PairStoppingRule {
             List<Integer> done = pairsAtLooks.getOrDefault(t.metric(), List.of());
             return !done.isEmpty() && done.get(done.size() - 1) >= plannedPairs;
         });
+    }
+
+    /**
+     * What a stop at the plan's most pairs left of a budget that allowed more, for the reason: a budget given without
+     * the pairs keeps the default's most pairs, and the user who meant the budget to be the limit learns how to make
+     * it so. Empty otherwise.
+     */
+    private String unusedBudget() {
+        if (budget.isEmpty() || budgetAllows <= maxPairs) {
+            return "";
+        }
+        return " (the budget of " + minutes(budget.get()) + " would have allowed about " + budgetAllows + " pairs at "
+                + "the first pair's cost; the plan's most pairs, " + maxPairs + ", ended the experiment first: ask for "
+                + "more pairs to spend the budget)";
     }
 
     /** N, the pairs over which α is spent: the pairs asked for, or those the budget allows. */
@@ -163,6 +179,7 @@ public final class SequentialStopping implements PairStoppingRule {
             // experiment did before it was interrupted, and counts its looks among all pairs, earlier ones included
             long allowed = budget.get().toNanos() / cost;
             plannedPairs = (int) Math.max(2, Math.min(maxPairs, allowed));
+            budgetAllows = allowed;
             planned = true;
         });
     }

@@ -103,6 +103,27 @@ class SequentialStoppingTests {
                 + "pair could change no verdict: cpu_us_per_req");
     }
 
+    /**
+     * A budget of 10 minutes over pairs of 20 s allows 30 pairs, but the plan's most pairs are 10: the experiment ends
+     * at the tenth, and its reason says how many the budget would have allowed and how to spend it.
+     */
+    @Test
+    void aStopAtTheMostPairsSaysHowManyTheBudgetWouldHaveAllowed() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
+                Optional.of(Duration.ofMinutes(10)));
+        List<PairResult> pairs = new ArrayList<>();
+
+        PairStoppingRule.Decision decision = run(rule, 10, 0.0, 20, pairs);
+
+        assertThat(pairs).hasSize(10);
+        assertThat(decision.reason()).startsWith("α is spent: the look at 10 pairs was the plan's last")
+                .endsWith("(the budget of 10 min would have allowed about 30 pairs at the first pair's cost; the "
+                        + "plan's most pairs, 10, ended the experiment first: ask for more pairs to spend the budget)");
+        SequentialStopping within = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")),
+                Optional.of(Duration.ofMinutes(2)));
+        assertThat(run(within, 10, 0.0, 20, new ArrayList<>()).reason()).doesNotContain("would have allowed");
+    }
+
     @Test
     void withoutABudgetThePlanIsThePairsAskedFor() {
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled")), Optional.empty());
