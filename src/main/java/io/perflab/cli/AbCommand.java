@@ -13,6 +13,8 @@ import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.PairPosition;
+import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -138,7 +141,10 @@ final class AbCommand implements Callable<Integer> {
                     lastLooks.values().forEach(look -> stdout.println("  " + look.describe()));
                 }
                 if (done.outcome().stop() == ExperimentOutcome.Stop.COMPLETED && !done.outcome().message().isEmpty()) {
-                    stdout.println("\nStopped before --pairs " + plan.pairs() + ": " + done.outcome().message());
+                    long ran = done.results().stream().map(TrialResult::pair).filter(Objects::nonNull)
+                            .map(PairPosition::index).distinct().count();
+                    stdout.println("\nStopped by the stopping rule after " + ran + " of --pairs " + plan.pairs()
+                            + ": " + done.outcome().message());
                 }
             }).exitStatus();
         }

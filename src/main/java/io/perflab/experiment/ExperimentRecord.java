@@ -13,7 +13,7 @@ import java.time.Instant;
  * @param windowsPerPair windows of each variant per pair in a paired design; 1 in the fresh design
  * @param stopping the targets and budget of a paired design's sequential stopping, {@link PairedStopping#NONE} when
  *     every planned pair runs
- * @param stopReason why a paired experiment stopped before its last planned pair, else null
+ * @param stopReason why its stopping rule stopped a paired experiment (early, or at its last look), else null
  * @param hostLabels the labels an agent's host must carry to run it; {@link HostLabels#NONE}: any host
  * @param agentId the agent that runs it now (while RUNNING) or ran it last; null if none did
  */

@@ -614,7 +614,7 @@ public class ExperimentRepository {
         return Duration.ofNanos(Math.round(seconds * 1e9));
     }
 
-    /** Why a paired experiment stopped before its last planned pair. */
+    /** Why its stopping rule stopped a paired experiment: early, or at its plan's last look. */
     public void recordStopReason(long experimentId, String reason) {
         jdbc.sql("UPDATE experiment SET stop_reason = ? WHERE id = ?")
                 .params(Texts.storable(reason, 4000), experimentId).update();

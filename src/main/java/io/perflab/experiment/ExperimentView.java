@@ -87,7 +87,7 @@ public record ExperimentView(long id, String name, String description, String ki
      * @param failedPairs pairs that failed (a failure of either JVM fails both sides)
      * @param targets the sequential stopping rule's targets, e.g. {@code cpu_us_per_req:1.5%}
      * @param budgetSeconds the time budget, null when unlimited
-     * @param stopReason why the experiment stopped before its last planned pair, else null
+     * @param stopReason why its stopping rule stopped the experiment (early, or at its last look), else null
      * @param looks every look of the stopping rule, in the order made
      * @param placement how the stored pairs' windows were placed and timed (skew, CPU halves, who went first)
      */

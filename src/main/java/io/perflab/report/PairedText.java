@@ -32,10 +32,13 @@ final class PairedText {
                 + (p.placement() == null || p.placement().pairs() == 0 ? "" : " " + p.placement().describe());
     }
 
-    /** Why the experiment stopped before its last planned pair, if it did. */
+    /**
+     * Why the experiment's stopping rule stopped it, if it did: before its last planned pair, or at it (the last look
+     * of its plan), which the reason says.
+     */
     static List<String> stop(ExperimentView e) {
         String reason = e.paired().stopReason();
-        return reason == null ? List.of() : List.of("Stopped before its last planned pair: " + reason);
+        return reason == null ? List.of() : List.of("Stopped by its stopping rule: " + reason);
     }
 
     /** One sentence per metric of {@code listed} with paired figures. */

@@ -164,6 +164,24 @@ class ReportAgreementTests extends ReportTestSupport {
         return id;
     }
 
+    /**
+     * A paired experiment its rule stopped says so by the rule's own reason, which tells where (at an early look, or
+     * at the plan's last): not "before its last planned pair", which a stop at the last look is not.
+     */
+    @Test
+    void aStopByTheRuleIsGivenInTheRulesOwnWordsInEveryPlace() throws Exception {
+        long id = duet();
+
+        String page = get("/experiments/" + id, "text/html").body();
+        String txt = get("/api/v1/experiments/" + id + "/report.txt").body();
+        String md = get("/api/v1/experiments/" + id + "/report.md").body();
+
+        for (String shown : List.of(page, txt, md)) {
+            assertThat(shown).contains("Stopped by its stopping rule: every target is settled")
+                    .doesNotContain("before its last planned pair");
+        }
+    }
+
     @Test
     void aPairIsNamedByItsRecordedIndexInEveryPlaceAfterAFailedPair() throws Exception {
         long id = duetWithAFailedPair();
