@@ -76,6 +76,11 @@ public final class JsonErrors {
         if (json instanceof MismatchedInputException mismatch) {
             Class<?> target = mismatch.getTargetType();
             String original = firstLine(mismatch.getOriginalMessage());
+            // Jackson's words name the token and the Java type the body was bound to
+            if (original.startsWith("Trailing token")) {
+                return "more follows the end of the JSON value" + location(mismatch.getLocation())
+                        + ": send one JSON value, nothing after it";
+            }
             boolean ours = target != null && target.getName().startsWith("io.perflab.")
                     && !original.startsWith("Cannot ");
             String expected = ours ? null : FieldMessages.expected(target);

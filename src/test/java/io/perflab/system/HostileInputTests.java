@@ -325,6 +325,26 @@ class HostileInputTests extends UploadServer {
         assertThat(page.body()).contains("x\\u202Ey").doesNotContain("\u202e");
     }
 
+    /**
+     * Jackson's message for a body with more after its JSON value named the token and the Java type the body was
+     * bound to ({@code io.perflab.experiment.ExperimentRequest}, {@code tools.jackson.databind.JsonNode}).
+     */
+    @Test
+    void moreAfterTheJsonValueIsRefusedWithoutJavaNames() throws Exception {
+        Map<String, Long> before = rowCounts();
+        long tokens = jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single();
+        assertProblem(post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{\"name\":\"a\"} 5"), 400,
+                "more follows the end of the JSON value", "send one JSON value, nothing after it");
+        assertProblem(experiment(withPreset("") + withPreset("")), 400, "more follows the end of the JSON value");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[1,2],\"without\":[1,2]}[]"),
+                400, "more follows the end of the JSON value");
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"trailing\",\"metrics\":{\"t\":{\"values\":[1,2]}}} {}"), 400,
+                "more follows the end of the JSON value (line 1, column");
+        assertThat(rowCounts()).isEqualTo(before);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/..;/..;/etc/passwd", "/api/v1/%2e%2e/experiments", "/api/v1/a%2fb",
         "/api/v1/experiments/1;jsessionid=x", "/api/v1/experiments%5c1"})
