@@ -345,6 +345,16 @@ class HostileInputTests extends UploadServer {
         assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
     }
 
+    /** A whole number beyond a double's range (a 400-digit integer) made the analysis fail with 500. */
+    @Test
+    void aWholeNumberBeyondADoublesRangeIsTooLargeNotAnInternalError() throws Exception {
+        String huge = "1" + "0".repeat(400);
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[" + huge
+                + ",2],\"without\":[1,2]}"), 400, "with[0] is too large to be a finite number: 1000");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[1,2],\"without\":[1,2],"
+                + "\"margin\":-" + huge + "}"), 400, "margin is too large to be a finite number");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/..;/..;/etc/passwd", "/api/v1/%2e%2e/experiments", "/api/v1/a%2fb",
         "/api/v1/experiments/1;jsessionid=x", "/api/v1/experiments%5c1"})
