@@ -355,6 +355,20 @@ class HostileInputTests extends UploadServer {
                 + "\"margin\":-" + huge + "}"), 400, "margin is too large to be a finite number");
     }
 
+    /** A machine description's entry whose value was null made the upload fail with 500, after it was read. */
+    @Test
+    void aMachineEntryWithoutAValueIsLeftOut() throws Exception {
+        HttpResponse<String> created = post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"null-machine\",\"metrics\":{\"t\":{\"values\":[1,2]}},"
+                        + "\"machine\":{\"gpu\":null,\"os\":\"linux\",\"cache\":{\"l3\":null}}}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonNode machine = read(jdbc.sql("SELECT machine FROM experiment WHERE id = ?")
+                .param(read(created.body()).get("experimentId").asLong()).query(String.class).single());
+        assertThat(machine.has("gpu")).isFalse();
+        assertThat(machine.get("os").asString()).isEqualTo("linux");
+        assertThat(machine.get("cache").has("l3")).isTrue();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/..;/..;/etc/passwd", "/api/v1/%2e%2e/experiments", "/api/v1/a%2fb",
         "/api/v1/experiments/1;jsessionid=x", "/api/v1/experiments%5c1"})
