@@ -11,8 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -367,6 +370,29 @@ class HostileInputTests extends UploadServer {
         assertThat(machine.has("gpu")).isFalse();
         assertThat(machine.get("os").asString()).isEqualTo("linux");
         assertThat(machine.get("cache").has("l3")).isTrue();
+    }
+
+    /**
+     * Tomcat refused a parameter that is not %-escaped UTF-8 with a message that called it "ignored" and asked for
+     * debug logging, and logged the refusal as a server error with its stack trace.
+     */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aParameterThatIsNotUtf8IsRefusedNamingIt(CapturedOutput log) throws Exception {
+        assertProblem(get(EXPERIMENTS + "?name=%FF"), 400,
+                "The query parameter 'name' (name=%FF) is not %-escaped UTF-8 text", "(é is %C3%A9)");
+        // sent as it is: an HTTP client refuses to send a % that starts no escape
+        assertProblem(raw("GET /api/v1/benchmarks?name=caf%C3%A9&page=%ZZ HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept: application/json\r\nConnection: close\r\n\r\n"), 400,
+                "The query parameter 'page' (page=%ZZ) is not %-escaped UTF-8 text");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments?sort=%C0%AF"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(page.body()).contains("The query parameter &#39;sort&#39; (sort=%C0%AF) is not %-escaped UTF-8")
+                .doesNotContain("ignored", "debug level");
+        assertProblem(post("/login", null, "application/x-www-form-urlencoded", "username=%FF&password=x",
+                "Accept", "application/json"), 400, "A form field is not %-escaped UTF-8 text");
+        assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException");
     }
 
     @ParameterizedTest
