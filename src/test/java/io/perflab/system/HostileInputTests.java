@@ -395,6 +395,33 @@ class HostileInputTests extends UploadServer {
         assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException");
     }
 
+    /**
+     * Spring read a whole number in a path or query without its white space and as hexadecimal:
+     * {@code /api/v1/experiments/0%205} was experiment 5 (as {@code 3%209} was 39), and so were {@code 0x5} and
+     * {@code #5}; a {@code DELETE} of such an address deleted that experiment.
+     */
+    @Test
+    void aWholeNumberInAPathOrQueryIsDecimalDigitsOnly() throws Exception {
+        uploadTwoSamples("decimal-ids");
+        long id = read(get(EXPERIMENTS + "?benchmark=decimal-ids").body()).get("items").get(0).get("id").asLong();
+        for (String written : new String[] {"0%20" + id, "0x" + Long.toHexString(id), "%23" + id}) {
+            assertProblem(get(EXPERIMENTS + "/" + written), 400, "id: must be a whole number up to "
+                    + "9223372036854775807, got '");
+            HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create(base() + EXPERIMENTS + "/"
+                    + written)).header("Authorization", "Bearer " + ADMIN_TOKEN).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertProblem(deleted, 400, "id: must be a whole number");
+        }
+        assertThat(get(EXPERIMENTS + "/" + id).statusCode()).isEqualTo(200);
+        assertThat(get(EXPERIMENTS + "/%20" + id + "%20").statusCode()).isEqualTo(200);
+        assertProblem(get(EXPERIMENTS + "?size=1%200"), 400,
+                "size: must be a whole number up to 2147483647, got '1 0'");
+        assertProblem(asAdmin("/api/v1/tokens?page=0x0"), 400, "page: must be a whole number");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments/0x"
+                + Long.toHexString(id))).header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(400);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"/api/v1/..;/..;/etc/passwd", "/api/v1/%2e%2e/experiments", "/api/v1/a%2fb",
         "/api/v1/experiments/1;jsessionid=x", "/api/v1/experiments%5c1"})
