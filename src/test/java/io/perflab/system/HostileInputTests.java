@@ -348,6 +348,16 @@ class HostileInputTests extends UploadServer {
         assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
     }
 
+    /** A list where a workload's mode or stack belongs was refused with Jackson's words, naming Java types. */
+    @Test
+    void aListWhereAChoiceBelongsIsRefusedWithTheChoices() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(experiment(withPreset(",\"workload\":{\"mode\":[\"sync\"]}")), 400,
+                "workload.mode: must be one of sync, async");
+        assertProblem(experiment(withPreset(",\"workload\":{\"stack\":[]}")), 400, "workload.stack: must be one of");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
     /** A whole number beyond a double's range (a 400-digit integer) made the analysis fail with 500. */
     @Test
     void aWholeNumberBeyondADoublesRangeIsTooLargeNotAnInternalError() throws Exception {
