@@ -74,7 +74,7 @@ class UndecodableParameters extends OncePerRequestFilter {
     }
 
     /** {@code text} with its %-escapes and {@code +} decoded as UTF-8, or null when it is not %-escaped UTF-8. */
-    private static String decoded(String text) {
+    static String decoded(String text) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

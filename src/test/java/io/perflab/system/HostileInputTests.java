@@ -210,6 +210,32 @@ class HostileInputTests extends UploadServer {
     }
 
     /**
+     * A query parameter that the API request does not take was ignored: {@code ?benchmrk=} stored the upload under
+     * the name its output gave, and {@code ?stauts=failed} listed every experiment.
+     */
+    @Test
+    void aQueryParameterTheRequestDoesNotTakeIsRefusedNamingThoseItTakes() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(post("/api/v1/uploads?benchmrk=misspelt&format=csv", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1\nt,2\n"), 400, "Parameter 'benchmrk' is not one POST /api/v1/uploads takes; "
+                + "it takes: baseCommit, benchmark, branch,");
+        assertThat(rowCounts()).isEqualTo(before);
+        assertProblem(get(EXPERIMENTS + "?stauts=failed"), 400, "Parameter 'stauts' is not one GET "
+                + "/api/v1/experiments takes; it takes: benchmark, kind, name, page, size, status.");
+        assertProblem(get("/api/v1/benchmarks/history?benchmark=x&metrc=t"), 400, "Parameter 'metrc'",
+                "it takes: benchmark, branch, metric.");
+        uploadTwoSamples("known-parameters");
+        long id = read(get(EXPERIMENTS + "?benchmark=known-parameters").body()).get("items").get(0).get("id")
+                .asLong();
+        assertProblem(get(EXPERIMENTS + "/" + id + "/samples?metric=t"), 400, "Parameter 'metric'", "it takes none.");
+        assertProblem(get(EXPERIMENTS + "?x%E2%80%AE=1"), 400, "Parameter 'x\\u202E'");
+        // pages take what a link carries
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments?utm_source=x"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+    }
+
+    /**
      * A filter or page number given twice was joined with commas or read as its first value: {@code ?name=a&name=b}
      * listed the experiments named "a,b" (none, and said so as if it were the answer), {@code ?page=1&page=5} page 1.
      */
