@@ -22,7 +22,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * holds a {@code %} that starts no escape ({@code ?name=%ZZ}), is refused with 400 naming it, as a problem for the
  * API and the error page for a browser. Tomcat refuses it where the first handler or filter reads a parameter, with
  * a message that calls the parameter "ignored" and points to debug logging, and logs the refusal of the client's
- * mistake as a server error with its stack trace.
+ * mistake as a server error with its stack trace. A form larger than the server reads (413) and more parameters than
+ * it reads, which Tomcat refuses the same way, are said so.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 6)
@@ -37,20 +38,31 @@ class UndecodableParameters extends OncePerRequestFilter {
         try {
             chain.doFilter(request, response);
         } catch (ServletException | RuntimeException e) {
-            if (!undecodable(e) || response.isCommitted()) {
+            InvalidParameterException refused = refused(e);
+            if (refused == null || response.isCommitted()) {
                 throw e;
             }
-            response.sendError(HttpStatus.BAD_REQUEST.value(), message(request.getQueryString()));
+            // Tomcat refuses the parameters whole for these too, with words of its own configuration
+            String said = String.valueOf(refused.getMessage());
+            if (refused.getErrorCode() == HttpStatus.CONTENT_TOO_LARGE.value()) {
+                response.sendError(refused.getErrorCode(), "The form's body is larger than the server reads as "
+                        + "form fields: send less.");
+            } else if (said.startsWith("More than the maximum number of request parameters")) {
+                response.sendError(HttpStatus.BAD_REQUEST.value(), "The request has more parameters, of its query "
+                        + "and its form together, than the server reads: send fewer.");
+            } else {
+                response.sendError(HttpStatus.BAD_REQUEST.value(), message(request.getQueryString()));
+            }
         }
     }
 
-    private static boolean undecodable(Throwable e) {
+    private static InvalidParameterException refused(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof InvalidParameterException) {
-                return true;
+            if (t instanceof InvalidParameterException refused) {
+                return refused;
             }
         }
-        return false;
+        return null;
     }
 
     /** What was wrong: the first parameter of {@code query} that is not UTF-8, else a form field. */

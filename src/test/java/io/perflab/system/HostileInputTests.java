@@ -431,6 +431,16 @@ class HostileInputTests extends UploadServer {
         assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException");
     }
 
+    /** Tomcat refuses these as it refuses undecodable parameters; they were said to be "not %-escaped UTF-8". */
+    @Test
+    void aFormLargerThanTheServerReadsOrTooManyParametersAreSaidSo() throws Exception {
+        assertProblem(post("/login", null, "application/x-www-form-urlencoded", "username=admin&password="
+                + "x".repeat(3_000_000), "Accept", "application/json"), 413,
+                "The form's body is larger than the server reads as form fields");
+        assertProblem(get("/experiments?" + "a=1&".repeat(1001)), 400,
+                "The request has more parameters, of its query and its form together, than the server reads");
+    }
+
     /**
      * Spring read a whole number in a path or query without its white space and as hexadecimal:
      * {@code /api/v1/experiments/0%205} was experiment 5 (as {@code 3%209} was 39), and so were {@code 0x5} and
