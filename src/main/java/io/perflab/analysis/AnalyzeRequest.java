@@ -4,6 +4,7 @@ import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
 import io.perflab.stats.Sample;
+import io.perflab.system.Texts;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -114,11 +115,13 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
         if (node == null || !node.isNumber()) {
             throw new IllegalArgumentException(field + " is not a number: " + (node == null ? "missing" : node));
         }
-        double v = node.doubleValue();
+        // the node's doubleValue() throws for a whole number beyond a double's range (a 400-digit integer); the
+        // number's own is infinite there, refused below as too large
+        double v = node.numberValue().doubleValue();
         String problem = Sample.problem(v);
         if (problem != null) {
             throw new IllegalArgumentException(field + " " + (Double.isFinite(v) ? problem
-                    : "is too large to be a finite number: " + node));
+                    : "is too large to be a finite number: " + Texts.cut(node.toString(), 40)));
         }
         return v;
     }

@@ -132,10 +132,6 @@ public class ApiTokens {
                 + "another name");
     }
 
-    public List<ApiToken> list() {
-        return jdbc.sql(SELECT + " ORDER BY id DESC").query(ApiTokens::token).list();
-    }
-
     /** Page {@code page} (from 0) of {@code size} of the tokens, newest first. */
     public List<ApiToken> list(int page, int size) {
         return jdbc.sql(SELECT + " ORDER BY id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")

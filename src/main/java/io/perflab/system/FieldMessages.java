@@ -64,7 +64,10 @@ public final class FieldMessages {
         } else if (type == long.class || type == Long.class) {
             expected += " up to " + Long.MAX_VALUE;
         }
-        return violation(expected, ex.getValue() == null ? null : String.valueOf(ex.getValue()));
+        Object value = ex.getValue();
+        // a form field given twice comes as its values, whose toString() is a Java type
+        return violation(expected, value instanceof String[] values ? String.join(", ", values)
+                : value == null ? null : String.valueOf(value));
     }
 
     /** What a value of a standard type must look like; null for PerfLab's own types, whose message says it. */

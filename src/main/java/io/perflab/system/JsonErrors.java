@@ -76,13 +76,21 @@ public final class JsonErrors {
         if (json instanceof MismatchedInputException mismatch) {
             Class<?> target = mismatch.getTargetType();
             String original = firstLine(mismatch.getOriginalMessage());
+            // Jackson's words name the token and the Java type the body was bound to
+            if (original.startsWith("Trailing token")) {
+                return "more follows the end of the JSON value" + location(mismatch.getLocation())
+                        + ": send one JSON value, nothing after it";
+            }
+            // a message of PerfLab's own types says what they take; Jackson's quote Java names in backticks
+            // ("Input mismatch reading Enum `io.perflab.runner.rpcbench.CallMode`" for a list where text belongs)
             boolean ours = target != null && target.getName().startsWith("io.perflab.")
-                    && !original.startsWith("Cannot ");
+                    && !original.startsWith("Cannot ") && original.indexOf('`') < 0;
             String expected = ours ? null : FieldMessages.expected(target);
             if (expected != null && target.isPrimitive() && original.contains("`null`")) {
                 return "is missing or null: it " + expected;
             }
-            return expected != null ? expected : original;
+            return expected != null ? expected : original.indexOf('`') < 0 ? original
+                    : "is not of the kind of value this field takes";
         }
         if (json instanceof StreamReadException read) {
             String message = firstLine(read.getOriginalMessage());

@@ -134,6 +134,11 @@ final class JsonContent {
                 return "a number, name or text is too long, or values are nested too deeply, to be read" + where;
             }
             String message = firstLine(e.getOriginalMessage());
+            if (message.startsWith("Trailing token")) {
+                // Jackson's words name the token and the Java type the content was read as
+                return "more follows the end of the JSON value" + where + ": a file holds one JSON value, "
+                        + "nothing after it";
+            }
             if (message.startsWith("Duplicate Object property") && message.indexOf('"') >= 0) {
                 String key = message.substring(message.indexOf('"'));
                 return "a key appears twice in one object: " + UploadText.excerpt(key) + where;

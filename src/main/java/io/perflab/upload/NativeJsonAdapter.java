@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 
@@ -165,6 +166,10 @@ final class NativeJsonAdapter implements FormatAdapter {
         }
     }
 
+    /**
+     * The machine's description; an entry whose value is null says nothing and is left out, as the adapters leave
+     * out the null fields of a Google Benchmark context (a null inside a nested value is kept as written).
+     */
     private static Map<String, Object> machine(JsonNode node) {
         if (node == null || node.isNull()) {
             return Map.of();
@@ -172,7 +177,10 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (!node.isObject()) {
             throw new InvalidUploadException("'machine' must be an object.");
         }
-        return JsonContent.MAPPER.convertValue(node, new TypeReference<Map<String, Object>>() { });
+        Map<String, Object> machine = JsonContent.MAPPER.convertValue(node,
+                new TypeReference<Map<String, Object>>() { });
+        machine.values().removeIf(Objects::isNull);
+        return machine;
     }
 
     private static List<String> tags(JsonNode node) {

@@ -227,6 +227,37 @@ class ApiTokensTests extends UploadServer {
         assertThat(post("/api/v1/uploads", secret.group(1), "application/json", UPLOAD).statusCode()).isEqualTo(401);
     }
 
+    /** The page listed every token ever made, revoked ones too, however many there were. */
+    @Test
+    void settingsPageListsTheTokensAPageAtATime() throws Exception {
+        for (int i = 0; i < TokensPageController.PAGE_SIZE + 1; i++) {
+            newToken("paged-" + i);
+        }
+        long total = jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single();
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signInAsAdmin(browser);
+        String first = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertThat(Pattern.compile("<tr>\\s*<td>\\d+</td>").matcher(first).results().count())
+                .isEqualTo(TokensPageController.PAGE_SIZE);
+        long pages = (total + TokensPageController.PAGE_SIZE - 1) / TokensPageController.PAGE_SIZE;
+        assertThat(first).contains("Page 1 of " + pages + ", " + total + " tokens, newest first",
+                "href=\"/settings/tokens?page=1\"");
+        HttpResponse<String> last = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens?page="
+                + (pages - 1))).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(last.statusCode()).isEqualTo(200);
+        assertThat(Pattern.compile("<tr>\\s*<td>\\d+</td>").matcher(last.body()).results().count())
+                .isEqualTo(total - (pages - 1) * TokensPageController.PAGE_SIZE);
+        HttpResponse<String> beyond = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens?page="
+                + pages)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(beyond.statusCode()).isEqualTo(404);
+        assertThat(beyond.body()).contains("There is no page");
+        HttpResponse<String> notOne = browser.send(HttpRequest.newBuilder(URI.create(base()
+                + "/settings/tokens?page=two")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(notOne.statusCode()).isEqualTo(400);
+        assertThat(notOne.body()).contains("There is no page &#39;two&#39;");
+    }
+
     /** A refused name came back empty with the role on 'user', so the next submit made a USER token. */
     @Test
     void settingsPageKeepsTheTypedNameAndChosenRoleWhenItRefusesThem() throws Exception {

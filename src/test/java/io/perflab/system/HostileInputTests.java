@@ -11,8 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -207,6 +210,32 @@ class HostileInputTests extends UploadServer {
     }
 
     /**
+     * A query parameter that the API request does not take was ignored: {@code ?benchmrk=} stored the upload under
+     * the name its output gave, and {@code ?stauts=failed} listed every experiment.
+     */
+    @Test
+    void aQueryParameterTheRequestDoesNotTakeIsRefusedNamingThoseItTakes() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(post("/api/v1/uploads?benchmrk=misspelt&format=csv", ADMIN_TOKEN, "text/plain",
+                "metric,value\nt,1\nt,2\n"), 400, "Parameter 'benchmrk' is not one POST /api/v1/uploads takes; "
+                + "it takes: baseCommit, benchmark, branch,");
+        assertThat(rowCounts()).isEqualTo(before);
+        assertProblem(get(EXPERIMENTS + "?stauts=failed"), 400, "Parameter 'stauts' is not one GET "
+                + "/api/v1/experiments takes; it takes: benchmark, kind, name, page, size, status.");
+        assertProblem(get("/api/v1/benchmarks/history?benchmark=x&metrc=t"), 400, "Parameter 'metrc'",
+                "it takes: benchmark, branch, metric.");
+        uploadTwoSamples("known-parameters");
+        long id = read(get(EXPERIMENTS + "?benchmark=known-parameters").body()).get("items").get(0).get("id")
+                .asLong();
+        assertProblem(get(EXPERIMENTS + "/" + id + "/samples?metric=t"), 400, "Parameter 'metric'", "it takes none.");
+        assertProblem(get(EXPERIMENTS + "?x%E2%80%AE=1"), 400, "Parameter 'x\\u202E'");
+        // pages take what a link carries
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments?utm_source=x"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+    }
+
+    /**
      * A filter or page number given twice was joined with commas or read as its first value: {@code ?name=a&name=b}
      * listed the experiments named "a,b" (none, and said so as if it were the answer), {@code ?page=1&page=5} page 1.
      */
@@ -323,6 +352,120 @@ class HostileInputTests extends UploadServer {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(404);
         assertThat(page.body()).contains("x\\u202Ey").doesNotContain("\u202e");
+    }
+
+    /**
+     * Jackson's message for a body with more after its JSON value named the token and the Java type the body was
+     * bound to ({@code io.perflab.experiment.ExperimentRequest}, {@code tools.jackson.databind.JsonNode}).
+     */
+    @Test
+    void moreAfterTheJsonValueIsRefusedWithoutJavaNames() throws Exception {
+        Map<String, Long> before = rowCounts();
+        long tokens = jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single();
+        assertProblem(post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{\"name\":\"a\"} 5"), 400,
+                "more follows the end of the JSON value", "send one JSON value, nothing after it");
+        assertProblem(experiment(withPreset("") + withPreset("")), 400, "more follows the end of the JSON value");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[1,2],\"without\":[1,2]}[]"),
+                400, "more follows the end of the JSON value");
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"trailing\",\"metrics\":{\"t\":{\"values\":[1,2]}}} {}"), 400,
+                "more follows the end of the JSON value (line 1, column");
+        assertThat(rowCounts()).isEqualTo(before);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
+    }
+
+    /** A list where a workload's mode or stack belongs was refused with Jackson's words, naming Java types. */
+    @Test
+    void aListWhereAChoiceBelongsIsRefusedWithTheChoices() throws Exception {
+        Map<String, Long> before = rowCounts();
+        assertProblem(experiment(withPreset(",\"workload\":{\"mode\":[\"sync\"]}")), 400,
+                "workload.mode: must be one of sync, async");
+        assertProblem(experiment(withPreset(",\"workload\":{\"stack\":[]}")), 400, "workload.stack: must be one of");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    /** A whole number beyond a double's range (a 400-digit integer) made the analysis fail with 500. */
+    @Test
+    void aWholeNumberBeyondADoublesRangeIsTooLargeNotAnInternalError() throws Exception {
+        String huge = "1" + "0".repeat(400);
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[" + huge
+                + ",2],\"without\":[1,2]}"), 400, "with[0] is too large to be a finite number: 1000");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[1,2],\"without\":[1,2],"
+                + "\"margin\":-" + huge + "}"), 400, "margin is too large to be a finite number");
+    }
+
+    /** A machine description's entry whose value was null made the upload fail with 500, after it was read. */
+    @Test
+    void aMachineEntryWithoutAValueIsLeftOut() throws Exception {
+        HttpResponse<String> created = post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"null-machine\",\"metrics\":{\"t\":{\"values\":[1,2]}},"
+                        + "\"machine\":{\"gpu\":null,\"os\":\"linux\",\"cache\":{\"l3\":null}}}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        JsonNode machine = read(jdbc.sql("SELECT machine FROM experiment WHERE id = ?")
+                .param(read(created.body()).get("experimentId").asLong()).query(String.class).single());
+        assertThat(machine.has("gpu")).isFalse();
+        assertThat(machine.get("os").asString()).isEqualTo("linux");
+        assertThat(machine.get("cache").has("l3")).isTrue();
+    }
+
+    /**
+     * Tomcat refused a parameter that is not %-escaped UTF-8 with a message that called it "ignored" and asked for
+     * debug logging, and logged the refusal as a server error with its stack trace.
+     */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aParameterThatIsNotUtf8IsRefusedNamingIt(CapturedOutput log) throws Exception {
+        assertProblem(get(EXPERIMENTS + "?name=%FF"), 400,
+                "The query parameter 'name' (name=%FF) is not %-escaped UTF-8 text", "(é is %C3%A9)");
+        // sent as it is: an HTTP client refuses to send a % that starts no escape
+        assertProblem(raw("GET /api/v1/benchmarks?name=caf%C3%A9&page=%ZZ HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept: application/json\r\nConnection: close\r\n\r\n"), 400,
+                "The query parameter 'page' (page=%ZZ) is not %-escaped UTF-8 text");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments?sort=%C0%AF"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(400);
+        assertThat(page.body()).contains("The query parameter &#39;sort&#39; (sort=%C0%AF) is not %-escaped UTF-8")
+                .doesNotContain("ignored", "debug level");
+        assertProblem(post("/login", null, "application/x-www-form-urlencoded", "username=%FF&password=x",
+                "Accept", "application/json"), 400, "A form field is not %-escaped UTF-8 text");
+        assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException");
+    }
+
+    /** Tomcat refuses these as it refuses undecodable parameters; they were said to be "not %-escaped UTF-8". */
+    @Test
+    void aFormLargerThanTheServerReadsOrTooManyParametersAreSaidSo() throws Exception {
+        assertProblem(post("/login", null, "application/x-www-form-urlencoded", "username=admin&password="
+                + "x".repeat(3_000_000), "Accept", "application/json"), 413,
+                "The form's body is larger than the server reads as form fields");
+        assertProblem(get("/experiments?" + "a=1&".repeat(1001)), 400,
+                "The request has more parameters, of its query and its form together, than the server reads");
+    }
+
+    /**
+     * Spring read a whole number in a path or query without its white space and as hexadecimal:
+     * {@code /api/v1/experiments/0%205} was experiment 5 (as {@code 3%209} was 39), and so were {@code 0x5} and
+     * {@code #5}; a {@code DELETE} of such an address deleted that experiment.
+     */
+    @Test
+    void aWholeNumberInAPathOrQueryIsDecimalDigitsOnly() throws Exception {
+        uploadTwoSamples("decimal-ids");
+        long id = read(get(EXPERIMENTS + "?benchmark=decimal-ids").body()).get("items").get(0).get("id").asLong();
+        for (String written : new String[] {"0%20" + id, "0x" + Long.toHexString(id), "%23" + id}) {
+            assertProblem(get(EXPERIMENTS + "/" + written), 400, "id: must be a whole number up to "
+                    + "9223372036854775807, got '");
+            HttpResponse<String> deleted = http.send(HttpRequest.newBuilder(URI.create(base() + EXPERIMENTS + "/"
+                    + written)).header("Authorization", "Bearer " + ADMIN_TOKEN).DELETE().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertProblem(deleted, 400, "id: must be a whole number");
+        }
+        assertThat(get(EXPERIMENTS + "/" + id).statusCode()).isEqualTo(200);
+        assertThat(get(EXPERIMENTS + "/%20" + id + "%20").statusCode()).isEqualTo(200);
+        assertProblem(get(EXPERIMENTS + "?size=1%200"), 400,
+                "size: must be a whole number up to 2147483647, got '1 0'");
+        assertProblem(asAdmin("/api/v1/tokens?page=0x0"), 400, "page: must be a whole number");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/experiments/0x"
+                + Long.toHexString(id))).header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(400);
     }
 
     @ParameterizedTest
