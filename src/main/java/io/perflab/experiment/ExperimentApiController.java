@@ -121,10 +121,21 @@ class ExperimentApiController {
         return experiments.view(id);
     }
 
+    /**
+     * Events of one experiment. A finished one (its page was opened while it ran, and it ended before the page
+     * subscribed) has no event to come: its stream says its status once and ends, so the page shows the end instead of
+     * waiting half an hour for a status it missed. The status is read after subscribing, so an end between the two is
+     * sent at least once.
+     */
     @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter events(@PathVariable long id) {
         experiments.get(id);
-        return events.subscribe(id);
+        SseEmitter emitter = events.subscribe(id);
+        ExperimentStatus status = experiments.get(id).status();
+        if (status.finished()) {
+            events.end(id, emitter, status);
+        }
+        return emitter;
     }
 
     /**

@@ -95,6 +95,20 @@ public class ExperimentEvents implements SmartLifecycle {
         return emitter;
     }
 
+    /**
+     * Sends {@code status}, an experiment's finished state, as its {@code status} event to {@code emitter} alone and
+     * ends the stream: nothing more will come for it.
+     */
+    void end(long experimentId, SseEmitter emitter, ExperimentStatus status) {
+        String data = json.writeValueAsString(Map.of("experimentId", experimentId, "status", status.name()));
+        try {
+            emitter.send(SseEmitter.event().name("status").data(data));
+            emitter.complete();
+        } catch (IOException | IllegalStateException gone) {
+            unsubscribe(experimentId, emitter);
+        }
+    }
+
     /** Forgets {@code emitter}, and the experiment's entry with its last subscriber, so that no entry outlives them. */
     private void unsubscribe(long id, SseEmitter emitter) {
         subscribers.computeIfPresent(id, (k, list) -> {
