@@ -83,6 +83,20 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
+    void anOutFileThatIsALinkIsWrittenThroughAndTheLinkKept() throws IOException {
+        Path file = Files.writeString(directory.resolve("runs.json"), "{}");
+        Path link = Files.createSymbolicLink(directory.resolve("latest.json"), file.getFileName());
+
+        // the temporary file was renamed onto the link: the link became a file, the file it named kept "{}"
+        int status = execute("ab", "--runs", "2", "--without-cmd", "true", "--with-cmd", "true", "--no-fast-start",
+                "--out", link.toString());
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(ExperimentJson.readTrials(Files.readString(file))).hasSize(4);
+    }
+
+    @Test
     void tooManyFailuresStopsWithAClearMessage() {
         int status = execute("ab", "--runs", "3", "--without-cmd", "exit 1", "--with-cmd", "true",
                 "--max-failures", "1");
