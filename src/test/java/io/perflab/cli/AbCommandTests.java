@@ -140,6 +140,12 @@ class AbCommandTests extends CommandLineTests {
                 "--runs", "2", "--out", "/nonexistent/folder/x.json");
         assertRejected("--out " + System.getProperty("java.io.tmpdir") + ": is a folder; give a file name", "ab",
                 "--runs", "2", "--out", System.getProperty("java.io.tmpdir"));
+        // --encryption turned tls on for both sides, and the side's tls=false was ignored without a word
+        assertRejected("--with tls=false and --encryption contradict each other", "ab", "--runs", "2", "--with",
+                "tls=false", "--encryption", "--no-fast-start", "--warmup-seconds", "0", "--run-seconds", "0.1");
+        assertRejected("--without tls=FALSE and --encryption contradict each other", "ab", "--design", "alternating",
+                "--pairs", "2", "--without", "tls=FALSE", "--encryption", "--no-fast-start", "--warmup-seconds", "0",
+                "--run-seconds", "0.1");
         // taskset refused every trial JVM, and each trial failed "without a result"
         assertRejected("--cpus 8191 names CPUs this process may not use (8191); it may use ", "ab", "--with",
                 "completion=monitor", "--cpus", "8191", "--no-fast-start");
