@@ -8,9 +8,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,14 +121,12 @@ final class UploadCommand implements Callable<Integer> {
         List<byte[]> contents = new ArrayList<>();
         for (Path file : files) {
             try {
-                contents.add(Files.readAllBytes(file));
-            } catch (NoSuchFileException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "FILE: no such file: " + file);
-            } catch (IOException e) {
-                // a folder, a file without read permission: a usage error (2), never the regression status (1)
+                // bounded, and never a device: /dev/zero was read until the heap ran out
+                contents.add(InputFiles.bytes(file));
+            } catch (InputFiles.BadInputException e) {
+                // a usage error (2), never the regression status (1)
                 throw new CommandLine.ParameterException(spec.commandLine(), "FILE: cannot read " + file + ": "
-                        + (Files.isDirectory(file) ? "it is a folder"
-                                : e instanceof AccessDeniedException ? "permission denied" : e.getMessage()));
+                        + e.getMessage());
             }
         }
         String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();

@@ -39,18 +39,29 @@ class UploadCommandTests {
     void missingFileNamesIt() throws Exception {
         Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "/no/such/bench.txt");
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(run.err()).contains("no such file: /no/such/bench.txt");
+        assertThat(run.err()).contains("FILE: cannot read /no/such/bench.txt: no such file");
 
         // never the regression status: CI would report a performance regression for a wrong path or URL
         Path folder = Files.createTempDirectory("bench");
         Run directory = run("upload", "--server", "http://localhost:1", "--token", "t", "--fail-on-regression",
                 folder.toString());
         assertThat(directory.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(directory.err()).contains("FILE: cannot read " + folder + ": it is a folder")
+        assertThat(directory.err()).contains("FILE: cannot read " + folder + ": a folder, not a file")
                 .doesNotContain("Exception");
         Run schemeless = run("upload", "--server", "localhost:8080", "--token", "t", "/no/such/bench.txt");
         assertThat(schemeless.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(schemeless.err()).contains("--server", "'localhost:8080' is not an http:// or https:// URL");
+    }
+
+    @Test
+    void aDeviceIsRefusedBeforeItIsRead() {
+        // /dev/zero was read whole: an OutOfMemoryError's stack trace, exit status 1 (as if regressed)
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--fail-on-regression",
+                "/dev/zero");
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("FILE: cannot read /dev/zero: a device, not a file")
+                .doesNotContain("cannot reach");
     }
 
     @Test
