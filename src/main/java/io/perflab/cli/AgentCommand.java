@@ -89,6 +89,9 @@ final class AgentCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--token: an API token of role agent is required "
                     + "(or set PERFLAB_TOKEN); create one with: perflab token create NAME --role agent");
         }
+        if (ServerOptions.tokenProblem(token) != null) {
+            throw new ParameterException(spec.commandLine(), ServerOptions.tokenProblem(token));
+        }
         HostLabels hostLabels;
         try {
             hostLabels = HostLabels.parse(labels);

@@ -178,6 +178,23 @@ final class ServerOptions {
             throw new ParameterException(command.commandLine(), "no credentials: give --token TOKEN (or set "
                     + "PERFLAB_TOKEN) or --user NAME (with --password or $PERFLAB_PASSWORD)");
         }
+        if (user == null && tokenProblem(token) != null) {
+            throw new ParameterException(command.commandLine(), tokenProblem(token));
+        }
+    }
+
+    /**
+     * Why {@code token} cannot be sent, or null: a character that an HTTP header cannot carry (a line break of a pasted
+     * token, another control character, one beyond Latin-1), which the HTTP client refused as an internal error that
+     * showed the token. The message never shows it.
+     */
+    static String tokenProblem(String token) {
+        if (token.strip().chars().allMatch(c -> c >= ' ' && c != 0x7F && c <= 0xFF)) {
+            return null;
+        }
+        return "--token: the token given (by --token or $PERFLAB_TOKEN) holds a line break or another control "
+                + "character, which an HTTP header cannot carry; PerfLab's tokens are printable ASCII (not shown "
+                + "here: it is a secret)";
     }
 
     /** A client of the server with the credentials and JSON answers. */

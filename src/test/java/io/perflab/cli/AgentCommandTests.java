@@ -55,6 +55,15 @@ class AgentCommandTests {
     }
 
     @Test
+    void aTokenWithALineBreakIsNamedWithoutShowingIt() {
+        // the HTTP client refused the header: "internal error: invalid header value: "Bearer plt_secret…", status 70
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_secret\nplt_other"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--token: the token given (by --token or $PERFLAB_TOKEN) holds a line "
+                + "break").doesNotContain("plt_secret", "internal error");
+    }
+
+    @Test
     void badLabelsAreNamedWithWhatIsWrong() {
         assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--labels", "arch"))
                 .isEqualTo(PerfLabCommand.EXIT_USAGE);

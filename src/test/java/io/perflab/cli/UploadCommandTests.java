@@ -65,6 +65,22 @@ class UploadCommandTests {
     }
 
     @Test
+    void aTokenWithAControlCharacterIsNamedWithoutShowingIt() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        for (String command : new String[] {"upload", "token"}) {
+            // the HTTP client refused the header: "internal error: invalid header value: "Bearer plt_secret…", 70
+            Run run = command.equals("upload")
+                    ? run("upload", "--server", "http://localhost:1", "--token", "plt_secret\r\nX-Other: 1",
+                            file.toString())
+                    : run("token", "revoke", "7", "--server", "http://localhost:1", "--token", "plt_secret\u001b");
+
+            assertThat(run.exit()).as(run.err()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(run.err()).contains("--token: the token given (by --token or $PERFLAB_TOKEN) holds a line "
+                    + "break or another control character").doesNotContain("plt_secret", "internal error");
+        }
+    }
+
+    @Test
     void moreThanTwoFilesAreRefusedBeforeAnyIsSent() throws Exception {
         Path a = Files.createTempFile("bench", ".csv");
         Path b = Files.createTempFile("bench", ".csv");
