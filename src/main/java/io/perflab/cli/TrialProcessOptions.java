@@ -159,8 +159,9 @@ final class TrialProcessOptions {
                         + "of the run (a temporary file renamed onto it) would replace it with a regular file; give "
                         + "the name of a file"
                 : folder == null || !Files.isDirectory(folder) ? "its folder " + folder + " does not exist"
-                : !Files.isWritable(folder) || !canCreateFileIn(folder) ? "its folder " + folder + " cannot be written"
-                : Files.exists(file) && !Files.isWritable(file) ? "the file exists and cannot be written" : null;
+                : !Files.isWritable(folder) ? "its folder " + folder + " cannot be written"
+                : Files.exists(file) && !Files.isWritable(file) ? "the file exists and cannot be written"
+                : temporaryFileProblem(file.toAbsolutePath());
         if (problem != null) {
             throw new ParameterException(spec.commandLine(), "--out " + out + ": " + problem);
         }
@@ -194,15 +195,28 @@ final class TrialProcessOptions {
     }
 
     /**
-     * Whether a file can be made in {@code folder}, as the run's writes make their temporary file: the permission
-     * bits say yes to root everywhere, also in {@code /proc} or on a file system mounted read-only.
+     * Why the temporary file that each write makes beside {@code file} (its name and {@code .tmp}) cannot be made, or
+     * null: tried here, since the permission bits say yes to root everywhere, also in {@code /proc} or on a file
+     * system mounted read-only, and a name may be too long for the file system only once {@code .tmp} is added.
      */
-    private static boolean canCreateFileIn(Path folder) {
+    private static String temporaryFileProblem(Path file) {
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            Files.delete(Files.createTempFile(folder, ".perflab-out-", ".tmp"));
-            return true;
+            if (Files.isDirectory(temporary)) {
+                return "the run writes it through " + temporary + ", which is a folder";
+            }
+            if (Files.exists(temporary)) {
+                Files.delete(Files.createTempFile(file.getParent(), ".perflab-out-", ".tmp"));
+            } else {
+                Files.delete(Files.createFile(temporary));
+            }
+            return null;
+        } catch (java.nio.file.FileSystemException e) {
+            return "no file can be made in its folder " + file.getParent() + " (" + (e.getReason() != null
+                    ? e.getReason() : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : "the file system refused it") + ")";
         } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
-            return false;
+            return "no file can be made in its folder " + file.getParent() + " (" + e.getMessage() + ")";
         }
     }
 

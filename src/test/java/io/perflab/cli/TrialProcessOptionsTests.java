@@ -76,8 +76,17 @@ class TrialProcessOptionsTests {
     @Test
     void aFolderWhereNoFileCanBeMadeIsRefusedForRootToo() {
         // the permission bits let root write /proc, and every write of the run failed after its first trial
-        assertThat(refusalOf("--out", "/proc/run.json")).contains("--out /proc/run.json: its folder /proc cannot be "
-                + "written");
+        assertThat(refusalOf("--out", "/proc/run.json")).containsAnyOf("--out /proc/run.json: its folder /proc "
+                + "cannot be written", "--out /proc/run.json: no file can be made in its folder /proc (");
+    }
+
+    @Test
+    void aNameTooLongOnceTheTemporaryFilesEndingIsAddedIsRefused() {
+        // 252 characters and .tmp are 256, one more than most file systems take: every write of the run failed
+        String name = "r".repeat(247) + ".json";
+        assertThat(refusalOf("--out", directory.resolve(name).toString())).contains("--out "
+                + directory.resolve(name) + ": no file can be made in its folder " + directory + " (");
+        assertThat(directory).isEmptyDirectory();
     }
 
     @Test
