@@ -111,6 +111,27 @@ class PerfLabCommandTests {
     }
 
     @Test
+    void aFileNameThatCannotBeAPathIsSaidWithoutJavasTypes() {
+        // in a POSIX locale any name beyond ASCII was "cannot convert 'caf??.txt' to interface java.nio.file.Path
+        // (java.nio.file.InvalidPathException: Malformed input or input contains unmappable characters: …)"
+        String[][] cases = {
+            {"'a\\u0000b.txt' is not a file name this system can use: it holds a NUL character", "compare",
+                "a\u0000b.txt", "b.txt"},
+            {"is not a file name this system can use: its characters cannot be written in the encoding of file names",
+                "calibrate", "--from", "\uD800.json"},
+            {"is not a file name this system can use", "ab", "--runs", "2", "--out", "run\u0000.json"}};
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                    .execute(java.util.Arrays.copyOfRange(c, 1, c.length));
+
+            assertThat(status).as(err.toString()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).contains(c[0]).doesNotContain("java.", "InvalidPathException", "interface");
+        }
+    }
+
+    @Test
     void aStartThatFailsOnASettingIsSaidInOneLine() {
         StringWriter err = new StringWriter();
 
