@@ -232,12 +232,13 @@ final class UploadCommand implements Callable<Integer> {
             t = t.substring(0, t.length() - 1).strip();
         }
         try {
-            double value = Double.parseDouble(t);
-            if (!(value >= 0) || Double.isInfinite(value)) {
+            // the grammar of every number of the command line: Java's 0x1p3 and 2d are none
+            double value = DecimalArguments.parse(t);
+            if (!(value >= 0)) {
                 throw new NumberFormatException();
             }
             return value;
-        } catch (NumberFormatException e) {
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threshold: '" + text
                     + "' is not a percentage ≥ 0, e.g. 2%");
         }

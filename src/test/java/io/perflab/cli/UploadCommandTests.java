@@ -33,6 +33,13 @@ class UploadCommandTests {
         Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", "two", file.toString());
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(run.err()).contains("--threshold: 'two' is not a percentage");
+        // Java's own number syntax was taken: a threshold of 8 % and of 2 %
+        for (String threshold : new String[] {"0x1p3%", "2d", "2f%", "1e400"}) {
+            Run java = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", threshold,
+                    file.toString());
+            assertThat(java.exit()).as(java.err()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(java.err()).contains("--threshold: '" + threshold + "' is not a percentage ≥ 0, e.g. 2%");
+        }
     }
 
     @Test
