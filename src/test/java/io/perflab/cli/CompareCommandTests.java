@@ -310,6 +310,33 @@ class CompareCommandTests {
         }
     }
 
+    @Test
+    void aPairedFileHoldingAWindowTwiceIsAUsageErrorNamingBothEntries() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}),
+                io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
+                        new double[] {30, 35}));
+        String written = Files.readString(duetFile("twice.json", pairs));
+        Path bad = dir.resolve("window-twice.json");
+        Files.writeString(bad, written.replaceFirst("\"window\" ?: ?1", "\"window\" : 0"));
+
+        // the later window replaced the earlier one, and pair 0 was analysed on one window without a word
+        Run run = run(bad.toString(), bad.toString());
+
+        assertThat(run.status()).as(run.out()).isEqualTo(2);
+        assertThat(run.err()).contains(bad + ": not an experiment file of perflab ab --out: trials[",
+                "] is window 0 of pair 0 of ", ", as trials[", "] is; a paired design's file holds each successful "
+                + "window once");
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("calibrate", "--from", bad.toString(), "--experiments", "1", "--pairs", "3");
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--from " + bad + ": ", "is window 0 of pair 0 of ");
+    }
+
     /** A file of {@code text} in the test's folder. */
     private Path file(String name, String text) throws IOException {
         Path file = dir.resolve(name);
