@@ -113,6 +113,14 @@ final class CompareCommand implements Callable<Integer> {
             return PerfLabCommand.EXIT_USAGE;
         }
         requireFlagsTheFilesUse(baseFile, changeFile);
+        if (baseFile.json() && changeFile.json() && baseFile.paired() != changeFile.paired()) {
+            // Welch took the paired file's windows for independent trials, as many as its pairs times its windows
+            SampleFiles.Input paired = baseFile.paired() ? baseFile : changeFile;
+            err.println("perflab compare: " + paired.file() + " holds a paired design's windows, "
+                    + (paired == baseFile ? with : without) + " fresh trials: the windows of a pair are no independent "
+                    + "samples, so a paired design's file is compared pair by pair, with itself or another paired one");
+            return PerfLabCommand.EXIT_USAGE;
+        }
         Optional<List<TrialResult>> pairedResults = SampleFiles.pairedResults(baseFile, changeFile);
         if (pairedResults.isPresent()) {
             int status = PairedFileComparison.compare(pairedResults.get(), without.equals(with) ? without.toString()

@@ -337,6 +337,32 @@ class CompareCommandTests {
         assertThat(err.toString()).contains("--from " + bad + ": ", "is window 0 of pair 0 of ");
     }
 
+    @Test
+    void aPairedDesignsFileAgainstAFileOfFreshTrialsIsRefused() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}));
+        Path paired = duetFile("paired.json", pairs);
+        StringBuilder trials = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            trials.append(i == 0 ? "" : ",").append(trial(i % 2 == 0 ? "without" : "with", i, "50", 40 + i)
+                    .replace("\"x\"", "\"cpu_us_per_req\""));
+        }
+        Path fresh = file("fresh.json", "{\"trials\":[" + trials + "]}");
+
+        // Welch compared 3 fresh trials with the paired file's 4 windows, as if each were an independent trial
+        for (Path[] order : new Path[][] {{fresh, paired}, {paired, fresh}}) {
+            Run run = run(order[0].toString(), order[1].toString());
+
+            assertThat(run.status()).as(run.out()).isEqualTo(2);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err()).contains("perflab compare: " + paired + " holds a paired design's windows, "
+                    + fresh + " fresh trials: the windows of a pair are no independent samples");
+        }
+    }
+
     /** A file of {@code text} in the test's folder. */
     private Path file(String name, String text) throws IOException {
         Path file = dir.resolve(name);
