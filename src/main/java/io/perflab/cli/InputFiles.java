@@ -56,6 +56,10 @@ final class InputFiles {
      * @throws BadInputException saying why it cannot be read
      */
     static byte[] bytes(Path file) throws BadInputException {
+        if (file.toString().isEmpty()) {
+            // read as the working directory: "a folder, not a file"
+            throw new BadInputException("an empty file name; give a file");
+        }
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
             if (attributes.isDirectory()) {
@@ -75,7 +79,8 @@ final class InputFiles {
                 return bytes;
             }
         } catch (NoSuchFileException e) {
-            throw new BadInputException("no such file");
+            throw new BadInputException("no such file" + ("-".equals(file.toString()) ? " (- is a file name here; "
+                    + "standard input is /dev/stdin, or a pipe such as <(command))" : ""));
         } catch (AccessDeniedException e) {
             throw new BadInputException("permission denied");
         } catch (FileSystemException e) {

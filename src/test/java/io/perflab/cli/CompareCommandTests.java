@@ -159,6 +159,13 @@ class CompareCommandTests {
         Run none = run(good.toString(), missing.toString());
         assertThat(none.status()).isEqualTo(2);
         assertThat(none.err()).contains(missing + ": no such file");
+        // - was "no such file", and how to give standard input nowhere; an empty name was "a folder, not a file"
+        Run dash = run(good.toString(), "-");
+        assertThat(dash.status()).isEqualTo(2);
+        assertThat(dash.err()).contains("-: no such file (- is a file name here; standard input is /dev/stdin");
+        Run empty = run("", good.toString());
+        assertThat(empty.status()).isEqualTo(2);
+        assertThat(empty.err()).contains("perflab compare: : an empty file name; give a file");
 
         Path json = dir.resolve("bad.json");
         Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
