@@ -214,6 +214,9 @@ final class UploadCommand implements Callable<Integer> {
         flags.put("git.baseCommit", baseCommit == null ? null : "--git-base-commit");
         flags.put("git.defaultBranch", defaultBranch == null ? null : "--git-default-branch");
         flags.put("git.pullRequest", pullRequest == null ? null : "--pull-request");
+        // the side a one-sided file is uploaded as: with, unless --variant names another label
+        flags.put("with.label", variant == null ? null : "--variant");
+        flags.put("without.label", variant == null ? null : "--variant");
         for (Map.Entry<String, String> field : flags.entrySet()) {
             if (field.getValue() != null && said.startsWith("'" + field.getKey() + "' ")) {
                 return field.getValue() + said.substring(field.getKey().length() + 2);
