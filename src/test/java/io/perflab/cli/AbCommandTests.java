@@ -180,6 +180,9 @@ class AbCommandTests extends CommandLineTests {
     void pairedFlagsAreCheckedAgainstTheDesign() {
         assertRejected("--runs sets the trials of the fresh design; --design duet takes --pairs", "ab", "--design",
                 "duet", "--runs", "3");
+        // the plan is made fresh before its design is set: "--runs must be at most 1000000, got 1000001"
+        assertRejected("--pairs must be at most 1000000, got 1000001", "ab", "--pairs", "1000001", "--with-cmd",
+                "true", "--without-cmd", "true");
         assertRejected("--pairs must be ≥ 2 (a variance needs two pairs), got 1", "ab", "--design", "duet",
                 "--pairs", "1");
         assertRejected("--pairs, --windows-per-pair, --target and --budget apply to --design duet or alternating",
