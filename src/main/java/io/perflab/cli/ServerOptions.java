@@ -1,6 +1,8 @@
 package io.perflab.cli;
 
 import io.perflab.agent.AgentClient;
+import io.perflab.system.PrintableText;
+import io.perflab.system.Texts;
 import java.io.Console;
 import java.io.IOException;
 import java.net.URI;
@@ -134,11 +136,51 @@ final class ServerOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    /** A successful answer that is not what PerfLab answers, said in a few words. */
+    static final class NotPerfLabsAnswer extends Exception {
+        NotPerfLabsAnswer(String what) {
+            super(what);
+        }
+    }
+
     /** What the server answered: its status and body, whatever the status. */
     record Answer(int status, String body) {
 
         JsonNode json() {
             return JSON.readTree(body);
+        }
+
+        /**
+         * The JSON object of a successful answer, holding each of {@code fields}.
+         *
+         * @throws NotPerfLabsAnswer when it is not (another service answers at {@code --server}): what it is instead
+         */
+        JsonNode expected(String... fields) throws NotPerfLabsAnswer {
+            if (body.isBlank()) {
+                throw new NotPerfLabsAnswer("an empty body");
+            }
+            JsonNode answer;
+            try {
+                answer = json();
+            } catch (RuntimeException e) {
+                throw new NotPerfLabsAnswer("no JSON but '" + PrintableText.Validator.shown(Texts.cut(
+                        body.strip().replaceAll("\\s+", " "), 60)) + "'");
+            }
+            if (answer == null || !answer.isObject()) {
+                throw new NotPerfLabsAnswer("JSON, but no object");
+            }
+            for (String field : fields) {
+                if (!answer.hasNonNull(field)) {
+                    throw new NotPerfLabsAnswer("a JSON object without '" + field + "'");
+                }
+            }
+            return answer;
+        }
+
+        /** What the command says of an answer that is not PerfLab's, after the command's name. */
+        String notPerfLabs(String server, NotPerfLabsAnswer e) {
+            return server + " answered " + status + " with " + e.getMessage() + ", which is no answer of PerfLab's: is "
+                    + "--server the URL of a PerfLab service?";
         }
 
         /** The problem detail of an error answer, or its body. */

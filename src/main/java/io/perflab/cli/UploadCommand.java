@@ -150,7 +150,13 @@ final class UploadCommand implements Callable<Integer> {
                     + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        JsonNode result = response.json();
+        JsonNode result;
+        try {
+            result = response.expected("experimentId", "url");
+        } catch (ServerOptions.NotPerfLabsAnswer e) {
+            err.println("perflab upload: " + response.notPerfLabs(server.server, e));
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
         List<String> regressions = UploadResultTable.print(result, thresholdPercent, out);
         out.flush();
         if (failOnRegression && !regressions.isEmpty()) {

@@ -221,6 +221,46 @@ class UploadCommandTests {
         }
     }
 
+    @Test
+    void aSuccessfulAnswerThatIsNotPerfLabsIsAServerErrorSaidInWords() throws Exception {
+        var answer = new java.util.concurrent.atomic.AtomicReference<String>();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            // another service, or a proxy's page, at --server: a success status with a body of its own
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = answer.get().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 201 : 200,
+                    body.length == 0 ? -1 : body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Path file = Files.createTempFile("bench", ".txt");
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            // each was "internal error: Unexpected character ('<' (code 60)) …" or "Cannot invoke
+            // "tools.jackson.databind.JsonNode.asLong()" …", status 70
+            String[][] cases = {{"<html>\n<body>Sign in</body></html>", "with no JSON but '<html> <body>Sign in"},
+                {"{}", "with a JSON object without 'experimentId'"}, {"[1, 2]", "with JSON, but no object"},
+                {"", "with an empty body"}};
+            for (String[] c : cases) {
+                answer.set(c[0]);
+                Run upload = run("upload", "--server", base, "--token", "t", file.toString());
+                Run token = run("token", "create", "ci", "--server", base, "--token", "t");
+
+                for (Run run : List.of(upload, token)) {
+                    assertThat(run.exit()).as(run.err()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+                    assertThat(run.err()).contains(base + " answered 20", c[1].replace("experimentId",
+                            run == upload ? "experimentId" : "token"), "which is no answer of PerfLab's: is --server "
+                            + "the URL of a PerfLab service?").doesNotContain("internal error", "jackson", "Cannot");
+                }
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+
     /**
      * Each went to the server, which answered 400 naming its query parameter, header or field (?format=,
      * git.commitTime, the Idempotency-Key header, role), and the command exited 3 as if the server had failed.
