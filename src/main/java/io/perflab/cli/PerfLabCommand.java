@@ -219,7 +219,8 @@ public final class PerfLabCommand implements Runnable {
             message = unmatched.getUnmatched().stream().map(ServeCommand::notAProperty)
                     .filter(java.util.Objects::nonNull).findFirst().orElse(message);
         }
-        err.println("perflab: " + message);
+        // a file name or value with a control character would act on the terminal, as it is
+        err.println("perflab: " + PrintableText.Validator.shown(message));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && unmatched.getUnmatched().stream()
                 .anyMatch(argument -> argument.startsWith("--"))
@@ -239,7 +240,8 @@ public final class PerfLabCommand implements Runnable {
         PrintWriter err = cmd.getErr();
         String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
                 : e.getMessage();
-        err.println(cmd.getCommandSpec().qualifiedName() + ": internal error: " + message);
+        err.println(cmd.getCommandSpec().qualifiedName() + ": internal error: "
+                + PrintableText.Validator.shown(message));
         if (Boolean.getBoolean(DEBUG_PROPERTY)) {
             e.printStackTrace(err);
         } else {

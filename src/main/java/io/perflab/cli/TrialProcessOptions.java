@@ -5,6 +5,7 @@ import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialProcessSettings;
 import io.perflab.runner.rpcbench.Seconds;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -174,8 +175,8 @@ final class TrialProcessOptions {
         }
         if (Files.exists(file)) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println("perflab " + spec.name() + ": --out " + out + ": the file exists and will be replaced"
-                    + (file.equals(out) ? "" : " (" + file + ", which it links to)"));
+            err.println(PrintableText.Validator.shown("perflab " + spec.name() + ": --out " + out + ": the file exists "
+                    + "and will be replaced" + (file.equals(out) ? "" : " (" + file + ", which it links to)")));
             err.flush();
         }
         return file;

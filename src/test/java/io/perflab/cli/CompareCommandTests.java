@@ -370,6 +370,27 @@ class CompareCommandTests {
         }
     }
 
+    @Test
+    void aFileNameThatWouldActOnTheTerminalIsShownEscaped() throws IOException {
+        Path good = file("good.txt", "1\n2\n3\n");
+        // the names were printed as they are: the escape code cleared the terminal, the override reversed the line
+        Path missing = dir.resolve("\u001b[2Jmissing.txt");
+        Run run = run(missing.toString(), good.toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("\\u001B[2Jmissing.txt: no such file").doesNotContain("\u001b");
+
+        Path bad = file("\u202ebad.txt", "1\nx\n");
+        run = run(good.toString(), bad.toString());
+        assertThat(run.err()).contains("\\u202Ebad.txt:2: 'x' is not a number").doesNotContain("\u202e");
+
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("calibrate", "--from", missing.toString(), "--experiments", "1", "--pairs", "2");
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--from " + dir + "/\\u001B[2Jmissing.txt: no such file")
+                .doesNotContain("\u001b");
+    }
+
     /** A file of {@code text} in the test's folder. */
     private Path file(String name, String text) throws IOException {
         Path file = dir.resolve(name);
