@@ -38,6 +38,9 @@ import picocli.CommandLine.Spec;
  * progress, an optional experiment file and the statistics table (Welch, Holm, verdicts) at the end; or, with a
  * paired design, pairs of trial JVMs compared pair by pair ({@link PairedSummary}), optionally stopped as soon as the
  * answer is known ({@link SequentialStopping}), each look printed as it is made.
+ *
+ * <p>Over 300 lines: the flags of the fresh, the paired and the command experiment, each refused where the
+ * experiment would not use it.
  */
 @Command(name = "ab",
         description = "Run an A/B experiment: --runs trials per variant, each in a fresh JVM with identical heap/GC "
@@ -239,6 +242,11 @@ final class AbCommand implements Callable<Integer> {
             }
             if (pairCount() < 2) {
                 throw usage("--pairs must be ≥ 2 (a variance needs two pairs), got " + pairs);
+            }
+            if (pairCount() > ExperimentPlan.MAX_RUNS_PER_VARIANT) {
+                // the plan is made fresh first, whose bound named --runs
+                throw usage("--pairs must be at most " + ExperimentPlan.MAX_RUNS_PER_VARIANT + ", got "
+                        + pairs);
             }
             refuseOrderOfFreshTrials(chosen);
         } else {

@@ -8,6 +8,8 @@ import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.system.PrintableText;
+import io.perflab.system.Texts;
 import io.perflab.upload.OutputMetricsReader;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -56,6 +58,9 @@ final class AgentCommand implements Callable<Integer> {
                     + "perflab ab --cpus does; needs taskset")
     String cpus;
 
+    /** The longest name the service registers an agent under. */
+    private static final int MAX_NAME = 200;
+
     @Option(names = "--name", paramLabel = "NAME", description = "this agent's name on the agents page (default: "
             + "the host name)")
     String name;
@@ -88,6 +93,17 @@ final class AgentCommand implements Callable<Integer> {
         if (token == null || token.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--token: an API token of role agent is required "
                     + "(or set PERFLAB_TOKEN); create one with: perflab token create NAME --role agent");
+        }
+        if (ServerOptions.tokenProblem(token) != null) {
+            throw new ParameterException(spec.commandLine(), ServerOptions.tokenProblem(token));
+        }
+        if (name != null && !name.isBlank() && (name.strip().length() > MAX_NAME
+                || PrintableText.Validator.firstProblem(name.strip(), false) >= 0)) {
+            // the service's rule for an agent's name: its refusal was status 3, as if the service had failed
+            throw new ParameterException(spec.commandLine(), "--name: 1 to " + MAX_NAME + " printable characters (no "
+                    + "control or hidden format characters), got '" + PrintableText.Validator.shown(Texts.cut(
+                    name.strip(), 80)) + "'" + (name.strip().length() > MAX_NAME ? " of " + name.strip().length()
+                    + " characters" : ""));
         }
         HostLabels hostLabels;
         try {

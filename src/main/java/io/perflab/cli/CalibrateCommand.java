@@ -187,7 +187,12 @@ final class CalibrateCommand implements Callable<Integer> {
                     : "trials per side") + " (experiment." + plannedKey + "), so it cannot be cut into --experiments "
                     + experiments + " × " + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment);
         }
-        if (!planned.toString().equals(Long.toString(wanted))) {
+        if (!(planned instanceof Integer || planned instanceof Long)) {
+            // 16.0 was "holds a plan of 16.0 pairs, not --experiments 2 × --pairs 8 = 16"
+            throw usage("--from " + file + ": its plan's experiment." + plannedKey + " is "
+                    + ExperimentFiles.shown(String.valueOf(planned)) + ", not a whole number");
+        }
+        if (((Number) planned).longValue() != wanted) {
             throw usage("--from " + file + " holds a plan of " + planned + (storedDesign.paired() ? " pairs"
                     : " trials per side") + ", not --experiments " + experiments + " × "
                     + (storedDesign.paired() ? "--pairs " : "--runs ") + perExperiment + " = " + wanted);

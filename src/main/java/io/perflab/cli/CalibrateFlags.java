@@ -66,13 +66,22 @@ final class CalibrateFlags {
         }
     }
 
-    /** Refuses a significance level outside (0, 1) and an experiment of fewer than two trials for the MDE. */
+    /**
+     * Refuses a significance level outside (0, 1) and an MDE's experiment of fewer than two trials per side or of more
+     * than an experiment may have ({@link ExperimentPlan#MAX_RUNS_PER_VARIANT}).
+     */
     static void checkValues(CommandLine commandLine, double alpha, int mdeRuns) {
         if (!(alpha > 0 && alpha < 1)) {
             throw new ParameterException(commandLine, "--alpha must lie between 0 and 1, got " + alpha);
         }
         if (mdeRuns < 2) {
             throw new ParameterException(commandLine, "--mde-runs must be at least 2, got " + mdeRuns);
+        }
+        if (mdeRuns > ExperimentPlan.MAX_RUNS_PER_VARIANT) {
+            // sized an experiment of 2147483647 + 2147483647 trials, "about 2012927023 min 49 s"
+            throw new ParameterException(commandLine, "--mde-runs must be at most "
+                    + ExperimentPlan.MAX_RUNS_PER_VARIANT + ", the most trials per side of an experiment, got "
+                    + mdeRuns);
         }
     }
 

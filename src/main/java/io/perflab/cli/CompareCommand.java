@@ -109,10 +109,19 @@ final class CompareCommand implements Callable<Integer> {
             baseFile = SampleFiles.load(without);
             changeFile = with.equals(without) ? baseFile : SampleFiles.load(with);
         } catch (SampleFiles.BadFileException e) {
-            err.println("perflab compare: " + e.getMessage());
+            err.println(shown("perflab compare: " + e.getMessage()));
             return PerfLabCommand.EXIT_USAGE;
         }
         requireFlagsTheFilesUse(baseFile, changeFile);
+        if (baseFile.json() && changeFile.json() && baseFile.paired() != changeFile.paired()) {
+            // Welch took the paired file's windows for independent trials, as many as its pairs times its windows
+            SampleFiles.Input paired = baseFile.paired() ? baseFile : changeFile;
+            err.println(shown("perflab compare: " + paired.file() + " holds a paired design's windows, "
+                    + (paired == baseFile ? with : without) + " fresh trials: the windows of a pair are no "
+                    + "independent samples, so a paired design's file is compared pair by pair, with itself or "
+                    + "another paired one"));
+            return PerfLabCommand.EXIT_USAGE;
+        }
         Optional<List<TrialResult>> pairedResults = SampleFiles.pairedResults(baseFile, changeFile);
         if (pairedResults.isPresent()) {
             int status = PairedFileComparison.compare(pairedResults.get(), without.equals(with) ? without.toString()
@@ -125,7 +134,7 @@ final class CompareCommand implements Callable<Integer> {
         Set<String> names = new LinkedHashSet<>(base.metrics().keySet());
         names.retainAll(change.metrics().keySet());
         if (names.isEmpty()) {
-            err.println("perflab compare: " + without + " and " + with + " have no metric in common");
+            err.println(shown("perflab compare: " + without + " and " + with + " have no metric in common"));
             return PerfLabCommand.EXIT_USAGE;
         }
         List<MetricInput> inputs = new ArrayList<>();
@@ -140,8 +149,8 @@ final class CompareCommand implements Callable<Integer> {
         if (outcomes.stream().allMatch(o -> o.error().isPresent())) {
             Map<String, String> why = new LinkedHashMap<>();
             outcomes.forEach(o -> why.put(o.name(), o.error().get()));
-            err.println("perflab compare: " + without + " vs " + with + ": " + (base.json() || change.json()
-                    ? "no metric could be compared: " + reasons(why) : outcomes.get(0).error().get()));
+            err.println(shown("perflab compare: " + without + " vs " + with + ": " + (base.json() || change.json()
+                    ? "no metric could be compared: " + reasons(why) : outcomes.get(0).error().get())));
             return PerfLabCommand.EXIT_USAGE;
         }
         Map<String, PairedOutcome> pairs = new LinkedHashMap<>();
@@ -182,7 +191,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         int skipped = base.skippedTrials() + change.skippedTrials();
         if (skipped > 0) {
-            err.println("perflab compare: " + skipped + " failed trial(s) left out");
+            err.println(shown("perflab compare: " + skipped + " failed trial(s) left out"));
         }
         out.flush();
         return 0;
@@ -279,5 +288,13 @@ final class CompareCommand implements Callable<Integer> {
             list.add(m);
         }
         return list;
+    }
+
+    /**
+     * A message as this command prints it: a file's name (or anything else) holding a control character or one that
+     * reorders text shown as its escape ({@code \u001B}), so that it cannot act on the terminal.
+     */
+    private static String shown(String message) {
+        return PrintableText.Validator.shown(message);
     }
 }

@@ -67,10 +67,12 @@ final class EngineOptionArguments {
      * that puts another stack under the same workload.
      *
      * @param workload the workload of both sides, whose stack {@code stack=} replaces
-     * @throws ParameterException naming {@code flag}: a bad option or stack, or engine options with another stack
+     * @throws ParameterException naming {@code flag}: a bad option or stack, engine options with another stack, or
+     *     {@code tls=false} with {@code --encryption}, which turns tls on for both sides
      */
     static VariantArguments parseVariant(CommandLine commandLine, String flag, List<String> arguments,
                                          Workload workload) {
+        requireAgreeingTls(commandLine, flag, arguments);
         List<String> engine = new ArrayList<>();
         Workload variantWorkload = workload;
         Map<String, String> stacks = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import io.perflab.upload.DecimalNumbers;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +109,7 @@ final class ExperimentFiles {
      */
     private static void check(List<TrialResult> trials) throws InputFiles.BadInputException {
         Set<String> variants = new LinkedHashSet<>();
+        Map<String, Integer> windows = new HashMap<>();
         for (int i = 0; i < trials.size(); i++) {
             TrialResult trial = trials.get(i);
             if (trial == null) {
@@ -115,6 +117,17 @@ final class ExperimentFiles {
                         + "trial is an object of its variant, ordinal, status and metrics");
             }
             variants.add(trial.variant());
+            if (trial.ok() && trial.pair() != null && trial.pair().window() != null) {
+                // the analyses lay a pair's windows out by number: the later one replaced the earlier, unsaid
+                Integer earlier = windows.putIfAbsent(trial.variant() + "\n" + trial.pair().index() + "\n"
+                        + trial.pair().window(), i);
+                if (earlier != null) {
+                    throw new InputFiles.BadInputException(NOT_AN_EXPERIMENT_FILE + "trials[" + i + "] is window "
+                            + trial.pair().window() + " of pair " + trial.pair().index() + " of "
+                            + shown(trial.variant()) + ", as trials[" + earlier + "] is; a paired design's file holds "
+                            + "each successful window once");
+                }
+            }
             for (Map.Entry<String, Double> metric : trial.metrics().entrySet()) {
                 String where = "trials[" + i + "].metrics." + shown(metric.getKey());
                 if (metric.getValue() == null) {

@@ -13,7 +13,7 @@ import java.util.Locale;
 
 /**
  * The files the command line reads — {@code compare}'s samples, {@code calibrate --from} and {@code --reference}: UTF-8
- * text, read whole. What keeps a file from being read is said in a few words, for the caller to put after the file's
+ * text, read whole; {@code upload}'s files as bytes, which the server decodes. What keeps a file from being read is said in a few words, for the caller to put after the file's
  * name (and its flag): no such file, a folder, a device, larger than {@value #MAX_MIB} MiB, not UTF-8. A pipe
  * ({@code compare <(…) b.txt}) is read up to the same bound; a device such as {@code /dev/zero} is not read at all.
  * A leading byte order mark is no part of the text.
@@ -49,7 +49,17 @@ final class InputFiles {
         return text.startsWith("\uFEFF") ? text.substring(1) : text;
     }
 
-    private static byte[] bytes(Path file) throws BadInputException {
+    /**
+     * The bytes of {@code file} as they are, read as {@link #text} reads them: a file or a pipe, of at most
+     * {@value #MAX_MIB} MiB.
+     *
+     * @throws BadInputException saying why it cannot be read
+     */
+    static byte[] bytes(Path file) throws BadInputException {
+        if (file.toString().isEmpty()) {
+            // read as the working directory: "a folder, not a file"
+            throw new BadInputException("an empty file name; give a file");
+        }
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
             if (attributes.isDirectory()) {
@@ -69,7 +79,8 @@ final class InputFiles {
                 return bytes;
             }
         } catch (NoSuchFileException e) {
-            throw new BadInputException("no such file");
+            throw new BadInputException("no such file" + ("-".equals(file.toString()) ? " (- is a file name here; "
+                    + "standard input is /dev/stdin, or a pipe such as <(command))" : ""));
         } catch (AccessDeniedException e) {
             throw new BadInputException("permission denied");
         } catch (FileSystemException e) {

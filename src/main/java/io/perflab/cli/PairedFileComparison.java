@@ -9,6 +9,7 @@ import io.perflab.stats.RobustPairedChange;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,9 +47,9 @@ final class PairedFileComparison {
             }
         }
         if (samples.pairs() == 0 || samples.metrics().isEmpty() || !notAnalysed.isEmpty()) {
-            err.println("perflab compare: " + files + ": no metric could be compared pair by pair: "
-                    + (samples.pairs() == 0 ? "no pair has a successful window of each variant"
-                    : notAnalysed.isEmpty() ? "its windows hold no metric" : CompareCommand.reasons(notAnalysed)));
+            err.println(PrintableText.Validator.shown("perflab compare: " + files + ": no metric could be compared "
+                    + "pair by pair: " + (samples.pairs() == 0 ? "no pair has a successful window of each variant"
+                    : notAnalysed.isEmpty() ? "its windows hold no metric" : CompareCommand.reasons(notAnalysed))));
             return PerfLabCommand.EXIT_USAGE;
         }
         if (format == CompareCommand.Format.table) {

@@ -1,7 +1,10 @@
 package io.perflab.cli;
 
 import io.perflab.system.PerfLabVersion;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -161,7 +164,26 @@ public final class PerfLabCommand implements Runnable {
         commandLine.registerConverter(Integer.class, wholeNumber).registerConverter(int.class, wholeNumber)
                 .registerConverter(Long.class, longNumber).registerConverter(long.class, longNumber)
                 .registerConverter(Double.class, number).registerConverter(double.class, number)
-                .registerConverter(Boolean.class, trueOrFalse).registerConverter(boolean.class, trueOrFalse);
+                .registerConverter(Boolean.class, trueOrFalse).registerConverter(boolean.class, trueOrFalse)
+                .registerConverter(Path.class, PerfLabCommand::path);
+    }
+
+    /**
+     * A file or folder name as a {@link Path}. One the JVM cannot encode in its file-name encoding (any name beyond
+     * ASCII where the locale is POSIX, as in many containers) was "cannot convert 'caf??.txt' to interface
+     * java.nio.file.Path (java.nio.file.InvalidPathException: …)".
+     */
+    private static Path path(String value) {
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            String encoding = System.getProperty("sun.jnu.encoding", "");
+            boolean notUtf8 = !encoding.isEmpty() && !"UTF-8".equalsIgnoreCase(encoding);
+            throw new CommandLine.TypeConversionException("'" + PrintableText.Validator.shown(value) + "' is not a "
+                    + "file name this system can use: " + (value.indexOf('\0') >= 0 ? "it holds a NUL character"
+                    : "its characters cannot be written in the encoding of file names" + (notUtf8 ? " (" + encoding
+                    + " here; run with a UTF-8 locale, e.g. LANG=C.UTF-8)" : "")));
+        }
     }
 
     private static <T> T parsed(String value, java.util.function.Function<String, T> parse, String expected) {
@@ -197,7 +219,8 @@ public final class PerfLabCommand implements Runnable {
             message = unmatched.getUnmatched().stream().map(ServeCommand::notAProperty)
                     .filter(java.util.Objects::nonNull).findFirst().orElse(message);
         }
-        err.println("perflab: " + message);
+        // a file name or value with a control character would act on the terminal, as it is
+        err.println("perflab: " + PrintableText.Validator.shown(message));
         CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
         if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && unmatched.getUnmatched().stream()
                 .anyMatch(argument -> argument.startsWith("--"))
@@ -217,7 +240,8 @@ public final class PerfLabCommand implements Runnable {
         PrintWriter err = cmd.getErr();
         String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName()
                 : e.getMessage();
-        err.println(cmd.getCommandSpec().qualifiedName() + ": internal error: " + message);
+        err.println(cmd.getCommandSpec().qualifiedName() + ": internal error: "
+                + PrintableText.Validator.shown(message));
         if (Boolean.getBoolean(DEBUG_PROPERTY)) {
             e.printStackTrace(err);
         } else {

@@ -1,12 +1,15 @@
 package io.perflab.cli;
 
 import io.perflab.system.DataDirectoryEnvironmentPostProcessor;
+import io.perflab.system.PrintableText;
 import io.perflab.system.StartupFailure;
 import java.io.PrintWriter;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -96,8 +99,25 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** What is wrong with the port or the data directory among Spring's {@code args} (the last of each), or null. */
+    /**
+     * What is wrong with Spring's {@code args}, or null: a property given twice, which Spring joins with a comma (two
+     * data directories made one of the name {@code /a,/b}), a port or a data directory out of bounds.
+     */
     private static String problemOfSettings(String[] args) {
+        Map<String, String> given = new HashMap<>();
+        for (String argument : args) {
+            int equals = argument.indexOf('=');
+            if (argument.startsWith("--") && equals > 0) {
+                String name = argument.substring(2, equals);
+                String earlier = given.putIfAbsent(name, argument.substring(equals + 1));
+                if (earlier != null) {
+                    return "'--" + PrintableText.Validator.shown(name) + "' is given twice ('"
+                            + PrintableText.Validator.shown(earlier) + "' and '"
+                            + PrintableText.Validator.shown(argument.substring(equals + 1)) + "'), which Spring would "
+                            + "take as one value joined by a comma; give it once (a list as one value: a,b)";
+                }
+            }
+        }
         String port = lastValue(args, SERVER_PORT);
         // a placeholder such as ${PORT:8080} is Spring's to resolve
         if (port != null && !port.contains("${")) {
@@ -113,6 +133,11 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         String dataDir = lastValue(args, DataDirectoryEnvironmentPostProcessor.DATA_DIR);
+        if (dataDir != null && dataDir.isBlank()) {
+            // taken for the working directory by the check, the start failed on the password file's stack trace
+            return "Invalid value for '--" + DataDirectoryEnvironmentPostProcessor.DATA_DIR + "': it is empty; give a "
+                    + "directory you may write, which is created if missing";
+        }
         if (dataDir != null && !dataDir.contains("${")) {
             String problem;
             try {

@@ -1,6 +1,8 @@
 package io.perflab.cli;
 
 import io.perflab.agent.AgentClient;
+import io.perflab.system.PrintableText;
+import io.perflab.system.Texts;
 import java.io.Console;
 import java.io.IOException;
 import java.net.URI;
@@ -134,11 +136,51 @@ final class ServerOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
+    /** A successful answer that is not what PerfLab answers, said in a few words. */
+    static final class NotPerfLabsAnswer extends Exception {
+        NotPerfLabsAnswer(String what) {
+            super(what);
+        }
+    }
+
     /** What the server answered: its status and body, whatever the status. */
     record Answer(int status, String body) {
 
         JsonNode json() {
             return JSON.readTree(body);
+        }
+
+        /**
+         * The JSON object of a successful answer, holding each of {@code fields}.
+         *
+         * @throws NotPerfLabsAnswer when it is not (another service answers at {@code --server}): what it is instead
+         */
+        JsonNode expected(String... fields) throws NotPerfLabsAnswer {
+            if (body.isBlank()) {
+                throw new NotPerfLabsAnswer("an empty body");
+            }
+            JsonNode answer;
+            try {
+                answer = json();
+            } catch (RuntimeException e) {
+                throw new NotPerfLabsAnswer("no JSON but '" + PrintableText.Validator.shown(Texts.cut(
+                        body.strip().replaceAll("\\s+", " "), 60)) + "'");
+            }
+            if (answer == null || !answer.isObject()) {
+                throw new NotPerfLabsAnswer("JSON, but no object");
+            }
+            for (String field : fields) {
+                if (!answer.hasNonNull(field)) {
+                    throw new NotPerfLabsAnswer("a JSON object without '" + field + "'");
+                }
+            }
+            return answer;
+        }
+
+        /** What the command says of an answer that is not PerfLab's, after the command's name. */
+        String notPerfLabs(String server, NotPerfLabsAnswer e) {
+            return server + " answered " + status + " with " + e.getMessage() + ", which is no answer of PerfLab's: is "
+                    + "--server the URL of a PerfLab service?";
         }
 
         /** The problem detail of an error answer, or its body. */
@@ -178,6 +220,23 @@ final class ServerOptions {
             throw new ParameterException(command.commandLine(), "no credentials: give --token TOKEN (or set "
                     + "PERFLAB_TOKEN) or --user NAME (with --password or $PERFLAB_PASSWORD)");
         }
+        if (user == null && tokenProblem(token) != null) {
+            throw new ParameterException(command.commandLine(), tokenProblem(token));
+        }
+    }
+
+    /**
+     * Why {@code token} cannot be sent, or null: a character that an HTTP header cannot carry (a line break of a pasted
+     * token, another control character, one beyond Latin-1), which the HTTP client refused as an internal error that
+     * showed the token. The message never shows it.
+     */
+    static String tokenProblem(String token) {
+        if (token.strip().chars().allMatch(c -> c >= ' ' && c != 0x7F && c <= 0xFF)) {
+            return null;
+        }
+        return "--token: the token given (by --token or $PERFLAB_TOKEN) holds a line break or another control "
+                + "character, which an HTTP header cannot carry; PerfLab's tokens are printable ASCII (not shown "
+                + "here: it is a secret)";
     }
 
     /** A client of the server with the credentials and JSON answers. */

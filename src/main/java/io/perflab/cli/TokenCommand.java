@@ -59,8 +59,8 @@ final class TokenCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--role: " + roleProblem);
             }
             return exchange(server, client -> client.post().uri("/api/v1/tokens")
-                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201, spec,
-                    created -> {
+                    .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201,
+                    new String[] {"token", "id", "name"}, spec, created -> {
                 spec.commandLine().getOut().println(created.get("token").asString());
                 spec.commandLine().getOut().println("id " + created.get("id").asLong() + ", name '"
                         + created.get("name").asString() + "'; it is shown only now.");
@@ -86,15 +86,15 @@ final class TokenCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), "ID: a token's id is a whole number from "
                         + "1 (see Settings → API tokens), got " + id);
             }
-            return exchange(server, client -> client.delete().uri("/api/v1/tokens/{id}", id), 200, spec,
-                    revoked -> spec.commandLine().getOut().println("revoked token " + id + " ('"
-                            + revoked.get("name").asString() + "')"));
+            return exchange(server, client -> client.delete().uri("/api/v1/tokens/{id}", id), 200,
+                    new String[] {"name"}, spec, revoked -> spec.commandLine().getOut().println("revoked token " + id
+                            + " ('" + revoked.get("name").asString() + "')"));
         }
     }
 
     private static int exchange(ServerOptions server,
             java.util.function.Function<RestClient, RestClient.RequestHeadersSpec<?>> request, int expected,
-            CommandLine.Model.CommandSpec spec, java.util.function.Consumer<JsonNode> onSuccess) {
+            String[] fields, CommandLine.Model.CommandSpec spec, java.util.function.Consumer<JsonNode> onSuccess) {
         ServerOptions.Answer response;
         try {
             response = server.send(request);
@@ -107,7 +107,14 @@ final class TokenCommand implements Runnable {
                     + response.detail() + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        onSuccess.accept(response.json());
+        JsonNode answer;
+        try {
+            answer = response.expected(fields);
+        } catch (ServerOptions.NotPerfLabsAnswer e) {
+            spec.commandLine().getErr().println("perflab token: " + response.notPerfLabs(server.server, e));
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
+        onSuccess.accept(answer);
         spec.commandLine().getOut().flush();
         return 0;
     }

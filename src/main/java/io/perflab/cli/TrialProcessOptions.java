@@ -5,6 +5,7 @@ import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialProcessSettings;
 import io.perflab.runner.rpcbench.Seconds;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,10 +132,12 @@ final class TrialProcessOptions {
     /**
      * The {@code --out} file, or null: checked before any trial runs, since it is first written after the first
      * trial (a run of an hour with a file that cannot be written would save nothing). A file that exists is replaced,
-     * as {@code -o} of other tools replaces it, and a line on standard error says so.
+     * as {@code -o} of other tools replaces it, and a line on standard error says so. The file is written whole
+     * through a temporary file and a rename, which would replace a device or a pipe ({@code /dev/null}, as root) with
+     * a regular file, and a link with the file instead of the file it names: a link is followed, the others refused.
      *
      * @throws ParameterException naming {@code --out} when its folder is missing or cannot be written, or it is a
-     *     folder itself
+     *     folder, a device or a pipe itself, or a link to nothing
      */
     Path out(CommandSpec spec) {
         return out(spec, Map.of());
@@ -143,32 +146,79 @@ final class TrialProcessOptions {
     /**
      * As {@link #out(CommandSpec)}, refusing an {@code --out} that is the file of one of {@code inputs} (flag → its
      * file, e.g. {@code --reference}): the run's first write would replace what it reads, a long run perhaps.
+     *
+     * @return the file to write: {@code --out}, or the file it links to
      */
     Path out(CommandSpec spec, Map<String, Path> inputs) {
         if (out == null) {
             return null;
         }
-        Path folder = out.toAbsolutePath().getParent();
-        String problem = Files.isDirectory(out) ? "is a folder; give a file name"
+        Path file = linked(spec, out);
+        Path folder = file.toAbsolutePath().getParent();
+        String problem = Files.isDirectory(file) ? "is a folder; give a file name"
+                : Files.exists(file) && !Files.isRegularFile(file) ? "is a device or a pipe, not a file: each write "
+                        + "of the run (a temporary file renamed onto it) would replace it with a regular file; give "
+                        + "the name of a file"
                 : folder == null || !Files.isDirectory(folder) ? "its folder " + folder + " does not exist"
                 : !Files.isWritable(folder) ? "its folder " + folder + " cannot be written"
-                : Files.exists(out) && !Files.isWritable(out) ? "the file exists and cannot be written" : null;
+                : Files.exists(file) && !Files.isWritable(file) ? "the file exists and cannot be written"
+                : temporaryFileProblem(file.toAbsolutePath());
         if (problem != null) {
             throw new ParameterException(spec.commandLine(), "--out " + out + ": " + problem);
         }
         for (Map.Entry<String, Path> input : inputs.entrySet()) {
-            if (sameFile(out, input.getValue())) {
+            if (sameFile(file, input.getValue())) {
                 throw new ParameterException(spec.commandLine(), "--out " + out + " is the file of " + input.getKey()
                         + " " + input.getValue() + ": the run would replace it with its own trials; give --out "
                         + "another file");
             }
         }
-        if (Files.exists(out)) {
+        if (Files.exists(file)) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println("perflab " + spec.name() + ": --out " + out + ": the file exists and will be replaced");
+            err.println(PrintableText.Validator.shown("perflab " + spec.name() + ": --out " + out + ": the file exists "
+                    + "and will be replaced" + (file.equals(out) ? "" : " (" + file + ", which it links to)")));
             err.flush();
         }
-        return out;
+        return file;
+    }
+
+    /** The file a link names, whose folder then holds the temporary file; {@code file} itself when it is no link. */
+    private static Path linked(CommandSpec spec, Path file) {
+        if (!Files.isSymbolicLink(file)) {
+            return file;
+        }
+        try {
+            return file.toRealPath();
+        } catch (java.io.IOException e) {
+            throw new ParameterException(spec.commandLine(), "--out " + file + ": a link to a file that does not "
+                    + "exist; give the file's own name");
+        }
+    }
+
+    /**
+     * Why the temporary file that each write makes beside {@code file} (its name and {@code .tmp}) cannot be made, or
+     * null: tried here, since the permission bits say yes to root everywhere, also in {@code /proc} or on a file
+     * system mounted read-only, and a name may be too long for the file system only once {@code .tmp} is added.
+     */
+    private static String temporaryFileProblem(Path file) {
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            if (Files.isDirectory(temporary)) {
+                return "the run writes it through " + temporary + ", which is a folder";
+            }
+            if (Files.exists(temporary)) {
+                Files.delete(Files.createTempFile(file.getParent(), ".perflab-out-", ".tmp"));
+            } else {
+                Files.delete(Files.createFile(temporary));
+            }
+            return null;
+        } catch (java.nio.file.FileSystemException e) {
+            return "no file can be made in its folder " + file.getParent() + " (" + (e.getReason() != null
+                    ? e.getReason() : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : "the file system refused it") + ")";
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return "no file can be made in its folder " + file.getParent() + " (" + e.getMessage() + ")";
+        }
     }
 
     /** Whether both files exist and are one (a link, or {@code ./x.json} and {@code x.json}). */

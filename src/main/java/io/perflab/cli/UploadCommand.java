@@ -8,9 +8,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -124,14 +121,12 @@ final class UploadCommand implements Callable<Integer> {
         List<byte[]> contents = new ArrayList<>();
         for (Path file : files) {
             try {
-                contents.add(Files.readAllBytes(file));
-            } catch (NoSuchFileException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "FILE: no such file: " + file);
-            } catch (IOException e) {
-                // a folder, a file without read permission: a usage error (2), never the regression status (1)
+                // bounded, and never a device: /dev/zero was read until the heap ran out
+                contents.add(InputFiles.bytes(file));
+            } catch (InputFiles.BadInputException e) {
+                // a usage error (2), never the regression status (1)
                 throw new CommandLine.ParameterException(spec.commandLine(), "FILE: cannot read " + file + ": "
-                        + (Files.isDirectory(file) ? "it is a folder"
-                                : e instanceof AccessDeniedException ? "permission denied" : e.getMessage()));
+                        + e.getMessage());
             }
         }
         String key = idempotencyKey != null ? idempotencyKey : UUID.randomUUID().toString();
@@ -155,7 +150,13 @@ final class UploadCommand implements Callable<Integer> {
                     + ServerOptions.pathHint(server.server, response.status()));
             return ServerOptions.EXIT_SERVER_ERROR;
         }
-        JsonNode result = response.json();
+        JsonNode result;
+        try {
+            result = response.expected("experimentId", "url");
+        } catch (ServerOptions.NotPerfLabsAnswer e) {
+            err.println("perflab upload: " + response.notPerfLabs(server.server, e));
+            return ServerOptions.EXIT_SERVER_ERROR;
+        }
         List<String> regressions = UploadResultTable.print(result, thresholdPercent, out);
         out.flush();
         if (failOnRegression && !regressions.isEmpty()) {
@@ -219,6 +220,9 @@ final class UploadCommand implements Callable<Integer> {
         flags.put("git.baseCommit", baseCommit == null ? null : "--git-base-commit");
         flags.put("git.defaultBranch", defaultBranch == null ? null : "--git-default-branch");
         flags.put("git.pullRequest", pullRequest == null ? null : "--pull-request");
+        // the side a one-sided file is uploaded as: with, unless --variant names another label
+        flags.put("with.label", variant == null ? null : "--variant");
+        flags.put("without.label", variant == null ? null : "--variant");
         for (Map.Entry<String, String> field : flags.entrySet()) {
             if (field.getValue() != null && said.startsWith("'" + field.getKey() + "' ")) {
                 return field.getValue() + said.substring(field.getKey().length() + 2);
@@ -237,12 +241,13 @@ final class UploadCommand implements Callable<Integer> {
             t = t.substring(0, t.length() - 1).strip();
         }
         try {
-            double value = Double.parseDouble(t);
-            if (!(value >= 0) || Double.isInfinite(value)) {
+            // the grammar of every number of the command line: Java's 0x1p3 and 2d are none
+            double value = DecimalArguments.parse(t);
+            if (!(value >= 0)) {
                 throw new NumberFormatException();
             }
             return value;
-        } catch (NumberFormatException e) {
+        } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threshold: '" + text
                     + "' is not a percentage ≥ 0, e.g. 2%");
         }

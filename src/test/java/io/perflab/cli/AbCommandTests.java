@@ -83,6 +83,20 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
+    void anOutFileThatIsALinkIsWrittenThroughAndTheLinkKept() throws IOException {
+        Path file = Files.writeString(directory.resolve("runs.json"), "{}");
+        Path link = Files.createSymbolicLink(directory.resolve("latest.json"), file.getFileName());
+
+        // the temporary file was renamed onto the link: the link became a file, the file it named kept "{}"
+        int status = execute("ab", "--runs", "2", "--without-cmd", "true", "--with-cmd", "true", "--no-fast-start",
+                "--out", link.toString());
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(ExperimentJson.readTrials(Files.readString(file))).hasSize(4);
+    }
+
+    @Test
     void tooManyFailuresStopsWithAClearMessage() {
         int status = execute("ab", "--runs", "3", "--without-cmd", "exit 1", "--with-cmd", "true",
                 "--max-failures", "1");
@@ -126,6 +140,12 @@ class AbCommandTests extends CommandLineTests {
                 "--runs", "2", "--out", "/nonexistent/folder/x.json");
         assertRejected("--out " + System.getProperty("java.io.tmpdir") + ": is a folder; give a file name", "ab",
                 "--runs", "2", "--out", System.getProperty("java.io.tmpdir"));
+        // --encryption turned tls on for both sides, and the side's tls=false was ignored without a word
+        assertRejected("--with tls=false and --encryption contradict each other", "ab", "--runs", "2", "--with",
+                "tls=false", "--encryption", "--no-fast-start", "--warmup-seconds", "0", "--run-seconds", "0.1");
+        assertRejected("--without tls=FALSE and --encryption contradict each other", "ab", "--design", "alternating",
+                "--pairs", "2", "--without", "tls=FALSE", "--encryption", "--no-fast-start", "--warmup-seconds", "0",
+                "--run-seconds", "0.1");
         // taskset refused every trial JVM, and each trial failed "without a result"
         assertRejected("--cpus 8191 names CPUs this process may not use (8191); it may use ", "ab", "--with",
                 "completion=monitor", "--cpus", "8191", "--no-fast-start");
@@ -160,6 +180,9 @@ class AbCommandTests extends CommandLineTests {
     void pairedFlagsAreCheckedAgainstTheDesign() {
         assertRejected("--runs sets the trials of the fresh design; --design duet takes --pairs", "ab", "--design",
                 "duet", "--runs", "3");
+        // the plan is made fresh before its design is set: "--runs must be at most 1000000, got 1000001"
+        assertRejected("--pairs must be at most 1000000, got 1000001", "ab", "--pairs", "1000001", "--with-cmd",
+                "true", "--without-cmd", "true");
         assertRejected("--pairs must be ≥ 2 (a variance needs two pairs), got 1", "ab", "--design", "duet",
                 "--pairs", "1");
         assertRejected("--pairs, --windows-per-pair, --target and --budget apply to --design duet or alternating",

@@ -55,6 +55,30 @@ class AgentCommandTests {
     }
 
     @Test
+    void aTokenWithALineBreakIsNamedWithoutShowingIt() {
+        // the HTTP client refused the header: "internal error: invalid header value: "Bearer plt_secret…", status 70
+        assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_secret\nplt_other"))
+                .isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--token: the token given (by --token or $PERFLAB_TOKEN) holds a line "
+                + "break").doesNotContain("plt_secret", "internal error");
+    }
+
+    @Test
+    void aNameTheServiceWouldRefuseIsNamedBeforeAnythingIsSent() {
+        // the service refused it, "name: 1 to 200 printable characters …", and the agent exited 3, as if it had failed
+        String[][] cases = {{"bench\u001b[31m", "got 'bench\\u001B[31m'"},
+            {"n".repeat(201), "of 201 characters"}};
+        for (String[] c : cases) {
+            int status = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                    () -> run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--name", c[0]));
+
+            assertThat(status).as(err.toString()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).contains("--name: 1 to 200 printable characters (no control or hidden format "
+                    + "characters), ", c[1]).doesNotContain("\u001b", "cannot register");
+        }
+    }
+
+    @Test
     void badLabelsAreNamedWithWhatIsWrong() {
         assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--labels", "arch"))
                 .isEqualTo(PerfLabCommand.EXIT_USAGE);

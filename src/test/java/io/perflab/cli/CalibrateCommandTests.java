@@ -362,6 +362,17 @@ class CalibrateCommandTests extends CommandLineTests {
         assertThat(out.toString()).contains("4.00%");
         assertRejected("--mde-runs must be at least 2, got 1", "calibrate", "--from", file.toString(),
                 "--experiments", "2", "--runs", "2", "--mde-runs", "1");
+        // sized an experiment of 2147483647 + 2147483647 trials, "about 2012927023 min 49 s" long
+        assertRejected("--mde-runs must be at most 1000000, the most trials per side of an experiment, got "
+                + "2147483647", "calibrate", "--from", file.toString(), "--experiments", "2", "--runs", "2",
+                "--mde-runs", "2147483647");
+        // a plan of 4.0 trials per side was "a plan of 4.0 trials per side, not --experiments 2 × --runs 2 = 4"
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 4.0), trials)));
+        assertRejected("--from " + file + ": its plan's experiment.runsPerVariant is 4.0, not a whole number",
+                "calibrate", "--from", file.toString(), "--experiments", "2", "--runs", "2");
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "fresh", "runsPerVariant", 4), trials)));
 
         TrialResult huge = trials.get(1);
         trials.set(1, new TrialResult(huge.variant(), huge.ordinal(), huge.status(), huge.start(), huge.end(),

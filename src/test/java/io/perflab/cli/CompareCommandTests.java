@@ -159,6 +159,13 @@ class CompareCommandTests {
         Run none = run(good.toString(), missing.toString());
         assertThat(none.status()).isEqualTo(2);
         assertThat(none.err()).contains(missing + ": no such file");
+        // - was "no such file", and how to give standard input nowhere; an empty name was "a folder, not a file"
+        Run dash = run(good.toString(), "-");
+        assertThat(dash.status()).isEqualTo(2);
+        assertThat(dash.err()).contains("-: no such file (- is a file name here; standard input is /dev/stdin");
+        Run empty = run("", good.toString());
+        assertThat(empty.status()).isEqualTo(2);
+        assertThat(empty.err()).contains("perflab compare: : an empty file name; give a file");
 
         Path json = dir.resolve("bad.json");
         Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
@@ -308,6 +315,80 @@ class CompareCommandTests {
             assertThat(err.toString()).contains("--from " + bad + ": ", "has window " + window)
                     .doesNotContain("Exception", "\tat ");
         }
+    }
+
+    @Test
+    void aPairedFileHoldingAWindowTwiceIsAUsageErrorNamingBothEntries() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}),
+                io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
+                        new double[] {30, 35}));
+        String written = Files.readString(duetFile("twice.json", pairs));
+        Path bad = dir.resolve("window-twice.json");
+        Files.writeString(bad, written.replaceFirst("\"window\" ?: ?1", "\"window\" : 0"));
+
+        // the later window replaced the earlier one, and pair 0 was analysed on one window without a word
+        Run run = run(bad.toString(), bad.toString());
+
+        assertThat(run.status()).as(run.out()).isEqualTo(2);
+        assertThat(run.err()).contains(bad + ": not an experiment file of perflab ab --out: trials[",
+                "] is window 0 of pair 0 of ", ", as trials[", "] is; a paired design's file holds each successful "
+                + "window once");
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("calibrate", "--from", bad.toString(), "--experiments", "1", "--pairs", "3");
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--from " + bad + ": ", "is window 0 of pair 0 of ");
+    }
+
+    @Test
+    void aPairedDesignsFileAgainstAFileOfFreshTrialsIsRefused() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
+                        new double[] {55, 66}),
+                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
+                        new double[] {42, 21}));
+        Path paired = duetFile("paired.json", pairs);
+        StringBuilder trials = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            trials.append(i == 0 ? "" : ",").append(trial(i % 2 == 0 ? "without" : "with", i, "50", 40 + i)
+                    .replace("\"x\"", "\"cpu_us_per_req\""));
+        }
+        Path fresh = file("fresh.json", "{\"trials\":[" + trials + "]}");
+
+        // Welch compared 3 fresh trials with the paired file's 4 windows, as if each were an independent trial
+        for (Path[] order : new Path[][] {{fresh, paired}, {paired, fresh}}) {
+            Run run = run(order[0].toString(), order[1].toString());
+
+            assertThat(run.status()).as(run.out()).isEqualTo(2);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err()).contains("perflab compare: " + paired + " holds a paired design's windows, "
+                    + fresh + " fresh trials: the windows of a pair are no independent samples");
+        }
+    }
+
+    @Test
+    void aFileNameThatWouldActOnTheTerminalIsShownEscaped() throws IOException {
+        Path good = file("good.txt", "1\n2\n3\n");
+        // the names were printed as they are: the escape code cleared the terminal, the override reversed the line
+        Path missing = dir.resolve("\u001b[2Jmissing.txt");
+        Run run = run(missing.toString(), good.toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("\\u001B[2Jmissing.txt: no such file").doesNotContain("\u001b");
+
+        Path bad = file("\u202ebad.txt", "1\nx\n");
+        run = run(good.toString(), bad.toString());
+        assertThat(run.err()).contains("\\u202Ebad.txt:2: 'x' is not a number").doesNotContain("\u202e");
+
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("calibrate", "--from", missing.toString(), "--experiments", "1", "--pairs", "2");
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--from " + dir + "/\\u001B[2Jmissing.txt: no such file")
+                .doesNotContain("\u001b");
     }
 
     /** A file of {@code text} in the test's folder. */

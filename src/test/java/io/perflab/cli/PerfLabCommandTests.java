@@ -95,7 +95,14 @@ class PerfLabCommandTests {
                 "--server.port=99999", "--perflab.data-dir=" + directory.resolve("new")},
             {"Invalid value for '--server.port': 'http' is not a port", "--server.port=http"},
             {"Invalid value for '--perflab.data-dir': the data directory " + file + " is a file; give a directory",
-                "--server.port=18190", "--perflab.data-dir=" + file}};
+                "--server.port=18190", "--perflab.data-dir=" + file},
+            // the check took it for the working directory; the start failed with the password file's stack trace
+            {"Invalid value for '--perflab.data-dir': it is empty; give a directory", "--perflab.data-dir="},
+            // Spring joined them: the database went to a directory named "<new>,<file>", the check saw the last
+            {"'--perflab.data-dir' is given twice ('" + directory.resolve("new") + "' and '" + file + "'), which "
+                + "Spring would take as one value joined by a comma; give it once", "--perflab.data-dir="
+                + directory.resolve("new"), "--perflab.data-dir=" + file},
+            {"'--server.port' is given twice ('18190' and '18191')", "--server.port=18190", "--server.port=18191"}};
         for (String[] c : cases) {
             StringWriter err = new StringWriter();
             String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
@@ -108,6 +115,27 @@ class PerfLabCommandTests {
             assertThat(err.toString()).startsWith("perflab: " + c[0]);
         }
         assertThat(directory.resolve("new")).doesNotExist();
+    }
+
+    @Test
+    void aFileNameThatCannotBeAPathIsSaidWithoutJavasTypes() {
+        // in a POSIX locale any name beyond ASCII was "cannot convert 'caf??.txt' to interface java.nio.file.Path
+        // (java.nio.file.InvalidPathException: Malformed input or input contains unmappable characters: …)"
+        String[][] cases = {
+            {"'a\\u0000b.txt' is not a file name this system can use: it holds a NUL character", "compare",
+                "a\u0000b.txt", "b.txt"},
+            {"is not a file name this system can use: its characters cannot be written in the encoding of file names",
+                "calibrate", "--from", "\uD800.json"},
+            {"is not a file name this system can use", "ab", "--runs", "2", "--out", "run\u0000.json"}};
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                    .execute(java.util.Arrays.copyOfRange(c, 1, c.length));
+
+            assertThat(status).as(err.toString()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).contains(c[0]).doesNotContain("java.", "InvalidPathException", "interface");
+        }
     }
 
     @Test

@@ -60,5 +60,12 @@ class UploadCommandServerTests extends UploadServer {
                 "b".repeat(201), csv.toString());
         assertThat(branch.toString()).contains("the server answered 400: --git-branch is longer than 200 "
                 + "characters").doesNotContain("git.branch");
+        // the side's label was named as the server's field, 'with.label', which no flag of the command line is
+        StringWriter label = new StringWriter();
+        PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(label, true)).execute(
+                "upload", "--server", base(), "--token", token, "--benchmark", "cli-flags", "--variant",
+                "v\u001b[2J", csv.toString());
+        assertThat(label.toString()).contains("the server answered 400: --variant holds a control character (U+001B)")
+                .doesNotContain("with.label");
     }
 }

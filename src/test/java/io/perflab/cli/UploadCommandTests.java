@@ -33,24 +33,58 @@ class UploadCommandTests {
         Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", "two", file.toString());
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(run.err()).contains("--threshold: 'two' is not a percentage");
+        // Java's own number syntax was taken: a threshold of 8 % and of 2 %
+        for (String threshold : new String[] {"0x1p3%", "2d", "2f%", "1e400"}) {
+            Run java = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", threshold,
+                    file.toString());
+            assertThat(java.exit()).as(java.err()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(java.err()).contains("--threshold: '" + threshold + "' is not a percentage ≥ 0, e.g. 2%");
+        }
     }
 
     @Test
     void missingFileNamesIt() throws Exception {
         Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "/no/such/bench.txt");
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(run.err()).contains("no such file: /no/such/bench.txt");
+        assertThat(run.err()).contains("FILE: cannot read /no/such/bench.txt: no such file");
 
         // never the regression status: CI would report a performance regression for a wrong path or URL
         Path folder = Files.createTempDirectory("bench");
         Run directory = run("upload", "--server", "http://localhost:1", "--token", "t", "--fail-on-regression",
                 folder.toString());
         assertThat(directory.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
-        assertThat(directory.err()).contains("FILE: cannot read " + folder + ": it is a folder")
+        assertThat(directory.err()).contains("FILE: cannot read " + folder + ": a folder, not a file")
                 .doesNotContain("Exception");
         Run schemeless = run("upload", "--server", "localhost:8080", "--token", "t", "/no/such/bench.txt");
         assertThat(schemeless.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(schemeless.err()).contains("--server", "'localhost:8080' is not an http:// or https:// URL");
+    }
+
+    @Test
+    void aDeviceIsRefusedBeforeItIsRead() {
+        // /dev/zero was read whole: an OutOfMemoryError's stack trace, exit status 1 (as if regressed)
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--fail-on-regression",
+                "/dev/zero");
+
+        assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(run.err()).contains("FILE: cannot read /dev/zero: a device, not a file")
+                .doesNotContain("cannot reach");
+    }
+
+    @Test
+    void aTokenWithAControlCharacterIsNamedWithoutShowingIt() throws Exception {
+        Path file = Files.createTempFile("bench", ".txt");
+        for (String command : new String[] {"upload", "token"}) {
+            // the HTTP client refused the header: "internal error: invalid header value: "Bearer plt_secret…", 70
+            Run run = command.equals("upload")
+                    ? run("upload", "--server", "http://localhost:1", "--token", "plt_secret\r\nX-Other: 1",
+                            file.toString())
+                    : run("token", "revoke", "7", "--server", "http://localhost:1", "--token", "plt_secret\u001b");
+
+            assertThat(run.exit()).as(run.err()).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(run.err()).contains("--token: the token given (by --token or $PERFLAB_TOKEN) holds a line "
+                    + "break or another control character").doesNotContain("plt_secret", "internal error");
+        }
     }
 
     @Test
@@ -182,6 +216,46 @@ class UploadCommandTests {
                     base);
             Run withoutPath = run("upload", "--server", base, "--token", "t", file.toString());
             assertThat(withoutPath.err()).contains("the server answered 403: Forbidden").doesNotContain("path");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void aSuccessfulAnswerThatIsNotPerfLabsIsAServerErrorSaidInWords() throws Exception {
+        var answer = new java.util.concurrent.atomic.AtomicReference<String>();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            // another service, or a proxy's page, at --server: a success status with a body of its own
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = answer.get().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 201 : 200,
+                    body.length == 0 ? -1 : body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Path file = Files.createTempFile("bench", ".txt");
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            // each was "internal error: Unexpected character ('<' (code 60)) …" or "Cannot invoke
+            // "tools.jackson.databind.JsonNode.asLong()" …", status 70
+            String[][] cases = {{"<html>\n<body>Sign in</body></html>", "with no JSON but '<html> <body>Sign in"},
+                {"{}", "with a JSON object without 'experimentId'"}, {"[1, 2]", "with JSON, but no object"},
+                {"", "with an empty body"}};
+            for (String[] c : cases) {
+                answer.set(c[0]);
+                Run upload = run("upload", "--server", base, "--token", "t", file.toString());
+                Run token = run("token", "create", "ci", "--server", base, "--token", "t");
+
+                for (Run run : List.of(upload, token)) {
+                    assertThat(run.exit()).as(run.err()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+                    assertThat(run.err()).contains(base + " answered 20", c[1].replace("experimentId",
+                            run == upload ? "experimentId" : "token"), "which is no answer of PerfLab's: is --server "
+                            + "the URL of a PerfLab service?").doesNotContain("internal error", "jackson", "Cannot");
+                }
+            }
         } finally {
             server.stop(0);
         }
