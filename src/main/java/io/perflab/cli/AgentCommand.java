@@ -97,7 +97,12 @@ final class AgentCommand implements Callable<Integer> {
         if (ServerOptions.tokenProblem(token) != null) {
             throw new ParameterException(spec.commandLine(), ServerOptions.tokenProblem(token));
         }
-        if (name != null && !name.isBlank() && (name.strip().length() > MAX_NAME
+        if (name != null && name.isBlank()) {
+            // it was the host name, as if --name had been left out: a script's empty variable went unnoticed
+            throw new ParameterException(spec.commandLine(), "--name: 1 to " + MAX_NAME + " printable characters, got "
+                    + "none; leave --name out for the host name");
+        }
+        if (name != null && (name.strip().length() > MAX_NAME
                 || PrintableText.Validator.firstProblem(name.strip(), false) >= 0)) {
             // the service's rule for an agent's name: its refusal was status 3, as if the service had failed
             throw new ParameterException(spec.commandLine(), "--name: 1 to " + MAX_NAME + " printable characters (no "

@@ -25,9 +25,11 @@ final class TokenCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Without a subcommand there is nothing to do: a usage error (it printed the usage and exited 0). */
     @Override
     public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+        throw new CommandLine.ParameterException(spec.commandLine(), "token needs a subcommand: create NAME or "
+                + "revoke ID");
     }
 
     /** Prints the new token's secret on the first line (for scripts), then its id. */

@@ -193,6 +193,17 @@ class PerfLabCommandTests {
         assertThat(out.toString()).contains("Usage: perflab", "serve", "help");
     }
 
+    /** {@code perflab token} alone does nothing: a usage error naming the subcommands (it exited 0). */
+    @Test
+    void tokenWithoutASubcommandIsAUsageError() {
+        StringWriter err = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err))
+                .execute("token");
+
+        assertThat(status).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("token needs a subcommand: create NAME or revoke ID");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"bench", "ab", "peers", "calibrate", "trial", "compare", "upload", "token", "agent",
         "serve"})
