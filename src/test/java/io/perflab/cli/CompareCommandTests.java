@@ -243,15 +243,20 @@ class CompareCommandTests {
      * Three pairs of two windows whose ratios are 1.10, 1.05 and 1.00 in both windows: per pair the mean log ratio,
      * then exp(mean) − 1 = exp((log 1.1 + log 1.05 + 0) / 3) − 1 = 4.92057 % (R: exp(mean(log(c(1.1, 1.05, 1)))) − 1).
      */
-    @Test
-    void aPairedExperimentFileIsComparedPairByPairWithItsWindowsAveragedWithinEachPair() throws IOException {
-        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
+    /** Three pairs of two windows of CPU per call, whose ratios are 1.10, 1.05 and 1.00 in both windows. */
+    private static java.util.List<io.perflab.runner.experiment.PairResult> threePairs() {
+        return java.util.List.of(
                 io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
                         new double[] {55, 66}),
                 io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
                         new double[] {42, 21}),
                 io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
                         new double[] {30, 35}));
+    }
+
+    @Test
+    void aPairedExperimentFileIsComparedPairByPairWithItsWindowsAveragedWithinEachPair() throws IOException {
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = threePairs();
         Path file = duetFile("duet.json", pairs);
 
         Run table = run(file.toString(), file.toString());
@@ -319,13 +324,7 @@ class CompareCommandTests {
 
     @Test
     void aPairedFileHoldingAWindowTwiceIsAUsageErrorNamingBothEntries() throws IOException {
-        java.util.List<io.perflab.runner.experiment.PairResult> pairs = java.util.List.of(
-                io.perflab.paired.PairedFixtures.pair(0, "cpu_us_per_req", new double[] {50, 60},
-                        new double[] {55, 66}),
-                io.perflab.paired.PairedFixtures.pair(1, "cpu_us_per_req", new double[] {40, 20},
-                        new double[] {42, 21}),
-                io.perflab.paired.PairedFixtures.pair(2, "cpu_us_per_req", new double[] {30, 35},
-                        new double[] {30, 35}));
+        java.util.List<io.perflab.runner.experiment.PairResult> pairs = threePairs();
         String written = Files.readString(duetFile("twice.json", pairs));
         Path bad = dir.resolve("window-twice.json");
         Files.writeString(bad, written.replaceFirst("\"window\" ?: ?1", "\"window\" : 0"));
