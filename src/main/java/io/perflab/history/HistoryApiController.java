@@ -31,15 +31,23 @@ class HistoryApiController {
         return new ApiPage<>(history.benchmarks(name, page, size), page, size, history.countBenchmarks(name));
     }
 
+    /**
+     * One page of the benchmark's series of {@code metric}: page 0 its latest {@code size} uploads (at most
+     * {@value ApiPage#MAX_SIZE}, and so by default), in commit order, with the change points within them.
+     */
     @GetMapping("/{name}/history")
     History history(@PathVariable String name, @RequestParam(required = false) String metric,
-            @RequestParam(required = false) String branch) {
-        return history.history(name, metric, branch, ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
+            @RequestParam(required = false) String branch, @RequestParam(defaultValue = "0") int page,
+            @RequestParam(defaultValue = "" + ApiPage.MAX_SIZE) int size) {
+        ApiPage.check(page, size);
+        return history.history(name, metric, branch, page, size,
+                ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
     }
 
     @GetMapping("/history")
     History historyByParameter(@RequestParam String benchmark, @RequestParam(required = false) String metric,
-            @RequestParam(required = false) String branch) {
-        return history(benchmark, metric, branch);
+            @RequestParam(required = false) String branch, @RequestParam(defaultValue = "0") int page,
+            @RequestParam(defaultValue = "" + ApiPage.MAX_SIZE) int size) {
+        return history(benchmark, metric, branch, page, size);
     }
 }

@@ -1,9 +1,13 @@
 package io.perflab.history;
 
 import io.perflab.experiment.ExperimentService;
+import io.perflab.system.ApiPage;
+import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.PageNumber;
+import io.perflab.system.Texts;
 import io.perflab.display.ScriptJson;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,14 +43,15 @@ class HistoryPagesController {
     /** The history of the benchmark that experiment {@code experiment} belongs to: any stored name opens so. */
     @GetMapping(path = "/benchmarks", params = "experiment")
     String historyOfExperiment(@RequestParam long experiment, @RequestParam(required = false) String metric,
-            @RequestParam(required = false) String branch, Model model) {
+            @RequestParam(required = false) String branch, @RequestParam(required = false) String page,
+            @RequestParam(required = false) String size, Model model, HttpServletRequest request) {
         String name = experiments.get(experiment).benchmark();
         if (name == null) {
             throw new NotFoundException("experiment " + experiment + " is not an upload of a benchmark");
         }
         // the filters come back here, by the experiment: a name that cannot travel in a path opens only so
         model.addAttribute("byExperiment", experiment);
-        return show(name, metric, branch, model);
+        return show(name, metric, branch, page, size, model, request);
     }
 
     /**
@@ -80,17 +85,46 @@ class HistoryPagesController {
     /** {@code /benchmarks/{name}}, where the name may hold slashes (Go package paths). */
     @GetMapping("/benchmarks/{*path}")
     String history(@PathVariable String path, @RequestParam(required = false) String metric,
-            @RequestParam(required = false) String branch, Model model) {
-        return show(path.startsWith("/") ? path.substring(1) : path, metric, branch, model);
+            @RequestParam(required = false) String branch, @RequestParam(required = false) String page,
+            @RequestParam(required = false) String size, Model model, HttpServletRequest request) {
+        return show(path.startsWith("/") ? path.substring(1) : path, metric, branch, page, size, model, request);
     }
 
-    private String show(String name, String metric, String branch, Model model) {
-        History h = history.history(name, metric, branch,
+    /**
+     * A page of the series, {@code size} uploads (by default and at most {@value ApiPage#MAX_SIZE}), page 0 the
+     * latest, as the API pages it; a page or size that is none answers 400 and a page past the last 404.
+     */
+    private String show(String name, String metric, String branch, String page, String size, Model model,
+            HttpServletRequest request) {
+        Integer number = PageNumber.parse(page);
+        if (number == null) {
+            throw InvalidInputException.of("page", PageNumber.notOne(page));
+        }
+        Integer uploads = size == null || size.isBlank() ? Integer.valueOf(ApiPage.MAX_SIZE) : PageNumber.parse(size);
+        if (uploads == null || uploads < 1 || uploads > ApiPage.MAX_SIZE) {
+            throw InvalidInputException.of("size", "A page of a history holds from 1 to " + ApiPage.MAX_SIZE
+                    + " uploads; the address asked for '" + Texts.cut(size, 40) + "'.");
+        }
+        History h = history.history(name, metric, branch, number, uploads,
                 ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
         model.addAttribute("history", h);
+        model.addAttribute("earlier", h.page() + 1 < h.pages() ? pageAddress(request, h.page() + 1) : null);
+        model.addAttribute("later", h.page() > 0 ? pageAddress(request, h.page() - 1) : null);
         model.addAttribute("branches", history.branches(name));
         model.addAttribute("chartData", chartJson(h));
         return VIEW_HISTORY;
+    }
+
+    /** This page's address, as the request wrote it, with {@code page} in place of its page. */
+    private static String pageAddress(HttpServletRequest request, long page) {
+        StringBuilder address = new StringBuilder(request.getRequestURI()).append('?');
+        String query = request.getQueryString();
+        for (String parameter : query == null ? new String[0] : query.split("&")) {
+            if (!parameter.isEmpty() && !parameter.equals("page") && !parameter.startsWith("page=")) {
+                address.append(parameter).append('&');
+            }
+        }
+        return address.append("page=").append(page).toString();
     }
 
     private String chartJson(History h) {
@@ -98,7 +132,7 @@ class HistoryPagesController {
         for (int i = 0; i < h.points().size(); i++) {
             HistoryPoint p = h.points().get(i);
             Map<String, Object> point = new LinkedHashMap<>();
-            point.put("index", i);
+            point.put("index", h.from() + i);
             point.put("commit", p.commit());
             point.put("mean", p.mean());
             point.put("ciLow", p.ciLow());

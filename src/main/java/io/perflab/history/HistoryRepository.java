@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,40 +115,39 @@ class HistoryRepository {
     }
 
     /**
-     * Hands {@code each} every upload's successful runs' values of {@code metric} by side, in run order, one upload
-     * at a time (the queries are ordered by upload), so that a long history never holds more than one upload's
-     * values. An upload's values are either rows of {@code sample} (stored before V11) or packed series.
+     * Hands {@code each} the successful runs' values of {@code metric} by side, in run order, of each of the uploads
+     * {@code ids}, one upload at a time (the queries are ordered by upload), so that a long history never holds more
+     * than one upload's values. An upload's values are either rows of {@code sample} (stored before V11) or packed
+     * series.
+     *
+     * @param ids the uploads, at most a page of them ({@link io.perflab.system.ApiPage#MAX_SIZE})
      */
-    void forEachUpload(String benchmark, String metric, String branch,
-            BiConsumer<Long, Map<String, List<Double>>> each) {
-        String sql = """
-                SELECT r.experiment_id, r.variant, s.metric_value FROM sample s
-                JOIN trial_run r ON r.id = s.run_id JOIN experiment e ON e.id = r.experiment_id
-                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND s.metric_key = ? AND r.status = 'OK'"""
-                + (branch == null ? "" : " AND e.git_branch = ?")
-                + " ORDER BY r.experiment_id, r.ordinal";
-        List<Object> params = new ArrayList<>(List.of(benchmark, metric));
-        if (branch != null) {
-            params.add(branch);
+    void forEachUpload(Collection<Long> ids, String metric, BiConsumer<Long, Map<String, List<Double>>> each) {
+        if (ids.isEmpty()) {
+            return;
         }
+        Map<String, Object> params = Map.of("ids", ids, "metric", metric);
         UploadGroups rows = new UploadGroups(each);
-        jdbc.sql(sql).params(params).query((ResultSet rs) -> {
-            rows.side(rs.getLong(1), rs.getString(2)).add(rs.getDouble(3));
-        });
+        jdbc.sql("""
+                SELECT r.experiment_id, r.variant, s.metric_value FROM sample s JOIN trial_run r ON r.id = s.run_id
+                WHERE r.experiment_id IN (:ids) AND s.metric_key = :metric AND r.status = 'OK'
+                ORDER BY r.experiment_id, r.ordinal""")
+                .params(params)
+                .query((ResultSet rs) -> {
+                    rows.side(rs.getLong(1), rs.getString(2)).add(rs.getDouble(3));
+                });
         rows.flush();
-        String series = """
-                SELECT s.experiment_id, s.variant, s.value_count, s.sample_values FROM sample_series s
-                JOIN experiment e ON e.id = s.experiment_id
-                WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND s.metric_key = ?"""
-                + (branch == null ? "" : " AND e.git_branch = ?")
-                + " ORDER BY s.experiment_id, s.first_ordinal";
         UploadGroups packed = new UploadGroups(each);
-        jdbc.sql(series).params(params).query((ResultSet rs) -> {
-            List<Double> side = packed.side(rs.getLong(1), rs.getString(2));
-            for (double value : SampleSeries.values(rs.getString(4), rs.getInt(3))) {
-                side.add(value);
-            }
-        });
+        jdbc.sql("""
+                SELECT experiment_id, variant, value_count, sample_values FROM sample_series
+                WHERE experiment_id IN (:ids) AND metric_key = :metric ORDER BY experiment_id, first_ordinal""")
+                .params(params)
+                .query((ResultSet rs) -> {
+                    List<Double> side = packed.side(rs.getLong(1), rs.getString(2));
+                    for (double value : SampleSeries.values(rs.getString(4), rs.getInt(3))) {
+                        side.add(value);
+                    }
+                });
         packed.flush();
     }
 

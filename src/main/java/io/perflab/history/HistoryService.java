@@ -73,12 +73,20 @@ public class HistoryService {
     }
 
     /**
+     * One page of the series: page 0 holds its latest {@code size} uploads, page 1 the {@code size} before those,
+     * and so on, each in commit-time order, with the change points found within the page. A CI history grows by an
+     * upload a job, and the whole of it was read, answered and drawn at once (1,500 uploads were 426 KB of JSON).
+     *
      * @param asked the benchmark's name, composed here as uploads store it ({@link Texts#composed})
      * @param metric the metric, or null for the benchmark's first (sorted) metric
      * @param branch only uploads on this branch, or null for all
+     * @param page which page, from 0 (the latest uploads); checked by the caller with
+     *     {@link io.perflab.system.ApiPage#check}
+     * @param size uploads to a page
      * @param baseUrl the server's address, for links
+     * @throws NotFoundException when the series has uploads and the page is past the last of them
      */
-    public History history(String asked, String metric, String branch, String baseUrl) {
+    public History history(String asked, String metric, String branch, int page, int size, String baseUrl) {
         String benchmark = Texts.composed(asked);
         List<String> metrics = metrics(benchmark);
         if (metrics.isEmpty()) {
@@ -94,20 +102,32 @@ public class HistoryService {
                     + (metrics.size() > METRICS_NAMED ? ", … (" + metrics.size() + " in all)" : "") + ".");
         }
         String onBranch = branch == null || branch.isBlank() ? null : branch;
+        Map<Long, MetricDefinition> definitions = repository.definitions(benchmark, chosen);
+        // the uploads (on the branch) that measured the metric, in commit-time order: the series to cut in pages
+        List<HistoryRepository.Upload> series = repository.uploads(benchmark, onBranch).stream()
+                .filter(u -> definitions.containsKey(u.id())).toList();
+        // the unit of the latest upload in the series (of the branch asked for), else of the benchmark's latest,
+        // whichever page is shown, so that every page of a series is in one unit
+        MetricDefinition definition = series.stream().map(HistoryRepository.Upload::id).max(Long::compare)
+                .map(definitions::get).orElseGet(() -> repository.definition(benchmark, chosen));
+        int end = (int) Math.max(0, series.size() - (long) page * size);
+        if (end == 0 && page > 0) {
+            long pages = History.pages(series.size(), size);
+            throw new NotFoundException("There is no page " + page + " of the history of '" + chosen + "' in '"
+                    + Texts.cut(benchmark, 120) + "': its " + series.size() + (series.size() == 1 ? " upload fills"
+                    : " uploads fill") + " " + pages + (pages == 1 ? " page" : " pages") + " of " + size
+                    + " (from 0, page 0 the latest).");
+        }
+        int from = Math.max(0, end - size);
+        // the samples come in upload order, the points go in commit-time order
         Map<Long, HistoryRepository.Upload> uploads = new LinkedHashMap<>();
-        for (HistoryRepository.Upload u : repository.uploads(benchmark, onBranch)) {
+        for (HistoryRepository.Upload u : series.subList(from, end)) {
             uploads.put(u.id(), u);
         }
-        // the samples come in upload order, the points go in commit-time order
-        Map<Long, MetricDefinition> definitions = repository.definitions(benchmark, chosen);
-        // the unit of the latest upload in the series (of the branch asked for), else of the benchmark's latest
-        MetricDefinition definition = uploads.keySet().stream().filter(definitions::containsKey)
-                .max(Long::compare).map(definitions::get)
-                .orElseGet(() -> repository.definition(benchmark, chosen));
         Map<Long, HistoryPoint> byUpload = new HashMap<>();
         Map<String, List<Long>> converted = new LinkedHashMap<>();
         Map<String, List<Long>> unlike = new LinkedHashMap<>();
-        repository.forEachUpload(benchmark, chosen, onBranch, (id, sides) -> {
+        repository.forEachUpload(uploads.keySet(), chosen, (id, sides) -> {
             List<Double> sample = sides.getOrDefault(VariantName.WITH.label(), sides.get(VariantName.WITHOUT.label()));
             if (!uploads.containsKey(id) || sample == null) {
                 return;
@@ -134,7 +154,7 @@ public class HistoryService {
                 ids.stream().sorted().toList())));
         unlike.forEach((measured, ids) -> notes.add(leftOut(chosen, measured, ids.stream().sorted().toList())));
         return new History(benchmark, chosen, definition.unit(), definition.higherIsBetter() ? "higher" : "lower",
-                onBranch, metrics, points, changePoints(points),
+                onBranch, metrics, page, size, series.size(), from, points, changePoints(points),
                 "E-divisive means, level " + DETECTOR.significanceLevel() + ", " + DETECTOR.permutations()
                         + " permutations, segments of at least " + DETECTOR.minSegment() + " points", notes);
     }

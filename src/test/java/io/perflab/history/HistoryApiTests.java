@@ -91,6 +91,35 @@ class HistoryApiTests extends UploadServer {
 
         JsonNode flat = read(get("/api/v1/benchmarks/gate/history?metric=throughput").body());
         assertThat(flat.get("changePoints")).isEmpty();
+        assertThat(flat.get("total").asLong()).isEqualTo(10);
+        assertThat(flat.get("size").asInt()).isEqualTo(200);
+
+        // a page at a time, the latest first: the ten uploads in pages of 4 are 6–9, 2–5 and 0–1
+        String series = "/api/v1/benchmarks/gate/history?metric=latency_us&branch=main";
+        JsonNode latest = read(get(series + "&size=4").body());
+        assertThat(latest.get("from").asInt()).isEqualTo(6);
+        assertThat(latest.get("total").asLong()).isEqualTo(10);
+        assertThat(latest.get("points")).extracting(p -> p.get("commit").asString())
+                .containsExactly("commit-6", "commit-7", "commit-8", "commit-9");
+        assertThat(latest.get("changePoints")).isEmpty();
+        JsonNode earliest = read(get(series + "&size=4&page=2").body());
+        assertThat(earliest.get("from").asInt()).isZero();
+        assertThat(earliest.get("points")).extracting(p -> p.get("commit").asString())
+                .containsExactly("commit-0", "commit-1");
+        // the change points are the page's, indexed into its points
+        JsonNode eight = read(get(series + "&size=8").body());
+        assertThat(eight.get("from").asInt()).isEqualTo(2);
+        assertThat(eight.get("changePoints")).as(eight.toString()).singleElement().satisfies(c -> {
+            assertThat(c.get("index").asInt()).isEqualTo(4);
+            assertThat(c.get("commit").asString()).isEqualTo("commit-6");
+        });
+        HttpResponse<String> past = get(series + "&size=4&page=3");
+        assertThat(past.statusCode()).isEqualTo(404);
+        assertThat(past.body()).contains("There is no page 3 of the history of 'latency_us' in 'gate': its 10 "
+                + "uploads fill 3 pages of 4");
+        HttpResponse<String> tooLarge = get(series + "&size=201");
+        assertThat(tooLarge.statusCode()).isEqualTo(400);
+        assertThat(tooLarge.body()).contains("size: must be between 1 and 200, got 201");
 
         JsonNode benchmarks = read(get("/api/v1/benchmarks?name=gate").body()).get("items");
         JsonNode gate = null;

@@ -28,8 +28,8 @@ class HistoryOfEarlierReleasesTests {
             JdbcClient jdbc = JdbcClient.create(database);
             HistoryService history = new HistoryService(new HistoryRepository(jdbc));
 
-            History parse = history.history("old/parse", "parse_ns", null, "http://perflab");
-            History both = history.history("old/both", "t_ms", null, "http://perflab");
+            History parse = history.history("old/parse", "parse_ns", null, 0, 200, "http://perflab");
+            History both = history.history("old/both", "t_ms", null, 0, 200, "http://perflab");
 
             assertThat(parse.points()).extracting(HistoryPoint::experimentId).containsExactly(1L, 2L);
             // upload 2's five values (MigrationTests reads them back: 90.5, 91.25, 89.75, 90.0, 92.5)

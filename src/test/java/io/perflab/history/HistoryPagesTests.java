@@ -71,6 +71,33 @@ class HistoryPagesTests extends UploadServer {
     }
 
     @Test
+    void historyPageShowsTheSeriesAPageAtATimeTheLatestFirst() throws Exception {
+        uploadSeries("history-pages");
+
+        String latest = page("/benchmarks/history-pages?branch=main&size=4");
+        assertThat(latest).contains("Uploads <span>7</span>–<span>10</span> of the series' <span>10</span>")
+                .contains("(page <span>1</span> of <span>3</span>, the latest first)")
+                .contains("<code>commit-6</code>", "<code>commit-9</code>").doesNotContain("<code>commit-5</code>")
+                .contains("href=\"/benchmarks/history-pages?branch=main&amp;size=4&amp;page=1\">Earlier uploads")
+                .doesNotContain("Later uploads");
+        String middle = page("/benchmarks/history-pages?page=1&branch=main&size=4");
+        assertThat(middle).contains("<code>commit-2</code>", "<code>commit-5</code>")
+                .doesNotContain("<code>commit-6</code>", "<code>commit-1</code>")
+                // the rows keep their place in the whole series
+                .containsPattern("<td class=\"num\">2</td>\\s*<td><code>commit-2</code>")
+                .contains("href=\"/benchmarks/history-pages?branch=main&amp;size=4&amp;page=2\">Earlier uploads")
+                .contains("href=\"/benchmarks/history-pages?branch=main&amp;size=4&amp;page=0\">Later uploads");
+        // the whole series fits the default page: no pager
+        assertThat(page("/benchmarks/history-pages")).doesNotContain("Earlier uploads", "of the series'");
+
+        assertThat(html("/benchmarks/history-pages?size=4&page=3").statusCode()).isEqualTo(404);
+        HttpResponse<String> notAPage = html("/benchmarks/history-pages?page=two");
+        assertThat(notAPage.statusCode()).isEqualTo(400);
+        assertThat(notAPage.body()).contains("There is no page &#39;two&#39;");
+        assertThat(html("/benchmarks/history-pages?size=201").statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void benchmarkListIsPagedAndFilteredByName() throws Exception {
         for (int i = 0; i < HistoryPagesController.PAGE_SIZE + 1; i++) {
             HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """

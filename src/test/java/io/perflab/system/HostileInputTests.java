@@ -223,7 +223,7 @@ class HostileInputTests extends UploadServer {
         assertProblem(get(EXPERIMENTS + "?stauts=failed"), 400, "Parameter 'stauts' is not one GET "
                 + "/api/v1/experiments takes; it takes: benchmark, kind, name, page, size, status.");
         assertProblem(get("/api/v1/benchmarks/history?benchmark=x&metrc=t"), 400, "Parameter 'metrc'",
-                "it takes: benchmark, branch, metric.");
+                "it takes: benchmark, branch, metric, page, size.");
         uploadTwoSamples("known-parameters");
         long id = read(get(EXPERIMENTS + "?benchmark=known-parameters").body()).get("items").get(0).get("id")
                 .asLong();
