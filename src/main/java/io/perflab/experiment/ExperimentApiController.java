@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import java.io.BufferedWriter;
@@ -16,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -112,8 +114,14 @@ class ExperimentApiController {
 
     /** Events of every experiment (the home page's live view). */
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    SseEmitter allEvents() {
-        return events.subscribe(ExperimentEvents.ALL);
+    SseEmitter allEvents(HttpServletRequest request) {
+        return events.subscribe(ExperimentEvents.ALL, client(request));
+    }
+
+    /** Who opens an event stream, as its limit per client counts: the user or token signed in, else the address. */
+    private static String client(HttpServletRequest request) {
+        Principal user = request.getUserPrincipal();
+        return user != null ? "'" + user.getName() + "'" : "address " + request.getRemoteAddr();
     }
 
     @GetMapping("/{id}")
@@ -128,9 +136,9 @@ class ExperimentApiController {
      * sent at least once.
      */
     @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    SseEmitter events(@PathVariable long id) {
+    SseEmitter events(@PathVariable long id, HttpServletRequest request) {
         experiments.get(id);
-        SseEmitter emitter = events.subscribe(id);
+        SseEmitter emitter = events.subscribe(id, client(request));
         ExperimentStatus status = experiments.get(id).status();
         if (status.finished()) {
             events.end(id, emitter, status);

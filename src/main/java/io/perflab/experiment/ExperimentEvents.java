@@ -1,7 +1,10 @@
 package io.perflab.experiment;
 
+import io.perflab.system.ApiProblem;
+import io.perflab.system.Texts;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,7 +59,24 @@ public class ExperimentEvents implements SmartLifecycle {
         void forward(long experimentId, String name, String json);
     }
 
+    /**
+     * The most streams this instance keeps open at once. Each is a connection held open for up to half an hour; past
+     * this, a client that opens stream after stream would hold the web server's connections (Tomcat's 8,192) that
+     * the pages and the API need.
+     */
+    static final int MAX_STREAMS = 1000;
+
+    /**
+     * The most streams one client (a signed-in user or token, else an address) keeps open at once: a page open in
+     * each of dozens of tabs, not one client's taking of every stream. Users behind one proxy share its address.
+     */
+    static final int MAX_STREAMS_PER_CLIENT = 100;
+
     private final Map<Long, List<SseEmitter>> subscribers = new ConcurrentHashMap<>();
+    /** The client of each open stream; the counts below, guarded by {@link #openByClient}, follow it. */
+    private final Map<SseEmitter, String> clientOf = new ConcurrentHashMap<>();
+    private final Map<String, Integer> openByClient = new HashMap<>();
+    private int open;
     private final JsonMapper json;
     private volatile Relay relay = Relay.NONE;
     private volatile ScheduledExecutorService heartbeats;
@@ -70,13 +91,21 @@ public class ExperimentEvents implements SmartLifecycle {
         this.json = json;
     }
 
-    /** A new stream of the events of experiment {@code id} (or {@link #ALL}), opened with a comment. */
-    public SseEmitter subscribe(long id) {
-        return subscribe(id, new SseEmitter(TIMEOUT.toMillis()));
+    /**
+     * A new stream of the events of experiment {@code id} (or {@link #ALL}), opened with a comment.
+     *
+     * @param client who asks, as {@link #MAX_STREAMS_PER_CLIENT} counts
+     * @throws ApiProblem 429 when the client has {@value #MAX_STREAMS_PER_CLIENT} streams open, or this instance
+     *     {@value #MAX_STREAMS}
+     */
+    public SseEmitter subscribe(long id, String client) {
+        return subscribe(id, client, new SseEmitter(TIMEOUT.toMillis()));
     }
 
     /** Adds {@code emitter} to the subscribers of experiment {@code id} (or {@link #ALL}) and opens it. */
-    SseEmitter subscribe(long id, SseEmitter emitter) {
+    SseEmitter subscribe(long id, String client, SseEmitter emitter) {
+        admit(client);
+        clientOf.put(emitter, client);
         subscribers.compute(id, (k, list) -> {
             List<SseEmitter> emitters = list == null ? new CopyOnWriteArrayList<>() : list;
             emitters.add(emitter);
@@ -109,12 +138,40 @@ public class ExperimentEvents implements SmartLifecycle {
         }
     }
 
-    /** Forgets {@code emitter}, and the experiment's entry with its last subscriber, so that no entry outlives them. */
+    /** Counts a stream of {@code client}'s in, or refuses it when it would pass a limit. */
+    private void admit(String client) {
+        synchronized (openByClient) {
+            int own = openByClient.getOrDefault(client, 0);
+            if (own >= MAX_STREAMS_PER_CLIENT) {
+                throw new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, own + " event streams are open for "
+                        + Texts.cut(client, 80) + ", the most one client may hold; close one (a page of an experiment"
+                        + " or the home page, open in another tab) and ask again.");
+            }
+            if (open >= MAX_STREAMS) {
+                throw new ApiProblem(HttpStatus.TOO_MANY_REQUESTS, open + " event streams are open on this "
+                        + "instance, the most it serves at once; ask again when one has closed.");
+            }
+            openByClient.put(client, own + 1);
+            open++;
+        }
+    }
+
+    /**
+     * Forgets {@code emitter}, and the experiment's entry with its last subscriber, so that no entry outlives them;
+     * its client's count goes down once, however many times a stream is found gone.
+     */
     private void unsubscribe(long id, SseEmitter emitter) {
         subscribers.computeIfPresent(id, (k, list) -> {
             list.remove(emitter);
             return list.isEmpty() ? null : list;
         });
+        String client = clientOf.remove(emitter);
+        if (client != null) {
+            synchronized (openByClient) {
+                openByClient.computeIfPresent(client, (k, n) -> n == 1 ? null : n - 1);
+                open--;
+            }
+        }
     }
 
     /**
@@ -150,6 +207,11 @@ public class ExperimentEvents implements SmartLifecycle {
         relay = Relay.NONE;
         subscribers.values().forEach(list -> list.forEach(SseEmitter::complete));
         subscribers.clear();
+        clientOf.clear();
+        synchronized (openByClient) {
+            openByClient.clear();
+            open = 0;
+        }
     }
 
     /** Sends a comment on every open stream, dropping those whose client went away. */

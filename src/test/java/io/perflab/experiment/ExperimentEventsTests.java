@@ -2,7 +2,9 @@ package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.system.ApiProblem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -32,8 +34,8 @@ class ExperimentEventsTests {
     @Test
     void shutdownEndsEveryOpenStream() {
         ExperimentEvents events = new ExperimentEvents();
-        events.subscribe(7);
-        events.subscribe(ExperimentEvents.ALL);
+        events.subscribe(7, "tab");
+        events.subscribe(ExperimentEvents.ALL, "tab");
         assertThat(events.subscriberCount()).isEqualTo(2);
 
         events.completeAll();
@@ -45,9 +47,9 @@ class ExperimentEventsTests {
     @Test
     void anExperimentsEntryGoesWithItsLastSubscriber() {
         ExperimentEvents events = new ExperimentEvents();
-        events.subscribe(7).complete();
-        events.subscribe(8).complete();
-        events.subscribe(8);
+        events.subscribe(7, "tab").complete();
+        events.subscribe(8, "tab").complete();
+        events.subscribe(8, "tab");
 
         // a closed stream is found out, and forgotten, by the next event sent to it
         events.publish(7, "status", Map.of("status", "RUNNING"));
@@ -77,9 +79,9 @@ class ExperimentEventsTests {
         RecordedStream page = new RecordedStream();
         RecordedStream dashboard = new RecordedStream();
         RecordedStream closedTab = new RecordedStream();
-        events.subscribe(7, page);
-        events.subscribe(ExperimentEvents.ALL, dashboard);
-        events.subscribe(8, closedTab);
+        events.subscribe(7, "tab", page);
+        events.subscribe(ExperimentEvents.ALL, "tab", dashboard);
+        events.subscribe(8, "tab", closedTab);
         closedTab.gone = true;
         page.sent.clear();
         dashboard.sent.clear();
@@ -90,6 +92,44 @@ class ExperimentEventsTests {
         assertThat(dashboard.sent).containsExactly(":heartbeat\n\n");
         assertThat(events.subscriberCount()).as("without the stream of the client that went away").isEqualTo(2);
         assertThat(events.subscribedExperiments()).as("experiment 8's entry, its subscriber gone").isEqualTo(2);
+    }
+
+    @Test
+    void aClientHoldsAtMostItsShareOfStreamsAndGetsOneBackWhenOneCloses() {
+        ExperimentEvents events = new ExperimentEvents();
+        List<SseEmitter> own = new ArrayList<>();
+        for (int i = 0; i < ExperimentEvents.MAX_STREAMS_PER_CLIENT; i++) {
+            own.add(events.subscribe(7, "address 192.0.2.1"));
+        }
+
+        assertThatThrownBy(() -> events.subscribe(ExperimentEvents.ALL, "address 192.0.2.1"))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.getStatusCode().value()).isEqualTo(429))
+                .hasMessage(ExperimentEvents.MAX_STREAMS_PER_CLIENT + " event streams are open for address 192.0.2.1, "
+                        + "the most one client may hold; close one (a page of an experiment or the home page, open in "
+                        + "another tab) and ask again.");
+        // another client is served
+        events.subscribe(7, "'ci-bot'");
+        // a stream found gone (by the next event sent to it) gives its place back
+        own.get(0).complete();
+        events.publish(7, "status", Map.of("status", "RUNNING"));
+        events.heartbeat();
+        events.subscribe(7, "address 192.0.2.1");
+        assertThatThrownBy(() -> events.subscribe(7, "address 192.0.2.1")).isInstanceOf(ApiProblem.class);
+        assertThat(events.subscriberCount()).isEqualTo(ExperimentEvents.MAX_STREAMS_PER_CLIENT + 1);
+    }
+
+    @Test
+    void theInstanceHoldsAtMostItsStreamsOverAllClients() {
+        ExperimentEvents events = new ExperimentEvents();
+        for (int i = 0; i < ExperimentEvents.MAX_STREAMS; i++) {
+            events.subscribe(i % 5, "address 198.51.100." + i / ExperimentEvents.MAX_STREAMS_PER_CLIENT);
+        }
+
+        assertThatThrownBy(() -> events.subscribe(7, "'someone else'"))
+                .isInstanceOf(ApiProblem.class).hasMessage(ExperimentEvents.MAX_STREAMS + " event streams are open on "
+                        + "this instance, the most it serves at once; ask again when one has closed.");
+        events.completeAll();
+        events.subscribe(7, "'someone else'");
     }
 
     @Test
