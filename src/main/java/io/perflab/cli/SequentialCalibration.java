@@ -65,7 +65,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
      * its last), the pairs the experiment ran to its stop, the time they took, and why it stopped.
      */
     record Experiment(Map<String, SequentialLook> deciding, int pairs, Duration time, Duration allPairsTime,
-                      String reason) {
+                      Optional<SequentialStopping.Ending> ending, String reason) {
     }
 
     /** Each block's sequential judgement, for the blocks whose pairs allowed a look at every target. */
@@ -116,7 +116,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
         }
         Duration time = Duration.between(start, block.get(used - 1).end());
         Duration all = Duration.between(start, block.get(block.size() - 1).end());
-        return Optional.of(new Experiment(deciding, used, time, all, reason));
+        return Optional.of(new Experiment(deciding, used, time, all, rule.ending(), reason));
     }
 
     /**
@@ -207,8 +207,8 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                     interval(rate), "±" + pp(halfWidth)));
         }
         int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
-        long settled = experiments.stream().filter(e -> e.reason().startsWith("every target is settled")).count();
-        long overBudget = experiments.stream().filter(e -> e.reason().startsWith("the time budget")).count();
+        long settled = ended(experiments, SequentialStopping.Ending.SETTLED);
+        long overBudget = ended(experiments, SequentialStopping.Ending.BUDGET);
         s.append(String.format(Locale.ROOT, "stopped: every target settled in %d, the budget in %d, at the last "
                         + "look in %d; pairs used: median %s (%d–%d) of %d; time: %s per experiment (median %s) "
                         + "against %s (median %s) for all of a block's pairs.%n", settled, overBudget,
@@ -222,6 +222,10 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 + "side; coverage: repeated intervals that held the reference; estimate: the mean of the estimates "
                 + "where the experiments stopped (an early stop on a large estimate biases it outward).\n");
         return s.toString();
+    }
+
+    private static long ended(List<Experiment> experiments, SequentialStopping.Ending ending) {
+        return experiments.stream().filter(e -> e.ending().equals(Optional.of(ending))).count();
     }
 
     private static String median(int[] sorted) {

@@ -65,6 +65,7 @@ public final class SequentialStopping implements PairStoppingRule {
     /** Per settled target metric, the look that settled it first, as the stop reason gives it. */
     private final Map<String, String> settled = new LinkedHashMap<>();
     private final List<List<Look>> looks = new ArrayList<>();
+    private Ending ending;
 
     /**
      * @param targets the metrics to settle, at least one
@@ -123,14 +124,17 @@ public final class SequentialStopping implements PairStoppingRule {
         looks.add(List.copyOf(made));
         onLooks.accept(List.copyOf(made));
         if (!targets.isEmpty() && settled.size() == targets.size()) {
+            ending = Ending.SETTLED;
             return Decision.stop("every target is settled: " + String.join("; ", settled.values()));
         }
         String state = made.isEmpty() ? "" : ": " + String.join("; ", made.stream().map(Look::summary).toList());
         if (budgetSpent) {
+            ending = Ending.BUDGET;
             return Decision.stop("the time budget of " + minutes(budget.orElseThrow()) + " would be overrun by "
                     + "another pair after " + pairs.size() + " pairs" + state);
         }
         if (lastLooksMade()) {
+            ending = Ending.LAST_LOOK;
             return Decision.stop("α is spent: the look at " + plannedPairs + " pairs was the plan's last, and "
                     + "another pair could change no verdict" + state + unusedBudget());
         }
@@ -238,6 +242,21 @@ public final class SequentialStopping implements PairStoppingRule {
     public SequentialStopping spentBefore(Duration spent) {
         this.spentBefore = Objects.requireNonNull(spent, "spent");
         return this;
+    }
+
+    /** Why the rule stopped the experiment, empty while it goes on. */
+    public Optional<Ending> ending() {
+        return Optional.ofNullable(ending);
+    }
+
+    /** Why a rule stops: the reason it gives says it in words, with the figures. */
+    public enum Ending {
+        /** Every target settled: a verdict, or the precision asked for. */
+        SETTLED,
+        /** Another pair would overrun the time budget. */
+        BUDGET,
+        /** The look at the plan's last pair was made: α is spent. */
+        LAST_LOOK
     }
 
     /** Every look so far, one list per pair that finished. */

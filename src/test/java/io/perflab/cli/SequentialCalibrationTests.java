@@ -92,6 +92,7 @@ class SequentialCalibrationTests extends CommandLineTests {
         assertThat(experiments).hasSize(2);
         SequentialCalibration.Experiment first = experiments.get(0);
         assertThat(first.pairs()).isEqualTo(stoppedAt[0]).isLessThan(8);
+        assertThat(first.ending()).contains(SequentialStopping.Ending.SETTLED);
         assertThat(first.reason()).startsWith("every target is settled");
         SequentialLook deciding = first.deciding().get(MetricKeys.CPU_US_PER_REQ);
         assertThat(deciding.outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
@@ -122,6 +123,7 @@ class SequentialCalibrationTests extends CommandLineTests {
         int[] stoppedAt = {0};
         SequentialLook last = stopOf(pairs.subList(8, 16), budget, stoppedAt);
         assertThat(second.pairs()).isEqualTo(stoppedAt[0]).isEqualTo(4);
+        assertThat(second.ending()).contains(SequentialStopping.Ending.BUDGET);
         assertThat(second.reason()).startsWith("the time budget of 1 min 30 s would be overrun");
         assertThat(second.time()).isEqualTo(Duration.ofSeconds(80));
         SequentialLook deciding = second.deciding().get(MetricKeys.CPU_US_PER_REQ);

@@ -34,6 +34,7 @@ class SequentialStoppingTests {
         SequentialStopping.Look last = printed.get(printed.size() - 1).get(0);
         assertThat(last.look().outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
         assertThat(last.look().pairs()).isLessThan(10);
+        assertThat(rule.ending()).contains(SequentialStopping.Ending.SETTLED);
         assertThat(decision.reason()).startsWith("every target is settled: cpu_us_per_req -5.")
                 .contains("at look " + last.look().look() + " (" + last.look().pairs() + " pairs): significant at α");
         assertThat(last.describe()).startsWith("look " + last.look().look() + " (" + last.look().pairs()
@@ -67,6 +68,7 @@ class SequentialStoppingTests {
 
         // 20 s per pair: after 2 pairs (40 s) a third ends at 60 s, within the minute; after 3 another would not
         assertThat(pairs).hasSize(3);
+        assertThat(rule.ending()).contains(SequentialStopping.Ending.BUDGET);
         assertThat(decision.reason()).startsWith("the time budget of 1 min would be overrun by another pair after 3 "
                 + "pairs: cpu_us_per_req");
         assertThat(printed.get(2).get(0).look().outcome()).isEqualTo(SequentialLook.Outcome.LAST_LOOK);
@@ -99,6 +101,7 @@ class SequentialStoppingTests {
         assertThat(rule.plannedPairs()).isEqualTo(6);
         assertThat(pairs).hasSize(6);
         assertThat(printed.get(5).get(0).look().outcome()).isEqualTo(SequentialLook.Outcome.LAST_LOOK);
+        assertThat(rule.ending()).contains(SequentialStopping.Ending.LAST_LOOK);
         assertThat(decision.reason()).startsWith("α is spent: the look at 6 pairs was the plan's last, and another "
                 + "pair could change no verdict: cpu_us_per_req");
     }
