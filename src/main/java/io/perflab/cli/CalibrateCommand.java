@@ -77,7 +77,7 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "Engine options of both sides (default: the engine's defaults).")
     private List<String> options = new ArrayList<>();
 
-    @Option(names = "--alpha", paramLabel = "A", converter = DecimalArguments.Decimal.class,
+    @Option(names = "--alpha", paramLabel = "A", converter = DecimalArguments.SignificanceLevel.class,
             description = "Significance level of each test (default: 0.05).")
     private double alpha = 0.05;
 
@@ -176,7 +176,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         int perExperiment = storedDesign.paired() ? pairs : runs;
         CalibrateFlags.checkSize(spec.commandLine(), experiments, storedDesign.paired(), perExperiment);
-        CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
+        CalibrateFlags.checkValues(spec.commandLine(), mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), storedDesign, CalibrateFlags.Source.file(file),
                 inject != null);
         String plannedKey = storedDesign.paired() ? "pairs" : "runsPerVariant";
@@ -318,7 +318,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         int perExperiment = chosen.paired() ? pairs : runs;
         CalibrateFlags.checkSize(spec.commandLine(), experiments, chosen.paired(), perExperiment);
-        CalibrateFlags.checkValues(spec.commandLine(), alpha, mdeRuns);
+        CalibrateFlags.checkValues(spec.commandLine(), mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), chosen, design == null ? CalibrateFlags.Source.DEFAULT
                 : CalibrateFlags.Source.DESIGN_FLAG, inject != null);
         EngineOptionArguments.requireAgreeingTls(spec.commandLine(), "--set", options);

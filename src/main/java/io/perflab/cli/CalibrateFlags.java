@@ -67,13 +67,10 @@ final class CalibrateFlags {
     }
 
     /**
-     * Refuses a significance level outside (0, 1) and an MDE's experiment of fewer than two trials per side or of more
-     * than an experiment may have ({@link ExperimentPlan#MAX_RUNS_PER_VARIANT}).
+     * Refuses an MDE's experiment of fewer than two trials per side or of more than an experiment may have
+     * ({@link ExperimentPlan#MAX_RUNS_PER_VARIANT}); {@code --alpha}'s converter refuses a level outside (0, 1).
      */
-    static void checkValues(CommandLine commandLine, double alpha, int mdeRuns) {
-        if (!(alpha > 0 && alpha < 1)) {
-            throw new ParameterException(commandLine, "--alpha must lie between 0 and 1, got " + alpha);
-        }
+    static void checkValues(CommandLine commandLine, int mdeRuns) {
         if (mdeRuns < 2) {
             throw new ParameterException(commandLine, "--mde-runs must be at least 2, got " + mdeRuns);
         }

@@ -87,7 +87,9 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
         s.append(String.format(Locale.ROOT, "A/A calibration: %d experiments of %d + %d trials, Welch at α = %s, "
                 + "the same variant on both sides%n%n", experiments, runs, runs, Display.value(alpha)));
         String mdeHeader = "MDE " + mdeRuns + "+" + mdeRuns;
-        String format = "%-22s %12s %7s %7s %9s %7s %17s %9s %10s%n";
+        // as wide as the longest metric's name (tick_user_cpu_us_per_req pushed its row's columns out of line)
+        int width = rows.stream().mapToInt(row -> row.metric().length()).max().orElse(0);
+        String format = "%-" + Math.max(22, width) + "s %12s %7s %7s %9s %7s %17s %9s %10s%n";
         s.append(String.format(Locale.ROOT, format, "metric", "mean", "CV", "floor", "false +", "rate", "95% CI",
                 "≤ " + Display.value(FALSE_POSITIVE_TARGET), mdeHeader));
         for (MetricCalibration row : rows) {

@@ -102,6 +102,13 @@ class CalibrateCommandTests extends CommandLineTests {
         assertThat(rows.get(0).cv()).isCloseTo(Math.sqrt(0.52 / 3) / 10.5, within(1e-12));
         assertThat(rows.get(1).cv()).isCloseTo(Math.sqrt(17.0 / 3) / 10.5, within(1e-12));
         assertThat(rows.get(1).mdePercent()).isGreaterThan(3 * rows.get(0).mdePercent());
+        // the tick split's longer name widens the metric column: every row's columns stay in line
+        List<String> lines = new Calibration(1, 2, 0.05, 40).format(trials, Duration.ofSeconds(4)).lines()
+                .filter(line -> line.startsWith("metric ") || line.contains("_per_req ")).toList();
+        assertThat(lines).hasSize(3);
+        int cvEnds = lines.get(0).indexOf(" CV ") + 3;
+        assertThat(lines.subList(1, 3)).allSatisfy(row -> assertThat(row.substring(cvEnds - 1, cvEnds + 1))
+                .as(String.join("\n", lines)).isEqualTo("% "));
     }
 
     @Test
@@ -420,7 +427,9 @@ class CalibrateCommandTests extends CommandLineTests {
         assertRejected("--design must be fresh, duet or alternating, got 'solo'", "calibrate", "--design", "solo");
         assertRejected("--runs must be at least 2, got 1", "calibrate", "--runs", "1");
         assertRejected("--experiments must be at least 1, got 0", "calibrate", "--experiments", "0");
-        assertRejected("--alpha must lie between 0 and 1, got 2.0", "calibrate", "--alpha", "2");
+        // the level as given: it said "got 2.0"
+        assertRejected("Invalid value for option '--alpha': a significance level lies between 0 and 1 (both "
+                + "excluded), got '2'", "calibrate", "--alpha", "2");
         // 0x1p-4 was taken as 0.0625 (here the flag after it would be refused, so that nothing runs)
         assertRejected("Invalid value for option '--alpha': '0x1p-4' is not a number", "calibrate", "--alpha",
                 "0x1p-4", "--experiments", "0");
