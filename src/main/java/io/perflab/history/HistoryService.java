@@ -129,10 +129,11 @@ public class HistoryService {
         Map<String, List<Long>> unlike = new LinkedHashMap<>();
         repository.forEachUpload(uploads.keySet(), chosen, (id, sides) -> {
             List<Double> sample = sides.getOrDefault(VariantName.WITH.label(), sides.get(VariantName.WITHOUT.label()));
-            if (!uploads.containsKey(id) || sample == null) {
+            if (sample == null) {
                 return;
             }
-            MetricDefinition own = definitions.getOrDefault(id, definition);
+            // the page's uploads only, each with its definition (the series holds those that have one)
+            MetricDefinition own = definitions.get(id);
             double[] values = sample.stream().mapToDouble(Double::doubleValue).toArray();
             if (alike(own, definition)) {
                 byUpload.put(id, point(uploads.get(id), values, null, baseUrl));
