@@ -67,7 +67,9 @@
     hint.querySelector('.mde-size').textContent = h.size
       + (fresh ? ' runs per variant' : ' pairs of ' + h.windowsPerPair + ' windows');
     hint.querySelector('.mde-base').textContent = percent(h.mdePercent);
-    var estimate = at(h, Number((fresh ? runs : pairs).value));
+    // blank pairs are the default experiment's most
+    var size = fresh ? runs.value : (pairs.value.trim() || pairs.getAttribute('data-default') || '');
+    var estimate = at(h, Number(size));
     hint.querySelector('.mde-estimate').textContent = estimate === null ? 'that' : percent(estimate);
   }
 

@@ -64,7 +64,9 @@ final class AbCommand implements Callable<Integer> {
 
     @Option(names = "--pairs", paramLabel = "K",
             description = "Pairs of a paired design, 2 to " + ExperimentPlan.MAX_RUNS_PER_VARIANT
-                    + ": the most it runs (default: 8).")
+                    + ": the most it runs (default: " + PairedInput.DEFAULT_PAIRS + ", stopping once "
+                    + PairedInput.DEFAULT_TARGET + " when no --target is given either; command experiments: "
+                    + PairedInput.DEFAULT_COMMAND_PAIRS + "). Given without --target, all K pairs run.")
     private Integer pairs;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",
@@ -74,7 +76,8 @@ final class AbCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled",
             description = "Paired designs: stop once the change of METRIC is known to ± PCT percent, or is settled "
                     + "(significant at α = 0.05 despite looking after every pair: group-sequential, O'Brien–Fleming "
-                    + "spending over --pairs); repeatable, stops when every target is met.")
+                    + "spending over --pairs); repeatable, stops when every target is met. Without --pairs or "
+                    + "--target an engine experiment has the target " + PairedInput.DEFAULT_TARGET + ".")
     private List<String> targets = new ArrayList<>();
 
     @Option(names = "--budget", paramLabel = "DURATION",
@@ -135,6 +138,12 @@ final class AbCommand implements Callable<Integer> {
         if (plan.design().paired()) {
             Map<String, SequentialStopping.Look> lastLooks = new LinkedHashMap<>();
             PairStoppingRule rule = stoppingRule(plan, stdout, lastLooks);
+            if (targets.isEmpty() && !effectiveTargets(plan).isEmpty()) {
+                stdout.println("The default experiment: at most " + plan.pairs() + " pairs, stopping once "
+                        + PairedInput.DEFAULT_TARGET + " (--pairs K runs K pairs, all of them; --target sets "
+                        + "another).");
+                stdout.flush();
+            }
             return execution.runPairs(plan, launcher(plan), rule, done -> {
                 stdout.print(PairedSummary.format(done.results(), ComparisonOptions.defaults()));
                 if (!lastLooks.isEmpty()) {
@@ -146,7 +155,7 @@ final class AbCommand implements Callable<Integer> {
                 if (done.outcome().stop() == ExperimentOutcome.Stop.COMPLETED && !done.outcome().message().isEmpty()) {
                     long ran = done.results().stream().map(TrialResult::pair).filter(Objects::nonNull)
                             .map(PairPosition::index).distinct().count();
-                    stdout.println("\nStopped by the stopping rule after " + ran + " of --pairs " + plan.pairs()
+                    stdout.println("\nStopped by the stopping rule after " + ran + " of " + plan.pairs() + " pairs"
                             + ": " + done.outcome().message());
                 }
             }).exitStatus();
@@ -174,7 +183,7 @@ final class AbCommand implements Callable<Integer> {
                 : MetricKeys.PAIRED_ENGINE;
         try {
             // a command whose output is read may report any metric
-            parsed = PairedInput.targets(targets, commandOptions.readsOutput() ? List.of() : known);
+            parsed = PairedInput.targets(effectiveTargets(plan), commandOptions.readsOutput() ? List.of() : known);
         } catch (IllegalArgumentException e) {
             throw usage("--target: " + e.getMessage());
         }
@@ -189,6 +198,11 @@ final class AbCommand implements Callable<Integer> {
             });
             stdout.flush();
         });
+    }
+
+    /** The targets given, or the default experiment's when neither {@code --pairs} nor {@code --target} is. */
+    List<String> effectiveTargets(ExperimentPlan plan) {
+        return PairedInput.targetsOrDefault(targets, pairs != null, plan.without() instanceof CommandVariant);
     }
 
     /** {@code 10m}, {@code 90s}, {@code 1h30m} or a number of seconds. */
@@ -302,7 +316,7 @@ final class AbCommand implements Callable<Integer> {
     }
 
     private int pairCount() {
-        return pairs == null ? PairedInput.DEFAULT_PAIRS : pairs;
+        return pairs == null ? PairedInput.defaultPairs(commandOptions.given()) : pairs;
     }
 
     /** Windows of each variant per pair unless {@code --windows-per-pair} says otherwise. */

@@ -92,7 +92,9 @@ final class CalibrateCommand implements Callable<Integer> {
     private String design;
 
     @Option(names = "--pairs", paramLabel = "K",
-            description = "Pairs in each experiment of a paired design (default: 8).")
+            description = "Pairs in each experiment of a paired design (default: " + PairedInput.DEFAULT_PAIRS
+                    + ", judged also as the default experiment, stopping once " + PairedInput.DEFAULT_TARGET
+                    + ", unless --target says otherwise).")
     private int pairs = PairedInput.DEFAULT_PAIRS;
 
     @Option(names = "--windows-per-pair", paramLabel = "M",
@@ -276,12 +278,16 @@ final class CalibrateCommand implements Callable<Integer> {
     }
 
     /**
-     * The sequential judgement {@code --target} and {@code --budget} ask for, of the blocks {@code effects} has; none
-     * without a target. Only a paired design's experiments can stop after a pair (checkAgainstDesign refuses them
-     * otherwise).
+     * The sequential judgement {@code --target} and {@code --budget} ask for, of the blocks {@code effects} has; the
+     * default experiment's target when neither {@code --pairs} nor {@code --target} is given; none with
+     * {@code --pairs} and no target. Only a paired design's experiments can stop after a pair (checkAgainstDesign
+     * refuses them otherwise).
      */
     private Optional<SequentialCalibration> sequential(EffectCalibration effects) {
-        if (targets.isEmpty()) {
+        // the default experiment, as ab runs it, when neither --pairs nor --target is given
+        List<String> wanted = effects.design().paired() ? PairedInput.targetsOrDefault(targets,
+                spec.commandLine().getParseResult().hasMatchedOption("--pairs"), false) : targets;
+        if (wanted.isEmpty()) {
             if (budget != null) {
                 throw usage("--budget goes with --target: it is the time each sequential experiment may take");
             }
@@ -289,7 +295,7 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         List<SequentialStopping.Target> parsed;
         try {
-            parsed = PairedInput.targets(targets, MetricKeys.PAIRED_ENGINE);
+            parsed = PairedInput.targets(wanted, MetricKeys.PAIRED_ENGINE);
         } catch (IllegalArgumentException e) {
             throw usage("--target: " + e.getMessage());
         }

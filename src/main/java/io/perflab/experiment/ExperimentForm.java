@@ -62,14 +62,12 @@ public class ExperimentForm {
     private String withoutEnvironment = "";
     private String withEnvironment = "";
     private String design = PairedInput.defaultDesign(false).label();
-    private Integer pairs = DEFAULT_PAIRS;
+    /** Blank unless the user gives them: the service then runs its default experiment ({@link PairedInput}). */
+    private Integer pairs;
     private Integer windowsPerPair = PairedInput.DEFAULT_WINDOWS_PER_PAIR;
     private String target = "";
     private String budget = "";
     private String hostLabels = "";
-
-    /** The pairs the form suggests for a paired design. */
-    static final int DEFAULT_PAIRS = PairedInput.DEFAULT_PAIRS;
 
     /** The API request this form stands for; a workload value of the wrong type is rejected into {@code errors}. */
     ExperimentRequest toRequest(Errors errors) {

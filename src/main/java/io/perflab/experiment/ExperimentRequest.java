@@ -47,10 +47,13 @@ import java.util.Map;
  *     given, with 3 s windows after an {@code auto:15} warmup unless the workload says otherwise), {@code fresh} (a
  *     fresh JVM per trial) or {@code duet} (pairs of JVMs at once, each on its half of the CPUs); command
  *     experiments take fresh or alternating
- * @param pairs a paired design's pairs, 2..1000: the most it runs (default 8)
+ * @param pairs a paired design's pairs, 2..1000: the most it runs (default 20 for an engine experiment, with the
+ *     target {@code cpu_us_per_req:settled} unless one is given; 8 for a command experiment); given without a target,
+ *     all of them run
  * @param windowsPerPair windows of each variant per pair of a paired design, 1..1000 (default 3)
  * @param target paired designs: stop once every target is met, each {@code METRIC:PERCENT%} (its change known to
- *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list
+ *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list; an engine
+ *     experiment that gives neither {@code pairs} nor a target has {@code cpu_us_per_req:settled}
  * @param budget paired designs: start no pair that would end after this long, e.g. {@code 10m}, {@code 90s},
  *     {@code 1h30m}
  * @param hostLabels the labels the host of an agent must carry to run it, e.g. {@code {"arch": "x86_64"}}: keys of 1

@@ -102,7 +102,8 @@ public class ExperimentValidator {
         }
         ExperimentKind kind = kind(request.kind());
         ExperimentDesign design = PairedRequestFields.design(request, kind);
-        int runs = design.paired() ? (request.pairs() == null ? PairedInput.DEFAULT_PAIRS : request.pairs())
+        int runs = design.paired() ? (request.pairs() == null
+                ? PairedInput.defaultPairs(kind == ExperimentKind.COMMAND) : request.pairs())
                 : request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
         Variant without;
         Variant with;

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.display.ScriptJson;
+import io.perflab.paired.PairedInput;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.stats.ComparisonOptions;
@@ -80,7 +81,9 @@ class MdeHints {
         Map<String, Hint> hints = hints(form.getPreset(), form.getWindowsPerPair());
         String design = form.getDesign() == null ? "" : form.getDesign().strip().toLowerCase(Locale.ROOT);
         Hint hint = hints.get(design);
-        Integer size = ExperimentDesign.FRESH.label().equals(design) ? form.getRunsPerVariant() : form.getPairs();
+        // blank pairs are the default experiment's most
+        Integer size = ExperimentDesign.FRESH.label().equals(design) ? form.getRunsPerVariant()
+                : form.getPairs() == null ? Integer.valueOf(PairedInput.DEFAULT_PAIRS) : form.getPairs();
         Double estimate = hint == null || size == null || size < 2 ? null : hint.at(size);
         String preset = form.getPreset() == null ? "" : form.getPreset();
         return new ForForm(hint, estimate, ScriptJson.write(json, hints), preset, form.getWindowsPerPair());

@@ -27,7 +27,7 @@ final class PairedRequestFields {
 
     /**
      * The design, and the fields that go with it: a paired design takes no {@code runsPerVariant} or {@code order}
-     * (its {@code pairs} default to {@link PairedInput#DEFAULT_PAIRS}); the fresh design takes none of the paired
+     * (its {@code pairs} default to {@link PairedInput#defaultPairs}); the fresh design takes none of the paired
      * fields. Without a {@code design}, a request that gives {@code runsPerVariant} is fresh and any other
      * alternating ({@link PairedInput#defaultDesign}).
      */
@@ -68,14 +68,18 @@ final class PairedRequestFields {
         return design;
     }
 
-    /** The targets and budget of a paired design, each checked. */
+    /**
+     * The targets and budget of a paired design, each checked; an engine experiment that names neither its pairs nor
+     * a target has the default's ({@link PairedInput#targetsOrDefault}).
+     */
     static PairedStopping stopping(ExperimentRequest request, ExperimentKind kind) {
         // a command whose output is read may report any metric
         List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.PAIRED_ENGINE
                 : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
         List<SequentialStopping.Target> targets;
         try {
-            targets = PairedInput.targets(request.target() == null ? List.of() : request.target(), known);
+            targets = PairedInput.targets(PairedInput.targetsOrDefault(request.target() == null ? List.of()
+                    : request.target(), request.pairs() != null, kind == ExperimentKind.COMMAND), known);
         } catch (IllegalArgumentException e) {
             throw InvalidInputException.of("target", e.getMessage());
         }

@@ -24,11 +24,39 @@ public final class PairedInput {
     public static final int DEFAULT_WINDOWS_PER_PAIR = 3;
 
     /**
-     * Pairs of a paired design unless the user says otherwise: with {@link #DEFAULT_WINDOWS_PER_PAIR} windows of
-     * {@code Workload.PAIRED_DEFAULTS}, about 5.5 minutes on a 2-vCPU host, the most that fits the six minutes a
-     * change should take to settle (docs/PERFORMANCE.md, "The default at 8 pairs").
+     * Pairs of a paired engine experiment that names neither its pairs nor a target: at most this many, stopping as
+     * soon as CPU per request is settled ({@link #DEFAULT_TARGET}). With {@link #DEFAULT_WINDOWS_PER_PAIR} windows of
+     * {@code Workload.PAIRED_DEFAULTS} a pair takes about 43 s on a 2-vCPU host; twenty fresh A/A experiments of it
+     * kept every headline metric's false-positive rate within 0.10, and ten found an injected +2.9 % every time after
+     * 15.5 pairs at the median (docs/PERFORMANCE.md, "The sequential experiment of at most 20 pairs, fresh").
      */
-    public static final int DEFAULT_PAIRS = 8;
+    public static final int DEFAULT_PAIRS = 20;
+
+    /**
+     * The target of a paired engine experiment that names neither its pairs nor a target: it stops once the verdict
+     * on CPU per request is settled, the metric every engine change is judged by first.
+     */
+    public static final String DEFAULT_TARGET = "cpu_us_per_req:settled";
+
+    /**
+     * Pairs of a paired command experiment that names none: a fixed 8, no target (a command's own cost per pair is
+     * the user's, and the sequential default was calibrated on engine trials only).
+     */
+    public static final int DEFAULT_COMMAND_PAIRS = 8;
+
+    /** The pairs of a paired experiment that names none: {@link #DEFAULT_PAIRS}, or a command's 8. */
+    public static int defaultPairs(boolean command) {
+        return command ? DEFAULT_COMMAND_PAIRS : DEFAULT_PAIRS;
+    }
+
+    /**
+     * The targets of a paired experiment: those {@code given}, or, for an engine experiment that names neither its
+     * pairs nor a target, {@link #DEFAULT_TARGET}. Naming the pairs without a target asks for that many pairs, all
+     * run; a budget alone keeps the default target.
+     */
+    public static List<String> targetsOrDefault(List<String> given, boolean pairsGiven, boolean command) {
+        return given.isEmpty() && !pairsGiven && !command ? List.of(DEFAULT_TARGET) : given;
+    }
 
     /**
      * The design when none is named: {@code fresh} when the trials of a fresh design are given ({@code --runs},

@@ -222,7 +222,7 @@ class AbCommandTests extends CommandLineTests {
     }
 
     @Test
-    void withoutDesignOrRunsAnExperimentIsAlternatingAtTheCalibratedSize() {
+    void withoutDesignOrRunsAnExperimentIsTheDefaultAlternatingOneStoppingWhenCpuPerCallIsSettled() {
         AbCommand command = new AbCommand();
         new CommandLine(command).parseArgs("--with", "completion=monitor");
         AbCommand fresh = new AbCommand();
@@ -233,14 +233,24 @@ class AbCommandTests extends CommandLineTests {
         ExperimentPlan plan = command.plan();
 
         assertThat(plan.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING);
-        assertThat(plan.pairs()).isEqualTo(8);
+        assertThat(plan.pairs()).isEqualTo(20);
+        assertThat(command.effectiveTargets(plan)).containsExactly("cpu_us_per_req:settled");
         assertThat(plan.windowsPerPair()).isEqualTo(3);
         assertThat(((EngineVariant) plan.with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(3));
         assertThat(((EngineVariant) plan.with()).workload().warmup().toString()).isEqualTo("auto:15");
         assertThat(fresh.plan().design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.FRESH);
         assertThat(((EngineVariant) fresh.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
         assertThat(longer.plan().pairs()).isEqualTo(12);
+        assertThat(longer.effectiveTargets(longer.plan())).as("--pairs without --target: all run").isEmpty();
         assertThat(((EngineVariant) longer.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
+        AbCommand targeted = new AbCommand();
+        new CommandLine(targeted).parseArgs("--target", "ctx_switches_per_req:settled", "--with", "completion=monitor");
+        assertThat(targeted.plan().pairs()).isEqualTo(20);
+        assertThat(targeted.effectiveTargets(targeted.plan())).containsExactly("ctx_switches_per_req:settled");
+        AbCommand commands = new AbCommand();
+        new CommandLine(commands).parseArgs("--with-cmd", "true", "--without-cmd", "sleep 0");
+        assertThat(commands.plan().pairs()).as("a command experiment: 8 pairs, all run").isEqualTo(8);
+        assertThat(commands.effectiveTargets(commands.plan())).isEmpty();
     }
 
     @Test

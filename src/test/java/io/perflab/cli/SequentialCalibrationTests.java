@@ -194,4 +194,28 @@ class SequentialCalibrationTests extends CommandLineTests {
         assertRejected("--target applies to --design duet or alternating", "calibrate", "--experiments", "2",
                 "--runs", "4", "--target", "cpu_us_per_req:settled");
     }
+
+    @Test
+    void withNeitherPairsNorTargetCalibrateJudgesTheDefaultExperiment() throws Exception {
+        List<PairResult> pairs = new ArrayList<>();
+        for (int p = 0; p < 40; p++) {
+            double with = 50 * (1 + NOISE[p % 8]);
+            pairs.add(PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
+                    new double[] {with, with}));
+        }
+        Path file = directory.resolve("aa.json");
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 40, "windowsPerPair", 2), results(pairs))));
+
+        int status = execute("calibrate", "--from", file.toString(), "--experiments", "2");
+
+        assertThat(status).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("A/A calibration, alternating design: 2 experiments of 20 pairs",
+                "judged as sequential ones (perflab ab --pairs 20 --target cpu_us_per_req:settled");
+        out.getBuffer().setLength(0);
+        assertThat(execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "20"))
+                .as(err.toString()).isZero();
+        assertThat(out.toString()).as("--pairs without --target: the fixed experiment only")
+                .contains("2 experiments of 20 pairs").doesNotContain("judged as sequential ones");
+    }
 }

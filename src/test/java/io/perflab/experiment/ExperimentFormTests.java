@@ -6,8 +6,31 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.validation.BeanPropertyBindingResult;
 
-/** The host labels field of the new-experiment form: typed as {@code k=v,k=v}, refused beside the field. */
+/**
+ * The new-experiment form: host labels typed as {@code k=v,k=v}, refused beside the field; pairs and target left
+ * blank ask for the service's default experiment.
+ */
 class ExperimentFormTests {
+
+    @Test
+    void blankPairsAndTargetAreTheDefaultExperimentAndTypedOnesAreSent() {
+        ExperimentForm form = new ExperimentForm();
+        form.setName("default");
+        form.setPreset("sync-completion");
+        BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
+
+        ExperimentRequest request = form.toRequest(errors);
+        ExperimentSpec spec = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(false))
+                .validate(request, false);
+
+        assertThat(errors.hasErrors()).isFalse();
+        assertThat(request.pairs()).isNull();
+        assertThat(request.target()).isNull();
+        assertThat(spec.plan().pairs()).isEqualTo(20);
+        assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:settled");
+        form.setPairs(12);
+        assertThat(form.toRequest(errors).pairs()).isEqualTo(12);
+    }
 
     @Test
     void hostLabelsTypedAsTextBecomeTheRequestsLabels() {

@@ -96,6 +96,9 @@ class MdeHintsTests {
         // what the hints were found for, so that the form's script can tell when the form asks for other settings
         assertThat(shown.preset()).isEqualTo("sync-completion");
         assertThat(shown.windowsPerPair()).isEqualTo(form.getWindowsPerPair());
+        form.setPairs(null);
+        assertThat(hints.forForm(form).estimatePercent()).as("blank pairs: the default experiment's most, 20")
+                .isCloseTo(found.get("alternating").at(20), within(1e-12));
 
         form.setDesign("duet");
         assertThat(hints.forForm(form).hint()).isNull();

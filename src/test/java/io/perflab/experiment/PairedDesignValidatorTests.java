@@ -138,6 +138,31 @@ class PairedDesignValidatorTests {
     }
 
     @Test
+    void anEngineRequestNamingNeitherPairsNorTargetIsTheDefaultSequentialExperiment() {
+        ExperimentSpec byDefault = validator.validate(paired(null, null, null, null, null), false);
+        ExperimentSpec budgeted = validator.validate(paired(null, null, null, null, "12m"), false);
+        ExperimentSpec sized = validator.validate(paired("alternating", 8, null, null, null), false);
+        ExperimentSpec targeted = validator.validate(paired(null, null, null, List.of("ctx_switches_per_req:settled"),
+                null), false);
+        ExperimentSpec command = validator.validate(request("command", null, null, null, null, null, null, null),
+                true);
+
+        assertThat(byDefault.plan().pairs()).isEqualTo(20);
+        assertThat(byDefault.stopping().targetTexts()).containsExactly("cpu_us_per_req:settled");
+        assertThat(byDefault.stopping().budget()).isEmpty();
+        assertThat(budgeted.stopping().targetTexts()).as("a budget alone keeps the default's target")
+                .containsExactly("cpu_us_per_req:settled");
+        assertThat(budgeted.stopping().budget()).contains(Duration.ofMinutes(12));
+        assertThat(sized.plan().pairs()).isEqualTo(8);
+        assertThat(sized.stopping().targets()).as("pairs without a target: every pair runs").isEmpty();
+        assertThat(targeted.plan().pairs()).isEqualTo(20);
+        assertThat(targeted.stopping().targetTexts()).containsExactly("ctx_switches_per_req:settled");
+        assertThat(command.plan().design()).isEqualTo(ExperimentDesign.ALTERNATING);
+        assertThat(command.plan().pairs()).as("a command experiment's own default").isEqualTo(8);
+        assertThat(command.stopping().targets()).isEmpty();
+    }
+
+    @Test
     void aFreshRequestStaysFreshAndRunsEveryTrial() {
         ExperimentSpec spec = validator.validate(request(null, "fresh", 6, "randomized", null, null, null, null),
                 false);
