@@ -186,8 +186,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
             String metric = target.metric();
             List<RelativeChange> changes = experiments.stream().map(e -> e.deciding().get(metric).relativeChange())
                     .toList();
-            double halfWidth = changes.stream().mapToDouble(c -> (c.ciHighPercent() - c.ciLowPercent()) / 2)
-                    .filter(Double::isFinite).average().orElse(Double.NaN);
+            double halfWidth = halfWidth(changes);
             double ref = aa ? 0 : fixed.referenceOf(metric, results);
             long significant = experiments.stream().filter(e -> e.deciding().get(metric).outcome()
                     == SequentialLook.Outcome.SIGNIFICANT && (aa || !Double.isFinite(ref)
@@ -205,6 +204,14 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                     Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
                             : "—", coverage.share(), coverage.interval(), significant + "/" + experiments.size(),
                     interval(rate), "±" + pp(halfWidth)));
+            List<RelativeChange> adjusted = experiments.stream().map(e -> e.deciding().get(metric)
+                    .stagewise(1 - fixed.alpha())).toList();
+            double adjustedMean = adjusted.stream().mapToDouble(RelativeChange::percent).average().orElse(Double.NaN);
+            EffectCalibration.Coverage adjustedCoverage = EffectCalibration.Coverage.of(adjusted.stream()
+                    .map(c -> new double[] {c.ciLowPercent(), c.ciHighPercent()}).toList(), ref);
+            s.append(String.format(Locale.ROOT, row, "  adjusted for stopping", "", Display.percent(adjustedMean),
+                    Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", adjustedMean - ref) : "—",
+                    adjustedCoverage.share(), adjustedCoverage.interval(), "", "", "±" + pp(halfWidth(adjusted))));
         }
         int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
         long settled = ended(experiments, SequentialStopping.Ending.SETTLED);
@@ -220,8 +227,16 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 + "sides ran the same; mean ± CI: the half-width of the repeated interval where the experiment "
                 + "stopped.\n" : "power: experiments whose rule called the change significant on the reference's "
                 + "side; coverage: repeated intervals that held the reference; estimate: the mean of the estimates "
-                + "where the experiments stopped (an early stop on a large estimate biases it outward).\n");
+                + "where the experiments stopped (an early stop on a large estimate biases it outward); adjusted "
+                + "for stopping: the median-unbiased estimate and the interval of the stage-wise ordering at the "
+                + "same look, which take the early looks' boundaries into account.\n");
         return s.toString();
+    }
+
+    /** The mean half-width of the intervals, in percentage points. */
+    private static double halfWidth(List<RelativeChange> changes) {
+        return changes.stream().mapToDouble(c -> (c.ciHighPercent() - c.ciLowPercent()) / 2)
+                .filter(Double::isFinite).average().orElse(Double.NaN);
     }
 
     private static long ended(List<Experiment> experiments, SequentialStopping.Ending ending) {

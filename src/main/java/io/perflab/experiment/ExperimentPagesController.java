@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.ConflictException;
@@ -237,6 +238,9 @@ class ExperimentPagesController {
         model.addAttribute("options", EngineOptions.optionSpecs());
         model.addAttribute("workloadFields", ExperimentForm.WORKLOAD_FIELDS);
         model.addAttribute("mde", mdeHints.forForm(form));
+        model.addAttribute("defaultPairs", PairedInput.DEFAULT_PAIRS);
+        model.addAttribute("defaultCommandPairs", PairedInput.DEFAULT_COMMAND_PAIRS);
+        model.addAttribute("defaultTarget", PairedInput.DEFAULT_TARGET);
         return VIEW_FORM;
     }
 

@@ -179,11 +179,16 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param ciLowPercentIgnoringLooks the t interval of the change over all pairs analysed, as if no look was taken
      * @param pValueIgnoringLooks the two-sided p of that t-test
      * @param holmPValueIgnoringLooks that p after Holm's adjustment across the experiment's metrics
+     * @param adjustedPercent the change adjusted for stopping at the look that ended the target, median-unbiased by
+     *     the stage-wise ordering ({@link io.perflab.stats.SequentialLook#stagewise}); null while no look ended it
+     * @param adjustedCiLowPercent the lower end of its stage-wise interval
+     * @param adjustedCiHighPercent the upper end
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Sequential(int looks, int pairs, int plannedPairs, String spending, Double t, Double tBoundary,
                              String outcome, Double ciLowPercentIgnoringLooks, Double ciHighPercentIgnoringLooks,
-                             Double pValueIgnoringLooks, Double holmPValueIgnoringLooks) {
+                             Double pValueIgnoringLooks, Double holmPValueIgnoringLooks, Double adjustedPercent,
+                             Double adjustedCiLowPercent, Double adjustedCiHighPercent) {
     }
 
     /**

@@ -6,7 +6,9 @@ import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.RFormat;
+import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
+import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,15 +70,52 @@ final class SequentialVerdicts {
                 last.ciHighPercent());
         MetricComparison.Tests tests = new MetricComparison.Tests(c.tests().t(), c.tests().df(), null, null,
                 c.tests().mannWhitneyPValue(), c.tests().hodgesLehmann(), c.tests().cohenD());
+        RelativeChange adjusted = adjusted(looks, a);
         MetricComparison.Sequential sequential = new MetricComparison.Sequential(looks.size(), last.pairs(),
                 last.plannedPairs(), spending, last.t(), last.tBoundary(), last.outcome(),
-                c.change().ciLowPercent(), c.change().ciHighPercent(), c.tests().pValue(), finite(holm));
+                c.change().ciLowPercent(), c.change().ciHighPercent(), c.tests().pValue(), finite(holm),
+                adjusted == null ? null : adjusted.percent(), adjusted == null ? null : adjusted.ciLowPercent(),
+                adjusted == null ? null : adjusted.ciHighPercent());
         List<String> warnings = new ArrayList<>();
         warnings.add(adjustedNote(c, a, last, looks.size(), spending));
         warnings.addAll(c.warnings());
         return new MetricComparison(c.metric(), c.groups(), change, tests, verdict.label(),
                 reason(direction, verdict, last, spending, options), warnings, c.sensitivity(), c.error(),
                 c.paired().withSequential(sequential));
+    }
+
+    /**
+     * The change adjusted for stopping ({@link SequentialLook#stagewise}) at the look that ended the target — the
+     * first that settled it, else its last look if that ended the run — made again from the pairs as the rule made
+     * it (the rule's α, its spending, the pairs at its looks); null when no look ended the target or the look cannot
+     * be made again from {@code a}'s pairs.
+     */
+    static RelativeChange adjusted(List<SequentialLookRepository.LookRecord> looks, PairedAnalysis a) {
+        int end = -1;
+        for (int i = 0; i < looks.size() && end < 0; i++) {
+            String outcome = looks.get(i).outcome();
+            if (SequentialLook.Outcome.SIGNIFICANT.name().equals(outcome)
+                    || SequentialLook.Outcome.PRECISE_ENOUGH.name().equals(outcome)) {
+                end = i;
+            }
+        }
+        if (end < 0 && !looks.isEmpty() && SequentialLook.Outcome.LAST_LOOK.name().equals(
+                looks.get(looks.size() - 1).outcome())) {
+            end = looks.size() - 1;
+        }
+        if (end < 0) {
+            return null;
+        }
+        int[] pairsAtLooks = looks.subList(0, end + 1).stream()
+                .mapToInt(SequentialLookRepository.LookRecord::pairs).toArray();
+        double alpha = ComparisonOptions.defaults().alpha();
+        try {
+            RelativeChange change = new SequentialPlan(SequentialStopping.SPENDING, alpha,
+                    looks.get(end).plannedPairs(), 0).look(pairsAtLooks, a, false).stagewise(1 - alpha);
+            return Double.isFinite(change.percent()) ? change : null;
+        } catch (IllegalArgumentException | IllegalStateException cannot) {
+            return null;
+        }
     }
 
     /**

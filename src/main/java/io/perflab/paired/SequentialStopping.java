@@ -6,6 +6,7 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
+import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
 import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.SpendingFunction;
@@ -395,7 +396,22 @@ public final class SequentialStopping implements PairStoppingRule {
                     Display.level(analysis.options().confidenceLevel()),
                     Display.value(l.halfWidthPercent()).strip() + "%", Display.value(Math.abs(l.t())).strip(),
                     Math.abs(l.t()) >= l.tBoundary() ? "≥" : "<", Display.value(l.tBoundary()).strip(),
-                    SequentialStopping.outcome(target, l.halfWidthPercent(), l.outcome()));
+                    SequentialStopping.outcome(target, l.halfWidthPercent(), l.outcome())) + adjusted();
+        }
+
+        /**
+         * At a look that ends the target: its estimate adjusted for stopping, median-unbiased, with the stage-wise
+         * interval ({@link SequentialLook#stagewise}); nothing at a look that goes on.
+         */
+        private String adjusted() {
+            if (!look.stop()) {
+                return "";
+            }
+            double confidence = analysis.options().confidenceLevel();
+            RelativeChange adjusted = look.stagewise(confidence);
+            return Double.isNaN(adjusted.percent()) ? "" : "; adjusted for stopping " + Display.percent(
+                    adjusted.percent()) + " " + Display.percentInterval(adjusted.ciLowPercent(),
+                    adjusted.ciHighPercent()) + " stage-wise " + Display.level(confidence) + " CI";
         }
 
         /** The target with its state: what the stop reason says of it. */

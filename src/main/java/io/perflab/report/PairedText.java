@@ -58,7 +58,13 @@ final class PairedText {
                 line.append(" (the repeated interval of the last of ").append(Format.count(q.looks(), "look", "looks"))
                         .append(", ").append(q.spending()).append("; ignoring the looks ")
                         .append(Format.percentInterval(q.ciLowPercentIgnoringLooks(), q.ciHighPercentIgnoringLooks()))
-                        .append(", p = ").append(Format.pValue(q.pValueIgnoringLooks())).append(')');
+                        .append(", p = ").append(Format.pValue(q.pValueIgnoringLooks()));
+                if (q.adjustedPercent() != null) {
+                    line.append("; adjusted for stopping ").append(Format.percent(q.adjustedPercent())).append(' ')
+                            .append(Format.percentInterval(q.adjustedCiLowPercent(), q.adjustedCiHighPercent()))
+                            .append(", median-unbiased");
+                }
+                line.append(')');
             }
             line.append("; Welch, ignoring the pairing: with − without ")
                     .append(Format.value(p.welchDifferenceIgnoringPairing())).append(' ')

@@ -3,6 +3,8 @@ package io.perflab.stats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.commons.math3.analysis.UnivariateFunction;
+import org.apache.commons.math3.analysis.solvers.BrentSolver;
 
 /**
  * Over 300 lines: the spending functions, the recursive integration and the boundary search share one grid.
@@ -42,6 +44,11 @@ public final class GroupSequential {
     private static final double SD_RANGE = 9;
     private static final double TOLERANCE = 1e-12;
     private static final double MAX_BOUNDARY = 40;
+    /** The stage-wise estimate and interval are sought within the observed z ± this (in units of Z). */
+    private static final double STAGEWISE_BRACKET = 12;
+    private static final int STAGEWISE_EVALUATIONS = 200;
+    private static final int STAGEWISE_WIDENINGS = 10;
+    private static final double STAGEWISE_TOLERANCE = 1e-9;
 
     private GroupSequential() {
     }
@@ -113,6 +120,92 @@ public final class GroupSequential {
             }
         }
         return exit;
+    }
+
+    /**
+     * The probability, when the score's increments have mean {@code drift} per unit of information, of an outcome
+     * at least as high as (the last look, {@code z}) in the stage-wise ordering: crossing the upper boundary at an
+     * earlier look, or going on to the last look and having Z ≥ z there.
+     *
+     * @param information the information at every look, the last being the look the experiment stopped at
+     * @param bounds the boundaries of the looks before the last (a longer array's further entries are unused)
+     * @param z the Z statistic observed at the last look
+     */
+    static double stagewiseUpper(double[] information, double[] bounds, double z, double drift) {
+        requireIncreasing(information, "information levels");
+        int last = information.length - 1;
+        Stage stage = Stage.start(drift);
+        double p = 0;
+        for (int k = 0; k < last; k++) {
+            p += stage.above(bounds[k], information[k]);
+            stage = stage.next(bounds[k], information[k], spacing(information, k));
+        }
+        return p + stage.above(z, information[last]);
+    }
+
+    /**
+     * The estimate and confidence interval of a group-sequential test's effect by the stage-wise ordering of its
+     * outcomes (Armitage 1957; Tsiatis, Rosner and Mehta 1984): an experiment that stopped at look K with statistic
+     * z is ordered above every path that crossed the upper boundary earlier and below every one that crossed the
+     * lower; at look K by z. For η = E[Z<sub>K</sub>], the drift scaled to the stopping look, the estimate is the η
+     * at which the outcome observed is the median one (the median-unbiased estimate), and the interval's ends are
+     * the η at which it is the upper and lower (1 − confidence)/2 quantile. A single look gives back z and z ± the
+     * normal quantile; after early looks, an experiment that stopped early on a large z is pulled back towards 0,
+     * which the naive estimate z is not (its bias is the reason for this estimate).
+     *
+     * @param information the information at every look up to the stopping one (any positive scale), increasing
+     * @param bounds the z boundaries of the looks before the stopping one
+     * @param z the Z statistic observed at the stopping look
+     * @return {lower end, median-unbiased estimate, upper end} of η
+     * @see <a href="https://doi.org/10.2307/2530924">A. A. Tsiatis, G. L. Rosner, C. R. Mehta (1984), Exact
+     *     confidence intervals following a group sequential test, Biometrics 40(3)</a>
+     * @see <a href="https://doi.org/10.1093/biomet/77.4.875">S. S. Emerson, T. R. Fleming (1990), Parameter
+     *     estimation following group sequential hypothesis testing, Biometrika 77(4)</a>
+     */
+    public static double[] stagewiseEstimate(double[] information, double[] bounds, double z, double confidence) {
+        requireIncreasing(information, "information levels");
+        if (!Double.isFinite(z)) {
+            throw new IllegalArgumentException("the observed statistic must be finite, got " + z);
+        }
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new IllegalArgumentException("confidence must be between 0 and 1 (exclusive), got " + confidence);
+        }
+        if (bounds == null || bounds.length < information.length - 1) {
+            throw new IllegalArgumentException("need the boundaries of the " + (information.length - 1)
+                    + " looks before the last, got " + (bounds == null ? 0 : bounds.length));
+        }
+        double root = Math.sqrt(information[information.length - 1]);
+        double tail = (1 - confidence) / 2;
+        return new double[] {stagewiseQuantile(information, bounds, z, root, tail),
+            stagewiseQuantile(information, bounds, z, root, 0.5),
+            stagewiseQuantile(information, bounds, z, root, 1 - tail)};
+    }
+
+    /**
+     * The η with stagewiseUpper = p, which increases with η: found by Brent's method in a bracket around z, widened
+     * until it holds the root.
+     */
+    private static double stagewiseQuantile(double[] information, double[] bounds, double z, double root, double p) {
+        UnivariateFunction excess = eta -> stagewiseUpper(information, bounds, z, eta / root) - p;
+        double low = z - STAGEWISE_BRACKET;
+        double high = z + STAGEWISE_BRACKET;
+        // an outcome reached only past boundaries that a drift near z would have crossed sits far from z
+        for (int widened = 0; excess.value(low) > 0; widened++) {
+            requireBracket(widened, p, low);
+            low -= STAGEWISE_BRACKET;
+        }
+        for (int widened = 0; excess.value(high) < 0; widened++) {
+            requireBracket(widened, p, high);
+            high += STAGEWISE_BRACKET;
+        }
+        BrentSolver solver = new BrentSolver(0, STAGEWISE_TOLERANCE, STAGEWISE_TOLERANCE);
+        return solver.solve(STAGEWISE_EVALUATIONS, excess, low, high, Math.min(Math.max(z, low), high));
+    }
+
+    private static void requireBracket(int widened, double p, double reached) {
+        if (widened == STAGEWISE_WIDENINGS) {
+            throw new IllegalStateException("the stage-wise " + p + " quantile lies beyond " + reached);
+        }
     }
 
     /**
@@ -202,10 +295,15 @@ public final class GroupSequential {
      * The sub-density of S<sub>k</sub> on the paths still running after look k, held at Simpson nodes with the
      * rule's weights folded in ({@code mass[i]} = wᵢ·f(uᵢ)); the start is a unit mass at 0 with information 0.
      */
-    private record Stage(double[] nodes, double[] mass, double information) {
+    private record Stage(double[] nodes, double[] mass, double information, double drift) {
 
         static Stage start() {
-            return new Stage(new double[] {0}, new double[] {1}, 0);
+            return start(0);
+        }
+
+        /** The start of paths whose increments have mean {@code drift} per unit of information. */
+        static Stage start(double drift) {
+            return new Stage(new double[] {0}, new double[] {1}, 0, drift);
         }
 
         /** P(first crossing ±c at the next look, with information {@code next}). */
@@ -215,10 +313,26 @@ public final class GroupSequential {
             }
             double sd = Math.sqrt(next - information);
             double b = c * Math.sqrt(next);
+            double shift = drift * (next - information);
             double sum = 0;
             for (int i = 0; i < nodes.length; i++) {
-                sum += mass[i] * (Distributions.normalUpper((b - nodes[i]) / sd)
-                        + Distributions.normalUpper((b + nodes[i]) / sd));
+                sum += mass[i] * (Distributions.normalUpper((b - nodes[i] - shift) / sd)
+                        + Distributions.normalUpper((b + nodes[i] + shift) / sd));
+            }
+            return sum;
+        }
+
+        /** P(Z ≥ z at the next look, with information {@code next}) on the paths still running. */
+        double above(double z, double next) {
+            if (z == Double.POSITIVE_INFINITY) {
+                return 0;
+            }
+            double sd = Math.sqrt(next - information);
+            double b = z * Math.sqrt(next);
+            double shift = drift * (next - information);
+            double sum = 0;
+            for (int i = 0; i < nodes.length; i++) {
+                sum += mass[i] * Distributions.normalUpper((b - nodes[i] - shift) / sd);
             }
             return sum;
         }
@@ -228,9 +342,10 @@ public final class GroupSequential {
             double sd = Math.sqrt(next - information);
             double root = Math.sqrt(next);
             double b = c * root;
+            double shift = drift * (next - information);
             double sum = 0;
             for (int i = 0; i < nodes.length; i++) {
-                sum += mass[i] * (density((b - nodes[i]) / sd) + density((b + nodes[i]) / sd));
+                sum += mass[i] * (density((b - nodes[i] - shift) / sd) + density((b + nodes[i] + shift) / sd));
             }
             return -sum * root / sd;
         }
@@ -276,10 +391,11 @@ public final class GroupSequential {
          */
         Stage next(double c, double next, double h) {
             double sd = Math.sqrt(next - information);
+            double shift = drift * (next - information);
             double half = Math.min(Double.isInfinite(c) ? Double.POSITIVE_INFINITY : c * Math.sqrt(next),
-                    SD_RANGE * Math.sqrt(next));
+                    SD_RANGE * Math.sqrt(next) + Math.abs(drift) * next);
             if (!(half > 0)) {
-                return new Stage(new double[] {0}, new double[] {0}, next);
+                return new Stage(new double[] {0}, new double[] {0}, next, drift);
             }
             int intervals = 2 * (int) Math.ceil(half / h);
             double step = 2 * half / intervals;
@@ -289,13 +405,13 @@ public final class GroupSequential {
                 double s = -half + j * step;
                 double f = 0;
                 for (int i = 0; i < nodes.length; i++) {
-                    f += mass[i] * density((s - nodes[i]) / sd);
+                    f += mass[i] * density((s - nodes[i] - shift) / sd);
                 }
                 double weight = j == 0 || j == intervals ? 1 : (j % 2 == 1 ? 4 : 2);
                 to[j] = s;
                 toMass[j] = f / sd * weight * step / 3;
             }
-            return new Stage(to, toMass, next);
+            return new Stage(to, toMass, next, drift);
         }
 
         private static double density(double z) {

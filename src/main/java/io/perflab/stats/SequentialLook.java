@@ -12,6 +12,7 @@ import java.util.List;
  * @param boundaries the z boundaries of every look so far, this one last
  * @param t the one-sample t statistic of the pair values
  * @param df pairs − 1
+ * @param stdErr the standard error of the mean of the pair values
  * @param tBoundary the boundary for |t| at this look: the t quantile at the z boundary's nominal level
  * @param estimate the mean of the pair values (for log ratios: the mean log ratio)
  * @param ciLow lower end of the repeated confidence interval of the mean, estimate − tBoundary·SE
@@ -22,11 +23,51 @@ import java.util.List;
  * @param outcome what to do now, and why
  */
 public record SequentialLook(int look, int pairs, double informationFraction, List<SequentialBoundary> boundaries,
-        double t, double df, double tBoundary, double estimate, double ciLow, double ciHigh,
+        double t, double df, double stdErr, double tBoundary, double estimate, double ciLow, double ciHigh,
         RelativeChange relativeChange, double halfWidthPercent, Outcome outcome) {
 
     public SequentialLook {
         boundaries = List.copyOf(boundaries);
+    }
+
+    /**
+     * The estimate adjusted for stopping at this look, with its interval at {@code confidence}, by the stage-wise
+     * ordering ({@link GroupSequential#stagewiseEstimate}) of the boundaries of this and the earlier looks: the
+     * median-unbiased estimate, which an early stop on a large estimate does not pull outward as it does
+     * {@link #relativeChange()}. The rule compares t with the t quantile at each z boundary's nominal level, so the
+     * ordering is made on the normal scores of the looks' t statistics (the z at the same tail probability), where
+     * the rule is exactly |z| ≥ c<sub>k</sub>; the median found there is taken back to the t scale, which keeps it a
+     * median, and times the standard error. The interval's ends are as far from it as on the normal scale, widened
+     * by the ratio of the t quantile with {@link #df} degrees of freedom to the normal one, so that at a single look
+     * the estimate is the mean and the interval the t interval. Meant for the look that ended the experiment (or
+     * decided its metric); NaN when the statistic is not finite or beyond the normal scale's reach.
+     */
+    public RelativeChange stagewise(double confidence) {
+        double upper = Double.isFinite(t) ? Distributions.tUpper(Math.abs(t), df) : 0;
+        if (!(upper > 0) || !(stdErr > 0)) {
+            return new RelativeChange(Double.NaN, Double.NaN, Double.NaN);
+        }
+        double z = Math.copySign(-Distributions.normalQuantile(upper), t);
+        double[] information = boundaries.stream().mapToDouble(SequentialBoundary::informationFraction).toArray();
+        double[] bounds = boundaries.stream().mapToDouble(SequentialBoundary::z).toArray();
+        double[] eta = GroupSequential.stagewiseEstimate(information, bounds, z, confidence);
+        double tail = (1 - confidence) / 2;
+        double widen = Distributions.tUpperQuantile(tail, df) / Distributions.normalQuantile(1 - tail);
+        double center = tScale(eta[1]);
+        double low = center - (eta[1] - eta[0]) * widen;
+        double high = center + (eta[2] - eta[1]) * widen;
+        return new RelativeChange(100 * Math.expm1(center * stdErr), 100 * Math.expm1(low * stdErr),
+                100 * Math.expm1(high * stdErr));
+    }
+
+    /** The t statistic with {@link #df} degrees of freedom that has the tail probability of the normal score z. */
+    private double tScale(double z) {
+        double upper = Distributions.normalUpper(Math.abs(z));
+        if (z == 0 || upper >= 0.5) {
+            return 0;
+        }
+        return upper > 0 ? Math.copySign(Distributions.tUpperQuantile(upper, df), z)
+                : Math.copySign(Double.POSITIVE_INFINITY, z);
     }
 
     /** Whether the experiment stops at this look. */

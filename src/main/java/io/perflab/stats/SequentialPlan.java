@@ -154,7 +154,7 @@ public record SequentialPlan(SpendingFunction spending, double alpha, int maxPai
         } else {
             outcome = SequentialLook.Outcome.CONTINUE;
         }
-        return new SequentialLook(looks, n, current.informationFraction(), boundaries, test.t(), df, tBoundary,
-                mean, mean - half, mean + half, change, halfWidthPercent, outcome);
+        return new SequentialLook(looks, n, current.informationFraction(), boundaries, test.t(), df, test.stdErr(),
+                tBoundary, mean, mean - half, mean + half, change, halfWidthPercent, outcome);
     }
 }

@@ -11,6 +11,7 @@ import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.Display;
 import io.perflab.stats.SequentialLook;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,8 +20,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -169,6 +172,12 @@ class SequentialCalibrationTests extends CommandLineTests {
         assertThat(effect).contains("--target cpu_us_per_req:settled --budget 600s")
                 .containsPattern("cpu_us_per_req +\\+10\\.00% .* 1/2 .* 1/2 ")
                 .contains("power: experiments whose rule called the change significant");
+        // beside it, the estimate adjusted for stopping at the same looks: its mean and bias
+        double adjusted = new SequentialCalibration(injected, List.of(CPU), Optional.of(Duration.ofMinutes(10)))
+                .experiments(results).stream().mapToDouble(e -> e.deciding().get(MetricKeys.CPU_US_PER_REQ)
+                        .stagewise(0.95).percent()).average().orElseThrow();
+        assertThat(effect).containsPattern("\n  adjusted for stopping +" + Pattern.quote(Display.percent(adjusted))
+                + " +" + Pattern.quote(String.format(Locale.ROOT, "%+.2f pp", adjusted - 10)) + " ");
     }
 
     @Test

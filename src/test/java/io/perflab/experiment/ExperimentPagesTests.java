@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.paired.PairedInput;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
@@ -318,6 +319,21 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(form.statusCode()).isEqualTo(200);
         assertThat(form.body()).contains("sync-completion", "pooled-buffers", "recycled-call-objects",
                 "callBufferInitialBytes").containsPattern("value=\"call-buffer-4k\"[^>]*checked");
+    }
+
+    /** The form states the default experiment from the one rule the service applies, not from a copy of it. */
+    @Test
+    void newExperimentFormStatesTheDefaultExperimentTheServiceApplies() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
+
+        String form = get(browser, "/experiments/new").body();
+
+        assertThat(form).contains("placeholder=\"at most " + PairedInput.DEFAULT_PAIRS + "\"",
+                "data-default=\"" + PairedInput.DEFAULT_PAIRS + "\"",
+                "placeholder=\"" + PairedInput.DEFAULT_TARGET + " (the default)",
+                "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs",
+                "a command experiment: <span>" + PairedInput.DEFAULT_COMMAND_PAIRS + "</span> pairs");
     }
 
     private HttpResponse<String> signIn(HttpClient browser) throws Exception {

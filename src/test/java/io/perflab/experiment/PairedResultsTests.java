@@ -12,6 +12,7 @@ import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.PairWindows;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Power;
+import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
 import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.Summary;
@@ -201,6 +202,13 @@ class PairedResultsTests {
         assertThat(last.holmPValueIgnoringLooks()).isCloseTo(0.04505694395, within(1e-9));
         assertThat(last.ciLowPercentIgnoringLooks()).isCloseTo(0.05560231657, within(1e-9));
         assertThat(last.ciHighPercentIgnoringLooks()).isCloseTo(3.11184958482, within(1e-9));
+        // the estimate adjusted for stopping, at the look that ended the target (the last, at 5 of 5 pairs)
+        RelativeChange adjusted = new SequentialPlan(SequentialStopping.SPENDING, 0.05, 5, 0)
+                .look(new int[] {2, 3, 4, 5}, r, false).stagewise(0.95);
+        // (from the stored windows, whose log ratios are r to the last bits)
+        assertThat(last.adjustedPercent()).isCloseTo(adjusted.percent(), within(1e-9)).isBetween(0.0, 3.21);
+        assertThat(last.adjustedCiLowPercent()).isCloseTo(adjusted.ciLowPercent(), within(1e-9));
+        assertThat(last.adjustedCiHighPercent()).isCloseTo(adjusted.ciHighPercent(), within(1e-9));
         assertThat(cpu.warnings()).contains("Δ % and its CI adjusted for 4 looks (O'Brien–Fleming): the repeated"
                 + " confidence interval of the last look, at 5 pairs; ignoring the looks, the t-test over the 5 pairs"
                 + " gives +1.57% [+0.06%, +3.11%], p = 0.04506, Holm p = 0.04506");

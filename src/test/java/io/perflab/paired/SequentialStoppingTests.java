@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.stats.Display;
+import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +41,12 @@ class SequentialStoppingTests {
                 .contains("at look " + last.look().look() + " (" + last.look().pairs() + " pairs): significant at α");
         assertThat(last.describe()).startsWith("look " + last.look().look() + " (" + last.look().pairs()
                 + " pairs, ").contains("of 10): cpu_us_per_req -5.", "repeated 95% CI", "→ significant at α");
+        // the look that settles it gives the estimate adjusted for stopping; a look that goes on does not
+        RelativeChange adjusted = last.look().stagewise(0.95);
+        assertThat(last.describe()).endsWith("; adjusted for stopping " + Display.percent(adjusted.percent()) + " "
+                + Display.percentInterval(adjusted.ciLowPercent(), adjusted.ciHighPercent()) + " stage-wise 95% CI");
+        assertThat(printed.get(1).get(0).look().stop()).isFalse();
+        assertThat(printed.get(1).get(0).describe()).doesNotContain("adjusted");
         // one look per pair from the second on
         assertThat(printed.get(0)).isEmpty();
         assertThat(rule.looks()).hasSize(printed.size());

@@ -3,6 +3,7 @@ package io.perflab.stats;
 import static io.perflab.stats.Tolerance.assertRelative;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -100,6 +101,43 @@ class SequentialPlanTests {
         SequentialLook fromAnalysis = SequentialPlan.of(0.05, 8).look(new int[] {8}, analysis, false);
         assertThat(fromAnalysis.ciLow()).isEqualTo(look.ciLow());
         assertThat(fromAnalysis.relativeChange()).isEqualTo(look.relativeChange());
+        // with no earlier look, the estimate adjusted for stopping is the mean and its interval t.test's
+        RelativeChange adjusted = look.stagewise(0.95);
+        assertRelative(look.relativeChange().percent(), adjusted.percent(), 1e-7, "adjusted estimate");
+        assertRelative(-3.4367190928667397, adjusted.ciLowPercent(), 1e-7, "adjusted low");
+        assertRelative(look.relativeChange().ciHighPercent(), adjusted.ciHighPercent(), 1e-7, "adjusted high");
+    }
+
+    @Test
+    void anEarlyStopOnALargeEstimateIsAdjustedTowardsNoChange() {
+        // the first of the seeded experiments (a +2 % change, pairs spread 3 %) that the rule, looking after every
+        // pair, stops as significant before its last pair but not at its first look
+        SequentialPlan plan = SequentialPlan.of(0.05, 20);
+        for (int seed = 1; seed <= 200; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            double[] r = new double[20];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = Math.log1p(0.02) + 0.03 * random.nextGaussian();
+            }
+            int[] looks = new int[0];
+            for (int n = 2; n <= 20; n++) {
+                looks = Arrays.copyOf(looks, looks.length + 1);
+                looks[looks.length - 1] = n;
+                SequentialLook look = plan.look(looks, r, false);
+                if (look.stop()) {
+                    if (look.outcome() == SequentialLook.Outcome.SIGNIFICANT && look.look() > 1 && n < 20) {
+                        RelativeChange adjusted = look.stagewise(0.95);
+                        assertThat(adjusted.percent()).as("seed %d, look %d", seed, look.look())
+                                .isLessThan(look.relativeChange().percent()).isGreaterThan(0);
+                        assertThat(adjusted.ciLowPercent()).isLessThan(adjusted.percent());
+                        assertThat(adjusted.ciHighPercent()).isGreaterThan(adjusted.percent());
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        fail("none of 200 experiments stopped early");
     }
 
     @Test
