@@ -26,6 +26,7 @@ import io.perflab.runner.trial.TrialStatus;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.RobustPairedChange;
+import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import java.time.Duration;
@@ -222,6 +223,18 @@ class ReportAgreementTests extends ReportTestSupport {
         for (String shown : List.of(page, html)) {
             assertThat(shown).contains(">t-test ignoring the looks</dt>", "[+0.06%, +3.11%], p = 0.04506");
         }
+        // the estimate adjusted for stopping at the look that ended the target (the last, at 5 of 5 pairs)
+        RelativeChange stagewise = SequentialPlan.of(0.05, 5).look(new int[] {2, 3, 4, 5},
+                new double[] {0.010, 0.030, 0.020, -0.002, 0.020}, false).stagewise(0.95);
+        String adjustedEstimate = Format.percent(stagewise.percent()) + " "
+                + Format.percentInterval(stagewise.ciLowPercent(), stagewise.ciHighPercent());
+        for (String shown : List.of(page, html)) {
+            assertThat(shown).contains(">estimate adjusted for stopping</dt>", adjustedEstimate
+                    + ", median-unbiased by the stage-wise ordering of the looks");
+        }
+        assertThat(txt).contains("; adjusted for stopping " + adjustedEstimate + ", median-unbiased)");
+        assertThat(md).contains("; adjusted for stopping " + adjustedEstimate.replace("[", "\\[").replace("]", "\\]")
+                + ", median-unbiased)");
         assertThat(md).contains("| +1.57% | " + repeated + " | — | — | inconclusive |");
         assertThat(txt).contains("— inconclusive: +1.57%, 95% CI " + repeated + ":\n");
 
@@ -240,6 +253,9 @@ class ReportAgreementTests extends ReportTestSupport {
         assertThat(sequential.get("looks").asInt()).isEqualTo(4);
         assertThat(sequential.get("outcome").asString()).isEqualTo("LAST_LOOK");
         assertThat(sequential.get("pValueIgnoringLooks").asDouble()).isCloseTo(0.04506, within(1e-5));
+        assertThat(sequential.get("adjustedPercent").asDouble()).isCloseTo(stagewise.percent(), within(1e-9));
+        assertThat(sequential.get("adjustedCiLowPercent").asDouble()).isCloseTo(stagewise.ciLowPercent(),
+                within(1e-9));
     }
 
     /**
