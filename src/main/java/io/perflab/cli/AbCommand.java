@@ -136,7 +136,7 @@ final class AbCommand implements Callable<Integer> {
         PlanExecution execution = new PlanExecution("ab", stdout, spec.commandLine().getErr(),
                 processOptions.out(spec));
         if (plan.design().paired()) {
-            Map<String, SequentialStopping.Look> lastLooks = new LinkedHashMap<>();
+            Map<String, String> lastLooks = new LinkedHashMap<>();
             PairStoppingRule rule = stoppingRule(plan, stdout, lastLooks);
             if (targets.isEmpty() && !effectiveTargets(plan).isEmpty()) {
                 stdout.println("The default experiment: at most " + plan.pairs() + " pairs, stopping once "
@@ -150,7 +150,7 @@ final class AbCommand implements Callable<Integer> {
                     // as the service judges a target: by the rule's last look, its boundary and repeated interval
                     stdout.println("\nThe targets judged by the stopping rule's last look (the tests above ignore the "
                             + "looks):");
-                    lastLooks.values().forEach(look -> stdout.println("  " + look.describe()));
+                    lastLooks.values().forEach(line -> stdout.println("  " + line));
                 }
                 if (done.outcome().stop() == ExperimentOutcome.Stop.COMPLETED && !done.outcome().message().isEmpty()) {
                     long ran = done.results().stream().map(TrialResult::pair).filter(Objects::nonNull)
@@ -177,7 +177,7 @@ final class AbCommand implements Callable<Integer> {
      * none when neither is given.
      */
     private PairStoppingRule stoppingRule(ExperimentPlan plan, PrintWriter stdout,
-                                          Map<String, SequentialStopping.Look> lastLooks) {
+                                          Map<String, String> lastLooks) {
         List<SequentialStopping.Target> parsed;
         List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND
                 : MetricKeys.PAIRED_ENGINE;
@@ -193,8 +193,9 @@ final class AbCommand implements Callable<Integer> {
         }
         return new SequentialStopping(parsed, plan.pairs(), 0.05, limit, System::nanoTime, looks -> {
             looks.forEach(look -> {
-                stdout.println("  " + look.describe());
-                lastLooks.put(look.target().metric(), look);
+                String line = look.describe();  // once: an ending look's adjusted estimate is computed for it
+                stdout.println("  " + line);
+                lastLooks.put(look.target().metric(), line);
             });
             stdout.flush();
         });

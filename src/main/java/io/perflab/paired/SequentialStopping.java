@@ -115,7 +115,8 @@ public final class SequentialStopping implements PairStoppingRule {
             done.add(n);
             SequentialLook look = new SequentialPlan(SPENDING, alpha, plannedPairs, target.halfWidthPercent())
                     .look(done.stream().mapToInt(Integer::intValue).toArray(), analysis, budgetSpent);
-            Look result = new Look(target, look, analysis);
+            // the look that ends the target: the first that settles it, or a last look of one never settled
+            Look result = new Look(target, look, analysis, look.stop() && !settled.containsKey(target.metric()));
             made.add(result);
             if (look.outcome() == SequentialLook.Outcome.SIGNIFICANT
                     || look.outcome() == SequentialLook.Outcome.PRECISE_ENOUGH) {
@@ -382,8 +383,11 @@ public final class SequentialStopping implements PairStoppingRule {
      * @param target the target
      * @param look the boundaries, the repeated interval and the outcome
      * @param analysis the paired analysis of the pairs at this look
+     * @param ending whether this look ends the target — the first that settles it, or the last look of one never
+     *     settled — so that its estimate adjusted for stopping applies (a settled target looked at again while
+     *     others are open does not stop the experiment there)
      */
-    public record Look(Target target, SequentialLook look, PairedAnalysis analysis) {
+    public record Look(Target target, SequentialLook look, PairedAnalysis analysis, boolean ending) {
 
         /** One line: the look, the change with its repeated interval, the test against its boundary, the outcome. */
         public String describe() {
@@ -400,11 +404,11 @@ public final class SequentialStopping implements PairStoppingRule {
         }
 
         /**
-         * At a look that ends the target: its estimate adjusted for stopping, median-unbiased, with the stage-wise
-         * interval ({@link SequentialLook#stagewise}); nothing at a look that goes on.
+         * At the look that ends the target: its estimate adjusted for stopping, median-unbiased, with the stage-wise
+         * interval ({@link SequentialLook#stagewise}); nothing at any other look.
          */
         private String adjusted() {
-            if (!look.stop()) {
+            if (!ending) {
                 return "";
             }
             double confidence = analysis.options().confidenceLevel();

@@ -148,7 +148,8 @@ class PairedResultsTests {
             PairedAnalysis analysis = PairedAnalysis.analyze(pairs, ComparisonOptions.defaults());
             SequentialLook look = new SequentialPlan(SequentialStopping.SPENDING, 0.05, 5, 0)
                     .look(pairsAtLooks.stream().mapToInt(Integer::intValue).toArray(), analysis, false);
-            looks.add(SequentialLookRepository.LookRecord.of(new SequentialStopping.Look(target, look, analysis)));
+            looks.add(SequentialLookRepository.LookRecord.of(new SequentialStopping.Look(target, look, analysis,
+                    look.stop())));
         }
         return looks;
     }

@@ -53,6 +53,29 @@ class SequentialStoppingTests {
     }
 
     @Test
+    void onlyTheLookThatSettlesATargetCarriesTheEstimateAdjustedForStopping() {
+        // a second target without any windows keeps the rule looking at CPU per call after it has settled
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled"),
+                SequentialStopping.Target.parse("sys_cpu_us_per_req:settled")), Optional.empty());
+
+        run(rule, 10, -0.05);
+
+        List<SequentialStopping.Look> looks = printed.stream().flatMap(List::stream).toList();
+        int first = 0;
+        while (!looks.get(first).look().stop()) {
+            assertThat(looks.get(first).ending()).isFalse();
+            first++;
+        }
+        assertThat(looks.get(first).ending()).isTrue();
+        assertThat(looks.get(first).describe()).contains("; adjusted for stopping ");
+        assertThat(looks.subList(first + 1, looks.size())).isNotEmpty().allSatisfy(later -> {
+            assertThat(later.look().outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
+            assertThat(later.ending()).isFalse();
+            assertThat(later.describe()).doesNotContain("adjusted");
+        });
+    }
+
+    @Test
     void aPrecisionTargetStopsOnceTheRepeatedIntervalIsNarrowEnoughEvenWithoutAChange() {
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":2%")), Optional.empty());
 
