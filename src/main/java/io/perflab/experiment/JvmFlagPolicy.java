@@ -3,10 +3,13 @@ package io.perflab.experiment;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.JvmFlagAllowList;
+import io.perflab.runner.experiment.JvmFlagAllowList.Bounds;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.PerfLabProperties;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -15,26 +18,56 @@ import org.springframework.stereotype.Component;
  * anyone who may queue an experiment run programs on the benchmark host, which command experiments reserve for
  * administrators. So every caller gets {@link JvmFlagAllowList}'s flags only, unless the operator has set
  * {@code perflab.trials.raw-jvm-flags=true}, and then administrators may give any flag.
+ *
+ * <p>Flags on the list may still ask more of the host than it can give ({@code -Xms100g -XX:+AlwaysPreTouch}); they
+ * are held to {@link Bounds}: by default a quarter of the host's memory per trial JVM, or the operator's
+ * {@code perflab.trials.max-jvm-memory}, and {@value JvmFlagAllowList#MAX_THREADS} threads a flag.
  */
 @Component
 public class JvmFlagPolicy {
 
+    /** The bounds of the tests' policies: a host of 16 GiB. */
+    static final Bounds TEST_BOUNDS = Bounds.quarterOf(16L << 30);
+
     private final boolean rawFlagsForAdmins;
     private final List<String> fixedFlags;
+    private final Bounds bounds;
 
     @Autowired
     public JvmFlagPolicy(PerfLabProperties properties) {
-        this(properties.trials().rawJvmFlags(), properties.trials().jvmArgs());
+        this(properties.trials().rawJvmFlags(), properties.trials().jvmArgs(),
+                bounds(hostMemoryBytes(), properties.trials().maxJvmMemoryBytes()));
     }
 
     JvmFlagPolicy(boolean rawFlagsForAdmins) {
-        this(rawFlagsForAdmins, List.of());
+        this(rawFlagsForAdmins, List.of(), TEST_BOUNDS);
     }
 
-    /** @param fixedFlags the operator's fixed flags for every trial JVM ({@code perflab.trials.jvm-args}), or none */
-    JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags) {
+    /**
+     * @param fixedFlags the operator's fixed flags for every trial JVM ({@code perflab.trials.jvm-args}), or none
+     * @param bounds what a request's flags may ask of the host
+     */
+    JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags, Bounds bounds) {
         this.rawFlagsForAdmins = rawFlagsForAdmins;
         this.fixedFlags = List.copyOf(fixedFlags);
+        this.bounds = bounds;
+    }
+
+    /** The operator's bound on a trial JVM's memory if set (a positive number of bytes), else a quarter of the host. */
+    static Bounds bounds(long hostMemoryBytes, Long maxJvmMemoryBytes) {
+        return maxJvmMemoryBytes == null ? Bounds.quarterOf(hostMemoryBytes)
+                : new Bounds(hostMemoryBytes, maxJvmMemoryBytes, JvmFlagAllowList.MAX_THREADS);
+    }
+
+    /** The physical memory of this host (a container's limit inside one). */
+    static long hostMemoryBytes() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+    }
+
+    /** What a request's flags may ask of the host. */
+    Bounds bounds() {
+        return bounds;
     }
 
     /**
@@ -50,7 +83,10 @@ public class JvmFlagPolicy {
         return fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags;
     }
 
-    /** {@code flags} if this caller may give them, else a 400 naming {@code field} and the first refused flag. */
+    /**
+     * {@code flags} if this caller may give them, else a 400 naming {@code field} and the first refused flag, or
+     * what they ask beyond the bounds.
+     */
     List<String> check(String field, List<String> flags, boolean admin) {
         if (admin && rawFlagsForAdmins) {
             return flags;
@@ -61,6 +97,9 @@ public class JvmFlagPolicy {
                     ? "; an operator can let administrators give any flag with perflab.trials.raw-jvm-flags=true"
                     : ""));
         }
+        JvmFlagAllowList.excess(flags, bounds).ifPresent(excess -> {
+            throw InvalidInputException.of(field, excess);
+        });
         return flags;
     }
 
@@ -72,13 +111,21 @@ public class JvmFlagPolicy {
         if (rawFlagsForAdmins) {
             return Optional.empty();
         }
-        return java.util.stream.Stream.of(plan.without(), plan.with())
+        List<List<String>> variants = Stream.of(plan.without(), plan.with())
                 .filter(EngineVariant.class::isInstance)
-                .map(v -> JvmFlagAllowList.firstRefused(((EngineVariant) v).jvmArgs()))
+                .map(v -> ((EngineVariant) v).jvmArgs())
+                .toList();
+        return variants.stream()
+                .map(JvmFlagAllowList::firstRefused)
                 .flatMap(Optional::stream)
                 .findFirst()
                 .or(() -> JvmFlagAllowList.firstRefused(plan.jvmArgs()))
                 .map(flag -> "the JVM flag '" + flag + "' is not allowed on this server "
-                        + "(perflab.trials.raw-jvm-flags is off); no trial was started");
+                        + "(perflab.trials.raw-jvm-flags is off); no trial was started")
+                .or(() -> variants.stream()
+                        .map(flags -> JvmFlagAllowList.excess(flags, bounds))
+                        .flatMap(Optional::stream)
+                        .findFirst()
+                        .map(excess -> excess + "; no trial was started"));
     }
 }

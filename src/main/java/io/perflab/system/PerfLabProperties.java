@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * PerfLab's own settings ({@code perflab.*}).
@@ -40,11 +41,22 @@ public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValu
      *     {@link io.perflab.runner.experiment.ExperimentPlan#DEFAULT_JVM_ARGS}, the flags measurements are made with.
      *     An operator's setting: a host with a bigger workload may want a bigger heap; the test suite starts its
      *     functional trials lighter
+     * @param maxJvmMemory the most memory a request's JVM flags may give one trial JVM (its heap, direct memory, code
+     *     cache and metaspace together), e.g. {@code 8GB}; unset (the default) means a quarter of the host's
      */
-    public record Trials(boolean rawJvmFlags, List<String> jvmArgs) {
+    public record Trials(boolean rawJvmFlags, List<String> jvmArgs, DataSize maxJvmMemory) {
 
         public Trials {
             jvmArgs = jvmArgs == null ? List.of() : List.copyOf(jvmArgs);
+            if (maxJvmMemory != null && maxJvmMemory.toBytes() <= 0) {
+                throw new IllegalArgumentException("perflab.trials.max-jvm-memory must be more than 0 bytes, got "
+                        + maxJvmMemory);
+            }
+        }
+
+        /** {@link #maxJvmMemory} in bytes, or null when unset. */
+        public Long maxJvmMemoryBytes() {
+            return maxJvmMemory == null ? null : maxJvmMemory.toBytes();
         }
     }
 }

@@ -230,6 +230,28 @@ class ExperimentValidatorTests {
     }
 
     @Test
+    void flagsThatAskMoreOfTheHostThanItsBoundAreRefusedUnlessRawFlagsAreOnForAnAdministrator() {
+        ExperimentRequest bigHeap = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
+                List.of("-Xms5g", "-XX:+AlwaysPreTouch"), null, null, null, null, null, null, null, null);
+        // the tests' policy bounds a 16 GiB host: 4 GiB per trial JVM
+        assertThatThrownBy(() -> validator.validate(bigHeap, true)).isInstanceOfSatisfying(InvalidInputException.class,
+                p -> assertThat(p.getMessage()).contains("withoutJvmArgs: the JVM flag '-Xms5g' asks for 5 GiB",
+                        "at most 4 GiB"));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(true));
+        assertThatThrownBy(() -> raw.validate(bigHeap, false)).isInstanceOf(InvalidInputException.class);
+        assertThat(((EngineVariant) raw.validate(bigHeap, true).plan().without()).jvmArgs()).contains("-Xms5g");
+
+        JvmFlagPolicy operators = new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(16L << 30, 8L << 30));
+        ExperimentValidator larger = new ExperimentValidator(new CommandExperimentsPolicy(false), operators);
+        var plan = larger.validate(bigHeap, false).plan();
+        assertThat(operators.refusal(plan)).isEmpty();
+        assertThat(new JvmFlagPolicy(false).refusal(plan)).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("'-Xms5g' asks for 5 GiB").endsWith("; no trial was started"));
+        assertThat(JvmFlagPolicy.bounds(16L << 30, null)).isEqualTo(JvmFlagPolicy.TEST_BOUNDS);
+        assertThat(JvmFlagPolicy.hostMemoryBytes()).isPositive();
+    }
+
+    @Test
     void theSameCommandInTwoDirectoriesIsACommandExperimentThatReadsItsOutput(@TempDir Path directory)
             throws IOException {
         Path old = Files.createDirectory(directory.resolve("build-old"));

@@ -65,6 +65,28 @@ class JvmFlagRuleTests extends UploadServer {
         assertThat(variantsWithCodeRunningFlags()).isEqualTo(storedBefore);
     }
 
+    /**
+     * Flags on the list that ask more of the host than it can give are refused as well, for everyone, with what
+     * they asked and the bound: {@code -Xms100g} with the default's {@code -XX:+AlwaysPreTouch} would commit a hundred
+     * gigabytes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"-Xms100g", "-XX:MaxHeapSize=999999999999T", "-XX:InitialRAMPercentage=90",
+        "-XX:MaxDirectMemorySize=64t", "-XX:ParallelGCThreads=100000"})
+    void refusesFlagsThatAskMoreOfTheHostThanItHas(String flag) throws Exception {
+        String userToken = newToken("flags-bounds-user");
+        Map<String, Long> before = rowCounts();
+        for (String token : List.of(userToken, ADMIN_TOKEN)) {
+            HttpResponse<String> response = post("/api/v1/experiments", token, "application/json",
+                    json.writeValueAsString(experiment("flags", "withJvmArgs", List.of("-Xbatch", flag))));
+            assertThat(response.statusCode()).as(flag).isEqualTo(400);
+            String detail = read(response.body()).get("detail").asString();
+            assertThat(detail).as(flag).contains("withJvmArgs").contains("'" + flag + "'")
+                    .containsAnyOf("of memory; a trial JVM's heap", "threads or processors");
+        }
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
     private long variantsWithCodeRunningFlags() {
         return jdbc.sql("SELECT COUNT(*) FROM variant WHERE jvm_args LIKE '%On%Error%' "
                 + "OR jvm_args LIKE '%agent%' OR jvm_args LIKE '%@%'").query(Long.class).single();

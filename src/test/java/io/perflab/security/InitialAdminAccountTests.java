@@ -35,7 +35,7 @@ class InitialAdminAccountTests {
             InitialAdminAccount account = new InitialAdminAccount(users,
                     PasswordEncoderFactories.createDelegatingPasswordEncoder(),
                     new PerfLabProperties(dataDir, new PerfLabProperties.Security(null),
-                            new PerfLabProperties.Trials(false, List.of())));
+                            new PerfLabProperties.Trials(false, List.of(), null)));
 
             account.run(new DefaultApplicationArguments());
 

@@ -1,7 +1,10 @@
 package io.perflab.runner.experiment;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -18,6 +21,11 @@ import java.util.regex.Pattern;
  * {@code -agentlib:}, {@code -javaagent:}, {@code @argfiles}, {@code -XX:Flags=}, {@code -XX:VMOptionsFile=},
  * {@code -Djava.library.path=}, {@code --add-opens} and {@code -cp}. The list is deliberately closed: a flag
  * that a future JDK adds is refused until someone has read what it does.
+ *
+ * <p>A flag on the list can still ask more of the host than it has: {@code -Xms100g -XX:+AlwaysPreTouch} commits
+ * a hundred gigabytes, {@code -XX:ParallelGCThreads=999999} starts that many threads. {@link #excess} measures the
+ * flags of one JVM against {@link Bounds}: the memory its heap, direct buffers, code cache and metaspace may take
+ * together, and the threads a flag may ask for.
  */
 public final class JvmFlagAllowList {
 
@@ -59,7 +67,132 @@ public final class JvmFlagAllowList {
                     + "|countSyscalls=(true|false))"),
             Pattern.compile("-ea|-da|-esa|-dsa|-server"));
 
+    /** The most threads (or processors) one flag may ask for: far above any host PerfLab measures on. */
+    public static final int MAX_THREADS = 256;
+
+    private static final Pattern HEAP = Pattern.compile(
+            "-Xm[sxn](" + SIZE + ")|-XX:(?:MaxHeapSize|InitialHeapSize|MinHeapSize|NewSize|MaxNewSize|SoftMaxHeapSize)"
+                    + "=(" + SIZE + ")");
+    private static final Pattern HEAP_SHARE = Pattern.compile(
+            "-XX:(?:Max|Initial|Min)RAMPercentage=(" + COUNT + "(?:\\.[0-9]{1,3})?)");
+    private static final Pattern DIRECT = Pattern.compile("-XX:MaxDirectMemorySize=(" + SIZE + ")");
+    private static final Pattern CODE = Pattern.compile("-XX:(?:Reserved|Initial)CodeCacheSize=(" + SIZE + ")");
+    private static final Pattern METASPACE = Pattern.compile("-XX:(?:Max)?MetaspaceSize=(" + SIZE + ")");
+    private static final Pattern THREADS = Pattern.compile(
+            "-XX:(?:ParallelGCThreads|ConcGCThreads|CICompilerCount|ActiveProcessorCount)=(" + COUNT + ")");
+
+    /**
+     * What the flags of one trial JVM may ask of its host.
+     *
+     * @param hostMemoryBytes the host's physical memory, of which {@code -XX:…RAMPercentage} flags take a share
+     * @param memoryBytes the most that the heap, direct memory, code cache and metaspace the flags size may take
+     *     together
+     * @param threads the most threads of one kind (GC, compiler) or processors one flag may ask for
+     */
+    public record Bounds(long hostMemoryBytes, long memoryBytes, int threads) {
+
+        public Bounds {
+            if (hostMemoryBytes <= 0 || memoryBytes <= 0 || threads <= 0) {
+                throw new IllegalArgumentException("bounds must be positive: " + hostMemoryBytes + " bytes of host, "
+                        + memoryBytes + " bytes, " + threads + " threads");
+            }
+        }
+
+        /**
+         * A quarter of the host's memory per trial JVM: the two JVMs of a pair run at once, beside the service, its
+         * database and the page cache.
+         */
+        public static Bounds quarterOf(long hostMemoryBytes) {
+            return new Bounds(hostMemoryBytes, hostMemoryBytes / 4, MAX_THREADS);
+        }
+    }
+
     private JvmFlagAllowList() {
+    }
+
+    /**
+     * Why the flags of one JVM ask more of the host than {@code bounds} allow, if they do: a flag for more threads
+     * than {@link Bounds#threads}, or sizes whose largest heap size, direct memory, code cache and metaspace add up
+     * to more than {@link Bounds#memoryBytes}. Flags that set none of these ask nothing (the JVM's defaults are
+     * fractions of the host). Call it on flags {@link #allows} takes; others count for nothing here.
+     */
+    public static Optional<String> excess(List<String> flags, Bounds bounds) {
+        for (String flag : flags) {
+            Matcher threads = flag == null ? null : THREADS.matcher(flag);
+            if (threads != null && threads.matches() && Integer.parseInt(threads.group(1)) > bounds.threads()) {
+                return Optional.of("the JVM flag '" + flag + "' asks for more than " + bounds.threads()
+                        + " threads or processors, the most a trial JVM may have");
+            }
+        }
+        List<String> largest = new ArrayList<>();
+        long total = 0;
+        for (Pattern region : List.of(HEAP, DIRECT, CODE, METASPACE)) {
+            String flag = null;
+            long size = 0;
+            for (String f : flags) {
+                long bytes = f == null ? 0 : region == HEAP ? heapBytes(f, bounds.hostMemoryBytes()) : bytes(region, f);
+                if (bytes > size) {
+                    size = bytes;
+                    flag = f;
+                }
+            }
+            if (flag != null) {
+                largest.add(flag);
+                total = total > Long.MAX_VALUE - size ? Long.MAX_VALUE : total + size;
+            }
+        }
+        if (total <= bounds.memoryBytes()) {
+            return Optional.empty();
+        }
+        String what = largest.size() == 1 ? "the JVM flag '" + largest.get(0) + "' asks for "
+                : "the JVM flags '" + String.join("', '", largest) + "' ask for ";
+        return Optional.of(what + describe(total) + " of memory; a trial JVM's heap, direct memory, code cache "
+                + "and metaspace may take at most " + describe(bounds.memoryBytes()) + " together on this server "
+                + "(perflab.trials.max-jvm-memory; by default a quarter of the host's "
+                + describe(bounds.hostMemoryBytes()) + ")");
+    }
+
+    private static long heapBytes(String flag, long hostMemoryBytes) {
+        Matcher share = HEAP_SHARE.matcher(flag);
+        if (share.matches()) {
+            return (long) Math.min(Long.MAX_VALUE, Double.parseDouble(share.group(1)) / 100 * hostMemoryBytes);
+        }
+        return bytes(HEAP, flag);
+    }
+
+    /** The size {@code flag} gives if it is one of {@code region}'s, else 0. */
+    private static long bytes(Pattern region, String flag) {
+        Matcher m = region.matcher(flag);
+        if (!m.matches()) {
+            return 0;
+        }
+        String size = m.group(1) != null ? m.group(1) : m.group(2);
+        char unit = Character.toLowerCase(size.charAt(size.length() - 1));
+        int shift = switch (unit) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            case 't' -> 40;
+            default -> 0;
+        };
+        long number = Long.parseLong(shift == 0 ? size : size.substring(0, size.length() - 1));
+        return number > (Long.MAX_VALUE >> shift) ? Long.MAX_VALUE : number << shift;
+    }
+
+    /** {@code bytes} in the largest binary unit it reaches, e.g. {@code 6 GiB}, {@code 1.5 GiB}. */
+    static String describe(long bytes) {
+        String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        int unit = 0;
+        double value = bytes;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        if (unit == 0) {
+            return bytes + " bytes";
+        }
+        String number = String.format(Locale.ROOT, "%.1f", value);
+        return (number.endsWith(".0") ? number.substring(0, number.length() - 2) : number) + " " + units[unit];
     }
 
     /** Whether {@code flag}, one command-line word, is on the list. */

@@ -41,4 +41,62 @@ class JvmFlagAllowListTests {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("withJvmArgs: the JVM flag '-XX:OnError=id' is not allowed");
     }
+
+    /** A host of 16 GiB: 4 GiB per trial JVM. */
+    private static final JvmFlagAllowList.Bounds HOST = JvmFlagAllowList.Bounds.quarterOf(16L << 30);
+
+    @Test
+    void flagsWithinTheHostsBoundsAskNothingMore() {
+        assertThat(JvmFlagAllowList.excess(ExperimentPlan.DEFAULT_JVM_ARGS, HOST)).isEmpty();
+        assertThat(JvmFlagAllowList.excess(List.of("-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch", "-Xmn3g"), HOST))
+                .as("the heap's flags count once, by the largest").isEmpty();
+        assertThat(JvmFlagAllowList.excess(List.of("-Xmx3g", "-XX:MaxDirectMemorySize=512m",
+                "-XX:ReservedCodeCacheSize=256m", "-XX:MaxMetaspaceSize=256m"), HOST)).isEmpty();
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:MaxRAMPercentage=25", "-XX:ParallelGCThreads=256",
+                "-XX:ActiveProcessorCount=256", "-Xss1g", "-XX:+UseG1GC"), HOST)).isEmpty();
+        assertThat(JvmFlagAllowList.excess(List.of(), HOST)).isEmpty();
+    }
+
+    @Test
+    void namesTheFlagThatAsksMoreMemoryThanTheHostGivesATrialJvm() {
+        assertThat(JvmFlagAllowList.excess(List.of("-Xmx1g", "-Xms5g", "-XX:+AlwaysPreTouch"), HOST))
+                .hasValue("the JVM flag '-Xms5g' asks for 5 GiB of memory; a trial JVM's heap, direct memory, code "
+                        + "cache and metaspace may take at most 4 GiB together on this server "
+                        + "(perflab.trials.max-jvm-memory; by default a quarter of the host's 16 GiB)");
+        assertThat(JvmFlagAllowList.excess(List.of("-Xmx3g", "-XX:MaxDirectMemorySize=1536m"), HOST))
+                .hasValueSatisfying(why -> assertThat(why).startsWith(
+                        "the JVM flags '-Xmx3g', '-XX:MaxDirectMemorySize=1536m' ask for 4.5 GiB of memory;"));
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:InitialRAMPercentage=50"), HOST))
+                .hasValueSatisfying(why -> assertThat(why).contains("asks for 8 GiB"));
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:MaxHeapSize=4294967297"), HOST)).isPresent();
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:MaxHeapSize=4294967296"), HOST)).isEmpty();
+    }
+
+    @Test
+    void sizesTooLargeForALongAreRefusedNotOverflowed() {
+        for (String flag : List.of("-Xmx999999999999T", "-XX:MaxDirectMemorySize=999999999999t",
+                "-XX:MaxRAMPercentage=999999")) {
+            assertThat(JvmFlagAllowList.allows(flag)).as(flag).isTrue();
+            assertThat(JvmFlagAllowList.excess(List.of("-Xmx1g", flag), HOST)).as(flag).isPresent();
+        }
+        assertThat(JvmFlagAllowList.excess(List.of("-Xmx999999999999T", "-XX:MaxDirectMemorySize=999999999999T",
+                "-XX:ReservedCodeCacheSize=999999999999T"), HOST)).hasValueSatisfying(why ->
+                assertThat(why).contains("ask for 8 EiB"));
+    }
+
+    @Test
+    void refusesAFlagForMoreThreadsThanATrialJvmMayHave() {
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:CICompilerCount=2", "-XX:ParallelGCThreads=257"), HOST))
+                .hasValue("the JVM flag '-XX:ParallelGCThreads=257' asks for more than 256 threads or processors, the "
+                        + "most a trial JVM may have");
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:ActiveProcessorCount=999999"), HOST)).isPresent();
+    }
+
+    @Test
+    void describesSizesInBinaryUnits() {
+        assertThat(JvmFlagAllowList.describe(512)).isEqualTo("512 bytes");
+        assertThat(JvmFlagAllowList.describe(1536L << 20)).isEqualTo("1.5 GiB");
+        assertThat(JvmFlagAllowList.describe(24L << 30)).isEqualTo("24 GiB");
+        assertThatThrownBy(() -> new JvmFlagAllowList.Bounds(0, 1, 1)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
