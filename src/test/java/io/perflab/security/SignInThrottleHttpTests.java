@@ -91,6 +91,36 @@ class SignInThrottleHttpTests extends UploadServer {
         }
     }
 
+    /**
+     * Behind a load balancer every request comes from its address: counted by that address, one guesser would lock
+     * everyone out. The service takes the client's address from {@code X-Forwarded-For} when a proxy on a loopback or
+     * private address (as this test's client is) sends it, so only the guesser's own address is throttled.
+     */
+    @Test
+    void behindAProxyOnlyTheGuessersOwnAddressIsThrottled() throws Exception {
+        throttle.forget();
+        HttpResponse<String> last = null;
+        for (int i = 0; i < SignInThrottle.FREE_FAILURES + 2; i++) {
+            // a new user name each time: only the address's count grows
+            last = http.send(forwardedFor("203.0.113.7", basic("/api/v1/tokens", "guess-" + i, "wrong")),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+        assertThat(read(last.body()).get("detail").asString()).contains("Too many failed sign-ins");
+
+        String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();
+        HttpResponse<String> neighbour = http.send(forwardedFor("203.0.113.8", basic("/api/v1/tokens", "admin",
+                password)), HttpResponse.BodyHandlers.ofString());
+        assertThat(neighbour.statusCode()).as(neighbour.body()).isEqualTo(200);
+        HttpResponse<String> guesser = http.send(forwardedFor("203.0.113.7", basic("/api/v1/tokens", "admin",
+                password)), HttpResponse.BodyHandlers.ofString());
+        assertThat(guesser.statusCode()).isEqualTo(401);
+        assertThat(read(guesser.body()).get("detail").asString()).contains("Too many failed sign-ins");
+    }
+
+    private static HttpRequest forwardedFor(String client, HttpRequest request) {
+        return HttpRequest.newBuilder(request, (name, value) -> true).header("X-Forwarded-For", client).build();
+    }
+
     private HttpRequest basic(String path, String user, String password) {
         return HttpRequest.newBuilder(URI.create(base() + path)).header("Authorization", "Basic "
                 + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)))
