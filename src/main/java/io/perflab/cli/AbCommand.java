@@ -138,12 +138,10 @@ final class AbCommand implements Callable<Integer> {
         if (plan.design().paired()) {
             Map<String, String> lastLooks = new LinkedHashMap<>();
             PairStoppingRule rule = stoppingRule(plan, stdout, lastLooks);
-            if (targets.isEmpty() && !effectiveTargets(plan).isEmpty()) {
-                stdout.println("The default experiment: at most " + plan.pairs() + " pairs, stopping once "
-                        + PairedInput.DEFAULT_TARGET + " (--pairs K runs K pairs, all of them; --target sets "
-                        + "another).");
+            defaultExperimentLine(plan).ifPresent(line -> {
+                stdout.println(line);
                 stdout.flush();
-            }
+            });
             return execution.runPairs(plan, launcher(plan), rule, done -> {
                 stdout.print(PairedSummary.format(done.results(), ComparisonOptions.defaults()));
                 if (!lastLooks.isEmpty()) {
@@ -199,6 +197,16 @@ final class AbCommand implements Callable<Integer> {
             });
             stdout.flush();
         });
+    }
+
+    /** What says that the default experiment runs, when it does: neither {@code --pairs} nor {@code --target} given. */
+    Optional<String> defaultExperimentLine(ExperimentPlan plan) {
+        if (!plan.design().paired() || !targets.isEmpty() || effectiveTargets(plan).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("The default experiment: at most " + plan.pairs() + " pairs, stopping once "
+                + String.join(" and ", effectiveTargets(plan)) + " (--pairs K runs K pairs, all of them; --target "
+                + "sets another).");
     }
 
     /** The targets given, or the default experiment's when neither {@code --pairs} nor {@code --target} is. */

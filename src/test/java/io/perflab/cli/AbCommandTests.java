@@ -251,6 +251,13 @@ class AbCommandTests extends CommandLineTests {
         new CommandLine(commands).parseArgs("--with-cmd", "true", "--without-cmd", "sleep 0");
         assertThat(commands.plan().pairs()).as("a command experiment: 8 pairs, all run").isEqualTo(8);
         assertThat(commands.effectiveTargets(commands.plan())).isEmpty();
+
+        assertThat(command.defaultExperimentLine(plan)).hasValue("The default experiment: at most 20 pairs, stopping "
+                + "once cpu_us_per_req:settled (--pairs K runs K pairs, all of them; --target sets another).");
+        assertThat(longer.defaultExperimentLine(longer.plan())).isEmpty();
+        assertThat(targeted.defaultExperimentLine(targeted.plan())).isEmpty();
+        assertThat(fresh.defaultExperimentLine(fresh.plan())).isEmpty();
+        assertThat(commands.defaultExperimentLine(commands.plan())).isEmpty();
     }
 
     @Test
