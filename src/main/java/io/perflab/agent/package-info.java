@@ -15,6 +15,9 @@
  *        PostedPair, once per finished pair                         PairAnswer {stored, cancel, stop, stopReason}
  *   POST /agents/{id}/experiments/{e}/finish --&gt;  200 {experimentId, status}
  *        {outcome: COMPLETED | FAILED | CANCELLED | INTERRUPTED}
+ *   POST /agents/{id}/leave   (once stopped) --&gt;  200 the agent, LEFT: an experiment it still holds
+ *                                                    INTERRUPTED at once, its waiting polls 204, its later
+ *                                                    messages 409 (register again); leaving twice is harmless
  * </pre>
  *
  * <p>The service's own scheduler is the built-in agent: it claims and records through the same code, without HTTP.

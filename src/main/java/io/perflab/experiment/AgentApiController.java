@@ -33,7 +33,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 /**
  * {@code /api/v1/agents}: benchmark agents register, long-poll for an experiment whose host labels they match,
  * heartbeat, post each finished trial (or pair, whose answer carries the stopping rule's decision) and the end of
- * their run. Writes need a token of role AGENT (or an admin); an agent's own requests, the token it registered with.
+ * their run, and say when they leave. Writes need a token of role AGENT (or an admin); an agent's own requests, the
+ * token it registered with.
  */
 @RestController
 @RequestMapping("/api/v1/agents")
@@ -51,7 +52,8 @@ class AgentApiController {
     /**
      * An agent as the API shows it.
      *
-     * @param status {@code IDLE} or {@code RUNNING} while it heartbeats, {@code LOST} once it stopped
+     * @param status {@code IDLE} or {@code RUNNING} while it heartbeats; {@code LOST} once its heartbeat timed out,
+     *     {@code LEFT} once it was stopped and said so
      * @param labels its host's labels
      * @param builtIn whether it is a service's in-process scheduler
      * @param experimentId the experiment it runs now, or null
@@ -111,6 +113,14 @@ class AgentApiController {
         }
         return coordinator.poll(id, caller(authentication), Duration.ofSeconds(waitSeconds)).map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.noContent().build());
+    }
+
+    @Operation(summary = "Leave: the agent was stopped. Its experiments are interrupted at once for the next agent of "
+            + "the same labels to resume, its waiting polls answer 204, and its later messages are refused (409) "
+            + "until its host registers again. Answers the agent, LEFT; leaving again changes nothing")
+    @PostMapping("/{id}/leave")
+    AgentView leave(@PathVariable long id, Authentication authentication) {
+        return AgentView.of(coordinator.leave(id, caller(authentication)));
     }
 
     @Operation(summary = "Heartbeat; the answer says whether a user cancelled the experiment the agent runs")

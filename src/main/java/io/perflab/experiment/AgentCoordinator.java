@@ -48,8 +48,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The service's side of its agents: registration, the long poll that claims an experiment, heartbeats, the trials
- * and pairs they post (taking a paired experiment's stopping-rule looks as its pairs come in), the end of their runs
- * — and the watch that declares a silent agent lost, leaving its experiment
+ * and pairs they post (taking a paired experiment's stopping-rule looks as its pairs come in), the end of their runs,
+ * the leave of a stopped agent — and the watch that declares a silent agent lost, leaving its experiment
  * INTERRUPTED for the next agent of the same labels to resume. Every service instance on one database runs the
  * watch; the database's conditional updates make one of them win each declaration. Over 300 lines because
  * registration, claiming, posting and the heartbeat watch check one another's state and belong together.
@@ -208,7 +208,7 @@ public class AgentCoordinator implements SmartLifecycle {
      * @throws IllegalStateException if another instance runs it
      */
     void refuseIfRunElsewhere(String name, String host) {
-        Optional<AgentRecord> known = agents.findBuiltIn(name).filter(a -> !"LOST".equals(a.status()));
+        Optional<AgentRecord> known = agents.findBuiltIn(name).filter(a -> !a.gone());
         Optional<Instant> seen = known.map(AgentRecord::lastHeartbeat);
         if (seen.isEmpty() || seen.get().isBefore(agents.databaseNow().minus(settings.heartbeatTimeout()))
                 || ranByAProcessGone(known.get(), host)) {
@@ -225,7 +225,7 @@ public class AgentCoordinator implements SmartLifecycle {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while checking built-in agent '" + name + "'", e);
             }
-            Optional<Instant> now = agents.findBuiltIn(name).filter(a -> !"LOST".equals(a.status()))
+            Optional<Instant> now = agents.findBuiltIn(name).filter(a -> !a.gone())
                     .map(AgentRecord::lastHeartbeat);
             if (now.isPresent() && !now.equals(seen)) {
                 throw new IllegalStateException("another service instance runs the built-in agent '" + name
@@ -262,7 +262,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * agent, which knows nothing of it, would run something else while the experiment waited on it until it was
      * found lost. One that has posted trials of it had that answer, and is refused. So is a poll that waits while
      * another poll of the same agent claims an experiment (the agent gave up on the first and polled again, which
-     * the service cannot tell): it is answered that assignment, not "nothing" at the end of its wait.
+     * the service cannot tell): it is answered that assignment, not "nothing" at the end of its wait. A poll that
+     * waits while its agent leaves (or is declared lost) stops waiting and claims nothing: it is answered "nothing".
      */
     public Optional<Assignment> poll(long agentId, Caller caller, Duration wait) {
         AgentRecord agent = live(agentId, caller);
@@ -294,7 +295,6 @@ public class AgentCoordinator implements SmartLifecycle {
             if (left.isNegative() || left.isZero()) {
                 return Optional.empty();
             }
-            agents.heartbeat(agentId);
             synchronized (queueChanged) {
                 try {
                     queueChanged.wait(Math.max(1, Math.min(left.toMillis(), POLL_RECHECK.toMillis())));
@@ -302,6 +302,10 @@ public class AgentCoordinator implements SmartLifecycle {
                     Thread.currentThread().interrupt();
                     return Optional.empty();
                 }
+            }
+            // a waiting poll heartbeats; one whose agent left or was declared lost meanwhile claims nothing more
+            if (!agents.heartbeat(agentId)) {
+                return Optional.empty();
             }
         }
     }
@@ -350,6 +354,32 @@ public class AgentCoordinator implements SmartLifecycle {
         synchronized (queueChanged) {
             queueChanged.notifyAll();
         }
+    }
+
+    /**
+     * Marks the agent as left: it was stopped and says so, rather than fall silent. Its experiments end at once, as
+     * the watch ends those of a lost agent: INTERRUPTED for the next agent of the same labels to resume, or CANCELLED
+     * if a user cancelled them meanwhile. Its waiting polls stop waiting and claim nothing; its later messages are
+     * refused until its host registers again. Leaving again is harmless, and an agent declared lost stays LOST.
+     *
+     * @return the agent as it is now: LEFT, or LOST if it was declared lost first
+     * @throws ConflictException for a built-in agent, which stops with its service
+     */
+    public AgentRecord leave(long agentId, Caller caller) {
+        AgentRecord agent = owned(agentId, caller);
+        if (agent.builtIn()) {
+            throw new ConflictException("agent " + agentId + " is the built-in agent of a service: it stops with its "
+                    + "service (or with perflab.agents.built-in=false), not by leaving");
+        }
+        if (agents.leave(agentId)) {
+            log.info("Agent {} '{}' on {} left: it was stopped", agentId, agent.name(), agent.host());
+        }
+        // also a claim that came in a race with an earlier leave, and those of an agent declared lost before
+        AgentRecord gone = get(agentId);
+        interruptClaims(gone);
+        // its waiting polls, which now claim nothing, and the polls of other agents, which may resume its experiment
+        queueChanged();
+        return get(agentId);
     }
 
     /** Records a heartbeat; tells the agent whether a user cancelled the experiment it runs. */
@@ -541,10 +571,15 @@ public class AgentCoordinator implements SmartLifecycle {
         return agent;
     }
 
-    /** The agent, which must be registered by the caller (or the caller an admin) and not lost. */
+    /** The agent, which must be registered by the caller (or the caller an admin), neither lost nor left. */
     private AgentRecord live(long agentId, Caller caller) {
         AgentRecord agent = owned(agentId, caller);
         if (!agents.heartbeat(agentId)) {
+            if ("LEFT".equals(agents.find(agentId).map(AgentRecord::status).orElse(agent.status()))) {
+                throw new ConflictException("agent " + agentId + " left the service (it was stopped), and any "
+                        + "experiment it held was handed back; an agent id is not used again after a leave. "
+                        + "Register again.");
+            }
             throw new ConflictException("agent " + agentId + " was declared lost after no heartbeat since "
                     + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");
         }
@@ -747,16 +782,17 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /**
-     * Ends the claims of lost agent {@code agent}: its experiments become INTERRUPTED for the next agent of the same
-     * labels, or CANCELLED when a user cancelled them meanwhile. Whether one was left to resume.
+     * Ends the claims of lost or left agent {@code agent}: its experiments become INTERRUPTED for the next agent of
+     * the same labels, or CANCELLED when a user cancelled them meanwhile. Whether one was left to resume.
      */
     private boolean interruptClaims(AgentRecord agent) {
         boolean interrupted = false;
+        String why = "LEFT".equals(agent.status()) ? " left the service (it was stopped)"
+                : " sent no heartbeat after " + agent.lastHeartbeat();
         for (long experimentId : store.runningOn(agent.id())) {
             // a user who cancelled it meanwhile wants it stopped, not resumed elsewhere
             boolean cancelled = store.cancelRequested(experimentId);
-            String message = "agent " + agent.name() + " on " + agent.host() + " sent no heartbeat after "
-                    + agent.lastHeartbeat() + "; its finished trials are kept"
+            String message = "agent " + agent.name() + " on " + agent.host() + why + "; its finished trials are kept"
                     + (cancelled ? ", and it stays cancelled" : ", and the next agent of the same labels resumes "
                     + "the rest");
             ExperimentStatus end = cancelled ? ExperimentStatus.CANCELLED : ExperimentStatus.INTERRUPTED;

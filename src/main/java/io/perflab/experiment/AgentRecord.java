@@ -14,12 +14,18 @@ import java.util.Map;
  * @param host its host name
  * @param environment the host environment it registered with (CPU model, cores, kernel, CPU accounting, JVM)
  * @param registeredBy who registered it (the token's or user's name)
- * @param status {@code IDLE} or {@code RUNNING} while it heartbeats, {@code LOST} once its heartbeat timed out
+ * @param status {@code IDLE} or {@code RUNNING} while it heartbeats, {@code LOST} once its heartbeat timed out,
+ *     {@code LEFT} once it was stopped and said so ({@code POST /api/v1/agents/{id}/leave})
  * @param experimentId the experiment it runs now, or null
  */
 public record AgentRecord(long id, String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
                           Map<String, String> environment, String registeredBy, Instant registeredAt,
                           Instant lastHeartbeat, String status, Long experimentId) {
+
+    /** Whether it is no longer live: declared lost, or left. Its host must register again. */
+    boolean gone() {
+        return "LOST".equals(status) || "LEFT".equals(status);
+    }
 
     /** The claimant this agent is when it polls. */
     Claimant claimant() {

@@ -22,14 +22,20 @@ public class AgentRepository {
     static final int MAX_LISTED = 200;
 
     /**
+     * The statuses of an agent that is no longer live: LOST (its heartbeat timed out) and LEFT (it said it stopped).
+     * Either is final for that registration: it heartbeats, claims and posts no more, and its host registers again.
+     */
+    static final String GONE = "('LOST', 'LEFT')";
+
+    /**
      * The experiment an agent runs now is the one it holds, and it is RUNNING while it holds one, read from the claims
      * themselves: every claim and every end of one shows at once, the built-in agent's (which claims without a poll)
      * and the watch's of a lost agent alike, as columns written beside remote agents' polls and finishes did not.
-     * The table's own {@code status} says IDLE or LOST.
+     * The table's own {@code status} says IDLE, LOST or LEFT.
      */
     private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, "
             + "registered_by, registered_at, last_heartbeat, "
-            + "CASE WHEN agent.status = 'LOST' THEN 'LOST' WHEN EXISTS (SELECT 1 FROM experiment e "
+            + "CASE WHEN agent.status IN " + GONE + " THEN agent.status WHEN EXISTS (SELECT 1 FROM experiment e "
             + "WHERE e.agent_id = agent.id AND e.status = 'RUNNING') THEN 'RUNNING' ELSE 'IDLE' END AS status, "
             + "(SELECT MIN(e.id) FROM experiment e WHERE e.agent_id = agent.id AND e.status = 'RUNNING') "
             + "AS experiment_id";
@@ -106,12 +112,21 @@ public class AgentRepository {
     }
 
     /**
-     * Records a heartbeat at the database's time; false if the agent is unknown or was declared lost (it must
+     * Records a heartbeat at the database's time; false if the agent is unknown, was declared lost or left (it must
      * register again).
      */
     public boolean heartbeat(long id) {
-        return jdbc.sql("UPDATE agent SET last_heartbeat = CURRENT_TIMESTAMP WHERE id = ? AND status <> 'LOST'")
+        return jdbc.sql("UPDATE agent SET last_heartbeat = CURRENT_TIMESTAMP WHERE id = ? AND status NOT IN " + GONE)
                 .param(id).update() == 1;
+    }
+
+    /**
+     * Marks remote agent {@code id} as left: it was stopped and said so. It heartbeats, claims and posts no more, as
+     * a lost agent does not. False if it was lost or had left already.
+     */
+    public boolean leave(long id) {
+        return jdbc.sql("UPDATE agent SET status = 'LEFT' WHERE id = ? AND built_in = FALSE AND status NOT IN "
+                + GONE).param(id).update() == 1;
     }
 
     /**
@@ -134,15 +149,18 @@ public class AgentRepository {
         return jdbc.sql("SELECT " + COLUMNS + " FROM agent WHERE id = ?").param(id).query(this::agent).optional();
     }
 
-    /** Every agent that heartbeats, then the lost ones, newest first within each; at most {@value #MAX_LISTED}. */
+    /**
+     * Every agent that heartbeats, then the lost and the left ones, newest first within each; at most
+     * {@value #MAX_LISTED}.
+     */
     public List<AgentRecord> list() {
         return list(0, MAX_LISTED);
     }
 
     /** Page {@code page} (from 0) of {@code size} of the agents in {@link #list()}'s order. */
     public List<AgentRecord> list(int page, int size) {
-        return jdbc.sql("SELECT " + COLUMNS + " FROM agent ORDER BY CASE WHEN agent.status = 'LOST' THEN 1 ELSE 0 "
-                        + "END, agent.id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")
+        return jdbc.sql("SELECT " + COLUMNS + " FROM agent ORDER BY CASE WHEN agent.status IN " + GONE
+                        + " THEN 1 ELSE 0 END, agent.id DESC OFFSET ? ROWS FETCH NEXT ? ROWS ONLY")
                 .params((long) page * size, size).query(this::agent).list();
     }
 
@@ -159,30 +177,32 @@ public class AgentRepository {
         return agents;
     }
 
-    /** Agents that heartbeat no more: not lost yet, with their last heartbeat before {@code cutoff}. */
+    /** Agents that heartbeat no more: neither lost yet nor left, with their last heartbeat before {@code cutoff}. */
     public List<Long> silentSince(Instant cutoff) {
-        return jdbc.sql("SELECT id FROM agent WHERE status <> 'LOST' AND last_heartbeat < ? ORDER BY id")
+        return jdbc.sql("SELECT id FROM agent WHERE status NOT IN " + GONE + " AND last_heartbeat < ? ORDER BY id")
                 .param(ExperimentRepository.timestamp(cutoff)).query(Long.class).list();
     }
 
     /**
-     * Lost agents, silent since {@code cutoff}, that still hold a running experiment: the claims of an agent are
-     * ended after it is declared lost, in statements of their own, and an instance that stopped in between (a crash,
-     * a database error) left them to whichever watch looks next.
+     * Lost or left agents, silent since {@code cutoff}, that still hold a running experiment: the claims of an agent
+     * are ended after it is declared lost (or leaves), in statements of their own, and an instance that stopped in
+     * between (a crash, a database error) left them to whichever watch looks next.
      */
     public List<Long> lostHolding(Instant cutoff) {
         return jdbc.sql("""
                 SELECT DISTINCT a.id FROM agent a JOIN experiment e ON e.agent_id = a.id
-                WHERE a.status = 'LOST' AND a.last_heartbeat < ? AND e.status = 'RUNNING' ORDER BY a.id""")
+                WHERE a.status IN %s AND a.last_heartbeat < ? AND e.status = 'RUNNING' ORDER BY a.id"""
+                        .formatted(GONE))
                 .param(ExperimentRepository.timestamp(cutoff)).query(Long.class).list();
     }
 
     /**
-     * Declares an agent lost if it is still silent since {@code cutoff}; false if it heartbeat meanwhile or another
-     * service instance declared it first.
+     * Declares an agent lost if it is still silent since {@code cutoff}; false if it heartbeat meanwhile, left, or
+     * another service instance declared it first.
      */
     public boolean declareLost(long id, Instant cutoff) {
-        return jdbc.sql("UPDATE agent SET status = 'LOST' WHERE id = ? AND status <> 'LOST' AND last_heartbeat < ?")
+        return jdbc.sql("UPDATE agent SET status = 'LOST' WHERE id = ? AND status NOT IN " + GONE
+                        + " AND last_heartbeat < ?")
                 .params(id, ExperimentRepository.timestamp(cutoff)).update() == 1;
     }
 
@@ -190,7 +210,8 @@ public class AgentRepository {
      * The registered hosts as a claim tells them apart: by their labels and whether they run command experiments.
      *
      * @param lastHeartbeat the latest heartbeat of any of their agents
-     * @param live whether one of their agents is live: not declared lost, and heard since the cutoff asked for
+     * @param live whether one of their agents is live: neither declared lost nor left, and heard since the cutoff
+     *     asked for
      */
     public record HostGroup(HostLabels labels, boolean runsCommands, Instant lastHeartbeat, boolean live) {
 
@@ -207,8 +228,8 @@ public class AgentRepository {
     public List<HostGroup> hostGroups(Instant cutoff) {
         return jdbc.sql("""
                 SELECT labels, runs_commands, MAX(last_heartbeat) AS last_heartbeat,
-                    MAX(CASE WHEN status <> 'LOST' AND last_heartbeat >= ? THEN 1 ELSE 0 END) AS any_live
-                FROM agent GROUP BY labels, runs_commands""")
+                    MAX(CASE WHEN status NOT IN %s AND last_heartbeat >= ? THEN 1 ELSE 0 END) AS any_live
+                FROM agent GROUP BY labels, runs_commands""".formatted(GONE))
                 .param(ExperimentRepository.timestamp(cutoff))
                 .query((rs, row) -> new HostGroup(HostLabels.parse(rs.getString("labels")),
                         rs.getBoolean("runs_commands"), ExperimentRepository.instant(rs, "last_heartbeat"),

@@ -1052,14 +1052,17 @@ public class ExperimentRepository {
 
     /**
      * Locks the claiming agent's row until the claim commits (claims of one agent take turns) and tells whether it
-     * runs nothing now. An agent without an id (a scheduler built without a registry) runs one thing at a time.
+     * runs nothing now and has not left. An agent without an id (a scheduler built without a registry) runs one thing
+     * at a time. A leave updates that row, so it comes wholly before a claim (which then takes nothing) or after it
+     * (and ends it).
      */
     private boolean lockIdle(Claimant agent) {
         if (agent.agentId() == null) {
             return true;
         }
-        jdbc.sql("SELECT id FROM agent WHERE id = ? FOR UPDATE").param(agent.agentId()).query(Long.class).optional();
-        return runningOn(agent.agentId()).isEmpty();
+        Optional<String> status = jdbc.sql("SELECT status FROM agent WHERE id = ? FOR UPDATE")
+                .param(agent.agentId()).query(String.class).optional();
+        return !status.equals(Optional.of("LEFT")) && runningOn(agent.agentId()).isEmpty();
     }
 
     private Claimable claimable(ResultSet rs, int row) throws SQLException {

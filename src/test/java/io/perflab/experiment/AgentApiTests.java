@@ -121,7 +121,9 @@ class AgentApiTests {
                 // a malformed body is not read before the owner is checked (it answered 400)
                 send(otherToken, base + "/experiments/" + id + "/trials", "{\"variant\": [1, 2"),
                 send(otherToken, base + "/experiments/" + id + "/pairs", "{\"index\": \"x\"}"),
-                send(otherToken, base + "/experiments/" + id + "/finish", "not json"))) {
+                send(otherToken, base + "/experiments/" + id + "/finish", "not json"),
+                // nor make it leave, which would interrupt its experiment
+                send(otherToken, base + "/leave", ""))) {
             assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
             assertThat(foreign.body()).contains("agent " + agent + " is not this token's")
                     .doesNotContain("java.", "Exception");
@@ -137,6 +139,11 @@ class AgentApiTests {
         assertThat(builtIn).isPositive();
         assertThat(send(agentToken, "/api/v1/agents/" + builtIn + "/heartbeat", "").statusCode())
                 .as("no agent token acts as the built-in agent").isEqualTo(403);
+        assertThat(send(agentToken, "/api/v1/agents/" + builtIn + "/leave", "").statusCode()).isEqualTo(403);
+        HttpResponse<String> builtInLeaves = send(TOKEN, "/api/v1/agents/" + builtIn + "/leave", "");
+        assertThat(builtInLeaves.statusCode()).as("a built-in agent stops with its service").isEqualTo(409);
+        assertThat(builtInLeaves.body()).contains("stops with its service");
+        assertThat(send(agentToken, "/api/v1/agents/999999999/leave", "").statusCode()).isEqualTo(404);
         assertThat(send(agentToken, base + "/experiments/" + id + "/trials", trial("without", 0)).statusCode())
                 .isEqualTo(201);
         assertThat(send(TOKEN, base + "/heartbeat", "").statusCode()).as("an admin acts for any agent")
@@ -670,6 +677,91 @@ class AgentApiTests {
                 .query(Integer.class).list()).containsExactly(0, 1, 2, 3, 4, 5);
         assertThat(jdbc.sql("SELECT outcome FROM experiment_claim WHERE experiment_id = ? ORDER BY claim").param(id)
                 .query(String.class).list()).containsExactly("INTERRUPTED", "COMPLETED");
+    }
+
+    /**
+     * A stopped agent said nothing: the service learnt it was gone when its heartbeat timed out, and an experiment
+     * that a poll claimed as the agent stopped (the answer lost) stayed RUNNING on it until then. A leave ends it.
+     */
+    @Test
+    void anAgentThatLeavesHasItsExperimentInterruptedAtOnceForAnotherAgentToResume() throws Exception {
+        long leaving = register("leaving", "pool=leave");
+        long id = admin.create(command("held by a leaving agent", Map.of("pool", "leave")));
+        assertThat(poll(leaving, 0).statusCode()).isEqualTo(200);
+        String base = "/api/v1/agents/" + leaving;
+        assertThat(send(agentToken, base + "/experiments/" + id + "/trials", trial("without", 0)).statusCode())
+                .isEqualTo(201);
+
+        HttpResponse<String> left = send(agentToken, base + "/leave", "");
+
+        assertThat(left.statusCode()).as(left.body()).isEqualTo(200);
+        assertThat(admin.read(left.body()).get("status").asText()).isEqualTo("LEFT");
+        assertThat(admin.read(left.body()).get("experimentId").isNull()).isTrue();
+        assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        assertThat(admin.getJson("/api/v1/experiments/" + id).get("error").asText())
+                .contains("agent leaving on test-host left the service (it was stopped)",
+                        "the next agent of the same labels resumes")
+                .doesNotContain("heartbeat");
+        assertThat(store.claims(id)).singleElement().satisfies(claim ->
+                assertThat(claim.outcome()).isEqualTo("INTERRUPTED"));
+        assertThat(admin.getJson(base).get("status").asText()).isEqualTo("LEFT");
+        assertThat(admin.get("/agents", "text/html").body()).contains("status-left");
+
+        for (HttpResponse<String> late : List.of(send(agentToken, base + "/heartbeat", ""),
+                poll(leaving, 0), send(agentToken, base + "/experiments/" + id + "/trials", trial("with", 1)),
+                send(agentToken, base + "/experiments/" + id + "/finish", "{\"outcome\": \"COMPLETED\"}"))) {
+            assertThat(late.statusCode()).as(late.body()).isEqualTo(409);
+            assertThat(late.body()).contains("agent " + leaving + " left the service", "Register again");
+        }
+        HttpResponse<String> again = send(agentToken, base + "/leave", "");
+        assertThat(again.statusCode()).as("leaving twice is harmless").isEqualTo(200);
+        assertThat(admin.read(again.body()).get("status").asText()).isEqualTo("LEFT");
+        assertThat(send(TOKEN, base + "/leave", "").statusCode()).as("an admin acts for any agent").isEqualTo(200);
+        assertThat(admin.status(id)).isEqualTo("INTERRUPTED");
+        // the watch neither declares it lost later nor looks at it again
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ?")
+                .params(java.time.OffsetDateTime.now().minusHours(1), leaving).update();
+        coordinator.watch();
+        assertThat(admin.getJson(base).get("status").asText()).isEqualTo("LEFT");
+
+        HttpResponse<String> resumed = poll(register("successor of leaving", "pool=leave"), 0);
+        assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+        assertThat(admin.read(resumed.body()).get("experimentId").asLong()).isEqualTo(id);
+        assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
+                .containsExactly(1, 2, 3);
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+    }
+
+    /**
+     * A poll waiting for an experiment went on waiting (and claiming) after its agent left: it ignored that its own
+     * heartbeat was refused. It answers nothing at once, and an experiment queued after the leave waits for
+     * another agent.
+     */
+    @Test
+    void aPollWaitingWhenItsAgentLeavesAnswersNothingAtOnce() throws Exception {
+        long leaving = register("leaves while polling", "pool=leave-poll");
+        Instant registered = agentRepository.find(leaving).orElseThrow().lastHeartbeat();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            var waiting = pool.submit(() -> poll(leaving, 20));
+            // a waiting poll heartbeats after each look at the queue
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() ->
+                    agentRepository.find(leaving).orElseThrow().lastHeartbeat().isAfter(registered));
+            assertThat(waiting.isDone()).isFalse();
+
+            long leftAt = System.nanoTime();
+            assertThat(send(agentToken, "/api/v1/agents/" + leaving + "/leave", "").statusCode()).isEqualTo(200);
+            long id = admin.create(command("queued after a leave", Map.of("pool", "leave-poll")));
+
+            HttpResponse<String> answer = waiting.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(204);
+            assertThat(Duration.ofNanos(System.nanoTime() - leftAt)).as("well within the poll's 20 s")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(admin.status(id)).isEqualTo("QUEUED");
+            assertThat(store.claims(id)).isEmpty();
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
