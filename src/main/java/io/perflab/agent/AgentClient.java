@@ -51,6 +51,9 @@ public final class AgentClient {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** The most a leave waits for its answer: it is sent as the agent exits, and the service does without it. */
+    static final int LEAVE_SECONDS = 5;
+
     /**
      * The largest answer read: far more than the largest assignment (two commands and their environments), so that
      * a service or proxy that sends without end costs the agent no more memory than this.
@@ -153,6 +156,17 @@ public final class AgentClient {
     public void finish(long agentId, long experimentId, Finish finish) throws IOException {
         send("/api/v1/agents/" + agentId + "/experiments/" + experimentId + "/finish", finish,
                 answerTime.multipliedBy(2));
+    }
+
+    /**
+     * Tells the service that this agent leaves (it was stopped): the service ends any experiment it still holds at
+     * once, rather than when its heartbeat times out, and takes no further message of {@code agentId}. Waits at most
+     * {@value #LEAVE_SECONDS} s.
+     */
+    public void leave(long agentId) throws IOException {
+        Duration leaveTime = Duration.ofSeconds(LEAVE_SECONDS);
+        send("/api/v1/agents/" + agentId + "/leave", null, answerTime.compareTo(leaveTime) < 0 ? answerTime
+                : leaveTime);
     }
 
     /**

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,8 +43,8 @@ import java.util.function.UnaryOperator;
  * are stored, says in its answer when the rule stops the experiment; no further pair runs then. When the service
  * declares it lost, it drops the experiment (the service has interrupted it) and registers again. {@link #stop()}
  * cancels the running trial and hands the experiment back as INTERRUPTED, for another agent of the same labels to
- * resume. Over 300 lines because the run, the heartbeat thread and the retried posts share the state of the one
- * experiment running.
+ * resume, or cuts a waiting poll short; then the agent tells the service it leaves. Over 300 lines because the run,
+ * the heartbeat thread and the retried posts share the state of the one experiment running.
  */
 public final class AgentLoop {
 
@@ -75,6 +76,16 @@ public final class AgentLoop {
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile long agentId = -1;
     private volatile Running running;
+    /**
+     * Guards {@link #polling} and {@link #pollCutShort}: {@link #stop()} interrupts the thread of {@link #run} only
+     * while it waits in a poll, and that interrupt is cleared under the same guard as the poll returns, so that none
+     * reaches the run of an experiment or the post of its end.
+     */
+    private final Object pollGuard = new Object();
+    /** The thread waiting in a poll now, or null. */
+    private Thread polling;
+    /** Whether {@link #stop()} interrupted the poll under way. */
+    private boolean pollCutShort;
 
     /** The experiment running now: its runner, why it was cut short, if it was, and why its rule stopped it. */
     private static final class Running {
@@ -175,6 +186,32 @@ public final class AgentLoop {
             } finally {
                 heartbeats.shutdownNow();
             }
+            if (isStopped() && !lost.get()) {
+                leave(heartbeats);
+            }
+        }
+    }
+
+    /**
+     * Tells the service that this agent leaves, once its heartbeats have ended (one sent after the leave would be
+     * refused): the service need not wait for the heartbeat timeout to end what it may still hold for this agent (an
+     * experiment claimed by a poll whose answer the stop cut off). Best effort: a failure is logged.
+     */
+    private void leave(ExecutorService heartbeats) {
+        try {
+            heartbeats.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            client.leave(agentId);
+            log.accept("agent " + agentId + " left " + client.server());
+        } catch (IOException e) {
+            log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves ("
+                    + AgentClient.describe(e) + "); the service finds it lost when its heartbeat times out");
+        } catch (RuntimeException e) {
+            log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves (" + e.getMessage()
+                    + "); the service finds it lost when its heartbeat times out");
         }
     }
 
@@ -189,12 +226,21 @@ public final class AgentLoop {
                 : registered.heartbeatSeconds();
     }
 
-    /** Stops: cancels the running trial, hands its experiment back as INTERRUPTED, and makes {@link #run} return. */
+    /**
+     * Stops: cancels the running trial, hands its experiment back as INTERRUPTED, cuts a waiting poll short, and makes
+     * {@link #run} return once it told the service that the agent leaves.
+     */
     public void stop() {
         stopped.countDown();
         Running current = running;
         if (current != null) {
             current.cancel("the agent was stopped");
+        }
+        synchronized (pollGuard) {
+            if (polling != null) {
+                pollCutShort = true;
+                polling.interrupt();
+            }
         }
     }
 
@@ -219,7 +265,7 @@ public final class AgentLoop {
         while (!isStopped() && !lost.get()) {
             Optional<Assignment> assignment;
             try {
-                assignment = client.poll(agentId, pollWaitSeconds);
+                assignment = poll();
             } catch (AgentClient.UnreadableAssignment e) {
                 // polling again would be refused (this agent holds it) and the next agent would fare the same
                 String why = "this agent cannot read its assignment (is it of the service's version?): "
@@ -228,6 +274,9 @@ public final class AgentLoop {
                 postFinish(e.experimentId(), "FAILED", why);
                 continue;
             } catch (IOException e) {
+                if (isStopped()) {
+                    return; // the stop cut the poll short
+                }
                 log.accept("cannot poll " + client.server() + ": " + e.getMessage());
                 pause(LAST_RETRY);
                 continue;
@@ -240,6 +289,30 @@ public final class AgentLoop {
                 throw e;
             }
             assignment.ifPresent(this::runExperiment);
+        }
+    }
+
+    /**
+     * Polls once, unless stopped; a {@link #stop()} meanwhile interrupts the wait. An assignment that came in
+     * nonetheless is run as any other: the stop hands it back at once.
+     */
+    private Optional<Assignment> poll() throws IOException {
+        synchronized (pollGuard) {
+            if (isStopped()) {
+                return Optional.empty();
+            }
+            polling = Thread.currentThread();
+        }
+        try {
+            return client.poll(agentId, pollWaitSeconds);
+        } finally {
+            synchronized (pollGuard) {
+                polling = null;
+                if (pollCutShort) {
+                    pollCutShort = false;
+                    Thread.interrupted(); // the stop's interrupt, whether or not the poll saw it
+                }
+            }
         }
     }
 

@@ -28,7 +28,8 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code perflab agent --server URL --token T [--labels k=v,…] [--cpus LIST]}: runs on a benchmark host, registers
  * with its host environment, and runs the experiments the service assigns it until stopped (SIGTERM or Ctrl-C hand
- * the running experiment back, for another agent of the same labels to resume).
+ * the running experiment back, for another agent of the same labels to resume, or cut a waiting poll short, and tell
+ * the service that the agent leaves).
  */
 @Command(name = "agent", mixinStandardHelpOptions = true,
         description = {"Run experiments of a PerfLab service on this host: register with its environment and labels, "
@@ -147,7 +148,7 @@ final class AgentCommand implements Callable<Integer> {
                 new Registration(agentName, hostLabels.labels(), environment, commands), launcher, fastStart,
                 new OutputMetricsReader(), pollWait, fixedFlags, log);
         // SIGTERM or Ctrl-C: the JVM halts when its hooks return, so this one waits until the experiment running
-        // now is handed back (its cut-short trial and its end posted)
+        // now is handed back (its cut-short trial and its end posted) and the leave is posted
         Thread stopper = new Thread(() -> {
             loop.stop();
             loop.awaitEnd(STOP_GRACE);

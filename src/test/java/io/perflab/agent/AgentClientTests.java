@@ -192,6 +192,57 @@ class AgentClientTests {
         }
     }
 
+    @Test
+    void aLeaveIsPostedToTheAgentsLeaveBelowTheServersPathAndAnErrorIsThrown() throws Exception {
+        java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer server = serving(exchange -> {
+            asked.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
+                    + exchange.getRequestHeaders().getFirst("Authorization"));
+            if (exchange.getRequestURI().getPath().contains("/9/")) {
+                send(exchange, 409, "{\"detail\": \"agent 9 was declared lost\"}".getBytes(StandardCharsets.UTF_8));
+            } else {
+                send(exchange, 200, "{\"id\": 3, \"status\": \"LEFT\"}".getBytes(StandardCharsets.UTF_8));
+            }
+        });
+        try {
+            AgentClient client = new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()
+                    + "/perflab"), "plt_x", Duration.ofSeconds(30));
+
+            client.leave(3);
+
+            assertThat(asked).containsExactly("POST /perflab/api/v1/agents/3/leave Bearer plt_x");
+            assertThatThrownBy(() -> client.leave(9)).isInstanceOf(AgentClient.Refused.class)
+                    .hasMessage("the service answered 409: agent 9 was declared lost");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /** A leave is sent as the agent exits: a service that does not answer holds it a few seconds at most. */
+    @Test
+    void aLeaveWaitsAFewSecondsAtMost() throws Exception {
+        CountDownLatch released = new CountDownLatch(1);
+        HttpServer server = serving(exchange -> {
+            try {
+                released.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        try {
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> client(server, Duration.ofSeconds(30)).leave(1))
+                    .isInstanceOf(java.net.http.HttpTimeoutException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(AgentClient.LEAVE_SECONDS).minusMillis(100))
+                    .isLessThan(Duration.ofSeconds(15));
+        } finally {
+            released.countDown();
+            server.stop(0);
+        }
+    }
+
     private static HttpServer serving(HttpHandler handler) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool(runnable -> {

@@ -79,6 +79,16 @@ class AgentLoopTests {
     private volatile UnaryOperator<TrialLauncher> preparation = launcher -> launcher;
     /** The agent {@link #run} runs. */
     private volatile AgentLoop agent;
+    /** Polls received. */
+    private final AtomicInteger polls = new AtomicInteger();
+    /** How long a poll that is assigned nothing waits before it answers 204, unless the test ends first. */
+    private volatile int pollHoldSeconds = 5;
+    /** The ends of experiments and the leaves posted, in order: "finish" or "leave" and the agent's id. */
+    private final List<String> posts = new CopyOnWriteArrayList<>();
+    /** The command of {@link #assignment()}'s variants; null: one that leaves {@link #ranCommand} behind. */
+    private volatile String command;
+    /** What a leave is answered: 200, or a server error. */
+    private volatile int leaveStatus = 200;
 
     @BeforeEach
     void fakeService() throws IOException {
@@ -308,6 +318,76 @@ class AgentLoopTests {
         assertThat(registered.get()).isEqualTo(1);
     }
 
+    /**
+     * An idle agent waits in a long poll; a stop went unnoticed until the poll's wait ended (20 s by default), and the
+     * service learnt that the agent was gone only when its heartbeat timed out. The stop cuts the poll short, and the
+     * agent tells the service it leaves.
+     */
+    @Test
+    void anIdleAgentStoppedDuringALongPollEndsAtOnceAndLeaves() throws Exception {
+        assigns = false;
+        pollHoldSeconds = 60;
+        List<String> log = new CopyOnWriteArrayList<>();
+        agent = agent(false, log::add, 60);
+        Thread running = new Thread(agent::run, "agent under test");
+        running.start();
+        await().atMost(Duration.ofSeconds(20)).until(() -> polls.get() >= 1);
+        Thread.sleep(200); // well inside the poll's wait of 60 s
+
+        long stoppedAt = System.nanoTime();
+        agent.stop();
+
+        assertThat(agent.awaitEnd(Duration.ofSeconds(2))).as("ended within moments of the stop").isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).isLessThan(Duration.ofSeconds(2));
+        running.join(10_000);
+        assertThat(running.isAlive()).isFalse();
+        assertThat(polls).as("polled no more").hasValue(1);
+        assertThat(posts).containsExactly("leave " + AGENT);
+        assertThat(log).noneSatisfy(line -> assertThat(line).startsWith("cannot poll"))
+                .anySatisfy(line -> assertThat(line).isEqualTo("agent " + AGENT + " left " + serverUri()));
+    }
+
+    /** A stop while an experiment runs hands it back as INTERRUPTED, as before, and then leaves. */
+    @Test
+    void anAgentStoppedWhileItRunsAnExperimentHandsItBackThenLeaves() throws Exception {
+        command = "touch '" + ranCommand + "' && sleep 60";
+        List<String> log = new CopyOnWriteArrayList<>();
+        agent = agent(true, log::add, 60);
+        Thread running = new Thread(agent::run, "agent under test");
+        running.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> java.nio.file.Files.exists(ranCommand));
+
+        agent.stop();
+
+        assertThat(agent.awaitEnd(Duration.ofSeconds(30))).isTrue();
+        running.join(10_000);
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("INTERRUPTED");
+            assertThat(finish.get("message").asString()).isEqualTo("the agent was stopped");
+        });
+        assertThat(posts).containsExactly("finish " + AGENT, "leave " + AGENT);
+        assertThat(log).anySatisfy(line -> assertThat(line).isEqualTo("agent " + AGENT + " left " + serverUri()));
+    }
+
+    /** A service that cannot be told of the leave costs the agent nothing but a line of its log. */
+    @Test
+    void aLeaveTheServiceRefusesIsLoggedAndTheAgentEndsAllTheSame() throws Exception {
+        assigns = false;
+        leaveStatus = 503;
+        List<String> log = new CopyOnWriteArrayList<>();
+
+        run(false, log::add, () -> await().atMost(Duration.ofSeconds(20)).until(() -> polls.get() >= 1));
+
+        assertThat(posts).containsExactly("leave " + AGENT);
+        assertThat(log).anySatisfy(line -> assertThat(line).startsWith("cannot tell " + serverUri() + " that agent "
+                + AGENT + " leaves (the service answered 503").endsWith("; the service finds it lost when its "
+                + "heartbeat times out"));
+    }
+
+    private URI serverUri() {
+        return URI.create("http://localhost:" + server.getAddress().getPort());
+    }
+
     /** Runs an agent that is assigned nothing until the service has had five heartbeats; what it logged. */
     private List<String> runUntilFiveHeartbeats() throws Exception {
         assigns = false;
@@ -337,12 +417,16 @@ class AgentLoopTests {
     }
 
     private AgentLoop agent(boolean runsCommands, Consumer<String> log) {
-        return new AgentLoop(new AgentClient(URI.create("http://localhost:" + server.getAddress().getPort()),
-                "plt_agent"), new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
+        return agent(runsCommands, log, 1);
+    }
+
+    private AgentLoop agent(boolean runsCommands, Consumer<String> log, int pollWaitSeconds) {
+        return new AgentLoop(new AgentClient(serverUri(), "plt_agent"),
+                new Registration("host", Map.of(), Map.of("host", "test"), runsCommands),
                 TrialLauncher.ofThisJvm(), launcher -> {
                     preparations.incrementAndGet();
                     return preparation.apply(launcher);
-                }, new OutputMetricsReader(), 1, List.of(), log::accept);
+                }, new OutputMetricsReader(), pollWaitSeconds, List.of(), log::accept);
     }
 
     private void answer(HttpExchange exchange) throws IOException {
@@ -360,10 +444,11 @@ class AgentLoopTests {
             } else if (path.equals("/api/v1/agents/" + AGENT + "/poll") && firstRegistrationLost) {
                 send(exchange, 409, "{\"detail\": \"agent " + AGENT + " was declared lost. Register again.\"}");
             } else if (path.endsWith("/poll")) {
+                polls.incrementAndGet();
                 if (assigns && assigned.compareAndSet(false, true)) {
                     send(exchange, 200, assignmentAnswer != null ? assignmentAnswer : assignment());
                 } else {
-                    testEnded.await(5, TimeUnit.SECONDS);
+                    testEnded.await(pollHoldSeconds, TimeUnit.SECONDS);
                     send(exchange, 204, null);
                 }
             } else if (path.endsWith("/heartbeat")) {
@@ -378,9 +463,14 @@ class AgentLoopTests {
                 trials.add(JSON.readTree(body));
                 send(exchange, 201, "{\"stored\": true, \"cancel\": false}");
             } else if (path.endsWith("/finish")) {
+                posts.add("finish " + agentOf(path));
                 finishes.add(JSON.readTree(body));
                 send(exchange, 204, null);
                 finished.countDown();
+            } else if (path.endsWith("/leave")) {
+                posts.add("leave " + agentOf(path));
+                send(exchange, leaveStatus, leaveStatus == 200 ? "{\"id\": " + agentOf(path) + ", \"status\": "
+                        + "\"LEFT\"}" : "{\"detail\": \"the database is down\"}");
             } else {
                 send(exchange, 404, "{\"detail\": \"no " + path + " here\"}");
             }
@@ -390,9 +480,14 @@ class AgentLoopTests {
         }
     }
 
+    /** The agent id in {@code path}, {@code /api/v1/agents/ID/…}. */
+    private static String agentOf(String path) {
+        return path.split("/")[4];
+    }
+
     /** A command experiment of two runs per variant whose command leaves a file behind. */
     private String assignment() {
-        String command = JSON.writeValueAsString("touch '" + ranCommand + "'");
+        String command = JSON.writeValueAsString(this.command != null ? this.command : "touch '" + ranCommand + "'");
         return """
                 {"experimentId": %d, "name": "sneaky", "kind": "COMMAND", "design": "fresh", "runsPerVariant": 2,
                  "order": "interleaved", "seed": 1, "trialTimeoutSeconds": 30, "maxFailures": 1,
