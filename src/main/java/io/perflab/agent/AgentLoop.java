@@ -209,9 +209,11 @@ public final class AgentLoop {
         } catch (IOException e) {
             log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves ("
                     + AgentClient.describe(e) + "); the service finds it lost when its heartbeat times out");
+        } catch (AgentClient.Refused e) {
+            // a service that no longer knows this agent as live (it declared it lost) has nothing of it left to end
+            log.accept(client.server() + " refused agent " + agentId + "'s leave: " + e.getMessage());
         } catch (RuntimeException e) {
-            log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves (" + e.getMessage()
-                    + "); the service finds it lost when its heartbeat times out");
+            log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves: " + e);
         }
     }
 
