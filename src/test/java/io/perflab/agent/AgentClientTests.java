@@ -139,11 +139,7 @@ class AgentClientTests {
             exchange.sendResponseHeaders(200, 0);
             exchange.getResponseBody().write('{');
             exchange.getResponseBody().flush();
-            try {
-                released.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hold(released);
             exchange.close();
         });
         try {
@@ -223,11 +219,7 @@ class AgentClientTests {
     void aLeaveWaitsAFewSecondsAtMost() throws Exception {
         CountDownLatch released = new CountDownLatch(1);
         HttpServer server = serving(exchange -> {
-            try {
-                released.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            hold(released);
             exchange.close();
         });
         try {
@@ -269,5 +261,14 @@ class AgentClientTests {
             exchange.getResponseBody().write(body);
         }
         exchange.close();
+    }
+
+    /** Holds a handler until the test releases it, or 30 s. */
+    private static void hold(CountDownLatch released) {
+        try {
+            released.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

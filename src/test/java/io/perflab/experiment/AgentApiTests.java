@@ -724,12 +724,7 @@ class AgentApiTests {
         coordinator.watch();
         assertThat(admin.getJson(base).get("status").asText()).isEqualTo("LEFT");
 
-        HttpResponse<String> resumed = poll(register("successor of leaving", "pool=leave"), 0);
-        assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
-        assertThat(admin.read(resumed.body()).get("experimentId").asLong()).isEqualTo(id);
-        assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
-                .containsExactly(1, 2, 3);
-        assertThat(admin.status(id)).isEqualTo("RUNNING");
+        assertResumes(register("successor of leaving", "pool=leave"), id);
     }
 
     /**
@@ -1108,11 +1103,7 @@ class AgentApiTests {
         long successor = register("successor", "pool=silence");
         assertThat(admin.getJson("/api/v1/experiments/" + id).get("waitingForHost").isNull())
                 .as("a live agent of its labels can resume it").isTrue();
-        HttpResponse<String> resumed = poll(successor, 0);
-        assertThat(resumed.statusCode()).isEqualTo(200);
-        assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
-                .containsExactly(1, 2, 3);
-        assertThat(admin.status(id)).isEqualTo("RUNNING");
+        assertResumes(successor, id);
     }
 
     /**
@@ -1382,5 +1373,15 @@ class AgentApiTests {
             request.header("Authorization", "Bearer " + token);
         }
         return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** {@code agent} polls and is handed experiment {@code id} to resume, with its ordinals 1–3 still to run. */
+    private void assertResumes(long agent, long id) throws Exception {
+        HttpResponse<String> resumed = poll(agent, 0);
+        assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+        assertThat(admin.read(resumed.body()).get("experimentId").asLong()).isEqualTo(id);
+        assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
+                .containsExactly(1, 2, 3);
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
     }
 }

@@ -14,8 +14,7 @@ class ExperimentFormTests {
 
     @Test
     void blankPairsAndTargetAreTheDefaultExperimentAndTypedOnesAreSent() {
-        ExperimentForm form = new ExperimentForm();
-        form.setName("default");
+        ExperimentForm form = named("default");
         form.setPreset("sync-completion");
         BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
 
@@ -34,8 +33,7 @@ class ExperimentFormTests {
 
     @Test
     void hostLabelsTypedAsTextBecomeTheRequestsLabels() {
-        ExperimentForm form = new ExperimentForm();
-        form.setName("labelled");
+        ExperimentForm form = named("labelled");
         form.setHostLabels(" kernel=6.8, arch=x86_64 ");
         BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
 
@@ -47,8 +45,7 @@ class ExperimentFormTests {
 
     @Test
     void noHostLabelsAskForNone() {
-        ExperimentForm form = new ExperimentForm();
-        form.setName("anywhere");
+        ExperimentForm form = named("anywhere");
         BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
 
         assertThat(form.toRequest(errors).hostLabels()).isNull();
@@ -57,8 +54,7 @@ class ExperimentFormTests {
 
     @Test
     void labelsThatAreNotLabelsAreRefusedOnTheirField() {
-        ExperimentForm form = new ExperimentForm();
-        form.setName("bad labels");
+        ExperimentForm form = named("bad labels");
         form.setHostLabels("arch=x86_64,kernel");
         form.setKind("command");
         BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
@@ -68,5 +64,11 @@ class ExperimentFormTests {
         assertThat(errors.getFieldError("hostLabels").getDefaultMessage())
                 .isEqualTo("'kernel' is not a label; write key=value, several separated by commas "
                         + "(e.g. arch=x86_64,kernel=6.8)");
+    }
+
+    private static ExperimentForm named(String name) {
+        ExperimentForm form = new ExperimentForm();
+        form.setName(name);
+        return form;
     }
 }
