@@ -213,7 +213,7 @@ public final class AgentLoop {
             // a service that no longer knows this agent as live (it declared it lost) has nothing of it left to end
             log.accept(client.server() + " refused agent " + agentId + "'s leave: " + e.getMessage());
         } catch (RuntimeException e) {
-            log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves: " + e);
+            log.accept("cannot tell " + client.server() + " that agent " + agentId + " leaves: " + e.getMessage());
         }
     }
 

@@ -93,9 +93,7 @@ final class SequentialVerdicts {
     static RelativeChange adjusted(List<SequentialLookRepository.LookRecord> looks, PairedAnalysis a) {
         int end = -1;
         for (int i = 0; i < looks.size() && end < 0; i++) {
-            String outcome = looks.get(i).outcome();
-            if (SequentialLook.Outcome.SIGNIFICANT.name().equals(outcome)
-                    || SequentialLook.Outcome.PRECISE_ENOUGH.name().equals(outcome)) {
+            if (SequentialLook.Outcome.valueOf(looks.get(i).outcome()).settles()) {
                 end = i;
             }
         }

@@ -118,8 +118,7 @@ public final class SequentialStopping implements PairStoppingRule {
             // the look that ends the target: the first that settles it, or a last look of one never settled
             Look result = new Look(target, look, analysis, look.stop() && !settled.containsKey(target.metric()));
             made.add(result);
-            if (look.outcome() == SequentialLook.Outcome.SIGNIFICANT
-                    || look.outcome() == SequentialLook.Outcome.PRECISE_ENOUGH) {
+            if (look.outcome().settles()) {
                 settled.putIfAbsent(target.metric(), result.summary());
             }
         }
@@ -218,8 +217,7 @@ public final class SequentialStopping implements PairStoppingRule {
         continuing(pairs, earlierPlannedPairs);
         List<String> metrics = targets.stream().map(Target::metric).toList();
         earlier.stream()
-                .filter(l -> metrics.contains(l.metric()) && (l.outcome() == SequentialLook.Outcome.SIGNIFICANT
-                        || l.outcome() == SequentialLook.Outcome.PRECISE_ENOUGH))
+                .filter(l -> metrics.contains(l.metric()) && l.outcome().settles())
                 .sorted(java.util.Comparator.comparingInt(EarlierLook::pairs)
                         .thenComparingInt(l -> metrics.indexOf(l.metric())))
                 .forEach(l -> settled.putIfAbsent(l.metric(), summary(targets.get(metrics.indexOf(l.metric())),

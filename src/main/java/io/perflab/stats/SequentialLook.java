@@ -84,6 +84,11 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
         /** The repeated confidence interval is as narrow as the plan's target. */
         PRECISE_ENOUGH,
         /** The most pairs are done or the budget is spent, without crossing the boundary. */
-        LAST_LOOK
+        LAST_LOOK;
+
+        /** Whether this outcome settles its target: significant, or precise enough. */
+        public boolean settles() {
+            return this == SIGNIFICANT || this == PRECISE_ENOUGH;
+        }
     }
 }
