@@ -24,6 +24,8 @@ final class Distributions {
 
     private static final NormalDistribution NORMAL = new NormalDistribution(null, 0, 1,
             NormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+    /** Below it, {@link #normalQuantile} starts from the tail's asymptotic form. */
+    private static final double DEEP_TAIL = 1e-15;
 
     private Distributions() {
     }
@@ -194,13 +196,27 @@ final class Distributions {
         return normalUpper(-z);
     }
 
-    /** The standard normal quantile, polished by Newton steps on the smaller tail. */
+    /**
+     * The standard normal quantile, polished by Newton steps on the smaller tail. Below p = 1e-15, where Commons
+     * Math's inverse (through erf⁻¹(2p − 1)) loses its digits and below about 1e-17 returns −∞, the start is the
+     * tail's asymptotic form, z ≈ −√(L − ln L − ln 2π) with L = −2·ln p, and the Newton steps are taken on
+     * ln Φ(z) − ln p, which the complementary error function gives to full relative precision down to p ≈ 1e-307.
+     */
     static double normalQuantile(double p) {
         if (p == 0.5) {
             return 0;
         }
         if (p > 0.5) {
             return -normalQuantile((0.5 - p) + 0.5);
+        }
+        if (!(p > 0)) {
+            if (p == 0) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            throw new IllegalArgumentException("probability must lie in [0, 1], got " + p);
+        }
+        if (p < DEEP_TAIL) {
+            return deepTailQuantile(p);
         }
         double q = NORMAL.inverseCumulativeProbability(p);
         for (int i = 0; i < 4; i++) {
@@ -209,6 +225,25 @@ final class Distributions {
                 break;
             }
             double step = (normalLower(q) - p) / density;
+            q -= step;
+            if (Math.abs(step) <= 1e-15 * Math.abs(q)) {
+                break;
+            }
+        }
+        return q;
+    }
+
+    private static double deepTailQuantile(double p) {
+        double logP = Math.log(p);
+        double l = -2 * logP;
+        double q = -Math.sqrt(l - Math.log(l) - Math.log(2 * Math.PI));
+        for (int i = 0; i < 50; i++) {
+            double lower = normalLower(q);
+            if (!(lower > 0)) {
+                break;
+            }
+            // d ln Φ(q) / dq = φ(q) / Φ(q)
+            double step = (Math.log(lower) - logP) * lower / NORMAL.density(q);
             q -= step;
             if (Math.abs(step) <= 1e-15 * Math.abs(q)) {
                 break;

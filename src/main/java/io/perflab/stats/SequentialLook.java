@@ -40,7 +40,8 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
      * median, and times the standard error. The interval's ends are as far from it as on the normal scale, widened
      * by the ratio of the t quantile with {@link #df} degrees of freedom to the normal one, so that at a single look
      * the estimate is the mean and the interval the t interval. Meant for the look that ended the experiment (or
-     * decided its metric); NaN when the statistic is not finite or beyond the normal scale's reach.
+     * decided its metric); NaN when the statistic is not finite or beyond the normal scale's reach (its tail
+     * probability, or an end's, below the smallest double, or an end the stage-wise search cannot bracket).
      */
     public RelativeChange stagewise(double confidence) {
         double upper = Double.isFinite(t) ? Distributions.tUpper(Math.abs(t), df) : 0;
@@ -50,24 +51,34 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
         double z = Math.copySign(-Distributions.normalQuantile(upper), t);
         double[] information = boundaries.stream().mapToDouble(SequentialBoundary::informationFraction).toArray();
         double[] bounds = boundaries.stream().mapToDouble(SequentialBoundary::z).toArray();
-        double[] eta = GroupSequential.stagewiseEstimate(information, bounds, z, confidence);
+        double[] eta;
+        try {
+            eta = GroupSequential.stagewiseEstimate(information, bounds, z, confidence);
+        } catch (IllegalStateException beyondReach) {
+            return new RelativeChange(Double.NaN, Double.NaN, Double.NaN);
+        }
         double tail = (1 - confidence) / 2;
         double widen = Distributions.tUpperQuantile(tail, df) / Distributions.normalQuantile(1 - tail);
         double center = tScale(eta[1]);
         double low = center - (eta[1] - eta[0]) * widen;
         double high = center + (eta[2] - eta[1]) * widen;
+        if (!Double.isFinite(low) || !Double.isFinite(high)) {
+            return new RelativeChange(Double.NaN, Double.NaN, Double.NaN);
+        }
         return new RelativeChange(100 * Math.expm1(center * stdErr), 100 * Math.expm1(low * stdErr),
                 100 * Math.expm1(high * stdErr));
     }
 
-    /** The t statistic with {@link #df} degrees of freedom that has the tail probability of the normal score z. */
+    /**
+     * The t statistic with {@link #df} degrees of freedom that has the tail probability of the normal score z; NaN
+     * where that probability is below the smallest double.
+     */
     private double tScale(double z) {
         double upper = Distributions.normalUpper(Math.abs(z));
         if (z == 0 || upper >= 0.5) {
             return 0;
         }
-        return upper > 0 ? Math.copySign(Distributions.tUpperQuantile(upper, df), z)
-                : Math.copySign(Double.POSITIVE_INFINITY, z);
+        return upper > 0 ? Math.copySign(Distributions.tUpperQuantile(upper, df), z) : Double.NaN;
     }
 
     /** Whether the experiment stops at this look. */

@@ -3,6 +3,7 @@ package io.perflab.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class DistributionsTests {
@@ -23,6 +24,29 @@ class DistributionsTests {
                         .isCloseTo(-solver, within(tolerance));
             }
         }
+    }
+
+    @Test
+    void normalQuantilesKeepTheirDigitsFarBeyondWhereErfInverseGivesOut() {
+        // erf⁻¹(2p − 1) returns −∞ below p ≈ 1e-17 (2p − 1 rounds to −1); the quantile there comes from the tail's
+        // asymptotic start, polished on ln Φ, and Φ (from erfc, another path) must give p back
+        double[] ps = {1e-14, 9.99e-16, 1e-15, 1.001e-15, 1e-16, 3e-17, 1e-17, 1e-20, 1e-50, 1e-100, 1e-200, 1e-300};
+        double previous = Double.NEGATIVE_INFINITY;
+        for (double p : Arrays.stream(ps).sorted().toArray()) {
+            double q = Distributions.normalQuantile(p);
+            assertThat(q).as("qnorm(%s)", p).isFinite().isGreaterThan(previous);
+            // one ulp of q moves ln Φ(q) by about |q|·ulp(q)
+            double tolerance = p * (1e-14 + 4 * q * q * Math.ulp(1.0));
+            assertThat(Distributions.normalLower(q)).as("pnorm(qnorm(%s))", p).isCloseTo(p, within(tolerance));
+            previous = q;
+        }
+        // the root of Φ(q) = p at 60 digits (mpmath): −9.2623400897984075737, −14.933337534788488981,
+        // −37.047096299361199237
+        assertThat(Distributions.normalQuantile(1e-20)).isCloseTo(-9.2623400897984075737, within(1e-14 * 9.27));
+        assertThat(Distributions.normalQuantile(1e-50)).isCloseTo(-14.933337534788488981, within(1e-14 * 14.94));
+        assertThat(Distributions.normalQuantile(1e-300)).isCloseTo(-37.047096299361199237, within(1e-14 * 37.05));
+        assertThat(Distributions.normalQuantile(0)).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(Distributions.normalQuantile(1)).isEqualTo(Double.POSITIVE_INFINITY);
     }
 
     @Test

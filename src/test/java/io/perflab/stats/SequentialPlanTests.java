@@ -4,6 +4,7 @@ import static io.perflab.stats.Tolerance.assertRelative;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -106,6 +107,33 @@ class SequentialPlanTests {
         assertRelative(look.relativeChange().percent(), adjusted.percent(), 1e-7, "adjusted estimate");
         assertRelative(-3.4367190928667397, adjusted.ciLowPercent(), 1e-7, "adjusted low");
         assertRelative(look.relativeChange().ciHighPercent(), adjusted.ciHighPercent(), 1e-7, "adjusted high");
+    }
+
+    @Test
+    void theEstimateAdjustedForStoppingHoldsForStatisticsFarInTheTail() {
+        // a nearly deterministic metric (allocation per call, a command's count) gives t in the millions; its tail
+        // probability is below 1e-16, where the normal quantile once came out as −∞ and the adjustment threw
+        for (double spread : new double[] {1e-4, 1e-7, 1e-10}) {
+            double[] r = new double[20];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = 0.02 + spread * (i % 2 == 0 ? 1 : -1);
+            }
+            for (int pairs : new int[] {3, 5, 20}) {
+                SequentialLook look = SequentialPlan.of(0.05, 20).look(new int[] {pairs}, r, false);
+                RelativeChange adjusted = look.stagewise(0.95);
+                assertThat(adjusted.percent()).as("spread %s, %d pairs", spread, pairs)
+                        .isCloseTo(look.relativeChange().percent(), within(1e-6));
+                assertThat(adjusted.ciLowPercent()).isLessThanOrEqualTo(adjusted.percent());
+                assertThat(adjusted.ciHighPercent()).isGreaterThanOrEqualTo(adjusted.percent()).isFinite();
+            }
+        }
+        // beyond the smallest double the adjustment is NaN, as documented, rather than infinite or thrown
+        double[] exact = new double[100];
+        for (int i = 0; i < exact.length; i++) {
+            exact[i] = 0.02 + 1e-9 * (i % 2 == 0 ? 1 : -1);
+        }
+        SequentialLook far = SequentialPlan.of(0.05, 100).look(new int[] {100}, exact, false);
+        assertThat(far.stagewise(0.95).percent()).isNaN();
     }
 
     @Test
