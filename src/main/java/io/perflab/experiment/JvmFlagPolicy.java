@@ -26,9 +26,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class JvmFlagPolicy {
 
-    /** The bounds of the tests' policies: a host of 16 GiB. */
-    static final Bounds TEST_BOUNDS = Bounds.quarterOf(16L << 30);
-
     private final boolean rawFlagsForAdmins;
     private final List<String> fixedFlags;
     private final Bounds bounds;
@@ -37,10 +34,6 @@ public class JvmFlagPolicy {
     public JvmFlagPolicy(PerfLabProperties properties) {
         this(properties.trials().rawJvmFlags(), properties.trials().jvmArgs(),
                 bounds(hostMemoryBytes(), properties.trials().maxJvmMemoryBytes()));
-    }
-
-    JvmFlagPolicy(boolean rawFlagsForAdmins) {
-        this(rawFlagsForAdmins, List.of(), TEST_BOUNDS);
     }
 
     /**

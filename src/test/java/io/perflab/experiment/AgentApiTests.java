@@ -977,7 +977,7 @@ class AgentApiTests {
         java.time.Clock ahead = java.time.Clock.offset(java.time.Clock.systemUTC(),
                 agentSettings.heartbeatTimeout().multipliedBy(2));
         AgentCoordinator instanceAhead = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
-                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true), new JvmFlagPolicy(false));
+                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true), JvmFlagPolicies.of(false));
 
         instanceAhead.watch();
 

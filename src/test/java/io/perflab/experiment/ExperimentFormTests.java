@@ -19,7 +19,7 @@ class ExperimentFormTests {
         BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
 
         ExperimentRequest request = form.toRequest(errors);
-        ExperimentSpec spec = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(false))
+        ExperimentSpec spec = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(false))
                 .validate(request, false);
 
         assertThat(errors.hasErrors()).isFalse();

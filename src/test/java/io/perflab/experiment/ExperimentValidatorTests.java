@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ExperimentValidatorTests {
 
     private final ExperimentValidator validator = new ExperimentValidator(new CommandExperimentsPolicy(false),
-            new JvmFlagPolicy(false));
+            JvmFlagPolicies.of(false));
 
     private static ExperimentRequest request(String preset, Map<String, String> without, Map<String, String> with,
             WorkloadSettings workload, Integer runs, String order) {
@@ -139,7 +139,7 @@ class ExperimentValidatorTests {
         assertThatThrownBy(() -> validator.validate(command, true)).isInstanceOf(NotAllowedException.class)
                 .hasMessageContaining("perflab.commands.enabled");
         ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true),
-                new JvmFlagPolicy(false));
+                JvmFlagPolicies.of(false));
         assertThatThrownBy(() -> enabled.validate(command, false)).isInstanceOf(NotAllowedException.class)
                 .hasMessageContaining("administrator");
         assertThat(enabled.validate(command, true).kind()).isEqualTo(ExperimentKind.COMMAND);
@@ -180,7 +180,7 @@ class ExperimentValidatorTests {
     @Test
     void aCommandExperimentRefusesEachEngineFieldByName() {
         ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true),
-                new JvmFlagPolicy(false));
+                JvmFlagPolicies.of(false));
         WorkloadSettings shortRun = settings(null, null, null, BigDecimal.valueOf(5));
         Map<String, ExperimentRequest> requests = new java.util.LinkedHashMap<>();
         requests.put("workload", commandRequest(null, null, shortRun, null, null));
@@ -208,7 +208,7 @@ class ExperimentValidatorTests {
                 null, List.of("-XX:OnError=id"), null, null, null, null, null, null, null);
         assertBadRequest(onError, validator, "withJvmArgs: the JVM flag '-XX:OnError=id' is not allowed",
                 "perflab.trials.raw-jvm-flags");
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
         assertThatThrownBy(() -> raw.validate(onError, false)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("is not allowed");
         assertThat(((EngineVariant) raw.validate(onError, true).plan().with()).jvmArgs())
@@ -219,13 +219,13 @@ class ExperimentValidatorTests {
     void aStoredPlanWithARefusedFlagDoesNotRunWhileRawFlagsAreOff() {
         ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
                 null, List.of("-javaagent:/tmp/x.jar"), null, null, null, null, null, null, null);
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
         var plan = raw.validate(onError, true).plan();
 
-        assertThat(new JvmFlagPolicy(false).refusal(plan)).hasValueSatisfying(reason ->
+        assertThat(JvmFlagPolicies.of(false).refusal(plan)).hasValueSatisfying(reason ->
                 assertThat(reason).contains("'-javaagent:/tmp/x.jar' is not allowed"));
-        assertThat(new JvmFlagPolicy(true).refusal(plan)).isEmpty();
-        assertThat(new JvmFlagPolicy(false).refusal(validator.validate(request("sync-completion", null, null, null,
+        assertThat(JvmFlagPolicies.of(true).refusal(plan)).isEmpty();
+        assertThat(JvmFlagPolicies.of(false).refusal(validator.validate(request("sync-completion", null, null, null,
                 3, null), false).plan())).isEmpty();
     }
 
@@ -237,7 +237,7 @@ class ExperimentValidatorTests {
         assertThatThrownBy(() -> validator.validate(bigHeap, true)).isInstanceOfSatisfying(InvalidInputException.class,
                 p -> assertThat(p.getMessage()).contains("withoutJvmArgs: the JVM flag '-Xms5g' asks for 5 GiB",
                         "at most 4 GiB"));
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
         assertThatThrownBy(() -> raw.validate(bigHeap, false)).isInstanceOf(InvalidInputException.class);
         assertThat(((EngineVariant) raw.validate(bigHeap, true).plan().without()).jvmArgs()).contains("-Xms5g");
 
@@ -245,9 +245,9 @@ class ExperimentValidatorTests {
         ExperimentValidator larger = new ExperimentValidator(new CommandExperimentsPolicy(false), operators);
         var plan = larger.validate(bigHeap, false).plan();
         assertThat(operators.refusal(plan)).isEmpty();
-        assertThat(new JvmFlagPolicy(false).refusal(plan)).hasValueSatisfying(reason -> assertThat(reason)
+        assertThat(JvmFlagPolicies.of(false).refusal(plan)).hasValueSatisfying(reason -> assertThat(reason)
                 .contains("'-Xms5g' asks for 5 GiB").endsWith("; no trial was started"));
-        assertThat(JvmFlagPolicy.bounds(16L << 30, null)).isEqualTo(JvmFlagPolicy.TEST_BOUNDS);
+        assertThat(JvmFlagPolicy.bounds(16L << 30, null)).isEqualTo(JvmFlagPolicies.HOST_16_GIB);
         assertThat(JvmFlagPolicy.hostMemoryBytes()).isPositive();
     }
 
@@ -257,7 +257,7 @@ class ExperimentValidatorTests {
         Path old = Files.createDirectory(directory.resolve("build-old"));
         Path changed = Files.createDirectory(directory.resolve("build-new"));
         ExperimentValidator enabled = new ExperimentValidator(new CommandExperimentsPolicy(true),
-                new JvmFlagPolicy(false), new OutputMetricsReader());
+                JvmFlagPolicies.of(false), new OutputMetricsReader());
         ExperimentRequest request = new ExperimentRequest("kudu", null, "command", null, null, null, null, null,
                 null, "./bin/rpc-bench", "./bin/rpc-bench", 40, null, null, null, null, " RPCBench ", old.toString(),
                 changed.toString(), Map.of("GLOG_v", "1"), null);
@@ -285,7 +285,7 @@ class ExperimentValidatorTests {
                 List.of("-javaagent:/tmp/a.jar"), java.util.Optional.empty());
         ExperimentPlan plan = ExperimentPlan.of(plain, agent, 3);
         ExperimentValidator rawForAdmins = new ExperimentValidator(new CommandExperimentsPolicy(true),
-                new JvmFlagPolicy(true));
+                JvmFlagPolicies.of(true));
 
         rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, true);
         assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, false))

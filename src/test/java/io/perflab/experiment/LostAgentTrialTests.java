@@ -71,7 +71,7 @@ class LostAgentTrialTests {
             }
         };
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, events, Clock.systemUTC(),
-                new JvmFlagPolicy(false), io.perflab.runner.experiment.MetricsReader.NONE, transactions,
+                JvmFlagPolicies.of(false), io.perflab.runner.experiment.MetricsReader.NONE, transactions,
                 new TrialLauncher(List.of("-cp", "none", "None")), (runner, plan, pairs, earlier, listener, rule) -> {
                     throw new AssertionError("a fresh experiment runs no pairs");
                 });

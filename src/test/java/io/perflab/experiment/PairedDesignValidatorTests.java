@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class PairedDesignValidatorTests {
 
     private final ExperimentValidator validator = new ExperimentValidator(new CommandExperimentsPolicy(true),
-            new JvmFlagPolicy(false));
+            JvmFlagPolicies.of(false));
 
     private static ExperimentRequest request(String kind, String design, Integer runs, String order, Integer pairs,
                                              Integer windows, List<String> target, String budget) {
@@ -91,7 +91,7 @@ class PairedDesignValidatorTests {
     @Test
     void targetsThatDoNotFitTheirColumnAreRefused() {
         ExperimentValidator reading = new ExperimentValidator(new CommandExperimentsPolicy(true),
-                new JvmFlagPolicy(false), new io.perflab.upload.OutputMetricsReader());
+                JvmFlagPolicies.of(false), new io.perflab.upload.OutputMetricsReader());
         List<String> targets = java.util.stream.IntStream.range(0, 20)
                 .mapToObj(i -> "metric_" + i + "_" + "x".repeat(120) + ":settled").toList();
         ExperimentRequest request = new ExperimentRequest("paired", null, "command", null, null, null, null, null,

@@ -71,7 +71,7 @@ class PairedResumeTests {
     @BeforeEach
     void scheduler() {
         scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(), Clock.systemUTC(),
-                new JvmFlagPolicy(false), io.perflab.runner.experiment.MetricsReader.NONE, transactions,
+                JvmFlagPolicies.of(false), io.perflab.runner.experiment.MetricsReader.NONE, transactions,
                 new TrialLauncher(List.of("-cp", "none", "None")), this::runPairs);
     }
 

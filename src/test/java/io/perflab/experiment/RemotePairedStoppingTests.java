@@ -100,7 +100,7 @@ class RemotePairedStoppingTests {
         };
         return new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(), clock,
                 new AgentProperties(Duration.ofHours(1), Duration.ofHours(2), Duration.ZERO, false, null, ""),
-                transactions, new CommandExperimentsPolicy(false), new JvmFlagPolicy(false));
+                transactions, new CommandExperimentsPolicy(false), JvmFlagPolicies.of(false));
     }
 
     @Test
@@ -349,7 +349,7 @@ class RemotePairedStoppingTests {
     private long builtInRun(PairedStopping stopping, PairedExperimentRun.PairExecution execution) {
         long id = store.insert(spec(stopping), ExperimentStatus.INTERRUPTED, "tester", T0);
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
-                Clock.systemUTC(), new JvmFlagPolicy(false), io.perflab.runner.experiment.MetricsReader.NONE,
+                Clock.systemUTC(), JvmFlagPolicies.of(false), io.perflab.runner.experiment.MetricsReader.NONE,
                 transactions, new TrialLauncher(List.of("-cp", "none", "None")), execution);
         assertThat(scheduler.resume(id)).isTrue();
         scheduler.runExperiment(id);

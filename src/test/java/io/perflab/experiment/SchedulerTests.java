@@ -61,7 +61,7 @@ class SchedulerTests {
             }
         };
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, events, Clock.systemUTC(),
-                new JvmFlagPolicy(false), MetricsReader.NONE, transactions,
+                JvmFlagPolicies.of(false), MetricsReader.NONE, transactions,
                 new TrialLauncher(List.of("-cp", "none", "None")), (runner, p, pairs, earlier, listener, rule) -> {
                     throw new AssertionError("no pair runs here");
                 });
@@ -83,7 +83,7 @@ class SchedulerTests {
     @Test
     void aCommandExperimentRunsWithoutMakingTrialJvmsReadyAndAnEngineOneMakesThemReadyOnce() {
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
-                Clock.systemUTC(), new JvmFlagPolicy(false), MetricsReader.NONE, transactions,
+                Clock.systemUTC(), JvmFlagPolicies.of(false), MetricsReader.NONE, transactions,
                 new TrialLauncher(List.of("-cp", "none", "None")), (runner, plan, pairs, earlier, listener, rule) -> {
                     throw new AssertionError("a fresh experiment runs no pairs");
                 });

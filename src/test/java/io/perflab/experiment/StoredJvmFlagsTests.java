@@ -89,7 +89,7 @@ class StoredJvmFlagsTests {
     /** A user's resume queued the administrator's flags again, which a re-run by the same user refuses. */
     @Test
     void aResumeRunsFlagsBeyondTheAllowListAgainOnlyForAnAdministrator() {
-        ExperimentService service = service(new JvmFlagPolicy(true));
+        ExperimentService service = service(JvmFlagPolicies.of(true));
         long id = stored("raw flags, cancelled", List.of("-Xbatch", ON_OOM), HostLabels.parse("pool=resume"),
                 ExperimentStatus.CANCELLED);
 
@@ -116,7 +116,7 @@ class StoredJvmFlagsTests {
         HostLabels pool = HostLabels.parse("pool=remote-flags");
         long raw = stored("queued while raw flags were allowed", List.of(ON_OOM), pool, ExperimentStatus.QUEUED);
         long plain = stored("allowed flags", List.of("-Xbatch"), pool, ExperimentStatus.QUEUED);
-        AgentCoordinator coordinator = coordinator(new JvmFlagPolicy(false));
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         long agent = coordinator.register(new Registration("bench", pool.labels(), Map.of("host", "bench"), false),
                 "bench").agentId();
 
@@ -131,7 +131,7 @@ class StoredJvmFlagsTests {
 
         long allowedNow = stored("queued while raw flags are allowed", List.of(ON_OOM), pool,
                 ExperimentStatus.QUEUED);
-        AgentCoordinator rawAllowed = coordinator(new JvmFlagPolicy(true));
+        AgentCoordinator rawAllowed = coordinator(JvmFlagPolicies.of(true));
         long other = rawAllowed.register(new Registration("other bench", pool.labels(), Map.of("host", "other"),
                 false), "bench").agentId();
         assertThat(rawAllowed.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(allowedNow);
