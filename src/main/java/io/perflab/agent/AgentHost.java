@@ -15,8 +15,12 @@ public final class AgentHost {
     /** The longest value registered; longer ones (a JVM's flags) are cut. */
     public static final int MAX_VALUE = 2000;
 
+    /** The environment entry of the host's physical memory in bytes, a whole number. */
+    public static final String MEMORY = "memory_bytes";
+
     /**
-     * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, and the CPU accounting mode, each value cut to
+     * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, the host's memory ({@value #MEMORY}; the service
+     * holds the trial JVMs it hands this agent to a quarter of it) and the CPU accounting mode, each value cut to
      * {@value #MAX_VALUE} characters. The agent's own JVM flags are left out: the agents page is open to read, and
      * an operator's {@code -D} flags may hold what it should not show.
      */
@@ -24,7 +28,31 @@ public final class AgentHost {
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         environment.remove("jvm_flags");
         environment.put("cpu_accounting", CpuTimeAccounting.host().describe());
+        environment.put(MEMORY, Long.toString(HostEnvironment.memoryBytes()));
         environment.replaceAll((key, value) -> Texts.cut(value, MAX_VALUE));
         return environment;
+    }
+
+    /**
+     * The memory an agent registered ({@value #MEMORY}), or 0 where it registered none (an agent of an earlier
+     * version).
+     *
+     * @throws IllegalArgumentException for a value that is not a positive whole number of bytes
+     */
+    public static long memoryBytes(Map<String, String> environment) {
+        String value = environment.get(MEMORY);
+        if (value == null) {
+            return 0;
+        }
+        try {
+            long bytes = Long.parseLong(value);
+            if (bytes > 0) {
+                return bytes;
+            }
+        } catch (NumberFormatException notANumber) {
+            // said below
+        }
+        throw new IllegalArgumentException("the host's physical memory in bytes, a whole number above 0, e.g. "
+                + (16L << 30) + " for 16 GiB; got '" + Texts.cut(value, 40) + "'");
     }
 }

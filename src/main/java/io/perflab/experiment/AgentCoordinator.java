@@ -13,6 +13,7 @@ import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.agent.HostLabels;
+import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PlannedTrial;
@@ -155,6 +156,11 @@ public class AgentCoordinator implements SmartLifecycle {
         });
         // each entry within its bounds, 64 of them may not fit the column (V10): the database refused with a 500
         ExperimentValidator.checkStoredLength("environment", environment, MAX_STORED_ENVIRONMENT);
+        try {
+            AgentHost.memoryBytes(environment);
+        } catch (IllegalArgumentException bad) {
+            throw InvalidInputException.of("environment." + AgentHost.MEMORY, bad.getMessage());
+        }
         String host = environment.getOrDefault("host", name);
         if (host.isBlank() || host.length() > 200) {
             throw InvalidInputException.of("environment.host", "1 to 200 characters, the host's name");
@@ -335,10 +341,12 @@ public class AgentCoordinator implements SmartLifecycle {
     /**
      * Fails a claimed experiment whose stored JVM flags this server no longer allows, as the built-in agent does
      * ({@link JvmFlagPolicy#refusal}): queued while raw flags were allowed, it runs only while they still are, on
-     * whichever agent claims it. Returns whether it was failed.
+     * whichever agent claims it. Likewise one whose flags ask more of the claiming agent's host than a quarter of
+     * its memory ({@link JvmFlagPolicy#refusalOn}). Returns whether it was failed.
      */
     private boolean refusedFlags(AgentRecord agent, ExperimentRecord experiment) {
-        Optional<String> refusal = jvmFlags.refusal(store.plan(experiment));
+        ExperimentPlan plan = store.plan(experiment);
+        Optional<String> refusal = jvmFlags.refusal(plan).or(() -> jvmFlags.refusalOn(agent, plan));
         if (refusal.isEmpty()) {
             return false;
         }

@@ -1,12 +1,13 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.AgentHost;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.JvmFlagAllowList;
 import io.perflab.runner.experiment.JvmFlagAllowList.Bounds;
+import io.perflab.runner.trial.HostEnvironment;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.PerfLabProperties;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -29,21 +30,26 @@ public class JvmFlagPolicy {
     private final boolean rawFlagsForAdmins;
     private final List<String> fixedFlags;
     private final Bounds bounds;
+    private final boolean operatorsBound;
 
     @Autowired
     public JvmFlagPolicy(PerfLabProperties properties) {
         this(properties.trials().rawJvmFlags(), properties.trials().jvmArgs(),
-                bounds(hostMemoryBytes(), properties.trials().maxJvmMemoryBytes()));
+                bounds(hostMemoryBytes(), properties.trials().maxJvmMemoryBytes()),
+                properties.trials().maxJvmMemoryBytes() != null);
     }
 
     /**
      * @param fixedFlags the operator's fixed flags for every trial JVM ({@code perflab.trials.jvm-args}), or none
      * @param bounds what a request's flags may ask of the host
+     * @param operatorsBound whether {@code bounds} is the operator's {@code perflab.trials.max-jvm-memory}, which
+     *     holds on every agent's host too; else each agent's host is held to a quarter of its own memory as well
      */
-    JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags, Bounds bounds) {
+    JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags, Bounds bounds, boolean operatorsBound) {
         this.rawFlagsForAdmins = rawFlagsForAdmins;
         this.fixedFlags = List.copyOf(fixedFlags);
         this.bounds = bounds;
+        this.operatorsBound = operatorsBound;
     }
 
     /** The operator's bound on a trial JVM's memory if set (a positive number of bytes), else a quarter of the host. */
@@ -54,8 +60,7 @@ public class JvmFlagPolicy {
 
     /** The physical memory of this host (a container's limit inside one). */
     static long hostMemoryBytes() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-                .getTotalMemorySize();
+        return HostEnvironment.memoryBytes();
     }
 
     /** What a request's flags may ask of the host. */
@@ -104,10 +109,7 @@ public class JvmFlagPolicy {
         if (rawFlagsForAdmins) {
             return Optional.empty();
         }
-        List<List<String>> variants = Stream.of(plan.without(), plan.with())
-                .filter(EngineVariant.class::isInstance)
-                .map(v -> ((EngineVariant) v).jvmArgs())
-                .toList();
+        List<List<String>> variants = variantFlags(plan);
         return variants.stream()
                 .map(JvmFlagAllowList::firstRefused)
                 .flatMap(Optional::stream)
@@ -120,5 +122,35 @@ public class JvmFlagPolicy {
                         .flatMap(Optional::stream)
                         .findFirst()
                         .map(excess -> excess + "; no trial was started"));
+    }
+
+    /**
+     * Why a stored plan may not run on the host of {@code agent}, which claimed it, if it may not: its variants' flags
+     * ask for more than a quarter of the memory that agent registered ({@code memory_bytes} of its environment).
+     * The service's bound was checked when the plan was queued; an agent's host may be smaller. Nothing is checked
+     * where the operator set {@code perflab.trials.max-jvm-memory} (it holds for every host), where administrators
+     * may give any flag, for the built-in agent (the service's host), or for an agent that registered no memory.
+     */
+    Optional<String> refusalOn(AgentRecord agent, ExperimentPlan plan) {
+        if (rawFlagsForAdmins || operatorsBound || agent.builtIn()) {
+            return Optional.empty();
+        }
+        long memory = AgentHost.memoryBytes(agent.environment());
+        if (memory <= 0) {
+            return Optional.empty();
+        }
+        Bounds host = Bounds.quarterOfAgent("agent '" + agent.name() + "'", memory);
+        return variantFlags(plan).stream()
+                .map(flags -> JvmFlagAllowList.excess(flags, host))
+                .flatMap(Optional::stream)
+                .findFirst()
+                .map(excess -> excess + "; no trial was started");
+    }
+
+    private static List<List<String>> variantFlags(ExperimentPlan plan) {
+        return Stream.of(plan.without(), plan.with())
+                .filter(EngineVariant.class::isInstance)
+                .map(v -> ((EngineVariant) v).jvmArgs())
+                .toList();
     }
 }

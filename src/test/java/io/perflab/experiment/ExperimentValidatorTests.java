@@ -241,7 +241,7 @@ class ExperimentValidatorTests {
         assertThatThrownBy(() -> raw.validate(bigHeap, false)).isInstanceOf(InvalidInputException.class);
         assertThat(((EngineVariant) raw.validate(bigHeap, true).plan().without()).jvmArgs()).contains("-Xms5g");
 
-        JvmFlagPolicy operators = new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(16L << 30, 8L << 30));
+        JvmFlagPolicy operators = new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(16L << 30, 8L << 30), true);
         ExperimentValidator larger = new ExperimentValidator(new CommandExperimentsPolicy(false), operators);
         var plan = larger.validate(bigHeap, false).plan();
         assertThat(operators.refusal(plan)).isEmpty();

@@ -13,6 +13,6 @@ final class JvmFlagPolicies {
     }
 
     static JvmFlagPolicy of(boolean rawFlagsForAdmins) {
-        return new JvmFlagPolicy(rawFlagsForAdmins, List.of(), HOST_16_GIB);
+        return new JvmFlagPolicy(rawFlagsForAdmins, List.of(), HOST_16_GIB, false);
     }
 }

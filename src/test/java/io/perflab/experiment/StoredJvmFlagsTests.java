@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.agent.AgentHost;
 import io.perflab.agent.AgentProtocol.Assignment;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.HostLabels;
@@ -135,5 +136,62 @@ class StoredJvmFlagsTests {
         long other = rawAllowed.register(new Registration("other bench", pool.labels(), Map.of("host", "other"),
                 false), "bench").agentId();
         assertThat(rawAllowed.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(allowedNow);
+    }
+
+    /**
+     * The service holds a request's flags to a quarter of its own host; an agent's host may be smaller. A claim by
+     * an agent whose registered memory is smaller fails a plan that asks more than a quarter of it, naming the agent;
+     * a larger agent of the same labels runs it, and the operator's own bound holds for every host instead.
+     */
+    @Test
+    void aClaimFailsFlagsThatAskMoreThanAQuarterOfTheClaimingAgentsHost() {
+        HostLabels pool = HostLabels.parse("pool=small-hosts");
+        long big = stored("a heap of 2 GiB", List.of("-Xmx2g"), pool, ExperimentStatus.QUEUED);
+        long small = stored("a heap of 512 MiB", List.of("-Xmx512m"), pool, ExperimentStatus.QUEUED);
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
+        long smallHost = coordinator.register(new Registration("small bench", pool.labels(),
+                Map.of("host", "small", AgentHost.MEMORY, Long.toString(4L << 30)), false), "bench").agentId();
+
+        Assignment assignment = coordinator.poll(smallHost, AGENT, Duration.ZERO).orElseThrow();
+
+        assertThat(assignment.experimentId()).isEqualTo(small);
+        ExperimentRecord refused = store.find(big).orElseThrow();
+        assertThat(refused.status()).isEqualTo(ExperimentStatus.FAILED);
+        assertThat(refused.error()).isEqualTo("PerfLab could not run this experiment: the JVM flag '-Xmx2g' asks for "
+                + "2 GiB of memory; a trial JVM's heap, direct memory, code cache and metaspace may take at most 1 GiB "
+                + "together on the host of agent 'small bench', which runs its trials (a quarter of its 4 GiB); no "
+                + "trial was started");
+
+        long again = stored("a heap of 2 GiB again", List.of("-Xmx2g"), pool, ExperimentStatus.QUEUED);
+        long largeHost = coordinator.register(new Registration("large bench", pool.labels(),
+                Map.of("host", "large", AgentHost.MEMORY, Long.toString(16L << 30)), false), "bench").agentId();
+        assertThat(coordinator.poll(largeHost, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(again);
+
+        // the operator's perflab.trials.max-jvm-memory is the bound of every host; an agent without memory has none
+        long operators = stored("a heap of 2 GiB, the operator's bound", List.of("-Xmx2g"), pool,
+                ExperimentStatus.QUEUED);
+        AgentCoordinator bounded = coordinator(new JvmFlagPolicy(false, List.of(), JvmFlagPolicies.HOST_16_GIB, true));
+        long other = bounded.register(new Registration("small bench 2", pool.labels(),
+                Map.of("host", "small2", AgentHost.MEMORY, Long.toString(4L << 30)), false), "bench").agentId();
+        assertThat(bounded.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(operators);
+        long unknown = stored("a heap of 2 GiB, an agent of an earlier version", List.of("-Xmx2g"), pool,
+                ExperimentStatus.QUEUED);
+        long older = coordinator.register(new Registration("older bench", pool.labels(), Map.of("host", "older"),
+                false), "bench").agentId();
+        assertThat(coordinator.poll(older, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(unknown);
+    }
+
+    @Test
+    void aRegistrationWhoseMemoryIsNotAPositiveNumberOfBytesIsRefusedWithTheFieldNamed() {
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
+        for (String memory : List.of("16G", "-1", "0", "1e10", "99999999999999999999", "")) {
+            assertThatThrownBy(() -> coordinator.register(new Registration("bench", Map.of(),
+                    Map.of("host", "bench", AgentHost.MEMORY, memory), false), "bench"))
+                    .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
+                            .as(memory).contains("environment.memory_bytes", "a whole number above 0"));
+        }
+        // an agent registers its own host's memory
+        assertThat(AgentHost.memoryBytes(AgentHost.environment())).isEqualTo(JvmFlagPolicy.hostMemoryBytes())
+                .isPositive();
     }
 }

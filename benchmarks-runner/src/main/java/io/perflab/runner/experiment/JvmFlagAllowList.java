@@ -3,6 +3,7 @@ package io.perflab.runner.experiment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -88,14 +89,22 @@ public final class JvmFlagAllowList {
      * @param memoryBytes the most that the heap, direct memory, code cache and metaspace the flags size may take
      *     together
      * @param threads the most threads of one kind (GC, compiler) or processors one flag may ask for
+     * @param where where the bound holds and whence it comes, as a refusal ends: "on this server (…)"
      */
-    public record Bounds(long hostMemoryBytes, long memoryBytes, int threads) {
+    public record Bounds(long hostMemoryBytes, long memoryBytes, int threads, String where) {
 
         public Bounds {
             if (hostMemoryBytes <= 0 || memoryBytes <= 0 || threads <= 0) {
                 throw new IllegalArgumentException("bounds must be positive: " + hostMemoryBytes + " bytes of host, "
                         + memoryBytes + " bytes, " + threads + " threads");
             }
+            Objects.requireNonNull(where, "where");
+        }
+
+        /** The service's bound: the operator's {@code perflab.trials.max-jvm-memory}, or else a quarter of its host. */
+        public Bounds(long hostMemoryBytes, long memoryBytes, int threads) {
+            this(hostMemoryBytes, memoryBytes, threads, "on this server (perflab.trials.max-jvm-memory; by default a "
+                    + "quarter of the host's " + describe(hostMemoryBytes) + ")");
         }
 
         /**
@@ -104,6 +113,12 @@ public final class JvmFlagAllowList {
          */
         public static Bounds quarterOf(long hostMemoryBytes) {
             return new Bounds(hostMemoryBytes, hostMemoryBytes / 4, MAX_THREADS);
+        }
+
+        /** A quarter of the memory of the host an agent runs the trials on, {@code agent} naming it. */
+        public static Bounds quarterOfAgent(String agent, long hostMemoryBytes) {
+            return new Bounds(hostMemoryBytes, hostMemoryBytes / 4, MAX_THREADS, "on the host of " + agent
+                    + ", which runs its trials (a quarter of its " + describe(hostMemoryBytes) + ")");
         }
     }
 
@@ -147,9 +162,7 @@ public final class JvmFlagAllowList {
         String what = largest.size() == 1 ? "the JVM flag '" + largest.get(0) + "' asks for "
                 : "the JVM flags '" + String.join("', '", largest) + "' ask for ";
         return Optional.of(what + describe(total) + " of memory; a trial JVM's heap, direct memory, code cache "
-                + "and metaspace may take at most " + describe(bounds.memoryBytes()) + " together on this server "
-                + "(perflab.trials.max-jvm-memory; by default a quarter of the host's "
-                + describe(bounds.hostMemoryBytes()) + ")");
+                + "and metaspace may take at most " + describe(bounds.memoryBytes()) + " together " + bounds.where());
     }
 
     private static long heapBytes(String flag, long hostMemoryBytes) {

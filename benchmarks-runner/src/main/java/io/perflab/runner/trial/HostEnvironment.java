@@ -39,6 +39,12 @@ public final class HostEnvironment {
         return env;
     }
 
+    /** The physical memory of this host in bytes (a container's limit inside one). */
+    public static long memoryBytes() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+    }
+
     /** The 1/5/15-minute load averages and the runnable task count from {@code /proc/loadavg}. */
     public static Optional<LoadAverage> loadAverage() {
         try {
