@@ -2,6 +2,7 @@ package io.perflab.analysis;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.perflab.stats.ComparisonResult;
+import io.perflab.stats.ConstantChange;
 import io.perflab.stats.RankSumResult;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.Summary;
@@ -60,6 +61,22 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
 
     /** {@code improved}, {@code regressed}, {@code unchanged} or {@code inconclusive}, with the reason. */
     public record VerdictView(String verdict, String reason, double pValue) {
+    }
+
+    /**
+     * The exact change of a metric whose every run measured one value on each side ({@link ConstantChange}).
+     *
+     * @param percent the change in percent of {@code without}; null when that is 0
+     * @param verdict {@code unchanged}, {@code improved} or {@code regressed}
+     */
+    public record ConstantView(double without, double with, int runsWithout, int runsWith, double difference,
+                               Double percent, String verdict, String reason) {
+
+        /** The view of an exact change. */
+        public static ConstantView of(ConstantChange c) {
+            return new ConstantView(c.without(), c.with(), c.withoutRuns(), c.withRuns(), c.difference(),
+                    c.percent().orElse(null), c.verdict().label(), c.reason());
+        }
     }
 
     /** A caveat: kind (e.g. {@code OUTLIERS}), group or null, message. */

@@ -39,7 +39,11 @@ import tools.jackson.databind.json.JsonMapper;
  * files) and R's {@code t.test(with, without, paired = TRUE)} is added. Files of a paired design (duet, alternating)
  * are always compared pair by pair, their windows averaged within each pair ({@link PairedFileComparison}): pair i
  * of WITHOUT's baseline against pair i of WITH's change. Files of which no metric can be compared are an error (exit
- * status 2), not a result: a table of nothing but reasons would pass for one in a script.
+ * status 2), not a result: a table of nothing but reasons would pass for one in a script. A metric whose every
+ * value is the same on each side is judged by its exact change ({@link io.perflab.stats.ConstantChange}).
+ *
+ * <p>Over 300 lines: its three formats (table, R, JSON) and the paired notes print one reading of the two files,
+ * and the reading's refusals belong beside them.
  */
 @Command(name = "compare",
         description = "Compare WITHOUT (baseline) against WITH: Welch and Mann-Whitney tests, change in percent with"
@@ -183,8 +187,9 @@ final class CompareCommand implements Callable<Integer> {
                     out.print(p.error() == null ? HtestPrinter.tTest(p.result()) : "Error: " + p.error() + "\n");
                     return;
                 }
-                o.result().ifPresentOrElse(r -> out.print(HtestPrinter.tTest(r.welch())),
-                        () -> out.println("Error: " + o.error().orElse("")));
+                o.constant().ifPresentOrElse(c -> out.println("No t-test: " + c.reason()),
+                        () -> o.result().ifPresentOrElse(r -> out.print(HtestPrinter.tTest(r.welch())),
+                                () -> out.println("Error: " + o.error().orElse(""))));
             });
             case json -> out.println(JsonMapper.builder().build().writerWithDefaultPrettyPrinter()
                     .writeValueAsString(json(outcomes, pairs)));
@@ -281,6 +286,7 @@ final class CompareCommand implements Callable<Integer> {
             PairedOutcome p = pairs.get(o.name());
             o.result().ifPresent(r -> m.put("comparison", p == null || p.result() == null ? ComparisonView.of(r)
                     : ComparisonView.of(r).withPaired(p.result())));
+            o.constant().ifPresent(c -> m.put("constant", ComparisonView.ConstantView.of(c)));
             o.error().ifPresent(e -> m.put("error", e));
             if (p != null && p.error() != null) {
                 m.put("pairedError", p.error());

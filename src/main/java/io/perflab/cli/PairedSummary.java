@@ -10,6 +10,8 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.ConstantChange;
+import io.perflab.stats.Direction;
 import io.perflab.stats.Display;
 import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Power;
@@ -61,7 +63,10 @@ final class PairedSummary {
             try {
                 a = PairedAnalysis.analyze(samples.windows(metric), options);
             } catch (IllegalArgumentException e) {
-                s.append(String.format(Locale.ROOT, "%-32s not analysed: %s%n", metric, e.getMessage()));
+                // the verdict's direction is the page's to give; the exact change needs none
+                Optional<ConstantChange> exact = samples.constantChange(metric, Direction.LOWER_IS_BETTER);
+                s.append(String.format(Locale.ROOT, "%-32s %s%n", metric, exact.map(c -> c.measured("window")
+                        + " (no test is needed, as the values do not vary)").orElse("not analysed: " + e.getMessage())));
                 continue;
             }
             analyses.put(metric, a);

@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.ConstantChange;
 import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.Direction;
 import io.perflab.stats.ExperimentAnalysis;
@@ -176,6 +177,16 @@ public class ExperimentResults {
 
     private static MetricComparison view(MetricInput input, MetricOutcome outcome, MetricDefinition definition) {
         MetricComparison.Metric metric = metric(input.name(), input.direction(), definition);
+        if (outcome.constant().isPresent()) {
+            ConstantChange c = outcome.constant().get();
+            Double percent = c.percent().orElse(null);
+            return new MetricComparison(metric, new MetricComparison.Groups(c.withoutRuns(), c.withRuns(),
+                    c.without(), c.with(), 0.0, 0.0),
+                    new MetricComparison.Change(c.difference(), c.difference(), c.difference(), percent, percent,
+                            percent),
+                    new MetricComparison.Tests(null, null, null, null, null, null, null), c.verdict().label(),
+                    c.reason(), List.of(), new MetricComparison.Sensitivity(null, null), null);
+        }
         if (outcome.result().isEmpty()) {
             String why = outcome.error().orElse("not comparable");
             return new MetricComparison(metric, new MetricComparison.Groups(input.without().size(),

@@ -9,6 +9,7 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
+import io.perflab.stats.ConstantChange;
 import io.perflab.stats.Direction;
 import io.perflab.stats.Display;
 import io.perflab.stats.Holm;
@@ -90,6 +91,19 @@ final class PairedResults {
             PairedAnalysis a = analyses.get(i);
             Double meanWithout = finite(samples.mean(key, VariantName.WITHOUT));
             Double meanWith = finite(samples.mean(key, VariantName.WITH));
+            Optional<ConstantChange> constant = a == null ? samples.constantChange(key, direction) : Optional.empty();
+            if (constant.isPresent()) {
+                ConstantChange exact = constant.get();
+                Double percent = exact.percent().orElse(null);
+                comparisons.add(new MetricComparison(metric, new MetricComparison.Groups(
+                        samples.pairsMeasuring(key, VariantName.WITHOUT), samples.pairsMeasuring(key, VariantName.WITH),
+                        exact.without(), exact.with(), 0.0, 0.0), new MetricComparison.Change(exact.difference(),
+                        exact.difference(), exact.difference(), percent, percent, percent),
+                        new MetricComparison.Tests(null, null, null, null, null, null, null),
+                        exact.verdict().label(), exact.reason(), List.of(),
+                        new MetricComparison.Sensitivity(null, null), null));
+                continue;
+            }
             if (a == null) {
                 // the pairs that measured it on each side, as its means are theirs: none were analysed
                 comparisons.add(new MetricComparison(metric, new MetricComparison.Groups(

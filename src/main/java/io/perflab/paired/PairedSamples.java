@@ -3,12 +3,15 @@ package io.perflab.paired;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
+import io.perflab.stats.ConstantChange;
+import io.perflab.stats.Direction;
 import io.perflab.stats.PairWindows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -109,9 +112,22 @@ public final class PairedSamples {
 
     /** The mean of {@code metric} over every window of {@code variant}: the figure a table shows beside the change. */
     public double mean(String metric, VariantName variant) {
+        return Arrays.stream(values(metric, variant)).average().orElse(Double.NaN);
+    }
+
+    /**
+     * The exact change of {@code metric} when every window of each side that measured it measured one value (bytes
+     * or allocations per operation of a command's output), at least two on each side; else empty. No test takes such
+     * a metric (its log ratios are constant), and none is needed.
+     */
+    public Optional<ConstantChange> constantChange(String metric, Direction direction) {
+        return ConstantChange.of(values(metric, VariantName.WITH), values(metric, VariantName.WITHOUT), direction, 2,
+                "window");
+    }
+
+    private double[] values(String metric, VariantName variant) {
         return pairs.values().stream().flatMap(p -> p.values().stream())
-                .mapToDouble(sides -> value(sides.get(variant), metric)).filter(Double::isFinite).average()
-                .orElse(Double.NaN);
+                .mapToDouble(sides -> value(sides.get(variant), metric)).filter(Double::isFinite).toArray();
     }
 
     /** The pairs with at least one window of {@code variant} that measured {@code metric}. */

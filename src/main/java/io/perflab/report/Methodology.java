@@ -34,15 +34,18 @@ final class Methodology {
     /**
      * The method of experiment {@code e} for the Markdown and text reports, in a sentence on its analysis (of a
      * paired design, or of the fresh one) and one on its measurement ({@link MethodNotes#measurement}): Holm's family
-     * is the metrics that could be compared, and in a paired design the host's speed and the metrics scaled to it
-     * form a family of their own.
+     * is the metrics that were tested (not those that could not be compared, nor those whose every run measured
+     * one value on each side, judged by their exact change), and in a paired design the host's speed and the
+     * metrics scaled to it form a family of their own.
      */
     static String oneLine(ExperimentView e) {
         List<MetricComparison> all = e.results();
         boolean paired = e.paired() != null;
-        long scaled = paired ? all.stream().filter(c -> c.error() == null)
-                .filter(c -> HostProbeCheck.isHostScaled(c.key())).count() : 0;
-        long measured = all.stream().filter(c -> c.error() == null).count() - scaled;
+        // the family is the metrics tested: not those that could not be compared, nor those judged exactly
+        List<MetricComparison> tested = all.stream().filter(c -> c.error() == null && c.tests().pValue() != null)
+                .toList();
+        long scaled = paired ? tested.stream().filter(c -> HostProbeCheck.isHostScaled(c.key())).count() : 0;
+        long measured = tested.size() - scaled;
         String holm = "Holm-adjusted across the " + metrics(measured) + " compared" + (scaled == 0 ? ""
                 : " (the host's speed and the metrics scaled to it, " + scaled + ", are a family of their own)");
         if (!paired) {

@@ -54,6 +54,24 @@ class PairedSummaryTests {
     }
 
     @Test
+    void aMetricEveryWindowMeasuresAlikeIsPrintedWithItsExactChange() {
+        // a command's B/op: 64 in every window without the change, 96 with it; the pairs' log ratios are constant
+        List<TrialResult> results = pairs(1.0).stream().map(r -> {
+            Map<String, Double> metrics = new java.util.HashMap<>(r.metrics());
+            metrics.put("Join:B/op", r.variant().equals("with") ? 96.0 : 64.0);
+            metrics.put("Join:allocs/op", 2.0);
+            return r.withMetrics(metrics);
+        }).toList();
+
+        String text = PairedSummary.format(results, ComparisonOptions.defaults());
+
+        assertThat(text).containsPattern("Join:B/op +every window measured 64 without and 96 with: an exact change of "
+                + "\\+50.00% \\(no test is needed, as the values do not vary\\)")
+                .containsPattern("Join:allocs/op +every window measured 2 on both sides \\(no test");
+        assertThat(text.lines().filter(l -> l.startsWith("Join:"))).noneMatch(l -> l.contains("not analysed"));
+    }
+
+    @Test
     void theSummarySaysWhatEachTestCouldDetectAndThePairsForOnePercent() {
         String text = PairedSummary.format(pairs(1.0), ComparisonOptions.defaults());
 

@@ -224,6 +224,34 @@ class PairedResultsTests {
     }
 
     @Test
+    void aMetricEveryWindowMeasuresAlikeOnEachSideIsJudgedByItsExactChange() {
+        // a command's B/op: 64 in every window without the change, 96 with it (one window missing on each side)
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < 4; pair++) {
+            for (int window = 0; window < 2; window++) {
+                for (String variant : List.of("without", "with")) {
+                    Map<String, Double> metrics = pair == 2 && window == 1 ? Map.of()
+                            : Map.of("Join:B/op", variant.equals("with") ? 96.0 : 64.0);
+                    runs.add(new RunRecord(id, variant, (int) id++, "OK", Instant.EPOCH, Instant.EPOCH, 1L, Map.of(),
+                            null, metrics, new PairPosition(pair, window, null, 0L, null, true)));
+                }
+            }
+        }
+        MetricComparison bytes = PairedResults.compare(runs, List.of("Join:B/op"), Map.of()).get(0);
+
+        assertThat(bytes.error()).isNull();
+        assertThat(bytes.verdict()).as(bytes.reason()).isEqualTo("regressed");
+        assertThat(bytes.reason()).isEqualTo("every window measured 64 without and 96 with: an exact change of +50.00% "
+                + "(lower is better; no test is needed, or possible, as the values do not vary)");
+        assertThat(bytes.change().percent()).isEqualTo(50.0);
+        assertThat(bytes.change().ciLowPercent()).isEqualTo(50.0);
+        assertThat(bytes.change().difference()).isEqualTo(32.0);
+        assertThat(bytes.groups().meanWithout()).isEqualTo(64.0);
+        assertThat(bytes.groups().nWith()).isEqualTo(4);
+    }
+
+    @Test
     void aMetricThePairsMeasuredButCouldNotCompareCountsThosePairs() {
         List<RunRecord> runs = new ArrayList<>();
         long id = 1;
@@ -241,7 +269,10 @@ class PairedResultsTests {
         MetricComparison constant = compared.get(0);
         MetricComparison oneSided = compared.get(1);
 
-        assertThat(constant.error()).startsWith("data are essentially constant");
+        // 4 context switches per call in every window of both sides: unchanged, exactly, and no test made
+        assertThat(constant.error()).isNull();
+        assertThat(constant.verdict()).isEqualTo("unchanged");
+        assertThat(constant.reason()).startsWith("every window measured 4 on both sides: no change");
         assertThat(constant.groups().nWithout()).as("4 pairs measured it, as its means say").isEqualTo(4);
         assertThat(constant.groups().nWith()).isEqualTo(4);
         assertThat(constant.bothSides()).isTrue();

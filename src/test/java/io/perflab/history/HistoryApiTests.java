@@ -145,6 +145,43 @@ class HistoryApiTests extends UploadServer {
         assertThat(run.out()).contains("regressed");
     }
 
+    /**
+     * Go's B/op and allocs/op measure the same value in every run: a move from 64 to 96 was "inconclusive" (the
+     * t-test stops on constant data) and the gate passed it. It is an exact regression, and the gate fails it.
+     */
+    @Test
+    void anAllocationRegressionThatEveryRunMeasuresAlikeFailsTheGate() throws Exception {
+        String token = newToken("constant-tests");
+        String[] common = {"upload", "--server", base(), "--token", token, "--benchmark", "gate-allocs",
+                "--git-branch", "main", "--fail-on-regression", "--threshold", "2%"};
+        Run first = upload(concat(common, "--git-commit", "a", goFile(64, 2, 0).toString()));
+        assertThat(first.exit()).as(first.out() + first.err()).isZero();
+
+        Run same = upload(concat(common, "--git-commit", "b", goFile(64, 2, 3).toString()));
+        assertThat(same.exit()).as(same.out() + same.err()).isZero();
+        assertThat(same.out()).containsPattern("Join:B/op .* unchanged").containsPattern("Join:allocs/op .* unchanged");
+
+        Run more = upload(concat(common, "--git-commit", "c", goFile(96, 3, 1).toString()));
+        assertThat(more.exit()).as(more.out() + more.err()).isEqualTo(1);
+        assertThat(more.out()).containsPattern("Join:B/op .*64\\.00 +96\\.00 +\\+50\\.00 .*regressed")
+                .containsPattern("Join:allocs/op .* regressed");
+        assertThat(more.err()).contains("regressed by more than 2.00 %: ", "Join:B/op", "Join:allocs/op")
+                .doesNotContain("Join:ns/op");
+    }
+
+    /** Go benchmark output: ten runs of Join, each at {@code bytes} B/op and {@code allocs} allocs/op. */
+    private static Path goFile(int bytes, int allocs, int shift) throws Exception {
+        StringBuilder out = new StringBuilder("goos: linux\ngoarch: amd64\npkg: example.org/strs\n");
+        for (int i = 0; i < 10; i++) {
+            out.append(String.format(Locale.ROOT, "BenchmarkJoin-2   \t 5000000\t %8.1f ns/op\t %6d B/op\t %4d "
+                    + "allocs/op%n", 240 + NOISE[(i + shift) % NOISE.length], bytes, allocs));
+        }
+        out.append("PASS\n");
+        Path file = Files.createTempFile("go-bench", ".txt");
+        Files.writeString(file, out);
+        return file;
+    }
+
     @Test
     void unknownBenchmarkIs404AndUnknownMetricIs400() throws Exception {
         HttpResponse<String> missing = get("/api/v1/benchmarks/no-such-benchmark/history");

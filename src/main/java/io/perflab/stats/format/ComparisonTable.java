@@ -1,7 +1,9 @@
 package io.perflab.stats.format;
 
+import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.ComparisonResult;
+import io.perflab.stats.ConstantChange;
 import io.perflab.stats.Display;
 import io.perflab.stats.MetricOutcome;
 import io.perflab.stats.StatWarning;
@@ -35,6 +37,14 @@ public final class ComparisonTable {
         rows.add(header);
         List<String> notes = new ArrayList<>();
         for (MetricOutcome o : outcomes) {
+            if (o.constant().isPresent()) {
+                ConstantChange c = o.constant().get();
+                notes.add(o.name() + ": " + c.reason());
+                rows.add(new String[] {o.name(), constantSide(c.without(), c.withoutRuns()),
+                    constantSide(c.with(), c.withRuns()), c.percent().map(Display::percent).orElse("n/a"), "exact",
+                    "—", c.verdict().label() + " [" + notes.size() + "]"});
+                continue;
+            }
             if (o.result().isEmpty()) {
                 rows.add(new String[] {o.name(), "", "", "", "", "", "not compared [" + (notes.size() + 1) + "]"});
                 notes.add(o.name() + ": " + o.error().orElse("not compared"));
@@ -73,8 +83,15 @@ public final class ComparisonTable {
             b.append(line.toString().stripTrailing()).append('\n');
         }
         b.append('\n');
-        b.append("p: Welch t-test").append(outcomes.size() > 1 ? ", Holm-adjusted across the metrics" : "")
-                .append("; Δ = 100·(mean(with) − mean(without))/|mean(without)| with Fieller's interval; α = ")
+        boolean oneSided = options.alternative() != Alternative.TWO_SIDED;
+        b.append("p: ").append(oneSided ? "one-sided " : "").append("Welch t-test")
+                .append(oneSided ? " (alternative: the true difference in means is " + options.alternative().phrase()
+                        + " 0)" : "")
+                .append(outcomes.size() > 1 ? ", Holm-adjusted across the metrics" : "")
+                .append("; ± : the half-width of the mean's ").append(Display.level(options.confidenceLevel()))
+                .append(" CI, in percent of the mean")
+                .append("; Δ = 100·(mean(with) − mean(without))/|mean(without)| with Fieller's")
+                .append(oneSided ? " two-sided" : "").append(" interval; α = ")
                 .append(number(options.alpha())).append(", equivalence margin ±")
                 .append(number(options.equivalenceMarginPercent()))
                 .append("%\n");
@@ -86,6 +103,11 @@ public final class ComparisonTable {
 
     private static String number(double v) {
         return io.perflab.stats.RFormat.format(v, 7).strip();
+    }
+
+    /** A side whose every run measured {@code value}: no interval, since nothing varied. */
+    private static String constantSide(double value, int runs) {
+        return Display.value(value) + " ± 0 (n=" + runs + ")";
     }
 
     private static String side(Summary s, ComparisonOptions options) {
