@@ -30,6 +30,7 @@ final class UploadResultTable {
             out.println("Note: " + note.asString());
         }
         List<String> regressions = new ArrayList<>();
+        List<String> within = new ArrayList<>();
         JsonNode comparison = result.path("comparison");
         if (comparison.isEmpty()) {
             return regressions;
@@ -45,7 +46,15 @@ final class UploadResultTable {
                     ci(m.get("ciLowPercent"), m.get("ciHighPercent")), pValue(m.get("holmPValue")), verdict));
             if ("regressed".equals(verdict) && (percent == null || Math.abs(percent) > thresholdPercent)) {
                 regressions.add(m.get("metric").asString());
+            } else if ("regressed".equals(verdict)) {
+                within.add(m.get("metric").asString());
             }
+        }
+        if (!within.isEmpty()) {
+            // the gate passes these: say so, and by what it measured them
+            out.println("Regressed, but by no more than the threshold of " + String.format(Locale.ROOT, "%.2f",
+                    thresholdPercent) + " % (the estimate Δ % is what is held to it, not its interval): "
+                    + String.join(", ", within));
         }
         return regressions;
     }

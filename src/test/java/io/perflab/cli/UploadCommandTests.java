@@ -333,7 +333,9 @@ class UploadCommandTests {
         // a: +3 % > 2 %; b: +1.5 % ≤ 2 %; c improved
         assertThat(regressions).containsExactly("a");
         assertThat(out.toString()).contains("Uploaded experiment 7: http://perflab/experiments/7")
-                .contains("+3.00").contains("[+1.00, +5.00]").contains("improved");
+                .contains("+3.00").contains("[+1.00, +5.00]").contains("improved")
+                .contains("Regressed, but by no more than the threshold of 2.00 % (the estimate Δ % is what is held "
+                        + "to it, not its interval): b\n");
     }
 
     @Test
