@@ -2,7 +2,9 @@ package io.perflab.experiment;
 
 import io.perflab.system.ApiPage;
 import io.perflab.system.ApiProblem;
+import io.perflab.system.NotFoundException;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -21,6 +23,8 @@ import java.security.Principal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -47,10 +51,14 @@ class ExperimentApiController {
     private final ExperimentEvents events;
     private final JsonMapper json;
 
-    ExperimentApiController(ExperimentService experiments, ExperimentEvents events, JsonMapper json) {
+    private final ObjectProvider<BaseComparison.Source> bases;
+
+    ExperimentApiController(ExperimentService experiments, ExperimentEvents events, JsonMapper json,
+                            ObjectProvider<BaseComparison.Source> bases) {
         this.experiments = experiments;
         this.events = events;
         this.json = json;
+        this.bases = bases;
     }
 
     /** The answer to a queued experiment: its id, its status and where to follow it. */
@@ -127,6 +135,22 @@ class ExperimentApiController {
     @GetMapping("/{id}")
     ExperimentView get(@PathVariable long id) {
         return experiments.view(id);
+    }
+
+    /**
+     * An upload of one side against the base it was compared with when it came in: the comparison its answer gave and
+     * its CI gate judged, made again from the stored runs of both.
+     */
+    @GetMapping("/{id}/base-comparison")
+    @Operation(summary = "An upload of one side compared with its base, as when it was uploaded")
+    BaseComparison baseComparison(@PathVariable long id) {
+        ExperimentRecord experiment = experiments.get(id);
+        return Optional.ofNullable(bases.getIfAvailable()).flatMap(source -> source.of(id))
+                .orElseThrow(() -> new NotFoundException("Experiment " + id + " has no base comparison: "
+                        + (experiment.kind() != ExperimentKind.UPLOAD ? "it is not an upload"
+                        : "it is not an upload of one side that found an earlier upload of its benchmark (at its base "
+                        + "commit or on the base branch) when it came in, or that upload was deleted since")
+                        + "."));
     }
 
     /**

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
 import org.springframework.stereotype.Controller;
@@ -26,7 +28,11 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
-/** The dashboard's experiment pages: home, list, detail, the new-experiment form and the actions. */
+/**
+ * The dashboard's experiment pages: home, list, detail, the new-experiment form and the actions.
+ *
+ * <p>Over 300 lines: the pages of one aggregate, whose models share their parts (rows, summaries, the form's hints).
+ */
 @Controller
 class ExperimentPagesController {
 
@@ -51,13 +57,15 @@ class ExperimentPagesController {
     private final ExperimentResults results;
     private final Validator validator;
     private final MdeHints mdeHints;
+    private final ObjectProvider<BaseComparison.Source> bases;
 
     ExperimentPagesController(ExperimentService experiments, ExperimentResults results, Validator validator,
-            MdeHints mdeHints) {
+            MdeHints mdeHints, ObjectProvider<BaseComparison.Source> bases) {
         this.experiments = experiments;
         this.results = results;
         this.validator = validator;
         this.mdeHints = mdeHints;
+        this.bases = bases;
     }
 
     /** A list row: the experiment and what a list shows of its results. */
@@ -152,6 +160,8 @@ class ExperimentPagesController {
         model.addAttribute("rows", ResultCharts.rows(metrics, summary, runs, METRICS_PER_PAGE));
         model.addAttribute("forestPlot", ResultCharts.forest(metrics.metrics()));
         model.addAttribute("upload", experiments.uploadDetails(id));
+        model.addAttribute("base", Optional.ofNullable(bases.getIfAvailable()).flatMap(source -> source.of(id))
+                .orElse(null));
         model.addAttribute("failedRuns", failed.subList(0, Math.min(FAILED_RUNS_SHOWN, failed.size())));
         model.addAttribute("failedRunCount", failed.size());
         // a paired design counts its failures in pairs: one row a pair, where its runs are a record per variant

@@ -865,6 +865,22 @@ public class ExperimentRepository {
         jdbc.sql("DELETE FROM trial_run WHERE experiment_id = ? AND status = 'CANCELLED'").param(experimentId).update();
     }
 
+    /** The upload {@code experimentId} was compared with when it came in: its id and commit. */
+    public record Base(long experimentId, String commit) {
+    }
+
+    /** Records that upload {@code experimentId} was compared with upload {@code baseId}, its base. */
+    public void recordBase(long experimentId, long baseId) {
+        jdbc.sql("UPDATE experiment SET base_experiment_id = ? WHERE id = ?").params(baseId, experimentId).update();
+    }
+
+    /** The base an upload was compared with, if it had one and it is still stored. */
+    public Optional<Base> base(long experimentId) {
+        return jdbc.sql("SELECT b.id, b.git_commit FROM experiment e JOIN experiment b ON b.id = e.base_experiment_id "
+                + "WHERE e.id = ?").param(experimentId)
+                .query((rs, n) -> new Base(rs.getLong(1), rs.getString(2))).optional();
+    }
+
     /** Unit and direction of each metric: the experiment's own (uploads) over the global definitions. */
     public Map<String, MetricDefinition> metricDefinitions(long experimentId) {
         Map<String, MetricDefinition> definitions = new LinkedHashMap<>();

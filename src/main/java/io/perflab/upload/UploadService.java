@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.experiment.BaseComparison;
 import io.perflab.experiment.ExperimentResults;
 import io.perflab.experiment.ExperimentRepository;
 import io.perflab.experiment.MetricComparison;
@@ -38,10 +39,14 @@ import tools.jackson.databind.json.JsonMapper;
  * the two sides when both were uploaded, else of this upload against the latest upload of the same benchmark at
  * the base commit, or on the base branch. A metric the base measured in another unit of the same dimension
  * ({@code us/op} and {@code ms/op}, {@code ops/s} and {@code ops/ms}) is compared with the base's figures converted
- * to this upload's unit ({@link UnitConversion}), as the history converts them.
+ * to this upload's unit ({@link UnitConversion}), as the history converts them. The base is recorded with the upload,
+ * and the comparison with it made again for its page and API ({@link BaseComparison.Source}).
+ *
+ * <p>Over 300 lines: an upload's steps — parse, validate, store in one transaction, compare with its base — and
+ * their refusals read as one.
  */
 @Service
-public class UploadService {
+public class UploadService implements BaseComparison.Source {
 
     /** A response, and whether it is a stored one returned for a repeated idempotency key. */
     record Outcome(String json, long experimentId, boolean replayed) {
@@ -196,22 +201,41 @@ public class UploadService {
                     Map.of(), List.of("No earlier upload of '" + upload.benchmark() + "' " + where
                             + " to compare with."));
         }
+        experiments.recordBase(id, base.get().experimentId());
+        BaseComparison comparison = compareWithBase(id, upload.metrics(), runs, base.get().experimentId(),
+                base.get().commit());
+        return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", comparison.baseExperimentId(),
+                comparison.baseCommit(), comparison.comparison(), comparison.convertedFrom(), comparison.notes());
+    }
+
+    /**
+     * The comparison of stored upload {@code experimentId} with the base it was compared with when it came in, made
+     * again from the stored runs of both: what its answer and its CI gate judged.
+     */
+    @Override
+    public Optional<BaseComparison> of(long experimentId) {
+        return experiments.base(experimentId).map(base -> compareWithBase(experimentId,
+                experiments.metricDefinitions(experimentId), experiments.runs(experimentId), base.experimentId(),
+                base.commit()));
+    }
+
+    /** {@code runs}, this upload's one side, as {@code with} against the base's runs as {@code without}. */
+    private BaseComparison compareWithBase(long id, Map<String, MetricDefinition> metrics, List<RunRecord> runs,
+                                           long baseId, String baseCommit) {
         List<RunRecord> combined = new ArrayList<>();
         runs.forEach(r -> combined.add(relabel(r, ParsedUpload.WITH, Set.of(), Map.of())));
-        List<RunRecord> baseRuns = experiments.runs(base.get().experimentId());
+        List<RunRecord> baseRuns = experiments.runs(baseId);
         boolean baseHasWith = baseRuns.stream().anyMatch(r -> r.variant().equals(ParsedUpload.WITH));
         String baseSide = baseHasWith ? ParsedUpload.WITH : ParsedUpload.WITHOUT;
         List<String> notes = new ArrayList<>();
         Map<String, UnitConversion> converted = new TreeMap<>();
-        Set<String> unlike = unlike(upload.metrics(), experiments.metricDefinitions(base.get().experimentId()),
-                base.get().experimentId(), converted, notes);
+        Set<String> unlike = unlike(metrics, experiments.metricDefinitions(baseId), baseId, converted, notes);
         baseRuns.stream().filter(r -> r.variant().equals(baseSide))
                 .forEach(r -> combined.add(relabel(r, ParsedUpload.WITHOUT, unlike, converted)));
         List<MetricComparison> comparison = results.compute(id, combined);
         Map<String, String> convertedFrom = new TreeMap<>();
         converted.forEach((key, conversion) -> convertedFrom.put(key, conversion.from()));
-        return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", base.get().experimentId(),
-                base.get().commit(), comparison, convertedFrom, notes);
+        return new BaseComparison(baseId, baseCommit, comparison, convertedFrom, notes);
     }
 
     /**

@@ -167,6 +167,32 @@ class HistoryApiTests extends UploadServer {
                 .containsPattern("Join:allocs/op .* regressed");
         assertThat(more.err()).contains("regressed by more than 2.00 %: ", "Join:B/op", "Join:allocs/op")
                 .doesNotContain("Join:ns/op");
+
+        // what the gate judged stays with the upload: its page and API show the comparison with its base again
+        long id = experimentId(more);
+        long baseId = experimentId(same);
+        JsonNode base = read(get("/api/v1/experiments/" + id + "/base-comparison").body());
+        assertThat(base.get("baseExperimentId").asLong()).isEqualTo(baseId);
+        assertThat(base.get("baseCommit").asString()).isEqualTo("b");
+        assertThat(base.get("comparison").toString()).contains("\"metric\":\"Join:B/op\"");
+        for (JsonNode c : base.get("comparison")) {
+            assertThat(c.get("verdict").asString()).as(c.toString())
+                    .isEqualTo(c.get("metric").asString().equals("Join:ns/op") ? "unchanged" : "regressed");
+        }
+        String page = get("/experiments/" + id).body();
+        assertThat(page).contains("Compared with its base", "upload " + baseId, "(commit b)", "Join:B/op",
+                "every run measured 64 without and 96 with: an exact change of +50.00%");
+        HttpResponse<String> none = get("/api/v1/experiments/" + experimentId(first) + "/base-comparison");
+        assertThat(none.statusCode()).isEqualTo(404);
+        assertThat(none.body()).contains("has no base comparison: it is not an upload of one side that found an "
+                + "earlier upload of its benchmark");
+        assertThat(get("/experiments/" + experimentId(first)).body()).doesNotContain("Compared with its base");
+    }
+
+    /** The experiment an upload's first line names: "Uploaded experiment 7: …". */
+    private static long experimentId(Run upload) {
+        return Long.parseLong(upload.out().lines().findFirst().orElseThrow()
+                .replaceAll("^Uploaded experiment (\\d+):.*$", "$1"));
     }
 
     /** Go benchmark output: ten runs of Join, each at {@code bytes} B/op and {@code allocs} allocs/op. */
