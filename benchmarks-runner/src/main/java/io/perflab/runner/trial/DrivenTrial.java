@@ -35,8 +35,9 @@ final class DrivenTrial {
                    LongSupplier nanoClock) {
         RpcBench bench = new RpcBench(spec.engineOptions(), spec.workload(), ProcessMeter.forThisProcess(), kernel,
                 nanoClock, line -> err.println("perflab trial: " + line));
+        // read before the load starts, as a fresh trial reads it: its own client threads are not the host's load
+        Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         try (RpcBench.Session session = bench.open()) {
-            Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
             environment.putAll(session.warmUp());
             out.println(TrialProtocol.encodeReady(nanoClock.getAsLong(), environment));
             out.flush();

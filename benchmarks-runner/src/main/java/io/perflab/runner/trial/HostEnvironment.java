@@ -23,7 +23,11 @@ public final class HostEnvironment {
     private HostEnvironment() {
     }
 
-    /** The environment entries of this JVM and host, in a stable order. */
+    /**
+     * The environment entries of this JVM and host, in a stable order. A trial reads them before it starts its load,
+     * so that {@code load_average} is the host's before this trial's threads, not theirs; the 1-minute average
+     * still carries an earlier trial's threads for a minute or so after they ended.
+     */
     public static Map<String, String> capture() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("jvm_version", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name")
