@@ -138,7 +138,7 @@ public final class RpcBench {
 
         private final Load load;
         private Duration warmupUsed = Duration.ZERO;
-        private WarmupOutcome warmup = new WarmupOutcome(false, "no warmup yet", Map.of());
+        private WarmupOutcome warmup = new WarmupOutcome(false, "no warmup yet", Map.of(), 0, 0);
         private KernelMeter.Session prepared;
 
         private Session(Load load) {
@@ -146,18 +146,22 @@ public final class RpcBench {
         }
 
         /**
-         * Warms up as the workload says ({@link RpcBench#warmUp}) and collects the garbage it left; returns the
-         * entries the trial's environment gets: the warmup's length, whether it settled and its evidence.
+         * Warms up as the workload says ({@link SteadyWarmup}) and collects the garbage it left; returns the
+         * entries the trial's environment gets, as its windows' results have them ({@link RpcBenchResult}): how long
+         * the warmup's steps ran ({@code warmup_seconds}, from its first step to its end, the pause after its last
+         * step included) and what it took before them ({@code warmup_setup_seconds}), whether an auto warmup
+         * settled ({@code warmup_settled}; a fixed one has no such entry) and its evidence.
          */
         public Map<String, String> warmUp() {
             progress.accept("warming up (" + workload.warmup() + " s)");
-            long warmupStart = nanoClock.getAsLong();
             warmup = new SteadyWarmup(workload, meter, nanoClock, RpcBench.this::jitWork).run(load);
-            warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmupStart);
+            warmupUsed = Duration.ofNanos(nanoClock.getAsLong() - warmup.stepsStartNanos());
             System.gc();
             Map<String, String> entries = new LinkedHashMap<>();
-            entries.put("warmup_seconds", String.format(java.util.Locale.ROOT, "%.3f", warmupUsed.toNanos() / 1e9));
-            entries.put("warmup_settled", Boolean.toString(warmup.settled()));
+            entries.put("warmup_seconds", RpcBenchResult.seconds(warmupUsed));
+            if (workload.warmup().auto()) {
+                entries.put("warmup_settled", Boolean.toString(warmup.settled()));
+            }
             entries.putAll(warmup.setup());
             return entries;
         }

@@ -113,14 +113,22 @@ public final class RpcBenchReport {
         return kernelSplit + error + " (cpu_split_source=tick; no cpu-clock samples: " + split.reason() + ")";
     }
 
+    /**
+     * How long the warmup's steps ran and how it was set, e.g. {@code 2.004 s of warmup (fixed: 2 s), after 0.413 s
+     * of setup}: a fixed warmup runs its time and is judged by nothing; the setup before its steps is the meter's
+     * first reading and any server work's calibration.
+     */
     private static String warmupText(RpcBenchResult result) {
         String used = result.environment().get("warmup_seconds") + " s of warmup";
-        if (!result.workload().warmup().auto()) {
-            return used;
+        String setup = result.setup().get(WarmupOutcome.SETUP_SECONDS);
+        String after = setup == null ? "" : ", after " + setup + " s of setup";
+        Warmup warmup = result.workload().warmup();
+        if (!warmup.auto()) {
+            return used + " (fixed: " + Seconds.format(warmup.duration()) + " s)" + after;
         }
         return used + (result.warmupSettled() ? " (auto: throughput and CPU per call settled)"
                 : " (auto: throughput and CPU per call did not settle within " + Seconds.format(
-                        result.workload().warmup().duration()) + " s)");
+                        warmup.duration()) + " s)") + after;
     }
 
     private static void line(StringBuilder s, String label, String value) {

@@ -22,8 +22,11 @@ import org.HdrHistogram.Histogram;
  * @param requests calls completed successfully in the measured window
  * @param window the meter's deltas over the window
  * @param latencyNanos client-side call latency of the window's calls, ns
- * @param warmupUsed how long the warmup actually ran
- * @param warmupSettled for an auto warmup, whether throughput and CPU time per call settled before the cap
+ * @param warmupUsed how long the warmup's steps ran, from the first to the warmup's end ({@code warmup_seconds}): a
+ *     fixed warmup's time and the reading and pause after its last step; what the warmup took before its first
+ *     step, the load running meanwhile, is in {@code setup} ({@code warmup_setup_seconds})
+ * @param warmupSettled for an auto warmup, whether throughput and CPU time per call settled before the cap; false
+ *     for a fixed warmup, whose environment has no {@code warmup_settled}
  * @param failedCalls calls that ended with an error in the measured window
  * @param firstError the first such error, or null
  * @param othersCpuPercent share of the host's CPU capacity that other processes used during the window, in
@@ -31,9 +34,10 @@ import org.HdrHistogram.Histogram;
  * @param jitMillisInWindow JIT compilation time during the window, ms (the JVM's figure, wall time of the
  *     compilations): a warmup too short for the JIT shows here
  * @param kernel how the window's CPU time splits into user and system time, and its system calls
- * @param setup environment entries of what the trial did before its windows: {@code warmup_evidence}, the last
- *     one-second steps of the warmup (calls per second and CPU time per call with their spread, and the JIT's work
- *     in the last step — what "settled" rests on), and the calibration of any injected server work
+ * @param setup environment entries of what the trial did before its windows: {@code warmup_setup_seconds} (the
+ *     meter's first reading and any server work's calibration, before the warmup's steps), {@code warmup_evidence},
+ *     the last one-second steps of the warmup (calls per second and CPU time per call with their spread, and the
+ *     JIT's work in the last step — what "settled" rests on), and the calibration of any injected server work
  *     ({@link ServerWork#describe()})
  * @param serverWork what the injected server work's calls that timed themselves measured in the window
  *     ({@link ServerWork#timedSince}); {@link ServerWork.Timing#NONE} without injected work
@@ -238,7 +242,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         return String.format(Locale.ROOT, "%.4f", (double) micros / requests);
     }
 
-    private static String seconds(Duration d) {
+    /** {@code d} in seconds, to the millisecond, as the environment records durations. */
+    static String seconds(Duration d) {
         return String.format(java.util.Locale.ROOT, "%.3f", d.toNanos() / 1e9);
     }
 

@@ -25,6 +25,9 @@ final class SteadyState {
         this.spread = spread;
     }
 
+    /** What {@link #describe} prints for a window without a figure: it had no completed call. */
+    static final String NO_CALL = "(no call)";
+
     /** Adds one window's figure (NaN when the window had no call); returns whether the last windows now agree. */
     boolean add(double value) {
         recent.addLast(value);
@@ -32,6 +35,11 @@ final class SteadyState {
             recent.removeFirst();
         }
         return settled();
+    }
+
+    /** Whether no window was added yet. */
+    boolean isEmpty() {
+        return recent.isEmpty();
     }
 
     boolean settled() {
@@ -58,11 +66,12 @@ final class SteadyState {
 
     /**
      * The last windows' figures and their spread, e.g. {@code 31250 31502 31010 (spread 1.6 %)}: the evidence
-     * that the figure settled, or how far it was from settling.
+     * that the figure settled, or how far it was from settling. A window without a figure reads
+     * {@value #NO_CALL}, and the spread is left out while one is among the last windows.
      */
     String describe(String format) {
         StringJoiner values = new StringJoiner(" ");
-        recent.forEach(v -> values.add(String.format(Locale.ROOT, format, v)));
+        recent.forEach(v -> values.add(Double.isNaN(v) ? NO_CALL : String.format(Locale.ROOT, format, v)));
         double spreadNow = recent.isEmpty() ? Double.NaN : spreadOfRecent();
         return values + (Double.isNaN(spreadNow) ? "" : String.format(Locale.ROOT, " (spread %.1f %%)", 100 * spreadNow));
     }

@@ -37,15 +37,18 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
      * Runs the warmup in one-second steps, each metered as a window is, so that the meter's own first use (loading
      * its native library, compiling its code) lies in the warmup and never in a window. An auto warmup ends once
      * throughput and CPU time per call have settled ({@link SteadyState}) and the JIT is quiet; a fixed one runs
-     * its time. Either way the outcome carries the last steps' figures as evidence. The load pauses briefly after
-     * each of the first {@link #PAUSED_STEPS} steps.
+     * its time, and is never called settled: it judged nothing. Either way the outcome carries the last steps'
+     * figures as evidence, and when its steps began: after the meter's first reading, which loads its native library
+     * and on a busy CPU took seconds. The load pauses briefly after each of the first {@link #PAUSED_STEPS} steps.
      */
     WarmupOutcome run(Load load) {
+        long start = nanoClock.getAsLong();
         Warmup warmup = workload.warmup();
         Map<String, String> serverWork = ServerWork.of(workload.serverWorkNanos()).describe();
         SteadyState throughput = new SteadyState();
         SteadyState cpuPerCall = new SteadyState();
         ProcessMeter.Snapshot previous = meter.snapshot();
+        long stepsStart = nanoClock.getAsLong();
         load.swapLatencies();
         long end = previous.nanoTime() + warmup.duration().toNanos();
         long compiled = jitWork.getAsLong();
@@ -70,9 +73,11 @@ record SteadyWarmup(Workload workload, ProcessMeter meter, LongSupplier nanoCloc
             boolean callsSteady = throughput.add(calls / (step.elapsedNanos() / 1e9));
             boolean cpuSteady = cpuPerCall.add(calls == 0 ? Double.NaN : step.usage().cpuMicros() / (double) calls);
             if (warmup.auto() && callsSteady && cpuSteady && jitLastStep <= JIT_QUIET_MILLIS_PER_SECOND) {
-                return WarmupOutcome.of(true, throughput, cpuPerCall, jitLastStep, serverWork);
+                return WarmupOutcome.of(true, throughput, cpuPerCall, jitLastStep, serverWork, stepsStart,
+                        stepsStart - start);
             }
         }
-        return WarmupOutcome.of(!warmup.auto(), throughput, cpuPerCall, jitLastStep, serverWork);
+        return WarmupOutcome.of(false, throughput, cpuPerCall, jitLastStep, serverWork, stepsStart,
+                stepsStart - start);
     }
 }

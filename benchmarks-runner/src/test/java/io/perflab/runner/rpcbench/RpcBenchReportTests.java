@@ -39,7 +39,8 @@ class RpcBenchReportTests {
                 """);
         assertThat(report).contains("Alloc per req:    123 B\n", "Latency p50:      95.039us\n",
                 "GC:               0 collections, 0 ms\n",
-                "Window:           776270 requests in 5.000 s after 5.000 s of warmup\n",
+                "Window:           776270 requests in 5.000 s after 5.000 s of warmup (fixed: 5 s), after 0.412 s "
+                        + "of setup\n",
                 "cover the whole process, client and server threads as in rpc-bench, except the JIT's compiler threads");
         assertThat(report).contains("Syscalls per req: not counted (not metered)\n", "Page faults per req: 0\n",
                 "User/sys split:   getrusage's (unknown) (cpu_split_source=tick; no cpu-clock samples: not metered)\n");
@@ -126,8 +127,9 @@ class RpcBenchReportTests {
         return new RpcBenchResult(Workload.DEFAULTS.withRun(Duration.ofSeconds(5))
                 .withWarmup(Warmup.fixed(Duration.ofSeconds(5))), Map.of("completion", "notification"), requests,
                 new ProcessMeter.Window(5_000_000_000L, usage, ResourceUsage.ZERO, 123 * requests, 0, 0), latency,
-                Duration.ofSeconds(5), true, 0, null, Double.NaN, 0, KernelWindow.NOT_METERED,
-                Map.of("warmup_evidence", "calls/s 155254 155254 155254 (spread 0.0 %)"), ServerWork.Timing.NONE);
+                Duration.ofSeconds(5), false, 0, null, Double.NaN, 0, KernelWindow.NOT_METERED,
+                Map.of("warmup_evidence", "calls/s 155254 155254 155254 (spread 0.0 %)",
+                        WarmupOutcome.SETUP_SECONDS, "0.412"), ServerWork.Timing.NONE);
     }
 
     @Test

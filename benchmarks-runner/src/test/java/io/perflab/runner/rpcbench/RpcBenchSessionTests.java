@@ -56,7 +56,7 @@ class RpcBenchSessionTests {
     void aWindowStartsAndEndsAtTheTimesItIsToldOnTheMonotonicClock() {
         RpcBench bench = RpcBench.of(EngineOptions.defaults(), SHORT);
         try (RpcBench.Session session = bench.open()) {
-            assertThat(session.warmUp()).containsEntry("warmup_settled", "true").containsKey("warmup_evidence");
+            assertThat(session.warmUp()).containsKey("warmup_evidence");
             session.pause();
             long startAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
             long endAt = startAt + TimeUnit.MILLISECONDS.toNanos(400);
@@ -67,6 +67,15 @@ class RpcBenchSessionTests {
             long end = measured.startNanos() + measured.result().window().elapsedNanos();
             assertThat(end).isBetween(endAt, endAt + TimeUnit.MILLISECONDS.toNanos(100));
             assertThat(measured.result().requests()).isPositive();
+        }
+    }
+
+    /** A fixed warmup judges nothing: its session entries say how long it ran, never that it settled. */
+    @Test
+    void aFixedWarmupIsNotCalledSettled() {
+        try (RpcBench.Session session = RpcBench.of(EngineOptions.defaults(), SHORT).open()) {
+            assertThat(session.warmUp()).doesNotContainKey("warmup_settled")
+                    .containsKeys("warmup_seconds", "warmup_setup_seconds", "warmup_evidence");
         }
     }
 

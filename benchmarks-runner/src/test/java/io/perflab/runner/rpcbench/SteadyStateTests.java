@@ -38,6 +38,26 @@ class SteadyStateTests {
 
         assertThat(steady.describe("%.0f")).isEqualTo("100000 101000 99000 (spread 2.0 %)");
         assertThat(steady.add(Double.NaN)).isFalse();
-        assertThat(steady.describe("%.0f")).isEqualTo("101000 99000 NaN");
+        assertThat(steady.describe("%.0f")).isEqualTo("101000 99000 (no call)");
+    }
+
+    @Test
+    void theEvidenceOfAStepWithoutCallsSaysSoInsteadOfNaN() {
+        SteadyState throughput = new SteadyState();
+        SteadyState cpuPerCall = new SteadyState();
+        throughput.add(0);
+        cpuPerCall.add(Double.NaN);
+
+        WarmupOutcome outcome = WarmupOutcome.of(false, throughput, cpuPerCall, -1, java.util.Map.of(), 0, 0);
+
+        assertThat(outcome.evidence()).isEqualTo("calls/s 0; CPU µs/call (no call)").doesNotContain("NaN");
+    }
+
+    @Test
+    void theEvidenceOfAWarmupWithoutAWholeStepSaysSo() {
+        WarmupOutcome outcome = WarmupOutcome.of(false, new SteadyState(), new SteadyState(), -1,
+                java.util.Map.of(), 0, 0);
+
+        assertThat(outcome.evidence()).isEqualTo("none: no one-second step of the warmup completed");
     }
 }
