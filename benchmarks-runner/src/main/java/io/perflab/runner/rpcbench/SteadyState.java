@@ -67,12 +67,14 @@ final class SteadyState {
     /**
      * The last windows' figures and their spread, e.g. {@code 31250 31502 31010 (spread 1.6 %)}: the evidence
      * that the figure settled, or how far it was from settling. A window without a figure reads
-     * {@value #NO_CALL}, and the spread is left out while one is among the last windows.
+     * {@value #NO_CALL}, and the spread is left out while one is among the last windows, or while there is one
+     * window only.
      */
     String describe(String format) {
         StringJoiner values = new StringJoiner(" ");
         recent.forEach(v -> values.add(Double.isNaN(v) ? NO_CALL : String.format(Locale.ROOT, format, v)));
-        double spreadNow = recent.isEmpty() ? Double.NaN : spreadOfRecent();
+        // one window has no spread to speak of: "(spread 0.0 %)" would read as evidence of a settled figure
+        double spreadNow = recent.size() < 2 ? Double.NaN : spreadOfRecent();
         return values + (Double.isNaN(spreadNow) ? "" : String.format(Locale.ROOT, " (spread %.1f %%)", 100 * spreadNow));
     }
 }

@@ -54,6 +54,14 @@ class SteadyStateTests {
     }
 
     @Test
+    void oneWindowIsDescribedWithoutASpread() {
+        SteadyState steady = new SteadyState();
+        steady.add(8403);
+
+        assertThat(steady.describe("%.0f")).isEqualTo("8403");
+    }
+
+    @Test
     void theEvidenceOfAWarmupWithoutAWholeStepSaysSo() {
         WarmupOutcome outcome = WarmupOutcome.of(false, new SteadyState(), new SteadyState(), -1,
                 java.util.Map.of(), 0, 0);
