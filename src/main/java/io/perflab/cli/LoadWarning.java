@@ -2,9 +2,11 @@ package io.perflab.cli;
 
 import io.perflab.runner.trial.HostEnvironment;
 import java.io.PrintWriter;
-import java.util.Locale;
 
-/** Warns before measuring on a machine that other work keeps busy. */
+/**
+ * Warns before measuring on a machine that other work keeps busy: the load is read before any trial starts, so that
+ * none of the benchmark's own threads count in it ({@link HostEnvironment.LoadAverage#warning}).
+ */
 final class LoadWarning {
 
     private LoadWarning() {
@@ -13,9 +15,7 @@ final class LoadWarning {
     /** Prints a warning to {@code err} when the 1-minute load average is high for this machine's CPUs. */
     static void check(PrintWriter err) {
         int cpus = Runtime.getRuntime().availableProcessors();
-        HostEnvironment.loadAverage().filter(load -> load.isHigh(cpus)).ifPresent(load -> err.println(
-                String.format(Locale.ROOT, "perflab: warning: load average %.2f on %d CPUs: other work competes "
-                        + "with the benchmark, expect noisy figures (the load is recorded with every trial)",
-                        load.oneMinute(), cpus)));
+        HostEnvironment.loadAverage().flatMap(load -> load.warning(cpus, "")).ifPresent(warning -> err.println(
+                "perflab: warning: " + warning + " (the load is recorded with every trial)"));
     }
 }

@@ -104,9 +104,48 @@ public final class HostEnvironment {
      */
     public record LoadAverage(double oneMinute, double fiveMinutes, double fifteenMinutes, int runnable) {
 
-        /** Whether other work is likely to disturb a benchmark on {@code cpus} CPUs. */
+        /**
+         * Whether other work is likely to disturb a benchmark on {@code cpus} CPUs. It holds for a load read before
+         * the benchmark starts: a benchmark's own threads alone give a load of 7 to 16 on two CPUs.
+         */
         public boolean isHigh(int cpus) {
             return oneMinute > Math.max(0.5, 0.25 * cpus);
+        }
+
+        /**
+         * The warning of a high load ({@link #isHigh}), the one text for the command line and the service, e.g.
+         * {@code load average 5.16 on 2 CPUs: other work competes with the benchmark, expect noisy figures}; empty
+         * when the load is not high.
+         *
+         * @param measured when the load was read, put after the CPUs (e.g. {@code " as the first trial started"});
+         *     empty for now
+         */
+        public Optional<String> warning(int cpus, String measured) {
+            return isHigh(cpus) ? Optional.of(String.format(java.util.Locale.ROOT, "load average %.2f on %d CPUs%s: "
+                    + "other work competes with the benchmark, expect noisy figures", oneMinute, cpus, measured))
+                    : Optional.empty();
+        }
+
+        /**
+         * Reads a load as {@link #toString()} wrote it into a trial's environment ({@code 0.52 0.40 0.31 (2
+         * runnable)}), or its 1-minute average alone; empty for anything else.
+         */
+        public static Optional<LoadAverage> parse(String recorded) {
+            if (recorded == null) {
+                return Optional.empty();
+            }
+            String[] fields = recorded.strip().replace("(", "").split("\\s+");
+            try {
+                double one = Double.parseDouble(fields[0]);
+                if (fields.length == 1) {
+                    return Double.isFinite(one) ? Optional.of(new LoadAverage(one, -1, -1, -1)) : Optional.empty();
+                }
+                LoadAverage load = new LoadAverage(one, Double.parseDouble(fields[1]), Double.parseDouble(fields[2]),
+                        Integer.parseInt(fields[3]));
+                return Double.isFinite(one) ? Optional.of(load) : Optional.empty();
+            } catch (RuntimeException notALoad) {
+                return Optional.empty();
+            }
         }
 
         @Override
