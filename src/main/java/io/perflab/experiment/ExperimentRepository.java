@@ -1233,6 +1233,48 @@ public class ExperimentRepository {
                 .list();
     }
 
+    /**
+     * The first trial of an experiment to record its load average, by start: what {@link HostLoadCheck} reads.
+     *
+     * @param environment its environment
+     * @param startedAt when it started
+     * @param hostLastBusy when the agent that ran it last ended its claim of another experiment before that; null
+     *     when it had none, or the trial names no agent
+     */
+    public record FirstTrial(Map<String, String> environment, Instant startedAt, Instant hostLastBusy) {
+    }
+
+    /** The first trial of {@code experimentId} to record its load average; empty before any did. */
+    public Optional<FirstTrial> firstTrial(long experimentId) {
+        record Row(String environment, Instant startedAt, Long agentId) {
+        }
+        Optional<Row> first = jdbc.sql("""
+                SELECT environment, started_at, agent_id FROM trial_run
+                WHERE experiment_id = ? AND environment LIKE '%"load_average"%' AND started_at IS NOT NULL
+                ORDER BY started_at, ordinal FETCH FIRST 1 ROWS ONLY""")
+                .param(experimentId)
+                .query((rs, n) -> {
+                    long agent = rs.getLong("agent_id");
+                    return new Row(rs.getString("environment"), instant(rs, "started_at"),
+                            rs.wasNull() ? null : agent);
+                })
+                .optional();
+        return first.map(row -> new FirstTrial(json.readValue(row.environment(),
+                new TypeReference<Map<String, String>>() { }), row.startedAt(),
+                row.agentId() == null ? null : lastClaimEnded(row.agentId(), experimentId, row.startedAt())));
+    }
+
+    /** When agent {@code agentId} last ended a claim of an experiment other than {@code experimentId} before. */
+    private Instant lastClaimEnded(long agentId, long experimentId, Instant before) {
+        List<Instant> ended = jdbc.sql("""
+                SELECT MAX(ended_at) AS last_ended FROM experiment_claim
+                WHERE agent_id = ? AND experiment_id <> ? AND ended_at <= ?""")
+                .params(agentId, experimentId, timestamp(before))
+                .query((rs, n) -> instant(rs, "last_ended"))
+                .list();
+        return ended.isEmpty() ? null : ended.get(0);
+    }
+
     /** The number of stored trials (runs) of an experiment per agent id; runs that name no agent are left out. */
     public Map<Long, Integer> runsPerAgent(long experimentId) {
         Map<Long, Integer> runs = new LinkedHashMap<>();

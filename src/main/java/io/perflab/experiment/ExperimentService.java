@@ -67,10 +67,17 @@ public class ExperimentService {
         return store.find(id).orElseThrow(() -> new NotFoundException("no experiment with id " + id));
     }
 
-    /** The full view: status, progress, variants, option diff and per-metric results. */
+    /**
+     * The full view: status, progress, variants, option diff and per-metric results, each with the warning of a
+     * loaded host when its first trial recorded one ({@link HostLoadCheck}).
+     */
     public ExperimentView view(long id) {
         ExperimentRecord e = get(id);
-        return view(e, results.compare(e), agentRuns(e), this::hostGroups);
+        List<MetricComparison> comparisons = results.compare(e);
+        if (!comparisons.isEmpty() && e.kind() != ExperimentKind.UPLOAD) {
+            comparisons = HostLoadCheck.withWarning(comparisons, HostLoadCheck.warning(store.firstTrial(e.id())));
+        }
+        return view(e, comparisons, agentRuns(e), this::hostGroups);
     }
 
     /**

@@ -139,6 +139,41 @@ class ExperimentRepositoryTests {
                 "tester", T0);
     }
 
+    /**
+     * What a loaded-host warning is judged on ({@link HostLoadCheck}): the first trial that read the host's load, and
+     * when the agent that ran it last ended another experiment before.
+     */
+    @Test
+    void theFirstTrialToReadTheLoadComesWithWhenItsAgentLastEndedAnotherExperiment() {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS), 2);
+        long earlier = queued(plan, "");
+        long later = queued(plan, "");
+        jdbc.sql("""
+                INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, registered_by,
+                    registered_at, last_heartbeat, status)
+                VALUES ('bench-1', '', FALSE, FALSE, 'bench-1', '{}', 'tester', ?, ?, 'IDLE')""")
+                .params(ExperimentRepository.timestamp(T0), ExperimentRepository.timestamp(T0)).update();
+        long agent = jdbc.sql("SELECT MAX(id) FROM agent").query(Long.class).single();
+        jdbc.sql("INSERT INTO experiment_claim (experiment_id, claim, agent_id, claimed_at, ended_at) "
+                        + "VALUES (?, 1, ?, ?, ?)")
+                .params(earlier, agent, ExperimentRepository.timestamp(T0),
+                        ExperimentRepository.timestamp(T0.plusSeconds(60))).update();
+        repository.saveRun(later, agent, new TrialResult("without", 0, TrialStatus.FAILED, T0.plusSeconds(100),
+                T0.plusSeconds(101), 1, Map.of(), Map.of("host", "bench-1"), "no JVM"));
+        repository.saveRun(later, agent, new TrialResult("with", 1, TrialStatus.OK, T0.plusSeconds(180),
+                T0.plusSeconds(200), 3, Map.of("m", 1.0), Map.of("load_average", "6.00", "cpu_count", "2"), null));
+        repository.saveRun(later, agent, new TrialResult("without", 2, TrialStatus.OK, T0.plusSeconds(120),
+                T0.plusSeconds(140), 2, Map.of("m", 1.0), Map.of("load_average", "0.20", "cpu_count", "2"), null));
+
+        ExperimentRepository.FirstTrial first = repository.firstTrial(later).orElseThrow();
+
+        assertThat(first.environment()).containsEntry("load_average", "0.20");
+        assertThat(first.startedAt()).isEqualTo(T0.plusSeconds(120));
+        assertThat(first.hostLastBusy()).isEqualTo(T0.plusSeconds(60));
+        assertThat(repository.firstTrial(earlier)).isEmpty();
+    }
+
     private long position(long id) {
         return repository.awaitingClaim(id).map(repository::queuePosition).orElseThrow();
     }
