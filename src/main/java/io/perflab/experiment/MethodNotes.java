@@ -37,9 +37,16 @@ public final class MethodNotes {
                     + "figures from getrusage(RUSAGE_SELF) cover the whole process")
                     + ", client and server, less the JIT compiler threads (recorded apart as jit_cpu_ms_in_window); "
                     + "allocation is the bytes allocated by all threads per request; latency percentiles come from "
-                    + "HdrHistogram" + (paired ? ", per window." : ".");
+                    + "HdrHistogram" + (paired ? ", per window. " : ". ") + WARMUP;
         };
     }
+
+    /** What an engine trial's environment says of its warmup, which precedes its measured window(s). */
+    static final String WARMUP = "A JVM warms up before it measures: warmup_seconds in its environment is how long "
+            + "the warmup ran from its first one-second step (a fixed warmup's time, an auto warmup's until it settled "
+            + "or reached its cap), warmup_setup_seconds what came before that step (the meter's first reading, the "
+            + "load running meanwhile), warmup_settled, for an auto warmup only, whether it settled, and "
+            + "warmup_evidence the last steps' figures; load_average was read before its load started.";
 
     /** Where the variants' commands' output is read for further metrics, the formats it is read in. */
     private static String readOutput(ExperimentView e) {
