@@ -16,6 +16,14 @@ import io.perflab.stats.format.HtestPrinter;
  */
 final class RBlocks {
 
+    /**
+     * Said above a paired design's print-out: its p-value and interval are of the differences in the metric's units,
+     * while the verdict, Δ % and the page's p are of the pairs' log ratios, so the two p-values differ.
+     */
+    static final String PAIRED_NOTE = "\n# t.test(with, without, paired = TRUE) of the pairs' window means, in the "
+            + "metric's units.\n# The verdict, Δ % and its p come from the pairs' log ratios, t.test(log(with / "
+            + "without)): another test, so another p-value.\n";
+
     private RBlocks() {
     }
 
@@ -26,7 +34,7 @@ final class RBlocks {
             if (report.paired()) {
                 PairedAnalysis analysis = PairedAnalysis.analyze(PairedSamples.of(report.trialResults())
                         .windows(metric), options);
-                return analysis.difference() != null ? HtestPrinter.tTest(analysis.difference())
+                return analysis.difference() != null ? PAIRED_NOTE + HtestPrinter.tTest(analysis.difference())
                         : "\nno t-test: data are essentially constant: every pair's difference 'with' − 'without'"
                         + " is the same; the change and the verdict come from the pairs' log ratios\n";
             }

@@ -148,11 +148,14 @@ class PairedExperimentApiTests extends UploadServer {
                 "ignoring the pairing", "sd between pairs", "Sequential looks", "id=\"paired-1\"",
                 ">pairs for ±1 %</dt>", "warmup: first → last window",
                 "windows per pair next time × pairs in this run's time, MDE", "; m* = ",
-                "went first in 1 of 2 pairs.");
+                "went first in 1 of 2 pairs.", "Δ (with − without), paired t-test of the pairs&#39; means",
+                "p of the pair log ratios (before Holm)");
         String text = get("/api/v1/experiments/" + id + "/report.txt", "text/plain").body();
         assertThat(text).contains("Design: alternating, 2 of 2 pairs of 2 windows per variant stored",
                 "the change. 'with' went first in 1 of 2 pairs.",
                 "Paired t-test", "data:  with and without", "mean difference",
+                "# The verdict, Δ % and its p come from the pairs' log ratios, t.test(log(with / without)): another "
+                        + "test, so another p-value.",
                 "Paired analysis (R: t.test(with, without, paired = TRUE)",
                 "Welch, ignoring the pairing: with − without ",
                 "with 80% power, ", " pairs for ±1%", "; in this run's time next: ", "; first to last window: with ",
