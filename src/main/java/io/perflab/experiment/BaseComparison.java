@@ -1,8 +1,10 @@
 package io.perflab.experiment;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What an upload of one side was compared with when it came in, and that comparison made again from the stored
@@ -19,7 +21,7 @@ public record BaseComparison(long baseExperimentId, String baseCommit, List<Metr
 
     public BaseComparison {
         comparison = List.copyOf(comparison);
-        convertedFrom = Map.copyOf(convertedFrom);
+        convertedFrom = Collections.unmodifiableSortedMap(new TreeMap<>(convertedFrom));
         notes = List.copyOf(notes);
     }
 

@@ -149,7 +149,7 @@ class PairedExperimentApiTests extends UploadServer {
                 ">pairs for ±1 %</dt>", "warmup: first → last window",
                 "windows per pair next time × pairs in this run's time, MDE", "; m* = ",
                 "went first in 1 of 2 pairs.", "Δ (with − without), paired t-test of the pairs&#39; means",
-                "p of the pair log ratios (before Holm)");
+                "p of the pair log ratios (before Holm)", "windows (both variants, 2 pairs planned)");
         String text = get("/api/v1/experiments/" + id + "/report.txt", "text/plain").body();
         assertThat(text).contains("Design: alternating, 2 of 2 pairs of 2 windows per variant stored",
                 "the change. 'with' went first in 1 of 2 pairs.",

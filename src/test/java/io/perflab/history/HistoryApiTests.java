@@ -182,6 +182,9 @@ class HistoryApiTests extends UploadServer {
         String page = get("/experiments/" + id).body();
         assertThat(page).contains("Compared with its base", "upload " + baseId, "(commit b)", "Join:B/op",
                 "every run measured 64 without and 96 with: an exact change of +50.00%");
+        // an upload was not run by PerfLab: no plan of runs, its values are samples
+        assertThat(page).contains("<caption>Samples</caption>", "Uploaded, not run by PerfLab")
+                .doesNotContain("<caption>Plan</caption>", "trial timeout");
         HttpResponse<String> none = get("/api/v1/experiments/" + experimentId(first) + "/base-comparison");
         assertThat(none.statusCode()).isEqualTo(404);
         assertThat(none.body()).contains("has no base comparison: it is not an upload of one side that found an "
