@@ -86,6 +86,8 @@ class ExperimentPagesController {
         model.addAttribute("regressions", regressions);
         model.addAttribute("experimentCount", experiments.count(ExperimentFilter.ALL));
         model.addAttribute("headlineKeys", HEADLINE_KEYS);
+        model.addAttribute("defaultPairs", PairedInput.DEFAULT_PAIRS);
+        model.addAttribute("defaultRuns", ExperimentValidator.DEFAULT_RUNS);
         return VIEW_HOME;
     }
 
@@ -249,6 +251,7 @@ class ExperimentPagesController {
         model.addAttribute("workloadFields", ExperimentForm.WORKLOAD_FIELDS);
         model.addAttribute("mde", mdeHints.forForm(form));
         model.addAttribute("defaultPairs", PairedInput.DEFAULT_PAIRS);
+        model.addAttribute("defaultRuns", ExperimentValidator.DEFAULT_RUNS);
         model.addAttribute("defaultCommandPairs", PairedInput.DEFAULT_COMMAND_PAIRS);
         model.addAttribute("defaultTarget", PairedInput.DEFAULT_TARGET);
         return VIEW_FORM;

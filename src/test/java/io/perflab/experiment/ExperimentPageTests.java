@@ -9,6 +9,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,6 +113,19 @@ class ExperimentPageTests {
         Map<String, Double> kept = new LinkedHashMap<>(metrics);
         kept.keySet().retainAll(keys);
         return kept;
+    }
+
+    /** The home page's lead described the seeds' fresh JVMs and Welch when the default was alternating pairs. */
+    @Test
+    void homePageLeadDescribesTheDefaultDesignAndTheFreshOneAsAnOption() throws Exception {
+        String home = mvc.perform(get("/")).andReturn().getResponse().getContentAsString();
+
+        String lead = home.substring(home.indexOf("<p class=\"lead\">"), home.indexOf("</p>",
+                home.indexOf("<p class=\"lead\">")));
+        assertThat(lead.replaceAll("\\s+", " ")).containsSubsequence("By default", "alternating pairs",
+                "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs", "CPU per request is settled",
+                "paired t-test", "<span>" + ExperimentValidator.DEFAULT_RUNS + " + "
+                        + ExperimentValidator.DEFAULT_RUNS + "</span>", "fresh JVM", "Welch", "one option away");
     }
 
     @Test

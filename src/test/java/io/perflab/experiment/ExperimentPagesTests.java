@@ -334,6 +334,11 @@ class ExperimentPagesTests extends UploadServer {
                 "placeholder=\"" + PairedInput.DEFAULT_TARGET + " (the default)",
                 "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs",
                 "a command experiment: <span>" + PairedInput.DEFAULT_COMMAND_PAIRS + "</span> pairs");
+        int heading = form.indexOf("<h1>New experiment</h1>");
+        String intro = form.substring(heading, form.indexOf("<form", heading)).replaceAll("\\s+", " ");
+        assertThat(intro).containsSubsequence("By default", "alternating pairs",
+                "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs", "paired t-test", "fresh design",
+                "<span>" + ExperimentValidator.DEFAULT_RUNS + "</span> per variant", "Welch");
     }
 
     private HttpResponse<String> signIn(HttpClient browser) throws Exception {
