@@ -67,8 +67,9 @@
     hint.querySelector('.mde-size').textContent = h.size
       + (fresh ? ' runs per variant' : ' pairs of ' + h.windowsPerPair + ' windows');
     hint.querySelector('.mde-base').textContent = percent(h.mdePercent);
-    // blank pairs are the default experiment's most
-    var size = fresh ? runs.value : (pairs.value.trim() || pairs.getAttribute('data-default') || '');
+    // blank runs are the fresh design's default, blank pairs the default experiment's most
+    var size = fresh ? (runs.value.trim() || runs.getAttribute('data-default') || '')
+      : (pairs.value.trim() || pairs.getAttribute('data-default') || '');
     var estimate = at(h, Number(size));
     hint.querySelector('.mde-estimate').textContent = estimate === null ? 'that' : percent(estimate);
   }
@@ -77,5 +78,33 @@
     field.addEventListener('input', update);
     field.addEventListener('change', update);
   });
+  update();
+})();
+
+// New-experiment form: the plan's fields of the design not chosen are greyed out, with a note in their group's
+// legend. Without this script the legends alone say which design each group of fields belongs to.
+(function () {
+  'use strict';
+  var design = document.getElementById('design');
+  var groups = document.querySelectorAll('fieldset.design-fields');
+  if (!design || groups.length === 0) {
+    return;
+  }
+
+  function update() {
+    Array.prototype.forEach.call(groups, function (group) {
+      var applies = (group.getAttribute('data-designs') || '').split(' ').indexOf(design.value) >= 0;
+      group.classList.toggle('not-applicable', !applies);
+      var note = group.querySelector('legend .design-note');
+      if (!note) {
+        note = document.createElement('span');
+        note.className = 'design-note';
+        group.querySelector('legend').appendChild(note);
+      }
+      note.textContent = applies ? '' : ' (not used by the ' + design.value + ' design)';
+    });
+  }
+
+  design.addEventListener('change', update);
   update();
 })();

@@ -50,7 +50,8 @@ public class ExperimentForm {
     private Map<String, String> without = new LinkedHashMap<>();
     private Map<String, String> with = new LinkedHashMap<>();
     private Map<String, String> workload = new LinkedHashMap<>();
-    private Integer runsPerVariant = ExperimentValidator.DEFAULT_RUNS;
+    /** Blank unless the user gives it: the fresh design then runs {@link ExperimentValidator#DEFAULT_RUNS}. */
+    private Integer runsPerVariant;
     private String order = "interleaved";
     private Long seed = 1L;
     private String kind = "engine";

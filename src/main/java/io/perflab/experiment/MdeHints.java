@@ -81,8 +81,9 @@ class MdeHints {
         Map<String, Hint> hints = hints(form.getPreset(), form.getWindowsPerPair());
         String design = form.getDesign() == null ? "" : form.getDesign().strip().toLowerCase(Locale.ROOT);
         Hint hint = hints.get(design);
-        // blank pairs are the default experiment's most
-        Integer size = ExperimentDesign.FRESH.label().equals(design) ? form.getRunsPerVariant()
+        // blank runs are the fresh design's default, blank pairs the default experiment's most
+        Integer size = ExperimentDesign.FRESH.label().equals(design) ? (form.getRunsPerVariant() == null
+                ? Integer.valueOf(ExperimentValidator.DEFAULT_RUNS) : form.getRunsPerVariant())
                 : form.getPairs() == null ? Integer.valueOf(PairedInput.DEFAULT_PAIRS) : form.getPairs();
         Double estimate = hint == null || size == null || size < 2 ? null : hint.at(size);
         String preset = form.getPreset() == null ? "" : form.getPreset();

@@ -191,6 +191,26 @@ class DashboardBrowserTests extends UploadServer {
         assertThat(otherSettings.isDisplayed()).as("the windows per pair drawn with again").isFalse();
     }
 
+    /** The plan's fields of the design not chosen are greyed out and say so in their legend; they stay editable. */
+    @Test
+    void theFormMarksThePlanFieldsTheChosenDesignDoesNotUse() throws IOException {
+        signIn();
+        browser.get(base() + "/experiments/new");
+        WebElement paired = browser.findElement(By.cssSelector("fieldset.paired-fields"));
+        WebElement fresh = browser.findElement(By.cssSelector("fieldset.fresh-fields"));
+
+        assertThat(fresh.getAttribute("class")).contains("not-applicable");
+        assertThat(fresh.findElement(By.tagName("legend")).getText())
+                .isEqualTo("Fresh design only (not used by the alternating design)");
+        assertThat(paired.getAttribute("class")).doesNotContain("not-applicable");
+        new Select(browser.findElement(By.name("design"))).selectByValue("fresh");
+        assertThat(fresh.getAttribute("class")).doesNotContain("not-applicable");
+        assertThat(paired.getAttribute("class")).contains("not-applicable");
+        assertThat(paired.findElement(By.tagName("legend")).getText())
+                .isEqualTo("Alternating and duet designs only (not used by the fresh design)");
+        assertThat(browser.findElement(By.id("pairs")).isEnabled()).isTrue();
+    }
+
     /** A completed fresh engine experiment of {@code preset}, 8 + 8 runs of CPU per request, stored directly. */
     private long storeCompletedFreshExperiment(String preset) {
         Workload workload = Workload.DEFAULTS;

@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.runner.experiment.ExperimentDesign;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.validation.BeanPropertyBindingResult;
@@ -29,6 +30,24 @@ class ExperimentFormTests {
         assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:settled");
         form.setPairs(12);
         assertThat(form.toRequest(errors).pairs()).isEqualTo(12);
+    }
+
+    /** The form offered 40 runs per variant while its design was alternating, which ignores them. */
+    @Test
+    void runsPerVariantStartBlankAndTheFreshDesignThenRunsItsDefault() {
+        ExperimentForm form = named("fresh");
+        form.setPreset("sync-completion");
+        assertThat(form.getRunsPerVariant()).isNull();
+        form.setDesign("fresh");
+        BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
+
+        ExperimentRequest request = form.toRequest(errors);
+        ExperimentSpec spec = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(false))
+                .validate(request, false);
+
+        assertThat(errors.hasErrors()).isFalse();
+        assertThat(spec.plan().design()).isEqualTo(ExperimentDesign.FRESH);
+        assertThat(spec.plan().runsPerVariant()).isEqualTo(ExperimentValidator.DEFAULT_RUNS);
     }
 
     @Test

@@ -341,6 +341,30 @@ class ExperimentPagesTests extends UploadServer {
                 "<span>" + ExperimentValidator.DEFAULT_RUNS + "</span> per variant", "Welch");
     }
 
+    /**
+     * The form offered "Runs per variant 40" beside the default alternating design, which ignores runs: the plan's
+     * fields are grouped under legends naming the designs they apply to, and runs start blank.
+     */
+    @Test
+    void newExperimentFormGroupsThePlansFieldsByTheDesignTheyApplyTo() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
+
+        String form = get(browser, "/experiments/new").body();
+
+        String paired = form.substring(form.indexOf("<legend>Alternating and duet designs only</legend>"),
+                form.indexOf("</fieldset>", form.indexOf("<legend>Alternating and duet designs only</legend>")));
+        String fresh = form.substring(form.indexOf("<legend>Fresh design only</legend>"),
+                form.indexOf("</fieldset>", form.indexOf("<legend>Fresh design only</legend>")));
+        assertThat(paired).contains("name=\"pairs\"", "name=\"windowsPerPair\"", "name=\"target\"",
+                "name=\"budget\"").doesNotContain("name=\"runsPerVariant\"");
+        assertThat(fresh).contains("name=\"runsPerVariant\"", "name=\"order\"", "name=\"seed\"")
+                .doesNotContain("name=\"pairs\"");
+        String runs = fresh.substring(fresh.indexOf("<input"), fresh.indexOf(">", fresh.indexOf("<input")));
+        assertThat(runs).contains("value=\"\"", "placeholder=\"" + ExperimentValidator.DEFAULT_RUNS + "\"");
+        assertThat(form).containsPattern("<option value=\"alternating\" selected");
+    }
+
     private HttpResponse<String> signIn(HttpClient browser) throws Exception {
         String csrf = csrf(get(browser, "/login").body());
         String password = Files.readString(dataDir.resolve("initial-admin-password")).strip();

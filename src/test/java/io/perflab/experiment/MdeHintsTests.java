@@ -100,6 +100,10 @@ class MdeHintsTests {
         assertThat(hints.forForm(form).estimatePercent()).as("blank pairs: the default experiment's most, 20")
                 .isCloseTo(found.get("alternating").at(20), within(1e-12));
 
+        form.setDesign("fresh");
+        assertThat(hints.forForm(form).estimatePercent()).as("blank runs: the fresh design's default, 40")
+                .isCloseTo(found.get("fresh").at(ExperimentValidator.DEFAULT_RUNS), within(1e-12));
+
         form.setDesign("duet");
         assertThat(hints.forForm(form).hint()).isNull();
         // without a preset, any experiment's spread will do: the newest
