@@ -19,16 +19,34 @@ public final class ResultsSummary {
     /** How many headline metrics an experiment without any of {@link MetricKeys#HEADLINE} leads with. */
     static final int HEADLINE_SIZE = MetricKeys.HEADLINE.size();
 
-    /** How many metric names a shared note lists as examples. */
+    /** How many metric names a page's shared note lists before the rest are one click away. */
     static final int EXAMPLES = 3;
 
     /**
      * A note that several metrics share.
      *
-     * @param metrics how many metrics have it
-     * @param examples the first few of them (all of them when they are few)
+     * @param keys the metrics that have it, in the results' order
      */
-    public record SharedNote(String text, int metrics, List<String> examples) {
+    public record SharedNote(String text, List<String> keys) {
+
+        public SharedNote {
+            keys = List.copyOf(keys);
+        }
+
+        /** How many metrics have it. */
+        public int metrics() {
+            return keys.size();
+        }
+
+        /** The first {@value #EXAMPLES} of them (all of them when they are few), which a page names first. */
+        public List<String> examples() {
+            return keys.subList(0, Math.min(EXAMPLES, keys.size()));
+        }
+
+        /** Whether {@link #examples()} leaves any out. */
+        public boolean shortened() {
+            return keys.size() > EXAMPLES;
+        }
     }
 
     private final List<MetricComparison> headline;
@@ -56,7 +74,7 @@ public final class ResultsSummary {
         List<SharedNote> shared = new ArrayList<>();
         byText.forEach((text, keys) -> {
             if (keys.size() > 1) {
-                shared.add(new SharedNote(text, keys.size(), keys.subList(0, Math.min(EXAMPLES, keys.size()))));
+                shared.add(new SharedNote(text, keys));
             }
         });
         return new ResultsSummary(headline(all), ExperimentResults.verdictCounts(all), all.size(), shared);
@@ -93,13 +111,27 @@ public final class ResultsSummary {
         return notes(c).stream().filter(n -> !shared.contains(n)).toList();
     }
 
-    /** Which metrics {@code note} concerns: {@code all 13 metrics}, or {@code 2 metrics: a, b}, or a few and a count. */
+    /**
+     * Which metrics {@code note} concerns, as a page says it first: {@code all 13 metrics}, or
+     * {@code 2 metrics: a, b}, or a count and the first few ({@code 19 metrics: a, b, c, …}), the rest one click away.
+     */
     public String scope(SharedNote note) {
         if (note.metrics() == metrics) {
             return "all " + Format.count(metrics, "metric", "metrics");
         }
         return Format.count(note.metrics(), "metric", "metrics") + ": " + String.join(", ", note.examples())
-                + (note.metrics() > note.examples().size() ? ", …" : "");
+                + (note.shortened() ? ", …" : "");
+    }
+
+    /**
+     * Which metrics {@code note} concerns, as an exported report says it: {@code all 13 metrics}, or the count and
+     * every one of them, since a report's reader has no click to see the rest.
+     */
+    public String fullScope(SharedNote note) {
+        if (note.metrics() == metrics) {
+            return "all " + Format.count(metrics, "metric", "metrics");
+        }
+        return Format.count(note.metrics(), "metric", "metrics") + ": " + String.join(", ", note.keys());
     }
 
     public List<MetricComparison> headline() {

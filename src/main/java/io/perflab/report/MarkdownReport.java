@@ -131,7 +131,7 @@ final class MarkdownReport {
     private static void notes(StringBuilder b, ExperimentReport report) {
         ResultsSummary summary = report.summary();
         StringBuilder notes = new StringBuilder();
-        summary.notes().forEach(n -> notes.append("- ").append(TextSafety.markdown(summary.scope(n))).append(": ")
+        summary.notes().forEach(n -> notes.append("- ").append(TextSafety.markdown(summary.fullScope(n))).append(": ")
                 .append(TextSafety.markdown(n.text())).append('\n'));
         for (MetricComparison c : report.listed()) {
             summary.ownNotes(c).forEach(n -> notes.append("- ").append(TextSafety.markdown(c.key())).append(": ")

@@ -57,7 +57,8 @@ final class TextReport {
         report.upload().warnings().forEach(w -> b.append("The benchmark tool's output says: ")
                 .append(TextSafety.line(w)).append('\n'));
         ResultsSummary summary = report.summary();
-        summary.notes().forEach(n -> b.append("warning (").append(summary.scope(n)).append("): ")
+        summary.notes().forEach(n -> b.append("warning (").append(TextSafety.line(summary.fullScope(n)))
+                .append("): ")
                 .append(TextSafety.line(n.text())).append('\n'));
         if (report.listed().isEmpty()) {
             b.append("\nNo results yet: ").append(report.noResults()).append(".\n");

@@ -94,6 +94,28 @@ class ReportControllerTests extends ReportTestSupport {
                 ">" + Format.pValue(recomputed.pValue()) + "</dd>");
     }
 
+    /**
+     * A note shared by five of six metrics was cut to "5 metrics: m1, m2, m3, …" in every report, with no way for
+     * its reader to see the rest: the exports name them all, the page names three and folds the rest.
+     */
+    @Test
+    void reportsNameEveryMetricOfANoteTheyShareAndThePageFoldsAllButAFew() throws Exception {
+        HttpResponse<String> created = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """
+                {"benchmark":"shared note","without":{"metrics":{"t":[1,2,3,4],"m1":[1,2],"m2":[1,2],"m3":[1,2],
+                 "m4":[1,2],"m5":[1,2]}},"with":{"metrics":{"t":[2,3,4,5]}}}""");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        long upload = read(created.body()).get("experimentId").asLong();
+        String all = "5 metrics: m1, m2, m3, m4, m5";
+
+        assertThat(get("/api/v1/experiments/" + upload + "/report.md").body()).contains("- " + all + ": ");
+        assertThat(get("/api/v1/experiments/" + upload + "/report.txt").body()).contains("warning (" + all + "): ");
+        assertThat(get("/api/v1/experiments/" + upload + "/report.html").body()).contains("— " + all)
+                .doesNotContain("m3, …");
+        String page = get("/experiments/" + upload, "text/html").body();
+        assertThat(page).contains("— 5 metrics: m1, m2, m3, …", "<summary>all 5 of them</summary>",
+                "<span>m1, m2, m3, m4, m5</span>");
+    }
+
     @Test
     void markdownReportIsACompactTableForAPullRequest() throws Exception {
         HttpResponse<String> response = get("/api/v1/experiments/" + id + "/report.md");
