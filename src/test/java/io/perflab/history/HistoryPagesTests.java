@@ -70,6 +70,26 @@ class HistoryPagesTests extends UploadServer {
         assertThat(page("/benchmarks")).contains("history-page");
     }
 
+    /** Uploads without git information left the commit and branch cells blank, where other tables say "—". */
+    @Test
+    void uploadsWithoutGitInformationShowADashForCommitAndBranch() throws Exception {
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> response = post("/api/v1/uploads", ADMIN_TOKEN, "application/json", """
+                    {"benchmark": "no git", "metrics": {"t": {"unit": "ns", "values": [1, 2, 3]}}}""");
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        }
+
+        String html = page("/benchmarks/no%20git");
+
+        String rows = html.substring(html.indexOf("<caption>Uploads in commit order</caption>"),
+                html.indexOf("</tbody>", html.indexOf("<caption>Uploads in commit order</caption>")));
+        assertThat(rows.split("<tr>", -1)).hasSize(1 + 1 + 2);
+        assertThat(rows.replaceAll("\\s+", "")).contains("</td><td>—</td><td>—</td><td>—</td>")
+                .doesNotContain("<td></td>", "<code></code>");
+        String list = page("/benchmarks?name=no+git");
+        assertThat(list.replaceAll("\\s+", " ")).containsPattern("<td class=\"num\">2</td> <td>—</td>");
+    }
+
     @Test
     void historyPageShowsTheSeriesAPageAtATimeTheLatestFirst() throws Exception {
         uploadSeries("history-pages");
