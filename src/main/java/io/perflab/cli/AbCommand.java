@@ -45,7 +45,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "ab",
         description = "Run an A/B experiment: --runs trials per variant, each in a fresh JVM with identical heap/GC "
                 + "flags (or shell commands with --with-cmd/--without-cmd), then the Welch comparison of every metric; "
-                + "or --design duet|alternating --pairs K: pairs of trial JVMs, analysed pair by pair.")
+                + "or --design duet|alternating --pairs K: pairs of trial JVMs, analysed pair by pair.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.DONE, ExitCodes.TOO_MANY_FAILURES, ExitCodes.USAGE, ExitCodes.INTERNAL,
+                ExitCodes.OUT_NOT_WRITTEN, ExitCodes.INTERRUPTED})
 final class AbCommand implements Callable<Integer> {
 
     @Spec

@@ -35,7 +35,10 @@ import picocli.CommandLine.ParameterException;
         description = {"Run experiments of a PerfLab service on this host: register with its environment and labels, "
                 + "wait for an experiment whose host labels this host carries, run its trials, post each one as it "
                 + "ends, heartbeat.",
-                "The token must have role agent (perflab token create NAME --role agent) or be an admin's."})
+                "The token must have role agent (perflab token create NAME --role agent) or be an admin's."},
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {"0:stopped (SIGTERM or Ctrl-C), the running experiment handed back", ExitCodes.USAGE,
+                ExitCodes.SERVER, ExitCodes.INTERNAL})
 final class AgentCommand implements Callable<Integer> {
 
     /** How long a stop waits for the running experiment to be handed back before the JVM halts. */

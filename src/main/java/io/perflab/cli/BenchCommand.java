@@ -37,7 +37,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         description = "Run one rpc-bench trial in this process: server and clients on loopback, warmup, then a "
                 + "measured window. Prints rpc-bench's report (or --json). CPU and context switches per request "
-                + "cover the whole process, client and server, less the JIT compiler threads.")
+                + "cover the whole process, client and server, less the JIT compiler threads.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.DONE, "1:no call completed in a measured window", ExitCodes.USAGE,
+                ExitCodes.INTERNAL})
 final class BenchCommand implements Callable<Integer> {
 
     @Spec

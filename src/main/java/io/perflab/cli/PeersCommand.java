@@ -28,7 +28,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "peers",
         description = "Compare PerfLab's engine with gRPC-java and bare Netty under the same rpc-bench workload: "
                 + "--runs trials per stack, interleaved, each in a fresh JVM; prints each stack's means and the "
-                + "ratios perflab/grpc and perflab/netty with 95%% intervals and Welch p-values.")
+                + "ratios perflab/grpc and perflab/netty with 95%% intervals and Welch p-values.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.DONE, ExitCodes.TOO_MANY_FAILURES, ExitCodes.USAGE, ExitCodes.INTERNAL,
+                ExitCodes.OUT_NOT_WRITTEN, ExitCodes.INTERRUPTED})
 final class PeersCommand implements Callable<Integer> {
 
     /** The stacks, in the order each round runs them. */

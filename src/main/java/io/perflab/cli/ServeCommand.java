@@ -29,7 +29,14 @@ import picocli.CommandLine.Spec;
 @Command(name = ServeCommand.NAME,
         description = "Start the web service (dashboard + REST API) on port 8080 with the embedded H2 database "
                 + "under data/. Spring properties --name.part=value (a dotted name) such as --server.port=18080 or "
-                + "--perflab.data-dir=/srv/perflab may follow.")
+                + "--perflab.data-dir=/srv/perflab may follow.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {"0:the web service started; it runs until stopped",
+                PerfLabCommand.EXIT_USAGE + ":an argument that is not a property, or a setting the web service "
+                        + "cannot start with (a port out of range or in use, a data directory that is a file or in "
+                        + "use)",
+                PerfLabCommand.EXIT_INTERNAL_ERROR + ":the web service did not start for another reason; the log "
+                        + "says why"})
 final class ServeCommand implements Callable<Integer> {
 
     static final String NAME = "serve";

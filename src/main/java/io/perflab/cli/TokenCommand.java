@@ -19,6 +19,8 @@ import tools.jackson.databind.JsonNode;
 @Command(name = "token", mixinStandardHelpOptions = true,
         description = "Create or revoke API tokens on a running PerfLab server (needs an admin login or the "
                 + "bootstrap token).",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.DONE, ExitCodes.USAGE, ExitCodes.SERVER, ExitCodes.INTERNAL},
         subcommands = {TokenCommand.Create.class, TokenCommand.Revoke.class})
 final class TokenCommand implements Runnable {
 
@@ -33,7 +35,9 @@ final class TokenCommand implements Runnable {
     }
 
     /** Prints the new token's secret on the first line (for scripts), then its id. */
-    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a token; prints it once.")
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a token; prints it once.",
+            exitCodeListHeading = ExitCodes.HEADING,
+            exitCodeList = {ExitCodes.DONE, ExitCodes.USAGE, ExitCodes.SERVER, ExitCodes.INTERNAL})
     static final class Create implements Callable<Integer> {
 
         @Mixin
@@ -70,7 +74,9 @@ final class TokenCommand implements Runnable {
         }
     }
 
-    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a token by its id.")
+    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a token by its id.",
+            exitCodeListHeading = ExitCodes.HEADING,
+            exitCodeList = {ExitCodes.DONE, ExitCodes.USAGE, ExitCodes.SERVER, ExitCodes.INTERNAL})
     static final class Revoke implements Callable<Integer> {
 
         @Mixin

@@ -13,7 +13,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * those of {@code bench} ({@link io.perflab.runner.trial.TrialSpec}); it prints one result line.
  */
 @Command(name = "trial", hidden = true,
-        description = "Internal: run one trial in this JVM and print its result line (used by forked trial JVMs).")
+        description = "Internal: run one trial in this JVM and print its result line (used by forked trial JVMs).",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {"0:measured", "1:calls failed", "2:bad arguments", "3:not measured"})
 final class TrialCommand implements java.util.concurrent.Callable<Integer> {
 
     @Spec

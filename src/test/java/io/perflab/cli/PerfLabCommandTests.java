@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -215,6 +216,30 @@ class PerfLabCommandTests {
 
         assertThat(status).isZero();
         assertThat(out.toString()).startsWith("Usage: perflab " + subcommand);
+    }
+
+    /**
+     * {@code perflab token --help} listed the top-level command's exit statuses, --threshold, bench and ab among them,
+     * which picocli lets every subcommand inherit: each command lists its own.
+     */
+    @Test
+    void eachCommandsHelpListsOnlyItsOwnExitStatuses() {
+        picocli.CommandLine root = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()));
+        Map<String, String> everyCommands = root.getCommandSpec().usageMessage().exitCodeList();
+        List<picocli.CommandLine> commands = new ArrayList<>(root.getSubcommands().values());
+        for (int i = 0; i < commands.size(); i++) {
+            commands.addAll(commands.get(i).getSubcommands().values());
+        }
+
+        assertThat(commands.stream().filter(c -> !c.getCommandName().equals("help"))).hasSizeGreaterThan(10)
+                .allSatisfy(command -> assertThat(command.getCommandSpec().usageMessage().exitCodeList())
+                        .as(command.getCommandSpec().qualifiedName()).isNotEmpty().isNotEqualTo(everyCommands));
+        StringWriter out = new StringWriter();
+        PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(new StringWriter()))
+                .execute("token", "--help");
+        String exitStatus = out.toString().substring(out.toString().indexOf("Exit status:"));
+        assertThat(exitStatus).contains("0", "2", "3", "70").doesNotContain("--threshold", "bench", "ab,", "130");
     }
 
     /**
