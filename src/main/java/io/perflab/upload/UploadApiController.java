@@ -32,8 +32,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
- * {@code POST /api/v1/uploads}: benchmark output from CI as the body (one side, or both in one file), or as two
- * multipart files {@code without} and {@code with}. Needs a bearer token (see {@code SecurityConfig}).
+ * {@code POST /api/v1/uploads}: benchmark output from CI as the body (one side, or both in one file), as one
+ * multipart file {@code file} taken as that body, or as two multipart files {@code without} and {@code with}. Needs a
+ * bearer token (see {@code SecurityConfig}).
  */
 @RestController
 @RequestMapping("/api/v1/uploads")
@@ -44,6 +45,26 @@ class UploadApiController {
 
     /** The parts of a two-file upload. */
     private static final List<String> TWO_FILES = List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH);
+
+    /** The part of a one-file multipart upload ({@code curl -F file=@FILE}), read as a body would be. */
+    static final String ONE_FILE = "file";
+
+    /** The bodies the upload takes, as the API documentation and the refusals of a multipart body say them. */
+    static final String BODIES = "The upload is one of: the output as the request body (curl --data-binary @FILE; "
+            + "one side, named by ?variant=, 'with' by default, or both sides in one PerfLab JSON file); a "
+            + "multipart body with the one file 'file' (curl -F file=@FILE), read as that body; or a multipart body "
+            + "with the two files 'without' and 'with' (curl -F without=@OLD -F with=@NEW). The parameters "
+            + "(benchmark, branch, commit…) go in the query string or, in a multipart body, as form fields.";
+
+    /**
+     * The summary and description of both handlers, which the API documentation shows as one operation (with the
+     * summary of either).
+     */
+    static final String SUMMARY = "Upload benchmark output: the request body, one multipart file 'file', or two "
+            + "files 'without' and 'with'";
+
+    static final String DESCRIPTION = BODIES + " The output is PerfLab JSON, or another tool's output, its format "
+            + "detected or given with ?format=.";
 
     private final UploadService uploads;
 
@@ -57,20 +78,25 @@ class UploadApiController {
      * others ignored, and a field 'with' was "Required part 'with' is not present".
      */
     @PostMapping(consumes = MediaType.MULTIPART_FORM_DATA_VALUE)
-    @Operation(summary = "Upload two files of benchmark output: 'without' and 'with'")
-    @ApiResponse(responseCode = "201", description = "stored; the comparison of the two sides",
+    @Operation(summary = SUMMARY, description = DESCRIPTION)
+    @ApiResponse(responseCode = "201", description = "stored; the comparison of the two sides, or of the one side "
+            + "with its base",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = UploadResponse.class)))
-    ResponseEntity<String> uploadPair(HttpServletRequest request, @ParameterObject UploadParameters parameters,
+    ResponseEntity<String> uploadFiles(HttpServletRequest request, @ParameterObject UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
             throws IOException, ServletException {
-        Map<String, Part> files = twoFiles(request.getParts());
+        Map<String, Part> files = files(request.getParts());
+        if (files.containsKey(ONE_FILE)) {
+            return respond(List.of(text(files.get(ONE_FILE), "The file 'file'")), parameters, idempotencyKey,
+                    principal);
+        }
         return respond(List.of(text(files.get(ParsedUpload.WITHOUT), "The file 'without'"),
                 text(files.get(ParsedUpload.WITH), "The file 'with'")), parameters, idempotencyKey, principal);
     }
 
     @PostMapping
-    @Operation(summary = "Upload benchmark output: PerfLab JSON, or another tool's output with ?format=")
+    @Operation(summary = SUMMARY, description = DESCRIPTION)
     @ApiResponse(responseCode = "201", description = "stored; the comparison with the base or the other side",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = UploadResponse.class)))
@@ -85,9 +111,9 @@ class UploadApiController {
             @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string",
                     description = "go test -bench, rpc-bench or CSV output; JMH, Google Benchmark and hyperfine "
                             + "JSON as those tools write it")),
-            // the two-file upload's body, which the documentation shows with this one as one operation
+            // the multipart upload's bodies, which the documentation shows with this one as one operation
             @Content(mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
-                    schema = @Schema(implementation = TwoFiles.class))})
+                    schema = @Schema(oneOf = {OneFile.class, TwoFiles.class}))})
             @RequestBody(required = false) byte[] body, @ParameterObject UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
         return respond(List.of(body == null ? "" : text(body, "The request body")), parameters, idempotencyKey,
@@ -119,10 +145,11 @@ class UploadApiController {
     }
 
     /**
-     * The parts 'without' and 'with', each a file given once; other parts may only be form fields of the upload's
-     * parameters, which Spring binds as it binds the query string's (a parameter given in both is given twice).
+     * The part 'file' alone, or the parts 'without' and 'with', each a file given once; other parts may only be form
+     * fields of the upload's parameters, which Spring binds as it binds the query string's (a parameter given in
+     * both is given twice).
      */
-    private static Map<String, Part> twoFiles(Collection<Part> parts) {
+    private static Map<String, Part> files(Collection<Part> parts) {
         Map<String, Part> files = new LinkedHashMap<>();
         for (Part part : parts) {
             String name = part.getName() == null ? "" : part.getName();
@@ -131,14 +158,14 @@ class UploadApiController {
             if (parameter && part.getSubmittedFileName() == null) {
                 continue; // a parameter as a form field (curl -F benchmark=…), bound with the query string's
             }
-            if (!TWO_FILES.contains(name)) {
-                throw ApiProblem.badRequest("The part '" + Texts.cut(name, 60) + "' is not one of a two-file "
-                        + "upload's; its parts are the files 'without' and 'with', and form fields of the upload's "
-                        + "parameters (benchmark, branch, commit…).");
+            if (!TWO_FILES.contains(name) && !ONE_FILE.equals(name)) {
+                throw ApiProblem.badRequest("The part '" + Texts.cut(name, 60) + "' is not one of an upload's; "
+                        + "its parts are the one file 'file' or the two files 'without' and 'with', and form fields "
+                        + "of the upload's parameters (benchmark, branch, commit…).");
             }
             if (files.containsKey(name)) {
-                throw ApiProblem.badRequest("The part '" + name + "' is given twice; a two-file upload has one file "
-                        + "'without' and one 'with'.");
+                throw ApiProblem.badRequest("The part '" + name + "' is given twice; an upload has one file 'file', "
+                        + "or one file 'without' and one 'with'.");
             }
             if (part.getSubmittedFileName() == null) {
                 throw ApiProblem.badRequest("The part '" + name + "' must be a file (curl -F '" + name + "=@FILE'), "
@@ -146,10 +173,18 @@ class UploadApiController {
             }
             files.put(name, part);
         }
+        if (files.containsKey(ONE_FILE)) {
+            if (files.size() > 1) {
+                throw ApiProblem.badRequest("The file 'file' comes with the file 'without' or 'with'; send either "
+                        + "the one file 'file' or the two files 'without' and 'with'.");
+            }
+            return files;
+        }
         for (String name : TWO_FILES) {
             if (!files.containsKey(name)) {
                 throw ApiProblem.badRequest("The file '" + name + "' is missing; a two-file upload has one file "
-                        + "'without' and one 'with'.");
+                        + "'without' and one 'with'. To upload one side, send it as the one file 'file' (curl -F "
+                        + "file=@FILE, ?variant= naming its side) or as the request body.");
             }
         }
         return files;
@@ -178,7 +213,14 @@ class UploadApiController {
         }
     }
 
-    /** The multipart body as the API documentation shows it. */
+    /** A one-file multipart body as the API documentation shows it. */
+    @Schema(name = "OneFile", description = "one file of benchmark output, read as a request body of it would be: "
+            + "one side (?variant=, 'with' by default), or both sides in one PerfLab JSON file")
+    record OneFile(@Schema(type = "string", format = "binary", requiredMode = Schema.RequiredMode.REQUIRED)
+                   String file) {
+    }
+
+    /** A two-file multipart body as the API documentation shows it. */
     @Schema(name = "TwoFiles", description = "two files of benchmark output, one of each side")
     record TwoFiles(@Schema(type = "string", format = "binary", requiredMode = Schema.RequiredMode.REQUIRED)
                     String without,

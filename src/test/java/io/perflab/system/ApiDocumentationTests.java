@@ -79,6 +79,22 @@ class ApiDocumentationTests extends UploadServer {
                 && schema.has("target") && schema.has("budget")).as(schema.toString()).isTrue();
     }
 
+    /**
+     * The upload's summary said "Upload two files" though a body of one file is taken too: it names the bodies taken,
+     * and its multipart schema offers the one file 'file' or the two files.
+     */
+    @Test
+    void theUploadOperationSaysWhichBodiesItTakes() throws Exception {
+        JsonNode upload = document().at("/paths/~1api~1v1~1uploads/post");
+
+        assertThat(upload.path("summary").asString()).contains("request body", "'file'", "'without'", "'with'")
+                .doesNotStartWith("Upload two files");
+        assertThat(upload.path("description").asString()).contains("--data-binary @FILE", "-F file=@FILE",
+                "-F without=@OLD -F with=@NEW", "?variant=");
+        assertThat(upload.at("/requestBody/content/multipart~1form-data/schema/oneOf").toString())
+                .contains("OneFile", "TwoFiles");
+    }
+
     @Test
     void theRuleCatchesAnUntypedSchema() {
         JsonNode doc = json.readTree("{\"components\":{\"schemas\":{\"Open\":{\"type\":\"object\"},"

@@ -288,16 +288,20 @@ class UploadApiTests extends UploadServer {
         String type = "multipart/form-data; boundary=" + BOUNDARY;
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
                 file("with", "metric,value\nt,3\nt,4\n"))).get("detail").asString())
-                .isEqualTo("The part 'with' is given twice; a two-file upload has one file 'without' and one 'with'.");
+                .isEqualTo("The part 'with' is given twice; an upload has one file 'file', or one file 'without' and "
+                        + "one 'with'.");
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
                 file("extra", csv))).get("detail").asString())
-                .isEqualTo("The part 'extra' is not one of a two-file upload's; its parts are the files 'without' and "
-                        + "'with', and form fields of the upload's parameters (benchmark, branch, commit…).");
+                .isEqualTo("The part 'extra' is not one of an upload's; its parts are the one file 'file' or the two "
+                        + "files 'without' and 'with', and form fields of the upload's parameters (benchmark, branch, "
+                        + "commit…).");
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), field("with", csv)))
                 .get("detail").asString())
                 .isEqualTo("The part 'with' must be a file (curl -F 'with=@FILE'), not a form field.");
         assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv))).get("detail").asString())
-                .isEqualTo("The file 'with' is missing; a two-file upload has one file 'without' and one 'with'.");
+                .isEqualTo("The file 'with' is missing; a two-file upload has one file 'without' and one 'with'. To "
+                        + "upload one side, send it as the one file 'file' (curl -F file=@FILE, ?variant= naming its "
+                        + "side) or as the request body.");
         // the upload's parameters may come as form fields too (curl -F benchmark=…), as before; once
         assertThat(upload("", type, parts(file("without", csv), file("with", csv), field("benchmark", "fields")))
                 .get("benchmark").asString()).isEqualTo("fields");
@@ -306,6 +310,29 @@ class UploadApiTests extends UploadServer {
                 .startsWith("Parameter 'benchmark' given twice");
         assertThat(upload("?benchmark=parts", type, parts(file("with", csv), file("without", csv)))
                 .get("samples").get("with").asInt()).isEqualTo(2);
+    }
+
+    /**
+     * One file sent as curl users send files, {@code -F file=@FILE}, was refused ("The file 'with' is missing"), so
+     * only a raw body uploaded one side: the one file 'file' is now read as that body would be.
+     */
+    @Test
+    void theOneFileFileOfAMultipartUploadIsReadAsTheRequestBody() throws Exception {
+        String csv = "metric,value\nt,1\nt,2\nt,3\n";
+        String type = "multipart/form-data; boundary=" + BOUNDARY;
+
+        JsonNode asFile = upload("?benchmark=one-file", type, parts(file("file", csv)));
+        JsonNode asBody = upload("?benchmark=one-file-body", "text/csv", csv);
+        JsonNode asWithout = upload("", type, parts(file("file", csv), field("benchmark", "one-file-side"),
+                field("variant", "without")));
+
+        assertThat(asFile.get("samples")).isEqualTo(asBody.get("samples"));
+        assertThat(asFile.get("samples").get("with").asInt()).isEqualTo(3);
+        assertThat(asWithout.get("benchmark").asString()).isEqualTo("one-file-side");
+        assertThat(asWithout.get("samples").get("without").asInt()).isEqualTo(3);
+        assertThat(refused(400, "?benchmark=one-file", type, parts(file("file", csv), file("with", csv)))
+                .get("detail").asString()).isEqualTo("The file 'file' comes with the file 'without' or 'with'; send "
+                        + "either the one file 'file' or the two files 'without' and 'with'.");
     }
 
     private static final String BOUNDARY = "part-boundary";
