@@ -7,6 +7,7 @@ import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
 import io.perflab.system.ApiProblem;
 import io.perflab.system.JsonErrors;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -39,10 +40,15 @@ class AnalyzeController {
 
     private final JsonMapper json;
 
+    /** The summary of both handlers, which the API documentation shows as one operation. */
+    static final String SUMMARY = "Compare two samples (Welch, Mann–Whitney, effect size; paired on request); "
+            + "R text with Accept: text/plain";
+
     AnalyzeController(JsonMapper json) {
         this.json = json;
     }
 
+    @Operation(summary = SUMMARY)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(
             mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = AnalyzeSchema.class),
@@ -56,6 +62,7 @@ class AnalyzeController {
         return request.paired() ? view.withPaired(paired(request)) : view;
     }
 
+    @Operation(summary = SUMMARY)
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.TEXT_PLAIN_VALUE)
     String analyzeAsR(@RequestHeader(value = HttpHeaders.CONTENT_LENGTH, required = false) Long length,
             @Parameter(hidden = true) InputStream body) throws IOException {

@@ -95,14 +95,15 @@ class AgentApiController {
         return new ApiPage<>(agents.items().stream().map(AgentView::of).toList(), page, size, agents.total());
     }
 
+    @Operation(summary = "One agent: its host, labels, state and last heartbeat")
     @GetMapping("/{id}")
     AgentView get(@PathVariable long id) {
         return AgentView.of(coordinator.get(id));
     }
 
-    @Operation(summary = "Claim the oldest queued experiment this agent's labels match, waiting up to waitSeconds; "
-            + "204 when none came. An agent that holds an experiment it has posted nothing of (the answer that "
-            + "claimed it was lost) is answered that one again")
+    @Operation(summary = "Claim the oldest queued experiment this agent's labels match, waiting up to waitSeconds",
+            description = "204 when none came. An agent that holds an experiment it has posted nothing of (the answer "
+                    + "that claimed it was lost) is answered that one again.")
     @PostMapping("/{id}/poll")
     ResponseEntity<Assignment> poll(@PathVariable long id,
                                     @RequestParam(defaultValue = "20") int waitSeconds,
@@ -115,9 +116,10 @@ class AgentApiController {
                 .orElseGet(() -> ResponseEntity.noContent().build());
     }
 
-    @Operation(summary = "Leave: the agent was stopped. Its experiments are interrupted at once for the next agent of "
-            + "the same labels to resume, its waiting polls answer 204, and its later messages are refused (409) "
-            + "until its host registers again. Answers the agent, LEFT; leaving again changes nothing")
+    @Operation(summary = "Leave: the agent was stopped",
+            description = "Its experiments are interrupted at once for the next agent of the same labels to resume, "
+                    + "its waiting polls answer 204, and its later messages are refused (409) until its host "
+                    + "registers again. Answers the agent, LEFT; leaving again changes nothing.")
     @PostMapping("/{id}/leave")
     AgentView leave(@PathVariable long id, Authentication authentication) {
         return AgentView.of(coordinator.leave(id, caller(authentication)));
@@ -129,8 +131,8 @@ class AgentApiController {
         return coordinator.heartbeat(id, caller(authentication));
     }
 
-    @Operation(summary = "Post one finished trial of the experiment the agent runs; 201 when stored, 200 when "
-            + "that ordinal was stored before (a retry stores nothing more)")
+    @Operation(summary = "Post one finished trial of the experiment the agent runs",
+            description = "201 when stored, 200 when that ordinal was stored before (a retry stores nothing more).")
     @PostMapping("/{id}/experiments/{experimentId}/trials")
     ResponseEntity<TrialAnswer> trial(@PathVariable long id, @PathVariable long experimentId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
@@ -144,11 +146,11 @@ class AgentApiController {
         return ResponseEntity.status(answer.stored() ? HttpStatus.CREATED : HttpStatus.OK).body(answer);
     }
 
-    @Operation(summary = "Post one finished pair of a paired experiment the agent runs, whole; 201 when stored, 200 "
-            + "when that pair was stored before (a retry stores nothing more and is answered as the first post) or "
-            + "came after the stopping rule stopped the experiment. With targets or a budget, the service takes the "
-            + "rule's looks after each stored pair; stop: true tells the agent to run no further pair and finish "
-            + "COMPLETED")
+    @Operation(summary = "Post one finished pair of a paired experiment the agent runs, whole",
+            description = "201 when stored, 200 when that pair was stored before (a retry stores nothing more and is "
+                    + "answered as the first post) or came after the stopping rule stopped the experiment. With "
+                    + "targets or a budget, the service takes the rule's looks after each stored pair; stop: true "
+                    + "tells the agent to run no further pair and finish COMPLETED.")
     @PostMapping("/{id}/experiments/{experimentId}/pairs")
     ResponseEntity<PairAnswer> pair(@PathVariable long id, @PathVariable long experimentId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(

@@ -80,6 +80,7 @@ class ExperimentApiController {
                      String unit, String cpuSplit, Integer pair, Integer window) {
     }
 
+    @Operation(summary = "Queue an engine or command experiment; 202 with its Location")
     @PostMapping
     ResponseEntity<Queued> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
             examples = {
@@ -107,6 +108,7 @@ class ExperimentApiController {
                         .buildAndExpand(id).toUriString()));
     }
 
+    @Operation(summary = "List experiments, filtered and a page at a time")
     @GetMapping
     ApiPage<ExperimentView> list(@RequestParam(required = false) String status,
             @RequestParam(required = false) String name, @RequestParam(required = false) String kind,
@@ -121,6 +123,7 @@ class ExperimentApiController {
     }
 
     /** Events of every experiment (the home page's live view). */
+    @Operation(summary = "Server-sent progress events of every experiment")
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter allEvents(HttpServletRequest request) {
         return events.subscribe(ExperimentEvents.ALL, client(request));
@@ -132,6 +135,7 @@ class ExperimentApiController {
         return user != null ? "'" + user.getName() + "'" : "address " + request.getRemoteAddr();
     }
 
+    @Operation(summary = "One experiment: status, progress, variants and per-metric comparison")
     @GetMapping("/{id}")
     ExperimentView get(@PathVariable long id) {
         return experiments.view(id);
@@ -159,6 +163,7 @@ class ExperimentApiController {
      * waiting half an hour for a status it missed. The status is read after subscribing, so an end between the two is
      * sent at least once.
      */
+    @Operation(summary = "Server-sent progress events of one experiment")
     @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter events(@PathVariable long id, HttpServletRequest request) {
         experiments.get(id);
@@ -176,6 +181,7 @@ class ExperimentApiController {
      * its run's status, since the analysis takes the {@code OK} runs only; {@code pair} and {@code window} in a
      * paired design only.
      */
+    @Operation(summary = "An experiment's raw samples, as JSON or CSV")
     @GetMapping(path = "/{id}/samples", produces = MediaType.APPLICATION_JSON_VALUE)
     @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "every sample",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(
@@ -214,6 +220,7 @@ class ExperimentApiController {
      * The samples as CSV, written as they are read; the pair and window columns only for a paired design, then the
      * run's status and the CPU split, last, so that the columns before them stay where they were.
      */
+    @Operation(summary = "An experiment's raw samples, as JSON or CSV")
     @GetMapping(path = "/{id}/samples", produces = "text/csv")
     void samplesCsv(@PathVariable long id, HttpServletResponse response) throws IOException {
         boolean paired = experiments.get(id).paired();
@@ -244,12 +251,14 @@ class ExperimentApiController {
         return definition == null ? "" : definition.unit();
     }
 
+    @Operation(summary = "Cancel an experiment that has not finished")
     @PostMapping("/{id}/cancel")
     ResponseEntity<Control> cancel(@PathVariable long id) {
         experiments.cancel(id);
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, "cancel", null));
     }
 
+    @Operation(summary = "Resume a stopped experiment: queue it again to run only its missing runs")
     @PostMapping("/{id}/resume")
     ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
         experiments.resume(id, isAdmin(authentication));
@@ -257,6 +266,7 @@ class ExperimentApiController {
                 ExperimentStatus.QUEUED.name()));
     }
 
+    @Operation(summary = "Delete an experiment and its samples (admin)")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> delete(@PathVariable long id) {
         experiments.delete(id);

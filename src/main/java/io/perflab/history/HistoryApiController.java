@@ -1,6 +1,7 @@
 package io.perflab.history;
 
 import io.perflab.system.ApiPage;
+import io.swagger.v3.oas.annotations.Operation;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,6 +25,7 @@ class HistoryApiController {
     }
 
     /** A page of the benchmarks that have uploads, by name; {@code name} keeps those whose names contain it. */
+    @Operation(summary = "List the benchmarks that have uploads, by name, a page at a time")
     @GetMapping
     ApiPage<BenchmarkSummary> benchmarks(@RequestParam(required = false) String name,
             @RequestParam(defaultValue = "0") int page, @RequestParam(defaultValue = "50") int size) {
@@ -35,6 +37,7 @@ class HistoryApiController {
      * One page of the benchmark's series of {@code metric}: page 0 its latest {@code size} uploads (at most
      * {@value ApiPage#MAX_SIZE}, and so by default), in commit order, with the change points within them.
      */
+    @Operation(summary = "A benchmark's series of one metric across commits, with change points")
     @GetMapping("/{name}/history")
     History history(@PathVariable String name, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String branch, @RequestParam(defaultValue = "0") int page,
@@ -44,6 +47,7 @@ class HistoryApiController {
                 ServletUriComponentsBuilder.fromCurrentContextPath().toUriString());
     }
 
+    @Operation(summary = "A benchmark's series of one metric across commits, with change points; any name, slashes too")
     @GetMapping("/history")
     History historyByParameter(@RequestParam String benchmark, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String branch, @RequestParam(defaultValue = "0") int page,

@@ -1,6 +1,7 @@
 package io.perflab.report;
 
 import io.perflab.system.ApiProblem;
+import io.swagger.v3.oas.annotations.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.springframework.http.ContentDisposition;
@@ -33,16 +34,19 @@ class ReportController {
         this.reports = reports;
     }
 
+    @Operation(summary = "An experiment's self-contained HTML report, as a download")
     @GetMapping("/report.html")
     ResponseEntity<String> html(@PathVariable long id) {
         return download(id, "html", HTML, reports.html(id, serverUrl()));
     }
 
+    @Operation(summary = "An experiment's Markdown report, as a download")
     @GetMapping("/report.md")
     ResponseEntity<String> markdown(@PathVariable long id) {
         return download(id, "md", MARKDOWN, reports.markdown(id, serverUrl()));
     }
 
+    @Operation(summary = "An experiment's report as R-style text, as a download")
     @GetMapping("/report.txt")
     ResponseEntity<String> text(@PathVariable long id) {
         return download(id, "txt", TEXT, reports.text(id, serverUrl()));
@@ -53,6 +57,7 @@ class ReportController {
      * of the most specific range that matches it (RFC 9110, 12.5.1), so {@code text/html;q=0, *}{@code /*} refuses
      * HTML; the highest quality above 0 wins, and HTML, then Markdown, then text when several share it.
      */
+    @Operation(summary = "An experiment's report in the format the Accept header asks for (HTML, Markdown or text)")
     @GetMapping("/report")
     ResponseEntity<String> negotiated(@PathVariable long id,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {

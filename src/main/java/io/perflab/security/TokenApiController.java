@@ -1,6 +1,7 @@
 package io.perflab.security;
 
 import io.perflab.system.ApiProblem;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import java.net.URI;
@@ -42,6 +43,7 @@ class TokenApiController {
         this.tokens = tokens;
     }
 
+    @Operation(summary = "Create an API token (admin); the answer holds its secret, shown this once")
     @PostMapping
     ResponseEntity<Created> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
             examples = {@ExampleObject(name = "user", value = "{\"name\": \"github-actions\"}"),
@@ -55,6 +57,7 @@ class TokenApiController {
                 .body(new Created(t.id(), t.name(), created.secret(), t.role(), t.createdBy(), t.createdAt()));
     }
 
+    @Operation(summary = "List the API tokens, revoked ones too (admin)")
     @GetMapping
     ApiPage<ApiTokens.ApiToken> list(@RequestParam(defaultValue = "0") int page,
                                      @RequestParam(defaultValue = "50") int size) {
@@ -62,12 +65,14 @@ class TokenApiController {
         return new ApiPage<>(tokens.list(page, size), page, size, tokens.count());
     }
 
+    @Operation(summary = "One API token, without its secret (admin)")
     @GetMapping("/{id}")
     ApiTokens.ApiToken get(@PathVariable long id) {
         return tokens.find(id).orElseThrow(() -> ApiProblem.notFound("There is no API token with id " + id + "."));
     }
 
     /** Revokes; the token row stays, so lists show who revoked it and when. */
+    @Operation(summary = "Revoke an API token (admin); it stays listed as revoked")
     @DeleteMapping("/{id}")
     ApiTokens.ApiToken revoke(@PathVariable long id, Principal principal) {
         if (!tokens.revoke(id, principal.getName())) {
@@ -76,6 +81,7 @@ class TokenApiController {
         return get(id);
     }
 
+    @Operation(summary = "Revoke an API token (admin), as DELETE does, for clients that only POST")
     @PostMapping("/{id}/revoke")
     ApiTokens.ApiToken revokeByPost(@PathVariable long id, Principal principal) {
         return revoke(id, principal);

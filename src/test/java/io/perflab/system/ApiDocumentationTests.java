@@ -95,6 +95,30 @@ class ApiDocumentationTests extends UploadServer {
                 .contains("OneFile", "TwoFiles");
     }
 
+    /** Most operations, /api/v1/analyze among them, had no summary; some agents' ones were paragraphs. */
+    @Test
+    void everyApiOperationHasAOneLineSummary() throws Exception {
+        JsonNode doc = document();
+        List<String> without = new ArrayList<>();
+        int operations = 0;
+        for (Map.Entry<String, JsonNode> path : doc.get("paths").properties()) {
+            for (String method : METHODS) {
+                JsonNode operation = path.getValue().get(method);
+                if (operation == null || !path.getKey().startsWith("/api/v1/")) {
+                    continue;
+                }
+                operations++;
+                String summary = operation.path("summary").asString("");
+                if (summary.isBlank() || summary.length() > 120 || summary.contains("\n")) {
+                    without.add(method.toUpperCase() + " " + path.getKey() + ": '" + summary + "'");
+                }
+            }
+        }
+        assertThat(operations).isGreaterThan(30);
+        assertThat(without).isEmpty();
+        assertThat(doc.at("/paths/~1api~1v1~1analyze/post/summary").asString()).startsWith("Compare two samples");
+    }
+
     @Test
     void theRuleCatchesAnUntypedSchema() {
         JsonNode doc = json.readTree("{\"components\":{\"schemas\":{\"Open\":{\"type\":\"object\"},"
