@@ -42,7 +42,11 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code /api/v1/experiments}: queue, follow, control and read engine and command A/B experiments. */
+/**
+ * {@code /api/v1/experiments}: queue, follow, control and read engine and command A/B experiments.
+ *
+ * <p>Over 300 lines: one resource's operations, with their OpenAPI descriptions and the samples' two streamed formats.
+ */
 @RestController
 @RequestMapping("/api/v1/experiments")
 class ExperimentApiController {

@@ -82,13 +82,15 @@ public final class ResultsSummary {
 
     /**
      * The metrics an experiment leads with: those of {@link MetricKeys#HEADLINE} that both variants measured, or,
-     * when there are none (uploads, command experiments), the first {@value #HEADLINE_SIZE} that both measured.
+     * when there are none (uploads, command experiments), the first {@value #HEADLINE_SIZE} that both measured, those
+     * that measure time or throughput first ({@link LeadingMetrics}).
      */
     public static List<MetricComparison> headline(List<MetricComparison> all) {
         List<MetricComparison> compared = all.stream().filter(MetricComparison::bothSides).toList();
         List<MetricComparison> headline = compared.stream().filter(c -> MetricKeys.HEADLINE.contains(c.key()))
                 .toList();
-        return headline.isEmpty() ? compared.stream().limit(HEADLINE_SIZE).toList() : headline;
+        return headline.isEmpty() ? LeadingMetrics.timeFirst(compared, MetricComparison::key,
+                c -> c.metric().unit()).stream().limit(HEADLINE_SIZE).toList() : headline;
     }
 
     /** Why {@code c} could not be compared, if so, then its warnings. */

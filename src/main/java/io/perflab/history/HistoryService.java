@@ -1,5 +1,6 @@
 package io.perflab.history;
 
+import io.perflab.experiment.LeadingMetrics;
 import io.perflab.experiment.MetricDefinition;
 import io.perflab.stats.ChangePoint;
 import io.perflab.stats.EDivisive;
@@ -78,7 +79,8 @@ public class HistoryService {
      * upload a job, and the whole of it was read, answered and drawn at once (1,500 uploads were 426 KB of JSON).
      *
      * @param asked the benchmark's name, composed here as uploads store it ({@link Texts#composed})
-     * @param metric the metric, or null for the benchmark's first (sorted) metric
+     * @param metric the metric, or null for the benchmark's first (sorted) metric that measures time or throughput
+     *     ({@link LeadingMetrics}), else its first
      * @param branch only uploads on this branch, or null for all
      * @param page which page, from 0 (the latest uploads); checked by the caller with
      *     {@link io.perflab.system.ApiPage#check}
@@ -93,7 +95,8 @@ public class HistoryService {
             throw new NotFoundException("There are no uploads of the benchmark '" + Texts.cut(benchmark, 120)
                     + "'; GET /api/v1/benchmarks lists the benchmarks.");
         }
-        String chosen = metric == null || metric.isBlank() ? metrics.get(0) : metric;
+        String chosen = metric == null || metric.isBlank()
+                ? LeadingMetrics.timeFirst(metrics, key -> key, key -> null).get(0) : metric;
         if (!metrics.contains(chosen)) {
             // both cut: a metric asked for may be kilobytes long, and a benchmark may have thousands of metrics
             throw InvalidInputException.of("metric", "The benchmark '" + Texts.cut(benchmark, 120) + "' has no "

@@ -190,6 +190,10 @@ class HistoryApiTests extends UploadServer {
         assertThat(none.body()).contains("has no base comparison: it is not an upload of one side that found an "
                 + "earlier upload of its benchmark");
         assertThat(get("/experiments/" + experimentId(first)).body()).doesNotContain("Compared with its base");
+
+        // the history opens on the time per operation, not on B/op, which sorts first
+        assertThat(read(get("/api/v1/benchmarks/gate-allocs/history").body()).get("metric").asString())
+                .isEqualTo("Join:ns/op");
     }
 
     /** The experiment an upload's first line names: "Uploaded experiment 7: …". */
