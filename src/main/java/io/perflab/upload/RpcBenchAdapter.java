@@ -24,38 +24,76 @@ import java.util.stream.Collectors;
  * it is the side's {@link VariantSamples#configuration() configuration} and the keys are plain. Reports of different
  * configurations are never pooled: each configuration is its own benchmark, its keys prefixed by the settings in
  * which it differs from the others ({@code mode=Async,call_concurrency=60:reqs_per_sec}).
+ *
+ * <p>A value is read whole, by {@link DecimalNumbers}' grammar and in the one unit the tool writes for its line;
+ * what else stands there ({@code 9,135.95}, {@code 150.225ms}), a negative value the tool cannot write, a metric line
+ * repeated within a report and a last line without its line end (output cut off) are refused naming the line.
  */
 final class RpcBenchAdapter implements FormatAdapter {
 
     private static final Pattern GLOG_PREFIX = Pattern.compile("^[IWEF]\\d{4} \\d{2}:\\d{2}:\\d{2}\\.\\d+\\s+\\d+\\s+"
             + "[^\\]]+\\]\\s?");
-    private static final Pattern NUMBER = Pattern.compile(DecimalNumbers.GRAMMAR + "|[-+]?(?i:nan|inf)");
+    /** C++'s spellings of values that are not finite, passed on for the validator to name the metric. */
+    private static final Pattern NOT_FINITE = Pattern.compile("[-+]?(?i:nan|inf)");
 
     /**
-     * A metric line: its label, the metric keys its numbers go to in order, and their units; an optional line may
-     * carry no number (PerfLab's bench prints "Syscalls per req: not counted (…)" where it cannot count them).
+     * A metric line: its label, the metric keys its numbers go to in order, their units, and how the tool writes
+     * its value ({@code #} for each number, e.g. {@code #us}); an optional line may carry no number (PerfLab's bench
+     * prints "Syscalls per req: not counted (…)" where it cannot count them).
      */
-    private record MetricLine(String label, List<String> keys, List<String> units, boolean optional) {
+    private record MetricLine(String label, List<String> keys, List<String> units, String layout, String described,
+                              boolean optional) {
 
-        MetricLine(String label, List<String> keys, List<String> units) {
-            this(label, keys, units, false);
+        MetricLine(String label, List<String> keys, List<String> units, String layout, String described) {
+            this(label, keys, units, layout, described, false);
+        }
+
+        /** The layout as a pattern, each number a group of whatever stands there, for the grammar to judge. */
+        Pattern pattern() {
+            StringBuilder regex = new StringBuilder();
+            String[] literals = layout.split("#", -1);
+            for (int i = 0; i < literals.length; i++) {
+                String literal = literals[i];
+                regex.append(i == 0 ? "" : "(.+?)").append(literal.startsWith(" ") ? "\\s+" : "");
+                if (!literal.isBlank()) {
+                    regex.append(Pattern.quote(literal.strip())).append(literal.endsWith(" ") ? "\\s*" : "");
+                }
+            }
+            return Pattern.compile(regex.toString());
         }
     }
 
+    private static final String MICROSECONDS = "a number followed by 'us' (microseconds)";
     private static final List<MetricLine> METRIC_LINES = List.of(
-            new MetricLine("Reqs/sec:", List.of(MetricKeys.REQS_PER_SEC), List.of("req/s")),
-            new MetricLine("User CPU per req:", List.of(MetricKeys.USER_CPU_US_PER_REQ), List.of("us")),
-            new MetricLine("Sys CPU per req:", List.of(MetricKeys.SYS_CPU_US_PER_REQ), List.of("us")),
-            new MetricLine("Ctx Sw. per req:", List.of(MetricKeys.CTX_SWITCHES_PER_REQ), List.of("count")),
+            new MetricLine("Reqs/sec:", List.of(MetricKeys.REQS_PER_SEC), List.of("req/s"), "#", "a number"),
+            new MetricLine("User CPU per req:", List.of(MetricKeys.USER_CPU_US_PER_REQ), List.of("us"), "#us",
+                    MICROSECONDS),
+            new MetricLine("Sys CPU per req:", List.of(MetricKeys.SYS_CPU_US_PER_REQ), List.of("us"), "#us",
+                    MICROSECONDS),
+            new MetricLine("Ctx Sw. per req:", List.of(MetricKeys.CTX_SWITCHES_PER_REQ), List.of("count"), "#",
+                    "a number"),
             new MetricLine("Vol./invol. Ctx Sw. per req:", List.of(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ,
-                    MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ), List.of("count", "count")),
-            new MetricLine("Syscalls per req:", List.of(MetricKeys.SYSCALLS_PER_REQ), List.of("count"), true),
-            new MetricLine("Page faults per req:", List.of(MetricKeys.PAGE_FAULTS_PER_REQ), List.of("count"), true),
-            new MetricLine("Alloc per req:", List.of(MetricKeys.ALLOC_BYTES_PER_REQ), List.of("bytes")),
-            new MetricLine("Latency p50:", List.of(MetricKeys.LATENCY_P50_US), List.of("us")),
-            new MetricLine("Latency p99:", List.of(MetricKeys.LATENCY_P99_US), List.of("us")),
-            new MetricLine("Latency p99.9:", List.of(MetricKeys.LATENCY_P999_US), List.of("us")),
-            new MetricLine("GC:", List.of(MetricKeys.GC_COUNT, MetricKeys.GC_PAUSE_MS), List.of("count", "ms")));
+                    MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ), List.of("count", "count"), "# / #",
+                    "two numbers as '<voluntary> / <involuntary>'"),
+            new MetricLine("Syscalls per req:", List.of(MetricKeys.SYSCALLS_PER_REQ), List.of("count"), "#",
+                    "a number or 'not counted (…)'", true),
+            new MetricLine("Page faults per req:", List.of(MetricKeys.PAGE_FAULTS_PER_REQ), List.of("count"), "#",
+                    "a number"),
+            new MetricLine("Alloc per req:", List.of(MetricKeys.ALLOC_BYTES_PER_REQ), List.of("bytes"), "# B",
+                    "a number followed by ' B' (bytes)"),
+            new MetricLine("Latency p50:", List.of(MetricKeys.LATENCY_P50_US), List.of("us"), "#us", MICROSECONDS),
+            new MetricLine("Latency p99:", List.of(MetricKeys.LATENCY_P99_US), List.of("us"), "#us", MICROSECONDS),
+            new MetricLine("Latency p99.9:", List.of(MetricKeys.LATENCY_P999_US), List.of("us"), "#us",
+                    MICROSECONDS),
+            new MetricLine("GC:", List.of(MetricKeys.GC_COUNT, MetricKeys.GC_PAUSE_MS), List.of("count", "ms"),
+                    "# collections, # ms", "'<count> collections, <pause> ms'"));
+
+    private static final Map<MetricLine, Pattern> LAYOUTS = METRIC_LINES.stream()
+            .collect(Collectors.toMap(line -> line, MetricLine::pattern));
+
+    /** What the tool measures as a count, a rate or a time since a start, none of which it can write negative. */
+    private static final Set<String> NEVER_NEGATIVE = Set.of(MetricKeys.REQS_PER_SEC, MetricKeys.GC_COUNT,
+            MetricKeys.GC_PAUSE_MS, MetricKeys.LATENCY_P50_US, MetricKeys.LATENCY_P99_US, MetricKeys.LATENCY_P999_US);
 
     /** Configuration line label → the setting's name. */
     private static final Map<String, String> SETTINGS = new LinkedHashMap<>();
@@ -73,11 +111,11 @@ final class RpcBenchAdapter implements FormatAdapter {
 
     private static final String ENGINE_OPTIONS = "Engine options:";
 
-    /** One report: its settings and its values by metric key. */
-    private record Report(Map<String, String> settings, Map<String, Double> values) {
+    /** One report: its settings, its values by metric key and the line each metric line was on. */
+    private record Report(Map<String, String> settings, Map<String, Double> values, Map<String, Integer> lines) {
 
         Report() {
-            this(new LinkedHashMap<>(), new LinkedHashMap<>());
+            this(new LinkedHashMap<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
         }
 
         boolean isEmpty() {
@@ -116,63 +154,45 @@ final class RpcBenchAdapter implements FormatAdapter {
                 common)), null, null, null);
     }
 
-    /** The reports that have values, in order. */
+    /**
+     * The reports that have values, in order. A last line without its line end is output cut off, its value
+     * perhaps cut short ({@code 4044.8us} → {@code 40}) and what followed it missing, and is refused as such.
+     */
     private static List<Report> reports(String content) {
         List<Report> reports = new ArrayList<>();
         Report current = new Report();
+        List<String> lines = content.lines().toList();
+        int cutOff = content.endsWith("\n") || content.endsWith("\r") ? -1 : lines.size();
         int lineNumber = 0;
-        for (String raw : content.lines().toList()) {
+        for (String raw : lines) {
             lineNumber++;
             String line = GLOG_PREFIX.matcher(raw).replaceFirst("").strip();
+            boolean setting = line.startsWith(ENGINE_OPTIONS) || SETTINGS.keySet().stream().anyMatch(line::startsWith);
+            MetricLine known = METRIC_LINES.stream().filter(m -> line.startsWith(m.label())).findFirst().orElse(null);
+            if (lineNumber == cutOff && (setting || known != null)) {
+                throw new InvalidUploadException("The rpc-bench output is cut off at line " + lineNumber + " ('"
+                        + UploadText.excerpt(line) + "'): it ends without a line end, so the line may have lost "
+                        + "part of its value and the lines after it are missing. Upload the whole output.");
+            }
             if (line.startsWith("Mode:") && !current.isEmpty()) {
                 reports.add(current);
                 current = new Report();
             }
-            if (line.startsWith(ENGINE_OPTIONS)) {
-                for (String option : line.substring(ENGINE_OPTIONS.length()).strip().split("\\s+")) {
-                    int equals = option.indexOf('=');
-                    if (equals > 0) {
-                        current.settings().put(option.substring(0, equals), option.substring(equals + 1));
-                    }
-                }
-                continue;
-            }
-            String setting = SETTINGS.keySet().stream().filter(line::startsWith).findFirst().orElse(null);
-            if (setting != null) {
-                current.settings().put(SETTINGS.get(setting), line.substring(setting.length()).strip());
-                continue;
-            }
-            for (MetricLine known : METRIC_LINES) {
-                if (!line.startsWith(known.label())) {
-                    continue;
-                }
+            if (setting) {
+                readSetting(line, current.settings());
+            } else if (known != null) {
                 if (current.values().containsKey(known.keys().get(0))) {
+                    if (!current.settings().isEmpty()) {
+                        throw new InvalidUploadException("Line " + lineNumber + " ('" + UploadText.excerpt(line)
+                                + "') repeats '" + known.label() + "' of line " + current.lines().get(known.label())
+                                + " in the same report; rpc-bench writes it once a report, and a report begins at "
+                                + "its 'Mode:' line.");
+                    }
                     reports.add(current);
                     current = new Report();
                 }
-                String rest = line.substring(known.label().length()).strip();
-                Matcher numbers = NUMBER.matcher(rest);
-                if (known.optional() && !numbers.lookingAt()) {
-                    // "not counted (…)": its reason may hold numbers that are no value
-                    break;
-                }
-                numbers.reset();
-                for (String key : known.keys()) {
-                    if (!numbers.find()) {
-                        throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '"
-                                + UploadText.excerpt(line) + "') has no number.");
-                    }
-                    // C++'s "nan" and "inf", as Java spells them; the validator then says which metric is not finite
-                    String number = numbers.group();
-                    Double decimal = DecimalNumbers.parse(number);
-                    if (decimal != null && decimal.isInfinite()) {
-                        throw new InvalidUploadException("Metric '" + key + "' (line " + lineNumber + ": '"
-                                + UploadText.excerpt(line) + "'): " + DecimalNumbers.beyondRange(number) + ".");
-                    }
-                    current.values().put(key, decimal != null ? decimal : Double.parseDouble(
-                            number.replaceAll("(?i)inf$", "Infinity").replaceAll("(?i)nan$", "NaN")));
-                }
-                break;
+                current.lines().put(known.label(), lineNumber);
+                current.values().putAll(values(known, line, lineNumber));
             }
         }
         if (!current.isEmpty()) {
@@ -180,6 +200,59 @@ final class RpcBenchAdapter implements FormatAdapter {
         }
         reports.removeIf(report -> report.values().isEmpty());
         return reports;
+    }
+
+    /** A configuration line's setting (or the engine options' settings), put into {@code settings}. */
+    private static void readSetting(String line, Map<String, String> settings) {
+        if (line.startsWith(ENGINE_OPTIONS)) {
+            for (String option : line.substring(ENGINE_OPTIONS.length()).strip().split("\\s+")) {
+                int equals = option.indexOf('=');
+                if (equals > 0) {
+                    settings.put(option.substring(0, equals), option.substring(equals + 1));
+                }
+            }
+            return;
+        }
+        String label = SETTINGS.keySet().stream().filter(line::startsWith).findFirst().orElseThrow();
+        settings.put(SETTINGS.get(label), line.substring(label.length()).strip());
+    }
+
+    /**
+     * The values of a metric line by key: the whole of what follows its label, as the tool writes it (its
+     * {@link MetricLine#layout() layout}: each number in the grammar of {@link DecimalNumbers}, in the line's
+     * unit), or it is refused naming the line, what it holds and what was expected.
+     */
+    private static Map<String, Double> values(MetricLine known, String line, int lineNumber) {
+        String rest = line.substring(known.label().length()).strip();
+        if (known.optional() && rest.startsWith("not counted")) {
+            return Map.of();
+        }
+        Matcher layout = LAYOUTS.get(known).matcher(rest);
+        if (!layout.matches()) {
+            throw new InvalidUploadException("Line " + lineNumber + " ('" + UploadText.excerpt(line) + "'): after '"
+                    + known.label() + "' rpc-bench writes " + known.described() + "; the line holds "
+                    + (rest.isEmpty() ? "nothing" : "'" + UploadText.excerpt(rest) + "'") + ".");
+        }
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (int i = 0; i < known.keys().size(); i++) {
+            String key = known.keys().get(i);
+            String number = layout.group(i + 1).strip();
+            String where = "Metric '" + key + "' (line " + lineNumber + ": '" + UploadText.excerpt(line) + "'): ";
+            Double value = DecimalNumbers.parse(number);
+            if (value == null && NOT_FINITE.matcher(number).matches()) {
+                // C++'s "nan" and "inf", as Java spells them; the validator then says which metric is not finite
+                value = Double.parseDouble(number.replaceAll("(?i)inf$", "Infinity").replaceAll("(?i)nan$", "NaN"));
+            } else if (value == null) {
+                throw new InvalidUploadException(where + "'" + UploadText.excerpt(number) + "' is not a number.");
+            } else if (value.isInfinite()) {
+                throw new InvalidUploadException(where + DecimalNumbers.beyondRange(number) + ".");
+            } else if (value < 0 && NEVER_NEGATIVE.contains(key)) {
+                throw new InvalidUploadException(where + "'" + number + "' is negative, which rpc-bench never "
+                        + "writes after '" + known.label() + "'.");
+            }
+            values.put(key, value);
+        }
+        return values;
     }
 
     /** Settings whose value (or presence) is not the same in every report. */

@@ -106,7 +106,7 @@ class UploadShapeTests {
                         "the name is longer than 100 characters"),
                 Arguments.of("hyperfine", "{\"results\": [{\"command\": \"c\", \"times\": [1, \"" + huge + "\"]}]}",
                         "is not a number"),
-                Arguments.of("rpcbench", "Mode: Sync\nReqs/sec: " + huge + "\n", "has no number"));
+                Arguments.of("rpcbench", "Mode: Sync\nReqs/sec: " + huge + "\n", "is not a number"));
     }
 
     /** A message names an enormous name, value or line by its start: the whole of it was sent back, twice. */
