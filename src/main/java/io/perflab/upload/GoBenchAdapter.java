@@ -27,7 +27,11 @@ import java.util.regex.Pattern;
  * number) but is none (an iteration count below 1, no value/unit pair after it, a value without its unit, a
  * negative value of a unit Go measures itself) is refused with its line and why; what else Go and benchstat's format
  * write (configuration, blank, {@code PASS} and {@code ok} lines, {@code --- BENCH:} logs and their indented lines,
- * a benchmark's own output) is no result.
+ * a benchmark's own output) is no result. A last line without its line end that was cut off within its pairs is
+ * refused too (see {@link #checkLastLine}).
+ *
+ * <p>Over 300 lines: Go's GOMAXPROCS suffixes, packages and cut-off output each need reading over all lines of
+ * both files, and splitting them apart would pass the lines' state between classes.
  */
 final class GoBenchAdapter implements FormatAdapter {
 
@@ -205,6 +209,9 @@ final class GoBenchAdapter implements FormatAdapter {
         if (results.isEmpty()) {
             throw UploadFormats.wrongFormat(UploadFormat.GOBENCH, content);
         }
+        if (!content.endsWith("\n") && !content.endsWith("\r")) {
+            checkLastLine(results, lineNumber, content.lines().reduce((a, b) -> b).orElse(""));
+        }
         Set<Integer> shared = sharedProcs(procsByName);
         if (shared.contains(1) && !procsByName.values().stream().allMatch(shared::equals)) {
             // Go printed no suffix at GOMAXPROCS 1: a -N that no other benchmark ran at is the name's own
@@ -247,6 +254,46 @@ final class GoBenchAdapter implements FormatAdapter {
                     + "or the line was cut off.");
         }
         return fields;
+    }
+
+    /**
+     * A last line without its line end is output cut off, perhaps within its last unit: {@code allocs/op} cut to
+     * {@code allocs/} or {@code n}, which would be a metric of its own ({@code Join:allocs/}). It is refused when its
+     * last unit is none Go measures and no earlier line of the benchmark used, or when it has fewer value/unit pairs
+     * than an earlier line of the benchmark (the pairs after the cut lost).
+     *
+     * @param lastLine the number of the content's last line
+     * @param line that line
+     */
+    private static void checkLastLine(List<Result> results, int lastLine, String line) {
+        Result last = results.get(results.size() - 1);
+        if (last.line() != lastLine) {
+            return;
+        }
+        String unit = last.fields()[last.fields().length - 1];
+        List<Result> earlier = results.subList(0, results.size() - 1).stream()
+                .filter(r -> r.id().equals(last.id())).toList();
+        boolean knownUnit = MEASURED_BY_GO.contains(unit) || earlier.stream().anyMatch(r -> hasUnit(r, unit));
+        boolean fewerPairs = earlier.stream().anyMatch(r -> r.fields().length > last.fields().length);
+        if (!knownUnit || fewerPairs) {
+            throw new InvalidUploadException("Go benchmark line " + lastLine + " ('" + UploadText.excerpt(
+                    String.join(" ", line.split("\\s+"))) + "') is the last and has no line end: "
+                    + "the output was cut off within it, " + (knownUnit
+                    ? "as it has fewer value/unit pairs than line " + earlier.stream()
+                            .filter(r -> r.fields().length > last.fields().length).findFirst().orElseThrow().line()
+                    : "as its last unit '" + UploadText.excerpt(unit) + "' is none Go measures (ns/op, B/op, "
+                            + "allocs/op, MB/s) and no earlier line of the benchmark used it")
+                    + ". Upload the whole output.");
+        }
+    }
+
+    private static boolean hasUnit(Result result, String unit) {
+        for (int i = 1; i < result.fields().length; i += 2) {
+            if (result.fields()[i].equals(unit)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
