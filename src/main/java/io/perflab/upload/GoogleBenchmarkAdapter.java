@@ -70,14 +70,14 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                 continue;
             }
             if (entry.path("error_occurred").asBoolean(false)) {
-                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' reported an error ("
-                        + excerpt(entry, "error_message") + "); it was left out.");
+                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' reported an error"
+                        + message(entry, "error_message") + "; it was left out.");
                 continue;
             }
             if (entry.path("skipped").asBoolean(false)) {
                 // SkipWithMessage: the entry still carries times, the zeros of a run that did not run
-                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' was skipped ("
-                        + excerpt(entry, "skip_message") + "); it was left out.");
+                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' was skipped"
+                        + message(entry, "skip_message") + "; it was left out.");
                 continue;
             }
             // where the library writes it, the name the run's aggregates share (BM_a/8 of BM_a/8_mean)
@@ -85,6 +85,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
             if (runName != null && !runName.isNull()) {
                 name = name(entry, "run_name", where);
             }
+            requireNotNegative(entry, where + " ('" + UploadText.shown(name) + "')");
             add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"), where);
             add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"), where);
             for (Map.Entry<String, JsonNode> field : entry.properties()) {
@@ -162,6 +163,29 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                     + TIME_UNITS.get(TIME_UNITS.size() - 1) + "; " + NativeJsonAdapter.got(unit) + ".");
         }
         return unit.asString();
+    }
+
+    /**
+     * Refuses a negative time or rate, which the library never measures: a real_time of -5 was stored and judged
+     * as a run faster than any.
+     *
+     * @param where the entry, for the message: "Google Benchmark entry 2 ('BM_a')"
+     */
+    private static void requireNotNegative(JsonNode entry, String where) {
+        for (String field : List.of("real_time", "cpu_time", "items_per_second", "bytes_per_second")) {
+            JsonNode value = entry.get(field);
+            if (value != null && value.isNumber() && value.doubleValue() < 0) {
+                throw new InvalidUploadException(where + ": '" + field + "' is " + value.asString()
+                        + ", which Google Benchmark never measures; a time or a rate is at least 0.");
+            }
+        }
+    }
+
+    /** " (the message)" of a warning, or " (without a message)" when the entry gives none. */
+    private static String message(JsonNode entry, String field) {
+        String message = NativeJsonAdapter.text(entry, field);
+        return message == null || message.isBlank() ? " (without a message)"
+                : " (" + UploadText.excerpt(message) + ")";
     }
 
     /** A text field of {@code entry} as a warning quotes it. */

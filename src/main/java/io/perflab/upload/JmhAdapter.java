@@ -101,11 +101,36 @@ final class JmhAdapter implements FormatAdapter {
         }
         for (int index = 0; index < root.size(); index++) {
             JsonNode entry = root.get(index);
-            requireMode(entry, "JMH entry " + (index + 1) + " ('"
-                    + UploadText.shown(NativeJsonAdapter.text(entry, "benchmark")) + "')");
+            requireBenchmark(entry, "JMH entry " + (index + 1));
+            String where = described(entry, index);
+            requireMode(entry, where);
+            if (!entry.get("primaryMetric").isObject()) {
+                throw new InvalidUploadException(where + ": 'primaryMetric' must be an object (its scoreUnit and "
+                        + "rawData), as JMH writes it; got " + NativeJsonAdapter.kind(entry.get("primaryMetric"))
+                        + ".");
+            }
             requireTextParams(entry, "JMH entry " + (index + 1));
         }
         return root;
+    }
+
+    /** "JMH entry 2 ('a.B.m')", for messages about the entry at {@code index}. */
+    private static String described(JsonNode entry, int index) {
+        return "JMH entry " + (index + 1) + " ('" + UploadText.shown(NativeJsonAdapter.text(entry, "benchmark")) + "')";
+    }
+
+    /**
+     * Refuses a benchmark name that is not text naming a method: "" was keyed {@code [parts=8]}, the number 5
+     * {@code 5[parts=8]}.
+     *
+     * @param where the entry, for the message: "JMH entry 2"
+     */
+    private static void requireBenchmark(JsonNode entry, String where) {
+        JsonNode benchmark = entry.get("benchmark");
+        if (!benchmark.isString() || benchmark.asString().isBlank()) {
+            throw new InvalidUploadException(where + ": 'benchmark' must be the benchmark method's name as text "
+                    + "(\"org.example.MyBench.parse\"), as JMH writes it; " + NativeJsonAdapter.got(benchmark) + ".");
+        }
     }
 
     /**
@@ -158,24 +183,27 @@ final class JmhAdapter implements FormatAdapter {
         for (int index = 0; index < root.size(); index++) {
             JsonNode entry = root.get(index);
             String where = "JMH entry " + (index + 1);
+            String entryWhere = described(entry, index);
             String benchmark = NativeJsonAdapter.text(entry, "benchmark");
             String mode = NativeJsonAdapter.text(entry, "mode");
             boolean severalModes = modesByRun.get(benchmark + params(entry.get("params"), null)).size() > 1;
             String key = benchmark.substring(commonPackage.isEmpty() ? 0 : commonPackage.length() + 1)
                     + params(entry.get("params"), severalModes ? mode : null);
             JsonNode primary = entry.get("primaryMetric");
-            List<List<Double>> iterations = primaryValues(key, primary);
+            List<List<Double>> iterations = primaryValues(key, primary, entryWhere);
             if (iterations == null) {
                 warnings.add("JMH entry '" + UploadText.excerpt(key) + "' (mode " + mode + ") has neither rawData nor "
                         + "rawDataHistogram, so it has no samples; it was left out.");
                 continue;
             }
+            requireNotNegative(iterations, primary.has("rawData") ? "rawData" : "rawDataHistogram", mode, entryWhere);
             add(samples, key, NativeJsonAdapter.text(primary, "scoreUnit"), "thrpt".equals(mode), iterations, where);
             JsonNode secondary = entry.get("secondaryMetrics");
             if (secondary != null && secondary.isObject()) {
                 for (Map.Entry<String, JsonNode> metric : secondary.properties()) {
                     String unit = NativeJsonAdapter.text(metric.getValue(), "scoreUnit");
-                    List<List<Double>> aligned = secondaryValues(key, metric.getKey(), secondary, iterations);
+                    List<List<Double>> aligned = secondaryValues(key, metric.getKey(), secondary, iterations,
+                            entryWhere);
                     if (aligned == null) {
                         warnings.add("JMH reported '" + UploadText.excerpt(key + ":" + metric.getKey())
                                 + "' for only some iterations and it is not known which, so its values cannot be set "
@@ -202,18 +230,23 @@ final class JmhAdapter implements FormatAdapter {
                 .withWarnings(warnings);
     }
 
-    /** Per fork, per iteration: the rawData value, or the mean of the iteration's histogram; null if neither. */
-    private static List<List<Double>> primaryValues(String key, JsonNode metric) {
+    /**
+     * Per fork, per iteration: the rawData value, or the mean of the iteration's histogram; null if neither is
+     * there. One that is there but not a list of forks ({@code null}, {@code [1,2]}) is refused.
+     *
+     * @param entry the entry, for the message: "JMH entry 2 ('a.B.m')"
+     */
+    private static List<List<Double>> primaryValues(String key, JsonNode metric, String entry) {
         JsonNode raw = metric.get("rawData");
-        if (raw != null && raw.isArray()) {
-            return numbers(key, raw);
+        if (raw != null) {
+            return numbers(key, raw, entry, "primaryMetric.rawData");
         }
         JsonNode histograms = metric.get("rawDataHistogram");
-        if (histograms == null || !histograms.isArray()) {
+        if (histograms == null) {
             return null;
         }
         List<List<Double>> forks = new ArrayList<>();
-        for (JsonNode fork : histograms) {
+        for (JsonNode fork : requireForks(histograms, entry, "primaryMetric.rawDataHistogram")) {
             List<Double> means = new ArrayList<>();
             for (JsonNode iteration : fork) {
                 String where = "rawDataHistogram[" + forks.size() + "][" + means.size() + "]";
@@ -261,12 +294,12 @@ final class JmhAdapter implements FormatAdapter {
      * fork has fewer values than iterations and they cannot be placed.
      */
     private static List<List<Double>> secondaryValues(String key, String name, JsonNode secondary,
-            List<List<Double>> iterations) {
+            List<List<Double>> iterations, String where) {
         JsonNode raw = secondary.get(name).get("rawData");
         if (raw == null || !raw.isArray()) {
             return List.of();
         }
-        List<List<Double>> forks = numbers(key + ":" + name, raw);
+        List<List<Double>> forks = numbers(key + ":" + name, raw, where, "secondaryMetrics." + name + ".rawData");
         List<List<Double>> aligned = new ArrayList<>();
         for (int f = 0; f < forks.size(); f++) {
             List<Double> values = forks.get(f);
@@ -293,7 +326,8 @@ final class JmhAdapter implements FormatAdapter {
         if (companionRaw == null || !companionRaw.isArray() || fork >= companionRaw.size()) {
             return null;
         }
-        List<Double> marks = numbers(key + ":" + companion, companionRaw).get(fork);
+        List<Double> marks = numbers(key + ":" + companion, companionRaw, "JMH entry '" + key + "'",
+                "secondaryMetrics." + companion + ".rawData").get(fork);
         if (marks.size() != iterations || marks.stream().filter(v -> v != 0).count() != values.size()) {
             return null;
         }
@@ -305,9 +339,47 @@ final class JmhAdapter implements FormatAdapter {
         return placed;
     }
 
-    private static List<List<Double>> numbers(String key, JsonNode raw) {
+    /**
+     * {@code raw} as JMH writes raw data: a list of forks, each a list of its iterations' values.
+     *
+     * @param where the entry, for the message: "JMH entry 2 ('a.B.m')"
+     * @param field the field's path in the entry, for the message: "primaryMetric.rawData"
+     */
+    private static JsonNode requireForks(JsonNode raw, String where, String field) {
+        if (!raw.isArray()) {
+            throw new InvalidUploadException(where + ": '" + field + "' must be a list of forks, each a list of its "
+                    + "iterations, as JMH writes it; got " + NativeJsonAdapter.kind(raw) + ".");
+        }
+        for (int fork = 0; fork < raw.size(); fork++) {
+            if (!raw.get(fork).isArray()) {
+                throw new InvalidUploadException(where + ": '" + field + "[" + fork + "]' must be a list of the "
+                        + "fork's iterations, as JMH writes it; got " + NativeJsonAdapter.kind(raw.get(fork)) + ".");
+            }
+        }
+        return raw;
+    }
+
+    /**
+     * Refuses a negative primary value: JMH measures a time or a throughput, never below 0.
+     *
+     * @param field where the values are, "rawData" or "rawDataHistogram" (whose iterations' means they are)
+     */
+    private static void requireNotNegative(List<List<Double>> forks, String field, String mode, String where) {
+        for (int fork = 0; fork < forks.size(); fork++) {
+            for (int iteration = 0; iteration < forks.get(fork).size(); iteration++) {
+                double value = forks.get(fork).get(iteration);
+                if (value < 0) {
+                    throw new InvalidUploadException(where + ": 'primaryMetric." + field + "[" + fork + "]["
+                            + iteration + "]' " + (field.equals("rawData") ? "is " : "has the mean ") + value
+                            + ", which JMH's " + mode + " mode never measures; a time or a throughput is at least 0.");
+                }
+            }
+        }
+    }
+
+    private static List<List<Double>> numbers(String key, JsonNode raw, String where, String field) {
         List<List<Double>> forks = new ArrayList<>();
-        for (JsonNode fork : raw) {
+        for (JsonNode fork : requireForks(raw, where, field)) {
             List<Double> values = new ArrayList<>();
             for (JsonNode value : fork) {
                 if (!value.isNumber()) {

@@ -1,0 +1,85 @@
+package io.perflab.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A JMH or Google Benchmark entry whose fields the tools never write is refused naming the entry and the field. */
+class JsonHarnessEntriesTests {
+
+    private static final String FIRST = "JMH entry 1 ('bench.StringJoinBenchmark.builder')";
+
+    private final UploadFormats formats = new UploadFormats();
+
+    private static ArrayNode jmh() {
+        return (ArrayNode) JsonContent.read(Fixtures.read("jmh.json"));
+    }
+
+    private static ObjectNode primary(ArrayNode jmh) {
+        return (ObjectNode) jmh.get(0).get("primaryMetric");
+    }
+
+    private String refusal(JsonNode content, UploadFormat format) {
+        return assertThatThrownBy(() -> formats.parse(content.toString(), format, "with", null))
+                .isInstanceOf(InvalidUploadException.class).actual().getMessage();
+    }
+
+    @Test
+    void refusesRawDataThatIsNoListOfForksInsteadOfDroppingTheEntry() {
+        // each was stored without the entry's primary metric, under a warning about gc.* metrics
+        ArrayNode flat = jmh();
+        primary(flat).putArray("rawData").add(1).add(2);
+        assertThat(refusal(flat, UploadFormat.JMH)).isEqualTo(FIRST + ": 'primaryMetric.rawData[0]' must be a list "
+                + "of the fork's iterations, as JMH writes it; got a number 1.");
+        ArrayNode nothing = jmh();
+        primary(nothing).putNull("rawData");
+        assertThat(refusal(nothing, UploadFormat.JMH)).isEqualTo(FIRST + ": 'primaryMetric.rawData' must be a list "
+                + "of forks, each a list of its iterations, as JMH writes it; got null.");
+        ArrayNode list = jmh();
+        ((ObjectNode) list.get(0)).putArray("primaryMetric");
+        assertThat(refusal(list, UploadFormat.JMH)).isEqualTo(FIRST + ": 'primaryMetric' must be an object (its "
+                + "scoreUnit and rawData), as JMH writes it; got a list.");
+    }
+
+    @Test
+    void refusesABenchmarkNameThatIsNotTextNamingAMethod() {
+        // were keyed "[parts=8]" and "5[parts=8]"
+        ArrayNode empty = jmh();
+        ((ObjectNode) empty.get(0)).put("benchmark", "");
+        assertThat(refusal(empty, UploadFormat.JMH)).isEqualTo("JMH entry 1: 'benchmark' must be the benchmark "
+                + "method's name as text (\"org.example.MyBench.parse\"), as JMH writes it; got empty text.");
+        ArrayNode number = jmh();
+        ((ObjectNode) number.get(0)).put("benchmark", 5);
+        assertThat(refusal(number, UploadFormat.JMH)).endsWith("as JMH writes it; got a number 5.");
+    }
+
+    @Test
+    void refusesANegativeTime() {
+        ArrayNode negative = jmh();
+        ((ArrayNode) primary(negative).get("rawData").get(1)).set(2, -5.0);
+        assertThat(refusal(negative, UploadFormat.JMH)).isEqualTo(FIRST + ": 'primaryMetric.rawData[1][2]' is -5.0, "
+                + "which JMH's avgt mode never measures; a time or a throughput is at least 0.");
+    }
+
+    @Test
+    void refusesANegativeGoogleBenchmarkTime() {
+        ObjectNode google = (ObjectNode) JsonContent.read(Fixtures.read("googlebenchmark.json"));
+        ((ObjectNode) google.get("benchmarks").get(0)).put("real_time", -5);
+        assertThat(refusal(google, UploadFormat.GOOGLEBENCHMARK)).isEqualTo("Google Benchmark entry 1 "
+                + "('BM_StringAppend/8'): 'real_time' is -5, which Google Benchmark never measures; a time or a rate "
+                + "is at least 0.");
+    }
+
+    @Test
+    void anErrorWithoutAMessageIsSaidSoNotAsNull() {
+        ObjectNode google = (ObjectNode) JsonContent.read(Fixtures.read("googlebenchmark.json"));
+        ((ObjectNode) google.get("benchmarks").get(0)).put("error_occurred", true);
+        assertThat(formats.parse(google.toString(), UploadFormat.GOOGLEBENCHMARK, "with", null).warnings())
+                .contains("Google Benchmark entry 'BM_StringAppend/8' reported an error (without a message); it was "
+                        + "left out.");
+    }
+}
