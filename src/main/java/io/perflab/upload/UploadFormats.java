@@ -1,6 +1,7 @@
 package io.perflab.upload;
 
 import io.perflab.system.Texts;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -66,17 +67,30 @@ final class UploadFormats {
         UploadFormat first = inFile(ParsedUpload.WITHOUT, without, null, () -> chosen(without, format));
         UploadFormat second = inFile(ParsedUpload.WITH, with, null, () -> chosen(with, format));
         if (first != second) {
-            return List.of(inFile(ParsedUpload.WITHOUT, without, first,
+            List<ParsedUpload> sides = List.of(inFile(ParsedUpload.WITHOUT, without, first,
                             () -> checked(adapter(first).parse(without, ParsedUpload.WITHOUT, null, limits.counter()),
                                     first)),
                     inFile(ParsedUpload.WITH, with, second,
                             () -> checked(adapter(second).parse(with, ParsedUpload.WITH, null, limits.counter()),
                                     second)));
+            // files of two formats may share metrics (a CSV of Go's keys); sharing none, nothing would be compared
+            if (Collections.disjoint(metricKeys(sides.get(0)), metricKeys(sides.get(1)))) {
+                throw new InvalidUploadException("The files share no metric (" + ParsedUpload.WITHOUT + ": "
+                        + first.label() + ", " + ParsedUpload.WITH + ": " + second.label() + "), so nothing can be "
+                        + "compared; upload both sides' output of the same tool.");
+            }
+            return sides;
         }
         // each adapter says of which file a fault is (inFile)
         List<ParsedUpload> sides = adapter(first).parseSides(without, with, limits.counter(), limits.counter());
         return List.of(inFile(ParsedUpload.WITHOUT, without, first, () -> checked(sides.get(0), first)),
                 inFile(ParsedUpload.WITH, with, first, () -> checked(sides.get(1), first)));
+    }
+
+    private static Set<String> metricKeys(ParsedUpload parsed) {
+        Set<String> keys = new LinkedHashSet<>();
+        parsed.variants().values().forEach(side -> keys.addAll(side.metrics().keySet()));
+        return keys;
     }
 
     /**
