@@ -43,9 +43,12 @@ final class UploadValidator {
         requireLength("git.defaultBranch", git.defaultBranch(), 200);
         String name = requestName != null && !requestName.isBlank() ? requestName.strip() : parsed.name();
         if (name == null || name.isBlank()) {
-            name = benchmark + (git.commit() == null ? "" : " @ " + shortCommit(git.commit()));
+            // only a name made here is cut; one given was cut without a word, where POST /experiments refuses it
+            name = Texts.cut(benchmark + (git.commit() == null ? "" : " @ " + shortCommit(git.commit())), 200);
         }
-        name = Texts.cut(name, 200);
+        if (name.length() > 200) {
+            throw new InvalidUploadException("'name' is longer than 200 characters.");
+        }
         if (parsed.variants().isEmpty()) {
             throw new InvalidUploadException("The upload has no metrics.");
         }

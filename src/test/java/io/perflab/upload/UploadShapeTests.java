@@ -221,14 +221,14 @@ class UploadShapeTests {
 
     @Test
     void aLongNameIsCutBetweenCharactersNotInsideOne() throws Exception {
-        // 198 letters and emoji: cut to 199 characters + "…", the 199th was the first half of an emoji (it was kept,
-        // half a surrogate pair, and the name then failed its own check)
-        String name = "n".repeat(198) + "😀".repeat(30);
-        ParsedUpload upload = formats.parse("{\"benchmark\": \"b\", \"name\": " + JsonContent.MAPPER
-                .writeValueAsString(name) + ", \"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON, ParsedUpload.WITH,
-                null);
-        assertThat(UploadValidator.validate(upload, null, null, GitInfo.NONE, Map.of(), JsonContent.MAPPER).name())
-                .isEqualTo("n".repeat(198) + "…");
+        // the name made of 198 letters and an emoji and " @ commit": cut to 199 characters + "…", the 199th was the
+        // first half of an emoji (it was kept, half a surrogate pair, and the name then failed its own check); a
+        // name given that long is refused (UploadNameTests)
+        ParsedUpload upload = formats.parse("{\"benchmark\": \"b\", \"metrics\": {\"m\": [1, 2]}}", UploadFormat.JSON,
+                ParsedUpload.WITH, null);
+        GitInfo git = new GitInfo(null, null, "abc", null, null, null, null);
+        assertThat(UploadValidator.validate(upload, "n".repeat(198) + "😀", null, git, Map.of(), JsonContent.MAPPER)
+                .name()).isEqualTo("n".repeat(198) + "…");
     }
 
     /** Null when the content is taken with printable names or refused in words; else what went wrong. */
