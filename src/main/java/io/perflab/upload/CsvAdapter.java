@@ -84,6 +84,12 @@ final class CsvAdapter implements FormatAdapter {
                         .add(metric, unit, SampleCollector.higherIfRate(unit), value, "CSV line " + row.line());
             }
         } catch (JacksonException e) {
+            Integer quoted = unclosedQuote(content);
+            if (quoted != null) {
+                // the reader says the line after the file's last, where it ran out looking for the closing quote
+                throw new InvalidUploadException("The CSV cannot be read: the quoted field that begins on line "
+                        + quoted + " has no closing quote (a quote inside a quoted field is written \"\").");
+            }
             throw new InvalidUploadException("The CSV cannot be read at line " + e.getLocation().getLineNr() + ": "
                     + JsonContent.firstLine(e.getOriginalMessage()) + ".");
         }
@@ -153,5 +159,30 @@ final class CsvAdapter implements FormatAdapter {
                     + UploadText.excerpt(metric) + "': " + DecimalNumbers.beyondRange(text) + ".");
         }
         return value;
+    }
+
+    /** The line where a quoted field begins that the content ends inside, by RFC 4180; null if there is none. */
+    private static Integer unclosedQuote(String content) {
+        int line = 1;
+        Integer opened = null;
+        boolean fieldStart = true;
+        for (int i = 0; i < content.length(); i++) {
+            char c = content.charAt(i);
+            if (opened != null) {
+                if (c == '"' && i + 1 < content.length() && content.charAt(i + 1) == '"') {
+                    i++;
+                } else if (c == '"') {
+                    opened = null;
+                }
+            } else if (c == '"' && fieldStart) {
+                opened = line;
+            }
+            if (c == '\n') {
+                line++;
+            }
+            boolean blank = c == ' ' || c == '\t';
+            fieldStart = opened == null && (c == ',' || c == '\n' || c == '\r' || fieldStart && blank);
+        }
+        return opened;
     }
 }

@@ -89,10 +89,10 @@ class CsvAdapterTests {
     }
 
     @Test
-    void unclosedQuoteIsRefusedNamingTheLine() {
-        assertThatThrownBy(() -> values("metric,value\nt,1\n\"t,2\n"))
-                .isInstanceOf(InvalidUploadException.class)
-                // the parser finds the quote unclosed at the end of the text, line 4
-                .hasMessageContaining("The CSV cannot be read at line 4: Missing closing quote");
+    void anUnclosedQuoteIsNamedByTheLineWhereItsFieldBegan() {
+        // was "cannot be read at line 4" of a 3-line file: the line after the last, where the reader ran out
+        assertThatThrownBy(() -> new UploadFormats().parse("metric,value\nt,1\n\"t,2\n", UploadFormat.CSV, "with",
+                null)).isInstanceOf(InvalidUploadException.class).hasMessage("The CSV cannot be read: the quoted field "
+                + "that begins on line 3 has no closing quote (a quote inside a quoted field is written \"\").");
     }
 }
