@@ -119,6 +119,13 @@ final class JsonContent {
      */
     static final class MalformedJsonException extends RuntimeException {
 
+        private static final java.util.regex.Pattern CLOSE = java.util.regex.Pattern.compile(
+                "Unexpected close marker '(.)'(?:: expected '(.)')?");
+        private static final java.util.regex.Pattern CHARACTER = java.util.regex.Pattern.compile(
+                "Unexpected character \\('(.+?)' \\(code");
+        private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile(
+                "Unrecognized token '(.*?)'");
+
         MalformedJsonException(JacksonException e) {
             super(PrintableText.Validator.shown(describe(e)));
         }
@@ -143,13 +150,23 @@ final class JsonContent {
                 String key = message.substring(message.indexOf('"'));
                 return "a key appears twice in one object: " + UploadText.excerpt(key) + where;
             }
-            for (String context : new String[] {" (start marker at", " (for ", " [Source:", " at [Source:"}) {
-                int at = message.indexOf(context);
-                if (at >= 0) {
-                    message = message.substring(0, at);
-                }
+            // Jackson's other words quote its parser's states ("Unexpected close marker ']': no open Array to
+            // close"): the token at fault, in the file's terms, and where it is
+            java.util.regex.Matcher close = CLOSE.matcher(message);
+            if (close.lookingAt()) {
+                return "a '" + close.group(1) + "' " + (close.group(2) == null ? "closes nothing that is open"
+                        : "stands where a '" + close.group(2) + "' should close what is open") + where;
             }
-            return message.replaceAll(" \\(code \\d+\\)", "") + where;
+            java.util.regex.Matcher character = CHARACTER.matcher(message);
+            if (character.lookingAt()) {
+                return "the character '" + character.group(1) + "' cannot stand there" + where;
+            }
+            java.util.regex.Matcher token = TOKEN.matcher(message);
+            if (token.lookingAt()) {
+                return "'" + UploadText.excerpt(token.group(1)) + "' is not a JSON value (text is written in double "
+                        + "quotes)" + where;
+            }
+            return "it is not valid JSON" + where;
         }
     }
 }

@@ -370,6 +370,16 @@ class HostileInputTests extends UploadServer {
         assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
                 "{\"benchmark\":\"trailing\",\"metrics\":{\"t\":{\"values\":[1,2]}}} {}"), 400,
                 "more follows the end of the JSON value (line 1, column");
+        // Jackson's words for other faults quoted its parser ("Unexpected close marker ']': no open Array to close")
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"x\",\"metrics\":{\"t\":{\"values\":[1,2]]}}}"), 400,
+                "a ']' stands where a '}' should close what is open (line 1, column");
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"x\",\"metrics\":{\"t\":{\"values\":[1,2]}}} ]"), 400,
+                "The request body is not valid JSON: a ']' closes nothing that is open (line 1, column 52)");
+        assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
+                "{\"benchmark\":\"x\",\"metrics\":{\"t\":{\"values\":[1,2,x]}}}"), 400,
+                "'x' is not a JSON value (text is written in double quotes) (line 1, column");
         assertThat(rowCounts()).isEqualTo(before);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
     }
