@@ -63,6 +63,9 @@ public class AgentCoordinator implements SmartLifecycle {
     /** A poll waits at most this long between two looks at the queue: other instances' submissions wake nobody here. */
     private static final Duration POLL_RECHECK = Duration.ofMillis(250);
 
+    /** How far an agent's clock may be from the service's for the times of the trials and pairs it posts. */
+    static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
     static final int MAX_ENVIRONMENT_ENTRIES = 64;
     static final int MAX_ENVIRONMENT_VALUE = AgentHost.MAX_VALUE;
     /** The column an agent's environment is stored in, as JSON ({@code V10}). */
@@ -439,7 +442,7 @@ public class AgentCoordinator implements SmartLifecycle {
         if (pair.status() == TrialStatus.CANCELLED) {
             throw InvalidInputException.of("status", "a pair cut short is not stored: it runs again, whole");
         }
-        checkTimes(pair.start(), pair.end(), "", "pair");
+        checkTimes(experiment, pair.start(), pair.end(), "", "pair");
         checkCpus("withoutCpus", pair.placement().withoutCpus());
         checkCpus("withCpus", pair.placement().withCpus());
         if (pair.error() != null && pair.error().length() > MAX_TRIAL_ERROR) {
@@ -488,7 +491,7 @@ public class AgentCoordinator implements SmartLifecycle {
                         + window.ordinal() + (pair.ok() ? "" : " (or null in a failed pair)") + ", got " + given);
             }
             checkCpus(field + "window.cpus", window.pair().cpus());
-            checkFields(window, field);
+            checkFields(experiment, window, field);
             checkParsedMetrics(experiment, window, field);
         }
         if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
@@ -633,7 +636,7 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of("variant", "the plan runs '" + planned.get().variant().label()
                     + "' at ordinal " + result.ordinal() + ", not '" + quoted(result.variant()) + "'");
         }
-        checkFields(result, "");
+        checkFields(experiment, result, "");
         checkParsedMetrics(experiment, result, "");
         return result;
     }
@@ -648,8 +651,8 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /** Checks a posted trial's or window's fields against their bounds; {@code prefix} is where it lies. */
-    private static void checkFields(TrialResult result, String prefix) {
-        checkTimes(result.start(), result.end(), prefix, "trial");
+    private void checkFields(ExperimentRecord experiment, TrialResult result, String prefix) {
+        checkTimes(experiment, result.start(), result.end(), prefix, "trial");
         if (result.error() != null && result.error().length() > MAX_TRIAL_ERROR) {
             throw InvalidInputException.of(prefix + "error", "at most " + MAX_TRIAL_ERROR + " characters");
         }
@@ -735,14 +738,31 @@ public class AgentCoordinator implements SmartLifecycle {
         });
     }
 
-    /** A posted start and end of a {@code what}: both given, the end not before the start, in the store's years. */
-    private static void checkTimes(Instant start, Instant end, String prefix, String what) {
+    /**
+     * A posted start and end of a {@code what}: both given, the end not before the start, and both within the
+     * experiment's claim — from when it was claimed to now, give or take {@link #CLOCK_SKEW} between the agent's
+     * clock and the service's. A time outside (a start read as seconds since 1970) would be stored and skew the
+     * experiment's time left and every page that draws its runs in time.
+     */
+    private void checkTimes(ExperimentRecord experiment, Instant start, Instant end, String prefix, String what) {
         if (start == null || end == null || end.isBefore(start)) {
             throw InvalidInputException.of(prefix + (start == null ? "start" : "end"),
                     "a " + what + " needs its start and its end, the end not before the start");
         }
         checkTime(prefix + "start", start);
         checkTime(prefix + "end", end);
+        Instant claimed = experiment.startedAt();
+        if (claimed != null && start.isBefore(claimed.minus(CLOCK_SKEW))) {
+            throw InvalidInputException.of(prefix + "start", start + " is before experiment " + experiment.id()
+                    + " was claimed (" + claimed + ", allowing " + CLOCK_SKEW.toMinutes() + " minutes of clock "
+                    + "skew): a " + what + " runs after its claim");
+        }
+        Instant now = clock.instant();
+        if (end.isAfter(now.plus(CLOCK_SKEW))) {
+            throw InvalidInputException.of(prefix + "end", end + " lies in the future (the service's time is " + now
+                    + ", allowing " + CLOCK_SKEW.toMinutes() + " minutes of clock skew): post a " + what
+                    + " once it has ended");
+        }
     }
 
     /** A time the store keeps ({@link StorableTime}). */

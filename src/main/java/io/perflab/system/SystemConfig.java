@@ -1,6 +1,7 @@
 package io.perflab.system;
 
 import java.time.Clock;
+import java.time.Instant;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -14,6 +15,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.MutableCoercionConfig;
+import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.type.LogicalType;
 
 /** Cross-cutting beans: the clock (tests replace it) and what every page's layout needs. */
@@ -40,6 +42,7 @@ class SystemConfig {
      * misspelt field, a key given twice, a fraction where a count belongs, a null for a number, text where a number
      * or true/false belongs ({@code "runsPerVariant": ""} was read as "left out", {@code "clientThreads": "16"} and
      * {@code "encryption": 1} were converted), as {@code POST /api/v1/analyze} and uploads already refused them.
+     * A time is ISO-8601 text, never a number of seconds ({@link TimeText}).
      * Text fields still take a number ({@code "with": {"callBufferInitialBytes": 4096}}): it means what it says.
      */
     @Bean
@@ -53,7 +56,8 @@ class SystemConfig {
                 .withCoercionConfig(LogicalType.Integer, SystemConfig::refuseText)
                 .withCoercionConfig(LogicalType.Float, SystemConfig::refuseText)
                 .withCoercionConfig(LogicalType.Boolean, config -> refuseText(config)
-                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail));
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail))
+                .addModule(new SimpleModule("perflab-strict-times").addDeserializer(Instant.class, new TimeText()));
     }
 
     private static MutableCoercionConfig refuseText(MutableCoercionConfig config) {

@@ -253,6 +253,16 @@ class AgentApiTests {
         }
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
                 "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
+        // a number was read as seconds since 1970: the trial began in 1970 and the experiment's time left was 19 years
+        for (String time : new String[] {"12345", "\"12345\"", "1.5e9", "{\"seconds\": 1}"}) {
+            assertRefused(send(agentToken, trials, trial("without", 0).replace("\"2026-01-01T00:00:00Z\"", time)),
+                    "start", "start: must be a time in UTC such as 2026-01-01T12:00:00Z");
+        }
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"2026-01-01T00:00:00Z\"",
+                "\"2020-01-01T00:00:00Z\"")), "start", "start: 2020-01-01T00:00:00Z is before experiment " + id
+                + " was claimed");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"2026-01-01T00:00:01Z\"",
+                "\"" + Instant.now().plus(Duration.ofHours(1)) + "\"")), "end", "lies in the future");
         assertRefused(send(agentToken, trials, "[]"), null, null);
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"without\"", "null")), "variant",
                 "variant: required, 'without' or 'with'");
@@ -289,8 +299,8 @@ class AgentApiTests {
         recorded.put("host", "a\u001b[31mred\u202eevil");
         recorded.put("command", "sleep 1\n\techo done");
         io.perflab.runner.trial.TrialResult result = new io.perflab.runner.trial.TrialResult("without", 0,
-                io.perflab.runner.trial.TrialStatus.OK, Instant.parse("2026-01-01T00:00:00Z"),
-                Instant.parse("2026-01-01T00:00:01Z"), 7, Map.of("wall_time_ms", 1.5), recorded, null);
+                io.perflab.runner.trial.TrialStatus.OK, Instant.now().minusSeconds(2),
+                Instant.now().minusSeconds(1), 7, Map.of("wall_time_ms", 1.5), recorded, null);
         HttpResponse<String> posted = send(agentToken, trials, io.perflab.runner.json.RunnerJson.mapper()
                 .writeValueAsString(io.perflab.agent.AgentProtocol.PostedTrial.of(result)));
         assertThat(posted.statusCode()).as(posted.body()).isEqualTo(201);
@@ -914,6 +924,13 @@ class AgentApiTests {
         assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replace("\"start\": \"2026-01-01T00:00:00Z\", "
                 + "\"end\": \"2026-01-01T00:00:05Z\"", "\"start\": \"+99999-01-01T00:00:00Z\", "
                 + "\"end\": \"+99999-01-01T00:00:05Z\"")), "start", "must lie between 1970");
+        // the windows' times are checked as a trial's
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replaceFirst("\"start\": \"2026-01-01T00:00:00Z\", "
+                + "\"end\": \"2026-01-01T00:00:01Z\"", "\"start\": 0, \"end\": \"2026-01-01T00:00:01Z\"")),
+                "results[0].start", "must be a time");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 0, 1, 1).replaceFirst("2026-01-01T00:00:00Z\", "
+                + "\"end\": \"2026-01-01T00:00:01Z", "2021-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:01Z")),
+                "results[0].start", "is before experiment");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
         assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ?").param(id)
@@ -1366,9 +1383,15 @@ class AgentApiTests {
         }
     }
 
+    /**
+     * Posts {@code body} as {@code token}. The messages here are written at {@code 2026-01-01T00:00:SS}; a trial or
+     * pair runs within its experiment's claim, so they are sent at second SS of a minute ended a minute ago.
+     */
     private HttpResponse<String> send(String token, String path, String body) throws Exception {
+        String recent = Instant.now().minus(Duration.ofMinutes(2)).truncatedTo(ChronoUnit.MINUTES).toString();
+        String sent = body.replace("2026-01-01T00:00:", recent.substring(0, recent.length() - 3));
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(sent));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }

@@ -182,7 +182,7 @@ class RemotePairedStoppingTests {
         for (int i = 0; i < 2; i++) {
             now = now.plusSeconds(20);
             readings.add(nanos(now));
-            assertThat(service.recordPair(first, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
+            assertThat(service.recordPair(first, TESTER, id, PostedPair.of(stillNow(i))).stop()).isFalse();
         }
         service.finish(first, TESTER, id, new Finish("INTERRUPTED", null));
 
@@ -195,7 +195,7 @@ class RemotePairedStoppingTests {
         int i = 2;
         while (answer == null || !answer.stop()) {
             now = now.plusSeconds(20);
-            answer = service.recordPair(second, TESTER, id, PostedPair.of(still(i++)));
+            answer = service.recordPair(second, TESTER, id, PostedPair.of(stillNow(i++)));
         }
         assertThat(i).as("five pairs fill the budget").isEqualTo(5);
         // the experiment's budget, of which the earlier pairs spent 40 s
@@ -272,7 +272,7 @@ class RemotePairedStoppingTests {
         if (inFirst > 0) {
             for (; i < inFirst; i++) {
                 now = now.plusSeconds(20);
-                assertThat(service.recordPair(agent, TESTER, id, PostedPair.of(still(i))).stop()).isFalse();
+                assertThat(service.recordPair(agent, TESTER, id, PostedPair.of(stillNow(i))).stop()).isFalse();
             }
             service.finish(agent, TESTER, id, new Finish("INTERRUPTED", null));
             now = now.plus(Duration.ofHours(1));
@@ -282,7 +282,7 @@ class RemotePairedStoppingTests {
         PairAnswer answer = null;
         while (i < PAIRS && (answer == null || !answer.stop())) {
             now = now.plusSeconds(20);
-            answer = service.recordPair(agent, TESTER, id, PostedPair.of(still(i++)));
+            answer = service.recordPair(agent, TESTER, id, PostedPair.of(stillNow(i++)));
         }
         assertThat(i).as("five pairs fill the budget (%s in the first claim, same agent: %s)", inFirst, sameAgent)
                 .isEqualTo(5);
@@ -392,8 +392,17 @@ class RemotePairedStoppingTests {
         return pair(index, new double[] {30.0, 30.4}, new double[] {30.0 * off, 30.4 * off});
     }
 
+    /** {@link #still(int)} as an agent posts it: the pair of 20 s that ends now, within the agent's claim. */
+    private PairResult stillNow(int index) {
+        double off = index % 2 == 0 ? 1.004 : 0.996;
+        return pair(index, now.minusSeconds(20), new double[] {30.0, 30.4}, new double[] {30.0 * off, 30.4 * off});
+    }
+
     private static PairResult pair(int index, double[] without, double[] with) {
-        Instant start = T0.plusSeconds(20L * index);
+        return pair(index, T0.plusSeconds(20L * index), without, with);
+    }
+
+    private static PairResult pair(int index, Instant start, double[] without, double[] with) {
         List<TrialResult> results = new ArrayList<>();
         for (int j = 0; j < WINDOWS; j++) {
             for (VariantName side : VariantName.values()) {
