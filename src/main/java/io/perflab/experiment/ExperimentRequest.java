@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.PrintableText;
+import io.perflab.system.ScalarText;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -12,6 +13,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of {@code POST /api/v1/experiments}, and what the new-experiment form binds. Every field but
@@ -65,7 +67,9 @@ public record ExperimentRequest(
         @Size(max = 4000) @PrintableText(multiline = true) String description,
         String kind,
         String preset,
+        @JsonDeserialize(contentUsing = ScalarText.class)
         @Size(max = 20) Map<@NotBlank @Size(max = 40) String, @NotNull @Size(max = 40) String> without,
+        @JsonDeserialize(contentUsing = ScalarText.class)
         @Size(max = 20) Map<@NotBlank @Size(max = 40) String, @NotNull @Size(max = 40) String> with,
         @Valid WorkloadSettings workload,
         @Size(max = 32) List<@NotNull @Size(max = 200) String> withoutJvmArgs,

@@ -43,7 +43,8 @@ class SystemConfig {
      * or true/false belongs ({@code "runsPerVariant": ""} was read as "left out", {@code "clientThreads": "16"} and
      * {@code "encryption": 1} were converted), as {@code POST /api/v1/analyze} and uploads already refused them.
      * A time is ISO-8601 text, never a number of seconds ({@link TimeText}).
-     * Text fields still take a number ({@code "with": {"callBufferInitialBytes": 4096}}): it means what it says.
+     * A number or true/false where text belongs is refused as "must be text" ({@code "name": 123} was stored as
+     * "123"), but for engine options' values, which read it as written ({@link ScalarText}).
      */
     @Bean
     JsonMapperBuilderCustomizer strictRequestBodies() {
@@ -57,6 +58,10 @@ class SystemConfig {
                 .withCoercionConfig(LogicalType.Float, SystemConfig::refuseText)
                 .withCoercionConfig(LogicalType.Boolean, config -> refuseText(config)
                         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Textual, config -> config
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
                 .addModule(new SimpleModule("perflab-strict-times").addDeserializer(Instant.class, new TimeText()));
     }
 

@@ -253,6 +253,11 @@ class AgentApiTests {
         }
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
                 "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
+        // a number where text belongs was stored as its text
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, \"error\": 5")),
+                "error", "error: must be text");
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("\"host\": \"h\"", "\"host\": 5")),
+                "environment.host", "environment.host: must be text");
         // a number was read as seconds since 1970: the trial began in 1970 and the experiment's time left was 19 years
         for (String time : new String[] {"12345", "\"12345\"", "1.5e9", "{\"seconds\": 1}"}) {
             assertRefused(send(agentToken, trials, trial("without", 0).replace("\"2026-01-01T00:00:00Z\"", time)),

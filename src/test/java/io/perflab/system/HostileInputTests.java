@@ -139,6 +139,32 @@ class HostileInputTests extends UploadServer {
         assertThat(rowCounts()).isEqualTo(before);
     }
 
+    /** A number, true/false or an object where text belongs was turned into text and stored ("123", "{"a":1}"). */
+    @Test
+    void aNumberTrueFalseObjectOrListWhereTextBelongsIsRefusedNotStoredAsText() throws Exception {
+        Map<String, Long> before = rowCounts();
+        long tokens = jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single();
+        for (String value : new String[] {"123", "1.5", "true", "{\"a\":1}", "[\"a\"]"}) {
+            assertProblem(experiment("{\"name\":" + value + ",\"preset\":\"sync-completion\"}"), 400,
+                    "name: must be text");
+            assertProblem(experiment(withPreset(",\"hostLabels\":{\"a\":" + value + "}")), 400,
+                    "hostLabels.a: must be text");
+            assertProblem(experiment(withPreset(",\"description\":" + value)), 400, "description: must be text");
+            assertProblem(post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{\"name\":" + value + "}"),
+                    400, "name: must be text");
+            assertProblem(post("/api/v1/agents", ADMIN_TOKEN, "application/json",
+                    "{\"name\":" + value + ",\"runsCommands\":false}"), 400, "name: must be text");
+            assertProblem(post("/api/v1/agents", ADMIN_TOKEN, "application/json",
+                    "{\"name\":\"host\",\"runsCommands\":false,\"environment\":{\"cpus\":" + value + "}}"), 400,
+                    "environment.cpus: must be text");
+        }
+        assertThat(rowCounts()).isEqualTo(before);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
+        // an engine option's value may be written as a number (textWhereANumber…), not as an object
+        assertProblem(experiment("{\"name\":\"buffers\",\"with\":{\"callBufferInitialBytes\":{\"a\":1}}}"), 400,
+                "with.callBufferInitialBytes: must be text");
+    }
+
     @Test
     void aFieldLeftOutOrNullIsCalledMissingNotMistyped() throws Exception {
         Map<String, Long> before = rowCounts();
