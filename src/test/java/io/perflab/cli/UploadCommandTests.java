@@ -279,7 +279,12 @@ class UploadCommandTests {
             {"--idempotency-key: must have 1 to 200 characters, got 0", "--idempotency-key="},
             {"--idempotency-key: must have 1 to 200 characters, got 201", "--idempotency-key=" + "k".repeat(201)},
             // the HTTP client refused it: "internal error: invalid header value", exit 70
-            {"--idempotency-key: a key is printable ASCII", "--idempotency-key=ключ"}};
+            {"--idempotency-key: must be printable ASCII (letters, digits, punctuation, spaces), which an HTTP "
+                    + "header carries as it is; character 1 is U+043A", "--idempotency-key=ключ"},
+            // the key was shown as 'a?b', which did not say which character was refused
+            {"character 2 is U+0009", "--idempotency-key=a\tb"},
+            {"character 4 is U+00E9", "--idempotency-key=caf\u00e9"},
+            {"--idempotency-key: must have a character other than spaces", "--idempotency-key=   "}};
         for (String[] c : cases) {
             Run run = run("upload", "--server", "http://localhost:1", "--token", "t", c[1], file.toString());
 

@@ -165,6 +165,22 @@ class HostileInputTests extends UploadServer {
                 "with.callBufferInitialBytes: must be text");
     }
 
+    /** The server took keys the CLI refuses (a tab, byte 0xE9): it applies the CLI's rule, which is the server's. */
+    @Test
+    void anIdempotencyKeyThatIsNotPrintableAsciiIsRefusedNamingTheCharacter() throws Exception {
+        Map<String, Long> before = rowCounts();
+        String body = "{\"benchmark\":\"idempotent\",\"without\":{\"metrics\":{\"t\":{\"values\":[1,2,3]}}},"
+                + "\"with\":{\"metrics\":{\"t\":{\"values\":[1,2,3]}}}}";
+        String[][] cases = {{"a\tb", "character 2 is U+0009"}, {"caf\u00e9", "character 4 is U+00E9"}};
+        for (String[] c : cases) {
+            assertProblem(raw("POST /api/v1/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
+                    + ADMIN_TOKEN + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + c[0]
+                    + "\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body), 400,
+                    "The Idempotency-Key header must be printable ASCII", c[1]);
+        }
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
     @Test
     void aFieldLeftOutOrNullIsCalledMissingNotMistyped() throws Exception {
         Map<String, Long> before = rowCounts();
