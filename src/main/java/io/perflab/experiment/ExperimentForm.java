@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.paired.PairedInput;
 import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Seconds;
@@ -77,7 +78,7 @@ public class ExperimentForm {
         if ("command".equals(kind)) {
             return new ExperimentRequest(name, blankToNull(description), kind, null, null, null, null, null, null,
                     blankToNull(withoutCommand), blankToNull(withCommand), paired ? null : runsPerVariant,
-                    paired ? null : order, seed, null, null, blankToNull(metricsFormat),
+                    order(paired), seed, null, null, blankToNull(metricsFormat),
                     blankToNull(withoutDirectory), blankToNull(withDirectory),
                     environment("withoutEnvironment", withoutEnvironment, errors),
                     environment("withEnvironment", withEnvironment, errors), blankToNull(design),
@@ -99,10 +100,26 @@ public class ExperimentForm {
                 typed("serverWorkNanos", Long::valueOf, errors));
         return new ExperimentRequest(name, blankToNull(description), "engine", hasPreset ? preset : null,
                 nonBlank(without, hasPreset), nonBlank(with, hasPreset), settings, null, null, null, null,
-                paired ? null : runsPerVariant, paired ? null : order, seed, null, null, null, null, null, null, null,
+                paired ? null : runsPerVariant, order(paired), seed, null, null, null, null, null, null, null,
                 blankToNull(design),
                 paired ? pairs : null, paired ? windowsPerPair : null, paired ? targets(target) : null,
                 paired ? blankToNull(budget) : null, labels(hostLabels, errors));
+    }
+
+    /**
+     * The order sent: a paired design's pairs run in turn whatever the order field says, so there it is sent only
+     * when it is no order at all ({@code order=sideways}), to be refused by it rather than dropped.
+     */
+    private String order(boolean paired) {
+        if (!paired) {
+            return order;
+        }
+        try {
+            TrialOrder.parse(order == null ? "" : order);
+            return null;
+        } catch (IllegalArgumentException notAnOrder) {
+            return order;
+        }
     }
 
     /** {@code k=v,k=v} as the API's map; null when blank, or when it is not labels (rejected into errors). */

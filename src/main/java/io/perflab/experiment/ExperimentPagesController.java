@@ -8,6 +8,7 @@ import io.perflab.system.FieldMessages;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotFoundException;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Validator;
 import java.util.ArrayList;
@@ -215,7 +216,8 @@ class ExperimentPagesController {
 
     @PostMapping("/experiments/new")
     String processCreationForm(@ModelAttribute("form") ExperimentForm form, BindingResult binding,
-            Authentication authentication, Model model, RedirectAttributes redirect) {
+            Authentication authentication, Model model, RedirectAttributes redirect, HttpServletRequest sent) {
+        RepeatedFormFields.reject(sent.getParameterMap(), binding);
         ExperimentRequest request = form.toRequest(binding);
         validator.validate(request).forEach(v -> binding.rejectValue(ExperimentForm.path(v.getPropertyPath()
                 .toString()), "invalid", FieldMessages.violation(v.getMessage(), v.getInvalidValue())));

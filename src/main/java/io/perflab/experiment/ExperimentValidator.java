@@ -15,6 +15,7 @@ import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.InvalidInputException;
+import io.perflab.system.PrintableText;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -262,7 +263,9 @@ public class ExperimentValidator {
         try {
             return TrialOrder.parse(text);
         } catch (IllegalArgumentException e) {
-            throw InvalidInputException.of("order", e.getMessage());
+            // TrialOrder's words name the CLI's flag
+            throw InvalidInputException.of("order", "must be interleaved, randomized or blocked, got '"
+                    + PrintableText.Validator.quoted(text) + "'");
         }
     }
 

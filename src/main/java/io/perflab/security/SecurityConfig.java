@@ -1,12 +1,16 @@
 package io.perflab.security;
 
 import io.perflab.system.PerfLabProperties;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.List;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.AuthenticationProvider;
 import org.springframework.security.authentication.dao.DaoAuthenticationProvider;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -16,7 +20,9 @@ import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.crypto.factory.PasswordEncoderFactories;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandlerImpl;
 import org.springframework.security.web.authentication.www.BasicAuthenticationFilter;
+import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import tools.jackson.databind.json.JsonMapper;
@@ -35,6 +41,10 @@ import tools.jackson.databind.json.JsonMapper;
 class SecurityConfig {
 
     /** Pages may load scripts and styles from this server only; ECharts sets style attributes on its nodes. */
+    /** What a page's form sent without its CSRF token (or with a stale one) is told. */
+    static final String FORM_EXPIRED = "This form has expired or was not sent from PerfLab's page; reload it and "
+            + "submit again.";
+
     static final String CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; "
             + "style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; base-uri 'self'; "
             + "form-action 'self'; frame-ancestors 'none'";
@@ -108,11 +118,22 @@ class SecurityConfig {
                         .anyRequest().authenticated())
                 .formLogin(form -> form.loginPage("/login").permitAll())
                 .logout(logout -> logout.logoutSuccessUrl("/"))
+                .exceptionHandling(errors -> errors.accessDeniedHandler(SecurityConfig::pageAccessDenied))
                 .headers(headers -> headers
                         .contentSecurityPolicy(csp -> csp.policyDirectives(CONTENT_SECURITY_POLICY))
                         .referrerPolicy(referrer -> referrer.policy(
                                 ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN)));
         return http.build();
+    }
+
+    /** The message of a page's 403; a form without its CSRF token answered a bare "Forbidden". */
+    static void pageAccessDenied(HttpServletRequest request, HttpServletResponse response,
+            AccessDeniedException refused) throws IOException, ServletException {
+        if (refused instanceof CsrfException) {
+            response.sendError(HttpServletResponse.SC_FORBIDDEN, FORM_EXPIRED);
+        } else {
+            new AccessDeniedHandlerImpl().handle(request, response, refused);
+        }
     }
 
     private static RequestMatcher cookieAuthenticatedWrite() {

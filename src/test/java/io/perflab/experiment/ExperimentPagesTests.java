@@ -485,6 +485,43 @@ class ExperimentPagesTests extends UploadServer {
         }
     }
 
+    /**
+     * A field given twice was joined ({@code name=x&name=y} named the experiment "x,y") or its first value taken; an
+     * order that is none was dropped with a paired design and named the CLI's flag with the fresh one; a form sent
+     * without its CSRF token answered a bare "Forbidden".
+     */
+    @Test
+    void aRepeatedFieldOrAnOrderThatIsNoneIsSaidByItsFieldAndAnExpiredFormSaysReloadIt() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
+        String formCsrf = csrf(get(browser, "/experiments/new").body());
+        long before = jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single();
+        String fresh = "&preset=sync-completion&design=fresh&runsPerVariant=5";
+        String[][] cases = {
+            {"name=x&name=y" + fresh, "given twice (&#39;x&#39;, &#39;y&#39;); give it once"},
+            {"name=r" + fresh + "&runsPerVariant=7", "given twice (&#39;5&#39;, &#39;7&#39;)"},
+            {"name=p&preset=nope" + fresh, "given twice (&#39;nope&#39;, &#39;sync-completion&#39;)"},
+            {"name=o&preset=sync-completion&design=alternating&order=sideways",
+                "must be interleaved, randomized or blocked, got &#39;sideways&#39;"},
+            {"name=f" + fresh + "&order=sideways", "must be interleaved, randomized or blocked"}};
+        for (String[] c : cases) {
+            HttpResponse<String> shown = browser.send(post("/experiments/new", c[0] + "&_csrf=" + formCsrf),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(shown.statusCode()).as(c[0]).isEqualTo(200);
+            assertThat(shown.body()).as(c[0]).contains("field-error", c[1]).doesNotContain("--order",
+                    "unknown preset");
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment").query(Long.class).single()).isEqualTo(before);
+
+        for (String token : new String[] {"", "&_csrf=stale"}) {
+            HttpResponse<String> expired = browser.send(post("/experiments/new", "name=e&preset=sync-completion"
+                    + token), HttpResponse.BodyHandlers.ofString());
+            assertThat(expired.statusCode()).isEqualTo(403);
+            assertThat(expired.body()).contains("This form has expired or was not sent from PerfLab",
+                    "page; reload it and submit again.");
+        }
+    }
+
     @Test
     void formPostWithoutSignInIsRedirectedToLogin() throws Exception {
         HttpResponse<String> response = http.send(post("/experiments/new", "name=x&preset=sync-completion"),
