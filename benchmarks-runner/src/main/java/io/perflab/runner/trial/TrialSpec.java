@@ -5,6 +5,7 @@ import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.rpcbench.Workload;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What one engine trial runs: engine options and the rpc-bench workload. A trial JVM gets it as one argument,
@@ -27,13 +28,28 @@ public record TrialSpec(EngineOptions engineOptions, Workload workload) {
     /**
      * Reads {@link #toJson()}.
      *
-     * @throws IllegalArgumentException saying what is wrong with the text
+     * @throws IllegalArgumentException saying which field is wrong and what it must be, e.g.
+     *     {@code workload.clientThreads: must be a whole number}
      */
     public static TrialSpec fromJson(String json) {
+        JsonNode tree;
         try {
-            return RunnerJson.mapper().readValue(json, TrialSpec.class);
+            tree = RunnerJson.mapper().readTree(json);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("not a trial spec: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(SpecErrors.describe(e), e);
+        }
+        if (tree == null || !tree.isObject() || !tree.has("engineOptions") || !tree.has("workload")) {
+            throw new IllegalArgumentException("spec: must be a JSON object with engineOptions and workload");
+        }
+        for (String field : new String[] {"engineOptions", "workload"}) {
+            if (!tree.get(field).isObject()) {
+                throw new IllegalArgumentException(field + ": must be an object");
+            }
+        }
+        try {
+            return RunnerJson.mapper().treeToValue(tree, TrialSpec.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException(SpecErrors.describe(e), e);
         }
     }
 }

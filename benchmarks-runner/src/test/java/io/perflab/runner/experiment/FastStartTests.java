@@ -55,7 +55,7 @@ class FastStartTests {
         Process process = new ProcessBuilder(check).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(process.waitFor()).as(output).isNotZero();
-        assertThat(output).as("the JVM started and ran the trial class").contains("not a trial spec")
+        assertThat(output).as("the JVM started and ran the trial class").contains("spec: is not valid JSON")
                 .doesNotContain("Unable to use shared archive");
     }
 

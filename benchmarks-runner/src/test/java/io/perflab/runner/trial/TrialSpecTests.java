@@ -42,18 +42,54 @@ class TrialSpecTests {
         String good = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS).toJson();
 
         assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"mode\":\"sync\"", "\"mode\":\"batch\"")))
-                .hasMessageStartingWith("not a trial spec").hasMessageContaining("must be sync or async, got 'batch'");
+                .hasMessage("workload.mode: must be sync or async, got 'batch'");
         assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"clientThreads\":0")))
-                .hasMessageContaining("clientThreads: must be ≥ 1, got 0");
-        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"threads\":16")))
-                .hasMessageStartingWith("not a trial spec");
+                .hasMessage("workload.clientThreads: must be ≥ 1, got 0");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16",
+                "\"clientThreads\":16,\"threads\":16")))
+                .hasMessageStartingWith("workload.threads: unknown field; allowed: ");
         assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"clientThreads\":1.5")))
-                .hasMessageStartingWith("not a trial spec");
+                .hasMessage("workload.clientThreads: must be a whole number");
         assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"runSeconds\":5", "\"runSeconds\":1e20")))
                 .hasMessageContaining("must be at most 86400 s");
         assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"tls\":\"false\"", "\"tls\":\"maybe\"")))
-                .hasMessageContaining("invalid value 'maybe' for engine option 'tls'");
-        assertThatThrownBy(() -> TrialSpec.fromJson("{")).hasMessageStartingWith("not a trial spec");
+                .hasMessageStartingWith("engineOptions: invalid value 'maybe' for engine option 'tls'");
+    }
+
+    @Test
+    void aTrialGivenNullExitsAsAUsageErrorNamingTheSpec() {
+        java.io.StringWriter err = new java.io.StringWriter();
+        int exit = TrialMain.run(List.of("null"), new java.io.BufferedReader(new java.io.StringReader("")),
+                new java.io.PrintWriter(new java.io.StringWriter()), new java.io.PrintWriter(err, true));
+
+        assertThat(exit).isEqualTo(TrialMain.EXIT_USAGE);
+        assertThat(err.toString()).contains("perflab trial: spec: must be a JSON object with engineOptions and "
+                + "workload").doesNotContain("Cannot invoke", "null\"");
+    }
+
+    /** {@code perflab trial null} was an internal error (exit 70); the others said Jackson's words without a field. */
+    @Test
+    void aSpecThatIsNoObjectOrHasAFieldOfTheWrongKindNamesTheFieldAndWhatItMustBe() {
+        for (String notAnObject : new String[] {"null", "[]", "{}", "5", "\"spec\"", "{\"workload\":{}}"}) {
+            assertThatThrownBy(() -> TrialSpec.fromJson(notAnObject)).as(notAnObject)
+                    .hasMessage("spec: must be a JSON object with engineOptions and workload");
+        }
+        assertThatThrownBy(() -> TrialSpec.fromJson("{")).hasMessageStartingWith("spec: is not valid JSON (line 1");
+        assertThatThrownBy(() -> TrialSpec.fromJson("{\"engineOptions\":{},\"workload\":{\"clientThreads\":\"x\"}}"))
+                .hasMessage("workload.clientThreads: must be a whole number");
+        String good = new TrialSpec(EngineOptions.defaults(), Workload.DEFAULTS).toJson();
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16", "\"clientThreads\":-5")))
+                .hasMessage("workload.clientThreads: must be ≥ 1, got -5");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replace("\"clientThreads\":16,", "")))
+                .hasMessage("workload.clientThreads: is missing or null: it must be a whole number");
+        assertThatThrownBy(() -> TrialSpec.fromJson(good.replaceFirst("}$", ",\"extra\":1}")))
+                .hasMessage("extra: unknown field; allowed: engineOptions, workload");
+        assertThatThrownBy(() -> TrialSpec.fromJson("{\"engineOptions\":null,\"workload\":{}}"))
+                .hasMessage("engineOptions: must be an object");
+        assertThatThrownBy(() -> TrialSpec.fromJson("{\"engineOptions\":{\"tls\":1},\"workload\":{}}"))
+                .hasMessageStartingWith("engineOptions");
+        assertThatThrownBy(() -> TrialSpec.fromJson("{\"engineOptions\":{},\"workload\":{\"clientThreads\":1e99}}"))
+                .hasMessageStartingWith("workload.clientThreads: ");
     }
 
     @Test
