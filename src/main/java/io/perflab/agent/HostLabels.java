@@ -66,7 +66,14 @@ public record HostLabels(Map<String, String> labels) {
             return NONE;
         }
         Map<String, String> labels = new TreeMap<>();
-        given.forEach((key, value) -> put(labels, key == null ? "" : key, value == null ? "" : value));
+        given.forEach((key, value) -> {
+            if (value == null) {
+                // said as "value ''", which reads as an empty text given
+                throw new IllegalArgumentException("label " + quoted(String.valueOf(key)) + ": value is null; it "
+                        + "must be 1 to " + MAX_VALUE + " letters, digits, '.', '_', '-', '+', ':' or '/'");
+            }
+            put(labels, key == null ? "" : key, value);
+        });
         return new HostLabels(labels);
     }
 

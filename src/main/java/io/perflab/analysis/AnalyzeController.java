@@ -98,7 +98,10 @@ class AnalyzeController {
         try {
             return json.readTree(buffer.toByteArray());
         } catch (JacksonException e) {
-            throw ApiProblem.badRequest("The request body is not valid JSON: " + JsonErrors.describe(e));
+            String said = JsonErrors.describe(e);
+            // the words for malformed JSON already say so: "the body is not valid JSON (line 1, column 2)"
+            throw ApiProblem.badRequest(said.startsWith("the body ") ? "The request " + said.substring(4)
+                    : "The request body is not valid JSON: " + said);
         }
     }
 

@@ -4,6 +4,7 @@ import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Direction;
 import io.perflab.stats.Sample;
+import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +34,8 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
         }
         for (Map.Entry<String, JsonNode> field : body.properties()) {
             if (!FIELDS.contains(field.getKey())) {
-                throw new IllegalArgumentException("unknown field '" + field.getKey() + "': expected " + String.join(
+                throw new IllegalArgumentException("unknown field '" + PrintableText.Validator.quoted(field.getKey())
+                        + "': expected " + String.join(
                         ", ", new java.util.TreeSet<>(FIELDS)));
             }
         }
@@ -56,7 +58,10 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
             try {
                 options = options.withAlternative(Alternative.parse(alternative.stringValue()));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("alternative: " + e.getMessage());
+                // quoted cut short: the message echoed a 1 MB value whole
+                throw new IllegalArgumentException("alternative: unknown alternative '"
+                        + PrintableText.Validator.quoted(alternative.stringValue())
+                        + "': use two-sided, two.sided, less or greater");
             }
         }
         JsonNode margin = body.get("margin");
@@ -81,7 +86,8 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
         JsonNode pairedNode = body.get("paired");
         if (pairedNode != null && !pairedNode.isNull()) {
             if (!pairedNode.isBoolean()) {
-                throw new IllegalArgumentException("paired must be true or false, got " + pairedNode);
+                throw new IllegalArgumentException("paired must be true or false, got "
+                        + PrintableText.Validator.quoted(pairedNode.toString()));
             }
             paired = pairedNode.booleanValue();
         }
@@ -113,7 +119,8 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
 
     private static double number(JsonNode node, String field) {
         if (node == null || !node.isNumber()) {
-            throw new IllegalArgumentException(field + " is not a number: " + (node == null ? "missing" : node));
+            throw new IllegalArgumentException(field + " is not a number: " + (node == null ? "missing"
+                    : PrintableText.Validator.quoted(node.toString())));
         }
         // the node's doubleValue() throws for a whole number beyond a double's range (a 400-digit integer); the
         // number's own is infinite there, refused below as too large

@@ -142,7 +142,15 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "characters), e.g. the host name");
         }
         HostLabels labels = labels("labels", registration.labels());
-        Map<String, String> environment = registration.environment() == null ? Map.of() : registration.environment();
+        // an entry whose value is null says nothing and is left out, as in an upload's machine description
+        Map<String, String> environment = new java.util.LinkedHashMap<>();
+        if (registration.environment() != null) {
+            registration.environment().forEach((key, value) -> {
+                if (value != null) {
+                    environment.put(key, value);
+                }
+            });
+        }
         if (environment.size() > MAX_ENVIRONMENT_ENTRIES) {
             throw InvalidInputException.of("environment", "at most " + MAX_ENVIRONMENT_ENTRIES + " entries, got "
                     + environment.size());
@@ -655,6 +663,11 @@ public class AgentCoordinator implements SmartLifecycle {
         checkTimes(experiment, result.start(), result.end(), prefix, "trial");
         if (result.error() != null && result.error().length() > MAX_TRIAL_ERROR) {
             throw InvalidInputException.of(prefix + "error", "at most " + MAX_TRIAL_ERROR + " characters");
+        }
+        if (result.ok() && result.metrics().isEmpty()) {
+            // it was stored, an OK run with no sample in any comparison
+            throw InvalidInputException.of(prefix + "metrics", "an OK " + (result.pair() == null ? "trial" : "window")
+                    + " measured something: give its metrics, or post it as FAILED with its error");
         }
         if (result.metrics().size() > MAX_METRICS) {
             throw InvalidInputException.of(prefix + "metrics", "at most " + MAX_METRICS + " metrics");

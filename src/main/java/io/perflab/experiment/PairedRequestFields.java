@@ -76,6 +76,11 @@ final class PairedRequestFields {
         // a command whose output is read may report any metric
         List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.PAIRED_ENGINE
                 : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
+        if (request.target() != null && request.target().isEmpty()) {
+            // it fell back to the default target without a word
+            throw InvalidInputException.of("target", "an empty list names no target: give one or more, e.g. "
+                    + "[\"cpu_us_per_req:2%\"], or leave target out for the default");
+        }
         List<SequentialStopping.Target> targets;
         try {
             targets = PairedInput.targets(PairedInput.targetsOrDefault(request.target() == null ? List.of()

@@ -1,5 +1,7 @@
 package io.perflab.system;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import java.util.Collection;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -65,7 +67,7 @@ public final class JsonErrors {
             return "the body is too large or too deeply nested to read";
         }
         if (json instanceof InputCoercionException coercion) {
-            return "is out of range" + target(coercion.getTargetType());
+            return "is out of range" + bounds(json.getPath()).orElse(target(coercion.getTargetType()));
         }
         if (json instanceof InvalidNullException) {
             return "must not be null";
@@ -100,6 +102,31 @@ public final class JsonErrors {
             return "the body is not valid JSON" + location(read.getLocation());
         }
         return firstLine(json.getOriginalMessage());
+    }
+
+    /**
+     * The bounds of the field at the end of {@code path}, from its {@code @Min} and {@code @Max}: ": a whole number
+     * from 2 to 1000 is allowed" (a runsPerVariant far beyond an int was told of 2147483647, not of 1000).
+     */
+    private static java.util.Optional<String> bounds(List<JacksonException.Reference> path) {
+        if (path.isEmpty() || !(path.get(path.size() - 1).from() instanceof Class<?> type) || !type.isRecord()) {
+            return java.util.Optional.empty();
+        }
+        String name = path.get(path.size() - 1).getPropertyName();
+        // a record component's constraints are kept on its field
+        java.lang.reflect.Field field;
+        try {
+            field = type.getDeclaredField(String.valueOf(name));
+        } catch (NoSuchFieldException e) {
+            return java.util.Optional.empty();
+        }
+        Min min = field.getAnnotation(Min.class);
+        Max max = field.getAnnotation(Max.class);
+        if (min != null && max != null) {
+            return java.util.Optional.of(": a whole number from " + min.value() + " to " + max.value()
+                    + " is allowed");
+        }
+        return java.util.Optional.empty();
     }
 
     private static String target(Class<?> type) {

@@ -253,6 +253,9 @@ class AgentApiTests {
         }
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"end\": \"2026-01-01T00:00:01Z\"",
                 "\"end\": \"+999999999-01-01T00:00:01Z\"")), "end", "must lie between 1970-01-01T00:00:00Z and");
+        // an OK trial that measured nothing was stored
+        assertRefused(send(agentToken, trials, trial("without", 0).replace("{\"wall_time_ms\": 1.5}", "{}")),
+                "metrics", "an OK trial measured something");
         // a number where text belongs was stored as its text
         assertRefused(send(agentToken, trials, trial("without", 0).replace("\"pid\": 7", "\"pid\": 7, \"error\": 5")),
                 "error", "error: must be text");

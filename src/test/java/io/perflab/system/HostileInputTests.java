@@ -181,6 +181,35 @@ class HostileInputTests extends UploadServer {
         assertThat(rowCounts()).isEqualTo(before);
     }
 
+    /** Smaller findings of the hostile-input review: each message said too much, too little or the wrong thing. */
+    @Test
+    void messagesQuoteLittleSayTheRealRangeAndNullAndAnEmptyTargetListIsRefused() throws Exception {
+        Map<String, Long> before = rowCounts();
+        HttpResponse<String> huge = post("/api/v1/analyze", null, "application/json",
+                "{\"with\":[1,2,3],\"without\":[1,2,3],\"alternative\":\"" + "x".repeat(1_000_000) + "\"}");
+        assertProblem(huge, 400, "alternative: unknown alternative 'xxx", "use two-sided, two.sided, less or greater");
+        assertThat(huge.body()).as("the value cut short, not echoed whole").hasSizeLessThan(1000);
+        HttpResponse<String> malformed = post("/api/v1/analyze", null, "application/json", "{");
+        assertProblem(malformed, 400, "The request body is not valid JSON (line 1, column 2)");
+        assertThat(read(malformed.body()).get("detail").asString()).containsOnlyOnce("not valid JSON");
+        assertProblem(experiment(withPreset(",\"runsPerVariant\":9223372036854775808")), 400,
+                "runsPerVariant: is out of range: a whole number from 2 to 1000 is allowed");
+        assertProblem(experiment(withPreset(",\"hostLabels\":{\"a\":null}")), 400, "label a: value is null");
+        assertProblem(experiment(withPreset(",\"design\":\"alternating\",\"target\":[]")), 400,
+                "target: an empty list names no target");
+        assertProblem(get("/api/v1/benchmarks/some/history?branch=%00"), 400,
+                "branch: must be text without control characters; it has a control character (U+0000) at position 1");
+        assertProblem(get("/api/v1/benchmarks?name=a%1Bb"), 400, "name: must be text without control characters");
+        assertThat(rowCounts()).isEqualTo(before);
+
+        // a machine description's entry whose value is null is left out, as an upload's is
+        HttpResponse<String> registered = post("/api/v1/agents", ADMIN_TOKEN, "application/json",
+                "{\"name\":\"null-cpu\",\"runsCommands\":false,\"environment\":{\"cpu\":null,\"os\":\"linux\"}}");
+        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+        assertThat(jdbc.sql("SELECT environment FROM agent WHERE name = 'null-cpu'").query(String.class).single())
+                .contains("linux").doesNotContain("cpu");
+    }
+
     @Test
     void aFieldLeftOutOrNullIsCalledMissingNotMistyped() throws Exception {
         Map<String, Long> before = rowCounts();
