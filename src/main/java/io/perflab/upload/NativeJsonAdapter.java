@@ -62,18 +62,19 @@ final class NativeJsonAdapter implements FormatAdapter {
                     throw new InvalidUploadException("'" + side + "' must be an object with 'metrics'.");
                 }
                 onlyFields(block, side + ".", SIDE_FIELDS, "a side has");
-                variants.put(side, new VariantSamples(text(block, "label", side + "."),
+                variants.put(side, new VariantSamples(strictText(block, "label", side + "."),
                         metrics(block.get("metrics"), side, limits)));
             }
         } else if (root.has("metrics")) {
-            String declared = text(root, "variant");
+            String declared = strictText(root, "variant", "");
             String side = declared == null ? variant : Variants.side(declared);
             String sideLabel = declared == null ? label : Variants.label(declared);
             variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side, limits)));
         } else {
             throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
         }
-        return new ParsedUpload(text(root, "benchmark"), text(root, "name"), variants, git(root.get("git")),
+        return new ParsedUpload(strictText(root, "benchmark", ""), strictText(root, "name", ""), variants,
+                git(root.get("git")),
                 machine(root.get("machine")), tags(root.get("tags")));
     }
 
@@ -106,8 +107,8 @@ final class NativeJsonAdapter implements FormatAdapter {
                 index++;
             }
             String where = "metrics." + key + ".";
-            metrics.put(key, new MetricSamples(metric.isObject() ? text(metric, "unit", where) : null,
-                    metric.isObject() ? direction(key, text(metric, "direction", where)) : null, numbers));
+            metrics.put(key, new MetricSamples(metric.isObject() ? strictText(metric, "unit", where) : null,
+                    metric.isObject() ? direction(key, strictText(metric, "direction", where)) : null, numbers));
         }
         return metrics;
     }
@@ -138,9 +139,9 @@ final class NativeJsonAdapter implements FormatAdapter {
                     + "pullRequest, commitTime.");
         }
         onlyFields(git, "git.", GIT_FIELDS, "git has");
-        return new GitInfo(text(git, "repository", "git."), text(git, "branch", "git."), text(git, "commit", "git."),
-                text(git, "baseCommit", "git."), text(git, "pullRequest", "git."), commitTime(git.get("commitTime")),
-                text(git, "defaultBranch", "git."));
+        return new GitInfo(strictText(git, "repository", "git."), strictText(git, "branch", "git."),
+                strictText(git, "commit", "git."), strictText(git, "baseCommit", "git."), pullRequest(git),
+                commitTime(git.get("commitTime")), strictText(git, "defaultBranch", "git."));
     }
 
     static Instant commitTime(JsonNode node) {
@@ -176,6 +177,13 @@ final class NativeJsonAdapter implements FormatAdapter {
         }
         if (!node.isObject()) {
             throw new InvalidUploadException("'machine' must be an object.");
+        }
+        for (String field : node.propertyNames()) {
+            JsonNode value = node.get(field);
+            if (value.isObject() || value.isArray()) {
+                throw new InvalidUploadException("'machine." + UploadText.excerpt(field) + "' must be text, a number "
+                        + "or true/false, got " + kind(value) + ".");
+            }
         }
         Map<String, Object> machine = JsonContent.MAPPER.convertValue(node,
                 new TypeReference<Map<String, Object>>() { });
@@ -234,6 +242,32 @@ final class NativeJsonAdapter implements FormatAdapter {
             throw new InvalidUploadException("'" + where + field + "' must be text, got " + kind(value) + ".");
         }
         return value.asString();
+    }
+
+    /**
+     * A field of PerfLab's own format that holds text: null when absent or null, refused when it holds anything else
+     * (a number, true/false, an object or a list), as every {@code /api} body's text is.
+     *
+     * @param where what the field is in, for the message: e.g. {@code git.}
+     */
+    private static String strictText(JsonNode node, String field, String where) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isString()) {
+            throw new InvalidUploadException("'" + where + field + "' must be text, got " + kind(value) + ".");
+        }
+        return value.asString();
+    }
+
+    /** {@code git.pullRequest}: text, or a whole number as CI systems number pull requests. */
+    private static String pullRequest(JsonNode git) {
+        JsonNode value = git.get("pullRequest");
+        if (value != null && value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0) {
+            return value.asString();
+        }
+        return strictText(git, "pullRequest", "git.");
     }
 
     /**
