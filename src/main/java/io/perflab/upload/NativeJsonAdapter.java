@@ -178,13 +178,6 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (!node.isObject()) {
             throw new InvalidUploadException("'machine' must be an object.");
         }
-        for (String field : node.propertyNames()) {
-            JsonNode value = node.get(field);
-            if (value.isObject() || value.isArray()) {
-                throw new InvalidUploadException("'machine." + UploadText.excerpt(field) + "' must be text, a number "
-                        + "or true/false, got " + kind(value) + ".");
-            }
-        }
         Map<String, Object> machine = JsonContent.MAPPER.convertValue(node,
                 new TypeReference<Map<String, Object>>() { });
         machine.values().removeIf(Objects::isNull);

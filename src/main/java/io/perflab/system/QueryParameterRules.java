@@ -26,7 +26,9 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * A parameter that holds one value, given more than once, is refused naming it and its values. Spring binds the
+ * The rules every handler's request parameters are held to before it runs, each refusing with the parameter named.
+ *
+ * <p>A parameter that holds one value, given more than once, is refused naming it and its values. Spring binds the
  * values of a parameter given twice to a text joined with commas, and to a number as the first of them:
  * {@code ?benchmark=parser&benchmark=lexer} was stored as the benchmark "parser,lexer", {@code ?benchmark=qp&benchmark=}
  * as "qp,", {@code ?name=a&name=b} listed the experiments named "a,b" (none) and {@code ?page=1&page=5} showed page 1.
@@ -35,9 +37,14 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * array, a map or a file) and, for a REST handler, each field of a record its parameters are bound to (an upload's
  * {@code ?benchmark=&branch=…}). A page's form objects may hold lists and are bound by their own rules. The API
  * answers 400 with the message; a page shows it on the error page with 400.
+ *
+ * <p>A {@code @RequestParam} read as text on a {@code GET} or {@code HEAD} that holds a control character (NUL, ESC, a
+ * line break) is refused: {@code ?branch=%00} was looked up and echoed back as {@code "\u0000"}. A character that
+ * hides or reorders text is shown escaped by the messages that quote it; a form's fields are checked by its own
+ * rules, which show the message on the form.
  */
 @Configuration
-class SingleValuedParameters implements WebMvcConfigurer, HandlerInterceptor {
+class QueryParameterRules implements WebMvcConfigurer, HandlerInterceptor {
 
     /** How many of a repeated parameter's values the message quotes. */
     private static final int QUOTED_VALUES = 3;
@@ -58,16 +65,39 @@ class SingleValuedParameters implements WebMvcConfigurer, HandlerInterceptor {
             return true;
         }
         boolean rest = AnnotatedElementUtils.hasAnnotation(method.getBeanType(), RestController.class);
+        boolean read = "GET".equals(request.getMethod()) || "HEAD".equals(request.getMethod());
         for (MethodParameter parameter : method.getMethodParameters()) {
             for (String name : singleValued(parameter, rest)) {
                 String[] values = request.getParameterValues(name);
                 if (values != null && values.length > 1) {
-                    String message = repeated(name, values);
-                    throw rest ? ApiProblem.badRequest(message) : InvalidInputException.of(null, message);
+                    throw refused(repeated(name, values), rest);
+                }
+                boolean text = parameter.getParameterType() == String.class
+                        && parameter.hasParameterAnnotation(RequestParam.class);
+                for (String value : read && text && values != null ? values : new String[0]) {
+                    int at = firstControl(value);
+                    if (at >= 0) {
+                        throw refused(name + ": must be text without control characters; it has "
+                                + PrintableText.Validator.problemAt(value, at), rest);
+                    }
                 }
             }
         }
         return true;
+    }
+
+    private static RuntimeException refused(String message, boolean rest) {
+        return rest ? ApiProblem.badRequest(message) : InvalidInputException.of(null, message);
+    }
+
+    /** Where {@code text}'s first control character is (NUL, ESC, a line break), or -1. */
+    private static int firstControl(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isISOControl(text.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The names of the request parameters {@code parameter} takes one value of. */
