@@ -13,7 +13,6 @@ import io.perflab.stats.RelativeChange;
 import io.perflab.stats.Sample;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.Summary;
-import io.perflab.stats.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -192,7 +191,7 @@ public class ExperimentResults {
             return new MetricComparison(metric, new MetricComparison.Groups(input.without().size(),
                     input.with().size(), mean(input.without()), mean(input.with()), null, null),
                     new MetricComparison.Change(null, null, null, null, null, null),
-                    new MetricComparison.Tests(null, null, null, null, null, null, null), Verdict.INCONCLUSIVE.label(),
+                    new MetricComparison.Tests(null, null, null, null, null, null, null), MetricComparison.NOT_COMPARED,
                     why, List.of(), new MetricComparison.Sensitivity(null, null), outcome.error().orElse(null));
         }
         ComparisonResult r = outcome.result().get();

@@ -11,7 +11,8 @@ import java.util.List;
  * side by side ({@code metric, unit, …, nWithout, nWith, …, percent, …, pValue, …, verdict, …, mdePercent}).
  * Statistics that could not be computed are null, and {@code error} says why; a NaN is never shown as a result.
  *
- * @param verdict {@code improved}, {@code regressed}, {@code no significant change} or {@code inconclusive}
+ * @param verdict {@code improved}, {@code regressed}, {@code unchanged}, {@code inconclusive} (compared, and more
+ *     runs are needed to tell), or {@link #NOT_COMPARED} (no statistics: {@code error} says why)
  * @param reason why the verdict is what it is
  * @param warnings caveats of the data (too few runs, outliers, drift), each said once
  * @param error why no statistics could be computed, else null
@@ -25,6 +26,9 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
                                @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
                                String reason, List<String> warnings, @JsonUnwrapped Sensitivity sensitivity,
                                String error, @JsonInclude(JsonInclude.Include.NON_NULL) PairedFigures paired) {
+
+    /** The verdict of a metric that could not be compared: its {@code error} says why. */
+    public static final String NOT_COMPARED = "not compared";
 
     public MetricComparison {
         warnings = List.copyOf(warnings);

@@ -111,7 +111,7 @@ final class PairedResults {
                         meanWithout, meanWith, null, null), new MetricComparison.Change(null, null, null, null, null,
                         null),
                         new MetricComparison.Tests(null, null, null, null, null, null, null),
-                        Verdict.INCONCLUSIVE.label(), errors.get(i), List.of(),
+                        MetricComparison.NOT_COMPARED, errors.get(i), List.of(),
                         new MetricComparison.Sensitivity(null, null), errors.get(i)));
                 continue;
             }

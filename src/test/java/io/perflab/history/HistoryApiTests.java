@@ -189,7 +189,13 @@ class HistoryApiTests extends UploadServer {
         assertThat(none.statusCode()).isEqualTo(404);
         assertThat(none.body()).contains("has no base comparison: it is not an upload of one side that found an "
                 + "earlier upload of its benchmark");
-        assertThat(get("/experiments/" + experimentId(first)).body()).doesNotContain("Compared with its base");
+        assertThat(get("/experiments/" + experimentId(first)).body()).doesNotContain("Compared with its base")
+                .contains("verdict-not-compared");
+        // one side alone is not compared within itself: "not compared", not "inconclusive" (more runs would not help)
+        for (JsonNode c : read(get("/api/v1/experiments/" + experimentId(first)).body()).get("results")) {
+            assertThat(c.get("verdict").asString()).isEqualTo("not compared");
+            assertThat(c.get("error").asString()).isNotBlank();
+        }
 
         // the history opens on the time per operation, not on B/op, which sorts first
         assertThat(read(get("/api/v1/benchmarks/gate-allocs/history").body()).get("metric").asString())
