@@ -48,6 +48,13 @@ final class GoBenchAdapter implements FormatAdapter {
      * The units Go's testing package measures itself, none of which can be negative. A metric of b.ReportMetric's
      * own may be ("-0.5 delta/op").
      */
+    /**
+     * A unit of b.ReportMetric as such units are written, a quantity per operation or per second ({@code widgets/op},
+     * {@code MB/s}): one cut short ({@code allocs/}, {@code allocs/o}, {@code n}) is not of this form.
+     */
+    private static final java.util.regex.Pattern WHOLE_CUSTOM_UNIT = java.util.regex.Pattern.compile(
+            "[^/\\s]+/(op|s)");
+
     private static final Set<String> MEASURED_BY_GO = Set.of("ns/op", "B/op", "allocs/op", "MB/s");
     private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
@@ -259,7 +266,8 @@ final class GoBenchAdapter implements FormatAdapter {
     /**
      * A last line without its line end is output cut off, perhaps within its last unit: {@code allocs/op} cut to
      * {@code allocs/} or {@code n}, which would be a metric of its own ({@code Join:allocs/}). It is refused when its
-     * last unit is none Go measures and no earlier line of the benchmark used, or when it has fewer value/unit pairs
+     * last unit is none Go measures, is not whole as b.ReportMetric's units are written ({@code widgets/op}, {@code
+     * MB/s}), and no earlier line of the benchmark used it, or when it has fewer value/unit pairs
      * than an earlier line of the benchmark (the pairs after the cut lost).
      *
      * @param lastLine the number of the content's last line
@@ -273,7 +281,8 @@ final class GoBenchAdapter implements FormatAdapter {
         String unit = last.fields()[last.fields().length - 1];
         List<Result> earlier = results.subList(0, results.size() - 1).stream()
                 .filter(r -> r.id().equals(last.id())).toList();
-        boolean knownUnit = MEASURED_BY_GO.contains(unit) || earlier.stream().anyMatch(r -> hasUnit(r, unit));
+        boolean knownUnit = MEASURED_BY_GO.contains(unit) || WHOLE_CUSTOM_UNIT.matcher(unit).matches()
+                || earlier.stream().anyMatch(r -> hasUnit(r, unit));
         boolean fewerPairs = earlier.stream().anyMatch(r -> r.fields().length > last.fields().length);
         if (!knownUnit || fewerPairs) {
             throw new InvalidUploadException("Go benchmark line " + lastLine + " ('" + UploadText.excerpt(

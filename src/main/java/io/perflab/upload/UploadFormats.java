@@ -73,18 +73,28 @@ final class UploadFormats {
                     inFile(ParsedUpload.WITH, with, second,
                             () -> checked(adapter(second).parse(with, ParsedUpload.WITH, null, limits.counter()),
                                     second)));
-            // files of two formats may share metrics (a CSV of Go's keys); sharing none, nothing would be compared
-            if (Collections.disjoint(metricKeys(sides.get(0)), metricKeys(sides.get(1)))) {
-                throw new InvalidUploadException("The files share no metric (" + ParsedUpload.WITHOUT + ": "
-                        + first.label() + ", " + ParsedUpload.WITH + ": " + second.label() + "), so nothing can be "
-                        + "compared; upload both sides' output of the same tool.");
-            }
-            return sides;
+            // files of two formats may share metrics (a CSV of Go's keys)
+            return sharingAMetric(sides, first.label() + ", " + ParsedUpload.WITH + ": " + second.label(),
+                    "upload both sides' output of the same tool");
         }
         // each adapter says of which file a fault is (inFile)
         List<ParsedUpload> sides = adapter(first).parseSides(without, with, limits.counter(), limits.counter());
-        return List.of(inFile(ParsedUpload.WITHOUT, without, first, () -> checked(sides.get(0), first)),
-                inFile(ParsedUpload.WITH, with, first, () -> checked(sides.get(1), first)));
+        return sharingAMetric(List.of(inFile(ParsedUpload.WITHOUT, without, first, () -> checked(sides.get(0), first)),
+                inFile(ParsedUpload.WITH, with, first, () -> checked(sides.get(1), first))),
+                first.label() + ", " + ParsedUpload.WITH + ": " + first.label(),
+                "upload the output of the same benchmarks before and after the change");
+    }
+
+    /**
+     * {@code sides}, refused when they share no metric: nothing would be compared, and each side's metrics would
+     * stand beside an empty one (Go files of BenchmarkA and of BenchmarkB passed the CI gate so).
+     */
+    private static List<ParsedUpload> sharingAMetric(List<ParsedUpload> sides, String formats, String advice) {
+        if (Collections.disjoint(metricKeys(sides.get(0)), metricKeys(sides.get(1)))) {
+            throw new InvalidUploadException("The files share no metric (" + ParsedUpload.WITHOUT + ": " + formats
+                    + "), so nothing can be compared; " + advice + ".");
+        }
+        return sides;
     }
 
     private static Set<String> metricKeys(ParsedUpload parsed) {

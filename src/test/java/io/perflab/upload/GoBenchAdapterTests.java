@@ -42,5 +42,10 @@ class GoBenchAdapterTests {
                 null).variants().get("with").metrics().get("Parse:digits/op").values()).containsExactly(7.0, 8.0);
         assertThat(formats.parse(FIRST + FIRST.strip(), UploadFormat.GOBENCH, "with", null).variants().get("with")
                 .metrics().get("Join:allocs/op").values()).containsExactly(2.0, 2.0);
+        // a line alone with a unit of b.ReportMetric written whole: nothing earlier to vouch for it, and none needed
+        assertThat(formats.parse("BenchmarkX-2 \t 1000\t 50.5 ns/op\t 3.0 widgets/op", UploadFormat.GOBENCH, "with",
+                null).variants().get("with").metrics().get("X:widgets/op").values()).containsExactly(3.0);
+        assertThatThrownBy(() -> formats.parse("BenchmarkX-2 \t 1000\t 50.5 ns/op\t 3.0 widgets/o",
+                UploadFormat.GOBENCH, "with", null)).hasMessageContaining("is the last and has no line end");
     }
 }

@@ -23,6 +23,17 @@ class TwoFileFormatsTests {
     }
 
     @Test
+    void refusesFilesOfOneFormatThatShareNoMetric() {
+        // Go output of BenchmarkA against that of BenchmarkB: every metric stood against an empty side, and the
+        // CI gate passed
+        String a = "BenchmarkA-2 \t 1000\t 50.5 ns/op\nBenchmarkA-2 \t 1000\t 51.5 ns/op\n";
+        assertThatThrownBy(() -> formats.parseSides(a, a.replace("BenchmarkA", "BenchmarkB"), null))
+                .hasMessage("The files share no metric (without: gobench, with: gobench), so nothing can be "
+                        + "compared; upload the output of the same benchmarks before and after the change.");
+        assertThat(formats.parseSides(a, a.replace("50.5", "49.5"), null)).hasSize(2);
+    }
+
+    @Test
     void readsFilesOfTwoFormatsThatShareAMetric() {
         List<ParsedUpload> sides = formats.parseSides(GO, "metric,value,variant,unit\nJoin:ns/op,900,with,ns/op\n",
                 null);
