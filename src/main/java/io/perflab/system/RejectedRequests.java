@@ -3,6 +3,8 @@ package io.perflab.system;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -22,6 +24,9 @@ class RejectedRequests implements RequestRejectedHandler {
             + "'..', ';', '%2e', '%2f' or a backslash) or a header or parameter holds a control character. Send the "
             + "plain path, e.g. /api/v1/experiments.";
 
+    /** The firewall's words for a header value it refuses: "… the header: "NAME " has a value …". */
+    private static final Pattern HEADER = Pattern.compile("the header: \"(.+?)\" has a value");
+
     private final JsonMapper json;
 
     RejectedRequests(JsonMapper json) {
@@ -31,7 +36,13 @@ class RejectedRequests implements RequestRejectedHandler {
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException rejected)
             throws IOException {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, DETAIL);
+        Matcher header = HEADER.matcher(String.valueOf(rejected.getMessage()));
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, header.find()
+                ? "This request is refused: its header '" + PrintableText.Validator.shown(Texts.cut(header.group(1)
+                        .strip(), 100)) + "' holds a character a header may not: a control character, or a byte of "
+                        + "text that is not ASCII (such as UTF-8; a header's bytes are read one character each). Send "
+                        + "the header's value as printable ASCII."
+                : DETAIL);
         response.setStatus(HttpStatus.BAD_REQUEST.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");

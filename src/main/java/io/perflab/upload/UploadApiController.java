@@ -123,7 +123,11 @@ class UploadApiController {
     private ResponseEntity<String> respond(List<String> contents, UploadParameters p, String idempotencyKey,
             Principal principal) {
         if (idempotencyKey != null && IdempotencyKey.problem(idempotencyKey) != null) {
-            throw ApiProblem.badRequest("The Idempotency-Key header " + IdempotencyKey.problem(idempotencyKey) + ".");
+            // a header's bytes arrive one character each: UTF-8's é is read as 'Ã' and a byte after it
+            boolean bytes = idempotencyKey.chars().anyMatch(c -> c >= 0x80 && c <= 0xFF);
+            throw ApiProblem.badRequest("The Idempotency-Key header " + IdempotencyKey.problem(idempotencyKey)
+                    + (bytes ? " (a header is read byte by byte: that is a byte of text that is not ASCII, such as "
+                    + "UTF-8)" : "") + ".");
         }
         UploadFormat format = null;
         if (p.format() != null && !p.format().isBlank()) {

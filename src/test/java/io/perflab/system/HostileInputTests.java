@@ -171,12 +171,18 @@ class HostileInputTests extends UploadServer {
         Map<String, Long> before = rowCounts();
         String body = "{\"benchmark\":\"idempotent\",\"without\":{\"metrics\":{\"t\":{\"values\":[1,2,3]}}},"
                 + "\"with\":{\"metrics\":{\"t\":{\"values\":[1,2,3]}}}}";
-        String[][] cases = {{"a\tb", "character 2 is U+0009"}, {"caf\u00e9", "character 4 is U+00E9"}};
+        // the header's bytes, one character each: curl sends é as UTF-8's two bytes, and — as three, one a C1 control
+        String[][] cases = {{"a\tb", "The Idempotency-Key header must be printable ASCII", "character 2 is U+0009"},
+            {"caf\u00e9", "The Idempotency-Key header must be printable ASCII", "character 4 is U+00E9"},
+            {utf8Bytes("caf\u00e9"), "character 4 is U+00C3 (a header is read byte by byte: that is a byte of text "
+                    + "that is not ASCII, such as UTF-8)", "must be printable ASCII"},
+            {utf8Bytes("a\u2014b"), "its header 'Idempotency-Key' holds a character a header may not",
+                    "Send the header's value as printable ASCII"}};
         for (String[] c : cases) {
             assertProblem(raw("POST /api/v1/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer "
                     + ADMIN_TOKEN + "\r\nContent-Type: application/json\r\nIdempotency-Key: " + c[0]
                     + "\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body), 400,
-                    "The Idempotency-Key header must be printable ASCII", c[1]);
+                    c[1], c[2]);
         }
         assertThat(rowCounts()).isEqualTo(before);
     }
@@ -634,6 +640,11 @@ class HostileInputTests extends UploadServer {
     }
 
     /** Sends {@code request} as it is, bytes on a socket, since an HTTP client would clean it up first. */
+    /** {@code text}'s UTF-8 bytes as {@link #raw} sends them, one character a byte. */
+    private static String utf8Bytes(String text) {
+        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    }
+
     private Raw raw(String request) throws IOException {
         try (Socket socket = new Socket("localhost", port)) {
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
