@@ -257,8 +257,12 @@ final class NativeJsonAdapter implements FormatAdapter {
     /** {@code git.pullRequest}: text, or a whole number as CI systems number pull requests. */
     private static String pullRequest(JsonNode git) {
         JsonNode value = git.get("pullRequest");
-        if (value != null && value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0) {
-            return value.asString();
+        if (value != null && value.isNumber()) {
+            if (value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0) {
+                return value.asString();
+            }
+            throw new InvalidUploadException("'git.pullRequest' must be text or a whole number from 0, got "
+                    + kind(value) + ".");
         }
         return strictText(git, "pullRequest", "git.");
     }

@@ -181,7 +181,8 @@ class HistoryApiTests extends UploadServer {
         }
         String page = get("/experiments/" + id).body();
         assertThat(page).contains("Compared with its base", "upload " + baseId, "(commit b)", "Join:B/op",
-                "every run measured 64 without and 96 with: an exact change of +50.00%");
+                "every run measured 64 without and 96 with: an exact change of +50.00%", "2 regressed")
+                .doesNotContain("No metric was measured by both variants", "Workload, plan, environment");
         // an upload was not run by PerfLab: no plan of runs, its values are samples
         assertThat(page).contains("<caption>Samples</caption>", "Uploaded, not run by PerfLab")
                 .doesNotContain("<caption>Plan</caption>", "trial timeout");

@@ -68,9 +68,9 @@ class ConstantChangeTests {
         assertThat(outcomes.get(2).verdict()).contains(Verdict.UNCHANGED);
 
         String table = ComparisonTable.render(outcomes, OPTIONS);
-        assertThat(table).containsPattern("Join:B/op +64 ± 0 \\(n=6\\) +96 ± 0 \\(n=6\\) +\\+50.00% +exact +— +"
+        assertThat(table).containsPattern("Join:B/op +64 ± 0% \\(n=6\\) +96 ± 0% \\(n=6\\) +\\+50.00% +exact +— +"
                 + "regressed \\[2\\]")
-                .containsPattern("Join:allocs/op +2 ± 0 \\(n=6\\) +2 ± 0 \\(n=6\\) +\\+0.00% +exact +— +unchanged")
+                .containsPattern("Join:allocs/op +2 ± 0% \\(n=6\\) +2 ± 0% \\(n=6\\) +\\+0.00% +exact +— +unchanged")
                 .contains("[2] Join:B/op: every run measured 64 without and 96 with: an exact change of +50.00%")
                 .contains("± : the half-width of the mean's 95% CI, in percent of the mean")
                 .doesNotContain("not compared");

@@ -26,7 +26,10 @@ class NativeJsonTextTests {
             {", \"name\": true", "'name' must be text, got true."},
             {", \"variant\": 5", "'variant' must be text, got a number 5."},
             {", \"git\": {\"branch\": 7}", "'git.branch' must be text, got a number 7."},
-            {", \"git\": {\"pullRequest\": 12.5}", "'git.pullRequest' must be text, got a number 12.5."},
+            {", \"git\": {\"pullRequest\": 12.5}", "'git.pullRequest' must be text or a whole number from 0, got a "
+                    + "number 12.5."},
+            {", \"git\": {\"pullRequest\": -1}", "'git.pullRequest' must be text or a whole number from 0, got a "
+                    + "number -1."},
         };
         for (String[] c : cases) {
             assertThatThrownBy(() -> parse(c[0])).as(c[0]).hasMessageContaining(c[1]);

@@ -107,7 +107,7 @@ public final class ComparisonTable {
 
     /** A side whose every run measured {@code value}: no interval, since nothing varied. */
     private static String constantSide(double value, int runs) {
-        return Display.value(value) + " ± 0 (n=" + runs + ")";
+        return Display.value(value) + (value == 0 ? " ± 0" : " ± 0%") + " (n=" + runs + ")";
     }
 
     private static String side(Summary s, ComparisonOptions options) {
