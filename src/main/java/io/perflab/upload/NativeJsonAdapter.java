@@ -227,14 +227,7 @@ final class NativeJsonAdapter implements FormatAdapter {
      * @throws InvalidUploadException when the field holds an object or a list
      */
     static String text(JsonNode node, String field, String where) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (!value.isValueNode()) {
-            throw new InvalidUploadException("'" + where + field + "' must be text, got " + kind(value) + ".");
-        }
-        return value.asString();
+        return text(node, field, where, false);
     }
 
     /**
@@ -244,11 +237,16 @@ final class NativeJsonAdapter implements FormatAdapter {
      * @param where what the field is in, for the message: e.g. {@code git.}
      */
     private static String strictText(JsonNode node, String field, String where) {
+        return text(node, field, where, true);
+    }
+
+    /** A field's text; with {@code strict}, only text, else also a number or true/false as written. */
+    private static String text(JsonNode node, String field, String where, boolean strict) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
         }
-        if (!value.isString()) {
+        if (strict ? !value.isString() : !value.isValueNode()) {
             throw new InvalidUploadException("'" + where + field + "' must be text, got " + kind(value) + ".");
         }
         return value.asString();
