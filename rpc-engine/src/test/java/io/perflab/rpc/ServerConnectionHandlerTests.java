@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.util.ResourceLeakDetector;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -92,6 +93,29 @@ class ServerConnectionHandlerTests {
                 .isEqualTo("request body too short: the method read past its 2 bytes");
         tooShort.body().release();
         assertThat(channel.isOpen()).isTrue();
+    }
+
+    /**
+     * The leak detector wraps the buffers it samples (one in 128 by default), and a wrapper's text is not the
+     * wrapped buffer's, which the read's failure names: such a request read short was a remote error, not too short.
+     */
+    @Test
+    void aRequestReadShortIsInvalidAlsoWhenTheLeakDetectorWrapsItsBuffer() {
+        ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
+        try {
+            for (int i = 0; i < 3; i++) {
+                start(EngineOptions.defaults());
+                TestFrames.Response tooShort = send(TestFrames.request(6, 0, "Probe.Capacity", new byte[2]));
+                assertThat(tooShort.status()).isEqualTo(RpcStatus.INVALID_REQUEST);
+                assertThat(tooShort.text()).isEqualTo("request body too short: the method read past its 2 bytes");
+                tooShort.body().release();
+                channel.finishAndReleaseAll();
+                channel = null;
+            }
+        } finally {
+            ResourceLeakDetector.setLevel(level);
+        }
     }
 
     @Test
