@@ -19,7 +19,7 @@ public record ResultsDigest(List<Badge> headline, int compared, int regressed) {
      * The form of digests this code stores. Raise it whenever a change of the analysis or of this record changes what
      * a digest holds: digests of another form are computed again when next shown.
      */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
 
     public ResultsDigest {
         headline = List.copyOf(headline);
