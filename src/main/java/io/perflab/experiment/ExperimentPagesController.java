@@ -217,8 +217,7 @@ class ExperimentPagesController {
     @PostMapping("/experiments/new")
     String processCreationForm(@ModelAttribute("form") ExperimentForm form, BindingResult binding,
             Authentication authentication, Model model, RedirectAttributes redirect, HttpServletRequest sent) {
-        SentFormFields.rejectUndecodable(sent.getAttribute(NewExperimentFormBody.UNDECODABLE), binding);
-        SentFormFields.rejectRepeated(sent.getParameterMap(), binding);
+        RepeatedFormFields.reject(sent.getParameterMap(), binding);
         ExperimentRequest request = form.toRequest(binding);
         validator.validate(request).forEach(v -> binding.rejectValue(ExperimentForm.path(v.getPropertyPath()
                 .toString()), "invalid", FieldMessages.violation(v.getMessage(), v.getInvalidValue())));
