@@ -1,16 +1,12 @@
 package io.perflab.security;
 
 import io.perflab.system.PageNumber;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.security.Principal;
 import java.util.List;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
-import org.springframework.web.bind.annotation.CookieValue;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -19,7 +15,7 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 
 /**
  * Settings → API tokens: list, {@value #PAGE_SIZE} to a page (revoked tokens are kept, so they only grow), create (the
- * secret is shown once, on the page the creation redirects to) and revoke.
+ * secret is shown once, on the page after creating) and revoke.
  */
 @Controller
 class TokensPageController {
@@ -27,36 +23,15 @@ class TokensPageController {
     static final String VIEW = "settings/tokens";
     static final int PAGE_SIZE = 50;
 
-    /**
-     * The cookie that carries a new token's secret from its creation to the page that shows it, once. Not a flash
-     * attribute: sessions live in the database, where only a hash of a token may be stored.
-     */
-    static final String SECRET_COOKIE = "perflab-new-token";
-
-    /** A token just created, as the page shows it once. */
-    record NewToken(String name, String secret) {
-    }
-
     private final ApiTokens tokens;
 
     TokensPageController(ApiTokens tokens) {
         this.tokens = tokens;
     }
 
-    /**
-     * A page number that is none answers 400 and a page past the last 404, as the benchmarks list does. Right after
-     * a creation, the new token's secret is shown and its cookie deleted, so that a reload shows it no more.
-     */
+    /** A page number that is none answers 400 and a page past the last 404, as the benchmarks list does. */
     @GetMapping("/settings/tokens")
-    String showTokens(@RequestParam(defaultValue = "0") String page,
-                      @CookieValue(name = SECRET_COOKIE, required = false) String secret, Model model,
-                      HttpServletRequest request, HttpServletResponse response) {
-        if (secret != null) {
-            response.addHeader(HttpHeaders.SET_COOKIE, secretCookie(request, "").maxAge(0).build().toString());
-            if (model.getAttribute("createdName") instanceof String name) {
-                model.addAttribute("created", new NewToken(name, secret));
-            }
-        }
+    String showTokens(@RequestParam(defaultValue = "0") String page, Model model, HttpServletResponse response) {
         Integer number = PageNumber.parse(page);
         boolean listed = number != null && listPage(number, model);
         model.addAttribute("notAPage", number == null ? PageNumber.notOne(page) : null);
@@ -79,35 +54,21 @@ class TokensPageController {
         return exists;
     }
 
-    /**
-     * A created token redirects to the list (post/redirect/get, so that reloading the page does not create another),
-     * which shows its secret once. The secret goes to the browser in {@link #SECRET_COOKIE} (HTTP-only, strict
-     * same-site, for this page's path, ending with the browser session), never in a URL or the session store; the
-     * token's name in a flash attribute, so that only the redirect that follows shows it. A refused name is shown
-     * again beside the form, as typed.
-     */
     @PostMapping("/settings/tokens")
     String processCreationForm(@RequestParam(defaultValue = "") String name,
-                               @RequestParam(defaultValue = "user") String role, Principal principal, Model model,
-                               RedirectAttributes redirect, HttpServletRequest request, HttpServletResponse response) {
+                               @RequestParam(defaultValue = "user") String role, Principal principal, Model model) {
         try {
             ApiTokens.CreatedToken created = tokens.create(name, role, principal.getName());
-            response.addHeader(HttpHeaders.SET_COOKIE, secretCookie(request, created.secret()).build().toString());
-            redirect.addFlashAttribute("createdName", created.token().name());
-            return "redirect:/settings/tokens";
+            model.addAttribute("created", created);
         } catch (IllegalArgumentException e) {
             model.addAttribute("error", e.getMessage());
             // shown again as typed, so that correcting the name does not turn an agent token into a user token
             model.addAttribute("name", name);
             model.addAttribute("role", role);
-            listPage(0, model);
-            return VIEW;
         }
-    }
-
-    private static ResponseCookie.ResponseCookieBuilder secretCookie(HttpServletRequest request, String value) {
-        return ResponseCookie.from(SECRET_COOKIE, value).httpOnly(true).secure(request.isSecure())
-                .sameSite("Strict").path(request.getContextPath() + "/settings/tokens");
+        // rendered, not redirected: the secret must not travel in a URL or a flash attribute that outlives the page
+        listPage(0, model);
+        return VIEW;
     }
 
     @PostMapping("/settings/tokens/{id}/revoke")
