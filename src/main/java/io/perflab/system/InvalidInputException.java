@@ -10,12 +10,22 @@ import java.util.stream.Collectors;
  */
 public class InvalidInputException extends RuntimeException {
 
-    /** One problem: the field's path as the user wrote it (null for the input as a whole) and what is wrong. */
-    public record FieldProblem(String field, String message) {
+    /**
+     * One problem: the field's path as the user wrote it (null for the input as a whole) and what is wrong.
+     *
+     * @param sentence whether {@code message} is a sentence that says where the problem is itself ("Metric 'parse':
+     *     values[3] is not a number."), so that it reads alone, without the field before it
+     */
+    public record FieldProblem(String field, String message, boolean sentence) {
+
+        /** A problem whose message says what is wrong with {@code field}, read after it: "must be text". */
+        public FieldProblem(String field, String message) {
+            this(field, message, false);
+        }
 
         @Override
         public String toString() {
-            return field == null ? message : field + ": " + message;
+            return field == null || sentence ? message : field + ": " + message;
         }
     }
 
@@ -32,6 +42,14 @@ public class InvalidInputException extends RuntimeException {
     /** One problem with {@code field}. */
     public static InvalidInputException of(String field, String message) {
         return new InvalidInputException(List.of(new FieldProblem(field, message)));
+    }
+
+    /**
+     * One problem with {@code field} whose {@code sentence} says where it is in its own words (a file's line, a
+     * metric, an entry): the sentence is the problem's text as it is, and the field stands beside it for a program.
+     */
+    public static InvalidInputException ofSentence(String field, String sentence) {
+        return new InvalidInputException(List.of(new FieldProblem(field, sentence, true)));
     }
 
     public List<FieldProblem> problems() {

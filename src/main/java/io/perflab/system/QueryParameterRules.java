@@ -36,7 +36,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * <p>Checked before the handler runs, for every handler: each {@code @RequestParam} of one value (not a list, an
  * array, a map or a file) and, for a REST handler, each field of a record its parameters are bound to (an upload's
  * {@code ?benchmark=&branch=…}). A page's form objects may hold lists and are bound by their own rules. The API
- * answers 400 with the message; a page shows it on the error page with 400.
+ * answers 400 with the message, its error's field the parameter; a page shows it on the error page with 400.
  *
  * <p>A {@code @RequestParam} read as text on a {@code GET} or {@code HEAD} that holds a control character (NUL, ESC, a
  * line break) is refused: {@code ?branch=%00} was looked up and echoed back as {@code "\u0000"}. A character that
@@ -70,14 +70,14 @@ class QueryParameterRules implements WebMvcConfigurer, HandlerInterceptor {
             for (String name : singleValued(parameter, rest)) {
                 String[] values = request.getParameterValues(name);
                 if (values != null && values.length > 1) {
-                    throw refused(repeated(name, values), rest);
+                    throw refused(name, repeated(name, values), rest);
                 }
                 boolean text = parameter.getParameterType() == String.class
                         && parameter.hasParameterAnnotation(RequestParam.class);
                 for (String value : read && text && values != null ? values : new String[0]) {
                     int at = firstControl(value);
                     if (at >= 0) {
-                        throw refused(name + ": must be text without control characters; it has "
+                        throw refused(name, name + ": must be text without control characters; it has "
                                 + PrintableText.Validator.problemAt(value, at), rest);
                     }
                 }
@@ -86,8 +86,9 @@ class QueryParameterRules implements WebMvcConfigurer, HandlerInterceptor {
         return true;
     }
 
-    private static RuntimeException refused(String message, boolean rest) {
-        return rest ? ApiProblem.badRequest(message) : InvalidInputException.of(null, message);
+    /** The refusal of parameter {@code name}: the API's names it as its error's field; a page says it alone. */
+    private static RuntimeException refused(String name, String message, boolean rest) {
+        return rest ? InvalidInputException.ofSentence(name, message) : InvalidInputException.of(null, message);
     }
 
     /** Where {@code text}'s first control character is (NUL, ESC, a line break), or -1. */

@@ -489,6 +489,14 @@ class UploadApiTests extends UploadServer {
         return read(response.body());
     }
 
+    /** The field the problem's one error names, or null when it names none; its message is the problem's detail. */
+    private static String field(JsonNode problem) {
+        assertThat(problem.get("errors")).as(problem.toString()).hasSize(1);
+        JsonNode error = problem.get("errors").get(0);
+        assertThat(error.get("message").asString()).isEqualTo(problem.get("detail").asString());
+        return error.has("field") ? error.get("field").asString() : null;
+    }
+
     /** Native JSON bodies that are refused, each with what its 400's detail must say. */
     static Stream<Arguments> refusedNativeBodies() {
         return Stream.of(
@@ -559,9 +567,10 @@ class UploadApiTests extends UploadServer {
                 .isEqualTo("Parameter 'name' given 4 times ('a', 'b', 'c', …); give each parameter once.");
         for (String parameter : List.of("format", "benchmark", "name", "variant", "repository", "branch", "commit",
                 "baseCommit", "pullRequest", "commitTime", "defaultBranch")) {
-            assertThat(refused(400, "?" + parameter + "=x&" + parameter + "=x", "application/json", body)
-                    .get("detail").asString()).as(parameter)
+            JsonNode problem = refused(400, "?" + parameter + "=x&" + parameter + "=x", "application/json", body);
+            assertThat(problem.get("detail").asString()).as(parameter)
                     .isEqualTo("Parameter '" + parameter + "' given twice ('x', 'x'); give each parameter once.");
+            assertThat(field(problem)).isEqualTo(parameter);
         }
         // a two-file upload's too
         String csv = "metric,value\nt,1\nt,2\n";
