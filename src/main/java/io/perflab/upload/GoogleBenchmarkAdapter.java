@@ -50,7 +50,8 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         }
         JsonNode context = root.path("context");
         if (!context.isMissingNode() && !context.isNull() && !context.isObject()) {
-            throw new InvalidUploadException("The Google Benchmark JSON's 'context' must be an object, as Google "
+            throw new InvalidUploadException("context",
+                    "The Google Benchmark JSON's 'context' must be an object, as Google "
                     + "Benchmark writes it, or left out; " + NativeJsonAdapter.got(context) + ".");
         }
         SampleCollector samples = new SampleCollector(limits);
@@ -59,35 +60,36 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
         for (int index = 0; index < entries.size(); index++) {
             JsonNode entry = entries.get(index);
             String where = "Google Benchmark entry " + (index + 1);
+            String at = UploadFields.index("benchmarks", index);
             if (!entry.isObject()) {
-                throw new InvalidUploadException(where + " must be an object, as Google Benchmark writes each run; "
+                throw new InvalidUploadException(at, where + " must be an object, as Google Benchmark writes each run; "
                         + NativeJsonAdapter.got(entry) + ".");
             }
-            String name = name(entry, "name", where);
-            String timeUnit = timeUnit(entry, where + " ('" + UploadText.shown(name) + "')");
-            String runType = NativeJsonAdapter.text(entry, "run_type");
+            String name = name(entry, "name", where, at);
+            String timeUnit = timeUnit(entry, where + " ('" + UploadText.shown(name) + "')", at);
+            String runType = NativeJsonAdapter.text(entry, "run_type", "", at);
             if ("aggregate".equals(runType)) {
                 continue;
             }
             if (entry.path("error_occurred").asBoolean(false)) {
-                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' reported an error"
-                        + message(entry, "error_message") + "; it was left out.");
+                warnings.add("Google Benchmark entry '" + UploadText.excerpt(name) + "' reported an error"
+                        + message(entry, "error_message", at) + "; it was left out.");
                 continue;
             }
             if (entry.path("skipped").asBoolean(false)) {
                 // SkipWithMessage: the entry still carries times, the zeros of a run that did not run
-                warnings.add("Google Benchmark entry '" + excerpt(entry, "name") + "' was skipped"
-                        + message(entry, "skip_message") + "; it was left out.");
+                warnings.add("Google Benchmark entry '" + UploadText.excerpt(name) + "' was skipped"
+                        + message(entry, "skip_message", at) + "; it was left out.");
                 continue;
             }
             // where the library writes it, the name the run's aggregates share (BM_a/8 of BM_a/8_mean)
             JsonNode runName = entry.get("run_name");
             if (runName != null && !runName.isNull()) {
-                name = name(entry, "run_name", where);
+                name = name(entry, "run_name", where, at);
             }
-            requireNotNegative(entry, where + " ('" + UploadText.shown(name) + "')");
-            add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"), where);
-            add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"), where);
+            requireNotNegative(entry, where + " ('" + UploadText.shown(name) + "')", at);
+            add(samples, name + ":real_time", timeUnit, false, entry.get("real_time"), where, at, "real_time");
+            add(samples, name + ":cpu_time", timeUnit, false, entry.get("cpu_time"), where, at, "cpu_time");
             for (Map.Entry<String, JsonNode> field : entry.properties()) {
                 if (NOT_METRICS.contains(field.getKey()) || !field.getValue().isNumber()) {
                     continue;
@@ -97,11 +99,13 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                     case "bytes_per_second" -> "B/s";
                     default -> null;
                 };
-                add(samples, name + ":" + field.getKey(), unit, unit != null, field.getValue(), where);
+                add(samples, name + ":" + field.getKey(), unit, unit != null, field.getValue(), where, at,
+                        field.getKey());
             }
         }
         if (samples.isEmpty()) {
-            throw new UploadFormatException("The Google Benchmark JSON has no 'iteration' entries to use as "
+            throw new UploadFormatException("benchmarks",
+                    "The Google Benchmark JSON has no 'iteration' entries to use as "
                     + "samples (only aggregates or errors).");
         }
         String benchmark = null;
@@ -119,7 +123,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
                 machine.put(field, JsonContent.MAPPER.convertValue(value, Object.class));
             }
         }
-        if ("debug".equalsIgnoreCase(NativeJsonAdapter.text(context, "library_build_type"))) {
+        if ("debug".equalsIgnoreCase(NativeJsonAdapter.text(context, "library_build_type", "", "context"))) {
             warnings.add("The Google Benchmark library was built as debug (library_build_type \"debug\"): "
                     + "timings may be affected. Compare builds of the library in release mode.");
         }
@@ -136,11 +140,13 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
      * stored as the metrics {@code null:real_time} and {@code null:cpu_time}.
      *
      * @param where the entry, for the message: "Google Benchmark entry 2"
+     * @param at the entry's path, for the refusal's field: {@code benchmarks[1]}
      */
-    private static String name(JsonNode entry, String field, String where) {
+    private static String name(JsonNode entry, String field, String where, String at) {
         JsonNode name = entry.get(field);
         if (name == null || !name.isString() || name.asString().isEmpty()) {
-            throw new InvalidUploadException(where + ": '" + field + "' must be the benchmark's name as text; "
+            throw new InvalidUploadException(UploadFields.key(at, field),
+                    where + ": '" + field + "' must be the benchmark's name as text; "
                     + NativeJsonAdapter.got(name) + ".");
         }
         return name.asString();
@@ -151,14 +157,16 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
      * (absent, null or ""), as the library would. Another unit was stored as the metrics' unit.
      *
      * @param where the entry, for the message: "Google Benchmark entry 2 ('BM_a')"
+     * @param at the entry's path, for the refusal's field: {@code benchmarks[1]}
      */
-    private static String timeUnit(JsonNode entry, String where) {
+    private static String timeUnit(JsonNode entry, String where, String at) {
         JsonNode unit = entry.get("time_unit");
         if (unit == null || unit.isNull() || unit.isString() && unit.asString().isEmpty()) {
             return DEFAULT_TIME_UNIT;
         }
         if (!unit.isString() || !TIME_UNITS.contains(unit.asString())) {
-            throw new InvalidUploadException(where + ": 'time_unit' must be one of Google Benchmark's time units "
+            throw new InvalidUploadException(UploadFields.key(at, "time_unit"),
+                    where + ": 'time_unit' must be one of Google Benchmark's time units "
                     + String.join(", ", TIME_UNITS.subList(0, TIME_UNITS.size() - 1)) + " or "
                     + TIME_UNITS.get(TIME_UNITS.size() - 1) + "; " + NativeJsonAdapter.got(unit) + ".");
         }
@@ -170,39 +178,45 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
      * as a run faster than any.
      *
      * @param where the entry, for the message: "Google Benchmark entry 2 ('BM_a')"
+     * @param at the entry's path, for the refusal's field: {@code benchmarks[1]}
      */
-    private static void requireNotNegative(JsonNode entry, String where) {
+    private static void requireNotNegative(JsonNode entry, String where, String at) {
         for (String field : List.of("real_time", "cpu_time", "items_per_second", "bytes_per_second")) {
             JsonNode value = entry.get(field);
             if (value != null && value.isNumber() && value.doubleValue() < 0) {
-                throw new InvalidUploadException(where + ": '" + field + "' is " + value.asString()
+                throw new InvalidUploadException(UploadFields.key(at, field),
+                        where + ": '" + field + "' is " + value.asString()
                         + ", which Google Benchmark never measures; a time or a rate is at least 0.");
             }
         }
     }
 
-    /** " (the message)" of a warning, or " (without a message)" when the entry gives none. */
-    private static String message(JsonNode entry, String field) {
-        String message = NativeJsonAdapter.text(entry, field);
+    /**
+     * " (the message)" of a warning, or " (without a message)" when the entry gives none.
+     *
+     * @param at the entry's path, for a refusal's field: {@code benchmarks[1]}
+     */
+    private static String message(JsonNode entry, String field, String at) {
+        String message = NativeJsonAdapter.text(entry, field, "", at);
         return message == null || message.isBlank() ? " (without a message)"
                 : " (" + UploadText.excerpt(message) + ")";
     }
 
-    /** A text field of {@code entry} as a warning quotes it. */
-    private static String excerpt(JsonNode entry, String field) {
-        return UploadText.excerpt(NativeJsonAdapter.text(entry, field));
-    }
-
-    /** @param where the entry, for a message about its unit: "Google Benchmark entry 2" */
+    /**
+     * @param where the entry, for a message about its unit: "Google Benchmark entry 2"
+     * @param at the entry's path, for a refusal's field: {@code benchmarks[1]}
+     * @param field the entry's field that holds {@code value}: {@code real_time}
+     */
     private static void add(SampleCollector samples, String key, String unit, boolean higher, JsonNode value,
-            String where) {
+            String where, String at, String field) {
         if (value == null || value.isNull()) {
             return;
         }
         if (!value.isNumber()) {
-            throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': "
-                    + UploadText.excerpt(value.toString()) + " is not a number.");
+            throw new InvalidUploadException(UploadFields.key(at, field), "Metric '" + UploadText.excerpt(key)
+                    + "': " + UploadText.excerpt(value.toString()) + " is not a number.");
         }
-        samples.add(key, unit, higher, value.doubleValue(), where);
+        // the times' unit is the entry's time_unit; a counter's is the same for every entry
+        samples.add(key, unit, higher, value.doubleValue(), where, UploadFields.key(at, "time_unit"));
     }
 }

@@ -34,7 +34,8 @@ final class HyperfineAdapter implements FormatAdapter {
             throw UploadFormats.wrongFormat(UploadFormat.HYPERFINE, content);
         }
         if (results.size() > 2) {
-            throw new InvalidUploadException("The hyperfine export has " + results.size() + " commands; an upload "
+            throw new InvalidUploadException("results",
+                    "The hyperfine export has " + results.size() + " commands; an upload "
                     + "compares two (the first is 'without', the second 'with'). Export each pair separately.");
         }
         Map<String, VariantSamples> variants = new LinkedHashMap<>();
@@ -42,18 +43,20 @@ final class HyperfineAdapter implements FormatAdapter {
         List<String> warnings = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
             JsonNode result = results.get(i);
-            String command = command(result, "hyperfine result " + (i + 1));
-            requireRunsOfTimes(result, "hyperfine result " + (i + 1) + " ('" + UploadText.shown(command) + "')");
+            String at = UploadFields.index("results", i);
+            String command = command(result, "hyperfine result " + (i + 1), at);
+            requireRunsOfTimes(result, "hyperfine result " + (i + 1) + " ('" + UploadText.shown(command) + "')", at);
             commands.add(command);
             SampleCollector samples = new SampleCollector(limits);
-            add(samples, "time", result.get("times"));
-            add(samples, "user_time", result.get("user"));
-            add(samples, "system_time", result.get("system"));
+            add(samples, "time", result.get("times"), UploadFields.key(at, "times"));
+            add(samples, "user_time", result.get("user"), UploadFields.key(at, "user"));
+            add(samples, "system_time", result.get("system"), UploadFields.key(at, "system"));
             String side = results.size() == 1 ? variant : i == 0 ? ParsedUpload.WITHOUT : ParsedUpload.WITH;
             // named by its command, shortened as a benchmark's name is: a label holds at most 200 characters
             variants.put(side, new VariantSamples(results.size() == 1 && label != null ? label
                     : UploadFormats.shortened(command), samples.metrics()));
-            failedRuns(command, side, result.get("exit_codes")).ifPresent(warnings::add);
+            failedRuns(command, side, result.get("exit_codes"), UploadFields.key(at, "exit_codes"))
+                    .ifPresent(warnings::add);
         }
         String benchmark = UploadFormats.shortened(String.join(" vs ", commands));
         return new ParsedUpload(benchmark, null, variants, null, null, null, warnings);
@@ -64,11 +67,13 @@ final class HyperfineAdapter implements FormatAdapter {
      * metric, "time".
      *
      * @param where the result, for the message: "hyperfine result 2"
+     * @param at the result's path, for the refusal's field: {@code results[1]}
      */
-    private static String command(JsonNode result, String where) {
+    private static String command(JsonNode result, String where, String at) {
         JsonNode command = result.get("command");
         if (command == null || !command.isString() || command.asString().isBlank()) {
-            throw new InvalidUploadException(where + ": 'command' must be the command hyperfine ran, as text; "
+            throw new InvalidUploadException(UploadFields.key(at, "command"),
+                    where + ": 'command' must be the command hyperfine ran, as text; "
                     + NativeJsonAdapter.got(command) + ".");
         }
         return command.asString();
@@ -80,11 +85,13 @@ final class HyperfineAdapter implements FormatAdapter {
      * codes is taken, as before.
      *
      * @param where the result, for the message: "hyperfine result 2 ('sort --version')"
+     * @param at the result's path, for the refusal's field: {@code results[1]}
      */
-    private static void requireRunsOfTimes(JsonNode result, String where) {
+    private static void requireRunsOfTimes(JsonNode result, String where, String at) {
         JsonNode times = result.get("times");
         if (times == null || !times.isArray()) {
-            throw new InvalidUploadException(where + ": 'times' must be a list of each run's time in seconds, as "
+            throw new InvalidUploadException(UploadFields.key(at, "times"),
+                    where + ": 'times' must be a list of each run's time in seconds, as "
                     + "hyperfine writes it; " + NativeJsonAdapter.got(times) + ".");
         }
         JsonNode exitCodes = result.get("exit_codes");
@@ -92,11 +99,13 @@ final class HyperfineAdapter implements FormatAdapter {
             return;
         }
         if (!exitCodes.isArray()) {
-            throw new InvalidUploadException(where + ": 'exit_codes' must be a list of each run's exit code, as "
+            throw new InvalidUploadException(UploadFields.key(at, "exit_codes"),
+                    where + ": 'exit_codes' must be a list of each run's exit code, as "
                     + "hyperfine writes it, or left out; " + NativeJsonAdapter.got(exitCodes) + ".");
         }
         if (exitCodes.size() != times.size()) {
-            throw new InvalidUploadException(where + ": 'exit_codes' has " + exitCodes.size() + " entries and "
+            throw new InvalidUploadException(UploadFields.key(at, "exit_codes"),
+                    where + ": 'exit_codes' has " + exitCodes.size() + " entries and "
                     + "'times' " + times.size() + "; hyperfine writes one exit code for each run.");
         }
     }
@@ -104,16 +113,20 @@ final class HyperfineAdapter implements FormatAdapter {
     /**
      * "3 of 12 runs of 'cmd' ('with') exited with a non-zero status (2)…", when any did; hyperfine writes null for
      * a run ended by a signal.
+     *
+     * @param field where the exit codes are, for a refusal's field: {@code results[1].exit_codes}
      */
-    private static Optional<String> failedRuns(String command, String side, JsonNode exitCodes) {
+    private static Optional<String> failedRuns(String command, String side, JsonNode exitCodes, String field) {
         if (exitCodes == null || !exitCodes.isArray()) {
             return Optional.empty();
         }
         int failed = 0;
         Set<String> statuses = new LinkedHashSet<>();
-        for (JsonNode code : exitCodes) {
+        for (int i = 0; i < exitCodes.size(); i++) {
+            JsonNode code = exitCodes.get(i);
             if (!code.isNull() && !(code.isIntegralNumber() && code.canConvertToInt())) {
-                throw new InvalidUploadException("'exit_codes' of '" + UploadText.excerpt(command) + "' must hold "
+                throw new InvalidUploadException(UploadFields.index(field, i),
+                        "'exit_codes' of '" + UploadText.excerpt(command) + "' must hold "
                         + "whole numbers, or null for a run ended by a signal; found " + NativeJsonAdapter.kind(code)
                         + ".");
             }
@@ -130,13 +143,16 @@ final class HyperfineAdapter implements FormatAdapter {
                 + "measure a failing command; fix the command, or upload only runs that succeed.");
     }
 
-    private static void add(SampleCollector samples, String key, JsonNode values) {
+    /** @param field where {@code values} are, for a refusal's field: {@code results[1].times} */
+    private static void add(SampleCollector samples, String key, JsonNode values, String field) {
         if (values == null || !values.isArray()) {
             return;
         }
-        for (JsonNode value : values) {
+        for (int i = 0; i < values.size(); i++) {
+            JsonNode value = values.get(i);
             if (!value.isNumber()) {
-                throw new InvalidUploadException("Metric '" + key + "': " + UploadText.excerpt(value.toString())
+                throw new InvalidUploadException(UploadFields.index(field, i),
+                        "Metric '" + key + "': " + UploadText.excerpt(value.toString())
                         + " is not a number.");
             }
             samples.add(key, "s", false, value.doubleValue());

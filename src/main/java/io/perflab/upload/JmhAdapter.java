@@ -94,22 +94,25 @@ final class JmhAdapter implements FormatAdapter {
         if (!root.isArray() || root.isEmpty()) {
             throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
-        for (JsonNode entry : root) {
-            if (NativeJsonAdapter.text(entry, "benchmark") == null || !entry.has("primaryMetric")) {
+        for (int index = 0; index < root.size(); index++) {
+            JsonNode entry = root.get(index);
+            if (NativeJsonAdapter.text(entry, "benchmark", "", UploadFields.index(null, index)) == null
+                    || !entry.has("primaryMetric")) {
                 throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
             }
         }
         for (int index = 0; index < root.size(); index++) {
             JsonNode entry = root.get(index);
-            requireBenchmark(entry, "JMH entry " + (index + 1));
+            String at = UploadFields.index(null, index);
+            requireBenchmark(entry, "JMH entry " + (index + 1), at);
             String where = described(entry, index);
-            requireMode(entry, where);
+            requireMode(entry, where, at);
             if (!entry.get("primaryMetric").isObject()) {
-                throw new InvalidUploadException(where + ": 'primaryMetric' must be an object (its scoreUnit and "
-                        + "rawData), as JMH writes it; got " + NativeJsonAdapter.kind(entry.get("primaryMetric"))
-                        + ".");
+                throw new InvalidUploadException(UploadFields.key(at, "primaryMetric"), where + ": 'primaryMetric' "
+                        + "must be an object (its scoreUnit and rawData), as JMH writes it; got "
+                        + NativeJsonAdapter.kind(entry.get("primaryMetric")) + ".");
             }
-            requireTextParams(entry, "JMH entry " + (index + 1));
+            requireTextParams(entry, "JMH entry " + (index + 1), at);
         }
         return root;
     }
@@ -124,11 +127,13 @@ final class JmhAdapter implements FormatAdapter {
      * {@code 5[parts=8]}.
      *
      * @param where the entry, for the message: "JMH entry 2"
+     * @param at the entry's path, for the refusal's field: {@code [1]}
      */
-    private static void requireBenchmark(JsonNode entry, String where) {
+    private static void requireBenchmark(JsonNode entry, String where, String at) {
         JsonNode benchmark = entry.get("benchmark");
         if (!benchmark.isString() || benchmark.asString().isBlank()) {
-            throw new InvalidUploadException(where + ": 'benchmark' must be the benchmark method's name as text "
+            throw new InvalidUploadException(UploadFields.key(at, "benchmark"), where + ": 'benchmark' must be the "
+                    + "benchmark method's name as text "
                     + "(\"org.example.MyBench.parse\"), as JMH writes it; " + NativeJsonAdapter.got(benchmark) + ".");
         }
     }
@@ -137,11 +142,13 @@ final class JmhAdapter implements FormatAdapter {
      * Refuses a mode JMH does not have: an entry of mode "zzz" was taken, keyed and judged lower-is-better.
      *
      * @param where the entry, for the message: "JMH entry 2 ('a.B.m')"
+     * @param at the entry's path, for the refusal's field: {@code [1]}
      */
-    private static void requireMode(JsonNode entry, String where) {
+    private static void requireMode(JsonNode entry, String where, String at) {
         JsonNode mode = entry.get("mode");
         if (mode == null || !mode.isString() || !MODES.contains(mode.asString())) {
-            throw new InvalidUploadException(where + ": 'mode' must be one of JMH's modes "
+            throw new InvalidUploadException(UploadFields.key(at, "mode"), where + ": 'mode' must be one of JMH's "
+                    + "modes "
                     + String.join(", ", MODES.subList(0, MODES.size() - 1)) + " or " + MODES.get(MODES.size() - 1)
                     + "; " + NativeJsonAdapter.got(mode) + ".");
         }
@@ -154,22 +161,24 @@ final class JmhAdapter implements FormatAdapter {
      * "parts=8"}) was read as none, and pooled benchmarks run with different parameters.
      *
      * @param where the entry, for the message: "JMH entry 2"
+     * @param at the entry's path, for the refusal's field: {@code [1]}
      */
-    private static void requireTextParams(JsonNode entry, String where) {
+    private static void requireTextParams(JsonNode entry, String where, String at) {
         JsonNode params = entry.get("params");
         if (params == null || params.isNull()) {
             return;
         }
+        String field = UploadFields.key(at, "params");
         if (!params.isObject()) {
-            throw new InvalidUploadException(where + ": 'params' must be an object of each parameter's value as text"
-                    + " ({\"parts\": \"8\"}), as JMH writes it, or left out; got "
+            throw new InvalidUploadException(field, where + ": 'params' must be an object of each parameter's value "
+                    + "as text ({\"parts\": \"8\"}), as JMH writes it, or left out; got "
                     + NativeJsonAdapter.kind(params) + ".");
         }
         for (Map.Entry<String, JsonNode> param : params.properties()) {
             if (!param.getValue().isString()) {
-                throw new InvalidUploadException(where + ": 'params." + UploadText.excerpt(param.getKey())
-                        + "' must be text, as JMH writes every parameter's value (\"parts\": \"8\"), got "
-                        + NativeJsonAdapter.kind(param.getValue()) + ".");
+                throw new InvalidUploadException(UploadFields.key(field, param.getKey()), where + ": 'params."
+                        + UploadText.excerpt(param.getKey()) + "' must be text, as JMH writes every parameter's value "
+                        + "(\"parts\": \"8\"), got " + NativeJsonAdapter.kind(param.getValue()) + ".");
             }
         }
     }
@@ -184,26 +193,31 @@ final class JmhAdapter implements FormatAdapter {
             JsonNode entry = root.get(index);
             String where = "JMH entry " + (index + 1);
             String entryWhere = described(entry, index);
+            String at = UploadFields.index(null, index);
             String benchmark = NativeJsonAdapter.text(entry, "benchmark");
             String mode = NativeJsonAdapter.text(entry, "mode");
             boolean severalModes = modesByRun.get(benchmark + params(entry.get("params"), null)).size() > 1;
             String key = benchmark.substring(commonPackage.isEmpty() ? 0 : commonPackage.length() + 1)
                     + params(entry.get("params"), severalModes ? mode : null);
             JsonNode primary = entry.get("primaryMetric");
-            List<List<Double>> iterations = primaryValues(key, primary, entryWhere);
+            List<List<Double>> iterations = primaryValues(key, primary, entryWhere, at);
             if (iterations == null) {
                 warnings.add("JMH entry '" + UploadText.excerpt(key) + "' (mode " + mode + ") has neither rawData nor "
                         + "rawDataHistogram, so it has no samples; it was left out.");
                 continue;
             }
-            requireNotNegative(iterations, primary.has("rawData") ? "rawData" : "rawDataHistogram", mode, entryWhere);
-            add(samples, key, NativeJsonAdapter.text(primary, "scoreUnit"), "thrpt".equals(mode), iterations, where);
+            requireNotNegative(iterations, primary.has("rawData") ? "rawData" : "rawDataHistogram", mode, entryWhere,
+                    at);
+            String primaryAt = UploadFields.key(at, "primaryMetric");
+            add(samples, key, NativeJsonAdapter.text(primary, "scoreUnit", "", primaryAt), "thrpt".equals(mode),
+                    iterations, where, UploadFields.key(primaryAt, "scoreUnit"));
             JsonNode secondary = entry.get("secondaryMetrics");
             if (secondary != null && secondary.isObject()) {
                 for (Map.Entry<String, JsonNode> metric : secondary.properties()) {
-                    String unit = NativeJsonAdapter.text(metric.getValue(), "scoreUnit");
+                    String metricAt = UploadFields.key(UploadFields.key(at, "secondaryMetrics"), metric.getKey());
+                    String unit = NativeJsonAdapter.text(metric.getValue(), "scoreUnit", "", metricAt);
                     List<List<Double>> aligned = secondaryValues(key, metric.getKey(), secondary, iterations,
-                            entryWhere);
+                            entryWhere, at);
                     if (aligned == null) {
                         warnings.add("JMH reported '" + UploadText.excerpt(key + ":" + metric.getKey())
                                 + "' for only some iterations and it is not known which, so its values cannot be set "
@@ -211,7 +225,8 @@ final class JmhAdapter implements FormatAdapter {
                         continue;
                     }
                     add(samples, key + ":" + metric.getKey(), unit,
-                            unit != null && SampleCollector.isRate(unit) && unit.startsWith("ops"), aligned, where);
+                            unit != null && SampleCollector.isRate(unit) && unit.startsWith("ops"), aligned, where,
+                            UploadFields.key(metricAt, "scoreUnit"));
                 }
             }
         }
@@ -235,33 +250,38 @@ final class JmhAdapter implements FormatAdapter {
      * there. One that is there but not a list of forks ({@code null}, {@code [1,2]}) is refused.
      *
      * @param entry the entry, for the message: "JMH entry 2 ('a.B.m')"
+     * @param at the entry's path, for a refusal's field: {@code [1]}
      */
-    private static List<List<Double>> primaryValues(String key, JsonNode metric, String entry) {
+    private static List<List<Double>> primaryValues(String key, JsonNode metric, String entry, String at) {
         JsonNode raw = metric.get("rawData");
         if (raw != null) {
-            return numbers(key, raw, entry, "primaryMetric.rawData");
+            return numbers(key, raw, entry, "primaryMetric.rawData", at);
         }
         JsonNode histograms = metric.get("rawDataHistogram");
         if (histograms == null) {
             return null;
         }
+        String histogramsAt = UploadFields.key(at, "primaryMetric.rawDataHistogram");
         List<List<Double>> forks = new ArrayList<>();
-        for (JsonNode fork : requireForks(histograms, entry, "primaryMetric.rawDataHistogram")) {
+        for (JsonNode fork : requireForks(histograms, entry, "primaryMetric.rawDataHistogram", at)) {
             List<Double> means = new ArrayList<>();
             for (JsonNode iteration : fork) {
                 String where = "rawDataHistogram[" + forks.size() + "][" + means.size() + "]";
+                String iterationAt = UploadFields.index(UploadFields.index(histogramsAt, forks.size()), means.size());
                 double sum = 0;
                 double count = 0;
+                int bins = 0;
                 for (JsonNode bin : iteration) {
+                    String binAt = UploadFields.index(iterationAt, bins++);
                     if (!bin.isArray() || bin.size() != 2 || !bin.get(0).isNumber() || !bin.get(1).isNumber()) {
-                        throw new InvalidUploadException("Metric '" + UploadText.excerpt(key)
+                        throw new InvalidUploadException(binAt, "Metric '" + UploadText.excerpt(key)
                                 + "': a rawDataHistogram entry is not a [value, count] pair: "
                                 + UploadText.excerpt(bin.toString()) + ".");
                     }
                     double value = bin.get(0).doubleValue();
                     double times = bin.get(1).doubleValue();
                     if (times < 0 || times != Math.rint(times) || Double.isInfinite(times)) {
-                        throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
+                        throw new InvalidUploadException(binAt, "Metric '" + UploadText.excerpt(key) + "': " + where
                                 + " has the count " + bin.get(1) + "; a count is a whole number of at least 0.");
                     }
                     // a value the file writes as Infinity or NaN is left for the validator to name as written;
@@ -269,7 +289,7 @@ final class JmhAdapter implements FormatAdapter {
                     double total = sum + value * times;
                     boolean sumOverflows = Double.isFinite(sum) && Double.isFinite(value) && !Double.isFinite(total);
                     if (sumOverflows || !Double.isFinite(count + times)) {
-                        throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
+                        throw new InvalidUploadException(binAt, "Metric '" + UploadText.excerpt(key) + "': " + where
                                 + " has " + (sumOverflows ? "values times counts" : "counts") + " that add up beyond "
                                 + DecimalNumbers.DOUBLE_RANGE + ", so the iteration's mean cannot be taken; check its "
                                 + "[value, count] pairs.");
@@ -278,7 +298,7 @@ final class JmhAdapter implements FormatAdapter {
                     count += times;
                 }
                 if (count == 0) {
-                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': " + where
+                    throw new InvalidUploadException(iterationAt, "Metric '" + UploadText.excerpt(key) + "': " + where
                             + " holds no samples (its counts add up to 0); each iteration's histogram has [value, "
                             + "count] pairs with counts of at least 1.");
                 }
@@ -294,12 +314,13 @@ final class JmhAdapter implements FormatAdapter {
      * fork has fewer values than iterations and they cannot be placed.
      */
     private static List<List<Double>> secondaryValues(String key, String name, JsonNode secondary,
-            List<List<Double>> iterations, String where) {
+            List<List<Double>> iterations, String where, String at) {
         JsonNode raw = secondary.get(name).get("rawData");
         if (raw == null || !raw.isArray()) {
             return List.of();
         }
-        List<List<Double>> forks = numbers(key + ":" + name, raw, where, "secondaryMetrics." + name + ".rawData");
+        List<List<Double>> forks = numbers(key + ":" + name, raw, where, "secondaryMetrics." + name + ".rawData",
+                at);
         List<List<Double>> aligned = new ArrayList<>();
         for (int f = 0; f < forks.size(); f++) {
             List<Double> values = forks.get(f);
@@ -308,7 +329,7 @@ final class JmhAdapter implements FormatAdapter {
                 aligned.add(values);
                 continue;
             }
-            List<Double> placed = placeByCompanion(key, name, secondary, f, values, expected);
+            List<Double> placed = placeByCompanion(key, name, secondary, f, values, expected, at);
             if (placed == null) {
                 return null;
             }
@@ -319,7 +340,7 @@ final class JmhAdapter implements FormatAdapter {
 
     /** {@code values} at the iterations where the companion metric is non-zero, 0 elsewhere; null if they differ. */
     private static List<Double> placeByCompanion(String key, String name, JsonNode secondary, int fork,
-            List<Double> values, int iterations) {
+            List<Double> values, int iterations, String at) {
         String companion = REPORTED_WHEN_NON_ZERO.get(name);
         JsonNode companionRaw = companion == null || !secondary.has(companion) ? null
                 : secondary.get(companion).get("rawData");
@@ -327,7 +348,7 @@ final class JmhAdapter implements FormatAdapter {
             return null;
         }
         List<Double> marks = numbers(key + ":" + companion, companionRaw, "JMH entry '" + key + "'",
-                "secondaryMetrics." + companion + ".rawData").get(fork);
+                "secondaryMetrics." + companion + ".rawData", at).get(fork);
         if (marks.size() != iterations || marks.stream().filter(v -> v != 0).count() != values.size()) {
             return null;
         }
@@ -344,15 +365,19 @@ final class JmhAdapter implements FormatAdapter {
      *
      * @param where the entry, for the message: "JMH entry 2 ('a.B.m')"
      * @param field the field's path in the entry, for the message: "primaryMetric.rawData"
+     * @param at the entry's path, for the refusal's field: {@code [1]}
      */
-    private static JsonNode requireForks(JsonNode raw, String where, String field) {
+    private static JsonNode requireForks(JsonNode raw, String where, String field, String at) {
+        String rawAt = UploadFields.key(at, field);
         if (!raw.isArray()) {
-            throw new InvalidUploadException(where + ": '" + field + "' must be a list of forks, each a list of its "
+            throw new InvalidUploadException(rawAt,
+                    where + ": '" + field + "' must be a list of forks, each a list of its "
                     + "iterations, as JMH writes it; got " + NativeJsonAdapter.kind(raw) + ".");
         }
         for (int fork = 0; fork < raw.size(); fork++) {
             if (!raw.get(fork).isArray()) {
-                throw new InvalidUploadException(where + ": '" + field + "[" + fork + "]' must be a list of the "
+                throw new InvalidUploadException(UploadFields.index(rawAt, fork),
+                        where + ": '" + field + "[" + fork + "]' must be a list of the "
                         + "fork's iterations, as JMH writes it; got " + NativeJsonAdapter.kind(raw.get(fork)) + ".");
             }
         }
@@ -363,13 +388,17 @@ final class JmhAdapter implements FormatAdapter {
      * Refuses a negative primary value: JMH measures a time or a throughput, never below 0.
      *
      * @param field where the values are, "rawData" or "rawDataHistogram" (whose iterations' means they are)
+     * @param at the entry's path, for the refusal's field: {@code [1]}
      */
-    private static void requireNotNegative(List<List<Double>> forks, String field, String mode, String where) {
+    private static void requireNotNegative(List<List<Double>> forks, String field, String mode, String where,
+            String at) {
         for (int fork = 0; fork < forks.size(); fork++) {
             for (int iteration = 0; iteration < forks.get(fork).size(); iteration++) {
                 double value = forks.get(fork).get(iteration);
                 if (value < 0) {
-                    throw new InvalidUploadException(where + ": 'primaryMetric." + field + "[" + fork + "]["
+                    String valueAt = UploadFields.index(UploadFields.index(UploadFields.key(at,
+                            "primaryMetric." + field), fork), iteration);
+                    throw new InvalidUploadException(valueAt, where + ": 'primaryMetric." + field + "[" + fork + "]["
                             + iteration + "]' " + (field.equals("rawData") ? "is " : "has the mean ") + value
                             + ", which JMH's " + mode + " mode never measures; a time or a throughput is at least 0.");
                 }
@@ -377,13 +406,21 @@ final class JmhAdapter implements FormatAdapter {
         }
     }
 
-    private static List<List<Double>> numbers(String key, JsonNode raw, String where, String field) {
+    /**
+     * {@code raw} as JMH writes raw data, each value a number.
+     *
+     * @param where the entry, for the message: "JMH entry 2 ('a.B.m')"
+     * @param field the field's path in the entry, for the message: "primaryMetric.rawData"
+     * @param at the entry's path, for a refusal's field: {@code [1]}
+     */
+    private static List<List<Double>> numbers(String key, JsonNode raw, String where, String field, String at) {
         List<List<Double>> forks = new ArrayList<>();
-        for (JsonNode fork : requireForks(raw, where, field)) {
+        for (JsonNode fork : requireForks(raw, where, field, at)) {
             List<Double> values = new ArrayList<>();
             for (JsonNode value : fork) {
                 if (!value.isNumber()) {
-                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key)
+                    throw new InvalidUploadException(UploadFields.index(UploadFields.index(UploadFields.key(at,
+                            field), forks.size()), values.size()), "Metric '" + UploadText.excerpt(key)
                             + "': a rawData value is not a number: " + UploadText.excerpt(value.toString()) + ".");
                 }
                 values.add(value.doubleValue());
@@ -393,10 +430,14 @@ final class JmhAdapter implements FormatAdapter {
         return forks;
     }
 
-    /** @param where the entry, for a message about its unit: "JMH entry 2" */
+    /**
+     * @param where the entry, for a message about its unit: "JMH entry 2"
+     * @param unitField where the unit is, for a refusal's field: {@code [1].primaryMetric.scoreUnit}
+     */
     private static void add(SampleCollector samples, String key, String unit, boolean higherIsBetter,
-            List<List<Double>> forks, String where) {
-        forks.forEach(fork -> fork.forEach(value -> samples.add(key, unit, higherIsBetter, value, where)));
+            List<List<Double>> forks, String where, String unitField) {
+        forks.forEach(fork -> fork.forEach(value -> samples.add(key, unit, higherIsBetter, value, where,
+                unitField)));
     }
 
     /** {@code org.example.MyBench.parse} → {@code org.example.MyBench}. */
@@ -436,7 +477,7 @@ final class JmhAdapter implements FormatAdapter {
         Map<String, String> sorted = new TreeMap<>();
         if (params != null && params.isObject()) {
             params.properties().forEach(p -> sorted.put(p.getKey(),
-                    NativeJsonAdapter.text(params, p.getKey(), "params.")));
+                    NativeJsonAdapter.text(params, p.getKey(), "params.", null)));
         }
         String joined = sorted.entrySet().stream().map(e -> quoted(e.getKey()) + "=" + quoted(e.getValue()))
                 .collect(Collectors.joining(","));
@@ -454,10 +495,11 @@ final class JmhAdapter implements FormatAdapter {
         return '"' + text.replace("\"", "\"\"") + '"';
     }
 
+    /** The JVM's details from {@code entry}, the file's first. */
     private static Map<String, Object> machine(JsonNode entry) {
         Map<String, Object> machine = new LinkedHashMap<>();
         for (String field : MACHINE_FIELDS) {
-            String value = NativeJsonAdapter.text(entry, field);
+            String value = NativeJsonAdapter.text(entry, field, "", UploadFields.index(null, 0));
             if (value != null) {
                 machine.put(field, value);
             }

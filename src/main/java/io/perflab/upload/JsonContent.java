@@ -44,12 +44,15 @@ final class JsonContent {
      * @throws InvalidUploadException for a number beyond a double's range, naming where it is
      */
     static JsonNode read(String content) {
-        try (JsonParser parser = new FiniteNumbers(MAPPER.createParser(content))) {
+        JsonParser parser = new FiniteNumbers(MAPPER.createParser(content));
+        try (parser) {
             JsonNode tree = MAPPER.readTree(parser);
             // content without a value: null from a parser, the missing node from text, as the adapters expect
             return tree == null ? MissingNode.getInstance() : tree;
         } catch (JacksonException e) {
-            throw new MalformedJsonException(e);
+            // a key given twice is where the parser stopped: the path of its object and its name, the current one
+            boolean duplicate = JsonContent.firstLine(e.getOriginalMessage()).startsWith(DUPLICATE);
+            throw new MalformedJsonException(e, duplicate ? path(parser.streamReadContext()) : null);
         }
     }
 
@@ -81,27 +84,34 @@ final class JsonContent {
                             && Double.isInfinite(getBigIntegerValue().doubleValue());
             if (beyond) {
                 TokenStreamLocation at = currentTokenLocation();
-                String path = path();
-                throw new InvalidUploadException("The value" + (path.isEmpty() ? "" : " at " + UploadText.excerpt(path))
-                        + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + "): "
-                        + DecimalNumbers.beyondRange(getString()) + ".");
+                String path = path(streamReadContext());
+                throw new InvalidUploadException(path, "The value" + (path == null ? "" : " at "
+                        + UploadText.excerpt(path)) + " (line " + at.getLineNr() + ", column " + at.getColumnNr()
+                        + "): " + DecimalNumbers.beyondRange(getString()) + ".");
             }
             return token;
         }
+    }
 
-        /**
-         * Where the current value is, as the messages about fields write it: {@code metrics.parse.values[3]}; "" for
-         * a value that is the whole content.
-         */
-        private String path() {
-            StringBuilder path = new StringBuilder();
-            for (TokenStreamContext context = streamReadContext(); context != null && !context.inRoot();
-                    context = context.getParent()) {
-                path.insert(0, context.inArray() ? "[" + context.getCurrentIndex() + "]"
-                        : "." + context.currentName());
-            }
-            return path.isEmpty() || path.charAt(0) != '.' ? path.toString() : path.substring(1);
+    /** How the parser begins its message about a key given twice in one object. */
+    private static final String DUPLICATE = "Duplicate Object property";
+
+    /**
+     * Where the parser is in {@code context}, as the messages and fields about an upload write it:
+     * {@code metrics.parse.values[3]}, each key {@link UploadText#excerpt cut} as they are; null for a value that is
+     * the whole content.
+     */
+    private static String path(TokenStreamContext context) {
+        java.util.Deque<TokenStreamContext> contexts = new java.util.ArrayDeque<>();
+        for (TokenStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            contexts.push(c);
         }
+        String path = null;
+        for (TokenStreamContext c : contexts) {
+            path = c.inArray() ? UploadFields.index(path, c.getCurrentIndex())
+                    : UploadFields.key(path, String.valueOf(c.currentName()));
+        }
+        return path;
     }
 
     /** The first line of a parser's message: what follows is context the caller gives in its own terms. */
@@ -126,8 +136,17 @@ final class JsonContent {
         private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile(
                 "Unrecognized token '(.*?)'");
 
-        MalformedJsonException(JacksonException e) {
+        private final String field;
+
+        /** @param field where the fault is, when the parser knows a path there (a key given twice), else null */
+        MalformedJsonException(JacksonException e, String field) {
             super(PrintableText.Validator.shown(describe(e)));
+            this.field = UploadFields.shown(field);
+        }
+
+        /** The path of the key given twice ({@code metrics.parse}); null for a fault that has no path. */
+        String field() {
+            return field;
         }
 
         private static String describe(JacksonException e) {
@@ -146,7 +165,7 @@ final class JsonContent {
                 return "more follows the end of the JSON value" + where + ": a file holds one JSON value, "
                         + "nothing after it";
             }
-            if (message.startsWith("Duplicate Object property") && message.indexOf('"') >= 0) {
+            if (message.startsWith(DUPLICATE) && message.indexOf('"') >= 0) {
                 String key = message.substring(message.indexOf('"'));
                 return "a key appears twice in one object: " + UploadText.excerpt(key) + where;
             }

@@ -2,11 +2,13 @@ package io.perflab.upload;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 
@@ -23,7 +25,12 @@ import tools.jackson.databind.JsonNode;
  * </pre>
  * Values are read as they are; validation rejects NaN, infinities and empty lists naming the metric. A field that
  * is not one of these (a misspelt {@code "direciton"}, {@code "gti"}) is refused, as in every request body: skipped,
- * it would lose what it says without a word. Only {@code machine} is free-form.
+ * it would lose what it says without a word. Only {@code machine} is free-form. A refusal names the path of the
+ * field at fault ({@code git.pullRequest}, {@code tags[2]}), and each side keeps where it is
+ * ({@link VariantSamples.Fields}) for the validator's refusals to name. The git fields are checked here, in their
+ * file: a two-file upload's are merged before validation.
+ *
+ * <p>Over 300 lines: each field of the format is read strictly and refused at its path.
  */
 final class NativeJsonAdapter implements FormatAdapter {
 
@@ -33,6 +40,7 @@ final class NativeJsonAdapter implements FormatAdapter {
     private static final List<String> METRIC_FIELDS = List.of("unit", "direction", "values");
     private static final List<String> GIT_FIELDS = List.of("repository", "branch", "commit", "baseCommit",
             "pullRequest", "commitTime", "defaultBranch");
+    private static final String COMMIT_TIME = "git.commitTime";
 
     @Override
     public UploadFormat format() {
@@ -45,12 +53,12 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (!root.isObject()) {
             throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
         }
-        onlyFields(root, "", UPLOAD_FIELDS, "it has");
+        onlyFields(root, "", "", UPLOAD_FIELDS, "it has");
         Map<String, VariantSamples> variants = new LinkedHashMap<>();
         boolean blocks = root.has(ParsedUpload.WITHOUT) || root.has(ParsedUpload.WITH);
         if (blocks && root.has("metrics")) {
-            throw new InvalidUploadException("Give either 'metrics' (one variant) or 'with'/'without' blocks, not "
-                    + "both.");
+            throw new InvalidUploadException("metrics", "Give either 'metrics' (one variant) or 'with'/'without' "
+                    + "blocks, not both.");
         }
         if (blocks) {
             for (String side : List.of(ParsedUpload.WITHOUT, ParsedUpload.WITH)) {
@@ -59,62 +67,86 @@ final class NativeJsonAdapter implements FormatAdapter {
                     continue;
                 }
                 if (!block.isObject() || !block.has("metrics")) {
-                    throw new InvalidUploadException("'" + side + "' must be an object with 'metrics'.");
+                    throw new InvalidUploadException(side, "'" + side + "' must be an object with 'metrics'.");
                 }
-                onlyFields(block, side + ".", SIDE_FIELDS, "a side has");
-                variants.put(side, new VariantSamples(strictText(block, "label", side + "."),
-                        metrics(block.get("metrics"), side, limits)));
+                onlyFields(block, side + ".", side, SIDE_FIELDS, "a side has");
+                String at = UploadFields.key(side, "metrics");
+                Set<String> listed = new HashSet<>();
+                variants.put(side, new VariantSamples(strictText(block, "label", side + ".", side),
+                        metrics(block.get("metrics"), side, at, listed, limits), null,
+                        new VariantSamples.Fields(UploadFields.key(side, "label"), at, listed)));
             }
         } else if (root.has("metrics")) {
-            String declared = strictText(root, "variant", "");
+            String declared = strictText(root, "variant", "", "");
             String side = declared == null ? variant : Variants.side(declared);
             String sideLabel = declared == null ? label : Variants.label(declared);
-            variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side, limits)));
+            Set<String> listed = new HashSet<>();
+            // the label of ?variant= or of the field 'variant', which the parameter is named as too
+            variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side, "metrics", listed,
+                    limits), null, new VariantSamples.Fields("variant", "metrics", listed)));
         } else {
             throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
         }
-        return new ParsedUpload(strictText(root, "benchmark", ""), strictText(root, "name", ""), variants,
+        return new ParsedUpload(strictText(root, "benchmark", "", ""), strictText(root, "name", "", ""), variants,
                 git(root.get("git")),
                 machine(root.get("machine")), tags(root.get("tags")));
     }
 
-    private static Map<String, MetricSamples> metrics(JsonNode node, String side, UploadLimits.Counter limits) {
+    /**
+     * @param at where the metrics are, for a refusal's field: {@code metrics}, {@code with.metrics}
+     * @param listed gets the keys of the metrics written as their list of values alone
+     */
+    private static Map<String, MetricSamples> metrics(JsonNode node, String side, String at, Set<String> listed,
+            UploadLimits.Counter limits) {
         if (!node.isObject()) {
-            throw new InvalidUploadException("'metrics' of '" + side + "' must be an object: metric key → "
+            throw new InvalidUploadException(at, "'metrics' of '" + side + "' must be an object: metric key → "
                     + "{unit, direction, values}.");
         }
         Map<String, MetricSamples> metrics = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : node.properties()) {
             String key = entry.getKey();
+            String field = UploadFields.key(at, key);
             limits.metric(key);
             JsonNode metric = entry.getValue();
             if (metric.isObject()) {
-                onlyFields(metric, "metrics." + key + ".", METRIC_FIELDS, "a metric has");
+                onlyFields(metric, "metrics." + key + ".", field, METRIC_FIELDS, "a metric has");
+            }
+            // a metric may be its list of values alone: "parse": [1, 2]
+            if (metric.isArray()) {
+                listed.add(key);
             }
             JsonNode values = metric.isArray() ? metric : metric.get("values");
+            String valuesField = metric.isArray() ? field : UploadFields.key(field, "values");
             if (values == null || !values.isArray()) {
-                throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' has no 'values' list.");
+                throw new InvalidUploadException(metric.isObject() ? valuesField : field, "Metric '"
+                        + UploadText.excerpt(key) + "' has no 'values' list.");
             }
             List<Double> numbers = new ArrayList<>();
             int index = 0;
             for (JsonNode value : values) {
                 if (!value.isNumber()) {
-                    throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "': values[" + index
-                            + "] is not a number: " + UploadText.excerpt(value.toString()) + ".");
+                    throw new InvalidUploadException(UploadFields.index(valuesField, index), "Metric '"
+                            + UploadText.excerpt(key) + "': values[" + index + "] is not a number: "
+                            + UploadText.excerpt(value.toString()) + ".");
                 }
                 limits.samples(1);
                 numbers.add(value.doubleValue());
                 index++;
             }
             String where = "metrics." + key + ".";
-            metrics.put(key, new MetricSamples(metric.isObject() ? strictText(metric, "unit", where) : null,
-                    metric.isObject() ? direction(key, strictText(metric, "direction", where)) : null, numbers));
+            metrics.put(key, new MetricSamples(metric.isObject() ? strictText(metric, "unit", where, field) : null,
+                    metric.isObject() ? direction(key, strictText(metric, "direction", where, field),
+                            UploadFields.key(field, "direction")) : null, numbers));
         }
         return metrics;
     }
 
-    /** {@code lower}/{@code higher} (also {@code lower_is_better}…) → higher-is-better; null when absent. */
-    static Boolean direction(String metric, String direction) {
+    /**
+     * {@code lower}/{@code higher} (also {@code lower_is_better}…) → higher-is-better; null when absent.
+     *
+     * @param field where the direction is, for a refusal's field: {@code metrics.qps.direction}
+     */
+    static Boolean direction(String metric, String direction, String field) {
         if (direction == null) {
             return null;
         }
@@ -125,7 +157,7 @@ final class NativeJsonAdapter implements FormatAdapter {
         if (d.equals("higher") || d.equals("higher_is_better") || d.equals("bigger")) {
             return true;
         }
-        throw new InvalidUploadException("Metric '" + UploadText.excerpt(metric) + "': unknown direction '"
+        throw new InvalidUploadException(field, "Metric '" + UploadText.excerpt(metric) + "': unknown direction '"
                 + UploadText.excerpt(direction)
                 + "'; use 'lower' or 'higher' (which values are better).");
     }
@@ -135,13 +167,17 @@ final class NativeJsonAdapter implements FormatAdapter {
             return GitInfo.NONE;
         }
         if (!git.isObject()) {
-            throw new InvalidUploadException("'git' must be an object with repository, branch, commit, baseCommit, "
-                    + "pullRequest, commitTime.");
+            throw new InvalidUploadException("git", "'git' must be an object with repository, branch, commit, "
+                    + "baseCommit, pullRequest, commitTime.");
         }
-        onlyFields(git, "git.", GIT_FIELDS, "git has");
-        return new GitInfo(strictText(git, "repository", "git."), strictText(git, "branch", "git."),
-                strictText(git, "commit", "git."), strictText(git, "baseCommit", "git."), pullRequest(git),
-                commitTime(git.get("commitTime")), strictText(git, "defaultBranch", "git."));
+        onlyFields(git, "git.", "git", GIT_FIELDS, "git has");
+        GitInfo info = new GitInfo(strictText(git, "repository", "git.", "git"),
+                strictText(git, "branch", "git.", "git"), strictText(git, "commit", "git.", "git"),
+                strictText(git, "baseCommit", "git.", "git"), pullRequest(git), commitTime(git.get("commitTime")),
+                strictText(git, "defaultBranch", "git.", "git"));
+        // checked here, in its file: the validator sees the git fields of a two-file upload's files merged
+        UploadValidator.checkGit(info);
+        return info;
     }
 
     static Instant commitTime(JsonNode node) {
@@ -152,18 +188,18 @@ final class NativeJsonAdapter implements FormatAdapter {
             return commitTime(node.asString());
         }
         if (!node.isString()) {
-            throw new InvalidUploadException("'git.commitTime' must be an ISO-8601 time with offset (e.g. "
-                    + "2025-01-31T12:00:00Z) or epoch seconds, got " + kind(node) + ".");
+            throw new InvalidUploadException(COMMIT_TIME, "'git.commitTime' must be an ISO-8601 time with offset "
+                    + "(e.g. 2025-01-31T12:00:00Z) or epoch seconds, got " + kind(node) + ".");
         }
         return commitTime(node.asString());
     }
 
-    /** ISO-8601 with an offset, or epoch seconds. */
+    /** ISO-8601 with an offset, or epoch seconds; refused naming the field {@code git.commitTime}. */
     static Instant commitTime(String text) {
         try {
             return GitInfo.parseCommitTime(text);
         } catch (IllegalArgumentException e) {
-            throw new InvalidUploadException("git.commitTime " + e.getMessage() + ".");
+            throw new InvalidUploadException(COMMIT_TIME, "git.commitTime " + e.getMessage() + ".");
         }
     }
 
@@ -176,7 +212,7 @@ final class NativeJsonAdapter implements FormatAdapter {
             return Map.of();
         }
         if (!node.isObject()) {
-            throw new InvalidUploadException("'machine' must be an object.");
+            throw new InvalidUploadException("machine", "'machine' must be an object.");
         }
         Map<String, Object> machine = JsonContent.MAPPER.convertValue(node,
                 new TypeReference<Map<String, Object>>() { });
@@ -189,13 +225,13 @@ final class NativeJsonAdapter implements FormatAdapter {
             return List.of();
         }
         if (!node.isArray()) {
-            throw new InvalidUploadException("'tags' must be a list of strings.");
+            throw new InvalidUploadException("tags", "'tags' must be a list of strings.");
         }
         List<String> tags = new ArrayList<>();
         for (JsonNode tag : node) {
             if (!tag.isString()) {
-                throw new InvalidUploadException("'tags' must be a list of strings; tags[" + tags.size() + "] is "
-                        + kind(tag) + ".");
+                throw new InvalidUploadException(UploadFields.index("tags", tags.size()), "'tags' must be a list of "
+                        + "strings; tags[" + tags.size() + "] is " + kind(tag) + ".");
             }
             tags.add(tag.asString());
         }
@@ -205,29 +241,35 @@ final class NativeJsonAdapter implements FormatAdapter {
     /**
      * Refuses a field of {@code node} that is not one of {@code allowed}, naming it where it is
      * ({@code where}, e.g. {@code metrics.parse.}) and what {@code holder} ("a metric has") may hold.
+     *
+     * @param at where {@code node} is, for a refusal's field: {@code with.metrics.parse}; "" for the top
      */
-    private static void onlyFields(JsonNode node, String where, List<String> allowed, String holder) {
+    private static void onlyFields(JsonNode node, String where, String at, List<String> allowed, String holder) {
         for (String field : node.propertyNames()) {
             if (!allowed.contains(field)) {
-                throw new InvalidUploadException("'" + UploadText.excerpt(where + field) + "' is not a field of the "
-                        + "upload; " + holder + ": " + String.join(", ", allowed) + ".");
+                throw new InvalidUploadException(UploadFields.key(at, field), "'" + UploadText.excerpt(where + field)
+                        + "' is not a field of the upload; " + holder + ": " + String.join(", ", allowed) + ".");
             }
         }
     }
 
-    /** A field's text (a number or true/false as written); null when absent or null. */
+    /**
+     * A field's text (a number or true/false as written); null when absent or null. Its refusal of an object or a
+     * list names no field: it reads fields already checked, such as a JMH entry's benchmark and mode.
+     */
     static String text(JsonNode node, String field) {
-        return text(node, field, "");
+        return text(node, field, "", null);
     }
 
     /**
      * A field's text (a number or true/false as written); null when absent or null.
      *
-     * @param where what the field is in, for the message: e.g. {@code git.}
+     * @param where what the field is in, for the message: e.g. {@code params.}
+     * @param at where {@code node} is, for a refusal's field: e.g. {@code [3].params}; null when not known
      * @throws InvalidUploadException when the field holds an object or a list
      */
-    static String text(JsonNode node, String field, String where) {
-        return text(node, field, where, false);
+    static String text(JsonNode node, String field, String where, String at) {
+        return text(node, field, where, at, false);
     }
 
     /**
@@ -235,19 +277,21 @@ final class NativeJsonAdapter implements FormatAdapter {
      * (a number, true/false, an object or a list), as every {@code /api} body's text is.
      *
      * @param where what the field is in, for the message: e.g. {@code git.}
+     * @param at where {@code node} is, for a refusal's field: e.g. {@code git}, {@code with.metrics.parse}
      */
-    private static String strictText(JsonNode node, String field, String where) {
-        return text(node, field, where, true);
+    private static String strictText(JsonNode node, String field, String where, String at) {
+        return text(node, field, where, at, true);
     }
 
     /** A field's text; with {@code strict}, only text, else also a number or true/false as written. */
-    private static String text(JsonNode node, String field, String where, boolean strict) {
+    private static String text(JsonNode node, String field, String where, String at, boolean strict) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
         }
         if (strict ? !value.isString() : !value.isValueNode()) {
-            throw new InvalidUploadException("'" + where + field + "' must be text, got " + kind(value) + ".");
+            throw new InvalidUploadException(at == null ? null : UploadFields.key(at, field), "'" + where + field
+                    + "' must be text, got " + kind(value) + ".");
         }
         return value.asString();
     }
@@ -259,10 +303,10 @@ final class NativeJsonAdapter implements FormatAdapter {
             if (value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0) {
                 return value.asString();
             }
-            throw new InvalidUploadException("'git.pullRequest' must be text or a whole number from 0, got "
-                    + kind(value) + ".");
+            throw new InvalidUploadException("git.pullRequest", "'git.pullRequest' must be text or a whole number "
+                    + "from 0, got " + kind(value) + ".");
         }
-        return strictText(git, "pullRequest", "git.");
+        return strictText(git, "pullRequest", "git.", "git");
     }
 
     /**

@@ -25,7 +25,11 @@ final class SampleCollector {
     }
 
     void add(String key, String unit, Boolean higherIsBetter, double value) {
-        add(key, unit, higherIsBetter, value, null);
+        add(key, unit, higherIsBetter, value, null, null);
+    }
+
+    void add(String key, String unit, Boolean higherIsBetter, double value, String where) {
+        add(key, unit, higherIsBetter, value, where, null);
     }
 
     /**
@@ -35,8 +39,9 @@ final class SampleCollector {
      *
      * @param unit the value's unit; null or "" for none
      * @param where where the value is, to begin the message with (e.g. "CSV line 3"), or null
+     * @param unitField where the value's unit is, for a refusal's field ({@code benchmarks[2].time_unit}), or null
      */
-    void add(String key, String unit, Boolean higherIsBetter, double value, String where) {
+    void add(String key, String unit, Boolean higherIsBetter, double value, String where, String unitField) {
         unit = MetricSamples.unitOrNull(unit);
         Entry entry = entries.get(key);
         if (entry == null) {
@@ -44,7 +49,7 @@ final class SampleCollector {
             entry = new Entry(unit, higherIsBetter, new ArrayList<>());
             entries.put(key, entry);
         } else if (!Objects.equals(unit, entry.unit())) {
-            throw new InvalidUploadException((where == null ? "Metric '" : where + ": metric '")
+            throw new InvalidUploadException(unitField, (where == null ? "Metric '" : where + ": metric '")
                     + UploadText.excerpt(key) + "' has " + MetricSamples.describeUnit(unit) + " here and "
                     + MetricSamples.describeUnit(entry.unit()) + " before; " + (unit == null || entry.unit() == null
                     ? "a value without a unit cannot be pooled with values in one. Give every value its unit."

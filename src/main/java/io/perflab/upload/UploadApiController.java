@@ -1,6 +1,6 @@
 package io.perflab.upload;
 
-import io.perflab.system.ApiProblem;
+import io.perflab.system.InvalidInputException;
 import io.perflab.system.Texts;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -87,12 +88,12 @@ class UploadApiController {
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
             throws IOException, ServletException {
         Map<String, Part> files = files(request.getParts());
-        if (files.containsKey(ONE_FILE)) {
-            return respond(List.of(text(files.get(ONE_FILE), "The file 'file'")), parameters, idempotencyKey,
-                    principal);
+        List<String> names = files.containsKey(ONE_FILE) ? List.of(ONE_FILE) : TWO_FILES;
+        List<String> contents = new ArrayList<>();
+        for (String name : names) {
+            contents.add(text(files.get(name), name));
         }
-        return respond(List.of(text(files.get(ParsedUpload.WITHOUT), "The file 'without'"),
-                text(files.get(ParsedUpload.WITH), "The file 'with'")), parameters, idempotencyKey, principal);
+        return respond(contents, names, parameters, idempotencyKey, principal);
     }
 
     @PostMapping
@@ -116,29 +117,36 @@ class UploadApiController {
                     schema = @Schema(oneOf = {OneFile.class, TwoFiles.class}))})
             @RequestBody(required = false) byte[] body, @ParameterObject UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
-        return respond(List.of(body == null ? "" : text(body, "The request body")), parameters, idempotencyKey,
+        return respond(List.of(body == null ? "" : text(body, null)), List.of(), parameters, idempotencyKey,
                 principal);
     }
 
-    private ResponseEntity<String> respond(List<String> contents, UploadParameters p, String idempotencyKey,
-            Principal principal) {
+    /**
+     * Refuses a header or parameter that cannot be used, naming it as its error's field, then uploads
+     * {@code contents}.
+     *
+     * @param parts the multipart body's files that {@code contents} are, named as {@link UploadRequest#parts}
+     */
+    private ResponseEntity<String> respond(List<String> contents, List<String> parts, UploadParameters p,
+            String idempotencyKey, Principal principal) {
         if (idempotencyKey != null && IdempotencyKey.problem(idempotencyKey) != null) {
             // a header's bytes arrive one character each: UTF-8's é is read as 'Ã' and a byte after it
             boolean bytes = idempotencyKey.chars().anyMatch(c -> c >= 0x80 && c <= 0xFF);
-            throw ApiProblem.badRequest("The Idempotency-Key header " + IdempotencyKey.problem(idempotencyKey)
-                    + (bytes ? " (a header is read byte by byte: that is a byte of text that is not ASCII, such as "
-                    + "UTF-8)" : "") + ".");
+            throw InvalidInputException.ofSentence(IDEMPOTENCY_KEY, "The Idempotency-Key header "
+                    + IdempotencyKey.problem(idempotencyKey) + (bytes ? " (a header is read byte by byte: that is a "
+                    + "byte of text that is not ASCII, such as UTF-8)" : "") + ".");
         }
         UploadFormat format = null;
         if (p.format() != null && !p.format().isBlank()) {
-            format = UploadFormat.byLabel(p.format()).orElseThrow(() -> ApiProblem.badRequest("Unknown format '"
-                    + p.format() + "'; use one of: " + UploadFormat.labels() + " (or leave it out to detect it)."));
+            format = UploadFormat.byLabel(p.format()).orElseThrow(() -> InvalidInputException.ofSentence("format",
+                    "Unknown format '" + p.format() + "'; use one of: " + UploadFormat.labels() + " (or leave it out "
+                    + "to detect it)."));
         }
         GitInfo git = new GitInfo(p.repository(), p.branch(), p.commit(), p.baseCommit(), p.pullRequest(),
                 commitTime(p.commitTime()), p.defaultBranch());
         String baseUrl = ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
-        UploadService.Outcome outcome = uploads.upload(new UploadRequest(contents, format, p.benchmark(), p.name(),
-                p.variant(), git, idempotencyKey, principal.getName(), baseUrl));
+        UploadService.Outcome outcome = uploads.upload(new UploadRequest(contents, parts, format, p.benchmark(),
+                p.name(), p.variant(), git, idempotencyKey, principal.getName(), baseUrl));
         ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED)
                 .location(URI.create(baseUrl + "/api/v1/experiments/" + outcome.experimentId()))
                 .contentType(MediaType.APPLICATION_JSON);
@@ -163,32 +171,34 @@ class UploadApiController {
                 continue; // a parameter as a form field (curl -F benchmark=…), bound with the query string's
             }
             if (!TWO_FILES.contains(name) && !ONE_FILE.equals(name)) {
-                throw ApiProblem.badRequest("The part '" + Texts.cut(name, 60) + "' is not one of an upload's; "
-                        + "its parts are the one file 'file' or the two files 'without' and 'with', and form fields "
-                        + "of the upload's parameters (benchmark, branch, commit…).");
+                String shown = Texts.cut(name, 60);
+                throw InvalidInputException.ofSentence(name.isEmpty() ? null : UploadFields.shown(shown), "The part '"
+                        + shown + "' is not one of an upload's; its parts are the one file 'file' or the two files "
+                        + "'without' and 'with', and form fields of the upload's parameters (benchmark, branch, "
+                        + "commit…).");
             }
             if (files.containsKey(name)) {
-                throw ApiProblem.badRequest("The part '" + name + "' is given twice; an upload has one file 'file', "
-                        + "or one file 'without' and one 'with'.");
+                throw InvalidInputException.ofSentence(name, "The part '" + name + "' is given twice; an upload has "
+                        + "one file 'file', or one file 'without' and one 'with'.");
             }
             if (part.getSubmittedFileName() == null) {
-                throw ApiProblem.badRequest("The part '" + name + "' must be a file (curl -F '" + name + "=@FILE'), "
-                        + "not a form field.");
+                throw InvalidInputException.ofSentence(name, "The part '" + name + "' must be a file (curl -F '"
+                        + name + "=@FILE'), not a form field.");
             }
             files.put(name, part);
         }
         if (files.containsKey(ONE_FILE)) {
             if (files.size() > 1) {
-                throw ApiProblem.badRequest("The file 'file' comes with the file 'without' or 'with'; send either "
-                        + "the one file 'file' or the two files 'without' and 'with'.");
+                throw InvalidInputException.ofSentence(ONE_FILE, "The file 'file' comes with the file 'without' or "
+                        + "'with'; send either the one file 'file' or the two files 'without' and 'with'.");
             }
             return files;
         }
         for (String name : TWO_FILES) {
             if (!files.containsKey(name)) {
-                throw ApiProblem.badRequest("The file '" + name + "' is missing; a two-file upload has one file "
-                        + "'without' and one 'with'. To upload one side, send it as the one file 'file' (curl -F "
-                        + "file=@FILE, ?variant= naming its side) or as the request body.");
+                throw InvalidInputException.ofSentence(name, "The file '" + name + "' is missing; a two-file upload "
+                        + "has one file 'without' and one 'with'. To upload one side, send it as the one file 'file' "
+                        + "(curl -F file=@FILE, ?variant= naming its side) or as the request body.");
             }
         }
         return files;
@@ -198,22 +208,27 @@ class UploadApiController {
         try {
             return NativeJsonAdapter.commitTime(text);
         } catch (InvalidUploadException e) {
-            throw ApiProblem.badRequest(e.getMessage());
+            throw InvalidInputException.ofSentence("commitTime", e.getMessage());
         }
     }
 
-    private static String text(Part file, String what) throws IOException {
+    /** The text of {@code file}, the multipart body's part {@code name}. */
+    private static String text(Part file, String name) throws IOException {
         try (InputStream content = file.getInputStream()) {
-            return text(content.readAllBytes(), what);
+            return text(content.readAllBytes(), name);
         }
     }
 
-    /** Uploads are UTF-8; anything else is refused rather than decoded with replacement characters. */
-    private static String text(byte[] bytes, String what) {
+    /**
+     * Uploads are UTF-8; anything else is refused rather than decoded with replacement characters.
+     *
+     * @param part the multipart body's file {@code bytes} are, which a refusal names; null for the request body
+     */
+    private static String text(byte[] bytes, String part) {
         try {
-            return UploadText.decode(bytes, what);
+            return UploadText.decode(bytes, part == null ? "The request body" : "The file '" + part + "'");
         } catch (InvalidUploadException e) {
-            throw ApiProblem.badRequest(e.getMessage());
+            throw InvalidInputException.ofSentence(part, e.getMessage());
         }
     }
 

@@ -105,7 +105,8 @@ final class UploadFormats {
 
     /**
      * What {@code work} gives, reading one file of a two-file upload: what is wrong in it is said of that file
-     * ("The file 'with': CSV line 3, …"), since a line, a field or "the body" does not say which of the two.
+     * ("The file 'with': CSV line 3, …"), since a line, a field or "the body" does not say which of the two, and its
+     * field is the file's, or the path in that file ({@link UploadFields#inPart}: {@code with:[3].mode}).
      *
      * @param format the file's format, for a file that is not JSON where JSON was meant; null before it is chosen
      */
@@ -115,14 +116,16 @@ final class UploadFormats {
             return work.get();
         } catch (JsonContent.MalformedJsonException e) {
             RuntimeException said = format == null ? e : notJson(e, format, content);
-            if (said instanceof UploadFormatException) {
-                throw new UploadFormatException(file + ": " + said.getMessage());
+            if (said instanceof UploadFormatException wrong) {
+                throw new UploadFormatException(UploadFields.inPart(side, wrong.field()), file + ": "
+                        + said.getMessage());
             }
-            throw new InvalidUploadException(file + " is not valid JSON: " + e.getMessage());
+            throw new InvalidUploadException(UploadFields.inPart(side, e.field()), file + " is not valid JSON: "
+                    + e.getMessage());
         } catch (UploadFormatException e) {
-            throw new UploadFormatException(file + ": " + e.getMessage());
+            throw new UploadFormatException(UploadFields.inPart(side, e.field()), file + ": " + e.getMessage());
         } catch (InvalidUploadException e) {
-            throw new InvalidUploadException(file + ": " + e.getMessage());
+            throw new InvalidUploadException(UploadFields.inPart(side, e.field()), file + ": " + e.getMessage());
         }
     }
 

@@ -6,6 +6,8 @@ import java.util.List;
  * One upload as the API received it.
  *
  * @param contents the body; or two files, {@code without} then {@code with}
+ * @param parts the names of the multipart body's files {@code contents} are ({@code file}, or {@code without} and
+ *     {@code with}); empty for the request body
  * @param format the {@code ?format=}, or null to detect it
  * @param variant the side of a one-sided output ({@code with}, {@code without} or a label)
  * @param git git fields from the request's parameters (they take precedence over the content's)
@@ -13,6 +15,6 @@ import java.util.List;
  * @param principal who uploads (a token's or a user's name)
  * @param baseUrl the server's address, for the experiment page link
  */
-record UploadRequest(List<String> contents, UploadFormat format, String benchmark, String name, String variant,
-                     GitInfo git, String idempotencyKey, String principal, String baseUrl) {
+record UploadRequest(List<String> contents, List<String> parts, UploadFormat format, String benchmark, String name,
+                     String variant, GitInfo git, String idempotencyKey, String principal, String baseUrl) {
 }

@@ -109,24 +109,40 @@ public class UploadService implements BaseComparison.Source {
             ParsedUpload without = sides.get(0);
             ParsedUpload with = sides.get(1);
             if (without.variants().size() != 1 || with.variants().size() != 1) {
-                throw new InvalidUploadException("With two files, each must hold one side; this content already "
-                        + "holds both 'without' and 'with'. Upload it as one file.");
+                throw new InvalidUploadException(without.variants().size() != 1 ? ParsedUpload.WITHOUT
+                        : ParsedUpload.WITH, "With two files, each must hold one side; this content already holds "
+                        + "both 'without' and 'with'. Upload it as one file.");
             }
             return ParsedUpload.pair(without, with);
-        } catch (UploadFormatException | InvalidUploadException e) {
-            throw InvalidInputException.of(null, e.getMessage());
+        } catch (UploadFormatException e) {
+            throw refused(request, e.field(), e.getMessage());
+        } catch (InvalidUploadException e) {
+            throw refused(request, e.field(), e.getMessage());
         } catch (JsonContent.MalformedJsonException e) {
-            throw InvalidInputException.of(null, "The request body is not valid JSON: " + e.getMessage());
+            throw refused(request, e.field(), "The request body is not valid JSON: " + e.getMessage());
         }
     }
 
     private ValidUpload validate(ParsedUpload parsed, UploadRequest request) {
         try {
             return UploadValidator.validate(parsed, request.benchmark(), request.name(), request.git(),
+                    // a two-file upload's sides are its files, whatever ?variant= says
+                    new UploadValidator.Source(request.parts(), request.parts().size() == 2 ? null
+                            : Variants.label(request.variant())),
                     experiments.metricDefinitions(-1), json);
         } catch (InvalidUploadException e) {
-            throw InvalidInputException.of(null, e.getMessage());
+            throw InvalidInputException.ofSentence(e.field(), e.getMessage());
         }
+    }
+
+    /**
+     * A refusal of the content of {@code request} at {@code field}: in the one file 'file' of a multipart body, the
+     * field as in a request body, or that file when nothing finer is known; a two-file upload's fields name their
+     * file already ({@link UploadFormats#inFile}).
+     */
+    private static InvalidInputException refused(UploadRequest request, String field, String message) {
+        return InvalidInputException.ofSentence(request.parts().size() == 1
+                ? UploadFields.inPart(request.parts().get(0), field) : field, message);
     }
 
     private Outcome store(ValidUpload upload, UploadRequest request, String requestHash) {

@@ -184,12 +184,14 @@ class UploadApiTests extends UploadServer {
         assertThat(refused.statusCode()).isEqualTo(400);
         assertThat(read(refused.body()).get("detail").asString()).contains("'parse'", "unit 'us/op'",
                 "unit 'ms/op'");
+        assertThat(field(read(refused.body()))).isEqualTo("with.metrics.parse.unit");
         HttpResponse<String> directions = post("/api/v1/uploads", token, "application/json", """
                 {"benchmark": "units", "without": {"metrics": {"ops": {"direction": "higher", "values": [1, 2]}}},
                  "with": {"metrics": {"ops": {"direction": "lower", "values": [1, 2]}}}}""");
         assertThat(directions.statusCode()).isEqualTo(400);
         assertThat(read(directions.body()).get("detail").asString()).contains("direction 'higher'",
                 "direction 'lower'");
+        assertThat(field(read(directions.body()))).isEqualTo("with.metrics.ops.direction");
     }
 
     @Test
@@ -286,22 +288,29 @@ class UploadApiTests extends UploadServer {
     void aTwoFileUploadRefusesAPartGivenTwiceUnknownOrNotAFileNamingIt() throws Exception {
         String csv = "metric,value\nt,1\nt,2\n";
         String type = "multipart/form-data; boundary=" + BOUNDARY;
-        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
-                file("with", "metric,value\nt,3\nt,4\n"))).get("detail").asString())
+        JsonNode twice = refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                file("with", "metric,value\nt,3\nt,4\n")));
+        assertThat(twice.get("detail").asString())
                 .isEqualTo("The part 'with' is given twice; an upload has one file 'file', or one file 'without' and "
                         + "one 'with'.");
-        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
-                file("extra", csv))).get("detail").asString())
+        assertThat(field(twice)).isEqualTo("with");
+        JsonNode extra = refused(400, "?benchmark=parts", type, parts(file("without", csv), file("with", csv),
+                file("extra", csv)));
+        assertThat(extra.get("detail").asString())
                 .isEqualTo("The part 'extra' is not one of an upload's; its parts are the one file 'file' or the two "
                         + "files 'without' and 'with', and form fields of the upload's parameters (benchmark, branch, "
                         + "commit…).");
-        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv), field("with", csv)))
-                .get("detail").asString())
+        assertThat(field(extra)).isEqualTo("extra");
+        JsonNode notAFile = refused(400, "?benchmark=parts", type, parts(file("without", csv), field("with", csv)));
+        assertThat(notAFile.get("detail").asString())
                 .isEqualTo("The part 'with' must be a file (curl -F 'with=@FILE'), not a form field.");
-        assertThat(refused(400, "?benchmark=parts", type, parts(file("without", csv))).get("detail").asString())
+        assertThat(field(notAFile)).isEqualTo("with");
+        JsonNode missing = refused(400, "?benchmark=parts", type, parts(file("without", csv)));
+        assertThat(missing.get("detail").asString())
                 .isEqualTo("The file 'with' is missing; a two-file upload has one file 'without' and one 'with'. To "
                         + "upload one side, send it as the one file 'file' (curl -F file=@FILE, ?variant= naming its "
                         + "side) or as the request body.");
+        assertThat(field(missing)).isEqualTo("with");
         // the upload's parameters may come as form fields too (curl -F benchmark=…), as before; once
         assertThat(upload("", type, parts(file("without", csv), file("with", csv), field("benchmark", "fields")))
                 .get("benchmark").asString()).isEqualTo("fields");
@@ -330,9 +339,10 @@ class UploadApiTests extends UploadServer {
         assertThat(asFile.get("samples").get("with").asInt()).isEqualTo(3);
         assertThat(asWithout.get("benchmark").asString()).isEqualTo("one-file-side");
         assertThat(asWithout.get("samples").get("without").asInt()).isEqualTo(3);
-        assertThat(refused(400, "?benchmark=one-file", type, parts(file("file", csv), file("with", csv)))
-                .get("detail").asString()).isEqualTo("The file 'file' comes with the file 'without' or 'with'; send "
-                        + "either the one file 'file' or the two files 'without' and 'with'.");
+        JsonNode both = refused(400, "?benchmark=one-file", type, parts(file("file", csv), file("with", csv)));
+        assertThat(both.get("detail").asString()).isEqualTo("The file 'file' comes with the file 'without' or "
+                + "'with'; send either the one file 'file' or the two files 'without' and 'with'.");
+        assertThat(field(both)).isEqualTo("file");
     }
 
     private static final String BOUNDARY = "part-boundary";
@@ -497,50 +507,183 @@ class UploadApiTests extends UploadServer {
         return error.has("field") ? error.get("field").asString() : null;
     }
 
-    /** Native JSON bodies that are refused, each with what its 400's detail must say. */
+    /**
+     * Native JSON bodies that are refused, each with what its 400's detail must say and the field its error names:
+     * the JSON path where the problem is (none named a field before), none for JSON that does not parse.
+     */
     static Stream<Arguments> refusedNativeBodies() {
         return Stream.of(
                 Arguments.of("{\"benchmark\": \"b\",\n \"metrics\": {\"t\": {\"values\": [1, 2,]}}}",
-                        List.of("not valid JSON", "line 2, column")),
+                        List.of("not valid JSON", "line 2, column"), null),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"latency_us\":{\"values\":[1.5, NaN, 2]}}}",
-                        List.of("Metric 'latency_us'", "value 2 is NaN")),
+                        List.of("Metric 'latency_us'", "value 2 is NaN"), "metrics.latency_us.values[1]"),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"rate\":{\"values\":[1, -Infinity]}}}",
-                        List.of("Metric 'rate'", "-Infinity")),
+                        List.of("Metric 'rate'", "-Infinity"), "metrics.rate.values[1]"),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"cpu_us\":{\"values\":[1, \"fast\"]}}}",
-                        List.of("Metric 'cpu_us'", "\"fast\"")),
+                        List.of("Metric 'cpu_us'", "\"fast\""), "metrics.cpu_us.values[1]"),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"ok\":{\"values\":[1]},"
                         + "\"empty_one\":{\"values\":[]}}}",
-                        List.of("Metric 'empty_one'", "has no values")),
+                        List.of("Metric 'empty_one'", "has no values"), "metrics.empty_one.values"),
+                // a metric written as its list of values alone has them at its own path
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1, 2, 3, Infinity]}}",
+                        List.of("Metric 't'", "value 4 is Infinity"), "metrics.t[3]"),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"qps\":{\"direction\":\"up\",\"values\":[1,2]}}}",
-                        List.of("Metric 'qps'", "unknown direction 'up'", "'lower' or 'higher'")),
+                        List.of("Metric 'qps'", "unknown direction 'up'", "'lower' or 'higher'"),
+                        "metrics.qps.direction"),
                 // a key given twice: the second list replaced the first, whose samples were lost without a word
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"parse\":[1,2,3],\n \"parse\":[4,5,6]}}",
-                        List.of("a key appears twice in one object: \"parse\"", "line 2, column")),
+                        List.of("a key appears twice in one object: \"parse\"", "line 2, column"), "metrics.parse"),
                 // a whole number beyond a double: the tree's conversion threw, and the upload answered 500
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"n\":[1, 1" + "0".repeat(400) + "]}}",
-                        List.of("The value at metrics.n[1] (line 1, column 37): '1000", "beyond the range of a double")),
+                        List.of("The value at metrics.n[1] (line 1, column 37): '1000", "beyond the range of a double"),
+                        "metrics.n[1]"),
                 // a decimal beyond a double was read as Infinity, and said to be "Infinity"
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"n\":{\"values\":[1, -1.5e400]}}}",
                         List.of("The value at metrics.n.values[1] (line 1, column 47): '-1.5e400' is beyond the "
-                                + "range of a double (about ±1.8e308).")),
+                                + "range of a double (about ±1.8e308)."), "metrics.n.values[1]"),
                 // a misspelt field was skipped: the unit, the direction or the git fields were lost without a word
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"ops\":{\"direciton\":\"higher\",\"values\":[1,2]}}}",
                         List.of("'metrics.ops.direciton' is not a field of the upload; a metric has: unit, direction, "
-                                + "values")),
+                                + "values"), "metrics.ops.direciton"),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"gti\":{\"branch\":\"main\"}}",
                         List.of("'gti' is not a field of the upload; it has: benchmark, name, variant, metrics, "
-                                + "without, with, git, machine, tags")),
+                                + "without, with, git, machine, tags"), "gti"),
                 Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"git\":{\"brnach\":\"main\"}}",
-                        List.of("'git.brnach' is not a field of the upload; git has: repository, branch, commit")),
+                        List.of("'git.brnach' is not a field of the upload; git has: repository, branch, commit"),
+                        "git.brnach"),
                 Arguments.of("{\"benchmark\":\"b\",\"with\":{\"metrics\":{\"t\":[1,2]},\"lable\":\"x\"}}",
-                        List.of("'with.lable' is not a field of the upload; a side has: label, metrics")));
+                        List.of("'with.lable' is not a field of the upload; a side has: label, metrics"), "with.lable"),
+                // in a side's block, a metric's path begins with the side
+                Arguments.of("{\"benchmark\":\"b\",\"with\":{\"metrics\":{\"t\":{\"values\":[1,\"x\"]}}}}",
+                        List.of("Metric 't': values[1] is not a number"), "with.metrics.t.values[1]"),
+                Arguments.of("{\"benchmark\":\"b\",\"with\":{\"label\":\"" + "l".repeat(201) + "\","
+                        + "\"metrics\":{\"t\":[1,2]}}}",
+                        List.of("'with.label' is longer than 200 characters."), "with.label"),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"git\":{\"pullRequest\":-1}}",
+                        List.of("'git.pullRequest' must be text or a whole number from 0, got a number -1."),
+                        "git.pullRequest"),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"git\":{\"commit\":\""
+                        + "c".repeat(101) + "\"}}", List.of("'git.commit' is longer than 100 characters."),
+                        "git.commit"),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"tags\":[\"ci\",\"nightly\",3]}",
+                        List.of("tags[2] is a number 3"), "tags[2]"),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},"
+                        + "\"tags\":[\"ci\",\"nightly\",\"a\\u0007\"]}",
+                        List.of("Tags holds a control character (U+0007) at position 2"), "tags[2]"),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"machine\":{\"cpu\":\"x\\u001b[2J\"}}",
+                        List.of("Machine 'cpu' holds a control character (U+001B) at position 2"), "machine.cpu"),
+                Arguments.of("{\"benchmark\":\"b\",\"metrics\":{\"t\":[1,2]},\"machine\":[\"cpu\"]}",
+                        List.of("'machine' must be an object."), "machine"));
     }
 
     @ParameterizedTest
     @MethodSource("refusedNativeBodies")
-    void malformedNativeJsonIs400SayingWhereAndWhat(String body, List<String> detail) throws Exception {
+    void malformedNativeJsonIs400SayingWhereAndWhat(String body, List<String> detail, String field) throws Exception {
         JsonNode problem = refused(400, "", "application/json", body);
         assertThat(problem.get("detail").asString()).contains(detail);
+        assertThat(field(problem)).as(problem.toString()).isEqualTo(field);
+    }
+
+    /**
+     * A refused parameter or header is named as the field it is, as the client wrote it; a git field given both as
+     * a parameter and in the JSON is named as the one that was used. They named no field before.
+     */
+    @Test
+    void aRefusedParameterOrHeaderIsTheFieldItsErrorNames() throws Exception {
+        String body = "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+        assertThat(field(refused(400, "?format=xml", "application/json", body))).isEqualTo("format");
+        assertThat(field(refused(400, "?commitTime=yesterday", "application/json", body))).isEqualTo("commitTime");
+        assertThat(field(refused(400, "?name=" + "n".repeat(201), "application/json", body))).isEqualTo("name");
+        JsonNode variant = refused(400, "?variant=" + "v".repeat(201), "application/json", body);
+        assertThat(variant.get("detail").asString()).isEqualTo("'with.label' is longer than 200 characters.");
+        assertThat(field(variant)).isEqualTo("variant");
+        assertThat(field(refused(400, "?variant=fast%01", "text/csv", "metric,value\nt,1\n"))).isEqualTo("variant");
+        assertThat(field(refused(400, "?commit=" + "c".repeat(101), "application/json", body))).isEqualTo("commit");
+        // a benchmark the content does not name: ?benchmark= is what fixes it
+        assertThat(field(refused(400, "", "application/json", "{\"metrics\":{\"t\":[1,2]}}")))
+                .isEqualTo("benchmark");
+        assertThat(field(refused(400, "?benchmark=" + "b".repeat(201), "text/csv", "metric,value\nt,1\n")))
+                .isEqualTo("benchmark");
+
+        Map<String, Long> before = rowCounts();
+        HttpResponse<String> key = post("/api/v1/uploads", token, "application/json", body, "Idempotency-Key",
+                "k".repeat(201));
+        assertThat(key.statusCode()).isEqualTo(400);
+        JsonNode problem = read(key.body());
+        assertThat(problem.get("detail").asString()).isEqualTo("The Idempotency-Key header must have 1 to 200 "
+                + "characters, got 201.");
+        assertThat(field(problem)).isEqualTo("Idempotency-Key");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    /**
+     * In another tool's JSON, a refusal names the entry and its field at fault by their path in the file, as the
+     * message names them ("JMH entry 2", "Google Benchmark entry 3").
+     */
+    @Test
+    void aRefusalOfAnotherToolsJsonNamesTheEntryAndItsFieldAtFault() throws Exception {
+        String entry = "{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawData\":[[1.0,2.0]]}}";
+        JsonNode mode = refused(400, "?format=jmh&benchmark=b", "application/json", "[" + entry + ","
+                + entry.replace("\"avgt\"", "\"zzz\"") + "]");
+        assertThat(mode.get("detail").asString()).startsWith("JMH entry 2 ('a.B.m'): 'mode' must be one of");
+        assertThat(field(mode)).isEqualTo("[1].mode");
+        assertThat(field(refused(400, "?format=jmh&benchmark=b", "application/json",
+                "[" + entry.replace("[[1.0,2.0]]", "[[1.0,\"x\"]]") + "]")))
+                .isEqualTo("[0].primaryMetric.rawData[0][1]");
+        assertThat(field(refused(400, "?format=jmh&benchmark=b", "application/json",
+                "[" + entry.replace("[[1.0,2.0]]", "5") + "]"))).isEqualTo("[0].primaryMetric.rawData");
+
+        String run = "{\"name\":\"BM_a\",\"run_type\":\"iteration\",\"real_time\":1,\"cpu_time\":1,"
+                + "\"time_unit\":\"ns\"}";
+        JsonNode negative = refused(400, "?format=googlebenchmark&benchmark=b", "application/json",
+                "{\"context\":{},\"benchmarks\":[" + run + "," + run + "," + run.replace("\"real_time\":1",
+                "\"real_time\":-5") + "]}");
+        assertThat(negative.get("detail").asString()).startsWith("Google Benchmark entry 3 ('BM_a'): 'real_time' "
+                + "is -5");
+        assertThat(field(negative)).isEqualTo("benchmarks[2].real_time");
+
+        assertThat(field(refused(400, "?format=hyperfine&benchmark=b", "application/json",
+                "{\"results\":[{\"command\":\"sleep 0\",\"times\":5}]}"))).isEqualTo("results[0].times");
+    }
+
+    /**
+     * Of a multipart upload, a refusal names the file when nothing finer is known, and in one of two files the file
+     * and the path in it ({@code with:[0].mode}); the one file 'file' is read as a body, its paths as they are.
+     * Output that is text, sent as the request body, has no field: the message names its line.
+     */
+    @Test
+    void aRefusalOfAFileNamesTheFileAndThePathInIt() throws Exception {
+        String type = "multipart/form-data; boundary=" + BOUNDARY;
+        String entry = "[{\"benchmark\":\"a.B.m\",\"mode\":\"avgt\",\"primaryMetric\":{\"scoreUnit\":\"us/op\","
+                + "\"rawData\":[[1.0,2.0]]}}]";
+        JsonNode jmh = refused(400, "?format=jmh&benchmark=b", type, parts(file("without", entry),
+                file("with", entry.replace("avgt", "zzz"))));
+        assertThat(jmh.get("detail").asString()).startsWith("The file 'with': JMH entry 1 ('a.B.m'): 'mode'");
+        assertThat(field(jmh)).isEqualTo("with:[0].mode");
+        String json = "{\"benchmark\":\"b\",\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+        assertThat(field(refused(400, "", type, parts(file("without", json),
+                file("with", json.replace("[1,2]", "[1,NaN]")))))).isEqualTo("with:metrics.t.values[1]");
+        assertThat(field(refused(400, "", type, parts(file("without", json.replace("\"values\"", "\"vals\"")),
+                file("with", json))))).isEqualTo("without:metrics.t.vals");
+        // a metric in one unit in one file and another in the other: the unit of 'with' is refused
+        assertThat(field(refused(400, "", type, parts(file("without", json.replace("\"values\"",
+                "\"unit\":\"ms\",\"values\"")), file("with", json.replace("\"values\"",
+                "\"unit\":\"us\",\"values\"")))))).isEqualTo("with:metrics.t.unit");
+        String csv = "metric,value\nt,1\nt,2\n";
+        JsonNode line = refused(400, "?benchmark=b", type, parts(file("without", csv + "t,2.5f\n"),
+                file("with", csv)));
+        assertThat(line.get("detail").asString()).startsWith("The file 'without': CSV line 4");
+        assertThat(field(line)).isEqualTo("without");
+        assertThat(field(refused(400, "", type, parts(file("file", json.replace("[1,2]", "[1,NaN]"))))))
+                .isEqualTo("metrics.t.values[1]");
+
+        String go = "BenchmarkJoin-8   \t 0\t   100 ns/op\n";
+        JsonNode body = refused(400, "?benchmark=b", "text/plain", go);
+        assertThat(body.get("detail").asString()).startsWith("Go benchmark line 1 ('BenchmarkJoin-8 0 100 ns/op'): "
+                + "the iteration count '0' is not a whole number of at least 1.");
+        assertThat(field(body)).isNull();
+        assertThat(field(refused(400, "?benchmark=b", type, parts(file("file", go))))).isEqualTo("file");
     }
 
     @Test
