@@ -11,7 +11,6 @@ import io.perflab.system.NotFoundException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Validator;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,15 +54,13 @@ class ExperimentPagesController {
     static final int FAILED_RUNS_SHOWN = 20;
 
     private final ExperimentService experiments;
-    private final ExperimentResults results;
     private final Validator validator;
     private final MdeHints mdeHints;
     private final ObjectProvider<BaseComparison.Source> bases;
 
-    ExperimentPagesController(ExperimentService experiments, ExperimentResults results, Validator validator,
-            MdeHints mdeHints, ObjectProvider<BaseComparison.Source> bases) {
+    ExperimentPagesController(ExperimentService experiments, Validator validator, MdeHints mdeHints,
+            ObjectProvider<BaseComparison.Source> bases) {
         this.experiments = experiments;
-        this.results = results;
         this.validator = validator;
         this.mdeHints = mdeHints;
         this.bases = bases;
@@ -129,14 +126,14 @@ class ExperimentPagesController {
         return VIEW_LIST;
     }
 
+    /**
+     * A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive", unless it was
+     * compared with a base when it came in, whose verdicts its row shows, marked as against that base.
+     */
     private List<Row> rows(List<ExperimentRecord> records, boolean withVerdicts) {
-        List<Row> rows = new ArrayList<>();
-        List<ExperimentView> views = experiments.summaries(records);
-        for (int i = 0; i < records.size(); i++) {
-            // A one-sided upload has nothing to compare within itself: no badge rather than "inconclusive".
-            rows.add(new Row(views.get(i), withVerdicts ? results.digest(records.get(i)) : NO_RESULTS));
-        }
-        return rows;
+        return experiments.summaries(records, withVerdicts).stream()
+                .map(view -> new Row(view, withVerdicts ? view.summary() : NO_RESULTS))
+                .toList();
     }
 
     /**

@@ -16,6 +16,8 @@ import java.time.Instant;
  * @param stopReason why its stopping rule stopped a paired experiment (early, or at its last look), else null
  * @param hostLabels the labels an agent's host must carry to run it; {@link HostLabels#NONE}: any host
  * @param agentId the agent that runs it now (while RUNNING) or ran it last; null if none did
+ * @param baseExperimentId for an upload of one side, the upload it was compared with when it came in (its base,
+ *     {@link ExperimentRepository#recordBase}); null when it had none, or when that upload was deleted since
  */
 public record ExperimentRecord(long id, String name, String description, ExperimentKind kind,
                                ExperimentStatus status, String preset, String benchmark, int runsPerVariant,
@@ -23,7 +25,19 @@ public record ExperimentRecord(long id, String name, String description, Experim
                                String createdBy, Instant createdAt, Instant startedAt, Instant finishedAt,
                                int dataVersion, String error, ExperimentDesign design, int windowsPerPair,
                                PairedStopping stopping, String stopReason, HostLabels hostLabels,
-                               Long agentId) {
+                               Long agentId, Long baseExperimentId) {
+
+    /** An experiment compared with no base. */
+    public ExperimentRecord(long id, String name, String description, ExperimentKind kind, ExperimentStatus status,
+                            String preset, String benchmark, int runsPerVariant, String runOrder, long seed,
+                            int trialTimeoutSeconds, int maxFailures, String createdBy, Instant createdAt,
+                            Instant startedAt, Instant finishedAt, int dataVersion, String error,
+                            ExperimentDesign design, int windowsPerPair, PairedStopping stopping, String stopReason,
+                            HostLabels hostLabels, Long agentId) {
+        this(id, name, description, kind, status, preset, benchmark, runsPerVariant, runOrder, seed,
+                trialTimeoutSeconds, maxFailures, createdBy, createdAt, startedAt, finishedAt, dataVersion, error,
+                design, windowsPerPair, stopping, stopReason, hostLabels, agentId, null);
+    }
 
     /**
      * Trials in the whole plan; in a paired design, the windows of both variants of every planned pair (a pair that

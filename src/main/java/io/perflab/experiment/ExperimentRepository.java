@@ -61,7 +61,7 @@ public class ExperimentRepository {
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
             + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
             + "started_at, finished_at, data_version, error, design, windows_per_pair, targets, budget_seconds, "
-            + "stop_reason, host_labels, agent_id";
+            + "stop_reason, host_labels, agent_id, base_experiment_id";
 
     /** The size of {@code trial_run.output_values}. */
     private static final int OUTPUT_VALUES_CHARS = 1_000_000;
@@ -1305,7 +1305,8 @@ public class ExperimentRepository {
                 instant(rs, "started_at"), instant(rs, "finished_at"), rs.getInt("data_version"),
                 rs.getString("error"), ExperimentDesign.parse(rs.getString("design")),
                 Math.max(1, rs.getInt("windows_per_pair")), stopping(rs), rs.getString("stop_reason"),
-                HostLabels.parse(rs.getString("host_labels")), rs.getObject("agent_id", Long.class));
+                HostLabels.parse(rs.getString("host_labels")), rs.getObject("agent_id", Long.class),
+                rs.getObject("base_experiment_id", Long.class));
     }
 
     /**

@@ -18,9 +18,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -36,15 +39,21 @@ public class ExperimentResults {
     /** The most metric comparisons kept for all experiments together (each about 500 bytes, measured). */
     static final long CACHED_COMPARISONS = 100_000;
 
+    /** Where no uploads are taken: no experiment has a base to be compared with. */
+    private static final BaseComparison.Source NO_BASES = id -> Optional.empty();
+
     private final ExperimentRepository store;
     private final ResultsDigestRepository digests;
     /** An experiment's stored sequential looks, by its id. */
     private final LongFunction<List<SequentialLookRepository.LookRecord>> looks;
+    /** An upload's comparison with its base; found when first needed, since the uploads' service needs this one. */
+    private final Supplier<BaseComparison.Source> bases;
     private final ComparisonCache cache;
 
     @Autowired
-    ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, SequentialLookRepository looks) {
-        this(store, digests, looks::looks, CACHED_COMPARISONS);
+    ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, SequentialLookRepository looks,
+                      ObjectProvider<BaseComparison.Source> bases) {
+        this(store, digests, looks::looks, () -> bases.getIfAvailable(() -> NO_BASES), CACHED_COMPARISONS);
     }
 
     /** Results of a store that holds no sequential looks: every experiment's as if its length was fixed. */
@@ -53,14 +62,21 @@ public class ExperimentResults {
     }
 
     ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, long cachedComparisons) {
-        this(store, digests, id -> List.of(), cachedComparisons);
+        this(store, digests, id -> List.of(), () -> NO_BASES, cachedComparisons);
+    }
+
+    /** Results whose uploads' comparisons with their bases are made by {@code bases}. */
+    ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests, BaseComparison.Source bases) {
+        this(store, digests, id -> List.of(), () -> bases, CACHED_COMPARISONS);
     }
 
     private ExperimentResults(ExperimentRepository store, ResultsDigestRepository digests,
-                              LongFunction<List<SequentialLookRepository.LookRecord>> looks, long cachedComparisons) {
+                              LongFunction<List<SequentialLookRepository.LookRecord>> looks,
+                              Supplier<BaseComparison.Source> bases, long cachedComparisons) {
         this.store = store;
         this.digests = digests;
         this.looks = looks;
+        this.bases = bases;
         this.cache = new ComparisonCache(cachedComparisons);
     }
 
@@ -84,21 +100,56 @@ public class ExperimentResults {
         List<MetricComparison> comparisons = compute(experiment.id(),
                 runs != null ? runs : store.runs(experiment.id()), sequential);
         cache.put(experiment.id(), experiment.dataVersion(), comparisons);
-        digests.store(experiment.id(), experiment.dataVersion(), ResultsDigest.of(comparisons));
+        if (experiment.baseExperimentId() == null) {
+            // an upload with a base is digested by its comparison with the base: this one would replace that
+            digests.store(experiment.id(), experiment.dataVersion(), ResultsDigest.of(comparisons));
+        }
         return comparisons;
     }
 
     /**
      * What a list shows of the experiment's results: from its comparisons when they are cached, else the digest
-     * stored for its data version, else compared now (which stores the digest).
+     * stored for its data version, else compared now (which stores the digest). For an upload of one side with a
+     * base, the digest of its comparison with that base: stored when it came in ({@link #comparedWithBase}), or made
+     * again from the runs of both and stored. A stored digest counts only if it is against the base the experiment
+     * has now, so one made against a base deleted since (the experiment's base is then null) is computed again, from
+     * the experiment's own sides.
      */
     public ResultsDigest digest(ExperimentRecord experiment) {
-        Optional<List<MetricComparison>> cached = cache.get(experiment.id(), experiment.dataVersion());
-        if (cached.isPresent()) {
-            return ResultsDigest.of(cached.get());
+        Long base = experiment.baseExperimentId();
+        if (base == null) {
+            Optional<List<MetricComparison>> cached = cache.get(experiment.id(), experiment.dataVersion());
+            if (cached.isPresent()) {
+                return ResultsDigest.of(cached.get());
+            }
         }
         return digests.find(experiment.id(), experiment.dataVersion())
-                .orElseGet(() -> ResultsDigest.of(compare(experiment)));
+                .filter(stored -> Objects.equals(stored.baseExperimentId(), base))
+                .orElseGet(() -> computeDigest(experiment));
+    }
+
+    private ResultsDigest computeDigest(ExperimentRecord experiment) {
+        Optional<BaseComparison> base = experiment.baseExperimentId() == null ? Optional.empty()
+                : bases.get().of(experiment.id());
+        if (base.isEmpty()) {
+            ResultsDigest own = ResultsDigest.of(compare(experiment));
+            if (experiment.baseExperimentId() != null) {
+                // its base was deleted after the experiment was read: compare() left the digest to this
+                digests.store(experiment.id(), experiment.dataVersion(), own);
+            }
+            return own;
+        }
+        ResultsDigest digest = ResultsDigest.of(base.get());
+        digests.store(experiment.id(), experiment.dataVersion(), digest);
+        return digest;
+    }
+
+    /**
+     * Keeps the comparison of upload {@code experiment} with its base, made when it came in, as what lists show of
+     * its results, so that no list makes it again.
+     */
+    public void comparedWithBase(ExperimentRecord experiment, BaseComparison comparison) {
+        digests.store(experiment.id(), experiment.dataVersion(), ResultsDigest.of(comparison));
     }
 
     /** Forgets a deleted experiment. */

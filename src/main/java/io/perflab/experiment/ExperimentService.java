@@ -77,14 +77,21 @@ public class ExperimentService {
         if (!comparisons.isEmpty() && e.kind() != ExperimentKind.UPLOAD) {
             comparisons = HostLoadCheck.withWarning(comparisons, HostLoadCheck.warning(store.firstTrial(e.id())));
         }
-        return view(e, comparisons, agentRuns(e), this::hostGroups);
+        return view(e, comparisons, agentRuns(e), this::hostGroups, null);
     }
 
     /**
-     * The list entries of {@code records}: each one's view without per-metric results and agents. The live hosts,
-     * which a queued or resumable experiment's entry needs, are read once for the whole list, not once per entry.
+     * The list entries of {@code records}: each one's view without per-metric results and agents, with the
+     * {@link ExperimentView#summary() summary} of its results that a list shows ({@link ExperimentResults#digest}).
+     * The live hosts, which a queued or resumable experiment's entry needs, are read once for the whole list, not once
+     * per entry.
      */
     public List<ExperimentView> summaries(List<ExperimentRecord> records) {
+        return summaries(records, true);
+    }
+
+    /** As {@link #summaries(List)}; without the summary of their results unless {@code withResults}. */
+    public List<ExperimentView> summaries(List<ExperimentRecord> records, boolean withResults) {
         var hosts = new Object() {
             private List<AgentRepository.HostGroup> read;
 
@@ -95,16 +102,18 @@ public class ExperimentService {
                 return read;
             }
         };
-        return records.stream().map(e -> view(e, List.of(), List.of(), hosts::get)).toList();
+        return records.stream().map(e -> view(e, List.of(), List.of(), hosts::get,
+                withResults ? results.digest(e) : null)).toList();
     }
 
     /**
      * @param hosts every group of registered hosts, with whether one is live (read only for an experiment that
      *     waits for a claim)
+     * @param summary what a list shows of its results; null in other views
      */
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
                                 List<ExperimentView.AgentRun> agentRuns,
-                                Supplier<List<AgentRepository.HostGroup>> hosts) {
+                                Supplier<List<AgentRepository.HostGroup>> hosts, ResultsDigest summary) {
         List<ExperimentRepository.RunTiming> runs = store.runTimings(e.id());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
@@ -141,7 +150,7 @@ public class ExperimentService {
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
                 store.workload(e.id()), variants, optionDiff(variants),
-                comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns, hostWait);
+                comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns, hostWait, summary);
     }
 
     /** Every group of registered hosts, live when heard within the heartbeat timeout. */
@@ -327,7 +336,7 @@ public class ExperimentService {
     /** The experiment running on this host now, if any. */
     public Optional<ExperimentView> running() {
         return scheduler.runningExperiment().flatMap(store::find)
-                .map(e -> view(e, List.of(), List.of(), this::hostGroups));
+                .map(e -> view(e, List.of(), List.of(), this::hostGroups, null));
     }
 
     public void delete(long id) {

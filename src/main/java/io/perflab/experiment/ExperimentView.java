@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.perflab.paired.PlacementCheck;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,10 @@ import java.util.Map;
  * @param agents the agents that ran its trials or run it now, in the order they first claimed it
  * @param waitingForHost while a claim could take it (as {@code queuePosition}), why no live host can, whatever its
  *     queue position; null when one can, or when no claim could take it
+ * @param summary in a list's entries only (left out of one experiment's JSON, whose {@code results} say it all): the
+ *     headline metrics' verdicts and how many metrics were compared and regressed, from the digest stored for its
+ *     data; for an upload of one side compared with a base when it came in, those of that comparison, naming the
+ *     base ({@code baseExperimentId}, {@code baseCommit})
  */
 public record ExperimentView(long id, String name, String description, String kind, String status, String preset,
                              String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
@@ -31,7 +36,26 @@ public record ExperimentView(long id, String name, String description, String ki
                              Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
                              Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
                              String design, @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired,
-                             Map<String, String> hostLabels, List<AgentRun> agents, HostWait waitingForHost) {
+                             Map<String, String> hostLabels, List<AgentRun> agents, HostWait waitingForHost,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(nullable = true, description = """
+                                     In a list's entries only: what the list shows of the results (the headline \
+                                     metrics' verdicts, how many metrics were compared and regressed). For an upload \
+                                     of one side compared with a base when it came in, those of its comparison with \
+                                     that base, named by baseExperimentId and baseCommit (null otherwise).""")
+                             ResultsDigest summary) {
+
+    /** An experiment as one experiment's view shows it, without a list's summary of its results. */
+    public ExperimentView(long id, String name, String description, String kind, String status, String preset,
+                          String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
+                          Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
+                          Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
+                          Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
+                          String design, Paired paired, Map<String, String> hostLabels, List<AgentRun> agents,
+                          HostWait waitingForHost) {
+        this(id, name, description, kind, status, preset, benchmark, queuePosition, progress, etaSeconds, createdAt,
+                startedAt, finishedAt, createdBy, error, plan, workload, variants, optionDiff, results, design, paired,
+                hostLabels, agents, waitingForHost, null);
+    }
 
     /** An experiment no agent has run, that asks for no host labels. */
     public ExperimentView(long id, String name, String description, String kind, String status, String preset,

@@ -1,6 +1,7 @@
 package io.perflab.upload;
 
 import io.perflab.experiment.BaseComparison;
+import io.perflab.experiment.ExperimentRecord;
 import io.perflab.experiment.ExperimentResults;
 import io.perflab.experiment.ExperimentRepository;
 import io.perflab.experiment.MetricComparison;
@@ -40,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  * the base commit, or on the base branch. A metric the base measured in another unit of the same dimension
  * ({@code us/op} and {@code ms/op}, {@code ops/s} and {@code ops/ms}) is compared with the base's figures converted
  * to this upload's unit ({@link UnitConversion}), as the history converts them. The base is recorded with the upload,
- * and the comparison with it made again for its page and API ({@link BaseComparison.Source}).
+ * the comparison's digest kept as what lists show of the upload, and the comparison made again for its page and API
+ * ({@link BaseComparison.Source}).
  *
  * <p>Over 300 lines: an upload's steps — parse, validate, store in one transaction, compare with its base — and
  * their refusals read as one.
@@ -180,8 +182,9 @@ public class UploadService implements BaseComparison.Source {
                 upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs,
                 upload.parsed().warnings(), configurations));
         // Compared now, from the runs in hand, and kept: the experiment's first view need not read every sample back.
-        List<MetricComparison> own = results.compare(experiments.find(stored.id()).orElseThrow(), stored.runs());
-        UploadResponse response = compare(stored.id(), upload, stored.runs(), own, sampleCounts, request.baseUrl());
+        ExperimentRecord record = experiments.find(stored.id()).orElseThrow();
+        List<MetricComparison> own = results.compare(record, stored.runs());
+        UploadResponse response = compare(record, upload, stored.runs(), own, sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
             store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, stored.id(), body, now);
@@ -189,8 +192,9 @@ public class UploadService implements BaseComparison.Source {
         return new Outcome(body, stored.id(), false);
     }
 
-    private UploadResponse compare(long id, ValidUpload upload, List<RunRecord> runs, List<MetricComparison> own,
-            Map<String, Integer> sampleCounts, String baseUrl) {
+    private UploadResponse compare(ExperimentRecord record, ValidUpload upload, List<RunRecord> runs,
+            List<MetricComparison> own, Map<String, Integer> sampleCounts, String baseUrl) {
+        long id = record.id();
         String url = baseUrl + "/experiments/" + id;
         if (upload.parsed().bothVariants()) {
             return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "variants", null, null,
@@ -220,6 +224,7 @@ public class UploadService implements BaseComparison.Source {
         experiments.recordBase(id, base.get().experimentId());
         BaseComparison comparison = compareWithBase(id, upload.metrics(), runs, base.get().experimentId(),
                 base.get().commit());
+        results.comparedWithBase(record, comparison);
         return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", comparison.baseExperimentId(),
                 comparison.baseCommit(), comparison.comparison(), comparison.convertedFrom(), comparison.notes());
     }

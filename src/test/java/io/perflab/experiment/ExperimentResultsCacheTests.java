@@ -1,7 +1,10 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
@@ -40,9 +43,14 @@ class ExperimentResultsCacheTests {
     }
 
     private static ExperimentRecord experiment(long id, int dataVersion) {
+        return upload(id, dataVersion, null);
+    }
+
+    /** An experiment as stored, compared with base {@code baseId} when it came in (null: with none). */
+    private static ExperimentRecord upload(long id, int dataVersion, Long baseId) {
         return new ExperimentRecord(id, "e" + id, null, ExperimentKind.ENGINE, ExperimentStatus.COMPLETED, null, null,
                 5, "interleaved", 1, 60, 3, "admin", Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, dataVersion, null,
-                ExperimentDesign.FRESH, 1, PairedStopping.NONE, null, HostLabels.NONE, null);
+                ExperimentDesign.FRESH, 1, PairedStopping.NONE, null, HostLabels.NONE, null, baseId);
     }
 
     @Test
@@ -111,5 +119,47 @@ class ExperimentResultsCacheTests {
         results.digest(experiment(9, 1));
         verify(digests, never()).find(9, 1);
         verify(store, times(1)).runs(9);
+    }
+
+    /**
+     * An upload of one side with a base is listed by its comparison with the base: the digest stored against that
+     * base, else that comparison made again and stored; its own comparisons (one side: nothing compared) neither
+     * replace that digest nor are listed. Once its base is gone (deleted: the experiment's base is null), a digest
+     * stored against it does not count, and its own is computed and stored.
+     */
+    @Test
+    void anUploadWithABaseIsDigestedByItsComparisonWithTheBaseUntilTheBaseIsGone() {
+        List<MetricComparison> againstBase = new ExperimentResults(store, digests).compute(20,
+                ExperimentPageTests.engineRuns());
+        BaseComparison comparison = new BaseComparison(5, "c5", againstBase, Map.of(), List.of());
+        BaseComparison.Source bases = mock(BaseComparison.Source.class);
+        when(bases.of(20)).thenReturn(Optional.of(comparison));
+        ExperimentResults results = new ExperimentResults(store, digests, bases);
+        when(digests.find(20, 1)).thenReturn(Optional.empty());
+
+        results.compare(upload(20, 1, 5L));                       // its page was shown: its own comparisons cached
+        verify(digests, never()).store(eq(20L), anyInt(), any());
+        ResultsDigest digest = results.digest(upload(20, 1, 5L));
+        assertThat(digest).isEqualTo(ResultsDigest.of(comparison));
+        assertThat(digest.baseExperimentId()).isEqualTo(5L);
+        assertThat(digest.baseCommit()).isEqualTo("c5");
+        assertThat(digest.againstBase()).isTrue();
+        assertThat(digest.headline()).isNotEmpty();
+        verify(digests).store(20, 1, digest);
+
+        // stored against its base: read, not made again
+        when(digests.find(20, 1)).thenReturn(Optional.of(digest));
+        assertThat(results.digest(upload(20, 1, 5L))).isSameAs(digest);
+        verify(bases, times(1)).of(20);
+
+        // the base deleted: the digest against it does not count; its own (from the cache) is what a list shows
+        ResultsDigest own = results.digest(upload(20, 1, null));
+        assertThat(own.baseExperimentId()).isNull();
+        assertThat(own).isEqualTo(ResultsDigest.of(results.compare(upload(20, 1, null))));
+        // and after a restart, with nothing cached, its own is computed and stored in place of the one against it
+        ExperimentResults restarted = new ExperimentResults(store, digests, bases);
+        assertThat(restarted.digest(upload(20, 1, null))).isEqualTo(own);
+        verify(digests).store(20, 1, own);
+        verify(bases, times(1)).of(20);
     }
 }

@@ -79,6 +79,20 @@ class ApiDocumentationTests extends UploadServer {
                 && schema.has("target") && schema.has("budget")).as(schema.toString()).isTrue();
     }
 
+    /** A list's entries summarize their results; an upload of one side's summary is against its base, named. */
+    @Test
+    void theExperimentListDocumentsItsEntriesSummaryAndItsBase() throws Exception {
+        JsonNode doc = document();
+        JsonNode summary = doc.at("/components/schemas/ExperimentView/properties/summary");
+
+        assertThat(text(summary.path("description"))).as(summary.toString())
+                .contains("list's entries only", "base", "baseExperimentId", "baseCommit");
+        JsonNode digest = doc.at("/components/schemas/ResultsDigest/properties");
+        assertThat(digest.has("headline") && digest.has("compared") && digest.has("regressed")
+                && digest.has("baseExperimentId") && digest.has("baseCommit")).as(digest.toString()).isTrue();
+        assertThat(text(digest.at("/baseExperimentId/description"))).contains("base upload");
+    }
+
     /**
      * The upload's summary said "Upload two files" though a body of one file is taken too: it names the bodies taken,
      * and its multipart schema offers the one file 'file' or the two files.
