@@ -1,9 +1,11 @@
 package io.perflab.agent;
 
+import io.perflab.runner.experiment.JvmMemoryFlags;
 import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.trial.HostEnvironment;
 import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The host environment an agent registers with: the runner's, plus how the kernel accounts CPU time. */
@@ -19,6 +21,14 @@ public final class AgentHost {
     public static final String MEMORY = "memory_bytes";
 
     /**
+     * The environment entry of the fixed flags this agent starts every trial JVM with ({@code perflab agent
+     * --jvm-args}, or its defaults) that size memory, separated by spaces: the service counts them with a request's
+     * flags against the memory a trial JVM may take on this host. Only these: its other fixed flags may hold what the
+     * agents page, open to read, should not show.
+     */
+    public static final String TRIAL_MEMORY_FLAGS = "trial_memory_flags";
+
+    /**
      * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, the host's memory ({@value #MEMORY}; the service
      * holds the trial JVMs it hands this agent to a quarter of it) and the CPU accounting mode, each value cut to
      * {@value #MAX_VALUE} characters. The agent's own JVM flags are left out: the agents page is open to read, and
@@ -31,6 +41,33 @@ public final class AgentHost {
         environment.put(MEMORY, Long.toString(HostEnvironment.memoryBytes()));
         environment.replaceAll((key, value) -> Texts.cut(value, MAX_VALUE));
         return environment;
+    }
+
+    /** The entry {@value #TRIAL_MEMORY_FLAGS} of an agent whose trial JVMs start with {@code fixedFlags}. */
+    public static String trialMemoryFlags(List<String> fixedFlags) {
+        return String.join(" ", fixedFlags.stream().filter(JvmMemoryFlags::sizesMemory).toList());
+    }
+
+    /**
+     * The fixed flags that size memory an agent registered ({@value #TRIAL_MEMORY_FLAGS}); none where it registered
+     * none (an agent of an earlier version).
+     *
+     * @throws IllegalArgumentException naming a word that is no flag sizing a JVM's memory
+     */
+    public static List<String> trialMemoryFlags(Map<String, String> environment) {
+        String value = environment.get(TRIAL_MEMORY_FLAGS);
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        List<String> flags = List.of(value.strip().split("\\s+"));
+        for (String flag : flags) {
+            if (!JvmMemoryFlags.sizesMemory(flag)) {
+                throw new IllegalArgumentException("the fixed flags of the agent's trial JVMs that size memory "
+                        + "(heap, direct memory, code cache, metaspace), separated by spaces, e.g. '-Xms512m "
+                        + "-Xmx512m'; '" + Texts.cut(flag, 40) + "' is none");
+            }
+        }
+        return flags;
     }
 
     /**

@@ -91,6 +91,23 @@ final class AgentCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * What this agent registers of its host: {@link AgentHost#environment()}, the fixed flags its trial JVMs start
+     * with that size memory (counted with each experiment's flags against the memory a trial JVM may take on this
+     * host), and the CPUs they are pinned to, if any.
+     *
+     * @param fixedFlags the flags of {@code --jvm-args}, none for the defaults
+     */
+    static Map<String, String> environment(List<String> fixedFlags, String cpus) {
+        Map<String, String> environment = AgentHost.environment();
+        environment.put(AgentHost.TRIAL_MEMORY_FLAGS, AgentHost.trialMemoryFlags(fixedFlags.isEmpty()
+                ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags));
+        if (cpus != null) {
+            environment.put("trial_cpus", cpus);
+        }
+        return environment;
+    }
+
     @Override
     public Integer call() {
         URI base = URI.create(server);
@@ -142,10 +159,7 @@ final class AgentCommand implements Callable<Integer> {
         UnaryOperator<TrialLauncher> fastStart = noFastStart ? UnaryOperator.identity()
                 : engineTrials -> FastStart.prepare(engineTrials, FastStart.defaultCacheDir(),
                         fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags, log);
-        Map<String, String> environment = AgentHost.environment();
-        if (cpus != null) {
-            environment.put("trial_cpus", cpus);
-        }
+        Map<String, String> environment = environment(fixedFlags, cpus);
         String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
                 new Registration(agentName, hostLabels.labels(), environment, commands), launcher, fastStart,

@@ -172,6 +172,14 @@ public class AgentCoordinator implements SmartLifecycle {
         } catch (IllegalArgumentException bad) {
             throw InvalidInputException.of("environment." + AgentHost.MEMORY, bad.getMessage());
         }
+        try {
+            AgentHost.trialMemoryFlags(environment);
+        } catch (IllegalArgumentException bad) {
+            throw InvalidInputException.of("environment." + AgentHost.TRIAL_MEMORY_FLAGS, bad.getMessage());
+        }
+        jvmFlags.agentRefusal(name, environment).ifPresent(refusal -> {
+            throw InvalidInputException.of("environment." + AgentHost.TRIAL_MEMORY_FLAGS, refusal);
+        });
         String host = environment.getOrDefault("host", name);
         if (host.isBlank() || host.length() > 200) {
             throw InvalidInputException.of("environment.host", "1 to 200 characters, the host's name");
@@ -288,6 +296,11 @@ public class AgentCoordinator implements SmartLifecycle {
         if (held.isPresent()) {
             return held;
         }
+        // registered under a larger bound (the operator's, before a restart): every claim would fail its experiment
+        Optional<String> unfit = jvmFlags.agentRefusal(agent.name(), agent.environment());
+        if (unfit.isPresent()) {
+            throw new ConflictException("agent " + agentId + " is given no experiment: " + unfit.get());
+        }
         Duration limit = wait.compareTo(settings.longPoll()) > 0 ? settings.longPoll() : wait;
         Instant deadline = clock.instant().plus(limit);
         while (true) {
@@ -350,14 +363,14 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /**
-     * Fails a claimed experiment whose stored JVM flags this server no longer allows, as the built-in agent does
-     * ({@link JvmFlagPolicy#refusal}): queued while raw flags were allowed, it runs only while they still are, on
-     * whichever agent claims it. Likewise one whose flags ask more of the claiming agent's host than a quarter of
-     * its memory ({@link JvmFlagPolicy#refusalOn}). Returns whether it was failed.
+     * Fails a claimed experiment whose stored JVM flags this server no longer allows, as the built-in agent does:
+     * queued while raw flags were allowed, it runs only while they still are, on whichever agent claims it. Likewise
+     * one whose flags, counted with the claiming agent's fixed flags, ask more of its host than a trial JVM may take
+     * there ({@link JvmFlagPolicy#refusalOn}). Returns whether it was failed.
      */
     private boolean refusedFlags(AgentRecord agent, ExperimentRecord experiment) {
         ExperimentPlan plan = store.plan(experiment);
-        Optional<String> refusal = jvmFlags.refusal(plan).or(() -> jvmFlags.refusalOn(agent, plan));
+        Optional<String> refusal = jvmFlags.refusalOn(agent, plan);
         if (refusal.isEmpty()) {
             return false;
         }

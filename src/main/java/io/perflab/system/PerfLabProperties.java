@@ -41,8 +41,10 @@ public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValu
      *     {@link io.perflab.runner.experiment.ExperimentPlan#DEFAULT_JVM_ARGS}, the flags measurements are made with.
      *     An operator's setting: a host with a bigger workload may want a bigger heap; the test suite starts its
      *     functional trials lighter
-     * @param maxJvmMemory the most memory a request's JVM flags may give one trial JVM (its heap, direct memory, code
-     *     cache and metaspace together), e.g. {@code 8GB}; unset (the default) means a quarter of the host's
+     * @param maxJvmMemory the most memory one trial JVM's flags, the fixed ones and a request's counted together, may
+     *     give it (its heap, direct memory, code cache and metaspace together), e.g. {@code 8GB}; unset (the default)
+     *     means a quarter of the host's. The fixed flags alone must fit it where this service runs trials, else it
+     *     does not start
      */
     public record Trials(boolean rawJvmFlags, List<String> jvmArgs, DataSize maxJvmMemory) {
 

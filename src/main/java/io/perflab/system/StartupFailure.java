@@ -8,7 +8,8 @@ import org.springframework.boot.web.server.PortInUseException;
 
 /**
  * A start of the web service that failed on one of its settings, said in the user's terms: a data directory that is
- * a file, cannot be created or is in use by another service, an HTTP port out of range or in use. Spring reports
+ * a file, cannot be created or is in use by another service, an HTTP port out of range or in use, settings that
+ * contradict each other ({@link SettingException}). Spring reports
  * such a failure as a stack trace of the beans it was creating, naming {@code spring.datasource.url} or Tomcat's
  * connector; the cause that says what is wrong lies deep inside.
  *
@@ -47,7 +48,7 @@ public record StartupFailure(String message) {
     }
 
     private static Optional<String> said(Throwable cause) {
-        if (cause instanceof DataDirectoryException) {
+        if (cause instanceof DataDirectoryException || cause instanceof SettingException) {
             return Optional.of(cause.getMessage());
         }
         if (cause instanceof PortInUseException inUse) {

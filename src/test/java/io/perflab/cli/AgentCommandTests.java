@@ -2,8 +2,10 @@ package io.perflab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.agent.AgentHost;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The flags of {@code perflab agent}: its help, and a clear error naming each bad flag, before anything starts. */
@@ -121,5 +123,25 @@ class AgentCommandTests {
                 .isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("--poll-wait': 'soon' is not a whole number up to 2147483647")
                 .doesNotContain("an int");
+    }
+
+    /**
+     * The service counts an agent's fixed flags with each experiment's against its host's bound: the agent registers
+     * those that size memory, its defaults' where it was given none, and none of the others (the agents page is open
+     * to read, and a -D flag may hold a secret).
+     */
+    @Test
+    void anAgentRegistersTheFixedFlagsOfItsTrialJvmsThatSizeMemory() {
+        assertThat(AgentCommand.environment(List.of(), null))
+                .containsEntry(AgentHost.TRIAL_MEMORY_FLAGS, "-Xms512m -Xmx512m")
+                .containsKey(AgentHost.MEMORY)
+                .doesNotContainKey("trial_cpus");
+        assertThat(AgentCommand.environment(List.of("-Xmx6g", "-XX:+UseG1GC", "-Dcompany.secret=hunter2",
+                "-XX:MaxDirectMemorySize=1g"), "2,3"))
+                .containsEntry(AgentHost.TRIAL_MEMORY_FLAGS, "-Xmx6g -XX:MaxDirectMemorySize=1g")
+                .containsEntry("trial_cpus", "2,3")
+                .doesNotContainValue("hunter2");
+        assertThat(AgentCommand.environment(List.of("-XX:+UseSerialGC"), null))
+                .containsEntry(AgentHost.TRIAL_MEMORY_FLAGS, "");
     }
 }

@@ -14,6 +14,7 @@ import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
+import io.perflab.system.SettingException;
 import io.perflab.upload.OutputMetricsReader;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -249,6 +250,77 @@ class ExperimentValidatorTests {
                 .contains("'-Xms5g' asks for 5 GiB").endsWith("; no trial was started"));
         assertThat(JvmFlagPolicy.bounds(16L << 30, null)).isEqualTo(JvmFlagPolicies.HOST_16_GIB);
         assertThat(JvmFlagPolicy.hostMemoryBytes()).isPositive();
+    }
+
+    private static ExperimentRequest withFlags(String... flags) {
+        return new ExperimentRequest("t", null, null, "sync-completion", null, null, null, null, List.of(flags), null,
+                null, null, null, null, null, null);
+    }
+
+    /**
+     * A trial JVM starts with the service's fixed flags, then a variant's; the bound ignored the fixed ones: with a
+     * fixed {@code -Xmx6g} and a bound of 6 GiB, {@code -XX:MaxDirectMemorySize=5g} was taken, and the JVM got both.
+     * They are counted together as the JVM takes them: a request's {@code -Xmx} replaces the fixed one, other sizes
+     * add to it. The refusal names the fixed flags that size memory, and no other (an operator's -D may be secret).
+     */
+    @Test
+    void aRequestsFlagsAreCountedWithTheServicesFixedFlagsAsTheJvmTakesThem() {
+        JvmFlagPolicy sixGib = new JvmFlagPolicy(false, List.of("-Xmx6g", "-XX:+UseSerialGC",
+                "-Dcompany.secret=hunter2"), JvmFlagPolicy.bounds(64L << 30, 6L << 30), true);
+        ExperimentValidator fixedHeap = new ExperimentValidator(new CommandExperimentsPolicy(false), sixGib);
+
+        assertThatThrownBy(() -> fixedHeap.validate(withFlags("-XX:MaxDirectMemorySize=5g"), false))
+                .isInstanceOfSatisfying(InvalidInputException.class, p -> assertThat(p.getMessage())
+                        .contains("withJvmArgs: the JVM flags '-Xmx6g' (fixed), '-XX:MaxDirectMemorySize=5g' ask for "
+                                + "11 GiB of memory", "at most 6 GiB together on this server", "the fixed flags "
+                                + "every trial JVM starts with on this server (perflab.trials.jvm-args) are counted "
+                                + "too: -Xmx6g (a flag given again replaces its fixed one")
+                        .doesNotContain("hunter2"));
+        var plan = fixedHeap.validate(withFlags("-Xmx1g", "-XX:MaxDirectMemorySize=5g"), false).plan();
+        assertThat(sixGib.refusal(plan)).isEmpty();
+        fixedHeap.validate(withFlags("-XX:MaxHeapSize=1g", "-XX:MaxDirectMemorySize=5g"), false);
+
+        // a plan stored before is refused when this service's built-in agent would start it
+        var stored = new ExperimentValidator(new CommandExperimentsPolicy(false), new JvmFlagPolicy(false, List.of(),
+                JvmFlagPolicy.bounds(64L << 30, 6L << 30), true))
+                .validate(withFlags("-XX:MaxDirectMemorySize=5g"), false).plan();
+        assertThat(sixGib.refusal(stored)).hasValueSatisfying(reason -> assertThat(reason)
+                .contains("'-Xmx6g' (fixed)", "11 GiB", "perflab.trials.jvm-args").endsWith("; no trial was started"));
+
+        // where the operator set none, the defaults are the fixed flags, and count: 512 MiB of heap + 4 GiB
+        assertBadRequest(withFlags("-XX:MaxDirectMemorySize=4g"), validator, "'-Xms512m' (fixed)",
+                "'-XX:MaxDirectMemorySize=4g' ask for 4.5 GiB", "on this server (the defaults, which "
+                        + "perflab.trials.jvm-args replaces) are counted too: -Xms512m -Xmx512m");
+        // a service that runs no trial itself (perflab.agents.built-in=false) puts its fixed flags on no JVM
+        JvmFlagPolicy noTrials = new JvmFlagPolicy(false, List.of("-Xmx6g"), JvmFlagPolicy.bounds(64L << 30,
+                6L << 30), true, false);
+        new ExperimentValidator(new CommandExperimentsPolicy(false), noTrials)
+                .validate(withFlags("-XX:MaxDirectMemorySize=5g"), false);
+    }
+
+    /**
+     * Fixed flags that by themselves take more than a trial JVM may would leave every experiment refused: the service
+     * does not start with them, and says which settings to change. One that runs no trial itself starts.
+     */
+    @Test
+    void fixedFlagsThatAloneTakeMoreThanTheBoundStopTheServiceFromStarting() {
+        assertThatThrownBy(() -> new JvmFlagPolicy(false, List.of("-Xms8g", "-Xmx8g", "-XX:+UseSerialGC"),
+                JvmFlagPolicies.HOST_16_GIB, false))
+                .isInstanceOf(SettingException.class)
+                .hasMessage("perflab.trials.jvm-args: the fixed flags every trial JVM starts with take 8 GiB of memory "
+                        + "by themselves (-Xms8g -Xmx8g), more than a trial JVM may take on this server "
+                        + "(perflab.trials.max-jvm-memory; by default a quarter of the host's 16 GiB): 4 GiB. Every "
+                        + "experiment's flags are counted with them, so none could run here: give smaller sizes in "
+                        + "perflab.trials.jvm-args, a larger perflab.trials.max-jvm-memory, or "
+                        + "perflab.agents.built-in=false if agents run the trials");
+        assertThatThrownBy(() -> new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(16L << 30, 256L << 20),
+                true)).isInstanceOf(SettingException.class).hasMessageContaining("perflab.trials.jvm-args: the fixed "
+                + "flags every trial JVM starts with (the defaults, which perflab.trials.jvm-args replaces) take 512 "
+                + "MiB of memory by themselves (-Xms512m -Xmx512m)");
+        assertThat(new JvmFlagPolicy(false, List.of("-Xmx8g"), JvmFlagPolicies.HOST_16_GIB, false, false).bounds())
+                .isEqualTo(JvmFlagPolicies.HOST_16_GIB);
+        assertThat(new JvmFlagPolicy(false, List.of("-Xmx4g"), JvmFlagPolicies.HOST_16_GIB, false).bounds())
+                .as("exactly the bound is within it").isEqualTo(JvmFlagPolicies.HOST_16_GIB);
     }
 
     @Test

@@ -3,7 +3,10 @@ package io.perflab.experiment;
 import io.perflab.runner.experiment.JvmFlagAllowList.Bounds;
 import java.util.List;
 
-/** The tests' JVM flag policies: no fixed flags, and the bounds of a host of 16 GiB whatever host runs them. */
+/**
+ * The tests' JVM flag policies: the default fixed flags ({@code -Xms512m -Xmx512m}, counted with a request's), and
+ * the bounds of a host of 16 GiB whatever host runs them.
+ */
 final class JvmFlagPolicies {
 
     /** A quarter of 16 GiB per trial JVM. */

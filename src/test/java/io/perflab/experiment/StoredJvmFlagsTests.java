@@ -13,6 +13,7 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.rpcbench.Workload;
+import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import java.time.Clock;
 import java.time.Duration;
@@ -179,6 +180,104 @@ class StoredJvmFlagsTests {
         long older = coordinator.register(new Registration("older bench", pool.labels(), Map.of("host", "older"),
                 false), "bench").agentId();
         assertThat(coordinator.poll(older, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(unknown);
+    }
+
+    private long register(AgentCoordinator coordinator, String name, HostLabels pool, Long memory,
+                          String fixedFlags) {
+        Map<String, String> environment = new java.util.LinkedHashMap<>(Map.of("host", name));
+        if (memory != null) {
+            environment.put(AgentHost.MEMORY, Long.toString(memory));
+        }
+        if (fixedFlags != null) {
+            environment.put(AgentHost.TRIAL_MEMORY_FLAGS, fixedFlags);
+        }
+        return coordinator.register(new Registration(name, pool.labels(), environment, false), "bench").agentId();
+    }
+
+    /**
+     * An agent starts every trial JVM with fixed flags of its own ({@code perflab agent --jvm-args}, or its
+     * defaults), which it registers; the claim held the plan's flags to its host without them. With a fixed
+     * {@code -Xmx3g} on a host whose trial JVMs may take 4 GiB, a plan's {@code -XX:MaxDirectMemorySize=2g} gave the
+     * JVM 5 GiB. The claim counts them together, as the JVM takes them (a plan's -Xmx replaces the fixed one), against
+     * a quarter of the agent's host or the operator's bound; the service's own fixed flags, which no agent uses, are
+     * not counted there.
+     */
+    @Test
+    void aClaimCountsTheClaimingAgentsFixedFlagsWithThePlans() {
+        HostLabels pool = HostLabels.parse("pool=agent-fixed-flags");
+        long direct = stored("direct memory of 2 GiB", List.of("-XX:MaxDirectMemorySize=2g"), pool,
+                ExperimentStatus.QUEUED);
+        long ownHeap = stored("its own heap and direct memory", List.of("-Xmx1g", "-XX:MaxDirectMemorySize=2g"), pool,
+                ExperimentStatus.QUEUED);
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
+        long agent = register(coordinator, "fixed bench", pool, 16L << 30, "-Xmx3g");
+
+        assertThat(coordinator.poll(agent, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(ownHeap);
+        ExperimentRecord refused = store.find(direct).orElseThrow();
+        assertThat(refused.status()).isEqualTo(ExperimentStatus.FAILED);
+        assertThat(refused.error()).isEqualTo("PerfLab could not run this experiment: the JVM flags '-Xmx3g' (fixed), "
+                + "'-XX:MaxDirectMemorySize=2g' ask for 5 GiB of memory; a trial JVM's heap, direct memory, code cache "
+                + "and metaspace may take at most 4 GiB together on the host of agent 'fixed bench', which runs its "
+                + "trials (a quarter of its 16 GiB); the fixed flags every trial JVM starts with on agent 'fixed bench' "
+                + "(perflab agent --jvm-args, or its defaults) are counted too: -Xmx3g (a flag given again replaces "
+                + "its fixed one, as -Xmx does; other sizes add to them); no trial was started");
+
+        // the service's fixed flags start no JVM of an agent's: one that registered none of its own runs the plan
+        long again = stored("direct memory of 2 GiB again", List.of("-XX:MaxDirectMemorySize=2g"), pool,
+                ExperimentStatus.QUEUED);
+        AgentCoordinator serviceHeap = coordinator(new JvmFlagPolicy(false, List.of("-Xmx3g"),
+                JvmFlagPolicies.HOST_16_GIB, false));
+        long plain = register(serviceHeap, "plain bench", pool, 16L << 30, "");
+        assertThat(serviceHeap.poll(plain, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(again);
+
+        // the operator's bound holds on every host, with the agent's fixed flags
+        long operators = stored("direct memory of 2 GiB, the operator's bound", List.of("-XX:MaxDirectMemorySize=2g"),
+                pool, ExperimentStatus.QUEUED);
+        AgentCoordinator bounded = coordinator(new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(16L << 30,
+                4L << 30), true));
+        long unsized = register(bounded, "unsized bench", pool, null, "-Xms3g -Xmx3g");
+        assertThat(bounded.poll(unsized, AGENT, Duration.ZERO)).isEmpty();
+        assertThat(store.find(operators).orElseThrow().error()).contains("the JVM flags '-Xms3g' (fixed), "
+                + "'-XX:MaxDirectMemorySize=2g' ask for 5 GiB", "at most 4 GiB together on this server "
+                + "(perflab.trials.max-jvm-memory", "counted too: -Xms3g -Xmx3g");
+    }
+
+    /**
+     * An agent whose fixed flags alone take more than a trial JVM may on its host could run no engine experiment: each
+     * claim would fail one. Its registration is refused, naming its flags and what to change, and so is a poll of one
+     * registered under a larger bound (the operator's, before a restart), so that no experiment fails for it.
+     */
+    @Test
+    void anAgentWhoseFixedFlagsAloneTakeMoreThanItsHostGivesIsRefusedNotHandedExperiments() {
+        HostLabels pool = HostLabels.parse("pool=too-large-fixed-flags");
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
+        assertThatThrownBy(() -> register(coordinator, "large heap", pool, 16L << 30, "-Xms5g -Xmx5g"))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage()).isEqualTo(
+                        "environment.trial_memory_flags: the fixed flags agent 'large heap' starts every trial JVM "
+                                + "with (perflab agent --jvm-args, or its defaults) take 5 GiB of memory by themselves "
+                                + "(-Xms5g -Xmx5g), more than a trial JVM may take on the host of agent 'large heap', "
+                                + "which runs its trials (a quarter of its 16 GiB): 4 GiB. Every experiment's flags "
+                                + "are counted with them, so it could run none: start it with smaller sizes in "
+                                + "--jvm-args"));
+        assertThatThrownBy(() -> register(coordinator, "collector", pool, 16L << 30, "-Xmx1g -XX:+UseSerialGC"))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
+                        .startsWith("environment.trial_memory_flags: the fixed flags of the agent's trial JVMs that "
+                                + "size memory").endsWith("'-XX:+UseSerialGC' is none"));
+
+        long queued = stored("a small heap", List.of("-Xmx256m"), pool, ExperimentStatus.QUEUED);
+        AgentCoordinator larger = coordinator(new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(64L << 30,
+                8L << 30), true));
+        long agent = register(larger, "was allowed", pool, null, "-Xmx6g");
+        AgentCoordinator smaller = coordinator(new JvmFlagPolicy(false, List.of(), JvmFlagPolicy.bounds(64L << 30,
+                4L << 30), true));
+        assertThatThrownBy(() -> smaller.poll(agent, AGENT, Duration.ZERO))
+                .isInstanceOfSatisfying(ConflictException.class, e -> assertThat(e.getMessage())
+                        .startsWith("agent " + agent + " is given no experiment: the fixed flags agent 'was allowed' "
+                                + "starts every trial JVM with").contains("(-Xmx6g)", ": 4 GiB.", "perflab.trials"
+                                + ".max-jvm-memory").endsWith("or ask the operator for a larger "
+                                + "perflab.trials.max-jvm-memory"));
+        assertThat(status(queued)).isEqualTo(ExperimentStatus.QUEUED);
+        assertThat(larger.poll(agent, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(queued);
     }
 
     @Test

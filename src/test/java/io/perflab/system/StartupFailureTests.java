@@ -2,6 +2,8 @@ package io.perflab.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.experiment.AgentProperties;
+import io.perflab.experiment.JvmFlagPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +11,10 @@ import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.BeanCreationException;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.web.server.PortInUseException;
+import org.springframework.context.annotation.Import;
 
 /** What a failed start of the web service says, found among the causes Spring wraps it in. */
 class StartupFailureTests {
@@ -62,6 +67,31 @@ class StartupFailureTests {
         assertThat(directory.resolve("new")).isDirectory();
         assertThat(StartupFailure.of(wrapped(new DataDirectoryException("the data directory /x is a file"))))
                 .map(StartupFailure::message).hasValue("the data directory /x is a file");
+    }
+
+    /** Spring binds the settings, then JvmFlagPolicy finds they cannot work together: said in one line. */
+    @EnableConfigurationProperties({PerfLabProperties.class, AgentProperties.class})
+    @Import(JvmFlagPolicy.class)
+    static class TrialSettings {
+    }
+
+    @Test
+    void fixedTrialFlagsThatAloneTakeMoreThanTheBoundAreNamedAtStart() {
+        ApplicationContextRunner start = new ApplicationContextRunner().withUserConfiguration(TrialSettings.class)
+                .withPropertyValues("perflab.trials.jvm-args=-Xms2g,-Xmx2g,-XX:+UseSerialGC",
+                        "perflab.trials.max-jvm-memory=1GB");
+
+        start.run(context -> assertThat(StartupFailure.of(context.getStartupFailure()))
+                .map(StartupFailure::message).hasValueSatisfying(message -> assertThat(message).startsWith(
+                        "perflab.trials.jvm-args: the fixed flags every trial JVM starts with take 2 GiB of memory by "
+                                + "themselves (-Xms2g -Xmx2g), more than a trial JVM may take on this server "
+                                + "(perflab.trials.max-jvm-memory; ")
+                        .endsWith("perflab.agents.built-in=false if agents run the trials")));
+        start.withPropertyValues("perflab.agents.built-in=false")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(JvmFlagPolicy.class));
+        start.withPropertyValues("perflab.trials.max-jvm-memory=2GB")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(new StartupFailureReporter().reportException(wrapped(new SettingException("x")))).isTrue();
     }
 
     @Test

@@ -1,10 +1,12 @@
 package io.perflab.runner.experiment;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -71,14 +73,6 @@ public final class JvmFlagAllowList {
     /** The most threads (or processors) one flag may ask for: far above any host PerfLab measures on. */
     public static final int MAX_THREADS = 256;
 
-    private static final Pattern HEAP = Pattern.compile(
-            "-Xm[sxn](" + SIZE + ")|-XX:(?:MaxHeapSize|InitialHeapSize|MinHeapSize|NewSize|MaxNewSize|SoftMaxHeapSize)"
-                    + "=(" + SIZE + ")");
-    private static final Pattern HEAP_SHARE = Pattern.compile(
-            "-XX:(?:Max|Initial|Min)RAMPercentage=(" + COUNT + "(?:\\.[0-9]{1,3})?)");
-    private static final Pattern DIRECT = Pattern.compile("-XX:MaxDirectMemorySize=(" + SIZE + ")");
-    private static final Pattern CODE = Pattern.compile("-XX:(?:Reserved|Initial)CodeCacheSize=(" + SIZE + ")");
-    private static final Pattern METASPACE = Pattern.compile("-XX:(?:Max)?MetaspaceSize=(" + SIZE + ")");
     private static final Pattern THREADS = Pattern.compile(
             "-XX:(?:ParallelGCThreads|ConcGCThreads|CICompilerCount|ActiveProcessorCount)=(" + COUNT + ")");
 
@@ -128,72 +122,58 @@ public final class JvmFlagAllowList {
     /**
      * Why the flags of one JVM ask more of the host than {@code bounds} allow, if they do: a flag for more threads
      * than {@link Bounds#threads}, or sizes whose largest heap size, direct memory, code cache and metaspace add up
-     * to more than {@link Bounds#memoryBytes}. Flags that set none of these ask nothing (the JVM's defaults are
-     * fractions of the host). Call it on flags {@link #allows} takes; others count for nothing here.
+     * to more than {@link Bounds#memoryBytes} ({@link JvmMemoryFlags}). Flags that set none of these ask nothing (the
+     * JVM's defaults are fractions of the host). Call it on flags {@link #allows} takes; others count for nothing here.
      */
     public static Optional<String> excess(List<String> flags, Bounds bounds) {
-        for (String flag : flags) {
+        return excess(List.of(), "", flags, bounds);
+    }
+
+    /**
+     * As {@link #excess(List, Bounds)} for the whole command line of a trial JVM: {@code fixed}, the flags its host
+     * starts every trial JVM with (the operator's), then {@code own}, a request's. They are counted as the JVM takes
+     * them ({@link JvmMemoryFlags#asTheJvmTakes}): a flag of {@code own} replaces a fixed one it gives again
+     * ({@code -Xmx} a fixed {@code -Xmx}), while other sizes add to the fixed ones. Only {@code own} is held to the
+     * bound on threads: the fixed flags are the operator's choice. A refusal marks the fixed flags it counted, and
+     * names every fixed flag that sizes memory (no other: an operator's {@code -D} flags may hold what a refusal
+     * should not show).
+     *
+     * @param fixedFrom where the fixed flags come from, as the refusal says it: {@code on this server (…)}
+     */
+    public static Optional<String> excess(List<String> fixed, String fixedFrom, List<String> own, Bounds bounds) {
+        for (String flag : own) {
             Matcher threads = flag == null ? null : THREADS.matcher(flag);
             if (threads != null && threads.matches() && Integer.parseInt(threads.group(1)) > bounds.threads()) {
                 return Optional.of("the JVM flag '" + flag + "' asks for more than " + bounds.threads()
                         + " threads or processors, the most a trial JVM may have");
             }
         }
-        List<String> largest = new ArrayList<>();
-        long total = 0;
-        for (Pattern region : List.of(HEAP, DIRECT, CODE, METASPACE)) {
-            String flag = null;
-            long size = 0;
-            for (String f : flags) {
-                long bytes = f == null ? 0 : region == HEAP ? heapBytes(f, bounds.hostMemoryBytes()) : bytes(region, f);
-                if (bytes > size) {
-                    size = bytes;
-                    flag = f;
-                }
-            }
-            if (flag != null) {
-                largest.add(flag);
-                total = total > Long.MAX_VALUE - size ? Long.MAX_VALUE : total + size;
-            }
-        }
-        if (total <= bounds.memoryBytes()) {
+        List<String> commandLine = new ArrayList<>(fixed);
+        commandLine.addAll(own);
+        JvmMemoryFlags.Ask ask = JvmMemoryFlags.of(commandLine, bounds.hostMemoryBytes());
+        if (ask.bytes() <= bounds.memoryBytes()) {
             return Optional.empty();
         }
-        String what = largest.size() == 1 ? "the JVM flag '" + largest.get(0) + "' asks for "
-                : "the JVM flags '" + String.join("', '", largest) + "' ask for ";
-        return Optional.of(what + describe(total) + " of memory; a trial JVM's heap, direct memory, code cache "
-                + "and metaspace may take at most " + describe(bounds.memoryBytes()) + " together " + bounds.where());
-    }
-
-    private static long heapBytes(String flag, long hostMemoryBytes) {
-        Matcher share = HEAP_SHARE.matcher(flag);
-        if (share.matches()) {
-            return (long) Math.min(Long.MAX_VALUE, Double.parseDouble(share.group(1)) / 100 * hostMemoryBytes);
-        }
-        return bytes(HEAP, flag);
-    }
-
-    /** The size {@code flag} gives if it is one of {@code region}'s, else 0. */
-    private static long bytes(Pattern region, String flag) {
-        Matcher m = region.matcher(flag);
-        if (!m.matches()) {
-            return 0;
-        }
-        String size = m.group(1) != null ? m.group(1) : m.group(2);
-        char unit = Character.toLowerCase(size.charAt(size.length() - 1));
-        int shift = switch (unit) {
-            case 'k' -> 10;
-            case 'm' -> 20;
-            case 'g' -> 30;
-            case 't' -> 40;
-            default -> 0;
-        };
-        long number = Long.parseLong(shift == 0 ? size : size.substring(0, size.length() - 1));
-        return number > (Long.MAX_VALUE >> shift) ? Long.MAX_VALUE : number << shift;
+        Set<String> replaced = new HashSet<>();
+        own.stream().filter(Objects::nonNull).forEach(flag -> replaced.add(JvmMemoryFlags.option(flag)));
+        Set<String> fixedCounted = new HashSet<>();
+        JvmMemoryFlags.asTheJvmTakes(fixed).stream().filter(flag -> !replaced.contains(JvmMemoryFlags.option(flag)))
+                .forEach(fixedCounted::add);
+        List<String> named = ask.flags().stream()
+                .map(flag -> "'" + flag + "'" + (fixedCounted.contains(flag) ? " (fixed)" : "")).toList();
+        String what = named.size() == 1 ? "the JVM flag " + named.get(0) + " asks for "
+                : "the JVM flags " + String.join(", ", named) + " ask for ";
+        List<String> fixedSizes = JvmMemoryFlags.asTheJvmTakes(fixed).stream().filter(JvmMemoryFlags::sizesMemory)
+                .toList();
+        return Optional.of(what + describe(ask.bytes()) + " of memory; a trial JVM's heap, direct memory, code cache "
+                + "and metaspace may take at most " + describe(bounds.memoryBytes()) + " together " + bounds.where()
+                + (fixedSizes.isEmpty() ? "" : "; the fixed flags every trial JVM starts with " + fixedFrom
+                        + " are counted too: " + String.join(" ", fixedSizes) + " (a flag given again replaces its "
+                        + "fixed one, as -Xmx does; other sizes add to them)"));
     }
 
     /** {@code bytes} in the largest binary unit it reaches, e.g. {@code 6 GiB}, {@code 1.5 GiB}. */
-    static String describe(long bytes) {
+    public static String describe(long bytes) {
         String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
         int unit = 0;
         double value = bytes;

@@ -92,6 +92,58 @@ class JvmFlagAllowListTests {
         assertThat(JvmFlagAllowList.excess(List.of("-XX:ActiveProcessorCount=999999"), HOST)).isPresent();
     }
 
+    /** The JVM takes the last of a flag given twice, in whichever spelling: the one left is where it stood. */
+    @Test
+    void aFlagGivenAgainReplacesTheEarlierOneAsTheJvmTakesIt() {
+        assertThat(JvmMemoryFlags.asTheJvmTakes(List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch", "-Xmx2g",
+                "-XX:-AlwaysPreTouch", "-XX:MaxDirectMemorySize=1g")))
+                .containsExactly("-Xms512m", "-Xmx2g", "-XX:-AlwaysPreTouch", "-XX:MaxDirectMemorySize=1g");
+        assertThat(JvmMemoryFlags.asTheJvmTakes(List.of("-Xmx6g", "-Xms6g", "-XX:MaxHeapSize=1g",
+                "-XX:InitialHeapSize=1g", "-Xss1m", "-XX:ThreadStackSize=2048", "-Dio.netty.a=1", "-Dio.netty.a=2")))
+                .containsExactly("-XX:MaxHeapSize=1g", "-XX:InitialHeapSize=1g", "-XX:ThreadStackSize=2048",
+                        "-Dio.netty.a=2");
+        // -Xmn sets the young generation, not the heap: it replaces neither -Xms nor -Xmx
+        assertThat(JvmMemoryFlags.asTheJvmTakes(List.of("-Xmn1g", "-Xms2g", "-Xmx3g", "-Xmn512m")))
+                .containsExactly("-Xms2g", "-Xmx3g", "-Xmn512m");
+        // a request's repeated -Xmx asks what the JVM takes, the last
+        assertThat(JvmFlagAllowList.excess(List.of("-Xmx8g", "-Xmx1g"), HOST)).isEmpty();
+        assertThat(JvmMemoryFlags.sizesMemory("-XX:MaxRAMPercentage=25")).isTrue();
+        assertThat(JvmMemoryFlags.sizesMemory("-XX:+UseSerialGC")).isFalse();
+        assertThat(JvmMemoryFlags.sizesMemory("-Xss1m")).isFalse();
+    }
+
+    /**
+     * With fixed {@code -Xmx6g} and a bound of 6 GiB, a request's {@code -XX:MaxDirectMemorySize=5g} was within the
+     * bound alone, and the JVM got both: 11 GiB. A request's {@code -Xmx} replaces the fixed one instead.
+     */
+    @Test
+    void aRequestsSizesAreCountedWithTheFixedFlagsAsTheJvmTakesThem() {
+        JvmFlagAllowList.Bounds sixGib = new JvmFlagAllowList.Bounds(64L << 30, 6L << 30, 256);
+        List<String> fixed = List.of("-Xmx6g", "-XX:+UseSerialGC", "-Dcompany.secret=hunter2");
+        String from = "on this server (perflab.trials.jvm-args)";
+
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:MaxDirectMemorySize=5g"), sixGib)).isEmpty();
+        assertThat(JvmFlagAllowList.excess(fixed, from, List.of("-XX:MaxDirectMemorySize=5g"), sixGib))
+                .hasValue("the JVM flags '-Xmx6g' (fixed), '-XX:MaxDirectMemorySize=5g' ask for 11 GiB of memory; a "
+                        + "trial JVM's heap, direct memory, code cache and metaspace may take at most 6 GiB together "
+                        + "on this server (perflab.trials.max-jvm-memory; by default a quarter of the host's 64 GiB); "
+                        + "the fixed flags every trial JVM starts with on this server (perflab.trials.jvm-args) are "
+                        + "counted too: -Xmx6g (a flag given again replaces its fixed one, as -Xmx does; other sizes "
+                        + "add to them)");
+        assertThat(JvmFlagAllowList.excess(fixed, from, List.of("-Xmx1g", "-XX:MaxDirectMemorySize=5g"), sixGib))
+                .isEmpty();
+        assertThat(JvmFlagAllowList.excess(fixed, from, List.of("-XX:MaxHeapSize=1g", "-XX:MaxDirectMemorySize=5g"),
+                sixGib)).isEmpty();
+        // a request's own flag that the fixed ones repeat is the request's, not marked as fixed
+        assertThat(JvmFlagAllowList.excess(fixed, from, List.of("-Xmx6g", "-XX:MaxDirectMemorySize=1g"), sixGib))
+                .hasValueSatisfying(why -> assertThat(why).startsWith("the JVM flags '-Xmx6g', "
+                        + "'-XX:MaxDirectMemorySize=1g' ask for 7 GiB"));
+        // fixed flags that size nothing are not named; the request's threads are still bounded
+        assertThat(JvmFlagAllowList.excess(List.of("-XX:+UseSerialGC"), from, List.of("-Xmx7g"), sixGib))
+                .hasValueSatisfying(why -> assertThat(why).doesNotContain("fixed"));
+        assertThat(JvmFlagAllowList.excess(fixed, from, List.of("-XX:ParallelGCThreads=999"), sixGib)).isPresent();
+    }
+
     @Test
     void describesSizesInBinaryUnits() {
         assertThat(JvmFlagAllowList.describe(512)).isEqualTo("512 bytes");
