@@ -181,6 +181,7 @@ final class CalibrateCommand implements Callable<Integer> {
         CalibrateFlags.checkValues(spec.commandLine(), mdeRuns);
         CalibrateFlags.checkAgainstDesign(spec.commandLine(), storedDesign, CalibrateFlags.Source.file(file),
                 inject != null);
+        CalibrateFlags.checkSidesAlike(spec.commandLine(), file, stored.experiment(), injectedNanos());
         String plannedKey = storedDesign.paired() ? "pairs" : "runsPerVariant";
         Object planned = stored.experiment().get(plannedKey);
         long wanted = (long) experiments * perExperiment;

@@ -5,7 +5,13 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -16,6 +22,9 @@ import picocli.CommandLine.ParameterException;
  * (as {@code perflab ab} refuses its own) rather than ignored.
  */
 final class CalibrateFlags {
+
+    /** The workload setting by which {@code --inject} makes the with side cost more. */
+    private static final String SERVER_WORK_NANOS = "serverWorkNanos";
 
     private CalibrateFlags() {
     }
@@ -131,6 +140,83 @@ final class CalibrateFlags {
             throw new ParameterException(commandLine, String.join(", ", given) + (one ? " applies" : " apply")
                     + " only to a run; --from " + file + " judges a stored run again, as it was run: leave "
                     + (one ? "it" : "them") + " out");
+        }
+    }
+
+    /**
+     * Refuses, with {@code --from}, a stored run whose two sides are not the same variant but for the injected cost:
+     * judged as an A/A (or as a known effect of {@code --inject}), a real change's effect would be counted as false
+     * positives and as the instrument's noise. Each side's description is compared whole (kind, engine options,
+     * workload, JVM flags, commands, Java home), apart from the workload's {@code serverWorkNanos}, whose excess on the
+     * with side must be the {@code --inject} cost (none without it).
+     *
+     * @param experiment the file's {@code experiment} object, holding {@code without} and {@code with}
+     */
+    static void checkSidesAlike(CommandLine commandLine, Path file, Map<String, Object> experiment,
+            long injectedNanos) {
+        if (!experiment.containsKey("without") && !experiment.containsKey("with")) {
+            return; // a file that does not describe its sides (put together by hand): nothing to compare
+        }
+        Map<String, Object> without = side(experiment, "without");
+        Map<String, Object> with = side(experiment, "with");
+        long excess;
+        try {
+            excess = serverWorkNanos(with) - serverWorkNanos(without);
+        } catch (NumberFormatException e) {
+            throw new ParameterException(commandLine, "--from " + file + ": a side's workload.serverWorkNanos is "
+                    + "not a whole number");
+        }
+        without.put("workload", withoutServerWork(without.get("workload")));
+        with.put("workload", withoutServerWork(with.get("workload")));
+        List<String> differing = new ArrayList<>();
+        differences("", without, with, differing);
+        if (!differing.isEmpty()) {
+            throw new ParameterException(commandLine, "--from " + file + " is not a run of one variant against "
+                    + "itself: its sides differ in " + String.join(", ", differing.stream().limit(5).toList())
+                    + (differing.size() > 5 ? " and " + (differing.size() - 5) + " more" : "") + "; calibrate "
+                    + "judges A/A runs (and runs of an --inject cost), not a change: compare it with perflab compare");
+        }
+        if (excess != injectedNanos) {
+            throw new ParameterException(commandLine, "--from " + file + ": its with side's serverWorkNanos is "
+                    + excess + " ns above the without side's, "
+                    + (injectedNanos == 0 ? "so it is a known-effect run: add --inject serverWorkNanos=" + excess
+                    : "not the " + injectedNanos + " ns of --inject serverWorkNanos=" + injectedNanos));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> side(Map<String, Object> experiment, String name) {
+        Object side = experiment.get(name);
+        return side instanceof Map<?, ?> map ? new LinkedHashMap<>((Map<String, Object>) map) : new LinkedHashMap<>();
+    }
+
+    private static long serverWorkNanos(Map<String, Object> side) {
+        Object workload = side.get("workload");
+        Object nanos = workload instanceof Map<?, ?> map ? map.get(SERVER_WORK_NANOS) : null;
+        return nanos == null ? 0 : Long.parseLong(String.valueOf(nanos));
+    }
+
+    private static Object withoutServerWork(Object workload) {
+        if (!(workload instanceof Map<?, ?> map)) {
+            return workload;
+        }
+        Map<Object, Object> rest = new LinkedHashMap<>(map);
+        rest.remove(SERVER_WORK_NANOS);
+        return rest;
+    }
+
+    /** The paths at which {@code without} and {@code with} hold different values, with both values. */
+    private static void differences(String path, Object without, Object with, List<String> out) {
+        if (without instanceof Map<?, ?> a && with instanceof Map<?, ?> b) {
+            Set<Object> keys = new TreeSet<>(Comparator.comparing(String::valueOf));
+            keys.addAll(a.keySet());
+            keys.addAll(b.keySet());
+            for (Object key : keys) {
+                differences(path.isEmpty() ? String.valueOf(key) : path + "." + key, a.get(key), b.get(key), out);
+            }
+        } else if (!Objects.equals(without, with)) {
+            out.add(path + " (" + ExperimentFiles.shown(String.valueOf(without)) + " without, "
+                    + ExperimentFiles.shown(String.valueOf(with)) + " with)");
         }
     }
 

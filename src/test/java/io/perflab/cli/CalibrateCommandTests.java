@@ -351,6 +351,52 @@ class CalibrateCommandTests extends CommandLineTests {
                 file.toString(), "--experiments", "2", "--pairs", "3");
     }
 
+    /**
+     * An ab run of a real change judged as an A/A counted the change's effect as false positives and as the
+     * instrument's noise ("the same variant on both sides"); a known-effect run needs --inject of its own cost.
+     */
+    @Test
+    void aStoredRunOfTwoDifferentVariantsIsNotJudgedAsAnAaRun() throws IOException {
+        Path file = directory.resolve("ab.json");
+        Map<String, Object> without = side("notification", null);
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 6, "windowsPerPair", 2, "without", without,
+                        "with", side("monitor", null)), fourMetricPairs())));
+        assertRejected("--from " + file + " is not a run of one variant against itself: its sides differ in "
+                + "engineOptions.completion (notification without, monitor with); calibrate judges A/A runs",
+                "calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "3");
+
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 6, "windowsPerPair", 2, "without", without,
+                        "with", side("notification", "1700")), fourMetricPairs())));
+        assertRejected("--from " + file + ": its with side's serverWorkNanos is 1700 ns above the without side's, "
+                + "so it is a known-effect run: add --inject serverWorkNanos=1700", "calibrate", "--from",
+                file.toString(), "--experiments", "2", "--pairs", "3");
+        assertRejected("--from " + file + ": its with side's serverWorkNanos is 1700 ns above the without side's, "
+                + "not the 2000 ns of --inject serverWorkNanos=2000", "calibrate", "--from", file.toString(),
+                "--experiments", "2", "--pairs", "3", "--inject", "serverWorkNanos=2000");
+        int status = execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "3",
+                "--inject", "serverWorkNanos=1700");
+        assertThat(status).as(err.toString()).isZero();
+
+        Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
+                Map.of("design", "alternating", "pairs", 6, "windowsPerPair", 2, "without", without,
+                        "with", side("notification", null)), fourMetricPairs())));
+        assertThat(execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "3"))
+                .as(err.toString()).isZero();
+    }
+
+    /** A side of a stored plan as ab --out writes it, the workload's values as text. */
+    private static Map<String, Object> side(String completion, String serverWorkNanos) {
+        Map<String, Object> workload = new java.util.LinkedHashMap<>(Map.of("stack", "perflab", "mode", "sync",
+                "clientThreads", "16", "runSeconds", "3"));
+        if (serverWorkNanos != null) {
+            workload.put("serverWorkNanos", serverWorkNanos);
+        }
+        return Map.of("kind", "engine", "engineOptions", Map.of("completion", completion, "allocator", "pooled"),
+                "workload", workload, "jvmArgs", List.of());
+    }
+
     @Test
     void aStoredFreshRunWithUnusableFiguresIsAUsageErrorOrLeavesThemOut() throws IOException {
         // a sampling floor that is not a number is left out (it was a NumberFormatException); a value beyond what

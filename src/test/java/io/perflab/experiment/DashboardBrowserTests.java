@@ -240,6 +240,29 @@ class DashboardBrowserTests extends UploadServer {
     }
 
     /**
+     * A name of 200 characters without a space (which uploads and experiments take) wrapped nowhere: the lists' name
+     * column took the page's width, and every other column of every row was pushed off to the right.
+     */
+    @Test
+    void aLongNameWrapsInItsCellAndLeavesTheListsOtherColumnsOnTheScreen() throws Exception {
+        HttpResponse<String> created = post("/api/v1/uploads?name=" + "W".repeat(200), ADMIN_TOKEN,
+                "application/json", "{\"benchmark\":\"long\",\"without\":{\"metrics\":{\"t\":[1,2,3]}},"
+                        + "\"with\":{\"metrics\":{\"t\":[1,2,4]}}}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        signIn();
+        atWidth(1280);
+        for (String page : List.of("/experiments", "/")) {
+            browser.get(base() + page);
+            assertThat(number("const t = document.querySelector('table.data');"
+                    + " return t.scrollWidth - t.parentElement.clientWidth"))
+                    .as("list table wider than its container on " + page).isLessThanOrEqualTo(0);
+            assertThat(number("const h = [...document.querySelectorAll('table.data thead th')].pop();"
+                    + " return h.getBoundingClientRect().right - document.documentElement.clientWidth"))
+                    .as("last column beyond the screen on " + page).isLessThanOrEqualTo(0);
+        }
+    }
+
+    /**
      * A name stored before names were checked (with a right-to-left override) reorders only itself: on the
      * experiment page, the list, the home page and the exported report, each piece of text holding it is inside an
      * inline bidi isolate, or the only text of its block, so the words after it are not turned around.
