@@ -36,10 +36,12 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
      * median-unbiased estimate, which an early stop on a large estimate does not pull outward as it does
      * {@link #relativeChange()}. The rule compares t with the t quantile at each z boundary's nominal level, so the
      * ordering is made on the normal scores of the looks' t statistics (the z at the same tail probability), where
-     * the rule is exactly |z| ≥ c<sub>k</sub>; the median found there is taken back to the t scale, which keeps it a
-     * median, and times the standard error. The interval's ends are as far from it as on the normal scale, widened
-     * by the ratio of the t quantile with {@link #df} degrees of freedom to the normal one, so that at a single look
-     * the estimate is the mean and the interval the t interval. Meant for the look that ended the experiment (or
+     * the rule is exactly |z| ≥ c<sub>k</sub>. The median found there lies some way below z, and the estimate is
+     * moved by as many standard errors from the mean: t − (z − median) on the t scale. (Taken back through the t
+     * distribution's tail instead, a shift of a fraction of a standard error became tens of them at a stop with 2–5
+     * degrees of freedom: +10 % stopped at 4 pairs read +7.4 % [+6.4, +8.4].) The interval's ends are as far from it
+     * as on the normal scale, widened by the ratio of the t quantile with {@link #df} degrees of freedom to the normal
+     * one, so that at a single look the estimate is the mean and the interval the t interval. Meant for the look that ended the experiment (or
      * decided its metric); NaN when the statistic is not finite or beyond the normal scale's reach (its tail
      * probability, or an end's, below the smallest double, or an end the stage-wise search cannot bracket).
      */
@@ -59,7 +61,7 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
         }
         double tail = (1 - confidence) / 2;
         double widen = Distributions.tUpperQuantile(tail, df) / Distributions.normalQuantile(1 - tail);
-        double center = tScale(eta[1]);
+        double center = t - (z - eta[1]);
         double low = center - (eta[1] - eta[0]) * widen;
         double high = center + (eta[2] - eta[1]) * widen;
         if (!Double.isFinite(low) || !Double.isFinite(high)) {
@@ -67,18 +69,6 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
         }
         return new RelativeChange(100 * Math.expm1(center * stdErr), 100 * Math.expm1(low * stdErr),
                 100 * Math.expm1(high * stdErr));
-    }
-
-    /**
-     * The t statistic with {@link #df} degrees of freedom that has the tail probability of the normal score z; NaN
-     * where that probability is below the smallest double.
-     */
-    private double tScale(double z) {
-        double upper = Distributions.normalUpper(Math.abs(z));
-        if (z == 0 || upper >= 0.5) {
-            return 0;
-        }
-        return upper > 0 ? Math.copySign(Distributions.tUpperQuantile(upper, df), z) : Double.NaN;
     }
 
     /** Whether the experiment stops at this look. */
