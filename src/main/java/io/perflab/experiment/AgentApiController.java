@@ -9,6 +9,7 @@ import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.security.StoredToken;
 import io.perflab.system.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -180,6 +181,7 @@ class AgentApiController {
     }
 
     private static AgentCoordinator.Caller caller(Authentication authentication) {
-        return new AgentCoordinator.Caller(authentication.getName(), ExperimentApiController.isAdmin(authentication));
+        return new AgentCoordinator.Caller(authentication.getName(), ExperimentApiController.isAdmin(authentication),
+                StoredToken.idOf(authentication));
     }
 }

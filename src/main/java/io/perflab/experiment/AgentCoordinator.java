@@ -20,11 +20,13 @@ import io.perflab.runner.experiment.PlannedTrial;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.security.ApiTokens;
 import io.perflab.stats.Sample;
 import io.perflab.system.ApiPage;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
+import io.perflab.system.NotAuthenticatedException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.PrintableText;
 import io.perflab.system.StorableTime;
@@ -95,6 +97,8 @@ public class AgentCoordinator implements SmartLifecycle {
     private final AgentProperties settings;
     private final ClaimedRuns runs;
     private final PairedStoppingRules rules;
+    private final ApiTokens tokens;
+    private final TransactionTemplate transactions;
     private final Object queueChanged = new Object();
     private final Map<Long, LongConsumer> localBuiltIns = new ConcurrentHashMap<>();
     private volatile ScheduledExecutorService watch;
@@ -102,18 +106,22 @@ public class AgentCoordinator implements SmartLifecycle {
     /**
      * @param looks the looks of paired experiments' stopping rules, taken here as remote agents' pairs come in
      * @param jvmFlags which stored JVM flags may still run: a claim of a plan whose flags may not is failed
+     * @param tokens the API tokens agents act with, checked again as a request acts: it may have been revoked
+     *     since the request came in
      */
     AgentCoordinator(ExperimentRepository store, AgentRepository agents, SequentialLookRepository looks,
                      ExperimentEvents events, Clock clock, AgentProperties settings,
                      PlatformTransactionManager transactionManager, CommandExperimentsPolicy commands,
-                     JvmFlagPolicy jvmFlags) {
+                     JvmFlagPolicy jvmFlags, ApiTokens tokens) {
         this.store = store;
         this.commands = commands;
         this.jvmFlags = jvmFlags;
         this.agents = agents;
         this.clock = clock;
         this.settings = settings;
-        this.runs = new ClaimedRuns(store, events, clock, new TransactionTemplate(transactionManager));
+        this.tokens = tokens;
+        this.transactions = new TransactionTemplate(transactionManager);
+        this.runs = new ClaimedRuns(store, events, clock, transactions);
         this.rules = new PairedStoppingRules(store, looks, clock);
     }
 
@@ -126,8 +134,16 @@ public class AgentCoordinator implements SmartLifecycle {
      * acts with the credentials it registered with (an admin may act for any agent), so that the holder of one
      * agent token cannot heartbeat, claim, post or finish as an agent another token registered, nor as a built-in
      * agent.
+     *
+     * @param tokenId the stored API token the message came with, checked again as it acts (it may be revoked while
+     *     a poll waits or a post is stored); null for a user or the bootstrap token
      */
-    public record Caller(String name, boolean admin) {
+    public record Caller(String name, boolean admin, Long tokenId) {
+
+        /** A caller that came with no stored API token. */
+        public Caller(String name, boolean admin) {
+            this(name, admin, null);
+        }
     }
 
     /** Registers a remote agent. */
@@ -292,7 +308,7 @@ public class AgentCoordinator implements SmartLifecycle {
      */
     public Optional<Assignment> poll(long agentId, Caller caller, Duration wait) {
         AgentRecord agent = live(agentId, caller);
-        Optional<Assignment> held = heldBy(agent);
+        Optional<Assignment> held = heldBy(agent, caller);
         if (held.isPresent()) {
             return held;
         }
@@ -304,8 +320,13 @@ public class AgentCoordinator implements SmartLifecycle {
         Duration limit = wait.compareTo(settings.longPoll()) > 0 ? settings.longPoll() : wait;
         Instant deadline = clock.instant().plus(limit);
         while (true) {
-            // claims run side by side (the database's row locks keep them apart); only the wait is shared
-            Optional<ExperimentRecord> claimed = store.claimNext(agent.claimant(), clock.instant());
+            // claims run side by side (the database's row locks keep them apart); only the wait is shared. A token
+            // revoked since the poll came in claims nothing: it is checked in the claim's transaction
+            Optional<ExperimentRecord> claimed = transactions.execute(status -> {
+                Optional<ExperimentRecord> taken = store.claimNext(agent.claimant(), clock.instant());
+                taken.ifPresent(experiment -> requireLiveToken(caller));
+                return taken;
+            });
             if (claimed.isPresent() && refusedFlags(agent, claimed.get())) {
                 continue;
             }
@@ -317,7 +338,7 @@ public class AgentCoordinator implements SmartLifecycle {
                 queueChanged(); // another poll of this agent, if one waits, is told the same
                 return Optional.of(store.assignment(experiment));
             }
-            held = heldBy(agent);
+            held = heldBy(agent, caller);
             if (held.isPresent()) {
                 return held;
             }
@@ -333,8 +354,9 @@ public class AgentCoordinator implements SmartLifecycle {
                     return Optional.empty();
                 }
             }
-            // a waiting poll heartbeats; one whose agent left or was declared lost meanwhile claims nothing more
-            if (!agents.heartbeat(agentId)) {
+            // a waiting poll heartbeats; one whose agent left or was declared lost meanwhile claims nothing more,
+            // and one whose token was revoked meanwhile is refused as a request with that token is
+            if (!beat(agentId, caller)) {
                 return Optional.empty();
             }
         }
@@ -345,8 +367,9 @@ public class AgentCoordinator implements SmartLifecycle {
      * it holds none.
      *
      * @throws ConflictException when it holds one and has posted trials of it
+     * @throws NotAuthenticatedException when it holds one and the caller's token was revoked
      */
-    private Optional<Assignment> heldBy(AgentRecord agent) {
+    private Optional<Assignment> heldBy(AgentRecord agent, Caller caller) {
         List<Long> running = store.runningOn(agent.id());
         if (running.isEmpty()) {
             return Optional.empty();
@@ -357,6 +380,7 @@ public class AgentCoordinator implements SmartLifecycle {
                     + " and has posted trials of it; post its finish before polling for another");
         }
         ExperimentRecord experiment = store.find(held).orElseThrow();
+        requireLiveToken(caller);
         log.info("Agent {} '{}' polled while it holds experiment {} '{}', of which it posted nothing: its "
                 + "assignment is sent again", agent.id(), agent.name(), held, experiment.name());
         return Optional.of(store.assignment(experiment));
@@ -428,7 +452,7 @@ public class AgentCoordinator implements SmartLifecycle {
         live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         TrialResult result = checked(experiment, posted);
-        boolean stored = runs.record(agentId, experiment, result);
+        boolean stored = runs.record(agentId, experiment, result, () -> requireLiveToken(caller));
         return new TrialAnswer(stored, store.cancelRequested(experimentId));
     }
 
@@ -519,7 +543,7 @@ public class AgentCoordinator implements SmartLifecycle {
             return new PairAnswer(false, store.cancelRequested(experimentId), true, experiment.stopReason());
         }
         Optional<PairStoppingRule.Decision> decision = runs.recordPair(agentId, experiment, pair,
-                () -> rules.afterPostedPair(experiment, agentId, pair));
+                () -> requireLiveToken(caller), () -> rules.afterPostedPair(experiment, agentId, pair));
         // a retry: the decision the first post took, as stored
         String stopReason = decision.isPresent() ? (decision.get().stop() ? decision.get().reason() : null)
                 : store.find(experimentId).map(ExperimentRecord::stopReason).orElse(null);
@@ -560,7 +584,8 @@ public class AgentCoordinator implements SmartLifecycle {
             }
         }
         // an agent that stops hands its experiment back: the next agent of the same labels resumes it
-        if (!runs.end(experimentId, agentId, end, message, end == ExperimentStatus.INTERRUPTED)) {
+        if (!runs.end(experimentId, agentId, end, message, end == ExperimentStatus.INTERRUPTED,
+                () -> requireLiveToken(caller))) {
             throw new ConflictException("experiment " + experimentId + " is not running on agent " + agentId);
         }
         if (end == ExperimentStatus.INTERRUPTED) {
@@ -603,10 +628,13 @@ public class AgentCoordinator implements SmartLifecycle {
         return agent;
     }
 
-    /** The agent, which must be registered by the caller (or the caller an admin), neither lost nor left. */
+    /**
+     * The agent, which must be registered by the caller (or the caller an admin), neither lost nor left; its
+     * heartbeat is recorded, if the caller's token still holds.
+     */
     private AgentRecord live(long agentId, Caller caller) {
         AgentRecord agent = owned(agentId, caller);
-        if (!agents.heartbeat(agentId)) {
+        if (!beat(agentId, caller)) {
             if ("LEFT".equals(agents.find(agentId).map(AgentRecord::status).orElse(agent.status()))) {
                 throw new ConflictException("agent " + agentId + " left the service (it was stopped), and any "
                         + "experiment it held was handed back; an agent id is not used again after a leave. "
@@ -616,6 +644,35 @@ public class AgentCoordinator implements SmartLifecycle {
                     + agent.lastHeartbeat() + "; its experiment was interrupted. Register again.");
         }
         return agent;
+    }
+
+    /**
+     * Records a heartbeat of the agent, unless the caller's token was revoked since its request came in: checked in
+     * the heartbeat's transaction, so that a revoked token keeps no agent alive. False if the agent is lost or left.
+     *
+     * @throws NotAuthenticatedException if the token was revoked; no heartbeat is recorded
+     */
+    private boolean beat(long agentId, Caller caller) {
+        return Boolean.TRUE.equals(transactions.execute(status -> {
+            boolean beat = agents.heartbeat(agentId);
+            requireLiveToken(caller);
+            return beat;
+        }));
+    }
+
+    /**
+     * Refuses a caller whose API token was revoked after its request was let in (a poll that waited, a post stored
+     * a moment later), as a request that comes with that token is refused: the token's row is read, and locked, in
+     * the caller's transaction, so that what the caller does there comes wholly before the revocation or not at all.
+     *
+     * @throws NotAuthenticatedException if the token no longer authenticates
+     */
+    private void requireLiveToken(Caller caller) {
+        if (caller.tokenId() != null) {
+            tokens.refusal(caller.tokenId()).ifPresent(refusal -> {
+                throw new NotAuthenticatedException(refusal);
+            });
+        }
     }
 
     /** The experiment, which the agent must hold. */

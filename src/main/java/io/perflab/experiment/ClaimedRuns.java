@@ -55,8 +55,18 @@ final class ClaimedRuns {
      *     elsewhere
      */
     boolean record(Long agentId, ExperimentRecord experiment, TrialResult result) {
+        return record(agentId, experiment, result, () -> { });
+    }
+
+    /**
+     * As {@link #record(Long, ExperimentRecord, TrialResult)}, checking {@code allowed} in the transaction that
+     * stores the trial, after the check that its agent holds the experiment: what the agent's credentials must still
+     * allow (a token revoked while the trial was posted stores nothing). It throws to refuse.
+     */
+    boolean record(Long agentId, ExperimentRecord experiment, TrialResult result, Runnable allowed) {
         if (!storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
             requireHeld(experiment.id(), agentId);
+            allowed.run();
             return store.saveRunOnce(experiment.id(), agentId, result);
         })))) {
             return false;
@@ -97,9 +107,19 @@ final class ClaimedRuns {
      */
     Optional<PairStoppingRule.Decision> recordPair(Long agentId, ExperimentRecord experiment, PairResult pair,
                                                    Supplier<PairStoppingRule.Decision> look) {
+        return recordPair(agentId, experiment, pair, () -> { }, look);
+    }
+
+    /**
+     * As {@link #recordPair(Long, ExperimentRecord, PairResult, Supplier)}, checking {@code allowed} in the same
+     * transaction, after the check that the agent holds the experiment, as {@link #record} does.
+     */
+    Optional<PairStoppingRule.Decision> recordPair(Long agentId, ExperimentRecord experiment, PairResult pair,
+                                                   Runnable allowed, Supplier<PairStoppingRule.Decision> look) {
         PairStoppingRule.Decision[] decision = {null};
         boolean stored = storedNow(() -> Boolean.TRUE.equals(transactions.execute(status -> {
             requireHeld(experiment.id(), agentId);
+            allowed.run();
             if (!store.savePairOnce(experiment.id(), agentId, pair)) {
                 return false;
             }
@@ -167,7 +187,22 @@ final class ClaimedRuns {
      * @param resumeOnClaim whether the next claim of an agent of the same labels resumes it on its own
      */
     boolean end(long id, Long agentId, ExperimentStatus end, String message, boolean resumeOnClaim) {
-        if (!store.endClaim(id, agentId, end, clock.instant(), message, resumeOnClaim)) {
+        return end(id, agentId, end, message, resumeOnClaim, () -> { });
+    }
+
+    /**
+     * As {@link #end(long, Long, ExperimentStatus, String, boolean)}, checking {@code allowed} in the transaction
+     * that ends the claim, as {@link #record} does: it throws to refuse, and the claim goes on.
+     */
+    boolean end(long id, Long agentId, ExperimentStatus end, String message, boolean resumeOnClaim,
+                Runnable allowed) {
+        if (!Boolean.TRUE.equals(transactions.execute(status -> {
+            if (!store.endClaim(id, agentId, end, clock.instant(), message, resumeOnClaim)) {
+                return false;
+            }
+            allowed.run();
+            return true;
+        }))) {
             return false;
         }
         Map<String, Object> event = new LinkedHashMap<>();

@@ -43,6 +43,12 @@ public class ApiTokens {
         public boolean revoked() {
             return revokedAt != null;
         }
+
+        /** What a request with this token is told once it is revoked (401). */
+        String refusal() {
+            return "The bearer token '" + name + "' (" + prefix + "…) was revoked at " + revokedAt
+                    + "; create a new token under Settings → API tokens.";
+        }
     }
 
     /** A token just created: the secret, shown this once. */
@@ -53,7 +59,7 @@ public class ApiTokens {
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
 
-    ApiTokens(JdbcClient jdbc, Clock clock) {
+    public ApiTokens(JdbcClient jdbc, Clock clock) {
         this.jdbc = jdbc;
         this.clock = clock;
     }
@@ -152,6 +158,22 @@ public class ApiTokens {
                 + "AND revoked_at IS NULL")
                 .params(timestamp(clock.instant()), by, id).update();
         return find(id).isPresent();
+    }
+
+    /**
+     * Why token {@code id} no longer authenticates (it was revoked), or empty while it does. The row is locked until
+     * the caller's transaction ends, so that a revocation comes wholly before what the caller does on the strength of
+     * the token (and it is refused) or after it: a request checked when it came in may act after its token was
+     * revoked (a long poll, a post in flight), and checks again here as it acts.
+     */
+    public Optional<String> refusal(long id) {
+        Optional<ApiToken> token = jdbc.sql(SELECT + " WHERE id = ? FOR UPDATE").param(id).query(ApiTokens::token)
+                .optional();
+        if (token.isEmpty()) {
+            return Optional.of("The bearer token (id " + id + ") is unknown to this server. Create a token under "
+                    + "Settings → API tokens.");
+        }
+        return token.filter(ApiToken::revoked).map(ApiToken::refusal);
     }
 
     /** The token whose secret is {@code secret}, recording the use; empty if none. */

@@ -10,7 +10,8 @@ import org.springframework.security.core.authority.SimpleGrantedAuthority;
 /**
  * Accepts API tokens created in the dashboard or with {@code perflab token create}. A token of role USER uploads and
  * writes, but does not manage tokens or delete; one of role AGENT only acts as a benchmark agent. A revoked token is
- * refused with a message saying so.
+ * refused with a message saying so. The authentication's details are the token's {@link StoredToken}, for work that
+ * checks the token again as it acts.
  */
 final class StoredTokenAuthenticator implements ApiTokenAuthenticator {
 
@@ -27,11 +28,12 @@ final class StoredTokenAuthenticator implements ApiTokenAuthenticator {
         }
         return tokens.use(secret).map(token -> {
             if (token.revoked()) {
-                throw new BadCredentialsException("The bearer token '" + token.name() + "' (" + token.prefix()
-                        + "…) was revoked at " + token.revokedAt() + "; create a new token under Settings → API tokens.");
+                throw new BadCredentialsException(token.refusal());
             }
-            return UsernamePasswordAuthenticationToken.authenticated("token:" + token.name(), null,
-                    List.of(new SimpleGrantedAuthority("ROLE_" + token.role())));
+            UsernamePasswordAuthenticationToken authenticated = UsernamePasswordAuthenticationToken.authenticated(
+                    "token:" + token.name(), null, List.of(new SimpleGrantedAuthority("ROLE_" + token.role())));
+            authenticated.setDetails(new StoredToken(token.id()));
+            return authenticated;
         });
     }
 }

@@ -25,9 +25,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 /**
  * Turns exceptions from REST controllers into {@code application/problem+json} whose {@code detail} says what
  * was wrong in the caller's terms: the JSON field at fault and what it may hold, never a Java type. Features
- * throw {@link InvalidInputException}, {@link NotFoundException}, {@link ConflictException} and
- * {@link NotAllowedException} (or, in controllers, {@link ApiProblem}); a 400 also lists each field problem
- * under {@code errors}.
+ * throw {@link InvalidInputException}, {@link NotFoundException}, {@link ConflictException},
+ * {@link NotAllowedException} and {@link NotAuthenticatedException} (or, in controllers, {@link ApiProblem}); a 400
+ * also lists each field problem under {@code errors}.
  */
 @RestControllerAdvice(annotations = RestController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -56,6 +56,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(NotAllowedException.class)
     ProblemDetail notAllowed(NotAllowedException ex) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, ex.getMessage());
+    }
+
+    /** As the security filter answers a token it refuses: 401, with the scheme to authenticate by. */
+    @ExceptionHandler(NotAuthenticatedException.class)
+    ResponseEntity<ProblemDetail> notAuthenticated(NotAuthenticatedException ex) {
+        return ResponseEntity.status(HttpStatus.UNAUTHORIZED).header(HttpHeaders.WWW_AUTHENTICATE,
+                "Bearer realm=\"perflab\"").body(ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED,
+                ex.getMessage()));
     }
 
     @ExceptionHandler(Utf8BodyFilter.InvalidUtf8Exception.class)

@@ -67,6 +67,8 @@ class AgentApiTests {
 
     ApiClient admin;
     String agentToken;
+    long agentTokenId;
+    String agentTokenName;
 
     @BeforeEach
     void tokens() throws Exception {
@@ -77,6 +79,8 @@ class AgentApiTests {
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         assertThat(admin.read(created.body()).get("role").asText()).isEqualTo("AGENT");
         agentToken = admin.read(created.body()).get("token").asText();
+        agentTokenId = admin.read(created.body()).get("id").asLong();
+        agentTokenName = admin.read(created.body()).get("name").asText();
     }
 
     @Test
@@ -777,6 +781,140 @@ class AgentApiTests {
         }
     }
 
+    /**
+     * A poll that waited while its token was revoked claimed the experiment queued next, answered its whole plan
+     * (a command experiment's commands, directories and environment), and heartbeat its agent after the revocation:
+     * the experiment ran on it until the agent was found lost. It is refused as a request with that token is, and
+     * the experiment waits, queued, for another agent.
+     */
+    @Test
+    void aPollWaitingWhenItsTokenIsRevokedClaimsNothingAndIsRefusedAsTheTokenIs() throws Exception {
+        long agent = register("revoked while polling", "pool=revoked-poll");
+        Instant registered = agentRepository.find(agent).orElseThrow().lastHeartbeat();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            var waiting = pool.submit(() -> poll(agent, 25));
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() ->
+                    agentRepository.find(agent).orElseThrow().lastHeartbeat().isAfter(registered));
+            assertThat(waiting.isDone()).isFalse();
+
+            HttpResponse<String> revoked = admin.post("/api/v1/tokens/" + agentTokenId + "/revoke", "");
+            assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(200);
+            Instant afterRevocation = agentRepository.databaseNow();
+            long id = admin.create(command("queued after a revocation", Map.of("pool", "revoked-poll")));
+
+            HttpResponse<String> answer = waiting.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            HttpResponse<String> later = send(agentToken, "/api/v1/agents/" + agent + "/heartbeat", "");
+            assertThat(later.statusCode()).isEqualTo(401);
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(401);
+            assertThat(answer.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(answer.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"perflab\"");
+            assertThat(admin.read(answer.body()).get("detail").asText()).as("as a request with that token is told")
+                    .isEqualTo(admin.read(later.body()).get("detail").asText())
+                    .contains("'" + agentTokenName + "'", "was revoked at");
+            assertThat(answer.body()).doesNotContain("withoutCommand", "\"command\"", "experimentId");
+            assertThat(admin.status(id)).isEqualTo("QUEUED");
+            assertThat(store.claims(id)).isEmpty();
+            assertThat(agentRepository.find(agent).orElseThrow().lastHeartbeat())
+                    .as("no heartbeat after the revocation").isBeforeOrEqualTo(afterRevocation);
+
+            String otherToken = admin.read(admin.post("/api/v1/tokens", Map.of("name", "after a revocation",
+                    "role", "agent")).body()).get("token").asText();
+            agentToken = otherToken;
+            assertResumes(register("another host", "pool=revoked-poll"), id, List.of(0, 1, 2, 3));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A message let in before its token was revoked acted after the revocation: a heartbeat kept the agent alive, a
+     * trial or pair posted then was stored, a finish ended the experiment, a poll claimed one. Each checks the token
+     * in the transaction that acts, and stores nothing.
+     */
+    @Test
+    void messagesInFlightWhenTheirTokenIsRevokedStoreNothing() throws Exception {
+        long fresh = register("in flight", "pool=in-flight");
+        long paired = register("in flight, paired", "pool=in-flight-pairs");
+        long idle = register("in flight, idle", "pool=in-flight-idle");
+        long freshId = admin.create(command("in flight", Map.of("pool", "in-flight")));
+        long pairedId = admin.create(alternating("in flight, paired", "in-flight-pairs", 1));
+        assertThat(poll(fresh, 0).statusCode()).isEqualTo(200);
+        assertThat(poll(paired, 0).statusCode()).isEqualTo(200);
+        AgentCoordinator.Caller caller = new AgentCoordinator.Caller("token:" + agentTokenName, false,
+                agentTokenId);
+        // another request revokes the token while this one is under way: at the first reading of the clock after
+        // the checks of its caller, up to which it was let in
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+        java.time.Clock revoking = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                if (armed.getAndSet(false)) {
+                    java.util.concurrent.CompletableFuture.runAsync(() -> apiTokens.revoke(agentTokenId, "admin"))
+                            .join();
+                }
+                return Instant.now();
+            }
+        };
+        AgentCoordinator inFlight = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
+                revoking, agentSettings, transactions, new CommandExperimentsPolicy(true), JvmFlagPolicies.of(false),
+                apiTokens);
+        var json = io.perflab.runner.json.RunnerJson.mapper();
+        var trial = json.readValue(recent(trial("without", 0)), io.perflab.agent.AgentProtocol.PostedTrial.class);
+        var pair = json.readValue(recent(pair(0, 0, 1)), io.perflab.agent.AgentProtocol.PostedPair.class);
+        Runnable unrevoke = () -> jdbc.sql("UPDATE api_token SET revoked_at = NULL, revoked_by = NULL, "
+                + "live_name = name WHERE id = ?").param(agentTokenId).update();
+
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> messages = List.of(
+                () -> inFlight.recordTrial(fresh, caller, freshId, trial),
+                () -> inFlight.recordPair(paired, caller, pairedId, pair),
+                () -> inFlight.finish(fresh, caller, freshId, io.perflab.agent.AgentProtocol.Finish.of("FAILED",
+                        null)),
+                () -> inFlight.poll(idle, caller, Duration.ZERO));
+        long idleId = admin.create(command("in flight, claimed", Map.of("pool", "in-flight-idle")));
+        for (var message : messages) {
+            armed.set(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(message)
+                    .isInstanceOf(io.perflab.system.NotAuthenticatedException.class)
+                    .hasMessageContaining("'" + agentTokenName + "'", "was revoked at");
+            assertThat(armed.get()).as("revoked under way").isFalse();
+            unrevoke.run();
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id IN (?, ?)").params(freshId, pairedId)
+                .query(Long.class).single()).isZero();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ?").param(pairedId)
+                .query(Long.class).single()).isZero();
+        assertThat(admin.status(freshId)).isEqualTo("RUNNING");
+        assertThat(admin.status(idleId)).isEqualTo("QUEUED");
+        assertThat(store.claims(idleId)).isEmpty();
+
+        // a heartbeat of a token revoked since it came in keeps no agent alive
+        Instant before = agentRepository.find(fresh).orElseThrow().lastHeartbeat();
+        apiTokens.revoke(agentTokenId, "admin");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> inFlight.heartbeat(fresh, caller))
+                .isInstanceOf(io.perflab.system.NotAuthenticatedException.class);
+        assertThat(agentRepository.find(fresh).orElseThrow().lastHeartbeat()).isEqualTo(before);
+        unrevoke.run();
+
+        // the same messages with the token as it was are taken
+        assertThat(send(agentToken, "/api/v1/agents/" + fresh + "/experiments/" + freshId + "/trials",
+                trial("without", 0)).statusCode()).isEqualTo(201);
+        assertThat(send(agentToken, "/api/v1/agents/" + paired + "/experiments/" + pairedId + "/pairs",
+                pair(0, 0, 1)).statusCode()).isEqualTo(201);
+        assertThat(poll(idle, 0).statusCode()).isEqualTo(200);
+    }
+
     @Test
     void anAgentRunsPairedDesignsPairByPairAndStopsOneWithATargetWhereTheBuiltInRuleWould() throws Exception {
         long id = admin.create(alternating("alternating", "pairs", 2));
@@ -987,6 +1125,9 @@ class AgentApiTests {
     AgentProperties agentSettings;
 
     @Autowired
+    io.perflab.security.ApiTokens apiTokens;
+
+    @Autowired
     org.springframework.transaction.PlatformTransactionManager transactions;
 
     /**
@@ -1002,7 +1143,8 @@ class AgentApiTests {
         java.time.Clock ahead = java.time.Clock.offset(java.time.Clock.systemUTC(),
                 agentSettings.heartbeatTimeout().multipliedBy(2));
         AgentCoordinator instanceAhead = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
-                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true), JvmFlagPolicies.of(false));
+                ahead, agentSettings, transactions, new CommandExperimentsPolicy(true), JvmFlagPolicies.of(false),
+                apiTokens);
 
         instanceAhead.watch();
 
@@ -1396,23 +1538,32 @@ class AgentApiTests {
      * pair runs within its experiment's claim, so they are sent at second SS of a minute ended a minute ago.
      */
     private HttpResponse<String> send(String token, String path, String body) throws Exception {
-        String recent = Instant.now().minus(Duration.ofMinutes(2)).truncatedTo(ChronoUnit.MINUTES).toString();
-        String sent = body.replace("2026-01-01T00:00:", recent.substring(0, recent.length() - 3));
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(sent));
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(recent(body)));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
         return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A message written at {@code 2026-01-01T00:00:SS}, at second SS of a minute ended a minute ago. */
+    private static String recent(String body) {
+        String recent = Instant.now().minus(Duration.ofMinutes(2)).truncatedTo(ChronoUnit.MINUTES).toString();
+        return body.replace("2026-01-01T00:00:", recent.substring(0, recent.length() - 3));
+    }
+
     /** {@code agent} polls and is handed experiment {@code id} to resume, with its ordinals 1–3 still to run. */
     private void assertResumes(long agent, long id) throws Exception {
+        assertResumes(agent, id, List.of(1, 2, 3));
+    }
+
+    /** {@code agent} polls and is handed experiment {@code id}, with {@code pending} still to run. */
+    private void assertResumes(long agent, long id, List<Integer> pending) throws Exception {
         HttpResponse<String> resumed = poll(agent, 0);
         assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
         assertThat(admin.read(resumed.body()).get("experimentId").asLong()).isEqualTo(id);
         assertThat(admin.read(resumed.body()).get("pendingOrdinals")).extracting(JsonNode::asInt)
-                .containsExactly(1, 2, 3);
+                .containsExactlyElementsOf(pending);
         assertThat(admin.status(id)).isEqualTo("RUNNING");
     }
 }

@@ -60,6 +60,9 @@ class StoredJvmFlagsTests {
     @Autowired
     PlatformTransactionManager transactions;
 
+    @Autowired
+    org.springframework.jdbc.core.simple.JdbcClient jdbc;
+
     private long stored(String name, List<String> withFlags, HostLabels labels, ExperimentStatus status) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
                 EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);
@@ -81,7 +84,8 @@ class StoredJvmFlagsTests {
     private AgentCoordinator coordinator(JvmFlagPolicy jvmFlags) {
         return new AgentCoordinator(store, agents, looks, new ExperimentEvents(), Clock.systemUTC(),
                 new AgentProperties(Duration.ofHours(1), Duration.ofHours(2), Duration.ZERO, false, null, ""),
-                transactions, new CommandExperimentsPolicy(false), jvmFlags);
+                transactions, new CommandExperimentsPolicy(false), jvmFlags,
+                new io.perflab.security.ApiTokens(jdbc, Clock.systemUTC()));
     }
 
     private ExperimentStatus status(long id) {
