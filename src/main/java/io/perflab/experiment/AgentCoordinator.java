@@ -13,11 +13,15 @@ import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.agent.HostLabels;
+import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.PlannedTrial;
+import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.security.ApiTokens;
@@ -98,6 +102,7 @@ public class AgentCoordinator implements SmartLifecycle {
     private final ClaimedRuns runs;
     private final PairedStoppingRules rules;
     private final ApiTokens tokens;
+    private final MetricsReader metricsReader;
     private final TransactionTemplate transactions;
     private final Object queueChanged = new Object();
     private final Map<Long, LongConsumer> localBuiltIns = new ConcurrentHashMap<>();
@@ -108,11 +113,12 @@ public class AgentCoordinator implements SmartLifecycle {
      * @param jvmFlags which stored JVM flags may still run: a claim of a plan whose flags may not is failed
      * @param tokens the API tokens agents act with, checked again as a request acts: it may have been revoked
      *     since the request came in
+     * @param metricsReader the reader of command output, whose rules the metrics an agent read with it are held to
      */
     AgentCoordinator(ExperimentRepository store, AgentRepository agents, SequentialLookRepository looks,
                      ExperimentEvents events, Clock clock, AgentProperties settings,
                      PlatformTransactionManager transactionManager, CommandExperimentsPolicy commands,
-                     JvmFlagPolicy jvmFlags, ApiTokens tokens) {
+                     JvmFlagPolicy jvmFlags, ApiTokens tokens, MetricsReader metricsReader) {
         this.store = store;
         this.commands = commands;
         this.jvmFlags = jvmFlags;
@@ -120,6 +126,7 @@ public class AgentCoordinator implements SmartLifecycle {
         this.clock = clock;
         this.settings = settings;
         this.tokens = tokens;
+        this.metricsReader = metricsReader;
         this.transactions = new TransactionTemplate(transactionManager);
         this.runs = new ClaimedRuns(store, events, clock, transactions);
         this.rules = new PairedStoppingRules(store, looks, clock);
@@ -506,6 +513,8 @@ public class AgentCoordinator implements SmartLifecycle {
         }
         java.util.Set<Integer> ordinals = new java.util.HashSet<>();
         int first = pair.index() * windows * 2;
+        ExperimentPlan plan = store.plan(experiment);
+        Map<String, MetricDefinition> defined = store.metricDefinitions();
         for (int i = 0; i < pair.results().size(); i++) {
             TrialResult window = pair.results().get(i);
             String field = "results[" + i + "].";
@@ -538,6 +547,7 @@ public class AgentCoordinator implements SmartLifecycle {
             checkCpus(field + "window.cpus", window.pair().cpus());
             checkFields(experiment, window, field);
             checkParsedMetrics(experiment, window, field);
+            checkMetricValues(experiment, plan, defined, window, field);
         }
         if (experiment.stopReason() != null && !store.storedPairs(experimentId).contains(pair.index())) {
             return new PairAnswer(false, store.cancelRequested(experimentId), true, experiment.stopReason());
@@ -704,7 +714,8 @@ public class AgentCoordinator implements SmartLifecycle {
         if (result.pair() != null) {
             throw InvalidInputException.of("window", "a trial of the fresh design lies in no pair");
         }
-        Optional<PlannedTrial> planned = store.plan(experiment).trials().stream()
+        ExperimentPlan plan = store.plan(experiment);
+        Optional<PlannedTrial> planned = plan.trials().stream()
                 .filter(t -> t.ordinal() == result.ordinal()).findFirst();
         if (planned.isEmpty()) {
             throw InvalidInputException.of("ordinal", result.ordinal() + " is not in the plan of experiment "
@@ -716,6 +727,7 @@ public class AgentCoordinator implements SmartLifecycle {
         }
         checkFields(experiment, result, "");
         checkParsedMetrics(experiment, result, "");
+        checkMetricValues(experiment, plan, store.metricDefinitions(), result, "");
         return result;
     }
 
@@ -819,6 +831,57 @@ public class AgentCoordinator implements SmartLifecycle {
                         + (MetricKeys.lowerIsBetter(key) ? "lower" : "higher") + " is better");
             }
         });
+    }
+
+    /**
+     * A trial's or window's metrics against what they measure, so that no value is stored that no run can have
+     * measured (and that the page and the reports would compare). An engine trial reports the engine's metrics
+     * ({@link MetricKeys#ENGINE_ALL}) and nothing else. A metric PerfLab defines ({@code metric_definition}) in the
+     * unit of a time, count, size or rate ({@link MetricDefinition#neverNegative}) is never below 0, nor is a figure
+     * PerfLab measures of every command (its times, context switches, exit status). A command's metric read from its
+     * output may be of any name and sign, as its format allows: where the format's reader refuses a negative value
+     * (a Go {@code ns/op}, rpc-bench's requests per second, JMH's primary score), so is one an agent read with it.
+     */
+    private void checkMetricValues(ExperimentRecord experiment, ExperimentPlan plan,
+                                   Map<String, MetricDefinition> defined, TrialResult result, String prefix) {
+        boolean engine = experiment.kind() == ExperimentKind.ENGINE;
+        for (Map.Entry<String, Double> metric : result.metrics().entrySet()) {
+            String key = metric.getKey();
+            double value = metric.getValue();
+            if (engine && !MetricKeys.ENGINE_ALL.contains(key)) {
+                throw InvalidInputException.of(prefix + "metrics", "'" + quoted(key) + "' is not a metric of the "
+                        + "engine: an engine trial reports " + String.join(", ", MetricKeys.ENGINE_ALL));
+            }
+            ParsedMetric parsed = result.parsedMetrics().get(key);
+            if (parsed != null) {
+                Optional<String> format = plan.variant(VariantName.parse(result.variant())) instanceof CommandVariant c
+                        ? c.metricsFormat() : Optional.empty();
+                Optional<String> refusal = format.flatMap(f -> metricsReader.negativeRefusal(f, key, parsed.unit()));
+                if (refusal.isPresent()) {
+                    String why = ", which " + refusal.get() + " (its " + format.get() + " output is refused so)";
+                    if (value < 0) {
+                        throw InvalidInputException.of(prefix + "metrics." + key, value + " is negative" + why);
+                    }
+                    for (double read : parsed.values()) {
+                        if (read < 0) {
+                            throw InvalidInputException.of(prefix + "parsedMetrics." + key + ".values", "a value, "
+                                    + read + ", is negative" + why);
+                        }
+                    }
+                }
+                continue;
+            }
+            MetricDefinition definition = defined.get(key);
+            if (value < 0 && definition != null && definition.neverNegative()) {
+                throw InvalidInputException.of(prefix + "metrics." + key, value + " is negative: " + key + " is a "
+                        + "measure in " + definition.unit() + " (" + definition.description() + "), which no run "
+                        + "measures below 0");
+            }
+            if (value < 0 && !engine && MetricKeys.measuredOfCommands(key)) {
+                throw InvalidInputException.of(prefix + "metrics." + key, value + " is negative: " + key + " is a "
+                        + "time or a count PerfLab measures of every command, which no run measures below 0");
+            }
+        }
     }
 
     /**

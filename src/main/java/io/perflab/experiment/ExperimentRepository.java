@@ -883,13 +883,7 @@ public class ExperimentRepository {
 
     /** Unit and direction of each metric: the experiment's own (uploads) over the global definitions. */
     public Map<String, MetricDefinition> metricDefinitions(long experimentId) {
-        Map<String, MetricDefinition> definitions = new LinkedHashMap<>();
-        jdbc.sql("SELECT metric_key, unit, direction, display_order, description FROM metric_definition "
-                        + "ORDER BY display_order")
-                .query((ResultSet rs) -> {
-                    definitions.put(rs.getString(1), new MetricDefinition(rs.getString(1), rs.getString(2),
-                            rs.getString(3).equals("HIGHER"), rs.getInt(4), rs.getString(5)));
-                });
+        Map<String, MetricDefinition> definitions = metricDefinitions();
         jdbc.sql("SELECT metric_key, unit, direction FROM experiment_metric WHERE experiment_id = ? ORDER BY metric_key")
                 .param(experimentId)
                 .query((ResultSet rs) -> {
@@ -897,6 +891,18 @@ public class ExperimentRepository {
                     definitions.put(rs.getString(1), new MetricDefinition(rs.getString(1), rs.getString(2),
                             rs.getString(3).equals("HIGHER"), known == null ? 10_000 : known.displayOrder(),
                             known == null ? "" : known.description()));
+                });
+        return definitions;
+    }
+
+    /** The metrics PerfLab defines ({@code metric_definition}), in their display order. */
+    public Map<String, MetricDefinition> metricDefinitions() {
+        Map<String, MetricDefinition> definitions = new LinkedHashMap<>();
+        jdbc.sql("SELECT metric_key, unit, direction, display_order, description FROM metric_definition "
+                        + "ORDER BY display_order")
+                .query((ResultSet rs) -> {
+                    definitions.put(rs.getString(1), new MetricDefinition(rs.getString(1), rs.getString(2),
+                            rs.getString(3).equals("HIGHER"), rs.getInt(4), rs.getString(5)));
                 });
         return definitions;
     }

@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import java.util.Set;
+
 /**
  * What a metric measures and which way is better.
  *
@@ -10,4 +12,15 @@ package io.perflab.experiment;
  */
 public record MetricDefinition(String key, String unit, boolean higherIsBetter, int displayOrder,
                                String description) {
+
+    /**
+     * The units of quantities that are never below 0: times ({@code ns}, {@code us}, {@code ms}, {@code s}), counts,
+     * sizes ({@code bytes}) and rates ({@code req/s}) — every unit of the metrics PerfLab defines.
+     */
+    static final Set<String> NEVER_NEGATIVE_UNITS = Set.of("ns", "us", "ms", "s", "count", "bytes", "req/s");
+
+    /** Whether no value of this metric below 0 can have been measured: its unit is a {@link #NEVER_NEGATIVE_UNITS}. */
+    public boolean neverNegative() {
+        return NEVER_NEGATIVE_UNITS.contains(unit);
+    }
 }

@@ -21,6 +21,16 @@ interface FormatAdapter {
     ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits);
 
     /**
+     * Why this adapter refuses a negative value of the metric it reads as {@code key} in {@code unit} — a figure the
+     * tool measures, which cannot be below 0 — or null where a negative value is read as it is (a metric the tool's
+     * user reports, or one no rule is known for). Said as the end of a sentence: "ns/op as Go measures it cannot
+     * be".
+     */
+    default String negativeRefusal(String key, String unit) {
+        return null;
+    }
+
+    /**
      * Parses the two files of one upload, {@code without} then {@code with}, each one side, as its own list. Where a
      * key depends on what else the output holds (JMH's package prefix and modes, Go's GOMAXPROCS suffix), it is
      * decided over both files, so that one benchmark has one key on both sides; each file is read once. By default

@@ -56,6 +56,11 @@ final class GoBenchAdapter implements FormatAdapter {
             "[^/\\s]+/(op|s)");
 
     private static final Set<String> MEASURED_BY_GO = Set.of("ns/op", "B/op", "allocs/op", "MB/s");
+
+    @Override
+    public String negativeRefusal(String key, String unit) {
+        return MEASURED_BY_GO.contains(unit) ? unit + " as Go measures it cannot be" : null;
+    }
     private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
 

@@ -33,6 +33,10 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
     /** The time units Google Benchmark writes ({@code GetTimeUnitString}). */
     private static final List<String> TIME_UNITS = List.of("ns", "us", "ms", "s");
 
+    /** The fields of an entry that are times or rates the library measures, never below 0. */
+    private static final List<String> NEVER_NEGATIVE = List.of("real_time", "cpu_time", "items_per_second",
+            "bytes_per_second");
+
     /** Context fields kept as machine details. */
     private static final List<String> MACHINE_FIELDS = List.of("host_name", "executable", "num_cpus",
             "mhz_per_cpu", "cpu_scaling_enabled", "library_build_type");
@@ -40,6 +44,13 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
     @Override
     public UploadFormat format() {
         return UploadFormat.GOOGLEBENCHMARK;
+    }
+
+    /** The times and rates {@link #requireNotNegative} refuses below 0, keyed {@code name:field}; counters may be. */
+    @Override
+    public String negativeRefusal(String key, String unit) {
+        String field = key.substring(key.lastIndexOf(':') + 1);
+        return NEVER_NEGATIVE.contains(field) ? "a " + field + " as Google Benchmark measures it cannot be" : null;
     }
 
     @Override
@@ -181,7 +192,7 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
      * @param at the entry's path, for the refusal's field: {@code benchmarks[1]}
      */
     private static void requireNotNegative(JsonNode entry, String where, String at) {
-        for (String field : List.of("real_time", "cpu_time", "items_per_second", "bytes_per_second")) {
+        for (String field : NEVER_NEGATIVE) {
             JsonNode value = entry.get(field);
             if (value != null && value.isNumber() && value.doubleValue() < 0) {
                 throw new InvalidUploadException(UploadFields.key(at, field),

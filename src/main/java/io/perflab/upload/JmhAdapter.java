@@ -74,6 +74,17 @@ final class JmhAdapter implements FormatAdapter {
         return UploadFormat.JMH;
     }
 
+    /**
+     * A primary score (refused below 0, {@link #requireNotNegative}) is keyed by its benchmark and parameters,
+     * {@code Parse.parse[size=10]}; a secondary metric, which may be negative, adds {@code :name} after them. A
+     * benchmark's name holds no colon, and a parameter's value may: only what follows the parameters tells.
+     */
+    @Override
+    public String negativeRefusal(String key, String unit) {
+        return key.substring(key.lastIndexOf(']') + 1).contains(":") ? null
+                : "a primary score, a time or a throughput as JMH measures it, cannot be";
+    }
+
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = root(content);

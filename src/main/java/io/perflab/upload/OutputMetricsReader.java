@@ -32,6 +32,11 @@ public final class OutputMetricsReader implements MetricsReader {
     }
 
     @Override
+    public java.util.Optional<String> negativeRefusal(String format, String key, String unit) {
+        return UploadFormat.byLabel(format).map(chosen -> formats.adapter(chosen).negativeRefusal(key, unit));
+    }
+
+    @Override
     public Reading read(String format, String output) {
         UploadFormat chosen = UploadFormat.byLabel(format).orElseThrow(() -> new IllegalArgumentException(
                 "unknown metrics format '" + format + "'; one of " + UploadFormat.labels()));

@@ -95,6 +95,13 @@ final class RpcBenchAdapter implements FormatAdapter {
     private static final Set<String> NEVER_NEGATIVE = Set.of(MetricKeys.REQS_PER_SEC, MetricKeys.GC_COUNT,
             MetricKeys.GC_PAUSE_MS, MetricKeys.LATENCY_P50_US, MetricKeys.LATENCY_P99_US, MetricKeys.LATENCY_P999_US);
 
+    /** A key of a report whose configuration differs from others' is prefixed by it: {@code mode=Async,…:key}. */
+    @Override
+    public String negativeRefusal(String key, String unit) {
+        String metric = key.substring(key.lastIndexOf(':') + 1);
+        return NEVER_NEGATIVE.contains(metric) ? metric + " as rpc-bench writes it cannot be" : null;
+    }
+
     /** Configuration line label → the setting's name. */
     private static final Map<String, String> SETTINGS = new LinkedHashMap<>();
 

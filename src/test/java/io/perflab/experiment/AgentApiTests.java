@@ -434,6 +434,129 @@ class AgentApiTests {
     }
 
     /**
+     * An agent stored what no run can measure: a negative CPU time, rate or count, and a metric the engine never
+     * measures, each compared on the page and in the reports. An engine trial's or window's metrics are the engine's,
+     * none below 0; the field is named, and nothing is stored.
+     */
+    @Test
+    void anEngineTrialOrWindowWithAMeasurementNoRunCanMakeIsRefusedNamingTheField() throws Exception {
+        long agent = register("impossible", "pool=impossible");
+        long id = admin.create(new LinkedHashMap<>(Map.of("name", "impossible", "preset", "sync-completion",
+                "runsPerVariant", 2, "hostLabels", Map.of("pool", "impossible"))));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String trials = "/api/v1/agents/" + agent + "/experiments/" + id + "/trials";
+        String measured = "\"user_cpu_us_per_req\": 41.7, \"reqs_per_sec\": 23810.0, \"ctx_switches_per_req\": 4.1";
+
+        Map<String, String> impossible = new LinkedHashMap<>();
+        impossible.put("user_cpu_us_per_req\": -50", "-50.0 is negative: user_cpu_us_per_req is a measure in us "
+                + "(User CPU time per request (whole process: client and server)), which no run measures below 0");
+        impossible.put("reqs_per_sec\": -5000", "-5000.0 is negative: reqs_per_sec is a measure in req/s");
+        impossible.put("ctx_switches_per_req\": -4.5", "-4.5 is negative: ctx_switches_per_req is a measure in "
+                + "count");
+        impossible.put("syscalls_per_req\": -1", "syscalls_per_req is a measure in count");
+        impossible.put("alloc_bytes_per_req\": -0.001", "alloc_bytes_per_req is a measure in bytes");
+        impossible.put("latency_p99_us\": -3", "latency_p99_us is a measure in us");
+        impossible.put("host_probe_ns\": -1", "host_probe_ns is a measure in ns");
+        for (Map.Entry<String, String> metric : impossible.entrySet()) {
+            String key = metric.getKey().substring(0, metric.getKey().indexOf('"'));
+            // the measured figures, the impossible one in place of its own
+            String metrics = (measured + ", ").replaceAll("\"" + key + "\": [0-9.]+, ", "") + "\"" + metric.getKey();
+            HttpResponse<String> refused = send(agentToken, trials, trial("without", 0)
+                    .replace("\"wall_time_ms\": 1.5", metrics));
+            assertRefused(refused, "metrics." + key, metric.getValue());
+            assertThat(admin.read(refused.body()).get("errors").get(0).get("field").asText())
+                    .isEqualTo("metrics." + key);
+        }
+        HttpResponse<String> unknown = send(agentToken, trials, trial("without", 0).replace("\"wall_time_ms\": 1.5",
+                measured + ", \"<b>bold</b>\": 7"));
+        assertRefused(unknown, "metrics", "'<b>bold</b>' is not a metric of the engine: an engine trial reports "
+                + "reqs_per_sec, user_cpu_us_per_req, sys_cpu_us_per_req, cpu_us_per_req, ctx_switches_per_req");
+        assertThat(unknown.body()).contains("host_probe_ns", "syscalls_per_req");
+        assertRefused(send(agentToken, trials, trial("without", 0)), "metrics",
+                "'wall_time_ms' is not a metric of the engine");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+        // none at all is a measurement too: an idle collector, no page fault
+        HttpResponse<String> zeros = send(agentToken, trials, trial("without", 0).replace("\"wall_time_ms\": 1.5",
+                measured + ", \"gc_count\": 0, \"page_faults_per_req\": 0"));
+        assertThat(zeros.statusCode()).as(zeros.body()).isEqualTo(201);
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
+                "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+
+        Map<String, Object> paired = new LinkedHashMap<>(Map.of("name", "impossible pairs", "preset",
+                "sync-completion", "design", "alternating", "pairs", 2, "windowsPerPair", 1, "hostLabels",
+                Map.of("pool", "impossible")));
+        long pairedId = admin.create(paired);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String pairs = "/api/v1/agents/" + agent + "/experiments/" + pairedId + "/pairs";
+        String negativeWindow = pair(0, 0, 1).replaceFirst("\"wall_time_ms\": 1.5", measured)
+                .replaceFirst("\"wall_time_ms\": 1.5", measured.replace("23810.0", "-23810.0"));
+        assertRefused(send(agentToken, pairs, negativeWindow), "results[1].metrics.reqs_per_sec",
+                "-23810.0 is negative: reqs_per_sec is a measure in req/s");
+        assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"wall_time_ms\": 1.5", measured + ", \"x\": 1")),
+                "results[0].metrics", "'x' is not a metric of the engine");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ?").param(pairedId)
+                .query(Long.class).single()).isZero();
+        HttpResponse<String> stored = send(agentToken, pairs, pair(0, 0, 1).replace("\"wall_time_ms\": 1.5",
+                measured));
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
+    }
+
+    /**
+     * A command's output may hold metrics of any name and sign, and a command experiment keeps taking them: where
+     * the reader of its format refuses a negative value (Go's ns/op, rpc-bench's requests per second), an agent's
+     * post of one is refused as that reader refuses the output; where the reader takes one (a metric of
+     * b.ReportMetric's own, rpc-bench's CPU per request), so does the post. What PerfLab measures of every command
+     * (its times, context switches) is never below 0.
+     */
+    @Test
+    void aCommandTrialIsHeldToTheSignRulesOfItsOutputsReader() throws Exception {
+        long agent = register("reads output", "pool=signs");
+        Map<String, Object> go = command("go output signs", Map.of("pool", "signs"));
+        go.put("metricsFormat", "gobench");
+        long goId = admin.create(go);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String trials = "/api/v1/agents/" + agent + "/experiments/" + goId + "/trials";
+
+        assertRefused(send(agentToken, trials, read("without", 0, "BenchmarkParse:ns/op", "ns/op", -5)),
+                "metrics.BenchmarkParse:ns/op", "-5.0 is negative, which ns/op as Go measures it cannot be (its "
+                + "gobench output is refused so)");
+        assertRefused(send(agentToken, trials, read("without", 0, "BenchmarkParse:ns/op", "ns/op", 5)
+                        .replace("\"values\": [5.0]", "\"values\": [15.0, -5.0]")),
+                "parsedMetrics.BenchmarkParse:ns/op.values", "a value, -5.0, is negative, which ns/op as Go");
+        assertRefused(send(agentToken, trials, read("without", 0, "BenchmarkParse:ns/op", "ns/op", 5)
+                .replace("\"wall_ms\": 1.5", "\"wall_ms\": -1.5")), "metrics.wall_ms",
+                "-1.5 is negative: wall_ms is a time or a count PerfLab measures of every command");
+        assertRefused(send(agentToken, trials, read("without", 0, "BenchmarkParse:ns/op", "ns/op", 5)
+                .replace("\"wall_ms\": 1.5", "\"wall_ms\": 1.5, \"user_cpu_ms\": -0.2")), "metrics.user_cpu_ms",
+                "user_cpu_ms is a measure in ms");
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(goId).query(Long.class)
+                .single()).isZero();
+        HttpResponse<String> own = send(agentToken, trials, read("without", 0, "BenchmarkParse:delta/op", "delta/op",
+                -0.5).replace("\"wall_ms\": 1.5", "\"wall_ms\": 1.5, \"anything\": -3"));
+        assertThat(own.statusCode()).as("b.ReportMetric's own metric may be negative: " + own.body()).isEqualTo(201);
+        assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + goId + "/finish",
+                "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+
+        Map<String, Object> rpc = command("rpc-bench output signs", Map.of("pool", "signs"));
+        rpc.put("metricsFormat", "rpcbench");
+        long rpcId = admin.create(rpc);
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String rpcTrials = "/api/v1/agents/" + agent + "/experiments/" + rpcId + "/trials";
+        assertRefused(send(agentToken, rpcTrials, read("without", 0, "mode=Async:reqs_per_sec", "req/s", -1)),
+                "metrics.mode=Async:reqs_per_sec", "which reqs_per_sec as rpc-bench writes it cannot be");
+        HttpResponse<String> cpu = send(agentToken, rpcTrials, read("without", 0, "user_cpu_us_per_req", "us", -0.5));
+        assertThat(cpu.statusCode()).as("as the rpc-bench reader takes it: " + cpu.body()).isEqualTo(201);
+    }
+
+    /** A command trial that read {@code key} from its output, in {@code unit}, one value. */
+    private static String read(String variant, int ordinal, String key, String unit, double value) {
+        return trial(variant, ordinal).replace("\"wall_time_ms\": 1.5", "\"wall_ms\": 1.5, \"" + key + "\": " + value)
+                .replace("\"pid\": 7", "\"pid\": 7, \"parsedMetrics\": {\"" + key + "\": {\"unit\": \"" + unit
+                        + "\", \"higherIsBetter\": false, \"values\": [" + value + "]}}");
+    }
+
+    /**
      * rpc-bench's report is read under DESIGN's metric keys (reqs_per_sec, user_cpu_us_per_req…), which the check
      * above took for figures PerfLab measures itself: every trial an agent ran of an rpcbench command experiment was
      * refused, and the agent failed the experiment, while the built-in agent ran it. Such a metric is taken in its
@@ -869,7 +992,7 @@ class AgentApiTests {
         };
         AgentCoordinator inFlight = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
                 revoking, agentSettings, transactions, new CommandExperimentsPolicy(true), JvmFlagPolicies.of(false),
-                apiTokens);
+                apiTokens, metricsReader);
         var json = io.perflab.runner.json.RunnerJson.mapper();
         var trial = json.readValue(recent(trial("without", 0)), io.perflab.agent.AgentProtocol.PostedTrial.class);
         var pair = json.readValue(recent(pair(0, 0, 1)), io.perflab.agent.AgentProtocol.PostedPair.class);
@@ -1128,6 +1251,9 @@ class AgentApiTests {
     io.perflab.security.ApiTokens apiTokens;
 
     @Autowired
+    io.perflab.runner.experiment.MetricsReader metricsReader;
+
+    @Autowired
     org.springframework.transaction.PlatformTransactionManager transactions;
 
     /**
@@ -1144,7 +1270,7 @@ class AgentApiTests {
                 agentSettings.heartbeatTimeout().multipliedBy(2));
         AgentCoordinator instanceAhead = new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(),
                 ahead, agentSettings, transactions, new CommandExperimentsPolicy(true), JvmFlagPolicies.of(false),
-                apiTokens);
+                apiTokens, metricsReader);
 
         instanceAhead.watch();
 

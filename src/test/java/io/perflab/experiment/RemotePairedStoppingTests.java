@@ -101,7 +101,7 @@ class RemotePairedStoppingTests {
         return new AgentCoordinator(store, agentRepository, looks, new ExperimentEvents(), clock,
                 new AgentProperties(Duration.ofHours(1), Duration.ofHours(2), Duration.ZERO, false, null, ""),
                 transactions, new CommandExperimentsPolicy(false), JvmFlagPolicies.of(false),
-                new io.perflab.security.ApiTokens(jdbc, clock));
+                new io.perflab.security.ApiTokens(jdbc, clock), io.perflab.runner.experiment.MetricsReader.NONE);
     }
 
     @Test

@@ -85,7 +85,8 @@ class StoredJvmFlagsTests {
         return new AgentCoordinator(store, agents, looks, new ExperimentEvents(), Clock.systemUTC(),
                 new AgentProperties(Duration.ofHours(1), Duration.ofHours(2), Duration.ZERO, false, null, ""),
                 transactions, new CommandExperimentsPolicy(false), jvmFlags,
-                new io.perflab.security.ApiTokens(jdbc, Clock.systemUTC()));
+                new io.perflab.security.ApiTokens(jdbc, Clock.systemUTC()),
+                MetricsReader.NONE);
     }
 
     private ExperimentStatus status(long id) {

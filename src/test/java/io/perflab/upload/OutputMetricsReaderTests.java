@@ -67,6 +67,57 @@ class OutputMetricsReaderTests {
         assertThat(reading.details()).containsEntry("goos", "linux").containsEntry("pkg", "example.com/gofix");
     }
 
+    /**
+     * An agent reads its command's output and posts what it read; the service holds what it posts to the reader's
+     * rules. A negative value is refused of exactly the metrics whose reading refuses one.
+     */
+    @Test
+    void aNegativeValueIsRefusedOfTheMetricsWhoseReadingRefusesOne() {
+        // Go: the units it measures itself, not b.ReportMetric's own
+        assertThatThrownBy(() -> reader.read("gobench", "BenchmarkX-2  100  -12 ns/op\n"))
+                .hasMessageContaining("ns/op as Go measures it cannot be");
+        assertThat(reader.read("gobench", "BenchmarkX-2  100  12 ns/op  -0.5 delta/op\n").metrics()
+                .get("X:delta/op").values()).containsExactly(-0.5);
+        assertThat(reader.negativeRefusal("gobench", "X:ns/op", "ns/op"))
+                .hasValue("ns/op as Go measures it cannot be");
+        assertThat(reader.negativeRefusal("gobench", "X:MB/s", "MB/s")).isPresent();
+        assertThat(reader.negativeRefusal("gobench", "X:delta/op", "delta/op")).isEmpty();
+
+        // rpc-bench: its rates, latencies and GC figures, not its CPU per request
+        assertThatThrownBy(() -> reader.read("rpcbench", "Mode:            Sync\nReqs/sec:         -5\n"))
+                .hasMessageContaining("is negative");
+        assertThat(reader.read("rpcbench", "Mode:            Sync\nReqs/sec:         5\n"
+                + "User CPU per req: -1.5us\n").metrics().get(MetricKeys.USER_CPU_US_PER_REQ).values())
+                .containsExactly(-1.5);
+        assertThat(reader.negativeRefusal("rpcbench", "reqs_per_sec", "req/s")).isPresent();
+        assertThat(reader.negativeRefusal("rpcbench", "mode=Async,call_concurrency=60:latency_p99_us", "us"))
+                .hasValue("latency_p99_us as rpc-bench writes it cannot be");
+        assertThat(reader.negativeRefusal("rpcbench", "user_cpu_us_per_req", "us")).isEmpty();
+
+        // JMH: the primary score, keyed by its benchmark and parameters (a value may hold a colon), not a
+        // secondary metric
+        MetricsReader.Reading jmh = reader.read("jmh", Fixtures.read("jmh.json"));
+        assertThat(jmh.metrics().keySet()).anySatisfy(key -> assertThat(key).doesNotContain(":"))
+                .anySatisfy(key -> assertThat(key).contains(":"));
+        jmh.metrics().forEach((key, metric) -> assertThat(reader.negativeRefusal("jmh", key, metric.unit())
+                .isPresent()).as(key).isEqualTo(!key.contains(":")));
+        assertThat(reader.negativeRefusal("jmh", "Bench.fetch[url=http://x]", "ops/s")).isPresent();
+        assertThat(reader.negativeRefusal("jmh", "Bench.fetch[url=http://x]:gc.count", "counts")).isEmpty();
+
+        // Google Benchmark: its times and rates, not a user's counters
+        MetricsReader.Reading google = reader.read("googlebenchmark", Fixtures.read("googlebenchmark.json"));
+        google.metrics().forEach((key, metric) -> assertThat(reader.negativeRefusal("googlebenchmark", key,
+                metric.unit()).isPresent()).as(key).isEqualTo(key.matches(".*:(real_time|cpu_time|items_per_second|"
+                + "bytes_per_second)")));
+        assertThat(reader.negativeRefusal("googlebenchmark", "BM_a:real_time", "ns")).isPresent();
+        assertThat(reader.negativeRefusal("googlebenchmark", "BM_a:widgets", null)).isEmpty();
+
+        // the other formats read any sign
+        for (String format : new String[] {"hyperfine", "csv", "json", "xml"}) {
+            assertThat(reader.negativeRefusal(format, "wall", "ms")).as(format).isEmpty();
+        }
+    }
+
     @Test
     void outputThatIsNotInTheFormatOrHoldsTwoSidesIsRefusedWithTheAdaptersMessage() {
         assertThatThrownBy(() -> reader.read("jmh", Fixtures.read("gobench.txt")))

@@ -4,6 +4,7 @@ import io.perflab.runner.trial.ParsedMetric;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,6 +39,16 @@ public interface MetricsReader {
      *     expected and found
      */
     Reading read(String format, String output);
+
+    /**
+     * Why a negative value of metric {@code key} in {@code unit}, as {@link #read} reads it from {@code format}
+     * output, cannot be: the reading of such output refuses it (a Go {@code ns/op}, rpc-bench's requests per second,
+     * JMH's primary score); empty where the format lets a metric's value be negative, or the format is unknown.
+     * Metrics read elsewhere and sent on (an agent's trials) are held to it.
+     */
+    default Optional<String> negativeRefusal(String format, String key, String unit) {
+        return Optional.empty();
+    }
 
     /**
      * What a run printed.

@@ -96,6 +96,13 @@ public final class MetricKeys {
             List.of(HOST_PROBE_NS, HOST_PROBE_SYSCALL_NS), List.copyOf(HOST_ADJUSTED.values()))
             .flatMap(List::stream).toList();
 
+    /**
+     * Every metric an engine trial or window may report: {@link #PAIRED_ENGINE} and {@link #ENGINE_WHERE_TRACED}. An
+     * engine trial reports nothing else.
+     */
+    public static final List<String> ENGINE_ALL = Stream.of(PAIRED_ENGINE, ENGINE_WHERE_TRACED)
+            .flatMap(List::stream).toList();
+
     /** Wall time of one run of a shell command, ms. */
     public static final String WALL_MS = "wall_ms";
     /** User CPU time of the command and its waited-for descendants ({@code RUSAGE_CHILDREN} delta), ms. */
