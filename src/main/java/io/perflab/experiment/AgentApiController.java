@@ -133,7 +133,8 @@ class AgentApiController {
     }
 
     @Operation(summary = "Post one finished trial of the experiment the agent runs",
-            description = "201 when stored, 200 when that ordinal was stored before (a retry stores nothing more).")
+            description = "201 when stored, 200 when that ordinal was stored before with the same values (a retry "
+                    + "stores nothing more), 409 when it was stored with other values.")
     @PostMapping("/{id}/experiments/{experimentId}/trials")
     ResponseEntity<TrialAnswer> trial(@PathVariable long id, @PathVariable long experimentId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
@@ -148,8 +149,9 @@ class AgentApiController {
     }
 
     @Operation(summary = "Post one finished pair of a paired experiment the agent runs, whole",
-            description = "201 when stored, 200 when that pair was stored before (a retry stores nothing more and is "
-                    + "answered as the first post) or came after the stopping rule stopped the experiment. With "
+            description = "201 when stored, 200 when that pair was stored before with the same values (a retry stores "
+                    + "nothing more and is answered as the first post) or came after the stopping rule stopped the "
+                    + "experiment, 409 when it was stored with other values. With "
                     + "targets or a budget, the service takes the rule's looks after each stored pair; stop: true "
                     + "tells the agent to run no further pair and finish COMPLETED.")
     @PostMapping("/{id}/experiments/{experimentId}/pairs")

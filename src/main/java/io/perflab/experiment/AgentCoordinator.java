@@ -454,13 +454,45 @@ public class AgentCoordinator implements SmartLifecycle {
     /**
      * Stores a trial the agent finished, once: a retried post stores nothing more. The agent must hold the
      * experiment, and the trial must be the plan's: its ordinal pending or stored, its variant the plan's there.
+     *
+     * @throws ConflictException when a trial with other values is stored at its ordinal ({@link RepostedResults})
      */
     public TrialAnswer recordTrial(long agentId, Caller caller, long experimentId, PostedTrial posted) {
         live(agentId, caller);
         ExperimentRecord experiment = held(agentId, experimentId);
         TrialResult result = checked(experiment, posted);
         boolean stored = runs.record(agentId, experiment, result, () -> requireLiveToken(caller));
+        if (!stored) {
+            store.storedRun(experimentId, result.ordinal())
+                    .flatMap(run -> RepostedResults.difference(run, store.asStored(result), ""))
+                    .ifPresent(difference -> {
+                        throw reposted("ordinal " + result.ordinal(), "trial", experimentId, difference);
+                    });
+        }
         return new TrialAnswer(stored, store.cancelRequested(experimentId));
+    }
+
+    /**
+     * Where posted pair {@code pair} differs from the one stored at its index, its own fields first, then its
+     * windows in the order posted; empty when it is the same pair (or none is stored).
+     */
+    private Optional<String> storedOtherwise(long experimentId, PairResult pair) {
+        Optional<String> difference = store.storedPair(experimentId, pair.index())
+                .flatMap(stored -> RepostedResults.difference(stored, ExperimentRepository.asStored(pair)));
+        for (int i = 0; i < pair.results().size() && difference.isEmpty(); i++) {
+            TrialResult window = pair.results().get(i);
+            String prefix = "results[" + i + "].";
+            difference = store.storedRun(experimentId, window.ordinal())
+                    .flatMap(stored -> RepostedResults.difference(stored, store.asStored(window), prefix));
+        }
+        return difference;
+    }
+
+    /** The refusal of a trial or pair posted again with values other than those stored: no retry, nothing stored. */
+    private static ConflictException reposted(String which, String what, long experimentId, String difference) {
+        return new ConflictException(which + " of experiment " + experimentId + " is stored with other values ("
+                + difference + "): a " + what + " posted again, as a retry after a network error, is the same "
+                + what + "; a stored " + what + " is never replaced, and nothing was stored");
     }
 
     /**
@@ -469,6 +501,8 @@ public class AgentCoordinator implements SmartLifecycle {
      * the rule's looks after the pair are taken and stored with it, as the built-in agent's rule takes them, and the
      * answer tells the agent to stop when the rule says so; a retry is answered as the first post was, and a pair
      * posted after the rule stopped the experiment is not stored.
+     *
+     * @throws ConflictException when a pair with other values is stored at its index ({@link RepostedResults})
      */
     public PairAnswer recordPair(long agentId, Caller caller, long experimentId, PostedPair posted) {
         live(agentId, caller);
@@ -554,6 +588,11 @@ public class AgentCoordinator implements SmartLifecycle {
         }
         Optional<PairStoppingRule.Decision> decision = runs.recordPair(agentId, experiment, pair,
                 () -> requireLiveToken(caller), () -> rules.afterPostedPair(experiment, agentId, pair));
+        if (decision.isEmpty()) {
+            storedOtherwise(experimentId, pair).ifPresent(difference -> {
+                throw reposted("pair " + pair.index(), "pair", experimentId, difference);
+            });
+        }
         // a retry: the decision the first post took, as stored
         String stopReason = decision.isPresent() ? (decision.get().stop() ? decision.get().reason() : null)
                 : store.find(experimentId).map(ExperimentRecord::stopReason).orElse(null);

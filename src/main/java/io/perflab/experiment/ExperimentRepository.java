@@ -66,6 +66,9 @@ public class ExperimentRepository {
     /** The size of {@code trial_run.output_values}. */
     private static final int OUTPUT_VALUES_CHARS = 1_000_000;
 
+    /** The size of {@code trial_run.error} and {@code experiment_pair.error}: a longer error is cut. */
+    private static final int ERROR_CHARS = 8000;
+
     private final JdbcClient jdbc;
     private final JdbcTemplate jdbcTemplate;
     private final JsonMapper json;
@@ -544,7 +547,7 @@ public class ExperimentRepository {
                 .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
                         placement.withCpus(), placement.first().label(), timestamp(pair.start()),
                         timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
-                        Texts.storable(pair.error(), 8000), agentId, experimentId)
+                        Texts.storable(pair.error(), ERROR_CHARS), agentId, experimentId)
                 .update();
         pair.results().forEach(result -> insertRun(experimentId, agentId, result));
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
@@ -593,6 +596,91 @@ public class ExperimentRepository {
                 .list();
     }
 
+    /**
+     * A run as it is stored: its row and samples, and the values its command printed (JSON, or null where it read
+     * none or they did not fit their column).
+     */
+    public record StoredRun(RunRecord run, String outputValues) {
+    }
+
+    /**
+     * The run stored at {@code ordinal}, or empty: what a trial posted again is compared with
+     * ({@link RepostedResults}).
+     */
+    public Optional<StoredRun> storedRun(long experimentId, int ordinal) {
+        return jdbc.sql("""
+                SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, output_values,
+                    pair_index, window_index, cpu_set, start_nanos, skew_nanos, started_first
+                FROM trial_run WHERE experiment_id = ? AND ordinal = ?""")
+                .params(experimentId, ordinal)
+                .query((rs, n) -> {
+                    long id = rs.getLong("id");
+                    long pid = rs.getLong("pid");
+                    Long storedPid = rs.wasNull() ? null : pid;
+                    String environment = rs.getString("environment");
+                    Map<String, Double> samples = new LinkedHashMap<>();
+                    jdbc.sql("SELECT metric_key, metric_value FROM sample WHERE run_id = ? ORDER BY metric_key")
+                            .param(id).query((ResultSet sample) -> {
+                                samples.put(sample.getString(1), sample.getDouble(2));
+                            });
+                    return new StoredRun(new RunRecord(id, rs.getString("variant"), rs.getInt("ordinal"),
+                            rs.getString("status"), instant(rs, "started_at"), instant(rs, "finished_at"), storedPid,
+                            environment == null ? Map.of()
+                                    : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
+                            rs.getString("error"), samples, pair(rs)), rs.getString("output_values"));
+                })
+                .optional();
+    }
+
+    /** Trial {@code result} as {@link #saveRun} would store it: what a stored run is compared with. */
+    StoredRun asStored(TrialResult result) {
+        Map<String, Double> samples = new LinkedHashMap<>();
+        result.metrics().forEach((key, value) -> {
+            if (value != null && Double.isFinite(value)) {
+                samples.put(key, value);
+            }
+        });
+        return new StoredRun(new RunRecord(-1, result.variant(), result.ordinal(), result.status().name(),
+                result.start(), result.end(), result.pid() < 0 ? null : result.pid(), result.environment(),
+                Texts.storable(result.error(), ERROR_CHARS), samples, result.pair()), outputValues(result));
+    }
+
+    /**
+     * A pair's row as it is stored, and the ordinals of its runs.
+     *
+     * @param error as stored: cut to its column, a NUL replaced
+     */
+    public record StoredPair(int index, String status, PairPlacement placement, Instant start, Instant end,
+                             Duration setup, Duration measuring, String error, Set<Integer> ordinals) {
+    }
+
+    /** Pair {@code index} as stored, or empty: what a pair posted again is compared with. */
+    public Optional<StoredPair> storedPair(long experimentId, int index) {
+        Set<Integer> ordinals = Set.copyOf(jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? "
+                + "AND pair_index = ?").params(experimentId, index).query(Integer.class).list());
+        return jdbc.sql("""
+                SELECT status, without_cpus, with_cpus, first_variant, started_at, finished_at, setup_seconds,
+                    measuring_seconds, error
+                FROM experiment_pair WHERE experiment_id = ? AND pair_index = ?""")
+                .params(experimentId, index)
+                .query((rs, n) -> new StoredPair(index, rs.getString("status"),
+                        new PairPlacement(rs.getString("without_cpus"), rs.getString("with_cpus"),
+                                VariantName.parse(rs.getString("first_variant"))),
+                        instant(rs, "started_at"), instant(rs, "finished_at"),
+                        seconds(rs.getDouble("setup_seconds")), seconds(rs.getDouble("measuring_seconds")),
+                        rs.getString("error"), ordinals))
+                .optional();
+    }
+
+    /** Pair {@code pair} as {@link #savePair} would store it. */
+    static StoredPair asStored(PairResult pair) {
+        Set<Integer> ordinals = new java.util.HashSet<>();
+        pair.results().forEach(result -> ordinals.add(result.ordinal()));
+        return new StoredPair(pair.index(), pair.status().name(), pair.placement(), pair.start(), pair.end(),
+                seconds(pair.setup().toNanos() / 1e9), seconds(pair.measuring().toNanos() / 1e9),
+                Texts.storable(pair.error(), ERROR_CHARS), Set.copyOf(ordinals));
+    }
+
     /** The indexes of the pairs stored whole: a resumed experiment runs the others. */
     public List<Integer> storedPairs(long experimentId) {
         return jdbc.sql("SELECT pair_index FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index")
@@ -631,7 +719,7 @@ public class ExperimentRepository {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
-                        json.writeValueAsString(result.environment()), Texts.storable(result.error(), 8000),
+                        json.writeValueAsString(result.environment()), Texts.storable(result.error(), ERROR_CHARS),
                         outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
                         pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
                         pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId)

@@ -195,8 +195,10 @@ class AgentApiTests {
         JsonNode assignment = admin.read(poll(agent, 0).body());
         String base = "/api/v1/agents/" + agent + "/experiments/" + id;
 
-        HttpResponse<String> first = send(agentToken, base + "/trials", trial("without", 0));
-        HttpResponse<String> retry = send(agentToken, base + "/trials", trial("without", 0));
+        // a retry is the same body, its times too
+        String posted = recent(trial("without", 0));
+        HttpResponse<String> first = send(agentToken, base + "/trials", posted);
+        HttpResponse<String> retry = send(agentToken, base + "/trials", posted);
         assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
         assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
         assertThat(admin.read(retry.body()).get("stored").asBoolean()).isFalse();
@@ -230,6 +232,74 @@ class AgentApiTests {
                 .contains("Ran on poster on test-host (test CPU), labels pool=posts: 4 trials");
         assertThat(admin.get("/experiments/" + id, "text/html").body()).contains("poster", "test-host", "test CPU",
                 "pool=posts");
+    }
+
+    /**
+     * A trial or pair posted again with other values (ordinal 0 with another figure, a pair with one window's value
+     * changed) was answered 200, stored: false, and dropped: the agent learnt nothing of it. A retry is the same body
+     * and is answered so; another body is refused with 409 naming the ordinal or pair and what differs, and the
+     * stored one stays as it was.
+     */
+    @Test
+    void aTrialOrPairPostedAgainWithOtherValuesIsRefusedAndTheStoredOneKept() throws Exception {
+        long agent = register("reposting", "pool=repost");
+        long id = admin.create(command("reposted", Map.of("pool", "repost")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        String trials = "/api/v1/agents/" + agent + "/experiments/" + id + "/trials";
+        String posted = recent(trial("without", 0));
+        assertThat(send(agentToken, trials, posted).statusCode()).isEqualTo(201);
+        HttpResponse<String> retry = send(agentToken, trials, posted);
+        assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
+        assertThat(admin.read(retry.body()).get("stored").asBoolean()).isFalse();
+
+        Map<String, String> others = new LinkedHashMap<>();
+        others.put(posted.replace("\"wall_time_ms\": 1.5", "\"wall_time_ms\": 999"),
+                "metrics.wall_time_ms: 1.5 stored, 999.0 posted");
+        others.put(posted.replace("\"wall_time_ms\": 1.5", "\"wall_time_ms\": 1.5, \"rss_kb\": 2"),
+                "metrics.rss_kb: posted, not stored");
+        others.put(posted.replace("\"OK\"", "\"FAILED\""), "status: OK stored, FAILED posted");
+        others.put(posted.replace("\"pid\": 7", "\"pid\": 8"), "pid: 7 stored, 8 posted");
+        others.put(posted.replace(":01Z\"", ":02Z\""), "end: ");
+        others.put(posted.replace("\"host\": \"h\"", "\"host\": \"elsewhere\""),
+                "environment.host is not the one stored");
+        for (Map.Entry<String, String> other : others.entrySet()) {
+            HttpResponse<String> refused = send(agentToken, trials, other.getKey());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+            assertThat(admin.read(refused.body()).get("detail").asText()).startsWith("ordinal 0 of experiment " + id
+                    + " is stored with other values (" + other.getValue()).contains("nothing was stored");
+        }
+        assertThat(jdbc.sql("SELECT s.metric_key || '=' || s.metric_value FROM sample s JOIN trial_run r "
+                + "ON r.id = s.run_id WHERE r.experiment_id = ?").param(id).query(String.class).list())
+                .containsExactly("wall_time_ms=1.5");
+        assertThat(jdbc.sql("SELECT status || ' ' || pid FROM trial_run WHERE experiment_id = ?").param(id)
+                .query(String.class).single()).isEqualTo("OK 7");
+
+        long pairing = register("reposting pairs", "pool=repost-pairs");
+        long pairedId = admin.create(alternating("reposted pairs", "repost-pairs", 1));
+        assertThat(poll(pairing, 0).statusCode()).isEqualTo(200);
+        String pairs = "/api/v1/agents/" + pairing + "/experiments/" + pairedId + "/pairs";
+        String pair = recent(pair(0, 0, 1));
+        assertThat(send(agentToken, pairs, pair).statusCode()).isEqualTo(201);
+        HttpResponse<String> again = send(agentToken, pairs, pair);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(admin.read(again.body()).get("stored").asBoolean()).isFalse();
+        int second = pair.lastIndexOf("\"wall_time_ms\": 1.5");
+        String otherWindow = pair.substring(0, second) + "\"wall_time_ms\": 1.6"
+                + pair.substring(second + "\"wall_time_ms\": 1.5".length());
+        Map<String, String> otherPairs = new LinkedHashMap<>();
+        otherPairs.put(otherWindow, "results[1].metrics.wall_time_ms: 1.5 stored, 1.6 posted");
+        otherPairs.put(pair.replace("\"setupSeconds\": 1.0", "\"setupSeconds\": 2.5"),
+                "setupSeconds: 1.0 stored, 2.5 posted");
+        otherPairs.put(pair.replace("\"status\": \"OK\", \"first\"", "\"status\": \"OK\", \"error\": \"x\", "
+                + "\"first\""), "error is not the one stored");
+        for (Map.Entry<String, String> other : otherPairs.entrySet()) {
+            HttpResponse<String> refused = send(agentToken, pairs, other.getKey());
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+            assertThat(admin.read(refused.body()).get("detail").asText()).startsWith("pair 0 of experiment "
+                    + pairedId + " is stored with other values (" + other.getValue());
+        }
+        assertThat(jdbc.sql("SELECT s.metric_value FROM sample s JOIN trial_run r ON r.id = s.run_id "
+                + "WHERE r.experiment_id = ?").param(pairedId).query(Double.class).list()).containsExactly(1.5, 1.5);
     }
 
     @Test
@@ -1139,8 +1209,9 @@ class AgentApiTests {
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
 
-        assertThat(send(agentToken, pairs, pair(0, 0, 1)).statusCode()).isEqualTo(201);
-        assertThat(send(agentToken, pairs, pair(0, 0, 1)).statusCode()).as("a retry").isEqualTo(200);
+        String posted = recent(pair(0, 0, 1));
+        assertThat(send(agentToken, pairs, posted).statusCode()).isEqualTo(201);
+        assertThat(send(agentToken, pairs, posted).statusCode()).as("a retry").isEqualTo(200);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isEqualTo(2);
         HttpResponse<String> early = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
