@@ -33,6 +33,7 @@ import java.util.function.LongSupplier;
  *       resumed {@link #RESUME_SETTLE} before its window and paused again after it; a window that started late or
  *       measured a figure below zero is measured again ({@link #disturbed}).
  * </ul>
+ * A window with a figure below zero after its attempts (in a duet, at once) fails its pair: it measured nothing.
  *
  * <p>Each window's metrics carry the host's speed while it ran, from the {@link HostProbe} samples on the CPUs its
  * JVM was pinned to (all probed CPUs when it was not), and its time-based metrics scaled to it.
@@ -218,6 +219,15 @@ final class PairRunner {
             if (!failedCalls.equals("0")) {
                 throw new PairFailure(side, TrialStatus.FAILED, failedCalls + " calls failed in window " + window
                         + firstError);
+            }
+            // what the alternating design measured again and the duet did not: a CPU per call below zero is no
+            // measurement of the window, and neither the log ratios nor the service can take it
+            Optional<Map.Entry<String, Double>> negative = measured.metrics().entrySet().stream()
+                    .filter(e -> e.getValue() < 0).findFirst();
+            if (negative.isPresent()) {
+                throw new PairFailure(side, TrialStatus.FAILED, "window " + window + " measured "
+                        + negative.get().getKey() + " below zero (" + negative.get().getValue() + ")"
+                        + (attempts > 1 ? " in each of its " + attempts + " attempts" : ""));
             }
             Map<String, String> environment = new LinkedHashMap<>(channel.ready(side).environment());
             environment.putAll(env);

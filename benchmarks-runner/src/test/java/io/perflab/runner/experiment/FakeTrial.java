@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * driven trial protocol at once, without a load: {@code ok} measures each window at the times it is told,
  * {@code crash} exits before it is ready, {@code crash-window-1} when told to measure window 1, {@code late-once}
  * starts the first window it is told 200 ms late, {@code negative-once} reports its first window's CPU per call below
- * zero, {@code hang} never says it is ready, {@code slow-exit} takes 3 s to exit once told to.
+ * zero, {@code negative-always} every window's, {@code hang} never says it is ready, {@code slow-exit} takes 3 s to exit once told to.
  */
 public final class FakeTrial {
 
@@ -62,7 +62,7 @@ public final class FakeTrial {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         boolean paused = false;
         boolean late = behaviour.equals("late-once");
-        boolean negative = behaviour.equals("negative-once");
+        boolean negative = behaviour.startsWith("negative-");
         String line;
         while ((line = in.readLine()) != null) {
             TrialProtocol.Command command = TrialProtocol.parseCommand(line);
@@ -81,7 +81,7 @@ public final class FakeTrial {
                 System.out.println(TrialProtocol.encodeWindow(command.window(), start, System.nanoTime(),
                         Map.of("cpu_us_per_req", (negative ? -1 : 1) * (30.0 + pid % 7), "reqs_per_sec", 1000.0),
                         window));
-                negative = false;
+                negative = behaviour.equals("negative-always");
                 paused = false;
             } else if (command.name().equals(TrialProtocol.PREPARE)) {
                 System.out.println(TrialProtocol.PREPARED);

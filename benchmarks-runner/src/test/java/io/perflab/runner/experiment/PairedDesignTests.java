@@ -214,6 +214,23 @@ class PairedDesignTests extends PairedDesignSupport {
                 .anyMatch(r -> r.environment().get("window_attempts").equals("1"));
     }
 
+    /**
+     * A window still below zero after its attempts was kept as measured, a CPU per call of −30 µs in the results (and
+     * refused by the service when an agent posted it); it now fails its pair, which the runner counts and goes past.
+     */
+    @Test
+    void aWindowBelowZeroInEachAttemptFailsItsPairRatherThanBeingKept() {
+        ExperimentPlan plan = plan(engine("ok"), engine("negative-always"), 2, ExperimentDesign.ALTERNATING, 1);
+
+        PairedOutcome outcome = new ExperimentRunner(FAKE).runPairs(plan, listener, PairStoppingRule.NEVER);
+
+        assertThat(outcome.pairs()).hasSize(2).allMatch(p -> p.status() == TrialStatus.FAILED);
+        assertThat(outcome.pairs().get(0).error()).startsWith("the with JVM: window 0 measured cpu_us_per_req below "
+                + "zero (-").contains("in each of its " + (PairRunner.WINDOW_RETRIES + 1) + " attempts");
+        assertThat(outcome.results()).noneMatch(TrialResult::ok);
+        assertNoTrialJvmLeft(outcome);
+    }
+
     @Test
     void aWindowIsDisturbedWhenItStartedLateOrAFigureIsBelowZero() {
         TrialProtocol.Window onTime = new TrialProtocol.Window(0, 1_040, 2_000, Map.of("cpu_us_per_req", 30.0),
