@@ -82,7 +82,7 @@ class AgentApiController {
                      "environment": {"cpu_model": "AMD EPYC 7B13", "cpu_count": "8", "kernel": "Linux 6.8.0 amd64"},
                      "runsCommands": false}""")))
             @RequestBody(required = false) Registration registration, Authentication authentication) {
-        Registered registered = coordinator.register(registration, authentication.getName());
+        Registered registered = coordinator.register(registration, caller(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}")
                 .buildAndExpand(registered.agentId()).toUri();
         return ResponseEntity.created(location).body(registered);
@@ -182,7 +182,8 @@ class AgentApiController {
         return new Finished(experimentId, finish.outcome().strip().toUpperCase(java.util.Locale.ROOT));
     }
 
-    private static AgentCoordinator.Caller caller(Authentication authentication) {
+    /** Who sends a message: the principal, whether an admin, and the stored token it came with. */
+    static AgentCoordinator.Caller caller(Authentication authentication) {
         return new AgentCoordinator.Caller(authentication.getName(), ExperimentApiController.isAdmin(authentication),
                 StoredToken.idOf(authentication));
     }

@@ -140,10 +140,13 @@ public class AgentCoordinator implements SmartLifecycle {
      * Who sends an agent's message: the token or user it authenticated as, and whether that is an admin. An agent
      * acts with the credentials it registered with (an admin may act for any agent), so that the holder of one
      * agent token cannot heartbeat, claim, post or finish as an agent another token registered, nor as a built-in
-     * agent.
+     * agent. A token is told by its id, not its name ({@link AgentRecord#registeredBy(Caller)}).
      *
-     * @param tokenId the stored API token the message came with, checked again as it acts (it may be revoked while
-     *     a poll waits or a post is stored); null for a user or the bootstrap token
+     * @param name the principal's name ({@code token:NAME} for a token), which the agent is registered under for
+     *     people to read
+     * @param tokenId the stored API token the message came with: the one an agent it registers acts with, checked
+     *     again as it acts (it may be revoked while a poll waits or a post is stored); null for a user or the
+     *     bootstrap token
      */
     public record Caller(String name, boolean admin, Long tokenId) {
 
@@ -153,8 +156,8 @@ public class AgentCoordinator implements SmartLifecycle {
         }
     }
 
-    /** Registers a remote agent. */
-    public Registered register(Registration registration, String registeredBy) {
+    /** Registers a remote agent, which acts with {@code registrant}'s token (or as that user) from then on. */
+    public Registered register(Registration registration, Caller registrant) {
         if (registration == null) {
             throw InvalidInputException.of(null, "the body must be a registration: {\"name\": …, \"labels\": {…}, "
                     + "\"environment\": {…}, \"runsCommands\": false}");
@@ -208,8 +211,9 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of("environment.host", "1 to 200 characters, the host's name");
         }
         long id = agents.register(name, labels, false, registration.runsCommands(), host, environment,
-                registeredBy, clock.instant());
-        log.info("Agent {} '{}' on {} registered by {} with labels [{}]", id, name, host, registeredBy, labels);
+                registrant.name(), registrant.tokenId(), clock.instant());
+        log.info("Agent {} '{}' on {} registered by {}{} with labels [{}]", id, name, host, registrant.name(),
+                registrant.tokenId() == null ? "" : " (token " + registrant.tokenId() + ")", labels);
         return new Registered(id, seconds(settings.heartbeatInterval()), seconds(settings.heartbeatTimeout()));
     }
 
@@ -235,7 +239,8 @@ public class AgentCoordinator implements SmartLifecycle {
         // were allowed waits, queued, once an operator has turned them off
         boolean runsCommands = commands.enabled();
         refuseIfRunElsewhere(name, host);
-        long id = agents.register(name, labels, true, runsCommands, host, environment, "service", clock.instant());
+        long id = agents.register(name, labels, true, runsCommands, host, environment, "service", null,
+                clock.instant());
         localBuiltIns.put(id, cancel);
         return new Claimant(id, labels, true, runsCommands);
     }
@@ -663,14 +668,14 @@ public class AgentCoordinator implements SmartLifecycle {
     }
 
     /**
-     * The agent, which must have been registered by the caller (or the caller be an admin).
+     * The agent, which must have been registered by the caller, with the same token (or the caller be an admin).
      *
      * @throws NotFoundException if there is no such agent
      * @throws NotAllowedException if the caller may not act as it
      */
     AgentRecord owned(long agentId, Caller caller) {
         AgentRecord agent = get(agentId);
-        if (!caller.admin() && (agent.builtIn() || !agent.registeredBy().equals(caller.name()))) {
+        if (!caller.admin() && !agent.registeredBy(caller)) {
             throw new NotAllowedException("agent " + agentId + " is not this token's: an agent acts with the token "
                     + "it registered with (or an admin's); register this host to get an agent id of its own");
         }

@@ -41,8 +41,7 @@ class AgentOwnership implements WebMvcConfigurer, HandlerInterceptor {
                 || !(vars.get("id") instanceof String id) || !id.matches("\\d{1,18}")) {
             return true;
         }
-        agents.owned(Long.parseLong(id), new AgentCoordinator.Caller(caller.getName(),
-                ExperimentApiController.isAdmin(caller)));
+        agents.owned(Long.parseLong(id), AgentApiController.caller(caller));
         return true;
     }
 }

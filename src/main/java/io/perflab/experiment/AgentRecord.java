@@ -13,14 +13,31 @@ import java.util.Map;
  * @param runsCommands whether it runs command experiments
  * @param host its host name
  * @param environment the host environment it registered with (CPU model, cores, kernel, CPU accounting, JVM)
- * @param registeredBy who registered it (the token's or user's name)
+ * @param registeredBy who registered it, for people: the token's ({@code token:NAME}) or user's name
+ * @param registeredByToken the id of the stored API token it registered with; null when a user (or the bootstrap
+ *     token) registered it, and for a built-in agent
  * @param status {@code IDLE} or {@code RUNNING} while it heartbeats, {@code LOST} once its heartbeat timed out,
  *     {@code LEFT} once it was stopped and said so ({@code POST /api/v1/agents/{id}/leave})
  * @param experimentId the experiment it runs now, or null
  */
 public record AgentRecord(long id, String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
-                          Map<String, String> environment, String registeredBy, Instant registeredAt,
-                          Instant lastHeartbeat, String status, Long experimentId) {
+                          Map<String, String> environment, String registeredBy, Long registeredByToken,
+                          Instant registeredAt, Instant lastHeartbeat, String status, Long experimentId) {
+
+    /**
+     * Whether {@code caller} registered this agent: with the same stored API token, told by its id, not its name (a
+     * revoked token's name is free again, and a token created anew with it is another token); or, for an agent a
+     * user registered without a token, the same user. A built-in agent is no caller's.
+     */
+    boolean registeredBy(AgentCoordinator.Caller caller) {
+        if (builtIn) {
+            return false;
+        }
+        if (registeredByToken != null || caller.tokenId() != null) {
+            return registeredByToken != null && registeredByToken.equals(caller.tokenId());
+        }
+        return registeredBy.equals(caller.name());
+    }
 
     /** Whether it is no longer live: declared lost, or left. Its host must register again. */
     boolean gone() {

@@ -34,7 +34,7 @@ public class AgentRepository {
      * The table's own {@code status} says IDLE, LOST or LEFT.
      */
     private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, "
-            + "registered_by, registered_at, last_heartbeat, "
+            + "registered_by, registered_by_token, registered_at, last_heartbeat, "
             + "CASE WHEN agent.status IN " + GONE + " THEN agent.status WHEN EXISTS (SELECT 1 FROM experiment e "
             + "WHERE e.agent_id = agent.id AND e.status = 'RUNNING') THEN 'RUNNING' ELSE 'IDLE' END AS status, "
             + "(SELECT MIN(e.id) FROM experiment e WHERE e.agent_id = agent.id AND e.status = 'RUNNING') "
@@ -52,10 +52,14 @@ public class AgentRepository {
      * Registers an agent, heartbeating now; returns its id. A remote agent gets a new id each time it registers;
      * a built-in agent keeps the id of the built-in agent of its name, so that a restarted service knows which
      * experiments its scheduler left running.
+     *
+     * @param registeredBy who registers it, for people: a token's ({@code token:NAME}) or a user's name
+     * @param registeredByToken the id of the stored API token it registers with, which alone may act as it (with an
+     *     administrator); null for a user, the bootstrap token or a built-in agent
      */
     @Transactional
     public long register(String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
-                         Map<String, String> environment, String registeredBy, Instant now) {
+                         Map<String, String> environment, String registeredBy, Long registeredByToken, Instant now) {
         String environmentJson = json.writeValueAsString(environment);
         if (builtIn) {
             Optional<Long> known = jdbc.sql("SELECT id FROM agent WHERE name = ? AND built_in = TRUE ORDER BY id "
@@ -63,11 +67,11 @@ public class AgentRepository {
             if (known.isPresent()) {
                 jdbc.sql("""
                         UPDATE agent SET labels = ?, runs_commands = ?, host = ?, environment = ?, registered_by = ?,
-                            registered_at = ?, last_heartbeat = CURRENT_TIMESTAMP, status = 'IDLE',
-                            experiment_id = NULL
+                            registered_by_token = ?, registered_at = ?, last_heartbeat = CURRENT_TIMESTAMP,
+                            status = 'IDLE', experiment_id = NULL
                         WHERE id = ?""")
                         .params(labels.canonical(), runsCommands, host, environmentJson, registeredBy,
-                                ExperimentRepository.timestamp(now), known.get())
+                                registeredByToken, ExperimentRepository.timestamp(now), known.get())
                         .update();
                 return known.get();
             }
@@ -75,10 +79,10 @@ public class AgentRepository {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, registered_by,
-                    registered_at, last_heartbeat, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
+                    registered_by_token, registered_at, last_heartbeat, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
                 .params(name, labels.canonical(), builtIn, runsCommands, host, environmentJson, registeredBy,
-                        ExperimentRepository.timestamp(now))
+                        registeredByToken, ExperimentRepository.timestamp(now))
                 .update(keys, "id");
         return keys.getKey().longValue();
     }
@@ -240,10 +244,12 @@ public class AgentRepository {
     private AgentRecord agent(ResultSet rs, int row) throws SQLException {
         long experiment = rs.getLong("experiment_id");
         Long experimentId = rs.wasNull() ? null : experiment;
+        long token = rs.getLong("registered_by_token");
+        Long registeredByToken = rs.wasNull() ? null : token;
         return new AgentRecord(rs.getLong("id"), rs.getString("name"), HostLabels.parse(rs.getString("labels")),
                 rs.getBoolean("built_in"), rs.getBoolean("runs_commands"), rs.getString("host"),
                 json.readValue(rs.getString("environment"), new TypeReference<Map<String, String>>() { }),
-                rs.getString("registered_by"), ExperimentRepository.instant(rs, "registered_at"),
+                rs.getString("registered_by"), registeredByToken, ExperimentRepository.instant(rs, "registered_at"),
                 ExperimentRepository.instant(rs, "last_heartbeat"), rs.getString("status"), experimentId);
     }
 }

@@ -154,6 +154,45 @@ class AgentApiTests {
                 .isEqualTo(200);
     }
 
+    /**
+     * An agent was its token's by the token's name, and a revoked token's name is free: a token created again with
+     * that name heartbeat, posted trials into and finished the experiment of the revoked token's agent. A token is
+     * told by its id.
+     */
+    @Test
+    void aNewTokenWithARevokedTokensNameDoesNotActAsItsAgents() throws Exception {
+        long agent = register("revoked token's", "pool=renamed");
+        long id = admin.create(command("held by a revoked token's agent", Map.of("pool", "renamed")));
+        assertThat(poll(agent, 0).statusCode()).isEqualTo(200);
+        assertThat(admin.post("/api/v1/tokens/" + agentTokenId + "/revoke", "").statusCode()).isEqualTo(200);
+        HttpResponse<String> created = admin.post("/api/v1/tokens", Map.of("name", agentTokenName, "role", "agent"));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String sameName = admin.read(created.body()).get("token").asText();
+        String base = "/api/v1/agents/" + agent;
+
+        for (HttpResponse<String> foreign : List.of(send(sameName, base + "/heartbeat", ""),
+                send(sameName, base + "/poll?waitSeconds=0", ""),
+                send(sameName, base + "/experiments/" + id + "/trials", trial("without", 0)),
+                send(sameName, base + "/experiments/" + id + "/finish", "{\"outcome\": \"FAILED\"}"),
+                send(sameName, base + "/leave", ""))) {
+            assertThat(foreign.statusCode()).as(foreign.body()).isEqualTo(403);
+            assertThat(foreign.body()).contains("agent " + agent + " is not this token's");
+        }
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isZero();
+        assertThat(admin.status(id)).isEqualTo("RUNNING");
+        assertThat(admin.getJson(base).get("registeredBy").asText()).as("the name, for people")
+                .isEqualTo("token:" + agentTokenName);
+
+        // the new token's own agent is its, and an administrator still acts for any agent
+        agentToken = sameName;
+        long own = register("new token's", "pool=renamed-own");
+        assertThat(send(sameName, "/api/v1/agents/" + own + "/heartbeat", "").statusCode()).isEqualTo(200);
+        assertThat(send(TOKEN, base + "/experiments/" + id + "/finish", "{\"outcome\": \"FAILED\"}").statusCode())
+                .isEqualTo(200);
+        assertThat(admin.status(id)).isEqualTo("FAILED");
+    }
+
     @Test
     void anAgentClaimsOnlyExperimentsWhoseLabelsItsHostCarriesAndEachOnce() throws Exception {
         long wrong = register("wrong host", "pool=other");

@@ -253,6 +253,65 @@ public class MigrationTests {
                 .containsExactly("über-strasse", null);
     }
 
+    /**
+     * V25 stores the token an agent registered with by its id, for agents stored before too: the token of its name
+     * that was live when it registered. Such an agent keeps acting with that token; a token created later with the
+     * name of a revoked one does not act as the revoked one's agents. On H2 and on PostgreSQL.
+     */
+    @Test
+    void agentsStoredBeforeTokenIdsKeepTheTokenTheyRegisteredWithAndNoOtherOfItsName() {
+        SingleConnectionDataSource h2 = migratedTo("before-agent-token-ids", "24");
+        try {
+            ownersOfAgentsStoredBefore(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
+        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("24")).load().migrate();
+        ownersOfAgentsStoredBefore(database);
+    }
+
+    private static void ownersOfAgentsStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        java.time.OffsetDateTime t0 = java.time.OffsetDateTime.parse("2026-03-01T09:00:00Z");
+        // 'bench' #1 revoked at t0+2h, and created again as #2 at t0+3h; 'nightly' #3 live since t0
+        Object[][] tokens = {{1, "bench", null, t0, t0.plusHours(2)}, {2, "bench", "bench", t0.plusHours(3), null},
+                {3, "nightly", "nightly", t0, null}};
+        for (Object[] token : tokens) {
+            jdbc.sql("INSERT INTO api_token (id, name, live_name, token_hash, token_prefix, role, created_by, "
+                    + "created_at, revoked_at) VALUES (?, ?, ?, ?, 'plt_x', 'AGENT', 'admin', ?, ?)")
+                    .params(token[0], token[1], token[2], String.valueOf(token[0]).repeat(64), token[3], token[4])
+                    .update();
+        }
+        Object[][] agents = {{1, "token:bench", false, t0.plusHours(1)}, {2, "token:bench", false, t0.plusHours(4)},
+                {3, "admin", false, t0.plusHours(1)}, {4, "service", true, t0.plusHours(1)},
+                {5, "token:never-stored", false, t0.plusHours(1)}, {6, "token:nightly", false, t0.minusHours(1)}};
+        for (Object[] agent : agents) {
+            jdbc.sql("""
+                    INSERT INTO agent (id, name, labels, built_in, runs_commands, host, environment, registered_by,
+                        registered_at, last_heartbeat, status)
+                    VALUES (?, ?, '', ?, FALSE, 'h', '{}', ?, ?, ?, 'IDLE')""")
+                    .params(agent[0], "agent " + agent[0], agent[2], agent[1], agent[3], agent[3]).update();
+        }
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        AgentRepository repository = new AgentRepository(jdbc, JsonMapper.builder().build());
+        assertThat(java.util.stream.LongStream.rangeClosed(1, 6).mapToObj(id -> repository.find(id).orElseThrow()
+                .registeredByToken())).containsExactly(1L, 2L, null, null, null, null);
+        AgentCoordinator.Caller renewed = new AgentCoordinator.Caller("token:bench", false, 2L);
+        assertThat(repository.find(2).orElseThrow().registeredBy(renewed)).as("its own token").isTrue();
+        assertThat(repository.find(1).orElseThrow().registeredBy(renewed)).as("the revoked token's agent").isFalse();
+        assertThat(repository.find(3).orElseThrow().registeredBy(new AgentCoordinator.Caller("admin", false)))
+                .as("a user's agent, the same user").isTrue();
+        assertThat(repository.find(3).orElseThrow().registeredBy(new AgentCoordinator.Caller("admin", false, 3L)))
+                .as("no token acts as a user's agent").isFalse();
+        assertThat(repository.find(4).orElseThrow().registeredBy(new AgentCoordinator.Caller("service", false)))
+                .as("a built-in agent is no caller's").isFalse();
+    }
+
     private static SingleConnectionDataSource migratedTo(String name, String version) {
         SingleConnectionDataSource database = new SingleConnectionDataSource(
                 "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", true);

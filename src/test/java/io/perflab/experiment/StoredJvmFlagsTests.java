@@ -125,7 +125,7 @@ class StoredJvmFlagsTests {
         long plain = stored("allowed flags", List.of("-Xbatch"), pool, ExperimentStatus.QUEUED);
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         long agent = coordinator.register(new Registration("bench", pool.labels(), Map.of("host", "bench"), false),
-                "bench").agentId();
+                AGENT).agentId();
 
         Assignment assignment = coordinator.poll(agent, AGENT, Duration.ZERO).orElseThrow();
 
@@ -140,7 +140,7 @@ class StoredJvmFlagsTests {
                 ExperimentStatus.QUEUED);
         AgentCoordinator rawAllowed = coordinator(JvmFlagPolicies.of(true));
         long other = rawAllowed.register(new Registration("other bench", pool.labels(), Map.of("host", "other"),
-                false), "bench").agentId();
+                false), AGENT).agentId();
         assertThat(rawAllowed.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(allowedNow);
     }
 
@@ -156,7 +156,7 @@ class StoredJvmFlagsTests {
         long small = stored("a heap of 512 MiB", List.of("-Xmx512m"), pool, ExperimentStatus.QUEUED);
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         long smallHost = coordinator.register(new Registration("small bench", pool.labels(),
-                Map.of("host", "small", AgentHost.MEMORY, Long.toString(4L << 30)), false), "bench").agentId();
+                Map.of("host", "small", AgentHost.MEMORY, Long.toString(4L << 30)), false), AGENT).agentId();
 
         Assignment assignment = coordinator.poll(smallHost, AGENT, Duration.ZERO).orElseThrow();
 
@@ -170,7 +170,7 @@ class StoredJvmFlagsTests {
 
         long again = stored("a heap of 2 GiB again", List.of("-Xmx2g"), pool, ExperimentStatus.QUEUED);
         long largeHost = coordinator.register(new Registration("large bench", pool.labels(),
-                Map.of("host", "large", AgentHost.MEMORY, Long.toString(16L << 30)), false), "bench").agentId();
+                Map.of("host", "large", AgentHost.MEMORY, Long.toString(16L << 30)), false), AGENT).agentId();
         assertThat(coordinator.poll(largeHost, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(again);
 
         // the operator's perflab.trials.max-jvm-memory is the bound of every host; an agent without memory has none
@@ -178,12 +178,12 @@ class StoredJvmFlagsTests {
                 ExperimentStatus.QUEUED);
         AgentCoordinator bounded = coordinator(new JvmFlagPolicy(false, List.of(), JvmFlagPolicies.HOST_16_GIB, true));
         long other = bounded.register(new Registration("small bench 2", pool.labels(),
-                Map.of("host", "small2", AgentHost.MEMORY, Long.toString(4L << 30)), false), "bench").agentId();
+                Map.of("host", "small2", AgentHost.MEMORY, Long.toString(4L << 30)), false), AGENT).agentId();
         assertThat(bounded.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(operators);
         long unknown = stored("a heap of 2 GiB, an agent of an earlier version", List.of("-Xmx2g"), pool,
                 ExperimentStatus.QUEUED);
         long older = coordinator.register(new Registration("older bench", pool.labels(), Map.of("host", "older"),
-                false), "bench").agentId();
+                false), AGENT).agentId();
         assertThat(coordinator.poll(older, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(unknown);
     }
 
@@ -196,7 +196,7 @@ class StoredJvmFlagsTests {
         if (fixedFlags != null) {
             environment.put(AgentHost.TRIAL_MEMORY_FLAGS, fixedFlags);
         }
-        return coordinator.register(new Registration(name, pool.labels(), environment, false), "bench").agentId();
+        return coordinator.register(new Registration(name, pool.labels(), environment, false), AGENT).agentId();
     }
 
     /**
@@ -290,7 +290,7 @@ class StoredJvmFlagsTests {
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         for (String memory : List.of("16G", "-1", "0", "1e10", "99999999999999999999", "")) {
             assertThatThrownBy(() -> coordinator.register(new Registration("bench", Map.of(),
-                    Map.of("host", "bench", AgentHost.MEMORY, memory), false), "bench"))
+                    Map.of("host", "bench", AgentHost.MEMORY, memory), false), AGENT))
                     .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
                             .as(memory).contains("environment.memory_bytes", "a whole number above 0"));
         }
