@@ -1001,7 +1001,9 @@ public class AgentCoordinator implements SmartLifecycle {
 
     /**
      * Ends the claims of lost or left agent {@code agent}: its experiments become INTERRUPTED for the next agent of
-     * the same labels, or CANCELLED when a user cancelled them meanwhile. Whether one was left to resume.
+     * the same labels, or CANCELLED when a user cancelled them meanwhile. One with nothing left to run (every trial or
+     * pair stored, or stopped by its rule: the agent was lost before it posted the end) is COMPLETED, as that end
+     * would have made it. Whether one was left to resume.
      */
     private boolean interruptClaims(AgentRecord agent) {
         boolean interrupted = false;
@@ -1010,6 +1012,13 @@ public class AgentCoordinator implements SmartLifecycle {
         for (long experimentId : store.runningOn(agent.id())) {
             // a user who cancelled it meanwhile wants it stopped, not resumed elsewhere
             boolean cancelled = store.cancelRequested(experimentId);
+            if (!cancelled && store.find(experimentId).filter(store::nothingLeftToRun).isPresent()) {
+                if (runs.end(experimentId, agent.id(), ExperimentStatus.COMPLETED, null, false)) {
+                    log.warn("Experiment {} COMPLETED: agent {} on {}{} before it posted the end, but every run of "
+                            + "the plan is stored", experimentId, agent.name(), agent.host(), why);
+                }
+                continue;
+            }
             String message = "agent " + agent.name() + " on " + agent.host() + why + "; its finished trials are kept"
                     + (cancelled ? ", and it stays cancelled" : ", and the next agent of the same labels resumes "
                     + "the rest");

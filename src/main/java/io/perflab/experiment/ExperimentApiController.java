@@ -262,12 +262,14 @@ class ExperimentApiController {
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, "cancel", null));
     }
 
-    @Operation(summary = "Resume a stopped experiment: queue it again to run only its missing runs")
+    @Operation(summary = "Resume a stopped experiment: queue it again to run only its missing runs",
+            description = "202 and QUEUED; 200 and COMPLETED when no run is missing (every trial or pair is stored, "
+                    + "or its stopping rule stopped it): it completes at once instead of waiting for a host.")
     @PostMapping("/{id}/resume")
     ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
-        experiments.resume(id, isAdmin(authentication));
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, null,
-                ExperimentStatus.QUEUED.name()));
+        ExperimentStatus status = experiments.resume(id, isAdmin(authentication));
+        return ResponseEntity.status(status == ExperimentStatus.QUEUED ? HttpStatus.ACCEPTED : HttpStatus.OK)
+                .body(new Control(id, null, status.name()));
     }
 
     @Operation(summary = "Delete an experiment and its samples (admin)")

@@ -263,8 +263,15 @@ class ExperimentPagesController {
 
     @PostMapping("/experiments/{id}/resume")
     String resume(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
-        return act(id, redirect, () -> experiments.resume(id, ExperimentApiController.isAdmin(authentication)),
-                "Queued again; it runs only the missing runs.");
+        try {
+            ExperimentStatus status = experiments.resume(id, ExperimentApiController.isAdmin(authentication));
+            redirect.addFlashAttribute("message", status == ExperimentStatus.QUEUED
+                    ? "Queued again; it runs only the missing runs."
+                    : "No run was missing: every one is stored, so it is completed.");
+        } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException problem) {
+            redirect.addFlashAttribute("error", problem.getMessage());
+        }
+        return "redirect:/experiments/" + id;
     }
 
     @PostMapping("/experiments/{id}/rerun")

@@ -440,6 +440,19 @@ public class ExperimentRepository {
                 List.copyOf(missing), List.of());
     }
 
+    /**
+     * Whether {@code experiment} has nothing left to run: every trial of its plan is stored (a trial a cancel cut
+     * short is not), or every pair of a paired design, or its stopping rule stopped it. Its agent's finish would
+     * make it COMPLETED, as the built-in agent completes it at once when it claims it. Never an upload's.
+     */
+    public boolean nothingLeftToRun(ExperimentRecord experiment) {
+        if (experiment.kind() == ExperimentKind.UPLOAD) {
+            return false;
+        }
+        Assignment left = assignment(experiment);
+        return left.pendingOrdinals().isEmpty() && left.pendingPairs().isEmpty();
+    }
+
     /** A stored workload; settings a release before them did not store keep rpc-bench's defaults. */
     private static Workload workload(String workloadJson) {
         return workloadJson == null ? Workload.DEFAULTS

@@ -149,22 +149,31 @@ public class ExperimentScheduler implements SmartLifecycle {
     }
 
     /**
-     * Queues an interrupted, cancelled or failed experiment again; it will run only the runs it misses.
+     * Queues an interrupted, cancelled or failed experiment again; it will run only the runs it misses. One that
+     * misses none (its agent stored every trial or pair, or its stopping rule stopped it, and was lost before it
+     * posted the end) is COMPLETED at once, as any agent's claim would complete it: queued, it would wait for a host
+     * of its labels to run nothing.
      *
-     * @return false if the experiment is not in a resumable state
+     * @return QUEUED or COMPLETED; empty if the experiment is not in a resumable state
      */
-    public boolean resume(long id) {
+    public Optional<ExperimentStatus> resume(long id) {
         Optional<ExperimentRecord> experiment = store.find(id);
         if (experiment.isEmpty() || !experiment.get().status().resumable()) {
-            return false;
+            return Optional.empty();
         }
         store.deleteCancelledRuns(id);
-        if (!store.transition(id, experiment.get().status(), ExperimentStatus.QUEUED, clock.instant(), null)) {
-            return false;
+        ExperimentStatus to = store.nothingLeftToRun(experiment.get()) ? ExperimentStatus.COMPLETED
+                : ExperimentStatus.QUEUED;
+        if (!store.transition(id, experiment.get().status(), to, clock.instant(), null)) {
+            return Optional.empty();
         }
-        events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.QUEUED.name()));
-        wakeUp();
-        return true;
+        events.publish(id, "status", Map.of("experimentId", id, "status", to.name()));
+        if (to == ExperimentStatus.QUEUED) {
+            wakeUp();
+        } else {
+            log.info("Experiment {} resumed: every run of its plan is stored, so it is COMPLETED", id);
+        }
+        return Optional.of(to);
     }
 
     /** Wakes this executor and the polls of remote agents on this instance. */

@@ -281,16 +281,16 @@ public class ExperimentService {
     /**
      * Queues a stopped experiment again. What it runs is checked as a re-run of it would be: a command experiment's
      * commands, or JVM flags beyond the allow-list, run again only for a caller who may queue them anew.
+     *
+     * @return QUEUED, or COMPLETED for an experiment that had nothing left to run ({@link ExperimentScheduler#resume})
      */
-    public void resume(long id, boolean admin) {
+    public ExperimentStatus resume(long id, boolean admin) {
         ExperimentRecord e = get(id);
         if (e.kind() != ExperimentKind.UPLOAD) {
             validator.checkRerun(e.kind(), store.plan(e), admin);
         }
-        if (!scheduler.resume(id)) {
-            throw new ConflictException("experiment " + id + " is " + statusNow(e) + "; only INTERRUPTED, CANCELLED "
-                    + "or FAILED experiments can be resumed");
-        }
+        return scheduler.resume(id).orElseThrow(() -> new ConflictException("experiment " + id + " is "
+                + statusNow(e) + "; only INTERRUPTED, CANCELLED or FAILED experiments can be resumed"));
     }
 
     /**

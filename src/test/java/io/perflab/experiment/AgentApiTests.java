@@ -1514,6 +1514,85 @@ class AgentApiTests {
      * error) between the two left the agent LOST and its experiment RUNNING on it, and no watch looked at a lost agent
      * again, so the experiment stayed RUNNING for good and no agent resumed it.
      */
+    /**
+     * An agent that stored every trial (or pair) and was lost before it posted the end left its experiment
+     * INTERRUPTED with all its runs, and a resume queued it to wait for a host of its labels, to run nothing. Lost
+     * (or stopped) so, it completes as the end would have made it; resumed so, it completes at once.
+     */
+    @Test
+    void anExperimentWhoseAgentIsLostAfterStoringEveryRunCompletesAsItsFinishWouldHaveMadeIt() throws Exception {
+        Map<String, Object> six = command("every trial stored", Map.of("pool", "all-stored"));
+        six.put("runsPerVariant", 3);
+        long finished = admin.create(six);
+        long lost = admin.create(six);
+        long pairs = admin.create(alternating("every pair stored", "all-stored", 1));
+        long quitter = register("posts all, then dies", "pool=all-stored");
+        for (long id : List.of(finished, lost)) {
+            assertThat(admin.read(poll(quitter, 0).body()).get("experimentId").asLong()).isEqualTo(id);
+            for (int ordinal = 0; ordinal < 6; ordinal++) {
+                assertThat(send(agentToken, "/api/v1/agents/" + quitter + "/experiments/" + id + "/trials",
+                        trial(ordinal % 2 == 0 ? "without" : "with", ordinal)).statusCode()).isEqualTo(201);
+            }
+            if (id == finished) {
+                assertThat(send(agentToken, "/api/v1/agents/" + quitter + "/experiments/" + id + "/finish",
+                        "{\"outcome\": \"COMPLETED\"}").statusCode()).isEqualTo(200);
+            }
+        }
+        long leaver = register("posts every pair, then is stopped", "pool=all-stored");
+        assertThat(admin.read(poll(leaver, 0).body()).get("experimentId").asLong()).isEqualTo(pairs);
+        for (int pair = 0; pair < 2; pair++) {
+            assertThat(send(agentToken, "/api/v1/agents/" + leaver + "/experiments/" + pairs + "/pairs",
+                    pair(pair, 2 * pair, 2 * pair + 1)).statusCode()).isEqualTo(201);
+        }
+
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ?")
+                .params(java.time.OffsetDateTime.now().minusHours(1), quitter).update();
+        coordinator.watch();
+        assertThat(send(agentToken, "/api/v1/agents/" + leaver + "/leave", "").statusCode()).isEqualTo(200);
+
+        JsonNode done = admin.getJson("/api/v1/experiments/" + lost);
+        JsonNode reference = admin.getJson("/api/v1/experiments/" + finished);
+        assertThat(done.get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(done.get("error").isNull()).as(done.get("error").toString()).isTrue();
+        assertThat(done.get("progress")).isEqualTo(reference.get("progress"));
+        assertThat(done.get("progress").get("completedRuns").asInt()).isEqualTo(6);
+        assertThat(done.get("results")).as("compared as the finished one").isNotEmpty()
+                .isEqualTo(reference.get("results"));
+        assertThat(done.get("waitingForHost").isNull()).isTrue();
+        assertThat(store.claims(lost)).extracting(ExperimentRepository.Claim::outcome).containsExactly("COMPLETED");
+        assertThat(admin.getJson("/api/v1/experiments?status=COMPLETED&name=every+trial+stored").get("items"))
+                .extracting(item -> item.get("id").asLong()).contains(lost, finished);
+        JsonNode paired = admin.getJson("/api/v1/experiments/" + pairs);
+        assertThat(paired.get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(paired.get("paired").get("completedPairs").asInt()).isEqualTo(2);
+        assertThat(store.claims(pairs)).extracting(ExperimentRepository.Claim::outcome).containsExactly("COMPLETED");
+
+        // one left INTERRUPTED so before (or cancelled, or failed) completes when resumed, and waits for no host
+        long before = admin.create(six);
+        assertThat(poll(quitter = register("of before", "pool=all-stored"), 0).statusCode()).isEqualTo(200);
+        for (int ordinal = 0; ordinal < 6; ordinal++) {
+            send(agentToken, "/api/v1/agents/" + quitter + "/experiments/" + before + "/trials",
+                    trial(ordinal % 2 == 0 ? "without" : "with", ordinal));
+        }
+        assertThat(store.endClaim(before, quitter, ExperimentStatus.INTERRUPTED, Instant.now(), "agent lost", true))
+                .isTrue();
+        HttpResponse<String> resumed = admin.post("/api/v1/experiments/" + before + "/resume", "");
+        assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(200);
+        assertThat(admin.read(resumed.body()).get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(admin.getJson("/api/v1/experiments/" + before).get("results"))
+                .isEqualTo(reference.get("results"));
+        assertThat(store.find(before).orElseThrow().error()).isNull();
+        // one that misses a run is queued as before
+        long missing = admin.create(six);
+        assertThat(poll(quitter, 0).statusCode()).isEqualTo(200);
+        send(agentToken, "/api/v1/agents/" + quitter + "/experiments/" + missing + "/trials", trial("without", 0));
+        assertThat(store.endClaim(missing, quitter, ExperimentStatus.INTERRUPTED, Instant.now(), "lost", true))
+                .isTrue();
+        HttpResponse<String> queued = admin.post("/api/v1/experiments/" + missing + "/resume", "");
+        assertThat(queued.statusCode()).isEqualTo(202);
+        assertThat(admin.read(queued.body()).get("status").asText()).isEqualTo("QUEUED");
+    }
+
     @Test
     void anExperimentLeftRunningOnAnAgentAlreadyDeclaredLostIsInterruptedByTheNextWatch() throws Exception {
         long crashed = register("declared", "pool=split");

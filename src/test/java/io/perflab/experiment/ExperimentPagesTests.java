@@ -425,6 +425,27 @@ class ExperimentPagesTests extends UploadServer {
     }
 
     /** An engine experiment with these JVM flags on its 'with' side, for hosts no agent has, so it never runs. */
+    /** Resume on the page of an experiment with every run stored completes it, and says so. */
+    @Test
+    void resumingAnExperimentWithEveryRunStoredCompletesItAndSaysSo() throws Exception {
+        long id = stored("every run stored, interrupted", List.of(), ExperimentStatus.INTERRUPTED);
+        for (int ordinal = 0; ordinal < 4; ordinal++) {
+            store.saveRun(id, new io.perflab.runner.trial.TrialResult(ordinal % 2 == 0 ? "without" : "with", ordinal,
+                    io.perflab.runner.trial.TrialStatus.OK, Instant.now(), Instant.now(), 7,
+                    Map.of("user_cpu_us_per_req", 20.0 + ordinal), Map.of(), null));
+        }
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
+
+        HttpResponse<String> resumed = browser.send(post("/experiments/" + id + "/resume", "_csrf="
+                + csrf(get(browser, "/experiments/" + id).body())), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(resumed.statusCode()).isEqualTo(302);
+        assertThat(get(browser, "/experiments/" + id).body())
+                .contains("No run was missing: every one is stored, so it is completed.");
+        assertThat(store.find(id).orElseThrow().status()).isEqualTo(ExperimentStatus.COMPLETED);
+    }
+
     private long stored(String name, List<String> withFlags, ExperimentStatus status) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
                 EngineVariant.of(Map.of(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);

@@ -124,7 +124,7 @@ class PairedResumeTests {
         // the server died in pair 1 after two of its windows: none of them stored, since pairs are stored whole
         assertThat(store.runs(id)).allSatisfy(r -> assertThat(r.pair().index()).isZero());
 
-        assertThat(scheduler.resume(id)).isTrue();
+        assertThat(scheduler.resume(id)).contains(ExperimentStatus.QUEUED);
         scheduler.runExperiment(id);
 
         ExperimentRecord done = store.find(id).orElseThrow();
@@ -141,7 +141,7 @@ class PairedResumeTests {
         store.savePair(id, pair(0));
         dieInTheFirstPair = true;
 
-        assertThat(scheduler.resume(id)).isTrue();
+        assertThat(scheduler.resume(id)).contains(ExperimentStatus.QUEUED);
         scheduler.runExperiment(id);
 
         assertThat(store.find(id).orElseThrow().status()).isEqualTo(ExperimentStatus.CANCELLED);
@@ -149,7 +149,7 @@ class PairedResumeTests {
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND pair_index = 1").param(id)
                 .query(Long.class).single()).as("no window of the pair cut short").isZero();
 
-        assertThat(scheduler.resume(id)).isTrue();
+        assertThat(scheduler.resume(id)).contains(ExperimentStatus.QUEUED);
         scheduler.runExperiment(id);
 
         assertThat(store.find(id).orElseThrow().status()).isEqualTo(ExperimentStatus.COMPLETED);
@@ -164,7 +164,7 @@ class PairedResumeTests {
                 Optional.empty()));
         store.savePair(id, pair(0));
 
-        assertThat(scheduler.resume(id)).isTrue();
+        assertThat(scheduler.resume(id)).contains(ExperimentStatus.QUEUED);
         scheduler.runExperiment(id);
 
         ExperimentRecord done = store.find(id).orElseThrow();
@@ -185,7 +185,7 @@ class PairedResumeTests {
         lostExperiment = id;
         lostBeforePair = 2;
 
-        assertThat(scheduler.resume(id)).isTrue();
+        assertThat(scheduler.resume(id)).contains(ExperimentStatus.QUEUED);
         scheduler.runExperiment(id);
 
         assertThat(store.storedPairs(id)).as("pair 2 ended after the claim did").containsExactly(0, 1);

@@ -170,6 +170,64 @@ class RemotePairedStoppingTests {
                 .containsExactly("INTERRUPTED", "COMPLETED");
     }
 
+    /**
+     * The service's answer told the agent its rule stopped the experiment, and the agent was lost before it posted
+     * the end: the experiment waited INTERRUPTED, and resumed, queued, for a host to run nothing. The stop is the
+     * experiment's end: it completes as the agent's finish would have made it, with the rule's reason, whether its
+     * agent is lost or it is resumed.
+     */
+    @Test
+    void anExperimentItsRuleStoppedCompletesWhenItsAgentIsLostBeforeItsFinishOrWhenResumed() {
+        PairedStopping target = new PairedStopping(List.of(SequentialStopping.Target.parse(METRIC + ":2%")),
+                Optional.empty());
+        long reference = builtInRun(target);
+        AgentCoordinator service = coordinator();
+        long lost = queued(target);
+        long agent = register(service, "lost after the stop");
+        assertThat(service.poll(agent, TESTER, Duration.ZERO).orElseThrow().experimentId()).isEqualTo(lost);
+        stopByRule(service, agent, lost);
+
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id = ?")
+                .params(ExperimentRepository.timestamp(agentRepository.databaseNow().minus(Duration.ofHours(3))),
+                        agent).update();
+        service.watch();
+
+        ExperimentRecord done = store.find(lost).orElseThrow();
+        assertThat(done.status()).isEqualTo(ExperimentStatus.COMPLETED);
+        assertThat(done.error()).isNull();
+        assertThat(done.stopReason()).isEqualTo(store.find(reference).orElseThrow().stopReason());
+        assertThat(store.claims(lost)).extracting(ExperimentRepository.Claim::outcome).containsExactly("COMPLETED");
+        assertThat(PairedResults.compare(store.runs(lost), List.of(METRIC), store.metricDefinitions(lost)))
+                .isEqualTo(PairedResults.compare(store.runs(reference), List.of(METRIC),
+                        store.metricDefinitions(reference)));
+
+        // stopped by its rule, then interrupted as before (or cancelled): a resume completes it
+        long interrupted = queued(target);
+        long other = register(service, "interrupted after the stop");
+        assertThat(service.poll(other, TESTER, Duration.ZERO).orElseThrow().experimentId()).isEqualTo(interrupted);
+        stopByRule(service, other, interrupted);
+        service.finish(other, TESTER, interrupted, new Finish("INTERRUPTED", "the agent was stopped"));
+        ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
+                Clock.systemUTC(), JvmFlagPolicies.of(false), io.perflab.runner.experiment.MetricsReader.NONE,
+                transactions, new TrialLauncher(List.of("-cp", "none", "None")), (runner, plan, pairs, earlier,
+                        listener, rule) -> {
+                    throw new AssertionError("nothing is left to run");
+                });
+        assertThat(scheduler.resume(interrupted)).contains(ExperimentStatus.COMPLETED);
+        assertThat(store.find(interrupted).orElseThrow().stopReason()).isEqualTo(done.stopReason());
+        assertThat(store.find(interrupted).orElseThrow().status()).isEqualTo(ExperimentStatus.COMPLETED);
+    }
+
+    /** {@code agent} posts the pairs of experiment {@code id} until the service's answer says its rule stops it. */
+    private void stopByRule(AgentCoordinator service, long agent, long id) {
+        PairAnswer answer = null;
+        for (int i = 0; i < PAIRS && (answer == null || !answer.stop()); i++) {
+            answer = service.recordPair(agent, TESTER, id, PostedPair.of(pair(i)));
+        }
+        assertThat(answer.stop()).as("the rule stops it early").isTrue();
+        assertThat(store.storedPairs(id).size()).isLessThan(PAIRS);
+    }
+
     @Test
     void aBudgetCountsTheClaimsTimeAndWhatEarlierClaimsPairsTookAsTheBuiltInRuleDoes() {
         // no change, a target that never settles, and a budget for five pairs of 20 s each
@@ -352,7 +410,7 @@ class RemotePairedStoppingTests {
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
                 Clock.systemUTC(), JvmFlagPolicies.of(false), io.perflab.runner.experiment.MetricsReader.NONE,
                 transactions, new TrialLauncher(List.of("-cp", "none", "None")), execution);
-        assertThat(scheduler.resume(id)).isTrue();
+        assertThat(scheduler.resume(id)).contains(ExperimentStatus.QUEUED);
         scheduler.runExperiment(id);
         return id;
     }
