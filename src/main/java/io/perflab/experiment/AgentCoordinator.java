@@ -33,6 +33,7 @@ import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotAuthenticatedException;
 import io.perflab.system.NotFoundException;
 import io.perflab.system.PrintableText;
+import io.perflab.system.SettingException;
 import io.perflab.system.StorableTime;
 import java.time.Clock;
 import java.time.Duration;
@@ -227,7 +228,7 @@ public class AgentCoordinator implements SmartLifecycle {
         try {
             labels = HostLabels.parse(settings.builtInLabels());
         } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("perflab.agents.built-in-labels: " + e.getMessage(), e);
+            throw new SettingException("perflab.agents.built-in-labels: " + e.getMessage());
         }
         Map<String, String> environment = new java.util.LinkedHashMap<>(AgentHost.environment());
         String host = environment.getOrDefault("host", "localhost");
@@ -258,7 +259,7 @@ public class AgentCoordinator implements SmartLifecycle {
      * if they go on, another instance sends them. One that stays silent was this service's before a crash. A
      * service restarted on the host it ran on need not watch: the process that ran the agent is gone.
      *
-     * @throws IllegalStateException if another instance runs it
+     * @throws SettingException if another instance runs it: a setting of this one, said in one line at its start
      */
     void refuseIfRunElsewhere(String name, String host) {
         Optional<AgentRecord> known = agents.findBuiltIn(name).filter(a -> !a.gone());
@@ -281,10 +282,11 @@ public class AgentCoordinator implements SmartLifecycle {
             Optional<Instant> now = agents.findBuiltIn(name).filter(a -> !a.gone())
                     .map(AgentRecord::lastHeartbeat);
             if (now.isPresent() && !now.equals(seen)) {
-                throw new IllegalStateException("another service instance runs the built-in agent '" + name
-                        + "' (its heartbeat went on while this one started): give this instance a name of its own "
-                        + "(--perflab.agents.built-in-name=NAME) or no built-in agent (--perflab.agents.built-in"
-                        + "=false); taking that one over would interrupt the experiment it runs");
+                throw new SettingException("perflab.agents.built-in-name: another service instance runs the "
+                        + "built-in agent '" + name + "' (its heartbeat went on while this one started): give this "
+                        + "instance a name of its own (--perflab.agents.built-in-name=NAME) or no built-in agent "
+                        + "(--perflab.agents.built-in=false); taking that one over would interrupt the experiment it "
+                        + "runs");
             }
         }
     }
