@@ -187,9 +187,13 @@ public class AgentCoordinator implements SmartLifecycle {
                 throw InvalidInputException.of("environment", "keys are 1 to 100 printable characters (no control "
                         + "or hidden format characters)");
             }
-            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || !printableText(value)) {
+            // a machine description, as an upload's: a value may hold line breaks and tabs (lscpu's output)
+            int problem = value == null ? -1 : PrintableText.Validator.firstProblem(value, true);
+            if (value == null || value.length() > MAX_ENVIRONMENT_VALUE || problem >= 0) {
                 throw InvalidInputException.of("environment." + key, "at most " + MAX_ENVIRONMENT_VALUE
-                        + " printable characters (no control or hidden format characters)");
+                        + " printable characters (line breaks and tabs allowed; no other control or hidden format "
+                        + "characters)" + (problem >= 0 ? ", got " + PrintableText.Validator.problemAt(value, problem)
+                        : ""));
             }
         });
         // each entry within its bounds, 64 of them may not fit the column (V10): the database refused with a 500
@@ -208,8 +212,9 @@ public class AgentCoordinator implements SmartLifecycle {
             throw InvalidInputException.of("environment." + AgentHost.TRIAL_MEMORY_FLAGS, refusal);
         });
         String host = environment.getOrDefault("host", name);
-        if (host.isBlank() || host.length() > 200) {
-            throw InvalidInputException.of("environment.host", "1 to 200 characters, the host's name");
+        if (host.isBlank() || host.length() > 200 || !printableText(host)) {
+            throw InvalidInputException.of("environment.host", "1 to 200 printable characters on one line, the "
+                    + "host's name");
         }
         long id = agents.register(name, labels, false, registration.runsCommands(), host, environment,
                 registrant.name(), registrant.tokenId(), clock.instant());

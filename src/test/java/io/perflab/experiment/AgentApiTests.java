@@ -719,7 +719,7 @@ class AgentApiTests {
         assertRefused(send(agentToken, "/api/v1/agents", registration("\\u0007bell", "pool=a")), "name",
                 "printable");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test-host",
-                "test\\u202etsoh")), "environment.host", "no control or hidden format characters");
+                "test\\u202etsoh")), "environment.host", "a hidden format character (U+202E) at position 5");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("test CPU",
                 "test \\ud800 CPU")), "environment.cpu_model", "printable");
         // nine entries of 2,000 characters, each within its bounds, together beyond the column they are stored in
@@ -741,6 +741,37 @@ class AgentApiTests {
         assertThat(admin.post("/api/v1/experiments", request).statusCode()).isEqualTo(400);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE name LIKE 'bad labels%'").query(Long.class)
                 .single()).isZero();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single()).isEqualTo(before);
+    }
+
+    /**
+     * An agent's environment is a machine description, as an upload's: its values may hold line breaks and tabs (a
+     * kernel's version on two lines, lscpu's output), which were refused as not printable. Other control characters
+     * and those that hide or reorder text are refused as before, and so is a host name on more than one line.
+     */
+    @Test
+    void anAgentsEnvironmentMayHoldLineBreaksAndTabsButNoOtherControlCharacters() throws Exception {
+        String multiline = registration("multiline", "pool=multiline").replace("\"cpu_model\": \"test CPU\"",
+                "\"kernel\": \"line1\\nline2\", \"lscpu\": \"Model name:\\tTest CPU\\r\\nCPU(s):\\t8\"");
+        HttpResponse<String> registered = send(agentToken, "/api/v1/agents", multiline);
+        assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+        JsonNode agent = admin.getJson("/api/v1/agents/" + admin.read(registered.body()).get("agentId").asLong());
+        assertThat(agent.get("environment").get("kernel").asText()).isEqualTo("line1\nline2");
+        assertThat(agent.get("environment").get("lscpu").asText()).isEqualTo("Model name:\tTest CPU\r\nCPU(s):\t8");
+        assertThat(admin.get("/agents", "text/html").body()).contains("line1\nline2");
+
+        long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
+        for (String[] refused : new String[][] {{"line1\\u001bline2", "a control character (U+001B) at position 6"},
+                {"line1\\rline2", "a control character (U+000D) at position 6"},
+                {"line1\\u202eline2", "a hidden format character (U+202E) at position 6"},
+                {"line1\\u0000", "a control character (U+0000) at position 6"}}) {
+            HttpResponse<String> response = send(agentToken, "/api/v1/agents", multiline.replace("line1\\nline2",
+                    refused[0]));
+            assertRefused(response, "environment.kernel", refused[1]);
+            assertThat(response.body()).contains("line breaks and tabs allowed");
+        }
+        assertRefused(send(agentToken, "/api/v1/agents", multiline.replace("test-host", "test\\nhost")),
+                "environment.host", "printable characters on one line");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single()).isEqualTo(before);
     }
 
