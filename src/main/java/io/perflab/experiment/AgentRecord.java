@@ -39,6 +39,26 @@ public record AgentRecord(long id, String name, HostLabels labels, boolean built
         return registeredBy.equals(caller.name());
     }
 
+    /**
+     * Its host as the agents page describes it beside the host's name: the CPU model and how many CPUs
+     * ({@code AMD EPYC 7B13 × 8}), then the kernel, each part only where the agent registered it (a model alone, or
+     * {@code 8 CPUs} alone); empty when it registered none of them.
+     */
+    public String hostDetails() {
+        String model = registered("cpu_model");
+        String count = registered("cpu_count");
+        String cpu = model.isEmpty() ? count.isEmpty() ? "" : count + ("1".equals(count) ? " CPU" : " CPUs")
+                : count.isEmpty() ? model : model + " × " + count;
+        String kernel = registered("kernel");
+        return cpu.isEmpty() || kernel.isEmpty() ? cpu + kernel : cpu + " · " + kernel;
+    }
+
+    /** The environment's entry {@code key}, stripped; empty when the agent registered none (or a blank one). */
+    private String registered(String key) {
+        String value = environment.get(key);
+        return value == null ? "" : value.strip();
+    }
+
     /** Whether it is no longer live: declared lost, or left. Its host must register again. */
     boolean gone() {
         return "LOST".equals(status) || "LEFT".equals(status);

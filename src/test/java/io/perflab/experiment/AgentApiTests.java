@@ -1770,12 +1770,51 @@ class AgentApiTests {
 
     @Test
     void theAgentsPageListsAgentsAndTheNavigationLinksIt() throws Exception {
-        register("listed-host", "pool=page,arch=x86_64");
+        long listed = register("listed-host", "pool=page,arch=x86_64");
 
         String page = admin.get("/agents", "text/html").body();
         assertThat(page).contains("listed-host", "arch=x86_64,pool=page", "IDLE");
+        // it registered a CPU model, but no count of CPUs and no kernel: shown as 'test CPU × null'
+        assertThat(row(page, listed)).contains("test-host</span>", "· test CPU</span>").doesNotContain("null", "×");
         assertThat(admin.get("/", "text/html").body()).contains("href=\"/agents\"");
         assertThat(signedInAsAdmin("/experiments/new")).contains("name=\"hostLabels\"");
+    }
+
+    /** What the agents page shows of an agent's host, whichever of its CPU model, CPU count and kernel it gave. */
+    @Test
+    void theAgentsPageShowsOnlyTheHostDetailsAnAgentRegistered() throws Exception {
+        String full = registration("all details", "pool=details").replace("\"host\": \"test-host\"",
+                "\"host\": \"test-host\", \"cpu_count\": \"8\", \"kernel\": \"Linux 6.8\"");
+        String countOnly = full.replace("\"cpu_model\": \"test CPU\", ", "").replace(", \"kernel\": \"Linux 6.8\"",
+                "");
+        String kernelOnly = full.replace("\"cpu_model\": \"test CPU\", ", "").replace("\"cpu_count\": \"8\", ", "");
+        String none = kernelOnly.replace(", \"kernel\": \"Linux 6.8\"", "");
+        Map<Long, String> shown = new LinkedHashMap<>();
+        for (Map.Entry<String, String> registration : Map.of(full, " · test CPU × 8 · Linux 6.8", countOnly,
+                " · 8 CPUs", kernelOnly, " · Linux 6.8", none, "").entrySet()) {
+            HttpResponse<String> registered = send(agentToken, "/api/v1/agents", registration.getKey());
+            assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+            shown.put(admin.read(registered.body()).get("agentId").asLong(), registration.getValue());
+        }
+
+        String page = admin.get("/agents", "text/html").body();
+
+        shown.forEach((agent, details) -> {
+            String row = row(page, agent);
+            assertThat(row).doesNotContain("null");
+            if (details.isEmpty()) {
+                assertThat(row).containsPattern("test-host</span>\\s*</td>").doesNotContain("class=\"hint\"> · ");
+            } else {
+                assertThat(row).containsPattern("test-host</span>\\s*<span class=\"hint\">" + details + "</span>");
+            }
+        });
+    }
+
+    /** The row of the agents page that shows agent {@code id}. */
+    private static String row(String page, long id) {
+        int start = page.indexOf("data-agent-id=\"" + id + "\"");
+        assertThat(start).as("agent " + id + " is listed").isNotNegative();
+        return page.substring(start, page.indexOf("</tr>", start));
     }
 
     /** The page at {@code path} as the administrator sees it, signed in: the form asks for sign-in when opened. */
