@@ -290,6 +290,29 @@ class AgentLoopTests {
     }
 
     /**
+     * A user's cancel in the first trial: its end said "cancelled after 1 of 4 trials", counting the trial it cut
+     * short, which is no result, while the experiment's progress said 0 of 4.
+     */
+    @Test
+    void aCancelledRunsEndCountsTheTrialsStoredNotTheOneCutShort() throws Exception {
+        heartbeatSeconds = 0.05;
+        command = "touch '" + ranCommand + "' && sleep 60";
+        List<String> log = new CopyOnWriteArrayList<>();
+
+        run(true, log::add, () -> {
+            await().atMost(Duration.ofSeconds(30)).until(() -> java.nio.file.Files.exists(ranCommand));
+            heartbeatAnswer = "{\"cancel\": true}";
+            assertThat(finished.await(30, TimeUnit.SECONDS)).as("the agent posted the experiment's end").isTrue();
+        });
+
+        assertThat(finishes).singleElement().satisfies(finish -> {
+            assertThat(finish.get("outcome").asString()).isEqualTo("CANCELLED");
+            assertThat(finish.get("message").asString()).isEqualTo("cancelled after 0 of 4 trials");
+        });
+        assertThat(trials).extracting(trial -> trial.get("status").asString()).containsOnly("CANCELLED");
+    }
+
+    /**
      * An agent the service declared lost registers again; when that registration failed once (the service
      * restarting, a proxy's 502), the agent ended as if stopped, and perflab agent exited 0, running nothing.
      */

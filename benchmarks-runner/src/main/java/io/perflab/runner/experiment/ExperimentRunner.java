@@ -106,7 +106,7 @@ public final class ExperimentRunner {
                 scheduled.add(new Scheduled(() -> listener.trialStarted(trial), () -> runTrial(plan, trial)));
             }
         }
-        return runAll(scheduled, plan.cooldown(), plan.maxFailures(), listener::trialFinished);
+        return runAll(scheduled, all.size(), plan.cooldown(), plan.maxFailures(), listener::trialFinished);
     }
 
     /**
@@ -121,7 +121,7 @@ public final class ExperimentRunner {
             scheduled.add(new Scheduled(() -> { }, () -> runEngineTrial(launcher.command(plan.jvmArgs(), variant),
                     trial.variant(), trial.ordinal(), plan.trialTimeout())));
         }
-        return runAll(scheduled, plan.cooldown(), plan.maxFailures(), finished);
+        return runAll(scheduled, scheduled.size(), plan.cooldown(), plan.maxFailures(), finished);
     }
 
     /**
@@ -158,7 +158,12 @@ public final class ExperimentRunner {
     private record Scheduled(Runnable onStart, Supplier<TrialResult> trial) {
     }
 
-    private ExperimentOutcome runAll(List<Scheduled> trials, Duration cooldown, int maxFailures,
+    /**
+     * Runs {@code trials}, the ones of a plan of {@code planned} that are not stored yet: a cancel says how many of
+     * the plan's trials are stored then, those before this run's and this run's that ended (the one a cancel cut
+     * short is no result, and is not kept), as the experiment's progress counts them.
+     */
+    private ExperimentOutcome runAll(List<Scheduled> trials, int planned, Duration cooldown, int maxFailures,
                                      Consumer<TrialResult> finished) {
         List<TrialResult> results = new ArrayList<>();
         int failures = 0;
@@ -189,8 +194,9 @@ public final class ExperimentRunner {
             }
         }
         if (isCancelled()) {
+            long ended = results.stream().filter(r -> r.status() != TrialStatus.CANCELLED).count();
             return new ExperimentOutcome(results, ExperimentOutcome.Stop.CANCELLED,
-                    "cancelled after " + results.size() + " of " + trials.size() + " trials");
+                    "cancelled after " + (planned - trials.size() + ended) + " of " + planned + " trials");
         }
         return new ExperimentOutcome(results, ExperimentOutcome.Stop.COMPLETED, "");
     }

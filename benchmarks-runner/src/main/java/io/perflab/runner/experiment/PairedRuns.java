@@ -104,8 +104,11 @@ final class PairedRuns {
             }
         }
         if (processes.isCancelled()) {
-            return new PairedOutcome(ran, PairedOutcome.Stop.CANCELLED, "cancelled after " + ran.size() + " of "
-                    + wanted.size() + " pairs");
+            // as many of the plan's pairs as are stored now: those before this run's, and this run's that ended (a
+            // pair a cancel cut short is not kept)
+            long ended = ran.stream().filter(r -> r.status() != TrialStatus.CANCELLED).count();
+            return new PairedOutcome(ran, PairedOutcome.Stop.CANCELLED, "cancelled after "
+                    + (plan.pairs() - wanted.size() + ended) + " of " + plan.pairs() + " pairs");
         }
         return new PairedOutcome(ran, PairedOutcome.Stop.COMPLETED, "");
     }

@@ -149,10 +149,39 @@ class ExperimentRunnerTests {
         ExperimentOutcome outcome = runner.run(plan, heard::add);
 
         assertThat(outcome.stop()).isEqualTo(ExperimentOutcome.Stop.CANCELLED);
-        assertThat(outcome.message()).isEqualTo("cancelled after 1 of 4 trials");
+        // the trial cut short is no result: none is stored, where it said "after 1 of 4"
+        assertThat(outcome.message()).isEqualTo("cancelled after 0 of 4 trials");
         assertThat(heard).singleElement().extracting(TrialResult::status).isEqualTo(TrialStatus.CANCELLED);
         assertThat(children).hasSizeGreaterThanOrEqualTo(2);
         children.forEach(child -> assertThat(child.onExit()).succeedsWithin(Duration.ofSeconds(5)));
+    }
+
+    /**
+     * A resumed run's cancel counts the plan's trials stored: those stored before it and its own that ended, as the
+     * experiment's progress does, not the trials of the run and the one cut short.
+     */
+    @Test
+    void aCancelOfAResumedRunCountsTheTrialsOfThePlanThatAreStored() {
+        ExperimentPlan plan = ExperimentPlan.of(command("true"), command("sleep 30"), 3);
+        ExperimentRunner runner = new ExperimentRunner(FAKE);
+
+        // 0 and 1 stored before; 2 ends, 3 is cut short
+        ExperimentOutcome outcome = runner.run(plan, List.of(2, 3, 4, 5), new TrialListener() {
+            @Override
+            public void trialStarted(PlannedTrial trial) {
+                if (trial.ordinal() == 3) {
+                    scheduler.schedule(runner::cancel, 300, TimeUnit.MILLISECONDS);
+                }
+            }
+
+            @Override
+            public void trialFinished(TrialResult result) {
+                heard.add(result);
+            }
+        });
+
+        assertThat(heard).extracting(TrialResult::status).containsExactly(TrialStatus.OK, TrialStatus.CANCELLED);
+        assertThat(outcome.message()).isEqualTo("cancelled after 3 of 6 trials");
     }
 
     @Test
