@@ -319,6 +319,9 @@ public final class AgentLoop {
     }
 
     private void heartbeat() {
+        if (lost.get()) {
+            return; // the service refused this registration: nothing to heartbeat until the agent registers again
+        }
         try {
             HeartbeatAnswer answer = client.heartbeat(agentId);
             Running current = running;
@@ -328,11 +331,16 @@ public final class AgentLoop {
         } catch (IOException e) {
             log.accept("heartbeat failed: " + e.getMessage());
         } catch (AgentClient.Refused e) {
-            log.accept("the service refused the heartbeat (" + e.getMessage() + "); dropping the experiment");
-            lost.set(true);
+            // said once: the heartbeats after it are not sent (a revoked token, or an agent declared lost, is
+            // refused every one of them until the agent registers again or ends)
+            if (lost.getAndSet(true)) {
+                return;
+            }
             Running current = running;
+            log.accept("the service refused the heartbeat (" + e.getMessage() + "); " + (current == null
+                    ? "this agent holds no experiment" : "dropping experiment " + current.experimentId));
             if (current != null) {
-                current.cancel("the service declared this agent lost");
+                current.cancel("the service refused this agent's heartbeat");
             }
         } catch (RuntimeException e) {
             // a scheduled task that throws never runs again: the service would declare this agent lost

@@ -60,6 +60,8 @@ class AgentLoopTests {
     private volatile double heartbeatSeconds = 60;
     private volatile double heartbeatTimeoutSeconds = 180;
     private volatile String heartbeatAnswer = "{\"cancel\": false}";
+    /** What heartbeats are answered: 200 with {@link #heartbeatAnswer}, or a refusal, as of a revoked token. */
+    private volatile int heartbeatStatus = 200;
     private volatile boolean assigns = true;
     /** What the first poll answers; null: {@link #assignment()}. */
     private volatile String assignmentAnswer;
@@ -313,6 +315,48 @@ class AgentLoopTests {
     }
 
     /**
+     * An idle agent whose token was revoked logged "the service refused the heartbeat (… revoked …); dropping the
+     * experiment" at every heartbeat until its poll was refused too, holding no experiment. It says so once, that it
+     * holds none, and sends no further heartbeat; then its registration is refused and it ends.
+     */
+    @Test
+    void anIdleAgentWhoseHeartbeatIsRefusedSaysSoOnceAndThatItHoldsNoExperiment() throws Exception {
+        assigns = false;
+        heartbeatSeconds = 0.05;
+        heartbeatStatus = 401;
+        pollHoldSeconds = 1;
+        refusedRegistrations.add(401);
+        List<String> log = new CopyOnWriteArrayList<>();
+
+        assertThatThrownBy(agent(false, log::add)::run).isInstanceOf(AgentClient.Refused.class);
+
+        assertThat(log.stream().filter(line -> line.contains("refused the heartbeat"))).singleElement()
+                .isEqualTo("the service refused the heartbeat (the service answered 401: The bearer token 'bench' "
+                        + "(plt_abcdef…) was revoked at 2026-01-01T00:00:00Z); this agent holds no experiment");
+        assertThat(heartbeats).as("none after the refusal").hasValue(1);
+    }
+
+    /** One that runs an experiment says which it drops, once, and posts no end of it: it is not its to end. */
+    @Test
+    void aRunningAgentWhoseHeartbeatIsRefusedDropsItsExperimentSayingSoOnce() throws Exception {
+        heartbeatSeconds = 0.05;
+        command = "touch '" + ranCommand + "' && sleep 60";
+        refusedRegistrations.add(401);
+        List<String> log = new CopyOnWriteArrayList<>();
+        AgentLoop refused = agent(true, log::add);
+        java.util.concurrent.Future<?> running = handlers.submit(refused::run);
+        await().atMost(Duration.ofSeconds(30)).until(() -> java.nio.file.Files.exists(ranCommand));
+
+        heartbeatStatus = 401;
+
+        assertThatThrownBy(() -> running.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(AgentClient.Refused.class);
+        assertThat(log.stream().filter(line -> line.contains("refused the heartbeat"))).singleElement()
+                .satisfies(line -> assertThat(line).endsWith("; dropping experiment " + EXPERIMENT));
+        assertThat(log).contains("experiment " + EXPERIMENT + " dropped: the service refused this agent's heartbeat");
+        assertThat(finishes).isEmpty();
+    }
+
+    /**
      * An agent the service declared lost registers again; when that registration failed once (the service
      * restarting, a proxy's 502), the agent ended as if stopped, and perflab agent exited 0, running nothing.
      */
@@ -476,7 +520,8 @@ class AgentLoopTests {
                 }
             } else if (path.endsWith("/heartbeat")) {
                 heartbeats.incrementAndGet();
-                send(exchange, 200, heartbeatAnswer);
+                send(exchange, heartbeatStatus, heartbeatStatus == 200 ? heartbeatAnswer : "{\"detail\": \"The "
+                        + "bearer token 'bench' (plt_abcdef…) was revoked at 2026-01-01T00:00:00Z\"}");
             } else if (path.endsWith("/trials") && trialsFail) {
                 failedTrialPosts.incrementAndGet();
                 // a user, seeing the experiment make no progress, cancels it
