@@ -34,18 +34,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code perflab ab}: a local A/B experiment, each trial in a fresh JVM (or a shell command per trial), with
- * progress, an optional experiment file and the statistics table (Welch, Holm, verdicts) at the end; or, with a
- * paired design, pairs of trial JVMs compared pair by pair ({@link PairedSummary}), optionally stopped as soon as the
- * answer is known ({@link SequentialStopping}), each look printed as it is made.
+ * {@code perflab ab}: a local A/B experiment, by default in pairs of trial JVMs (the alternating design) compared
+ * pair by pair ({@link PairedSummary}) and stopped as soon as the answer is known ({@link SequentialStopping}), each
+ * look printed as it is made; or, with {@code --runs}, each trial in a fresh JVM (or a shell command per trial), with
+ * the statistics table (Welch, Holm, verdicts) at the end. Either shows progress and may write an experiment file.
  *
  * <p>Over 300 lines: the flags of the fresh, the paired and the command experiment, each refused where the
  * experiment would not use it.
  */
 @Command(name = "ab",
-        description = "Run an A/B experiment: --runs trials per variant, each in a fresh JVM with identical heap/GC "
-                + "flags (or shell commands with --with-cmd/--without-cmd), then the Welch comparison of every metric; "
-                + "or --design duet|alternating --pairs K: pairs of trial JVMs, analysed pair by pair.",
+        description = "Run an A/B experiment, by default in alternating pairs of trial JVMs (loaded one at a time, "
+                + "windows A B B A …), at most " + PairedInput.DEFAULT_PAIRS + " pairs, stopping once CPU per "
+                + "request is settled (" + PairedInput.DEFAULT_TARGET + "), analysed pair by pair; or --runs N: N "
+                + "trials per variant, each in a fresh JVM with identical heap/GC flags, then the Welch comparison of "
+                + "every metric. Shell commands instead with --with-cmd/--without-cmd.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.DONE, ExitCodes.TOO_MANY_FAILURES, ExitCodes.USAGE, ExitCodes.INTERNAL,
                 ExitCodes.OUT_NOT_WRITTEN, ExitCodes.INTERRUPTED})

@@ -194,6 +194,28 @@ class PerfLabCommandTests {
         assertThat(out.toString()).contains("Usage: perflab", "serve", "help");
     }
 
+    /**
+     * {@code ab}'s summary, in {@code perflab --help} and {@code perflab ab --help}, said it runs --runs trials per
+     * variant in fresh JVMs, with the paired designs as the alternative: its default is alternating pairs, at most 20,
+     * stopping once CPU per request is settled, and the fresh design the alternative.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "ab --help"})
+    void abSummaryNamesTheDefaultExperimentFirstAndTheFreshDesignAsTheAlternative(String args) {
+        StringWriter out = new StringWriter();
+        int status = PerfLabCommand.commandLine(new PrintWriter(out), new PrintWriter(new StringWriter()))
+                .execute(args.split(" "));
+
+        assertThat(status).isZero();
+        // the help wraps lines at spaces and at punctuation (--name.part): compare without any space
+        String help = out.toString().replaceAll("\\s+", "");
+        String summary = help.substring(help.indexOf("RunanA/Bexperiment"));
+        assertThat(summary).startsWith("RunanA/Bexperiment,bydefaultinalternatingpairsoftrialJVMs")
+                .contains("atmost20pairs,stoppingonceCPUperrequestissettled(cpu_us_per_req:settled)",
+                        ";or--runsN:Ntrialspervariant,eachinafreshJVM");
+        assertThat(summary.indexOf("freshJVM")).isGreaterThan(summary.indexOf("alternatingpairs"));
+    }
+
     /** {@code perflab token} alone does nothing: a usage error naming the subcommands (it exited 0). */
     @Test
     void tokenWithoutASubcommandIsAUsageError() {
