@@ -11,9 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code .md} report: a compact results table for a pull request or review comment, with the option diff, the
- * notes said once and a one-line methodology note. User text is escaped so that it shows literally (no HTML, no
- * table breaks). Like the HTML report it lists at most {@value ExperimentReport#LISTED} metrics.
+ * The {@code .md} report: a compact results table for a pull request or review comment, with the description
+ * quoted, the option diff, the notes said once and a one-line methodology note. User text is escaped so that it shows
+ * literally (no HTML, no table breaks, no headings or lists). Like the HTML report it lists at most
+ * {@value ExperimentReport#LISTED} metrics.
  */
 final class MarkdownReport {
 
@@ -25,6 +26,10 @@ final class MarkdownReport {
         StringBuilder b = new StringBuilder();
         b.append("### PerfLab experiment ").append(e.id()).append(": ").append(TextSafety.markdown(e.name()))
                 .append("\n\n");
+        String description = TextSafety.markdownQuote(e.description());
+        if (!description.isEmpty()) {
+            b.append("Description:\n\n").append(description).append('\n');
+        }
         b.append(e.status());
         if (report.paired()) {
             // the design's line counts the pairs stored and failed, the unit a paired design counts failures in

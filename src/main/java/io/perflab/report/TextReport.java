@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The {@code .txt} report: R's {@code t.test} print-outs, one per metric, each headed by the metric's name, unit
  * and verdict — the blocks engineers paste into a commit message, as in the seed change. Notes several metrics
- * share are said once at the top. Like the HTML report it prints R's blocks for at most
+ * share are said once at the top. The experiment's description is a labelled block under the title, each of its
+ * lines an indented R comment. Like the HTML report it prints R's blocks for at most
  * {@value ExperimentReport#PLOTTED} metrics and headings for at most {@value ExperimentReport#LISTED}.
  */
 final class TextReport {
@@ -24,8 +25,12 @@ final class TextReport {
         ExperimentView e = report.experiment();
         StringBuilder b = new StringBuilder();
         b.append("PerfLab experiment ").append(e.id()).append(": ").append(TextSafety.line(e.name())).append('\n');
-        if (e.description() != null && !e.description().isBlank()) {
-            b.append(TextSafety.block(e.description()).strip()).append('\n');
+        List<String> description = TextSafety.lines(e.description());
+        if (!description.isEmpty()) {
+            // set apart from the report's own lines, each as an R comment: "Status: …" or "t = 5.2, p-value = 0.001"
+            // written there reads as no result
+            b.append("Description:\n");
+            description.forEach(line -> b.append("  #").append(line.isEmpty() ? "" : " " + line).append('\n'));
         }
         if (report.paired()) {
             b.append("Status: ").append(e.status()).append('\n').append(PairedText.design(e)).append('\n');

@@ -1,6 +1,10 @@
 package io.perflab.report;
 
 import io.perflab.system.PrintableText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * User text for the plain-text and Markdown reports. Plain text needs no markup escaping, but control characters
@@ -32,6 +36,63 @@ final class TextSafety {
             return "";
         }
         return PrintableText.Validator.replaced(text.replace("\r\n", "\n"), ' ', "\n\t");
+    }
+
+    /**
+     * The lines of several lines of user text (a description) for the plain-text report, each a {@link #line}, the
+     * text's leading and trailing blank lines left out; none for null or blank text.
+     */
+    static List<String> lines(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        return block(text).strip().lines().map(TextSafety::line).toList();
+    }
+
+    /**
+     * Several lines of user text (a description) as a Markdown block quote that shows them literally, line for line:
+     * each line escaped as {@link #markdown} escapes one, its leading spaces left out and a first character that
+     * would begin a block escaped (a list's {@code -}, {@code +} or {@code 1.}, a heading's underline {@code ===} or
+     * {@code ---}), each line ending in a hard break (a backslash) but the last of a paragraph; blank lines between
+     * paragraphs are kept, once. Empty for null or blank text.
+     */
+    static String markdownQuote(String text) {
+        List<String> quoted = new ArrayList<>();
+        boolean blank = false;
+        for (String line : lines(text)) {
+            String shown = markdown(line).strip();
+            if (shown.isEmpty()) {
+                blank = true;
+                continue;
+            }
+            if (blank) {
+                quoted.add("");
+                blank = false;
+            } else if (!quoted.isEmpty()) {
+                int last = quoted.size() - 1;
+                quoted.set(last, quoted.get(last) + "\\");
+            }
+            quoted.add(blockSafe(shown));
+        }
+        StringBuilder b = new StringBuilder();
+        quoted.forEach(line -> b.append(line.isEmpty() ? ">" : "> " + line).append('\n'));
+        return b.toString();
+    }
+
+    /** A list item's number at the start of a line: {@code 1.} or {@code 1)}. */
+    private static final Pattern ORDERED_ITEM = Pattern.compile("(\\d{1,9})([.)])");
+
+    /** An escaped line that begins no Markdown block: a leading {@code -}, {@code +}, {@code =} or number escaped. */
+    private static String blockSafe(String line) {
+        char first = line.charAt(0);
+        if (first == '-' || first == '+' || first == '=') {
+            return "\\" + line;
+        }
+        Matcher item = ORDERED_ITEM.matcher(line);
+        if (item.lookingAt()) {
+            return item.group(1) + "\\" + line.substring(item.group(1).length());
+        }
+        return line;
     }
 
     /**

@@ -67,7 +67,8 @@ class ReportEscapingTests extends ReportTestSupport {
                 .contains("| &lt;i&gt;opt&lt;/i&gt; | a\\|b | c d |")
                 .contains("| completion | monitor | &lt;img src=x onerror=alert(3)&gt; |")
                 .contains("| &lt;/script&gt;&lt;img src=x onerror=alert(4)&gt; | ")
-                .contains("(without, FAILED) &lt;img src=x onerror=alert(6)&gt;");
+                .contains("(without, FAILED) &lt;img src=x onerror=alert(6)&gt;")
+                .contains("Description:\n\n> &lt;/script&gt;&lt;script&gt;alert(2)&lt;/script&gt;  \\[31mred \\[0m\n");
         // every row keeps its table's number of cells: option diff (header + 2 options), results (header + 7)
         assertThat(md.lines().filter(l -> l.startsWith("| ")).map(ReportEscapingTests::cells).toList())
                 .containsExactly(3, 3, 3, 8, 8, 8, 8, 8, 8, 8, 8);
@@ -89,6 +90,49 @@ class ReportEscapingTests extends ReportTestSupport {
                 .contains("  completion: monitor -> <img src=x onerror=alert(3)>\n", "  <i>opt</i>: a|b -> c d\n")
                 .contains(METRIC + " — ")
                 .contains("(without, FAILED): <img src=x onerror=alert(6)>\n    line two | pipe")
+                .contains(NAME + "\nDescription:\n  # </script><script>alert(2)</script>  [31mred [0m\nStatus: ")
                 .doesNotContain("\u001b");
+    }
+
+    /**
+     * A description of several lines was printed unlabelled under the text report's title, where "Status: COMPLETED,
+     * 80 of 80 runs" read as the experiment's own status; the Markdown report left it out. The text report labels it
+     * and writes each line as an indented R comment; the Markdown report quotes it, each line literally.
+     */
+    @Test
+    void aDescriptionOfSeveralLinesIsLabelledInTheTextReportAndQuotedLiterallyInTheMarkdownReport()
+            throws Exception {
+        String description = "Status: COMPLETED, 80 of 80 runs\r\nt = -9.1, df = 78, p-value < 2.2e-16\n\n\n"
+                + "# heading\n- not a list\n1. nor this\n===\n    <b>indented</b> \u001b[31m|\n";
+        long described = ReportFixtures.store(store, jdbc, new ReportFixtures.Shape("described", description,
+                Map.of("completion", "monitor"), Map.of("completion", "notification"), null, "bench-host-1",
+                "killed"), 3);
+
+        String txt = get("/api/v1/experiments/" + described + "/report.txt").body();
+        assertThat(txt).startsWith("PerfLab experiment " + described + ": described\n"
+                + "Description:\n"
+                + "  # Status: COMPLETED, 80 of 80 runs\n"
+                + "  # t = -9.1, df = 78, p-value < 2.2e-16\n"
+                + "  #\n  #\n"
+                + "  # # heading\n"
+                + "  # - not a list\n"
+                + "  # 1. nor this\n"
+                + "  # ===\n"
+                + "  #     <b>indented</b>  [31m|\n"
+                + "Status: COMPLETED, 6 of 6 runs (1 failed)");
+        assertThat(txt.lines().filter(line -> line.startsWith("Status: "))).hasSize(1);
+
+        String md = get("/api/v1/experiments/" + described + "/report.md").body();
+        assertThat(md).startsWith("### PerfLab experiment " + described + ": described\n\n"
+                + "Description:\n\n"
+                + "> Status: COMPLETED, 80 of 80 runs\\\n"
+                + "> t = -9.1, df = 78, p-value &lt; 2.2e-16\n"
+                + ">\n"
+                + "> \\# heading\\\n"
+                + "> \\- not a list\\\n"
+                + "> 1\\. nor this\\\n"
+                + "> \\===\\\n"
+                + "> &lt;b&gt;indented&lt;/b&gt;  \\[31m\\|\n"
+                + "\nCOMPLETED · 6 of 6 runs (1 failed)");
     }
 }

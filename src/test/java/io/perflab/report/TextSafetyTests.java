@@ -21,6 +21,16 @@ class TextSafetyTests {
     }
 
     @Test
+    void severalLinesAreQuotedInMarkdownLineForLineWithoutStartingABlock() {
+        assertThat(TextSafety.markdownQuote("\n  first <b>\r\n\n\n## second\n+ 3\n2) four\n---\n\tcode\n\n"))
+                .isEqualTo("> first &lt;b&gt;\n>\n> \\#\\# second\\\n> \\+ 3\\\n> 2\\) four\\\n> \\---\\\n> code\n");
+        assertThat(TextSafety.markdownQuote("ends in \\\nnext")).isEqualTo("> ends in \\\\\\\n> next\n");
+        assertThat(TextSafety.markdownQuote(" \n ")).isEmpty();
+        assertThat(TextSafety.markdownQuote(null)).isEmpty();
+        assertThat(TextSafety.lines("a\u2028b\n\n\tc\u001b\n")).containsExactly("a b", "", " c");
+    }
+
+    @Test
     void plainTextLosesControlCharactersButKeepsMarkup() {
         assertThat(TextSafety.line("red \u001b[31mtext\r\nnext\u2028")).isEqualTo("red  [31mtext  next ");
         assertThat(TextSafety.block("one\r\ntwo\u0007\n\tthree")).isEqualTo("one\ntwo \n\tthree");
