@@ -29,6 +29,12 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
 
     /** The largest false-positive rate at α = 0.05 we accept from the instrument. */
     static final double FALSE_POSITIVE_TARGET = 0.10;
+
+    /**
+     * The fewest A/A experiments that can show the rate within {@link #FALSE_POSITIVE_TARGET}: with no false positive
+     * among them, the upper end of the 95 % Clopper–Pearson interval is at most the target (36 for 0.1).
+     */
+    static final int FEWEST_TO_SHOW_TARGET = fewestToShowTarget();
     private static final double POWER = 0.8;
 
     /**
@@ -99,7 +105,7 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
                     fp == null ? "0/0" : fp.successes() + "/" + fp.trials(),
                     fp == null ? "" : String.format(Locale.ROOT, "%.2f", fp.rate()),
                     fp == null ? "" : String.format(Locale.ROOT, "[%.3f, %.3f]", fp.low(), fp.high()),
-                    fp == null ? "" : fp.rate() <= FALSE_POSITIVE_TARGET ? "yes" : "no",
+                    fp == null ? "" : withinTarget(fp),
                     Spread.percent(row.mdePercent())));
         }
         long ok = trials.stream().filter(TrialResult::ok).count();
@@ -113,8 +119,33 @@ record Calibration(int experiments, int runs, double alpha, int mdeRuns) {
         s.append("false +: A/A experiments whose Welch p < α (no Holm adjustment: one metric at a time); "
                 + "CV = sd/mean over all successful trials; MDE: the change a " + mdeRuns + " + " + mdeRuns
                 + " experiment detects with 80 % power at α, from that sd.\n");
+        String target = Display.value(FALSE_POSITIVE_TARGET);
+        s.append("≤ " + target + ": is the false-positive rate within " + target + "? yes when its 95 % CI lies at "
+                + "or below " + target + "; too few when the rate is at most " + target + " but its CI reaches above "
+                + "(too few experiments to show it: with no false positive that takes " + FEWEST_TO_SHOW_TARGET
+                + "); no when the rate itself is above " + target + ".\n");
         Spread.floorNote(trials).ifPresent(s::append);
         return s.toString();
+    }
+
+    /**
+     * The {@code ≤ 0.1} column: {@code yes} when the interval's upper end is at most the target (the run shows the
+     * rate within it), {@code no} when the rate itself is above it, else {@code too few}: the rate is within the
+     * target but the run is too short to tell it from a rate above.
+     */
+    static String withinTarget(Proportion falsePositives) {
+        if (falsePositives.rate() > FALSE_POSITIVE_TARGET) {
+            return "no";
+        }
+        return falsePositives.high() <= FALSE_POSITIVE_TARGET ? "yes" : "too few";
+    }
+
+    private static int fewestToShowTarget() {
+        int experiments = 1;
+        while (Proportion.clopperPearson(0, experiments, 0.95).high() > FALSE_POSITIVE_TARGET) {
+            experiments++;
+        }
+        return experiments;
     }
 
     private static String seconds(Duration d) {

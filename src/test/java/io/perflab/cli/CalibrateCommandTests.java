@@ -8,6 +8,7 @@ import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.Proportion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,6 +120,32 @@ class CalibrateCommandTests extends CommandLineTests {
                 "1/2", "0.50", "[0.013, 0.987]", "no", "8.56%", "5.43%",
                 "12 trials in 1 min 00 s (5.0 s per trial, process start included): an experiment of 40 + 40 "
                         + "trials takes about 6 min 40 s.");
+    }
+
+    /**
+     * The "≤ 0.1" column said "yes" of 0 false positives in 2 experiments, whose interval reaches 0.84, and the footer
+     * did not say what it meant. It says yes only when the interval's upper end is within 0.1, "too few" when the
+     * rate is but the interval is not, and the footer says so.
+     */
+    @Test
+    void theTargetColumnSaysYesOnlyWhenTheIntervalShowsTheRateWithinTheTarget() {
+        double[] same = {10, 10.1, 9.9, 10, 10.1, 9.9};
+        String report = new Calibration(2, 3, 0.05, 40).format(trials(same, same), Duration.ofSeconds(60));
+
+        String row = report.lines().filter(line -> line.startsWith("user_cpu_us_per_req ")).findFirst().orElseThrow();
+        assertThat(row).contains("0/2", "0.00", "[0.000, 0.842]", "too few").doesNotContain("yes");
+        assertThat(report).contains("≤ 0.1: is the false-positive rate within 0.1? yes when its 95 % CI lies at or "
+                + "below 0.1; too few when the rate is at most 0.1 but its CI reaches above (too few experiments to "
+                + "show it: with no false positive that takes 36); no when the rate itself is above 0.1.");
+
+        // R: binom.test(0, 35)$conf.int[2] = 0.1000324356, binom.test(0, 36)$conf.int[2] = 0.09739375591,
+        // binom.test(1, 56)$conf.int[2] = 0.0955259026, binom.test(6, 50)$conf.int = [0.0453353208, 0.2431013167]
+        assertThat(Calibration.FEWEST_TO_SHOW_TARGET).isEqualTo(36);
+        assertThat(Calibration.withinTarget(Proportion.clopperPearson(0, 35, 0.95))).isEqualTo("too few");
+        assertThat(Calibration.withinTarget(Proportion.clopperPearson(0, 36, 0.95))).isEqualTo("yes");
+        assertThat(Calibration.withinTarget(Proportion.clopperPearson(1, 56, 0.95))).isEqualTo("yes");
+        assertThat(Calibration.withinTarget(Proportion.clopperPearson(5, 50, 0.95))).isEqualTo("too few");
+        assertThat(Calibration.withinTarget(Proportion.clopperPearson(6, 50, 0.95))).isEqualTo("no");
     }
 
     @Test
