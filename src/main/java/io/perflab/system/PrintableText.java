@@ -100,12 +100,32 @@ public @interface PrintableText {
             return shown.toString();
         }
 
+        /** The most characters {@link #quoted} text takes in a message, its escapes and "…" included. */
+        static final int QUOTED_MAX = 60;
+
         /**
          * Text as a short message quotes it: every character that is not {@link #printable} (a control character, one
-         * that hides or reorders text) shown as {@code ?}, cut to 60 characters.
+         * that hides or reorders text) {@link #shown} as its escape, e.g. {@code \u001B}, so that the message says
+         * which character it was; at most {@value #QUOTED_MAX} characters in all, cut before a character or an escape
+         * that would not fit whole, with "…".
          */
         public static String quoted(String text) {
-            return Texts.cut(replaced(text == null ? "" : text, '?', ""), 60);
+            String value = text == null ? "" : text;
+            String all = shown(value);
+            if (all.length() <= QUOTED_MAX) {
+                return all;
+            }
+            StringBuilder cut = new StringBuilder(QUOTED_MAX);
+            for (int i = 0; i < value.length(); ) {
+                int c = value.codePointAt(i);
+                String piece = printable(c) ? new String(Character.toChars(c)) : String.format("\\u%04X", c);
+                if (cut.length() + piece.length() > QUOTED_MAX - 1) {
+                    break;
+                }
+                cut.append(piece);
+                i += Character.charCount(c);
+            }
+            return cut.append('…').toString();
         }
 
         /**

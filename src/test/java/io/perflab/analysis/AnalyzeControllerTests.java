@@ -226,6 +226,9 @@ class AnalyzeControllerTests {
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"alternative\":\"sideways\"}", "alternative: unknown");
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"margin\":-1}", "margin must be a positive");
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"conf\":0.9}", "unknown field 'conf'");
+        // its escape, as messages show such characters: it was "unknown field '<script>x?'"
+        badRequest("{\"with\":[1,2],\"without\":[1,3],\"<script>x\\u001b\":0.9}",
+                "unknown field '<script>x\\u001B'");
         badRequest("{\"with\":[1,2],", "not valid JSON");
     }
 

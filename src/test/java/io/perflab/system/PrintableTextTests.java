@@ -29,8 +29,15 @@ class PrintableTextTests {
         assertThat(PrintableText.Validator.problemAt("a\u202eb", 1)).isEqualTo(
                 "a hidden format character (U+202E) at position 2");
         assertThat(PrintableText.Validator.shown("exe.\u202etxt\u001b\n日")).isEqualTo("exe.\\u202Etxt\\u001B\\u000A日");
-        assertThat(PrintableText.Validator.quoted("exe.\u202etxt\u001b")).isEqualTo("exe.?txt?");
+        // each was '?', which says neither which character it was nor that there was one (a '?' typed as it is)
+        assertThat(PrintableText.Validator.quoted("exe.\u202etxt\u001b")).isEqualTo("exe.\\u202Etxt\\u001B");
+        assertThat(PrintableText.Validator.quoted("<script>x\u001b")).isEqualTo("<script>x\\u001B");
         assertThat(PrintableText.Validator.quoted("x".repeat(100))).hasSize(60).endsWith("…");
+        assertThat(PrintableText.Validator.quoted("\u001b".repeat(100))).as("60 characters, escapes whole")
+                .isEqualTo("\\u001B".repeat(9) + "…");
+        assertThat(PrintableText.Validator.quoted("x".repeat(55) + "\u202e😀")).isEqualTo("x".repeat(55) + "…");
+        assertThat(PrintableText.Validator.quoted("x".repeat(57) + "😀😀")).isEqualTo("x".repeat(57) + "😀…");
+        assertThat(PrintableText.Validator.quoted(null)).isEmpty();
         assertThat(FieldMessages.violation("must be short", "a\u202eb")).isEqualTo("must be short, got 'a\\u202Eb'");
     }
 }

@@ -219,10 +219,27 @@ public final class JvmFlagAllowList {
                 + "properties) are refused";
     }
 
+    /**
+     * {@code flag} as a message quotes it: its first 80 characters, each control character, character that hides
+     * or reorders text (a right-to-left override) or half of a surrogate pair written as its escape ({@code \u001B}),
+     * as the service's messages write them.
+     */
     private static String printable(String flag) {
-        String shown = flag == null ? "null" : flag.codePoints()
-                .map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return shown.length() > 80 ? shown.substring(0, 80) + "…" : shown;
+        if (flag == null) {
+            return "null";
+        }
+        int end = flag.length() <= 80 ? flag.length()
+                : Character.isHighSurrogate(flag.charAt(79)) && Character.isLowSurrogate(flag.charAt(80)) ? 79 : 80;
+        StringBuilder shown = new StringBuilder();
+        flag.substring(0, end).codePoints().forEach(c -> {
+            int type = Character.getType(c);
+            boolean hidden = (type == Character.FORMAT && c != '\u200D') || type == Character.SURROGATE;
+            if (Character.isISOControl(c) || hidden) {
+                shown.append(String.format("\\u%04X", c));
+            } else {
+                shown.appendCodePoint(c);
+            }
+        });
+        return end < flag.length() ? shown + "…" : shown.toString();
     }
 }

@@ -42,6 +42,16 @@ class JvmFlagAllowListTests {
                 .hasMessageStartingWith("withJvmArgs: the JVM flag '-XX:OnError=id' is not allowed");
     }
 
+    /** A control or hidden character in a refused flag was '?', which said neither which it was nor that it was one. */
+    @Test
+    void aRefusedFlagIsQuotedWithItsHiddenCharactersEscaped() {
+        assertThat(JvmFlagAllowList.refusal("-Xmx1g\u001b[31m\u202e\n?")).startsWith(
+                "the JVM flag '-Xmx1g\\u001B[31m\\u202E\\u000A?' is not allowed;");
+        assertThat(JvmFlagAllowList.refusal("-D" + "x".repeat(77) + "😀")).startsWith(
+                "the JVM flag '-D" + "x".repeat(77) + "…' is not allowed;");
+        assertThat(JvmFlagAllowList.refusal("-D👩\u200D💻")).startsWith("the JVM flag '-D👩\u200D💻' is not");
+    }
+
     /** A host of 16 GiB: 4 GiB per trial JVM. */
     private static final JvmFlagAllowList.Bounds HOST = JvmFlagAllowList.Bounds.quarterOf(16L << 30);
 
