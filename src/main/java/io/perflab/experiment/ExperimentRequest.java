@@ -63,14 +63,14 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  *     none: any agent whose host carries no label the experiment lacks (the built-in agent, by default)
  */
 public record ExperimentRequest(
-        @NotBlank @Size(max = 200) @PrintableText String name,
+        @NotBlank @Size(min = 1, max = 200) @PrintableText String name,
         @Size(max = 4000) @PrintableText(multiline = true) String description,
         String kind,
         String preset,
         @JsonDeserialize(contentUsing = ScalarText.class)
-        @Size(max = 20) Map<@NotBlank @Size(max = 40) String, @NotNull @Size(max = 40) String> without,
+        @Size(max = 20) Map<@NotBlank @Size(min = 1, max = 40) String, @NotNull @Size(max = 40) String> without,
         @JsonDeserialize(contentUsing = ScalarText.class)
-        @Size(max = 20) Map<@NotBlank @Size(max = 40) String, @NotNull @Size(max = 40) String> with,
+        @Size(max = 20) Map<@NotBlank @Size(min = 1, max = 40) String, @NotNull @Size(max = 40) String> with,
         @Valid WorkloadSettings workload,
         @Size(max = 32) List<@NotNull @Size(max = 200) String> withoutJvmArgs,
         @Size(max = 32) List<@NotNull @Size(max = 200) String> withJvmArgs,
@@ -84,13 +84,15 @@ public record ExperimentRequest(
         @Size(max = 40) String metricsFormat,
         @Size(max = 1000) @PrintableText String withoutDirectory,
         @Size(max = 1000) @PrintableText String withDirectory,
-        @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withoutEnvironment,
-        @Size(max = 50) Map<@NotBlank @Size(max = 100) String, @NotNull @Size(max = 4000) String> withEnvironment,
+        @Size(max = 50)
+        Map<@NotBlank @Size(min = 1, max = 100) String, @NotNull @Size(max = 4000) String> withoutEnvironment,
+        @Size(max = 50)
+        Map<@NotBlank @Size(min = 1, max = 100) String, @NotNull @Size(max = 4000) String> withEnvironment,
         @Size(max = 12) String design,
         @Min(ExperimentValidator.MIN_RUNS) @Max(ExperimentValidator.MAX_RUNS) Integer pairs,
         @Min(1) @Max(ExperimentPlan.MAX_WINDOWS_PER_PAIR) Integer windowsPerPair,
         @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-        @Size(max = 20) List<@NotBlank @Size(max = 140) @PrintableText String> target,
+        @Size(max = 20) List<@NotBlank @Size(min = 1, max = 140) @PrintableText String> target,
         @Size(max = 40) String budget,
         @Size(max = io.perflab.agent.HostLabels.MAX_LABELS) Map<String, String> hostLabels) {
 

@@ -79,6 +79,15 @@ class ApiDocumentationTests extends UploadServer {
                 && schema.has("target") && schema.has("budget")).as(schema.toString()).isTrue();
     }
 
+    /** A name is 1 to 200 characters, as the API refuses a blank one: the schema said {@code "minLength": 0}. */
+    @Test
+    void theExperimentRequestsNameIsOneTo200Characters() throws Exception {
+        JsonNode name = document().at("/components/schemas/ExperimentRequest/properties/name");
+
+        assertThat(name.path("minLength").asInt(-1)).as(name.toString()).isEqualTo(1);
+        assertThat(name.path("maxLength").asInt(-1)).as(name.toString()).isEqualTo(200);
+    }
+
     /** A list's entries summarize their results; an upload of one side's summary is against its base, named. */
     @Test
     void theExperimentListDocumentsItsEntriesSummaryAndItsBase() throws Exception {

@@ -75,6 +75,13 @@ class HostileInputTests extends UploadServer {
                 "runsPerVariant");
         assertProblem(post("/api/v1/analyze", null, "application/json",
                 "{\"with\":[1,2,3],\"with\":[4,5,6],\"without\":[1,2,3]}"), 400, "appears twice", "with");
+        // a name is 1 to 200 characters: too long it was said to be "between 0 and 200", though "" is refused
+        assertProblem(experiment("{\"name\":\"" + "n".repeat(300) + "\",\"preset\":\"sync-completion\"}"), 400,
+                "name: size must be between 1 and 200");
+        assertProblem(experiment("{\"name\":\"\",\"preset\":\"sync-completion\"}"), 400, "name: must not be blank");
+        assertProblem(experiment(withPreset(",\"with\":{\"\":\"monitor\"}")), 400, "must not be blank");
+        assertProblem(experiment(withPreset(",\"with\":{\"" + "k".repeat(41) + "\":\"monitor\"}")), 400,
+                "size must be between 1 and 40");
         for (String name : new String[] {"a\\u0000b", "a\\u001b[31mred", "bell\\u0007", "two\\r\\nlines"}) {
             assertProblem(experiment("{\"name\":\"" + name + "\",\"preset\":\"sync-completion\"}"), 400, "name",
                     "control characters");
