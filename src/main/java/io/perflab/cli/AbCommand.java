@@ -143,11 +143,13 @@ final class AbCommand implements Callable<Integer> {
         if (plan.design().paired()) {
             Map<String, String> lastLooks = new LinkedHashMap<>();
             PairStoppingRule rule = stoppingRule(plan, stdout, lastLooks);
+            TrialLauncher launcher = launcher(plan);
+            // after every flag has been checked (--cpus by the launcher): a refused command runs no experiment
             defaultExperimentLine(plan).ifPresent(line -> {
                 stdout.println(line);
                 stdout.flush();
             });
-            return execution.runPairs(plan, launcher(plan), rule, done -> {
+            return execution.runPairs(plan, launcher, rule, done -> {
                 stdout.print(PairedSummary.format(done.results(), ComparisonOptions.defaults()));
                 if (!lastLooks.isEmpty()) {
                     // as the service judges a target: by the rule's last look, its boundary and repeated interval

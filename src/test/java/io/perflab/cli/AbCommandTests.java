@@ -151,6 +151,25 @@ class AbCommandTests extends CommandLineTests {
                 "completion=monitor", "--cpus", "8191", "--no-fast-start");
     }
 
+    /**
+     * {@code ab --cpus 5} printed "The default experiment: at most 20 pairs…" before its refusal, as if the experiment
+     * had started: the line comes once every flag has been checked.
+     */
+    @Test
+    void theDefaultExperimentIsAnnouncedOnlyOnceEveryFlagHasBeenChecked() {
+        int status = execute("ab", "--with", "completion=monitor", "--cpus", "8191", "--no-fast-start");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--cpus 8191 names CPUs this process may not use");
+        assertThat(out.toString()).doesNotContain("The default experiment");
+
+        status = execute("ab", "--with", "completion=monitor", "--jvm-args-with=-Xmx1g", "--target", "nothing:1%");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--target: unknown metric 'nothing'");
+        assertThat(out.toString()).doesNotContain("The default experiment");
+    }
+
     @Test
     void aPairedCommandExperimentAlternatesItsRunsComparesPairByPairAndPrintsEachLook() throws IOException {
         Path file = directory.resolve("pairs.json");
