@@ -66,24 +66,29 @@ final class CompareCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "WITH", description = "samples with the change")
     Path with;
 
-    @Option(names = "--format", defaultValue = "table",
+    @Option(names = "--format", paramLabel = "table|r|json", defaultValue = "table",
             description = "table (default), r (R t.test print-outs) or json")
     Format format;
 
-    @Option(names = "--confidence", defaultValue = "0.95", converter = DecimalArguments.ConfidenceLevel.class,
+    @Option(names = "--confidence", paramLabel = "LEVEL", defaultValue = "0.95",
+            converter = DecimalArguments.ConfidenceLevel.class,
             description = "confidence level, between 0 and 1, default ${DEFAULT-VALUE}")
     double confidence;
 
-    @Option(names = "--alpha", defaultValue = "0.05", converter = DecimalArguments.SignificanceLevel.class,
+    @Option(names = "--alpha", paramLabel = "A", defaultValue = "0.05",
+            converter = DecimalArguments.SignificanceLevel.class,
             description = "significance level of verdicts, between 0 and 1, default ${DEFAULT-VALUE}")
     double alpha;
 
-    @Option(names = "--margin", defaultValue = "1", converter = DecimalArguments.PositivePercent.class,
+    @Option(names = "--margin", paramLabel = "PERCENT", defaultValue = "1",
+            converter = DecimalArguments.PositivePercent.class,
             description = "equivalence margin in percent, above 0, default ${DEFAULT-VALUE}")
     double margin;
 
-    @Option(names = "--alternative", defaultValue = "two-sided", converter = AlternativeHypothesis.class,
-            description = "two-sided, less or greater")
+    @Option(names = "--alternative", paramLabel = "two-sided|less|greater", defaultValue = "two-sided",
+            converter = AlternativeHypothesis.class,
+            description = "alternative hypothesis of the tests: two-sided (default), less (WITH lower than WITHOUT) "
+                    + "or greater (WITH higher)")
     Alternative alternative;
 
     @Option(names = "--paired",

@@ -63,6 +63,21 @@ class CompareCommandTests {
         }
     }
 
+    /**
+     * {@code compare --help} showed picocli's placeholders ({@code --alpha=<alpha>}) where the other commands name
+     * what a flag takes, and did not say which alternative is the default.
+     */
+    @Test
+    void helpNamesWhatEachFlagTakesAndTheDefaultAlternative() {
+        Run help = run("--help");
+
+        assertThat(help.status()).isZero();
+        assertThat(help.out()).doesNotContain("=<").contains("--alpha=A", "--confidence=LEVEL", "--margin=PERCENT",
+                "--format=table|r|json", "--alternative=two-sided|less|greater");
+        assertThat(help.out().replaceAll("\\s+", " ")).contains("alternative hypothesis of the tests: two-sided "
+                + "(default), less (WITH lower than WITHOUT) or greater (WITH higher)");
+    }
+
     @Test
     void printsTheVerdictTableForPlainFiles() throws IOException {
         Path[] files = caseFiles("unequal_variances");

@@ -292,6 +292,20 @@ class PerfLabCommandTests {
         assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
     }
 
+    /** No help shows picocli's placeholder for a flag's value ({@code --alpha=<alpha>}): each names what it takes. */
+    @Test
+    void everyFlagsValueHasALabel() {
+        List<picocli.CommandLine> commands = new ArrayList<>(List.of(PerfLabCommand.commandLine(
+                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))));
+        for (int i = 0; i < commands.size(); i++) {
+            commands.addAll(commands.get(i).getSubcommands().values().stream()
+                    .filter(sub -> !commands.contains(sub)).toList());
+        }
+
+        assertThat(commands).hasSizeGreaterThan(9).allSatisfy(command -> assertThat(command.getUsageMessage())
+                .as(command.getCommandSpec().qualifiedName()).doesNotContainPattern("=<[A-Za-z]+>"));
+    }
+
     @Test
     void unknownSubcommandExitsTwoNamingIt() {
         StringWriter err = new StringWriter();
