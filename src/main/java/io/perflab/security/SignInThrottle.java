@@ -13,13 +13,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * Slows down and then locks password guessing, per user name and per client address (whichever is worse):
- * after {@value #FREE_FAILURES} failures in a row each further attempt must wait twice as long as the one before
- * (1 s, 2 s, 4 s, … at most a minute); after {@value #LOCK_AFTER} failures sign-in is locked for
- * {@link #LOCK_TIME}. An attempt counts as a failure from the moment it is let through, before its password is
- * checked, and a success clears the user's and the address's count: so guesses sent at once cannot all pass before
- * the first of them fails, and at most {@value #FREE_FAILURES} + 1 of them have their password checked before the
- * first wait. Nothing sleeps: an attempt that comes too early is refused with how long to wait. Locking is logged
- * once per lock.
+ * after {@value #FREE_FAILURES} failures in a row each further attempt must wait, the first a second after the last
+ * failure and each next one twice as long as the one before (1 s, 2 s, 4 s, … at most a minute); after
+ * {@value #LOCK_AFTER} failures sign-in is locked for {@link #LOCK_TIME}. An attempt counts as a failure from the
+ * moment it is let through, before its password is checked, and a success clears the user's and the address's count:
+ * so guesses sent at once cannot all pass before the first of them fails, and at most {@value #FREE_FAILURES} of them
+ * have their password checked before the first wait. Nothing sleeps: an attempt that comes too early is refused with
+ * how long to wait. Locking is logged once per lock.
  *
  * <p>The counts live in the database ({@link SignInFailures}), so every service instance on it throttles the same
  * guesser and a restart forgets nothing. An attempt reads and counts two rows by their key, locked together. Failures
@@ -30,6 +30,7 @@ import org.springframework.stereotype.Component;
 @Component
 class SignInThrottle {
 
+    /** Failures in a row that cost nothing: the attempt after them waits. */
     static final int FREE_FAILURES = 3;
     static final int LOCK_AFTER = 10;
     static final Duration LOCK_TIME = Duration.ofMinutes(15);
@@ -99,13 +100,16 @@ class SignInThrottle {
         }
     }
 
-    /** How long after the last of {@code count} failures in a row the next attempt may come. */
+    /**
+     * How long after the last of {@code count} failures in a row the next attempt may come: none up to
+     * {@value #FREE_FAILURES}, then 1 s, doubling with each failure, at most {@link #MAX_DELAY}.
+     */
     static Duration delay(int count) {
         if (count >= LOCK_AFTER) {
             return LOCK_TIME;
         }
-        if (count > FREE_FAILURES) {
-            return Duration.ofSeconds(Math.min(MAX_DELAY.toSeconds(), 1L << (count - FREE_FAILURES - 1)));
+        if (count >= FREE_FAILURES) {
+            return Duration.ofSeconds(Math.min(MAX_DELAY.toSeconds(), 1L << (count - FREE_FAILURES)));
         }
         return Duration.ZERO;
     }
