@@ -183,11 +183,10 @@ class ExperimentPagesController {
         return VIEW_RESULTS_FRAGMENT;
     }
 
-    /** The runs' environment ({@link RunEnvironment}): an entry's value, or its first and how many there were. */
+    /** The runs' environment ({@link RunEnvironment}): each entry as the reports describe it. */
     static Map<String, String> environment(List<RunRecord> runs) {
         Map<String, String> shown = new LinkedHashMap<>();
-        RunEnvironment.of(runs).forEach((key, values) -> shown.put(key, values.size() == 1 ? values.get(0)
-                : values.get(0) + " … (" + values.size() + " different values across runs)"));
+        RunEnvironment.of(runs).forEach((key, values) -> shown.put(key, RunEnvironment.describe(values)));
         return shown;
     }
 

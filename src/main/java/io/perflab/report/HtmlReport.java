@@ -1,11 +1,11 @@
 package io.perflab.report;
 
-import io.perflab.display.Format;
 import io.perflab.display.ScriptJson;
 import io.perflab.experiment.ExperimentView;
 import io.perflab.experiment.MethodNotes;
 import io.perflab.experiment.MetricComparison;
 import io.perflab.experiment.ResultCharts;
+import io.perflab.experiment.RunEnvironment;
 import io.perflab.experiment.RunRecord;
 import io.perflab.experiment.VariantRecord;
 import io.perflab.runner.experiment.VariantName;
@@ -144,30 +144,11 @@ class HtmlReport {
                 + " matches no result of the report";
     }
 
-    /** Entries with one value as they are; entries that vary across runs with their range or distinct values. */
+    /** The runs' environment, each entry as the experiment page describes it ({@link RunEnvironment#describe}). */
     private static List<Entry> environment(ExperimentReport report) {
         List<Entry> entries = new ArrayList<>();
-        report.environment().forEach((key, values) -> entries.add(new Entry(key, describe(values))));
+        report.environment().forEach((key, values) -> entries.add(new Entry(key, RunEnvironment.describe(values))));
         return entries;
-    }
-
-    static String describe(List<String> values) {
-        if (values.size() == 1) {
-            return values.get(0);
-        }
-        double[] numbers = new double[values.size()];
-        try {
-            for (int i = 0; i < numbers.length; i++) {
-                numbers[i] = Double.parseDouble(values.get(i));
-            }
-            double min = java.util.Arrays.stream(numbers).min().orElseThrow();
-            double max = java.util.Arrays.stream(numbers).max().orElseThrow();
-            return "varies per run: " + Format.value(min) + " to " + Format.value(max);
-        } catch (NumberFormatException notNumeric) {
-            List<String> shown = values.subList(0, Math.min(3, values.size()));
-            return "varies per run: " + String.join(" · ", shown)
-                    + (values.size() > shown.size() ? " … (" + values.size() + " distinct values)" : "");
-        }
     }
 
     private static List<Entry> entries(Map<String, String> map) {

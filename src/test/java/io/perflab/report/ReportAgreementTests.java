@@ -166,6 +166,23 @@ class ReportAgreementTests extends ReportTestSupport {
     }
 
     /**
+     * An entry of the environment that varies from run to run is said alike on the page and in the HTML report: the
+     * page gave its first value and a count ("0.5 … (6 different values across runs)"), the report its range.
+     */
+    @Test
+    void anEnvironmentEntryThatVariesPerRunIsSaidAlikeOnThePageAndInTheReport() throws Exception {
+        long id = ReportFixtures.store(store, jdbc, ReportFixtures.Shape.seedLike("environment"), 4);
+
+        String page = get("/experiments/" + id, "text/html").body();
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+
+        // load_average 0.50, 0.51, … of the 7 OK runs (the last 'without' run failed)
+        String said = "varies per run: 0.5 to 0.57 (7 different values)";
+        assertThat(page).contains(">load_average</th>", said).doesNotContain("different values across runs");
+        assertThat(html).contains(">load_average</th>", said);
+    }
+
+    /**
      * A paired experiment its rule stopped says so by the rule's own reason, which tells where (at an early look, or
      * at the plan's last): not "before its last planned pair", which a stop at the last look is not.
      */
