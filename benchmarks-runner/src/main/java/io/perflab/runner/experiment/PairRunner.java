@@ -34,6 +34,7 @@ import java.util.function.LongSupplier;
  *       measured a figure below zero is measured again ({@link #disturbed}).
  * </ul>
  * A window with a figure below zero after its attempts (in a duet, at once) fails its pair: it measured nothing.
+ * Over 300 lines: the two designs' window loops share the pair's start, its checks of each window and its failure.
  *
  * <p>Each window's metrics carry the host's speed while it ran, from the {@link HostProbe} samples on the CPUs its
  * JVM was pinned to (all probed CPUs when it was not), and its time-based metrics scaled to it.
