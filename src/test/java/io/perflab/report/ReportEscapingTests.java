@@ -134,5 +134,10 @@ class ReportEscapingTests extends ReportTestSupport {
                 + "> \\===\\\n"
                 + "> &lt;b&gt;indented&lt;/b&gt;  \\[31m\\|\n"
                 + "\nCOMPLETED · 6 of 6 runs (1 failed)");
+
+        // the HTML report (as the page) keeps its lines, where they ran into one paragraph
+        String html = get("/api/v1/experiments/" + described + "/report.html").body();
+        assertThat(html).contains("class=\"lead description\">Status: COMPLETED, 80 of 80 runs\r\nt = -9.1")
+                .contains(".description { white-space: pre-line; }");
     }
 }
