@@ -8,6 +8,7 @@ import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.runner.rpcbench.Warmup;
 import io.perflab.runner.rpcbench.WorkloadSettings;
+import io.perflab.system.PrintableText;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -150,7 +151,8 @@ public class ExperimentForm {
         for (String line : text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList()) {
             int equals = line.indexOf('=');
             if (equals <= 0) {
-                errors.rejectValue(field, "typeMismatch", "one NAME=value a line, got '" + line + "'");
+                errors.rejectValue(field, "typeMismatch", "one NAME=value a line, got '"
+                        + PrintableText.Validator.quoted(line) + "'");
                 return null;
             }
             variables.put(line.substring(0, equals), line.substring(equals + 1));
@@ -167,7 +169,7 @@ public class ExperimentForm {
             return parse.apply(text.strip());
         } catch (NumberFormatException e) {
             errors.rejectValue(path("workload." + field), "typeMismatch",
-                    "must be a whole number, got '" + text.strip() + "'");
+                    "must be a whole number, got '" + PrintableText.Validator.quoted(text.strip()) + "'");
         } catch (IllegalArgumentException e) {
             errors.rejectValue(path("workload." + field), "typeMismatch", e.getMessage());
         }

@@ -219,7 +219,7 @@ public class ExperimentValidator {
         for (String arg : args) {
             if (!arg.startsWith("-") || arg.isBlank()) {
                 throw InvalidInputException.of(field, "every entry must be a JVM flag starting with '-', got '"
-                        + arg + "'");
+                        + PrintableText.Validator.quoted(arg) + "'");
             }
         }
         checkStoredLength(field, args, MAX_STORED_JVM_ARGS);
@@ -251,7 +251,8 @@ public class ExperimentValidator {
         return switch (text.strip().toLowerCase(Locale.ROOT)) {
             case "engine" -> ExperimentKind.ENGINE;
             case "command" -> ExperimentKind.COMMAND;
-            default -> throw InvalidInputException.of("kind", "unknown kind '" + text + "'; allowed: engine, "
+            default -> throw InvalidInputException.of("kind", "unknown kind '" + PrintableText.Validator.quoted(text)
+                    + "'; allowed: engine, "
                     + "command (uploads go to /api/v1/uploads)");
         };
     }
@@ -275,7 +276,8 @@ public class ExperimentValidator {
         }
         String name = format.strip().toLowerCase(Locale.ROOT);
         if (!metricsReader.formats().contains(name)) {
-            throw InvalidInputException.of("metricsFormat", "unknown format '" + format + "'; allowed: "
+            throw InvalidInputException.of("metricsFormat", "unknown format '" + PrintableText.Validator.quoted(format)
+                    + "'; allowed: "
                     + String.join(", ", metricsReader.formats()));
         }
         return Optional.of(name);
@@ -293,11 +295,12 @@ public class ExperimentValidator {
                 throw InvalidInputException.of(field, "not a path: " + e.getReason());
             }
             if (!dir.get().isAbsolute()) {
-                throw InvalidInputException.of(field, "must be an absolute path on the server, got '" + directory
-                        + "'");
+                throw InvalidInputException.of(field, "must be an absolute path on the server, got '"
+                        + PrintableText.Validator.quoted(directory) + "'");
             }
             if (!Files.isDirectory(dir.get())) {
-                throw InvalidInputException.of(field, "no directory '" + directory + "' on the server");
+                throw InvalidInputException.of(field, "no directory '" + PrintableText.Validator.quoted(directory)
+                        + "' on the server");
             }
         }
         try {

@@ -2,6 +2,7 @@ package io.perflab.paired;
 
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.rpcbench.Seconds;
+import io.perflab.system.PrintableText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -81,7 +82,8 @@ public final class PairedInput {
         SequentialStopping.Target target = SequentialStopping.Target.parse(SequentialStopping.Target.parse(text)
                 .toString());
         if (!known.isEmpty() && !known.contains(target.metric())) {
-            throw new IllegalArgumentException("unknown metric '" + target.metric() + "'; one of "
+            throw new IllegalArgumentException("unknown metric '" + PrintableText.Validator.quoted(target.metric())
+                    + "'; one of "
                     + String.join(", ", known));
         }
         return target;
@@ -118,7 +120,8 @@ public final class PairedInput {
         String t = text.strip().toLowerCase(Locale.ROOT);
         Matcher m = DURATION.matcher(t);
         if (t.isEmpty() || !m.matches()) {
-            throw new IllegalArgumentException("takes a duration such as 10m, 90s or 1h30m, got '" + text + "'");
+            throw new IllegalArgumentException("takes a duration such as 10m, 90s or 1h30m, got '"
+                    + PrintableText.Validator.quoted(text) + "'");
         }
         long seconds = 0;
         try {
@@ -126,10 +129,11 @@ public final class PairedInput {
             seconds = Math.addExact(seconds, Math.multiplyExact(group(m, 2), 60));
             seconds = Math.addExact(seconds, group(m, 3));
         } catch (ArithmeticException | NumberFormatException e) {
-            throw new IllegalArgumentException("is too long: '" + text + "'");
+            throw new IllegalArgumentException("is too long: '" + PrintableText.Validator.quoted(text) + "'");
         }
         if (seconds <= 0 || seconds > Seconds.MAX.longValue()) {
-            throw new IllegalArgumentException("must be more than 0 and at most a day, got '" + text + "'");
+            throw new IllegalArgumentException("must be more than 0 and at most a day, got '"
+                    + PrintableText.Validator.quoted(text) + "'");
         }
         return Duration.ofSeconds(seconds);
     }

@@ -10,6 +10,7 @@ import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
 import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.SpendingFunction;
+import io.perflab.system.PrintableText;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -310,7 +311,7 @@ public final class SequentialStopping implements PairStoppingRule {
             String goal = colon < 0 ? "" : text.substring(colon + 1).strip();
             if (metric.isEmpty() || goal.isEmpty()) {
                 throw new IllegalArgumentException("a target is METRIC:PERCENT% or METRIC:settled, e.g. "
-                        + "cpu_us_per_req:1% — got '" + text + "'");
+                        + "cpu_us_per_req:1% — got '" + PrintableText.Validator.quoted(text) + "'");
             }
             if (goal.equalsIgnoreCase("settled")) {
                 return new Target(metric, 0);
@@ -323,7 +324,7 @@ public final class SequentialStopping implements PairStoppingRule {
                 return new Target(metric, percent);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("a target's precision is a percentage > 0 or 'settled', got '"
-                        + goal + "' in '" + text + "'");
+                        + PrintableText.Validator.quoted(goal) + "' in '" + PrintableText.Validator.quoted(text) + "'");
             }
         }
 

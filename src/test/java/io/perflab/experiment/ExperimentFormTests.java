@@ -85,6 +85,32 @@ class ExperimentFormTests {
                         + "(e.g. arch=x86_64,kernel=6.8)");
     }
 
+    /** The form's page showed a refused line as it was typed, an escape or a right-to-left override included. */
+    @Test
+    void aLineThatIsNoAssignmentIsQuotedWithItsHiddenCharactersEscaped() {
+        ExperimentForm form = named("hidden");
+        form.setKind("command");
+        form.setWithoutEnvironment("SCORE\u001B[2J\u202Eoops");
+        BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
+
+        assertThat(form.toRequest(errors).withoutEnvironment()).isNull();
+        assertThat(errors.getFieldError("withoutEnvironment").getDefaultMessage())
+                .isEqualTo("one NAME=value a line, got 'SCORE\\u001B[2J\\u202Eoops'");
+    }
+
+    @Test
+    void aWorkloadValueThatIsNoNumberIsQuotedWithItsHiddenCharactersEscaped() {
+        ExperimentForm form = named("hidden");
+        form.setPreset("sync-completion");
+        form.getWorkload().put("clientThreads", "4\u001B\u202E2");
+        BeanPropertyBindingResult errors = new BeanPropertyBindingResult(form, "form");
+
+        form.toRequest(errors);
+
+        assertThat(errors.getFieldError("workload[clientThreads]").getDefaultMessage())
+                .isEqualTo("must be a whole number, got '4\\u001B\\u202E2'");
+    }
+
     private static ExperimentForm named(String name) {
         ExperimentForm form = new ExperimentForm();
         form.setName(name);

@@ -216,6 +216,20 @@ class ExperimentValidatorTests {
                 .containsExactly("-XX:OnError=id");
     }
 
+    /** A flag an administrator may give while raw flags are on, but that is none, was quoted as it came. */
+    @Test
+    void anEntryThatIsNoFlagIsQuotedWithItsHiddenCharactersEscaped() {
+        ExperimentRequest hidden = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
+                null, List.of("x\u001B[2J\u202Ey"), null, null, null, null, null, null, null);
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
+
+        assertThatThrownBy(() -> raw.validate(hidden, true)).isInstanceOfSatisfying(InvalidInputException.class,
+                p -> assertThat(p.getMessage())
+                        .contains("withJvmArgs: every entry must be a JVM flag starting with '-', got "
+                                + "'x\\u001B[2J\\u202Ey'")
+                        .doesNotContain("\u001B", "\u202E"));
+    }
+
     @Test
     void aStoredPlanWithARefusedFlagDoesNotRunWhileRawFlagsAreOff() {
         ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,

@@ -276,4 +276,18 @@ class SequentialStoppingTests {
         }
         return decision;
     }
+
+    /** ab --target and a stored target quoted what they could not read as it was, an escape included. */
+    @Test
+    void aTargetThatCannotBeReadIsQuotedWithItsHiddenCharactersEscaped() {
+        assertThatThrownBy(() -> SequentialStopping.Target.parse("cpu\u001B[2J\u202E"))
+                .hasMessageEndingWith("got 'cpu\\u001B[2J\\u202E'");
+        assertThatThrownBy(() -> SequentialStopping.Target.parse("cpu:1\u001B\u202E%"))
+                .hasMessageEndingWith("got '1\\u001B\\u202E%' in 'cpu:1\\u001B\\u202E%'");
+        assertThatThrownBy(() -> PairedInput.target("cpu\u001B\u202E:1%", List.of("cpu_us_per_req")))
+                .hasMessageStartingWith("unknown metric 'cpu\\u001B\\u202E'");
+        assertThatThrownBy(() -> PairedInput.budget("1\u001B\u202Em")).hasMessage(
+                "takes a duration such as 10m, 90s or 1h30m, got '1\\u001B\\u202Em'");
+    }
+
 }

@@ -439,6 +439,24 @@ class HostileInputTests extends UploadServer {
     }
 
     /**
+     * An experiment's kind and budget were quoted whole, however long, where other messages quote at most 60
+     * characters, escapes included.
+     */
+    @Test
+    void anExperimentsKindAndBudgetAreQuotedEscapedAndShort() throws Exception {
+        Map<String, Long> before = rowCounts();
+        HttpResponse<String> kind = experiment(withPreset(",\"kind\":\"x\\u001B\\u202E" + "k".repeat(100)
+                + "\""));
+        assertProblem(kind, 400, "kind: unknown kind 'x\\u001B\\u202E" + "k".repeat(46) + "…'; allowed: engine");
+        assertThat(kind.body()).doesNotContain("\u001B", "\u202E");
+        HttpResponse<String> budget = experiment(withPreset(",\"budget\":\"1"
+                + "\\u001B".repeat(5) + "\\u202E".repeat(6) + "\""));
+        assertProblem(budget, 400, "budget", "got '1" + "\\u001B".repeat(5) + "\\u202E".repeat(4) + "…'");
+        assertThat(budget.body()).doesNotContain("\u001B", "\u202E");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
+
+    /**
      * Jackson's message for a body with more after its JSON value named the token and the Java type the body was
      * bound to ({@code io.perflab.experiment.ExperimentRequest}, {@code tools.jackson.databind.JsonNode}).
      */
