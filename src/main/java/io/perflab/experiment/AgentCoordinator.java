@@ -1009,8 +1009,8 @@ public class AgentCoordinator implements SmartLifecycle {
     /**
      * Ends the claims of lost or left agent {@code agent}: its experiments become INTERRUPTED for the next agent of
      * the same labels, or CANCELLED when a user cancelled them meanwhile. One with nothing left to run (every trial or
-     * pair stored, or stopped by its rule: the agent was lost before it posted the end) is COMPLETED, as that end
-     * would have made it. Whether one was left to resume.
+     * pair stored, or stopped by its rule: the agent was lost before it posted the end) is COMPLETED, or FAILED after
+     * more failures than its plan allows, as that end would have made it. Whether one was left to resume.
      */
     private boolean interruptClaims(AgentRecord agent) {
         boolean interrupted = false;
@@ -1019,10 +1019,14 @@ public class AgentCoordinator implements SmartLifecycle {
         for (long experimentId : store.runningOn(agent.id())) {
             // a user who cancelled it meanwhile wants it stopped, not resumed elsewhere
             boolean cancelled = store.cancelRequested(experimentId);
-            if (!cancelled && store.find(experimentId).filter(store::nothingLeftToRun).isPresent()) {
-                if (runs.end(experimentId, agent.id(), ExperimentStatus.COMPLETED, null, false)) {
-                    log.warn("Experiment {} COMPLETED: agent {} on {}{} before it posted the end, but every run of "
-                            + "the plan is stored", experimentId, agent.name(), agent.host(), why);
+            Optional<ExperimentRecord> done = cancelled ? Optional.empty()
+                    : store.find(experimentId).filter(store::nothingLeftToRun);
+            if (done.isPresent()) {
+                ExperimentRepository.End end = store.endWithNothingLeft(done.get());
+                if (runs.end(experimentId, agent.id(), end.status(), end.error(), false)) {
+                    log.warn("Experiment {} {}: agent {} on {}{} before it posted the end, but every run of the plan "
+                            + "is stored{}", experimentId, end.status(), agent.name(), agent.host(), why,
+                            end.error() == null ? "" : "; " + end.error());
                 }
                 continue;
             }

@@ -264,7 +264,8 @@ class ExperimentApiController {
 
     @Operation(summary = "Resume a stopped experiment: queue it again to run only its missing runs",
             description = "202 and QUEUED; 200 and COMPLETED when no run is missing (every trial or pair is stored, "
-                    + "or its stopping rule stopped it): it completes at once instead of waiting for a host.")
+                    + "or its stopping rule stopped it): it completes at once instead of waiting for a host; "
+                    + "FAILED instead when its last run had more failures than its maxFailures.")
     @PostMapping("/{id}/resume")
     ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
         ExperimentStatus status = experiments.resume(id, isAdmin(authentication));

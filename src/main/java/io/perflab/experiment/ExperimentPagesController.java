@@ -266,6 +266,8 @@ class ExperimentPagesController {
             ExperimentStatus status = experiments.resume(id, ExperimentApiController.isAdmin(authentication));
             redirect.addFlashAttribute("message", status == ExperimentStatus.QUEUED
                     ? "Queued again; it runs only the missing runs."
+                    : status == ExperimentStatus.FAILED
+                    ? "No run was missing, but its last run had more failures than it allows, so it failed."
                     : "No run was missing: every one is stored, so it is completed.");
         } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException problem) {
             redirect.addFlashAttribute("error", problem.getMessage());

@@ -442,8 +442,8 @@ public class ExperimentRepository {
 
     /**
      * Whether {@code experiment} has nothing left to run: every trial of its plan is stored (a trial a cancel cut
-     * short is not), or every pair of a paired design, or its stopping rule stopped it. Its agent's finish would
-     * make it COMPLETED, as the built-in agent completes it at once when it claims it. Never an upload's.
+     * short is not), or every pair of a paired design, or its stopping rule stopped it. It ends as its agent's
+     * finish would have ended it ({@link #endWithNothingLeft}). Never an upload's.
      */
     public boolean nothingLeftToRun(ExperimentRecord experiment) {
         if (experiment.kind() == ExperimentKind.UPLOAD) {
@@ -451,6 +451,34 @@ public class ExperimentRepository {
         }
         Assignment left = assignment(experiment);
         return left.pendingOrdinals().isEmpty() && left.pendingPairs().isEmpty();
+    }
+
+    /** How an experiment with nothing left to run ends, and the error it ends with (null for none). */
+    public record End(ExperimentStatus status, String error) {
+    }
+
+    /**
+     * How {@code experiment} ends when it has nothing left to run ({@link #nothingLeftToRun}), as its agent's finish
+     * would have ended it: FAILED when the run of its last claim had more failed trials (in a paired design, failed
+     * pairs) than its plan's maxFailures, since an agent's run stops FAILED at the failure past them, even at the
+     * last trial; else COMPLETED. The end of an experiment whose agent is lost, and of a resume, with nothing left.
+     */
+    public End endWithNothingLeft(ExperimentRecord experiment) {
+        long failures = experiment.paired()
+                ? jdbc.sql("""
+                        SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ? AND status <> 'OK'
+                            AND claim = (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?)""")
+                        .params(experiment.id(), experiment.id()).query(Long.class).single()
+                : jdbc.sql("""
+                        SELECT COUNT(*) FROM trial_run WHERE experiment_id = ? AND status IN ('FAILED', 'TIMED_OUT')
+                            AND claim = (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?)""")
+                        .params(experiment.id(), experiment.id()).query(Long.class).single();
+        if (failures <= experiment.maxFailures()) {
+            return new End(ExperimentStatus.COMPLETED, null);
+        }
+        return new End(ExperimentStatus.FAILED, "stopped after " + failures + " failed "
+                + (experiment.paired() ? "pairs" : "trials") + " (more than maxFailures, " + experiment.maxFailures()
+                + ")");
     }
 
     /** A stored workload; settings a release before them did not store keep rpc-bench's defaults. */
@@ -728,14 +756,16 @@ public class ExperimentRepository {
         jdbc.sql("""
                 INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at, pid,
                     environment, error, output_values, pair_index, window_index, cpu_set, start_nanos, skew_nanos,
-                    started_first, agent_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                    started_first, agent_id, claim)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                    (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?))""")
                 .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
                         timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
                         json.writeValueAsString(result.environment()), Texts.storable(result.error(), ERROR_CHARS),
                         outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
                         pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
-                        pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId)
+                        pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId,
+                        experimentId)
                 .update(keys, "id");
         if (!result.parsedMetrics().isEmpty()) {
             List<String> known = jdbc.sql("SELECT metric_key FROM experiment_metric WHERE experiment_id = ?")

@@ -151,10 +151,11 @@ public class ExperimentScheduler implements SmartLifecycle {
     /**
      * Queues an interrupted, cancelled or failed experiment again; it will run only the runs it misses. One that
      * misses none (its agent stored every trial or pair, or its stopping rule stopped it, and was lost before it
-     * posted the end) is COMPLETED at once, as any agent's claim would complete it: queued, it would wait for a host
-     * of its labels to run nothing.
+     * posted the end) ends at once as its agent's finish would have ended it, COMPLETED, or FAILED after more
+     * failures than its plan allows ({@link ExperimentRepository#endWithNothingLeft}): queued, it would wait for a
+     * host of its labels to run nothing.
      *
-     * @return QUEUED or COMPLETED; empty if the experiment is not in a resumable state
+     * @return QUEUED, COMPLETED or FAILED; empty if the experiment is not in a resumable state
      */
     public Optional<ExperimentStatus> resume(long id) {
         Optional<ExperimentRecord> experiment = store.find(id);
@@ -162,16 +163,18 @@ public class ExperimentScheduler implements SmartLifecycle {
             return Optional.empty();
         }
         store.deleteCancelledRuns(id);
-        ExperimentStatus to = store.nothingLeftToRun(experiment.get()) ? ExperimentStatus.COMPLETED
-                : ExperimentStatus.QUEUED;
-        if (!store.transition(id, experiment.get().status(), to, clock.instant(), null)) {
+        ExperimentRepository.End end = store.nothingLeftToRun(experiment.get())
+                ? store.endWithNothingLeft(experiment.get()) : new ExperimentRepository.End(ExperimentStatus.QUEUED,
+                null);
+        ExperimentStatus to = end.status();
+        if (!store.transition(id, experiment.get().status(), to, clock.instant(), end.error())) {
             return Optional.empty();
         }
         events.publish(id, "status", Map.of("experimentId", id, "status", to.name()));
         if (to == ExperimentStatus.QUEUED) {
             wakeUp();
         } else {
-            log.info("Experiment {} resumed: every run of its plan is stored, so it is COMPLETED", id);
+            log.info("Experiment {} resumed: every run of its plan is stored, so it is {}", id, to);
         }
         return Optional.of(to);
     }

@@ -282,7 +282,8 @@ public class ExperimentService {
      * Queues a stopped experiment again. What it runs is checked as a re-run of it would be: a command experiment's
      * commands, or JVM flags beyond the allow-list, run again only for a caller who may queue them anew.
      *
-     * @return QUEUED, or COMPLETED for an experiment that had nothing left to run ({@link ExperimentScheduler#resume})
+     * @return QUEUED, or COMPLETED or FAILED for an experiment that had nothing left to run
+     *     ({@link ExperimentScheduler#resume})
      */
     public ExperimentStatus resume(long id, boolean admin) {
         ExperimentRecord e = get(id);

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -1624,6 +1625,69 @@ class AgentApiTests {
         HttpResponse<String> queued = admin.post("/api/v1/experiments/" + missing + "/resume", "");
         assertThat(queued.statusCode()).isEqualTo(202);
         assertThat(admin.read(queued.body()).get("status").asText()).isEqualTo("QUEUED");
+    }
+
+    /**
+     * An agent whose last trial (or pair) fails past the experiment's maxFailures ends it FAILED; lost before it
+     * posted that end, or resumed with nothing left to run, it was COMPLETED. It ends as the finish would have.
+     */
+    @Test
+    void anExperimentWhoseLastRunFailedPastItsMaxFailuresFailsWhenItsAgentIsLostOrItIsResumed() throws Exception {
+        Map<String, Object> four = command("fails at the last trial", Map.of("pool", "fails-last"));
+        four.put("maxFailures", 1);
+        Map<String, Object> twoPairs = alternating("fails at the last pair", "fails-last", 1);
+        twoPairs.put("maxFailures", 1);
+        List<Long> agents = new ArrayList<>();
+        // two failures where one is allowed, the second at the last trial; the last experiment fails only once
+        Map<Long, Integer> failures = new LinkedHashMap<>();
+        for (int failed : List.of(2, 2, 2, 1)) {
+            long id = admin.create(failed == 2 && failures.size() == 2 ? twoPairs : four);
+            failures.put(id, failed);
+            long agent = register("fails, then dies " + id, "pool=fails-last");
+            agents.add(agent);
+            assertThat(admin.read(poll(agent, 0).body()).get("experimentId").asLong()).isEqualTo(id);
+            for (int run = 0; run < (failures.size() == 3 ? 2 : 4); run++) {
+                boolean fails = run >= (failures.size() == 3 ? 0 : 4 - failed);
+                String posted = failures.size() == 3 ? pair(run, 2 * run, 2 * run + 1) : trial(run % 2 == 0
+                        ? "without" : "with", run);
+                if (fails) {
+                    posted = failures.size() == 3 ? posted.replace("\"OK\"", "\"FAILED\"").replace("\"results\"",
+                            "\"error\": \"exited 1\", \"results\"")
+                            : posted.replace("\"OK\"", "\"FAILED\", \"error\": \"exited 1\"");
+                }
+                HttpResponse<String> answer = send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id
+                        + (failures.size() == 3 ? "/pairs" : "/trials"), posted);
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+            }
+        }
+        List<Long> ids = List.copyOf(failures.keySet());
+        long lost = ids.get(0);
+        long resumed = ids.get(1);
+        long pairs = ids.get(2);
+        long tolerated = ids.get(3);
+        assertThat(store.endClaim(resumed, agents.get(1), ExperimentStatus.INTERRUPTED, Instant.now(), "agent lost",
+                true)).isTrue();
+
+        jdbc.sql("UPDATE agent SET last_heartbeat = ? WHERE id IN (?, ?, ?)")
+                .params(java.time.OffsetDateTime.now().minusHours(1), agents.get(0), agents.get(2), agents.get(3))
+                .update();
+        coordinator.watch();
+
+        JsonNode failed = admin.getJson("/api/v1/experiments/" + lost);
+        assertThat(failed.get("status").asText()).isEqualTo("FAILED");
+        assertThat(failed.get("error").asText()).isEqualTo("stopped after 2 failed trials (more than maxFailures, 1)");
+        assertThat(store.claims(lost)).extracting(ExperimentRepository.Claim::outcome).containsExactly("FAILED");
+        JsonNode failedPairs = admin.getJson("/api/v1/experiments/" + pairs);
+        assertThat(failedPairs.get("status").asText()).isEqualTo("FAILED");
+        assertThat(failedPairs.get("error").asText())
+                .isEqualTo("stopped after 2 failed pairs (more than maxFailures, 1)");
+        assertThat(admin.status(tolerated)).as("one failure where one is allowed").isEqualTo("COMPLETED");
+
+        HttpResponse<String> resume = admin.post("/api/v1/experiments/" + resumed + "/resume", "");
+        assertThat(resume.statusCode()).as(resume.body()).isEqualTo(200);
+        assertThat(admin.read(resume.body()).get("status").asText()).isEqualTo("FAILED");
+        assertThat(admin.getJson("/api/v1/experiments/" + resumed).get("error").asText())
+                .isEqualTo("stopped after 2 failed trials (more than maxFailures, 1)");
     }
 
     @Test
