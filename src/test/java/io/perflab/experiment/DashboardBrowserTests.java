@@ -259,6 +259,11 @@ class DashboardBrowserTests extends UploadServer {
             assertThat(number("const h = [...document.querySelectorAll('table.data thead th')].pop();"
                     + " return h.getBoundingClientRect().right - document.documentElement.clientWidth"))
                     .as("last column beyond the screen on " + page).isLessThanOrEqualTo(0);
+            // the name's column takes what the others leave: a time stays on one line
+            assertThat(number("const r = document.createRange();"
+                    + " r.selectNodeContents(document.querySelector('table.data tbody td.time'));"
+                    + " return r.getClientRects().length"))
+                    .as("lines of a row's time on " + page).isEqualTo(1);
         }
     }
 
