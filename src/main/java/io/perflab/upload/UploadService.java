@@ -100,6 +100,12 @@ public class UploadService implements BaseComparison.Source {
     }
 
     private ParsedUpload parse(UploadRequest request) {
+        String misspelt = Variants.misspeltSide(request.variant());
+        if (misspelt != null) {
+            throw InvalidInputException.ofSentence("variant", "The variant '" + request.variant().strip()
+                    + "' looks like '" + misspelt + "' misspelt; a side is with, without (or baseline), and other "
+                    + "text labels the with side.");
+        }
         String side = Variants.side(request.variant());
         String label = Variants.label(request.variant());
         try {

@@ -598,6 +598,12 @@ class UploadApiTests extends UploadServer {
         assertThat(variant.get("detail").asString()).isEqualTo("'with.label' is longer than 200 characters.");
         assertThat(field(variant)).isEqualTo("variant");
         assertThat(field(refused(400, "?variant=fast%01", "text/csv", "metric,value\nt,1\n"))).isEqualTo("variant");
+        // a side misspelt was stored as the change under a label nobody meant ("samples":{"with":2})
+        for (String slip : new String[] {"witout", "wiht", "Withoutt", "baselien"}) {
+            JsonNode misspelt = refused(400, "?variant=" + slip, "text/csv", "metric,value\nt,1\n");
+            assertThat(field(misspelt)).isEqualTo("variant");
+            assertThat(misspelt.get("detail").asString()).contains("'" + slip + "' looks like");
+        }
         assertThat(field(refused(400, "?commit=" + "c".repeat(101), "application/json", body))).isEqualTo("commit");
         // a benchmark the content does not name: ?benchmark= is what fixes it
         assertThat(field(refused(400, "", "application/json", "{\"metrics\":{\"t\":[1,2]}}")))
