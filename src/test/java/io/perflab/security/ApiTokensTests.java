@@ -249,7 +249,7 @@ class ApiTokensTests extends UploadServer {
 
         String row = listed.substring(listed.indexOf("<td>" + id + "</td>"), listed.indexOf("</tr>",
                 listed.indexOf("<td>" + id + "</td>")));
-        assertThat(row).contains("<td>" + Format.time(createdAt) + "</td>", "<td>never</td>", "revoked ")
+        assertThat(row).contains("<td class=\"time\">" + Format.time(createdAt) + "</td>", "<td>never</td>", "revoked ")
                 .containsPattern("revoked \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC by admin")
                 .doesNotContainPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d");
     }
