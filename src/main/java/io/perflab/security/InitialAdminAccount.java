@@ -2,7 +2,6 @@ package io.perflab.security;
 
 import io.perflab.system.PerfLabProperties;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -11,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
@@ -62,7 +62,11 @@ class InitialAdminAccount implements ApplicationRunner {
             return;
         }
         Path file = properties.dataDirectory().resolve(PASSWORD_FILE);
-        writeOwnerOnly(file, password + System.lineSeparator());
+        // the account is stored now: a password written nowhere and said nowhere would lock everyone out for good
+        String kept = writeOwnerOnly(file, password + System.lineSeparator())
+                .map(problem -> "It could not be written to " + file + " (" + problem + "), so this log is the only "
+                        + "place it is.")
+                .orElse("It is also in " + file + " (readable by you only).");
         log.info("""
 
                 *************************************************************
@@ -70,13 +74,18 @@ class InitialAdminAccount implements ApplicationRunner {
 
                     {}
 
-                It is also in {} (readable by you only).
+                {}
                 Sign in and keep it somewhere safe.
-                *************************************************************""", password, file);
+                *************************************************************""", password, kept);
     }
 
-    private static void writeOwnerOnly(Path file, String content) {
+    /**
+     * Writes {@code content} to {@code file}, readable by its owner only, making its directory where there is none
+     * (the data directory of a service whose database lives elsewhere); what went wrong, if it could not.
+     */
+    private static Optional<String> writeOwnerOnly(Path file, String content) {
         try {
+            Files.createDirectories(file.getParent());
             Files.deleteIfExists(file);
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
                 Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -84,8 +93,10 @@ class InitialAdminAccount implements ApplicationRunner {
                 Files.createFile(file);
             }
             Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+            return Optional.empty();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the initial admin password to " + file, e);
+            log.warn("Cannot write the initial admin password to {}: {}", file, e.toString());
+            return Optional.of(e.toString());
         }
     }
 }
