@@ -288,7 +288,7 @@ public class ExperimentService {
     public ExperimentStatus resume(long id, boolean admin) {
         ExperimentRecord e = get(id);
         if (e.kind() != ExperimentKind.UPLOAD) {
-            validator.checkRerun(e.kind(), store.plan(e), admin);
+            validator.checkRerun(e.kind(), store.plan(e), e.hostLabels(), admin);
         }
         return scheduler.resume(id).orElseThrow(() -> new ConflictException("experiment " + id + " is "
                 + statusNow(e) + "; only INTERRUPTED, CANCELLED or FAILED experiments can be resumed"));
@@ -305,7 +305,7 @@ public class ExperimentService {
             throw new ConflictException("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
         }
         ExperimentPlan plan = store.plan(e);
-        validator.checkRerun(e.kind(), plan, admin);
+        validator.checkRerun(e.kind(), plan, e.hostLabels(), admin);
         ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), plan,
                 e.stopping(), e.hostLabels());
         return scheduler.submit(spec, user);
@@ -322,7 +322,7 @@ public class ExperimentService {
             return Optional.empty();
         }
         try {
-            validator.checkRerun(e.kind(), store.plan(e), admin);
+            validator.checkRerun(e.kind(), store.plan(e), e.hostLabels(), admin);
             return Optional.empty();
         } catch (NotAllowedException | InvalidInputException refused) {
             return Optional.of(refused.getMessage());

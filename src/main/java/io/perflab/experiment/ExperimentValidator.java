@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostLabels;
 import io.perflab.paired.PairedInput;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
@@ -79,16 +80,16 @@ public class ExperimentValidator {
      * unless they are enabled and {@code admin}, 400 for a JVM flag beyond the allow-list unless raw flags are
      * allowed and {@code admin}.
      */
-    void checkRerun(ExperimentKind kind, ExperimentPlan plan, boolean admin) {
+    void checkRerun(ExperimentKind kind, ExperimentPlan plan, HostLabels hostLabels, boolean admin) {
         if (kind == ExperimentKind.COMMAND) {
             commands.check(admin);
             return;
         }
         if (plan.without() instanceof EngineVariant without) {
-            jvmFlags.check("withoutJvmArgs", without.jvmArgs(), admin);
+            jvmFlags.check("withoutJvmArgs", without.jvmArgs(), admin, hostLabels);
         }
         if (plan.with() instanceof EngineVariant with) {
-            jvmFlags.check("withJvmArgs", with.jvmArgs(), admin);
+            jvmFlags.check("withJvmArgs", with.jvmArgs(), admin, hostLabels);
         }
     }
 
@@ -106,6 +107,8 @@ public class ExperimentValidator {
         int runs = design.paired() ? (request.pairs() == null
                 ? PairedInput.defaultPairs(kind == ExperimentKind.COMMAND) : request.pairs())
                 : request.runsPerVariant() == null ? DEFAULT_RUNS : request.runsPerVariant();
+        // before the JVM flags: this server's fixed flags count with them only if its built-in agent may run it
+        HostLabels hostLabels = AgentCoordinator.labels("hostLabels", request.hostLabels());
         Variant without;
         Variant with;
         String presetId = null;
@@ -146,8 +149,8 @@ public class ExperimentValidator {
             EngineOptions withoutEngine = engineOptions("without", withoutOptions);
             EngineOptions withEngine = engineOptions("with", withOptions);
             Workload workload = workload(request.workload(), base);
-            List<String> withoutJvm = jvmArgs("withoutJvmArgs", request.withoutJvmArgs(), admin);
-            List<String> withJvm = jvmArgs("withJvmArgs", request.withJvmArgs(), admin);
+            List<String> withoutJvm = jvmArgs("withoutJvmArgs", request.withoutJvmArgs(), admin, hostLabels);
+            List<String> withJvm = jvmArgs("withJvmArgs", request.withJvmArgs(), admin, hostLabels);
             if (withoutEngine.equals(withEngine) && withoutJvm.equals(withJvm)) {
                 throw InvalidInputException.of("with", "the two variants are identical (" + withEngine
                         + "), so there is no difference to test; change at least one engine option or JVM flag");
@@ -163,7 +166,6 @@ public class ExperimentValidator {
         if (request.trialTimeoutSeconds() != null) {
             plan = plan.withTrialTimeout(Duration.ofSeconds(request.trialTimeoutSeconds()));
         }
-        io.perflab.agent.HostLabels hostLabels = AgentCoordinator.labels("hostLabels", request.hostLabels());
         if (!design.paired()) {
             return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan,
                     PairedStopping.NONE, hostLabels);
@@ -211,11 +213,11 @@ public class ExperimentValidator {
         return workload;
     }
 
-    private List<String> jvmArgs(String field, List<String> args, boolean admin) {
+    private List<String> jvmArgs(String field, List<String> args, boolean admin, HostLabels hostLabels) {
         if (args == null) {
             return List.of();
         }
-        jvmFlags.check(field, args, admin);
+        jvmFlags.check(field, args, admin, hostLabels);
         for (String arg : args) {
             if (!arg.startsWith("-") || arg.isBlank()) {
                 throw InvalidInputException.of(field, "every entry must be a JVM flag starting with '-', got '"

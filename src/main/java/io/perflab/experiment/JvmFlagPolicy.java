@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.agent.AgentHost;
+import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.JvmFlagAllowList;
@@ -29,8 +30,10 @@ import org.springframework.stereotype.Component;
  * {@code perflab.trials.max-jvm-memory}, and {@value JvmFlagAllowList#MAX_THREADS} threads a flag. A trial JVM starts
  * with its host's fixed flags before the request's, so they are counted together, as the JVM takes them: this
  * service's ({@code perflab.trials.jvm-args}, or the defaults) where it runs trials itself, an agent's (those it
- * registered, {@link AgentHost#TRIAL_MEMORY_FLAGS}) at its claim. Fixed flags that alone take more than the bound
- * would leave no experiment able to run there: this service refuses to start with them, and an agent to register.
+ * registered, {@link AgentHost#TRIAL_MEMORY_FLAGS}) at its claim. An experiment that asks for host labels the
+ * built-in agent's host lacks runs only on agents, so this service's fixed flags are not counted with its flags. Fixed
+ * flags that alone take more than the bound would leave no experiment able to run there: this service refuses to
+ * start with them, and an agent to register.
  */
 @Component
 public class JvmFlagPolicy {
@@ -40,6 +43,7 @@ public class JvmFlagPolicy {
     private final Bounds bounds;
     private final boolean operatorsBound;
     private final boolean localTrials;
+    private final HostLabels builtInLabels;
 
     /**
      * @throws SettingException when this service runs trials and its fixed flags alone take more memory than a trial
@@ -49,12 +53,21 @@ public class JvmFlagPolicy {
     public JvmFlagPolicy(PerfLabProperties properties, AgentProperties agents) {
         this(properties.trials().rawJvmFlags(), properties.trials().jvmArgs(),
                 bounds(hostMemoryBytes(), properties.trials().maxJvmMemoryBytes()),
-                properties.trials().maxJvmMemoryBytes() != null, agents.builtIn());
+                properties.trials().maxJvmMemoryBytes() != null, agents.builtIn(), builtInLabels(agents));
+    }
+
+    /** The built-in agent's labels; none where the setting does not read (the built-in agent refuses to start). */
+    private static HostLabels builtInLabels(AgentProperties agents) {
+        try {
+            return HostLabels.parse(agents.builtInLabels());
+        } catch (IllegalArgumentException unreadable) {
+            return HostLabels.NONE;
+        }
     }
 
     /** The policy of a service that runs trials itself. */
     JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags, Bounds bounds, boolean operatorsBound) {
-        this(rawFlagsForAdmins, fixedFlags, bounds, operatorsBound, true);
+        this(rawFlagsForAdmins, fixedFlags, bounds, operatorsBound, true, HostLabels.NONE);
     }
 
     /**
@@ -64,16 +77,19 @@ public class JvmFlagPolicy {
      *     holds on every agent's host too; else each agent's host is held to a quarter of its own memory as well
      * @param localTrials whether this service runs trials itself (its built-in agent, {@code perflab.agents.built-in}):
      *     only then do its fixed flags reach a trial JVM, and count
+     * @param builtInLabels the labels of the built-in agent's host ({@code perflab.agents.built-in-labels}): its fixed
+     *     flags count for an experiment only if it could claim it
      * @throws SettingException when {@code localTrials} and the fixed flags alone take more memory than {@code bounds}
      *     allow
      */
     JvmFlagPolicy(boolean rawFlagsForAdmins, List<String> fixedFlags, Bounds bounds, boolean operatorsBound,
-                  boolean localTrials) {
+                  boolean localTrials, HostLabels builtInLabels) {
         this.rawFlagsForAdmins = rawFlagsForAdmins;
         this.fixedFlags = List.copyOf(fixedFlags);
         this.bounds = bounds;
         this.operatorsBound = operatorsBound;
         this.localTrials = localTrials;
+        this.builtInLabels = builtInLabels;
         if (localTrials) {
             JvmMemoryFlags.Ask ask = JvmMemoryFlags.of(fixedFlags(), bounds.hostMemoryBytes());
             if (ask.bytes() > bounds.memoryBytes()) {
@@ -118,9 +134,12 @@ public class JvmFlagPolicy {
         return fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags;
     }
 
-    /** The fixed flags a request's are counted with on this server: none where it runs no trial itself. */
-    private List<String> localFixedFlags() {
-        return localTrials ? fixedFlags() : List.of();
+    /**
+     * The fixed flags a request's are counted with on this server: none where it runs no trial itself, or where its
+     * built-in agent could not claim an experiment that asks for {@code hostLabels}.
+     */
+    private List<String> localFixedFlags(HostLabels hostLabels) {
+        return localTrials && builtInLabels.satisfies(hostLabels) ? fixedFlags() : List.of();
     }
 
     /** Where this server's fixed flags come from, as a refusal says it. */
@@ -131,9 +150,10 @@ public class JvmFlagPolicy {
 
     /**
      * {@code flags} if this caller may give them, else a 400 naming {@code field} and the first refused flag, or
-     * what they ask beyond the bounds, counted with this server's fixed flags where it runs trials itself.
+     * what they ask beyond the bounds, counted with this server's fixed flags where it runs trials itself and could
+     * claim an experiment that asks for {@code hostLabels}.
      */
-    List<String> check(String field, List<String> flags, boolean admin) {
+    List<String> check(String field, List<String> flags, boolean admin, HostLabels hostLabels) {
         if (admin && rawFlagsForAdmins) {
             return flags;
         }
@@ -143,7 +163,7 @@ public class JvmFlagPolicy {
                     ? "; an operator can let administrators give any flag with perflab.trials.raw-jvm-flags=true"
                     : ""));
         }
-        JvmFlagAllowList.excess(localFixedFlags(), localFixedFrom(), flags, bounds).ifPresent(excess -> {
+        JvmFlagAllowList.excess(localFixedFlags(hostLabels), localFixedFrom(), flags, bounds).ifPresent(excess -> {
             throw InvalidInputException.of(field, excess);
         });
         return flags;
@@ -156,7 +176,8 @@ public class JvmFlagPolicy {
      */
     Optional<String> refusal(ExperimentPlan plan) {
         return refusal(plan, variants -> variants.stream()
-                .map(flags -> JvmFlagAllowList.excess(localFixedFlags(), localFixedFrom(), flags, bounds))
+                .map(flags -> JvmFlagAllowList.excess(localFixedFlags(HostLabels.NONE), localFixedFrom(), flags,
+                        bounds))
                 .flatMap(Optional::stream)
                 .findFirst());
     }

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
@@ -271,6 +272,12 @@ class ExperimentValidatorTests {
                 null, null, null, null, null, null);
     }
 
+    private static ExperimentRequest withFlags(Map<String, String> hostLabels, String... flags) {
+        return new ExperimentRequest("t", null, null, "sync-completion", null, null, null, null, List.of(flags), null,
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                hostLabels);
+    }
+
     /**
      * A trial JVM starts with the service's fixed flags, then a variant's; the bound ignored the fixed ones: with a
      * fixed {@code -Xmx6g} and a bound of 6 GiB, {@code -XX:MaxDirectMemorySize=5g} was taken, and the JVM got both.
@@ -307,9 +314,37 @@ class ExperimentValidatorTests {
                         + "perflab.trials.jvm-args replaces) are counted too: -Xms512m -Xmx512m");
         // a service that runs no trial itself (perflab.agents.built-in=false) puts its fixed flags on no JVM
         JvmFlagPolicy noTrials = new JvmFlagPolicy(false, List.of("-Xmx6g"), JvmFlagPolicy.bounds(64L << 30,
-                6L << 30), true, false);
+                6L << 30), true, false, HostLabels.NONE);
         new ExperimentValidator(new CommandExperimentsPolicy(false), noTrials)
                 .validate(withFlags("-XX:MaxDirectMemorySize=5g"), false);
+    }
+
+    /**
+     * An experiment that asks for host labels this service's built-in agent lacks runs only on agents, which start
+     * their trial JVMs with fixed flags of their own (counted at their claim): this service's fixed flags were
+     * counted with its flags all the same, and refused what an agent would have run.
+     */
+    @Test
+    void theServicesFixedFlagsCountOnlyForExperimentsItsBuiltInAgentCouldClaim() {
+        JvmFlagPolicy sixGib = new JvmFlagPolicy(false, List.of("-Xmx6g"), JvmFlagPolicy.bounds(64L << 30, 6L << 30),
+                true, true, HostLabels.parse("arch=x86_64"));
+        ExperimentValidator fixedHeap = new ExperimentValidator(new CommandExperimentsPolicy(false), sixGib);
+        ExperimentRequest elsewhere = withFlags(Map.of("arch", "arm64"), "-XX:MaxDirectMemorySize=5g");
+
+        var plan = fixedHeap.validate(elsewhere, false).plan();
+        fixedHeap.checkRerun(ExperimentKind.ENGINE, plan, HostLabels.parse("arch=arm64"), false);
+        // what the built-in agent could claim still counts them, labels or none
+        for (Map<String, String> here : List.of(Map.<String, String>of(), Map.of("arch", "x86_64"))) {
+            assertThatThrownBy(() -> fixedHeap.validate(withFlags(here, "-XX:MaxDirectMemorySize=5g"),
+                    false)).isInstanceOfSatisfying(InvalidInputException.class,
+                            p -> assertThat(p.getMessage()).contains("'-Xmx6g' (fixed)", "11 GiB"));
+            assertThatThrownBy(() -> fixedHeap.checkRerun(ExperimentKind.ENGINE, plan, HostLabels.of(here), false))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("'-Xmx6g' (fixed)");
+        }
+        // the service's bound holds for the request's flags by themselves wherever it runs
+        assertThatThrownBy(() -> fixedHeap.validate(withFlags(Map.of("arch", "arm64"),
+                "-XX:MaxDirectMemorySize=7g"), false)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("7 GiB");
     }
 
     /**
@@ -331,7 +366,8 @@ class ExperimentValidatorTests {
                 true)).isInstanceOf(SettingException.class).hasMessageContaining("perflab.trials.jvm-args: the fixed "
                 + "flags every trial JVM starts with (the defaults, which perflab.trials.jvm-args replaces) take 512 "
                 + "MiB of memory by themselves (-Xms512m -Xmx512m)");
-        assertThat(new JvmFlagPolicy(false, List.of("-Xmx8g"), JvmFlagPolicies.HOST_16_GIB, false, false).bounds())
+        assertThat(new JvmFlagPolicy(false, List.of("-Xmx8g"), JvmFlagPolicies.HOST_16_GIB, false, false,
+                HostLabels.NONE).bounds())
                 .isEqualTo(JvmFlagPolicies.HOST_16_GIB);
         assertThat(new JvmFlagPolicy(false, List.of("-Xmx4g"), JvmFlagPolicies.HOST_16_GIB, false).bounds())
                 .as("exactly the bound is within it").isEqualTo(JvmFlagPolicies.HOST_16_GIB);
@@ -373,16 +409,16 @@ class ExperimentValidatorTests {
         ExperimentValidator rawForAdmins = new ExperimentValidator(new CommandExperimentsPolicy(true),
                 JvmFlagPolicies.of(true));
 
-        rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, true);
-        assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, false))
+        rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, HostLabels.NONE, true);
+        assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.ENGINE, plan, HostLabels.NONE, false))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
                         .contains("withJvmArgs", "-javaagent:/tmp/a.jar"));
-        assertThatThrownBy(() -> validator.checkRerun(ExperimentKind.ENGINE, plan, true))
+        assertThatThrownBy(() -> validator.checkRerun(ExperimentKind.ENGINE, plan, HostLabels.NONE, true))
                 .as("raw flags no longer allowed on this server").isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.COMMAND, plan, false))
+        assertThatThrownBy(() -> rawForAdmins.checkRerun(ExperimentKind.COMMAND, plan, HostLabels.NONE, false))
                 .isInstanceOfSatisfying(NotAllowedException.class, e -> assertThat(e.getMessage())
                         .contains("need an administrator"));
-        assertThatThrownBy(() -> validator.checkRerun(ExperimentKind.COMMAND, plan, true))
+        assertThatThrownBy(() -> validator.checkRerun(ExperimentKind.COMMAND, plan, HostLabels.NONE, true))
                 .isInstanceOfSatisfying(NotAllowedException.class, e -> assertThat(e.getMessage())
                         .contains("disabled on this server"));
     }
