@@ -5,7 +5,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.springframework.core.Ordered;
+import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterProperties;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
@@ -19,11 +19,13 @@ import tools.jackson.databind.json.JsonMapper;
  * Refuses an upload sent as {@code application/x-www-form-urlencoded}, curl's Content-Type for
  * {@code --data-binary @bench.txt}, with 415 saying what to send. Read as a form, the output became parameters:
  * its line breaks were refused by the firewall as control characters in a parameter, and a one-line JSON body
- * reached the reader %-encoded ("text starting '%7B%22benchmark%22…'"). It runs before the firewall and the
- * form is never read, so nothing is stored.
+ * reached the reader %-encoded ("text starting '%7B%22benchmark%22…'"). It runs after the security filters, so that
+ * an upload without a valid token is answered 401 whatever its Content-Type (it was told 415 first, as if a
+ * Content-Type were all it lacked), and before anything reads the form (the security filters do not for a token's
+ * request), so the firewall never sees its lines and nothing is stored.
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 5)
+@Order(SecurityFilterProperties.DEFAULT_FILTER_ORDER + 1)
 class FormEncodedUploadFilter extends OncePerRequestFilter {
 
     static final String DETAIL = "Content-Type application/x-www-form-urlencoded is not read; send text/plain, "

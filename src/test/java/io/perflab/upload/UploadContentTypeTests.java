@@ -27,4 +27,29 @@ class UploadContentTypeTests extends UploadServer {
         }
         assertThat(rowCounts()).isEqualTo(before);
     }
+
+    /**
+     * An upload without a valid token is answered 401, as any other API write, whatever its Content-Type: sent form
+     * encoded it was told 415, so a script fixed its Content-Type only to learn that it lacked a token. The other
+     * writes were answered 401 already.
+     */
+    @Test
+    void aFormEncodedUploadWithoutAValidTokenIsUnauthorizedFirst() throws Exception {
+        Map<String, Long> before = rowCounts();
+        for (String path : new String[] {"/api/v1/uploads?benchmark=mp", "/api/v1/experiments", "/api/v1/agents"}) {
+            HttpResponse<String> anonymous = post(path, null, "application/x-www-form-urlencoded",
+                    Fixtures.read("gobench.txt"));
+            assertThat(anonymous.statusCode()).as(path + ": " + anonymous.body()).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"perflab\"");
+            assertThat(read(anonymous.body()).get("detail").asString()).isEqualTo("This request needs "
+                    + "authentication: send 'Authorization: Bearer <API token>'.");
+        }
+        HttpResponse<String> unknownToken = post("/api/v1/uploads", "no-such-token",
+                "application/x-www-form-urlencoded", "a=1");
+        assertThat(unknownToken.statusCode()).as(unknownToken.body()).isEqualTo(401);
+        assertThat(read(unknownToken.body()).get("detail").asString()).startsWith("The bearer token is not valid");
+        assertThat(rowCounts()).isEqualTo(before);
+    }
 }
