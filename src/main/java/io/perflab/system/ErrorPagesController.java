@@ -8,6 +8,7 @@ import org.springframework.beans.TypeMismatchException;
 import org.springframework.boot.web.error.ErrorAttributeOptions;
 import org.springframework.boot.webmvc.error.ErrorAttributes;
 import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -52,10 +53,17 @@ class ErrorPagesController implements ErrorController {
         HttpStatus status = status(request);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(request, status));
         Object path = attributes(request).get("path");
-        if (path != null) {
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (path != null && UndecodableParameters.decoded(path.toString()) == null) {
+            // a path as sent that is not %-escaped UTF-8 (/api/v1/experiments/%G1) is no URI, and Spring's guard
+            // against a download named after the path's last segment fails decoding it: the safe name it would
+            // give is given here
+            answer.header(HttpHeaders.CONTENT_DISPOSITION, "inline;filename=f.txt");
+        } else if (path != null) {
             problem.setInstance(URI.create(path.toString()));
         }
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+        return answer.body(problem);
     }
 
     /** What went wrong, with what it quotes from the request {@link PrintableText.Validator#shown shown}. */

@@ -65,20 +65,31 @@ class UndecodableParameters extends OncePerRequestFilter {
         return null;
     }
 
+    /** What to do about text that is not %-escaped UTF-8, after what it is. */
+    private static final String ADVICE = " is not %-escaped UTF-8 text: encode the text as UTF-8 and %-escape its "
+            + "bytes (é is %C3%A9).";
+
+    /**
+     * What is wrong with a request's path as sent ({@code /experiments/%FF}), which Tomcat refuses before any filter
+     * sees it ({@link ProblemErrorReportValve}); null when it is %-escaped UTF-8.
+     */
+    static String pathMessage(String path) {
+        return path == null || decodes(path) ? null
+                : "The path '" + PrintableText.Validator.shown(Texts.cut(path, QUOTED)) + "'" + ADVICE;
+    }
+
     /** What was wrong: the first parameter of {@code query} that is not UTF-8, else a form field. */
     static String message(String query) {
-        String advice = " is not %-escaped UTF-8 text: encode the text as UTF-8 and %-escape its bytes "
-                + "(é is %C3%A9).";
         if (query != null) {
             for (String parameter : query.split("&")) {
                 if (!decodes(parameter)) {
                     String name = parameter.split("=", 2)[0];
                     return "The query parameter '" + Texts.cut(decodes(name) ? decoded(name) : name, QUOTED)
-                            + "' (" + Texts.cut(parameter, QUOTED) + ")" + advice;
+                            + "' (" + Texts.cut(parameter, QUOTED) + ")" + ADVICE;
                 }
             }
         }
-        return "A form field" + advice;
+        return "A form field" + ADVICE;
     }
 
     private static boolean decodes(String text) {

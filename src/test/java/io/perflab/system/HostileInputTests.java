@@ -543,6 +543,35 @@ class HostileInputTests extends UploadServer {
         assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException");
     }
 
+    /**
+     * Tomcat refuses a path that is not %-escaped UTF-8 before the application sees it: a browser got a problem in
+     * JSON instead of the error page, and both it and an API client were told of encoded slashes and oversized
+     * headers. The refusal is the application's now, which says what was wrong with the path.
+     */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aPathThatIsNotUtf8IsRefusedSayingSo(CapturedOutput log) throws Exception {
+        for (String path : new String[] {"/experiments/%FF", "/experiments/%E2%28", "/benchmarks/%G1/history"}) {
+            Raw page = raw("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\n"
+                    + "Connection: close\r\n\r\n");
+            assertThat(page.status()).as(page.body()).isEqualTo(400);
+            assertThat(page.contentType()).startsWith("text/html");
+            assertThat(page.body()).contains("<title>400 Bad Request · PerfLab</title>", "class=\"site-header\"",
+                    "The path &#39;" + path + "&#39; is not %-escaped UTF-8 text: encode the text as UTF-8");
+        }
+        for (String path : new String[] {EXPERIMENTS + "/%FF", EXPERIMENTS + "/%E2%28", EXPERIMENTS + "/%G1",
+            "/api/v1/benchmarks/%C0%AF/history"}) {
+            assertProblem(raw("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n"
+                    + "Connection: close\r\n\r\n"), 400, "The path '" + path + "' is not %-escaped UTF-8 text",
+                    "(é is %C3%A9)");
+        }
+        assertProblem(raw("POST " + EXPERIMENTS + "/%FF/cancel HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
+                + "Bearer " + ADMIN_TOKEN + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"), 400,
+                "The path '" + EXPERIMENTS + "/%FF/cancel' is not %-escaped UTF-8 text");
+        assertThat(log.getOut() + log.getErr()).doesNotContain("Malformed escape pair", "Invalid encoded sequence",
+                "Exception Processing [ErrorPage");
+    }
+
     /** Tomcat refuses these as it refuses undecodable parameters; they were said to be "not %-escaped UTF-8". */
     @Test
     void aFormLargerThanTheServerReadsOrTooManyParametersAreSaidSo() throws Exception {
