@@ -900,8 +900,10 @@ public class AgentCoordinator implements SmartLifecycle {
             String key = metric.getKey();
             double value = metric.getValue();
             if (engine && !MetricKeys.ENGINE_ALL.contains(key)) {
-                throw InvalidInputException.of(prefix + "metrics", "'" + quoted(key) + "' is not a metric of the "
-                        + "engine: an engine trial reports " + String.join(", ", MetricKeys.ENGINE_ALL));
+                // the key is the agent's text: named escaped as it is quoted, so that it cannot break the message
+                throw InvalidInputException.of(prefix + "metrics." + PrintableText.Validator.shown(key), "'"
+                        + quoted(key) + "' is not a metric of the engine: an engine trial reports "
+                        + String.join(", ", MetricKeys.ENGINE_ALL));
             }
             ParsedMetric parsed = result.parsedMetrics().get(key);
             if (parsed != null) {

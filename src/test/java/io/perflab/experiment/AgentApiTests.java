@@ -584,7 +584,20 @@ class AgentApiTests {
         assertRefused(unknown, "metrics", "'<b>bold</b>' is not a metric of the engine: an engine trial reports "
                 + "reqs_per_sec, user_cpu_us_per_req, sys_cpu_us_per_req, cpu_us_per_req, ctx_switches_per_req");
         assertThat(unknown.body()).contains("host_probe_ns", "syscalls_per_req");
-        assertRefused(send(agentToken, trials, trial("without", 0)), "metrics",
+        // an unknown key is named as the other refusals of one metric are; it was the field 'metrics'
+        assertThat(admin.read(unknown.body()).get("errors").get(0).get("field").asText())
+                .isEqualTo("metrics.<b>bold</b>");
+        HttpResponse<String> bogus = send(agentToken, trials, trial("without", 0).replace("\"wall_time_ms\": 1.5",
+                measured + ", \"bogus_metric\": 7"));
+        assertRefused(bogus, "metrics.bogus_metric", "'bogus_metric' is not a metric of the engine");
+        assertThat(admin.read(bogus.body()).get("errors").get(0).get("field").asText())
+                .isEqualTo("metrics.bogus_metric");
+        assertThat(admin.read(bogus.body()).get("detail").asText())
+                .startsWith("metrics.bogus_metric: 'bogus_metric' is not a metric of the engine");
+        HttpResponse<String> quote = send(agentToken, trials, trial("without", 0).replace("\"wall_time_ms\": 1.5",
+                measured + ", \"a\\\"b\\\\c\": 7"));
+        assertThat(admin.read(quote.body()).get("errors").get(0).get("field").asText()).isEqualTo("metrics.a\"b\\c");
+        assertRefused(send(agentToken, trials, trial("without", 0)), "metrics.wall_time_ms",
                 "'wall_time_ms' is not a metric of the engine");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
@@ -606,7 +619,7 @@ class AgentApiTests {
         assertRefused(send(agentToken, pairs, negativeWindow), "results[1].metrics.reqs_per_sec",
                 "-23810.0 is negative: reqs_per_sec is a measure in req/s");
         assertRefused(send(agentToken, pairs, pair(0, 0, 1).replace("\"wall_time_ms\": 1.5", measured + ", \"x\": 1")),
-                "results[0].metrics", "'x' is not a metric of the engine");
+                "results[0].metrics.x", "'x' is not a metric of the engine");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment_pair WHERE experiment_id = ?").param(pairedId)
                 .query(Long.class).single()).isZero();
         HttpResponse<String> stored = send(agentToken, pairs, pair(0, 0, 1).replace("\"wall_time_ms\": 1.5",
