@@ -1,5 +1,6 @@
 package io.perflab.security;
 
+import io.perflab.system.PrintableText;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,10 +77,14 @@ class SignInThrottle {
                 : Optional.empty();
     }
 
-    /** An attempt let through failed (it was counted then): logs a lock it brought, and tidies up. */
+    /**
+     * An attempt let through failed (it was counted then): logs a lock it brought, naming the user and the address
+     * {@link PrintableText.Validator#quoted quoted} (a line break or an escape in a name sent to the sign-in form
+     * would forge lines of the log or act on the terminal that shows it), and tidies up.
+     */
     void failed(String user, String address) {
-        noticeLock(userKey(user), "user '" + cut(user) + "'");
-        noticeLock(addressKey(address), "address " + cut(address));
+        noticeLock(userKey(user), "user '" + PrintableText.Validator.quoted(user) + "'");
+        noticeLock(addressKey(address), "address " + PrintableText.Validator.quoted(address));
         tidy(clock.instant());
     }
 
@@ -135,7 +140,7 @@ class SignInThrottle {
 
     /**
      * At most {@value #MAX_NAME} characters, control characters replaced: NUL, which PostgreSQL's text refuses, and
-     * line breaks, which would let a name sent to the sign-in form forge lines of the log that names it.
+     * line breaks, so that a key stays one line of text.
      */
     private static String cut(String text) {
         String cut = text == null || text.length() <= MAX_NAME ? String.valueOf(text) : text.substring(0, MAX_NAME);

@@ -2,6 +2,9 @@ package io.perflab.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 
@@ -329,5 +333,32 @@ class SignInThrottleTests {
         assertThat(otherInstance.attempt(forged, "10.0.0.9")).isPresent();
         assertThat(failures.find("user:eve\uFFFD\uFFFD2026-12-01 warn sign-in for user 'admin' is locked",
                 "address:10.0.0.9")).hasSize(2).allSatisfy(f -> assertThat(f.key()).doesNotContain("\r", "\n"));
+    }
+
+    /**
+     * The lock's warning named the user as the throttle keeps the name, its line breaks made U+FFFD (which says
+     * neither which character it was nor that there was one) and an escape or a right-to-left override as they came,
+     * acting on the terminal that shows the log or reordering the line. It quotes the name as messages do.
+     */
+    @Test
+    void theLockWarningQuotesTheUserNameWithItsControlCharactersEscaped() {
+        String forged = "eve\n2026-12-06 INFO admin signed in\u001B[2J\u202E";
+        Logger logger = (Logger) LoggerFactory.getLogger(SignInThrottle.class);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        logger.addAppender(log);
+        try {
+            for (int i = 0; i < SignInThrottle.LOCK_AFTER; i++) {
+                now = now.plus(SignInThrottle.MAX_DELAY);
+                fail(throttle, forged, "10.0.0.10");
+            }
+        } finally {
+            logger.detachAppender(log);
+        }
+
+        assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+                "Sign-in for user 'eve\\u000A2026-12-06 INFO admin signed in\\u001B[2J\\u202E' is locked for 15 min "
+                        + "after 10 failed attempts in a row",
+                "Sign-in for address 10.0.0.10 is locked for 15 min after 10 failed attempts in a row");
     }
 }
