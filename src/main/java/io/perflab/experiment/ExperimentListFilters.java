@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.system.PageNumber;
+import io.perflab.system.PrintableText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -44,7 +45,7 @@ record ExperimentListFilters(ExperimentFilter filter, int page, List<String> unk
             return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             List<String> allowed = Arrays.stream(type.getEnumConstants()).map(shown).toList();
-            unknown.add("There is no " + field + " '" + value + "': choose one of "
+            unknown.add("There is no " + field + " '" + PrintableText.Validator.quoted(value) + "': choose one of "
                     + String.join(", ", allowed.subList(0, allowed.size() - 1)) + " or "
                     + allowed.get(allowed.size() - 1) + ", or any " + field + ".");
             return null;
@@ -59,7 +60,8 @@ record ExperimentListFilters(ExperimentFilter filter, int page, List<String> unk
         if (sort.strip().equalsIgnoreCase(OLDEST_FIRST)) {
             return true;
         }
-        unknown.add("There is no sort '" + sort + "': choose " + NEWEST_FIRST + " or " + OLDEST_FIRST + ".");
+        unknown.add("There is no sort '" + PrintableText.Validator.quoted(sort) + "': choose " + NEWEST_FIRST + " or "
+                + OLDEST_FIRST + ".");
         return false;
     }
 

@@ -30,9 +30,12 @@ public final class PageNumber {
         }
     }
 
-    /** What a page says of a {@code page} that {@link #parse} refused. */
+    /**
+     * What a page says of a {@code page} that {@link #parse} refused, which it {@link PrintableText.Validator#quoted
+     * quotes}.
+     */
     public static String notOne(String page) {
-        return "There is no page '" + page + "': the address numbers pages with whole numbers from 0 (the first page)"
-                + " to " + Integer.MAX_VALUE + ".";
+        return "There is no page '" + PrintableText.Validator.quoted(page) + "': the address numbers pages with whole "
+                + "numbers from 0 (the first page) to " + Integer.MAX_VALUE + ".";
     }
 }

@@ -275,6 +275,28 @@ class ExperimentPagesTests extends UploadServer {
         assertThat(listed.body()).contains("answers 400").doesNotContain("role=\"alert\"");
     }
 
+    /**
+     * The page said a filter, sort or page number that names nothing back as it was typed: a right-to-left override
+     * (which the query's rules let through, as they refuse only control characters) reordered the message. They are
+     * quoted as other messages quote what a user typed, with the override escaped.
+     */
+    @Test
+    void aFilterSortOrPageNumberThatNamesNothingIsQuotedWithItsHiddenCharactersEscaped() throws Exception {
+        Map<String, String> said = new LinkedHashMap<>();
+        said.put("status=%E2%80%AEenod", "There is no status &#39;\\u202Eenod&#39;: choose one of QUEUED,");
+        said.put("kind=%E2%80%AEenigne", "There is no kind &#39;\\u202Eenigne&#39;: choose one of engine,");
+        said.put("sort=%E2%80%AEtsedlo", "There is no sort &#39;\\u202Etsedlo&#39;: choose newest or oldest.");
+        said.put("page=%E2%80%AE1", "There is no page &#39;\\u202E1&#39;: the address numbers pages");
+
+        for (Map.Entry<String, String> query : said.entrySet()) {
+            HttpResponse<String> list = get(http, "/experiments?" + query.getKey());
+
+            assertThat(list.statusCode()).as(query.getKey()).isEqualTo(400);
+            assertThat(list.body()).as(query.getKey()).contains("role=\"alert\">" + query.getValue())
+                    .doesNotContain("\u202E");
+        }
+    }
+
     /** The benchmark box matched the exact name only, beside a Name box that matches any part in any case. */
     @Test
     void theBenchmarkFilterFindsAnyPartOfTheNameInAnyCaseAsTheNameFilterDoes() throws Exception {
