@@ -73,8 +73,8 @@ public class ApiTokens {
      */
     public static String roleProblem(String role) {
         String chosen = role == null ? "USER" : role.strip().toUpperCase(java.util.Locale.ROOT);
-        return ROLES.contains(chosen) ? null : "'" + role + "' is not a token role; use 'user' (uploads and writes) or "
-                + "'agent' (a benchmark agent)";
+        return ROLES.contains(chosen) ? null : "'" + PrintableText.Validator.quoted(role) + "' is not a token role; "
+                + "use 'user' (uploads and writes) or 'agent' (a benchmark agent)";
     }
 
     /** What is wrong with {@code name} as a new token's name, or null; said without the field's name. */

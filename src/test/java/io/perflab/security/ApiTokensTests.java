@@ -308,6 +308,29 @@ class ApiTokensTests extends UploadServer {
                 .doesNotContain("value=\"bench 2\"").containsPattern("<option value=\"user\" selected");
     }
 
+    /**
+     * The page quoted a role that is none, and a page number that is none, as they were sent: an escape acted on the
+     * terminal of whoever read the page's text, a right-to-left override reordered the message. They are quoted as
+     * other messages quote what a user typed.
+     */
+    @Test
+    void settingsPageQuotesARefusedRoleAndPageWithTheirHiddenCharactersEscaped() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signInAsAdmin(browser);
+        String page = browser.send(HttpRequest.newBuilder(URI.create(base() + "/settings/tokens")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+
+        HttpResponse<String> refused = browser.send(form("/settings/tokens", "name=hidden-role"
+                + "&role=%E2%80%AEnimda%1B%5B2J&_csrf=" + csrf(page)), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> notOne = browser.send(HttpRequest.newBuilder(URI.create(base()
+                + "/settings/tokens?page=%E2%80%AE1")).GET().build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(refused.body()).contains("role: &#39;\\u202Enimda\\u001B[2J&#39; is not a token role")
+                .doesNotContain("\u202E", "\u001B");
+        assertThat(notOne.statusCode()).isEqualTo(400);
+        assertThat(notOne.body()).contains("There is no page &#39;\\u202E1&#39;").doesNotContain("\u202E");
+    }
+
     @Test
     void settingsPageSaysSoWhenTheTokenToRevokeDoesNotExist() throws Exception {
         HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
