@@ -3,6 +3,7 @@ package io.perflab.agent;
 import io.perflab.runner.experiment.JvmMemoryFlags;
 import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.trial.HostEnvironment;
+import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +65,7 @@ public final class AgentHost {
             if (!JvmMemoryFlags.sizesMemory(flag)) {
                 throw new IllegalArgumentException("the fixed flags of the agent's trial JVMs that size memory "
                         + "(heap, direct memory, code cache, metaspace), separated by spaces, e.g. '-Xms512m "
-                        + "-Xmx512m'; '" + Texts.cut(flag, 40) + "' is none");
+                        + "-Xmx512m'; '" + PrintableText.Validator.quoted(flag) + "' is none");
             }
         }
         return flags;
@@ -90,6 +91,6 @@ public final class AgentHost {
             // said below
         }
         throw new IllegalArgumentException("the host's physical memory in bytes, a whole number above 0, e.g. "
-                + (16L << 30) + " for 16 GiB; got '" + Texts.cut(value, 40) + "'");
+                + (16L << 30) + " for 16 GiB; got '" + PrintableText.Validator.quoted(value) + "'");
     }
 }

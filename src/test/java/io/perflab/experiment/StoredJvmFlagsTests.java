@@ -285,6 +285,23 @@ class StoredJvmFlagsTests {
         assertThat(larger.poll(agent, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(queued);
     }
 
+    /**
+     * The refusal of an agent's memory or fixed flags quoted them cut but as they came: a line break (which an
+     * environment's value may hold) broke the message, and an escape would act on the terminal that shows it. They
+     * are quoted as other messages quote what a client sent.
+     */
+    @Test
+    void aRefusedMemoryOrFixedFlagIsQuotedWithItsControlCharactersEscaped() {
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
+        assertThatThrownBy(() -> coordinator.register(new Registration("bench", Map.of(), Map.of("host", "bench",
+                AgentHost.MEMORY, "16\n2026-12-06 INFO admin signed in"), false), AGENT))
+                .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
+                        .endsWith("got '16\\u000A2026-12-06 INFO admin signed in'").doesNotContain("\n"));
+        assertThatThrownBy(() -> AgentHost.trialMemoryFlags(Map.of(AgentHost.TRIAL_MEMORY_FLAGS,
+                "-Xmx1g -XX:\u001B[2J\u202E")))
+                .hasMessageEndingWith("'-XX:\\u001B[2J\\u202E' is none").message().doesNotContain("\u001B", "\u202E");
+    }
+
     @Test
     void aRegistrationWhoseMemoryIsNotAPositiveNumberOfBytesIsRefusedWithTheFieldNamed() {
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
