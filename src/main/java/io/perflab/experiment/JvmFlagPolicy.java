@@ -10,6 +10,7 @@ import io.perflab.runner.experiment.JvmMemoryFlags;
 import io.perflab.runner.trial.HostEnvironment;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.PerfLabProperties;
+import io.perflab.system.PrintableText;
 import io.perflab.system.SettingException;
 import java.util.List;
 import java.util.Map;
@@ -274,8 +275,8 @@ public class JvmFlagPolicy {
                 .flatMap(Optional::stream)
                 .findFirst()
                 .or(() -> JvmFlagAllowList.firstRefused(plan.jvmArgs()))
-                .map(flag -> "the JVM flag '" + flag + "' is not allowed on this server "
-                        + "(perflab.trials.raw-jvm-flags is off); no trial was started")
+                .map(flag -> "the JVM flag '" + PrintableText.Validator.quoted(flag) + "' is not allowed on this "
+                        + "server (perflab.trials.raw-jvm-flags is off); no trial was started")
                 .or(() -> excess.apply(variants).map(why -> why + "; no trial was started"));
     }
 

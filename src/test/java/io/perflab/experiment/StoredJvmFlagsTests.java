@@ -302,6 +302,26 @@ class StoredJvmFlagsTests {
                 .hasMessageEndingWith("'-XX:\\u001B[2J\\u202E' is none").message().doesNotContain("\u001B", "\u202E");
     }
 
+    /**
+     * A claim that failed an experiment for a flag this server no longer allows quoted the flag as an administrator
+     * gave it while raw flags were on, an escape included, into the experiment's error (shown on its page and in its
+     * reports) and the log.
+     */
+    @Test
+    void aFlagNoLongerAllowedIsQuotedWithItsControlCharactersEscaped() {
+        HostLabels pool = HostLabels.parse("pool=hidden-flag");
+        long raw = stored("raw flag with an escape", List.of("-Dx=\u001B[2J\u202E"), pool, ExperimentStatus.QUEUED);
+        AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
+        long agent = coordinator.register(new Registration("hidden flag bench", pool.labels(), Map.of("host",
+                "bench"), false), AGENT).agentId();
+
+        assertThat(coordinator.poll(agent, AGENT, Duration.ZERO)).isEmpty();
+
+        assertThat(store.find(raw).orElseThrow().error())
+                .contains("the JVM flag '-Dx=\\u001B[2J\\u202E' is not allowed on this server")
+                .doesNotContain("\u001B", "\u202E");
+    }
+
     @Test
     void aRegistrationWhoseMemoryIsNotAPositiveNumberOfBytesIsRefusedWithTheFieldNamed() {
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
