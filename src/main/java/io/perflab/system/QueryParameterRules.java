@@ -49,9 +49,6 @@ class QueryParameterRules implements WebMvcConfigurer, HandlerInterceptor {
     /** How many of a repeated parameter's values the message quotes. */
     private static final int QUOTED_VALUES = 3;
 
-    /** How much of each value the message quotes. */
-    private static final int QUOTED_LENGTH = 60;
-
     private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
 
     @Override
@@ -125,10 +122,13 @@ class QueryParameterRules implements WebMvcConfigurer, HandlerInterceptor {
         return List.of();
     }
 
-    /** "Parameter 'benchmark' given twice ('parser', 'lexer'); give each parameter once." */
+    /**
+     * "Parameter 'benchmark' given twice ('parser', 'lexer'); give each parameter once.": each value {@link
+     * PrintableText.Validator#quoted quoted}, a line break or an escape in it written as its escape.
+     */
     private static String repeated(String name, String[] values) {
         String quoted = Stream.concat(Arrays.stream(values).limit(QUOTED_VALUES)
-                        .map(value -> "'" + Texts.cut(value, QUOTED_LENGTH) + "'"),
+                        .map(value -> "'" + PrintableText.Validator.quoted(value) + "'"),
                 values.length > QUOTED_VALUES ? Stream.of("…") : Stream.empty())
                 .collect(Collectors.joining(", "));
         return "Parameter '" + name + "' given " + (values.length == 2 ? "twice" : values.length + " times") + " ("
