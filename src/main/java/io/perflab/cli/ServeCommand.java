@@ -83,7 +83,8 @@ final class ServeCommand implements Callable<Integer> {
     static int start(Consumer<String[]> server, String[] args, PrintWriter err) {
         String problem = problemOfSettings(args);
         if (problem != null) {
-            err.println("perflab: " + problem);
+            // a value or path with a control character would act on the terminal, as it is
+            err.println("perflab: " + PrintableText.Validator.shown(problem));
             err.flush();
             return PerfLabCommand.EXIT_USAGE;
         }
@@ -97,7 +98,8 @@ final class ServeCommand implements Callable<Integer> {
                 err.flush();
                 return PerfLabCommand.EXIT_INTERNAL_ERROR;
             }
-            err.println("perflab: the web service did not start: " + failure.get().message());
+            err.println("perflab: the web service did not start: "
+                    + PrintableText.Validator.shown(failure.get().message()));
             if (Boolean.getBoolean(PerfLabCommand.DEBUG_PROPERTY)) {
                 e.printStackTrace(err);
             }
@@ -135,8 +137,8 @@ final class ServeCommand implements Callable<Integer> {
                             + "or 0 for any free port)";
                 }
             } catch (NumberFormatException e) {
-                return "Invalid value for '--" + SERVER_PORT + "': '" + port + "' is not a port (1–65535, or 0 for "
-                        + "any free port)";
+                return "Invalid value for '--" + SERVER_PORT + "': '" + PrintableText.Validator.quoted(port)
+                        + "' is not a port (1–65535, or 0 for any free port)";
             }
         }
         String dataDir = lastValue(args, DataDirectoryEnvironmentPostProcessor.DATA_DIR);
@@ -150,7 +152,7 @@ final class ServeCommand implements Callable<Integer> {
             try {
                 problem = DataDirectoryEnvironmentPostProcessor.problem(Path.of(dataDir).toAbsolutePath().normalize());
             } catch (InvalidPathException e) {
-                problem = "'" + dataDir + "' is not a path";
+                problem = "'" + PrintableText.Validator.quoted(dataDir) + "' is not a path";
             }
             if (problem != null) {
                 return "Invalid value for '--" + DataDirectoryEnvironmentPostProcessor.DATA_DIR + "': " + problem

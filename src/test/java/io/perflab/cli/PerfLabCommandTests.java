@@ -118,6 +118,39 @@ class PerfLabCommandTests {
         assertThat(directory.resolve("new")).doesNotExist();
     }
 
+    /**
+     * A port that is none, a data directory below a file, and a setting the service could not start with were
+     * printed as they came: perflab serve --server.port=$'1\\e[2J' cleared the terminal. They are said as the command
+     * line's other messages are, each control or hidden character written as its escape.
+     */
+    @Test
+    void aRefusedSettingIsPrintedWithItsControlCharactersEscaped(@TempDir Path directory) throws Exception {
+        Path file = Files.createFile(directory.resolve("file"));
+        String[][] cases = {
+            {"Invalid value for '--server.port': '1\\u001B[2J\\u202E' is not a port", "--server.port=1\u001B[2J\u202E"},
+            {"Invalid value for '--perflab.data-dir': cannot create the data directory " + file + "/\\u001B[2J: "
+                + file + " is a file", "--perflab.data-dir=" + file + "/\u001B[2J"}};
+        for (String[] c : cases) {
+            StringWriter err = new StringWriter();
+
+            int status = PerfLabCommand.commandLine(new PrintWriter(new StringWriter()), new PrintWriter(err, true))
+                    .execute("serve", c[1]);
+
+            assertThat(status).as(c[0]).isEqualTo(PerfLabCommand.EXIT_USAGE);
+            assertThat(err.toString()).startsWith("perflab: " + c[0]).doesNotContain("\u001B", "\u202E");
+        }
+        StringWriter err = new StringWriter();
+
+        int status = PerfLabCommand.serve(args -> {
+            throw new io.perflab.system.SettingException("perflab.agents.built-in-name: another service instance "
+                    + "runs the built-in agent 'x\u001B[2J'");
+        }, new String[0], new PrintWriter(err, true));
+
+        assertThat(status).isEqualTo(PerfLabCommand.EXIT_USAGE);
+        assertThat(err.toString()).isEqualTo("perflab: the web service did not start: perflab.agents.built-in-name: "
+                + "another service instance runs the built-in agent 'x\\u001B[2J'" + System.lineSeparator());
+    }
+
     @Test
     void aFileNameThatCannotBeAPathIsSaidWithoutJavasTypes() {
         // in a POSIX locale any name beyond ASCII was "cannot convert 'caf??.txt' to interface java.nio.file.Path
