@@ -135,7 +135,8 @@ public class ExperimentValidator {
             Workload base = design.paired() ? Workload.PAIRED_DEFAULTS : Workload.DEFAULTS;
             if (request.preset() != null) {
                 ExperimentPreset preset = ExperimentPreset.find(request.preset()).orElseThrow(() ->
-                        InvalidInputException.of("preset", "unknown preset '" + request.preset() + "'; allowed: "
+                        InvalidInputException.of("preset", "unknown preset '"
+                                + PrintableText.Validator.quoted(request.preset()) + "'; allowed: "
                                 + ExperimentPreset.names()));
                 presetId = preset.id();
                 withoutOptions = merge(preset.without(), withoutOptions);

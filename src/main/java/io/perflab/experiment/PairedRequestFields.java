@@ -6,6 +6,7 @@ import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.InvalidInputException;
+import io.perflab.system.PrintableText;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +37,9 @@ final class PairedRequestFields {
         if (request.design() != null) {
             design = java.util.Arrays.stream(ExperimentDesign.values())
                     .filter(d -> d.label().equalsIgnoreCase(request.design().strip())).findFirst()
-                    .orElseThrow(() -> InvalidInputException.of("design", "unknown design '" + request.design()
-                            + "'; allowed: fresh, duet, alternating"));
+                    .orElseThrow(() -> InvalidInputException.of("design", "unknown design '"
+                            + PrintableText.Validator.quoted(request.design()) + "'; allowed: fresh, duet, "
+                            + "alternating"));
         }
         if (design == ExperimentDesign.DUET && kind == ExperimentKind.COMMAND) {
             throw InvalidInputException.of("design", "a duet runs two trial JVMs at once; a command experiment "

@@ -529,6 +529,32 @@ class ExperimentPagesTests extends UploadServer {
     }
 
     /**
+     * The form's page quoted a preset or a design that is none as it was sent, an escape or a right-to-left override
+     * included: they are quoted as the form's other fields are.
+     */
+    @Test
+    void aPresetOrDesignThatIsNoneIsQuotedWithItsHiddenCharactersEscaped() throws Exception {
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        signIn(browser);
+        String formCsrf = csrf(get(browser, "/experiments/new").body());
+        String[][] cases = {
+            {"name=p&preset=%1B%5B2J%E2%80%AEnope&design=alternating",
+                "unknown preset &#39;\\u001B[2J\\u202Enope&#39;"},
+            {"name=d&preset=sync-completion&design=%E2%80%AEteud%1B", "unknown design &#39;\\u202Eteud\\u001B&#39;"}};
+        for (String[] c : cases) {
+            HttpResponse<String> shown = browser.send(post("/experiments/new", c[0] + "&_csrf=" + formCsrf),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertThat(shown.statusCode()).as(c[0]).isEqualTo(200);
+            // the message in its field's error (the hints of the smallest detectable change keep the preset)
+            int at = shown.body().indexOf("class=\"field-error\">unknown ");
+            assertThat(at).as(shown.body()).isPositive();
+            assertThat(shown.body().substring(at, shown.body().indexOf('<', at))).as(c[0]).contains(c[1])
+                    .doesNotContain("\u001B", "\u202E");
+        }
+    }
+
+    /**
      * A field given twice was joined ({@code name=x&name=y} named the experiment "x,y") or its first value taken; an
      * order that is none was dropped with a paired design and named the CLI's flag with the fresh one; a form sent
      * without its CSRF token answered a bare "Forbidden".
