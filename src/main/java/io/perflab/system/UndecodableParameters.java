@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -23,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * API and the error page for a browser. Tomcat refuses it where the first handler or filter reads a parameter, with
  * a message that calls the parameter "ignored" and points to debug logging, and logs the refusal of the client's
  * mistake as a server error with its stack trace. A form larger than the server reads (413) and more parameters than
- * it reads, which Tomcat refuses the same way, are said so.
+ * it reads, which Tomcat refuses the same way, are said so. A query string is checked before the request is
+ * handled, whether or not its handler reads the parameter.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 6)
@@ -35,6 +37,13 @@ class UndecodableParameters extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        String query = request.getQueryString();
+        if (query != null && !Arrays.stream(query.split("&")).allMatch(UndecodableParameters::decodes)) {
+            // refused before any handler reads it: a page that reads it while rendering (the sign-in page's
+            // ?error) logged the template's failure with its stack trace, and one that never read it answered 200
+            response.sendError(HttpStatus.BAD_REQUEST.value(), message(query));
+            return;
+        }
         try {
             chain.doFilter(request, response);
         } catch (ServletException | RuntimeException e) {

@@ -540,7 +540,15 @@ class HostileInputTests extends UploadServer {
                 .doesNotContain("ignored", "debug level");
         assertProblem(post("/login", null, "application/x-www-form-urlencoded", "username=%FF&password=x",
                 "Accept", "application/json"), 400, "A form field is not %-escaped UTF-8 text");
-        assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException");
+        // read by a page's template as it renders (the sign-in page's ?error), or by nothing at all: refused alike,
+        // each time; the first of the sign-in page's logged the template's failure with its stack trace
+        for (String path : new String[] {"/login?error=%G1", "/login?error=%G1", "/agents?x=%FF"}) {
+            Raw refused = raw("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\n"
+                    + "Connection: close\r\n\r\n");
+            assertThat(refused.status()).as(path).isEqualTo(400);
+            assertThat(refused.body()).contains("The query parameter &#39;" + path.replaceAll(".*\\?(\\w+)=.*", "$1"));
+        }
+        assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException", "TemplateProcessing");
     }
 
     /**
