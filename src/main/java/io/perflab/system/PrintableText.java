@@ -85,18 +85,28 @@ public @interface PrintableText {
         }
 
         /**
-         * Text as a one-line message shows it: every character that is not {@link #printable} (line breaks too)
-         * written as its escape, e.g. {@code \u001B}, so that it can neither hide, reorder nor break the message.
+         * Whether a message shows a character as itself: a {@link #printable} one but the line and paragraph
+         * separators (U+2028, U+2029), which a name may hold but at which log viewers and editors break a line.
+         */
+        private static boolean shownAsItself(int codePoint) {
+            int type = Character.getType(codePoint);
+            return printable(codePoint) && type != Character.LINE_SEPARATOR && type != Character.PARAGRAPH_SEPARATOR;
+        }
+
+        /** {@code codePoint} as a message shows it: itself, or its escape, e.g. {@code \u001B}. */
+        private static String shownCharacter(int codePoint) {
+            return shownAsItself(codePoint) ? new String(Character.toChars(codePoint))
+                    : String.format("\\u%04X", codePoint);
+        }
+
+        /**
+         * Text as a one-line message shows it: every character that is not {@link #printable} (line breaks too),
+         * and the line and paragraph separators, written as its escape, e.g. {@code \u001B}, so that it can neither
+         * hide, reorder nor break the message.
          */
         public static String shown(String text) {
             StringBuilder shown = new StringBuilder(text.length());
-            text.codePoints().forEach(c -> {
-                if (printable(c)) {
-                    shown.appendCodePoint(c);
-                } else {
-                    shown.append(String.format("\\u%04X", c));
-                }
-            });
+            text.codePoints().forEach(c -> shown.append(shownCharacter(c)));
             return shown.toString();
         }
 
@@ -105,9 +115,9 @@ public @interface PrintableText {
 
         /**
          * Text as a short message quotes it: every character that is not {@link #printable} (a control character, one
-         * that hides or reorders text) {@link #shown} as its escape, e.g. {@code \u001B}, so that the message says
-         * which character it was; at most {@value #QUOTED_MAX} characters in all, cut before a character or an escape
-         * that would not fit whole, with "…".
+         * that hides or reorders text), and the line and paragraph separators, {@link #shown} as its escape, e.g.
+         * {@code \u001B}, so that the message says which character it was; at most {@value #QUOTED_MAX} characters in
+         * all, cut before a character or an escape that would not fit whole, with "…".
          */
         public static String quoted(String text) {
             String value = text == null ? "" : text;
@@ -118,7 +128,7 @@ public @interface PrintableText {
             StringBuilder cut = new StringBuilder(QUOTED_MAX);
             for (int i = 0; i < value.length(); ) {
                 int c = value.codePointAt(i);
-                String piece = printable(c) ? new String(Character.toChars(c)) : String.format("\\u%04X", c);
+                String piece = shownCharacter(c);
                 if (cut.length() + piece.length() > QUOTED_MAX - 1) {
                     break;
                 }

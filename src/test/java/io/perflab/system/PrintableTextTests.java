@@ -40,4 +40,21 @@ class PrintableTextTests {
         assertThat(PrintableText.Validator.quoted(null)).isEmpty();
         assertThat(FieldMessages.violation("must be short", "a\u202eb")).isEqualTo("must be short, got 'a\\u202Eb'");
     }
+
+    /**
+     * The line and paragraph separators were shown as they came: a log viewer or an editor breaks a line at them, so a
+     * message quoting one was split in two. A name may still hold them; a message shows them escaped, as NEL.
+     */
+    @Test
+    void aMessageShowsTheLineAndParagraphSeparatorsEscapedWhichANameMayHold() {
+        String name = "a\u2028b\u2029c\u0085d";
+        assertThat(PrintableText.Validator.firstProblem("a\u2028b\u2029c", false)).as("a name").isEqualTo(-1);
+        assertThat(PrintableText.Validator.shown(name)).isEqualTo("a\\u2028b\\u2029c\\u0085d");
+        assertThat(PrintableText.Validator.quoted(name)).isEqualTo("a\\u2028b\\u2029c\\u0085d");
+        assertThat(PrintableText.Validator.quoted("x".repeat(55) + "\u2028y")).as("an escape fits whole or not at all")
+                .isEqualTo("x".repeat(55) + "…");
+        assertThat(FieldMessages.violation("must be short", name)).doesNotContain("\u2028", "\u2029", "\u0085");
+        assertThat(PrintableText.Validator.replaced("a\u2028b", '?', "")).as("as pages show stored text")
+                .isEqualTo("a\u2028b");
+    }
 }
