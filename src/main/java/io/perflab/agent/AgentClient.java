@@ -9,6 +9,7 @@ import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.system.JsonErrors;
+import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import java.io.IOException;
 import java.net.URI;
@@ -245,7 +246,7 @@ public final class AgentClient {
         if (status >= 300) {
             // an http:// URL behind a redirect to https://, typically: say where to, rather than "not JSON"
             throw new Refused(status, "the service redirected " + path + " to "
-                    + response.headers().firstValue("Location").orElse("another URL")
+                    + PrintableText.Validator.shown(response.headers().firstValue("Location").orElse("another URL"))
                     + "; give that URL's server as --server");
         }
         try {
@@ -274,15 +275,24 @@ public final class AgentClient {
                         ? ": " + cause.getMessage() : "");
     }
 
-    private static String detail(String body) {
+    /**
+     * What an error answer says, as a terminal may show it: its problem's {@code detail} on one line, else its body
+     * (a proxy's page) with its lines, cut after 300 characters saying how many more it has; each
+     * control character or one that hides, reorders or breaks text written as its escape ({@code \u001B},
+     * {@code \u202E}), so that a proxy or a service that is not PerfLab cannot drive the terminal.
+     */
+    public static String detail(String body) {
         try {
             JsonNode problem = JSON.readTree(body);
             if (problem != null && problem.has("detail")) {
-                return problem.get("detail").asString();
+                return PrintableText.Validator.shown(problem.get("detail").asString());
             }
         } catch (JacksonException notJson) {
-            // show the body as it is
+            // show the body
         }
-        return Texts.cut(body, 301);
+        String text = body.strip();
+        String cut = Texts.cut(text, 301);
+        return PrintableText.Validator.shownLines(cut) + (cut.equals(text) ? ""
+                : " (" + (text.length() - cut.length() + 1) + " more characters not shown)");
     }
 }

@@ -108,6 +108,15 @@ final class AgentCommand implements Callable<Integer> {
         return environment;
     }
 
+    /**
+     * A line of the agent's log as the terminal shows it: what the service sent into it (an experiment's name, an
+     * answer that is not JSON) with its control characters and those that hide, reorder or break text escaped, so that
+     * it cannot drive the terminal; the lines and tabs of a trial JVM's output kept.
+     */
+    static String logLine(Instant at, String line) {
+        return at + " perflab agent: " + PrintableText.Validator.shownLines(line);
+    }
+
     @Override
     public Integer call() {
         URI base = URI.create(server);
@@ -152,7 +161,7 @@ final class AgentCommand implements Callable<Integer> {
         List<String> fixedFlags = jvmArgs == null ? List.of() : TrialProcessOptions.flags(jvmArgs);
         PrintWriter err = spec.commandLine().getErr();
         Consumer<String> log = line -> {
-            err.println(Instant.now() + " perflab agent: " + line);
+            err.println(logLine(Instant.now(), line));
             err.flush();
         };
         // at the first engine experiment, not here: a command experiment starts no trial JVM to prepare

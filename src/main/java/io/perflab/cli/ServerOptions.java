@@ -183,17 +183,9 @@ final class ServerOptions {
                     + "--server the URL of a PerfLab service?";
         }
 
-        /** The problem detail of an error answer, or its body. */
+        /** The problem detail of an error answer, or its body, as {@link AgentClient#detail} shows it. */
         String detail() {
-            try {
-                JsonNode problem = json();
-                if (problem.has("detail")) {
-                    return problem.get("detail").asString();
-                }
-            } catch (RuntimeException e) {
-                // not JSON: show the body as it is
-            }
-            return body;
+            return AgentClient.detail(body);
         }
     }
 

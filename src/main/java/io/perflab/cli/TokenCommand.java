@@ -1,6 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.security.ApiTokens;
+import io.perflab.system.PrintableText;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -67,9 +68,9 @@ final class TokenCommand implements Runnable {
             return exchange(server, client -> client.post().uri("/api/v1/tokens")
                     .contentType(MediaType.APPLICATION_JSON).body(Map.of("name", name, "role", role)), 201,
                     new String[] {"token", "id", "name"}, spec, created -> {
-                spec.commandLine().getOut().println(created.get("token").asString());
+                spec.commandLine().getOut().println(PrintableText.Validator.shown(created.get("token").asString()));
                 spec.commandLine().getOut().println("id " + created.get("id").asLong() + ", name '"
-                        + created.get("name").asString() + "'; it is shown only now.");
+                        + PrintableText.Validator.shown(created.get("name").asString()) + "'; it is shown only now.");
             });
         }
     }
@@ -96,7 +97,7 @@ final class TokenCommand implements Runnable {
             }
             return exchange(server, client -> client.delete().uri("/api/v1/tokens/{id}", id), 200,
                     new String[] {"name"}, spec, revoked -> spec.commandLine().getOut().println("revoked token " + id
-                            + " ('" + revoked.get("name").asString() + "')"));
+                            + " ('" + PrintableText.Validator.shown(revoked.get("name").asString()) + "')"));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.perflab.cli;
 
 import io.perflab.stats.Display;
+import io.perflab.system.PrintableText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,16 +19,18 @@ final class UploadResultTable {
      * {@code thresholdPercent} (a regression without a percentage counts).
      */
     static List<String> print(JsonNode result, double thresholdPercent, PrintWriter out) {
-        out.println("Uploaded experiment " + result.get("experimentId").asLong() + ": " + result.get("url").asString());
+        out.println("Uploaded experiment " + result.get("experimentId").asLong() + ": "
+                + PrintableText.Validator.shown(result.get("url").asString()));
         String basis = result.path("comparedWith").asString("none");
         if ("base".equals(basis)) {
             out.println("Compared with upload " + result.get("baseExperimentId").asLong()
-                    + (result.path("baseCommit").isString() ? " (commit " + result.get("baseCommit").asString() + ")" : ""));
+                    + (result.path("baseCommit").isString() ? " (commit "
+                    + PrintableText.Validator.shown(result.get("baseCommit").asString()) + ")" : ""));
         } else if ("variants".equals(basis)) {
             out.println("Compared: with vs without");
         }
         for (JsonNode note : result.path("notes")) {
-            out.println("Note: " + note.asString());
+            out.println("Note: " + PrintableText.Validator.shown(note.asString()));
         }
         List<String> regressions = new ArrayList<>();
         List<String> within = new ArrayList<>();
@@ -38,16 +41,17 @@ final class UploadResultTable {
         out.println(String.format(Locale.ROOT, "%-40s %-8s %12s %12s %9s %21s %9s  %s", "metric", "unit", "without",
                 "with", "Δ %", "95% CI of Δ %", "p (Holm)", "verdict"));
         for (JsonNode m : comparison) {
-            String verdict = m.path("verdict").asString("");
+            String verdict = PrintableText.Validator.shown(m.path("verdict").asString(""));
+            String metric = PrintableText.Validator.shown(m.get("metric").asString());
             Double percent = number(m.get("percent"));
             out.println(String.format(Locale.ROOT, "%-40s %-8s %12s %12s %9s %21s %9s  %s",
-                    m.get("metric").asString(), m.path("unit").asString(""), num(m.get("meanWithout")),
+                    metric, PrintableText.Validator.shown(m.path("unit").asString("")), num(m.get("meanWithout")),
                     num(m.get("meanWith")), percent == null ? "–" : String.format(Locale.ROOT, "%+.2f", percent),
                     ci(m.get("ciLowPercent"), m.get("ciHighPercent")), pValue(m.get("holmPValue")), verdict));
             if ("regressed".equals(verdict) && (percent == null || Math.abs(percent) > thresholdPercent)) {
-                regressions.add(m.get("metric").asString());
+                regressions.add(metric);
             } else if ("regressed".equals(verdict)) {
-                within.add(m.get("metric").asString());
+                within.add(metric);
             }
         }
         if (!within.isEmpty()) {

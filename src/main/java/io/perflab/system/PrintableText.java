@@ -110,6 +110,17 @@ public @interface PrintableText {
             return shown.toString();
         }
 
+        /**
+         * Text of several lines as a terminal or a log shows it: {@link #shown}, but for the line breaks (LF, CR LF
+         * written as LF) and tabs that lay it out, as {@code multiline} text may hold them.
+         */
+        public static String shownLines(String text) {
+            StringBuilder shown = new StringBuilder(text.length());
+            text.replace("\r\n", "\n").codePoints().forEach(c -> shown.append(c == '\n' || c == '\t'
+                    ? String.valueOf((char) c) : shownCharacter(c)));
+            return shown.toString();
+        }
+
         /** The most characters {@link #quoted} text takes in a message, its escapes and "…" included. */
         static final int QUOTED_MAX = 60;
 

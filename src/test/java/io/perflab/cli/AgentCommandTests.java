@@ -126,6 +126,57 @@ class AgentCommandTests {
     }
 
     /**
+     * The service's refusal was printed as it came: a proxy or a service that is not PerfLab could send an escape
+     * sequence or a right-to-left override, which the terminal obeyed. They are escaped, in a problem's detail and in
+     * a body that is none, whose lines are kept.
+     */
+    @Test
+    void aRefusalIsPrintedWithItsControlAndHiddenCharactersEscaped() throws Exception {
+        var answer = new java.util.concurrent.atomic.AtomicReference<String[]>();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = answer.get()[1].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", answer.get()[0]);
+            exchange.sendResponseHeaders(403, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String[][] cases = {
+                {"application/problem+json", "{\"detail\": \"token \\u001b[2J\\u202erevoked\\u2029\"}",
+                    "the service answered 403: token \\u001B[2J\\u202Erevoked\\u2029"},
+                {"text/plain", "Forbidden\u001b[31m\nby proxy\u202e", "the service answered 403: Forbidden\\u001B[31m\n"
+                        + "by proxy\\u202E"}};
+            for (String[] c : cases) {
+                answer.set(c);
+                err.getBuffer().setLength(0);
+
+                int status = run("agent", "--server", "http://127.0.0.1:" + server.getAddress().getPort(), "--token",
+                        "plt_x", "--no-fast-start");
+
+                assertThat(status).as(err.toString()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+                assertThat(err.toString()).contains("perflab agent: " + c[2]).doesNotContain("\u001b", "\u202e",
+                        "\u2029");
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /** What the service sent into a line of the log (an experiment's name) went to the terminal as it came. */
+    @Test
+    void theLogShowsTheServicesTextEscapedAndATrialsOutputLineByLine() {
+        assertThat(AgentCommand.logLine(java.time.Instant.EPOCH, "experiment 4 '\u001b[2J\u202eevil' refused"))
+                .isEqualTo("1970-01-01T00:00:00Z perflab agent: experiment 4 '\\u001B[2J\\u202Eevil' refused");
+        assertThat(AgentCommand.logLine(java.time.Instant.EPOCH, "could not start\n--- last output ---\n"
+                + "java.lang.Error\n\tat Main.main"))
+                .endsWith("could not start\n--- last output ---\njava.lang.Error\n\tat Main.main");
+    }
+
+    /**
      * The service counts an agent's fixed flags with each experiment's against its host's bound: the agent registers
      * those that size memory, its defaults' where it was given none, and none of the others (the agents page is open
      * to read, and a -D flag may hold a secret).

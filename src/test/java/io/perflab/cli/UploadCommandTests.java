@@ -262,6 +262,70 @@ class UploadCommandTests {
     }
 
     /**
+     * The server's text was printed as it came: a proxy, a server that is not PerfLab or a stored name could send an
+     * escape sequence (ESC [2J clears the terminal) or a right-to-left override, which the terminal obeyed. A problem's
+     * detail is shown on one line, a body that is no problem line by line and cut, each with them escaped.
+     */
+    @Test
+    void theServersTextIsPrintedWithItsControlAndHiddenCharactersEscaped() throws Exception {
+        // status, content type, body
+        var answer = new java.util.concurrent.atomic.AtomicReference<String[]>();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = answer.get()[2].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", answer.get()[1]);
+            exchange.sendResponseHeaders(Integer.parseInt(answer.get()[0]), body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            Path file = Files.createTempFile("bench", ".txt");
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            String[][] cases = {
+                {"400", "application/problem+json", "{\"status\": 400, \"detail\": \"name \\u001b[2J'\\u202eevil' "
+                        + "is\\nnone\"}", "the server answered 400: name \\u001B[2J'\\u202Eevil' is\\u000Anone"},
+                {"502", "text/plain", "Bad gateway\u001b[31m\r\nproxy \u202eerror\u2028here\n",
+                    "the server answered 502: Bad gateway\\u001B[31m\nproxy \\u202Eerror\\u2028here\n"},
+                // 1004 characters, of which the first 300
+                {"503", "text/html", "<p>" + "x".repeat(996) + "\u001b</p>", "the server answered 503: <p>"
+                        + "x".repeat(297) + "… (704 more characters not shown)"}};
+            for (String[] c : cases) {
+                answer.set(new String[] {c[0], c[1], c[2]});
+                for (Run run : List.of(run("upload", "--server", base, "--token", "t", file.toString()),
+                        run("token", "create", "ci", "--server", base, "--token", "t"),
+                        run("token", "revoke", "3", "--server", base, "--token", "t"))) {
+                    assertThat(run.exit()).as(run.err()).isEqualTo(ServerOptions.EXIT_SERVER_ERROR);
+                    assertThat(run.err()).as(c[0]).contains(c[3]).doesNotContain("\u001b", "\u202e", "\u2028");
+                }
+            }
+            // a successful answer's names, notes and table
+            answer.set(new String[] {"201", "application/json", """
+                    {"experimentId": 7, "url": "http://perflab/experiments/7\\u001b[2J", "comparedWith": "base",
+                     "baseExperimentId": 6, "baseCommit": "abc\\u202e", "notes": ["a note\\u001b]0;title\\u0007"],
+                     "comparison": [{"metric": "cpu\\u202e", "unit": "ns\\u001b", "meanWithout": 1, "meanWith": 2,
+                       "percent": 100, "verdict": "regressed"}],
+                     "token": "plt_x", "id": 3, "name": "ci\\u001b[2J"}"""});
+            Run upload = run("upload", "--server", base, "--token", "t", "--fail-on-regression", file.toString());
+            assertThat(upload.out()).contains("http://perflab/experiments/7\\u001B[2J", "(commit abc\\u202E)",
+                    "Note: a note\\u001B]0;title\\u0007", "cpu\\u202E", "ns\\u001B");
+            assertThat(upload.err()).contains("regressed by more than 0.00 %: cpu\\u202E");
+            Run created = run("token", "create", "ci", "--server", base, "--token", "t");
+            assertThat(created.out()).contains("plt_x\n", "name 'ci\\u001B[2J'");
+            answer.set(new String[] {"200", "application/json", "{\"name\": \"ci\\u202e\"}"});
+            assertThat(run("token", "revoke", "3", "--server", base, "--token", "t").out())
+                    .contains("revoked token 3 ('ci\\u202E')");
+            for (Run run : List.of(upload, created)) {
+                assertThat(run.out() + run.err()).doesNotContain("\u001b", "\u202e", "\u2028", "\u0007");
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    /**
      * Each went to the server, which answered 400 naming its query parameter, header or field (?format=,
      * git.commitTime, the Idempotency-Key header, role), and the command exited 3 as if the server had failed.
      */

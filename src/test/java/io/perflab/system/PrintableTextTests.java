@@ -57,4 +57,10 @@ class PrintableTextTests {
         assertThat(PrintableText.Validator.replaced("a\u2028b", '?', "")).as("as pages show stored text")
                 .isEqualTo("a\u2028b");
     }
+
+    @Test
+    void severalLinesAreShownKeepingTheLineBreaksAndTabsThatLayThemOut() {
+        assertThat(PrintableText.Validator.shownLines("one\u001b[2J\r\ntwo\u202e\n\n\tthree\u2028four\r"))
+                .isEqualTo("one\\u001B[2J\ntwo\\u202E\n\n\tthree\\u2028four\\u000D");
+    }
 }
