@@ -60,7 +60,7 @@ class MdeHints {
      * hint as JSON for the form's script, which follows the design and size as they are changed. The hints hold for
      * {@code preset} and {@code windowsPerPair} only, so the script hides them when either is changed.
      *
-     * @param preset the form's preset the hints were chosen for; "" for none
+     * @param preset the id of the form's preset the hints were chosen for; "" for none, or one that is no preset
      * @param windowsPerPair the form's windows per pair the paired hints were chosen for; null for any
      */
     record ForForm(Hint hint, Double estimatePercent, String hintsJson, String preset, Integer windowsPerPair) {
@@ -78,7 +78,11 @@ class MdeHints {
 
     /** The hints for {@code form}'s preset and windows per pair, and the one of its design at its size. */
     ForForm forForm(ExperimentForm form) {
-        Map<String, Hint> hints = hints(form.getPreset(), form.getWindowsPerPair());
+        // a preset that is none (refused beside its field) is none here too: it went into the page's data-preset as it
+        // was sent, an escape sequence or a right-to-left override included
+        String preset = form.getPreset() == null ? "" : ExperimentPreset.find(form.getPreset())
+                .map(ExperimentPreset::id).orElse("");
+        Map<String, Hint> hints = hints(preset, form.getWindowsPerPair());
         String design = form.getDesign() == null ? "" : form.getDesign().strip().toLowerCase(Locale.ROOT);
         Hint hint = hints.get(design);
         // blank runs are the fresh design's default, blank pairs the default experiment's most
@@ -86,7 +90,6 @@ class MdeHints {
                 ? Integer.valueOf(ExperimentValidator.DEFAULT_RUNS) : form.getRunsPerVariant())
                 : form.getPairs() == null ? Integer.valueOf(PairedInput.DEFAULT_PAIRS) : form.getPairs();
         Double estimate = hint == null || size == null || size < 2 ? null : hint.at(size);
-        String preset = form.getPreset() == null ? "" : form.getPreset();
         return new ForForm(hint, estimate, ScriptJson.write(json, hints), preset, form.getWindowsPerPair());
     }
 

@@ -530,7 +530,7 @@ class ExperimentPagesTests extends UploadServer {
 
     /**
      * The form's page quoted a preset or a design that is none as it was sent, an escape or a right-to-left override
-     * included: they are quoted as the form's other fields are.
+     * included: they are quoted as the form's other fields are. The page's hints kept such a preset in an attribute.
      */
     @Test
     void aPresetOrDesignThatIsNoneIsQuotedWithItsHiddenCharactersEscaped() throws Exception {
@@ -546,11 +546,22 @@ class ExperimentPagesTests extends UploadServer {
                     HttpResponse.BodyHandlers.ofString());
 
             assertThat(shown.statusCode()).as(c[0]).isEqualTo(200);
-            // the message in its field's error (the hints of the smallest detectable change keep the preset)
+            // the message in its field's error
             int at = shown.body().indexOf("class=\"field-error\">unknown ");
             assertThat(at).as(shown.body()).isPositive();
             assertThat(shown.body().substring(at, shown.body().indexOf('<', at))).as(c[0]).contains(c[1])
                     .doesNotContain("\u001B", "\u202E");
+            // the hints of the smallest detectable change were found for a preset that is none, which their script's
+            // data-preset held as it was sent: they are found for none, and the attribute is left out, as the form's
+            // script takes a preset that no choice on the form has
+            int hints = shown.body().lastIndexOf('<', shown.body().indexOf("id=\"mde-hints\""));
+            String script = shown.body().substring(hints, shown.body().indexOf('>', hints));
+            if (c[0].contains("nope")) {
+                assertThat(script).doesNotContain("data-preset");
+            } else {
+                assertThat(script).contains("data-preset=\"sync-completion\"");
+            }
+            assertThat(shown.body()).as(c[0]).doesNotContain("\u001B", "\u202E");
         }
     }
 
