@@ -221,8 +221,8 @@ public final class JvmFlagAllowList {
 
     /**
      * {@code flag} as a message quotes it: its first 80 characters, each control character, character that hides
-     * or reorders text (a right-to-left override) or half of a surrogate pair written as its escape ({@code \u001B}),
-     * as the service's messages write them.
+     * or reorders text (a right-to-left override), line or paragraph separator or half of a surrogate pair written as
+     * its escape ({@code \u001B}), as the service's messages write them.
      */
     private static String printable(String flag) {
         if (flag == null) {
@@ -233,7 +233,9 @@ public final class JvmFlagAllowList {
         StringBuilder shown = new StringBuilder();
         flag.substring(0, end).codePoints().forEach(c -> {
             int type = Character.getType(c);
-            boolean hidden = (type == Character.FORMAT && c != '\u200D') || type == Character.SURROGATE;
+            // a line or paragraph separator breaks the line in log viewers and editors
+            boolean hidden = (type == Character.FORMAT && c != '\u200D') || type == Character.SURROGATE
+                    || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
             if (Character.isISOControl(c) || hidden) {
                 shown.append(String.format("\\u%04X", c));
             } else {

@@ -50,6 +50,9 @@ class JvmFlagAllowListTests {
         assertThat(JvmFlagAllowList.refusal("-D" + "x".repeat(77) + "😀")).startsWith(
                 "the JVM flag '-D" + "x".repeat(77) + "…' is not allowed;");
         assertThat(JvmFlagAllowList.refusal("-D👩\u200D💻")).startsWith("the JVM flag '-D👩\u200D💻' is not");
+        // as they were: a log viewer broke the message in two there
+        assertThat(JvmFlagAllowList.refusal("-Dx=\u2028y\u2029")).startsWith(
+                "the JVM flag '-Dx=\\u2028y\\u2029' is not allowed;");
     }
 
     /** A host of 16 GiB: 4 GiB per trial JVM. */
