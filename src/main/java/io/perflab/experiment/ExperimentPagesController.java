@@ -288,12 +288,9 @@ class ExperimentPagesController {
         }
     }
 
+    /** An administrator's only ({@code SecurityConfig}), as {@code DELETE} on the API is. */
     @PostMapping("/experiments/{id}/delete")
-    String delete(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
-        if (!ExperimentApiController.isAdmin(authentication)) {
-            redirect.addFlashAttribute("error", "Deleting an experiment needs an administrator.");
-            return "redirect:/experiments/" + id;
-        }
+    String delete(@PathVariable long id, RedirectAttributes redirect) {
         try {
             experiments.delete(id);
         } catch (ConflictException | NotFoundException problem) {

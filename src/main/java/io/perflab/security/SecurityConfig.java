@@ -32,10 +32,12 @@ import tools.jackson.databind.json.JsonMapper;
  * Everything that changes state needs a signed-in user (dashboard forms, with CSRF) or a bearer API token. The
  * new-experiment form asks for sign-in when it is opened, not when it is sent: only a {@code GET} is kept across
  * sign-in, so a form sent signed out would be lost; an experiment page's "Sign in" link leads back to the page.
- * Managing API tokens (API and page) and deleting need an administrator: a signed-in admin or the bootstrap token.
+ * Managing API tokens (API and page) and deleting (API and page) need an administrator: a signed-in admin or the
+ * bootstrap token.
  * Acting as a benchmark agent ({@code POST /api/v1/agents/**}: register, poll, heartbeat, post trials) needs a token of
  * role AGENT or an administrator; an AGENT token does nothing else, and a USER token cannot act as an agent, since an
- * agent's posts become the samples of other people's experiments.
+ * agent's posts become the samples of other people's experiments. README's "Who may do what" is this as a table, and
+ * AccessPolicyTests checks every request mapping against it.
  */
 @Configuration
 class SecurityConfig {
@@ -111,6 +113,7 @@ class SecurityConfig {
         http.authorizeHttpRequests(requests -> requests
                         .requestMatchers("/login", "/error", "/error/**").permitAll()
                         .requestMatchers("/settings/tokens", "/settings/tokens/**").hasRole("ADMIN")
+                        .requestMatchers(HttpMethod.POST, "/experiments/*/delete").hasRole("ADMIN")
                         .requestMatchers(HttpMethod.GET, "/experiments/new", "/experiments/*/sign-in")
                         .authenticated()
                         .requestMatchers(HttpMethod.GET, "/**").permitAll()
