@@ -97,7 +97,7 @@ class SecurityConfig {
                         .requestMatchers(HttpMethod.DELETE, "/api/**").hasRole("ADMIN")
                         .anyRequest().hasAnyRole("USER", "ADMIN"))
                 // A browser sends its session cookie on its own, so writes riding on a session need a CSRF token;
-                // a bearer token or basic credentials are never sent implicitly and need none.
+                // a request that signs in itself, with a bearer token or basic credentials, needs none.
                 .csrf(csrf -> csrf.requireCsrfProtectionMatcher(cookieAuthenticatedWrite()))
                 .addFilterBefore(new ApiTokenAuthenticationFilter(authenticators, problems),
                         BasicAuthenticationFilter.class)
@@ -144,7 +144,18 @@ class SecurityConfig {
             String method = request.getMethod();
             boolean safe = "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method)
                     || "TRACE".equals(method);
-            return !safe && request.getHeader("Authorization") == null && request.getRequestedSessionId() != null;
+            return !safe && !signsInItself(request) && request.getRequestedSessionId() != null;
         };
+    }
+
+    /**
+     * Whether the request brings its own credentials: a bearer token, or basic credentials, which a browser sends
+     * on its own only to a server that asked for them (the API's 401 asks for a bearer token). Any other
+     * {@code Authorization} header signs nobody in, and left the session's write without its CSRF token.
+     */
+    private static boolean signsInItself(HttpServletRequest request) {
+        String header = request.getHeader("Authorization");
+        return header != null && (header.regionMatches(true, 0, "Bearer ", 0, 7)
+                || header.regionMatches(true, 0, "Basic ", 0, 6));
     }
 }

@@ -372,6 +372,27 @@ class AccessPolicyTests extends UploadServer {
     }
 
     /**
+     * An {@code Authorization} header that signs nobody in left a session's write on the API without its CSRF token,
+     * as a bearer token's is: the session signed it in, unprotected.
+     */
+    @Test
+    void onlyCredentialsOfItsOwnLeaveASessionsWriteWithoutItsCsrfToken() throws Exception {
+        HttpClient user = sessions.get(Caller.USER_SESSION).client();
+        String cancel = base() + "/api/v1/experiments/" + NO_SUCH_ID + "/cancel";
+
+        HttpResponse<String> other = user.send(HttpRequest.newBuilder(URI.create(cancel))
+                .header("Authorization", "Negotiate policy").POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> bearer = user.send(HttpRequest.newBuilder(URI.create(cancel))
+                .header("Authorization", "Bearer " + sessions.get(Caller.USER_TOKEN).token())
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(403);
+        assertThat(read(other.body()).get("detail").asString()).contains("without a CSRF token");
+        assertThat(bearer.statusCode()).as("the token signs it in: no such experiment").isEqualTo(404);
+    }
+
+    /**
      * Reading changes nothing: every {@code GET} (a mapping for every method too) of things that exist, an upload,
      * its benchmark, a token and an agent, leaves what is stored as it was. Lists store the digest of results they
      * compute (table results_digest, a cache of what the samples give) and a token's use its time: neither is counted.
