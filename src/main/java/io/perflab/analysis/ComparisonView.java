@@ -7,6 +7,7 @@ import io.perflab.stats.RankSumResult;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.Summary;
 import io.perflab.stats.TTestResult;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -17,8 +18,9 @@ import java.util.List;
  * baseline) are {@code null}, never NaN or Infinity.
  */
 public record ComparisonView(GroupView with, GroupView without, TTestView welch, TTestView student,
-        RankSumView mannWhitney, EffectSizeView effectSize, RelativeChangeView relativeChange,
-        EquivalenceView equivalence, PowerView power, VerdictView verdict, List<WarningView> warnings,
+        RankSumView mannWhitney, EffectSizeView effectSize, @Schema(nullable = true) RelativeChangeView relativeChange,
+        @Schema(nullable = true) EquivalenceView equivalence, @Schema(nullable = true) PowerView power,
+        VerdictView verdict, List<WarningView> warnings,
         double confidenceLevel, String alternative, @JsonInclude(JsonInclude.Include.NON_NULL) TTestView paired) {
 
     /** Descriptive statistics of a group; {@code cv} is a fraction (0.02 = 2 %), null when the mean is 0. */
@@ -80,7 +82,7 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
     }
 
     /** A caveat: kind (e.g. {@code OUTLIERS}), group or null, message. */
-    public record WarningView(String kind, String group, String message) {
+    public record WarningView(String kind, @Schema(nullable = true) String group, String message) {
     }
 
     /** The view of a result. */

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,8 @@ import java.util.TreeMap;
  * @param convertedFrom per metric the base measured in another unit, that unit (its figures were converted)
  * @param notes what was left out, and why
  */
-public record BaseComparison(long baseExperimentId, String baseCommit, List<MetricComparison> comparison,
+public record BaseComparison(long baseExperimentId, @Schema(nullable = true) String baseCommit,
+                             List<MetricComparison> comparison,
                              Map<String, String> convertedFrom, List<String> notes) {
 
     public BaseComparison {

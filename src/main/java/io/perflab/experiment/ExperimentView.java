@@ -30,14 +30,18 @@ import java.util.Map;
  *     data; for an upload of one side compared with a base when it came in, those of that comparison, naming the
  *     base ({@code baseExperimentId}, {@code baseCommit})
  */
-public record ExperimentView(long id, String name, String description, String kind, String status, String preset,
-                             String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
-                             Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
-                             Plan plan, Map<String, String> workload, Map<String, VariantRecord> variants,
-                             Map<String, Map<String, String>> optionDiff, List<MetricComparison> results,
-                             String design, @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired,
-                             Map<String, String> hostLabels, List<AgentRun> agents, HostWait waitingForHost,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(nullable = true, description = """
+public record ExperimentView(long id, String name, @Schema(nullable = true) String description, String kind,
+                             String status, @Schema(nullable = true) String preset,
+                             @Schema(nullable = true) String benchmark, Long queuePosition, Progress progress,
+                             Long etaSeconds, Instant createdAt, @Schema(nullable = true) Instant startedAt,
+                             @Schema(nullable = true) Instant finishedAt, @Schema(nullable = true) String createdBy,
+                             @Schema(nullable = true) String error, Plan plan, Map<String, String> workload,
+                             Map<String, VariantRecord> variants, Map<String, Map<String, String>> optionDiff,
+                             List<MetricComparison> results, String design,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired,
+                             Map<String, String> hostLabels, List<AgentRun> agents,
+                             @Schema(nullable = true) HostWait waitingForHost,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) @Schema(description = """
                                      In a list's entries only: what the list shows of the results (the headline \
                                      metrics' verdicts, how many metrics were compared and regressed). For an upload \
                                      of one side compared with a base when it came in, those of its comparison with \
@@ -116,7 +120,8 @@ public record ExperimentView(long id, String name, String description, String ki
      * @param placement how the stored pairs' windows were placed and timed (skew, CPU halves, who went first)
      */
     public record Paired(int pairs, int windowsPerPair, int completedPairs, int failedPairs, List<String> targets,
-                         Integer budgetSeconds, String stopReason, List<SequentialLookRepository.LookRecord> looks,
+                         Integer budgetSeconds, @Schema(nullable = true) String stopReason,
+                         List<SequentialLookRepository.LookRecord> looks,
                          PlacementCheck placement) {
 
         public Paired {

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.display.Format;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -21,8 +22,8 @@ import java.util.Optional;
  * @param noneAliveSince the last heartbeat of any agent able to take it; null if none has registered
  * @param detail what it waits for, and what to do: {@code Waiting for a host with labels pool=a; none alive since …}
  */
-public record HostWait(String labels, boolean exactLabels, boolean runsCommands, Instant noneAliveSince,
-                       String detail) {
+public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
+                       @Schema(nullable = true) Instant noneAliveSince, String detail) {
 
     /** Why {@code experiment} waits, given every group of registered hosts; empty if a live one can run it. */
     static Optional<HostWait> of(ExperimentRepository.Claimable experiment, List<AgentRepository.HostGroup> hosts) {

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -25,7 +26,8 @@ import java.util.List;
 public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Groups groups,
                                @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
                                String reason, List<String> warnings, @JsonUnwrapped Sensitivity sensitivity,
-                               String error, @JsonInclude(JsonInclude.Include.NON_NULL) PairedFigures paired) {
+                               @Schema(nullable = true) String error,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) PairedFigures paired) {
 
     /** The verdict of a metric that could not be compared: its {@code error} says why. */
     public static final String NOT_COMPARED = "not compared";

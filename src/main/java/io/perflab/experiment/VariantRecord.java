@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,8 @@ import java.util.Map;
  * @param directory a command's working directory, or null for the server's
  * @param environment a command's environment variables; empty when it sets none
  */
-public record VariantRecord(String name, String label, Map<String, String> options, List<String> jvmArgs,
-                            String command, String metricsFormat, String directory, Map<String, String> environment) {
+public record VariantRecord(String name, @Schema(nullable = true) String label, Map<String, String> options,
+                            List<String> jvmArgs, @Schema(nullable = true) String command,
+                            @Schema(nullable = true) String metricsFormat, @Schema(nullable = true) String directory,
+                            Map<String, String> environment) {
 }

@@ -1,5 +1,6 @@
 package io.perflab.history;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
 /**
@@ -20,7 +21,8 @@ import java.util.List;
  *     leaves out and why (they measured the metric in a unit that does not convert, or in another direction), empty
  *     when nothing
  */
-public record History(String benchmark, String metric, String unit, String direction, String branch,
+public record History(String benchmark, String metric, String unit, String direction,
+                      @Schema(nullable = true) String branch,
                       List<String> metrics, int page, int size, long total, int from, List<HistoryPoint> points,
                       List<HistoryChangePoint> changePoints, String detector, List<String> notes) {
 

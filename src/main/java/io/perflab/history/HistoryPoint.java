@@ -1,5 +1,6 @@
 package io.perflab.history;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 
 /**
@@ -11,6 +12,8 @@ import java.time.Instant;
  * @param convertedFrom the unit the upload stored the metric in when its figures here are converted from it to the
  *     history's unit, so that nobody takes them for the stored ones; null when they are as stored
  */
-public record HistoryPoint(String commit, String branch, Instant commitTime, Instant uploadedAt, double mean,
-                           Double ciLow, Double ciHigh, int n, long experimentId, String url, String convertedFrom) {
+public record HistoryPoint(@Schema(nullable = true) String commit, @Schema(nullable = true) String branch,
+                           @Schema(nullable = true) Instant commitTime, Instant uploadedAt, double mean,
+                           Double ciLow, Double ciHigh, int n, long experimentId, String url,
+                           @Schema(nullable = true) String convertedFrom) {
 }

@@ -2,6 +2,7 @@ package io.perflab.security;
 
 import io.perflab.system.FieldMessages;
 import io.perflab.system.PrintableText;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -38,7 +39,8 @@ public class ApiTokens {
 
     /** A stored token, without its secret. */
     public record ApiToken(long id, String name, String prefix, String role, String createdBy, Instant createdAt,
-                           Instant lastUsedAt, Instant revokedAt, String revokedBy) {
+                           @Schema(nullable = true) Instant lastUsedAt, @Schema(nullable = true) Instant revokedAt,
+                           @Schema(nullable = true) String revokedBy) {
 
         public boolean revoked() {
             return revokedAt != null;

@@ -1,6 +1,7 @@
 package io.perflab.upload;
 
 import io.perflab.experiment.MetricComparison;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +21,7 @@ import java.util.Map;
  * @param notes why there is no comparison, for example
  */
 public record UploadResponse(long experimentId, String url, String benchmark, Map<String, Integer> samples,
-                             String comparedWith, Long baseExperimentId, String baseCommit,
+                             String comparedWith, Long baseExperimentId, @Schema(nullable = true) String baseCommit,
                              List<MetricComparison> comparison, Map<String, String> convertedFrom,
                              List<String> notes) {
 }

@@ -142,6 +142,33 @@ class ApiDocumentationTests extends UploadServer {
         assertThat(doc.at("/paths/~1api~1v1~1analyze/post/summary").asString()).startsWith("Compare two samples");
     }
 
+    /**
+     * What the API answers as null is nullable, as a generated client must know: an unbounded interval end, a
+     * statistic that could not be computed, a time not reached yet, an experiment no host waits for. Every such field
+     * said it could not be null, and the list entry's summary, written {@code "type": "null"} beside its reference,
+     * could be nothing else.
+     */
+    @Test
+    void whatTheApiAnswersAsNullIsNullable() throws Exception {
+        JsonNode schemas = document().at("/components/schemas");
+
+        for (String figure : List.of("TTestView/properties/ciLow", "MetricComparison/properties/pValue",
+                "MetricComparison/properties/runsPerVariantFor1Percent", "ExperimentView/properties/queuePosition",
+                "ExperimentView/properties/startedAt", "ExperimentView/properties/error",
+                "VariantRecord/properties/command", "ApiToken/properties/revokedAt",
+                "HistoryPoint/properties/commit", "UploadResponse/properties/baseCommit",
+                "WarningView/properties/group", "AgentView/properties/experimentId")) {
+            assertThat(schemas.at("/" + figure + "/type").toString()).as(figure).contains("\"null\"");
+        }
+        assertThat(schemas.at("/ExperimentView/properties/waitingForHost/oneOf").toString())
+                .isEqualTo("[{\"$ref\":\"#/components/schemas/HostWait\"},{\"type\":\"null\"}]");
+        assertThat(schemas.at("/ComparisonView/properties/relativeChange/oneOf").toString()).contains("null");
+        JsonNode summary = schemas.at("/ExperimentView/properties/summary");
+        assertThat(summary.has("type")).as(summary.toString()).isFalse();
+        assertThat(schemas.at("/ExperimentView/properties/name/type").asString()).isEqualTo("string");
+        assertThat(schemas.at("/TTestView/properties/pValue/type").asString()).isEqualTo("number");
+    }
+
     @Test
     void theRuleCatchesAnUntypedSchema() {
         JsonNode doc = json.readTree("{\"components\":{\"schemas\":{\"Open\":{\"type\":\"object\"},"
