@@ -14,6 +14,7 @@ import io.perflab.system.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -70,11 +71,15 @@ class AgentApiController {
         }
     }
 
+    /** Why an agent's message is refused with 409 whatever it says. */
+    private static final String GONE = "the agent left or was declared lost: register again";
+
     /** The answer to a finish: the experiment and the status it ended in. */
     record Finished(long experimentId, String status) {
     }
 
     @Operation(summary = "Register an agent with its host labels and environment")
+    @ApiResponse(responseCode = "201", description = "registered; Location is the agent's URL")
     @PostMapping
     ResponseEntity<Registered> register(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
             examples = @ExampleObject(value = """
@@ -105,6 +110,10 @@ class AgentApiController {
     @Operation(summary = "Claim the oldest queued experiment this agent's labels match, waiting up to waitSeconds",
             description = "204 when none came. An agent that holds an experiment it has posted nothing of (the answer "
                     + "that claimed it was lost) is answered that one again.")
+    @ApiResponse(responseCode = "200", description = "an experiment to run")
+    @ApiResponse(responseCode = "204", description = "none came within the wait")
+    @ApiResponse(responseCode = "409", description = GONE + "; or it still runs an experiment it posted trials of; "
+            + "or its host cannot take the trial JVMs' memory")
     @PostMapping("/{id}/poll")
     ResponseEntity<Assignment> poll(@PathVariable long id,
                                     @RequestParam(defaultValue = "20") int waitSeconds,
@@ -121,12 +130,16 @@ class AgentApiController {
             description = "Its experiments are interrupted at once for the next agent of the same labels to resume, "
                     + "its waiting polls answer 204, and its later messages are refused (409) until its host "
                     + "registers again. Answers the agent, LEFT; leaving again changes nothing.")
+    @ApiResponse(responseCode = "200", description = "the agent, LEFT")
+    @ApiResponse(responseCode = "409", description = "it is the built-in agent of a service, which stops with it")
     @PostMapping("/{id}/leave")
     AgentView leave(@PathVariable long id, Authentication authentication) {
         return AgentView.of(coordinator.leave(id, caller(authentication)));
     }
 
     @Operation(summary = "Heartbeat; the answer says whether a user cancelled the experiment the agent runs")
+    @ApiResponse(responseCode = "200", description = "heard")
+    @ApiResponse(responseCode = "409", description = GONE)
     @PostMapping("/{id}/heartbeat")
     HeartbeatAnswer heartbeat(@PathVariable long id, Authentication authentication) {
         return coordinator.heartbeat(id, caller(authentication));
@@ -135,6 +148,10 @@ class AgentApiController {
     @Operation(summary = "Post one finished trial of the experiment the agent runs",
             description = "201 when stored, 200 when that ordinal was stored before with the same values (a retry "
                     + "stores nothing more), 409 when it was stored with other values.")
+    @ApiResponse(responseCode = "201", description = "stored")
+    @ApiResponse(responseCode = "200", description = "stored before with the same values: nothing more is stored")
+    @ApiResponse(responseCode = "409", description = "stored before with other values, or the agent does not run the "
+            + "experiment (" + GONE + ")")
     @PostMapping("/{id}/experiments/{experimentId}/trials")
     ResponseEntity<TrialAnswer> trial(@PathVariable long id, @PathVariable long experimentId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
@@ -154,6 +171,11 @@ class AgentApiController {
                     + "experiment, 409 when it was stored with other values. With "
                     + "targets or a budget, the service takes the rule's looks after each stored pair; stop: true "
                     + "tells the agent to run no further pair and finish COMPLETED.")
+    @ApiResponse(responseCode = "201", description = "stored")
+    @ApiResponse(responseCode = "200", description = "stored before with the same values, or after the stopping rule "
+            + "stopped the experiment: nothing more is stored")
+    @ApiResponse(responseCode = "409", description = "stored before with other values, or the agent does not run the "
+            + "experiment (" + GONE + ")")
     @PostMapping("/{id}/experiments/{experimentId}/pairs")
     ResponseEntity<PairAnswer> pair(@PathVariable long id, @PathVariable long experimentId,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples = @ExampleObject(
@@ -173,6 +195,8 @@ class AgentApiController {
     }
 
     @Operation(summary = "End the agent's run of an experiment: COMPLETED, FAILED, CANCELLED or INTERRUPTED")
+    @ApiResponse(responseCode = "200", description = "ended")
+    @ApiResponse(responseCode = "409", description = "the agent does not run the experiment (" + GONE + ")")
     @PostMapping("/{id}/experiments/{experimentId}/finish")
     Finished finish(@PathVariable long id, @PathVariable long experimentId,
                     @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(examples =

@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
@@ -65,6 +66,10 @@ class ExperimentApiController {
         this.bases = bases;
     }
 
+    /** What a client that opened too many event streams is told (429). */
+    private static final String TOO_MANY_STREAMS = "too many event streams are open, of this client or on the "
+            + "server";
+
     /** The answer to a queued experiment: its id, its status and where to follow it. */
     record Queued(long id, String status, String url, String page) {
     }
@@ -85,6 +90,7 @@ class ExperimentApiController {
     }
 
     @Operation(summary = "Queue an engine or command experiment; 202 with its Location")
+    @ApiResponse(responseCode = "202", description = "queued; Location is where to follow it")
     @PostMapping
     ResponseEntity<Queued> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
             examples = {
@@ -128,6 +134,9 @@ class ExperimentApiController {
 
     /** Events of every experiment (the home page's live view). */
     @Operation(summary = "Server-sent progress events of every experiment")
+    @ApiResponse(responseCode = "200", description = "the events, as they happen", content = @Content(
+            mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
+    @ApiResponse(responseCode = "429", description = TOO_MANY_STREAMS)
     @GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter allEvents(HttpServletRequest request) {
         return events.subscribe(ExperimentEvents.ALL, client(request));
@@ -168,6 +177,10 @@ class ExperimentApiController {
      * sent at least once.
      */
     @Operation(summary = "Server-sent progress events of one experiment")
+    @ApiResponse(responseCode = "200", description = "its events, as they happen; of a finished one, its status "
+            + "once", content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE,
+                    schema = @Schema(type = "string")))
+    @ApiResponse(responseCode = "429", description = TOO_MANY_STREAMS)
     @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     SseEmitter events(@PathVariable long id, HttpServletRequest request) {
         experiments.get(id);
@@ -187,7 +200,7 @@ class ExperimentApiController {
      */
     @Operation(summary = "An experiment's raw samples, as JSON or CSV")
     @GetMapping(path = "/{id}/samples", produces = MediaType.APPLICATION_JSON_VALUE)
-    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "every sample",
+    @ApiResponse(responseCode = "200", description = "every sample",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, array = @ArraySchema(
                     schema = @Schema(implementation = SampleRow.class))))
     void samples(@PathVariable long id, HttpServletResponse response) throws IOException {
@@ -225,6 +238,8 @@ class ExperimentApiController {
      * run's status and the CPU split, last, so that the columns before them stay where they were.
      */
     @Operation(summary = "An experiment's raw samples, as JSON or CSV")
+    @ApiResponse(responseCode = "200", description = "every sample, a row each", content = @Content(
+            mediaType = "text/csv", schema = @Schema(type = "string")))
     @GetMapping(path = "/{id}/samples", produces = "text/csv")
     void samplesCsv(@PathVariable long id, HttpServletResponse response) throws IOException {
         boolean paired = experiments.get(id).paired();
@@ -256,6 +271,10 @@ class ExperimentApiController {
     }
 
     @Operation(summary = "Cancel an experiment that has not finished")
+    @ApiResponse(responseCode = "202", description = "asked: a queued experiment is cancelled, a running one once "
+            + "its trial in flight is stopped")
+    @ApiResponse(responseCode = "409", description = "it has ended: only a QUEUED, RUNNING or "
+            + "INTERRUPTED experiment can be cancelled")
     @PostMapping("/{id}/cancel")
     ResponseEntity<Control> cancel(@PathVariable long id) {
         experiments.cancel(id);
@@ -266,6 +285,9 @@ class ExperimentApiController {
             description = "202 and QUEUED; 200 and COMPLETED when no run is missing (every trial or pair is stored, "
                     + "or its stopping rule stopped it): it completes at once instead of waiting for a host; "
                     + "FAILED instead when its last run had more failures than its maxFailures.")
+    @ApiResponse(responseCode = "202", description = "queued again (QUEUED)")
+    @ApiResponse(responseCode = "200", description = "no run was missing: completed at once (COMPLETED or FAILED)")
+    @ApiResponse(responseCode = "409", description = "it is not INTERRUPTED, CANCELLED or FAILED")
     @PostMapping("/{id}/resume")
     ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
         ExperimentStatus status = experiments.resume(id, isAdmin(authentication));
@@ -274,6 +296,8 @@ class ExperimentApiController {
     }
 
     @Operation(summary = "Delete an experiment and its samples (admin)")
+    @ApiResponse(responseCode = "204", description = "deleted")
+    @ApiResponse(responseCode = "409", description = "it has not ended: cancel it first")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> delete(@PathVariable long id) {
         experiments.delete(id);

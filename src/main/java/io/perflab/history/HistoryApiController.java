@@ -2,6 +2,7 @@ package io.perflab.history;
 
 import io.perflab.system.ApiPage;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -48,6 +49,8 @@ class HistoryApiController {
     }
 
     @Operation(summary = "A benchmark's series of one metric across commits, with change points; any name, slashes too")
+    @ApiResponse(responseCode = "200", description = "the page of the series")
+    @ApiResponse(responseCode = "404", description = "no benchmark of that name has uploads")
     @GetMapping("/history")
     History historyByParameter(@RequestParam String benchmark, @RequestParam(required = false) String metric,
             @RequestParam(required = false) String branch, @RequestParam(defaultValue = "0") int page,

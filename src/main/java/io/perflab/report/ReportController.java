@@ -2,6 +2,9 @@ package io.perflab.report;
 
 import io.perflab.system.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.springframework.http.ContentDisposition;
@@ -35,18 +38,24 @@ class ReportController {
     }
 
     @Operation(summary = "An experiment's self-contained HTML report, as a download")
+    @ApiResponse(responseCode = "200", description = "the report", content = @Content(mediaType = "text/html",
+            schema = @Schema(type = "string")))
     @GetMapping("/report.html")
     ResponseEntity<String> html(@PathVariable long id) {
         return download(id, "html", HTML, reports.html(id, serverUrl()));
     }
 
     @Operation(summary = "An experiment's Markdown report, as a download")
+    @ApiResponse(responseCode = "200", description = "the report", content = @Content(mediaType = "text/markdown",
+            schema = @Schema(type = "string")))
     @GetMapping("/report.md")
     ResponseEntity<String> markdown(@PathVariable long id) {
         return download(id, "md", MARKDOWN, reports.markdown(id, serverUrl()));
     }
 
     @Operation(summary = "An experiment's report as R-style text, as a download")
+    @ApiResponse(responseCode = "200", description = "the report", content = @Content(mediaType = "text/plain",
+            schema = @Schema(type = "string")))
     @GetMapping("/report.txt")
     ResponseEntity<String> text(@PathVariable long id) {
         return download(id, "txt", TEXT, reports.text(id, serverUrl()));
@@ -58,6 +67,11 @@ class ReportController {
      * HTML; the highest quality above 0 wins, and HTML, then Markdown, then text when several share it.
      */
     @Operation(summary = "An experiment's report in the format the Accept header asks for (HTML, Markdown or text)")
+    @ApiResponse(responseCode = "200", description = "the report", content = {
+        @Content(mediaType = "text/html", schema = @Schema(type = "string")),
+        @Content(mediaType = "text/markdown", schema = @Schema(type = "string")),
+        @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
+    @ApiResponse(responseCode = "406", description = "Accept takes none of HTML, Markdown and plain text")
     @GetMapping("/report")
     ResponseEntity<String> negotiated(@PathVariable long id,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {

@@ -4,6 +4,7 @@ import io.perflab.system.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.security.Principal;
 import io.perflab.system.ApiPage;
@@ -44,6 +45,7 @@ class TokenApiController {
     }
 
     @Operation(summary = "Create an API token (admin); the answer holds its secret, shown this once")
+    @ApiResponse(responseCode = "201", description = "created; Location is the token's URL")
     @PostMapping
     ResponseEntity<Created> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
             examples = {@ExampleObject(name = "user", value = "{\"name\": \"github-actions\"}"),

@@ -84,6 +84,7 @@ class UploadApiController {
             + "with its base",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = UploadResponse.class)))
+    @ApiResponse(responseCode = "409", description = "the Idempotency-Key was used for another upload")
     ResponseEntity<String> uploadFiles(HttpServletRequest request, @ParameterObject UploadParameters parameters,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
             throws IOException, ServletException {
@@ -101,6 +102,7 @@ class UploadApiController {
     @ApiResponse(responseCode = "201", description = "stored; the comparison with the base or the other side",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = UploadResponse.class)))
+    @ApiResponse(responseCode = "409", description = "the Idempotency-Key was used for another upload")
     ResponseEntity<String> upload(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = {
             @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = NativeUploadSchema.class),

@@ -15,6 +15,10 @@ class ApiDocumentationTests extends UploadServer {
 
     private static final List<String> METHODS = List.of("get", "post", "put", "delete", "patch");
 
+    /** An error's content: the API's problem, as application/problem+json. */
+    private static final String PROBLEM =
+            "{\"application/problem+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}";
+
     @Test
     void isTitledAndVersionedAsPerfLab() throws Exception {
         JsonNode doc = document();
@@ -167,6 +171,44 @@ class ApiDocumentationTests extends UploadServer {
         assertThat(summary.has("type")).as(summary.toString()).isFalse();
         assertThat(schemas.at("/ExperimentView/properties/name/type").asString()).isEqualTo("string");
         assertThat(schemas.at("/TTestView/properties/pValue/type").asString()).isEqualTo("number");
+    }
+
+    /**
+     * Each operation says what it answers: no response of any media type ({@code *}{@code /*}), and every error a
+     * problem of the schema the API writes. No error status was documented at all, and most operations answered
+     * {@code *}{@code /*} with 200 where they answer 201, 202 or 204 (ApiResponseSchemaTests checks the answers).
+     */
+    @Test
+    void everyOperationSaysItsMediaTypesAndItsErrorsAsProblems() throws Exception {
+        JsonNode doc = document();
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> path : doc.get("paths").properties()) {
+            for (String method : METHODS) {
+                JsonNode responses = path.getValue().path(method).path("responses");
+                if (responses.isMissingNode()) {
+                    continue;
+                }
+                String operation = method.toUpperCase() + " " + path.getKey();
+                if (!responses.has("400") || !responses.has("401")) {
+                    wrong.add(operation + ": no 400 or 401");
+                }
+                for (Map.Entry<String, JsonNode> response : responses.properties()) {
+                    JsonNode content = response.getValue().path("content");
+                    if (content.has("*/*")) {
+                        wrong.add(operation + " " + response.getKey() + ": */*");
+                    }
+                    if (response.getKey().startsWith("4") && !content.toString().equals(PROBLEM)) {
+                        wrong.add(operation + " " + response.getKey() + ": " + content);
+                    }
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(doc.at("/components/schemas/Problem/required").toString()).contains("title", "status", "detail");
+        assertThat(doc.at("/paths/~1api~1v1~1experiments/post/responses").propertyNames())
+                .contains("202", "403", "415").doesNotContain("200");
+        assertThat(doc.at("/paths/~1api~1v1~1uploads/post/responses").propertyNames()).contains("201", "409", "413");
+        assertThat(doc.at("/components/schemas").has("SseEmitter")).isFalse();
     }
 
     @Test

@@ -1,0 +1,116 @@
+package io.perflab.system;
+
+import io.swagger.v3.core.converter.AnnotatedType;
+import io.swagger.v3.core.converter.ModelConverters;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.SpecVersion;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.stereotype.Component;
+
+/**
+ * The errors of the API's operations in the OpenAPI document, each an {@code application/problem+json}
+ * {@link Problem}. Every {@code /api} operation may answer 400 (a query parameter it does not take, a path number
+ * that is no number, and for one with a body, a body it refuses) and 401 (a bearer token the server does not know,
+ * or none where one is needed); those that need a role (see {@code SecurityConfig}: every write but the analysis,
+ * and the tokens API) 403; those of a path variable 404; those that read a body 413 and 415. The statuses of one
+ * operation alone (409, 406, 429) are declared on it and given the problem here, as is any error response declared
+ * without a body.
+ */
+@Component
+class ApiErrorDocumentation implements OpenApiCustomizer {
+
+    private static final String PROBLEM_JSON = org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE;
+
+    /**
+     * An error as the API answers it (RFC 9457).
+     *
+     * @param errors of a 400 for input the request wrote, each problem with the field at fault
+     */
+    @Schema(name = "Problem", description = "An error (RFC 9457): detail says what was wrong, in the caller's terms",
+            requiredProperties = {"title", "status", "detail"})
+    record Problem(@Schema(description = "about:blank, or left out") String type,
+                   @Schema(description = "the status's reason phrase, e.g. Bad Request") String title,
+                   int status,
+                   @Schema(description = "what was wrong, naming the field or parameter at fault") String detail,
+                   @Schema(description = "the request's path") String instance,
+                   @Schema(description = "a 400 for input the request wrote: each problem, in the order of its field")
+                   List<FieldProblem> errors) {
+    }
+
+    /** One problem of a refused input. */
+    @Schema(name = "FieldProblem", requiredProperties = "message")
+    record FieldProblem(@Schema(description = "the field as the request wrote it (workload.clientThreads, "
+                                + "metrics.parse.values[3], Idempotency-Key); left out for the input as a whole")
+                        String field,
+                        @Schema(description = "what is wrong with it") String message) {
+    }
+
+    private static final Map<String, String> COMMON = Map.of(
+            "400", "Refused: a parameter the operation does not take or cannot read, or a body it refuses; detail "
+                    + "says what, and errors, where given, name each field at fault",
+            "401", "A bearer token the server does not know (or one revoked), or none where the operation needs one",
+            "403", "The credentials do not allow this: detail says who may",
+            "404", "Nothing of that id (or name): detail says which",
+            "413", "The request body is larger than the server takes (16 MiB)",
+            "415", "A body of a media type (or Content-Encoding) the operation does not read");
+
+    @Override
+    public void customise(OpenAPI api) {
+        boolean openApi31 = api.getSpecVersion() == SpecVersion.V31;
+        ModelConverters.getInstance(openApi31).readAll(new AnnotatedType(Problem.class))
+                .forEach(api.getComponents()::addSchemas);
+        if (api.getPaths() == null) {
+            return;
+        }
+        api.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
+            if (path.startsWith("/api/")) {
+                document(path, method, operation);
+            }
+        }));
+    }
+
+    private static void document(String path, PathItem.HttpMethod method, Operation operation) {
+        ApiResponses responses = operation.getResponses();
+        add(responses, "400");
+        add(responses, "401");
+        boolean open = method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD
+                || path.equals("/api/v1/analyze");
+        if (!open || path.startsWith("/api/v1/tokens")) {
+            add(responses, "403");
+        }
+        if (operation.getParameters() != null
+                && operation.getParameters().stream().anyMatch(p -> "path".equals(p.getIn()))) {
+            add(responses, "404");
+        }
+        if (operation.getRequestBody() != null) {
+            add(responses, "413");
+            add(responses, "415");
+        }
+        responses.forEach((code, response) -> {
+            if (code.startsWith("4") || code.startsWith("5")) {
+                response.setContent(new Content().addMediaType(PROBLEM_JSON, new MediaType().schema(
+                        new io.swagger.v3.oas.models.media.Schema<>().$ref("#/components/schemas/Problem"))));
+            }
+        });
+        // in the order of their statuses, as a reader looks them up
+        Map<String, ApiResponse> sorted = new TreeMap<>(responses);
+        responses.clear();
+        sorted.forEach(responses::addApiResponse);
+    }
+
+    private static void add(ApiResponses responses, String code) {
+        if (!responses.containsKey(code)) {
+            responses.addApiResponse(code, new ApiResponse().description(COMMON.get(code)));
+        }
+    }
+}
