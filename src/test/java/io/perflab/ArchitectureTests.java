@@ -28,7 +28,7 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 
 /**
  * Architecture rules of the service module, over every class under {@code io.perflab} including the root package.
- * Each rule is also run against a deliberately broken fixture ({@code io.perflab.archfixture}, test sources only)
+ * Each rule is also run against a deliberately broken fixture ({@code archfixture}, test sources only)
  * to show that it can fail.
  */
 class ArchitectureTests {
@@ -37,7 +37,7 @@ class ArchitectureTests {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("io.perflab");
 
-    private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("io.perflab.archfixture");
+    private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("archfixture");
 
     private static final String[] WEB = {"org.springframework.web..", "org.springframework.http..",
             "jakarta.servlet..", "org.springframework.ui.."};
@@ -169,33 +169,33 @@ class ArchitectureTests {
 
     @Test
     void inputRuleCatchesATrim() {
-        assertViolated(inputIsStrippedNotTrimmed("io.perflab.archfixture"), "FixtureInput.name(java.lang.String)",
+        assertViolated(inputIsStrippedNotTrimmed("archfixture"), "FixtureInput.name(java.lang.String)",
                 "FixtureInput.names(java.util.List)", "String.trim()");
     }
 
     @Test
     void statisticsRuleCatchesAFrameworkDependency() {
-        assertViolated(statisticsIsPure("io.perflab.archfixture.stats.."), "org.springframework");
+        assertViolated(statisticsIsPure("archfixture.stats.."), "org.springframework");
     }
 
     @Test
     void cycleRuleCatchesCyclesBetweenFeaturesAndWithTheRoot() {
-        assertViolated(packagesAreFreeOfCycles("io.perflab.archfixture"), "alpha", "beta", "(root package)");
+        assertViolated(packagesAreFreeOfCycles("archfixture"), "alpha", "beta", "(root package)");
     }
 
     @Test
     void httpRuleCatchesAServiceThatThrowsAnHttpError() {
-        assertViolated(servicesAreFreeOfHttp("io.perflab.archfixture"), "FixtureService", "ResponseStatusException");
+        assertViolated(servicesAreFreeOfHttp("archfixture"), "FixtureService", "ResponseStatusException");
     }
 
     @Test
     void webRuleCatchesACommandThatUsesAController() {
-        assertViolated(commandLineIsFreeOfWeb("io.perflab.archfixture"), "FixtureCommand", "FixtureController");
+        assertViolated(commandLineIsFreeOfWeb("archfixture"), "FixtureCommand", "FixtureController");
     }
 
     @Test
     void sqlRuleCatchesAServiceThatRunsSql() {
-        assertViolated(sqlOnlyInRepositories("io.perflab.archfixture"), "FixtureService", "JdbcClient");
+        assertViolated(sqlOnlyInRepositories("archfixture"), "FixtureService", "JdbcClient");
     }
 
     /** A main class over 300 lines says why in its Javadoc: "Over 300 lines because …" or "Over 300 lines: …". */

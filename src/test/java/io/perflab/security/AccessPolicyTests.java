@@ -115,12 +115,6 @@ class AccessPolicyTests extends UploadServer {
             DELETE /api/v1/tokens/{id}                                       admins
             """;
 
-    /**
-     * ArchitectureTests' deliberately broken fixture, in test sources only: its controller is scanned into the contexts
-     * of the tests, never into the service.
-     */
-    private static final String TEST_FIXTURES = "io.perflab.archfixture";
-
     /** An id that names nothing, so that an allowed write finds nothing to act on. */
     private static final String NO_SUCH_ID = "999999";
 
@@ -252,9 +246,6 @@ class AccessPolicyTests extends UploadServer {
         for (RequestMappingInfoHandlerMapping mapping
                 : context.getBeansOfType(RequestMappingInfoHandlerMapping.class).values()) {
             for (var handler : mapping.getHandlerMethods().entrySet()) {
-                if (handler.getValue().getBeanType().getPackageName().startsWith(TEST_FIXTURES)) {
-                    continue;
-                }
                 RequestMappingInfo info = handler.getKey();
                 Set<String> methods = info.getMethodsCondition().getMethods().stream().map(Enum::name)
                         .collect(Collectors.toCollection(TreeSet::new));

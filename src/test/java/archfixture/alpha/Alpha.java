@@ -1,6 +1,6 @@
-package io.perflab.archfixture.alpha;
+package archfixture.alpha;
 
-import io.perflab.archfixture.beta.Beta;
+import archfixture.beta.Beta;
 
 /** Half of a deliberate cycle between two feature packages. */
 public class Alpha {

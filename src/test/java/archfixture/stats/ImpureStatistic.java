@@ -1,4 +1,4 @@
-package io.perflab.archfixture.stats;
+package archfixture.stats;
 
 import org.springframework.stereotype.Component;
 

@@ -1,4 +1,4 @@
-package io.perflab.archfixture.web;
+package archfixture.web;
 
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;

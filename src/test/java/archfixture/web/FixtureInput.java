@@ -1,4 +1,4 @@
-package io.perflab.archfixture.web;
+package archfixture.web;
 
 import java.util.List;
 

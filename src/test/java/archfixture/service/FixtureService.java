@@ -1,4 +1,4 @@
-package io.perflab.archfixture.service;
+package archfixture.service;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;

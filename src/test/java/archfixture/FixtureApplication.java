@@ -1,6 +1,6 @@
-package io.perflab.archfixture;
+package archfixture;
 
-import io.perflab.archfixture.cli.FixtureCommand;
+import archfixture.cli.FixtureCommand;
 
 /** The fixture's root class: it starts the command line, which must not reach back to it. */
 public class FixtureApplication {

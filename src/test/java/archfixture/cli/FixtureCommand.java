@@ -1,7 +1,7 @@
-package io.perflab.archfixture.cli;
+package archfixture.cli;
 
-import io.perflab.archfixture.FixtureApplication;
-import io.perflab.archfixture.web.FixtureController;
+import archfixture.FixtureApplication;
+import archfixture.web.FixtureController;
 
 /** Breaks two rules on purpose: a command that calls back into the root class and uses a web controller. */
 public class FixtureCommand implements Runnable {

@@ -1,6 +1,6 @@
-package io.perflab.archfixture.beta;
+package archfixture.beta;
 
-import io.perflab.archfixture.alpha.Alpha;
+import archfixture.alpha.Alpha;
 
 /** The other half of a deliberate cycle between two feature packages. */
 public class Beta {
