@@ -83,15 +83,15 @@ class ErrorPagesController implements ErrorController {
         if (status.is5xxServerError()) {
             return "PerfLab hit an internal error; the server log has the details.";
         }
-        Object message = attributes(request).get("message");
+        Object message = askedForItself(request) ? null : attributes(request).get("message");
         boolean said = message != null && !message.toString().isBlank()
                 && !message.toString().equals(status.getReasonPhrase()) && !(error instanceof NoResourceFoundException);
         if (said) {
             return message.toString();
         }
         if (status == HttpStatus.NOT_FOUND) {
-            return "Nothing at " + request.getMethod() + " " + attributes(request).getOrDefault("path", "this path")
-                    + ". The API lives under /api/v1 (see /v3/api-docs).";
+            return "Nothing at " + request.getMethod() + " " + attributes(request).getOrDefault("path",
+                    request.getRequestURI()) + ". The API lives under /api/v1 (see /v3/api-docs).";
         }
         return status.getReasonPhrase();
     }
@@ -101,8 +101,21 @@ class ErrorPagesController implements ErrorController {
                 ErrorAttributeOptions.of(ErrorAttributeOptions.Include.MESSAGE, ErrorAttributeOptions.Include.PATH));
     }
 
+    /** Whether the request is one of the error path itself, not an error forwarded to it. */
+    private static boolean askedForItself(HttpServletRequest request) {
+        return request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE) == null
+                && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) == null;
+    }
+
+    /**
+     * The status of the error being answered; 404 for a request of the error path itself, which answers no error
+     * (it said 500, "an internal error").
+     */
     private static HttpStatus status(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        if (askedForItself(request)) {
+            return HttpStatus.NOT_FOUND;
+        }
         if (code instanceof Integer value) {
             HttpStatus status = HttpStatus.resolve(value);
             if (status != null) {

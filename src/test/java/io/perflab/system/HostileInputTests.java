@@ -551,6 +551,16 @@ class HostileInputTests extends UploadServer {
         assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException", "TemplateProcessing");
     }
 
+    /** The error path asked for itself answers no error: it said 500, "PerfLab hit an internal error". */
+    @Test
+    void theErrorPathItselfIsNotFound() throws Exception {
+        assertProblem(get("/error"), 404, "Nothing at GET /error.");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/error"))
+                .header("Accept", "text/html").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(404);
+        assertThat(page.body()).contains("Nothing at GET /error.").doesNotContain("internal error");
+    }
+
     /**
      * Tomcat refuses a path that is not %-escaped UTF-8 before the application sees it: a browser got a problem in
      * JSON instead of the error page, and both it and an API client were told of encoded slashes and oversized
