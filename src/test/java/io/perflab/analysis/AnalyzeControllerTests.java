@@ -200,6 +200,32 @@ class AnalyzeControllerTests {
                 .andExpect(jsonPath("$.detail").value(containsString(detail)));
     }
 
+    /** README: every refused body names the field in errors[]; analyze's refusals said it in their detail only. */
+    @Test
+    void eachRefusalNamesItsFieldInErrors() throws Exception {
+        String[][] cases = {
+            {"{\"with\":[1,2,3]}", "without"},
+            {"{\"with\":[1,\"x\",3],\"without\":[1,2]}", "with[1]"},
+            {"{\"with\":[1],\"without\":[1,2]}", "with"},
+            {"{\"with\":[1,2],\"without\":[1,3],\"confidenceLevel\":1.5}", "confidenceLevel"},
+            {"{\"with\":[1,2],\"without\":[1,3],\"alternative\":\"sideways\"}", "alternative"},
+            {"{\"with\":[1,2],\"without\":[1,3],\"margin\":-1}", "margin"},
+            {"{\"with\":[1,2],\"without\":[1,3],\"better\":\"faster\"}", "better"},
+            {"{\"with\":[1,2,3],\"without\":[1,2],\"paired\":true}", "paired"},
+            {"{\"with\":[1,2],\"without\":[1,3],\"conf\":0.9}", "conf"},
+        };
+        for (String[] c : cases) {
+            analyze(c[0], MediaType.APPLICATION_JSON)
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.errors[0].field").value(c[1]))
+                    .andExpect(jsonPath("$.errors[0].message").value(containsString(c[1])));
+        }
+        // the body as a whole names none
+        analyze("[1,2]", MediaType.APPLICATION_JSON).andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.errors[0].field").doesNotExist())
+                .andExpect(jsonPath("$.errors[0].message").value(containsString("JSON object")));
+    }
+
     @Test
     void rejectsMissingFieldsNamingThem() throws Exception {
         badRequest("{\"with\":[1,2,3]}", "'without' is missing");
