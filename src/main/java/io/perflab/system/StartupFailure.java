@@ -4,12 +4,15 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.web.server.PortInUseException;
 
 /**
  * A start of the web service that failed on one of its settings, said in the user's terms: a data directory that is
- * a file, cannot be created or is in use by another service, an HTTP port out of range or in use, settings that
- * contradict each other ({@link SettingException}). Spring reports
+ * a file, cannot be created or is in use by another service, an HTTP port out of range or in use, a setting of true
+ * or false that is neither ({@code perflab.trials.raw-jvm-flags=maybe}), settings that contradict each other
+ * ({@link SettingException}). Spring reports
  * such a failure as a stack trace of the beans it was creating, naming {@code spring.datasource.url} or Tomcat's
  * connector; the cause that says what is wrong lies deep inside.
  *
@@ -51,6 +54,11 @@ public record StartupFailure(String message) {
         if (cause instanceof DataDirectoryException || cause instanceof SettingException) {
             return Optional.of(cause.getMessage());
         }
+        if (cause instanceof BindException bind && bind.getProperty() != null && isBoolean(bind.getTarget())) {
+            // Spring's report of it is a dozen lines, headed "Failed to bind properties under …"
+            return Optional.of(bind.getName() + ": '" + PrintableText.Validator.quoted(
+                    String.valueOf(bind.getProperty().getValue())) + "' is neither true nor false");
+        }
         if (cause instanceof PortInUseException inUse) {
             return Optional.of("port " + inUse.getPort() + " is in use by another process; stop it or give "
                     + "--server.port another port");
@@ -71,5 +79,10 @@ public record StartupFailure(String message) {
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean isBoolean(Bindable<?> target) {
+        Class<?> type = target.getType().resolve();
+        return type == boolean.class || type == Boolean.class;
     }
 }

@@ -94,6 +94,24 @@ class StartupFailureTests {
         assertThat(new StartupFailureReporter().reportException(wrapped(new SettingException("x")))).isTrue();
     }
 
+    /**
+     * A setting of true or false that is neither is named with its value: Spring's report took a dozen lines, headed
+     * "Failed to bind properties under 'perflab.trials.raw-jvm-flags' to boolean", and the start exited 70.
+     */
+    @Test
+    void aBooleanSettingThatIsNeitherTrueNorFalseIsNamedAtStart() {
+        ApplicationContextRunner start = new ApplicationContextRunner().withUserConfiguration(TrialSettings.class);
+
+        start.withPropertyValues("perflab.trials.raw-jvm-flags=maybe").run(context -> assertThat(
+                StartupFailure.of(context.getStartupFailure())).map(StartupFailure::message)
+                .hasValue("perflab.trials.raw-jvm-flags: 'maybe' is neither true nor false"));
+        start.withPropertyValues("perflab.agents.built-in=ja\u001B[2J").run(context -> assertThat(
+                StartupFailure.of(context.getStartupFailure())).map(StartupFailure::message)
+                .hasValue("perflab.agents.built-in: 'ja\\u001B[2J' is neither true nor false"));
+        start.withPropertyValues("perflab.trials.raw-jvm-flags=yes").run(context -> assertThat(context)
+                .hasNotFailed());
+    }
+
     @Test
     void anyOtherFailureIsLeftToSpring() {
         assertThat(StartupFailure.of(wrapped(new IllegalStateException("no bean of type X")))).isEmpty();
