@@ -27,7 +27,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code POST /api/v1/analyze}: stateless comparison of two samples, open to anonymous callers. JSON in; JSON
+ * {@code POST /api/v1/analyze}: stateless comparison of two samples, open to anonymous callers unless
+ * {@code perflab.security.anonymous-reads} is false (then a user's or an administrator's). JSON in; JSON
  * out ({@link ComparisonView}), or with {@code Accept: text/plain} R's {@code t.test(with, without)} print-out
  * ({@code t.test(with, without, paired = TRUE)} for {@code "paired": true}, which also adds {@code paired} to the
  * JSON). Bodies over {@value #MAX_BODY_BYTES} bytes (16 MiB) are refused with 413.

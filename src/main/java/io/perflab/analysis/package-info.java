@@ -1,8 +1,8 @@
 /**
  * The stateless analyze API, {@code POST /api/v1/analyze}: two samples in, the comparison of
  * {@link io.perflab.stats.Comparison} out, as JSON ({@link io.perflab.analysis.ComparisonView}) or, with
- * {@code Accept: text/plain}, as R's {@code t.test(with, without)} print-out. Open to anonymous callers; bodies
- * are limited to 16 MiB.
+ * {@code Accept: text/plain}, as R's {@code t.test(with, without)} print-out. Open to anonymous callers unless
+ * {@code perflab.security.anonymous-reads} is false; bodies are limited to 16 MiB.
  *
  * <pre>
  * $ curl -s -H 'Content-Type: application/json' -H 'Accept: text/plain' \

@@ -14,9 +14,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * The OpenAPI document at {@code /v3/api-docs}: titled and versioned as PerfLab, with the bearer-token scheme
- * that uploads and writes need. Every operation answers a typed record, so the document has a schema for each
- * response that a client can be generated from; its errors are problems ({@link ApiErrorDocumentation}), and its
- * fields say whether they may be null ({@link NullableFields}).
+ * that uploads and writes need (and reads, where {@code perflab.security.anonymous-reads} is false). Every operation
+ * answers a typed record, so the document has a schema for each response that a client can be generated from; its
+ * errors are problems ({@link ApiErrorDocumentation}), and its fields say whether they may be null
+ * ({@link NullableFields}).
  */
 @Configuration(proxyBeanMethods = false)
 class ApiDocumentation {
@@ -30,7 +31,7 @@ class ApiDocumentation {
     }
 
     @Bean
-    OpenAPI perflabApi() {
+    OpenAPI perflabApi(PerfLabProperties properties) {
         return new OpenAPI()
                 .info(new Info().title("PerfLab API").version(PerfLabVersion.get())
                         .description("Statistical A/B performance analysis: queue engine experiments, upload CI "
@@ -38,7 +39,9 @@ class ApiDocumentation {
                                 + "application/problem+json whose detail names the field at fault.")
                         .license(new License().name("PerfLab")))
                 .schemaRequirement(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
-                        .description("An API token (Settings → API tokens) or the bootstrap token; GETs need none"))
+                        .description("An API token (Settings → API tokens) or the bootstrap token; "
+                                + (properties.security().anonymousReads() ? "GETs and the analysis need none"
+                                        : "every operation needs one (or a signed-in session), GETs too")))
                 .addSecurityItem(new SecurityRequirement().addList(BEARER));
     }
 

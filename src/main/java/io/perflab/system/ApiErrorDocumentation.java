@@ -22,7 +22,8 @@ import org.springframework.stereotype.Component;
  * {@link Problem}. Every {@code /api} operation may answer 400 (a query parameter it does not take, a path number
  * that is no number, and for one with a body, a body it refuses) and 401 (a bearer token the server does not know,
  * or none where one is needed); those that need a role (see {@code SecurityConfig}: every write but the analysis,
- * and the tokens API) 403; those of a path variable 404; those that read a body 413 and 415. The statuses of one
+ * and the tokens API; every operation where {@code perflab.security.anonymous-reads} is false, since an agent's token
+ * reads nothing there) 403; those of a path variable 404; those that read a body 413 and 415. The statuses of one
  * operation alone (409, 406, 429) are declared on it and given the problem here, as is any error response declared
  * without a body.
  */
@@ -64,6 +65,13 @@ class ApiErrorDocumentation implements OpenApiCustomizer {
             "413", "The request body is larger than the server takes (16 MiB)",
             "415", "A body of a media type (or Content-Encoding) the operation does not read");
 
+    /** Whether reads and the analysis are open to anyone ({@code perflab.security.anonymous-reads}). */
+    private final boolean anonymousReads;
+
+    ApiErrorDocumentation(PerfLabProperties properties) {
+        this.anonymousReads = properties.security().anonymousReads();
+    }
+
     @Override
     public void customise(OpenAPI api) {
         boolean openApi31 = api.getSpecVersion() == SpecVersion.V31;
@@ -74,17 +82,18 @@ class ApiErrorDocumentation implements OpenApiCustomizer {
         }
         api.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
             if (path.startsWith("/api/")) {
-                document(path, method, operation);
+                document(path, method, operation, anonymousReads);
             }
         }));
     }
 
-    private static void document(String path, PathItem.HttpMethod method, Operation operation) {
+    private static void document(String path, PathItem.HttpMethod method, Operation operation,
+            boolean anonymousReads) {
         ApiResponses responses = operation.getResponses();
         add(responses, "400");
         add(responses, "401");
-        boolean open = method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD
-                || path.equals("/api/v1/analyze");
+        boolean open = anonymousReads && (method == PathItem.HttpMethod.GET || method == PathItem.HttpMethod.HEAD
+                || path.equals("/api/v1/analyze"));
         if (!open || path.startsWith("/api/v1/tokens")) {
             add(responses, "403");
         }

@@ -26,8 +26,13 @@ public record PerfLabProperties(@DefaultValue("data") Path dataDir, @DefaultValu
     /**
      * @param bootstrapToken when set, accepted as an admin bearer token on {@code /api/**} (for CI setups and
      *     scripted installs); unset by default
+     * @param anonymousReads when true (the default), anyone may read: the pages, the API's {@code GET}s, the API
+     *     document, the metrics, and {@code POST /api/v1/analyze}; when false the instance is private: only the
+     *     sign-in page with its styles and scripts and {@code /actuator/health} are open, and everything else needs a
+     *     signed-in user or, outside the pages, a token of role user or the bootstrap token (see
+     *     {@code SecurityConfig})
      */
-    public record Security(String bootstrapToken) {
+    public record Security(String bootstrapToken, @DefaultValue("true") boolean anonymousReads) {
 
         public boolean hasBootstrapToken() {
             return bootstrapToken != null && !bootstrapToken.isBlank();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.ApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -35,7 +36,8 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 
 /**
  * Who may do what (README, "Who may do what"), held here as data ({@link #POLICY}) and checked against every handler
- * mapping of the running service (its controllers', Actuator's and the API documentation's), for each kind of caller.
+ * mapping of the running service (its controllers', Actuator's and the API documentation's), for each kind of caller:
+ * here with anonymous reads (the default), in {@link PrivateAccessPolicyTests} on a private instance.
  * A mapping the policy does not list fails, as does a rule that no mapping has any more: a new endpoint gets its place
  * in the policy on purpose. The requests name ids that nothing has (999999) and send empty bodies, so that what
  * security lets through is answered 400 or 404 and stores nothing; "allowed" is any answer but a refusal of the
@@ -45,74 +47,75 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 class AccessPolicyTests extends UploadServer {
 
     /**
-     * {@code METHOD PATH ACCESS}, a mapping for every method as {@code *}. Access: {@code everyone}; {@code users},
-     * a signed-in user or admin, a token of role user or the bootstrap token; {@code agents}, a token of role agent or
-     * an admin; {@code admins}, a signed-in admin or the bootstrap token. Outside {@code /api/} a token is no
-     * credential: its caller is a visitor there.
+     * {@code METHOD PATH PUBLIC PRIVATE}, a mapping for every method as {@code *}: who may, with anonymous reads
+     * ({@code perflab.security.anonymous-reads}, true by default) and on a private instance (false). Access:
+     * {@code everyone}; {@code users}, a signed-in user or admin, a token of role user or the bootstrap token;
+     * {@code agents}, a token of role agent or an admin; {@code admins}, a signed-in admin or the bootstrap token.
+     * Outside the API, the API document and the actuator a token is no credential: its caller is a visitor there.
      */
     static final String POLICY = """
-            GET    /                                                         everyone
-            GET    /login                                                    everyone
-            *      /error                                                    everyone
-            GET    /experiments                                              everyone
-            GET    /experiments/{id}                                         everyone
-            GET    /experiments/{id}/results                                 everyone
-            GET    /experiments/{id}/sign-in                                 users
-            GET    /experiments/new                                          users
-            POST   /experiments/new                                          users
-            POST   /experiments/{id}/cancel                                  users
-            POST   /experiments/{id}/resume                                  users
-            POST   /experiments/{id}/rerun                                   users
-            POST   /experiments/{id}/delete                                  admins
-            GET    /benchmarks                                               everyone
-            GET    /benchmarks/{*path}                                       everyone
-            GET    /agents                                                   everyone
-            GET    /settings/tokens                                          admins
-            POST   /settings/tokens                                          admins
-            POST   /settings/tokens/{id}/revoke                              admins
-            GET    /swagger-ui.html                                          everyone
-            GET    /v3/api-docs                                              everyone
-            GET    /v3/api-docs.yaml                                         everyone
-            GET    /v3/api-docs/swagger-config                               everyone
-            GET    /actuator                                                 everyone
-            GET    /actuator/health                                          everyone
-            GET    /actuator/health/**                                       everyone
-            GET    /actuator/info                                            everyone
-            GET    /actuator/prometheus                                      everyone
+            GET    /                                                         everyone  users
+            GET    /login                                                    everyone  everyone
+            *      /error                                                    everyone  everyone
+            GET    /experiments                                              everyone  users
+            GET    /experiments/{id}                                         everyone  users
+            GET    /experiments/{id}/results                                 everyone  users
+            GET    /experiments/{id}/sign-in                                 users     users
+            GET    /experiments/new                                          users     users
+            POST   /experiments/new                                          users     users
+            POST   /experiments/{id}/cancel                                  users     users
+            POST   /experiments/{id}/resume                                  users     users
+            POST   /experiments/{id}/rerun                                   users     users
+            POST   /experiments/{id}/delete                                  admins    admins
+            GET    /benchmarks                                               everyone  users
+            GET    /benchmarks/{*path}                                       everyone  users
+            GET    /agents                                                   everyone  users
+            GET    /settings/tokens                                          admins    admins
+            POST   /settings/tokens                                          admins    admins
+            POST   /settings/tokens/{id}/revoke                              admins    admins
+            GET    /swagger-ui.html                                          everyone  users
+            GET    /v3/api-docs                                              everyone  users
+            GET    /v3/api-docs.yaml                                         everyone  users
+            GET    /v3/api-docs/swagger-config                               everyone  users
+            GET    /actuator                                                 everyone  users
+            GET    /actuator/health                                          everyone  everyone
+            GET    /actuator/health/**                                       everyone  everyone
+            GET    /actuator/info                                            everyone  users
+            GET    /actuator/prometheus                                      everyone  users
 
-            POST   /api/v1/analyze                                           everyone
-            GET    /api/v1/experiments                                       everyone
-            GET    /api/v1/experiments/events                                everyone
-            GET    /api/v1/experiments/{id}                                  everyone
-            GET    /api/v1/experiments/{id}/base-comparison                  everyone
-            GET    /api/v1/experiments/{id}/events                           everyone
-            GET    /api/v1/experiments/{id}/samples                          everyone
-            GET    /api/v1/experiments/{id}/report                           everyone
-            GET    /api/v1/experiments/{id}/report.html                      everyone
-            GET    /api/v1/experiments/{id}/report.md                        everyone
-            GET    /api/v1/experiments/{id}/report.txt                       everyone
-            GET    /api/v1/benchmarks                                        everyone
-            GET    /api/v1/benchmarks/history                                everyone
-            GET    /api/v1/benchmarks/{name}/history                         everyone
-            GET    /api/v1/agents                                            everyone
-            GET    /api/v1/agents/{id}                                       everyone
-            POST   /api/v1/experiments                                       users
-            POST   /api/v1/experiments/{id}/cancel                           users
-            POST   /api/v1/experiments/{id}/resume                           users
-            POST   /api/v1/uploads                                           users
-            DELETE /api/v1/experiments/{id}                                  admins
-            POST   /api/v1/agents                                            agents
-            POST   /api/v1/agents/{id}/poll                                  agents
-            POST   /api/v1/agents/{id}/heartbeat                             agents
-            POST   /api/v1/agents/{id}/leave                                 agents
-            POST   /api/v1/agents/{id}/experiments/{experimentId}/trials     agents
-            POST   /api/v1/agents/{id}/experiments/{experimentId}/pairs      agents
-            POST   /api/v1/agents/{id}/experiments/{experimentId}/finish     agents
-            GET    /api/v1/tokens                                            admins
-            GET    /api/v1/tokens/{id}                                       admins
-            POST   /api/v1/tokens                                            admins
-            POST   /api/v1/tokens/{id}/revoke                                admins
-            DELETE /api/v1/tokens/{id}                                       admins
+            POST   /api/v1/analyze                                           everyone  users
+            GET    /api/v1/experiments                                       everyone  users
+            GET    /api/v1/experiments/events                                everyone  users
+            GET    /api/v1/experiments/{id}                                  everyone  users
+            GET    /api/v1/experiments/{id}/base-comparison                  everyone  users
+            GET    /api/v1/experiments/{id}/events                           everyone  users
+            GET    /api/v1/experiments/{id}/samples                          everyone  users
+            GET    /api/v1/experiments/{id}/report                           everyone  users
+            GET    /api/v1/experiments/{id}/report.html                      everyone  users
+            GET    /api/v1/experiments/{id}/report.md                        everyone  users
+            GET    /api/v1/experiments/{id}/report.txt                       everyone  users
+            GET    /api/v1/benchmarks                                        everyone  users
+            GET    /api/v1/benchmarks/history                                everyone  users
+            GET    /api/v1/benchmarks/{name}/history                         everyone  users
+            GET    /api/v1/agents                                            everyone  users
+            GET    /api/v1/agents/{id}                                       everyone  users
+            POST   /api/v1/experiments                                       users     users
+            POST   /api/v1/experiments/{id}/cancel                           users     users
+            POST   /api/v1/experiments/{id}/resume                           users     users
+            POST   /api/v1/uploads                                           users     users
+            DELETE /api/v1/experiments/{id}                                  admins    admins
+            POST   /api/v1/agents                                            agents    agents
+            POST   /api/v1/agents/{id}/poll                                  agents    agents
+            POST   /api/v1/agents/{id}/heartbeat                             agents    agents
+            POST   /api/v1/agents/{id}/leave                                 agents    agents
+            POST   /api/v1/agents/{id}/experiments/{experimentId}/trials     agents    agents
+            POST   /api/v1/agents/{id}/experiments/{experimentId}/pairs      agents    agents
+            POST   /api/v1/agents/{id}/experiments/{experimentId}/finish     agents    agents
+            GET    /api/v1/tokens                                            admins    admins
+            GET    /api/v1/tokens/{id}                                       admins    admins
+            POST   /api/v1/tokens                                            admins    admins
+            POST   /api/v1/tokens/{id}/revoke                                admins    admins
+            DELETE /api/v1/tokens/{id}                                       admins    admins
             """;
 
     /** An id that names nothing, so that an allowed write finds nothing to act on. */
@@ -160,8 +163,10 @@ class AccessPolicyTests extends UploadServer {
             return method + " " + pattern;
         }
 
+        /** A page, where a token is no credential; the API, the API document and the actuator take one. */
         boolean page() {
-            return !pattern.startsWith("/api/");
+            return !pattern.startsWith("/api/") && !pattern.startsWith("/v3/api-docs")
+                    && !pattern.startsWith("/actuator");
         }
 
         /** The method sent: a mapping for every method is asked with GET, and with POST where a write is meant. */
@@ -211,11 +216,15 @@ class AccessPolicyTests extends UploadServer {
     }
 
     /** How a caller sends its requests: a browser (its cookies and CSRF token) or a plain client with a token. */
-    private record Session(HttpClient client, String csrf, String token) {
+    record Session(HttpClient client, String csrf, String token) {
     }
 
     @Autowired
     private ApplicationContext context;
+
+    /** Which column of {@link #POLICY} this context answers by. */
+    @Value("${perflab.security.anonymous-reads}")
+    private boolean anonymousReads;
 
     @Autowired
     private UserAccounts users;
@@ -223,7 +232,7 @@ class AccessPolicyTests extends UploadServer {
     @Autowired
     private PasswordEncoder passwords;
 
-    private final Map<Caller, Session> sessions = new EnumMap<>(Caller.class);
+    final Map<Caller, Session> sessions = new EnumMap<>(Caller.class);
 
     @BeforeAll
     void callers() throws Exception {
@@ -270,11 +279,15 @@ class AccessPolicyTests extends UploadServer {
         return endpoints;
     }
 
-    static Map<String, Access> policy() {
+    /** The rules of {@link #POLICY} for this context: its column for anonymous reads on, or off. */
+    Map<String, Access> policy() {
         Map<String, Access> rules = new LinkedHashMap<>();
         POLICY.lines().map(String::strip).filter(line -> !line.isEmpty()).forEach(line -> {
             String[] fields = line.split("\\s+");
-            Access previous = rules.put(fields[0] + " " + fields[1], Access.valueOf(fields[2].toUpperCase()));
+            assertThat(fields).as("a method, a path, who may with anonymous reads and who without: " + line)
+                    .hasSize(4);
+            Access previous = rules.put(fields[0] + " " + fields[1],
+                    Access.valueOf(fields[anonymousReads ? 2 : 3].toUpperCase()));
             assertThat(previous).as("listed twice: " + line).isNull();
         });
         return rules;
@@ -494,11 +507,11 @@ class AccessPolicyTests extends UploadServer {
         return counts;
     }
 
-    private String adminPassword() throws Exception {
+    String adminPassword() throws Exception {
         return Files.readString(dataDir.resolve("initial-admin-password")).strip();
     }
 
-    private HttpRequest form(String path, String body) {
+    HttpRequest form(String path, String body) {
         return HttpRequest.newBuilder(URI.create(base() + path))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
@@ -521,12 +534,12 @@ class AccessPolicyTests extends UploadServer {
         return new Session(browser, csrf(page(browser, "/")), null);
     }
 
-    private String page(HttpClient browser, String path) throws Exception {
+    String page(HttpClient browser, String path) throws Exception {
         return browser.send(HttpRequest.newBuilder(URI.create(base() + path)).header("Accept", "text/html").build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    private static String csrf(String html) {
+    static String csrf(String html) {
         Matcher token = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(html);
         assertThat(token.find()).as("a form with a CSRF token").isTrue();
         return token.group(1);

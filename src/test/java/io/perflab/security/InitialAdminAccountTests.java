@@ -79,7 +79,7 @@ class InitialAdminAccountTests {
 
     private static InitialAdminAccount account(UserAccounts users, Path dataDir) {
         return new InitialAdminAccount(users, PasswordEncoderFactories.createDelegatingPasswordEncoder(),
-                new PerfLabProperties(dataDir, new PerfLabProperties.Security(null),
+                new PerfLabProperties(dataDir, new PerfLabProperties.Security(null, true),
                         new PerfLabProperties.Trials(false, List.of(), null)));
     }
 
@@ -99,7 +99,7 @@ class InitialAdminAccountTests {
             users.create("admin", "{noop}the-other-instance's", UserAccounts.Role.ADMIN);
             InitialAdminAccount account = new InitialAdminAccount(users,
                     PasswordEncoderFactories.createDelegatingPasswordEncoder(),
-                    new PerfLabProperties(dataDir, new PerfLabProperties.Security(null),
+                    new PerfLabProperties(dataDir, new PerfLabProperties.Security(null, true),
                             new PerfLabProperties.Trials(false, List.of(), null)));
 
             account.run(new DefaultApplicationArguments());

@@ -110,6 +110,19 @@ class StartupFailureTests {
                 .hasValue("perflab.agents.built-in: 'ja\\u001B[2J' is neither true nor false"));
         start.withPropertyValues("perflab.trials.raw-jvm-flags=yes").run(context -> assertThat(context)
                 .hasNotFailed());
+        start.withPropertyValues("perflab.security.anonymous-reads=maybe").run(context -> assertThat(
+                StartupFailure.of(context.getStartupFailure())).map(StartupFailure::message)
+                .hasValue("perflab.security.anonymous-reads: 'maybe' is neither true nor false"));
+    }
+
+    @Test
+    void readsAreOpenToAnyoneUnlessTheSettingSaysOtherwise() {
+        ApplicationContextRunner start = new ApplicationContextRunner().withUserConfiguration(TrialSettings.class);
+
+        start.run(context -> assertThat(context.getBean(PerfLabProperties.class).security().anonymousReads())
+                .isTrue());
+        start.withPropertyValues("perflab.security.anonymous-reads=false").run(context -> assertThat(
+                context.getBean(PerfLabProperties.class).security().anonymousReads()).isFalse());
     }
 
     @Test
