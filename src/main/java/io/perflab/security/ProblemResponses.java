@@ -42,7 +42,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException ex)
             throws IOException {
-        String detail = ex instanceof CsrfException
+        String detail = ex instanceof CrossSiteWrites.Refused ? ex.getMessage()
+                : ex instanceof CsrfException
                 ? "This request came with a session cookie but without a CSRF token; API clients should send "
                         + "'Authorization: Bearer <API token>' instead."
                 : "Your credentials do not allow this request" + needed(ex) + ".";

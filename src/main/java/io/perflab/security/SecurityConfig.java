@@ -125,6 +125,7 @@ class SecurityConfig {
                 .csrf(csrf -> csrf.requireCsrfProtectionMatcher(cookieAuthenticatedWrite()))
                 .addFilterBefore(new ApiTokenAuthenticationFilter(authenticators, problems),
                         BasicAuthenticationFilter.class)
+                .addFilterBefore(new CrossSiteWrites(problems), ApiTokenAuthenticationFilter.class)
                 .httpBasic(basic -> basic.authenticationEntryPoint(problems))
                 // nobody is sent to sign in from here, so a refused read is not kept for after it (in a new session)
                 .requestCache(cache -> cache.requestCache(new NullRequestCache()))

@@ -551,6 +551,26 @@ class HostileInputTests extends UploadServer {
         assertThat(log.getOut() + log.getErr()).doesNotContain("InvalidParameterException", "TemplateProcessing");
     }
 
+    /**
+     * A write that a browser says another site's page sent is refused whatever credentials ride on it: basic
+     * credentials a browser keeps for the host after a user:pass@ address signed such a write in, without a CSRF token.
+     */
+    @Test
+    void aWriteAnotherSitesPageSentIsRefusedWhateverItsCredentials() throws Exception {
+        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("admin:wrong".getBytes());
+        for (String authorization : new String[] {"Bearer " + ADMIN_TOKEN, basic}) {
+            assertProblem(post(EXPERIMENTS, null, "application/json", "{}", "Authorization", authorization,
+                    "Sec-Fetch-Site", "cross-site"), 403, "sent by a page of another site (Sec-Fetch-Site: cross-site)");
+        }
+        // from PerfLab's own pages, or from a client that is no browser, it goes on to be judged: a request without name
+        assertThat(post(EXPERIMENTS, ADMIN_TOKEN, "application/json", "{}", "Sec-Fetch-Site", "same-origin")
+                .statusCode()).isEqualTo(400);
+        assertThat(post(EXPERIMENTS, ADMIN_TOKEN, "application/json", "{}").statusCode()).isEqualTo(400);
+        // a read is no write
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base() + EXPERIMENTS)).header("Sec-Fetch-Site",
+                "cross-site").GET().build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+
     /** The error path asked for itself answers no error: it said 500, "PerfLab hit an internal error". */
     @Test
     void theErrorPathItselfIsNotFound() throws Exception {
