@@ -21,7 +21,12 @@ record NativeUploadSchema(
         @Schema(description = "what it ran on, free form") Map<String, String> machine,
         List<String> tags) {
 
-    /** One metric's values. */
+    /**
+     * One metric's values. Named apart from an experiment's compared metric, {@code MetricComparison.Metric}: under
+     * one name, the document showed that one's fields here ({@code metric}, {@code description}), and no
+     * {@code values}.
+     */
+    @Schema(name = "UploadMetric")
     record Metric(@Schema(example = "ns") String unit,
                   @Schema(allowableValues = {"lower", "higher"}) String direction,
                   @Schema(example = "[12.1, 12.3, 12.2]") List<Double> values) {

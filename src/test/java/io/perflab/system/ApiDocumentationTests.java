@@ -211,6 +211,24 @@ class ApiDocumentationTests extends UploadServer {
         assertThat(doc.at("/components/schemas").has("SseEmitter")).isFalse();
     }
 
+    /**
+     * An upload's metric had the schema of an experiment's compared metric ({@code metric}, {@code unit},
+     * {@code direction}, {@code description}): the two records shared a name, and a client generated from the
+     * document had no field for a metric's values.
+     */
+    @Test
+    void theUploadsMetricHasItsOwnSchema() throws Exception {
+        JsonNode schemas = document().at("/components/schemas");
+
+        assertThat(schemas.at("/NativeUpload/properties/metrics/additionalProperties/$ref").asString())
+                .isEqualTo("#/components/schemas/UploadMetric");
+        assertThat(schemas.at("/Side/properties/metrics/additionalProperties/$ref").asString())
+                .isEqualTo("#/components/schemas/UploadMetric");
+        assertThat(schemas.at("/UploadMetric/properties").propertyNames()).containsExactlyInAnyOrder("unit",
+                "direction", "values");
+        assertThat(schemas.has("Metric")).isFalse();
+    }
+
     @Test
     void theRuleCatchesAnUntypedSchema() {
         JsonNode doc = json.readTree("{\"components\":{\"schemas\":{\"Open\":{\"type\":\"object\"},"
