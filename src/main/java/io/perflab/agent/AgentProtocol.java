@@ -51,8 +51,8 @@ public final class AgentProtocol {
      * @param environment its host environment: CPU model, cores, kernel, CPU accounting mode, JVM…
      * @param runsCommands whether it runs command experiments (shell commands from the service)
      */
-    public record Registration(String name, Map<String, String> labels, Map<String, String> environment,
-                               boolean runsCommands) {
+    public record Registration(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
+                               Map<String, String> labels, Map<String, String> environment, boolean runsCommands) {
     }
 
     /**
@@ -190,8 +190,9 @@ public final class AgentProtocol {
      * @param window in a posted pair, where the window lies in it; absent in the fresh design
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record PostedTrial(String variant, int ordinal, String status, Instant start, Instant end, long pid,
-                              Map<String, Double> metrics, Map<String, String> environment,
+    public record PostedTrial(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String variant, int ordinal,
+                              @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String status, Instant start,
+                              Instant end, long pid, Map<String, Double> metrics, Map<String, String> environment,
                               @Schema(nullable = true) String error, Map<String, PostedMetric> parsedMetrics,
                               @Schema(nullable = true) PostedWindow window) {
 
@@ -310,10 +311,12 @@ public final class AgentProtocol {
      * @param results every window of both variants (OK), or one record per variant (failed)
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record PostedPair(int index, String status, @Schema(nullable = true) String withoutCpus,
-                             @Schema(nullable = true) String withCpus, String first, Instant start, Instant end,
-                             double setupSeconds, double measuringSeconds, @Schema(nullable = true) String error,
-                             List<PostedTrial> results) {
+    public record PostedPair(int index, @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String status,
+                             @Schema(nullable = true) String withoutCpus, @Schema(nullable = true) String withCpus,
+                             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String first, Instant start,
+                             Instant end, double setupSeconds, double measuringSeconds,
+                             @Schema(nullable = true) String error,
+                             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<PostedTrial> results) {
 
         /** A runner's pair as posted. */
         public static PostedPair of(PairResult pair) {
@@ -396,7 +399,8 @@ public final class AgentProtocol {
      *     the next agent of the same labels resumes it)
      * @param message why it failed or stopped, or null
      */
-    public record Finish(String outcome, @Schema(nullable = true) String message) {
+    public record Finish(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String outcome,
+                         @Schema(nullable = true) String message) {
 
         /** The longest message the service takes. */
         public static final int MAX_MESSAGE = 4000;

@@ -84,9 +84,10 @@ class ExperimentApiController {
      * analysis leaves the run out); {@code cpuSplit} only for user and system CPU of runs that recorded how they were
      * split; {@code pair} and {@code window} in a paired design only.
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record SampleRow(long experiment, String variant, int ordinal, String status, String metric, double value,
-                     String unit, String cpuSplit, Integer pair, Integer window) {
+                     String unit, @JsonInclude(JsonInclude.Include.NON_NULL) String cpuSplit,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Integer pair,
+                     @JsonInclude(JsonInclude.Include.NON_NULL) Integer window) {
     }
 
     @Operation(summary = "Queue an engine or command experiment; 202 with its Location")

@@ -1,10 +1,13 @@
 package io.perflab.experiment;
 
+import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One metric of an experiment, compared: what the results table, the API and the reports show. It is composed of
@@ -27,12 +30,18 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
                                @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
                                String reason, List<String> warnings, @JsonUnwrapped Sensitivity sensitivity,
                                @Schema(nullable = true) String error,
-                               @JsonInclude(JsonInclude.Include.NON_NULL) PairedFigures paired) {
+                               @JsonInclude(NON_NULL) PairedFigures paired) {
 
     /** The verdict of a metric that could not be compared: its {@code error} says why. */
     public static final String NOT_COMPARED = "not compared";
 
     public MetricComparison {
+        // a part left out would take its fields out of the JSON, which the API documents as always there
+        Objects.requireNonNull(metric, "metric");
+        Objects.requireNonNull(groups, "groups");
+        Objects.requireNonNull(change, "change");
+        Objects.requireNonNull(tests, "tests");
+        Objects.requireNonNull(sensitivity, "sensitivity");
         warnings = List.copyOf(warnings);
     }
 
@@ -121,12 +130,15 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param sequential of a metric the stopping rule looked at (a target), its last look, which gives the change,
      *     its interval and the verdict, and the t-test that ignores the looks; null for any other metric
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record PairedFigures(int pairs, int windows, List<Double> pairPercents, List<Integer> pairIndexes,
-                                Double welchPValueIgnoringPairing, Double welchDifferenceIgnoringPairing,
-                                Double welchCiLowIgnoringPairing, Double welchCiHighIgnoringPairing,
-                                Double betweenPairsSdPercent, Double withinPairSdPercent, NextRun nextRun,
-                                Warmup warmup, Robust robust, Sequential sequential) {
+                                @JsonInclude(NON_NULL) Double welchPValueIgnoringPairing,
+                                @JsonInclude(NON_NULL) Double welchDifferenceIgnoringPairing,
+                                @JsonInclude(NON_NULL) Double welchCiLowIgnoringPairing,
+                                @JsonInclude(NON_NULL) Double welchCiHighIgnoringPairing,
+                                @JsonInclude(NON_NULL) Double betweenPairsSdPercent,
+                                @JsonInclude(NON_NULL) Double withinPairSdPercent,
+                                @JsonInclude(NON_NULL) NextRun nextRun, @JsonInclude(NON_NULL) Warmup warmup,
+                                @JsonInclude(NON_NULL) Robust robust, @JsonInclude(NON_NULL) Sequential sequential) {
 
         public PairedFigures {
             pairPercents = List.copyOf(pairPercents);
@@ -190,11 +202,15 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param adjustedCiLowPercent the lower end of its stage-wise interval
      * @param adjustedCiHighPercent the upper end
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Sequential(int looks, int pairs, int plannedPairs, String spending, Double t, Double tBoundary,
-                             String outcome, Double ciLowPercentIgnoringLooks, Double ciHighPercentIgnoringLooks,
-                             Double pValueIgnoringLooks, Double holmPValueIgnoringLooks, Double adjustedPercent,
-                             Double adjustedCiLowPercent, Double adjustedCiHighPercent) {
+    public record Sequential(int looks, int pairs, int plannedPairs, String spending,
+                             @JsonInclude(NON_NULL) Double t, @JsonInclude(NON_NULL) Double tBoundary, String outcome,
+                             @JsonInclude(NON_NULL) Double ciLowPercentIgnoringLooks,
+                             @JsonInclude(NON_NULL) Double ciHighPercentIgnoringLooks,
+                             @JsonInclude(NON_NULL) Double pValueIgnoringLooks,
+                             @JsonInclude(NON_NULL) Double holmPValueIgnoringLooks,
+                             @JsonInclude(NON_NULL) Double adjustedPercent,
+                             @JsonInclude(NON_NULL) Double adjustedCiLowPercent,
+                             @JsonInclude(NON_NULL) Double adjustedCiHighPercent) {
     }
 
     /**
@@ -212,9 +228,8 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      *     it is infinite (the pairs differ no more than their windows do)
      * @param betweenPairsClamped whether the between-pairs variance was estimated below 0 and taken as 0
      */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     public record NextRun(int windowsPerPair, long pairs, double mdePercent, int thisWindowsPerPair,
-                          double thisDesignMdePercent, Double kaliberaJonesWindowsPerPair,
+                          double thisDesignMdePercent, @JsonInclude(NON_NULL) Double kaliberaJonesWindowsPerPair,
                           boolean betweenPairsClamped) {
     }
 

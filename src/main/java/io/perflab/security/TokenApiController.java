@@ -4,6 +4,7 @@ import io.perflab.system.ApiProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.security.Principal;
@@ -31,7 +32,7 @@ class TokenApiController {
      * @param name what the token is for
      * @param role {@code user} (default: uploads and writes) or {@code agent} (a benchmark agent, nothing else)
      */
-    record CreateToken(String name, String role) {
+    record CreateToken(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name, String role) {
     }
 
     /** A created token with its secret. */

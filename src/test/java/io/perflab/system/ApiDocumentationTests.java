@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.perflab.upload.UploadServer;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -18,6 +22,55 @@ class ApiDocumentationTests extends UploadServer {
     /** An error's content: the API's problem, as application/problem+json. */
     private static final String PROBLEM =
             "{\"application/problem+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}";
+
+    private static final String PAIRED = "a paired design's only";
+    private static final String NOT_COMPUTED = "left out where it cannot be computed";
+
+    /**
+     * Each property of an answer that the API leaves out rather than write, and when it does. Every other property
+     * of every schema an operation answers with is required.
+     */
+    private static final Map<String, String> OPTIONAL = Map.ofEntries(
+            Map.entry("AssignedVariant.options", "an engine variant's only"),
+            Map.entry("AssignedVariant.jvmArgs", "an engine variant's with JVM flags of its own only"),
+            Map.entry("AssignedVariant.command", "a command variant's only"),
+            Map.entry("AssignedVariant.metricsFormat", "a command variant's whose output is read only"),
+            Map.entry("AssignedVariant.directory", "a command variant's with a working directory only"),
+            Map.entry("AssignedVariant.environment", "a command variant's only"),
+            Map.entry("ComparisonView.paired", "samples compared as pairs only"),
+            Map.entry("Control.action", "a cancel's only"),
+            Map.entry("Control.status", "a resume's only"),
+            Map.entry("ExperimentView.paired", PAIRED),
+            Map.entry("ExperimentView.summary", "a list's entries only"),
+            Map.entry("FieldProblem.field", "left out for the input as a whole"),
+            Map.entry("MetricComparison.paired", PAIRED),
+            Map.entry("NextRun.kaliberaJonesWindowsPerPair", "left out where it is infinite"),
+            Map.entry("PairAnswer.stopReason", "once the stopping rule stops the experiment only"),
+            Map.entry("PairedFigures.welchPValueIgnoringPairing", NOT_COMPUTED),
+            Map.entry("PairedFigures.welchDifferenceIgnoringPairing", NOT_COMPUTED),
+            Map.entry("PairedFigures.welchCiLowIgnoringPairing", NOT_COMPUTED),
+            Map.entry("PairedFigures.welchCiHighIgnoringPairing", NOT_COMPUTED),
+            Map.entry("PairedFigures.betweenPairsSdPercent", NOT_COMPUTED),
+            Map.entry("PairedFigures.withinPairSdPercent", NOT_COMPUTED),
+            Map.entry("PairedFigures.nextRun", "left out where the costs or the variance components are unknown"),
+            Map.entry("PairedFigures.warmup", "left out with one window per pair, or where it cannot be told"),
+            Map.entry("PairedFigures.robust", NOT_COMPUTED),
+            Map.entry("PairedFigures.sequential", "a target of the stopping rule's only"),
+            Map.entry("Problem.type", "about:blank is left out"),
+            Map.entry("Problem.instance", "left out of the refusals of the server itself, before any path is read"),
+            Map.entry("Problem.errors", "a 400 for input the request wrote only"),
+            Map.entry("SampleRow.cpuSplit", "user and system CPU of runs that recorded their split only"),
+            Map.entry("SampleRow.pair", PAIRED),
+            Map.entry("SampleRow.window", PAIRED),
+            Map.entry("Sequential.t", NOT_COMPUTED),
+            Map.entry("Sequential.tBoundary", "left out where the look spent no alpha"),
+            Map.entry("Sequential.ciLowPercentIgnoringLooks", NOT_COMPUTED),
+            Map.entry("Sequential.ciHighPercentIgnoringLooks", NOT_COMPUTED),
+            Map.entry("Sequential.pValueIgnoringLooks", NOT_COMPUTED),
+            Map.entry("Sequential.holmPValueIgnoringLooks", NOT_COMPUTED),
+            Map.entry("Sequential.adjustedPercent", "left out while no look ended the target"),
+            Map.entry("Sequential.adjustedCiLowPercent", "left out while no look ended the target"),
+            Map.entry("Sequential.adjustedCiHighPercent", "left out while no look ended the target"));
 
     @Test
     void isTitledAndVersionedAsPerfLab() throws Exception {
@@ -212,6 +265,73 @@ class ApiDocumentationTests extends UploadServer {
     }
 
     /**
+     * A client generated from the document has a plain field for what every answer holds: each property the API
+     * writes whatever its value is required (null or not), and only those it leaves out, for the reasons above, are
+     * optional, and never null. Every property of every answer was optional, an {@code Optional<T>} or a
+     * {@code T | undefined} to the client, as if the API could leave out an experiment's id or status.
+     */
+    @Test
+    void everyPropertyOfAnAnswerIsRequiredUnlessLeftOutForAStatedReason() throws Exception {
+        JsonNode doc = document();
+        Map<String, JsonNode> optional = new TreeMap<>();
+        for (String name : answered(doc)) {
+            JsonNode schema = doc.at("/components/schemas/" + name);
+            Set<String> required = new HashSet<>();
+            schema.path("required").forEach(property -> required.add(property.asString()));
+            for (Map.Entry<String, JsonNode> property : schema.path("properties").properties()) {
+                if (!required.contains(property.getKey())) {
+                    optional.put(name + "." + property.getKey(), property.getValue());
+                }
+            }
+        }
+
+        assertThat(optional.keySet()).containsExactlyInAnyOrderElementsOf(OPTIONAL.keySet());
+        optional.forEach((property, schema) -> assertThat(schema.toString()).as(property + " is left out, never null")
+                .doesNotContain("\"null\""));
+        JsonNode schemas = doc.at("/components/schemas");
+        assertThat(names(schemas.at("/ExperimentView/required"))).contains("id", "status", "kind", "results",
+                "error", "waitingForHost").doesNotContain("paired", "summary");
+        assertThat(names(schemas.at("/MetricComparison/required"))).contains("metric", "direction", "nWith",
+                "pValue", "verdict").doesNotContain("paired");
+        assertThat(names(schemas.at("/ApiPageExperimentView/required"))).containsExactlyInAnyOrder("items", "page",
+                "size", "total");
+    }
+
+    /**
+     * A request's schema requires what the API refuses a body without, and nothing else: what its reader refuses to go
+     * without (a token's name, a trial's variant), and each field a record reads into a primitive (an agent's
+     * runsCommands, a trial's ordinal), which the JSON mapper refuses as "missing or null". None of them was required.
+     */
+    @Test
+    void aRequestRequiresWhatTheApiRefusesWithout() throws Exception {
+        JsonNode schemas = document().at("/components/schemas");
+
+        assertThat(names(schemas.at("/ExperimentRequest/required"))).containsExactly("name");
+        assertThat(names(schemas.at("/AnalyzeRequest/required"))).containsExactlyInAnyOrder("with", "without");
+        assertThat(names(schemas.at("/CreateToken/required"))).containsExactly("name");
+        assertThat(names(schemas.at("/Registration/required"))).containsExactlyInAnyOrder("name", "runsCommands");
+        assertThat(names(schemas.at("/Finish/required"))).containsExactly("outcome");
+        assertThat(names(schemas.at("/PostedTrial/required"))).containsExactlyInAnyOrder("variant", "ordinal",
+                "status", "pid");
+        assertThat(names(schemas.at("/PostedWindow/required"))).containsExactlyInAnyOrder("pair", "startedFirst");
+        assertThat(names(schemas.at("/PostedMetric/required"))).containsExactly("higherIsBetter");
+        assertThat(names(schemas.at("/PostedPair/required"))).containsExactlyInAnyOrder("index", "status", "first",
+                "setupSeconds", "measuringSeconds", "results");
+        for (String optional : List.of("NativeUpload", "UploadMetric", "Side", "Git", "WorkloadSettings")) {
+            assertThat(schemas.at("/" + optional + "/required").isMissingNode()).as(optional).isTrue();
+        }
+        HttpResponse<String> token = post("/api/v1/tokens", ADMIN_TOKEN, "application/json", "{}");
+        assertThat(token.statusCode()).isEqualTo(400);
+        assertThat(read(token.body()).path("detail").asString()).startsWith("name: ");
+        for (String field : List.of("name", "runsCommands")) {
+            String others = field.equals("name") ? "{\"runsCommands\": false}" : "{\"name\": \"required check\"}";
+            HttpResponse<String> agent = post("/api/v1/agents", ADMIN_TOKEN, "application/json", others);
+            assertThat(agent.statusCode()).as(agent.body()).isEqualTo(400);
+            assertThat(read(agent.body()).at("/errors/0/field").asString()).as(agent.body()).isEqualTo(field);
+        }
+    }
+
+    /**
      * An upload's metric had the schema of an experiment's compared metric ({@code metric}, {@code unit},
      * {@code direction}, {@code description}): the two records shared a name, and a client generated from the
      * document had no field for a metric's values.
@@ -259,6 +379,37 @@ class ApiDocumentationTests extends UploadServer {
             return !schema.has("properties") && !schema.has("allOf") && !schema.has("oneOf");
         }
         return false;
+    }
+
+    /** The components that an operation answers with, and those they refer to. */
+    static Set<String> answered(JsonNode doc) {
+        Set<String> answered = new TreeSet<>();
+        for (JsonNode path : doc.path("paths")) {
+            for (JsonNode operation : path) {
+                for (JsonNode response : operation.path("responses")) {
+                    refer(response.path("content"), doc, answered);
+                }
+            }
+        }
+        return answered;
+    }
+
+    private static void refer(JsonNode node, JsonNode doc, Set<String> reached) {
+        if (node.isObject() && node.has("$ref")) {
+            String name = node.get("$ref").asString().replace("#/components/schemas/", "");
+            if (reached.add(name)) {
+                refer(doc.path("components").path("schemas").path(name), doc, reached);
+            }
+        }
+        for (JsonNode child : node) {
+            refer(child, doc, reached);
+        }
+    }
+
+    private static List<String> names(JsonNode array) {
+        List<String> names = new ArrayList<>();
+        array.forEach(name -> names.add(name.asString()));
+        return names;
     }
 
     /** An example as JSON text, whether the document holds it as an object or as a string. */

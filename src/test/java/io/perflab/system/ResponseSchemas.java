@@ -25,9 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
  * Checks an API response against what the OpenAPI document says of its operation: its status is documented, its
  * media type is documented for that status, and its JSON body is valid against the schema given for that media type
  * ({@code $ref}s resolved in the document). The schemas are read strictly, as a generated client reads them: an
- * object may hold only the properties its schema names, a {@code null} only where the schema allows it (OpenAPI 3.1
- * type arrays, or 3.0's {@code nullable}), and a number of format {@code int32} or {@code int64} only a whole number
- * in that range; {@code date-time} and the other formats are asserted.
+ * object may hold only the properties its schema names and must hold those it requires, a {@code null} only where
+ * the schema allows it (OpenAPI 3.1 type arrays, or 3.0's {@code nullable}), a text of an {@code enum} only one of
+ * its values, and a number of format {@code int32} or {@code int64} only a whole number in that range;
+ * {@code date-time} and the other formats are asserted.
  */
 final class ResponseSchemas {
 

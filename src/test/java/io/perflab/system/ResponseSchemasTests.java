@@ -49,6 +49,34 @@ class ResponseSchemasTests {
                 .contains("answered none");
     }
 
+    /**
+     * A property the schema requires must be there, null where it may be null, and a value of a fixed set must be one
+     * of it: a client generated from the document reads an absent one as an error, and has no constant for another.
+     */
+    @Test
+    void catchesAMissingRequiredPropertyAndAValueOutsideItsEnum() {
+        ResponseSchemas check = new ResponseSchemas(json.readTree("""
+                {"openapi": "3.1.0", "paths": {"/things": {"get": {"responses": {
+                  "200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}}}}}},
+                 "components": {"schemas": {"Thing": {"type": "object", "required": ["id", "status", "note"],
+                   "properties": {"id": {"type": "integer", "format": "int64"},
+                     "status": {"type": "string", "enum": ["QUEUED", "RUNNING"]},
+                     "note": {"type": ["string", "null"]}, "hint": {"type": "string"}}}}}}"""));
+
+        assertThat(check.problems("GET", "/things", 200, JSON,
+                "{\"id\": 1, \"status\": \"QUEUED\", \"note\": null}")).isEmpty();
+        assertThat(check.problems("GET", "/things", 200, JSON,
+                "{\"id\": 1, \"status\": \"RUNNING\", \"note\": \"n\", \"hint\": \"h\"}")).isEmpty();
+
+        assertThat(check.problems("GET", "/things", 200, JSON, "{\"id\": 1, \"note\": null}")).singleElement()
+                .asString().contains("required", "status");
+        assertThat(check.problems("GET", "/things", 200, JSON, "{\"id\": 1, \"status\": \"QUEUED\"}"))
+                .singleElement().asString().contains("required", "note");
+        assertThat(check.problems("GET", "/things", 200, JSON,
+                "{\"id\": 1, \"status\": \"DONE\", \"note\": null}")).singleElement().asString()
+                .contains("/status", "enum");
+    }
+
     /** A document of OpenAPI 3.0 says a field may be null with {@code nullable}, and is read as strictly. */
     @Test
     void readsOpenApi30sNullable() {
