@@ -5,6 +5,7 @@ import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.media.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +20,9 @@ import org.springframework.stereotype.Component;
  * statistic that could not be computed, a budget that is unlimited) boxed, null when missing. Other fields say it
  * with {@code @Schema(nullable = true)}; one that is left out instead ({@code @JsonInclude(NON_NULL)}) needs nothing.
  * A nullable object is written as {@code oneOf} its schema and {@code null}: beside a {@code $ref}, OpenAPI 3.1's
- * {@code "type": "null"} said the value is always null.
+ * {@code "type": "null"} said the value is always null. A list's items and a map's values are boxed because Java's
+ * generics are, not because they may be missing: the API writes no null among them and refuses one, so they are not
+ * nullable (a trial's {@code metrics} and a paired figure's {@code pairPercents} said they could be).
  */
 @Component
 class NullableFields implements PropertyCustomizer, OpenApiCustomizer {
@@ -49,8 +52,27 @@ class NullableFields implements PropertyCustomizer, OpenApiCustomizer {
             if (schema.getProperties() != null) {
                 for (Map.Entry<String, Schema> property : schema.getProperties().entrySet()) {
                     property.setValue(nullableReference(property.getValue()));
+                    notNull(property.getValue().getItems());
+                    if (property.getValue().getAdditionalProperties() instanceof Schema<?> values) {
+                        notNull(values);
+                    }
                 }
             }
+        }
+    }
+
+    /** {@code schema} that is never null, if it is a figure said to be nullable. */
+    private static void notNull(Schema<?> schema) {
+        if (schema == null) {
+            return;
+        }
+        if (schema.getTypes() != null && schema.getTypes().contains("null") && schema.getTypes().size() > 1) {
+            Set<String> types = new LinkedHashSet<>(schema.getTypes());
+            types.remove("null");
+            schema.setTypes(types);
+        }
+        if (Boolean.TRUE.equals(schema.getNullable())) {
+            schema.setNullable(null);
         }
     }
 

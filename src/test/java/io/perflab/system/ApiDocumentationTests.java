@@ -227,6 +227,30 @@ class ApiDocumentationTests extends UploadServer {
     }
 
     /**
+     * A list's items and a map's values are not null: the API writes none and refuses one. Every list or map of
+     * boxed figures said its items could be (a paired figure's pairPercents, an upload's samples, a trial's metrics).
+     */
+    @Test
+    void aListsItemsAndAMapsValuesAreNeverNull() throws Exception {
+        JsonNode schemas = document().at("/components/schemas");
+        List<String> nullable = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> schema : schemas.properties()) {
+            for (Map.Entry<String, JsonNode> property : schema.getValue().path("properties").properties()) {
+                for (String part : List.of("items", "additionalProperties")) {
+                    if (property.getValue().path(part).path("type").toString().contains("null")) {
+                        nullable.add(schema.getKey() + "." + property.getKey() + "." + part);
+                    }
+                }
+            }
+        }
+
+        assertThat(nullable).isEmpty();
+        assertThat(schemas.at("/PairedFigures/properties/pairPercents/items/type").asString()).isEqualTo("number");
+        assertThat(schemas.at("/PostedTrial/properties/metrics/additionalProperties/type").asString())
+                .isEqualTo("number");
+    }
+
+    /**
      * Each operation says what it answers: no response of any media type ({@code *}{@code /*}), and every error a
      * problem of the schema the API writes. No error status was documented at all, and most operations answered
      * {@code *}{@code /*} with 200 where they answer 201, 202 or 204 (ApiResponseSchemaTests checks the answers).
