@@ -19,6 +19,7 @@ import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.ParsedMetric;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.system.ApiValues;
 import io.perflab.system.JsonErrors;
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
@@ -119,8 +120,11 @@ public final class AgentProtocol {
      * @param pendingPairs a paired design: the pairs not stored yet, in order (each runs, and is posted, whole);
      *     none once its stopping rule stopped it, so that an agent resuming it only posts its finish
      */
-    public record Assignment(long experimentId, String name, String kind, String design, int runsPerVariant,
-                             String order, long seed, int trialTimeoutSeconds, int maxFailures, int windowsPerPair,
+    public record Assignment(long experimentId, String name,
+                             @Schema(allowableValues = {"ENGINE", "COMMAND"}) String kind,
+                             @ApiValues(value = ExperimentDesign.class, written = "label") String design,
+                             int runsPerVariant, @ApiValues(value = TrialOrder.class, written = "label") String order,
+                             long seed, int trialTimeoutSeconds, int maxFailures, int windowsPerPair,
                              @Schema(nullable = true) String workload, AssignedVariant without, AssignedVariant with,
                              List<Integer> pendingOrdinals, List<Integer> pendingPairs) {
 

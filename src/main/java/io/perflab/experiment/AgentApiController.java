@@ -11,6 +11,7 @@ import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.security.StoredToken;
 import io.perflab.system.ApiProblem;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -60,9 +61,10 @@ class AgentApiController {
      * @param builtIn whether it is a service's in-process scheduler
      * @param experimentId the experiment it runs now, or null
      */
-    record AgentView(long id, String name, String status, Map<String, String> labels, String host, boolean builtIn,
-                     boolean runsCommands, Map<String, String> environment, String registeredBy,
-                     Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
+    record AgentView(long id, String name, @ApiValues(AgentRecord.Status.class) String status,
+                     Map<String, String> labels, String host, boolean builtIn, boolean runsCommands,
+                     Map<String, String> environment, String registeredBy, Instant registeredAt,
+                     Instant lastHeartbeat, Long experimentId) {
 
         static AgentView of(AgentRecord a) {
             return new AgentView(a.id(), a.name(), a.status(), a.labels().labels(), a.host(), a.builtIn(),
@@ -75,7 +77,8 @@ class AgentApiController {
     private static final String GONE = "the agent left or was declared lost: register again";
 
     /** The answer to a finish: the experiment and the status it ended in. */
-    record Finished(long experimentId, String status) {
+    record Finished(long experimentId, @ApiValues(value = ExperimentStatus.class,
+            only = {"COMPLETED", "FAILED", "CANCELLED", "INTERRUPTED"}) String status) {
     }
 
     @Operation(summary = "Register an agent with its host labels and environment")

@@ -61,7 +61,19 @@ public record AgentRecord(long id, String name, HostLabels labels, boolean built
 
     /** Whether it is no longer live: declared lost, or left. Its host must register again. */
     boolean gone() {
-        return "LOST".equals(status) || "LEFT".equals(status);
+        return Status.LOST.name().equals(status) || Status.LEFT.name().equals(status);
+    }
+
+    /** The states of an agent, as the table {@code agent} and the API write them. */
+    public enum Status {
+        /** It heartbeats and runs nothing. */
+        IDLE,
+        /** It heartbeats and runs an experiment. */
+        RUNNING,
+        /** Its heartbeat timed out: its experiment was interrupted, and its host must register again. */
+        LOST,
+        /** It was stopped and said so ({@code POST /api/v1/agents/{id}/leave}). */
+        LEFT
     }
 
     /** The claimant this agent is when it polls. */

@@ -1,7 +1,10 @@
 package io.perflab.experiment;
 
 import io.perflab.system.ApiPage;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ApiProblem;
+import io.perflab.system.ApiValues;
 import io.perflab.system.NotFoundException;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
@@ -71,12 +74,17 @@ class ExperimentApiController {
             + "server";
 
     /** The answer to a queued experiment: its id, its status and where to follow it. */
-    record Queued(long id, String status, String url, String page) {
+    record Queued(long id, @ApiValues(value = ExperimentStatus.class, only = "QUEUED") String status, String url,
+                  String page) {
     }
 
     /** The answer to a control request: the experiment and what was asked ({@code cancel}) or what it is now. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Control(long id, String action, String status) {
+    record Control(long id, @Schema(allowableValues = Control.CANCEL) String action,
+                   @ApiValues(value = ExperimentStatus.class, only = {"QUEUED", "COMPLETED", "FAILED"}) String status) {
+
+        /** The action of a cancel, which says no status: a running experiment ends once its trial is stopped. */
+        static final String CANCEL = "cancel";
     }
 
     /**
@@ -84,7 +92,8 @@ class ExperimentApiController {
      * analysis leaves the run out); {@code cpuSplit} only for user and system CPU of runs that recorded how they were
      * split; {@code pair} and {@code window} in a paired design only.
      */
-    record SampleRow(long experiment, String variant, int ordinal, String status, String metric, double value,
+    record SampleRow(long experiment, @ApiValues(value = VariantName.class, written = "label") String variant,
+                     int ordinal, @ApiValues(TrialStatus.class) String status, String metric, double value,
                      String unit, @JsonInclude(JsonInclude.Include.NON_NULL) String cpuSplit,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Integer pair,
                      @JsonInclude(JsonInclude.Include.NON_NULL) Integer window) {
@@ -279,7 +288,7 @@ class ExperimentApiController {
     @PostMapping("/{id}/cancel")
     ResponseEntity<Control> cancel(@PathVariable long id) {
         experiments.cancel(id);
-        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, "cancel", null));
+        return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, Control.CANCEL, null));
     }
 
     @Operation(summary = "Resume a stopped experiment: queue it again to run only its missing runs",

@@ -214,7 +214,7 @@ public class ExperimentResults {
     /** What a metric is, as the results show it. */
     static MetricComparison.Metric metric(String key, Direction direction, MetricDefinition definition) {
         return new MetricComparison.Metric(key, definition == null ? "" : definition.unit(),
-                direction == Direction.HIGHER_IS_BETTER ? "higher" : "lower",
+                direction.label(),
                 definition == null ? "" : definition.description());
     }
 

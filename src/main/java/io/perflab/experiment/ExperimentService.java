@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -143,7 +144,7 @@ public class ExperimentService {
         Long position = waiting.map(store::queuePosition).orElse(null);
         HostWait hostWait = waiting.flatMap(c -> HostWait.of(c, hosts.get())).orElse(null);
         Map<String, VariantRecord> variants = store.variants(e.id());
-        return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(),
+        return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(Locale.ROOT),
                 e.status().name(), e.preset(), e.benchmark(), position,
                 new ExperimentView.Progress(completed, total, failed), eta,
                 e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.error(),

@@ -2,6 +2,9 @@ package io.perflab.experiment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.perflab.paired.PlacementCheck;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.List;
@@ -30,14 +33,17 @@ import java.util.Map;
  *     data; for an upload of one side compared with a base when it came in, those of that comparison, naming the
  *     base ({@code baseExperimentId}, {@code baseCommit})
  */
-public record ExperimentView(long id, String name, @Schema(nullable = true) String description, String kind,
-                             String status, @Schema(nullable = true) String preset,
+public record ExperimentView(long id, String name, @Schema(nullable = true) String description,
+                             @ApiValues(value = ExperimentKind.class, lowerCase = true) String kind,
+                             @ApiValues(ExperimentStatus.class) String status,
+                             @Schema(nullable = true) String preset,
                              @Schema(nullable = true) String benchmark, Long queuePosition, Progress progress,
                              Long etaSeconds, Instant createdAt, @Schema(nullable = true) Instant startedAt,
                              @Schema(nullable = true) Instant finishedAt, @Schema(nullable = true) String createdBy,
                              @Schema(nullable = true) String error, Plan plan, Map<String, String> workload,
                              Map<String, VariantRecord> variants, Map<String, Map<String, String>> optionDiff,
-                             List<MetricComparison> results, String design,
+                             List<MetricComparison> results,
+                             @ApiValues(value = ExperimentDesign.class, written = "label") String design,
                              @JsonInclude(JsonInclude.Include.NON_NULL) Paired paired,
                              Map<String, String> hostLabels, List<AgentRun> agents,
                              @Schema(nullable = true) HostWait waitingForHost,
@@ -103,7 +109,8 @@ public record ExperimentView(long id, String name, @Schema(nullable = true) Stri
     }
 
     /** The plan's settings; in a paired design {@code runsPerVariant} is the pairs planned and order is unused. */
-    public record Plan(int runsPerVariant, String order, long seed, int trialTimeoutSeconds, int maxFailures) {
+    public record Plan(int runsPerVariant, @ApiValues(value = TrialOrder.class, written = "label") String order,
+                       long seed, int trialTimeoutSeconds, int maxFailures) {
     }
 
     /**

@@ -5,6 +5,11 @@ import static com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.perflab.stats.Direction;
+import io.perflab.stats.SequentialLook;
+import io.perflab.stats.SpendingFunction;
+import io.perflab.stats.Verdict;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Objects;
@@ -27,7 +32,9 @@ import java.util.Objects;
  *     {@link Sequential}
  */
 public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Groups groups,
-                               @JsonUnwrapped Change change, @JsonUnwrapped Tests tests, String verdict,
+                               @JsonUnwrapped Change change, @JsonUnwrapped Tests tests,
+                               @ApiValues(value = Verdict.class, written = "label",
+                                       also = MetricComparison.NOT_COMPARED) String verdict,
                                String reason, List<String> warnings, @JsonUnwrapped Sensitivity sensitivity,
                                @Schema(nullable = true) String error,
                                @JsonInclude(NON_NULL) PairedFigures paired) {
@@ -73,7 +80,8 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      *
      * @param direction {@code lower} or {@code higher} is better
      */
-    public record Metric(@JsonProperty("metric") String key, String unit, String direction, String description) {
+    public record Metric(@JsonProperty("metric") String key, String unit,
+                         @ApiValues(value = Direction.class, written = "label") String direction, String description) {
     }
 
     /** Runs and the mean and standard deviation of each variant; null where a group has no values. */
@@ -202,8 +210,10 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param adjustedCiLowPercent the lower end of its stage-wise interval
      * @param adjustedCiHighPercent the upper end
      */
-    public record Sequential(int looks, int pairs, int plannedPairs, String spending,
-                             @JsonInclude(NON_NULL) Double t, @JsonInclude(NON_NULL) Double tBoundary, String outcome,
+    public record Sequential(int looks, int pairs, int plannedPairs,
+                             @ApiValues(value = SpendingFunction.class, written = "label") String spending,
+                             @JsonInclude(NON_NULL) Double t, @JsonInclude(NON_NULL) Double tBoundary,
+                             @ApiValues(SequentialLook.Outcome.class) String outcome,
                              @JsonInclude(NON_NULL) Double ciLowPercentIgnoringLooks,
                              @JsonInclude(NON_NULL) Double ciHighPercentIgnoringLooks,
                              @JsonInclude(NON_NULL) Double pValueIgnoringLooks,

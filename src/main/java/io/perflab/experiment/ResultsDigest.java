@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import io.perflab.stats.Verdict;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
@@ -48,7 +50,9 @@ public record ResultsDigest(List<Badge> headline, int compared, int regressed,
      * @param percent the change in percent; null where there is none
      * @param reason why the verdict is what it is
      */
-    public record Badge(String metric, String verdict, String reason, Double percent) {
+    public record Badge(String metric,
+                        @ApiValues(value = Verdict.class, written = "label", also = MetricComparison.NOT_COMPARED)
+                        String verdict, String reason, Double percent) {
     }
 
     /** The digest of an experiment's comparisons. */

@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.paired.SequentialStopping;
 import io.perflab.stats.SequentialLook;
+import io.perflab.system.ApiValues;
 import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,9 +39,10 @@ public class SequentialLookRepository {
      * @param outcome {@code CONTINUE}, {@code SIGNIFICANT}, {@code PRECISE_ENOUGH} or {@code LAST_LOOK}
      * @param description the look in one line, as the command line prints it
      */
-    public record LookRecord(String metric, int look, int pairs, int plannedPairs, String target, Double percent, Double ciLowPercent,
-                             Double ciHighPercent, Double halfWidthPercent, Double t, Double tBoundary,
-                             String outcome, String description) {
+    public record LookRecord(String metric, int look, int pairs, int plannedPairs, String target, Double percent,
+                             Double ciLowPercent, Double ciHighPercent, Double halfWidthPercent, Double t,
+                             Double tBoundary, @ApiValues(SequentialLook.Outcome.class) String outcome,
+                             String description) {
 
         /** A look as it is stored. */
         static LookRecord of(SequentialStopping.Look made) {

@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,8 @@ import java.util.Map;
  * @param directory a command's working directory, or null for the server's
  * @param environment a command's environment variables; empty when it sets none
  */
-public record VariantRecord(String name, @Schema(nullable = true) String label, Map<String, String> options,
+public record VariantRecord(@ApiValues(value = VariantName.class, written = "label") String name,
+                            @Schema(nullable = true) String label, Map<String, String> options,
                             List<String> jvmArgs, @Schema(nullable = true) String command,
                             @Schema(nullable = true) String metricsFormat, @Schema(nullable = true) String directory,
                             Map<String, String> environment) {

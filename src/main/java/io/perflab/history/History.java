@@ -1,5 +1,7 @@
 package io.perflab.history;
 
+import io.perflab.stats.Direction;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
@@ -21,7 +23,8 @@ import java.util.List;
  *     leaves out and why (they measured the metric in a unit that does not convert, or in another direction), empty
  *     when nothing
  */
-public record History(String benchmark, String metric, String unit, String direction,
+public record History(String benchmark, String metric, String unit,
+                      @ApiValues(value = Direction.class, written = "label") String direction,
                       @Schema(nullable = true) String branch,
                       List<String> metrics, int page, int size, long total, int from, List<HistoryPoint> points,
                       List<HistoryChangePoint> changePoints, String detector, List<String> notes) {

@@ -3,6 +3,7 @@ package io.perflab.history;
 import io.perflab.experiment.LeadingMetrics;
 import io.perflab.experiment.MetricDefinition;
 import io.perflab.stats.ChangePoint;
+import io.perflab.stats.Direction;
 import io.perflab.stats.EDivisive;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.stats.Summary;
@@ -157,7 +158,8 @@ public class HistoryService {
         converted.forEach((unit, ids) -> notes.add(converted(chosen, unit, definition.unit(),
                 ids.stream().sorted().toList())));
         unlike.forEach((measured, ids) -> notes.add(leftOut(chosen, measured, ids.stream().sorted().toList())));
-        return new History(benchmark, chosen, definition.unit(), definition.higherIsBetter() ? "higher" : "lower",
+        return new History(benchmark, chosen, definition.unit(),
+                (definition.higherIsBetter() ? Direction.HIGHER_IS_BETTER : Direction.LOWER_IS_BETTER).label(),
                 onBranch, metrics, page, size, series.size(), from, points, changePoints(points),
                 "E-divisive means, level " + DETECTOR.significanceLevel() + ", " + DETECTOR.permutations()
                         + " permutations, segments of at least " + DETECTOR.minSegment() + " points", notes);

@@ -1,5 +1,6 @@
 package io.perflab.security;
 
+import io.perflab.system.ApiValues;
 import io.perflab.system.FieldMessages;
 import io.perflab.system.PrintableText;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -38,7 +39,8 @@ public class ApiTokens {
     static final Duration LAST_USED_RESOLUTION = Duration.ofMinutes(1);
 
     /** A stored token, without its secret. */
-    public record ApiToken(long id, String name, String prefix, String role, String createdBy, Instant createdAt,
+    public record ApiToken(long id, String name, String prefix, @ApiValues(TokenRole.class) String role,
+                           String createdBy, Instant createdAt,
                            @Schema(nullable = true) Instant lastUsedAt, @Schema(nullable = true) Instant revokedAt,
                            @Schema(nullable = true) String revokedBy) {
 
@@ -66,8 +68,17 @@ public class ApiTokens {
         this.clock = clock;
     }
 
-    /** Roles a token may have: USER tokens upload and write; AGENT tokens only act as agents. */
-    public static final java.util.Set<String> ROLES = java.util.Set.of("USER", "AGENT");
+    /** The roles a token may have, as stored and as the API writes them. */
+    public enum TokenRole {
+        /** Uploads and writes. */
+        USER,
+        /** Acts as a benchmark agent under {@code /api/v1/agents}, nothing else. */
+        AGENT
+    }
+
+    /** Roles a token may have, by name: USER tokens upload and write; AGENT tokens only act as agents. */
+    public static final java.util.Set<String> ROLES = java.util.Arrays.stream(TokenRole.values()).map(Enum::name)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /**
      * What is wrong with {@code role} as a new token's role, or null: one of {@link #ROLES} in any case, or none

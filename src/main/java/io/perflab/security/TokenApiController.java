@@ -1,6 +1,7 @@
 package io.perflab.security;
 
 import io.perflab.system.ApiProblem;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -36,7 +37,8 @@ class TokenApiController {
     }
 
     /** A created token with its secret. */
-    record Created(long id, String name, String token, String role, String createdBy, java.time.Instant createdAt) {
+    record Created(long id, String name, String token, @ApiValues(ApiTokens.TokenRole.class) String role,
+                   String createdBy, java.time.Instant createdAt) {
     }
 
     private final ApiTokens tokens;

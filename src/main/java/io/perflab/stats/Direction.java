@@ -7,6 +7,11 @@ public enum Direction {
     /** Smaller values are better, e.g. {@code user_cpu_us_per_req}. */
     LOWER_IS_BETTER;
 
+    /** How JSON and tables say which way is better: {@code higher} or {@code lower}. */
+    public String label() {
+        return this == HIGHER_IS_BETTER ? "higher" : "lower";
+    }
+
     /** Whether a change of the given sign ({@code with − without}) is an improvement. */
     public boolean improves(double difference) {
         return this == HIGHER_IS_BETTER ? difference > 0 : difference < 0;

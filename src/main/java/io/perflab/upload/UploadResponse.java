@@ -21,7 +21,16 @@ import java.util.Map;
  * @param notes why there is no comparison, for example
  */
 public record UploadResponse(long experimentId, String url, String benchmark, Map<String, Integer> samples,
-                             String comparedWith, Long baseExperimentId, @Schema(nullable = true) String baseCommit,
+                             @Schema(allowableValues = {UploadResponse.VARIANTS, UploadResponse.BASE,
+                                     UploadResponse.NONE}) String comparedWith,
+                             Long baseExperimentId, @Schema(nullable = true) String baseCommit,
                              List<MetricComparison> comparison, Map<String, String> convertedFrom,
                              List<String> notes) {
+
+    /** {@code comparedWith} of an upload of both sides: the comparison is of the two. */
+    public static final String VARIANTS = "variants";
+    /** {@code comparedWith} of an upload of one side compared with an earlier upload, its base. */
+    public static final String BASE = "base";
+    /** {@code comparedWith} of an upload of one side that found nothing to compare with. */
+    public static final String NONE = "none";
 }

@@ -203,8 +203,8 @@ public class UploadService implements BaseComparison.Source {
         long id = record.id();
         String url = baseUrl + "/experiments/" + id;
         if (upload.parsed().bothVariants()) {
-            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "variants", null, null,
-                    own, Map.of(), List.of());
+            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, UploadResponse.VARIANTS, null,
+                    null, own, Map.of(), List.of());
         }
         GitInfo git = upload.git();
         Optional<UploadRepository.BaseUpload> base;
@@ -218,21 +218,23 @@ public class UploadService implements BaseComparison.Source {
             base = store.latestOnBranch(upload.benchmark(), branches, git.repository(), git.commitTime(), id);
             where = "on the base branch " + String.join("/", branches);
         } else {
-            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "none", null, null, List.of(),
-                    Map.of(), List.of("One side was uploaded without git information, so there is nothing to compare "
-                            + "it with; upload both 'with' and 'without', or give git.branch/commit/baseCommit."));
+            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, UploadResponse.NONE, null, null,
+                    List.of(), Map.of(), List.of("One side was uploaded without git information, so there is nothing "
+                            + "to compare it with; upload both 'with' and 'without', or give "
+                            + "git.branch/commit/baseCommit."));
         }
         if (base.isEmpty()) {
-            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "none", null, null, List.of(),
-                    Map.of(), List.of("No earlier upload of '" + upload.benchmark() + "' " + where
+            return new UploadResponse(id, url, upload.benchmark(), sampleCounts, UploadResponse.NONE, null, null,
+                    List.of(), Map.of(), List.of("No earlier upload of '" + upload.benchmark() + "' " + where
                             + " to compare with."));
         }
         experiments.recordBase(id, base.get().experimentId());
         BaseComparison comparison = compareWithBase(id, upload.metrics(), runs, base.get().experimentId(),
                 base.get().commit());
         results.comparedWithBase(record, comparison);
-        return new UploadResponse(id, url, upload.benchmark(), sampleCounts, "base", comparison.baseExperimentId(),
-                comparison.baseCommit(), comparison.comparison(), comparison.convertedFrom(), comparison.notes());
+        return new UploadResponse(id, url, upload.benchmark(), sampleCounts, UploadResponse.BASE,
+                comparison.baseExperimentId(), comparison.baseCommit(), comparison.comparison(),
+                comparison.convertedFrom(), comparison.notes());
     }
 
     /**

@@ -4,13 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.upload.UploadServer;
 import java.net.http.HttpResponse;
+import io.perflab.experiment.AgentRecord;
+import io.perflab.experiment.ExperimentKind;
+import io.perflab.experiment.ExperimentStatus;
+import io.perflab.experiment.MetricComparison;
+import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.runner.trial.TrialStatus;
+import io.perflab.security.ApiTokens;
+import io.perflab.stats.Direction;
+import io.perflab.stats.Verdict;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -71,6 +84,16 @@ class ApiDocumentationTests extends UploadServer {
             Map.entry("Sequential.adjustedPercent", "left out while no look ended the target"),
             Map.entry("Sequential.adjustedCiLowPercent", "left out while no look ended the target"),
             Map.entry("Sequential.adjustedCiHighPercent", "left out while no look ended the target"));
+
+    /** Names of the properties that hold one of a fixed set of values: each of an answer lists them as its enum. */
+    private static final Set<String> FIXED = Set.of("status", "kind", "design", "verdict", "role", "outcome", "order",
+            "direction", "action", "comparedWith", "spending", "alternative", "variant");
+
+    /** Such properties that are text still, and why. */
+    private static final Map<String, String> NOT_YET_ENUMS = Map.of(
+            "ComparisonView.alternative", "the analysis API's records do not say their values yet",
+            "VerdictView.verdict", "the analysis API's records do not say their values yet",
+            "WarningView.kind", "the analysis API's records do not say their values yet");
 
     @Test
     void isTitledAndVersionedAsPerfLab() throws Exception {
@@ -356,6 +379,49 @@ class ApiDocumentationTests extends UploadServer {
     }
 
     /**
+     * A status, kind, verdict, role or other value of a fixed set is an enum of the values the code writes, taken
+     * from its Java enum: each was a string that could hold anything, to a generated client.
+     */
+    @Test
+    void everyStatusKindAndVerdictOfAnAnswerIsAnEnumOfTheValuesTheCodeWrites() throws Exception {
+        JsonNode doc = document();
+        List<String> plain = new ArrayList<>();
+        for (String name : answered(doc)) {
+            for (Map.Entry<String, JsonNode> property : doc.at("/components/schemas/" + name).path("properties")
+                    .properties()) {
+                String field = name + "." + property.getKey();
+                boolean text = property.getValue().path("type").toString().contains("string");
+                if (FIXED.contains(property.getKey()) && text && !property.getValue().has("enum")
+                        && !NOT_YET_ENUMS.containsKey(field)) {
+                    plain.add(field);
+                }
+            }
+        }
+        assertThat(plain).isEmpty();
+
+        JsonNode schemas = doc.at("/components/schemas");
+        assertThat(values(schemas, "ExperimentView", "status")).isEqualTo(names(ExperimentStatus.values()));
+        assertThat(values(schemas, "ExperimentView", "kind")).isEqualTo(names(ExperimentKind.values()).stream()
+                .map(kind -> kind.toLowerCase(Locale.ROOT)).toList());
+        assertThat(values(schemas, "ExperimentView", "design")).isEqualTo(Arrays.stream(ExperimentDesign.values())
+                .map(ExperimentDesign::label).toList());
+        assertThat(values(schemas, "Plan", "order")).isEqualTo(Arrays.stream(TrialOrder.values())
+                .map(TrialOrder::label).toList());
+        assertThat(values(schemas, "MetricComparison", "verdict")).isEqualTo(Stream.concat(Arrays.stream(
+                Verdict.values()).map(Verdict::label), Stream.of(MetricComparison.NOT_COMPARED)).toList());
+        assertThat(values(schemas, "Badge", "verdict")).isEqualTo(values(schemas, "MetricComparison", "verdict"));
+        assertThat(values(schemas, "MetricComparison", "direction")).containsExactlyInAnyOrder("lower", "higher")
+                .isEqualTo(Arrays.stream(Direction.values()).map(Direction::label).toList());
+        assertThat(values(schemas, "AgentView", "status")).isEqualTo(names(AgentRecord.Status.values()));
+        assertThat(values(schemas, "ApiToken", "role")).isEqualTo(names(ApiTokens.TokenRole.values()));
+        assertThat(values(schemas, "SampleRow", "status")).isEqualTo(names(TrialStatus.values()));
+        assertThat(values(schemas, "Queued", "status")).containsExactly("QUEUED");
+        assertThat(values(schemas, "Assignment", "kind")).containsExactly("ENGINE", "COMMAND")
+                .isSubsetOf(names(ExperimentKind.values()));
+        assertThat(values(schemas, "UploadResponse", "comparedWith")).containsExactly("variants", "base", "none");
+    }
+
+    /**
      * An upload's metric had the schema of an experiment's compared metric ({@code metric}, {@code unit},
      * {@code direction}, {@code description}): the two records shared a name, and a client generated from the
      * document had no field for a metric's values.
@@ -428,6 +494,16 @@ class ApiDocumentationTests extends UploadServer {
         for (JsonNode child : node) {
             refer(child, doc, reached);
         }
+    }
+
+    private static List<String> values(JsonNode schemas, String schema, String property) {
+        List<String> values = new ArrayList<>();
+        schemas.path(schema).path("properties").path(property).path("enum").forEach(v -> values.add(v.asString()));
+        return values;
+    }
+
+    private static List<String> names(Enum<?>[] constants) {
+        return Arrays.stream(constants).map(Enum::name).toList();
     }
 
     private static List<String> names(JsonNode array) {

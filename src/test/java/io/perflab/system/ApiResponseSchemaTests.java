@@ -76,6 +76,27 @@ class ApiResponseSchemaTests extends UploadServer {
         checked(404, get(experiment));
     }
 
+    /**
+     * An engine experiment's kind is {@code engine} in any locale: in a Turkish one it was {@code engıne}, with a
+     * dotless i, which is none of the kinds the document lists.
+     */
+    @Test
+    void anExperimentsKindIsOneTheDocumentListsInAnyLocale() throws Exception {
+        long id = read(checked(202, json("POST", "/api/v1/experiments", ADMIN_TOKEN, """
+                {"name": "schema check locale", "preset": "sync-completion", "runsPerVariant": 2,
+                 "hostLabels": %s}""".formatted(POOL))).body()).get("id").asLong();
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+            assertThat(read(checked(200, get("/api/v1/experiments/" + id)).body()).get("kind").asString())
+                    .isEqualTo("engine");
+        } finally {
+            Locale.setDefault(before);
+        }
+        checked(202, send("POST", "/api/v1/experiments/" + id + "/cancel", ADMIN_TOKEN, null));
+        checked(204, send("DELETE", "/api/v1/experiments/" + id, ADMIN_TOKEN, null));
+    }
+
     @Test
     void uploadsOfEachBodyTheirComparisonsReportsAndHistory() throws Exception {
         String benchmark = "schema-check-go";
