@@ -22,6 +22,7 @@ import java.time.Instant;
 import io.perflab.system.ApiPage;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -40,7 +41,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * token it registered with.
  */
 @RestController
-@RequestMapping("/api/v1/agents")
+// an Accept that takes no JSON is refused (406) before the handler runs, so before any write
+@RequestMapping(path = "/api/v1/agents", produces = MediaType.APPLICATION_JSON_VALUE)
 class AgentApiController {
 
     /** The longest a poll may ask to wait; the service's {@code perflab.agents.long-poll} may cut it shorter. */

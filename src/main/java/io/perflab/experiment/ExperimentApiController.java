@@ -52,7 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Over 300 lines: one resource's operations, with their OpenAPI descriptions and the samples' two streamed formats.
  */
 @RestController
-@RequestMapping("/api/v1/experiments")
+// an Accept that takes no JSON is refused (406) before the handler runs, so before any write
+@RequestMapping(path = "/api/v1/experiments", produces = MediaType.APPLICATION_JSON_VALUE)
 class ExperimentApiController {
 
     private final ExperimentService experiments;

@@ -3,6 +3,7 @@ package io.perflab.history;
 import io.perflab.system.ApiPage;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -16,7 +17,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * for every name.
  */
 @RestController
-@RequestMapping("/api/v1/benchmarks")
+// an Accept that takes no JSON is refused (406) before the handler runs
+@RequestMapping(path = "/api/v1/benchmarks", produces = MediaType.APPLICATION_JSON_VALUE)
 class HistoryApiController {
 
     private final HistoryService history;

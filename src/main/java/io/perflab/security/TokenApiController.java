@@ -11,6 +11,7 @@ import java.net.URI;
 import java.security.Principal;
 import io.perflab.system.ApiPage;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -24,7 +25,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /** {@code /api/v1/tokens}: create (the secret is in this response only), list and revoke API tokens; admins only. */
 @RestController
-@RequestMapping("/api/v1/tokens")
+// an Accept that takes no JSON is refused (406) before the handler runs, so before any write
+@RequestMapping(path = "/api/v1/tokens", produces = MediaType.APPLICATION_JSON_VALUE)
 class TokenApiController {
 
     /**

@@ -11,11 +11,18 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * The errors of the API's operations in the OpenAPI document, each an {@code application/problem+json}
@@ -23,9 +30,10 @@ import org.springframework.stereotype.Component;
  * that is no number, and for one with a body, a body it refuses) and 401 (a bearer token the server does not know,
  * or none where one is needed); those that need a role (see {@code SecurityConfig}: every write but the analysis,
  * and the tokens API; every operation where {@code perflab.security.anonymous-reads} is false, since an agent's token
- * reads nothing there) 403; those of a path variable 404; those that read a body 413 and 415. The statuses of one
- * operation alone (409, 406, 429) are declared on it and given the problem here, as is any error response declared
- * without a body.
+ * reads nothing there) 403; those of a path variable 404; those that read a body 413 and 415; those whose mapping
+ * says what they answer ({@code produces}) 406, for an {@code Accept} that takes none of it, refused before the
+ * handler runs. The statuses of one operation alone (409, 429, and the 406 of one that reads {@code Accept} itself)
+ * are declared on it and given the problem here, as is any error response declared without a body.
  */
 @Component
 class ApiErrorDocumentation implements OpenApiCustomizer {
@@ -68,8 +76,12 @@ class ApiErrorDocumentation implements OpenApiCustomizer {
     /** Whether reads and the analysis are open to anyone ({@code perflab.security.anonymous-reads}). */
     private final boolean anonymousReads;
 
-    ApiErrorDocumentation(PerfLabProperties properties) {
+    private final ObjectProvider<RequestMappingHandlerMapping> mappings;
+
+    ApiErrorDocumentation(PerfLabProperties properties, @Qualifier("requestMappingHandlerMapping")
+                          ObjectProvider<RequestMappingHandlerMapping> mappings) {
         this.anonymousReads = properties.security().anonymousReads();
+        this.mappings = mappings;
     }
 
     @Override
@@ -80,15 +92,42 @@ class ApiErrorDocumentation implements OpenApiCustomizer {
         if (api.getPaths() == null) {
             return;
         }
+        Map<String, Set<String>> produced = produced();
         api.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
             if (path.startsWith("/api/")) {
-                document(path, method, operation, anonymousReads);
+                document(path, method, operation, anonymousReads, produced.get(method.name() + " " + path));
             }
         }));
     }
 
+    /**
+     * What each operation's mappings say they produce, by method and path ({@code GET /api/v1/experiments}): the
+     * media types of all of them, or null when one of them says none (its handler answers whatever it answers).
+     */
+    private Map<String, Set<String>> produced() {
+        Map<String, Set<String>> produced = new HashMap<>();
+        RequestMappingHandlerMapping handlers = mappings.getIfAvailable();
+        if (handlers == null) {
+            return produced;
+        }
+        Set<String> open = new HashSet<>();
+        handlers.getHandlerMethods().keySet().forEach(info -> info.getPatternValues().forEach(pattern ->
+                info.getMethodsCondition().getMethods().forEach(method -> {
+                    String operation = method.name() + " " + pattern;
+                    Set<org.springframework.http.MediaType> types = info.getProducesCondition()
+                            .getProducibleMediaTypes();
+                    if (types.isEmpty()) {
+                        open.add(operation);
+                    }
+                    Set<String> all = produced.computeIfAbsent(operation, key -> new TreeSet<>());
+                    types.forEach(type -> all.add(type.toString()));
+                })));
+        open.forEach(produced::remove);
+        return produced;
+    }
+
     private static void document(String path, PathItem.HttpMethod method, Operation operation,
-            boolean anonymousReads) {
+            boolean anonymousReads, Set<String> produced) {
         ApiResponses responses = operation.getResponses();
         add(responses, "400");
         add(responses, "401");
@@ -104,6 +143,10 @@ class ApiErrorDocumentation implements OpenApiCustomizer {
         if (operation.getRequestBody() != null) {
             add(responses, "413");
             add(responses, "415");
+        }
+        if (produced != null && !responses.containsKey("406")) {
+            responses.addApiResponse("406", new ApiResponse().description("The Accept header takes none of what "
+                    + "this answers (" + String.join(", ", produced) + "): refused before anything is done"));
         }
         responses.forEach((code, response) -> {
             if (code.startsWith("4") || code.startsWith("5")) {

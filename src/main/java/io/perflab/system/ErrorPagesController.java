@@ -3,7 +3,10 @@ package io.perflab.system;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.net.URI;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.boot.web.error.ErrorAttributeOptions;
 import org.springframework.boot.webmvc.error.ErrorAttributes;
@@ -15,6 +18,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.context.request.ServletWebRequest;
 import org.springframework.web.servlet.ModelAndView;
@@ -76,6 +80,9 @@ class ErrorPagesController implements ErrorController {
         if (error instanceof TypeMismatchException mismatch) {
             return FieldMessages.typeMismatch(mismatch);
         }
+        if (error instanceof HttpMediaTypeNotAcceptableException notAcceptable) {
+            return notAcceptable(request, notAcceptable.getSupportedMediaTypes());
+        }
         if (error instanceof ErrorResponse response && !(error instanceof NoResourceFoundException)
                 && response.getBody().getDetail() != null && !status.is5xxServerError()) {
             return response.getBody().getDetail();
@@ -94,6 +101,13 @@ class ErrorPagesController implements ErrorController {
                     request.getRequestURI()) + ". The API lives under /api/v1 (see /v3/api-docs).";
         }
         return status.getReasonPhrase();
+    }
+
+    /** What an operation answers, and that the request's {@code Accept} takes none of it. */
+    private static String notAcceptable(HttpServletRequest request, List<MediaType> answered) {
+        String accept = String.join(", ", Collections.list(request.getHeaders(HttpHeaders.ACCEPT)));
+        return "The Accept header ('" + Texts.cut(accept, 200) + "') takes none of what this answers: "
+                + answered.stream().map(MediaType::toString).collect(Collectors.joining(", ")) + ".";
     }
 
     private Map<String, Object> attributes(HttpServletRequest request) {

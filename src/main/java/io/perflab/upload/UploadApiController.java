@@ -38,7 +38,8 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * bearer token (see {@code SecurityConfig}).
  */
 @RestController
-@RequestMapping("/api/v1/uploads")
+// an Accept that takes no JSON is refused (406) before the handler runs, so before any write
+@RequestMapping(path = "/api/v1/uploads", produces = MediaType.APPLICATION_JSON_VALUE)
 class UploadApiController {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";

@@ -428,8 +428,8 @@ class AccessPolicyTests extends UploadServer {
         }
 
         assertThat(answers).hasSizeGreaterThan(40).contains("GET /experiments/{id}: 200",
-                "GET /api/v1/experiments/{id}/report.html: 200", "GET /api/v1/tokens/{id}: 200",
-                "GET /api/v1/agents/{id}: 200", "GET /benchmarks/{*path}: 200");
+                "GET /api/v1/experiments/{id}/report.html: 200", "GET /api/v1/tokens/{id} → application/json: 200",
+                "GET /api/v1/agents/{id} → application/json: 200", "GET /benchmarks/{*path}: 200");
         assertThat(counts()).isEqualTo(counts);
         assertThat(stored(upload)).isEqualTo(stored);
     }

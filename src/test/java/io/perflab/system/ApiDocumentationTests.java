@@ -95,6 +95,10 @@ class ApiDocumentationTests extends UploadServer {
             "VerdictView.verdict", "the analysis API's records do not say their values yet",
             "WarningView.kind", "the analysis API's records do not say their values yet");
 
+    /** Downloads in the format their name says, whatever the Accept header says. */
+    private static final Set<String> DOWNLOADS = Set.of("GET /api/v1/experiments/{id}/report.html",
+            "GET /api/v1/experiments/{id}/report.md", "GET /api/v1/experiments/{id}/report.txt");
+
     @Test
     void isTitledAndVersionedAsPerfLab() throws Exception {
         JsonNode doc = document();
@@ -419,6 +423,29 @@ class ApiDocumentationTests extends UploadServer {
         assertThat(values(schemas, "Assignment", "kind")).containsExactly("ENGINE", "COMMAND")
                 .isSubsetOf(names(ExperimentKind.values()));
         assertThat(values(schemas, "UploadResponse", "comparedWith")).containsExactly("variants", "base", "none");
+    }
+
+    /**
+     * An Accept header that takes none of what an operation answers is refused with 406 before the operation does
+     * anything (ApiResponseSchemaTests sends one to each); the document said so of the report only, and a write was
+     * done before its answer was refused. Downloads named by their format answer it whatever Accept says.
+     */
+    @Test
+    void everyOperationButADownloadSaysItRefusesAnAcceptItCannotAnswer() throws Exception {
+        JsonNode doc = document();
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> path : doc.get("paths").properties()) {
+            for (String method : METHODS) {
+                JsonNode responses = path.getValue().path(method).path("responses");
+                String operation = method.toUpperCase(Locale.ROOT) + " " + path.getKey();
+                if (!responses.isMissingNode() && responses.has("406") == DOWNLOADS.contains(operation)) {
+                    wrong.add(operation);
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(doc.at("/paths/~1api~1v1~1experiments~1{id}~1samples/get/responses/406/description").asString())
+                .contains("application/json", "text/csv");
     }
 
     /**

@@ -12,11 +12,14 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What the API answers is what {@code /v3/api-docs} says it answers, read as a client generated from the document
@@ -244,6 +247,57 @@ class ApiResponseSchemaTests extends UploadServer {
         checked(409, send("POST", uploads, ADMIN_TOKEN, go(2), "Content-Type", "text/plain", "Idempotency-Key", key));
         checked(415, send("POST", uploads, ADMIN_TOKEN, go(2), "Content-Type", "application/x-www-form-urlencoded"));
         checked(415, send("POST", "/api/v1/experiments", ADMIN_TOKEN, "name=x", "Content-Type", "text/plain"));
+    }
+
+    /**
+     * An Accept header that takes none of what an operation answers is refused with 406, as the document says of
+     * each operation, before the operation does anything: an experiment, a token (its secret with it) or an agent was
+     * stored and its answer refused, and an upload was stored and answered in JSON. Downloads named by their format
+     * answer in it whatever Accept says.
+     */
+    @Test
+    void anAcceptNoOperationAnswersIsRefusedBeforeAnythingIsDone() throws Exception {
+        long upload = id(checked(201, send("POST", "/api/v1/uploads?benchmark=schema-check-accept", ADMIN_TOKEN,
+                go(0), "Content-Type", "text/plain")));
+        Map<String, String> bodies = Map.of(
+                "/api/v1/experiments", "{\"name\": \"schema check refused\", \"preset\": \"sync-completion\", "
+                        + "\"runsPerVariant\": 2, \"hostLabels\": " + POOL + "}",
+                "/api/v1/tokens", "{\"name\": \"schema check refused\"}",
+                "/api/v1/agents", "{\"name\": \"schema check refused\", \"labels\": " + POOL + "}",
+                "/api/v1/uploads", "{\"benchmark\": \"schema-check-refused\", "
+                        + "\"metrics\": {\"t\": {\"values\": [1, 2]}}}",
+                "/api/v1/analyze", "{\"with\": [1, 2, 3], \"without\": [2, 3, 4]}");
+        Map<String, Long> before = stored();
+        int operations = 0;
+        for (Map.Entry<String, JsonNode> path : read(get("/v3/api-docs").body()).get("paths").properties()) {
+            String uri = path.getKey().replace("{id}", String.valueOf(upload))
+                    .replace("{experimentId}", String.valueOf(upload)).replace("{name}", "schema-check-accept");
+            for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+                String method = operation.getKey().toUpperCase(Locale.ROOT);
+                HttpResponse<String> answer = operation.getValue().has("requestBody")
+                        ? send(method, uri, ADMIN_TOKEN, bodies.getOrDefault(path.getKey(), "{}"), "Content-Type",
+                                JSON, "Accept", "application/xml")
+                        : send(method, uri, ADMIN_TOKEN, null, "Accept", "application/xml");
+                checked(uri.contains("/report.") ? 200 : 406, answer);
+                operations++;
+            }
+        }
+
+        assertThat(operations).isGreaterThan(30);
+        assertThat(stored()).isEqualTo(before);
+        HttpResponse<String> refused = send("POST", "/api/v1/tokens", ADMIN_TOKEN, bodies.get("/api/v1/tokens"),
+                "Content-Type", JSON, "Accept", "application/xml");
+        assertThat(read(refused.body()).path("detail").asString()).contains("Accept", "application/xml",
+                "application/json");
+    }
+
+    /** How many rows the API's writes make, table by table. */
+    private Map<String, Long> stored() {
+        Map<String, Long> counts = new TreeMap<>(rowCounts());
+        for (String table : List.of("api_token", "agent")) {
+            counts.put(table, jdbc.sql("SELECT COUNT(*) FROM " + table).query(Long.class).single());
+        }
+        return counts;
     }
 
     /** Records what is wrong with {@code response} as the document describes it, once its status is as expected. */
