@@ -1,12 +1,15 @@
 package io.perflab.analysis;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.perflab.stats.Alternative;
 import io.perflab.stats.ComparisonResult;
 import io.perflab.stats.ConstantChange;
 import io.perflab.stats.RankSumResult;
 import io.perflab.stats.StatWarning;
 import io.perflab.stats.Summary;
 import io.perflab.stats.TTestResult;
+import io.perflab.stats.Verdict;
+import io.perflab.system.ApiValues;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 
@@ -21,7 +24,8 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
         RankSumView mannWhitney, EffectSizeView effectSize, @Schema(nullable = true) RelativeChangeView relativeChange,
         @Schema(nullable = true) EquivalenceView equivalence, @Schema(nullable = true) PowerView power,
         VerdictView verdict, List<WarningView> warnings,
-        double confidenceLevel, String alternative, @JsonInclude(JsonInclude.Include.NON_NULL) TTestView paired) {
+        double confidenceLevel, @ApiValues(value = Alternative.class, written = "rName") String alternative,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TTestView paired) {
 
     /** Descriptive statistics of a group; {@code cv} is a fraction (0.02 = 2 %), null when the mean is 0. */
     public record GroupView(int n, double mean, double sd, double median, double min, double max, Double cv,
@@ -62,7 +66,8 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
     }
 
     /** {@code improved}, {@code regressed}, {@code unchanged} or {@code inconclusive}, with the reason. */
-    public record VerdictView(String verdict, String reason, double pValue) {
+    public record VerdictView(@ApiValues(value = Verdict.class, written = "label") String verdict, String reason,
+                              double pValue) {
     }
 
     /**
@@ -72,7 +77,8 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
      * @param verdict {@code unchanged}, {@code improved} or {@code regressed}
      */
     public record ConstantView(double without, double with, int runsWithout, int runsWith, double difference,
-                               Double percent, String verdict, String reason) {
+                               Double percent, @ApiValues(value = Verdict.class, written = "label",
+                                       only = {"UNCHANGED", "IMPROVED", "REGRESSED"}) String verdict, String reason) {
 
         /** The view of an exact change. */
         public static ConstantView of(ConstantChange c) {
@@ -82,7 +88,7 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
     }
 
     /** A caveat: kind (e.g. {@code OUTLIERS}), group or null, message. */
-    public record WarningView(String kind, @Schema(nullable = true) String group, String message) {
+    public record WarningView(@ApiValues(StatWarning.Kind.class) String kind, @Schema(nullable = true) String group, String message) {
     }
 
     /** The view of a result. */
