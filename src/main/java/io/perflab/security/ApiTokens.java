@@ -2,6 +2,7 @@ package io.perflab.security;
 
 import io.perflab.system.ApiValues;
 import io.perflab.system.FieldMessages;
+import io.perflab.system.InvalidInputException;
 import io.perflab.system.PrintableText;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.nio.charset.StandardCharsets;
@@ -113,12 +114,12 @@ public class ApiTokens {
     public CreatedToken create(String name, String role, String createdBy) {
         String roleProblem = roleProblem(role);
         if (roleProblem != null) {
-            throw new IllegalArgumentException("role: " + roleProblem);
+            throw InvalidInputException.of("role", roleProblem);
         }
         String chosen = role == null ? "USER" : role.strip().toUpperCase(java.util.Locale.ROOT);
         String nameProblem = nameProblem(name);
         if (nameProblem != null) {
-            throw new IllegalArgumentException("name: " + nameProblem);
+            throw InvalidInputException.of("name", nameProblem);
         }
         // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
         // two live tokens of one name would act as each other: the name is looked for first (tokens of before V18
@@ -146,8 +147,8 @@ public class ApiTokens {
         return new CreatedToken(find(keys.getKey().longValue()).orElseThrow(), secret);
     }
 
-    private static IllegalArgumentException nameTaken(String name) {
-        return new IllegalArgumentException("name: a token named '" + name + "' exists; revoke it first or choose "
+    private static InvalidInputException nameTaken(String name) {
+        return InvalidInputException.of("name", "a token named '" + name + "' exists; revoke it first or choose "
                 + "another name");
     }
 

@@ -2,6 +2,7 @@ package io.perflab.security;
 
 import io.perflab.system.PageNumber;
 import jakarta.servlet.http.HttpServletResponse;
+import io.perflab.system.InvalidInputException;
 import java.security.Principal;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -60,7 +61,7 @@ class TokensPageController {
         try {
             ApiTokens.CreatedToken created = tokens.create(name, role, principal.getName());
             model.addAttribute("created", created);
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidInputException e) {
             model.addAttribute("error", e.getMessage());
             // shown again as typed, so that correcting the name does not turn an agent token into a user token
             model.addAttribute("name", name);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.cli.PerfLabCommand;
 import io.perflab.display.Format;
+import io.perflab.system.InvalidInputException;
 import io.perflab.upload.UploadServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -131,7 +132,7 @@ class ApiTokensTests extends UploadServer {
                         try {
                             tokens.create(name, "tests");
                             return true;
-                        } catch (IllegalArgumentException e) {
+                        } catch (InvalidInputException e) {
                             assertThat(e).hasMessage("name: a token named '" + name + "' exists; revoke it first "
                                     + "or choose another name");
                             return false;
@@ -175,6 +176,12 @@ class ApiTokensTests extends UploadServer {
         assertThat(again.statusCode()).isEqualTo(400);
         assertThat(read(again.body()).get("detail").asString())
                 .isEqualTo("name: a token named 'from-cli' exists; revoke it first or choose another name");
+        // README: every refused body names its field in errors[]; the tokens API said it in its detail only
+        assertThat(read(again.body()).at("/errors/0/field").asString()).isEqualTo("name");
+        HttpResponse<String> noRole = post("/api/v1/tokens", ADMIN_TOKEN, "application/json",
+                "{\"name\":\"x\",\"role\":\"root\"}");
+        assertThat(noRole.statusCode()).isEqualTo(400);
+        assertThat(read(noRole.body()).at("/errors/0/field").asString()).isEqualTo("role");
 
         StringWriter revokeOut = new StringWriter();
         int revoked = PerfLabCommand.commandLine(new PrintWriter(revokeOut), new PrintWriter(err))
