@@ -6,6 +6,7 @@ import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
 import io.perflab.stats.format.HtestPrinter;
 import io.perflab.system.ApiProblem;
+import io.perflab.system.InvalidInputException;
 import io.perflab.system.JsonErrors;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -71,13 +72,23 @@ class AnalyzeController {
         return HtestPrinter.tTest(request.paired() ? paired(request) : compare(request).welch());
     }
 
+    /** The comparison; samples it cannot compare (both essentially constant) are refused as the input's. */
     private static ComparisonResult compare(AnalyzeRequest request) {
-        return Comparison.compare(request.with(), request.without(), request.direction(), request.options());
+        try {
+            return Comparison.compare(request.with(), request.without(), request.direction(), request.options());
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.ofSentence(null, e.getMessage());
+        }
     }
 
+    /** The paired test; differences it cannot test (essentially constant) are refused as {@code paired}'s. */
     private static TTestResult paired(AnalyzeRequest request) {
-        return TTest.paired(request.with(), request.without(), request.options().alternative(),
-                request.options().confidenceLevel());
+        try {
+            return TTest.paired(request.with(), request.without(), request.options().alternative(),
+                    request.options().confidenceLevel());
+        } catch (IllegalArgumentException e) {
+            throw InvalidInputException.ofSentence("paired", e.getMessage());
+        }
     }
 
     private JsonNode read(Long length, InputStream body) throws IOException {
@@ -94,15 +105,18 @@ class AnalyzeController {
             buffer.write(chunk, 0, n);
         }
         if (buffer.size() == 0) {
-            throw ApiProblem.badRequest("the request body is empty: send {\"with\":[…],\"without\":[…]}");
+            throw InvalidInputException.ofSentence(null, "the request body is empty: send {\"with\":[…],"
+                    + "\"without\":[…]}");
         }
         try {
             return json.readTree(buffer.toByteArray());
         } catch (JacksonException e) {
-            String said = JsonErrors.describe(e);
-            // the words for malformed JSON already say so: "the body is not valid JSON (line 1, column 2)"
-            throw ApiProblem.badRequest(said.startsWith("the body ") ? "The request " + said.substring(4)
-                    : "The request body is not valid JSON: " + said);
+            InvalidInputException.FieldProblem problem = JsonErrors.problem(e);
+            String said = problem.toString();
+            // the words for malformed JSON already say so: "the body is not valid JSON (line 1, column 2)"; a key
+            // given twice is named by its path
+            throw InvalidInputException.ofSentence(problem.field(), said.startsWith("the body ")
+                    ? "The request " + said.substring(4) : "The request body is not valid JSON: " + said);
         }
     }
 

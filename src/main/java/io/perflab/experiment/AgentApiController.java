@@ -10,8 +10,8 @@ import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.security.StoredToken;
-import io.perflab.system.ApiProblem;
 import io.perflab.system.ApiValues;
+import io.perflab.system.InvalidInputException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -124,7 +124,7 @@ class AgentApiController {
                                     @RequestParam(defaultValue = "20") int waitSeconds,
                                     Authentication authentication) {
         if (waitSeconds < 0 || waitSeconds > MAX_WAIT_SECONDS) {
-            throw ApiProblem.badRequest("waitSeconds: must be between 0 and " + MAX_WAIT_SECONDS + ", got "
+            throw InvalidInputException.of("waitSeconds", "must be between 0 and " + MAX_WAIT_SECONDS + ", got "
                     + waitSeconds);
         }
         return coordinator.poll(id, caller(authentication), Duration.ofSeconds(waitSeconds)).map(ResponseEntity::ok)

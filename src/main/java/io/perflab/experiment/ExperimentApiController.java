@@ -3,8 +3,8 @@ package io.perflab.experiment;
 import io.perflab.system.ApiPage;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialStatus;
-import io.perflab.system.ApiProblem;
 import io.perflab.system.ApiValues;
+import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotFoundException;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
@@ -326,7 +326,7 @@ class ExperimentApiController {
         try {
             return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest(field + ": unknown value '" + value + "'; allowed: "
+            throw InvalidInputException.of(field, "unknown value '" + value + "'; allowed: "
                     + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT));
         }
     }

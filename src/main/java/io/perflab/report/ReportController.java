@@ -1,6 +1,7 @@
 package io.perflab.report;
 
 import io.perflab.system.ApiProblem;
+import io.perflab.system.InvalidInputException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -109,7 +110,7 @@ class ReportController {
         try {
             return MediaType.parseMediaTypes(accept);
         } catch (org.springframework.http.InvalidMediaTypeException e) {
-            throw ApiProblem.badRequest("Accept: not a media type list: " + e.getMessage());
+            throw InvalidInputException.of(HttpHeaders.ACCEPT, "not a media type list: " + e.getMessage());
         }
     }
 

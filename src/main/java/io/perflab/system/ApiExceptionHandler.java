@@ -15,19 +15,27 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.ServletRequestBindingException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.multipart.support.MissingServletRequestPartException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
  * Turns exceptions from REST controllers into {@code application/problem+json} whose {@code detail} says what
  * was wrong in the caller's terms: the JSON field at fault and what it may hold, never a Java type. Features
  * throw {@link InvalidInputException}, {@link NotFoundException}, {@link ConflictException},
- * {@link NotAllowedException} and {@link NotAuthenticatedException} (or, in controllers, {@link ApiProblem}); a 400
- * also lists each field problem under {@code errors}.
+ * {@link NotAllowedException} and {@link NotAuthenticatedException} (or, in controllers, {@link ApiProblem}, for
+ * any status but 400). A 400 of refused input, theirs and Spring's own, lists each problem under {@code errors}, with
+ * the field, query parameter, path variable or header at fault as the request wrote it ({@code
+ * workload.clientThreads}, {@code page}, {@code id}), or without a field for the input as a whole (JSON that does not
+ * parse); its {@code detail} is their text.
  */
 @RestControllerAdvice(annotations = RestController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -66,11 +74,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 ex.getMessage()));
     }
 
+    /** A body that is not UTF-8: a problem of the body as a whole, which its message places by its byte. */
     @ExceptionHandler(Utf8BodyFilter.InvalidUtf8Exception.class)
     ProblemDetail invalidUtf8(Utf8BodyFilter.InvalidUtf8Exception ex) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+        return badRequest(List.of(new InvalidInputException.FieldProblem(null, ex.getMessage())));
     }
 
+    /** What no feature should throw for input it refuses (it names no field): said in the detail alone. */
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail badArgument(IllegalArgumentException ex) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
@@ -79,7 +89,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     /** A query or form parameter bound to an object that has no place for it, such as {@code page[0]}. */
     @ExceptionHandler(InvalidPropertyException.class)
     ProblemDetail unknownField(InvalidPropertyException ex) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, FieldMessages.unknownField(ex));
+        return badRequest(List.of(new InvalidInputException.FieldProblem(ex.getPropertyName(),
+                FieldMessages.unknownField(ex), true)));
     }
 
     @ExceptionHandler(ConstraintViolationException.class)
@@ -102,11 +113,45 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return handleExceptionInternal(ex, badRequest(problems), headers, HttpStatus.BAD_REQUEST, request);
     }
 
+    /** A path variable or query parameter that is not of its type ({@code /experiments/abc}): named by its name. */
     @Override
     protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, FieldMessages.typeMismatch(ex));
+        ProblemDetail body = badRequest(List.of(new InvalidInputException.FieldProblem(FieldMessages.parameter(ex),
+                FieldMessages.expectedValue(ex))));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
+    }
+
+    /** A required query parameter left out ({@code /benchmarks/history} without {@code ?benchmark=}). */
+    @Override
+    protected ResponseEntity<Object> handleMissingServletRequestParameter(MissingServletRequestParameterException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return refused(ex, ex.getParameterName(), headers, request);
+    }
+
+    /** A required part of a multipart body left out. */
+    @Override
+    protected ResponseEntity<Object> handleMissingServletRequestPart(MissingServletRequestPartException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return refused(ex, ex.getRequestPartName(), headers, request);
+    }
+
+    /** A required header, cookie or parameter condition left out: the header named, else the request as a whole. */
+    @Override
+    protected ResponseEntity<Object> handleServletRequestBindingException(ServletRequestBindingException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (!status.isSameCodeAs(HttpStatus.BAD_REQUEST)) {
+            return super.handleServletRequestBindingException(ex, headers, status, request);
+        }
+        return refused(ex, ex instanceof MissingRequestHeaderException header ? header.getHeaderName() : null,
+                headers, request);
+    }
+
+    /** Spring's refusal of {@code field} (null: of the request as a whole) in its own words, which name it. */
+    private ResponseEntity<Object> refused(ErrorResponse ex, String field, HttpHeaders headers, WebRequest request) {
+        ProblemDetail body = badRequest(List.of(new InvalidInputException.FieldProblem(field,
+                ex.getBody().getDetail(), true)));
+        return handleExceptionInternal((Exception) ex, body, headers, HttpStatus.BAD_REQUEST, request);
     }
 
     @Override
@@ -118,9 +163,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return handleExceptionInternal(ex, tooLarge, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
         Throwable utf8 = ex.getMostSpecificCause();
-        ProblemDetail body = utf8 instanceof Utf8BodyFilter.InvalidUtf8Exception
-                ? ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, utf8.getMessage())
-                : badRequest(List.of(JsonErrors.problem(ex)));
+        ProblemDetail body = badRequest(List.of(utf8 instanceof Utf8BodyFilter.InvalidUtf8Exception
+                ? new InvalidInputException.FieldProblem(null, utf8.getMessage()) : JsonErrors.problem(ex)));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
     }
 

@@ -16,14 +16,15 @@ public record ApiPage<T>(List<T> items, int page, int size, long total) {
     /**
      * Checks the page and size a client asked for.
      *
-     * @throws ApiProblem 400, naming the parameter, when the page is negative or the size outside 1 … {@value MAX_SIZE}
+     * @throws InvalidInputException naming the parameter, when the page is negative or the size outside 1 …
+     *     {@value MAX_SIZE}
      */
     public static void check(int page, int size) {
         if (page < 0) {
-            throw ApiProblem.badRequest("page: must be ≥ 0, got " + page);
+            throw InvalidInputException.of("page", "must be ≥ 0, got " + page);
         }
         if (size < 1 || size > MAX_SIZE) {
-            throw ApiProblem.badRequest("size: must be between 1 and " + MAX_SIZE + ", got " + size);
+            throw InvalidInputException.of("size", "must be between 1 and " + MAX_SIZE + ", got " + size);
         }
     }
 }

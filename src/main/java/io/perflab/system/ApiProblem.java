@@ -4,15 +4,14 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
-/** An API error with a status and a detail that tells the caller what was wrong and what to do. */
+/**
+ * An API error with a status and a detail that tells the caller what was wrong and what to do. Not for a 400: input
+ * the API refuses is an {@link InvalidInputException}, whose problem names the field at fault in its {@code errors}.
+ */
 public class ApiProblem extends ErrorResponseException {
 
     public ApiProblem(HttpStatus status, String detail) {
         super(status, ProblemDetail.forStatusAndDetail(status, detail), null);
-    }
-
-    public static ApiProblem badRequest(String detail) {
-        return new ApiProblem(HttpStatus.BAD_REQUEST, detail);
     }
 
     public static ApiProblem notFound(String detail) {

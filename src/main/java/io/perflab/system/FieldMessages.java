@@ -45,9 +45,13 @@ public final class FieldMessages {
      * the parameter and what it holds ({@link #expectedValue}).
      */
     public static String typeMismatch(TypeMismatchException ex) {
-        String name = ex instanceof MethodArgumentTypeMismatchException argument ? argument.getName()
-                : ex.getPropertyName();
+        String name = parameter(ex);
         return (name == null ? "" : name + ": ") + expectedValue(ex);
+    }
+
+    /** The path variable, query parameter or form field whose value is not of its type, as named; null if unknown. */
+    public static String parameter(TypeMismatchException ex) {
+        return ex instanceof MethodArgumentTypeMismatchException argument ? argument.getName() : ex.getPropertyName();
     }
 
     /**

@@ -29,8 +29,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * listed every experiment, as if each had failed, to a script that might delete them.
  *
  * <p>Checked before the handler runs, for the REST handlers under {@code /api/}: the query's names against those of
- * their {@code @RequestParam}s and of the fields of a record their parameters are bound to. A handler that takes a
- * map of every parameter takes any. Pages take any: a link may carry what the page does not read.
+ * their {@code @RequestParam}s and of the fields of a record their parameters are bound to; the refusal names the
+ * parameter as its error's field. A handler that takes a map of every parameter takes any. Pages take any: a link
+ * may carry what the page does not read.
  */
 @Configuration
 class KnownParameters implements WebMvcConfigurer, HandlerInterceptor {
@@ -62,10 +63,10 @@ class KnownParameters implements WebMvcConfigurer, HandlerInterceptor {
             String name = UndecodableParameters.decoded(written);
             name = name == null ? written : name;
             if (!parameter.isEmpty() && !taken.contains(name)) {
-                throw ApiProblem.badRequest(PrintableText.Validator.shown("Parameter '" + Texts.cut(name,
-                        QUOTED_LENGTH) + "' is not one " + request.getMethod() + " " + request.getRequestURI()
-                        + " takes; " + (taken.isEmpty() ? "it takes none." : "it takes: " + String.join(", ", taken)
-                        + ".")));
+                String shown = Texts.cut(name, QUOTED_LENGTH);
+                throw InvalidInputException.ofSentence(shown, PrintableText.Validator.shown("Parameter '" + shown
+                        + "' is not one " + request.getMethod() + " " + request.getRequestURI() + " takes; "
+                        + (taken.isEmpty() ? "it takes none." : "it takes: " + String.join(", ", taken) + ".")));
             }
         }
         return true;

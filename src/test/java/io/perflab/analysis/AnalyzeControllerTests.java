@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -224,6 +225,16 @@ class AnalyzeControllerTests {
         analyze("[1,2]", MediaType.APPLICATION_JSON).andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.errors[0].field").doesNotExist())
                 .andExpect(jsonPath("$.errors[0].message").value(containsString("JSON object")));
+        // nor do both samples together, which the statistics cannot compare; they said it in the detail only
+        for (MediaType accept : List.of(MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN)) {
+            analyze("{\"with\":[3,3,3],\"without\":[5,5]}", accept).andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.errors[0].field").doesNotExist())
+                    .andExpect(jsonPath("$.errors[0].message").value(containsString("data are essentially constant")));
+            analyze("{\"with\":[3,4.5,6,9,11.25],\"without\":[1,2.5,4,7,9.25],\"paired\":true}", accept)
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.errors[0].field").value("paired"))
+                    .andExpect(jsonPath("$.errors[0].message").value(containsString("data are essentially constant")));
+        }
     }
 
     @Test
