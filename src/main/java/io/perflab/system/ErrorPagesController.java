@@ -67,6 +67,12 @@ class ErrorPagesController implements ErrorController {
         } else if (path != null) {
             problem.setInstance(URI.create(path.toString()));
         }
+        if (status == HttpStatus.BAD_REQUEST
+                && request.getAttribute(UndecodableParameters.REFUSED) instanceof String parameter) {
+            // the parameter the filter refused, as every refused parameter is named: "" names none
+            problem.setProperty("errors", List.of(parameter.isEmpty() ? Map.of("message", problem.getDetail())
+                    : Map.of("field", parameter, "message", problem.getDetail())));
+        }
         return answer.body(problem);
     }
 

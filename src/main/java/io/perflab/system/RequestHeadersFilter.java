@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -22,8 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
  * handler reads it:
  * <ul>
  *   <li>an {@code Accept} header that is not a list of media types ({@code garbage}, {@code a/b/c},
- *       {@code text/html;q=x}): 400. Past this filter content negotiation fails on such a header, and then even the
- *       error's problem cannot be written: the client got an empty 406 or 404;</li>
+ *       {@code text/html;q=x}): 400, its error's field the header. Past this filter content negotiation fails on such
+ *       a header, and then even the error's problem cannot be written: the client got an empty 406 or 404;</li>
  *   <li>a {@code Content-Encoding} other than {@code identity}: 415. The service reads bodies as they come, so a
  *       gzipped upload was refused as "not valid UTF-8", and a plain body that claimed gzip was stored.</li>
  * </ul>
@@ -47,7 +49,7 @@ class RequestHeadersFilter extends OncePerRequestFilter {
             } catch (InvalidMediaTypeException e) {
                 refuse(response, HttpStatus.BAD_REQUEST, "The Accept header is not a list of media types such as "
                         + "'application/json, text/csv;q=0.5': "
-                        + PrintableText.Validator.shown(Texts.cut(e.getMessage(), 300)));
+                        + PrintableText.Validator.shown(Texts.cut(e.getMessage(), 300)), HttpHeaders.ACCEPT);
                 return;
             }
         }
@@ -57,7 +59,7 @@ class RequestHeadersFilter extends OncePerRequestFilter {
                 if (!name.isEmpty() && !name.equalsIgnoreCase("identity")) {
                     refuse(response, HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Content-Encoding '"
                             + PrintableText.Validator.shown(Texts.cut(name, 60)) + "' is not supported: send the body "
-                            + "as it is, without a Content-Encoding header");
+                            + "as it is, without a Content-Encoding header", null);
                     return;
                 }
             }
@@ -65,10 +67,16 @@ class RequestHeadersFilter extends OncePerRequestFilter {
         chain.doFilter(request, response);
     }
 
-    private void refuse(HttpServletResponse response, HttpStatus status, String detail) throws IOException {
+    /** Answers {@code status} with {@code detail}; a 400 names the {@code header} at fault as its error's field. */
+    private void refuse(HttpServletResponse response, HttpStatus status, String detail, String header)
+            throws IOException {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        if (header != null) {
+            problem.setProperty("errors", List.of(Map.of("field", header, "message", detail)));
+        }
         response.setStatus(status.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");
-        response.getWriter().write(json.writeValueAsString(ProblemDetail.forStatusAndDetail(status, detail)));
+        response.getWriter().write(json.writeValueAsString(problem));
     }
 }

@@ -25,7 +25,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * a message that calls the parameter "ignored" and points to debug logging, and logs the refusal of the client's
  * mistake as a server error with its stack trace. A form larger than the server reads (413) and more parameters than
  * it reads, which Tomcat refuses the same way, are said so. A query string is checked before the request is
- * handled, whether or not its handler reads the parameter.
+ * handled, whether or not its handler reads the parameter. The problem's error names the parameter as its field.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 6)
@@ -34,6 +34,12 @@ class UndecodableParameters extends OncePerRequestFilter {
     /** How much of the parameter as sent the message quotes. */
     private static final int QUOTED = 60;
 
+    /**
+     * The request attribute that names, for the problem's error, the parameter a 400 of this filter refuses as the
+     * request wrote it, or holds "" when it refuses no one parameter (a form field, too many parameters).
+     */
+    static final String REFUSED = UndecodableParameters.class.getName() + ".refused";
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
@@ -41,6 +47,7 @@ class UndecodableParameters extends OncePerRequestFilter {
         if (query != null && !Arrays.stream(query.split("&")).allMatch(UndecodableParameters::decodes)) {
             // refused before any handler reads it: a page that reads it while rendering (the sign-in page's
             // ?error) logged the template's failure with its stack trace, and one that never read it answered 200
+            request.setAttribute(REFUSED, refusedName(query));
             response.sendError(HttpStatus.BAD_REQUEST.value(), message(query));
             return;
         }
@@ -57,9 +64,11 @@ class UndecodableParameters extends OncePerRequestFilter {
                 response.sendError(refused.getErrorCode(), "The form's body is larger than the server reads as "
                         + "form fields: send less.");
             } else if (said.startsWith("More than the maximum number of request parameters")) {
+                request.setAttribute(REFUSED, "");
                 response.sendError(HttpStatus.BAD_REQUEST.value(), "The request has more parameters, of its query "
                         + "and its form together, than the server reads: send fewer.");
             } else {
+                request.setAttribute(REFUSED, refusedName(request.getQueryString()));
                 response.sendError(HttpStatus.BAD_REQUEST.value(), message(request.getQueryString()));
             }
         }
@@ -89,16 +98,27 @@ class UndecodableParameters extends OncePerRequestFilter {
 
     /** What was wrong: the first parameter of {@code query} that is not UTF-8, else a form field. */
     static String message(String query) {
-        if (query != null) {
-            for (String parameter : query.split("&")) {
-                if (!decodes(parameter)) {
-                    String name = parameter.split("=", 2)[0];
-                    return "The query parameter '" + Texts.cut(decodes(name) ? decoded(name) : name, QUOTED)
-                            + "' (" + Texts.cut(parameter, QUOTED) + ")" + ADVICE;
-                }
-            }
-        }
-        return "A form field" + ADVICE;
+        String parameter = firstUndecodable(query);
+        return parameter == null ? "A form field" + ADVICE
+                : "The query parameter '" + name(parameter) + "' (" + Texts.cut(parameter, QUOTED) + ")" + ADVICE;
+    }
+
+    /** The name of the query parameter {@link #message} refuses, as {@link #REFUSED} holds it. */
+    private static String refusedName(String query) {
+        String parameter = firstUndecodable(query);
+        return parameter == null ? "" : name(parameter);
+    }
+
+    /** The first parameter of {@code query}, as sent, that is not %-escaped UTF-8; null if none is. */
+    private static String firstUndecodable(String query) {
+        return query == null ? null
+                : Arrays.stream(query.split("&")).filter(parameter -> !decodes(parameter)).findFirst().orElse(null);
+    }
+
+    /** The name of {@code parameter} ({@code name=value} as sent), decoded where it can be, cut short. */
+    private static String name(String parameter) {
+        String name = parameter.split("=", 2)[0];
+        return Texts.cut(decodes(name) ? decoded(name) : name, QUOTED);
     }
 
     private static boolean decodes(String text) {

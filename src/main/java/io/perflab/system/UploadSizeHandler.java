@@ -1,5 +1,7 @@
 package io.perflab.system;
 
+import java.util.List;
+import java.util.Map;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -35,9 +37,11 @@ class UploadSizeHandler {
         }
         String reason = cause.getMessage() == null ? "" : " (" + PrintableText.Validator.shown(
                 Texts.cut(cause.getMessage(), 200)) + ")";
-        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "The multipart body cannot be read"
-                        + reason + ": each part must begin with the boundary of the Content-Type header and its "
-                        + "headers, and the body must end with that boundary followed by '--'."));
+        String detail = "The multipart body cannot be read" + reason + ": each part must begin with the boundary of "
+                + "the Content-Type header and its headers, and the body must end with that boundary followed by '--'.";
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+        // a problem of the body as a whole: its error names no field
+        problem.setProperty("errors", List.of(Map.of("message", detail)));
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
     }
 }

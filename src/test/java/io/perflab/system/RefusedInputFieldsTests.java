@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.perflab.upload.UploadServer;
 import java.io.InputStream;
 import java.io.Reader;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -45,7 +46,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * README: every refused {@code /api/**} request is answered 400 as a problem whose {@code errors[]} names each field
  * at fault as the request wrote it (a body's {@code workload.clientThreads}, a query's {@code page}, a path's
- * {@code id}), or, for the input as a whole (JSON that does not parse), holds its message
+ * {@code id}, a header's {@code Accept}), or, for the input as a whole (JSON that does not parse), holds its message
  * without a field; the {@code detail} says the same. Each API operation of the running service (its request mappings
  * under {@code /api/}, with their path variables and query parameters, and the JSON body, schema and example that
  * {@code /v3/api-docs} documents for it) is sent malformed requests of each kind: a new operation is covered as it is
@@ -147,16 +148,18 @@ class RefusedInputFieldsTests extends UploadServer {
     }
 
     @Test
-    void aRefusedQueryParameterIsNamedAsItsField() throws Exception {
+    void aRefusedQueryParameterOrHeaderIsNamedAsItsField() throws Exception {
         for (Operation operation : operations) {
             String path = path(operation, Map.of());
             Map<String, String> required = requiredQuery(operation);
             // a body the operation refuses, should it not refuse its parameters first
             String body = operation.readsBody() ? "{}" : null;
             refused(operation, path, query(required, UNKNOWN, "1"), body, UNKNOWN, true);
+            refused(operation, path, query(required, "", ""), body, "Accept", true, "Accept", "a/b/c");
             for (Variable parameter : operation.query().values()) {
                 String name = parameter.name();
                 String valid = parameter.number() ? "1" : "nonesuch";
+                refused(operation, path, query(required, name, "%FF"), body, name, true);
                 refused(operation, path, query(required, name, valid) + "&" + name + "=" + valid, body, name, true);
                 if (parameter.required()) {
                     Map<String, String> without = new LinkedHashMap<>(required);
@@ -197,8 +200,8 @@ class RefusedInputFieldsTests extends UploadServer {
     }
 
     /**
-     * Each body is sent malformed as a whole (JSON that does not parse, bytes that are not UTF-8: an error without a
-     * field is right), as its example with a field it does not take, and as its
+     * Each body is sent malformed as a whole (JSON that does not parse, bytes that are not UTF-8, a multipart body that
+     * cannot be read: an error without a field is right), as its example with a field it does not take, and as its
      * example with each of its schema's fields of the wrong type, a fraction or a number beyond a long where a whole
      * number belongs, beyond its documented bounds, left out where it is required, or null.
      */
@@ -219,6 +222,9 @@ class RefusedInputFieldsTests extends UploadServer {
             }
             refusedBytes(operation, path + query, JSON, "{\"name\":\"a\u00c0\u00bcb\"}".getBytes(
                     StandardCharsets.ISO_8859_1));
+            refusedBytes(operation, path + query, "multipart/form-data; boundary=b0undary", ("--b0undary\r\n"
+                    + "Content-Disposition: form-data; name=\"file\"; filename=\"a\"\r\n\r\nmetric,value\n")
+                    .getBytes(StandardCharsets.UTF_8));
             refused(operation, path, query, with(example, UNKNOWN, json.getNodeFactory().numberNode(1)), UNKNOWN,
                     true);
             JsonNode schema = resolved(document.at("/paths/" + escaped(operation.pattern()) + "/"
@@ -260,6 +266,31 @@ class RefusedInputFieldsTests extends UploadServer {
                             false);
                 }
             }
+        }
+    }
+
+    /**
+     * A header the security firewall refuses before any handler (a byte of text that is not ASCII) is named as the
+     * error's field, as one a handler refuses ({@code Idempotency-Key}, {@code Accept}) is.
+     */
+    @Test
+    void aHeaderTheFirewallRefusesIsNamedAsItsField() throws Exception {
+        String body = "{}";
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.getOutputStream().write(("POST /api/v1/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
+                    + "Bearer " + ADMIN_TOKEN + "\r\nContent-Type: application/json\r\nIdempotency-Key: a\u00e2\u0080"
+                    + "\u0094b\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String head = answer.substring(0, answer.indexOf("\r\n\r\n"));
+            String rest = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+            if (head.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) {
+                rest = rest.substring(rest.indexOf("\r\n") + 2, rest.lastIndexOf("\r\n0\r\n"));
+            }
+            Matcher type = Pattern.compile("(?im)^Content-Type:\\s*(.+)$").matcher(head);
+            check("POST /api/v1/uploads with a header of UTF-8 bytes", new Answer(Integer.parseInt(head.substring(9,
+                    12)), type.find() ? type.group(1).strip() : "", "", rest), Set.of("Idempotency-Key"), true);
         }
     }
 
