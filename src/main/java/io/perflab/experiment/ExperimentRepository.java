@@ -490,19 +490,71 @@ public class ExperimentRepository {
     /** The engine options and JVM flags of each variant, keyed {@code without}/{@code with}. */
     public Map<String, VariantRecord> variants(long experimentId) {
         Map<String, VariantRecord> variants = new LinkedHashMap<>();
-        jdbc.sql("""
-                SELECT name, label, options, jvm_args, command, metrics_format, directory, environment
-                FROM variant WHERE experiment_id = ? ORDER BY name DESC""")
+        jdbc.sql("SELECT " + VARIANT_COLUMNS + " FROM variant WHERE experiment_id = ? ORDER BY name DESC")
                 .param(experimentId)
                 .query((ResultSet rs) -> {
-                    String jvmArgs = rs.getString("jvm_args");
-                    variants.put(rs.getString("name"), new VariantRecord(rs.getString("name"), rs.getString("label"),
-                            stringMap(rs.getString("options")),
-                            jvmArgs == null ? List.of() : json.readValue(jvmArgs, new TypeReference<List<String>>() { }),
-                            rs.getString("command"), rs.getString("metrics_format"), rs.getString("directory"),
-                            stringMap(rs.getString("environment"))));
+                    variants.put(rs.getString("name"), variant(rs));
                 });
         return variants;
+    }
+
+    private static final String VARIANT_COLUMNS = "name, label, options, jvm_args, command, metrics_format, directory, "
+            + "environment";
+
+    private VariantRecord variant(ResultSet rs) throws SQLException {
+        String jvmArgs = rs.getString("jvm_args");
+        return new VariantRecord(rs.getString("name"), rs.getString("label"), stringMap(rs.getString("options")),
+                jvmArgs == null ? List.of() : json.readValue(jvmArgs, new TypeReference<List<String>>() { }),
+                rs.getString("command"), rs.getString("metrics_format"), rs.getString("directory"),
+                stringMap(rs.getString("environment")));
+    }
+
+    /**
+     * What the rows of a list show of each experiment beside its record, read for the whole page at once: its runs'
+     * status and times ({@link #runTimings}), the runs of an upload's packed series ({@link #packedRuns}), its
+     * variants ({@link #variants}) and its workload ({@link #workload}), each missing entry none.
+     */
+    public record ListReads(Map<Long, List<RunTiming>> runTimings, Map<Long, Integer> packedRuns,
+                            Map<Long, Map<String, VariantRecord>> variants, Map<Long, Map<String, String>> workloads) {
+    }
+
+    /** {@link ListReads} of {@code experimentIds}: four queries however many they are. */
+    public ListReads listReads(Collection<Long> experimentIds) {
+        if (experimentIds.isEmpty()) {
+            return new ListReads(Map.of(), Map.of(), Map.of(), Map.of());
+        }
+        List<Long> ids = List.copyOf(new java.util.LinkedHashSet<>(experimentIds));
+        Map<Long, List<RunTiming>> timings = new HashMap<>();
+        jdbc.sql("SELECT experiment_id, status, started_at, finished_at FROM trial_run WHERE experiment_id IN (:ids)")
+                .param("ids", ids)
+                .query((ResultSet rs) -> {
+                    timings.computeIfAbsent(rs.getLong("experiment_id"), id -> new ArrayList<>())
+                            .add(new RunTiming(rs.getString("status"), instant(rs, "started_at"),
+                                    instant(rs, "finished_at")));
+                });
+        Map<Long, Integer> packed = new HashMap<>();
+        jdbc.sql("""
+                SELECT experiment_id, variant, MAX(first_ordinal + value_count) - MIN(first_ordinal) AS runs
+                FROM sample_series WHERE experiment_id IN (:ids) GROUP BY experiment_id, variant""")
+                .param("ids", ids)
+                .query((ResultSet rs) -> {
+                    packed.merge(rs.getLong("experiment_id"), rs.getInt("runs"), Integer::sum);
+                });
+        Map<Long, Map<String, VariantRecord>> variants = new HashMap<>();
+        jdbc.sql("SELECT experiment_id, " + VARIANT_COLUMNS + " FROM variant WHERE experiment_id IN (:ids) "
+                        + "ORDER BY experiment_id, name DESC")
+                .param("ids", ids)
+                .query((ResultSet rs) -> {
+                    variants.computeIfAbsent(rs.getLong("experiment_id"), id -> new LinkedHashMap<>())
+                            .put(rs.getString("name"), variant(rs));
+                });
+        Map<Long, Map<String, String>> workloads = new HashMap<>();
+        jdbc.sql("SELECT id, workload FROM experiment WHERE id IN (:ids) AND workload IS NOT NULL")
+                .param("ids", ids)
+                .query((ResultSet rs) -> {
+                    workloads.put(rs.getLong("id"), workload(rs.getString("workload")).describe());
+                });
+        return new ListReads(timings, packed, variants, workloads);
     }
 
     /** A JSON object of strings as stored; empty for null. */

@@ -15,6 +15,7 @@ import io.perflab.stats.StatWarning;
 import io.perflab.stats.Summary;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,6 +117,20 @@ public class ExperimentResults {
      * the experiment's own sides.
      */
     public ResultsDigest digest(ExperimentRecord experiment) {
+        return digest(experiment, () -> digests.find(experiment.id(), experiment.dataVersion()));
+    }
+
+    /** {@link #digest} of each of {@code experiments} (a list's page) by id, their stored digests read at once. */
+    public Map<Long, ResultsDigest> digests(List<ExperimentRecord> experiments) {
+        Map<Long, ResultsDigest> stored = digests.findAll(experiments);
+        Map<Long, ResultsDigest> all = new HashMap<>();
+        for (ExperimentRecord e : experiments) {
+            all.put(e.id(), digest(e, () -> Optional.ofNullable(stored.get(e.id()))));
+        }
+        return all;
+    }
+
+    private ResultsDigest digest(ExperimentRecord experiment, Supplier<Optional<ResultsDigest>> stored) {
         Long base = experiment.baseExperimentId();
         if (base == null) {
             Optional<List<MetricComparison>> cached = cache.get(experiment.id(), experiment.dataVersion());
@@ -123,8 +138,8 @@ public class ExperimentResults {
                 return ResultsDigest.of(cached.get());
             }
         }
-        return digests.find(experiment.id(), experiment.dataVersion())
-                .filter(stored -> Objects.equals(stored.baseExperimentId(), base))
+        return stored.get()
+                .filter(digest -> Objects.equals(digest.baseExperimentId(), base))
                 .orElseGet(() -> computeDigest(experiment));
     }
 

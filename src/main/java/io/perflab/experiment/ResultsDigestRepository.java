@@ -1,5 +1,9 @@
 package io.perflab.experiment;
 
+import java.sql.ResultSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -33,6 +37,29 @@ class ResultsDigestRepository {
                 .params(experimentId, dataVersion, ResultsDigest.FORMAT)
                 .query(String.class).optional()
                 .flatMap(this::read);
+    }
+
+    /**
+     * The digests stored for {@code experiments}, each for its data version in this code's form, by experiment id:
+     * one query for a list's page. One that does not read back is left out.
+     */
+    Map<Long, ResultsDigest> findAll(List<ExperimentRecord> experiments) {
+        if (experiments.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, Integer> versions = new HashMap<>();
+        experiments.forEach(e -> versions.put(e.id(), e.dataVersion()));
+        Map<Long, ResultsDigest> found = new HashMap<>();
+        jdbc.sql("SELECT experiment_id, data_version, digest FROM results_digest WHERE experiment_id IN (:ids) "
+                        + "AND digest_format = :format")
+                .param("ids", List.copyOf(versions.keySet())).param("format", ResultsDigest.FORMAT)
+                .query((ResultSet rs) -> {
+                    long id = rs.getLong("experiment_id");
+                    if (versions.get(id) == rs.getInt("data_version")) {
+                        read(rs.getString("digest")).ifPresent(digest -> found.put(id, digest));
+                    }
+                });
+        return found;
     }
 
     private Optional<ResultsDigest> read(String text) {

@@ -174,6 +174,53 @@ class ExperimentRepositoryTests {
         assertThat(repository.firstTrial(earlier)).isEmpty();
     }
 
+    /**
+     * A list reads what its rows show beside their records for the whole page at once (a query a row for each was
+     * up to 1,000 queries a page of 200): the same runs, packed runs, variants, workload and stored digest as each
+     * experiment's own reads give.
+     */
+    @Test
+    void aListsReadsOfItsPageAreWhatEachExperimentsOwnReadsGive() {
+        ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS.withClientThreads(3)),
+                EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS), 2)
+                .withJvmArgs(List.of("-Xbatch"));
+        long engine = queued(plan, "");
+        repository.saveRun(engine, null, new TrialResult("without", 0, TrialStatus.FAILED, T0, T0.plusSeconds(1), 1,
+                Map.of(), Map.of(), "no JVM"));
+        repository.saveRun(engine, null, new TrialResult("with", 1, TrialStatus.OK, T0.plusSeconds(2),
+                T0.plusSeconds(9), 2, Map.of("m", 1.0), Map.of(), null));
+        long untouched = queued(plan, "");
+        long upload = repository.insert(new RecordedExperiment("listed", "listed", "ci", T0,
+                new SourceRevision(null, null, null, null, null, null), Map.of(), List.of(), Map.of(),
+                Map.of("m1", new MetricDefinition("m1", "ns", false, 0, "")), List.of(
+                        new RecordedExperiment.Run(VariantName.WITHOUT, 0, Map.of("m1", 1.0)),
+                        new RecordedExperiment.Run(VariantName.WITHOUT, 1, Map.of("m1", 2.0)),
+                        new RecordedExperiment.Run(VariantName.WITH, 2, Map.of("m1", 3.0))))).id();
+        ResultsDigest digest = new ResultsDigest(List.of(), 3, 0);
+        digests.store(upload, repository.find(upload).orElseThrow().dataVersion(), digest);
+        digests.store(engine, 999, digest);                      // of another data version: not the engine's now
+        List<Long> ids = List.of(engine, untouched, upload);
+
+        ExperimentRepository.ListReads listed = repository.listReads(ids);
+
+        for (long id : ids) {
+            assertThat(listed.runTimings().getOrDefault(id, List.of())).as("runs of " + id)
+                    .containsExactlyInAnyOrderElementsOf(repository.runTimings(id));
+            assertThat(listed.packedRuns().getOrDefault(id, 0)).as("packed runs of " + id)
+                    .isEqualTo(repository.packedRuns(id));
+            assertThat(listed.variants().getOrDefault(id, Map.of())).as("variants of " + id)
+                    .containsExactlyEntriesOf(repository.variants(id));
+            assertThat(listed.workloads().getOrDefault(id, Map.of())).as("workload of " + id)
+                    .isEqualTo(repository.workload(id));
+        }
+        assertThat(listed.runTimings().get(engine)).hasSize(2);
+        assertThat(listed.packedRuns().get(upload)).isEqualTo(3);
+        assertThat(listed.workloads().get(engine)).isNotEmpty();
+        assertThat(digests.findAll(ids.stream().map(id -> repository.find(id).orElseThrow()).toList()))
+                .isEqualTo(Map.of(upload, digest));
+        assertThat(repository.listReads(List.of()).variants()).isEmpty();
+    }
+
     private long position(long id) {
         return repository.awaitingClaim(id).map(repository::queuePosition).orElseThrow();
     }
