@@ -3,6 +3,9 @@ package io.perflab.security;
 import io.perflab.system.PerfLabProperties;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +99,23 @@ class InitialAdminAccount implements ApplicationRunner {
             Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
             return Optional.empty();
         } catch (IOException e) {
-            log.warn("Cannot write the initial admin password to {}: {}", file, e.toString());
-            return Optional.of(e.toString());
+            String problem = problem(e);
+            log.warn("Cannot write the initial admin password to {}: {}", file, problem);
+            return Optional.of(problem);
         }
+    }
+
+    /** What went wrong with a file, in words rather than as the exception's type. */
+    private static String problem(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "a file that is no directory is in the way";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getMessage() == null ? "it cannot be written" : e.getMessage();
     }
 }
