@@ -43,12 +43,13 @@ class UndecodableParameters extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String query = request.getQueryString();
-        if (query != null && !Arrays.stream(query.split("&")).allMatch(UndecodableParameters::decodes)) {
+        String undecodable = firstUndecodable(request.getQueryString());
+        if (undecodable != null) {
             // refused before any handler reads it: a page that reads it while rendering (the sign-in page's
             // ?error) logged the template's failure with its stack trace, and one that never read it answered 200
-            request.setAttribute(REFUSED, refusedName(query));
-            response.sendError(HttpStatus.BAD_REQUEST.value(), message(query));
+            request.setAttribute(REFUSED, name(undecodable));
+            response.sendError(HttpStatus.BAD_REQUEST.value(), "The query parameter '" + name(undecodable) + "' ("
+                    + Texts.cut(undecodable, QUOTED) + ")" + ADVICE);
             return;
         }
         try {
@@ -68,8 +69,9 @@ class UndecodableParameters extends OncePerRequestFilter {
                 response.sendError(HttpStatus.BAD_REQUEST.value(), "The request has more parameters, of its query "
                         + "and its form together, than the server reads: send fewer.");
             } else {
-                request.setAttribute(REFUSED, refusedName(request.getQueryString()));
-                response.sendError(HttpStatus.BAD_REQUEST.value(), message(request.getQueryString()));
+                // the query decodes (checked above): a form field does not
+                request.setAttribute(REFUSED, "");
+                response.sendError(HttpStatus.BAD_REQUEST.value(), "A form field" + ADVICE);
             }
         }
     }
@@ -94,19 +96,6 @@ class UndecodableParameters extends OncePerRequestFilter {
     static String pathMessage(String path) {
         return path == null || decodes(path) ? null
                 : "The path '" + PrintableText.Validator.shown(Texts.cut(path, QUOTED)) + "'" + ADVICE;
-    }
-
-    /** What was wrong: the first parameter of {@code query} that is not UTF-8, else a form field. */
-    static String message(String query) {
-        String parameter = firstUndecodable(query);
-        return parameter == null ? "A form field" + ADVICE
-                : "The query parameter '" + name(parameter) + "' (" + Texts.cut(parameter, QUOTED) + ")" + ADVICE;
-    }
-
-    /** The name of the query parameter {@link #message} refuses, as {@link #REFUSED} holds it. */
-    private static String refusedName(String query) {
-        String parameter = firstUndecodable(query);
-        return parameter == null ? "" : name(parameter);
     }
 
     /** The first parameter of {@code query}, as sent, that is not %-escaped UTF-8; null if none is. */
