@@ -6,7 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Set;
-import org.springframework.security.access.AccessDeniedException;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -19,17 +19,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class CrossSiteWrites extends OncePerRequestFilter {
 
-    private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
+    /** The methods that change nothing, which neither this nor a CSRF token guards. */
+    static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
-    /** The refusal, told as a 403 problem. */
-    static final class Refused extends AccessDeniedException {
-
-        Refused() {
-            super("This write was sent by a page of another site (Sec-Fetch-Site: cross-site), which PerfLab never "
-                    + "takes: send it from PerfLab's own pages, or from a client that is no browser with "
-                    + "'Authorization: Bearer <API token>'.");
-        }
-    }
+    static final String REFUSAL = "This write was sent by a page of another site (Sec-Fetch-Site: cross-site), "
+            + "which PerfLab never takes: send it from PerfLab's own pages, or from a client that is no browser with "
+            + "'Authorization: Bearer <API token>'.";
 
     private final ProblemResponses problems;
 
@@ -40,9 +35,9 @@ final class CrossSiteWrites extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (!SAFE.contains(request.getMethod())
+        if (!SAFE_METHODS.contains(request.getMethod())
                 && "cross-site".equalsIgnoreCase(request.getHeader("Sec-Fetch-Site"))) {
-            problems.handle(request, response, new Refused());
+            problems.write(response, HttpStatus.FORBIDDEN, REFUSAL, request.getRequestURI());
             return;
         }
         chain.doFilter(request, response);

@@ -42,8 +42,7 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
     @Override
     public void handle(HttpServletRequest request, HttpServletResponse response, AccessDeniedException ex)
             throws IOException {
-        String detail = ex instanceof CrossSiteWrites.Refused ? ex.getMessage()
-                : ex instanceof CsrfException
+        String detail = ex instanceof CsrfException
                 ? "This request came with a session cookie but without a CSRF token; API clients should send "
                         + "'Authorization: Bearer <API token>' instead."
                 : "Your credentials do not allow this request" + needed(ex) + ".";
@@ -79,7 +78,8 @@ final class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedHa
         };
     }
 
-    private void write(HttpServletResponse response, HttpStatus status, String detail, String path)
+    /** Answers {@code status} as a problem saying {@code detail} about {@code path}. */
+    void write(HttpServletResponse response, HttpStatus status, String detail, String path)
             throws IOException {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setInstance(URI.create(path));

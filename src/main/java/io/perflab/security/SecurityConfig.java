@@ -176,10 +176,7 @@ class SecurityConfig {
 
     private static RequestMatcher cookieAuthenticatedWrite() {
         return (HttpServletRequest request) -> {
-            String method = request.getMethod();
-            boolean safe = "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method)
-                    || "TRACE".equals(method);
-            return !safe && !signsInItself(request) && request.getRequestedSessionId() != null;
+            return !CrossSiteWrites.SAFE_METHODS.contains(request.getMethod()) && !signsInItself(request) && request.getRequestedSessionId() != null;
         };
     }
 
