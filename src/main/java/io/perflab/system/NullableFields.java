@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.PropertyCustomizer;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,6 +25,8 @@ import org.springframework.stereotype.Component;
  * generics are, not because they may be missing: the API writes no null among them and refuses one, so they are not
  * nullable (a trial's {@code metrics} and a paired figure's {@code pairPercents} said they could be).
  */
+// before RequiredFields, which takes null back out of what the API leaves out rather than writes as null
+@Order(1)
 @Component
 class NullableFields implements PropertyCustomizer, OpenApiCustomizer {
 

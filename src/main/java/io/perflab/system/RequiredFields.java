@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.SerializationContext;
@@ -51,6 +52,8 @@ import tools.jackson.databind.ser.bean.BeanSerializerBase;
  * answered. Two classes of one schema name are refused: the document held one of them for both (an upload's metric
  * was shown with the fields of an experiment's compared metric).
  */
+// after NullableFields: see there
+@Order(2)
 @Component
 class RequiredFields implements ModelConverter, OpenApiCustomizer {
 
