@@ -511,8 +511,10 @@ public class ExperimentRepository {
 
     /**
      * What the rows of a list show of each experiment beside its record, read for the whole page at once: its runs'
-     * status and times ({@link #runTimings}), the runs of an upload's packed series ({@link #packedRuns}), its
-     * variants ({@link #variants}) and its workload ({@link #workload}), each missing entry none.
+     * status and times ({@link #runTimings}), how many runs an upload's packed series hold, both sides together (run
+     * i of a side is the i-th value of each of its series), its variants ({@link #variants}) and an engine
+     * experiment's workload as rpc-bench's named parameters; each missing entry none (0 packed runs for experiments
+     * whose runs have rows).
      */
     public record ListReads(Map<Long, List<RunTiming>> runTimings, Map<Long, Integer> packedRuns,
                             Map<Long, Map<String, VariantRecord>> variants, Map<Long, Map<String, String>> workloads) {
@@ -562,12 +564,6 @@ public class ExperimentRepository {
         return stored == null ? Map.of() : json.readValue(stored, new TypeReference<Map<String, String>>() { });
     }
 
-    /** The workload of an engine experiment as rpc-bench's named parameters; empty for other kinds. */
-    public Map<String, String> workload(long experimentId) {
-        String workloadJson = jdbc.sql("SELECT workload FROM experiment WHERE id = ?").param(experimentId)
-                .query(String.class).optional().orElse(null);
-        return workloadJson == null ? Map.of() : workload(workloadJson).describe();
-    }
 
     /**
      * Stores one finished trial — its run row and every sample — in one transaction and bumps the experiment's
@@ -1006,17 +1002,6 @@ public class ExperimentRepository {
     public record RunTiming(String status, Instant startedAt, Instant finishedAt) {
     }
 
-    /**
-     * How many runs a recorded experiment's packed series hold, both sides together (run i of a side is the i-th
-     * value of each of its series); 0 for experiments whose runs have rows.
-     */
-    public int packedRuns(long experimentId) {
-        return jdbc.sql("""
-                SELECT variant, MAX(first_ordinal + value_count) - MIN(first_ordinal) AS runs FROM sample_series
-                WHERE experiment_id = ? GROUP BY variant""")
-                .param(experimentId).query((rs, n) -> rs.getInt("runs")).list().stream()
-                .mapToInt(Integer::intValue).sum();
-    }
 
     /** The status and times of every run of an experiment; cheap beside {@link #runs}. */
     public List<RunTiming> runTimings(long experimentId) {

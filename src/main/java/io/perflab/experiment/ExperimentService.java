@@ -118,25 +118,24 @@ public class ExperimentService {
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
                                 List<ExperimentView.AgentRun> agentRuns,
                                 Supplier<List<AgentRepository.HostGroup>> hosts, ResultsDigest summary) {
-        return view(e, comparisons, agentRuns, hosts, summary, null);
+        return view(e, comparisons, agentRuns, hosts, summary, store.listReads(List.of(e.id())));
     }
 
     /**
-     * @param listed its runs' timings, variants and workload as a list read them for its page; null: read them now
+     * @param listed its runs' timings, packed runs, variants and workload, read with its list's page or alone
      */
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
                                 List<ExperimentView.AgentRun> agentRuns,
                                 Supplier<List<AgentRepository.HostGroup>> hosts, ResultsDigest summary,
                                 ExperimentRepository.ListReads listed) {
-        List<ExperimentRepository.RunTiming> runs = listed == null ? store.runTimings(e.id())
-                : listed.runTimings().getOrDefault(e.id(), List.of());
+        List<ExperimentRepository.RunTiming> runs = listed.runTimings().getOrDefault(e.id(), List.of());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
         int completed = (int) runs.stream().filter(r -> !"CANCELLED".equals(r.status())).count();
         int total = e.totalRuns();
         if (e.kind() == ExperimentKind.UPLOAD) {
             // an upload is stored whole: its runs are what it holds (one side may hold none, or fewer values)
-            completed += listed == null ? store.packedRuns(e.id()) : listed.packedRuns().getOrDefault(e.id(), 0);
+            completed += listed.packedRuns().getOrDefault(e.id(), 0);
             total = completed;
         }
         ExperimentView.Paired paired = null;
@@ -157,15 +156,14 @@ public class ExperimentService {
                 || e.status() == ExperimentStatus.INTERRUPTED ? store.awaitingClaim(e.id()) : Optional.empty();
         Long position = waiting.map(store::queuePosition).orElse(null);
         HostWait hostWait = waiting.flatMap(c -> HostWait.of(c, hosts.get())).orElse(null);
-        Map<String, VariantRecord> variants = listed == null ? store.variants(e.id())
-                : listed.variants().getOrDefault(e.id(), Map.of());
+        Map<String, VariantRecord> variants = listed.variants().getOrDefault(e.id(), Map.of());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(Locale.ROOT),
                 e.status().name(), e.preset(), e.benchmark(), position,
                 new ExperimentView.Progress(completed, total, failed), eta,
                 e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.error(),
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
-                listed == null ? store.workload(e.id()) : listed.workloads().getOrDefault(e.id(), Map.of()),
+                listed.workloads().getOrDefault(e.id(), Map.of()),
                 variants, optionDiff(variants),
                 comparisons, e.design().label(), paired, e.hostLabels().labels(), agentRuns, hostWait, summary);
     }
