@@ -5,6 +5,7 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.system.ApiValues;
 import io.perflab.system.InvalidInputException;
+import io.perflab.system.PrintableText;
 import io.perflab.system.NotFoundException;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
@@ -326,7 +327,8 @@ class ExperimentApiController {
         try {
             return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw InvalidInputException.of(field, "unknown value '" + value + "'; allowed: "
+            throw InvalidInputException.of(field, "unknown value '" + PrintableText.Validator.quoted(value)
+                    + "'; allowed: "
                     + java.util.Arrays.toString(type.getEnumConstants()).toLowerCase(Locale.ROOT));
         }
     }
