@@ -31,14 +31,9 @@ class UploadSizeHandler {
 
     @ExceptionHandler(MultipartException.class)
     ResponseEntity<ProblemDetail> malformed(MultipartException ex) {
-        Throwable cause = ex;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        String reason = cause.getMessage() == null ? "" : " (" + PrintableText.Validator.shown(
-                Texts.cut(cause.getMessage(), 200)) + ")";
-        String detail = "The multipart body cannot be read" + reason + ": each part must begin with the boundary of "
-                + "the Content-Type header and its headers, and the body must end with that boundary followed by '--'.";
+        // the parser's own words (its exception's message) say nothing a client can act on: the rule does
+        String detail = "The multipart body cannot be read: each part must begin with the boundary of the "
+                + "Content-Type header and its headers, and the body must end with that boundary followed by '--'.";
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
         // a problem of the body as a whole: its error names no field
         problem.setProperty("errors", List.of(Map.of("message", detail)));
