@@ -1,10 +1,10 @@
 package io.perflab.security;
 
+import io.perflab.system.DataDirectoryEnvironmentPostProcessor;
 import io.perflab.system.PerfLabProperties;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -87,8 +87,11 @@ class InitialAdminAccount implements ApplicationRunner {
      * (the data directory of a service whose database lives elsewhere); what went wrong, if it could not.
      */
     private static Optional<String> writeOwnerOnly(Path file, String content) {
+        String directory = DataDirectoryEnvironmentPostProcessor.problem(file.getParent());
+        if (directory != null) {
+            return Optional.of(directory);
+        }
         try {
-            Files.createDirectories(file.getParent());
             Files.deleteIfExists(file);
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
                 Files.createFile(file,
@@ -98,24 +101,11 @@ class InitialAdminAccount implements ApplicationRunner {
             }
             Files.writeString(file, content, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
             return Optional.empty();
+        } catch (AccessDeniedException e) {
+            return Optional.of("permission denied");
         } catch (IOException e) {
-            String problem = problem(e);
-            log.warn("Cannot write the initial admin password to {}: {}", file, problem);
-            return Optional.of(problem);
+            return Optional.of(e instanceof FileSystemException f && f.getReason() != null ? f.getReason()
+                    : "it cannot be written");
         }
-    }
-
-    /** What went wrong with a file, in words rather than as the exception's type. */
-    private static String problem(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof FileAlreadyExistsException) {
-            return "a file that is no directory is in the way";
-        }
-        if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        return e.getMessage() == null ? "it cannot be written" : e.getMessage();
     }
 }

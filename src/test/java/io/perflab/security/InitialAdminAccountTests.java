@@ -58,7 +58,7 @@ class InitialAdminAccountTests {
                     .isTrue();
             assertThat(output.getOut()).contains("could not be written to " + notADirectory.resolve(
                     InitialAdminAccount.PASSWORD_FILE)).contains("this log is the only place it is")
-                    .contains("(a file that is no directory is in the way)").doesNotContain("Exception");
+                    .contains("(the data directory " + notADirectory + " is a file)").doesNotContain("Exception");
         });
     }
 
