@@ -12,6 +12,7 @@ abstract class Completion {
             case NOTIFICATION -> new NotificationCompletion();
             case MONITOR -> new MonitorCompletion();
             case CONDVAR -> new CondvarCompletion();
+            case FUTEX -> new FutexCompletion();
             case FUTURE -> new FutureCompletion();
         };
     }

@@ -17,11 +17,13 @@ import java.util.stream.Collectors;
  * <table>
  *   <caption>Options</caption>
  *   <tr><th>name</th><th>values</th><th>default</th><th>mechanism</th></tr>
- *   <tr><td>{@code completion}</td><td>notification, monitor, condvar, future</td><td>notification</td>
+ *   <tr><td>{@code completion}</td><td>notification, monitor, condvar, futex, future</td><td>notification</td>
  *       <td>how a synchronous caller waits for its response: one atomic state word + park/unpark that
  *       unparks only a waiter that actually parked; a {@code synchronized} wait/notifyAll latch; a mutex
  *       and a condition variable with POSIX semantics (the waiter is woken while the signaller still holds
- *       the mutex, as in the latch seed 003 replaced); or {@code CompletableFuture.get}</td></tr>
+ *       the mutex, as in the latch seed 003 replaced); the state word with the waiter asleep in
+ *       {@code futex(2)} called directly, as seed 003's {@code Notification} (Linux only, and the JVM needs
+ *       {@link #jvmFlags()}); or {@code CompletableFuture.get}</td></tr>
  *   <tr><td>{@code callBufferInitialBytes}</td><td>positive integer, e.g. 256, 4096</td><td>4096</td>
  *       <td>initial capacity of the per-call frame buffer (client request, server response); a larger
  *       body grows it by doubling (Netty's growth below 4 MiB)</td></tr>
@@ -49,7 +51,7 @@ public record EngineOptions(Completion completion, int callBufferInitialBytes, A
                             CallObjects callObjects, Transport transport, Flush flush, boolean tls) {
 
     /** How a synchronous caller waits for its call to complete. */
-    public enum Completion { NOTIFICATION, MONITOR, CONDVAR, FUTURE }
+    public enum Completion { NOTIFICATION, MONITOR, CONDVAR, FUTEX, FUTURE }
 
     /** Which Netty {@code ByteBufAllocator} the channels use. */
     public enum Allocator { POOLED, UNPOOLED, ADAPTIVE }
@@ -192,6 +194,14 @@ public record EngineOptions(Completion completion, int callBufferInitialBytes, A
             }
         });
         return Collections.unmodifiableMap(diff);
+    }
+
+    /**
+     * The flags a JVM must be started with to run these options: for {@code completion=futex}, the incubating foreign
+     * linker and native access; none for any other option.
+     */
+    public List<String> jvmFlags() {
+        return completion == Completion.FUTEX ? FutexCompletion.JVM_FLAGS : List.of();
     }
 
     public Builder toBuilder() {

@@ -44,6 +44,9 @@ public final class RpcClient implements AutoCloseable {
     private volatile boolean closed;
 
     private RpcClient(Builder b) {
+        if (b.options.completion() == EngineOptions.Completion.FUTEX) {
+            FutexCompletion.requireAvailable();
+        }
         this.options = b.options;
         this.maxFrameBytes = b.maxFrameBytes;
         this.connectTimeoutMillis = b.connectTimeoutMillis;

@@ -2,17 +2,22 @@ package io.perflab.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The four ways a synchronous caller waits, used directly. */
+/** The five ways a synchronous caller waits, used directly. */
 class CompletionTests {
 
     @ParameterizedTest
@@ -104,6 +109,7 @@ class CompletionTests {
             case NOTIFICATION -> NotificationCompletion.class;
             case MONITOR -> MonitorCompletion.class;
             case CONDVAR -> CondvarCompletion.class;
+            case FUTEX -> FutexCompletion.class;
             case FUTURE -> FutureCompletion.class;
         };
         assertThat(Completion.create(kind)).isExactlyInstanceOf(expected);
@@ -135,6 +141,74 @@ class CompletionTests {
         waiter.join(10_000);
         assertThat(waiter.isAlive()).isFalse();
         assertThat(woke).isTrue();
+    }
+
+    /**
+     * The futex completion's waiter sleeps in the kernel on its own futex word, not in {@code LockSupport.park}: a
+     * parked thread is {@code WAITING}, whereas this one is {@code RUNNABLE} (in native code) inside the
+     * {@code futex} system call, and uses no CPU while it waits. Then an interrupt ends the wait (within one poll).
+     */
+    @Test
+    void futexWaiterSleepsInTheSystemCallItselfAndAnInterruptEndsTheWait() throws Exception {
+        assertThat(FutexCompletion.unavailable()).isEmpty();
+        Completion c = Completion.create(EngineOptions.Completion.FUTEX);
+        AtomicBoolean signalled = new AtomicBoolean(true);
+        AtomicBoolean interruptKept = new AtomicBoolean();
+        Thread waiter = new Thread(() -> {
+            signalled.set(c.awaitInterruptibly());
+            interruptKept.set(Thread.currentThread().isInterrupted());
+        }, "futexwait" + System.nanoTime() % 1000);
+        waiter.start();
+        Path task = nativeThread(waiter.getName());
+        awaitState(() -> inFutexCall(task), "the waiter sleeps in futex(2)");
+        long cpu = threadCpuTicks(task);
+        Thread.sleep(300);
+        assertThat(waiter.getState()).isEqualTo(Thread.State.RUNNABLE);
+        assertThat(inFutexCall(task)).isTrue();
+        assertThat(threadCpuTicks(task) - cpu).as("CPU ticks used while waiting 300 ms").isLessThanOrEqualTo(2);
+
+        waiter.interrupt();
+        waiter.join(10_000);
+        assertThat(waiter.isAlive()).isFalse();
+        assertThat(signalled).as("the wait reports the interrupt").isFalse();
+        assertThat(interruptKept).as("and clears it for the caller, who cancels the call").isFalse();
+    }
+
+    /** {@code /proc/self/task/<tid>} of the live thread named {@code name} (the JVM names native threads so). */
+    private static Path nativeThread(String name) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+                for (Path task : tasks.toList()) {
+                    try {
+                        if (Files.readString(task.resolve("comm")).strip().equals(name)) {
+                            return task;
+                        }
+                    } catch (IOException gone) {
+                        // a thread that ended while listed
+                    }
+                }
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("no native thread named " + name);
+    }
+
+    /** Whether the thread is inside the futex system call: the first field of its {@code syscall} file. */
+    private static boolean inFutexCall(Path task) {
+        try {
+            String number = Files.readString(task.resolve("syscall")).split(" ")[0];
+            return number.equals(System.getProperty("os.arch").equals("amd64") ? "202" : "98");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** utime + stime of the thread, in clock ticks. */
+    private static long threadCpuTicks(Path task) throws IOException {
+        String stat = Files.readString(task.resolve("stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     private static void awaitState(BooleanSupplier state, String what) throws InterruptedException {

@@ -50,7 +50,7 @@ class EngineOptionsTests {
         assertThatThrownBy(() -> EngineOptions.defaults().withOption("compression", "lz4"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown engine option 'compression'")
-                .hasMessageContaining("completion (notification|monitor|condvar|future)")
+                .hasMessageContaining("completion (notification|monitor|condvar|futex|future)")
                 .hasMessageContaining("callBufferInitialBytes (positive integer")
                 .hasMessageContaining("tls (true|false)");
     }

@@ -5,6 +5,8 @@ import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.TrialSpec;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +29,19 @@ public record EngineVariant(EngineOptions engineOptions, Workload workload, List
         Objects.requireNonNull(workload, "workload");
         jvmArgs = List.copyOf(jvmArgs);
         Objects.requireNonNull(javaHome, "javaHome");
+    }
+
+    /**
+     * {@code jvmArgs}, then the flags that the engine options of any of {@code variants} need from the JVM
+     * ({@link EngineOptions#jvmFlags()}, e.g. for {@code completion=futex}): every trial of an experiment gets them,
+     * whichever side it runs, so that the two sides' JVMs differ only by the change.
+     */
+    static List<String> trialJvmArgs(List<String> jvmArgs, Collection<? extends Variant> variants) {
+        List<String> flags = new ArrayList<>(jvmArgs);
+        variants.stream().filter(EngineVariant.class::isInstance)
+                .flatMap(v -> ((EngineVariant) v).engineOptions().jvmFlags().stream())
+                .distinct().filter(flag -> !flags.contains(flag)).forEach(flags::add);
+        return List.copyOf(flags);
     }
 
     public static EngineVariant of(EngineOptions engineOptions, Workload workload) {

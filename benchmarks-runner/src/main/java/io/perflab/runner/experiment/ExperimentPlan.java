@@ -83,6 +83,14 @@ public record ExperimentPlan(Variant without, Variant with, int runsPerVariant, 
         jvmArgs = List.copyOf(jvmArgs);
     }
 
+    /**
+     * The flags every trial JVM of this plan starts with: {@link #jvmArgs()}, then what either variant's engine
+     * options need from the JVM ({@link EngineVariant#trialJvmArgs}).
+     */
+    public List<String> trialJvmArgs() {
+        return EngineVariant.trialJvmArgs(jvmArgs, List.of(without, with));
+    }
+
     /** A plan with interleaved order, seed 1, a timeout fitted to the variants, no cooldown, the default flags. */
     public static ExperimentPlan of(Variant without, Variant with, int runsPerVariant) {
         return new ExperimentPlan(without, with, runsPerVariant, TrialOrder.INTERLEAVED, 1,

@@ -118,8 +118,9 @@ public final class ExperimentRunner {
         List<Scheduled> scheduled = new ArrayList<>();
         for (MultiVariantPlan.Trial trial : plan.trials()) {
             EngineVariant variant = plan.variants().get(trial.variant());
-            scheduled.add(new Scheduled(() -> { }, () -> runEngineTrial(launcher.command(plan.jvmArgs(), variant),
-                    trial.variant(), trial.ordinal(), plan.trialTimeout())));
+            List<String> command = launcher.command(plan.trialJvmArgs(), variant);
+            scheduled.add(new Scheduled(() -> { }, () -> runEngineTrial(command, trial.variant(), trial.ordinal(),
+                    plan.trialTimeout())));
         }
         return runAll(scheduled, scheduled.size(), plan.cooldown(), plan.maxFailures(), finished);
     }

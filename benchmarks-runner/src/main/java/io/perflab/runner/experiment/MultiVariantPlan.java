@@ -41,6 +41,11 @@ public record MultiVariantPlan(Map<String, EngineVariant> variants, int runsPerV
         jvmArgs = List.copyOf(jvmArgs);
     }
 
+    /** The flags every trial JVM starts with: {@link #jvmArgs()}, then what any variant's engine options need. */
+    public List<String> trialJvmArgs() {
+        return EngineVariant.trialJvmArgs(jvmArgs, variants.values());
+    }
+
     /** A plan with a timeout fitted to the variants, no cooldown, the default failure limit and JVM flags. */
     public static MultiVariantPlan of(Map<String, EngineVariant> variants, int runsPerVariant) {
         Duration timeout = Duration.ZERO;

@@ -277,12 +277,13 @@ final class PairRunner {
          */
         private List<String> jvmArgs(EngineVariant variant) {
             String property = "-D" + KernelMeter.SYSCALLS_PROPERTY + "=";
-            boolean set = java.util.stream.Stream.concat(plan.jvmArgs().stream(), variant.jvmArgs().stream())
+            List<String> common = plan.trialJvmArgs();
+            boolean set = java.util.stream.Stream.concat(common.stream(), variant.jvmArgs().stream())
                     .anyMatch(flag -> flag.startsWith(property));
             if (plan.design() != ExperimentDesign.DUET || set) {
-                return plan.jvmArgs();
+                return common;
             }
-            List<String> flags = new ArrayList<>(plan.jvmArgs());
+            List<String> flags = new ArrayList<>(common);
             flags.add(property + "false");
             return flags;
         }

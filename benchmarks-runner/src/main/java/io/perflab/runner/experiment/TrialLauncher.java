@@ -143,7 +143,7 @@ public record TrialLauncher(List<String> entryArguments, Optional<String> cpus, 
 
     /** The whole command line of one trial of {@code variant} under {@code plan}. */
     public List<String> command(ExperimentPlan plan, EngineVariant variant) {
-        return command(plan.jvmArgs(), variant);
+        return command(plan.trialJvmArgs(), variant);
     }
 
     /** The whole command line of one trial of {@code variant} with the plan's common JVM flags {@code jvmArgs}. */

@@ -1,0 +1,126 @@
+package io.perflab.rpc;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Optional;
+
+/**
+ * {@code completion=futex}: Kudu's {@code Notification} as seed 003 built it, a count of one on an atomic word whose
+ * waiter sleeps in {@code futex(2)} directly. The state word is as in {@link NotificationCompletion} ({@code PENDING},
+ * {@code DONE} or the waiter's {@link ThreadFutex}); the waiter sleeps on its own thread's futex word instead of
+ * {@code LockSupport.park}, so neither side goes through HotSpot's {@code Parker} and the pthread mutex and condition
+ * variable under it, which {@code completion=notification} still pays for.
+ *
+ * <p>The system call is made through the foreign linker that Java 17 incubates: the JVM must run on Linux (x86-64
+ * or AArch64) with {@link #JVM_FLAGS}. Trial JVMs are given them by the runner; anywhere else {@link #unavailable()}
+ * says what is missing, and an engine asked for this completion refuses to start ({@link #requireAvailable()}).
+ * An interrupt ends an interruptible wait within {@link ThreadFutex#POLL_NANOS}, not at once.
+ */
+final class FutexCompletion extends Completion {
+
+    /** What a JVM needs for this completion. */
+    static final java.util.List<String> JVM_FLAGS =
+            java.util.List.of("--add-modules=jdk.incubator.foreign", "--enable-native-access=ALL-UNNAMED");
+
+    private static final Object PENDING = new Object();
+    private static final Object DONE = new Object();
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(FutexCompletion.class, "state", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile Object state = PENDING;
+
+    FutexCompletion() {
+        requireAvailable();
+    }
+
+    /** Why this JVM cannot wait on a futex directly, if it cannot. */
+    static Optional<String> unavailable() {
+        return Availability.REASON;
+    }
+
+    /** Throws, saying what is missing, unless this JVM can wait on a futex directly. */
+    static void requireAvailable() {
+        unavailable().ifPresent(reason -> {
+            throw new IllegalStateException("completion=futex cannot run in this JVM: " + reason);
+        });
+    }
+
+    @Override
+    void reset() {
+        state = PENDING;
+    }
+
+    @Override
+    void signal() {
+        Object previous = STATE.getAndSet(this, DONE);
+        if (previous instanceof ThreadFutex waiter) {
+            waiter.unpark();
+        }
+    }
+
+    @Override
+    boolean awaitInterruptibly() {
+        ThreadFutex me = publishWaiter();
+        while (me != null && state != DONE) {
+            if (Thread.interrupted()) {
+                return signalledAfterInterrupt(state == DONE);
+            }
+            me.park();
+        }
+        return true;
+    }
+
+    @Override
+    void awaitUninterruptibly() {
+        ThreadFutex me = publishWaiter();
+        while (me != null && state != DONE) {
+            me.park(); // an interrupt does not end a futex wait: the status stays for the caller
+        }
+    }
+
+    /** @return null if already done; otherwise this thread's futex, now the registered waiter */
+    private ThreadFutex publishWaiter() {
+        Object s = state;
+        if (s == DONE) {
+            return null;
+        }
+        ThreadFutex me = ThreadFutex.current();
+        return s == me || STATE.compareAndSet(this, PENDING, me) ? me : null;
+    }
+
+    /** Looked at once, on first use. */
+    private static final class Availability {
+
+        static final Optional<String> REASON = probe();
+
+        private static Optional<String> probe() {
+            String os = System.getProperty("os.name", "");
+            String arch = System.getProperty("os.arch", "");
+            if (!os.startsWith("Linux") || !(arch.equals("amd64") || arch.equals("aarch64"))) {
+                return Optional.of("futex(2) is called directly on Linux on x86-64 or AArch64 only, this is "
+                        + os + " on " + arch);
+            }
+            if (ModuleLayer.boot().findModule("jdk.incubator.foreign").isEmpty()) {
+                return Optional.of("the JVM was started without " + String.join(" ", JVM_FLAGS));
+            }
+            try {
+                ThreadFutex.current();
+                return Optional.empty();
+            } catch (ExceptionInInitializerError e) {
+                return Optional.of(e.getCause() instanceof IllegalCallerException
+                        ? "native access is not enabled (" + JVM_FLAGS.get(1) + ")"
+                        : "the foreign linker failed: " + e.getCause());
+            } catch (RuntimeException | LinkageError e) {
+                return Optional.of("the foreign linker failed: " + e);
+            }
+        }
+    }
+}
