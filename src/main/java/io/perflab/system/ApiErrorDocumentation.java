@@ -59,7 +59,10 @@ class ApiErrorDocumentation implements OpenApiCustomizer {
     /** One problem of a refused input. */
     @Schema(name = "FieldProblem", requiredProperties = "message")
     record FieldProblem(@Schema(description = "the field as the request wrote it (workload.clientThreads, "
-                                + "metrics.parse.values[3], Idempotency-Key); left out for the input as a whole")
+                                + "metrics.parse.values[3], Idempotency-Key), each character that is not printable "
+                                + "written as its escape (\\u001B), cut with … past " + ProblemErrors.FIELD_MAX
+                                + " characters; left out for the input as a whole",
+                                maxLength = ProblemErrors.FIELD_MAX)
                         String field,
                         @Schema(description = "what is wrong with it") String message) {
     }

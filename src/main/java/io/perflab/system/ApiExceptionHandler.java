@@ -2,8 +2,6 @@ package io.perflab.system;
 
 import jakarta.validation.ConstraintViolationException;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 import org.springframework.beans.InvalidPropertyException;
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.Ordered;
@@ -35,7 +33,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * any status but 400). A 400 of refused input, theirs and Spring's own, lists each problem under {@code errors}, with
  * the field, query parameter, path variable or header at fault as the request wrote it ({@code
  * workload.clientThreads}, {@code page}, {@code id}), or without a field for the input as a whole (JSON that does not
- * parse); its {@code detail} is their text.
+ * parse); its {@code detail} is their text. Both name a field as {@link ProblemErrors} does, as every 400 does.
  */
 @RestControllerAdvice(annotations = RestController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -48,7 +46,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(InvalidInputException.class)
     ProblemDetail invalidInput(InvalidInputException ex) {
-        return badRequest(ex.problems());
+        return ProblemErrors.badRequest(ex.problems());
     }
 
     @ExceptionHandler(NotFoundException.class)
@@ -77,7 +75,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     /** A body that is not UTF-8: a problem of the body as a whole, which its message places by its byte. */
     @ExceptionHandler(Utf8BodyFilter.InvalidUtf8Exception.class)
     ProblemDetail invalidUtf8(Utf8BodyFilter.InvalidUtf8Exception ex) {
-        return badRequest(List.of(new InvalidInputException.FieldProblem(null, ex.getMessage())));
+        return ProblemErrors.badRequest(List.of(new InvalidInputException.FieldProblem(null, ex.getMessage())));
     }
 
     /** What no feature should throw for input it refuses (it names no field): said in the detail alone. */
@@ -89,13 +87,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     /** A query or form parameter bound to an object that has no place for it, such as {@code page[0]}. */
     @ExceptionHandler(InvalidPropertyException.class)
     ProblemDetail unknownField(InvalidPropertyException ex) {
-        return badRequest(List.of(new InvalidInputException.FieldProblem(ex.getPropertyName(),
+        return ProblemErrors.badRequest(List.of(new InvalidInputException.FieldProblem(ex.getPropertyName(),
                 FieldMessages.unknownField(ex), true)));
     }
 
     @ExceptionHandler(ConstraintViolationException.class)
     ProblemDetail constraintViolation(ConstraintViolationException ex) {
-        return badRequest(ex.getConstraintViolations().stream()
+        return ProblemErrors.badRequest(ex.getConstraintViolations().stream()
                 .map(v -> new InvalidInputException.FieldProblem(v.getPropertyPath().toString(),
                         FieldMessages.violation(v.getMessage(), v.getInvalidValue())))
                 .toList());
@@ -110,15 +108,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                                 FieldMessages.violation(f.getDefaultMessage(), f.getRejectedValue()))
                         : new InvalidInputException.FieldProblem(null, e.getDefaultMessage()))
                 .toList();
-        return handleExceptionInternal(ex, badRequest(problems), headers, HttpStatus.BAD_REQUEST, request);
+        return handleExceptionInternal(ex, ProblemErrors.badRequest(problems), headers, HttpStatus.BAD_REQUEST,
+                request);
     }
 
     /** A path variable or query parameter that is not of its type ({@code /experiments/abc}): named by its name. */
     @Override
     protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        ProblemDetail body = badRequest(List.of(new InvalidInputException.FieldProblem(FieldMessages.parameter(ex),
-                FieldMessages.expectedValue(ex))));
+        ProblemDetail body = ProblemErrors.badRequest(List.of(new InvalidInputException.FieldProblem(
+                FieldMessages.parameter(ex), FieldMessages.expectedValue(ex))));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
     }
 
@@ -149,7 +148,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     /** Spring's refusal of {@code field} (null: of the request as a whole) in its own words, which name it. */
     private ResponseEntity<Object> refused(ErrorResponse ex, String field, HttpHeaders headers, WebRequest request) {
-        ProblemDetail body = badRequest(List.of(new InvalidInputException.FieldProblem(field,
+        ProblemDetail body = ProblemErrors.badRequest(List.of(new InvalidInputException.FieldProblem(field,
                 ex.getBody().getDetail(), true)));
         return handleExceptionInternal((Exception) ex, body, headers, HttpStatus.BAD_REQUEST, request);
     }
@@ -163,21 +162,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return handleExceptionInternal(ex, tooLarge, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
         Throwable utf8 = ex.getMostSpecificCause();
-        ProblemDetail body = badRequest(List.of(utf8 instanceof Utf8BodyFilter.InvalidUtf8Exception
+        ProblemDetail body = ProblemErrors.badRequest(List.of(utf8 instanceof Utf8BodyFilter.InvalidUtf8Exception
                 ? new InvalidInputException.FieldProblem(null, utf8.getMessage()) : JsonErrors.problem(ex)));
         return handleExceptionInternal(ex, body, headers, HttpStatus.BAD_REQUEST, request);
-    }
-
-    private static ProblemDetail badRequest(List<InvalidInputException.FieldProblem> problems) {
-        List<InvalidInputException.FieldProblem> sorted = problems.stream()
-                .sorted(java.util.Comparator.comparing(p -> p.field() == null ? "" : p.field()))
-                .toList();
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, sorted.stream()
-                .map(InvalidInputException.FieldProblem::toString).collect(Collectors.joining("; ")));
-        body.setProperty("errors", sorted.stream()
-                .map(p -> p.field() == null ? Map.of("message", p.message())
-                        : Map.of("field", p.field(), "message", p.message()))
-                .toList());
-        return body;
     }
 }

@@ -70,8 +70,8 @@ class ErrorPagesController implements ErrorController {
         if (status == HttpStatus.BAD_REQUEST
                 && request.getAttribute(UndecodableParameters.REFUSED) instanceof String parameter) {
             // the parameter the filter refused, as every refused parameter is named: "" names none
-            problem.setProperty("errors", List.of(parameter.isEmpty() ? Map.of("message", problem.getDetail())
-                    : Map.of("field", parameter, "message", problem.getDetail())));
+            problem.setProperty(ProblemErrors.PROPERTY, List.of(ProblemErrors.entry(parameter.isEmpty() ? null
+                    : parameter, problem.getDetail())));
         }
         return answer.body(problem);
     }

@@ -63,9 +63,10 @@ class KnownParameters implements WebMvcConfigurer, HandlerInterceptor {
             String name = UndecodableParameters.decoded(written);
             name = name == null ? written : name;
             if (!parameter.isEmpty() && !taken.contains(name)) {
-                String shown = Texts.cut(name, QUOTED_LENGTH);
-                throw InvalidInputException.ofSentence(shown, PrintableText.Validator.shown("Parameter '" + shown
-                        + "' is not one " + request.getMethod() + " " + request.getRequestURI() + " takes; "
+                // the field is the name whole, which the problem shows as it shows every field
+                throw InvalidInputException.ofSentence(name, PrintableText.Validator.shown("Parameter '"
+                        + Texts.cut(name, QUOTED_LENGTH) + "' is not one " + request.getMethod() + " "
+                        + request.getRequestURI() + " takes; "
                         + (taken.isEmpty() ? "it takes none." : "it takes: " + String.join(", ", taken) + ".")));
             }
         }

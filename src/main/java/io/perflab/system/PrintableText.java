@@ -131,16 +131,26 @@ public @interface PrintableText {
          * all, cut before a character or an escape that would not fit whole, with "…".
          */
         public static String quoted(String text) {
+            return quoted(text, QUOTED_MAX);
+        }
+
+        /**
+         * {@link #quoted(String)} at most {@code max} characters, its escapes and "…" included: for a name that
+         * identifies what a message quotes, such as the field of a problem's error.
+         *
+         * @param max at least 2
+         */
+        public static String quoted(String text, int max) {
             String value = text == null ? "" : text;
             String all = shown(value);
-            if (all.length() <= QUOTED_MAX) {
+            if (all.length() <= max) {
                 return all;
             }
-            StringBuilder cut = new StringBuilder(QUOTED_MAX);
+            StringBuilder cut = new StringBuilder(max);
             for (int i = 0; i < value.length(); ) {
                 int c = value.codePointAt(i);
                 String piece = shownCharacter(c);
-                if (cut.length() + piece.length() > QUOTED_MAX - 1) {
+                if (cut.length() + piece.length() > max - 1) {
                     break;
                 }
                 cut.append(piece);

@@ -1,8 +1,5 @@
 package io.perflab.system;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import org.springframework.core.MethodParameter;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -15,7 +12,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 /**
  * Every problem a handler answers shows what it quotes from the request as {@link PrintableText.Validator#shown}
  * does: a character that hides or reorders text (a right-to-left override, an escape) is written as its escape,
- * so that no message can be made to read other than it says. Its detail and each of its {@code errors} messages.
+ * so that no message can be made to read other than it says. Its detail, and each of its {@code errors} as
+ * {@link ProblemErrors} shows them, the field cut too.
  */
 @ControllerAdvice
 class ProblemTextAdvice implements ResponseBodyAdvice<Object> {
@@ -39,18 +37,6 @@ class ProblemTextAdvice implements ResponseBodyAdvice<Object> {
         if (problem.getDetail() != null) {
             problem.setDetail(PrintableText.Validator.shown(problem.getDetail()));
         }
-        if (problem.getProperties() != null && problem.getProperties().get("errors") instanceof List<?> errors) {
-            problem.setProperty("errors", errors.stream().map(ProblemTextAdvice::shownError).toList());
-        }
-    }
-
-    private static Object shownError(Object error) {
-        if (!(error instanceof Map<?, ?> fields)) {
-            return error;
-        }
-        Map<Object, Object> shown = new LinkedHashMap<>();
-        fields.forEach((name, value) -> shown.put(name, value instanceof String text
-                ? PrintableText.Validator.shown(text) : value));
-        return shown;
+        ProblemErrors.shown(problem);
     }
 }

@@ -3,8 +3,6 @@ package io.perflab.system;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
@@ -40,14 +38,13 @@ class RejectedRequests implements RequestRejectedHandler {
     public void handle(HttpServletRequest request, HttpServletResponse response, RequestRejectedException rejected)
             throws IOException {
         Matcher header = HEADER.matcher(String.valueOf(rejected.getMessage()));
-        String name = header.find() ? PrintableText.Validator.shown(Texts.cut(header.group(1).strip(), 100)) : null;
-        String detail = name != null ? "This request is refused: its header '" + name + "' holds a character a header "
-                + "may not: a control character, or a byte of text that is not ASCII (such as UTF-8; a header's bytes "
-                + "are read one character each). Send the header's value as printable ASCII." : DETAIL;
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
+        String name = header.find() ? header.group(1).strip() : null;
+        String detail = name != null ? "This request is refused: its header '"
+                + PrintableText.Validator.shown(Texts.cut(name, 100)) + "' holds a character a header may not: a "
+                + "control character, or a byte of text that is not ASCII (such as UTF-8; a header's bytes are read "
+                + "one character each). Send the header's value as printable ASCII." : DETAIL;
         // the header named as the error's field; a path or a parameter the firewall does not name, the request's
-        problem.setProperty("errors", List.of(name != null ? Map.of("field", name, "message", detail)
-                : Map.of("message", detail)));
+        ProblemDetail problem = ProblemErrors.badRequest(name, detail);
         response.setStatus(HttpStatus.BAD_REQUEST.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");

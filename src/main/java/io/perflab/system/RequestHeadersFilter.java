@@ -6,8 +6,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -70,10 +68,8 @@ class RequestHeadersFilter extends OncePerRequestFilter {
     /** Answers {@code status} with {@code detail}; a 400 names the {@code header} at fault as its error's field. */
     private void refuse(HttpServletResponse response, HttpStatus status, String detail, String header)
             throws IOException {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        if (header != null) {
-            problem.setProperty("errors", List.of(Map.of("field", header, "message", detail)));
-        }
+        ProblemDetail problem = status == HttpStatus.BAD_REQUEST ? ProblemErrors.badRequest(header, detail)
+                : ProblemDetail.forStatusAndDetail(status, detail);
         response.setStatus(status.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
         response.setCharacterEncoding("UTF-8");

@@ -36,7 +36,8 @@ class UndecodableParameters extends OncePerRequestFilter {
 
     /**
      * The request attribute that names, for the problem's error, the parameter a 400 of this filter refuses as the
-     * request wrote it, or holds "" when it refuses no one parameter (a form field, too many parameters).
+     * request wrote it, whole ({@link ProblemErrors} shows it), or holds "" when it refuses no one parameter (a form
+     * field, too many parameters).
      */
     static final String REFUSED = UndecodableParameters.class.getName() + ".refused";
 
@@ -48,8 +49,8 @@ class UndecodableParameters extends OncePerRequestFilter {
             // refused before any handler reads it: a page that reads it while rendering (the sign-in page's
             // ?error) logged the template's failure with its stack trace, and one that never read it answered 200
             request.setAttribute(REFUSED, name(undecodable));
-            response.sendError(HttpStatus.BAD_REQUEST.value(), "The query parameter '" + name(undecodable) + "' ("
-                    + Texts.cut(undecodable, QUOTED) + ")" + ADVICE);
+            response.sendError(HttpStatus.BAD_REQUEST.value(), "The query parameter '"
+                    + Texts.cut(name(undecodable), QUOTED) + "' (" + Texts.cut(undecodable, QUOTED) + ")" + ADVICE);
             return;
         }
         try {
@@ -104,10 +105,10 @@ class UndecodableParameters extends OncePerRequestFilter {
                 : Arrays.stream(query.split("&")).filter(parameter -> !decodes(parameter)).findFirst().orElse(null);
     }
 
-    /** The name of {@code parameter} ({@code name=value} as sent), decoded where it can be, cut short. */
+    /** The name of {@code parameter} ({@code name=value} as sent), decoded where it can be. */
     private static String name(String parameter) {
         String name = parameter.split("=", 2)[0];
-        return Texts.cut(decodes(name) ? decoded(name) : name, QUOTED);
+        return decodes(name) ? decoded(name) : name;
     }
 
     private static boolean decodes(String text) {

@@ -1,7 +1,5 @@
 package io.perflab.system;
 
-import java.util.List;
-import java.util.Map;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -34,9 +32,8 @@ class UploadSizeHandler {
         // the parser's own words (its exception's message) say nothing a client can act on: the rule does
         String detail = "The multipart body cannot be read: each part must begin with the boundary of the "
                 + "Content-Type header and its headers, and the body must end with that boundary followed by '--'.";
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
         // a problem of the body as a whole: its error names no field
-        problem.setProperty("errors", List.of(Map.of("message", detail)));
-        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+        return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(ProblemErrors.badRequest(null, detail));
     }
 }

@@ -38,6 +38,8 @@ class PrintableTextTests {
         assertThat(PrintableText.Validator.quoted("x".repeat(55) + "\u202e😀")).isEqualTo("x".repeat(55) + "…");
         assertThat(PrintableText.Validator.quoted("x".repeat(57) + "😀😀")).isEqualTo("x".repeat(57) + "😀…");
         assertThat(PrintableText.Validator.quoted(null)).isEmpty();
+        assertThat(PrintableText.Validator.quoted("\u001b".repeat(100), 20)).as("at most as many as asked")
+                .isEqualTo("\\u001B".repeat(3) + "…");
         assertThat(FieldMessages.violation("must be short", "a\u202eb")).isEqualTo("must be short, got 'a\\u202Eb'");
     }
 
