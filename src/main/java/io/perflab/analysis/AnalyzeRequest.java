@@ -36,7 +36,7 @@ record AnalyzeRequest(double[] with, double[] without, ComparisonOptions options
         }
         for (Map.Entry<String, JsonNode> field : body.properties()) {
             if (!FIELDS.contains(field.getKey())) {
-                throw refused(PrintableText.Validator.quoted(field.getKey()), "unknown field '"
+                throw refused(field.getKey(), "unknown field '"
                         + PrintableText.Validator.quoted(field.getKey())
                         + "': expected " + String.join(
                         ", ", new java.util.TreeSet<>(FIELDS)));

@@ -52,6 +52,8 @@ class ProblemErrorFieldsTests extends UploadServer {
         body.put(HOSTILE, 1);
         fields.put("a JSON field no request takes", field(post("/api/v1/experiments", ADMIN_TOKEN,
                 "application/json", body.toString())));
+        fields.put("a field the analysis takes no", field(post("/api/v1/analyze", ADMIN_TOKEN,
+                "application/json", body.toString())));
         assertThat(fields).allSatisfy((what, field) -> assertThat(field).as(what).isEqualTo(HOSTILE_SHOWN));
     }
 
