@@ -63,6 +63,10 @@ public class ExperimentRepository {
             + "started_at, finished_at, data_version, error, design, windows_per_pair, targets, budget_seconds, "
             + "stop_reason, host_labels, agent_id, base_experiment_id";
 
+    /** The columns of a {@code trial_run} row that {@link #run} reads into a {@link RunRecord}. */
+    private static final String RUN_COLUMNS = "id, variant, ordinal, status, started_at, finished_at, pid, "
+            + "environment, error, pair_index, window_index, cpu_set, start_nanos, skew_nanos, started_first";
+
     /** The size of {@code trial_run.output_values}. */
     private static final int OUTPUT_VALUES_CHARS = 1_000_000;
 
@@ -697,28 +701,21 @@ public class ExperimentRepository {
      * ({@link RepostedResults}).
      */
     public Optional<StoredRun> storedRun(long experimentId, int ordinal) {
-        return jdbc.sql("""
-                SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, output_values,
-                    pair_index, window_index, cpu_set, start_nanos, skew_nanos, started_first
-                FROM trial_run WHERE experiment_id = ? AND ordinal = ?""")
+        return jdbc.sql("SELECT " + RUN_COLUMNS + ", output_values FROM trial_run "
+                        + "WHERE experiment_id = ? AND ordinal = ?")
                 .params(experimentId, ordinal)
-                .query((rs, n) -> {
-                    long id = rs.getLong("id");
-                    long pid = rs.getLong("pid");
-                    Long storedPid = rs.wasNull() ? null : pid;
-                    String environment = rs.getString("environment");
-                    Map<String, Double> samples = new LinkedHashMap<>();
-                    jdbc.sql("SELECT metric_key, metric_value FROM sample WHERE run_id = ? ORDER BY metric_key")
-                            .param(id).query((ResultSet sample) -> {
-                                samples.put(sample.getString(1), sample.getDouble(2));
-                            });
-                    return new StoredRun(new RunRecord(id, rs.getString("variant"), rs.getInt("ordinal"),
-                            rs.getString("status"), instant(rs, "started_at"), instant(rs, "finished_at"), storedPid,
-                            environment == null ? Map.of()
-                                    : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
-                            rs.getString("error"), samples, pair(rs)), rs.getString("output_values"));
-                })
+                .query((rs, n) -> new StoredRun(run(rs, samples(rs.getLong("id"))), rs.getString("output_values")))
                 .optional();
+    }
+
+    /** The samples of run {@code runId}, metrics in key order. */
+    private Map<String, Double> samples(long runId) {
+        Map<String, Double> samples = new LinkedHashMap<>();
+        jdbc.sql("SELECT metric_key, metric_value FROM sample WHERE run_id = ? ORDER BY metric_key")
+                .param(runId).query((ResultSet rs) -> {
+                    samples.put(rs.getString(1), rs.getDouble(2));
+                });
+        return samples;
     }
 
     /** Trial {@code result} as {@link #saveRun} would store it: what a stored run is compared with. */
@@ -937,21 +934,10 @@ public class ExperimentRepository {
      */
     private List<RunRecord> runs(long experimentId, Map<Long, Map<String, Double>> samples,
             Map<Integer, Map<String, Double>> packed) {
-        List<RunRecord> rows = jdbc.sql("""
-                SELECT id, variant, ordinal, status, started_at, finished_at, pid, environment, error, pair_index,
-                    window_index, cpu_set, start_nanos, skew_nanos, started_first
-                FROM trial_run WHERE experiment_id = ? ORDER BY ordinal""")
+        List<RunRecord> rows = jdbc.sql("SELECT " + RUN_COLUMNS + " FROM trial_run WHERE experiment_id = ? "
+                        + "ORDER BY ordinal")
                 .param(experimentId)
-                .query((rs, n) -> {
-                    String environment = rs.getString("environment");
-                    long pid = rs.getLong("pid");
-                    return new RunRecord(rs.getLong("id"), rs.getString("variant"), rs.getInt("ordinal"),
-                            rs.getString("status"), instant(rs, "started_at"), instant(rs, "finished_at"),
-                            rs.wasNull() ? null : pid,
-                            environment == null ? Map.of()
-                                    : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
-                            rs.getString("error"), samples.getOrDefault(rs.getLong("id"), Map.of()), pair(rs));
-                })
+                .query((rs, n) -> run(rs, samples.getOrDefault(rs.getLong("id"), Map.of())))
                 .list();
         // a recorded experiment's runs are the positions of its series' values, per side a range of ordinals
         List<RunRecord> positions = new ArrayList<>();
@@ -985,6 +971,18 @@ public class ExperimentRepository {
                 .param(experimentId)
                 .query((rs, n) -> new PlacementCheck.Window(rs.getString("variant"), pair(rs)))
                 .list();
+    }
+
+    /** The run of a {@code trial_run} row read with {@link #RUN_COLUMNS}, with its {@code samples}. */
+    private RunRecord run(ResultSet rs, Map<String, Double> samples) throws SQLException {
+        long pid = rs.getLong("pid");
+        Long storedPid = rs.wasNull() ? null : pid;
+        String environment = rs.getString("environment");
+        return new RunRecord(rs.getLong("id"), rs.getString("variant"), rs.getInt("ordinal"), rs.getString("status"),
+                instant(rs, "started_at"), instant(rs, "finished_at"), storedPid,
+                environment == null ? Map.of()
+                        : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
+                rs.getString("error"), samples, pair(rs));
     }
 
     /** Where a run lies in a paired design, or null for a run of the fresh design. */

@@ -222,6 +222,25 @@ class ExperimentRepositoryTests {
         assertThat(repository.listReads(List.of()).variants()).isEmpty();
     }
 
+    /**
+     * Every run of an experiment reads back with the pid it was stored with, as the run at its ordinal does: a run
+     * that never started (pid -1, stored as none) but ended read as pid 0, and one with a pid but no end as none.
+     */
+    @Test
+    void everyRunReadsBackWithThePidItWasStoredWith() {
+        long id = queued(ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
+                EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS), 2), "");
+        repository.saveRun(id, new TrialResult("without", 0, TrialStatus.FAILED, T0, T0.plusSeconds(1), -1,
+                Map.of(), Map.of(), "could not start the JVM"));
+        repository.saveRun(id, new TrialResult("with", 1, TrialStatus.CANCELLED, T0.plusSeconds(2), null, 4242,
+                Map.of(), Map.of(), "cancelled"));
+
+        assertThat(repository.runs(id)).extracting(RunRecord::pid).containsExactly(null, 4242L);
+        assertThat(repository.runs(id, List.of("m"))).extracting(RunRecord::pid).containsExactly(null, 4242L);
+        assertThat(repository.runs(id)).containsExactly(repository.storedRun(id, 0).orElseThrow().run(),
+                repository.storedRun(id, 1).orElseThrow().run());
+    }
+
     private long position(long id) {
         return repository.awaitingClaim(id).map(repository::queuePosition).orElseThrow();
     }
