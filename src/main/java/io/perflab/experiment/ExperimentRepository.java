@@ -631,16 +631,17 @@ public class ExperimentRepository {
     /** As {@link #savePair(long, PairResult)}, recording the agent the pair ran on (null: none registered). */
     @Transactional
     public void savePair(long experimentId, Long agentId, PairResult pair) {
-        PairPlacement placement = pair.placement();
+        StoredPair stored = asStored(pair);
+        PairPlacement placement = stored.placement();
         jdbc.sql("""
                 INSERT INTO experiment_pair (experiment_id, pair_index, status, without_cpus, with_cpus, first_variant,
                     started_at, finished_at, setup_seconds, measuring_seconds, error, agent_id, claim)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                     (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?))""")
-                .params(experimentId, pair.index(), pair.status().name(), placement.withoutCpus(),
-                        placement.withCpus(), placement.first().label(), timestamp(pair.start()),
-                        timestamp(pair.end()), pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
-                        Texts.storable(pair.error(), ERROR_CHARS), agentId, experimentId)
+                .params(experimentId, stored.index(), stored.status(), placement.withoutCpus(),
+                        placement.withCpus(), placement.first().label(), timestamp(stored.start()),
+                        timestamp(stored.end()), stored.setupSeconds(), stored.measuringSeconds(), stored.error(),
+                        agentId, experimentId)
                 .update();
         pair.results().forEach(result -> insertRun(experimentId, agentId, result));
         jdbc.sql("UPDATE experiment SET data_version = data_version + 1 WHERE id = ?").param(experimentId).update();
@@ -718,7 +719,11 @@ public class ExperimentRepository {
         return samples;
     }
 
-    /** Trial {@code result} as {@link #saveRun} would store it: what a stored run is compared with. */
+    /**
+     * Trial {@code result} as {@link #saveRun} stores it, row and samples, the row's id aside: the values
+     * {@link #insertRun} writes, so that a trial posted again is compared with the stored one as the store keeps
+     * both. The store keeps times to the microsecond ({@link RepostedResults} compares them so).
+     */
     StoredRun asStored(TrialResult result) {
         Map<String, Double> samples = new LinkedHashMap<>();
         result.metrics().forEach((key, value) -> {
@@ -734,10 +739,12 @@ public class ExperimentRepository {
     /**
      * A pair's row as it is stored, and the ordinals of its runs.
      *
+     * @param setupSeconds its setup time, as stored: in seconds
+     * @param measuringSeconds its measuring time, as stored: in seconds
      * @param error as stored: cut to its column, a NUL replaced
      */
     public record StoredPair(int index, String status, PairPlacement placement, Instant start, Instant end,
-                             Duration setup, Duration measuring, String error, Set<Integer> ordinals) {
+                             double setupSeconds, double measuringSeconds, String error, Set<Integer> ordinals) {
     }
 
     /** Pair {@code index} as stored, or empty: what a pair posted again is compared with. */
@@ -752,18 +759,21 @@ public class ExperimentRepository {
                 .query((rs, n) -> new StoredPair(index, rs.getString("status"),
                         new PairPlacement(rs.getString("without_cpus"), rs.getString("with_cpus"),
                                 VariantName.parse(rs.getString("first_variant"))),
-                        instant(rs, "started_at"), instant(rs, "finished_at"),
-                        seconds(rs.getDouble("setup_seconds")), seconds(rs.getDouble("measuring_seconds")),
-                        rs.getString("error"), ordinals))
+                        instant(rs, "started_at"), instant(rs, "finished_at"), rs.getDouble("setup_seconds"),
+                        rs.getDouble("measuring_seconds"), rs.getString("error"), ordinals))
                 .optional();
     }
 
-    /** Pair {@code pair} as {@link #savePair} would store it. */
+    /**
+     * Pair {@code pair} as {@link #savePair} stores it: the values of the row it writes, so that a pair posted again
+     * is compared with the stored one as the store keeps both, and the ordinals of its runs, whose rows
+     * {@link #insertRun} writes ({@link #asStored(TrialResult)}).
+     */
     static StoredPair asStored(PairResult pair) {
         Set<Integer> ordinals = new java.util.HashSet<>();
         pair.results().forEach(result -> ordinals.add(result.ordinal()));
         return new StoredPair(pair.index(), pair.status().name(), pair.placement(), pair.start(), pair.end(),
-                seconds(pair.setup().toNanos() / 1e9), seconds(pair.measuring().toNanos() / 1e9),
+                pair.setup().toNanos() / 1e9, pair.measuring().toNanos() / 1e9,
                 Texts.storable(pair.error(), ERROR_CHARS), Set.copyOf(ordinals));
     }
 
@@ -794,23 +804,27 @@ public class ExperimentRepository {
                 .params(Texts.storable(reason, 4000), experimentId).update();
     }
 
-    /** Inserts one result's run row and samples; the caller holds the transaction and bumps the data version. */
+    /**
+     * Inserts one result's run row and samples, as {@link #asStored(TrialResult)} makes them; the caller holds the
+     * transaction and bumps the data version.
+     */
     private void insertRun(long experimentId, Long agentId, TrialResult result) {
+        StoredRun stored = asStored(result);
+        RunRecord run = stored.run();
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
-        PairPosition pair = result.pair();
+        PairPosition pair = run.pair();
         jdbc.sql("""
                 INSERT INTO trial_run (experiment_id, variant, ordinal, status, started_at, finished_at, pid,
                     environment, error, output_values, pair_index, window_index, cpu_set, start_nanos, skew_nanos,
                     started_first, agent_id, claim)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                     (SELECT MAX(claim) FROM experiment_claim WHERE experiment_id = ?))""")
-                .params(experimentId, result.variant(), result.ordinal(), result.status().name(),
-                        timestamp(result.start()), timestamp(result.end()), result.pid() < 0 ? null : result.pid(),
-                        json.writeValueAsString(result.environment()), Texts.storable(result.error(), ERROR_CHARS),
-                        outputValues(result), pair == null ? null : pair.index(), pair == null ? null : pair.window(),
-                        pair == null ? null : pair.cpus(), pair == null ? null : pair.startNanos(),
-                        pair == null ? null : pair.skewNanos(), pair == null ? null : pair.startedFirst(), agentId,
-                        experimentId)
+                .params(experimentId, run.variant(), run.ordinal(), run.status(), timestamp(run.startedAt()),
+                        timestamp(run.finishedAt()), run.pid(), json.writeValueAsString(run.environment()),
+                        run.error(), stored.outputValues(), pair == null ? null : pair.index(),
+                        pair == null ? null : pair.window(), pair == null ? null : pair.cpus(),
+                        pair == null ? null : pair.startNanos(), pair == null ? null : pair.skewNanos(),
+                        pair == null ? null : pair.startedFirst(), agentId, experimentId)
                 .update(keys, "id");
         if (!result.parsedMetrics().isEmpty()) {
             List<String> known = jdbc.sql("SELECT metric_key FROM experiment_metric WHERE experiment_id = ?")
@@ -826,11 +840,7 @@ public class ExperimentRepository {
         }
         long runId = keys.getKey().longValue();
         List<Object[]> rows = new ArrayList<>();
-        result.metrics().forEach((key, value) -> {
-            if (value != null && Double.isFinite(value)) {
-                rows.add(new Object[] {runId, key, value});
-            }
-        });
+        run.metrics().forEach((key, value) -> rows.add(new Object[] {runId, key, value}));
         if (!rows.isEmpty()) {
             jdbcTemplate.batchUpdate("INSERT INTO sample (run_id, metric_key, metric_value) VALUES (?, ?, ?)", rows);
         }

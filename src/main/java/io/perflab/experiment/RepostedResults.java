@@ -55,8 +55,8 @@ final class RepostedResults {
                 .or(() -> unshown("withCpus", stored.placement().withCpus(), posted.placement().withCpus()))
                 .or(() -> time("start", stored.start(), posted.start()))
                 .or(() -> time("end", stored.end(), posted.end()))
-                .or(() -> shown("setupSeconds", seconds(stored.setup()), seconds(posted.setup())))
-                .or(() -> shown("measuringSeconds", seconds(stored.measuring()), seconds(posted.measuring())))
+                .or(() -> shown("setupSeconds", stored.setupSeconds(), posted.setupSeconds()))
+                .or(() -> shown("measuringSeconds", stored.measuringSeconds(), posted.measuringSeconds()))
                 .or(() -> unshown("error", stored.error(), posted.error()))
                 .or(() -> shown("results", "the ordinals " + new TreeSet<>(stored.ordinals()),
                         "the ordinals " + new TreeSet<>(posted.ordinals())));
@@ -106,9 +106,5 @@ final class RepostedResults {
         keys.addAll(posted.keySet());
         return keys.stream().filter(key -> !Objects.equals(stored.get(key), posted.get(key))).findFirst()
                 .map(key -> field + "." + key + " is not the one stored");
-    }
-
-    private static double seconds(Duration duration) {
-        return duration.toNanos() / 1e9;
     }
 }
