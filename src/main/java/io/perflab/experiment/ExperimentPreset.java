@@ -14,9 +14,9 @@ import java.util.stream.Collectors;
 public enum ExperimentPreset {
 
     SYNC_COMPLETION("sync-completion",
-            "Sync call completion: one atomic state word with park/unpark vs a mutex and condition variable"
-                    + " latch, as the pthread one Kudu replaced (seed 003).",
-            Map.of("completion", "condvar"), Map.of("completion", "notification"), 0, 0),
+            "Sync call completion: one atomic state word whose waiter sleeps in futex(2), as Kudu's Notification, vs"
+                    + " a mutex and condition variable latch, as the pthread one it replaced (seed 003; Linux).",
+            Map.of("completion", "condvar"), Map.of("completion", "futex"), 0, 0),
 
     CALL_BUFFER_4K("call-buffer-4k",
             "Per-call buffer starting at 4 KiB instead of 256 B, measured with 2 KiB responses (seed 002).",

@@ -105,7 +105,7 @@ class ExperimentApiTests extends UploadServer {
         assertThat(experiment.get("progress").get("completedRuns").asInt()).isEqualTo(6);
         assertThat(experiment.get("progress").get("failedRuns").asInt()).isZero();
         assertThat(experiment.get("optionDiff").get("completion").get("without").asText()).isEqualTo("condvar");
-        assertThat(experiment.get("optionDiff").get("completion").get("with").asText()).isEqualTo("notification");
+        assertThat(experiment.get("optionDiff").get("completion").get("with").asText()).isEqualTo("futex");
         Set<String> compared = new HashSet<>();
         for (JsonNode metric : experiment.get("results")) {
             compared.add(metric.get("metric").asText());

@@ -57,7 +57,7 @@ class ExperimentValidatorTests {
         EngineVariant without = (EngineVariant) spec.plan().without();
         EngineVariant with = (EngineVariant) spec.plan().with();
         assertThat(without.engineOptions().completion()).isEqualTo(EngineOptions.Completion.CONDVAR);
-        assertThat(with.engineOptions().completion()).isEqualTo(EngineOptions.Completion.NOTIFICATION);
+        assertThat(with.engineOptions().completion()).isEqualTo(EngineOptions.Completion.FUTEX);
         assertThat(with.workload().run().toMillis()).isEqualTo(1000);
         assertThat(spec.plan().runsPerVariant()).isEqualTo(3);
         assertThat(spec.plan().order()).isEqualTo(TrialOrder.INTERLEAVED);
@@ -107,7 +107,7 @@ class ExperimentValidatorTests {
     void rejectsIdenticalVariants() {
         assertBadRequest(request(null, Map.of("completion", "monitor"), Map.of("completion", "monitor"), null, null,
                 null), validator, "identical");
-        assertBadRequest(request("sync-completion", Map.of("completion", "notification"), null, null, null, null),
+        assertBadRequest(request("sync-completion", Map.of("completion", "futex"), null, null, null, null),
                 validator, "identical");
     }
 
