@@ -45,22 +45,17 @@ final class GoBenchAdapter implements FormatAdapter {
     private static final Pattern ITERATIONS = Pattern.compile("0*[1-9]\\d*");
 
     /**
-     * The units Go's testing package measures itself, none of which can be negative. A metric of b.ReportMetric's
-     * own may be ("-0.5 delta/op").
-     */
-    /**
      * A unit of b.ReportMetric as such units are written, a quantity per operation or per second ({@code widgets/op},
      * {@code MB/s}): one cut short ({@code allocs/}, {@code allocs/o}, {@code n}) is not of this form.
      */
-    private static final java.util.regex.Pattern WHOLE_CUSTOM_UNIT = java.util.regex.Pattern.compile(
-            "[^/\\s]+/(op|s)");
+    private static final Pattern WHOLE_CUSTOM_UNIT = Pattern.compile("[^/\\s]+/(op|s)");
 
+    /**
+     * The units Go's testing package measures itself, none of which can be negative. A metric of b.ReportMetric's
+     * own may be ("-0.5 delta/op").
+     */
     private static final Set<String> MEASURED_BY_GO = Set.of("ns/op", "B/op", "allocs/op", "MB/s");
 
-    @Override
-    public String negativeRefusal(String key, String unit) {
-        return MEASURED_BY_GO.contains(unit) ? unit + " as Go measures it cannot be" : null;
-    }
     private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
     private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
 
@@ -92,6 +87,11 @@ final class GoBenchAdapter implements FormatAdapter {
     }
 
     @Override
+    public String negativeRefusal(String key, String unit) {
+        return MEASURED_BY_GO.contains(unit) ? unit + " as Go measures it cannot be" : null;
+    }
+
+    @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         return parse(read(content), Lines.NONE, variant, label, limits);
     }
@@ -109,8 +109,7 @@ final class GoBenchAdapter implements FormatAdapter {
     }
 
     /** {@code lines} as samples; {@code other} what the other file of the upload says (or {@link Lines#NONE}). */
-    private static ParsedUpload parse(Lines lines, Lines other, String variant, String label,
-            UploadLimits.Counter limits) {
+    private ParsedUpload parse(Lines lines, Lines other, String variant, String label, UploadLimits.Counter limits) {
         Map<String, Object> machine = lines.machine();
         List<Result> results = lines.results();
         Map<String, Set<Integer>> procsByName = lines.procsByName();
@@ -140,10 +139,11 @@ final class GoBenchAdapter implements FormatAdapter {
                     throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
                             + "): " + DecimalNumbers.beyondRange(result.fields()[i]) + ".");
                 }
-                if (value < 0 && MEASURED_BY_GO.contains(unit)) {
+                String refusal = value < 0 ? negativeRefusal(key, unit) : null;
+                if (refusal != null) {
                     throw new InvalidUploadException("Metric '" + UploadText.excerpt(key) + "' (line " + result.line()
-                            + "): '" + UploadText.excerpt(result.fields()[i]) + "' is negative, which " + unit
-                            + " as Go measures it cannot be.");
+                            + "): '" + UploadText.excerpt(result.fields()[i]) + "' is negative, which " + refusal
+                            + ".");
                 }
                 samples.add(key, unit, SampleCollector.isRate(unit), value);
             }

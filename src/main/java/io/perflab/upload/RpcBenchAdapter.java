@@ -165,7 +165,7 @@ final class RpcBenchAdapter implements FormatAdapter {
      * The reports that have values, in order. A last line without its line end is output cut off, its value
      * perhaps cut short ({@code 4044.8us} → {@code 40}) and what followed it missing, and is refused as such.
      */
-    private static List<Report> reports(String content) {
+    private List<Report> reports(String content) {
         List<Report> reports = new ArrayList<>();
         Report current = new Report();
         List<String> lines = content.lines().toList();
@@ -229,7 +229,7 @@ final class RpcBenchAdapter implements FormatAdapter {
      * {@link MetricLine#layout() layout}: each number in the grammar of {@link DecimalNumbers}, in the line's
      * unit), or it is refused naming the line, what it holds and what was expected.
      */
-    private static Map<String, Double> values(MetricLine known, String line, int lineNumber) {
+    private Map<String, Double> values(MetricLine known, String line, int lineNumber) {
         String rest = line.substring(known.label().length()).strip();
         if (known.optional() && rest.startsWith("not counted")) {
             return Map.of();
@@ -253,7 +253,7 @@ final class RpcBenchAdapter implements FormatAdapter {
                 throw new InvalidUploadException(where + "'" + UploadText.excerpt(number) + "' is not a number.");
             } else if (value.isInfinite()) {
                 throw new InvalidUploadException(where + DecimalNumbers.beyondRange(number) + ".");
-            } else if (value < 0 && NEVER_NEGATIVE.contains(key)) {
+            } else if (value < 0 && negativeRefusal(key, known.units().get(i)) != null) {
                 throw new InvalidUploadException(where + "'" + number + "' is negative, which rpc-bench never "
                         + "writes after '" + known.label() + "'.");
             }
