@@ -229,12 +229,7 @@ public class AgentCoordinator implements SmartLifecycle {
      * @param cancel what to do when a user of any instance asks to cancel the experiment it runs
      */
     Claimant registerBuiltIn(LongConsumer cancel) {
-        HostLabels labels;
-        try {
-            labels = HostLabels.parse(settings.builtInLabels());
-        } catch (IllegalArgumentException e) {
-            throw new SettingException("perflab.agents.built-in-labels: " + e.getMessage());
-        }
+        HostLabels labels = settings.builtInHostLabels();
         Map<String, String> environment = new java.util.LinkedHashMap<>(AgentHost.environment());
         String host = environment.getOrDefault("host", "localhost");
         // which process runs it: a service restarted on this host need not wait to see that the old one is gone

@@ -1,5 +1,7 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostLabels;
+import io.perflab.system.SettingException;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -37,6 +39,19 @@ public record AgentProperties(@DefaultValue("5s") Duration heartbeatInterval,
         }
         if (longPoll.isNegative()) {
             throw new IllegalArgumentException("perflab.agents.long-poll must not be negative, got " + longPoll);
+        }
+    }
+
+    /**
+     * {@link #builtInLabels} read as labels.
+     *
+     * @throws SettingException naming {@code perflab.agents.built-in-labels} and the label that is wrong
+     */
+    public HostLabels builtInHostLabels() {
+        try {
+            return HostLabels.parse(builtInLabels);
+        } catch (IllegalArgumentException e) {
+            throw new SettingException("perflab.agents.built-in-labels: " + e.getMessage());
         }
     }
 

@@ -60,8 +60,8 @@ public class JvmFlagPolicy {
     /** The built-in agent's labels; none where the setting does not read (the built-in agent refuses to start). */
     private static HostLabels builtInLabels(AgentProperties agents) {
         try {
-            return HostLabels.parse(agents.builtInLabels());
-        } catch (IllegalArgumentException unreadable) {
+            return agents.builtInHostLabels();
+        } catch (SettingException unreadable) {
             return HostLabels.NONE;
         }
     }
