@@ -83,8 +83,15 @@ final class PairRunner {
      * than it should and what it holds is not the steady state.
      */
     static boolean disturbed(TrialProtocol.Window measured, long startAt, long tolerated) {
-        return measured.startNanos() - startAt > tolerated
-                || measured.metrics().values().stream().anyMatch(v -> v < 0);
+        return measured.startNanos() - startAt > tolerated || belowZero(measured).isPresent();
+    }
+
+    /**
+     * The first of a window's figures below zero, if any: the alternating design measures such a window again
+     * ({@link #disturbed}), and one that keeps it fails its pair.
+     */
+    static Optional<Map.Entry<String, Double>> belowZero(TrialProtocol.Window measured) {
+        return measured.metrics().entrySet().stream().filter(e -> e.getValue() < 0).findFirst();
     }
 
     /** Runs pair {@code index} of {@code plan}, telling {@code listener} about each window. */
@@ -145,7 +152,7 @@ final class PairRunner {
         }
 
         private void duet() throws PairFailure {
-            long tolerated = Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
+            long tolerated = tolerated();
             for (int window = 0; window < plan.windowsPerPair(); window++) {
                 // the window costs every attempt, retries included, as an alternating slot does (PairCosts' c₂)
                 long begun = nanoClock.getAsLong();
@@ -180,7 +187,7 @@ final class PairRunner {
             }
             Map<VariantName, Integer> windows = new EnumMap<>(Map.of(VariantName.WITHOUT, 0, VariantName.WITH, 0));
             int slots = 2 * plan.windowsPerPair();
-            long tolerated = Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
+            long tolerated = tolerated();
             for (int slot = 0; slot < slots; slot++) {
                 VariantName side = abba(slot, order.get(0));
                 int window = windows.merge(side, 1, Integer::sum) - 1;
@@ -223,8 +230,7 @@ final class PairRunner {
             }
             // what the alternating design measured again and the duet did not: a CPU per call below zero is no
             // measurement of the window, and neither the log ratios nor the service can take it
-            Optional<Map.Entry<String, Double>> negative = measured.metrics().entrySet().stream()
-                    .filter(e -> e.getValue() < 0).findFirst();
+            Optional<Map.Entry<String, Double>> negative = belowZero(measured);
             if (negative.isPresent()) {
                 throw new PairFailure(side, TrialStatus.FAILED, "window " + window + " measured "
                         + negative.get().getKey() + " below zero (" + negative.get().getValue() + ")"
@@ -298,6 +304,14 @@ final class PairRunner {
 
         private Duration windowLength() {
             return ((EngineVariant) plan.without()).workload().run();
+        }
+
+        /**
+         * In nanoseconds, how far apart a duet's two windows may start, and how late an alternating window:
+         * {@link #MAX_SKEW}, or a twentieth of the window if that is more.
+         */
+        private long tolerated() {
+            return Math.max(MAX_SKEW.toNanos(), windowLength().toNanos() / 20);
         }
     }
 
