@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.Authentication;
@@ -257,22 +258,20 @@ class ExperimentPagesController {
 
     @PostMapping("/experiments/{id}/cancel")
     String cancel(@PathVariable long id, RedirectAttributes redirect) {
-        return act(id, redirect, () -> experiments.cancel(id), "Cancel requested.");
+        return act(id, redirect, () -> {
+            experiments.cancel(id);
+            return "Cancel requested.";
+        });
     }
 
     @PostMapping("/experiments/{id}/resume")
     String resume(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
-        try {
-            ExperimentStatus status = experiments.resume(id, ExperimentApiController.isAdmin(authentication));
-            redirect.addFlashAttribute("message", status == ExperimentStatus.QUEUED
-                    ? "Queued again; it runs only the missing runs."
-                    : status == ExperimentStatus.FAILED
-                    ? "No run was missing, but its last run had more failures than it allows, so it failed."
-                    : "No run was missing: every one is stored, so it is completed.");
-        } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException problem) {
-            redirect.addFlashAttribute("error", problem.getMessage());
-        }
-        return "redirect:/experiments/" + id;
+        return act(id, redirect, () -> switch (experiments.resume(id,
+                ExperimentApiController.isAdmin(authentication))) {
+            case QUEUED -> "Queued again; it runs only the missing runs.";
+            case FAILED -> "No run was missing, but its last run had more failures than it allows, so it failed.";
+            default -> "No run was missing: every one is stored, so it is completed.";
+        });
     }
 
     @PostMapping("/experiments/{id}/rerun")
@@ -301,10 +300,13 @@ class ExperimentPagesController {
         return "redirect:/experiments";
     }
 
-    private static String act(long id, RedirectAttributes redirect, Runnable action, String message) {
+    /**
+     * Runs {@code action} on experiment {@code id} and goes back to its page, with the message the action returns,
+     * or with why it was refused.
+     */
+    private static String act(long id, RedirectAttributes redirect, Supplier<String> action) {
         try {
-            action.run();
-            redirect.addFlashAttribute("message", message);
+            redirect.addFlashAttribute("message", action.get());
         } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException problem) {
             redirect.addFlashAttribute("error", problem.getMessage());
         }
