@@ -3,9 +3,7 @@ package io.perflab.upload;
 import io.perflab.system.PrintableText;
 
 /** The upload is in its format but a value is unusable; the message names the metric and what is wrong. */
-class InvalidUploadException extends RuntimeException {
-
-    private final String field;
+final class InvalidUploadException extends UploadContentException {
 
     /** @param message what is wrong; text it quotes from the upload is {@link PrintableText.Validator#shown shown} */
     InvalidUploadException(String message) {
@@ -19,12 +17,6 @@ class InvalidUploadException extends RuntimeException {
      * @param message what is wrong; text it quotes from the upload is {@link PrintableText.Validator#shown shown}
      */
     InvalidUploadException(String field, String message) {
-        super(PrintableText.Validator.shown(message));
-        this.field = UploadFields.shown(field);
-    }
-
-    /** Where the problem is ({@link #InvalidUploadException(String, String)}), or null. */
-    String field() {
-        return field;
+        super(field, message);
     }
 }

@@ -48,7 +48,7 @@ public final class OutputMetricsReader implements MetricsReader {
                         + "output must describe one run of one command.");
             }
             valid = UploadValidator.validate(parsed, UNNAMED, null, GitInfo.NONE, Map.of(), JsonContent.MAPPER);
-        } catch (UploadFormatException | InvalidUploadException | JsonContent.MalformedJsonException e) {
+        } catch (UploadContentException | JsonContent.MalformedJsonException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         VariantSamples side = valid.parsed().variants().values().iterator().next();

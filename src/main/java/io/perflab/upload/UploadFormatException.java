@@ -3,9 +3,7 @@ package io.perflab.upload;
 import io.perflab.system.PrintableText;
 
 /** The content is not what its format requires; the message says what was expected and what was found. */
-class UploadFormatException extends RuntimeException {
-
-    private final String field;
+final class UploadFormatException extends UploadContentException {
 
     /** @param message what is wrong; text it quotes from the upload is {@link PrintableText.Validator#shown shown} */
     UploadFormatException(String message) {
@@ -18,12 +16,6 @@ class UploadFormatException extends RuntimeException {
      * @param message what is wrong; text it quotes from the upload is {@link PrintableText.Validator#shown shown}
      */
     UploadFormatException(String field, String message) {
-        super(PrintableText.Validator.shown(message));
-        this.field = UploadFields.shown(field);
-    }
-
-    /** Where the problem is ({@link #UploadFormatException(String, String)}), or null. */
-    String field() {
-        return field;
+        super(field, message);
     }
 }

@@ -122,9 +122,7 @@ public class UploadService implements BaseComparison.Source {
                         + "both 'without' and 'with'. Upload it as one file.");
             }
             return ParsedUpload.pair(without, with);
-        } catch (UploadFormatException e) {
-            throw refused(request, e.field(), e.getMessage());
-        } catch (InvalidUploadException e) {
+        } catch (UploadContentException e) {
             throw refused(request, e.field(), e.getMessage());
         } catch (JsonContent.MalformedJsonException e) {
             throw refused(request, e.field(), "The request body is not valid JSON: " + e.getMessage());
