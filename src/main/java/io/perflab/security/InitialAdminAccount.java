@@ -66,11 +66,8 @@ class InitialAdminAccount implements ApplicationRunner {
         }
         Path file = properties.dataDirectory().resolve(PASSWORD_FILE);
         // the account is stored now: a password written nowhere and said nowhere would lock everyone out for good
-        String kept = writeOwnerOnly(file, password + System.lineSeparator())
-                .map(problem -> "It could not be written to " + file + " (" + problem + "), so this log is the only "
-                        + "place it is.")
-                .orElse("It is also in " + file + " (readable by you only).");
-        log.info("""
+        Optional<String> unwritten = writeOwnerOnly(file, password + System.lineSeparator());
+        String banner = """
 
                 *************************************************************
                 PerfLab created the user 'admin' with the password:
@@ -79,7 +76,14 @@ class InitialAdminAccount implements ApplicationRunner {
 
                 {}
                 Sign in and keep it somewhere safe.
-                *************************************************************""", password, kept);
+                *************************************************************""";
+        if (unwritten.isPresent()) {
+            // a warning: a log kept at WARN, as services often keep theirs, must still show the only copy
+            log.warn(banner, password, "It could not be written to " + file + " (" + unwritten.get()
+                    + "), so this log is the only place it is.");
+        } else {
+            log.info(banner, password, "It is also in " + file + " (readable by you only).");
+        }
     }
 
     /**

@@ -2,6 +2,8 @@ package io.perflab.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import io.perflab.system.PerfLabProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.DefaultApplicationArguments;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -47,19 +50,31 @@ class InitialAdminAccountTests {
     void aPasswordFileThatCannotBeWrittenLeavesThePasswordInTheLogAndTheStartGoesOn(@TempDir Path root,
             CapturedOutput output) throws Exception {
         Path notADirectory = Files.writeString(root.resolve("data"), "a file where the data directory should be");
-        withEmptyDatabase("initial-admin-unwritable", (users, jdbc) -> {
-            account(users, notADirectory).run(new DefaultApplicationArguments());
+        // a service whose log is kept at WARN (the tests that start the service in this JVM set it so) must still
+        // show the password: it was logged at INFO, and said nowhere
+        Logger rootLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        Level level = rootLogger.getLevel();
+        rootLogger.setLevel(Level.WARN);
+        try {
+            withEmptyDatabase("initial-admin-unwritable", (users, jdbc) -> unwritable(users, jdbc, notADirectory,
+                    output));
+        } finally {
+            rootLogger.setLevel(level);
+        }
+    }
 
-            String hash = jdbc.sql("SELECT password_hash FROM app_user WHERE username = 'admin'")
-                    .query(String.class).single();
-            Matcher shown = Pattern.compile("password:\\s+([0-9a-f]{36})\\s").matcher(output.getOut());
-            assertThat(shown.find()).as("the password in the log").isTrue();
-            assertThat(PasswordEncoderFactories.createDelegatingPasswordEncoder().matches(shown.group(1), hash))
-                    .isTrue();
-            assertThat(output.getOut()).contains("could not be written to " + notADirectory.resolve(
-                    InitialAdminAccount.PASSWORD_FILE)).contains("this log is the only place it is")
-                    .contains("(the data directory " + notADirectory + " is a file)").doesNotContain("Exception");
-        });
+    private static void unwritable(UserAccounts users, JdbcClient jdbc, Path notADirectory, CapturedOutput output) {
+        account(users, notADirectory).run(new DefaultApplicationArguments());
+
+        String hash = jdbc.sql("SELECT password_hash FROM app_user WHERE username = 'admin'")
+                .query(String.class).single();
+        Matcher shown = Pattern.compile("password:\\s+([0-9a-f]{36})\\s").matcher(output.getOut());
+        assertThat(shown.find()).as("the password in the log").isTrue();
+        assertThat(PasswordEncoderFactories.createDelegatingPasswordEncoder().matches(shown.group(1), hash))
+                .isTrue();
+        assertThat(output.getOut()).contains("could not be written to " + notADirectory.resolve(
+                InitialAdminAccount.PASSWORD_FILE)).contains("this log is the only place it is")
+                .contains("(the data directory " + notADirectory + " is a file)").doesNotContain("Exception");
     }
 
     private interface DatabaseUse {
