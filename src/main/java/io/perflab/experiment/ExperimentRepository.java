@@ -517,27 +517,25 @@ public class ExperimentRepository {
      * What the rows of a list show of each experiment beside its record, read for the whole page at once: its runs'
      * status and times ({@link #runTimings}), how many runs an upload's packed series hold, both sides together (run
      * i of a side is the i-th value of each of its series), its variants ({@link #variants}) and an engine
-     * experiment's workload as rpc-bench's named parameters; each missing entry none (0 packed runs for experiments
-     * whose runs have rows).
+     * experiment's workload as rpc-bench's named parameters; of a paired design, its pairs' status and times
+     * ({@link #pairTimings}) and its measured windows ({@link PlacementCheck.Window}); of one a claim could take now,
+     * its {@link QueuePlace}. Each missing entry none (0 packed runs for experiments whose runs have rows).
      */
-    public record ListReads(Map<Long, List<RunTiming>> runTimings, Map<Long, Integer> packedRuns,
-                            Map<Long, Map<String, VariantRecord>> variants, Map<Long, Map<String, String>> workloads) {
+    record ListReads(Map<Long, List<RunTiming>> runTimings, Map<Long, Integer> packedRuns,
+                     Map<Long, Map<String, VariantRecord>> variants, Map<Long, Map<String, String>> workloads,
+                     Map<Long, List<RunTiming>> pairTimings, Map<Long, List<PlacementCheck.Window>> pairWindows,
+                     Map<Long, QueuePlace> queue) {
     }
 
-    /** {@link ListReads} of {@code experimentIds}: four queries however many they are. */
-    public ListReads listReads(Collection<Long> experimentIds) {
-        if (experimentIds.isEmpty()) {
-            return new ListReads(Map.of(), Map.of(), Map.of(), Map.of());
+    /**
+     * {@link ListReads} of {@code experiments}: four queries however many they are, two more if any is of a paired
+     * design, and one more if any is queued or interrupted (it may wait for a claim).
+     */
+    ListReads listReads(Collection<ExperimentRecord> experiments) {
+        if (experiments.isEmpty()) {
+            return new ListReads(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
         }
-        List<Long> ids = List.copyOf(new java.util.LinkedHashSet<>(experimentIds));
-        Map<Long, List<RunTiming>> timings = new HashMap<>();
-        jdbc.sql("SELECT experiment_id, status, started_at, finished_at FROM trial_run WHERE experiment_id IN (:ids)")
-                .param("ids", ids)
-                .query((ResultSet rs) -> {
-                    timings.computeIfAbsent(rs.getLong("experiment_id"), id -> new ArrayList<>())
-                            .add(new RunTiming(rs.getString("status"), instant(rs, "started_at"),
-                                    instant(rs, "finished_at")));
-                });
+        List<Long> ids = experiments.stream().map(ExperimentRecord::id).distinct().toList();
         Map<Long, Integer> packed = new HashMap<>();
         jdbc.sql("""
                 SELECT experiment_id, variant, MAX(first_ordinal + value_count) - MIN(first_ordinal) AS runs
@@ -560,7 +558,14 @@ public class ExperimentRepository {
                 .query((ResultSet rs) -> {
                     workloads.put(rs.getLong("id"), workload(rs.getString("workload")).describe());
                 });
-        return new ListReads(timings, packed, variants, workloads);
+        List<Long> paired = experiments.stream().filter(ExperimentRecord::paired).map(ExperimentRecord::id)
+                .distinct().toList();
+        // queued, or interrupted with its agent lost and waiting for the next claim to resume it
+        List<Long> waiting = experiments.stream().filter(e -> e.status() == ExperimentStatus.QUEUED
+                || e.status() == ExperimentStatus.INTERRUPTED).map(ExperimentRecord::id).distinct().toList();
+        return new ListReads(timings("trial_run", ids), packed, variants, workloads,
+                paired.isEmpty() ? Map.of() : timings("experiment_pair", paired),
+                paired.isEmpty() ? Map.of() : pairWindows(paired), queuePlaces(waiting));
     }
 
     /** A JSON object of strings as stored; empty for null. */
@@ -970,17 +975,24 @@ public class ExperimentRepository {
     }
 
     /**
-     * The measured windows of a paired experiment, each with its variant and where it lay (pair, window, CPU set,
-     * skew, who went first): what {@link PlacementCheck} reads, without samples or environments.
+     * The measured windows of each of the paired experiments {@code experimentIds}, each with its variant and where
+     * it lay (pair, window, CPU set, skew, who went first): what {@link PlacementCheck} reads, without samples or
+     * environments. One query however many they are.
      */
-    public List<PlacementCheck.Window> pairWindows(long experimentId) {
-        return jdbc.sql("""
-                SELECT variant, pair_index, window_index, cpu_set, start_nanos, skew_nanos, started_first
-                FROM trial_run WHERE experiment_id = ? AND pair_index IS NOT NULL AND window_index IS NOT NULL
-                    AND status = 'OK'""")
-                .param(experimentId)
-                .query((rs, n) -> new PlacementCheck.Window(rs.getString("variant"), pair(rs)))
-                .list();
+    private Map<Long, List<PlacementCheck.Window>> pairWindows(List<Long> experimentIds) {
+        Map<Long, List<PlacementCheck.Window>> windows = new HashMap<>();
+        jdbc.sql("""
+                SELECT experiment_id, variant, pair_index, window_index, cpu_set, start_nanos, skew_nanos,
+                    started_first
+                FROM trial_run WHERE experiment_id IN (:ids) AND pair_index IS NOT NULL AND window_index IS NOT NULL
+                    AND status = 'OK'
+                ORDER BY experiment_id, ordinal""")
+                .param("ids", experimentIds)
+                .query((ResultSet rs) -> {
+                    windows.computeIfAbsent(rs.getLong("experiment_id"), id -> new ArrayList<>())
+                            .add(new PlacementCheck.Window(rs.getString("variant"), pair(rs)));
+                });
+        return windows;
     }
 
     /** The run of a {@code trial_run} row read with {@link #RUN_COLUMNS}, with its {@code samples}. */
@@ -1023,6 +1035,23 @@ public class ExperimentRepository {
                 .query((rs, n) -> new RunTiming(rs.getString("status"), instant(rs, "started_at"),
                         instant(rs, "finished_at")))
                 .list();
+    }
+
+    /**
+     * The status and times of every row of {@code table} (trial_run or experiment_pair) of each of
+     * {@code experimentIds}, by experiment: one query however many they are.
+     */
+    private Map<Long, List<RunTiming>> timings(String table, List<Long> experimentIds) {
+        Map<Long, List<RunTiming>> timings = new HashMap<>();
+        jdbc.sql("SELECT experiment_id, status, started_at, finished_at FROM " + table
+                        + " WHERE experiment_id IN (:ids)")
+                .param("ids", experimentIds)
+                .query((ResultSet rs) -> {
+                    timings.computeIfAbsent(rs.getLong("experiment_id"), id -> new ArrayList<>())
+                            .add(new RunTiming(rs.getString("status"), instant(rs, "started_at"),
+                                    instant(rs, "finished_at")));
+                });
+        return timings;
     }
 
     /** The status and times of every stored pair of a paired experiment: its progress and ETA in pairs. */
@@ -1093,23 +1122,40 @@ public class ExperimentRepository {
     }
 
     /**
-     * 1-based position in the queue of an experiment a claim could take ({@link #awaitingClaim}): 1 + the
-     * experiments a claim would take before it (older queued ones, and older interrupted ones that an agent resumes on
-     * its own) that a host able to run it could run too. Those that ask for labels none of its hosts can carry, or that only hosts of other labels may resume, go
-     * elsewhere and are not ahead of it. With several hosts able to run it, one that the others keep busy may take it
-     * sooner: the position is then the most experiments that can go before it, not a promise of its turn.
+     * Where an experiment a claim could take now (QUEUED, or INTERRUPTED by a lost agent and waiting for the next
+     * agent to resume it) stands in the queue.
+     *
+     * @param claimable what the queue needs of it
+     * @param position 1-based: 1 + the experiments a claim would take before it (older queued ones, and older
+     *     interrupted ones that an agent resumes on its own) that a host able to run it could run too. Those that ask
+     *     for labels none of its hosts can carry, or that only hosts of other labels may resume, go elsewhere and are
+     *     not ahead of it. With several hosts able to run it, one that the others keep busy may take it sooner: the
+     *     position is then the most experiments that can go before it, not a promise of its turn.
      */
-    long queuePosition(Claimable waiting) {
-        return 1 + jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id < ?").param(waiting.id())
-                .query(this::claimable).list().stream().filter(waiting::mayShareAHostWith).count();
+    record QueuePlace(Claimable claimable, long position) {
     }
 
     /**
-     * Experiment {@code id} if a claim could take it now: QUEUED, or INTERRUPTED by a lost agent and waiting for the
-     * next agent to resume it.
+     * The {@link QueuePlace} of each of {@code ids} that a claim could take now; those it could not have none. One
+     * query, of the queue up to the newest of them, however many they are.
      */
-    Optional<Claimable> awaitingClaim(long id) {
-        return jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id = ?").param(id).query(this::claimable).optional();
+    Map<Long, QueuePlace> queuePlaces(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        Set<Long> wanted = Set.copyOf(ids);
+        // oldest first by id, as a claim takes them
+        List<Claimable> queue = jdbc.sql(CLAIMABLE + CLAIMABLE_NOW + " AND id <= ? ORDER BY id")
+                .param(Collections.max(wanted)).query(this::claimable).list();
+        Map<Long, QueuePlace> places = new HashMap<>();
+        for (int i = 0; i < queue.size(); i++) {
+            Claimable waiting = queue.get(i);
+            if (wanted.contains(waiting.id())) {
+                long ahead = queue.subList(0, i).stream().filter(waiting::mayShareAHostWith).count();
+                places.put(waiting.id(), new QueuePlace(waiting, 1 + ahead));
+            }
+        }
+        return places;
     }
 
     /**

@@ -104,10 +104,24 @@ public class ExperimentService {
             }
         };
         // what each row shows beside its record, read for the whole page at once rather than once a row
-        ExperimentRepository.ListReads listed = store.listReads(records.stream().map(ExperimentRecord::id).toList());
+        RowReads listed = rowReads(records);
         Map<Long, ResultsDigest> digests = withResults ? results.digests(records) : Map.of();
         return records.stream().map(e -> view(e, List.of(), List.of(), hosts::get, digests.get(e.id()), listed))
                 .toList();
+    }
+
+    /**
+     * What the rows of a list show of its experiments beside their records: the store's {@link
+     * ExperimentRepository.ListReads} and the looks of the stopping rules of those of a paired design.
+     */
+    private record RowReads(ExperimentRepository.ListReads store,
+                            Map<Long, List<SequentialLookRepository.LookRecord>> looks) {
+    }
+
+    /** The {@link RowReads} of {@code records} (a list's page, or one experiment), read for all of them at once. */
+    private RowReads rowReads(List<ExperimentRecord> records) {
+        List<Long> paired = records.stream().filter(ExperimentRecord::paired).map(ExperimentRecord::id).toList();
+        return new RowReads(store.listReads(records), paired.isEmpty() ? Map.of() : looks.looks(paired));
     }
 
     /**
@@ -118,16 +132,18 @@ public class ExperimentService {
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
                                 List<ExperimentView.AgentRun> agentRuns,
                                 Supplier<List<AgentRepository.HostGroup>> hosts, ResultsDigest summary) {
-        return view(e, comparisons, agentRuns, hosts, summary, store.listReads(List.of(e.id())));
+        return view(e, comparisons, agentRuns, hosts, summary, rowReads(List.of(e)));
     }
 
     /**
-     * @param listed its runs' timings, packed runs, variants and workload, read with its list's page or alone
+     * @param read what it shows beside its record (runs, pairs, looks, place in the queue …), read with its list's
+     *     page or alone
      */
     private ExperimentView view(ExperimentRecord e, List<MetricComparison> comparisons,
                                 List<ExperimentView.AgentRun> agentRuns,
                                 Supplier<List<AgentRepository.HostGroup>> hosts, ResultsDigest summary,
-                                ExperimentRepository.ListReads listed) {
+                                RowReads read) {
+        ExperimentRepository.ListReads listed = read.store();
         List<ExperimentRepository.RunTiming> runs = listed.runTimings().getOrDefault(e.id(), List.of());
         int failed = (int) runs.stream().filter(r -> !"OK".equals(r.status()) && !"CANCELLED".equals(r.status()))
                 .count();
@@ -141,7 +157,7 @@ public class ExperimentService {
         ExperimentView.Paired paired = null;
         Long eta = TimeLeft.ofTrials(e, runs, completed);
         if (e.paired()) {
-            List<ExperimentRepository.RunTiming> pairs = store.pairTimings(e.id());
+            List<ExperimentRepository.RunTiming> pairs = listed.pairTimings().getOrDefault(e.id(), List.of());
             int failedPairs = (int) pairs.stream().filter(p -> !"OK".equals(p.status())).count();
             int perPair = 2 * e.windowsPerPair();
             completed = pairs.size() * perPair;
@@ -149,13 +165,13 @@ public class ExperimentService {
             eta = TimeLeft.ofPairs(e, pairs, clock.instant());
             paired = new ExperimentView.Paired(e.runsPerVariant(), e.windowsPerPair(), pairs.size(), failedPairs,
                     e.stopping().targetTexts(), e.stopping().budget().map(b -> (int) b.toSeconds()).orElse(null),
-                    e.stopReason(), looks.looks(e.id()), PlacementCheck.of(store.pairWindows(e.id())));
+                    e.stopReason(), read.looks().getOrDefault(e.id(), List.of()),
+                    PlacementCheck.of(listed.pairWindows().getOrDefault(e.id(), List.of())));
         }
-        // queued, or interrupted with its agent lost and waiting for the next claim to resume it
-        Optional<ExperimentRepository.Claimable> waiting = e.status() == ExperimentStatus.QUEUED
-                || e.status() == ExperimentStatus.INTERRUPTED ? store.awaitingClaim(e.id()) : Optional.empty();
-        Long position = waiting.map(store::queuePosition).orElse(null);
-        HostWait hostWait = waiting.flatMap(c -> HostWait.of(c, hosts.get())).orElse(null);
+        // a claim could take it now (queued, or interrupted with its agent lost): where it stands in the queue
+        Optional<ExperimentRepository.QueuePlace> waiting = Optional.ofNullable(listed.queue().get(e.id()));
+        Long position = waiting.map(ExperimentRepository.QueuePlace::position).orElse(null);
+        HostWait hostWait = waiting.flatMap(place -> HostWait.of(place.claimable(), hosts.get())).orElse(null);
         Map<String, VariantRecord> variants = listed.variants().getOrDefault(e.id(), Map.of());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(Locale.ROOT),
                 e.status().name(), e.preset(), e.benchmark(), position,

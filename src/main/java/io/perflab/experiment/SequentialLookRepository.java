@@ -4,6 +4,11 @@ import io.perflab.paired.SequentialStopping;
 import io.perflab.stats.SequentialLook;
 import io.perflab.system.ApiValues;
 import io.perflab.system.Texts;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,18 +81,43 @@ public class SequentialLookRepository {
         }
     }
 
+    private static final String LOOK_COLUMNS = """
+            metric_key, look, pairs, planned_pairs, target, percent, ci_low_percent, ci_high_percent,
+                half_width_percent, t, t_boundary, outcome, description""";
+
     /** Every look of an experiment, in the order they were made. */
     public List<LookRecord> looks(long experimentId) {
-        return jdbc.sql("""
-                SELECT metric_key, look, pairs, planned_pairs, target, percent, ci_low_percent, ci_high_percent,
-                    half_width_percent, t, t_boundary, outcome, description
-                FROM sequential_look WHERE experiment_id = ? ORDER BY pairs, metric_key""")
+        return jdbc.sql("SELECT " + LOOK_COLUMNS + " FROM sequential_look WHERE experiment_id = ? "
+                        + "ORDER BY pairs, metric_key")
                 .param(experimentId)
-                .query((rs, n) -> new LookRecord(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getInt(4),
-                        rs.getString(5), rs.getObject(6, Double.class), rs.getObject(7, Double.class),
-                        rs.getObject(8, Double.class), rs.getObject(9, Double.class), rs.getObject(10, Double.class),
-                        rs.getObject(11, Double.class), rs.getString(12), rs.getString(13)))
+                .query((rs, n) -> look(rs))
                 .list();
+    }
+
+    /**
+     * Every look of each of {@code experimentIds} (a list's page), in the order they were made, by experiment; none
+     * for one without looks. One query however many they are.
+     */
+    public Map<Long, List<LookRecord>> looks(Collection<Long> experimentIds) {
+        if (experimentIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<Long, List<LookRecord>> looks = new HashMap<>();
+        jdbc.sql("SELECT experiment_id, " + LOOK_COLUMNS + " FROM sequential_look WHERE experiment_id IN (:ids) "
+                        + "ORDER BY experiment_id, pairs, metric_key")
+                .param("ids", List.copyOf(experimentIds))
+                .query((ResultSet rs) -> {
+                    looks.computeIfAbsent(rs.getLong("experiment_id"), id -> new ArrayList<>()).add(look(rs));
+                });
+        return looks;
+    }
+
+    private static LookRecord look(ResultSet rs) throws SQLException {
+        return new LookRecord(rs.getString("metric_key"), rs.getInt("look"), rs.getInt("pairs"),
+                rs.getInt("planned_pairs"), rs.getString("target"), rs.getObject("percent", Double.class),
+                rs.getObject("ci_low_percent", Double.class), rs.getObject("ci_high_percent", Double.class),
+                rs.getObject("half_width_percent", Double.class), rs.getObject("t", Double.class),
+                rs.getObject("t_boundary", Double.class), rs.getString("outcome"), rs.getString("description"));
     }
 
     /** Per target metric, the pairs at each of its stored looks, in order. */

@@ -131,6 +131,9 @@ class ExperimentRepositoryTests {
         assertThat(position(anyHost)).as("a gpu host may take the gpu experiment first").isEqualTo(2);
         assertThat(position(cpu)).as("behind the one for any host only").isEqualTo(2);
         assertThat(position(cpuInZoneA)).as("behind the one for any host and the one for cpu hosts").isEqualTo(3);
+        assertThat(repository.queuePlaces(List.of(cpuInZoneA, gpu, cpu, anyHost))).as("read for a page at once")
+                .extractingFromEntries(e -> e.getKey() + ":" + e.getValue().position())
+                .containsExactlyInAnyOrder(gpu + ":1", anyHost + ":2", cpu + ":2", cpuInZoneA + ":3");
     }
 
     private long queued(ExperimentPlan plan, String hostLabels) {
@@ -201,7 +204,8 @@ class ExperimentRepositoryTests {
         digests.store(engine, 999, digest);                      // of another data version: not the engine's now
         List<Long> ids = List.of(engine, untouched, upload);
 
-        ExperimentRepository.ListReads listed = repository.listReads(ids);
+        ExperimentRepository.ListReads listed = repository.listReads(ids.stream()
+                .map(id -> repository.find(id).orElseThrow()).toList());
 
         for (long id : ids) {
             assertThat(listed.runTimings().getOrDefault(id, List.of())).as("runs of " + id)
@@ -220,6 +224,8 @@ class ExperimentRepositoryTests {
         assertThat(digests.findAll(ids.stream().map(id -> repository.find(id).orElseThrow()).toList()))
                 .isEqualTo(Map.of(upload, digest));
         assertThat(repository.listReads(List.of()).variants()).isEmpty();
+        assertThat(listed.pairTimings()).as("of no paired design").isEmpty();
+        assertThat(listed.queue()).containsOnlyKeys(engine, untouched);
     }
 
     /**
@@ -242,7 +248,7 @@ class ExperimentRepositoryTests {
     }
 
     private long position(long id) {
-        return repository.awaitingClaim(id).map(repository::queuePosition).orElseThrow();
+        return repository.queuePlaces(List.of(id)).get(id).position();
     }
 
     @Test
