@@ -67,11 +67,12 @@ class ErrorPagesController implements ErrorController {
         } else if (path != null) {
             problem.setInstance(URI.create(path.toString()));
         }
-        if (status == HttpStatus.BAD_REQUEST
-                && request.getAttribute(UndecodableParameters.REFUSED) instanceof String parameter) {
-            // the parameter the filter refused, as every refused parameter is named: "" names none
-            problem.setProperty(ProblemErrors.PROPERTY, List.of(ProblemErrors.entry(parameter.isEmpty() ? null
-                    : parameter, problem.getDetail())));
+        if (status == HttpStatus.BAD_REQUEST) {
+            // every 400 names what was wrong in errors[]: the parameter the filter refused, as every refused parameter
+            // is named ("" names none), else the request as a whole (a path Tomcat could not decode)
+            String parameter = request.getAttribute(UndecodableParameters.REFUSED) instanceof String refused
+                    && !refused.isEmpty() ? refused : null;
+            problem.setProperty(ProblemErrors.PROPERTY, List.of(ProblemErrors.entry(parameter, problem.getDetail())));
         }
         return answer.body(problem);
     }

@@ -2,6 +2,7 @@ package io.perflab.system;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -15,6 +16,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.MutableCoercionConfig;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.type.LogicalType;
 
@@ -27,12 +29,20 @@ class SystemConfig {
         return Clock.systemUTC();
     }
 
-    /** Tomcat answers what it refuses itself in the API's error shape ({@link ProblemErrorReportValve}). */
+    /**
+     * Tomcat answers what it refuses itself in the API's error shape ({@link ProblemErrorReportValve}), written by
+     * the JSON mapper that writes every other problem.
+     */
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports(JsonMapper json) {
         return factory -> factory.addContextCustomizers(context -> {
             if (context.getParent() instanceof StandardHost host) {
+                // the host adds a valve of its error report class when it starts unless its pipeline holds one
                 host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+                if (Arrays.stream(host.getPipeline().getValves())
+                        .noneMatch(ProblemErrorReportValve.class::isInstance)) {
+                    host.getPipeline().addValve(new ProblemErrorReportValve(json));
+                }
             }
         });
     }

@@ -688,6 +688,34 @@ class HostileInputTests extends UploadServer {
         }
     }
 
+    /**
+     * What Tomcat refuses before the application sees it — a malformed request line, headers over the size limit, a
+     * path that is not %-escaped UTF-8 — names what was wrong in errors[] as every 400 does, one error of the request
+     * as a whole whose message is the detail: the valve's answer, written by hand, had no errors[].
+     */
+    @Test
+    void refusalsOfTomcatItselfSayWhatWasWrongInErrors() throws Exception {
+        Map<String, Raw> refused = new java.util.LinkedHashMap<>();
+        refused.put("a malformed request line", raw("G{T " + EXPERIMENTS + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Connection: close\r\n\r\n"));
+        refused.put("a request target with a character no path has", raw("GET " + EXPERIMENTS + "{x} HTTP/1.1\r\n"
+                + "Host: localhost\r\nConnection: close\r\n\r\n"));
+        refused.put("an oversized header", raw("GET " + EXPERIMENTS + " HTTP/1.1\r\nHost: localhost\r\nX-Big: "
+                + "a".repeat(20_000) + "\r\nConnection: close\r\n\r\n"));
+        refused.put("a path that is not UTF-8", raw("GET " + EXPERIMENTS + "/%FF HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept: application/json\r\nConnection: close\r\n\r\n"));
+        refused.forEach((what, answer) -> {
+            assertProblem(answer, 400, what.endsWith("UTF-8") ? "is not %-escaped UTF-8 text" : "This request is "
+                    + "refused: its path holds a character the server does not accept");
+            JsonNode problem = read(answer.body());
+            assertThat(problem.get("title").asString()).as(what).isEqualTo("Bad Request");
+            assertThat(problem.get("errors")).as(what).hasSize(1);
+            assertThat(problem.get("errors").get(0).has("field")).as(what + ": the request as a whole").isFalse();
+            assertThat(problem.get("errors").get(0).get("message").asString()).as(what)
+                    .isEqualTo(problem.get("detail").asString());
+        });
+    }
+
     private static byte[] chunk(byte[] data) {
         byte[] size = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
         byte[] framed = new byte[size.length + data.length + 2];
@@ -731,12 +759,12 @@ class HostileInputTests extends UploadServer {
     private record Raw(int status, String contentType, String body) {
     }
 
-    /** Sends {@code request} as it is, bytes on a socket, since an HTTP client would clean it up first. */
     /** {@code text}'s UTF-8 bytes as {@link #raw} sends them, one character a byte. */
     private static String utf8Bytes(String text) {
         return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
 
+    /** Sends {@code request} as it is, bytes on a socket, since an HTTP client would clean it up first. */
     private Raw raw(String request) throws IOException {
         try (Socket socket = new Socket("localhost", port)) {
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
