@@ -13,6 +13,7 @@ import org.springframework.boot.webmvc.error.ErrorAttributes;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -26,7 +27,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
  * The container's error path: one HTML page for browsers ({@code templates/error/error.html}) and
- * {@code application/problem+json} for everything else, so an API client never gets an
+ * {@code application/problem+json} for everything else ({@link #wantsPage}), so an API client never gets an
  * HTML page or Spring's default JSON shape.
  */
 @Controller
@@ -41,8 +42,58 @@ class ErrorPagesController implements ErrorController {
         this.errorAttributes = errorAttributes;
     }
 
-    @RequestMapping(produces = MediaType.TEXT_HTML_VALUE)
-    ModelAndView errorPage(HttpServletRequest request) {
+    /** The error page or the problem, as {@link #wantsPage} tells from the request's {@code Accept}. */
+    @RequestMapping
+    Object error(HttpServletRequest request) {
+        return wantsPage(request) ? errorPage(request) : problem(request);
+    }
+
+    /**
+     * Whether the client asks for the error page rather than a problem: its {@code Accept} gives HTML a quality above
+     * 0, and JSON none or one no higher, HTML's by a range of text ({@code text/html}, {@code text/*}: for
+     * {@code *}{@code /*}, as from a client that asks for nothing in particular, the problem). Each format has the
+     * quality of the most specific range that includes it (RFC 9110, 12.5.1), so {@code text/html;q=0} refuses the
+     * page whatever else the header accepts. Spring's choice between two mappings ({@code produces = "text/html"} and
+     * none) took any range that named HTML, whatever its quality: {@code text/html;q=0, application/json} got the
+     * page.
+     */
+    static boolean wantsPage(HttpServletRequest request) {
+        List<MediaType> accepted;
+        try {
+            accepted = MediaType.parseMediaTypes(Collections.list(request.getHeaders(HttpHeaders.ACCEPT)));
+        } catch (InvalidMediaTypeException notAList) {
+            // refused as such before any handler; the error of a request that still reaches here answers a problem
+            return false;
+        }
+        MediaType html = mostSpecific(accepted, MediaType.TEXT_HTML);
+        double json = Math.max(quality(accepted, MediaType.APPLICATION_PROBLEM_JSON),
+                quality(accepted, MediaType.APPLICATION_JSON));
+        if (html == null || html.getQualityValue() == 0) {
+            return false;
+        }
+        return json == 0 || !html.isWildcardType() && html.getQualityValue() >= json;
+    }
+
+    /** The quality {@code accepted} gives {@code format}: that of its {@link #mostSpecific} range, else 0. */
+    private static double quality(List<MediaType> accepted, MediaType format) {
+        MediaType range = mostSpecific(accepted, format);
+        return range == null ? 0 : range.getQualityValue();
+    }
+
+    /** The most specific range of {@code accepted} that includes {@code format} (the first of equals), or null. */
+    private static MediaType mostSpecific(List<MediaType> accepted, MediaType format) {
+        MediaType chosen = null;
+        for (MediaType range : accepted) {
+            // by specificity alone: MediaType's own comparison weighs the quality first
+            if (range.includes(format) && (chosen == null
+                    || range.removeQualityValue().isMoreSpecific(chosen.removeQualityValue()))) {
+                chosen = range;
+            }
+        }
+        return chosen;
+    }
+
+    private ModelAndView errorPage(HttpServletRequest request) {
         HttpStatus status = status(request);
         ModelAndView page = new ModelAndView(VIEW, status);
         page.addObject("status", status.value());
@@ -52,8 +103,7 @@ class ErrorPagesController implements ErrorController {
         return page;
     }
 
-    @RequestMapping
-    ResponseEntity<ProblemDetail> problem(HttpServletRequest request) {
+    private ResponseEntity<ProblemDetail> problem(HttpServletRequest request) {
         HttpStatus status = status(request);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(request, status));
         Object path = attributes(request).get("path");

@@ -582,6 +582,29 @@ class HostileInputTests extends UploadServer {
     }
 
     /**
+     * The error page is for a client whose Accept takes HTML at least as gladly as JSON; one that refuses HTML
+     * ({@code q=0}) or prefers JSON gets the problem. Any range that named HTML, even with {@code q=0}, got the page.
+     */
+    @Test
+    void anErrorIsAPageOnlyForAnAcceptThatTakesHtml() throws Exception {
+        for (String accept : new String[] {"text/html;q=0, application/json", "text/*, text/html;q=0",
+            "application/json, text/html;q=0.5", "*/*"}) {
+            HttpResponse<String> problem = http.send(HttpRequest.newBuilder(URI.create(base() + "/no-such-page"))
+                    .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(problem.headers().firstValue("Content-Type")).as(accept).hasValue("application/problem+json");
+            assertProblem(problem, 404, "Nothing at GET /no-such-page.");
+        }
+        for (String accept : new String[] {"text/html", "text/html,application/xhtml+xml,application/xml;q=0.9,"
+                + "*/*;q=0.8", "application/json;q=0, text/html;q=0.1", "text/*, */*"}) {
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base() + "/no-such-page"))
+                    .header("Accept", accept).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).as(accept).isEqualTo(404);
+            assertThat(page.headers().firstValue("Content-Type").orElseThrow()).as(accept).startsWith("text/html");
+            assertThat(page.body()).contains("Back to the home page");
+        }
+    }
+
+    /**
      * Tomcat refuses a path that is not %-escaped UTF-8 before the application sees it: a browser got a problem in
      * JSON instead of the error page, and both it and an API client were told of encoded slashes and oversized
      * headers. The refusal is the application's now, which says what was wrong with the path.
