@@ -1,41 +1,25 @@
 package io.perflab.rpc;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * {@code completion=futex}: Kudu's {@code Notification} as seed 003 built it, a count of one on an atomic word whose
- * waiter sleeps in {@code futex(2)} directly. The state word is as in {@link NotificationCompletion} ({@code PENDING},
- * {@code DONE} or the waiter's {@link ThreadFutex}); the waiter sleeps on its own thread's futex word instead of
- * {@code LockSupport.park}, so neither side goes through HotSpot's {@code Parker} and the pthread mutex and condition
- * variable under it, which {@code completion=notification} still pays for.
+ * waiter sleeps in {@code futex(2)} directly. The state word is {@link StateWordCompletion}'s, as in
+ * {@link NotificationCompletion}, with the waiter's {@link ThreadFutex}: the waiter sleeps on its own thread's futex
+ * word instead of in {@code LockSupport.park}, so neither side goes through HotSpot's {@code Parker} and the pthread
+ * mutex and condition variable under it, which {@code completion=notification} still pays for.
  *
  * <p>The system call is made through the foreign linker that Java 17 incubates: the JVM must run on Linux (x86-64
  * or AArch64) with {@link #JVM_FLAGS}. Trial JVMs are given them by the runner; anywhere else {@link #unavailable()}
  * says what is missing, and an engine asked for this completion refuses to start ({@link #requireAvailable()}).
  * An interrupt ends an interruptible wait within {@link ThreadFutex#POLL_NANOS}, not at once.
  */
-final class FutexCompletion extends Completion {
+final class FutexCompletion extends StateWordCompletion<ThreadFutex> {
 
     /** What a JVM needs for this completion. */
-    static final java.util.List<String> JVM_FLAGS =
-            java.util.List.of("--add-modules=jdk.incubator.foreign", "--enable-native-access=ALL-UNNAMED");
-
-    private static final Object PENDING = new Object();
-    private static final Object DONE = new Object();
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(FutexCompletion.class, "state", Object.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("unused") // accessed through STATE
-    private volatile Object state = PENDING;
+    static final List<String> JVM_FLAGS =
+            List.of("--add-modules=jdk.incubator.foreign", "--enable-native-access=ALL-UNNAMED");
 
     FutexCompletion() {
         requireAvailable();
@@ -54,46 +38,18 @@ final class FutexCompletion extends Completion {
     }
 
     @Override
-    void reset() {
-        state = PENDING;
+    ThreadFutex me() {
+        return ThreadFutex.current();
     }
 
     @Override
-    void signal() {
-        Object previous = STATE.getAndSet(this, DONE);
-        if (previous instanceof ThreadFutex waiter) {
-            waiter.unpark();
-        }
+    void sleep(ThreadFutex me) {
+        me.park(); // an interrupt does not end a futex wait, but the wait lasts a poll at most
     }
 
     @Override
-    boolean awaitInterruptibly() {
-        ThreadFutex me = publishWaiter();
-        while (me != null && state != DONE) {
-            if (Thread.interrupted()) {
-                return signalledAfterInterrupt(state == DONE);
-            }
-            me.park();
-        }
-        return true;
-    }
-
-    @Override
-    void awaitUninterruptibly() {
-        ThreadFutex me = publishWaiter();
-        while (me != null && state != DONE) {
-            me.park(); // an interrupt does not end a futex wait: the status stays for the caller
-        }
-    }
-
-    /** @return null if already done; otherwise this thread's futex, now the registered waiter */
-    private ThreadFutex publishWaiter() {
-        Object s = state;
-        if (s == DONE) {
-            return null;
-        }
-        ThreadFutex me = ThreadFutex.current();
-        return s == me || STATE.compareAndSet(this, PENDING, me) ? me : null;
+    void wake(ThreadFutex waiter) {
+        waiter.unpark();
     }
 
     /** Looked at once, on first use. */
