@@ -71,6 +71,10 @@ class ExperimentApiController {
         this.bases = bases;
     }
 
+    /** Who else is refused a cancel or a resume (403). */
+    private static final String STARTED_BY_SOMEONE_ELSE = "someone else started it: only they (their API tokens "
+            + "too) or an administrator may";
+
     /** What a client that opened too many event streams is told (429). */
     private static final String TOO_MANY_STREAMS = "too many event streams are open, of this client or on the "
             + "server";
@@ -285,11 +289,12 @@ class ExperimentApiController {
     @Operation(summary = "Cancel an experiment that has not finished")
     @ApiResponse(responseCode = "202", description = "asked: a queued experiment is cancelled, a running one once "
             + "its trial in flight is stopped")
+    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE)
     @ApiResponse(responseCode = "409", description = "it has ended: only a QUEUED, RUNNING or "
             + "INTERRUPTED experiment can be cancelled")
     @PostMapping("/{id}/cancel")
-    ResponseEntity<Control> cancel(@PathVariable long id) {
-        experiments.cancel(id);
+    ResponseEntity<Control> cancel(@PathVariable long id, Authentication authentication) {
+        experiments.cancel(id, ExperimentCaller.of(authentication));
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(new Control(id, Control.CANCEL, null));
     }
 
@@ -299,10 +304,12 @@ class ExperimentApiController {
                     + "FAILED instead when its last run had more failures than its maxFailures.")
     @ApiResponse(responseCode = "202", description = "queued again (QUEUED)")
     @ApiResponse(responseCode = "200", description = "no run was missing: completed at once (COMPLETED or FAILED)")
+    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE + "; or it runs a command, or JVM "
+            + "flags, only an administrator may run")
     @ApiResponse(responseCode = "409", description = "it is not INTERRUPTED, CANCELLED or FAILED")
     @PostMapping("/{id}/resume")
     ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
-        ExperimentStatus status = experiments.resume(id, isAdmin(authentication));
+        ExperimentStatus status = experiments.resume(id, ExperimentCaller.of(authentication));
         return ResponseEntity.status(status == ExperimentStatus.QUEUED ? HttpStatus.ACCEPTED : HttpStatus.OK)
                 .body(new Control(id, null, status.name()));
     }

@@ -146,10 +146,14 @@ class ExperimentPagesController {
             @RequestParam(required = false) String verdict, @RequestParam(defaultValue = "0") int page,
             Authentication authentication, Model model) {
         ExperimentView view = experiments.view(id);
-        // a visitor is asked to sign in; a user sees Resume and Re-run disabled, with the reason, if refused
-        model.addAttribute("signedIn", authentication != null);
-        model.addAttribute("runAgainRefusal", authentication == null ? null
-                : experiments.runAgainRefusal(id, ExperimentApiController.isAdmin(authentication)).orElse(null));
+        // a visitor is asked to sign in; a user sees Resume and Re-run disabled, with the reason, if refused, and
+        // none of Cancel, Resume and Re-run on someone else's experiment
+        ExperimentCaller caller = authentication == null ? null : ExperimentCaller.of(authentication);
+        boolean mayControl = caller != null && experiments.mayControl(id, caller);
+        model.addAttribute("signedIn", caller != null);
+        model.addAttribute("mayControl", mayControl);
+        model.addAttribute("runAgainRefusal", mayControl ? experiments.runAgainRefusal(id, caller.admin())
+                .orElse(null) : null);
         ResultsSummary summary = ResultsSummary.of(view.results());
         MetricPage metrics = MetricPage.of(view.results(), new MetricFilter(metric, verdict), page,
                 METRICS_PER_PAGE);
@@ -257,17 +261,16 @@ class ExperimentPagesController {
     }
 
     @PostMapping("/experiments/{id}/cancel")
-    String cancel(@PathVariable long id, RedirectAttributes redirect) {
+    String cancel(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
         return act(id, redirect, () -> {
-            experiments.cancel(id);
+            experiments.cancel(id, ExperimentCaller.of(authentication));
             return "Cancel requested.";
         });
     }
 
     @PostMapping("/experiments/{id}/resume")
     String resume(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
-        return act(id, redirect, () -> switch (experiments.resume(id,
-                ExperimentApiController.isAdmin(authentication))) {
+        return act(id, redirect, () -> switch (experiments.resume(id, ExperimentCaller.of(authentication))) {
             case QUEUED -> "Queued again; it runs only the missing runs.";
             case FAILED -> "No run was missing, but its last run had more failures than it allows, so it failed.";
             default -> "No run was missing: every one is stored, so it is completed.";
@@ -277,10 +280,11 @@ class ExperimentPagesController {
     @PostMapping("/experiments/{id}/rerun")
     String rerun(@PathVariable long id, Authentication authentication, RedirectAttributes redirect) {
         try {
-            long copy = experiments.rerun(id, authentication.getName(),
-                    ExperimentApiController.isAdmin(authentication));
+            long copy = experiments.rerun(id, ExperimentCaller.of(authentication));
             redirect.addFlashAttribute("message", "Queued a re-run of experiment " + id + ".");
             return "redirect:/experiments/" + copy;
+        } catch (ExperimentService.NotStarterException refused) {
+            throw refused;
         } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException refused) {
             redirect.addFlashAttribute("error", refused.getMessage());
             return "redirect:/experiments/" + id;
@@ -302,11 +306,14 @@ class ExperimentPagesController {
 
     /**
      * Runs {@code action} on experiment {@code id} and goes back to its page, with the message the action returns,
-     * or with why it was refused.
+     * or with why it was refused. Someone else's experiment, whose page shows this caller no button, answers 403, as
+     * the page's Delete does for a user.
      */
     private static String act(long id, RedirectAttributes redirect, Supplier<String> action) {
         try {
             redirect.addFlashAttribute("message", action.get());
+        } catch (ExperimentService.NotStarterException refused) {
+            throw refused;
         } catch (ConflictException | NotFoundException | NotAllowedException | InvalidInputException problem) {
             redirect.addFlashAttribute("error", problem.getMessage());
         }

@@ -3,6 +3,7 @@ package io.perflab.experiment;
 import io.perflab.paired.PlacementCheck;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
+import io.perflab.security.ApiTokens;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
@@ -31,6 +32,9 @@ import org.springframework.stereotype.Service;
 @Service
 public class ExperimentService {
 
+    /** How the name of what an API token does begins ({@code token:NAME}). */
+    private static final String TOKEN_PRINCIPAL = "token:";
+
     private final ExperimentRepository store;
     private final ExperimentScheduler scheduler;
     private final ExperimentResults results;
@@ -38,12 +42,14 @@ public class ExperimentService {
     private final SequentialLookRepository looks;
     private final AgentRepository agents;
     private final AgentProperties agentSettings;
+    private final ApiTokens tokens;
     private final Clock clock;
 
     ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
             ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents,
-            AgentProperties agentSettings, Clock clock) {
+            AgentProperties agentSettings, ApiTokens tokens, Clock clock) {
         this.store = store;
+        this.tokens = tokens;
         this.clock = clock;
         this.agents = agents;
         this.agentSettings = agentSettings;
@@ -298,9 +304,13 @@ public class ExperimentService {
         return store.metricDefinitions(id);
     }
 
-    /** Cancels a queued or running experiment, or an interrupted one that an agent would resume on its own. */
-    public void cancel(long id) {
+    /**
+     * Cancels a queued or running experiment, or an interrupted one that an agent would resume on its own; only whoever
+     * started it or an administrator may ({@link #checkStartedBy}).
+     */
+    public void cancel(long id, ExperimentCaller caller) {
         ExperimentRecord e = get(id);
+        checkStartedBy(e, caller, "cancel");
         boolean cancellable = !e.status().finished() || e.status() == ExperimentStatus.INTERRUPTED;
         if (!cancellable || !scheduler.cancel(id)) {
             throw new ConflictException("experiment " + id + " is " + statusNow(e) + "; only QUEUED or RUNNING "
@@ -311,15 +321,17 @@ public class ExperimentService {
 
     /**
      * Queues a stopped experiment again. What it runs is checked as a re-run of it would be: a command experiment's
-     * commands, or JVM flags beyond the allow-list, run again only for a caller who may queue them anew.
+     * commands, or JVM flags beyond the allow-list, run again only for a caller who may queue them anew; and only
+     * whoever started it or an administrator may resume it ({@link #checkStartedBy}).
      *
      * @return QUEUED, or COMPLETED or FAILED for an experiment that had nothing left to run
      *     ({@link ExperimentScheduler#resume})
      */
-    public ExperimentStatus resume(long id, boolean admin) {
+    public ExperimentStatus resume(long id, ExperimentCaller caller) {
         ExperimentRecord e = get(id);
+        checkStartedBy(e, caller, "resume");
         if (e.kind() != ExperimentKind.UPLOAD) {
-            validator.checkRerun(e.kind(), store.plan(e), e.hostLabels(), admin);
+            validator.checkRerun(e.kind(), store.plan(e), e.hostLabels(), caller.admin());
         }
         return scheduler.resume(id).orElseThrow(() -> new ConflictException("experiment " + id + " is "
                 + statusNow(e) + "; only INTERRUPTED, CANCELLED or FAILED experiments can be resumed"));
@@ -329,17 +341,68 @@ public class ExperimentService {
      * Queues a new experiment with the same variants, workload and plan; returns its id. The caller must be allowed
      * to create it: a re-run is a new experiment, so a command experiment needs an administrator on a server that
      * runs them, and JVM flags beyond the allow-list an administrator on a server that allows them, as when created.
+     * Only whoever started it or an administrator may re-run it ({@link #checkStartedBy}); the copy is the caller's.
      */
-    public long rerun(long id, String user, boolean admin) {
+    public long rerun(long id, ExperimentCaller caller) {
         ExperimentRecord e = get(id);
+        checkStartedBy(e, caller, "re-run");
         if (e.kind() == ExperimentKind.UPLOAD) {
             throw new ConflictException("experiment " + id + " holds uploaded samples; PerfLab cannot run it again");
         }
         ExperimentPlan plan = store.plan(e);
-        validator.checkRerun(e.kind(), plan, e.hostLabels(), admin);
+        validator.checkRerun(e.kind(), plan, e.hostLabels(), caller.admin());
         ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), plan,
                 e.stopping(), e.hostLabels());
-        return scheduler.submit(spec, user);
+        return scheduler.submit(spec, caller.name());
+    }
+
+    /** Whether {@code caller} may cancel, resume and re-run experiment {@code id}: see {@link #checkStartedBy}. */
+    public boolean mayControl(long id, ExperimentCaller caller) {
+        return caller.admin() || startedBy(get(id), caller);
+    }
+
+    /**
+     * Refuses (403) a caller who neither started {@code e} nor is an administrator: a user cancels, resumes and
+     * re-runs only their own experiments. What an API token starts is recorded under its name ({@code token:NAME}),
+     * and a token acts for the user who created it: that user and their tokens count as whoever started it. An
+     * experiment that does not record who started it (from before that was recorded) is an administrator's.
+     */
+    private void checkStartedBy(ExperimentRecord e, ExperimentCaller caller, String action) {
+        if (caller.admin() || startedBy(e, caller)) {
+            return;
+        }
+        throw new NotStarterException(e.createdBy() == null
+                ? "experiment " + e.id() + " does not record who started it; only an administrator may " + action
+                        + " it"
+                : "experiment " + e.id() + " was started by someone else; only they or an administrator may "
+                        + action + " it");
+    }
+
+    private boolean startedBy(ExperimentRecord e, ExperimentCaller caller) {
+        String starter = e.createdBy();
+        if (starter == null) {
+            return false;
+        }
+        if (caller.is(starter)) {
+            return true;
+        }
+        // a token's experiment is its creator's; a name two creators' tokens have had is neither's
+        if (starter.startsWith(TOKEN_PRINCIPAL)) {
+            List<String> creators = tokens.creatorsOf(starter.substring(TOKEN_PRINCIPAL.length()));
+            return creators.size() == 1 && caller.is(creators.get(0));
+        }
+        return false;
+    }
+
+    /**
+     * A caller refused for not having started the experiment: the pages answer it 403, where a refusal of what it
+     * would run (a command, a JVM flag) is said on the experiment's page.
+     */
+    static final class NotStarterException extends NotAllowedException {
+
+        NotStarterException(String message) {
+            super(message);
+        }
     }
 
     /**

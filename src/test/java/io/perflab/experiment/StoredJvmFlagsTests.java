@@ -63,11 +63,15 @@ class StoredJvmFlagsTests {
     @Autowired
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
+    /** A user who started the experiments here, and an administrator. */
+    private static final ExperimentCaller USER = new ExperimentCaller("user", null, false);
+    private static final ExperimentCaller ADMIN = new ExperimentCaller("admin", null, true);
+
     private long stored(String name, List<String> withFlags, HostLabels labels, ExperimentStatus status) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
                 EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);
         return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan, PairedStopping.NONE,
-                labels), status, "admin", Instant.now());
+                labels), status, "user", Instant.now());
     }
 
     private ExperimentService service(JvmFlagPolicy jvmFlags) {
@@ -78,7 +82,8 @@ class StoredJvmFlagsTests {
                 });
         return new ExperimentService(store, scheduler, new ExperimentResults(store, digests),
                 new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents,
-                AgentProperties.defaults(), Clock.systemUTC());
+                AgentProperties.defaults(), new io.perflab.security.ApiTokens(jdbc, Clock.systemUTC()),
+                Clock.systemUTC());
     }
 
     private AgentCoordinator coordinator(JvmFlagPolicy jvmFlags) {
@@ -100,17 +105,17 @@ class StoredJvmFlagsTests {
         long id = stored("raw flags, cancelled", List.of("-Xbatch", ON_OOM), HostLabels.parse("pool=resume"),
                 ExperimentStatus.CANCELLED);
 
-        assertThatThrownBy(() -> service.resume(id, false))
+        assertThatThrownBy(() -> service.resume(id, USER))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
                         .contains("withJvmArgs", ON_OOM, "is not allowed"));
         assertThat(status(id)).isEqualTo(ExperimentStatus.CANCELLED);
-        assertThatThrownBy(() -> service.rerun(id, "user", false)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> service.rerun(id, USER)).isInstanceOf(InvalidInputException.class);
 
-        service.resume(id, true);
+        service.resume(id, ADMIN);
         assertThat(status(id)).isEqualTo(ExperimentStatus.QUEUED);
         long plain = stored("allowed flags, cancelled", List.of("-Xbatch"), HostLabels.parse("pool=resume"),
                 ExperimentStatus.CANCELLED);
-        service.resume(plain, false);
+        service.resume(plain, USER);
         assertThat(status(plain)).isEqualTo(ExperimentStatus.QUEUED);
     }
 

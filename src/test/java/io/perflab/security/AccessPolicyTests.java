@@ -50,7 +50,9 @@ class AccessPolicyTests extends UploadServer {
      * {@code METHOD PATH PUBLIC PRIVATE}, a mapping for every method as {@code *}: who may, with anonymous reads
      * ({@code perflab.security.anonymous-reads}, true by default) and on a private instance (false). Access:
      * {@code everyone}; {@code users}, a signed-in user or admin, a token of role user or the bootstrap token;
-     * {@code agents}, a token of role agent or an admin; {@code admins}, a signed-in admin or the bootstrap token.
+     * {@code owners}, as users on an experiment the caller started (a token: it or its creator), an admin's only on
+     * another's; {@code agents}, a token of role agent or an admin; {@code admins}, a signed-in admin or the bootstrap
+     * token.
      * Outside the API, the API document and the actuator a token is no credential: its caller is a visitor there.
      */
     static final String POLICY = """
@@ -63,9 +65,9 @@ class AccessPolicyTests extends UploadServer {
             GET    /experiments/{id}/sign-in                                 users     users
             GET    /experiments/new                                          users     users
             POST   /experiments/new                                          users     users
-            POST   /experiments/{id}/cancel                                  users     users
-            POST   /experiments/{id}/resume                                  users     users
-            POST   /experiments/{id}/rerun                                   users     users
+            POST   /experiments/{id}/cancel                                  owners    owners
+            POST   /experiments/{id}/resume                                  owners    owners
+            POST   /experiments/{id}/rerun                                   owners    owners
             POST   /experiments/{id}/delete                                  admins    admins
             GET    /benchmarks                                               everyone  users
             GET    /benchmarks/{*path}                                       everyone  users
@@ -100,8 +102,8 @@ class AccessPolicyTests extends UploadServer {
             GET    /api/v1/agents                                            everyone  users
             GET    /api/v1/agents/{id}                                       everyone  users
             POST   /api/v1/experiments                                       users     users
-            POST   /api/v1/experiments/{id}/cancel                           users     users
-            POST   /api/v1/experiments/{id}/resume                           users     users
+            POST   /api/v1/experiments/{id}/cancel                           owners    owners
+            POST   /api/v1/experiments/{id}/resume                           owners    owners
             POST   /api/v1/uploads                                           users     users
             DELETE /api/v1/experiments/{id}                                  admins    admins
             POST   /api/v1/agents                                            agents    agents
@@ -122,12 +124,13 @@ class AccessPolicyTests extends UploadServer {
     private static final String NO_SUCH_ID = "999999";
 
     enum Access {
-        EVERYONE, USERS, AGENTS, ADMINS;
+        EVERYONE, USERS, OWNERS, AGENTS, ADMINS;
 
+        /** Whether {@code role} may, on what it started where that counts ({@link #OWNERS}). */
         boolean allows(Role role) {
             return switch (this) {
                 case EVERYONE -> true;
-                case USERS -> role == Role.USER || role == Role.ADMIN;
+                case USERS, OWNERS -> role == Role.USER || role == Role.ADMIN;
                 case AGENTS -> role == Role.AGENT || role == Role.ADMIN;
                 case ADMINS -> role == Role.ADMIN;
             };
@@ -147,6 +150,17 @@ class AccessPolicyTests extends UploadServer {
         Caller(Role role, boolean token) {
             this.role = role;
             this.token = token;
+        }
+
+        /** The name what this caller starts is recorded under; null for callers that start nothing. */
+        String starts() {
+            return switch (this) {
+                case USER_TOKEN -> "token:" + USER_TOKEN_NAME;
+                case USER_SESSION -> USER_NAME;
+                case BOOTSTRAP_TOKEN -> "bootstrap-token";
+                case ADMIN_SESSION -> "admin";
+                default -> null;
+            };
         }
 
         /** Pages take no bearer token: its caller is a visitor there. */
@@ -234,19 +248,46 @@ class AccessPolicyTests extends UploadServer {
 
     final Map<Caller, Session> sessions = new EnumMap<>(Caller.class);
 
+    static final String USER_NAME = "access-policy-user";
+    static final String USER_TOKEN_NAME = "access-policy-user";
+
+    /**
+     * For {@link Access#OWNERS}: a finished upload each caller started, and one that someone none of them acts for
+     * started ({@link #anothersExperiment}); a cancel, resume or re-run that is let through is refused as the upload
+     * has ended.
+     */
+    final Map<Caller, Map<String, String>> ownExperiments = new EnumMap<>(Caller.class);
+    Map<String, String> anothersExperiment;
+
     @BeforeAll
     void callers() throws Exception {
-        String user = "access-policy-user";
+        String user = USER_NAME;
         String password = "access-policy-password";
         if (users.findByUsername(user).isEmpty()) {
             users.create(user, passwords.encode(password), UserAccounts.Role.USER);
         }
         sessions.put(Caller.VISITOR, visitor());
-        sessions.put(Caller.USER_TOKEN, new Session(http, null, newToken("access-policy-user")));
+        sessions.put(Caller.USER_TOKEN, new Session(http, null, newToken(USER_TOKEN_NAME)));
         sessions.put(Caller.AGENT_TOKEN, new Session(http, null, newAgentToken("access-policy-agent")));
         sessions.put(Caller.BOOTSTRAP_TOKEN, new Session(http, null, ADMIN_TOKEN));
         sessions.put(Caller.USER_SESSION, signedIn(user, password));
         sessions.put(Caller.ADMIN_SESSION, signedIn("admin", adminPassword()));
+        anothersExperiment = upload("access-policy-another");
+        for (Caller caller : Caller.values()) {
+            if (caller.starts() != null) {
+                ownExperiments.put(caller, upload(caller.starts()));
+            }
+        }
+    }
+
+    /** A finished upload recorded as started by {@code startedBy}, as the id of a path. */
+    private Map<String, String> upload(String startedBy) throws Exception {
+        String benchmark = "access-policy-owned";
+        uploadTwoSamples(benchmark);
+        long id = jdbc.sql("SELECT MAX(id) FROM experiment WHERE benchmark = ?").param(benchmark).query(Long.class)
+                .single();
+        jdbc.sql("UPDATE experiment SET created_by = ? WHERE id = ?").params(startedBy, id).update();
+        return Map.of("id", Long.toString(id));
     }
 
     /** Every handler mapping of the service, one endpoint per method, pattern and request condition. */
@@ -321,20 +362,32 @@ class AccessPolicyTests extends UploadServer {
                 continue;
             }
             for (Caller caller : Caller.values()) {
-                boolean allowed = access.allows(caller.roleOn(endpoint));
-                Answer answer = send(endpoint, caller, Map.of(), true);
-                String refusal = refusal(endpoint, caller);
-                boolean right = allowed ? !answer.refused() : refusal.equals(answer.status()
-                        + (answer.status() == 302 ? " " + answer.location().replaceAll(".*/", "/") : ""));
-                if (!right) {
-                    wrong.add(endpoint + " as " + caller + ": expected " + (allowed ? "allowed" : refusal)
-                            + ", got " + answer);
+                Role role = caller.roleOn(endpoint);
+                if (access == Access.OWNERS) {
+                    check(endpoint, caller, access.allows(role), ownExperiments.getOrDefault(caller,
+                            anothersExperiment), "its own", wrong);
+                    check(endpoint, caller, role == Role.ADMIN, anothersExperiment, "another's", wrong);
+                } else {
+                    check(endpoint, caller, access.allows(role), Map.of(), "", wrong);
                 }
             }
         }
 
         assertThat(wrong).as("answers against the policy").isEmpty();
         assertThat(counts()).as("nothing stored or deleted").isEqualTo(before);
+    }
+
+    /** Adds to {@code wrong} what {@code caller} was answered against the policy, which {@code allowed} says. */
+    private void check(Endpoint endpoint, Caller caller, boolean allowed, Map<String, String> values, String on,
+            List<String> wrong) throws Exception {
+        Answer answer = send(endpoint, caller, values, true);
+        String refusal = refusal(endpoint, caller);
+        boolean right = allowed ? !answer.refused() : refusal.equals(answer.status()
+                + (answer.status() == 302 ? " " + answer.location().replaceAll(".*/", "/") : ""));
+        if (!right) {
+            wrong.add(endpoint + (on.isEmpty() ? "" : " on " + on) + " as " + caller + ": expected "
+                    + (allowed ? "allowed" : refusal) + ", got " + answer);
+        }
     }
 
     /**
