@@ -3,7 +3,6 @@ package io.perflab.experiment;
 import io.perflab.paired.PlacementCheck;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
-import io.perflab.security.ApiTokens;
 import io.perflab.system.ConflictException;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
@@ -32,9 +31,6 @@ import org.springframework.stereotype.Service;
 @Service
 public class ExperimentService {
 
-    /** How the name of what an API token does begins ({@code token:NAME}). */
-    private static final String TOKEN_PRINCIPAL = "token:";
-
     private final ExperimentRepository store;
     private final ExperimentScheduler scheduler;
     private final ExperimentResults results;
@@ -42,14 +38,12 @@ public class ExperimentService {
     private final SequentialLookRepository looks;
     private final AgentRepository agents;
     private final AgentProperties agentSettings;
-    private final ApiTokens tokens;
     private final Clock clock;
 
     ExperimentService(ExperimentRepository store, ExperimentScheduler scheduler, ExperimentResults results,
             ExperimentValidator validator, SequentialLookRepository looks, AgentRepository agents,
-            AgentProperties agentSettings, ApiTokens tokens, Clock clock) {
+            AgentProperties agentSettings, Clock clock) {
         this.store = store;
-        this.tokens = tokens;
         this.clock = clock;
         this.agents = agents;
         this.agentSettings = agentSettings;
@@ -363,9 +357,10 @@ public class ExperimentService {
 
     /**
      * Refuses (403) a caller who neither started {@code e} nor is an administrator: a user cancels, resumes and
-     * re-runs only their own experiments. What an API token starts is recorded under its name ({@code token:NAME}),
-     * and a token acts for the user who created it: that user and their tokens count as whoever started it. An
-     * experiment that does not record who started it (from before that was recorded) is an administrator's.
+     * re-runs only their own experiments. What an API token starts is recorded under its name ({@code token:NAME}) and
+     * is that token's: a token acts for no user, since an administrator makes every token (a CI system's token given
+     * its maker's experiments would control an administrator's). An experiment that does not record who started it
+     * (from before that was recorded) is an administrator's.
      */
     private void checkStartedBy(ExperimentRecord e, ExperimentCaller caller, String action) {
         if (caller.admin() || startedBy(e, caller)) {
@@ -378,20 +373,8 @@ public class ExperimentService {
                         + action + " it");
     }
 
-    private boolean startedBy(ExperimentRecord e, ExperimentCaller caller) {
-        String starter = e.createdBy();
-        if (starter == null) {
-            return false;
-        }
-        if (caller.is(starter)) {
-            return true;
-        }
-        // a token's experiment is its creator's; a name two creators' tokens have had is neither's
-        if (starter.startsWith(TOKEN_PRINCIPAL)) {
-            List<String> creators = tokens.creatorsOf(starter.substring(TOKEN_PRINCIPAL.length()));
-            return creators.size() == 1 && caller.is(creators.get(0));
-        }
-        return false;
+    private static boolean startedBy(ExperimentRecord e, ExperimentCaller caller) {
+        return e.createdBy() != null && caller.is(e.createdBy());
     }
 
     /**

@@ -166,15 +166,6 @@ public class ApiTokens {
         return jdbc.sql(SELECT + " WHERE id = ?").param(id).query(ApiTokens::token).optional();
     }
 
-    /**
-     * Who created the tokens named {@code name}, revoked ones too, each once: what a token does is recorded under its
-     * name ({@code token:NAME}), and a revoked token's name may be given again, by another administrator too.
-     */
-    public List<String> creatorsOf(String name) {
-        return jdbc.sql("SELECT DISTINCT created_by FROM api_token WHERE name = ?").param(name).query(String.class)
-                .list();
-    }
-
     /** Revokes a token; false when there is none with that id. Revoking twice keeps the first time. */
     public boolean revoke(long id, String by) {
         jdbc.sql("UPDATE api_token SET revoked_at = ?, revoked_by = ?, live_name = NULL WHERE id = ? "

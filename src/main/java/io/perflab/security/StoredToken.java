@@ -5,21 +5,14 @@ import org.springframework.security.core.Authentication;
 /**
  * The stored API token a request authenticated with, kept as its authentication's details: work that acts later
  * than the request was authenticated (a long poll, a post that waits for a lock) checks with
- * {@link ApiTokens#refusal(long)} that the token still holds, and a token acts for the user who created it.
+ * {@link ApiTokens#refusal(long)} that the token still holds.
  *
  * @param id the token's id in {@code api_token}
- * @param owner who created the token ({@code api_token.created_by}): the user it acts for
  */
-public record StoredToken(long id, String owner) {
+public record StoredToken(long id) {
 
     /** The id of the stored token {@code authentication} came with, or null (a user, the bootstrap token). */
     public static Long idOf(Authentication authentication) {
         return authentication != null && authentication.getDetails() instanceof StoredToken token ? token.id() : null;
-    }
-
-    /** Who created the stored token {@code authentication} came with, or null (a user, the bootstrap token). */
-    public static String ownerOf(Authentication authentication) {
-        return authentication != null && authentication.getDetails() instanceof StoredToken token ? token.owner()
-                : null;
     }
 }

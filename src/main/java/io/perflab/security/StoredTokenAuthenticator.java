@@ -32,7 +32,7 @@ final class StoredTokenAuthenticator implements ApiTokenAuthenticator {
             }
             UsernamePasswordAuthenticationToken authenticated = UsernamePasswordAuthenticationToken.authenticated(
                     "token:" + token.name(), null, List.of(new SimpleGrantedAuthority("ROLE_" + token.role())));
-            authenticated.setDetails(new StoredToken(token.id(), token.createdBy()));
+            authenticated.setDetails(new StoredToken(token.id()));
             return authenticated;
         });
     }

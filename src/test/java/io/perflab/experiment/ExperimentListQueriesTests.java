@@ -74,7 +74,7 @@ class ExperimentListQueriesTests {
                 });
         return new ExperimentService(store, scheduler, new ExperimentResults(store, digests),
                 new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents,
-                AgentProperties.defaults(), new io.perflab.security.ApiTokens(jdbc, clock), clock);
+                AgentProperties.defaults(), clock);
     }
 
     /** The ids of one experiment of each kind a list shows differently, oldest first. */

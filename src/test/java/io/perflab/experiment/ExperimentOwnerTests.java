@@ -29,8 +29,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.security.crypto.password.PasswordEncoder;
 
 /**
- * A user cancels, resumes and re-runs only the experiments they started, their API tokens' included; an administrator
- * any. The experiments wait for hosts labelled as none is, so nothing runs.
+ * A user cancels, resumes and re-runs only the experiments they started, and an API token only those it started; an
+ * administrator any. The experiments wait for hosts labelled as none is, so nothing runs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExperimentOwnerTests extends UploadServer {
@@ -49,7 +49,7 @@ class ExperimentOwnerTests extends UploadServer {
     @Autowired
     ApiTokens tokens;
 
-    /** alice's API token, created by alice. */
+    /** A user API token named for alice's CI (an administrator makes every token). */
     private String aliceToken;
 
     @BeforeAll
@@ -61,7 +61,7 @@ class ExperimentOwnerTests extends UploadServer {
         }
         jdbc.sql("UPDATE api_token SET revoked_at = CURRENT_TIMESTAMP, revoked_by = 'tests', live_name = NULL "
                 + "WHERE name = 'alice-ci' AND revoked_at IS NULL").update();
-        aliceToken = tokens.create("alice-ci", "alice").secret();
+        aliceToken = tokens.create("alice-ci", "admin").secret();
     }
 
     /** Nothing these tests queued is left waiting for the next class. */
@@ -120,9 +120,8 @@ class ExperimentOwnerTests extends UploadServer {
         }
         assertThat(row(queued)).isEqualTo(queuedBefore);
         assertThat(row(cancelled)).isEqualTo(cancelledBefore);
-        // alice herself, signed in by HTTP Basic; her API token; the bootstrap token; a signed-in administrator
-        for (String caller : new String[] {basic("alice"), "Bearer " + aliceToken, "Bearer " + ADMIN_TOKEN,
-            adminBasic()}) {
+        // alice herself, signed in by HTTP Basic; the bootstrap token; a signed-in administrator
+        for (String caller : new String[] {basic("alice"), "Bearer " + ADMIN_TOKEN, adminBasic()}) {
             long id = stored(ExperimentStatus.QUEUED, "alice");
 
             HttpResponse<String> answer = control(id, "cancel", caller);
@@ -134,15 +133,26 @@ class ExperimentOwnerTests extends UploadServer {
         }
     }
 
-    /** What alice's token starts is alice's, and her other tokens'; not bob's. */
+    /**
+     * What a token starts is that token's, not a user's, and a token controls nothing a user started: an administrator
+     * makes every token, so a token acting for its maker would control an administrator's experiments.
+     */
     @Test
-    void whatATokenStartedIsItsCreatorsToo() throws Exception {
-        long id = stored(ExperimentStatus.QUEUED, "token:alice-ci");
+    void whatATokenStartedIsThatTokensAlone() throws Exception {
+        long byToken = stored(ExperimentStatus.QUEUED, "token:alice-ci");
+        long byAlice = stored(ExperimentStatus.QUEUED, "alice");
+        long byAdmin = stored(ExperimentStatus.QUEUED, "admin");
 
-        assertThat(control(id, "cancel", basic("bob")).statusCode()).isEqualTo(403);
-        assertThat(row(id)).startsWith("QUEUED");
-        assertThat(control(id, "cancel", basic("alice")).statusCode()).isEqualTo(202);
-        assertThat(row(id)).startsWith("CANCELLED");
+        for (String caller : List.of(basic("bob"), basic("alice"))) {
+            assertThat(control(byToken, "cancel", caller).statusCode()).isEqualTo(403);
+        }
+        assertThat(control(byAlice, "cancel", "Bearer " + aliceToken).statusCode()).isEqualTo(403);
+        assertThat(control(byAdmin, "cancel", "Bearer " + aliceToken).statusCode()).isEqualTo(403);
+        assertThat(row(byToken)).startsWith("QUEUED");
+        assertThat(row(byAlice)).startsWith("QUEUED");
+        assertThat(row(byAdmin)).startsWith("QUEUED");
+        assertThat(control(byToken, "cancel", "Bearer " + aliceToken).statusCode()).isEqualTo(202);
+        assertThat(row(byToken)).startsWith("CANCELLED");
     }
 
     @Test

@@ -64,8 +64,8 @@ class StoredJvmFlagsTests {
     org.springframework.jdbc.core.simple.JdbcClient jdbc;
 
     /** A user who started the experiments here, and an administrator. */
-    private static final ExperimentCaller USER = new ExperimentCaller("user", null, false);
-    private static final ExperimentCaller ADMIN = new ExperimentCaller("admin", null, true);
+    private static final ExperimentCaller USER = new ExperimentCaller("user", false);
+    private static final ExperimentCaller ADMIN = new ExperimentCaller("admin", true);
 
     private long stored(String name, List<String> withFlags, HostLabels labels, ExperimentStatus status) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
@@ -82,8 +82,7 @@ class StoredJvmFlagsTests {
                 });
         return new ExperimentService(store, scheduler, new ExperimentResults(store, digests),
                 new ExperimentValidator(new CommandExperimentsPolicy(false), jvmFlags), looks, agents,
-                AgentProperties.defaults(), new io.perflab.security.ApiTokens(jdbc, Clock.systemUTC()),
-                Clock.systemUTC());
+                AgentProperties.defaults(), Clock.systemUTC());
     }
 
     private AgentCoordinator coordinator(JvmFlagPolicy jvmFlags) {

@@ -50,7 +50,7 @@ class AccessPolicyTests extends UploadServer {
      * {@code METHOD PATH PUBLIC PRIVATE}, a mapping for every method as {@code *}: who may, with anonymous reads
      * ({@code perflab.security.anonymous-reads}, true by default) and on a private instance (false). Access:
      * {@code everyone}; {@code users}, a signed-in user or admin, a token of role user or the bootstrap token;
-     * {@code owners}, as users on an experiment the caller started (a token: it or its creator), an admin's only on
+     * {@code owners}, as users on an experiment the caller started (a token: one it started itself), an admin's only on
      * another's; {@code agents}, a token of role agent or an admin; {@code admins}, a signed-in admin or the bootstrap
      * token.
      * Outside the API, the API document and the actuator a token is no credential: its caller is a visitor there.
@@ -252,7 +252,7 @@ class AccessPolicyTests extends UploadServer {
     static final String USER_TOKEN_NAME = "access-policy-user";
 
     /**
-     * For {@link Access#OWNERS}: a finished upload each caller started, and one that someone none of them acts for
+     * For {@link Access#OWNERS}: a finished upload each caller started, and one that someone none of them is
      * started ({@link #anothersExperiment}); a cancel, resume or re-run that is let through is refused as the upload
      * has ended.
      */
