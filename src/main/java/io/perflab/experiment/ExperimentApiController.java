@@ -72,8 +72,8 @@ class ExperimentApiController {
     }
 
     /** Who else is refused a cancel or a resume (403). */
-    private static final String STARTED_BY_SOMEONE_ELSE = "someone else started it: only they (their API tokens "
-            + "too) or an administrator may";
+    private static final String STARTED_BY_SOMEONE_ELSE = "someone else started it (a user API token: anyone but "
+            + "that token): only they or an administrator may";
 
     /** What a client that opened too many event streams is told (429). */
     private static final String TOO_MANY_STREAMS = "too many event streams are open, of this client or on the "
