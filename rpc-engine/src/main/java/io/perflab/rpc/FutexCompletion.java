@@ -44,7 +44,10 @@ final class FutexCompletion extends StateWordCompletion<ThreadFutex> {
 
     @Override
     void sleep(ThreadFutex me) {
-        me.park(); // an interrupt does not end a futex wait, but the wait lasts a poll at most
+        // an interrupt does not end a futex wait, which lasts a poll at most; one already there skips it
+        if (!Thread.currentThread().isInterrupted()) {
+            me.park();
+        }
     }
 
     @Override

@@ -32,7 +32,10 @@ abstract class StateWordCompletion<W> extends Completion {
     /** The calling thread's handle. */
     abstract W me();
 
-    /** Sleeps until {@link #wake} or for no reason (callers loop); may also return when the thread is interrupted. */
+    /**
+     * Sleeps until {@link #wake} or for no reason (callers loop); returns at once while the thread is interrupted, as
+     * {@code LockSupport.park} does, so that a wait sees an interrupt that came before it.
+     */
     abstract void sleep(W me);
 
     /** Wakes {@code waiter}, or makes its next {@link #sleep} return at once. */
@@ -56,10 +59,10 @@ abstract class StateWordCompletion<W> extends Completion {
     final boolean awaitInterruptibly() {
         W me = publishWaiter();
         while (me != null && state != DONE) {
+            sleep(me);
             if (Thread.interrupted()) {
                 return signalledAfterInterrupt(state == DONE);
             }
-            sleep(me);
         }
         return true;
     }
