@@ -16,8 +16,14 @@ public record ExperimentCaller(String name, boolean admin) {
         return new ExperimentCaller(authentication.getName(), ExperimentApiController.isAdmin(authentication));
     }
 
-    /** Whether {@code principal} (a user's name, or {@code token:NAME}) is this caller. */
-    boolean is(String principal) {
-        return principal.equals(name);
+    /**
+     * Whether this caller may cancel, resume and re-run an experiment started by {@code startedBy} (a user's name, or
+     * {@code token:NAME}; null where it was not recorded): an administrator any, anyone else only their own. What an
+     * API token starts is that token's: a token acts for no user, since an administrator makes every token (a CI
+     * system's token given its maker's experiments would control an administrator's). An experiment that does not
+     * record who started it (from before that was recorded) is an administrator's.
+     */
+    public boolean controls(String startedBy) {
+        return admin || name.equals(startedBy);
     }
 }

@@ -350,20 +350,9 @@ public class ExperimentService {
         return scheduler.submit(spec, caller.name());
     }
 
-    /** Whether {@code caller} may cancel, resume and re-run experiment {@code id}: see {@link #checkStartedBy}. */
-    public boolean mayControl(long id, ExperimentCaller caller) {
-        return caller.admin() || startedBy(get(id), caller);
-    }
-
-    /**
-     * Refuses (403) a caller who neither started {@code e} nor is an administrator: a user cancels, resumes and
-     * re-runs only their own experiments. What an API token starts is recorded under its name ({@code token:NAME}) and
-     * is that token's: a token acts for no user, since an administrator makes every token (a CI system's token given
-     * its maker's experiments would control an administrator's). An experiment that does not record who started it
-     * (from before that was recorded) is an administrator's.
-     */
-    private void checkStartedBy(ExperimentRecord e, ExperimentCaller caller, String action) {
-        if (caller.admin() || startedBy(e, caller)) {
+    /** Refuses (403) a caller who does not {@link ExperimentCaller#controls control} {@code e}. */
+    private static void checkStartedBy(ExperimentRecord e, ExperimentCaller caller, String action) {
+        if (caller.controls(e.createdBy())) {
             return;
         }
         throw new NotStarterException(e.createdBy() == null
@@ -371,10 +360,6 @@ public class ExperimentService {
                         + " it"
                 : "experiment " + e.id() + " was started by someone else; only they or an administrator may "
                         + action + " it");
-    }
-
-    private static boolean startedBy(ExperimentRecord e, ExperimentCaller caller) {
-        return e.createdBy() != null && caller.is(e.createdBy());
     }
 
     /**
