@@ -75,11 +75,17 @@ final class FutexCompletion extends StateWordCompletion<ThreadFutex> {
                 return Optional.empty();
             } catch (ExceptionInInitializerError e) {
                 return Optional.of(e.getCause() instanceof IllegalCallerException
-                        ? "native access is not enabled (" + JVM_FLAGS.get(1) + ")"
-                        : "the foreign linker failed: " + e.getCause());
+                        ? "native access is not enabled (" + JVM_FLAGS.get(1) + ")" : failed(e.getCause()));
             } catch (RuntimeException | LinkageError e) {
-                return Optional.of("the foreign linker failed: " + e);
+                return Optional.of(failed(e));
             }
+        }
+
+        /** What the linker said, without its exception's class name. */
+        private static String failed(Throwable e) {
+            String said = e == null ? null : e.getMessage();
+            return "the foreign linker could not call the C library's syscall function"
+                    + (said == null || said.isBlank() ? "" : " (" + said + ")");
         }
     }
 }
