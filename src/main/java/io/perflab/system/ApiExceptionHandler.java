@@ -78,10 +78,14 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ProblemErrors.badRequest(List.of(new InvalidInputException.FieldProblem(null, ex.getMessage())));
     }
 
-    /** What no feature should throw for input it refuses (it names no field): said in the detail alone. */
+    /**
+     * What no feature should throw for input it refuses, since it names no field: a 400 like every other, its one
+     * error of the input as a whole.
+     */
     @ExceptionHandler(IllegalArgumentException.class)
     ProblemDetail badArgument(IllegalArgumentException ex) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
+        return ProblemErrors.badRequest(null, ex.getMessage() != null ? ex.getMessage()
+                : "the request's input was refused");
     }
 
     /** A query or form parameter bound to an object that has no place for it, such as {@code page[0]}. */
