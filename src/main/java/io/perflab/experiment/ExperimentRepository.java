@@ -663,25 +663,20 @@ public class ExperimentRepository {
                 results.computeIfAbsent(run.pair().index(), k -> new ArrayList<>()).add(run.toTrialResult());
             }
         }
-        return jdbc.sql("""
-                SELECT pair_index, status, without_cpus, with_cpus, first_variant, started_at, finished_at,
-                    setup_seconds, measuring_seconds, error
-                FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index""")
+        return jdbc.sql("SELECT " + PAIR_COLUMNS + " FROM experiment_pair WHERE experiment_id = ? ORDER BY pair_index")
                 .param(experimentId)
-                .query((rs, n) -> {
-                    int index = rs.getInt("pair_index");
-                    List<TrialResult> measured = new ArrayList<>(results.getOrDefault(index, List.of()));
+                .query((rs, n) -> storedPair(rs, Set.of()))
+                .list().stream()
+                .map(stored -> {
+                    List<TrialResult> measured = new ArrayList<>(results.getOrDefault(stored.index(), List.of()));
                     measured.sort(java.util.Comparator.comparing((TrialResult r) -> r.pair().startNanos(),
                             java.util.Comparator.nullsLast(java.util.Comparator.naturalOrder()))
                             .thenComparingInt(TrialResult::ordinal));
-                    return new PairResult(index, TrialStatus.valueOf(rs.getString("status")),
-                            new PairPlacement(rs.getString("without_cpus"), rs.getString("with_cpus"),
-                                    VariantName.parse(rs.getString("first_variant"))),
-                            measured, instant(rs, "started_at"), instant(rs, "finished_at"),
-                            seconds(rs.getDouble("setup_seconds")), seconds(rs.getDouble("measuring_seconds")),
-                            rs.getString("error"));
+                    return new PairResult(stored.index(), TrialStatus.valueOf(stored.status()), stored.placement(),
+                            measured, stored.start(), stored.end(), seconds(stored.setupSeconds()),
+                            seconds(stored.measuringSeconds()), stored.error());
                 })
-                .list();
+                .toList();
     }
 
     /** The pairs of a paired design that failed, by index: one each, where their runs are a record per variant. */
@@ -756,17 +751,23 @@ public class ExperimentRepository {
     public Optional<StoredPair> storedPair(long experimentId, int index) {
         Set<Integer> ordinals = Set.copyOf(jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? "
                 + "AND pair_index = ?").params(experimentId, index).query(Integer.class).list());
-        return jdbc.sql("""
-                SELECT status, without_cpus, with_cpus, first_variant, started_at, finished_at, setup_seconds,
-                    measuring_seconds, error
-                FROM experiment_pair WHERE experiment_id = ? AND pair_index = ?""")
+        return jdbc.sql("SELECT " + PAIR_COLUMNS + " FROM experiment_pair WHERE experiment_id = ? AND pair_index = ?")
                 .params(experimentId, index)
-                .query((rs, n) -> new StoredPair(index, rs.getString("status"),
-                        new PairPlacement(rs.getString("without_cpus"), rs.getString("with_cpus"),
-                                VariantName.parse(rs.getString("first_variant"))),
-                        instant(rs, "started_at"), instant(rs, "finished_at"), rs.getDouble("setup_seconds"),
-                        rs.getDouble("measuring_seconds"), rs.getString("error"), ordinals))
+                .query((rs, n) -> storedPair(rs, ordinals))
                 .optional();
+    }
+
+    /** The columns of an {@code experiment_pair} row that {@link #storedPair(ResultSet, Set)} reads. */
+    private static final String PAIR_COLUMNS = "pair_index, status, without_cpus, with_cpus, first_variant, "
+            + "started_at, finished_at, setup_seconds, measuring_seconds, error";
+
+    /** One {@code experiment_pair} row of {@link #PAIR_COLUMNS}, with the ordinals of its runs. */
+    private static StoredPair storedPair(ResultSet rs, Set<Integer> ordinals) throws SQLException {
+        return new StoredPair(rs.getInt("pair_index"), rs.getString("status"),
+                new PairPlacement(rs.getString("without_cpus"), rs.getString("with_cpus"),
+                        VariantName.parse(rs.getString("first_variant"))),
+                instant(rs, "started_at"), instant(rs, "finished_at"), rs.getDouble("setup_seconds"),
+                rs.getDouble("measuring_seconds"), rs.getString("error"), ordinals);
     }
 
     /**
