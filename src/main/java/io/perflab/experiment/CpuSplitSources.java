@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.MetricKeys;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,14 @@ final class CpuSplitSources {
 
     /** What the comparison says when the trials' sources disagree, e.g. "8 sampled, 4 tick"; empty when they agree. */
     static Optional<String> mixed(List<RunRecord> runs) {
+        return mixedSplits(runs.stream().filter(RunRecord::ok).map(RunRecord::environment).toList());
+    }
+
+    /** As {@link #mixed}, of the environments of the runs that ended well. */
+    static Optional<String> mixedSplits(Collection<Map<String, String>> okEnvironments) {
         Map<String, Long> sources = new TreeMap<>();
-        runs.stream().filter(RunRecord::ok)
-                .map(r -> r.environment().get(RpcBenchResult.CPU_SPLIT_SOURCE))
+        okEnvironments.stream()
+                .map(environment -> environment.get(RpcBenchResult.CPU_SPLIT_SOURCE))
                 .filter(source -> source != null)
                 .forEach(source -> sources.merge(source, 1L, Long::sum));
         if (sources.size() < 2) {
@@ -64,18 +70,19 @@ final class CpuSplitSources {
     }
 
     /**
-     * The value {@code stored} of {@code metric} in {@code run} as the comparison takes it, with its split: where
+     * The value {@code stored} of {@code metric} in a run whose environment is {@code environment}, as the comparison
+     * takes it, with its split: where
      * {@code onTick} (the experiment's trials split user and system CPU in different ways, {@link #mixed}), a sampled
      * trial's user or system CPU is its tick figure. A sampled trial without a tick figure keeps its sampled value,
      * said as such: the export leaves no sample out, where the comparison leaves that one out.
      */
-    static SplitValue asCompared(RunRecord run, String metric, double stored, boolean onTick) {
-        String source = run.environment().get(RpcBenchResult.CPU_SPLIT_SOURCE);
+    static SplitValue asCompared(Map<String, String> environment, String metric, double stored, boolean onTick) {
+        String source = environment.get(RpcBenchResult.CPU_SPLIT_SOURCE);
         if (!splitMetric(metric) || source == null) {
             return new SplitValue(stored, null);
         }
         if (onTick && "sampled".equals(source)) {
-            String tick = run.environment().get(metric.equals(MetricKeys.USER_CPU_US_PER_REQ)
+            String tick = environment.get(metric.equals(MetricKeys.USER_CPU_US_PER_REQ)
                     ? RpcBenchResult.TICK_USER_CPU_US_PER_REQ : RpcBenchResult.TICK_SYS_CPU_US_PER_REQ);
             try {
                 return new SplitValue(Double.parseDouble(tick), "tick");

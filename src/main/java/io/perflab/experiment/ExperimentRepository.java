@@ -903,18 +903,20 @@ public class ExperimentRepository {
      * takes ({@link ExperimentResults#asCompared}): on the tick split where the trials split them in different ways.
      */
     public void forEachSample(long experimentId, SampleSink sink) {
-        Map<Long, RunRecord> runs = new HashMap<>();
-        jdbc.sql("SELECT id, variant, ordinal, status, environment FROM trial_run WHERE experiment_id = ?")
+        Map<Long, Map<String, String>> environments = new HashMap<>();
+        List<Map<String, String>> okEnvironments = new ArrayList<>();
+        jdbc.sql("SELECT id, status, environment FROM trial_run WHERE experiment_id = ?")
                 .param(experimentId)
                 .query((ResultSet rs) -> {
-                    String environment = rs.getString("environment");
-                    runs.put(rs.getLong("id"), new RunRecord(rs.getLong("id"), rs.getString("variant"),
-                            rs.getInt("ordinal"), rs.getString("status"), null, null, null,
-                            environment == null ? Map.of()
-                                    : json.readValue(environment, new TypeReference<Map<String, String>>() { }),
-                            null, Map.of()));
+                    String stored = rs.getString("environment");
+                    Map<String, String> environment = stored == null ? Map.of()
+                            : json.readValue(stored, new TypeReference<Map<String, String>>() { });
+                    environments.put(rs.getLong("id"), environment);
+                    if (TrialStatus.OK.name().equals(rs.getString("status"))) {
+                        okEnvironments.add(environment);
+                    }
                 });
-        boolean onTick = CpuSplitSources.mixed(List.copyOf(runs.values())).isPresent();
+        boolean onTick = CpuSplitSources.mixedSplits(okEnvironments).isPresent();
         jdbc.sql("""
                 SELECT r.id, r.variant, r.ordinal, r.status, r.pair_index, r.window_index, s.metric_key, s.metric_value
                 FROM trial_run r JOIN sample s ON s.run_id = r.id
@@ -922,7 +924,7 @@ public class ExperimentRepository {
                 .param(experimentId)
                 .query((ResultSet rs) -> {
                     String metric = rs.getString(7);
-                    CpuSplitSources.SplitValue compared = CpuSplitSources.asCompared(runs.get(rs.getLong(1)), metric,
+                    CpuSplitSources.SplitValue compared = CpuSplitSources.asCompared(environments.get(rs.getLong(1)), metric,
                             rs.getDouble(8), onTick);
                     sink.sample(rs.getString(2), rs.getInt(3), rs.getString(4), metric, compared.value(),
                             compared.split(), rs.getObject(5, Integer.class), rs.getObject(6, Integer.class));
