@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.security.StoredToken;
 import java.time.Instant;
 import java.util.Map;
 
@@ -25,18 +26,12 @@ public record AgentRecord(long id, String name, HostLabels labels, boolean built
                           Instant registeredAt, Instant lastHeartbeat, String status, Long experimentId) {
 
     /**
-     * Whether {@code caller} registered this agent: with the same stored API token, told by its id, not its name (a
-     * revoked token's name is free again, and a token created anew with it is another token); or, for an agent a
-     * user registered without a token, the same user. A built-in agent is no caller's.
+     * Whether {@code caller} registered this agent: with the same stored API token, told by its id, not its name; or,
+     * for an agent a user registered without a token, the same user ({@link StoredToken#sameCaller}). A built-in
+     * agent is no caller's.
      */
     boolean registeredBy(AgentCoordinator.Caller caller) {
-        if (builtIn) {
-            return false;
-        }
-        if (registeredByToken != null || caller.tokenId() != null) {
-            return registeredByToken != null && registeredByToken.equals(caller.tokenId());
-        }
-        return registeredBy.equals(caller.name());
+        return !builtIn && StoredToken.sameCaller(caller.name(), caller.tokenId(), registeredBy, registeredByToken);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.perflab.security;
 
+import java.util.Objects;
 import org.springframework.security.core.Authentication;
 
 /**
@@ -14,5 +15,18 @@ public record StoredToken(long id) {
     /** The id of the stored token {@code authentication} came with, or null (a user, the bootstrap token). */
     public static Long idOf(Authentication authentication) {
         return authentication != null && authentication.getDetails() instanceof StoredToken token ? token.id() : null;
+    }
+
+    /**
+     * Whether a caller, {@code name} with stored token {@code tokenId}, is the one recorded as {@code recordedName}
+     * with {@code recordedTokenId} (who registered an agent): where either came with a stored token, the same token,
+     * told by its id, not its name (a revoked token's name is free again, and a token created anew with it is another
+     * token); otherwise the same name (a user, or the bootstrap token). Token ids are null where there was none.
+     */
+    public static boolean sameCaller(String name, Long tokenId, String recordedName, Long recordedTokenId) {
+        if (tokenId != null || recordedTokenId != null) {
+            return Objects.equals(tokenId, recordedTokenId);
+        }
+        return Objects.equals(name, recordedName);
     }
 }
