@@ -127,7 +127,7 @@ class ExperimentApiController {
                          "target": "user_cpu_us_per_req:settled"}""")}))
             @Valid @RequestBody(required = false) ExperimentRequest request,
             Authentication authentication) {
-        long id = experiments.create(request, authentication.getName(), isAdmin(authentication));
+        long id = experiments.create(request, ExperimentCaller.of(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(id).toUri();
         return ResponseEntity.accepted().location(location).body(new Queued(id, ExperimentStatus.QUEUED.name(),
                 location.toString(), ServletUriComponentsBuilder.fromCurrentContextPath().path("/experiments/{id}")

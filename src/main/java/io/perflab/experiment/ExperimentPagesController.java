@@ -149,7 +149,7 @@ class ExperimentPagesController {
         // a visitor is asked to sign in; a user sees Resume and Re-run disabled, with the reason, if refused, and
         // none of Cancel, Resume and Re-run on someone else's experiment
         ExperimentCaller caller = authentication == null ? null : ExperimentCaller.of(authentication);
-        boolean mayControl = caller != null && caller.controls(view.createdBy());
+        boolean mayControl = caller != null && caller.controls(view.createdBy(), view.createdByToken());
         model.addAttribute("signedIn", caller != null);
         model.addAttribute("mayControl", mayControl);
         model.addAttribute("runAgainRefusal", mayControl ? experiments.runAgainRefusal(id, caller.admin())
@@ -226,8 +226,7 @@ class ExperimentPagesController {
             return showForm(form, model, authentication);
         }
         try {
-            long id = experiments.create(request, authentication.getName(),
-                    ExperimentApiController.isAdmin(authentication));
+            long id = experiments.create(request, ExperimentCaller.of(authentication));
             redirect.addFlashAttribute("message", "Experiment queued.");
             return "redirect:/experiments/" + id;
         } catch (InvalidInputException invalid) {

@@ -8,6 +8,10 @@ import java.time.Instant;
  * An experiment row as stored.
  *
  * @param runsPerVariant trials per variant; in a paired design, the pairs planned
+ * @param createdBy who started it, for people: a user's name, or {@code token:} and an API token's name; null where
+ *     it was not recorded
+ * @param createdByToken the id of the stored API token that started it, which alone controls it besides an
+ *     administrator ({@link ExperimentCaller#controls}); null when a user or the bootstrap token started it
  * @param dataVersion bumped whenever runs are stored; cached results carry the version they were computed for
  * @param design fresh trials or pairs
  * @param windowsPerPair windows of each variant per pair in a paired design; 1 in the fresh design
@@ -22,12 +26,12 @@ import java.time.Instant;
 public record ExperimentRecord(long id, String name, String description, ExperimentKind kind,
                                ExperimentStatus status, String preset, String benchmark, int runsPerVariant,
                                String runOrder, long seed, int trialTimeoutSeconds, int maxFailures,
-                               String createdBy, Instant createdAt, Instant startedAt, Instant finishedAt,
-                               int dataVersion, String error, ExperimentDesign design, int windowsPerPair,
-                               PairedStopping stopping, String stopReason, HostLabels hostLabels,
+                               String createdBy, Long createdByToken, Instant createdAt, Instant startedAt,
+                               Instant finishedAt, int dataVersion, String error, ExperimentDesign design,
+                               int windowsPerPair, PairedStopping stopping, String stopReason, HostLabels hostLabels,
                                Long agentId, Long baseExperimentId) {
 
-    /** An experiment compared with no base. */
+    /** An experiment compared with no base, started by no stored API token. */
     public ExperimentRecord(long id, String name, String description, ExperimentKind kind, ExperimentStatus status,
                             String preset, String benchmark, int runsPerVariant, String runOrder, long seed,
                             int trialTimeoutSeconds, int maxFailures, String createdBy, Instant createdAt,
@@ -35,8 +39,8 @@ public record ExperimentRecord(long id, String name, String description, Experim
                             ExperimentDesign design, int windowsPerPair, PairedStopping stopping, String stopReason,
                             HostLabels hostLabels, Long agentId) {
         this(id, name, description, kind, status, preset, benchmark, runsPerVariant, runOrder, seed,
-                trialTimeoutSeconds, maxFailures, createdBy, createdAt, startedAt, finishedAt, dataVersion, error,
-                design, windowsPerPair, stopping, stopReason, hostLabels, agentId, null);
+                trialTimeoutSeconds, maxFailures, createdBy, null, createdAt, startedAt, finishedAt, dataVersion,
+                error, design, windowsPerPair, stopping, stopReason, hostLabels, agentId, null);
     }
 
     /**

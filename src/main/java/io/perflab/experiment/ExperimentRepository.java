@@ -59,9 +59,9 @@ public class ExperimentRepository {
     private static final Logger log = LoggerFactory.getLogger(ExperimentRepository.class);
 
     private static final String EXPERIMENT_COLUMNS = "id, name, description, kind, status, preset, benchmark, "
-            + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at, "
-            + "started_at, finished_at, data_version, error, design, windows_per_pair, targets, budget_seconds, "
-            + "stop_reason, host_labels, agent_id, base_experiment_id";
+            + "runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_by_token, "
+            + "created_at, started_at, finished_at, data_version, error, design, windows_per_pair, targets, "
+            + "budget_seconds, stop_reason, host_labels, agent_id, base_experiment_id";
 
     /** The columns of a {@code trial_run} row that {@link #run} reads into a {@link RunRecord}. */
     private static final String RUN_COLUMNS = "id, variant, ordinal, status, started_at, finished_at, pid, "
@@ -83,22 +83,34 @@ public class ExperimentRepository {
         this.json = json;
     }
 
-    /** Stores a new experiment in status {@code status} with its two variants; returns its id. */
+    /** Stores a new experiment that no stored API token started, as the next method does. */
     @Transactional
     public long insert(ExperimentSpec spec, ExperimentStatus status, String createdBy, Instant now) {
+        return insert(spec, status, createdBy, null, now);
+    }
+
+    /**
+     * Stores a new experiment in status {@code status} with its two variants; returns its id.
+     *
+     * @param createdBy who starts it ({@link ExperimentRecord#createdBy})
+     * @param createdByToken the stored API token that starts it ({@link ExperimentRecord#createdByToken}), or null
+     */
+    @Transactional
+    public long insert(ExperimentSpec spec, ExperimentStatus status, String createdBy, Long createdByToken,
+            Instant now) {
         ExperimentPlan plan = spec.plan();
         String workload = plan.without() instanceof EngineVariant engine
                 ? RunnerJson.mapper().writeValueAsString(engine.workload()) : null;
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO experiment (name, name_folded, description, kind, status, preset, runs_per_variant,
-                    run_order, seed, trial_timeout_seconds, max_failures, workload, created_by, created_at,
-                    data_version, design, windows_per_pair, targets, budget_seconds, host_labels)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""")
+                    run_order, seed, trial_timeout_seconds, max_failures, workload, created_by, created_by_token,
+                    created_at, data_version, design, windows_per_pair, targets, budget_seconds, host_labels)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)""")
                 .params(spec.name(), SqlPatterns.caseFolded(spec.name()), spec.description(), spec.kind().name(),
                         status.name(), spec.preset(), plan.runsPerVariant(), plan.order().label(), plan.seed(),
                         (int) Math.min(Integer.MAX_VALUE, plan.trialTimeout().toSeconds()), plan.maxFailures(),
-                        workload, createdBy, timestamp(now), plan.design().label(),
+                        workload, createdBy, createdByToken, timestamp(now), plan.design().label(),
                         plan.design().paired() ? plan.windowsPerPair() : null,
                         spec.stopping().targets().isEmpty() ? null
                                 : json.writeValueAsString(spec.stopping().targetTexts()),
@@ -151,13 +163,14 @@ public class ExperimentRepository {
         OffsetDateTime now = timestamp(e.createdAt());
         jdbc.sql("""
                 INSERT INTO experiment (name, name_folded, kind, status, benchmark, benchmark_folded,
-                    runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by, created_at,
-                    started_at, finished_at, data_version, git_repository, git_branch, git_commit, git_base_commit,
-                    git_pull_request, commit_time, machine, tags)
-                VALUES (?, ?, 'UPLOAD', 'COMPLETED', ?, ?, ?, 'blocked', 0, 0, 0, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?,
-                    ?)""")
+                    runs_per_variant, run_order, seed, trial_timeout_seconds, max_failures, created_by,
+                    created_by_token, created_at, started_at, finished_at, data_version, git_repository, git_branch,
+                    git_commit, git_base_commit, git_pull_request, commit_time, machine, tags)
+                VALUES (?, ?, 'UPLOAD', 'COMPLETED', ?, ?, ?, 'blocked', 0, 0, 0, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?,
+                    ?, ?)""")
                 .params(e.name(), SqlPatterns.caseFolded(e.name()), e.benchmark(),
-                        SqlPatterns.caseFolded(e.benchmark()), e.runsPerVariant(), e.createdBy(), now, now, now,
+                        SqlPatterns.caseFolded(e.benchmark()), e.runsPerVariant(), e.createdBy(), e.createdByToken(),
+                        now, now, now,
                         git.repository(), git.branch(), git.commit(), git.baseCommit(), git.pullRequest(),
                         timestamp(git.commitTime()),
                         e.machine().isEmpty() ? null : json.writeValueAsString(e.machine()),
@@ -1532,7 +1545,8 @@ public class ExperimentRepository {
                 ExperimentKind.valueOf(rs.getString("kind")), ExperimentStatus.valueOf(rs.getString("status")),
                 rs.getString("preset"), rs.getString("benchmark"), rs.getInt("runs_per_variant"),
                 rs.getString("run_order"), rs.getLong("seed"), rs.getInt("trial_timeout_seconds"),
-                rs.getInt("max_failures"), rs.getString("created_by"), instant(rs, "created_at"),
+                rs.getInt("max_failures"), rs.getString("created_by"), rs.getObject("created_by_token", Long.class),
+                instant(rs, "created_at"),
                 instant(rs, "started_at"), instant(rs, "finished_at"), rs.getInt("data_version"),
                 rs.getString("error"), ExperimentDesign.parse(rs.getString("design")),
                 Math.max(1, rs.getInt("windows_per_pair")), stopping(rs), rs.getString("stop_reason"),

@@ -115,9 +115,12 @@ public class ExperimentScheduler implements SmartLifecycle {
                 System::nanoTime, pairs, runs);
     }
 
-    /** Stores the experiment as {@code QUEUED} and wakes the executor; returns its id. */
-    public long submit(ExperimentSpec spec, String createdBy) {
-        long id = store.insert(spec, ExperimentStatus.QUEUED, createdBy, clock.instant());
+    /**
+     * Stores the experiment as {@code QUEUED}, started by {@code caller} (its name and its stored API token), and wakes
+     * the executor; returns its id.
+     */
+    public long submit(ExperimentSpec spec, ExperimentCaller caller) {
+        long id = store.insert(spec, ExperimentStatus.QUEUED, caller.name(), caller.tokenId(), clock.instant());
         events.publish(id, "status", Map.of("experimentId", id, "status", ExperimentStatus.QUEUED.name()));
         wakeUp();
         return id;

@@ -53,10 +53,12 @@ public class ExperimentService {
         this.validator = validator;
     }
 
-    /** Validates and queues; returns the new id. Nothing is stored when validation fails. */
-    public long create(ExperimentRequest request, String user, boolean admin) {
-        ExperimentSpec spec = validator.validate(request, admin);
-        return scheduler.submit(spec, user);
+    /**
+     * Validates and queues, as started by {@code caller}; returns the new id. Nothing is stored when validation fails.
+     */
+    public long create(ExperimentRequest request, ExperimentCaller caller) {
+        ExperimentSpec spec = validator.validate(request, caller.admin());
+        return scheduler.submit(spec, caller);
     }
 
     /** The output formats a command experiment may name, if this caller may create one; empty otherwise. */
@@ -176,7 +178,7 @@ public class ExperimentService {
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(Locale.ROOT),
                 e.status().name(), e.preset(), e.benchmark(), position,
                 new ExperimentView.Progress(completed, total, failed), eta,
-                e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.error(),
+                e.createdAt(), e.startedAt(), e.finishedAt(), e.createdBy(), e.createdByToken(), e.error(),
                 new ExperimentView.Plan(e.runsPerVariant(), e.runOrder(), e.seed(), e.trialTimeoutSeconds(),
                         e.maxFailures()),
                 listed.workloads().getOrDefault(e.id(), Map.of()),
@@ -347,12 +349,12 @@ public class ExperimentService {
         validator.checkRerun(e.kind(), plan, e.hostLabels(), caller.admin());
         ExperimentSpec spec = new ExperimentSpec(e.name(), e.description(), e.kind(), e.preset(), plan,
                 e.stopping(), e.hostLabels());
-        return scheduler.submit(spec, caller.name());
+        return scheduler.submit(spec, caller);
     }
 
     /** Refuses (403) a caller who does not {@link ExperimentCaller#controls control} {@code e}. */
     private static void checkStartedBy(ExperimentRecord e, ExperimentCaller caller, String action) {
-        if (caller.controls(e.createdBy())) {
+        if (caller.controls(e.createdBy(), e.createdByToken())) {
             return;
         }
         throw new NotStarterException(e.createdBy() == null

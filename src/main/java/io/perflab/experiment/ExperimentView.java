@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.perflab.paired.PlacementCheck;
 import io.perflab.runner.experiment.ExperimentDesign;
@@ -19,6 +20,8 @@ import java.util.Map;
  * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
  * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs;
  *     the {@code run} events carry it too ({@link TimeLeft})
+ * @param createdByToken the stored API token that started it ({@link ExperimentRecord#createdByToken}), for the
+ *     page to tell who controls it; not in the JSON
  * @param optionDiff every setting that differs between the variants (engine options, {@code jvmArgs}, a command's
  *     {@code command}, {@code metricsFormat}, {@code directory} and {@code environment}): name → {without, with}
  * @param results per-metric comparison; empty until both variants have two successful runs
@@ -40,6 +43,7 @@ public record ExperimentView(long id, String name, @Schema(nullable = true) Stri
                              @Schema(nullable = true) String benchmark, Long queuePosition, Progress progress,
                              Long etaSeconds, Instant createdAt, @Schema(nullable = true) Instant startedAt,
                              @Schema(nullable = true) Instant finishedAt, @Schema(nullable = true) String createdBy,
+                             @JsonIgnore @Schema(hidden = true) Long createdByToken,
                              @Schema(nullable = true) String error, Plan plan, Map<String, String> workload,
                              Map<String, VariantRecord> variants, Map<String, Map<String, String>> optionDiff,
                              List<MetricComparison> results,
@@ -54,7 +58,10 @@ public record ExperimentView(long id, String name, @Schema(nullable = true) Stri
                                      that base, named by baseExperimentId and baseCommit (null otherwise).""")
                              ResultsDigest summary) {
 
-    /** An experiment as one experiment's view shows it, without a list's summary of its results. */
+    /**
+     * An experiment as one experiment's view shows it, without a list's summary of its results, started by no stored
+     * API token.
+     */
     public ExperimentView(long id, String name, String description, String kind, String status, String preset,
                           String benchmark, Long queuePosition, Progress progress, Long etaSeconds,
                           Instant createdAt, Instant startedAt, Instant finishedAt, String createdBy, String error,
@@ -63,8 +70,8 @@ public record ExperimentView(long id, String name, @Schema(nullable = true) Stri
                           String design, Paired paired, Map<String, String> hostLabels, List<AgentRun> agents,
                           HostWait waitingForHost) {
         this(id, name, description, kind, status, preset, benchmark, queuePosition, progress, etaSeconds, createdAt,
-                startedAt, finishedAt, createdBy, error, plan, workload, variants, optionDiff, results, design, paired,
-                hostLabels, agents, waitingForHost, null);
+                startedAt, finishedAt, createdBy, null, error, plan, workload, variants, optionDiff, results, design,
+                paired, hostLabels, agents, waitingForHost, null);
     }
 
     /** An experiment no agent has run, that asks for no host labels. */

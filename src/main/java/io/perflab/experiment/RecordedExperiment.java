@@ -10,6 +10,8 @@ import java.util.Objects;
  * An experiment that ran elsewhere and is recorded whole — a CI upload: stored at once as {@code COMPLETED}, kind
  * {@code UPLOAD}, with its runs and samples.
  *
+ * @param createdBy who uploaded it: a user's name, or {@code token:} and an API token's name
+ * @param createdByToken the id of the stored API token that uploaded it; null for a user or the bootstrap token
  * @param revision which commit was measured
  * @param machine what it ran on, as the benchmark tool described it (JSON-able values)
  * @param labels a user's label of each side that has one
@@ -20,10 +22,10 @@ import java.util.Objects;
  * @param configurations the settings every sample of a side ran with, as the benchmark printed them; a side
  *     without any is left out
  */
-public record RecordedExperiment(String name, String benchmark, String createdBy, Instant createdAt,
-                                 SourceRevision revision, Map<String, Object> machine, List<String> tags,
-                                 Map<VariantName, String> labels, Map<String, MetricDefinition> metrics,
-                                 List<Run> runs, List<String> warnings,
+public record RecordedExperiment(String name, String benchmark, String createdBy, Long createdByToken,
+                                 Instant createdAt, SourceRevision revision, Map<String, Object> machine,
+                                 List<String> tags, Map<VariantName, String> labels,
+                                 Map<String, MetricDefinition> metrics, List<Run> runs, List<String> warnings,
                                  Map<VariantName, Map<String, String>> configurations) {
 
     public RecordedExperiment {
@@ -36,12 +38,12 @@ public record RecordedExperiment(String name, String benchmark, String createdBy
         configurations = Map.copyOf(configurations);
     }
 
-    /** A recorded experiment whose source said nothing besides its samples. */
+    /** A recorded experiment whose source said nothing besides its samples, uploaded with no stored API token. */
     public RecordedExperiment(String name, String benchmark, String createdBy, Instant createdAt,
                               SourceRevision revision, Map<String, Object> machine, List<String> tags,
                               Map<VariantName, String> labels, Map<String, MetricDefinition> metrics,
                               List<Run> runs) {
-        this(name, benchmark, createdBy, createdAt, revision, machine, tags, labels, metrics, runs, List.of(),
+        this(name, benchmark, createdBy, null, createdAt, revision, machine, tags, labels, metrics, runs, List.of(),
                 Map.of());
     }
 

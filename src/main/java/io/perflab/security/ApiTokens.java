@@ -121,10 +121,11 @@ public class ApiTokens {
         if (nameProblem != null) {
             throw InvalidInputException.of("name", nameProblem);
         }
-        // what a token does is recorded under its name (token:NAME: experiments, uploads, agents it registered), so
-        // two live tokens of one name would act as each other: the name is looked for first (tokens of before V18
-        // may share one), and the unique live_name refuses a second live token created at the same moment; a name
-        // is stored composed (NFC), so that 'café' typed as e + U+0301 is the same name as 'café' typed as é
+        // what a token does is shown under its name (token:NAME: experiments, uploads, agents it registered), and an
+        // upload's Idempotency-Key is kept under it, so two live tokens of one name would be one to people and replay
+        // each other's uploads (what a token controls is told by its id): the name is looked for first (tokens of
+        // before V18 may share one), and the unique live_name refuses a second live token created at the same moment;
+        // a name is stored composed (NFC), so that 'café' typed as e + U+0301 is the same name as 'café' typed as é
         String stripped = Normalizer.normalize(name.strip(), Normalizer.Form.NFC);
         if (jdbc.sql("SELECT COUNT(*) FROM api_token WHERE name = ? AND revoked_at IS NULL").param(stripped)
                 .query(Long.class).single() > 0) {

@@ -19,9 +19,10 @@ public record StoredToken(long id) {
 
     /**
      * Whether a caller, {@code name} with stored token {@code tokenId}, is the one recorded as {@code recordedName}
-     * with {@code recordedTokenId} (who registered an agent): where either came with a stored token, the same token,
-     * told by its id, not its name (a revoked token's name is free again, and a token created anew with it is another
-     * token); otherwise the same name (a user, or the bootstrap token). Token ids are null where there was none.
+     * with {@code recordedTokenId} (who registered an agent, who started an experiment): where either came with a
+     * stored token, the same token, told by its id, not its name (a revoked token's name is free again, and a token
+     * created anew with it is another token); otherwise the same name (a user, or the bootstrap token). Token ids are
+     * null where there was none.
      */
     public static boolean sameCaller(String name, Long tokenId, String recordedName, Long recordedTokenId) {
         if (tokenId != null || recordedTokenId != null) {

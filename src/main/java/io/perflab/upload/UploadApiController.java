@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.security.StoredToken;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.Texts;
 import io.swagger.v3.oas.annotations.Operation;
@@ -13,7 +14,6 @@ import jakarta.servlet.http.Part;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -24,6 +24,7 @@ import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -87,15 +88,15 @@ class UploadApiController {
                     schema = @Schema(implementation = UploadResponse.class)))
     @ApiResponse(responseCode = "409", description = "the Idempotency-Key was used for another upload")
     ResponseEntity<String> uploadFiles(HttpServletRequest request, @ParameterObject UploadParameters parameters,
-            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal)
-            throws IOException, ServletException {
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
+            Authentication authentication) throws IOException, ServletException {
         Map<String, Part> files = files(request.getParts());
         List<String> names = files.containsKey(ONE_FILE) ? List.of(ONE_FILE) : TWO_FILES;
         List<String> contents = new ArrayList<>();
         for (String name : names) {
             contents.add(text(files.get(name), name));
         }
-        return respond(contents, names, parameters, idempotencyKey, principal);
+        return respond(contents, names, parameters, idempotencyKey, authentication);
     }
 
     @PostMapping
@@ -119,9 +120,10 @@ class UploadApiController {
             @Content(mediaType = MediaType.MULTIPART_FORM_DATA_VALUE,
                     schema = @Schema(oneOf = {OneFile.class, TwoFiles.class}))})
             @RequestBody(required = false) byte[] body, @ParameterObject UploadParameters parameters,
-            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey, Principal principal) {
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
+            Authentication authentication) {
         return respond(List.of(body == null ? "" : text(body, null)), List.of(), parameters, idempotencyKey,
-                principal);
+                authentication);
     }
 
     /**
@@ -131,7 +133,7 @@ class UploadApiController {
      * @param parts the multipart body's files that {@code contents} are, named as {@link UploadRequest#parts}
      */
     private ResponseEntity<String> respond(List<String> contents, List<String> parts, UploadParameters p,
-            String idempotencyKey, Principal principal) {
+            String idempotencyKey, Authentication authentication) {
         if (idempotencyKey != null && IdempotencyKey.problem(idempotencyKey) != null) {
             // a header's bytes arrive one character each: UTF-8's é is read as 'Ã' and a byte after it
             boolean bytes = idempotencyKey.chars().anyMatch(c -> c >= 0x80 && c <= 0xFF);
@@ -149,7 +151,8 @@ class UploadApiController {
                 commitTime(p.commitTime()), p.defaultBranch());
         String baseUrl = ServletUriComponentsBuilder.fromCurrentContextPath().toUriString();
         UploadService.Outcome outcome = uploads.upload(new UploadRequest(contents, parts, format, p.benchmark(),
-                p.name(), p.variant(), git, idempotencyKey, principal.getName(), baseUrl));
+                p.name(), p.variant(), git, idempotencyKey, authentication.getName(), StoredToken.idOf(authentication),
+                baseUrl));
         ResponseEntity.BodyBuilder response = ResponseEntity.status(HttpStatus.CREATED)
                 .location(URI.create(baseUrl + "/api/v1/experiments/" + outcome.experimentId()))
                 .contentType(MediaType.APPLICATION_JSON);

@@ -13,8 +13,10 @@ import java.util.List;
  * @param git git fields from the request's parameters (they take precedence over the content's)
  * @param idempotencyKey the {@code Idempotency-Key} header, or null
  * @param principal who uploads (a token's or a user's name)
+ * @param principalToken the stored API token that uploads, or null (a user, the bootstrap token)
  * @param baseUrl the server's address, for the experiment page link
  */
 record UploadRequest(List<String> contents, List<String> parts, UploadFormat format, String benchmark, String name,
-                     String variant, GitInfo git, String idempotencyKey, String principal, String baseUrl) {
+                     String variant, GitInfo git, String idempotencyKey, String principal, Long principalToken,
+                     String baseUrl) {
 }

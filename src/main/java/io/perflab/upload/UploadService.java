@@ -181,8 +181,9 @@ public class UploadService implements BaseComparison.Source {
         }
         GitInfo git = upload.git();
         ExperimentRepository.Recorded stored = experiments.insert(new RecordedExperiment(upload.name(),
-                upload.benchmark(), request.principal(), now, new SourceRevision(git.repository(), git.branch(),
-                        git.commit(), git.baseCommit(), git.pullRequest(), git.commitTime()),
+                upload.benchmark(), request.principal(), request.principalToken(), now,
+                new SourceRevision(git.repository(), git.branch(), git.commit(), git.baseCommit(), git.pullRequest(),
+                        git.commitTime()),
                 upload.parsed().machine(), upload.parsed().tags(), labels, upload.metrics(), runs,
                 upload.parsed().warnings(), configurations));
         // Compared now, from the runs in hand, and kept: the experiment's first view need not read every sample back.

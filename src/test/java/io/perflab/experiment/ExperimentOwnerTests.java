@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.EngineVariant;
@@ -27,10 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.security.crypto.password.PasswordEncoder;
+import tools.jackson.databind.JsonNode;
 
 /**
- * A user cancels, resumes and re-runs only the experiments they started, and an API token only those it started; an
- * administrator any. The experiments wait for hosts labelled as none is, so nothing runs.
+ * A user cancels, resumes and re-runs only the experiments they started, and an API token only those it started (told
+ * by its id, not its name); an administrator any. The experiments wait for hosts labelled as none is, so nothing runs.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExperimentOwnerTests extends UploadServer {
@@ -49,8 +51,13 @@ class ExperimentOwnerTests extends UploadServer {
     @Autowired
     ApiTokens tokens;
 
+    @Autowired
+    ExperimentService experiments;
+
     /** A user API token named for alice's CI (an administrator makes every token). */
     private String aliceToken;
+
+    private long aliceTokenId;
 
     @BeforeAll
     void users() {
@@ -61,7 +68,9 @@ class ExperimentOwnerTests extends UploadServer {
         }
         jdbc.sql("UPDATE api_token SET revoked_at = CURRENT_TIMESTAMP, revoked_by = 'tests', live_name = NULL "
                 + "WHERE name = 'alice-ci' AND revoked_at IS NULL").update();
-        aliceToken = tokens.create("alice-ci", "admin").secret();
+        ApiTokens.CreatedToken created = tokens.create("alice-ci", "admin");
+        aliceToken = created.secret();
+        aliceTokenId = created.token().id();
     }
 
     /** Nothing these tests queued is left waiting for the next class. */
@@ -72,11 +81,16 @@ class ExperimentOwnerTests extends UploadServer {
     }
 
     private long stored(ExperimentStatus status, String createdBy) {
+        return stored(status, createdBy, null);
+    }
+
+    /** An experiment stored as started by {@code createdBy} with stored token {@code createdByToken}. */
+    private long stored(ExperimentStatus status, String createdBy, Long createdByToken) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 2);
         return store.insert(new ExperimentSpec("owner tests", null, ExperimentKind.ENGINE, null, plan,
                 PairedStopping.NONE, HostLabels.parse("pool=owner-tests-nowhere")), status, createdBy,
-                Instant.now());
+                createdByToken, Instant.now());
     }
 
     /** What a refused attempt must leave as it was. */
@@ -139,7 +153,7 @@ class ExperimentOwnerTests extends UploadServer {
      */
     @Test
     void whatATokenStartedIsThatTokensAlone() throws Exception {
-        long byToken = stored(ExperimentStatus.QUEUED, "token:alice-ci");
+        long byToken = stored(ExperimentStatus.QUEUED, "token:alice-ci", aliceTokenId);
         long byAlice = stored(ExperimentStatus.QUEUED, "alice");
         long byAdmin = stored(ExperimentStatus.QUEUED, "admin");
 
@@ -153,6 +167,88 @@ class ExperimentOwnerTests extends UploadServer {
         assertThat(row(byAdmin)).startsWith("QUEUED");
         assertThat(control(byToken, "cancel", "Bearer " + aliceToken).statusCode()).isEqualTo(202);
         assertThat(row(byToken)).startsWith("CANCELLED");
+    }
+
+    /**
+     * A token is told by its id, not its name: a revoked token's name is free again, and a token created anew with it
+     * is another token, which cancels, resumes and re-runs nothing the revoked one queued, re-ran or uploaded. It
+     * controlled them by name, as if it had started them.
+     */
+    @Test
+    void aTokenCreatedWithARevokedTokensNameControlsNothingTheRevokedOneStarted() throws Exception {
+        String name = "owner-tests-renamed";
+        String first = newToken(name);
+        long firstId = liveTokenId(name);
+        long queued = queue(first);
+        long cancelled = queue(first);
+        // the token controls what it started: it cancels, resumes and re-runs its own
+        assertThat(control(cancelled, "cancel", "Bearer " + first).statusCode()).isEqualTo(202);
+        assertThat(control(cancelled, "resume", "Bearer " + first).statusCode()).isEqualTo(202);
+        assertThat(control(cancelled, "cancel", "Bearer " + first).statusCode()).isEqualTo(202);
+        long copy = experiments.rerun(cancelled, new ExperimentCaller("token:" + name, false, firstId));
+        long uploaded = upload(first, "owner-tests-renamed-upload");
+        assertThat(List.of(queued, cancelled, copy, uploaded)).extracting(this::createdByToken)
+                .as("queued, re-run and uploaded by the token").containsOnly(firstId);
+        HttpResponse<String> revoked = post("/api/v1/tokens/" + firstId + "/revoke", ADMIN_TOKEN,
+                "application/json", "");
+        assertThat(revoked.statusCode()).as(revoked.body()).isEqualTo(200);
+        String second = newToken(name);
+        long secondId = liveTokenId(name);
+        String queuedBefore = row(queued);
+        String cancelledBefore = row(cancelled);
+        long before = experimentCount();
+
+        HttpResponse<String> cancel = control(queued, "cancel", "Bearer " + second);
+        HttpResponse<String> resume = control(cancelled, "resume", "Bearer " + second);
+        HttpResponse<String> resumeUpload = control(uploaded, "resume", "Bearer " + second);
+
+        assertThat(secondId).isNotEqualTo(firstId);
+        for (HttpResponse<String> refused : List.of(cancel, resume, resumeUpload)) {
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+            assertThat(read(refused.body()).get("detail").asString()).contains("was started by someone else");
+        }
+        // a re-run is the page's, where a token is no credential: the rule the page and the API share refuses it too
+        assertThatThrownBy(() -> experiments.rerun(cancelled, new ExperimentCaller("token:" + name, false,
+                secondId))).isInstanceOf(ExperimentService.NotStarterException.class)
+                .hasMessageContaining("was started by someone else");
+        assertThat(row(queued)).isEqualTo(queuedBefore).endsWith("token:" + name);
+        JsonNode shown = read(get("/api/v1/experiments/" + queued).body());
+        assertThat(shown.get("createdBy").asString()).as("the name, for people").isEqualTo("token:" + name);
+        assertThat(shown.has("createdByToken")).as("not the token's id").isFalse();
+        assertThat(row(cancelled)).isEqualTo(cancelledBefore);
+        assertThat(experimentCount()).as("no re-run queued").isEqualTo(before);
+
+        // what the new token starts is its own, and an administrator still controls the revoked token's
+        long own = queue(second);
+        assertThat(createdByToken(own)).isEqualTo(secondId);
+        assertThat(control(own, "cancel", "Bearer " + second).statusCode()).isEqualTo(202);
+        assertThat(control(queued, "cancel", "Bearer " + ADMIN_TOKEN).statusCode()).isEqualTo(202);
+        assertThat(row(queued)).startsWith("CANCELLED");
+    }
+
+    /** Queues an engine experiment through the API with {@code token}, on a host none is; returns its id. */
+    private long queue(String token) throws Exception {
+        HttpResponse<String> queued = post("/api/v1/experiments", token, "application/json", """
+                {"name": "owner tests by a token", "preset": "sync-completion", "runsPerVariant": 2,
+                 "hostLabels": {"pool": "owner-tests-nowhere"}}""");
+        assertThat(queued.statusCode()).as(queued.body()).isEqualTo(202);
+        return read(queued.body()).get("id").asLong();
+    }
+
+    /** Uploads benchmark {@code benchmark} with {@code token}; returns the experiment's id. */
+    private long upload(String token, String benchmark) throws Exception {
+        HttpResponse<String> uploaded = post("/api/v1/uploads", token, "application/json",
+                "{\"benchmark\":\"" + benchmark + "\",\"metrics\":{\"t\":{\"values\":[1,2]}}}");
+        assertThat(uploaded.statusCode()).as(uploaded.body()).isEqualTo(201);
+        return read(uploaded.body()).get("experimentId").asLong();
+    }
+
+    private long liveTokenId(String name) {
+        return jdbc.sql("SELECT id FROM api_token WHERE live_name = ?").param(name).query(Long.class).single();
+    }
+
+    private Long createdByToken(long id) {
+        return jdbc.sql("SELECT created_by_token FROM experiment WHERE id = ?").param(id).query(Long.class).single();
     }
 
     @Test

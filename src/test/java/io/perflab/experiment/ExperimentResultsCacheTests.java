@@ -49,8 +49,8 @@ class ExperimentResultsCacheTests {
     /** An experiment as stored, compared with base {@code baseId} when it came in (null: with none). */
     private static ExperimentRecord upload(long id, int dataVersion, Long baseId) {
         return new ExperimentRecord(id, "e" + id, null, ExperimentKind.ENGINE, ExperimentStatus.COMPLETED, null, null,
-                5, "interleaved", 1, 60, 3, "admin", Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, dataVersion, null,
-                ExperimentDesign.FRESH, 1, PairedStopping.NONE, null, HostLabels.NONE, null, baseId);
+                5, "interleaved", 1, 60, 3, "admin", null, Instant.EPOCH, Instant.EPOCH, Instant.EPOCH, dataVersion,
+                null, ExperimentDesign.FRESH, 1, PairedStopping.NONE, null, HostLabels.NONE, null, baseId);
     }
 
     @Test

@@ -62,6 +62,8 @@ public class MigrationTests {
             ExperimentRecord main = repository.find(1).orElseThrow();
             assertThat(main.kind()).isEqualTo(ExperimentKind.UPLOAD);
             assertThat(main.benchmark()).isEqualTo("old/parse");
+            assertThat(main.createdByToken()).as("uploaded with the token, told by its id since V27")
+                    .isEqualTo(jdbc.sql("SELECT id FROM api_token WHERE name = 'ci-old'").query(Long.class).single());
             assertThat(repository.runs(1)).hasSize(5).allSatisfy(run -> assertThat(run.metrics()).hasSize(2));
             assertThat(repository.runs(1).get(0).metrics()).containsEntry("parse_ns", 100.5);
             assertThat(repository.uploadDetails(1).machine()).containsEntry("os", "Linux");
@@ -310,6 +312,73 @@ public class MigrationTests {
                 .as("no token acts as a user's agent").isFalse();
         assertThat(repository.find(4).orElseThrow().registeredBy(new AgentCoordinator.Caller("service", false)))
                 .as("a built-in agent is no caller's").isFalse();
+    }
+
+    /**
+     * V27 stores the token that started an experiment by its id, for experiments stored before too: the token of its
+     * name that was live when it was created, as V25 does for agents. That token keeps controlling it; a token created
+     * later with the name of a revoked one controls none of the revoked one's. On H2 and on PostgreSQL.
+     */
+    @Test
+    void experimentsStoredBeforeTokenIdsKeepTheTokenThatStartedThemAndNoOtherOfItsName() {
+        SingleConnectionDataSource h2 = migratedTo("before-experiment-token-ids", "26");
+        try {
+            startersOfExperimentsStoredBefore(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
+        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("26")).load().migrate();
+        startersOfExperimentsStoredBefore(database);
+    }
+
+    private static void startersOfExperimentsStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        java.time.OffsetDateTime t0 = java.time.OffsetDateTime.parse("2026-03-01T09:00:00Z");
+        // 'ci' #1 revoked at t0+2h, and created again as #2 at t0+3h; 'nightly' #3 live since t0
+        Object[][] tokens = {{1, "ci", null, t0, t0.plusHours(2)}, {2, "ci", "ci", t0.plusHours(3), null},
+                {3, "nightly", "nightly", t0, null}};
+        for (Object[] token : tokens) {
+            jdbc.sql("INSERT INTO api_token (id, name, live_name, token_hash, token_prefix, role, created_by, "
+                    + "created_at, revoked_at) VALUES (?, ?, ?, ?, 'plt_x', 'USER', 'admin', ?, ?)")
+                    .params(token[0], token[1], token[2], String.valueOf(token[0]).repeat(64), token[3], token[4])
+                    .update();
+        }
+        Object[][] experiments = {{1, "token:ci", t0.plusHours(1)}, {2, "token:ci", t0.plusHours(4)},
+                {3, "admin", t0.plusHours(1)}, {4, "token:never-stored", t0.plusHours(1)},
+                {5, "token:nightly", t0.minusHours(1)}, {6, null, t0.plusHours(1)},
+                {7, "token:nightly", t0.plusHours(1)}};
+        for (Object[] experiment : experiments) {
+            jdbc.sql("""
+                    INSERT INTO experiment (id, name, name_folded, kind, status, runs_per_variant, run_order, seed,
+                        trial_timeout_seconds, max_failures, created_by, created_at, data_version)
+                    VALUES (?, 'old', 'old', 'ENGINE', 'CANCELLED', 2, 'interleaved', 1, 120, 3, ?, ?, 0)""")
+                    .params(experiment[0], experiment[1], experiment[2]).update();
+        }
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        ExperimentRepository repository = new ExperimentRepository(jdbc, new JdbcTemplate(database),
+                JsonMapper.builder().build());
+        assertThat(java.util.stream.LongStream.rangeClosed(1, 7).mapToObj(id -> repository.find(id).orElseThrow()
+                .createdByToken())).containsExactly(1L, 2L, null, null, null, null, 3L);
+        ExperimentCaller renewed = new ExperimentCaller("token:ci", false, 2L);
+        assertThat(controls(renewed, repository.find(2).orElseThrow())).as("its own").isTrue();
+        assertThat(controls(renewed, repository.find(1).orElseThrow())).as("the revoked token's").isFalse();
+        assertThat(controls(new ExperimentCaller("token:nightly", false, 3L), repository.find(7).orElseThrow()))
+                .as("a live token's, started before").isTrue();
+        assertThat(controls(new ExperimentCaller("admin", false), repository.find(3).orElseThrow()))
+                .as("a user's, the same user").isTrue();
+        assertThat(controls(new ExperimentCaller("admin", false, 3L), repository.find(3).orElseThrow()))
+                .as("no token controls a user's").isFalse();
+        assertThat(controls(new ExperimentCaller("token:never-stored", false, 4L), repository.find(4).orElseThrow()))
+                .as("a token not found: an administrator's").isFalse();
+    }
+
+    private static boolean controls(ExperimentCaller caller, ExperimentRecord experiment) {
+        return caller.controls(experiment.createdBy(), experiment.createdByToken());
     }
 
     private static SingleConnectionDataSource migratedTo(String name, String version) {

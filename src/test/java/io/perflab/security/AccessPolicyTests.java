@@ -50,9 +50,9 @@ class AccessPolicyTests extends UploadServer {
      * {@code METHOD PATH PUBLIC PRIVATE}, a mapping for every method as {@code *}: who may, with anonymous reads
      * ({@code perflab.security.anonymous-reads}, true by default) and on a private instance (false). Access:
      * {@code everyone}; {@code users}, a signed-in user or admin, a token of role user or the bootstrap token;
-     * {@code owners}, as users on an experiment the caller started (a token: one it started itself), an admin's only on
-     * another's; {@code agents}, a token of role agent or an admin; {@code admins}, a signed-in admin or the bootstrap
-     * token.
+     * {@code owners}, as users on an experiment the caller started (a token: one it started itself, not one a revoked
+     * token of its name started), an admin's only on another's; {@code agents}, a token of role agent or an admin;
+     * {@code admins}, a signed-in admin or the bootstrap token.
      * Outside the API, the API document and the actuator a token is no credential: its caller is a visitor there.
      */
     static final String POLICY = """
@@ -253,8 +253,9 @@ class AccessPolicyTests extends UploadServer {
 
     /**
      * For {@link Access#OWNERS}: a finished upload each caller started, and one that someone none of them is
-     * started ({@link #anothersExperiment}); a cancel, resume or re-run that is let through is refused as the upload
-     * has ended.
+     * started ({@link #anothersExperiment}): a token of the user token's name, revoked before the user token was
+     * created with that name (a token is told by its id, not its name). A cancel, resume or re-run that is let
+     * through is refused as the upload has ended.
      */
     final Map<Caller, Map<String, String>> ownExperiments = new EnumMap<>(Caller.class);
     Map<String, String> anothersExperiment;
@@ -267,26 +268,37 @@ class AccessPolicyTests extends UploadServer {
             users.create(user, passwords.encode(password), UserAccounts.Role.USER);
         }
         sessions.put(Caller.VISITOR, visitor());
+        newToken(USER_TOKEN_NAME);
+        long revoked = liveTokenId(USER_TOKEN_NAME);
         sessions.put(Caller.USER_TOKEN, new Session(http, null, newToken(USER_TOKEN_NAME)));
         sessions.put(Caller.AGENT_TOKEN, new Session(http, null, newAgentToken("access-policy-agent")));
         sessions.put(Caller.BOOTSTRAP_TOKEN, new Session(http, null, ADMIN_TOKEN));
         sessions.put(Caller.USER_SESSION, signedIn(user, password));
         sessions.put(Caller.ADMIN_SESSION, signedIn("admin", adminPassword()));
-        anothersExperiment = upload("access-policy-another");
+        anothersExperiment = upload(Caller.USER_TOKEN.starts(), revoked);
         for (Caller caller : Caller.values()) {
             if (caller.starts() != null) {
-                ownExperiments.put(caller, upload(caller.starts()));
+                ownExperiments.put(caller, upload(caller.starts(),
+                        caller == Caller.USER_TOKEN ? liveTokenId(USER_TOKEN_NAME) : null));
             }
         }
     }
 
-    /** A finished upload recorded as started by {@code startedBy}, as the id of a path. */
-    private Map<String, String> upload(String startedBy) throws Exception {
+    private long liveTokenId(String name) {
+        return jdbc.sql("SELECT id FROM api_token WHERE live_name = ?").param(name).query(Long.class).single();
+    }
+
+    /**
+     * A finished upload recorded as started by {@code startedBy} with stored token {@code startedByToken} (null for
+     * none), as the id of a path.
+     */
+    private Map<String, String> upload(String startedBy, Long startedByToken) throws Exception {
         String benchmark = "access-policy-owned";
         uploadTwoSamples(benchmark);
         long id = jdbc.sql("SELECT MAX(id) FROM experiment WHERE benchmark = ?").param(benchmark).query(Long.class)
                 .single();
-        jdbc.sql("UPDATE experiment SET created_by = ? WHERE id = ?").params(startedBy, id).update();
+        jdbc.sql("UPDATE experiment SET created_by = ?, created_by_token = ? WHERE id = ?")
+                .params(startedBy, startedByToken, id).update();
         return Map.of("id", Long.toString(id));
     }
 
