@@ -19,4 +19,13 @@ import java.util.List;
 record UploadRequest(List<String> contents, List<String> parts, UploadFormat format, String benchmark, String name,
                      String variant, GitInfo git, String idempotencyKey, String principal, Long principalToken,
                      String baseUrl) {
+
+    /**
+     * Whose {@code Idempotency-Key}s this upload's key is told among: a stored API token's own, by its id
+     * ({@code token#ID}), not its name, which a revoked token frees for a new token that must not replay or be
+     * refused by the old one's keys; else the user's (or the bootstrap token's) name.
+     */
+    String idempotencyScope() {
+        return principalToken != null ? "token#" + principalToken : principal;
+    }
 }

@@ -226,6 +226,44 @@ class ExperimentOwnerTests extends UploadServer {
         assertThat(row(queued)).startsWith("CANCELLED");
     }
 
+    /**
+     * An upload's {@code Idempotency-Key} is the token's, by its id: a token created with a revoked token's name
+     * neither gets the revoked one's stored response back for the same upload nor is refused (409) for another upload
+     * under its key; the revoked token's own retry was answered from what it stored.
+     */
+    @Test
+    void aTokenCreatedWithARevokedTokensNameHasNoneOfItsIdempotencyKeys() throws Exception {
+        String name = "owner-tests-keys";
+        String first = newToken(name);
+        long firstId = liveTokenId(name);
+        String body = "{\"benchmark\":\"owner-tests-keys\",\"metrics\":{\"t\":{\"values\":[1,2]}}}";
+        HttpResponse<String> sent = post("/api/v1/uploads", first, "application/json", body, "Idempotency-Key", "k-1");
+        HttpResponse<String> retried = post("/api/v1/uploads", first, "application/json", body,
+                "Idempotency-Key", "k-1");
+        assertThat(sent.statusCode()).as(sent.body()).isEqualTo(201);
+        long firstUpload = read(sent.body()).get("experimentId").asLong();
+        assertThat(read(retried.body()).get("experimentId").asLong()).as("the token's retry").isEqualTo(firstUpload);
+        assertThat(post("/api/v1/tokens/" + firstId + "/revoke", ADMIN_TOKEN, "application/json", "").statusCode())
+                .isEqualTo(200);
+        String second = newToken(name);
+
+        HttpResponse<String> same = post("/api/v1/uploads", second, "application/json", body, "Idempotency-Key", "k-1");
+        HttpResponse<String> other = post("/api/v1/uploads", second, "application/json",
+                body.replace("[1,2]", "[3,4]"), "Idempotency-Key", "k-2");
+        HttpResponse<String> otherUnderFirstKey = post("/api/v1/uploads", second, "application/json",
+                body.replace("[1,2]", "[5,6]"), "Idempotency-Key", "k-1");
+
+        assertThat(same.statusCode()).as(same.body()).isEqualTo(201);
+        long secondUpload = read(same.body()).get("experimentId").asLong();
+        assertThat(secondUpload).as("stored anew, not the revoked token's response").isNotEqualTo(firstUpload);
+        assertThat(createdByToken(secondUpload)).isEqualTo(liveTokenId(name));
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(201);
+        assertThat(otherUnderFirstKey.statusCode()).as("its own key k-1 now holds its own upload")
+                .isEqualTo(409);
+        assertThat(read(otherUnderFirstKey.body()).get("detail").asString()).contains("experiment " + secondUpload)
+                .doesNotContain("experiment " + firstUpload);
+    }
+
     /** Queues an engine experiment through the API with {@code token}, on a host none is; returns its id. */
     private long queue(String token) throws Exception {
         HttpResponse<String> queued = post("/api/v1/experiments", token, "application/json", """

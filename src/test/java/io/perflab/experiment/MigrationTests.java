@@ -78,6 +78,9 @@ public class MigrationTests {
                     .containsExactly(20.0, 20.0, 22.0, 22.0);
             assertThat(jdbc.sql("SELECT experiment_id FROM upload_idempotency WHERE idem_key = 'old-upload-1'")
                     .query(Long.class).single()).isEqualTo(1);
+            assertThat(jdbc.sql("SELECT principal FROM upload_idempotency WHERE idem_key = 'old-upload-1'")
+                    .query(String.class).single()).as("the token's key, told by its id since V28")
+                    .isEqualTo("token#" + main.createdByToken());
             assertThat(jdbc.sql("SELECT name FROM api_token WHERE token_hash = ? AND revoked_at IS NULL")
                     .param(sha256(FIXTURE_TOKEN)).query(String.class).single()).isEqualTo("ci-old");
             assertThat(jdbc.sql("SELECT COUNT(*) FROM app_user WHERE username = 'admin'").query(Long.class)
