@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
  *       unparks only a waiter that actually parked; a {@code synchronized} wait/notifyAll latch; a mutex
  *       and a condition variable with POSIX semantics (the waiter is woken while the signaller still holds
  *       the mutex, as in the latch seed 003 replaced); the state word with the waiter asleep in
- *       {@code futex(2)} called directly, as seed 003's {@code Notification} (Linux only, and the JVM needs
- *       {@link #jvmFlags()}); or {@code CompletableFuture.get}</td></tr>
+ *       {@code futex(2)} called directly, as seed 003's {@code Notification} (Linux on amd64 or aarch64 only,
+ *       {@link #platforms()}, and the JVM needs {@link #jvmFlags()}); or {@code CompletableFuture.get}</td></tr>
  *   <tr><td>{@code callBufferInitialBytes}</td><td>positive integer, e.g. 256, 4096</td><td>4096</td>
  *       <td>initial capacity of the per-call frame buffer (client request, server response); a larger
  *       body grows it by doubling (Netty's growth below 4 MiB)</td></tr>
@@ -202,6 +202,16 @@ public record EngineOptions(Completion completion, int callBufferInitialBytes, A
      */
     public List<String> jvmFlags() {
         return completion == Completion.FUTEX ? FutexCompletion.JVM_FLAGS : List.of();
+    }
+
+    /**
+     * The options among these whose code path runs on one platform only, as {@code name=value} → that platform:
+     * {@code completion=futex} runs on Linux on amd64 or aarch64 ({@code FutexCompletion}, whose own refusal checks
+     * the same platform); every other option runs anywhere the engine does.
+     */
+    public Map<String, Platform> platforms() {
+        return completion == Completion.FUTEX ? Map.of(COMPLETION + "=" + text(completion), FutexCompletion.PLATFORM)
+                : Map.of();
     }
 
     public Builder toBuilder() {

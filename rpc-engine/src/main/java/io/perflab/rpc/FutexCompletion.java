@@ -10,9 +10,10 @@ import java.util.Optional;
  * word instead of in {@code LockSupport.park}, so neither side goes through HotSpot's {@code Parker} and the pthread
  * mutex and condition variable under it, which {@code completion=notification} still pays for.
  *
- * <p>The system call is made through the foreign linker that Java 17 incubates: the JVM must run on Linux (x86-64
- * or AArch64) with {@link #JVM_FLAGS}. Trial JVMs are given them by the runner; anywhere else {@link #unavailable()}
- * says what is missing, and an engine asked for this completion refuses to start ({@link #requireAvailable()}).
+ * <p>The system call is made through the foreign linker that Java 17 incubates: the JVM must run on {@link #PLATFORM}
+ * (Linux on x86-64 or AArch64) with {@link #JVM_FLAGS}. Trial JVMs are given the flags by the runner; anywhere else
+ * {@link #unavailable()} says what is missing, and an engine asked for this completion refuses to start
+ * ({@link #requireAvailable()}).
  * An interrupt ends an interruptible wait within {@link ThreadFutex#POLL_NANOS}, not at once.
  */
 final class FutexCompletion extends StateWordCompletion<ThreadFutex> {
@@ -20,6 +21,9 @@ final class FutexCompletion extends StateWordCompletion<ThreadFutex> {
     /** What a JVM needs for this completion. */
     static final List<String> JVM_FLAGS =
             List.of("--add-modules=jdk.incubator.foreign", "--enable-native-access=ALL-UNNAMED");
+
+    /** Where it runs: Linux on x86-64 and AArch64, whose numbers of {@code futex(2)} {@link ThreadFutex} knows. */
+    static final Platform PLATFORM = new Platform("Linux", List.of("amd64", "aarch64"));
 
     FutexCompletion() {
         requireAvailable();
@@ -63,9 +67,9 @@ final class FutexCompletion extends StateWordCompletion<ThreadFutex> {
         private static Optional<String> probe() {
             String os = System.getProperty("os.name", "");
             String arch = System.getProperty("os.arch", "");
-            if (!os.startsWith("Linux") || !(arch.equals("amd64") || arch.equals("aarch64"))) {
-                return Optional.of("futex(2) is called directly on Linux on x86-64 or AArch64 only, this is "
-                        + os + " on " + arch);
+            if (!PLATFORM.includes(os, arch)) {
+                return Optional.of("futex(2) is called directly on " + PLATFORM + " only, this is " + os + " on "
+                        + arch);
             }
             if (ModuleLayer.boot().findModule("jdk.incubator.foreign").isEmpty()) {
                 return Optional.of("the JVM was started without " + String.join(" ", JVM_FLAGS));

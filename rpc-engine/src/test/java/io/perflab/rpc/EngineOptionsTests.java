@@ -81,4 +81,27 @@ class EngineOptionsTests {
                 .hasMessageContaining("serverReactors must be at least 1");
         assertThatThrownBy(() -> config.withSetting("maxFrameBytes", "many")).hasMessageContaining("expected an integer");
     }
+
+    @Test
+    void onlyFutexCompletionRunsOnOnePlatformTheOneItsRefusalChecks() {
+        EngineOptions futex = EngineOptions.defaults().withOption("completion", "futex");
+        assertThat(futex.platforms()).containsExactly(Map.entry("completion=futex", FutexCompletion.PLATFORM));
+        Platform linux = futex.platforms().get("completion=futex");
+        assertThat(linux).hasToString("Linux on amd64 or aarch64");
+        assertThat(linux.includes("Linux", "amd64")).isTrue();
+        assertThat(linux.includes("Linux", "aarch64")).isTrue();
+        assertThat(linux.includes("Mac OS X", "aarch64")).isFalse();
+        assertThat(linux.includes("Linux", "riscv64")).isFalse();
+        assertThat(linux.includes("Windows 11", "amd64")).isFalse();
+        assertThat(linux.includes(null, "amd64")).as("a platform not known").isFalse();
+        assertThat(linux.includes("Linux", null)).isFalse();
+        for (EngineOptions.OptionSpec spec : EngineOptions.optionSpecs()) {
+            for (String value : spec.allowedValues()) {
+                if (!(spec.name().equals("completion") && value.equals("futex"))) {
+                    assertThat(EngineOptions.defaults().withOption(spec.name(), value).platforms())
+                            .as(spec.name() + "=" + value).isEmpty();
+                }
+            }
+        }
+    }
 }

@@ -32,6 +32,15 @@ class FutexUnavailableTests {
     }
 
     @Test
+    void aJvmOnAnotherPlatformRefusesFutexNamingThePlatformItNeeds() throws Exception {
+        List<String> flags = new java.util.ArrayList<>(FutexCompletion.JVM_FLAGS);
+        flags.add("-Dos.name=Mac OS X");
+        assertThat(run(flags)).contains("notification waited: true")
+                .contains("refused: completion=futex cannot run in this JVM: futex(2) is called directly on Linux on "
+                        + "amd64 or aarch64 only, this is Mac OS X on ");
+    }
+
+    @Test
     void withBothFlagsItRuns() throws Exception {
         assertThat(run(FutexCompletion.JVM_FLAGS)).contains("futex waited: true");
     }
