@@ -18,6 +18,12 @@ public final class AgentHost {
     /** The longest value registered; longer ones (a JVM's flags) are cut. */
     public static final int MAX_VALUE = 2000;
 
+    /** The environment entry of the JVM's {@code os.name}: half of the host's platform ({@link HostPlatform}). */
+    public static final String OS_NAME = "os_name";
+
+    /** The environment entry of the JVM's {@code os.arch}: the other half of the host's platform. */
+    public static final String OS_ARCH = "os_arch";
+
     /** The environment entry of the host's physical memory in bytes, a whole number. */
     public static final String MEMORY = "memory_bytes";
 
@@ -30,14 +36,17 @@ public final class AgentHost {
     public static final String TRIAL_MEMORY_FLAGS = "trial_memory_flags";
 
     /**
-     * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, the host's memory ({@value #MEMORY}; the service
-     * holds the trial JVMs it hands this agent to a quarter of it) and the CPU accounting mode, each value cut to
-     * {@value #MAX_VALUE} characters. The agent's own JVM flags are left out: the agents page is open to read, and
+     * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, the platform ({@value #OS_NAME} and
+     * {@value #OS_ARCH}), the host's memory ({@value #MEMORY}; the service holds the trial JVMs it hands this agent
+     * to a quarter of it) and the CPU accounting mode, each value cut to {@value #MAX_VALUE} characters. The agent's own JVM flags are left out: the agents page is open to read, and
      * an operator's {@code -D} flags may hold what it should not show.
      */
     public static Map<String, String> environment() {
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());
         environment.remove("jvm_flags");
+        HostPlatform platform = HostPlatform.current();
+        environment.put(OS_NAME, platform.osName());
+        environment.put(OS_ARCH, platform.osArch());
         environment.put("cpu_accounting", CpuTimeAccounting.host().describe());
         environment.put(MEMORY, Long.toString(HostEnvironment.memoryBytes()));
         environment.replaceAll((key, value) -> Texts.cut(value, MAX_VALUE));

@@ -49,7 +49,9 @@ public final class AgentProtocol {
      *
      * @param name a name for people (the host name by default), 1..200 printable characters
      * @param labels the labels of its host, key → value (see {@link HostLabels})
-     * @param environment its host environment: CPU model, cores, kernel, CPU accounting mode, JVM…
+     * @param environment its host environment: CPU model, cores, kernel, platform ({@code os_name} and
+     *     {@code os_arch}, the JVM's {@code os.name} and {@code os.arch}: {@link HostPlatform}), CPU accounting mode,
+     *     JVM…
      * @param runsCommands whether it runs command experiments (shell commands from the service)
      */
     public record Registration(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,

@@ -13,6 +13,7 @@ import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
 import io.perflab.agent.HostLabels;
+import io.perflab.agent.HostPlatform;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.MetricsReader;
@@ -208,6 +209,7 @@ public class AgentCoordinator implements SmartLifecycle {
         } catch (IllegalArgumentException bad) {
             throw InvalidInputException.of("environment." + AgentHost.TRIAL_MEMORY_FLAGS, bad.getMessage());
         }
+        checkPlatform(environment);
         jvmFlags.agentRefusal(name, environment).ifPresent(refusal -> {
             throw InvalidInputException.of("environment." + AgentHost.TRIAL_MEMORY_FLAGS, refusal);
         });
@@ -221,6 +223,28 @@ public class AgentCoordinator implements SmartLifecycle {
         log.info("Agent {} '{}' on {} registered by {}{} with labels [{}]", id, name, host, registrant.name(),
                 registrant.tokenId() == null ? "" : " (token " + registrant.tokenId() + ")", labels);
         return new Registered(id, seconds(settings.heartbeatInterval()), seconds(settings.heartbeatTimeout()));
+    }
+
+    /**
+     * The platform a registration says, if it says one in {@value AgentHost#OS_NAME} and {@value AgentHost#OS_ARCH}:
+     * both, each the JVM's own text of 1 to {@value HostPlatform#MAX_PART} characters. An agent that gives neither is
+     * read by its {@code kernel} entry ({@link HostPlatform#registered}).
+     */
+    private static void checkPlatform(Map<String, String> environment) {
+        String name = environment.get(AgentHost.OS_NAME);
+        String arch = environment.get(AgentHost.OS_ARCH);
+        if (name == null && arch == null) {
+            return;
+        }
+        for (String key : List.of(AgentHost.OS_NAME, AgentHost.OS_ARCH)) {
+            String value = environment.get(key);
+            if (value == null || value.isBlank() || value.strip().length() > HostPlatform.MAX_PART) {
+                throw InvalidInputException.of("environment." + key, "the " + key.replace('_', '.') + " of the "
+                        + "agent's JVM, 1 to " + HostPlatform.MAX_PART + " characters, registered with "
+                        + (key.equals(AgentHost.OS_NAME) ? AgentHost.OS_ARCH : AgentHost.OS_NAME)
+                        + " (e.g. Linux and amd64); got " + (value == null ? "none" : "'" + quoted(value) + "'"));
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.agent.HostPlatform;
 import io.perflab.security.StoredToken;
 import java.time.Instant;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param runsCommands whether it runs command experiments
  * @param host its host name
  * @param environment the host environment it registered with (CPU model, cores, kernel, CPU accounting, JVM)
+ * @param platform the platform of its host as its environment says ({@link HostPlatform#registered}); null when it
+ *     says none
  * @param registeredBy who registered it, for people: the token's ({@code token:NAME}) or user's name
  * @param registeredByToken the id of the stored API token it registered with; null when a user (or the bootstrap
  *     token) registered it, and for a built-in agent
@@ -22,8 +25,9 @@ import java.util.Map;
  * @param experimentId the experiment it runs now, or null
  */
 public record AgentRecord(long id, String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
-                          Map<String, String> environment, String registeredBy, Long registeredByToken,
-                          Instant registeredAt, Instant lastHeartbeat, String status, Long experimentId) {
+                          Map<String, String> environment, HostPlatform platform, String registeredBy,
+                          Long registeredByToken, Instant registeredAt, Instant lastHeartbeat, String status,
+                          Long experimentId) {
 
     /**
      * Whether {@code caller} registered this agent: with the same stored API token, told by its id, not its name; or,

@@ -1,6 +1,7 @@
 package io.perflab.experiment;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.agent.HostPlatform;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -33,8 +34,8 @@ public class AgentRepository {
      * and the watch's of a lost agent alike, as columns written beside remote agents' polls and finishes did not.
      * The table's own {@code status} says IDLE, LOST or LEFT.
      */
-    private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, "
-            + "registered_by, registered_by_token, registered_at, last_heartbeat, "
+    private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, os_name, "
+            + "os_arch, registered_by, registered_by_token, registered_at, last_heartbeat, "
             + "CASE WHEN agent.status IN " + GONE + " THEN agent.status WHEN EXISTS (SELECT 1 FROM experiment e "
             + "WHERE e.agent_id = agent.id AND e.status = 'RUNNING') THEN 'RUNNING' ELSE 'IDLE' END AS status, "
             + "(SELECT MIN(e.id) FROM experiment e WHERE e.agent_id = agent.id AND e.status = 'RUNNING') "
@@ -56,33 +57,37 @@ public class AgentRepository {
      * @param registeredBy who registers it, for people: a token's ({@code token:NAME}) or a user's name
      * @param registeredByToken the id of the stored API token it registers with, which alone may act as it (with an
      *     administrator); null for a user, the bootstrap token or a built-in agent
+     * @param environment its host environment, whose platform ({@link HostPlatform#registered}) is kept beside it
      */
     @Transactional
     public long register(String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
                          Map<String, String> environment, String registeredBy, Long registeredByToken, Instant now) {
         String environmentJson = json.writeValueAsString(environment);
+        Optional<HostPlatform> platform = HostPlatform.registered(environment);
+        String osName = platform.map(HostPlatform::osName).orElse(null);
+        String osArch = platform.map(HostPlatform::osArch).orElse(null);
         if (builtIn) {
             Optional<Long> known = jdbc.sql("SELECT id FROM agent WHERE name = ? AND built_in = TRUE ORDER BY id "
                     + "FETCH FIRST 1 ROWS ONLY").param(name).query(Long.class).optional();
             if (known.isPresent()) {
                 jdbc.sql("""
-                        UPDATE agent SET labels = ?, runs_commands = ?, host = ?, environment = ?, registered_by = ?,
-                            registered_by_token = ?, registered_at = ?, last_heartbeat = CURRENT_TIMESTAMP,
-                            status = 'IDLE', experiment_id = NULL
+                        UPDATE agent SET labels = ?, runs_commands = ?, host = ?, environment = ?, os_name = ?,
+                            os_arch = ?, registered_by = ?, registered_by_token = ?, registered_at = ?,
+                            last_heartbeat = CURRENT_TIMESTAMP, status = 'IDLE', experiment_id = NULL
                         WHERE id = ?""")
-                        .params(labels.canonical(), runsCommands, host, environmentJson, registeredBy,
-                                registeredByToken, ExperimentRepository.timestamp(now), known.get())
+                        .params(labels.canonical(), runsCommands, host, environmentJson, osName, osArch,
+                                registeredBy, registeredByToken, ExperimentRepository.timestamp(now), known.get())
                         .update();
                 return known.get();
             }
         }
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
-                INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, registered_by,
-                    registered_by_token, registered_at, last_heartbeat, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
-                .params(name, labels.canonical(), builtIn, runsCommands, host, environmentJson, registeredBy,
-                        registeredByToken, ExperimentRepository.timestamp(now))
+                INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, os_name, os_arch,
+                    registered_by, registered_by_token, registered_at, last_heartbeat, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
+                .params(name, labels.canonical(), builtIn, runsCommands, host, environmentJson, osName, osArch,
+                        registeredBy, registeredByToken, ExperimentRepository.timestamp(now))
                 .update(keys, "id");
         return keys.getKey().longValue();
     }
@@ -249,6 +254,7 @@ public class AgentRepository {
         return new AgentRecord(rs.getLong("id"), rs.getString("name"), HostLabels.parse(rs.getString("labels")),
                 rs.getBoolean("built_in"), rs.getBoolean("runs_commands"), rs.getString("host"),
                 json.readValue(rs.getString("environment"), new TypeReference<Map<String, String>>() { }),
+                HostPlatform.of(rs.getString("os_name"), rs.getString("os_arch")).orElse(null),
                 rs.getString("registered_by"), registeredByToken, ExperimentRepository.instant(rs, "registered_at"),
                 ExperimentRepository.instant(rs, "last_heartbeat"), rs.getString("status"), experimentId);
     }

@@ -747,6 +747,12 @@ class AgentApiTests {
                 large + "\"cpu_model\"")), "environment", "at most 16000 fit");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": true",
                 "\"runsCommands\": true, \"runCommands\": true")), "runCommands", null);
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"cpu_model\"",
+                "\"os_name\": \"Linux\", \"cpu_model\"")), "environment.os_arch", "the os.arch of the agent's JVM, "
+                + "1 to 100 characters, registered with os_name (e.g. Linux and amd64); got none");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"cpu_model\"",
+                "\"os_name\": \"" + "L".repeat(101) + "\", \"os_arch\": \"amd64\", \"cpu_model\"")),
+                "environment.os_name", "1 to 100 characters");
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
 
         Map<String, Object> request = command("bad labels", Map.of("pool", "a\u001bb"));

@@ -384,6 +384,41 @@ public class MigrationTests {
         return caller.controls(experiment.createdBy(), experiment.createdByToken());
     }
 
+    @Test
+    void agentsStoredBeforeTheirPlatformColumnsGetThePlatformTheirEnvironmentSays() {
+        SingleConnectionDataSource h2 = migratedTo("before-agent-platform", "28");
+        try {
+            platformsOfAgentsStoredBefore(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
+        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("28")).load().migrate();
+        platformsOfAgentsStoredBefore(database);
+    }
+
+    private static void platformsOfAgentsStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        String[] environments = {"{\"kernel\":\"Linux 6.1.0-18-amd64 amd64\",\"host\":\"h\"}",
+                "{\"kernel\":\"Mac OS X 14.1 aarch64\"}", "{\"host\":\"h\"}"};
+        for (int i = 0; i < environments.length; i++) {
+            jdbc.sql("""
+                    INSERT INTO agent (id, name, labels, built_in, runs_commands, host, environment, registered_by,
+                        registered_at, last_heartbeat, status)
+                    VALUES (?, ?, '', FALSE, FALSE, 'h', ?, 'admin', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'IDLE')""")
+                    .params(i + 1, "agent " + (i + 1), environments[i]).update();
+        }
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        AgentRepository repository = new AgentRepository(jdbc, JsonMapper.builder().build());
+        assertThat(java.util.stream.LongStream.rangeClosed(1, 3).mapToObj(id -> repository.find(id).orElseThrow()
+                .platform())).containsExactly(new io.perflab.agent.HostPlatform("Linux", "amd64"),
+                        new io.perflab.agent.HostPlatform("Mac OS X", "aarch64"), null);
+    }
+
     private static SingleConnectionDataSource migratedTo(String name, String version) {
         SingleConnectionDataSource database = new SingleConnectionDataSource(
                 "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", true);
