@@ -37,9 +37,11 @@ public final class AgentHost {
 
     /**
      * JVM, host name, CPU model, cores, allowed CPUs, kernel, load, the platform ({@value #OS_NAME} and
-     * {@value #OS_ARCH}), the host's memory ({@value #MEMORY}; the service holds the trial JVMs it hands this agent
-     * to a quarter of it) and the CPU accounting mode, each value cut to {@value #MAX_VALUE} characters. The agent's own JVM flags are left out: the agents page is open to read, and
-     * an operator's {@code -D} flags may hold what it should not show.
+     * {@value #OS_ARCH}; the service gives this agent an experiment whose engine options run on one platform only if
+     * it is this one), the host's memory ({@value #MEMORY}; the service holds the trial JVMs it hands this agent
+     * to a quarter of it) and the CPU accounting mode, each value cut to {@value #MAX_VALUE} characters. The agent's
+     * own JVM flags are left out: the agents page is open to read, and an operator's {@code -D} flags may hold what
+     * it should not show.
      */
     public static Map<String, String> environment() {
         Map<String, String> environment = new LinkedHashMap<>(HostEnvironment.capture());

@@ -267,7 +267,8 @@ public class AgentCoordinator implements SmartLifecycle {
         long id = agents.register(name, labels, true, runsCommands, host, environment, "service", null,
                 clock.instant());
         localBuiltIns.put(id, cancel);
-        return new Claimant(id, labels, true, runsCommands);
+        // this host's, as it registered it: an experiment whose engine options run elsewhere waits for an agent there
+        return new Claimant(id, labels, true, runsCommands, HostPlatform.registered(environment).orElse(null));
     }
 
     /** The built-in agent of this service stopped running experiments. */

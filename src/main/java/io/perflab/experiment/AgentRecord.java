@@ -77,6 +77,6 @@ public record AgentRecord(long id, String name, HostLabels labels, boolean built
 
     /** The claimant this agent is when it polls. */
     Claimant claimant() {
-        return new Claimant(id, labels, builtIn, runsCommands);
+        return new Claimant(id, labels, builtIn, runsCommands, platform);
     }
 }

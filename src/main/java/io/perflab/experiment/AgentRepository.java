@@ -216,17 +216,20 @@ public class AgentRepository {
     }
 
     /**
-     * The registered hosts as a claim tells them apart: by their labels and whether they run command experiments.
+     * The registered hosts as a claim tells them apart: by their labels, whether they run command experiments and
+     * their platform.
      *
+     * @param platform the platform their agents registered; null for none
      * @param lastHeartbeat the latest heartbeat of any of their agents
      * @param live whether one of their agents is live: neither declared lost nor left, and heard since the cutoff
      *     asked for
      */
-    public record HostGroup(HostLabels labels, boolean runsCommands, Instant lastHeartbeat, boolean live) {
+    public record HostGroup(HostLabels labels, boolean runsCommands, HostPlatform platform, Instant lastHeartbeat,
+                            boolean live) {
 
         /** A host of this group as the queue sees it when it claims. */
         Claimant claimant() {
-            return new Claimant(null, labels, false, runsCommands);
+            return new Claimant(null, labels, false, runsCommands, platform);
         }
     }
 
@@ -236,13 +239,14 @@ public class AgentRepository {
      */
     public List<HostGroup> hostGroups(Instant cutoff) {
         return jdbc.sql("""
-                SELECT labels, runs_commands, MAX(last_heartbeat) AS last_heartbeat,
+                SELECT labels, runs_commands, os_name, os_arch, MAX(last_heartbeat) AS last_heartbeat,
                     MAX(CASE WHEN status NOT IN %s AND last_heartbeat >= ? THEN 1 ELSE 0 END) AS any_live
-                FROM agent GROUP BY labels, runs_commands""".formatted(GONE))
+                FROM agent GROUP BY labels, runs_commands, os_name, os_arch""".formatted(GONE))
                 .param(ExperimentRepository.timestamp(cutoff))
                 .query((rs, row) -> new HostGroup(HostLabels.parse(rs.getString("labels")),
-                        rs.getBoolean("runs_commands"), ExperimentRepository.instant(rs, "last_heartbeat"),
-                        rs.getInt("any_live") == 1))
+                        rs.getBoolean("runs_commands"),
+                        HostPlatform.of(rs.getString("os_name"), rs.getString("os_arch")).orElse(null),
+                        ExperimentRepository.instant(rs, "last_heartbeat"), rs.getInt("any_live") == 1))
                 .list();
     }
 

@@ -1,6 +1,8 @@
 package io.perflab.experiment;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.agent.HostPlatform;
+import java.util.List;
 
 /**
  * An agent as the queue sees it when it claims an experiment.
@@ -11,16 +13,34 @@ import io.perflab.agent.HostLabels;
  *     experiments, paired designs with a stopping rule too (the service takes the rule's looks as their pairs are
  *     stored)
  * @param runsCommands whether it runs command experiments
+ * @param platform the platform of its host ({@link HostPlatform#registered}); null when its agent registered none,
+ *     and then it is given no experiment with an engine option that runs on one platform only ({@link PlatformNeed}).
+ *     Such an agent may be on any platform: given the experiment on trust, on another platform it would fail every
+ *     trial as its engine client starts, and the experiment after them, to be created again. Not given it, the
+ *     experiment waits, queued, and its page and the API say for what ({@link HostWait}): the safer of the two, since
+ *     waiting loses nothing and the wait is told.
  */
-public record Claimant(Long agentId, HostLabels labels, boolean builtIn, boolean runsCommands) {
+public record Claimant(Long agentId, HostLabels labels, boolean builtIn, boolean runsCommands,
+                       HostPlatform platform) {
 
     /**
-     * Whether it may run an experiment of {@code kind} that asks for {@code required} labels and has run on hosts
-     * labelled {@code runLabels} (null: on none yet).
+     * Whether it may run an experiment of {@code kind} that asks for {@code required} labels, has run on hosts
+     * labelled {@code runLabels} (null: on none yet) and has engine options that run on the platforms {@code needs}
+     * only.
      */
-    boolean mayRun(ExperimentKind kind, HostLabels required, String runLabels) {
+    boolean mayRun(ExperimentKind kind, HostLabels required, String runLabels, List<PlatformNeed> needs) {
+        return takes(kind, required, runLabels) && runsOn(needs);
+    }
+
+    /** As {@link #mayRun}, whatever its platform: whether its labels and kinds of experiments would do. */
+    boolean takes(ExperimentKind kind, HostLabels required, String runLabels) {
         return labels.satisfies(required)
                 && (runLabels == null || runLabels.equals(labels.canonical()))
                 && (kind != ExperimentKind.COMMAND || runsCommands);
+    }
+
+    /** Whether its host is of the platform that each of {@code needs} runs on. */
+    boolean runsOn(List<PlatformNeed> needs) {
+        return needs.stream().allMatch(need -> need.metBy(platform));
     }
 }

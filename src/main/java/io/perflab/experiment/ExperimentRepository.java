@@ -31,6 +31,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -1240,17 +1241,21 @@ public class ExperimentRepository {
      * @param required the labels it asks for
      * @param runLabels the canonical labels of the host its first trial ran on, which every later claim must have;
      *     null until it has run
+     * @param platformNeeds its variants' engine options that run on one platform only, read from the variants as
+     *     stored, so that the engine's word on them holds for experiments queued before too
      */
     record Claimable(long id, ExperimentStatus status, ExperimentKind kind, HostLabels required,
-                     String runLabels) {
+                     String runLabels, List<PlatformNeed> platformNeeds) {
 
         boolean mayBeRunBy(Claimant agent) {
-            return agent.mayRun(kind, required, runLabels);
+            return agent.mayRun(kind, required, runLabels, platformNeeds);
         }
 
         /**
          * Whether a host could run both this and {@code other}. An experiment that has run is resumed only on a
          * host of the labels it ran on ({@code runLabels}); an agent that runs command experiments runs any kind.
+         * Platforms are not weighed: a host of the platform one needs runs those that need none, and two needing
+         * different platforms (no two options do) would count one more ahead, which the position's bound allows.
          */
         boolean mayShareAHostWith(Claimable other) {
             if (runLabels != null && other.runLabels() != null) {
@@ -1266,7 +1271,15 @@ public class ExperimentRepository {
         }
     }
 
-    private static final String CLAIMABLE = "SELECT id, status, kind, host_labels, run_labels FROM experiment ";
+    private static final String CLAIMABLE = "SELECT id, status, kind, host_labels, run_labels, "
+            + variantOptions(VariantName.WITHOUT) + ", " + variantOptions(VariantName.WITH) + " FROM experiment ";
+
+    /** The stored engine options of each claimable experiment's variant {@code side}, as {@code LABEL_options}. */
+    private static String variantOptions(VariantName side) {
+        return "(SELECT v.options FROM variant v WHERE v.experiment_id = experiment.id AND v.name = '" + side.label()
+                + "') AS " + side.label() + "_options";
+    }
+
     private static final String CLAIMABLE_NOW = "WHERE (status = 'QUEUED' OR (status = 'INTERRUPTED' "
             + "AND resume_on_claim = TRUE))";
 
@@ -1326,9 +1339,13 @@ public class ExperimentRepository {
     }
 
     private Claimable claimable(ResultSet rs, int row) throws SQLException {
+        Map<VariantName, Map<String, String>> options = new EnumMap<>(VariantName.class);
+        for (VariantName side : VariantName.values()) {
+            options.put(side, stringMap(rs.getString(side.label() + "_options")));
+        }
         return new Claimable(rs.getLong("id"), ExperimentStatus.valueOf(rs.getString("status")),
                 ExperimentKind.valueOf(rs.getString("kind")), HostLabels.parse(rs.getString("host_labels")),
-                rs.getString("run_labels"));
+                rs.getString("run_labels"), PlatformNeed.of(options));
     }
 
     private boolean take(Claimable c, Claimant agent, Instant clock) {

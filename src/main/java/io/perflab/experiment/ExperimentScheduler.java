@@ -66,7 +66,8 @@ public class ExperimentScheduler implements SmartLifecycle {
     private final ClaimedRuns runs;
     /** Null for a scheduler built without an agent registry: it claims as an agent with no id. */
     private final AgentCoordinator coordinator;
-    private volatile Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, true);
+    private volatile Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, true,
+            io.perflab.agent.HostPlatform.current());
     private final LinkedBlockingQueue<Boolean> wakeUps = new LinkedBlockingQueue<>();
     private final AtomicReference<Active> active = new AtomicReference<>();
     private volatile boolean stopping;

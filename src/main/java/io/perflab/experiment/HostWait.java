@@ -3,26 +3,33 @@ package io.perflab.experiment;
 import io.perflab.display.Format;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Why a queued experiment waits however short its queue: no live host can take it. A host can when its agent carries
  * the labels the experiment asks for (once it has run, exactly those of the host its first trial ran on), runs
- * command experiments if it is one, and is live: not declared lost, and heard within the heartbeat timeout. The
- * queue position alone counts the experiments ahead of it, which read "position 1" while the one agent able to run
- * it was gone.
+ * command experiments if it is one, is of the platform each of its engine options that runs on one platform only
+ * needs ({@link PlatformNeed}), and is live: not declared lost, and heard within the heartbeat timeout. The queue
+ * position alone counts the experiments ahead of it, which read "position 1" while the one agent able to run it was
+ * gone.
  *
  * @param labels the labels a host must carry, {@code k=v,k=v}; empty: any host, or with {@code exactLabels} a host
  *     without labels
  * @param exactLabels whether the host must carry exactly these labels (those its first trial ran on)
  * @param runsCommands whether the host must run command experiments
+ * @param platforms the engine options of its variants that run on one platform only: the host must be of each one's
+ *     platform; empty when any platform will do
  * @param noneAliveSince the last heartbeat of any agent able to take it; null if none has registered
  * @param detail what it waits for, and what to do: {@code Waiting for a host with labels pool=a; none alive since …}
  */
-public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
+public record HostWait(String labels, boolean exactLabels, boolean runsCommands, List<PlatformNeed> platforms,
                        @Schema(nullable = true) Instant noneAliveSince, String detail) {
 
     /** Why {@code experiment} waits, given every group of registered hosts; empty if a live one can run it. */
@@ -37,6 +44,7 @@ public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
         boolean exact = experiment.runLabels() != null;
         String labels = exact ? experiment.runLabels() : experiment.required().canonical();
         boolean commands = experiment.kind() == ExperimentKind.COMMAND;
+        List<PlatformNeed> platforms = experiment.platformNeeds();
         StringBuilder detail = new StringBuilder("Waiting for a host");
         boolean named = exact || !labels.isEmpty();
         if (named) {
@@ -46,9 +54,32 @@ public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
         if (commands) {
             detail.append(named ? "," : "").append(" that runs command experiments");
         }
+        if (!platforms.isEmpty()) {
+            detail.append(named ? "," : "").append(" on ").append(platformsText(platforms));
+        }
         detail.append(lastAlive == null ? "; none has registered: start perflab agent on such a host."
                 : "; none alive since " + Format.time(lastAlive) + ": start perflab agent on such a host, or bring "
                 + "its agent back.");
-        return Optional.of(new HostWait(labels, exact, commands, lastAlive, detail.toString()));
+        // a live host that would take it but said no platform: the one it runs on may be the one it needs
+        if (!platforms.isEmpty() && hosts.stream().anyMatch(h -> h.live() && h.platform() == null
+                && h.claimant().takes(experiment.kind(), experiment.required(), experiment.runLabels()))) {
+            detail.append(" A live host that would otherwise take it registered no platform (os_name and os_arch), so "
+                    + "it is not given it.");
+        }
+        return Optional.of(new HostWait(labels, exact, commands, platforms, lastAlive, detail.toString()));
+    }
+
+    /**
+     * {@code Linux on amd64 or aarch64 (completion=futex of variant with runs there only)}; the variants that share
+     * an option named together.
+     */
+    private static String platformsText(List<PlatformNeed> platforms) {
+        Map<String, List<PlatformNeed>> byOption = new LinkedHashMap<>();
+        platforms.forEach(need -> byOption.computeIfAbsent(need.option() + " " + need.platform(),
+                key -> new ArrayList<>()).add(need));
+        return byOption.values().stream().map(needs -> needs.get(0).platform() + " (" + needs.get(0).option()
+                + " of variant" + (needs.size() > 1 ? "s " : " ")
+                + needs.stream().map(PlatformNeed::variant).collect(Collectors.joining(" and ")) + " runs there only)")
+                .collect(Collectors.joining(" and on "));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.agent.HostPlatform;
 import io.perflab.display.Format;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -65,6 +66,9 @@ class AgentApiTests {
     JdbcClient jdbc;
 
     private static final AtomicInteger TOKENS = new AtomicInteger();
+
+    /** The platform the agents of these tests register, unless a test says another. */
+    private static final HostPlatform LINUX = new HostPlatform("Linux", "amd64");
 
     ApiClient admin;
     String agentToken;
@@ -747,12 +751,11 @@ class AgentApiTests {
                 large + "\"cpu_model\"")), "environment", "at most 16000 fit");
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": true",
                 "\"runsCommands\": true, \"runCommands\": true")), "runCommands", null);
-        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"cpu_model\"",
-                "\"os_name\": \"Linux\", \"cpu_model\"")), "environment.os_arch", "the os.arch of the agent's JVM, "
-                + "1 to 100 characters, registered with os_name (e.g. Linux and amd64); got none");
-        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"cpu_model\"",
-                "\"os_name\": \"" + "L".repeat(101) + "\", \"os_arch\": \"amd64\", \"cpu_model\"")),
-                "environment.os_name", "1 to 100 characters");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace(", \"os_arch\": \"amd64\"",
+                "")), "environment.os_arch", "the os.arch of the agent's JVM, 1 to 100 characters, registered with "
+                + "os_name (e.g. Linux and amd64); got none");
+        assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"os_name\": \"Linux\"",
+                "\"os_name\": \"" + "L".repeat(101) + "\"")), "environment.os_name", "1 to 100 characters");
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
 
         Map<String, Object> request = command("bad labels", Map.of("pool", "a\u001bb"));
@@ -1511,6 +1514,55 @@ class AgentApiTests {
                 .contains("</strong> in the queue");
     }
 
+    /**
+     * An experiment with completion=futex went to any agent of its labels: on macOS, or on Linux on an architecture
+     * other than amd64 and aarch64, every trial failed as its engine client started, until the experiment failed. It
+     * goes to an agent of that platform only, waiting meanwhile with the option and the platform named; an experiment
+     * whose options run anywhere still goes to any agent of its labels.
+     */
+    @Test
+    void anExperimentWithAnOptionThatRunsOnOnePlatformGoesOnlyToAnAgentOfThatPlatform() throws Exception {
+        long mac = register("mac", "pool=platform", "\"os_name\": \"Mac OS X\", \"os_arch\": \"aarch64\"");
+        long riscv = register("riscv", "pool=platform", "\"os_name\": \"Linux\", \"os_arch\": \"riscv64\"");
+        long futex = admin.create(new LinkedHashMap<>(Map.of("name", "futex placed", "preset", "sync-completion",
+                "runsPerVariant", 2, "hostLabels", Map.of("pool", "platform"))));
+
+        assertThat(poll(mac, 0).statusCode()).as("macOS").isEqualTo(204);
+        assertThat(poll(riscv, 0).statusCode()).as("Linux on riscv64").isEqualTo(204);
+        assertThat(admin.status(futex)).isEqualTo("QUEUED");
+        String said = "Waiting for a host with labels pool=platform, on Linux on amd64 or aarch64 (completion=futex "
+                + "of variant with runs there only); none has registered: start perflab agent on such a host.";
+        JsonNode wait = admin.getJson("/api/v1/experiments/" + futex).get("waitingForHost");
+        assertThat(wait.get("detail").asText()).isEqualTo(said);
+        assertThat(wait.get("platforms")).singleElement().satisfies(need -> {
+            assertThat(need.get("variant").asText()).isEqualTo("with");
+            assertThat(need.get("option").asText()).isEqualTo("completion=futex");
+            assertThat(need.get("platform").get("osName").asText()).isEqualTo("Linux");
+            assertThat(need.get("platform").get("architectures")).extracting(JsonNode::asText)
+                    .containsExactly("amd64", "aarch64");
+        });
+        assertThat(admin.get("/experiments/" + futex, "text/html").body())
+                .contains("class=\"alert warn host-wait\" role=\"status\">" + said + "</p>");
+
+        // options that run anywhere: either agent takes them, passing over the older experiment it may not run
+        for (long agent : List.of(mac, riscv)) {
+            long anywhere = admin.create(new LinkedHashMap<>(Map.of("name", "runs anywhere", "preset",
+                    "pooled-buffers", "runsPerVariant", 2, "hostLabels", Map.of("pool", "platform"))));
+            HttpResponse<String> claimed = poll(agent, 0);
+            assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
+            assertThat(admin.read(claimed.body()).get("experimentId").asLong()).isEqualTo(anywhere);
+            assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + anywhere + "/finish",
+                    "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+        }
+        assertThat(poll(mac, 0).statusCode()).isEqualTo(204);
+
+        // a perflab agent of an earlier release registered its kernel, not os_name and os_arch
+        long linux = register("linux", "pool=platform", "\"kernel\": \"Linux 6.1.0-18-amd64 amd64\"");
+        assertThat(admin.getJson("/api/v1/experiments/" + futex).get("waitingForHost").isNull())
+                .as("a live agent of its labels and platform can take it").isTrue();
+        assertResumes(linux, futex, List.of(0, 1, 2, 3));
+    }
+
     @Test
     void aSilentAgentIsLostItsExperimentInterruptedAndResumedByAnAgentOfTheSameLabelsUnlessCancelled()
             throws Exception {
@@ -1743,7 +1795,7 @@ class AgentApiTests {
         assertThat(store.endClaim(id, early, ExperimentStatus.INTERRUPTED, ended, "lost", true)).isTrue();
         long late = register("late", "pool=clock");
 
-        Claimant claimant = new Claimant(late, HostLabels.parse("pool=clock"), false, true);
+        Claimant claimant = new Claimant(late, HostLabels.parse("pool=clock"), false, true, LINUX);
         assertThat(store.claimNext(claimant, ended.minusMillis(4))).isPresent();
 
         List<Instant[]> claims = jdbc.sql("SELECT claimed_at, ended_at FROM experiment_claim "
@@ -1793,7 +1845,7 @@ class AgentApiTests {
         long id = admin.create(command("claimed afresh", Map.of("pool", "restart")));
         assertThat(poll(restarted, 0).statusCode()).isEqualTo(200);
         Claimant fresh = new Claimant(register("fresh claimant", "pool=restart"), HostLabels.parse("pool=restart"),
-                false, true);
+                false, true, LINUX);
         java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch restartWaits = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.ExecutorService instances = java.util.concurrent.Executors.newFixedThreadPool(2);
@@ -1947,6 +1999,15 @@ class AgentApiTests {
         return admin.read(response.body()).get("agentId").asLong();
     }
 
+    /** Registers an agent whose platform {@code platformEntries} say (JSON entries of its environment). */
+    private long register(String name, String labels, String platformEntries) throws Exception {
+        String registration = registration(name, labels).replace("\"os_name\": \"" + LINUX.osName()
+                + "\", \"os_arch\": \"" + LINUX.osArch() + "\"", platformEntries);
+        HttpResponse<String> response = send(agentToken, "/api/v1/agents", registration);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        return admin.read(response.body()).get("agentId").asLong();
+    }
+
     private HttpResponse<String> poll(long agent, int waitSeconds) throws Exception {
         return send(agentToken, "/api/v1/agents/" + agent + "/poll?waitSeconds=" + waitSeconds, "");
     }
@@ -1958,7 +2019,8 @@ class AgentApiTests {
             String[] kv = items[i].split("=");
             json.append(i == 0 ? "" : ", ").append('"').append(kv[0]).append("\": \"").append(kv[1]).append('"');
         }
-        return json.append("}, \"environment\": {\"cpu_model\": \"test CPU\", \"host\": \"test-host\"}, "
+        return json.append("}, \"environment\": {\"cpu_model\": \"test CPU\", \"host\": \"test-host\", "
+                + "\"os_name\": \"" + LINUX.osName() + "\", \"os_arch\": \"" + LINUX.osArch() + "\"}, "
                 + "\"runsCommands\": true}").toString();
     }
 

@@ -105,8 +105,39 @@ class ExperimentRepositoryTests {
         assertThat(repository.nextQueued()).contains(first);
         assertThat(position(first)).isEqualTo(1);
         assertThat(position(second)).isEqualTo(2);
-        Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false);
+        Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false,
+                io.perflab.agent.HostPlatform.current());
         assertThat(repository.claimNext(builtIn, T0.plusSeconds(120))).map(ExperimentRecord::id).contains(first);
+    }
+
+    /**
+     * An experiment with completion=futex was claimed by any host, and on one not Linux on amd64 or aarch64 every
+     * trial failed as its engine client started, until the experiment failed. The built-in agent of a service on
+     * such a host claims as a remote agent does, through the same claim: it passes over the experiment and takes the
+     * next, and a host of the platform takes it.
+     */
+    @Test
+    void aHostNotOfThePlatformAnEngineOptionNeedsPassesOverItsExperiment() {
+        jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE status IN ('QUEUED', 'INTERRUPTED')").update();
+        ExperimentPlan futex = ExperimentPlan.of(
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "condvar"), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "futex"), Workload.DEFAULTS), 2);
+        ExperimentPlan monitor = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
+                EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
+        long needsLinux = queued(futex, "");
+        long anywhere = queued(monitor, "");
+        Claimant mac = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false,
+                new io.perflab.agent.HostPlatform("Mac OS X", "aarch64"));
+        Claimant unknown = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, null);
+        Claimant linux = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false,
+                new io.perflab.agent.HostPlatform("Linux", "aarch64"));
+
+        assertThat(repository.claim(needsLinux, mac, T0)).isFalse();
+        assertThat(repository.claim(needsLinux, unknown, T0)).as("a platform not registered is none").isFalse();
+        assertThat(repository.claimNext(mac, T0)).map(ExperimentRecord::id).contains(anywhere);
+        assertThat(repository.claimNext(unknown, T0)).isEmpty();
+        assertThat(repository.find(needsLinux).orElseThrow().status()).isEqualTo(ExperimentStatus.QUEUED);
+        assertThat(repository.claimNext(linux, T0)).map(ExperimentRecord::id).contains(needsLinux);
     }
 
     /**

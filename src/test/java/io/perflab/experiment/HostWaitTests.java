@@ -3,9 +3,12 @@ package io.perflab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.perflab.agent.HostLabels;
+import io.perflab.agent.HostPlatform;
 import io.perflab.display.Format;
+import io.perflab.runner.experiment.VariantName;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What a queued experiment is said to wait for, from the groups of registered hosts. */
@@ -13,14 +16,28 @@ class HostWaitTests {
 
     private static final Instant HEARD = Instant.parse("2026-01-02T03:04:05Z");
 
+    private static final HostPlatform LINUX = new HostPlatform("Linux", "amd64");
+
     private static ExperimentRepository.Claimable queued(ExperimentKind kind, String required, String runLabels) {
         return new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED, kind, HostLabels.parse(required),
-                runLabels);
+                runLabels, List.of());
+    }
+
+    /** A queued engine experiment whose variant {@code with} has {@code completion=futex}, asking for labels. */
+    private static ExperimentRepository.Claimable futex(String required) {
+        return new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED, ExperimentKind.ENGINE,
+                HostLabels.parse(required), null, PlatformNeed.of(Map.of(VariantName.WITHOUT,
+                        Map.of("completion", "condvar"), VariantName.WITH, Map.of("completion", "futex"))));
     }
 
     private static AgentRepository.HostGroup hosts(String labels, boolean runsCommands, Instant heard,
             boolean live) {
-        return new AgentRepository.HostGroup(HostLabels.parse(labels), runsCommands, heard, live);
+        return hosts(labels, runsCommands, LINUX, heard, live);
+    }
+
+    private static AgentRepository.HostGroup hosts(String labels, boolean runsCommands, HostPlatform platform,
+            Instant heard, boolean live) {
+        return new AgentRepository.HostGroup(HostLabels.parse(labels), runsCommands, platform, heard, live);
     }
 
     @Test
@@ -66,5 +83,57 @@ class HostWaitTests {
         assertThat(HostWait.of(queued(ExperimentKind.ENGINE, "", ""), List.of(hosts("pool=a", false, HEARD, true)))
                 .orElseThrow().detail()).startsWith("Waiting for a host without labels (as the host its first trial "
                         + "ran on); none has registered");
+    }
+
+    @Test
+    void anExperimentWithAnOptionThatRunsOnOnePlatformWaitsForAHostOfThatPlatformNamingTheOption() {
+        List<AgentRepository.HostGroup> elsewhere = List.of(
+                hosts("pool=a", false, new HostPlatform("Mac OS X", "aarch64"), HEARD, true),
+                hosts("pool=a", false, new HostPlatform("Linux", "riscv64"), HEARD, true),
+                hosts("pool=a", false, LINUX, HEARD.minusSeconds(60), false));
+
+        HostWait wait = HostWait.of(futex("pool=a"), elsewhere).orElseThrow();
+
+        assertThat(wait.detail()).isEqualTo("Waiting for a host with labels pool=a, on Linux on amd64 or aarch64 "
+                + "(completion=futex of variant with runs there only); none alive since "
+                + Format.time(HEARD.minusSeconds(60)) + ": start perflab agent on such a host, or bring its agent "
+                + "back.");
+        assertThat(wait.platforms()).singleElement().satisfies(need -> {
+            assertThat(need.variant()).isEqualTo("with");
+            assertThat(need.option()).isEqualTo("completion=futex");
+            assertThat(need.platform().osName()).isEqualTo("Linux");
+            assertThat(need.platform().architectures()).containsExactly("amd64", "aarch64");
+        });
+        assertThat(HostWait.of(futex(""), List.of(hosts("", false, new HostPlatform("Mac OS X", "x86_64"), HEARD,
+                true))).orElseThrow().detail()).isEqualTo("Waiting for a host on Linux on amd64 or aarch64 "
+                        + "(completion=futex of variant with runs there only); none has registered: start perflab "
+                        + "agent on such a host.");
+        assertThat(HostWait.of(futex("pool=a"), List.of(hosts("pool=a", false, new HostPlatform("Linux", "aarch64"),
+                HEARD, true)))).as("a live Linux host on aarch64 takes it").isEmpty();
+        assertThat(HostWait.of(queued(ExperimentKind.ENGINE, "pool=a", null), elsewhere))
+                .as("an experiment without such an option runs on any of them").isEmpty();
+    }
+
+    @Test
+    void aLiveHostThatRegisteredNoPlatformIsSaidToBeGivenNone() {
+        HostWait wait = HostWait.of(futex(""), List.of(hosts("", false, null, HEARD, true))).orElseThrow();
+
+        assertThat(wait.detail()).isEqualTo("Waiting for a host on Linux on amd64 or aarch64 (completion=futex of "
+                + "variant with runs there only); none has registered: start perflab agent on such a host. A live "
+                + "host that would otherwise take it registered no platform (os_name and os_arch), so it is not "
+                + "given it.");
+        assertThat(HostWait.of(queued(ExperimentKind.ENGINE, "", null), List.of(hosts("", false, null, HEARD, true))))
+                .as("it runs the experiments that need no platform").isEmpty();
+    }
+
+    @Test
+    void bothVariantsNeedingThePlatformAreNamedTogether() {
+        ExperimentRepository.Claimable both = new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED,
+                ExperimentKind.ENGINE, HostLabels.NONE, null, PlatformNeed.of(Map.of(VariantName.WITHOUT,
+                        Map.of("completion", "futex", "allocator", "unpooled"), VariantName.WITH,
+                        Map.of("completion", "futex"))));
+
+        assertThat(HostWait.of(both, List.of()).orElseThrow().detail()).startsWith("Waiting for a host on Linux on "
+                + "amd64 or aarch64 (completion=futex of variants without and with runs there only); none has ");
     }
 }

@@ -36,7 +36,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Import({ExperimentRepository.class, SequentialLookRepository.class, ExperimentRepositoryTests.Json.class})
 class LiveProgressEventsTests {
 
-    private static final Claimant BUILT_IN = new Claimant(null, HostLabels.NONE, true, true);
+    private static final Claimant BUILT_IN = new Claimant(null, HostLabels.NONE, true, true,
+            io.perflab.agent.HostPlatform.current());
 
     @Autowired
     ExperimentRepository store;

@@ -179,7 +179,8 @@ class ApiResponseSchemaTests extends UploadServer {
                 "{\"name\": \"schema check agent\", \"role\": \"agent\"}").body()).get("token").asString();
         long agent = id(checked(201, json("POST", "/api/v1/agents", token, """
                 {"name": "schema check host", "labels": %s,
-                 "environment": {"cpu_model": "test CPU", "cpu_count": "2"}, "runsCommands": false}"""
+                 "environment": {"cpu_model": "test CPU", "cpu_count": "2", "os_name": "Linux", "os_arch": "amd64"},
+                 "runsCommands": false}"""
                 .formatted(POOL))), "agentId");
         String agents = "/api/v1/agents/" + agent;
         checked(204, send("POST", agents + "/poll?waitSeconds=0", token, null));

@@ -11,7 +11,8 @@ import java.util.Optional;
  * mutex and condition variable under it, which {@code completion=notification} still pays for.
  *
  * <p>The system call is made through the foreign linker that Java 17 incubates: the JVM must run on {@link #PLATFORM}
- * (Linux on x86-64 or AArch64) with {@link #JVM_FLAGS}. Trial JVMs are given the flags by the runner; anywhere else
+ * (Linux on x86-64 or AArch64) with {@link #JVM_FLAGS}. Trial JVMs are given the flags by the runner, and the service
+ * gives an experiment that uses it only to hosts of that platform ({@link EngineOptions#platforms()}); anywhere else
  * {@link #unavailable()} says what is missing, and an engine asked for this completion refuses to start
  * ({@link #requireAvailable()}).
  * An interrupt ends an interruptible wait within {@link ThreadFutex#POLL_NANOS}, not at once.
