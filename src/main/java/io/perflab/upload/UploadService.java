@@ -90,7 +90,7 @@ public class UploadService implements BaseComparison.Source {
     }
 
     private Optional<Outcome> replay(UploadRequest request, String requestHash) {
-        return store.storedResponse(request.principal(), request.idempotencyKey()).map(stored -> {
+        return store.storedResponse(request.idempotencyScope(), request.idempotencyKey()).map(stored -> {
             if (!stored.requestHash().equals(requestHash)) {
                 throw new ConflictException("The Idempotency-Key '" + request.idempotencyKey() + "' was used for a "
                         + "different upload (experiment " + stored.experimentId() + "); use a new key for new data.");
@@ -192,7 +192,7 @@ public class UploadService implements BaseComparison.Source {
         UploadResponse response = compare(record, upload, stored.runs(), own, sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
-            store.storeResponse(request.principal(), request.idempotencyKey(), requestHash, stored.id(), body, now);
+            store.storeResponse(request.idempotencyScope(), request.idempotencyKey(), requestHash, stored.id(), body, now);
         }
         return new Outcome(body, stored.id(), false);
     }
