@@ -1,5 +1,6 @@
 package io.perflab.report;
 
+import io.perflab.system.AcceptedTypes;
 import io.perflab.system.ApiProblem;
 import io.perflab.system.InvalidInputException;
 import io.swagger.v3.oas.annotations.Operation;
@@ -77,33 +78,15 @@ class ReportController {
     ResponseEntity<String> negotiated(@PathVariable long id,
             @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept) {
         List<MediaType> accepted = accept == null || accept.isBlank() ? List.of(MediaType.ALL) : parse(accept);
-        double html = quality(accepted, MediaType.TEXT_HTML);
-        double markdown = quality(accepted, MARKDOWN);
-        double text = quality(accepted, MediaType.TEXT_PLAIN);
+        double html = AcceptedTypes.quality(accepted, MediaType.TEXT_HTML);
+        double markdown = AcceptedTypes.quality(accepted, MARKDOWN);
+        double text = AcceptedTypes.quality(accepted, MediaType.TEXT_PLAIN);
         double best = Math.max(html, Math.max(markdown, text));
         if (best <= 0) {
             throw new ApiProblem(HttpStatus.NOT_ACCEPTABLE, "the report is available as text/html, text/markdown or "
                     + "text/plain; Accept was '" + accept + "' (or use report.html, report.md, report.txt)");
         }
         return html == best ? html(id) : markdown == best ? markdown(id) : text(id);
-    }
-
-    /** The quality {@code accepted} gives {@code format}: that of the most specific range including it, else 0. */
-    static double quality(List<MediaType> accepted, MediaType format) {
-        MediaType chosen = null;
-        for (MediaType range : accepted) {
-            if (range.includes(format) && (chosen == null || specificity(range) > specificity(chosen))) {
-                chosen = range;
-            }
-        }
-        return chosen == null ? 0 : chosen.getQualityValue();
-    }
-
-    /** 0 for {@code *}{@code /*}, 1 for {@code text/*}, 2 for {@code text/html}, plus one per parameter but q. */
-    private static int specificity(MediaType range) {
-        int level = range.isWildcardType() ? 0 : range.isWildcardSubtype() ? 1 : 2;
-        int parameters = range.getParameters().size() - (range.getParameters().containsKey("q") ? 1 : 0);
-        return 10 * level + parameters;
     }
 
     private static List<MediaType> parse(String accept) {

@@ -65,32 +65,13 @@ class ErrorPagesController implements ErrorController {
             // refused as such before any handler; the error of a request that still reaches here answers a problem
             return false;
         }
-        MediaType html = mostSpecific(accepted, MediaType.TEXT_HTML);
-        double json = Math.max(quality(accepted, MediaType.APPLICATION_PROBLEM_JSON),
-                quality(accepted, MediaType.APPLICATION_JSON));
+        MediaType html = AcceptedTypes.mostSpecific(accepted, MediaType.TEXT_HTML);
+        double json = Math.max(AcceptedTypes.quality(accepted, MediaType.APPLICATION_PROBLEM_JSON),
+                AcceptedTypes.quality(accepted, MediaType.APPLICATION_JSON));
         if (html == null || html.getQualityValue() == 0) {
             return false;
         }
         return json == 0 || !html.isWildcardType() && html.getQualityValue() >= json;
-    }
-
-    /** The quality {@code accepted} gives {@code format}: that of its {@link #mostSpecific} range, else 0. */
-    private static double quality(List<MediaType> accepted, MediaType format) {
-        MediaType range = mostSpecific(accepted, format);
-        return range == null ? 0 : range.getQualityValue();
-    }
-
-    /** The most specific range of {@code accepted} that includes {@code format} (the first of equals), or null. */
-    private static MediaType mostSpecific(List<MediaType> accepted, MediaType format) {
-        MediaType chosen = null;
-        for (MediaType range : accepted) {
-            // by specificity alone: MediaType's own comparison weighs the quality first
-            if (range.includes(format) && (chosen == null
-                    || range.removeQualityValue().isMoreSpecific(chosen.removeQualityValue()))) {
-                chosen = range;
-            }
-        }
-        return chosen;
     }
 
     private ModelAndView errorPage(HttpServletRequest request) {
