@@ -9,7 +9,6 @@ import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.Schema;
-import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -208,13 +207,23 @@ class RequiredFields implements ModelConverter, OpenApiCustomizer {
 
     /** The value besides null that {@code writer} leaves out (empty, or the default), or null if none. */
     private static Object suppressedValue(BeanPropertyWriter writer) {
-        try {
-            Field field = BeanPropertyWriter.class.getDeclaredField("_suppressableValue");
-            field.setAccessible(true);
-            return field.get(writer);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("cannot tell which values the JSON mapper leaves out of "
-                    + writer.getName() + ": " + e, e);
+        return new LeftOut(writer).value();
+    }
+
+    /**
+     * A copy of a property's writer, made to read the value it leaves out besides null, which the mapper keeps for
+     * its writers' subclasses alone: read so, by the compiler's leave, not by reflection into the mapper's fields.
+     */
+    private static final class LeftOut extends BeanPropertyWriter {
+
+        private static final long serialVersionUID = 1L;
+
+        LeftOut(BeanPropertyWriter writer) {
+            super(writer);
+        }
+
+        Object value() {
+            return _suppressableValue;
         }
     }
 
