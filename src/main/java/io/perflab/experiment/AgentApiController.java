@@ -9,6 +9,7 @@ import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.agent.HostPlatform;
 import io.perflab.security.StoredToken;
 import io.perflab.system.ApiValues;
 import io.perflab.system.InvalidInputException;
@@ -61,17 +62,20 @@ class AgentApiController {
      *     {@code LEFT} once it was stopped and said so
      * @param labels its host's labels
      * @param builtIn whether it is a service's in-process scheduler
+     * @param platform its host's platform as its JVM reports it, which an engine option that runs on one platform
+     *     only asks for ({@code completion=futex}: Linux on amd64 or aarch64); null when it registered none, and then
+     *     it is given no such experiment
      * @param experimentId the experiment it runs now, or null
      */
     record AgentView(long id, String name, @ApiValues(AgentRecord.Status.class) String status,
                      Map<String, String> labels, String host, boolean builtIn, boolean runsCommands,
-                     Map<String, String> environment, String registeredBy, Instant registeredAt,
-                     Instant lastHeartbeat, Long experimentId) {
+                     Map<String, String> environment, HostPlatform platform, String registeredBy,
+                     Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
 
         static AgentView of(AgentRecord a) {
             return new AgentView(a.id(), a.name(), a.status(), a.labels().labels(), a.host(), a.builtIn(),
-                    a.runsCommands(), a.environment(), a.registeredBy(), a.registeredAt(), a.lastHeartbeat(),
-                    a.experimentId());
+                    a.runsCommands(), a.environment(), a.platform(), a.registeredBy(), a.registeredAt(),
+                    a.lastHeartbeat(), a.experimentId());
         }
     }
 

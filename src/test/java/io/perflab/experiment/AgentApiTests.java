@@ -1556,8 +1556,26 @@ class AgentApiTests {
         }
         assertThat(poll(mac, 0).statusCode()).isEqualTo(204);
 
-        // a perflab agent of an earlier release registered its kernel, not os_name and os_arch
+        // a perflab agent of an earlier release registered its kernel, not os_name and os_arch; an agent of
+        // another making may register neither, and the agents' list says so
         long linux = register("linux", "pool=platform", "\"kernel\": \"Linux 6.1.0-18-amd64 amd64\"");
+        long unknown = register("unknown", "pool=elsewhere", "\"arch\": \"x\"");
+        Map<String, String> platforms = new LinkedHashMap<>();
+        for (JsonNode listed : admin.getJson("/api/v1/agents?size=200").get("items")) {
+            JsonNode platform = listed.get("platform");
+            platforms.put(listed.get("name").asText(), platform.isNull() ? null
+                    : platform.get("osName").asText() + " on " + platform.get("osArch").asText());
+        }
+        assertThat(platforms).containsEntry("mac", "Mac OS X on aarch64").containsEntry("riscv", "Linux on riscv64")
+                .containsEntry("linux", "Linux on amd64").containsEntry("unknown", null);
+        String listPage = admin.get("/agents", "text/html").body();
+        java.util.function.LongFunction<String> row = agent -> {
+            String from = listPage.substring(listPage.indexOf("data-agent-id=\"" + agent + "\""));
+            return from.substring(0, from.indexOf("</tr>"));
+        };
+        assertThat(row.apply(unknown)).contains("registered no platform");
+        assertThat(List.of(mac, riscv, linux)).allSatisfy(agent -> assertThat(row.apply(agent))
+                .doesNotContain("registered no platform"));
         assertThat(admin.getJson("/api/v1/experiments/" + futex).get("waitingForHost").isNull())
                 .as("a live agent of its labels and platform can take it").isTrue();
         assertResumes(linux, futex, List.of(0, 1, 2, 3));
