@@ -54,8 +54,11 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @RestController
 // an Accept that takes no JSON is refused (406) before the handler runs, so before any write
-@RequestMapping(path = "/api/v1/experiments", produces = MediaType.APPLICATION_JSON_VALUE)
+@RequestMapping(path = ExperimentApiController.PATH, produces = MediaType.APPLICATION_JSON_VALUE)
 class ExperimentApiController {
+
+    /** Where the experiments are, and each one at {@code /{id}}. */
+    static final String PATH = "/api/v1/experiments";
 
     private final ExperimentService experiments;
     private final ExperimentEvents events;
@@ -71,7 +74,7 @@ class ExperimentApiController {
         this.bases = bases;
     }
 
-    /** Who else is refused a cancel or a resume (403). */
+    /** Who else is refused a cancel, a resume or a re-run (403). */
     private static final String STARTED_BY_SOMEONE_ELSE = "someone else started it (a user API token: anyone but "
             + "that token): only they or an administrator may";
 
@@ -127,8 +130,13 @@ class ExperimentApiController {
                          "target": "user_cpu_us_per_req:settled"}""")}))
             @Valid @RequestBody(required = false) ExperimentRequest request,
             Authentication authentication) {
-        long id = experiments.create(request, ExperimentCaller.of(authentication));
-        URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}").buildAndExpand(id).toUri();
+        return queued(experiments.create(request, ExperimentCaller.of(authentication)));
+    }
+
+    /** 202 with experiment {@code id}, new and queued, and its Location: a creation's answer and a re-run's. */
+    private static ResponseEntity<Queued> queued(long id) {
+        URI location = ServletUriComponentsBuilder.fromCurrentContextPath().path(PATH + "/{id}")
+                .buildAndExpand(id).toUri();
         return ResponseEntity.accepted().location(location).body(new Queued(id, ExperimentStatus.QUEUED.name(),
                 location.toString(), ServletUriComponentsBuilder.fromCurrentContextPath().path("/experiments/{id}")
                         .buildAndExpand(id).toUriString()));
@@ -312,6 +320,24 @@ class ExperimentApiController {
         ExperimentStatus status = experiments.resume(id, ExperimentCaller.of(authentication));
         return ResponseEntity.status(status == ExperimentStatus.QUEUED ? HttpStatus.ACCEPTED : HttpStatus.OK)
                 .body(new Control(id, null, status.name()));
+    }
+
+    @Operation(summary = "Re-run an experiment: queue a copy with its plan, design, stopping rule and host labels",
+            description = "202 with the new experiment's id and Location, as its creation answers; the new one is "
+                    + "the caller's (its createdBy), and the one re-run is left as it was. Checked as a new request "
+                    + "of the caller's would be: a command experiment needs an administrator on a server that runs "
+                    + "them (403), and JVM flags off the allow-list, or asking more memory than a trial JVM may take, "
+                    + "are refused naming the variant's field (400).")
+    @ApiResponse(responseCode = "202", description = "the new experiment, queued; Location is where to follow it")
+    @ApiResponse(responseCode = "400", description = "its JVM flags, as creating it would refuse them (a flag off "
+            + "the allow-list, or more memory than a trial JVM may take), errors naming withoutJvmArgs or withJvmArgs; "
+            + "or a parameter the operation does not take, or an id that is no number")
+    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE + "; or it is a command experiment: "
+            + "command experiments are disabled on this server, or need an administrator")
+    @ApiResponse(responseCode = "409", description = "it holds uploaded samples: PerfLab cannot run it again")
+    @PostMapping("/{id}/rerun")
+    ResponseEntity<Queued> rerun(@PathVariable long id, Authentication authentication) {
+        return queued(experiments.rerun(id, ExperimentCaller.of(authentication)));
     }
 
     @Operation(summary = "Delete an experiment and its samples (admin)")

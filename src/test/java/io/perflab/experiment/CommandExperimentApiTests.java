@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,7 @@ import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Command experiments through the API where an operator enabled them: commands that print JMH results. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -205,6 +207,17 @@ class CommandExperimentApiTests {
         assertThat(refused.headers().firstValue("Location").orElseThrow()).endsWith("/experiments/" + id);
         assertThat(page(user, "/experiments/" + id).body())
                 .contains("role=\"alert\">kind: command experiments need an administrator</p>");
+        // the API refuses the re-run as it refuses creating one: the same status and problem
+        HttpResponse<String> overApi = asReader("/api/v1/experiments/" + id + "/rerun", "");
+        HttpResponse<String> created = asReader("/api/v1/experiments", JsonMapper.builder().build()
+                .writeValueAsString(jmhRequest("run again")));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(403);
+        assertThat(overApi.statusCode()).as(overApi.body()).isEqualTo(403);
+        assertThat(overApi.headers().firstValue("Content-Type")).isEqualTo(created.headers()
+                .firstValue("Content-Type"));
+        assertThat(api.read(overApi.body()).get("detail")).isEqualTo(api.read(created.body()).get("detail"));
+        assertThat(api.read(overApi.body()).get("detail").asText())
+                .isEqualTo("kind: command experiments need an administrator");
         assertThat(experimentCount()).as("nothing queued").isEqualTo(before);
         jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE id = ?").param(id).update();
         HttpResponse<String> resumed = user.send(form("/experiments/" + id + "/resume", "_csrf="
@@ -224,6 +237,16 @@ class CommandExperimentApiTests {
         assertThat(jdbc.sql("SELECT runs_commands FROM agent WHERE built_in").query(Boolean.class).list())
                 .containsOnly(true);
         awaitFinished(Long.parseLong(queued.headers().firstValue("Location").orElseThrow().replaceAll(".*/", "")));
+    }
+
+    /** A JSON post to the API as the user 'reader', signed in by HTTP Basic. */
+    private HttpResponse<String> asReader(String path, String body) throws Exception {
+        String credentials = Base64.getEncoder().encodeToString("reader:reader-password"
+                .getBytes(StandardCharsets.UTF_8));
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Authorization", "Basic " + credentials).header("Content-Type", "application/json")
+                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private long experimentCount() {

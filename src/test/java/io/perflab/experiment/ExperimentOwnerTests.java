@@ -1,7 +1,6 @@
 package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.EngineVariant;
@@ -50,9 +49,6 @@ class ExperimentOwnerTests extends UploadServer {
 
     @Autowired
     ApiTokens tokens;
-
-    @Autowired
-    ExperimentService experiments;
 
     /** A user API token named for alice's CI (an administrator makes every token). */
     private String aliceToken;
@@ -116,16 +112,18 @@ class ExperimentOwnerTests extends UploadServer {
     }
 
     @Test
-    void onlyWhoeverStartedItOrAnAdministratorCancelsOrResumesOverTheApi() throws Exception {
+    void onlyWhoeverStartedItOrAnAdministratorCancelsResumesOrReRunsOverTheApi() throws Exception {
         long queued = stored(ExperimentStatus.QUEUED, "alice");
         long cancelled = stored(ExperimentStatus.CANCELLED, "alice");
         String queuedBefore = row(queued);
         String cancelledBefore = row(cancelled);
+        long before = experimentCount();
 
         HttpResponse<String> cancel = control(queued, "cancel", basic("bob"));
         HttpResponse<String> resume = control(cancelled, "resume", basic("bob"));
+        HttpResponse<String> rerun = control(cancelled, "rerun", basic("bob"));
 
-        for (HttpResponse<String> refused : List.of(cancel, resume)) {
+        for (HttpResponse<String> refused : List.of(cancel, resume, rerun)) {
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
             assertThat(refused.headers().firstValue("Content-Type").orElseThrow())
                     .startsWith("application/problem+json");
@@ -134,6 +132,7 @@ class ExperimentOwnerTests extends UploadServer {
         }
         assertThat(row(queued)).isEqualTo(queuedBefore);
         assertThat(row(cancelled)).isEqualTo(cancelledBefore);
+        assertThat(experimentCount()).as("no re-run queued").isEqualTo(before);
         // alice herself, signed in by HTTP Basic; the bootstrap token; a signed-in administrator
         for (String caller : new String[] {basic("alice"), "Bearer " + ADMIN_TOKEN, adminBasic()}) {
             long id = stored(ExperimentStatus.QUEUED, "alice");
@@ -144,6 +143,9 @@ class ExperimentOwnerTests extends UploadServer {
             HttpResponse<String> resumed = control(id, "resume", caller);
             assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(202);
             assertThat(row(id)).startsWith("QUEUED");
+            HttpResponse<String> reRun = control(id, "rerun", caller);
+            assertThat(reRun.statusCode()).as(reRun.body()).isEqualTo(202);
+            assertThat(row(read(reRun.body()).get("id").asLong())).startsWith("QUEUED");
         }
     }
 
@@ -185,7 +187,9 @@ class ExperimentOwnerTests extends UploadServer {
         assertThat(control(cancelled, "cancel", "Bearer " + first).statusCode()).isEqualTo(202);
         assertThat(control(cancelled, "resume", "Bearer " + first).statusCode()).isEqualTo(202);
         assertThat(control(cancelled, "cancel", "Bearer " + first).statusCode()).isEqualTo(202);
-        long copy = experiments.rerun(cancelled, new ExperimentCaller("token:" + name, false, firstId));
+        HttpResponse<String> rerun = control(cancelled, "rerun", "Bearer " + first);
+        assertThat(rerun.statusCode()).as(rerun.body()).isEqualTo(202);
+        long copy = read(rerun.body()).get("id").asLong();
         long uploaded = upload(first, "owner-tests-renamed-upload");
         assertThat(List.of(queued, cancelled, copy, uploaded)).extracting(this::createdByToken)
                 .as("queued, re-run and uploaded by the token").containsOnly(firstId);
@@ -201,16 +205,13 @@ class ExperimentOwnerTests extends UploadServer {
         HttpResponse<String> cancel = control(queued, "cancel", "Bearer " + second);
         HttpResponse<String> resume = control(cancelled, "resume", "Bearer " + second);
         HttpResponse<String> resumeUpload = control(uploaded, "resume", "Bearer " + second);
+        HttpResponse<String> rerunAgain = control(cancelled, "rerun", "Bearer " + second);
 
         assertThat(secondId).isNotEqualTo(firstId);
-        for (HttpResponse<String> refused : List.of(cancel, resume, resumeUpload)) {
+        for (HttpResponse<String> refused : List.of(cancel, resume, resumeUpload, rerunAgain)) {
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
             assertThat(read(refused.body()).get("detail").asString()).contains("was started by someone else");
         }
-        // a re-run is the page's, where a token is no credential: the rule the page and the API share refuses it too
-        assertThatThrownBy(() -> experiments.rerun(cancelled, new ExperimentCaller("token:" + name, false,
-                secondId))).isInstanceOf(ExperimentService.NotStarterException.class)
-                .hasMessageContaining("was started by someone else");
         assertThat(row(queued)).isEqualTo(queuedBefore).endsWith("token:" + name);
         JsonNode shown = read(get("/api/v1/experiments/" + queued).body());
         assertThat(shown.get("createdBy").asString()).as("the name, for people").isEqualTo("token:" + name);

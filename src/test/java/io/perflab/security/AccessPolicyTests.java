@@ -104,6 +104,7 @@ class AccessPolicyTests extends UploadServer {
             POST   /api/v1/experiments                                       users     users
             POST   /api/v1/experiments/{id}/cancel                           owners    owners
             POST   /api/v1/experiments/{id}/resume                           owners    owners
+            POST   /api/v1/experiments/{id}/rerun                            owners    owners
             POST   /api/v1/uploads                                           users     users
             DELETE /api/v1/experiments/{id}                                  admins    admins
             POST   /api/v1/agents                                            agents    agents

@@ -310,6 +310,24 @@ class ApiDocumentationTests extends UploadServer {
     }
 
     /**
+     * A re-run is answered as a creation is, the new experiment's {@code Queued} with its Location, so that a client
+     * reads both alike; and it says each refusal it answers, as cancel and resume do.
+     */
+    @Test
+    void theReRunIsDocumentedAsACreationIsAnsweredWithEachRefusal() throws Exception {
+        JsonNode paths = document().get("paths");
+        JsonNode rerun = paths.at("/~1api~1v1~1experiments~1{id}~1rerun/post/responses");
+
+        assertThat(rerun.propertyNames()).containsExactly("202", "400", "401", "403", "404", "406", "409");
+        assertThat(rerun.at("/202/content")).isEqualTo(paths.at("/~1api~1v1~1experiments/post/responses/202/content"));
+        assertThat(rerun.at("/202/content/application~1json/schema/$ref").asString()).endsWith("/Queued");
+        assertThat(rerun.at("/400/description").asString()).contains("withJvmArgs");
+        assertThat(rerun.at("/403/description").asString()).contains("someone else started it",
+                "command experiments are disabled on this server, or need an administrator");
+        assertThat(rerun.at("/409/description").asString()).contains("uploaded samples");
+    }
+
+    /**
      * A client generated from the document has a plain field for what every answer holds: each property the API
      * writes whatever its value is required (null or not), and only those it leaves out, for the reasons above, are
      * optional, and never null. Every property of every answer was optional, an {@code Optional<T>} or a

@@ -73,6 +73,11 @@ class ApiResponseSchemaTests extends UploadServer {
         checked(409, send("POST", experiment + "/cancel", ADMIN_TOKEN, null));
         checked(202, send("POST", experiment + "/resume", ADMIN_TOKEN, null));
         checked(409, send("POST", experiment + "/resume", ADMIN_TOKEN, null));
+        checked(403, send("POST", experiment + "/rerun", newToken("schema check user"), null));
+        String copy = "/api/v1/experiments/" + id(checked(202, send("POST", experiment + "/rerun", ADMIN_TOKEN,
+                null)), "id");
+        checked(202, send("POST", copy + "/cancel", ADMIN_TOKEN, null));
+        checked(204, send("DELETE", copy, ADMIN_TOKEN, null));
         checked(409, send("DELETE", experiment, ADMIN_TOKEN, null));
         checked(202, send("POST", experiment + "/cancel", ADMIN_TOKEN, null));
         checked(204, send("DELETE", experiment, ADMIN_TOKEN, null));
@@ -118,6 +123,7 @@ class ApiResponseSchemaTests extends UploadServer {
 
         checked(200, get("/api/v1/experiments/" + withBase + "/base-comparison"));
         checked(404, get("/api/v1/experiments/" + twoFiles + "/base-comparison"));
+        checked(409, send("POST", "/api/v1/experiments/" + twoFiles + "/rerun", ADMIN_TOKEN, null));
         checked(200, get("/api/v1/experiments/" + withBase));
         checked(200, get("/api/v1/experiments/" + twoFiles));
         checked(200, get("/api/v1/experiments/" + twoFiles + "/samples"));
@@ -242,6 +248,7 @@ class ApiResponseSchemaTests extends UploadServer {
         checked(401, send("GET", "/api/v1/experiments/1", "plt_unknown", null));
         checked(404, get("/api/v1/experiments/999999999/samples"));
         checked(404, send("POST", "/api/v1/experiments/999999999/cancel", ADMIN_TOKEN, null));
+        checked(404, send("POST", "/api/v1/experiments/999999999/rerun", ADMIN_TOKEN, null));
         String key = "schema-check-" + System.nanoTime();
         String uploads = "/api/v1/uploads?benchmark=schema-check-key";
         checked(201, send("POST", uploads, ADMIN_TOKEN, go(1), "Content-Type", "text/plain", "Idempotency-Key", key));
