@@ -78,6 +78,15 @@ class ExperimentApiController {
     private static final String STARTED_BY_SOMEONE_ELSE = "someone else started it (a user API token: anyone but "
             + "that token): only they or an administrator may";
 
+    /** Why a resume or a re-run is refused what it would run (400): the JVM flags, as creating it is. */
+    private static final String RUN_AGAIN_FLAGS = "its JVM flags, as creating it would refuse them (a flag off the "
+            + "allow-list, or more memory than a trial JVM may take), errors naming withoutJvmArgs or withJvmArgs; "
+            + "or a parameter the operation does not take, or an id that is no number";
+
+    /** Why else a resume or a re-run is refused (403, after {@link #STARTED_BY_SOMEONE_ELSE}), as creating it is. */
+    private static final String RUN_AGAIN_COMMAND = "; or it is a command experiment: command experiments are "
+            + "disabled on this server, or need an administrator";
+
     /** What a client that opened too many event streams is told (429). */
     private static final String TOO_MANY_STREAMS = "too many event streams are open, of this client or on the "
             + "server";
@@ -312,8 +321,8 @@ class ExperimentApiController {
                     + "FAILED instead when its last run had more failures than its maxFailures.")
     @ApiResponse(responseCode = "202", description = "queued again (QUEUED)")
     @ApiResponse(responseCode = "200", description = "no run was missing: completed at once (COMPLETED or FAILED)")
-    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE + "; or it runs a command, or JVM "
-            + "flags, only an administrator may run")
+    @ApiResponse(responseCode = "400", description = RUN_AGAIN_FLAGS)
+    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE + RUN_AGAIN_COMMAND)
     @ApiResponse(responseCode = "409", description = "it is not INTERRUPTED, CANCELLED or FAILED")
     @PostMapping("/{id}/resume")
     ResponseEntity<Control> resume(@PathVariable long id, Authentication authentication) {
@@ -329,11 +338,8 @@ class ExperimentApiController {
                     + "them (403), and JVM flags off the allow-list, or asking more memory than a trial JVM may take, "
                     + "are refused naming the variant's field (400).")
     @ApiResponse(responseCode = "202", description = "the new experiment, queued; Location is where to follow it")
-    @ApiResponse(responseCode = "400", description = "its JVM flags, as creating it would refuse them (a flag off "
-            + "the allow-list, or more memory than a trial JVM may take), errors naming withoutJvmArgs or withJvmArgs; "
-            + "or a parameter the operation does not take, or an id that is no number")
-    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE + "; or it is a command experiment: "
-            + "command experiments are disabled on this server, or need an administrator")
+    @ApiResponse(responseCode = "400", description = RUN_AGAIN_FLAGS)
+    @ApiResponse(responseCode = "403", description = STARTED_BY_SOMEONE_ELSE + RUN_AGAIN_COMMAND)
     @ApiResponse(responseCode = "409", description = "it holds uploaded samples: PerfLab cannot run it again")
     @PostMapping("/{id}/rerun")
     ResponseEntity<Queued> rerun(@PathVariable long id, Authentication authentication) {

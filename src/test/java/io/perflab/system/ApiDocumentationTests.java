@@ -328,6 +328,23 @@ class ApiDocumentationTests extends UploadServer {
     }
 
     /**
+     * A resume runs again what a re-run would, and is refused alike: a JVM flag with a 400 naming its field, a command
+     * experiment with a 403. The document said JVM flags were a 403 an administrator alone passed, and its 400 spoke
+     * of a body, which a resume has none of.
+     */
+    @Test
+    void aResumeIsDocumentedToRefuseWhatItWouldRunAsTheReRunIs() throws Exception {
+        JsonNode paths = document().get("paths");
+        JsonNode resume = paths.at("/~1api~1v1~1experiments~1{id}~1resume/post/responses");
+        JsonNode rerun = paths.at("/~1api~1v1~1experiments~1{id}~1rerun/post/responses");
+
+        assertThat(resume.at("/400/description").asString()).contains("withJvmArgs")
+                .isEqualTo(rerun.at("/400/description").asString());
+        assertThat(resume.at("/403/description").asString()).doesNotContain("JVM")
+                .isEqualTo(rerun.at("/403/description").asString());
+    }
+
+    /**
      * A client generated from the document has a plain field for what every answer holds: each property the API
      * writes whatever its value is required (null or not), and only those it leaves out, for the reasons above, are
      * optional, and never null. Every property of every answer was optional, an {@code Optional<T>} or a
