@@ -16,6 +16,7 @@ import io.perflab.system.InvalidInputException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.time.Duration;
@@ -69,8 +70,8 @@ class AgentApiController {
      */
     record AgentView(long id, String name, @ApiValues(AgentRecord.Status.class) String status,
                      Map<String, String> labels, String host, boolean builtIn, boolean runsCommands,
-                     Map<String, String> environment, HostPlatform platform, String registeredBy,
-                     Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
+                     Map<String, String> environment, @Schema(nullable = true) HostPlatform platform,
+                     String registeredBy, Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
 
         static AgentView of(AgentRecord a) {
             return new AgentView(a.id(), a.name(), a.status(), a.labels().labels(), a.host(), a.builtIn(),

@@ -188,6 +188,10 @@ class ApiResponseSchemaTests extends UploadServer {
                  "environment": {"cpu_model": "test CPU", "cpu_count": "2", "os_name": "Linux", "os_arch": "amd64"},
                  "runsCommands": false}"""
                 .formatted(POOL))), "agentId");
+        // an agent not of PerfLab's making, which registered no platform: listed with platform null
+        checked(201, json("POST", "/api/v1/agents", token, """
+                {"name": "schema check host without a platform", "labels": {"pool": "schema-nowhere"},
+                 "environment": {"cpu_model": "test CPU"}, "runsCommands": false}"""));
         String agents = "/api/v1/agents/" + agent;
         checked(204, send("POST", agents + "/poll?waitSeconds=0", token, null));
 
