@@ -88,7 +88,8 @@ public record ComparisonView(GroupView with, GroupView without, TTestView welch,
     }
 
     /** A caveat: kind (e.g. {@code OUTLIERS}), group or null, message. */
-    public record WarningView(@ApiValues(StatWarning.Kind.class) String kind, @Schema(nullable = true) String group, String message) {
+    public record WarningView(@ApiValues(StatWarning.Kind.class) String kind, @Schema(nullable = true) String group,
+            String message) {
     }
 
     /** The view of a result. */

@@ -268,7 +268,8 @@ final class AbCommand implements Callable<Integer> {
         }
         if (chosen.paired()) {
             if (runs != null) {
-                throw usage("--runs sets the trials of the fresh design; --design " + chosen.label() + " takes --pairs");
+                throw usage("--runs sets the trials of the fresh design; --design " + chosen.label()
+                        + " takes --pairs");
             }
             if (pairCount() < 2) {
                 throw usage("--pairs must be ≥ 2 (a variance needs two pairs), got " + pairs);

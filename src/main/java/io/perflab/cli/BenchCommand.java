@@ -182,9 +182,10 @@ final class BenchCommand implements Callable<Integer> {
                     Spread.percent(row.cv() * 100), Spread.percent(row.floorPercent())));
         }
         s.append("\nCV = sd/mean across the windows of this JVM. Set it beside the CV across fresh JVMs that "
-                + "'perflab calibrate' measures: where that is much larger, each JVM's start adds noise (JIT decisions, "
-                + "memory layout, thread placement) that only more trials average out; where they are alike, the "
-                + "noise is the machine's, drifting over time, which interleaved trials spread over both sides.\n");
+                + "'perflab calibrate' measures: where that is much larger, each JVM's start adds noise (JIT "
+                + "decisions, memory layout, thread placement) that only more trials average out; where they are "
+                + "alike, the noise is the machine's, drifting over time, which interleaved trials spread over both "
+                + "sides.\n");
         Spread.floorNote(trials).ifPresent(s::append);
         return s.toString();
     }

@@ -195,16 +195,18 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                         + "change one experiment's test detects with 80% power at its size and spread, their mean.\n"
                 : "reference: " + referenceSource + ". estimate: the mean of the experiments' estimates; bias: "
                         + "estimate − reference; coverage: experiments whose 95% interval held the reference; power: "
-                        + "experiments with p < α (and, with a reference, on its side); same effect: the p-value of the "
-                        + "one-way analysis of variance of the pairs' log ratios by experiment, small when the effect "
-                        + "itself differed between experiments (then coverage below 95% need not mean the intervals "
-                        + "are too narrow).\n" + measuredInjection(results));
+                        + "experiments with p < α (and, with a reference, on its side); same effect: the p-value of "
+                        + "the one-way analysis of variance of the pairs' log ratios by experiment, small when the "
+                        + "effect itself differed between experiments (then coverage below 95% need not mean the "
+                        + "intervals are too narrow).\n" + measuredInjection(results));
         s.append(String.format(Locale.ROOT, "%d results in %s: about %s per experiment.%n", results.size(),
                 minutes(elapsed), minutes(elapsed.dividedBy(Math.max(1, experiments)))));
         return s.toString();
     }
 
-    /** The table of the headline metrics' estimates by {@code judgement}: false positives, or bias, coverage and power. */
+    /**
+     * The table of the headline metrics' estimates by {@code judgement}: false positives, or bias, coverage and power.
+     */
     private String table(List<TrialResult> results, Judgement judgement) {
         StringBuilder s = new StringBuilder();
         String row = "%-24s %10s %10s %9s %11s %-18s %11s %-18s %10s  %s%n";

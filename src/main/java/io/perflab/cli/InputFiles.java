@@ -13,10 +13,10 @@ import java.util.Locale;
 
 /**
  * The files the command line reads — {@code compare}'s samples, {@code calibrate --from} and {@code --reference}: UTF-8
- * text, read whole; {@code upload}'s files as bytes, which the server decodes. What keeps a file from being read is said in a few words, for the caller to put after the file's
- * name (and its flag): no such file, a folder, a device, larger than {@value #MAX_MIB} MiB, not UTF-8. A pipe
- * ({@code compare <(…) b.txt}) is read up to the same bound; a device such as {@code /dev/zero} is not read at all.
- * A leading byte order mark is no part of the text.
+ * text, read whole; {@code upload}'s files as bytes, which the server decodes. What keeps a file from being read is
+ * said in a few words, for the caller to put after the file's name (and its flag): no such file, a folder, a device,
+ * larger than {@value #MAX_MIB} MiB, not UTF-8. A pipe ({@code compare <(…) b.txt}) is read up to the same bound; a
+ * device such as {@code /dev/zero} is not read at all. A leading byte order mark is no part of the text.
  */
 final class InputFiles {
 

@@ -65,8 +65,9 @@ final class PairedSummary {
             } catch (IllegalArgumentException e) {
                 // the verdict's direction is the page's to give; the exact change needs none
                 Optional<ConstantChange> exact = samples.constantChange(metric, Direction.LOWER_IS_BETTER);
-                s.append(String.format(Locale.ROOT, "%-32s %s%n", metric, exact.map(c -> c.measured("window")
-                        + " (no test is needed, as the values do not vary)").orElse("not analysed: " + e.getMessage())));
+                s.append(String.format(Locale.ROOT, "%-32s %s%n", metric,
+                        exact.map(c -> c.measured("window") + " (no test is needed, as the values do not vary)")
+                                .orElse("not analysed: " + e.getMessage())));
                 continue;
             }
             analyses.put(metric, a);
@@ -129,7 +130,8 @@ final class PairedSummary {
         }
         if (sampled) {
             s.append("(beyond " + RobustPairedChange.EXACT_MAX_PAIRS + " pairs p counts "
-                    + RobustPairedChange.RANDOM_PATTERNS + " random sign patterns of the pairs and the observed one)\n");
+                    + RobustPairedChange.RANDOM_PATTERNS
+                    + " random sign patterns of the pairs and the observed one)\n");
         }
         if (unbounded != null) {
             s.append("(with " + unbounded.pairs() + " pairs the least p is 2/2^" + unbounded.pairs()

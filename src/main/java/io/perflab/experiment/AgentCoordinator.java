@@ -591,7 +591,8 @@ public class AgentCoordinator implements SmartLifecycle {
             int last = pair.ok() ? first + 2 * windows : first + 2;
             if (window.ordinal() < first || window.ordinal() >= last || !ordinals.add(window.ordinal())) {
                 throw InvalidInputException.of(field + "ordinal", window.ordinal() + " is not a free ordinal of "
-                        + (pair.ok() ? "pair " : "failed pair ") + pair.index() + " (" + first + ".." + (last - 1) + ")");
+                        + (pair.ok() ? "pair " : "failed pair ") + pair.index()
+                        + " (" + first + ".." + (last - 1) + ")");
             }
             String side = window.ordinal() % 2 == 0 ? "without" : "with";
             if (!side.equals(window.variant())) {

@@ -53,7 +53,8 @@ final class CpuSplitSources {
             return run;
         }
         Map<String, Double> metrics = new LinkedHashMap<>(run.metrics());
-        replace(metrics, MetricKeys.USER_CPU_US_PER_REQ, run.environment().get(RpcBenchResult.TICK_USER_CPU_US_PER_REQ));
+        replace(metrics, MetricKeys.USER_CPU_US_PER_REQ,
+                run.environment().get(RpcBenchResult.TICK_USER_CPU_US_PER_REQ));
         replace(metrics, MetricKeys.SYS_CPU_US_PER_REQ, run.environment().get(RpcBenchResult.TICK_SYS_CPU_US_PER_REQ));
         return new RunRecord(run.id(), run.variant(), run.ordinal(), run.status(), run.startedAt(), run.finishedAt(),
                 run.pid(), run.environment(), run.error(), metrics, run.pair());

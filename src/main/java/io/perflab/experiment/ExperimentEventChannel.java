@@ -277,7 +277,8 @@ class ExperimentEventChannel implements SmartLifecycle {
     }
 
     private static boolean fits(String text) {
-        return text.length() <= MAX_PAYLOAD_BYTES / 4 || text.getBytes(StandardCharsets.UTF_8).length <= MAX_PAYLOAD_BYTES;
+        return text.length() <= MAX_PAYLOAD_BYTES / 4
+                || text.getBytes(StandardCharsets.UTF_8).length <= MAX_PAYLOAD_BYTES;
     }
 
     private JsonNode cutTexts(JsonNode node) {

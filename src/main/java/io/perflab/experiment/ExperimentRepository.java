@@ -52,7 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The experiment aggregate in the database: experiments with their variants, runs, samples and per-experiment
  * metric units, the metric catalog they refer to, and the queue the agents claim from, with the claims (tables of
  * {@code V2__experiments.sql}, {@code V3__uploads_and_tokens.sql} and {@code V10__agents.sql}). Engine, command
- * and uploaded experiments are all written here and nowhere else. Over 300 lines because the aggregate's reads and writes belong together.
+ * and uploaded experiments are all written here and nowhere else. Over 300 lines because the aggregate's reads and
+ * writes belong together.
  */
 @Repository
 public class ExperimentRepository {
@@ -151,9 +152,10 @@ public class ExperimentRepository {
 
     /**
      * Stores a recorded experiment — its row, both variants, its metrics' units, and its samples packed per side and
-     * metric ({@link SampleSeries}) — with multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the transaction); returns its id and its
-     * runs. Its runs have no rows of their own: a run of a recorded experiment is a position in its values, so run
-     * {@code i} of a side is read back from the {@code i}-th value of each of the side's series.
+     * metric ({@link SampleSeries}) — with multi-row statements of {@value #ROWS_PER_INSERT} rows (callers hold the
+     * transaction); returns its id and its runs. Its runs have no rows of their own: a run of a recorded experiment is
+     * a position in its values, so run {@code i} of a side is read back from the {@code i}-th value of each of the
+     * side's series.
      *
      * @throws IllegalArgumentException if a side's runs are not consecutive ordinals, or a run has no samples
      */
@@ -938,8 +940,8 @@ public class ExperimentRepository {
                 .param(experimentId)
                 .query((ResultSet rs) -> {
                     String metric = rs.getString(7);
-                    CpuSplitSources.SplitValue compared = CpuSplitSources.asCompared(environments.get(rs.getLong(1)), metric,
-                            rs.getDouble(8), onTick);
+                    CpuSplitSources.SplitValue compared = CpuSplitSources.asCompared(environments.get(rs.getLong(1)),
+                            metric, rs.getDouble(8), onTick);
                     sink.sample(rs.getString(2), rs.getInt(3), rs.getString(4), metric, compared.value(),
                             compared.split(), rs.getObject(5, Integer.class), rs.getObject(6, Integer.class));
                 });
@@ -1078,7 +1080,8 @@ public class ExperimentRepository {
 
     /** Ordinals that already have a run that counts (finished, failed or timed out; not cancelled). */
     public List<Integer> storedOrdinals(long experimentId) {
-        return jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? AND status <> 'CANCELLED' ORDER BY ordinal")
+        return jdbc.sql("SELECT ordinal FROM trial_run WHERE experiment_id = ? AND status <> 'CANCELLED' "
+                        + "ORDER BY ordinal")
                 .param(experimentId).query(Integer.class).list();
     }
 
@@ -1106,7 +1109,8 @@ public class ExperimentRepository {
     /** Unit and direction of each metric: the experiment's own (uploads) over the global definitions. */
     public Map<String, MetricDefinition> metricDefinitions(long experimentId) {
         Map<String, MetricDefinition> definitions = metricDefinitions();
-        jdbc.sql("SELECT metric_key, unit, direction FROM experiment_metric WHERE experiment_id = ? ORDER BY metric_key")
+        jdbc.sql("SELECT metric_key, unit, direction FROM experiment_metric WHERE experiment_id = ? "
+                        + "ORDER BY metric_key")
                 .param(experimentId)
                 .query((ResultSet rs) -> {
                     MetricDefinition known = definitions.get(rs.getString(1));

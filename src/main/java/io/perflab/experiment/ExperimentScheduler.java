@@ -218,7 +218,8 @@ public class ExperimentScheduler implements SmartLifecycle {
         }
         // pages open on other instances showed them running
         interrupted.forEach(id -> events.publish(id, "status", Map.of("experimentId", id,
-                "status", ExperimentStatus.INTERRUPTED.name(), "message", ExperimentRepository.INTERRUPTED_BY_RESTART)));
+                "status", ExperimentStatus.INTERRUPTED.name(),
+                "message", ExperimentRepository.INTERRUPTED_BY_RESTART)));
         stopping = false;
         if (!runs) {
             log.info("The built-in agent is off (perflab.agents.built-in=false): remote agents run the experiments");

@@ -22,7 +22,9 @@ public record MetricPage(List<MetricComparison> metrics, MetricFilter filter, in
         metrics = List.copyOf(metrics);
     }
 
-    /** Page {@code page} (moved into range) of {@code size} metrics of those in {@code all} that {@code filter} selects. */
+    /**
+     * Page {@code page} (moved into range) of {@code size} metrics of those in {@code all} that {@code filter} selects.
+     */
     public static MetricPage of(List<MetricComparison> all, MetricFilter filter, int page, int size) {
         List<MetricComparison> matching = all.stream().filter(filter::matches).toList();
         int pages = Math.max(1, (matching.size() + size - 1) / size);

@@ -133,7 +133,8 @@ final class SequentialVerdicts {
     private static String reason(Direction direction, Verdict verdict, SequentialLookRepository.LookRecord last,
                                  String spending, ComparisonOptions options) {
         String alpha = "α = " + RFormat.format(options.alpha(), 7).strip();
-        String test = "|t| = " + Format.statistic(last.absT()) + (verdict == Verdict.IMPROVED || verdict == Verdict.REGRESSED ? " ≥ " : " < ")
+        String test = "|t| = " + Format.statistic(last.absT())
+                + (verdict == Verdict.IMPROVED || verdict == Verdict.REGRESSED ? " ≥ " : " < ")
                 + (last.tBoundary() == null ? "∞" : Format.statistic(last.tBoundary())) + ", the " + spending
                 + " boundary of the last look (look " + last.look() + ", " + last.pairs() + " of "
                 + last.plannedPairs() + " planned pairs)";

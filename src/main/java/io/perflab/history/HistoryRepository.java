@@ -199,7 +199,8 @@ class HistoryRepository {
                 WHERE e.kind = 'UPLOAD' AND e.benchmark = ? AND m.metric_key = ? ORDER BY e.id DESC
                 FETCH FIRST 1 ROWS ONLY""")
                 .params(benchmark, metric)
-                .query((rs, n) -> new MetricDefinition(metric, rs.getString(1), "HIGHER".equals(rs.getString(2)), 0, ""))
+                .query((rs, n) -> new MetricDefinition(metric, rs.getString(1), "HIGHER".equals(rs.getString(2)),
+                        0, ""))
                 .single();
     }
 

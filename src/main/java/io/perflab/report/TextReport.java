@@ -119,7 +119,8 @@ final class TextReport {
         h.append(" — ").append(c.verdict());
         if (c.change().percent() != null) {
             h.append(": ").append(Format.percent(c.change().percent())).append(", ").append(Methodology.level())
-                    .append(" CI ").append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()));
+                    .append(" CI ")
+                    .append(Format.percentInterval(c.change().ciLowPercent(), c.change().ciHighPercent()));
         }
         if (c.tests().holmPValue() != null) {
             h.append(", Holm p = ").append(Format.pValue(c.tests().holmPValue()));

@@ -176,7 +176,8 @@ class SecurityConfig {
 
     private static RequestMatcher cookieAuthenticatedWrite() {
         return (HttpServletRequest request) -> {
-            return !CrossSiteWrites.SAFE_METHODS.contains(request.getMethod()) && !signsInItself(request) && request.getRequestedSessionId() != null;
+            return !CrossSiteWrites.SAFE_METHODS.contains(request.getMethod()) && !signsInItself(request)
+                    && request.getRequestedSessionId() != null;
         };
     }
 

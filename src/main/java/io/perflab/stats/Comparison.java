@@ -62,7 +62,8 @@ public final class Comparison {
         if (rank.confidenceLevel() < level) {
             warnings.add(new StatWarning(StatWarning.Kind.CONFIDENCE_LEVEL_NOT_ACHIEVABLE, null,
                     "the exact rank test cannot reach a " + Display.level(level) + " interval with " + x.n()
-                            + " and " + y.n() + " samples: its interval is at " + Display.level(rank.confidenceLevel())));
+                            + " and " + y.n() + " samples: its interval is at "
+                            + Display.level(rank.confidenceLevel())));
         }
         if (!rank.exact() && x.n() < RankSumTest.EXACT_LIMIT && y.n() < RankSumTest.EXACT_LIMIT) {
             warnings.add(new StatWarning(StatWarning.Kind.TIES, null,

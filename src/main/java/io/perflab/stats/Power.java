@@ -132,7 +132,8 @@ public record Power(double power, double minimumDetectableEffectPercent, double 
 
     private static boolean detects(long n, double vx, double vy, double delta, double alpha, double power) {
         double sum = vx + vy;
-        // (n − 1)·(vx + vy)² / (vx² + vy²) in the shares of the sum, which cannot overflow (vx² did for values of 1e100)
+        // (n − 1)·(vx + vy)² / (vx² + vy²) in the shares of the sum, which cannot overflow
+        // (vx² did for values of 1e100)
         double shareX = vx / sum;
         double shareY = vy / sum;
         double df = (n - 1) / (shareX * shareX + shareY * shareY);

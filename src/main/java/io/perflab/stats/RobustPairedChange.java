@@ -151,7 +151,9 @@ public record RobustPairedChange(double logRatio, double ciLow, double ciHigh, d
             this.patterns = y.length <= EXACT_MAX_PAIRS ? null : randomPatterns(y.length);
         }
 
-        /** The same patterns at every δ, and for every experiment of as many pairs: a stored one judged again agrees. */
+        /**
+         * The same patterns at every δ, and for every experiment of as many pairs: a stored one judged again agrees.
+         */
         private static long[][] randomPatterns(int pairs) {
             SplittableRandom random = new SplittableRandom(SEED);
             long[][] patterns = new long[RANDOM_PATTERNS][(pairs + 63) / 64];

@@ -41,9 +41,10 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
      * distribution's tail instead, a shift of a fraction of a standard error became tens of them at a stop with 2–5
      * degrees of freedom: +10 % stopped at 4 pairs read +7.4 % [+6.4, +8.4].) The interval's ends are as far from it
      * as on the normal scale, widened by the ratio of the t quantile with {@link #df} degrees of freedom to the normal
-     * one, so that at a single look the estimate is the mean and the interval the t interval. Meant for the look that ended the experiment (or
-     * decided its metric); NaN when the statistic is not finite or beyond the normal scale's reach (its tail
-     * probability, or an end's, below the smallest double, or an end the stage-wise search cannot bracket).
+     * one, so that at a single look the estimate is the mean and the interval the t interval. Meant for the look that
+     * ended the experiment (or decided its metric); NaN when the statistic is not finite or beyond the normal scale's
+     * reach (its tail probability, or an end's, below the smallest double, or an end the stage-wise search cannot
+     * bracket).
      */
     public RelativeChange stagewise(double confidence) {
         double upper = Double.isFinite(t) ? Distributions.tUpper(Math.abs(t), df) : 0;

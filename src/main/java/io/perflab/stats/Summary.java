@@ -9,7 +9,8 @@ import java.util.OptionalDouble;
  * <ul>
  *   <li>mean x̄ = Σxᵢ/n, computed with compensated summation and refined by the mean residual (as R's {@code mean});
  *   <li>variance s² = Σ(xᵢ − x̄)²/(n − 1), two-pass and compensated, so {@code 1e9 + noise} keeps its digits;
- *   <li>quantiles by R's default (type 7): Q(p) = (1 − h)·x₍ⱼ₎ + h·x₍ⱼ₊₁₎ with j = ⌊(n − 1)p⌋ + 1, h = (n − 1)p − ⌊(n − 1)p⌋;
+ *   <li>quantiles by R's default (type 7): Q(p) = (1 − h)·x₍ⱼ₎ + h·x₍ⱼ₊₁₎ with j = ⌊(n − 1)p⌋ + 1,
+ *       h = (n − 1)p − ⌊(n − 1)p⌋;
  *   <li>coefficient of variation s/|x̄| (absent when x̄ = 0).
  * </ul>
  *

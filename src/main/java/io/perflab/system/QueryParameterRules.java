@@ -30,8 +30,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  *
  * <p>A parameter that holds one value, given more than once, is refused naming it and its values. Spring binds the
  * values of a parameter given twice to a text joined with commas, and to a number as the first of them:
- * {@code ?benchmark=parser&benchmark=lexer} was stored as the benchmark "parser,lexer", {@code ?benchmark=qp&benchmark=}
- * as "qp,", {@code ?name=a&name=b} listed the experiments named "a,b" (none) and {@code ?page=1&page=5} showed page 1.
+ * {@code ?benchmark=parser&benchmark=lexer} was stored as the benchmark "parser,lexer",
+ * {@code ?benchmark=qp&benchmark=} as "qp,", {@code ?name=a&name=b} listed the experiments named "a,b" (none) and
+ * {@code ?page=1&page=5} showed page 1.
  *
  * <p>Checked before the handler runs, for every handler: each {@code @RequestParam} of one value (not a list, an
  * array, a map or a file) and, for a REST handler, each field of a record its parameters are bound to (an upload's

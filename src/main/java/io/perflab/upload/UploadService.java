@@ -192,7 +192,8 @@ public class UploadService implements BaseComparison.Source {
         UploadResponse response = compare(record, upload, stored.runs(), own, sampleCounts, request.baseUrl());
         String body = json.writeValueAsString(response);
         if (request.idempotencyKey() != null) {
-            store.storeResponse(request.idempotencyScope(), request.idempotencyKey(), requestHash, stored.id(), body, now);
+            store.storeResponse(request.idempotencyScope(), request.idempotencyKey(), requestHash, stored.id(),
+                    body, now);
         }
         return new Outcome(body, stored.id(), false);
     }

@@ -145,7 +145,8 @@ public final class RpcClient implements AutoCloseable {
             if (!handshake.awaitUninterruptibly(connectTimeoutMillis) || !handshake.isSuccess()) {
                 ch.close();
                 throw new RpcException(RpcStatus.NETWORK_ERROR, "TLS handshake with " + name + " failed: "
-                        + (handshake.cause() != null ? handshake.cause().getMessage() : "timed out"), handshake.cause());
+                        + (handshake.cause() != null ? handshake.cause().getMessage() : "timed out"),
+                        handshake.cause());
             }
         }
         return ch.pipeline().get(ClientConnectionHandler.class);

@@ -50,7 +50,8 @@ final class RpcFrameDecoder extends ByteToMessageDecoder {
             }
             byte b = in.readByte();
             if (b != WireFormat.PREAMBLE[preambleBytesSeen]) {
-                fail(ctx, in, String.format("not a PerfLab RPC client: byte %d of the preamble is 0x%02x, expected 0x%02x",
+                fail(ctx, in, String.format(
+                        "not a PerfLab RPC client: byte %d of the preamble is 0x%02x, expected 0x%02x",
                         preambleBytesSeen, b & 0xff, WireFormat.PREAMBLE[preambleBytesSeen]));
                 return;
             }

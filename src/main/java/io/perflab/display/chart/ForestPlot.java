@@ -79,8 +79,8 @@ public final class ForestPlot {
         for (int i = 0; i < rows.size(); i++) {
             row(svg, rows.get(i), frame.top() + ROW_HEIGHT * (i + 0.5), x, frame);
         }
-        frame.axisTitle(svg, "Δ % of the without mean (log-ratio scale), " + levelText + " CI (" + method + "); dashed: ±"
-                + Format.value(marginPercent) + " % equivalence margin; ▸ beyond the axis");
+        frame.axisTitle(svg, "Δ % of the without mean (log-ratio scale), " + levelText + " CI (" + method
+                + "); dashed: ±" + Format.value(marginPercent) + " % equivalence margin; ▸ beyond the axis");
         return svg.end();
     }
 

@@ -23,7 +23,9 @@ final class Palette {
         return variant == VariantName.WITH ? WITH : WITHOUT;
     }
 
-    /** The colour of a verdict: green improved, red regressed, grey unchanged, amber inconclusive (or anything else). */
+    /**
+     * The colour of a verdict: green improved, red regressed, grey unchanged, amber inconclusive (or anything else).
+     */
     static String verdict(String verdict) {
         return switch (verdict == null ? "" : verdict) {
             case "improved" -> "#15803d";

@@ -9,9 +9,9 @@ import java.util.List;
 
 /**
  * R's {@code print.htest} at the default {@code digits = 7}, character for character, for the t-tests (Welch,
- * Student, paired, one-sample) and the rank-sum test of {@code with} against {@code without}: statistic and df with 5 significant digits,
- * {@code format.pval} with 4, interval and estimates with 7, wrapped as {@code strwrap} at 72 columns and
- * named vectors printed as R does within 80 columns.
+ * Student, paired, one-sample) and the rank-sum test of {@code with} against {@code without}: statistic and df with 5
+ * significant digits, {@code format.pval} with 4, interval and estimates with 7, wrapped as {@code strwrap} at 72
+ * columns and named vectors printed as R does within 80 columns.
  *
  * @see <a href="https://github.com/wch/r-source/blob/trunk/src/library/stats/R/htest.R">R source,
  *     stats/R/htest.R ({@code print.htest})</a>

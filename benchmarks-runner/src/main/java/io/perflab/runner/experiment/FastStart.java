@@ -140,7 +140,8 @@ public final class FastStart {
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
             return Optional.of(applicationJar);
         } catch (IOException e) {
-            log.accept("could not extract " + jar + ": " + e.getMessage() + "; trial JVMs start from the executable jar");
+            log.accept("could not extract " + jar + ": " + e.getMessage()
+                    + "; trial JVMs start from the executable jar");
             return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -148,7 +149,9 @@ public final class FastStart {
         }
     }
 
-    /** The jars of a {@code -cp} entry, or empty when it names a folder (see {@link FolderPacker}) or is no class path. */
+    /**
+     * The jars of a {@code -cp} entry, or empty when it names a folder (see {@link FolderPacker}) or is no class path.
+     */
     static Optional<List<Path>> jarClassPath(List<String> entryArguments) {
         if (entryArguments.size() < 2 || !entryArguments.get(0).equals("-cp")) {
             return Optional.empty();

@@ -29,7 +29,9 @@ public record PairedOutcome(List<PairResult> pairs, Stop stop, String message) {
         CANCELLED
     }
 
-    /** Every result of every pair, in order: the windows of the pairs that succeeded, the failure records of the rest. */
+    /**
+     * Every result of every pair, in order: the windows of the pairs that succeeded, the failure records of the rest.
+     */
     public List<TrialResult> results() {
         return pairs.stream().flatMap(p -> p.results().stream()).toList();
     }

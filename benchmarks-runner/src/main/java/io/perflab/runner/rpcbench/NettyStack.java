@@ -70,7 +70,8 @@ final class NettyStack implements RpcStack {
                             channel.pipeline().addLast(new FlushConsolidationHandler(
                                     FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
                         }
-                        channel.pipeline().addLast(new NettyFrameDecoder(), new NettyServerHandler(messages, workers, work));
+                        channel.pipeline().addLast(new NettyFrameDecoder(),
+                                new NettyServerHandler(messages, workers, work));
                     }
                 });
         try {

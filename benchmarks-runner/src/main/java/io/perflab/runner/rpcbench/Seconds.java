@@ -51,7 +51,9 @@ public final class Seconds {
         return Duration.ofNanos(seconds.movePointRight(9).longValue());
     }
 
-    /** As written when short (18446744074.709551616); with an exponent when its digits would not fit a line (1E+400). */
+    /**
+     * As written when short (18446744074.709551616); with an exponent when its digits would not fit a line (1E+400).
+     */
     private static String shown(BigDecimal seconds) {
         String plain = seconds.toPlainString();
         return plain.length() <= 40 ? plain : seconds.toString();

@@ -39,6 +39,9 @@ import java.util.function.LongSupplier;
  * ({@link #timedSince}): the median spin and clock reading, and from them the cost per call
  * ({@code server_work_measured_nanos}). The injected cost is shown, window by window, to be the one asked for, not
  * assumed.
+ *
+ * <p>Over 300 lines: the spin, its calibration, the timed calls that correct it and the record of them the windows
+ * read are one instrument.
  */
 public final class ServerWork implements Runnable {
 
@@ -215,7 +218,9 @@ public final class ServerWork implements Runnable {
         return timedSoFar;
     }
 
-    /** The calls timed since {@code mark} ({@link #timedSoFar()}), with the medians of their spins and clock readings. */
+    /**
+     * The calls timed since {@code mark} ({@link #timedSoFar()}), with the medians of their spins and clock readings.
+     */
     public static synchronized Timing timedSince(long mark) {
         long calls = timedSoFar - mark;
         int n = (int) Math.min(calls, KEPT);

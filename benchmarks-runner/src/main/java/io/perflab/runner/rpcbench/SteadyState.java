@@ -75,6 +75,7 @@ final class SteadyState {
         recent.forEach(v -> values.add(Double.isNaN(v) ? NO_CALL : String.format(Locale.ROOT, format, v)));
         // one window has no spread to speak of: "(spread 0.0 %)" would read as evidence of a settled figure
         double spreadNow = recent.size() < 2 ? Double.NaN : spreadOfRecent();
-        return values + (Double.isNaN(spreadNow) ? "" : String.format(Locale.ROOT, " (spread %.1f %%)", 100 * spreadNow));
+        return values + (Double.isNaN(spreadNow) ? ""
+                : String.format(Locale.ROOT, " (spread %.1f %%)", 100 * spreadNow));
     }
 }
