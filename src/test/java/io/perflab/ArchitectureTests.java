@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.stereotype.Controller;
 import org.springframework.stereotype.Repository;
 import org.springframework.stereotype.Service;
@@ -38,6 +39,12 @@ class ArchitectureTests {
             .importPackages("io.perflab");
 
     private static final JavaClasses FIXTURE = new ClassFileImporter().importPackages("archfixture");
+
+    /** The main sources of the three modules, relative to the repository's top folder. */
+    private static final List<String> MAIN_SOURCES =
+            List.of("rpc-engine/src/main/java", "benchmarks-runner/src/main/java", "src/main/java");
+
+    private static final int MAX_LINE_LENGTH = 120;
 
     private static final String[] WEB = {"org.springframework.web..", "org.springframework.http..",
             "jakarta.servlet..", "org.springframework.ui.."};
@@ -202,7 +209,7 @@ class ArchitectureTests {
     @Test
     void everyLongMainClassSaysWhyItIsLong() throws IOException {
         List<String> unexplained = new ArrayList<>();
-        for (String folder : List.of("rpc-engine/src/main/java", "benchmarks-runner/src/main/java", "src/main/java")) {
+        for (String folder : MAIN_SOURCES) {
             Path sources = Path.of(folder);
             assertThat(sources).as("run from the repository's top folder").isDirectory();
             try (Stream<Path> files = Files.walk(sources)) {
@@ -216,6 +223,55 @@ class ArchitectureTests {
             }
         }
         assertThat(unexplained).isEmpty();
+    }
+
+    /**
+     * Main source lines are at most 120 characters long, counted in characters (code points), not bytes: a line of
+     * −, × or µ is as long as it looks.
+     */
+    @Test
+    void mainSourceLinesAreAtMost120Characters() throws IOException {
+        List<Path> folders = new ArrayList<>();
+        for (String folder : MAIN_SOURCES) {
+            Path sources = Path.of(folder);
+            assertThat(sources).as("run from the repository's top folder").isDirectory();
+            folders.add(sources);
+        }
+        List<String> longLines = linesOver(MAX_LINE_LENGTH, folders);
+
+        assertThat(longLines)
+                .withFailMessage("lines over %d characters (file:line:length):%n%s", MAX_LINE_LENGTH,
+                        String.join(System.lineSeparator(), longLines))
+                .isEmpty();
+    }
+
+    @Test
+    void lineLengthRuleCountsCharactersNotBytes(@TempDir Path folder) throws IOException {
+        Path file = folder.resolve("Fixture.java");
+        Files.writeString(file, "µ".repeat(MAX_LINE_LENGTH) + "\n" + "−".repeat(MAX_LINE_LENGTH + 1) + "\n"
+                + "x".repeat(MAX_LINE_LENGTH) + "\n");
+
+        assertThat(linesOver(MAX_LINE_LENGTH, List.of(folder))).containsExactly(file + ":2:121");
+    }
+
+    /** Each line of the {@code .java} files under {@code folders} over {@code max} characters, as file:line:length. */
+    private static List<String> linesOver(int max, List<Path> folders) throws IOException {
+        List<String> offenders = new ArrayList<>();
+        for (Path folder : folders) {
+            try (Stream<Path> files = Files.walk(folder)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                    List<String> lines = Files.readAllLines(file);
+                    for (int i = 0; i < lines.size(); i++) {
+                        String line = lines.get(i);
+                        int length = line.codePointCount(0, line.length());
+                        if (length > max) {
+                            offenders.add(file + ":" + (i + 1) + ":" + length);
+                        }
+                    }
+                }
+            }
+        }
+        return offenders;
     }
 
     private static void assertViolated(ArchRule rule, String... fragments) {
