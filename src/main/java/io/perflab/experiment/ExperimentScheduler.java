@@ -51,6 +51,8 @@ public class ExperimentScheduler implements SmartLifecycle {
     /** The longest the executor waits before it looks at the queue again, woken or not. */
     private static final Duration RECHECK = Duration.ofSeconds(30);
 
+    /** How long a stop waits for the experiment's thread to store what it left before it interrupts the thread. */
+    static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private final ExperimentRepository store;
     private final ExperimentEvents events;
@@ -232,6 +234,13 @@ public class ExperimentScheduler implements SmartLifecycle {
         wakeUps.offer(Boolean.TRUE);
     }
 
+    /**
+     * Stops the trial that runs, lets the experiment's thread store what it left and the experiment's end
+     * ({@code INTERRUPTED}, resumed later), and ends the thread. The thread is woken, not interrupted, while it does
+     * so within {@link #STOP_GRACE}: a thread interrupted while it writes to an H2 database in a file closes the
+     * database, for this shutdown's other writers too, and what it stored was lost. Only a thread still busy after
+     * that (making trial JVMs ready to start fast) is interrupted.
+     */
     @Override
     public void stop() {
         stopping = true;
@@ -241,17 +250,26 @@ public class ExperimentScheduler implements SmartLifecycle {
         }
         Thread thread = worker;
         if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            wakeUps.offer(Boolean.TRUE);
+            if (!joined(thread, STOP_GRACE)) {
+                thread.interrupt();
+                joined(thread, STOP_GRACE);
             }
         }
         worker = null;
         if (coordinator != null && builtIn.agentId() != null) {
             coordinator.unregisterBuiltIn(builtIn.agentId());
         }
+    }
+
+    /** Whether {@code thread} ended within {@code wait}. */
+    private static boolean joined(Thread thread, Duration wait) {
+        try {
+            thread.join(wait.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
     }
 
     @Override
@@ -317,6 +335,10 @@ public class ExperimentScheduler implements SmartLifecycle {
             TrialLauncher trials = experiment.kind() == ExperimentKind.COMMAND ? launcher : preparedLauncher();
             Active current = new Active(id, new ExperimentRunner(trials, metricsReader), new AtomicBoolean());
             active.set(current);
+            if (stopping) {
+                // claimed as the service began to stop, after stop() looked for a run to cancel
+                current.runner().cancel();
+            }
             ExperimentPlan stored = store.plan(experiment);
             Optional<String> refused = jvmFlags.refusal(stored);
             if (refused.isPresent()) {
