@@ -29,6 +29,7 @@ import io.perflab.security.ApiTokens;
 import io.perflab.stats.Sample;
 import io.perflab.system.ApiPage;
 import io.perflab.system.ConflictException;
+import io.perflab.system.GracefulStop;
 import io.perflab.system.InvalidInputException;
 import io.perflab.system.NotAllowedException;
 import io.perflab.system.NotAuthenticatedException;
@@ -1087,7 +1088,8 @@ public class AgentCoordinator implements SmartLifecycle {
     public void stop() {
         ScheduledExecutorService executor = watch;
         if (executor != null) {
-            executor.shutdownNow();
+            // a watch under way, which reads and writes the database, ends before the service goes on stopping
+            GracefulStop.stop(executor, ExperimentScheduler.STOP_GRACE);
         }
         watch = null;
     }
