@@ -47,15 +47,15 @@ public record HostPlatform(String osName, String osArch) {
 
     /** The platform of these parts, stripped; empty when either is null, blank or over {@value #MAX_PART} long. */
     public static Optional<HostPlatform> of(String osName, String osArch) {
-        if (osName == null || osArch == null) {
+        if (!isPart(osName) || !isPart(osArch)) {
             return Optional.empty();
         }
-        String name = osName.strip();
-        String arch = osArch.strip();
-        if (name.isEmpty() || arch.isEmpty() || name.length() > MAX_PART || arch.length() > MAX_PART) {
-            return Optional.empty();
-        }
-        return Optional.of(new HostPlatform(name, arch));
+        return Optional.of(new HostPlatform(osName.strip(), osArch.strip()));
+    }
+
+    /** Whether {@code part} can be an {@code os.name} or {@code os.arch} kept: 1 to {@value #MAX_PART} characters. */
+    public static boolean isPart(String part) {
+        return part != null && !part.isBlank() && part.strip().length() <= MAX_PART;
     }
 
     /** Whether a JVM of this platform runs on {@code platform}. */

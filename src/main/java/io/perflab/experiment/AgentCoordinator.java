@@ -239,7 +239,7 @@ public class AgentCoordinator implements SmartLifecycle {
         }
         for (String key : List.of(AgentHost.OS_NAME, AgentHost.OS_ARCH)) {
             String value = environment.get(key);
-            if (value == null || value.isBlank() || value.strip().length() > HostPlatform.MAX_PART) {
+            if (!HostPlatform.isPart(value)) {
                 throw InvalidInputException.of("environment." + key, "the " + key.replace('_', '.') + " of the "
                         + "agent's JVM, 1 to " + HostPlatform.MAX_PART + " characters, registered with "
                         + (key.equals(AgentHost.OS_NAME) ? AgentHost.OS_ARCH : AgentHost.OS_NAME)
