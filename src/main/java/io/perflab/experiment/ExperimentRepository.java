@@ -1144,16 +1144,42 @@ public class ExperimentRepository {
 
     /**
      * Where an experiment a claim could take now (QUEUED, or INTERRUPTED by a lost agent and waiting for the next
-     * agent to resume it) stands in the queue.
+     * agent to resume it) stands in the queue: 1-based, 1 + the experiments a claim would take before it. A claim
+     * takes the oldest claimable experiment its host may run ({@link #claimNext}), so those are the older ones (older
+     * queued ones, and older interrupted ones that an agent resumes on its own) that the host which takes it could
+     * run too. With several hosts able to run it, one that the others keep busy may take it sooner: the position is
+     * then the most experiments that can go before it, not a promise of its turn.
      *
      * @param claimable what the queue needs of it
-     * @param position 1-based: 1 + the experiments a claim would take before it (older queued ones, and older
-     *     interrupted ones that an agent resumes on its own) that a host able to run it could run too. Those that ask
-     *     for labels none of its hosts can carry, or that only hosts of other labels may resume, go elsewhere and are
-     *     not ahead of it. With several hosts able to run it, one that the others keep busy may take it sooner: the
-     *     position is then the most experiments that can go before it, not a promise of its turn.
+     * @param older the experiments a claim could take now that are older than it, oldest first
      */
-    record QueuePlace(Claimable claimable, long position) {
+    record QueuePlace(Claimable claimable, List<Claimable> older) {
+
+        /**
+         * Its position among the registered {@code hosts}: of the older experiments, those that a live host able to
+         * run it may run too (labels, kind of experiment and platform weighed as a claim weighs them). An older one
+         * that only hosts unable to run it would take, or that only hosts not live now could, is not ahead of it:
+         * behind a {@code completion=futex} experiment while the one live host is macOS, an experiment that runs
+         * anywhere is next. While no live host can run it ({@link HostWait} says what it waits for), its
+         * {@link #position()}.
+         */
+        long position(List<AgentRepository.HostGroup> hosts) {
+            List<Claimant> able = hosts.stream().filter(AgentRepository.HostGroup::live)
+                    .map(AgentRepository.HostGroup::claimant).filter(claimable::mayBeRunBy).toList();
+            if (able.isEmpty()) {
+                return position();
+            }
+            return 1 + older.stream().filter(ahead -> able.stream().anyMatch(ahead::mayBeRunBy)).count();
+        }
+
+        /**
+         * Its position whatever hosts are live: of the older experiments, those that some host able to run it could
+         * run too ({@link Claimable#mayShareAHostWith}, labels weighed). Those that ask for labels none of its hosts
+         * can carry, or that only hosts of other labels may resume, go elsewhere and are not ahead of it.
+         */
+        long position() {
+            return 1 + older.stream().filter(claimable::mayShareAHostWith).count();
+        }
     }
 
     /**
@@ -1172,8 +1198,8 @@ public class ExperimentRepository {
         for (int i = 0; i < queue.size(); i++) {
             Claimable waiting = queue.get(i);
             if (wanted.contains(waiting.id())) {
-                long ahead = queue.subList(0, i).stream().filter(waiting::mayShareAHostWith).count();
-                places.put(waiting.id(), new QueuePlace(waiting, 1 + ahead));
+                // a view of the one queue read, not a copy per place
+                places.put(waiting.id(), new QueuePlace(waiting, Collections.unmodifiableList(queue.subList(0, i))));
             }
         }
         return places;
@@ -1260,6 +1286,8 @@ public class ExperimentRepository {
          * host of the labels it ran on ({@code runLabels}); an agent that runs command experiments runs any kind.
          * Platforms are not weighed: a host of the platform one needs runs those that need none, and two needing
          * different platforms (no two options do) would count one more ahead, which the position's bound allows.
+         * This is the position's rule while no live host can run it; while one can, the live hosts are weighed, their
+         * platforms too ({@link QueuePlace#position(List)}).
          */
         boolean mayShareAHostWith(Claimable other) {
             if (runLabels != null && other.runLabels() != null) {

@@ -170,10 +170,12 @@ public class ExperimentService {
                     e.stopReason(), read.looks().getOrDefault(e.id(), List.of()),
                     PlacementCheck.of(listed.pairWindows().getOrDefault(e.id(), List.of())));
         }
-        // a claim could take it now (queued, or interrupted with its agent lost): where it stands in the queue
+        // a claim could take it now (queued, or interrupted with its agent lost): where it stands in the queue of the
+        // live hosts that can run it, or why none can
         Optional<ExperimentRepository.QueuePlace> waiting = Optional.ofNullable(listed.queue().get(e.id()));
-        Long position = waiting.map(ExperimentRepository.QueuePlace::position).orElse(null);
-        HostWait hostWait = waiting.flatMap(place -> HostWait.of(place.claimable(), hosts.get())).orElse(null);
+        List<AgentRepository.HostGroup> hostsNow = waiting.isPresent() ? hosts.get() : List.of();
+        Long position = waiting.map(place -> place.position(hostsNow)).orElse(null);
+        HostWait hostWait = waiting.flatMap(place -> HostWait.of(place.claimable(), hostsNow)).orElse(null);
         Map<String, VariantRecord> variants = listed.variants().getOrDefault(e.id(), Map.of());
         return new ExperimentView(e.id(), e.name(), e.description(), e.kind().name().toLowerCase(Locale.ROOT),
                 e.status().name(), e.preset(), e.benchmark(), position,

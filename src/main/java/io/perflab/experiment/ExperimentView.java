@@ -15,8 +15,11 @@ import java.util.Map;
  * An experiment as the API shows it.
  *
  * @param queuePosition while a claim could take it ({@code QUEUED}, or {@code INTERRUPTED} with its agent lost and
- *     waiting for the next agent to resume it), 1 + the experiments ahead of it that a host able to run it could take
- *     first (labels considered): the most that can go before it; else null
+ *     waiting for the next agent to resume it), 1 + the older experiments a claim would take before it: those that a
+ *     live host able to run it may run too (labels, command experiments and platform weighed as a claim weighs
+ *     them); while no live host can run it ({@code waitingForHost} says why), those that a host able to run it could
+ *     run too, labels weighed. The most that can go before it, not a promise of its turn; else null
+ *     ({@link ExperimentRepository.QueuePlace})
  * @param progress runs stored of the plan's; in a paired design, a stored pair counts as all its windows
  * @param etaSeconds estimated seconds until the plan is done (mean trial or pair time × those left), while it runs;
  *     the {@code run} events carry it too ({@link TimeLeft})
@@ -40,7 +43,16 @@ public record ExperimentView(long id, String name, @Schema(nullable = true) Stri
                              @ApiValues(value = ExperimentKind.class, lowerCase = true) String kind,
                              @ApiValues(ExperimentStatus.class) String status,
                              @Schema(nullable = true) String preset,
-                             @Schema(nullable = true) String benchmark, Long queuePosition, Progress progress,
+                             @Schema(nullable = true) String benchmark,
+                             @Schema(description = """
+                                     While a claim could take it (QUEUED, or INTERRUPTED with its agent lost and \
+                                     waiting for the next agent to resume it): 1 + the older experiments a claim would \
+                                     take before it, those that a live host able to run it may run too (its labels, \
+                                     whether it runs command experiments and its platform weighed). While no live host \
+                                     can run it (waitingForHost says why): those that a host able to run it could run \
+                                     too, labels weighed. The most that can go before it, not a promise of its turn. \
+                                     Null otherwise.""") Long queuePosition,
+                             Progress progress,
                              Long etaSeconds, Instant createdAt, @Schema(nullable = true) Instant startedAt,
                              @Schema(nullable = true) Instant finishedAt, @Schema(nullable = true) String createdBy,
                              @JsonIgnore @Schema(hidden = true) Long createdByToken,

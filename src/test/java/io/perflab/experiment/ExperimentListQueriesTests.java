@@ -192,10 +192,11 @@ class ExperimentListQueriesTests {
             assertThat(rows.get(round.queuedPairedOnB()).paired().completedPairs()).isZero();
             assertThat(rows.get(round.interrupted()).waitingForHost()).isNull();
         }
-        // the older waiting experiments a host of each one's labels could take first
+        // the older waiting experiments the live host of pool=a would take first; for pool=b, where none is live,
+        // those a host of its labels could
         assertThat(List.of(first.queuedOnA(), first.queuedPairedOnB(), first.interrupted(), second.queuedOnA(),
                 second.queuedPairedOnB(), second.interrupted())).extracting(id -> rows.get(id).queuePosition())
-                .containsExactly(1L, 1L, 3L, 3L, 3L, 6L);
+                .containsExactly(1L, 1L, 2L, 3L, 3L, 4L);
         for (long id : rows.keySet()) {
             ExperimentRecord record = store.find(id).orElseThrow();
             assertThat(rows.get(id)).as("row " + id + " on a page of its own")
