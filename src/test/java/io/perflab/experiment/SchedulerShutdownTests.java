@@ -10,18 +10,19 @@ import io.perflab.runner.experiment.MetricsReader;
 import io.perflab.runner.experiment.PairedOutcome;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.rpcbench.Workload;
-import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.data.jdbc.test.autoconfigure.DataJdbcTest;
 import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -36,16 +37,23 @@ import org.springframework.transaction.annotation.Transactional;
  * closed for everyone still shutting down, and the log said the experiment had failed.
  */
 @DataJdbcTest
+// the context closes its connections, and so the database, after the class: before JUnit deletes the directory, not
+// at the end of the run, when the cached context would close a database whose file was gone
+@DirtiesContext
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
 @Import({ExperimentRepository.class, SequentialLookRepository.class, ExperimentRepositoryTests.Json.class})
 // the scheduler's thread claims the experiment: it is committed, not held in a test's transaction
 @Transactional(propagation = Propagation.NOT_SUPPORTED)
 class SchedulerShutdownTests {
 
+    /** Where the database's file is; JUnit deletes it after the class, once its context has closed the database. */
+    @TempDir
+    static Path databaseDirectory;
+
     @DynamicPropertySource
-    static void fileDatabase(DynamicPropertyRegistry registry) throws IOException {
-        String file = Files.createTempDirectory("perflab-scheduler-shutdown").resolve("perflab").toString();
-        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + file + ";DB_CLOSE_ON_EXIT=FALSE");
+    static void fileDatabase(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url",
+                () -> "jdbc:h2:file:" + databaseDirectory.resolve("perflab") + ";DB_CLOSE_ON_EXIT=FALSE");
     }
 
     @Autowired
@@ -100,5 +108,6 @@ class SchedulerShutdownTests {
         assertThat(after.error()).isEqualTo("the server shut down while this experiment ran; resume runs the rest");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM experiment WHERE id = ?").param(experiment.get())
                 .query(Long.class).single()).as("the database is open").isOne();
+        assertThat(databaseDirectory.resolve("perflab.mv.db")).as("the database is a file").isRegularFile();
     }
 }
