@@ -1121,7 +1121,13 @@ public class ExperimentRepository {
         return definitions;
     }
 
-    /** The metrics PerfLab defines ({@code metric_definition}), in their display order. */
+    /**
+     * The metrics PerfLab defines ({@code metric_definition}), in their display order. Read each time, not kept:
+     * only migrations write the table, but they change rows as well as add them (V14 and V15 rewrote
+     * {@code host_probe_ns}'s description), and on a shared PostgreSQL a newer release's instance migrates it while
+     * the others run, whose kept copy would then be stale. A small table, which a trial or pair an agent posts reads
+     * once, for all its windows.
+     */
     public Map<String, MetricDefinition> metricDefinitions() {
         Map<String, MetricDefinition> definitions = new LinkedHashMap<>();
         jdbc.sql("SELECT metric_key, unit, direction, display_order, description FROM metric_definition "
