@@ -216,8 +216,8 @@ class DashboardBrowserTests extends UploadServer {
         Workload workload = Workload.DEFAULTS;
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), workload),
                 EngineVariant.of(Map.of("completion", "notification"), workload), 8);
-        long id = store.insert(new ExperimentSpec("stored for the form's estimate", null, ExperimentKind.ENGINE,
-                preset, plan), ExperimentStatus.RUNNING, "admin", Instant.now());
+        long id = StoredExperiments.insert(store, new ExperimentSpec("stored for the form's estimate", null,
+                ExperimentKind.ENGINE, preset, plan), ExperimentStatus.RUNNING, "admin", Instant.now());
         Random random = new Random(11);
         for (int ordinal = 0; ordinal < 16; ordinal++) {
             Map<String, Double> metrics = Map.of(MetricKeys.CPU_US_PER_REQ, 30 + random.nextGaussian() * 0.3);

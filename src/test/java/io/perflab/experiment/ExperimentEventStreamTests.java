@@ -35,8 +35,8 @@ class ExperimentEventStreamTests extends UploadServer {
     void aFinishedExperimentsStreamSaysItsStatusAndEnds() throws Exception {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 2);
-        long id = store.insert(new ExperimentSpec("ended before its page subscribed", null, ExperimentKind.ENGINE,
-                null, plan), ExperimentStatus.COMPLETED, "tester", Instant.now());
+        long id = StoredExperiments.insert(store, new ExperimentSpec("ended before its page subscribed", null,
+                ExperimentKind.ENGINE, null, plan), ExperimentStatus.COMPLETED, "tester", Instant.now());
 
         HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(URI.create(base()
                         + "/api/v1/experiments/" + id + "/events")).header("Accept", "text/event-stream").GET().build(),

@@ -92,8 +92,8 @@ class ExperimentListQueriesTests {
      * would resume, for any host.
      */
     private Round round() {
-        long running = store.insert(spec(ExperimentDesign.DUET, 6, HostLabels.NONE), ExperimentStatus.QUEUED,
-                "tester", RUN_START);
+        long running = StoredExperiments.insert(store, spec(ExperimentDesign.DUET, 6, HostLabels.NONE),
+                ExperimentStatus.QUEUED, "tester", RUN_START);
         SequentialStopping rule = new SequentialStopping(List.of(SequentialStopping.Target.parse(METRIC + ":1%")), 6,
                 0.05, Optional.empty(), () -> 0L, made -> looks.save(running, made));
         double[][] windows = {{30.0, 30.2, 29.1, 29.3}, {31.0, 30.8, 30.2, 30.0}, {30.5, 30.7, 29.4, 29.6}};
@@ -108,7 +108,7 @@ class ExperimentListQueriesTests {
         store.savePair(running, PairedFixtures.failedPair(3));
         store.transition(running, ExperimentStatus.QUEUED, ExperimentStatus.RUNNING, RUN_START, null);
 
-        long completed = store.insert(spec(ExperimentDesign.ALTERNATING, 2, HostLabels.NONE),
+        long completed = StoredExperiments.insert(store, spec(ExperimentDesign.ALTERNATING, 2, HostLabels.NONE),
                 ExperimentStatus.QUEUED, "tester", RUN_START);
         for (int i = 0; i < 2; i++) {
             store.savePair(completed, PairedFixtures.pair(i, METRIC, new double[] {30.0 + i, 30.1}, new double[] {
@@ -116,12 +116,12 @@ class ExperimentListQueriesTests {
         }
         store.transition(completed, ExperimentStatus.QUEUED, ExperimentStatus.COMPLETED, RUN_START, null);
 
-        long queuedOnA = store.insert(spec(ExperimentDesign.FRESH, 2, HostLabels.parse("pool=a")),
+        long queuedOnA = StoredExperiments.insert(store, spec(ExperimentDesign.FRESH, 2, HostLabels.parse("pool=a")),
                 ExperimentStatus.QUEUED, "tester", RUN_START);
-        long queuedPairedOnB = store.insert(spec(ExperimentDesign.DUET, 4, HostLabels.parse("pool=b")),
+        long queuedPairedOnB = StoredExperiments.insert(store, spec(ExperimentDesign.DUET, 4,
+                HostLabels.parse("pool=b")), ExperimentStatus.QUEUED, "tester", RUN_START);
+        long interrupted = StoredExperiments.insert(store, spec(ExperimentDesign.FRESH, 2, HostLabels.NONE),
                 ExperimentStatus.QUEUED, "tester", RUN_START);
-        long interrupted = store.insert(spec(ExperimentDesign.FRESH, 2, HostLabels.NONE), ExperimentStatus.QUEUED,
-                "tester", RUN_START);
         jdbc.sql("UPDATE experiment SET status = 'INTERRUPTED', resume_on_claim = TRUE WHERE id = ?")
                 .param(interrupted).update();
         return new Round(running, completed, queuedOnA, queuedPairedOnB, interrupted);

@@ -55,8 +55,8 @@ class ExperimentPagesTests extends UploadServer {
         ExperimentPlan plan = ExperimentPlan.of(
                 EngineVariant.of(Map.of("completion", "monitor"), workload),
                 EngineVariant.of(Map.of("completion", "notification"), workload), 5);
-        long id = store.insert(new ExperimentSpec(name, "a description " + HOSTILE, ExperimentKind.ENGINE,
-                "sync-completion", plan), ExperimentStatus.RUNNING, "admin", Instant.now());
+        long id = StoredExperiments.insert(store, new ExperimentSpec(name, "a description " + HOSTILE,
+                ExperimentKind.ENGINE, "sync-completion", plan), ExperimentStatus.RUNNING, "admin", Instant.now());
         Random random = new Random(7);
         for (int ordinal = 0; ordinal < 10; ordinal++) {
             String variant = ordinal % 2 == 0 ? "without" : "with";
@@ -91,8 +91,8 @@ class ExperimentPagesTests extends UploadServer {
     void aStoredValueTooLargeToCompareLeavesItsMetricUncomparedAndThePagesUp() throws Exception {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 2);
-        long id = store.insert(new ExperimentSpec("too large", null, ExperimentKind.ENGINE, "sync-completion", plan),
-                ExperimentStatus.RUNNING, "admin", Instant.now());
+        long id = StoredExperiments.insert(store, new ExperimentSpec("too large", null, ExperimentKind.ENGINE,
+                "sync-completion", plan), ExperimentStatus.RUNNING, "admin", Instant.now());
         for (int ordinal = 0; ordinal < 4; ordinal++) {
             Map<String, Double> metrics = Map.of("user_cpu_us_per_req", ordinal == 1 ? 1.7e308 : 20.0 + ordinal,
                     "sys_cpu_us_per_req", 40.0 + ordinal);
@@ -118,8 +118,8 @@ class ExperimentPagesTests extends UploadServer {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 3)
                 .withDesign(ExperimentDesign.ALTERNATING, 2);
-        long id = store.insert(new ExperimentSpec("too large paired", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.RUNNING, "admin", Instant.now());
+        long id = StoredExperiments.insert(store, new ExperimentSpec("too large paired", null, ExperimentKind.ENGINE,
+                null, plan), ExperimentStatus.RUNNING, "admin", Instant.now());
         Instant start = Instant.now();
         for (int pair = 0; pair < 3; pair++) {
             List<TrialResult> results = new ArrayList<>();
@@ -471,8 +471,8 @@ class ExperimentPagesTests extends UploadServer {
     private long stored(String name, List<String> withFlags, ExperimentStatus status) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of(), Workload.DEFAULTS),
                 EngineVariant.of(Map.of(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);
-        return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan, PairedStopping.NONE,
-                HostLabels.parse("pool=no-such-host")), status, "admin", Instant.now());
+        return StoredExperiments.insert(store, new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan,
+                PairedStopping.NONE, HostLabels.parse("pool=no-such-host")), status, "admin", Instant.now());
     }
 
     @Test

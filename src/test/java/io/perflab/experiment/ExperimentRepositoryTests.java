@@ -75,8 +75,8 @@ class ExperimentRepositoryTests {
                         EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload),
                         EngineVariant.of(EngineOptions.defaults(), workload).withJvmArgs(List.of("-Xbatch")), 4)
                 .withOrder(TrialOrder.RANDOMIZED).withSeed(7);
-        long id = repository.insert(new ExperimentSpec("round trip", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.QUEUED, "tester", T0);
+        long id = StoredExperiments.insert(repository, new ExperimentSpec("round trip", null, ExperimentKind.ENGINE,
+                null, plan), ExperimentStatus.QUEUED, "tester", T0);
 
         ExperimentPlan read = repository.plan(repository.find(id).orElseThrow());
 
@@ -97,10 +97,10 @@ class ExperimentRepositoryTests {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
                 EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
         // queued first through an instance whose clock is a minute ahead, then through one on time
-        long first = repository.insert(new ExperimentSpec("queued first", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.QUEUED, "tester", T0.plusSeconds(60));
-        long second = repository.insert(new ExperimentSpec("queued second", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.QUEUED, "tester", T0.plusSeconds(1));
+        long first = StoredExperiments.insert(repository, new ExperimentSpec("queued first", null,
+                ExperimentKind.ENGINE, null, plan), ExperimentStatus.QUEUED, "tester", T0.plusSeconds(60));
+        long second = StoredExperiments.insert(repository, new ExperimentSpec("queued second", null,
+                ExperimentKind.ENGINE, null, plan), ExperimentStatus.QUEUED, "tester", T0.plusSeconds(1));
 
         assertThat(repository.nextQueued()).contains(first);
         assertThat(position(first)).isEqualTo(1);
@@ -168,8 +168,8 @@ class ExperimentRepositoryTests {
     }
 
     private long queued(ExperimentPlan plan, String hostLabels) {
-        return repository.insert(new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null, plan,
-                PairedStopping.NONE, io.perflab.agent.HostLabels.parse(hostLabels)), ExperimentStatus.QUEUED,
+        return StoredExperiments.insert(repository, new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null,
+                plan, PairedStopping.NONE, io.perflab.agent.HostLabels.parse(hostLabels)), ExperimentStatus.QUEUED,
                 "tester", T0);
     }
 
@@ -438,10 +438,10 @@ class ExperimentRepositoryTests {
         Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), workload),
                 EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload), 2);
-        long id = repository.insert(new ExperimentSpec("Ölfass-İzmir 100%_\\ run", null, ExperimentKind.ENGINE, null,
-                plan), ExperimentStatus.COMPLETED, "tester", T0);
-        repository.insert(new ExperimentSpec("Olfass-Izmir 100x  run", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", T0);
+        long id = StoredExperiments.insert(repository, new ExperimentSpec("Ölfass-İzmir 100%_\\ run", null,
+                ExperimentKind.ENGINE, null, plan), ExperimentStatus.COMPLETED, "tester", T0);
+        StoredExperiments.insert(repository, new ExperimentSpec("Olfass-Izmir 100x  run", null, ExperimentKind.ENGINE,
+                null, plan), ExperimentStatus.COMPLETED, "tester", T0);
 
         for (String typed : List.of("Ölfass-İzmir", "ÖLFASS-İZMIR 100%_\\", "fass-İzmir 100%")) {
             ExperimentFilter filter = new ExperimentFilter(null, typed, null, null, false);
@@ -462,8 +462,8 @@ class ExperimentRepositoryTests {
                         EngineVariant.of(EngineOptions.defaults(), workload), 3)
                 .withDesign(ExperimentDesign.DUET, 2);
         PairedStopping stopping = new PairedStopping(targets, java.util.Optional.of(Duration.ofMinutes(6)));
-        return repository.insert(new ExperimentSpec("duet", null, ExperimentKind.ENGINE, null, plan, stopping),
-                ExperimentStatus.QUEUED, "tester", T0);
+        return StoredExperiments.insert(repository, new ExperimentSpec("duet", null, ExperimentKind.ENGINE, null, plan,
+                stopping), ExperimentStatus.QUEUED, "tester", T0);
     }
 
     @Test

@@ -129,7 +129,7 @@ class LiveProgressEventsTests {
     }
 
     private long queued(ExperimentPlan plan) {
-        return store.insert(new ExperimentSpec("live", null, ExperimentKind.ENGINE, null, plan),
+        return StoredExperiments.insert(store, new ExperimentSpec("live", null, ExperimentKind.ENGINE, null, plan),
                 ExperimentStatus.QUEUED, "tester", Instant.parse("2026-01-01T00:00:00Z"));
     }
 

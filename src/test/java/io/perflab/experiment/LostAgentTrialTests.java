@@ -112,7 +112,7 @@ class LostAgentTrialTests {
         ExperimentPlan plan = ExperimentPlan.of(
                 EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload),
                 EngineVariant.of(EngineOptions.defaults(), workload), runs).withMaxFailures(2 * runs);
-        return store.insert(new ExperimentSpec("fresh", null, ExperimentKind.ENGINE, null, plan),
+        return StoredExperiments.insert(store, new ExperimentSpec("fresh", null, ExperimentKind.ENGINE, null, plan),
                 ExperimentStatus.QUEUED, "tester", Instant.parse("2026-01-01T00:00:00Z"));
     }
 }

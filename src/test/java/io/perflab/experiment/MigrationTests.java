@@ -88,8 +88,9 @@ public class MigrationTests {
             assertThat(jdbc.sql("SELECT COUNT(*) FROM spring_session").query(Long.class).single()).isZero();
 
             // and it takes new data after the old
-            long next = repository.insert(new ExperimentSpec("after the upgrade", null, ExperimentKind.ENGINE, null,
-                    repository.plan(engine)), ExperimentStatus.CANCELLED, "admin", java.time.Instant.now());
+            long next = StoredExperiments.insert(repository, new ExperimentSpec("after the upgrade", null,
+                    ExperimentKind.ENGINE, null, repository.plan(engine)), ExperimentStatus.CANCELLED, "admin",
+                    java.time.Instant.now());
             assertThat(next).isGreaterThan(4);
         } finally {
             database.destroy();

@@ -216,7 +216,7 @@ class PairedResumeTests {
                         EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload),
                         EngineVariant.of(EngineOptions.defaults(), workload), pairs)
                 .withDesign(ExperimentDesign.DUET, 2);
-        return store.insert(new ExperimentSpec("resumed duet", null, ExperimentKind.ENGINE, null, plan, stopping),
-                ExperimentStatus.INTERRUPTED, "tester", Instant.parse("2026-01-01T00:00:00Z"));
+        return StoredExperiments.insert(store, new ExperimentSpec("resumed duet", null, ExperimentKind.ENGINE, null,
+                plan, stopping), ExperimentStatus.INTERRUPTED, "tester", Instant.parse("2026-01-01T00:00:00Z"));
     }
 }

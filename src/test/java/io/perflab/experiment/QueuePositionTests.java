@@ -114,8 +114,8 @@ class QueuePositionTests {
     @Test
     void aListShowsEachPositionAmongTheLiveHostsAsItsOwnViewDoes() {
         long needsLinux = queued(engine("futex"), "");
-        long command = store.insert(new ExperimentSpec("command", null, ExperimentKind.COMMAND, null,
-                ExperimentPlan.of(new CommandVariant("sleep 0.1"), new CommandVariant("sleep 0.09"), 2)),
+        long command = StoredExperiments.insert(store, new ExperimentSpec("command", null, ExperimentKind.COMMAND,
+                null, ExperimentPlan.of(new CommandVariant("sleep 0.1"), new CommandVariant("sleep 0.09"), 2)),
                 ExperimentStatus.QUEUED, "tester", T0);
         long onB = queued(engine("monitor"), "pool=b");
         long anywhere = queued(engine("monitor"), "");
@@ -146,7 +146,7 @@ class QueuePositionTests {
     }
 
     private long queued(ExperimentPlan plan, String hostLabels) {
-        return store.insert(new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null, plan,
+        return StoredExperiments.insert(store, new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null, plan,
                 PairedStopping.NONE, HostLabels.parse(hostLabels)), ExperimentStatus.QUEUED, "tester", T0);
     }
 

@@ -406,7 +406,7 @@ class RemotePairedStoppingTests {
 
     /** As {@link #builtInRun(PairedStopping)}, the pairs run by {@code execution}. */
     private long builtInRun(PairedStopping stopping, PairedExperimentRun.PairExecution execution) {
-        long id = store.insert(spec(stopping), ExperimentStatus.INTERRUPTED, "tester", T0);
+        long id = StoredExperiments.insert(store, spec(stopping), ExperimentStatus.INTERRUPTED, "tester", T0);
         ExperimentScheduler scheduler = new ExperimentScheduler(store, looks, new ExperimentEvents(),
                 Clock.systemUTC(), JvmFlagPolicies.of(false), io.perflab.runner.experiment.MetricsReader.NONE,
                 transactions, new TrialLauncher(List.of("-cp", "none", "None")), execution);
@@ -477,7 +477,7 @@ class RemotePairedStoppingTests {
     }
 
     private long queued(PairedStopping stopping) {
-        return store.insert(spec(stopping), ExperimentStatus.QUEUED, "tester", T0);
+        return StoredExperiments.insert(store, spec(stopping), ExperimentStatus.QUEUED, "tester", T0);
     }
 
     private static ExperimentSpec spec(PairedStopping stopping) {

@@ -57,8 +57,8 @@ class RepostedResultsTests {
                 JsonMapper.builder().build());
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
                 EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS), 2);
-        experiment = repository.insert(new ExperimentSpec("reposted", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.RUNNING, "tester", Instant.parse("2026-01-01T00:00:00Z"));
+        experiment = StoredExperiments.insert(repository, new ExperimentSpec("reposted", null, ExperimentKind.ENGINE,
+                null, plan), ExperimentStatus.RUNNING, "tester", Instant.parse("2026-01-01T00:00:00Z"));
     }
 
     @AfterContainer

@@ -40,8 +40,8 @@ class SamplesExportTests extends UploadServer {
      */
     private long commandWithAFailedRun() {
         ExperimentPlan plan = ExperimentPlan.of(new CommandVariant("sleep 0.1"), new CommandVariant("sleep 0.09"), 3);
-        long id = store.insert(new ExperimentSpec("a failed command", null, ExperimentKind.COMMAND, null, plan),
-                ExperimentStatus.COMPLETED, "tester", T0);
+        long id = StoredExperiments.insert(store, new ExperimentSpec("a failed command", null, ExperimentKind.COMMAND,
+                null, plan), ExperimentStatus.COMPLETED, "tester", T0);
         double[] noise = {0.5, -0.3, 0.1};
         for (int ordinal = 0; ordinal < 6; ordinal++) {
             boolean with = ordinal % 2 == 1;
@@ -63,8 +63,8 @@ class SamplesExportTests extends UploadServer {
     private long mixedSplit() {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 3);
-        long id = store.insert(new ExperimentSpec("mixed split export", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", T0);
+        long id = StoredExperiments.insert(store, new ExperimentSpec("mixed split export", null, ExperimentKind.ENGINE,
+                null, plan), ExperimentStatus.COMPLETED, "tester", T0);
         double[] noise = {0.1, -0.2, 0.3};
         for (int ordinal = 0; ordinal < 6; ordinal++) {
             boolean with = ordinal % 2 == 1;

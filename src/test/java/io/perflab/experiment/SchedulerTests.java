@@ -50,8 +50,8 @@ class SchedulerTests {
     void whatAKilledServiceLeftRunningIsInterruptedAndToldToThePages() {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
                 EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), Workload.DEFAULTS), 2);
-        long id = store.insert(new ExperimentSpec("cut short", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.RUNNING, "tester", Instant.parse("2026-01-01T00:00:00Z"));
+        long id = StoredExperiments.insert(store, new ExperimentSpec("cut short", null, ExperimentKind.ENGINE, null,
+                plan), ExperimentStatus.RUNNING, "tester", Instant.parse("2026-01-01T00:00:00Z"));
         List<String> told = new CopyOnWriteArrayList<>();
         ExperimentEvents events = new ExperimentEvents() {
             @Override
@@ -115,7 +115,7 @@ class SchedulerTests {
     }
 
     private long queued(ExperimentKind kind, ExperimentPlan plan) {
-        return store.insert(new ExperimentSpec(kind.name(), null, kind, null, plan), ExperimentStatus.QUEUED,
-                "tester", Instant.parse("2026-01-01T00:00:00Z"));
+        return StoredExperiments.insert(store, new ExperimentSpec(kind.name(), null, kind, null, plan),
+                ExperimentStatus.QUEUED, "tester", Instant.parse("2026-01-01T00:00:00Z"));
     }
 }

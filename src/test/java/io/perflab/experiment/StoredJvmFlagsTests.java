@@ -70,8 +70,8 @@ class StoredJvmFlagsTests {
     private long stored(String name, List<String> withFlags, HostLabels labels, ExperimentStatus status) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS),
                 EngineVariant.of(EngineOptions.defaults(), Workload.DEFAULTS).withJvmArgs(withFlags), 2);
-        return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan, PairedStopping.NONE,
-                labels), status, "user", Instant.now());
+        return StoredExperiments.insert(store, new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan,
+                PairedStopping.NONE, labels), status, "user", Instant.now());
     }
 
     private ExperimentService service(JvmFlagPolicy jvmFlags) {

@@ -11,6 +11,7 @@ import io.perflab.experiment.ExperimentStatus;
 import io.perflab.experiment.MetricDefinition;
 import io.perflab.experiment.RecordedExperiment;
 import io.perflab.experiment.SourceRevision;
+import io.perflab.experiment.StoredExperiments;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
@@ -63,8 +64,8 @@ class NameFilterTests {
         Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), workload),
                 EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload), 2);
-        experiments.insert(new ExperimentSpec("Ölfass-İzmir run", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", T0);
+        StoredExperiments.insert(experiments, new ExperimentSpec("Ölfass-İzmir run", null, ExperimentKind.ENGINE, null,
+                plan), ExperimentStatus.COMPLETED, "tester", T0);
     }
 
     private void upload(String benchmark) {

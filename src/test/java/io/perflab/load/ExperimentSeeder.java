@@ -4,6 +4,7 @@ import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
 import io.perflab.experiment.ExperimentRepository;
+import io.perflab.experiment.StoredExperiments;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
@@ -76,8 +77,8 @@ final class ExperimentSeeder {
         EngineVariant without = EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS);
         EngineVariant with = EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS);
         ExperimentPlan plan = ExperimentPlan.of(without, with, runsPerVariant);
-        long id = store.insert(new ExperimentSpec("seeded experiment " + index, "load benchmark data",
-                ExperimentKind.ENGINE, null, plan), ExperimentStatus.COMPLETED, "load", created);
+        long id = StoredExperiments.insert(store, new ExperimentSpec("seeded experiment " + index,
+                "load benchmark data", ExperimentKind.ENGINE, null, plan), ExperimentStatus.COMPLETED, "load", created);
 
         int runs = 2 * runsPerVariant;
         List<Object[]> runRows = new ArrayList<>(runs);

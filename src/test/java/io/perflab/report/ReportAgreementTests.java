@@ -10,6 +10,7 @@ import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
 import io.perflab.experiment.PairedStopping;
 import io.perflab.experiment.SequentialLookRepository;
+import io.perflab.experiment.StoredExperiments;
 import io.perflab.paired.PairedFixtures;
 import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.CommandVariant;
@@ -54,8 +55,8 @@ class ReportAgreementTests extends ReportTestSupport {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), pairs)
                 .withDesign(ExperimentDesign.DUET, 3);
-        return store.insert(new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan), status, "tester",
-                ReportFixtures.T0);
+        return StoredExperiments.insert(store, new ExperimentSpec(name, null, ExperimentKind.ENGINE, null, plan),
+                status, "tester", ReportFixtures.T0);
     }
 
     /**
@@ -105,8 +106,8 @@ class ReportAgreementTests extends ReportTestSupport {
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), logRatios.length)
                 .withDesign(ExperimentDesign.DUET, 1);
         List<SequentialStopping.Target> targets = List.of(SequentialStopping.Target.parse("cpu_us_per_req:settled"));
-        long id = store.insert(new ExperimentSpec("sequential duet", null, ExperimentKind.ENGINE, null, plan,
-                new PairedStopping(targets, Optional.empty())), ExperimentStatus.COMPLETED, "tester",
+        long id = StoredExperiments.insert(store, new ExperimentSpec("sequential duet", null, ExperimentKind.ENGINE,
+                null, plan, new PairedStopping(targets, Optional.empty())), ExperimentStatus.COMPLETED, "tester",
                 ReportFixtures.T0);
         SequentialStopping rule = new SequentialStopping(targets, logRatios.length, 0.05, Optional.empty(),
                 () -> 0L, made -> looks.save(id, made));
@@ -284,8 +285,8 @@ class ReportAgreementTests extends ReportTestSupport {
         ExperimentPlan plan = ExperimentPlan.of(
                 new CommandVariant("./bench --out {output}", Optional.of("jmh"), Optional.empty(), Map.of()),
                 new CommandVariant("./bench --out {output}", Optional.of("gobench"), Optional.empty(), Map.of()), 4);
-        long id = store.insert(new ExperimentSpec("two formats", null, ExperimentKind.COMMAND, null, plan),
-                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        long id = StoredExperiments.insert(store, new ExperimentSpec("two formats", null, ExperimentKind.COMMAND, null,
+                plan), ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
         for (int ordinal = 0; ordinal < 8; ordinal++) {
             boolean with = ordinal % 2 == 1;
             boolean failed = ordinal == 7;
@@ -603,8 +604,8 @@ class ReportAgreementTests extends ReportTestSupport {
     private long mixedSplit() {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), 6);
-        long id = store.insert(new ExperimentSpec("mixed split", null, ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
+        long id = StoredExperiments.insert(store, new ExperimentSpec("mixed split", null, ExperimentKind.ENGINE, null,
+                plan), ExperimentStatus.COMPLETED, "tester", ReportFixtures.T0);
         for (int ordinal = 0; ordinal < 12; ordinal++) {
             boolean with = ordinal % 2 == 1;
             double tick = (with ? 17.0 : 18.0) + NOISE[ordinal / 2];

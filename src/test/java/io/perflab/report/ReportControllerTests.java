@@ -3,6 +3,7 @@ package io.perflab.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static io.perflab.Occurrences.count;
 
+import io.perflab.experiment.StoredExperiments;
 import io.perflab.stats.Alternative;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
@@ -203,7 +204,7 @@ class ReportControllerTests extends ReportTestSupport {
 
     @Test
     void reportOfAnExperimentWithoutResultsSaysSo() throws Exception {
-        long empty = store.insert(new io.perflab.experiment.ExperimentSpec("queued", null,
+        long empty = StoredExperiments.insert(store, new io.perflab.experiment.ExperimentSpec("queued", null,
                 io.perflab.experiment.ExperimentKind.ENGINE, null, io.perflab.runner.experiment.ExperimentPlan.of(
                         io.perflab.runner.experiment.EngineVariant.of(Map.of("completion", "monitor"),
                                 io.perflab.runner.rpcbench.Workload.DEFAULTS),

@@ -4,6 +4,7 @@ import io.perflab.experiment.ExperimentKind;
 import io.perflab.experiment.ExperimentSpec;
 import io.perflab.experiment.ExperimentStatus;
 import io.perflab.experiment.ExperimentRepository;
+import io.perflab.experiment.StoredExperiments;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.rpcbench.Workload;
@@ -47,8 +48,8 @@ final class ReportFixtures {
     static long store(ExperimentRepository store, JdbcClient jdbc, Shape shape, int runsPerVariant) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
                 EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), runsPerVariant);
-        long id = store.insert(new ExperimentSpec(shape.name(), shape.description(), ExperimentKind.ENGINE, null, plan),
-                ExperimentStatus.COMPLETED, "tester", T0);
+        long id = StoredExperiments.insert(store, new ExperimentSpec(shape.name(), shape.description(),
+                ExperimentKind.ENGINE, null, plan), ExperimentStatus.COMPLETED, "tester", T0);
         JsonMapper json = JsonMapper.builder().build();
         jdbc.sql("UPDATE variant SET options = ? WHERE experiment_id = ? AND name = 'without'")
                 .params(json.writeValueAsString(shape.without()), id).update();
