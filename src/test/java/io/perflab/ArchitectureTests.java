@@ -44,6 +44,10 @@ class ArchitectureTests {
     private static final List<String> MAIN_SOURCES =
             List.of("rpc-engine/src/main/java", "benchmarks-runner/src/main/java", "src/main/java");
 
+    /** The test sources of the three modules, relative to the repository's top folder. */
+    private static final List<String> TEST_SOURCES =
+            List.of("rpc-engine/src/test/java", "benchmarks-runner/src/test/java", "src/test/java");
+
     private static final int MAX_LINE_LENGTH = 120;
 
     private static final String[] WEB = {"org.springframework.web..", "org.springframework.http..",
@@ -226,13 +230,13 @@ class ArchitectureTests {
     }
 
     /**
-     * Main source lines are at most 120 characters long, counted in characters (code points), not bytes: a line of
-     * −, × or µ is as long as it looks.
+     * Main and test source lines are at most 120 characters long, counted in characters (code points), not bytes: a
+     * line of −, × or µ is as long as it looks.
      */
     @Test
-    void mainSourceLinesAreAtMost120Characters() throws IOException {
+    void sourceLinesAreAtMost120Characters() throws IOException {
         List<Path> folders = new ArrayList<>();
-        for (String folder : MAIN_SOURCES) {
+        for (String folder : Stream.concat(MAIN_SOURCES.stream(), TEST_SOURCES.stream()).toList()) {
             Path sources = Path.of(folder);
             assertThat(sources).as("run from the repository's top folder").isDirectory();
             folders.add(sources);

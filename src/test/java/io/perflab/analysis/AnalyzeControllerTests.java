@@ -84,7 +84,8 @@ class AnalyzeControllerTests {
                 .andExpect(jsonPath("$.mannWhitney.w").value(331.0))
                 .andExpect(jsonPath("$.mannWhitney.method").value("Wilcoxon rank sum exact test"))
                 .andExpect(jsonPath("$.effectSize.cohenD").value(closeTo(-1.170811957365377, 1e-12), Double.class))
-                .andExpect(jsonPath("$.relativeChange.percent").value(closeTo(-5.2380353517367695, 1e-11), Double.class))
+                .andExpect(jsonPath("$.relativeChange.percent")
+                        .value(closeTo(-5.2380353517367695, 1e-11), Double.class))
                 .andExpect(jsonPath("$.verdict.verdict").value("improved"))
                 .andExpect(jsonPath("$.warnings").isArray());
     }
@@ -259,7 +260,8 @@ class AnalyzeControllerTests {
         badRequest("{\"with\":[1],\"without\":[1,2]}", "'with' has 1 value: need at least 2");
         badRequest("{\"with\":[3,3,3],\"without\":[5,5]}", "data are essentially constant");
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"confidenceLevel\":1.5}", "confidenceLevel must be between");
-        badRequest("{\"with\":[1,2],\"without\":[1,3],\"confidenceLevel\":\"high\"}", "confidenceLevel is not a number");
+        badRequest("{\"with\":[1,2],\"without\":[1,3],\"confidenceLevel\":\"high\"}",
+                "confidenceLevel is not a number");
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"alternative\":\"sideways\"}", "alternative: unknown");
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"margin\":-1}", "margin must be a positive");
         badRequest("{\"with\":[1,2],\"without\":[1,3],\"conf\":0.9}", "unknown field 'conf'");

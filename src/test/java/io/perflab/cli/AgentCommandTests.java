@@ -90,7 +90,8 @@ class AgentCommandTests {
 
     @Test
     void aWordThatIsNotAJvmFlagIsNamedBeforeAnyTrialStartsWithIt() {
-        // "-Xms1g Xmx1g": the second word would be the trial JVM's main class, and every trial this agent ran would fail
+        // "-Xms1g Xmx1g": the second word would be the trial JVM's main class,
+        // and every trial this agent ran would fail
         assertThat(run("agent", "--server", "http://localhost:1", "--token", "plt_x", "--jvm-args", "-Xms1g Xmx1g"))
                 .isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("--jvm-args", "'Xmx1g' is not a JVM flag (each starts with '-')");

@@ -86,8 +86,8 @@ class BenchCommandTests extends CommandLineTests {
 
         assertThat(status).as(err.toString()).isZero();
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> windows = (List<Map<String, Object>>) RunnerJson.mapper().readValue(out.toString().trim(), Map.class)
-                .get("windows");
+        List<Map<String, Object>> windows = (List<Map<String, Object>>) RunnerJson.mapper()
+                .readValue(out.toString().trim(), Map.class).get("windows");
         assertThat(windows).hasSize(2).allSatisfy(window -> assertThat(window)
                 .containsKeys(MetricKeys.ENGINE.toArray(String[]::new)).containsKey("environment"));
         @SuppressWarnings("unchecked")

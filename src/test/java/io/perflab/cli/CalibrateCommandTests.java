@@ -464,7 +464,9 @@ class CalibrateCommandTests extends CommandLineTests {
                 "\tat ");
     }
 
-    /** Pairs start 20 s apart and last 3 s: two experiments of three pairs take 43 s each, not 103 s from end to end. */
+    /**
+     * Pairs start 20 s apart and last 3 s: two experiments of three pairs take 43 s each, not 103 s from end to end.
+     */
     @Test
     void aStoredRunsTimeIsTheSumOfItsExperimentsOwnSpans() {
         assertThat(CalibrateCommand.experimentsTime(fourMetricPairs(), true, 3)).isEqualTo(Duration.ofSeconds(86));

@@ -119,7 +119,8 @@ class CompareCommandTests {
             double rps = 50_000 + random.nextGaussian() * 500;
             String status = i == 7 ? "FAILED" : "OK";
             trials.append(i == 0 ? "" : ",").append("{\"variant\":\"").append(variant).append("\",\"ordinal\":")
-                    .append(i).append(",\"pid\":1,\"status\":\"").append(status).append("\",\"metrics\":{\"user_cpu_us_per_req\":")
+                    .append(i).append(",\"pid\":1,\"status\":\"").append(status)
+                    .append("\",\"metrics\":{\"user_cpu_us_per_req\":")
                     .append(cpu).append(",\"reqs_per_sec\":").append(rps).append(",\"gc_count\":0}}");
         }
         Path file = dir.resolve("ab.json");
@@ -186,7 +187,8 @@ class CompareCommandTests {
         Path json = dir.resolve("bad.json");
         Files.writeString(json, "{\"trials\":[{\"variant\":\"with\",\"ordinal\":0,\"pid\":1,\"status\":\"OK\","
                 + "\"metrics\":{\"x\":\"fast\"}}]}");
-        assertThat(run(good.toString(), json.toString()).err()).contains(json + ": not an experiment file of perflab ab --out: trials[0].metrics.x: must be a number");
+        assertThat(run(good.toString(), json.toString()).err())
+                .contains(json + ": not an experiment file of perflab ab --out: trials[0].metrics.x: must be a number");
 
         // a metric name that would act on the terminal (it was printed as it was, colouring the table)
         Path escape = dir.resolve("escape.json");

@@ -30,7 +30,8 @@ class UploadCommandTests {
     @Test
     void badThresholdNamesTheFlag() throws Exception {
         Path file = Files.createTempFile("bench", ".txt");
-        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", "two", file.toString());
+        Run run = run("upload", "--server", "http://localhost:1", "--token", "t", "--threshold", "two",
+                file.toString());
         assertThat(run.exit()).isEqualTo(PerfLabCommand.EXIT_USAGE);
         assertThat(run.err()).contains("--threshold: 'two' is not a percentage");
         // Java's own number syntax was taken: a threshold of 8 % and of 2 %

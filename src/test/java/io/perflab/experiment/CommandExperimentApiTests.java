@@ -190,7 +190,8 @@ class CommandExperimentApiTests {
     void onlyAnAdministratorRunsACommandExperimentAgain() throws Exception {
         long id = api.create(jmhRequest("run again"));
         awaitFinished(id);
-        users.create("reader", "{bcrypt}" + new BCryptPasswordEncoder().encode("reader-password"), UserAccounts.Role.USER);
+        users.create("reader", "{bcrypt}" + new BCryptPasswordEncoder().encode("reader-password"),
+                UserAccounts.Role.USER);
         // the reader's own, as started by a token of theirs (another's experiment is refused before its commands)
         jdbc.sql("UPDATE experiment SET created_by = 'reader' WHERE id = ?").param(id).update();
         long before = experimentCount();

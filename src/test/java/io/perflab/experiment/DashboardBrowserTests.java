@@ -88,12 +88,14 @@ class DashboardBrowserTests extends UploadServer {
         runs.sendKeys("6");
         browser.findElement(By.cssSelector("button.primary")).click();
 
-        new WebDriverWait(browser, Duration.ofSeconds(30)).until(d -> d.getCurrentUrl().matches(".*/experiments/\\d+$"));
+        new WebDriverWait(browser, Duration.ofSeconds(30))
+                .until(d -> d.getCurrentUrl().matches(".*/experiments/\\d+$"));
         // A marker that a page load would wipe out: it proves the page updates itself.
         browser.executeScript("window.perflabNoReload = true;");
         assertThat(browser.findElement(By.cssSelector(".panel progress")).getAttribute("max")).isEqualTo("12");
         new WebDriverWait(browser, Duration.ofMinutes(3)).pollingEvery(Duration.ofMillis(200))
-                .until(d -> Integer.parseInt(d.findElement(By.cssSelector(".panel progress")).getAttribute("value")) > 0);
+                .until(d -> Integer.parseInt(d.findElement(By.cssSelector(".panel progress"))
+                        .getAttribute("value")) > 0);
         new WebDriverWait(browser, Duration.ofMinutes(5)).pollingEvery(Duration.ofMillis(500))
                 .until(d -> d.findElements(By.cssSelector("#results table.results")).size() == 1);
 
@@ -317,8 +319,8 @@ class DashboardBrowserTests extends UploadServer {
     /** Each headline metric's verdict in the answer at the top is shown, inside the screen's width. */
     private void assertHeadlineVerdictsVisible() {
         for (String metric : MetricKeys.HEADLINE) {
-            WebElement verdict = browser.findElement(By.xpath("//table[contains(@class,'headline')]//tr[th/span[text()='"
-                    + metric + "']]//span[contains(@class,'verdict')]"));
+            WebElement verdict = browser.findElement(By.xpath("//table[contains(@class,'headline')]"
+                    + "//tr[th/span[text()='" + metric + "']]//span[contains(@class,'verdict')]"));
             assertThat(verdict.isDisplayed()).as(metric + " verdict shown").isTrue();
             assertThat(verdict.getText()).as(metric + " verdict").isIn("improved", "regressed", "unchanged",
                     "inconclusive");

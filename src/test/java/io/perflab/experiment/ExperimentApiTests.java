@@ -151,7 +151,8 @@ class ExperimentApiTests extends UploadServer {
         // the operator's fixed flags (perflab.trials.jvm-args, set light for the test suite) replace the defaults
         assertThat(jdbc.sql("SELECT environment FROM trial_run WHERE experiment_id = ?").param(id)
                 .query(String.class).list()).hasSize(6).allSatisfy(env -> assertThat(env)
-                        .contains("-XX:TieredStopAtLevel=1").doesNotContain("-Xbatch").doesNotContain("AlwaysPreTouch"));
+                        .contains("-XX:TieredStopAtLevel=1").doesNotContain("-Xbatch")
+                        .doesNotContain("AlwaysPreTouch"));
     }
 
     @Test

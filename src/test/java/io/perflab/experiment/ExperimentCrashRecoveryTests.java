@@ -60,7 +60,8 @@ class ExperimentCrashRecoveryTests {
         pairedRequest.put("windowsPerPair", 1);
         long paired = api.create(pairedRequest);
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(200))
-                .until(() -> api.getJson("/api/v1/experiments/" + fresh).get("progress").get("completedRuns").asInt() >= 2);
+                .until(() -> api.getJson("/api/v1/experiments/" + fresh).get("progress").get("completedRuns")
+                        .asInt() >= 2);
         killTree(first);
 
         // the second server finds the fresh experiment cut short and starts the paired one, queued behind it;
@@ -74,7 +75,8 @@ class ExperimentCrashRecoveryTests {
         Set<Integer> keptOrdinals = ordinals(api, fresh);
         assertThat(keptOrdinals).hasSize(keptRuns);
         await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(100))
-                .until(() -> api.getJson("/api/v1/experiments/" + paired).get("paired").get("completedPairs").asInt() >= 1);
+                .until(() -> api.getJson("/api/v1/experiments/" + paired).get("paired").get("completedPairs")
+                        .asInt() >= 1);
         // H2 shows a commit to other sessions a moment before its write to the file has returned: a kill within
         // that moment may lose the pair just stored (resume runs it again; nothing is duplicated). The next pair's
         // JVMs take seconds to start, so 300 ms later the kill still falls inside that pair

@@ -482,13 +482,14 @@ class ExperimentPagesTests extends UploadServer {
 
         String formCsrf = csrf(get(browser, "/experiments/new").body());
         HttpResponse<String> invalid = browser.send(post("/experiments/new", "name=too+few&preset=sync-completion"
-                + "&design=fresh&runsPerVariant=1&order=interleaved&seed=1&_csrf=" + formCsrf), HttpResponse.BodyHandlers.ofString());
+                + "&design=fresh&runsPerVariant=1&order=interleaved&seed=1&_csrf=" + formCsrf),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(invalid.statusCode()).isEqualTo(200);
         assertThat(invalid.body()).contains("field-error", "must be greater than or equal to 2, got 1");
 
-        HttpResponse<String> badOption = browser.send(post("/experiments/new", "name=x&preset=&without%5Bcompletion%5D=monitor"
-                + "&with%5Bcompletion%5D=monitor&design=fresh&runsPerVariant=2&order=interleaved&seed=1&_csrf="
-                + formCsrf),
+        HttpResponse<String> badOption = browser.send(post("/experiments/new", "name=x&preset="
+                + "&without%5Bcompletion%5D=monitor&with%5Bcompletion%5D=monitor&design=fresh&runsPerVariant=2"
+                + "&order=interleaved&seed=1&_csrf=" + formCsrf),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(badOption.body()).contains("identical");
 

@@ -290,7 +290,8 @@ class ExperimentRepositoryTests {
         assertThat(record.design()).isEqualTo(ExperimentDesign.DUET);
         assertThat(record.windowsPerPair()).isEqualTo(2);
         assertThat(record.totalRuns()).isEqualTo(3 * 2 * 2);
-        assertThat(record.stopping().targetTexts()).containsExactly("cpu_us_per_req:1.5%", "user_cpu_us_per_req:settled");
+        assertThat(record.stopping().targetTexts())
+                .containsExactly("cpu_us_per_req:1.5%", "user_cpu_us_per_req:settled");
         assertThat(record.stopping().budget()).contains(Duration.ofSeconds(360));
         ExperimentPlan plan = repository.plan(record);
         assertThat(plan.design()).isEqualTo(ExperimentDesign.DUET);

@@ -43,7 +43,8 @@ class ExperimentValidatorTests {
                 runSeconds, null);
     }
 
-    private static void assertBadRequest(ExperimentRequest request, ExperimentValidator validator, String... fragments) {
+    private static void assertBadRequest(ExperimentRequest request, ExperimentValidator validator,
+            String... fragments) {
         assertThatThrownBy(() -> validator.validate(request, true))
                 .isInstanceOfSatisfying(InvalidInputException.class, p -> assertThat(p.getMessage())
                         .contains(fragments));
@@ -122,7 +123,8 @@ class ExperimentValidatorTests {
         assertBadRequest(request("sync-completion", null, null, new WorkloadSettings(Stack.GRPC, null, null, null,
                 null, null, null, null, null, null, null, null), null, null), validator, "workload.stack");
         assertBadRequest(request("sync-completion", null, null, new WorkloadSettings(null, null, 0, null, null, null,
-                null, null, null, null, null, null), null, null), validator, "workload.clientThreads: must be ≥ 1, got 0");
+                null, null, null, null, null, null), null, null), validator,
+                "workload.clientThreads: must be ≥ 1, got 0");
     }
 
     @Test
@@ -210,7 +212,8 @@ class ExperimentValidatorTests {
                 null, List.of("-XX:OnError=id"), null, null, null, null, null, null, null);
         assertBadRequest(onError, validator, "withJvmArgs: the JVM flag '-XX:OnError=id' is not allowed",
                 "perflab.trials.raw-jvm-flags");
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false),
+                JvmFlagPolicies.of(true));
         assertThatThrownBy(() -> raw.validate(onError, false)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("is not allowed");
         assertThat(((EngineVariant) raw.validate(onError, true).plan().with()).jvmArgs())
@@ -222,7 +225,8 @@ class ExperimentValidatorTests {
     void anEntryThatIsNoFlagIsQuotedWithItsHiddenCharactersEscaped() {
         ExperimentRequest hidden = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
                 null, List.of("x\u001B[2J\u202Ey"), null, null, null, null, null, null, null);
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false),
+                JvmFlagPolicies.of(true));
 
         assertThatThrownBy(() -> raw.validate(hidden, true)).isInstanceOfSatisfying(InvalidInputException.class,
                 p -> assertThat(p.getMessage())
@@ -235,7 +239,8 @@ class ExperimentValidatorTests {
     void aStoredPlanWithARefusedFlagDoesNotRunWhileRawFlagsAreOff() {
         ExperimentRequest onError = new ExperimentRequest("t", null, null, "sync-completion", null, null, null,
                 null, List.of("-javaagent:/tmp/x.jar"), null, null, null, null, null, null, null);
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false),
+                JvmFlagPolicies.of(true));
         var plan = raw.validate(onError, true).plan();
 
         assertThat(JvmFlagPolicies.of(false).refusal(plan)).hasValueSatisfying(reason ->
@@ -253,7 +258,8 @@ class ExperimentValidatorTests {
         assertThatThrownBy(() -> validator.validate(bigHeap, true)).isInstanceOfSatisfying(InvalidInputException.class,
                 p -> assertThat(p.getMessage()).contains("withoutJvmArgs: the JVM flag '-Xms5g' asks for 5 GiB",
                         "at most 4 GiB"));
-        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false), JvmFlagPolicies.of(true));
+        ExperimentValidator raw = new ExperimentValidator(new CommandExperimentsPolicy(false),
+                JvmFlagPolicies.of(true));
         assertThatThrownBy(() -> raw.validate(bigHeap, false)).isInstanceOf(InvalidInputException.class);
         assertThat(((EngineVariant) raw.validate(bigHeap, true).plan().without()).jvmArgs()).contains("-Xms5g");
 
@@ -403,8 +409,8 @@ class ExperimentValidatorTests {
     void aRerunIsCheckedAsANewRequestOfItsCaller() {
         EngineVariant plain = new EngineVariant(EngineOptions.defaults(), Workload.DEFAULTS, List.of(),
                 java.util.Optional.empty());
-        EngineVariant agent = new EngineVariant(EngineOptions.defaults().withOption("allocator", "unpooled"), Workload.DEFAULTS,
-                List.of("-javaagent:/tmp/a.jar"), java.util.Optional.empty());
+        EngineVariant agent = new EngineVariant(EngineOptions.defaults().withOption("allocator", "unpooled"),
+                Workload.DEFAULTS, List.of("-javaagent:/tmp/a.jar"), java.util.Optional.empty());
         ExperimentPlan plan = ExperimentPlan.of(plain, agent, 3);
         ExperimentValidator rawForAdmins = new ExperimentValidator(new CommandExperimentsPolicy(true),
                 JvmFlagPolicies.of(true));

@@ -26,7 +26,9 @@ class HostLoadCheckTests {
         assertThat(HostLoadCheck.warning(first("2.10", "8", null))).isPresent();
     }
 
-    /** Another experiment's threads stay in the 1-minute average for minutes: the load cannot tell them from others'. */
+    /**
+     * Another experiment's threads stay in the 1-minute average for minutes: the load cannot tell them from others'.
+     */
     @Test
     void saysNothingWhenTheHostEndedAnotherExperimentJustBefore() {
         assertThat(HostLoadCheck.warning(first("7.40", "2", START.minusSeconds(90)))).isEmpty();

@@ -227,9 +227,9 @@ class StoredJvmFlagsTests {
         assertThat(refused.error()).isEqualTo("PerfLab could not run this experiment: the JVM flags '-Xmx3g' (fixed), "
                 + "'-XX:MaxDirectMemorySize=2g' ask for 5 GiB of memory; a trial JVM's heap, direct memory, code cache "
                 + "and metaspace may take at most 4 GiB together on the host of agent 'fixed bench', which runs its "
-                + "trials (a quarter of its 16 GiB); the fixed flags every trial JVM starts with on agent 'fixed bench' "
-                + "(perflab agent --jvm-args, or its defaults) are counted too: -Xmx3g (a flag given again replaces "
-                + "its fixed one, as -Xmx does; other sizes add to them); no trial was started");
+                + "trials (a quarter of its 16 GiB); the fixed flags every trial JVM starts with on agent "
+                + "'fixed bench' (perflab agent --jvm-args, or its defaults) are counted too: -Xmx3g (a flag given "
+                + "again replaces its fixed one, as -Xmx does; other sizes add to them); no trial was started");
 
         // the service's fixed flags start no JVM of an agent's: one that registered none of its own runs the plan
         long again = stored("direct memory of 2 GiB again", List.of("-XX:MaxDirectMemorySize=2g"), pool,

@@ -64,20 +64,24 @@ public final class ServiceLoad implements Callable<Integer> {
             description = "Unrecorded warm-up before the uploads and analyze phases (default: ${DEFAULT-VALUE}).")
     int warmupSeconds = 5;
 
-    @Option(names = "--uploaders", defaultValue = "8", description = "Concurrent uploaders (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--uploaders", defaultValue = "8",
+            description = "Concurrent uploaders (default: ${DEFAULT-VALUE}).")
     int uploaders = 8;
 
-    @Option(names = "--upload-seconds", defaultValue = "30", description = "Upload phase limit (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--upload-seconds", defaultValue = "30",
+            description = "Upload phase limit (default: ${DEFAULT-VALUE}).")
     int uploadSeconds = 30;
 
-    @Option(names = "--max-uploads", defaultValue = "100000", description = "Upload phase limit (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-uploads", defaultValue = "100000",
+            description = "Upload phase limit (default: ${DEFAULT-VALUE}).")
     long maxUploads = 100_000;
 
     @Option(names = "--upload-benchmarks", defaultValue = "16",
             description = "Distinct benchmark names the uploaders cycle through (default: ${DEFAULT-VALUE}).")
     int uploadBenchmarks = 16;
 
-    @Option(names = "--upload-metrics", defaultValue = "12", description = "Metrics per upload (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--upload-metrics", defaultValue = "12",
+            description = "Metrics per upload (default: ${DEFAULT-VALUE}).")
     int uploadMetrics = 12;
 
     @Option(names = "--upload-values", defaultValue = "50",
@@ -89,32 +93,40 @@ public final class ServiceLoad implements Callable<Integer> {
                     + "commit); 2: both sides in one upload (default: ${DEFAULT-VALUE}).")
     int uploadSides = 1;
 
-    @Option(names = "--experiments", defaultValue = "1000", description = "Seeded experiments (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--experiments", defaultValue = "1000",
+            description = "Seeded experiments (default: ${DEFAULT-VALUE}).")
     int experiments = 1000;
 
-    @Option(names = "--runs-per-variant", defaultValue = "40", description = "Runs per variant of a seeded experiment (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs-per-variant", defaultValue = "40",
+            description = "Runs per variant of a seeded experiment (default: ${DEFAULT-VALUE}).")
     int runsPerVariant = 40;
 
-    @Option(names = "--page-clients", defaultValue = "4", description = "Clients of the concurrent page phases (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--page-clients", defaultValue = "4",
+            description = "Clients of the concurrent page phases (default: ${DEFAULT-VALUE}).")
     int pageClients = 4;
 
-    @Option(names = "--page-seconds", defaultValue = "20", description = "Limit of each page phase (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--page-seconds", defaultValue = "20",
+            description = "Limit of each page phase (default: ${DEFAULT-VALUE}).")
     int pageSeconds = 20;
 
-    @Option(names = "--max-page-views", defaultValue = "2000", description = "Limit of each warm page phase (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-page-views", defaultValue = "2000",
+            description = "Limit of each warm page phase (default: ${DEFAULT-VALUE}).")
     long maxPageViews = 2000;
 
     @Option(names = "--page-warmup", defaultValue = "50",
             description = "Experiments viewed, unrecorded, before the cold phases (default: ${DEFAULT-VALUE}).")
     int pageWarmup = 50;
 
-    @Option(names = "--analyze-clients", defaultValue = "4", description = "Clients of the concurrent analyze phase (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--analyze-clients", defaultValue = "4",
+            description = "Clients of the concurrent analyze phase (default: ${DEFAULT-VALUE}).")
     int analyzeClients = 4;
 
-    @Option(names = "--analyze-seconds", defaultValue = "15", description = "Limit of each analyze phase (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--analyze-seconds", defaultValue = "15",
+            description = "Limit of each analyze phase (default: ${DEFAULT-VALUE}).")
     int analyzeSeconds = 15;
 
-    @Option(names = "--max-analyses", defaultValue = "200000", description = "Limit of each analyze phase (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-analyses", defaultValue = "200000",
+            description = "Limit of each analyze phase (default: ${DEFAULT-VALUE}).")
     long maxAnalyses = 200_000;
 
     @Option(names = "--large-benchmarks", defaultValue = "1000",
@@ -424,10 +436,10 @@ public final class ServiceLoad implements Callable<Integer> {
         out.printf(format, "database", "scenario", "ops", "errors", "ops/s", "samples/s", "p50 ms", "p95 ms", "p99 ms",
                 "CPU ms/op", "target", "met?");
         for (Row r : rows) {
-            out.printf(format, r.database() == null ? "-" : r.database(), r.scenario(), r.operations(), r.errors(), fmt(r.opsPerSecond(), 1),
-                    r.samplesPerSecond() == 0 ? "-" : fmt(r.samplesPerSecond(), 0), fmt(r.p50Millis(), 2),
-                    fmt(r.p95Millis(), 2), fmt(r.p99Millis(), 2), fmt(r.cpuMillisPerOperation(), 2), r.target(),
-                    r.met() ? "yes" : "NO");
+            out.printf(format, r.database() == null ? "-" : r.database(), r.scenario(), r.operations(), r.errors(),
+                    fmt(r.opsPerSecond(), 1), r.samplesPerSecond() == 0 ? "-" : fmt(r.samplesPerSecond(), 0),
+                    fmt(r.p50Millis(), 2), fmt(r.p95Millis(), 2), fmt(r.p99Millis(), 2),
+                    fmt(r.cpuMillisPerOperation(), 2), r.target(), r.met() ? "yes" : "NO");
         }
         rows.stream().filter(r -> r.errors() > 0).forEach(r -> out.println("ERRORS in " + r.scenario()));
     }

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 
 class PlacementCheckTests {
 
-    /** A duet window of each side: {@code with} on {@code withCpus}, its start {@code skewNanos} after its partner's. */
+    /**
+     * A duet window of each side: {@code with} on {@code withCpus}, its start {@code skewNanos} after its partner's.
+     */
     private static void duetWindow(List<PlacementCheck.Window> windows, int pair, int window, String withCpus,
                                    String withoutCpus, long skewNanos, boolean withFirst) {
         windows.add(new PlacementCheck.Window("with",

@@ -66,7 +66,8 @@ class ComparisonTests {
 
     @Test
     void equivalenceIsTheLargerOfTwoOneSidedWelchTests() {
-        // R 4.2.2 (extras_reference.R): max(t.test(x, y, mu = -δ, "greater")$p.value, t.test(x, y, mu = δ, "less")$p.value)
+        // R 4.2.2 (extras_reference.R):
+        // max(t.test(x, y, mu = -δ, "greater")$p.value, t.test(x, y, mu = δ, "less")$p.value)
         assertRelative(0.99995994186620574, unequalVariances(DEFAULTS).equivalence().orElseThrow().pValue(), 1e-10,
                 "TOST 1%");
         Equivalence wide = unequalVariances(DEFAULTS.withEquivalenceMarginPercent(10)).equivalence().orElseThrow();

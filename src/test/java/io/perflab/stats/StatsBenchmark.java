@@ -51,7 +51,8 @@ public class StatsBenchmark {
         SplittableRandom random = new SplittableRandom(42 + (long) (mean * 10));
         double[] v = new double[size];
         for (int i = 0; i < size; i++) {
-            v[i] = mean + Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+            v[i] = mean + Math.sqrt(-2 * Math.log(1 - random.nextDouble()))
+                    * Math.cos(2 * Math.PI * random.nextDouble());
         }
         return v;
     }

@@ -53,7 +53,8 @@ class TTestTests {
     void rejectsBothGroupsConstantAsR() {
         // R: t.test(c(3, 3, 3), c(5, 5)) stops with "data are essentially constant"
         assertThatThrownBy(() -> TTest.welch(new double[] {3, 3, 3}, new double[] {5, 5}, Alternative.TWO_SIDED,
-                0.95)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("data are essentially constant");
+                0.95)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("data are essentially constant");
     }
 
     @Test

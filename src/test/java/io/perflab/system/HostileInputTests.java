@@ -560,9 +560,11 @@ class HostileInputTests extends UploadServer {
         String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("admin:wrong".getBytes());
         for (String authorization : new String[] {"Bearer " + ADMIN_TOKEN, basic}) {
             assertProblem(post(EXPERIMENTS, null, "application/json", "{}", "Authorization", authorization,
-                    "Sec-Fetch-Site", "cross-site"), 403, "sent by a page of another site (Sec-Fetch-Site: cross-site)");
+                    "Sec-Fetch-Site", "cross-site"), 403,
+                    "sent by a page of another site (Sec-Fetch-Site: cross-site)");
         }
-        // from PerfLab's own pages, or from a client that is no browser, it goes on to be judged: a request without name
+        // from PerfLab's own pages, or from a client that is no browser, it goes on to be judged:
+        // a request without name
         assertThat(post(EXPERIMENTS, ADMIN_TOKEN, "application/json", "{}", "Sec-Fetch-Site", "same-origin")
                 .statusCode()).isEqualTo(400);
         assertThat(post(EXPERIMENTS, ADMIN_TOKEN, "application/json", "{}").statusCode()).isEqualTo(400);
@@ -682,7 +684,8 @@ class HostileInputTests extends UploadServer {
     void tooLargeRequestsAnswerAProblem() throws Exception {
         String huge = "a".repeat(20_000);
         assertProblem(raw("GET /api/v1/experiments HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + huge
-                + "\r\nConnection: close\r\n\r\n"), 400, "This request is refused", "headers are malformed or larger than the server accepts");
+                + "\r\nConnection: close\r\n\r\n"), 400, "This request is refused",
+                "headers are malformed or larger than the server accepts");
 
         // a chunked multipart upload of 40 MB: the server answers once 16 MiB have come, and may close early
         String head = "POST /api/v1/uploads HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + ADMIN_TOKEN

@@ -35,7 +35,8 @@ class NativeJsonTextTests {
             assertThatThrownBy(() -> parse(c[0])).as(c[0]).hasMessageContaining(c[1]);
         }
         assertThatThrownBy(() -> formats.parse("{\"metrics\": {\"t\": {\"unit\": 5, \"values\": [1, 2]}}}",
-                UploadFormat.JSON, "with", null)).hasMessageContaining("'metrics.t.unit' must be text, got a number 5.");
+                UploadFormat.JSON, "with", null))
+                .hasMessageContaining("'metrics.t.unit' must be text, got a number 5.");
     }
 
     @Test

@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** How the rpc-bench reader reads a value: whole, in the line's unit, and never from output cut off. */
 class RpcBenchAdapterTests {
 
-    private static final String HEADER = "Mode:            Sync\nClient threads:  4\n----------------------------------\n";
+    private static final String HEADER = "Mode:            Sync\nClient threads:  4\n"
+            + "----------------------------------\n";
 
     private final UploadFormats formats = new UploadFormats();
 

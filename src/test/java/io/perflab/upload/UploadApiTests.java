@@ -166,11 +166,13 @@ class UploadApiTests extends UploadServer {
         JsonNode metric = result.get("comparison").get(0);
         assertThat(metric.get("metric").asString()).isEqualTo("encode_ns");
         // means of the values above: 100.083… and 90.083…; 100·(90.0833/100.0833 − 1) = −9.99 %
-        assertThat(metric.get("meanWithout").asDouble()).isCloseTo(100.0833333, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(metric.get("meanWithout").asDouble())
+                .isCloseTo(100.0833333, org.assertj.core.data.Offset.offset(1e-6));
         assertThat(metric.get("percent").asDouble()).isCloseTo(-9.9917, org.assertj.core.data.Offset.offset(1e-3));
         assertThat(metric.get("verdict").asString()).isEqualTo("improved");
         assertThat(metric.get("pValue").asDouble()).isLessThan(1e-6);
-        Map<String, Object> row = jdbc.sql("SELECT git_branch, git_commit, machine, tags, name FROM experiment WHERE id = ?")
+        Map<String, Object> row = jdbc
+                .sql("SELECT git_branch, git_commit, machine, tags, name FROM experiment WHERE id = ?")
                 .param(result.get("experimentId").asLong()).query().singleRow();
         assertThat(row).containsEntry("GIT_BRANCH", "feature").containsEntry("GIT_COMMIT", "abc123")
                 .containsEntry("NAME", "varint codec");
@@ -238,7 +240,8 @@ class UploadApiTests extends UploadServer {
     @Test
     void twoFilesAsMultipartAreWithoutThenWith() throws Exception {
         String boundary = "test-boundary";
-        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a.txt\"\r\n\r\n"
+        String body = "--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"without\"; filename=\"a.txt\"\r\n\r\n"
                 + Fixtures.read("rpcbench-kudu.txt") + "\r\n--" + boundary
                 + "\r\nContent-Disposition: form-data; name=\"with\"; filename=\"b.txt\"\r\n\r\n"
                 + Fixtures.read("rpcbench-perflab.txt") + "\r\n--" + boundary + "--\r\n";

@@ -31,7 +31,8 @@ class UploadLimitsTests {
     void metricsPastTheLimitAreRefusedInEveryFormat() {
         UploadFormats formats = new UploadFormats(new UploadLimits(3, 1_000));
         // gobench.txt: 12 metrics (3 benchmarks × their units); jmh.json 20; googlebenchmark.json 8
-        for (String fixture : new String[] {"gobench.txt", "jmh.json", "googlebenchmark.json", "rpcbench-perflab.txt"}) {
+        for (String fixture : new String[] {"gobench.txt", "jmh.json", "googlebenchmark.json",
+                "rpcbench-perflab.txt"}) {
             assertThatThrownBy(() -> formats.parse(Fixtures.read(fixture), null, "with", null)).as(fixture)
                     .hasMessage("The upload has more than 3 metrics (benchmarks × what each reports); split it into "
                             + "several uploads.");

@@ -19,7 +19,8 @@ class EngineOptionsTests {
                 Map.entry("flush", "consolidated"),
                 Map.entry("tls", "false"));
         assertThat(EngineOptions.optionNames()).containsExactlyElementsOf(EngineOptions.defaults().describe().keySet());
-        assertThat(EngineOptions.defaults().toString()).startsWith("completion=notification callBufferInitialBytes=4096");
+        assertThat(EngineOptions.defaults().toString())
+                .startsWith("completion=notification callBufferInitialBytes=4096");
     }
 
     @Test
@@ -59,7 +60,8 @@ class EngineOptionsTests {
     void unknownValueListsTheAllowedValues() {
         assertThatThrownBy(() -> EngineOptions.defaults().withOption("allocator", "jemalloc"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("invalid value 'jemalloc' for engine option 'allocator'; allowed values: pooled, unpooled, adaptive");
+                .hasMessage("invalid value 'jemalloc' for engine option 'allocator'; "
+                        + "allowed values: pooled, unpooled, adaptive");
         assertThatThrownBy(() -> EngineOptions.defaults().withOption("tls", "yes"))
                 .hasMessageContaining("allowed values: true, false");
         assertThatThrownBy(() -> EngineOptions.defaults().withOption("callBufferInitialBytes", "0"))
@@ -76,10 +78,12 @@ class EngineOptionsTests {
                 Map.entry("workerThreads", "0"), Map.entry("serviceQueueLength", "2"),
                 Map.entry("maxFrameBytes", Integer.toString(64 * 1024 * 1024)));
         assertThatThrownBy(() -> config.withSetting("reactors", "2"))
-                .hasMessageContaining("allowed settings: serverReactors, workerThreads, serviceQueueLength, maxFrameBytes");
+                .hasMessageContaining("allowed settings: serverReactors, workerThreads, serviceQueueLength, "
+                        + "maxFrameBytes");
         assertThatThrownBy(() -> config.withSetting("serverReactors", "0"))
                 .hasMessageContaining("serverReactors must be at least 1");
-        assertThatThrownBy(() -> config.withSetting("maxFrameBytes", "many")).hasMessageContaining("expected an integer");
+        assertThatThrownBy(() -> config.withSetting("maxFrameBytes", "many"))
+                .hasMessageContaining("expected an integer");
     }
 
     @Test

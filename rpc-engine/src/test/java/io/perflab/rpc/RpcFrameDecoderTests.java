@@ -81,7 +81,8 @@ class RpcFrameDecoderTests {
 
     @Test
     void rejectsNegativeLength() {
-        TestFrames.feedOneByteAtATime(channel, alloc, TestFrames.concat(TestFrames.preamble(), TestFrames.lengthOnly(-5)));
+        TestFrames.feedOneByteAtATime(channel, alloc,
+                TestFrames.concat(TestFrames.preamble(), TestFrames.lengthOnly(-5)));
         assertClosedWithOneLogLine("frame length -5 outside");
     }
 

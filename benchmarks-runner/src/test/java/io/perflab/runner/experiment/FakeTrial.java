@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * driven trial protocol at once, without a load: {@code ok} measures each window at the times it is told,
  * {@code crash} exits before it is ready, {@code crash-window-1} when told to measure window 1, {@code late-once}
  * starts the first window it is told 200 ms late, {@code negative-once} reports its first window's CPU per call below
- * zero, {@code negative-always} every window's, {@code hang} never says it is ready, {@code slow-exit} takes 3 s to exit once told to.
+ * zero, {@code negative-always} every window's, {@code hang} never says it is ready, {@code slow-exit} takes 3 s to
+ * exit once told to.
  */
 public final class FakeTrial {
 

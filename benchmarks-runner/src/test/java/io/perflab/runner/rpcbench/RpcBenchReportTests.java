@@ -41,7 +41,8 @@ class RpcBenchReportTests {
                 "GC:               0 collections, 0 ms\n",
                 "Window:           776270 requests in 5.000 s after 5.000 s of warmup (fixed: 5 s), after 0.412 s "
                         + "of setup\n",
-                "cover the whole process, client and server threads as in rpc-bench, except the JIT's compiler threads");
+                "cover the whole process, client and server threads as in rpc-bench, except the JIT's compiler "
+                        + "threads");
         assertThat(report).contains("Syscalls per req: not counted (not metered)\n", "Page faults per req: 0\n",
                 "User/sys split:   getrusage's (unknown) (cpu_split_source=tick; no cpu-clock samples: not metered)\n");
         assertThat(result.environment(CpuTimeAccounting.UNKNOWN)).containsEntry("cpu_time_accounting", "unknown")

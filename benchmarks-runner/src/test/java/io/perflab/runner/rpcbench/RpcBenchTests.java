@@ -40,7 +40,8 @@ class RpcBenchTests {
                         org.assertj.core.data.Offset.offset(1e-9));
         // a sync call parks the caller at least once per request unless the answer is already there
         assertThat(metrics.get(MetricKeys.VOLUNTARY_CTX_SWITCHES_PER_REQ)).isPositive();
-        assertThat(metrics.get(MetricKeys.LATENCY_P99_US)).isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
+        assertThat(metrics.get(MetricKeys.LATENCY_P99_US))
+                .isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
         assertThat(Double.parseDouble(result.environment().get("warmup_seconds"))).isGreaterThanOrEqualTo(0.2);
         assertThat(result.environment()).containsKeys("engine_options", "workload", "requests", "jit_ms_in_window");
     }

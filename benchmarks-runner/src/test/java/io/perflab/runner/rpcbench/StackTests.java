@@ -127,6 +127,7 @@ class StackTests {
         assertThat(metrics.get(MetricKeys.REQS_PER_SEC)).isPositive();
         assertThat(metrics.get(MetricKeys.CPU_US_PER_REQ)).isPositive();
         assertThat(metrics.get(MetricKeys.LATENCY_P50_US)).isPositive();
-        assertThat(metrics.get(MetricKeys.LATENCY_P99_US)).isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
+        assertThat(metrics.get(MetricKeys.LATENCY_P99_US))
+                .isGreaterThanOrEqualTo(metrics.get(MetricKeys.LATENCY_P50_US));
     }
 }

@@ -75,8 +75,10 @@ class DrivenTrialTests {
         assertThat(TrialProtocol.parseCommand(TrialProtocol.windowCommand(3, 10, 20)))
                 .isEqualTo(new TrialProtocol.Command("window", 3, 10, 20));
         assertThat(TrialProtocol.parseCommand(" pause ").name()).isEqualTo("pause");
-        assertThatThrownBy(() -> TrialProtocol.parseCommand("window 1 2")).hasMessageContaining("expected 'prepare', 'window K");
-        assertThatThrownBy(() -> TrialProtocol.parseCommand("window x 1 2")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TrialProtocol.parseCommand("window 1 2"))
+                .hasMessageContaining("expected 'prepare', 'window K");
+        assertThatThrownBy(() -> TrialProtocol.parseCommand("window x 1 2"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     private int run(String commands) {

@@ -265,8 +265,8 @@ class TrialSpecTests {
         ExperimentPlan plan = ExperimentPlan.of(engine, engine, 2);
 
         assertThat(plan.withDesign(ExperimentDesign.ALTERNATING, 5).pairs()).isEqualTo(2);
-        assertThatThrownBy(() -> ExperimentPlan.of(engine, engine, 1)
-                .withDesign(ExperimentDesign.DUET, 2)).hasMessage("--runs must be ≥ 2 (a variance needs two trials), got 1");
+        assertThatThrownBy(() -> ExperimentPlan.of(engine, engine, 1).withDesign(ExperimentDesign.DUET, 2))
+                .hasMessage("--runs must be ≥ 2 (a variance needs two trials), got 1");
         assertThatThrownBy(() -> plan.withDesign(ExperimentDesign.DUET, 0))
                 .hasMessage("--windows-per-pair must be between 1 and 1000, got 0");
         assertThatThrownBy(() -> plan.withDesign(ExperimentDesign.FRESH, 3))

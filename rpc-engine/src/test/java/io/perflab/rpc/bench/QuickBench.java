@@ -143,7 +143,8 @@ public final class QuickBench {
             for (Path task : tasks) {
                 try {
                     for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches") || line.startsWith("nonvoluntary_ctxt_switches")) {
+                        if (line.startsWith("voluntary_ctxt_switches")
+                                || line.startsWith("nonvoluntary_ctxt_switches")) {
                             sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                         }
                     }
