@@ -85,12 +85,6 @@ public class ExperimentRepository {
         this.json = json;
     }
 
-    /** Stores a new experiment that no stored API token started, as the next method does. */
-    @Transactional
-    public long insert(ExperimentSpec spec, ExperimentStatus status, String createdBy, Instant now) {
-        return insert(spec, status, createdBy, null, now);
-    }
-
     /**
      * Stores a new experiment in status {@code status} with its two variants; returns its id.
      *

@@ -94,8 +94,9 @@ class SchedulerShutdownTests {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(EngineOptions.defaults(), workload),
                 EngineVariant.of(EngineOptions.defaults(), workload), 2)
                 .withDesign(ExperimentDesign.ALTERNATING, 2);
-        experiment.set(store.insert(new ExperimentSpec("stopped by a shutdown", null, ExperimentKind.ENGINE, null,
-                plan), ExperimentStatus.QUEUED, "tester", Instant.parse("2026-01-01T00:00:00Z")));
+        experiment.set(StoredExperiments.insert(store, new ExperimentSpec("stopped by a shutdown", null,
+                ExperimentKind.ENGINE, null, plan), ExperimentStatus.QUEUED, "tester",
+                Instant.parse("2026-01-01T00:00:00Z")));
         scheduler.prepareEngineTrialsWith(launcher -> launcher);
 
         scheduler.start();
