@@ -145,7 +145,7 @@ public final class QuickBench {
                     for (String line : Files.readAllLines(task.resolve("status"))) {
                         if (line.startsWith("voluntary_ctxt_switches")
                                 || line.startsWith("nonvoluntary_ctxt_switches")) {
-                            sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                            sum += Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                         }
                     }
                 } catch (IOException gone) {
