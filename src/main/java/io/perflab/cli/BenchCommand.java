@@ -82,6 +82,12 @@ final class BenchCommand implements Callable<Integer> {
                     + "allowed (default: true; trial JVMs: -D" + KernelMeter.SYSCALLS_PROPERTY + "=…).")
     private boolean countSyscalls = true;
 
+    @Option(names = "--count-hardware", paramLabel = "true|false", arity = "1",
+            description = "Count instructions and CPU cycles per request with the CPU's hardware counters where the "
+                    + "host gives them, which most virtual machines do not (default: true; trial JVMs: -D"
+                    + KernelMeter.HARDWARE_PROPERTY + "=…).")
+    private boolean countHardware = true;
+
     @Override
     public Integer call() {
         QuietLogging.apply();
@@ -94,7 +100,8 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         KernelMeter kernel;
         try {
-            kernel = KernelMeter.of(CpuSplitMode.parse("--cpu-split", cpuSplit), cpuSplitHz, countSyscalls);
+            kernel = KernelMeter.of(CpuSplitMode.parse("--cpu-split", cpuSplit), cpuSplitHz, countSyscalls)
+                    .countingHardware(countHardware);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage().startsWith("--") ? e.getMessage()
                     : "--cpu-split-hz: " + e.getMessage());

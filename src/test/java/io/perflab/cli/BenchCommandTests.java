@@ -43,12 +43,15 @@ class BenchCommandTests extends CommandLineTests {
         assertThat(json).containsKey(MetricKeys.PAGE_FAULTS_PER_REQ);
         assertThat(json.containsKey(MetricKeys.SYSCALLS_PER_REQ)).as("syscalls_per_req, or why not")
                 .isNotEqualTo(environment.containsKey("syscalls_not_counted"));
+        assertThat(json.containsKey(MetricKeys.INSTRUCTIONS_PER_REQ)).as("instructions_per_req, or why not")
+                .isNotEqualTo(environment.containsKey("hardware_not_counted"))
+                .isEqualTo(json.containsKey(MetricKeys.CYCLES_PER_REQ));
     }
 
     @Test
-    void tickSplitWithoutSyscallCountsTouchesNoPerfEventAndSaysSo() {
+    void tickSplitWithoutSyscallOrHardwareCountsTouchesNoPerfEventAndSaysSo() {
         int status = execute(concat(new String[] {"bench", "--json", "--cpu-split", "tick", "--count-syscalls",
-            "false"}, SHORT));
+            "false", "--count-hardware", "false"}, SHORT));
 
         assertThat(status).as(err.toString()).isZero();
         Map<String, Object> json = RunnerJson.mapper().readValue(out.toString().trim(), Map.class);
@@ -56,7 +59,8 @@ class BenchCommandTests extends CommandLineTests {
         @SuppressWarnings("unchecked")
         Map<String, Object> environment = (Map<String, Object>) json.get("environment");
         assertThat(environment).containsEntry("cpu_split_reason", "sampling turned off (cpu split mode tick)")
-                .containsEntry("syscalls_not_counted", "counting turned off (perflab.countSyscalls=false)");
+                .containsEntry("syscalls_not_counted", "counting turned off (perflab.countSyscalls=false)")
+                .containsEntry("hardware_not_counted", "counting turned off (perflab.countHardware=false)");
     }
 
     @Test

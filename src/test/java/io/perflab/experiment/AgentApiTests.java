@@ -570,6 +570,8 @@ class AgentApiTests {
         impossible.put("ctx_switches_per_req\": -4.5", "-4.5 is negative: ctx_switches_per_req is a measure in "
                 + "count");
         impossible.put("syscalls_per_req\": -1", "syscalls_per_req is a measure in count");
+        impossible.put("instructions_per_req\": -1", "instructions_per_req is a measure in count");
+        impossible.put("cycles_per_req\": -2", "cycles_per_req is a measure in count");
         impossible.put("alloc_bytes_per_req\": -0.001", "alloc_bytes_per_req is a measure in bytes");
         impossible.put("latency_p99_us\": -3", "latency_p99_us is a measure in us");
         impossible.put("host_probe_ns\": -1", "host_probe_ns is a measure in ns");
@@ -605,10 +607,13 @@ class AgentApiTests {
                 "'wall_time_ms' is not a metric of the engine");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
                 .single()).isZero();
-        // none at all is a measurement too: an idle collector, no page fault
+        // none at all is a measurement too: an idle collector, no page fault; and a host with hardware counters
         HttpResponse<String> zeros = send(agentToken, trials, trial("without", 0).replace("\"wall_time_ms\": 1.5",
-                measured + ", \"gc_count\": 0, \"page_faults_per_req\": 0"));
+                measured + ", \"gc_count\": 0, \"page_faults_per_req\": 0, \"instructions_per_req\": 251234.0, "
+                + "\"cycles_per_req\": 402345.0"));
         assertThat(zeros.statusCode()).as(zeros.body()).isEqualTo(201);
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM trial_run WHERE experiment_id = ?").param(id).query(Long.class)
+                .single()).isOne();
         assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + id + "/finish",
                 "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
 

@@ -162,6 +162,9 @@ public class MigrationTests {
         assertThat(with.engineOptions().completion().name()).isEqualTo("NOTIFICATION");
         assertThat(jdbc.sql("SELECT COUNT(*) FROM metric_definition WHERE metric_key = 'syscalls_per_req'")
                 .query(Long.class).single()).isOne();
+        assertThat(jdbc.sql("SELECT COUNT(*) FROM metric_definition WHERE metric_key IN ('instructions_per_req', "
+                + "'cycles_per_req') AND unit = 'count' AND direction = 'LOWER'").query(Long.class).single())
+                .isEqualTo(2);
     }
 
     @Test

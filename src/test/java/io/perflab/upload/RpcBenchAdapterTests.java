@@ -78,6 +78,7 @@ class RpcBenchAdapterTests {
                 Ctx Sw. per req:  6.26495
                 Vol./invol. Ctx Sw. per req: 5.37111 / 0.893844
                 Syscalls per req: not counted (not metered: 12 reasons)
+                Instructions / cycles per req: 251234 / 402345
                 Alloc per req:    701.354 B
                 Latency p99:      4044.8us
                 GC:               1 collections, 67 ms
@@ -89,6 +90,10 @@ class RpcBenchAdapterTests {
         assertThat(metrics.get("latency_p99_us").values()).containsExactly(4044.8);
         assertThat(metrics.get("gc_pause_ms").values()).containsExactly(67.0);
         assertThat(metrics).doesNotContainKey("syscalls_per_req");
+        assertThat(metrics.get("instructions_per_req").values()).containsExactly(251234.0);
+        assertThat(metrics.get("cycles_per_req").values()).containsExactly(402345.0);
+        assertThat(read(HEADER + "Reqs/sec:         1.55254e+06\nInstructions / cycles per req: not counted (this "
+                + "host gives no hardware counters)\n")).containsOnlyKeys("reqs_per_sec");
     }
 
     @Test

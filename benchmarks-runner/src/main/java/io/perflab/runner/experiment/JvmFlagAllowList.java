@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * stack sizes, the choice and sizing of the garbage collector, the JIT's tiers and threads, Netty's own
  * {@code -Dio.netty.*} properties, and the trial's kernel meter settings
  * ({@code -Dperflab.cpuSplit=tick|sampled|auto}, {@code -Dperflab.cpuSplitHz=N},
- * {@code -Dperflab.countSyscalls=true|false}), so that the overhead of sampling can be measured as an experiment.
+ * {@code -Dperflab.countSyscalls=true|false}, {@code -Dperflab.countHardware=true|false}), so that the overhead of
+ * sampling and counting can be measured as an experiment.
  * None of them can run a program, load a library or an agent, read flags from a
  * file or unlock diagnostic options.
  *
@@ -67,7 +68,7 @@ public final class JvmFlagAllowList {
             Pattern.compile("-XX:(" + String.join("|", COUNTED) + ")=" + COUNT + "(\\.[0-9]{1,3})?"),
             Pattern.compile("-Dio\\.netty\\.[A-Za-z0-9.]{1,100}=[A-Za-z0-9._-]{0,100}"),
             Pattern.compile("-Dperflab\\.(cpuSplit=(tick|sampled|auto)|cpuSplitHz=[0-9]{1,6}"
-                    + "|countSyscalls=(true|false))"),
+                    + "|count(Syscalls|Hardware)=(true|false))"),
             Pattern.compile("-ea|-da|-esa|-dsa|-server"));
 
     /** The most threads (or processors) one flag may ask for: far above any host PerfLab measures on. */
@@ -214,7 +215,8 @@ public final class JvmFlagAllowList {
     public static String refusal(String flag) {
         return "the JVM flag '" + printable(flag) + "' is not allowed; trial JVMs take heap, stack, GC and JIT "
                 + "flags such as -Xmx1g, -XX:+UseG1GC, -XX:TieredStopAtLevel=1, -Dio.netty.* properties and "
-                + "-Dperflab.cpuSplit=tick|sampled|auto, -Dperflab.cpuSplitHz=N, -Dperflab.countSyscalls=true|false. "
+                + "-Dperflab.cpuSplit=tick|sampled|auto, -Dperflab.cpuSplitHz=N, -Dperflab.countSyscalls=true|false, "
+                + "-Dperflab.countHardware=true|false. "
                 + "Flags that can run or load code (-XX:On…Error, agents, @argfiles, diagnostic unlocks, other -D "
                 + "properties) are refused";
     }

@@ -2,47 +2,58 @@ package io.perflab.runner.metering;
 
 import java.util.OptionalLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Measures, over a window, what {@code getrusage} cannot: the split of this process's CPU time into user and
- * system time below the kernel's tick ({@link CpuSampler}) and the system calls it makes ({@link SyscallCounter}),
- * the JIT compiler threads left out of both as {@link ProcessMeter} leaves them out of CPU time.
+ * system time below the kernel's tick ({@link CpuSampler}), the system calls it makes ({@link SyscallCounter}) and
+ * the instructions and cycles it executes ({@link HardwareCounters}), the JIT compiler threads left out of all
+ * three as {@link ProcessMeter} leaves them out of CPU time.
  *
  * <p>Each part falls back on its own, with the reason recorded: without permission for CPU-wide sampling the split
- * is {@code getrusage}'s ({@link CpuSplit.Source#TICK}); without readable tracepoints there is no system-call count.
+ * is {@code getrusage}'s ({@link CpuSplit.Source#TICK}); without readable tracepoints there is no system-call count;
+ * without hardware counters (most virtual machines) no instruction or cycle count.
  * So does a window whose samples could not all be read ({@link UnreadableSamplesException}), in {@code auto} mode:
  * its split is the tick split, {@code cpu_split_reason} saying what was wrong. In {@code sampled} mode the window
  * fails instead ({@link SampledSplitException}).
  *
  * <p>A trial JVM takes its settings from system properties, so that they travel with its JVM flags:
  * {@value #MODE_PROPERTY} ({@code auto}, {@code sampled} or {@code tick}), {@value #RATE_PROPERTY} (samples per
- * second of each CPU) and {@value #SYSCALLS_PROPERTY} ({@code true} or {@code false}). Turning sampling or counting
- * off is how their overhead is measured: the same trials with and without, interleaved.
+ * second of each CPU), {@value #SYSCALLS_PROPERTY} and {@value #HARDWARE_PROPERTY} ({@code true} or {@code false}).
+ * Turning sampling or counting off is how their overhead is measured: the same trials with and without, interleaved.
+ *
+ * <p>Over 300 lines: one session holds the three meters of a window, each opened, read at its start and end and
+ * dropped on its own failure, so that each falls back alone.
  */
 public final class KernelMeter {
 
     public static final String MODE_PROPERTY = "perflab.cpuSplit";
     public static final String RATE_PROPERTY = "perflab.cpuSplitHz";
     public static final String SYSCALLS_PROPERTY = "perflab.countSyscalls";
+    public static final String HARDWARE_PROPERTY = "perflab.countHardware";
 
     private final CpuSplitMode mode;
     private final CpuSampler sampler;
     private final boolean countSyscalls;
+    /** Opens the hardware counters ({@link HardwareCounters#forThisProcess} but in tests); null: not counted. */
+    private final Supplier<HardwareCounters> openHardware;
     private final CpuTimeAccounting accounting;
     /** Starts sampling the threads of a filter: {@link CpuSampler#start(SampleFilter)} but in tests. */
     private final Function<SampleFilter, CpuSampler.Session> startSampling;
 
-    private KernelMeter(CpuSplitMode mode, CpuSampler sampler, boolean countSyscalls, CpuTimeAccounting accounting,
+    private KernelMeter(CpuSplitMode mode, CpuSampler sampler, boolean countSyscalls,
+                        Supplier<HardwareCounters> openHardware, CpuTimeAccounting accounting,
                         Function<SampleFilter, CpuSampler.Session> startSampling) {
         this.mode = mode;
         this.sampler = sampler;
         this.countSyscalls = countSyscalls;
+        this.openHardware = openHardware;
         this.accounting = accounting;
         this.startSampling = startSampling != null ? startSampling : sampler::start;
     }
 
     private KernelMeter(CpuSplitMode mode, int rateHz, boolean countSyscalls, CpuTimeAccounting accounting) {
-        this(mode, new CpuSampler(rateHz), countSyscalls, accounting, null);
+        this(mode, new CpuSampler(rateHz), countSyscalls, HardwareCounters::forThisProcess, accounting, null);
     }
 
     /**
@@ -60,17 +71,27 @@ public final class KernelMeter {
     /** A meter whose sessions sample with what {@code startSampling} starts, not with perf events of their own. */
     static KernelMeter sampling(CpuSplitMode mode, CpuSampler sampler, CpuTimeAccounting accounting,
                                 Function<SampleFilter, CpuSampler.Session> startSampling) {
-        return new KernelMeter(mode, sampler, false, accounting, startSampling);
+        return new KernelMeter(mode, sampler, false, null, accounting, startSampling);
     }
 
-    /** A meter that touches no perf event: the tick split, no system-call count. */
+    /** A meter that touches no perf event: the tick split, no system-call, instruction or cycle count. */
     public static KernelMeter off() {
-        return of(CpuSplitMode.TICK, CpuSampler.DEFAULT_RATE_HZ, false);
+        return of(CpuSplitMode.TICK, CpuSampler.DEFAULT_RATE_HZ, false).countingHardware(false);
+    }
+
+    /** This meter with instructions and cycles counted where the host has hardware counters, or not at all. */
+    public KernelMeter countingHardware(boolean count) {
+        return countingHardwareWith(count ? HardwareCounters::forThisProcess : null);
+    }
+
+    /** This meter with the hardware counters that {@code open} opens: {@link #countingHardware} but in tests. */
+    KernelMeter countingHardwareWith(Supplier<HardwareCounters> open) {
+        return new KernelMeter(mode, sampler, countSyscalls, open, accounting, startSampling);
     }
 
     /**
      * The meter that this JVM's system properties describe; {@code auto} at {@value CpuSampler#DEFAULT_RATE_HZ} Hz
-     * with system calls counted unless they say otherwise.
+     * with system calls, instructions and cycles counted unless they say otherwise.
      *
      * @throws IllegalArgumentException naming the property whose value is not allowed
      */
@@ -85,16 +106,22 @@ public final class KernelMeter {
             throw new IllegalArgumentException("-D" + RATE_PROPERTY + " must be a whole number of Hz, got '" + rate
                     + "'");
         }
-        String syscalls = System.getProperty(SYSCALLS_PROPERTY, "true").strip();
-        if (!syscalls.equals("true") && !syscalls.equals("false")) {
-            throw new IllegalArgumentException("-D" + SYSCALLS_PROPERTY + " must be true or false, got '" + syscalls
-                    + "'");
-        }
+        boolean syscalls = booleanProperty(SYSCALLS_PROPERTY);
+        boolean hardware = booleanProperty(HARDWARE_PROPERTY);
         try {
-            return of(mode, rateHz, syscalls.equals("true"));
+            return of(mode, rateHz, syscalls).countingHardware(hardware);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("-D" + RATE_PROPERTY + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A {@code true}/{@code false} system property, {@code true} when not set. */
+    private static boolean booleanProperty(String name) {
+        String value = System.getProperty(name, "true").strip();
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("-D" + name + " must be true or false, got '" + value + "'");
+        }
+        return value.equals("true");
     }
 
     public CpuSplitMode mode() {
@@ -107,6 +134,10 @@ public final class KernelMeter {
 
     public boolean countsSyscalls() {
         return countSyscalls;
+    }
+
+    public boolean countsHardware() {
+        return openHardware != null;
     }
 
     /**
@@ -140,9 +171,13 @@ public final class KernelMeter {
         private SyscallCounter counter;
         private String syscallsReason;
         private long syscallsAtStart;
+        private HardwareCounters hardware;
+        private String hardwareReason;
+        private HardwareCounters.Counts hardwareAtStart;
 
         private Session() {
             openSampling();
+            openHardware();
             if (!countSyscalls) {
                 syscallsReason = "counting turned off (" + SYSCALLS_PROPERTY + "=false)";
                 return;
@@ -151,6 +186,20 @@ public final class KernelMeter {
                 counter = SyscallCounter.forThisProcess();
             } catch (PerfEvents.PerfEventException | UnsupportedOperationException | LinkageError e) {
                 syscallsReason = e.getMessage();
+            }
+        }
+
+        private void openHardware() {
+            if (openHardware == null) {
+                hardwareReason = "counting turned off (" + HARDWARE_PROPERTY + "=false)";
+                return;
+            }
+            try {
+                hardware = openHardware.get();
+            } catch (PerfEvents.PerfEventException | UnsupportedOperationException e) {
+                hardwareReason = HardwareCounters.refusalReason(e);
+            } catch (LinkageError e) {
+                hardwareReason = e.getMessage();
             }
         }
 
@@ -186,6 +235,13 @@ public final class KernelMeter {
                     dropCounter(e);
                 }
             }
+            if (hardware != null) {
+                try {
+                    hardwareAtStart = hardware.read();
+                } catch (PerfEvents.PerfEventException e) {
+                    dropHardware(e);
+                }
+            }
         }
 
         /**
@@ -215,14 +271,34 @@ public final class KernelMeter {
                     dropCounter(e);
                 }
             }
+            OptionalLong instructions = OptionalLong.empty();
+            OptionalLong cycles = OptionalLong.empty();
+            if (hardware != null && hardwareAtStart != null) {
+                try {
+                    HardwareCounters.Counts counted = hardware.read().since(hardwareAtStart);
+                    instructions = OptionalLong.of((long) counted.instructions());
+                    cycles = OptionalLong.of((long) counted.cycles());
+                } catch (PerfEvents.PerfEventException e) {
+                    dropHardware(e);
+                }
+            } else if (hardware != null) {
+                hardwareReason = "the window's start was not counted";
+            }
             close();
-            return new KernelWindow(split, syscalls, syscalls.isPresent() ? null : syscallsReason);
+            return new KernelWindow(split, syscalls, syscalls.isPresent() ? null : syscallsReason, instructions,
+                    cycles, instructions.isPresent() ? null : hardwareReason);
         }
 
         private void dropCounter(PerfEvents.PerfEventException e) {
             syscallsReason = e.getMessage();
             counter.close();
             counter = null;
+        }
+
+        private void dropHardware(PerfEvents.PerfEventException e) {
+            hardwareReason = e.getMessage();
+            hardware.close();
+            hardware = null;
         }
 
         @Override
@@ -234,6 +310,10 @@ public final class KernelMeter {
             if (counter != null) {
                 counter.close();
                 counter = null;
+            }
+            if (hardware != null) {
+                hardware.close();
+                hardware = null;
             }
         }
     }

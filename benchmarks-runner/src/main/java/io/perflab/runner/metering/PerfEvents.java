@@ -102,6 +102,28 @@ final class PerfEvents {
         return value[0];
     }
 
+    /**
+     * The value of a counting event opened with {@link PerfEventAttr#FORMAT_TOTAL_TIMES}, scaled to the whole time it
+     * was enabled where the kernel counted it only part of that time (multiplexed with other events on too few
+     * hardware counters): value × enabled / running, as {@code perf stat} scales it; 0 before it first counted.
+     */
+    static double readScaledCount(int fd) {
+        long[] value = new long[3];
+        if (Holder.C.read(fd, value, 3L * Long.BYTES) != 3L * Long.BYTES) {
+            int errno = Native.getLastError();
+            throw new PerfEventException(errno, "reading a perf counter failed: errno " + errno);
+        }
+        return scaled(value[0], value[1], value[2]);
+    }
+
+    /** {@code value} counted during {@code running} of {@code enabled} nanoseconds, scaled to all of them. */
+    static double scaled(long value, long enabled, long running) {
+        if (running <= 0) {
+            return 0;
+        }
+        return running >= enabled ? value : value * ((double) enabled / running);
+    }
+
     static void close(int fd) {
         Holder.C.close(fd);
     }
@@ -157,7 +179,10 @@ final class PerfEvents {
 
     private static String describe(PerfEventAttr attr) {
         return switch (attr.type()) {
-            case PerfEventAttr.TYPE_SOFTWARE -> "cpu-clock";
+            case PerfEventAttr.TYPE_HARDWARE -> attr.config() == PerfEventAttr.HW_INSTRUCTIONS ? "instructions"
+                    : attr.config() == PerfEventAttr.HW_CPU_CYCLES ? "cycles" : "hardware event " + attr.config();
+            case PerfEventAttr.TYPE_SOFTWARE -> attr.config() == PerfEventAttr.SW_TASK_CLOCK ? "task-clock"
+                    : "cpu-clock";
             case PerfEventAttr.TYPE_TRACEPOINT -> "tracepoint " + attr.config();
             default -> "event type " + attr.type();
         };

@@ -3,7 +3,6 @@ package io.perflab.runner.metering;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,13 +19,11 @@ public final class SyscallCounter implements AutoCloseable {
 
     static final List<Path> TRACEFS = List.of(Path.of("/sys/kernel/tracing"), Path.of("/sys/kernel/debug/tracing"));
     static final String SYS_ENTER_ID = "events/raw_syscalls/sys_enter/id";
-    private static final Path TASKS = Path.of("/proc/self/task");
-    private static final int ESRCH = 3;
 
-    private final List<Integer> fds;
+    private final ThreadCounters counters;
 
-    private SyscallCounter(List<Integer> fds) {
-        this.fds = fds;
+    private SyscallCounter(ThreadCounters counters) {
+        this.counters = counters;
     }
 
     /**
@@ -35,26 +32,7 @@ public final class SyscallCounter implements AutoCloseable {
      * @throws PerfEvents.PerfEventException when tracefs or the kernel refuses, saying why
      */
     public static SyscallCounter forThisProcess() {
-        long id = tracepointId(TRACEFS);
-        List<Integer> threads = CompilerThreads.threadIds(TASKS, false).orElseThrow(() ->
-                new PerfEvents.PerfEventException(0, "cannot list this process's threads in " + TASKS));
-        List<Integer> fds = new ArrayList<>();
-        try {
-            for (int tid : threads) {
-                try {
-                    fds.add(PerfEvents.open(PerfEventAttr.tracepointCounter(id), tid, -1));
-                } catch (PerfEvents.PerfEventException e) {
-                    if (e.errno() != ESRCH) {
-                        throw e;
-                    }
-                    // the thread ended after it was listed: nothing of it to count
-                }
-            }
-        } catch (RuntimeException e) {
-            fds.forEach(PerfEvents::close);
-            throw e;
-        }
-        return new SyscallCounter(fds);
+        return new SyscallCounter(ThreadCounters.open(PerfEventAttr.tracepointCounter(tracepointId(TRACEFS))));
     }
 
     /** Why system calls cannot be counted here, or empty where they can. */
@@ -84,21 +62,16 @@ public final class SyscallCounter implements AutoCloseable {
 
     /** The system calls counted so far, all threads together. */
     public long read() {
-        long sum = 0;
-        for (int fd : fds) {
-            sum += PerfEvents.readCount(fd);
-        }
-        return sum;
+        return (long) counters.read();
     }
 
     /** The threads followed. */
     public int threads() {
-        return fds.size();
+        return counters.threads();
     }
 
     @Override
     public void close() {
-        fds.forEach(PerfEvents::close);
-        fds.clear();
+        counters.close();
     }
 }

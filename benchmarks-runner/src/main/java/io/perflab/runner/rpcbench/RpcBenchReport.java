@@ -62,6 +62,10 @@ public final class RpcBenchReport {
         Double syscalls = m.get(MetricKeys.SYSCALLS_PER_REQ);
         line(s, "Syscalls per req: ", syscalls != null ? sixDigits(syscalls)
                 : "not counted (" + env.get(RpcBenchResult.SYSCALLS_NOT_COUNTED) + ")");
+        Double instructions = m.get(MetricKeys.INSTRUCTIONS_PER_REQ);
+        line(s, "Instructions / cycles per req: ", instructions != null ? sixDigits(instructions) + " / "
+                + sixDigits(m.get(MetricKeys.CYCLES_PER_REQ))
+                : "not counted (" + env.get(RpcBenchResult.HARDWARE_NOT_COUNTED) + ")");
         line(s, "Page faults per req: ", sixDigits(m.get(MetricKeys.PAGE_FAULTS_PER_REQ)));
         line(s, "Alloc per req:    ", sixDigits(m.get(MetricKeys.ALLOC_BYTES_PER_REQ)) + " B");
         line(s, "Latency p50:      ", sixDigits(m.get(MetricKeys.LATENCY_P50_US)) + "us");

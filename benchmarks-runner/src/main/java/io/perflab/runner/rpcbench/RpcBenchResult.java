@@ -103,6 +103,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     public static final String TICK_SYS_CPU_US_PER_REQ = "tick_sys_cpu_us_per_req";
     /** Environment key: why {@code syscalls_per_req} is missing. */
     public static final String SYSCALLS_NOT_COUNTED = "syscalls_not_counted";
+    /** Environment key: why {@code instructions_per_req} and {@code cycles_per_req} are missing. */
+    public static final String HARDWARE_NOT_COUNTED = "hardware_not_counted";
 
     /** A result measured without the kernel meter: the tick split, no system-call count. */
     public RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
@@ -120,8 +122,8 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     }
 
     /**
-     * Every metric of DESIGN's table, keyed by {@link MetricKeys}, and {@code syscalls_per_req} where system calls
-     * were counted.
+     * Every metric of DESIGN's table, keyed by {@link MetricKeys}, {@code syscalls_per_req} where system calls
+     * were counted, and {@code instructions_per_req} and {@code cycles_per_req} where the hardware counters were.
      */
     public Map<String, Double> metrics() {
         double n = requests;
@@ -136,6 +138,10 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         m.put(MetricKeys.INVOLUNTARY_CTX_SWITCHES_PER_REQ, usage.involuntaryContextSwitches() / n);
         if (kernel.syscalls().isPresent()) {
             m.put(MetricKeys.SYSCALLS_PER_REQ, kernel.syscalls().getAsLong() / n);
+        }
+        if (kernel.instructions().isPresent() && kernel.cycles().isPresent()) {
+            m.put(MetricKeys.INSTRUCTIONS_PER_REQ, kernel.instructions().getAsLong() / n);
+            m.put(MetricKeys.CYCLES_PER_REQ, kernel.cycles().getAsLong() / n);
         }
         m.put(MetricKeys.PAGE_FAULTS_PER_REQ, usage.pageFaults() / n);
         m.put(MetricKeys.ALLOC_BYTES_PER_REQ, window.allocatedBytes() / n);
@@ -181,6 +187,9 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
         splitEnvironment(env, accounting);
         if (kernel.syscalls().isEmpty()) {
             env.put(SYSCALLS_NOT_COUNTED, kernel.syscallsReason());
+        }
+        if (kernel.instructions().isEmpty() || kernel.cycles().isEmpty()) {
+            env.put(HARDWARE_NOT_COUNTED, kernel.hardwareReason());
         }
         if (!Double.isNaN(othersCpuPercent)) {
             env.put("others_cpu_percent", String.format(java.util.Locale.ROOT, "%.1f", othersCpuPercent));

@@ -31,6 +31,13 @@ public final class MetricKeys {
      * where perf events may count the tracepoint ({@link #ENGINE_WHERE_TRACED}).
      */
     public static final String SYSCALLS_PER_REQ = "syscalls_per_req";
+    /**
+     * Instructions per request, user and kernel mode, every thread but the JIT compiler threads; only where the CPU's
+     * hardware counters may be counted ({@link #ENGINE_WHERE_COUNTED}), which most virtual machines do not give.
+     */
+    public static final String INSTRUCTIONS_PER_REQ = "instructions_per_req";
+    /** CPU cycles per request, counted with {@link #INSTRUCTIONS_PER_REQ}. */
+    public static final String CYCLES_PER_REQ = "cycles_per_req";
     /** Page faults (minor + major) per request, whole process less the JIT compiler threads. */
     public static final String PAGE_FAULTS_PER_REQ = "page_faults_per_req";
     /** Bytes allocated on the heap by all threads per request. */
@@ -89,6 +96,12 @@ public final class MetricKeys {
     public static final List<String> ENGINE_WHERE_TRACED = List.of(SYSCALLS_PER_REQ);
 
     /**
+     * The metrics an engine trial adds where the CPU's hardware counters may be counted (the trial's environment says
+     * why they are missing elsewhere).
+     */
+    public static final List<String> ENGINE_WHERE_COUNTED = List.of(INSTRUCTIONS_PER_REQ, CYCLES_PER_REQ);
+
+    /**
      * What a window of an engine variant in a paired design reports: {@link #ENGINE}, then the host's speed and the
      * metrics scaled to it.
      */
@@ -97,10 +110,10 @@ public final class MetricKeys {
             .flatMap(List::stream).toList();
 
     /**
-     * Every metric an engine trial or window may report: {@link #PAIRED_ENGINE} and {@link #ENGINE_WHERE_TRACED}. An
-     * engine trial reports nothing else.
+     * Every metric an engine trial or window may report: {@link #PAIRED_ENGINE}, {@link #ENGINE_WHERE_TRACED} and
+     * {@link #ENGINE_WHERE_COUNTED}. An engine trial reports nothing else.
      */
-    public static final List<String> ENGINE_ALL = Stream.of(PAIRED_ENGINE, ENGINE_WHERE_TRACED)
+    public static final List<String> ENGINE_ALL = Stream.of(PAIRED_ENGINE, ENGINE_WHERE_TRACED, ENGINE_WHERE_COUNTED)
             .flatMap(List::stream).toList();
 
     /** Wall time of one run of a shell command, ms. */

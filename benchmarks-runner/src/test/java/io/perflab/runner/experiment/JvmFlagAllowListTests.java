@@ -15,8 +15,9 @@ class JvmFlagAllowListTests {
                 "-XX:MaxHeapSize=1073741824", "-XX:-UseDynamicNumberOfCompilerThreads", "-XX:MaxRAMPercentage=50.0",
                 "-Dio.netty.allocator.type=unpooled", "-Dio.netty.leakDetection.level=disabled", "-ea",
                 "-Dperflab.cpuSplit=tick", "-Dperflab.cpuSplit=sampled", "-Dperflab.cpuSplitHz=9973",
-                "-Dperflab.countSyscalls=false"))
+                "-Dperflab.countSyscalls=false", "-Dperflab.countHardware=false", "-Dperflab.countHardware=true"))
                 .allSatisfy(flag -> assertThat(JvmFlagAllowList.allows(flag)).as(flag).isTrue());
+        assertThat(JvmFlagAllowList.allows("-Dperflab.countHardware=yes")).isFalse();
         assertThat(ExperimentPlan.DEFAULT_JVM_ARGS).allSatisfy(flag ->
                 assertThat(JvmFlagAllowList.allows(flag)).as(flag).isTrue());
     }

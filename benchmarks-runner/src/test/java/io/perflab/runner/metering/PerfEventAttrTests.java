@@ -35,4 +35,19 @@ class PerfEventAttrTests {
         assertThat(b.getLong(16)).as("no sampling").isZero();
         assertThat(b.getLong(40)).as("inherit (bit 1) only, enabled").isEqualTo(2);
     }
+
+    @Test
+    void scaledCounterCountsUserAndKernelInheritedAndReadsItsTimes() {
+        ByteBuffer b = ByteBuffer.wrap(PerfEventAttr.scaledCounter(PerfEventAttr.TYPE_HARDWARE,
+                PerfEventAttr.HW_INSTRUCTIONS).encode()).order(ByteOrder.nativeOrder());
+
+        assertThat(b.getInt(0)).as("type PERF_TYPE_HARDWARE").isZero();
+        assertThat(b.getLong(8)).as("config PERF_COUNT_HW_INSTRUCTIONS").isEqualTo(1);
+        assertThat(b.getLong(16)).as("no sampling").isZero();
+        assertThat(b.getLong(32)).as("read_format TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING").isEqualTo(0b11);
+        // inherit (bit 1), exclude_hv (6); neither exclude_user (4) nor exclude_kernel (5): both modes counted
+        assertThat(b.getLong(40)).isEqualTo(1L << 1 | 1L << 6);
+        assertThat(PerfEventAttr.scaledCounter(PerfEventAttr.TYPE_HARDWARE, PerfEventAttr.HW_CPU_CYCLES).config())
+                .as("PERF_COUNT_HW_CPU_CYCLES").isZero();
+    }
 }

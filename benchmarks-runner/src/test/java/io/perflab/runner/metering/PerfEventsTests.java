@@ -18,6 +18,13 @@ class PerfEventsTests {
     }
 
     @Test
+    void scalesACountTheKernelMultiplexedToTheWholeTimeItWasEnabled() {
+        assertThat(PerfEvents.scaled(1_000, 200, 100)).isEqualTo(2_000);
+        assertThat(PerfEvents.scaled(1_000, 100, 100)).isEqualTo(1_000);
+        assertThat(PerfEvents.scaled(7, 100, 0)).as("never scheduled on a counter yet").isZero();
+    }
+
+    @Test
     void knowsTheSystemCallNumberOfTheArchitecturesItRunsOn() {
         assertThat(PerfEvents.syscallNumber("amd64")).isEqualTo(298);
         assertThat(PerfEvents.syscallNumber("aarch64")).isEqualTo(241);

@@ -62,7 +62,11 @@ class RpcBenchReportTests {
                 + "timer tick (tick 250 Hz): ±1.00 % on user CPU and ±0.62 % on system CPU in this window");
         assertThat(result.environment(tick)).containsEntry(RpcBenchResult.CPU_SPLIT_SOURCE, "tick")
                 .containsEntry(RpcBenchResult.CPU_SPLIT_REASON, "not metered")
-                .containsEntry(RpcBenchResult.SYSCALLS_NOT_COUNTED, "not metered");
+                .containsEntry(RpcBenchResult.SYSCALLS_NOT_COUNTED, "not metered")
+                .containsEntry(RpcBenchResult.HARDWARE_NOT_COUNTED, "not metered");
+        assertThat(result.metrics()).doesNotContainKeys(MetricKeys.INSTRUCTIONS_PER_REQ, MetricKeys.CYCLES_PER_REQ);
+        assertThat(RpcBenchReport.format(result, tick)).contains("Instructions / cycles per req: not counted (not "
+                + "metered)\n");
     }
 
     @Test
@@ -70,7 +74,8 @@ class RpcBenchReportTests {
         // 40,000 samples, 25 % in user mode: user ± sqrt(0.75 / (0.25 × 40,000)) = ±0.866 %, sys ±0.289 %
         RpcBenchResult tickSplit = seedResult();
         KernelWindow kernel = new KernelWindow(new CpuSplit(CpuSplit.Source.SAMPLED, 10_000, 30_000, 4999, 0, 0,
-                null), OptionalLong.of(6_986_430), null);
+                null), OptionalLong.of(6_986_430), null, OptionalLong.of(776_270L * 250_000),
+                OptionalLong.of(776_270L * 400_000), null);
         RpcBenchResult result = withKernel(tickSplit, kernel);
         CpuTimeAccounting tick = new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250);
 
@@ -79,6 +84,8 @@ class RpcBenchReportTests {
                 .isEqualTo(tickSplit.metrics().get(MetricKeys.CPU_US_PER_REQ));
         assertThat(metrics.get(MetricKeys.USER_CPU_US_PER_REQ)).isCloseTo((31.7217 + 51.3626) / 4, within(1e-5));
         assertThat(metrics.get(MetricKeys.SYSCALLS_PER_REQ)).isCloseTo(9.0, within(1e-9));
+        assertThat(metrics.get(MetricKeys.INSTRUCTIONS_PER_REQ)).isCloseTo(250_000, within(1e-9));
+        assertThat(metrics.get(MetricKeys.CYCLES_PER_REQ)).isCloseTo(400_000, within(1e-9));
         assertThat(result.environment(tick)).containsEntry(RpcBenchResult.CPU_SPLIT_SOURCE, "sampled")
                 .containsEntry(RpcBenchResult.CPU_SPLIT_SAMPLES, "40000")
                 .containsEntry(RpcBenchResult.CPU_SPLIT_USER_SAMPLES, "10000")
@@ -87,8 +94,9 @@ class RpcBenchReportTests {
                 .containsEntry(RpcBenchResult.SYS_SAMPLING_ERROR, "0.29")
                 .containsEntry(RpcBenchResult.TICK_USER_CPU_US_PER_REQ, "31.7217")
                 .doesNotContainKeys(RpcBenchResult.CPU_SPLIT_REASON, RpcBenchResult.SYSCALLS_NOT_COUNTED,
-                        RpcBenchResult.CPU_SPLIT_LOST_SAMPLES);
-        assertThat(RpcBenchReport.format(result, tick)).contains("Syscalls per req: 9\n", "User/sys split:   sampled "
+                        RpcBenchResult.CPU_SPLIT_LOST_SAMPLES, RpcBenchResult.HARDWARE_NOT_COUNTED);
+        assertThat(RpcBenchReport.format(result, tick)).contains("Syscalls per req: 9\n",
+                "Instructions / cycles per req: 250000 / 400000\n", "User/sys split:   sampled "
                 + "with cpu-clock at 4999 Hz on each CPU (cpu_split_source=sampled): 40000 samples, 25.0 % in user "
                 + "mode: ±0.87 % on user CPU and ±0.29 % on system CPU in this window from sampling alone; their sum "
                 + "is exact (getrusage's tick split: user 31.7217us, sys 51.3626us)\n");
@@ -99,7 +107,8 @@ class RpcBenchReportTests {
     void samplesOfThreadsThatCouldNotBeNamedAreShownBesideTheSplit() {
         // 1,000 of 41,000 samples of the process: 2.44 %
         KernelWindow kernel = new KernelWindow(new CpuSplit(CpuSplit.Source.SAMPLED, 10_000, 30_000, 4999, 0, 1_000,
-                null), OptionalLong.empty(), "not counted");
+                null), OptionalLong.empty(), "not counted", OptionalLong.empty(), OptionalLong.empty(),
+                "not counted");
         RpcBenchResult result = withKernel(seedResult(), kernel);
         CpuTimeAccounting tick = new CpuTimeAccounting(CpuTimeAccounting.Kind.TICK, 250);
 
