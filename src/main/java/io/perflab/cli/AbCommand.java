@@ -185,7 +185,7 @@ final class AbCommand implements Callable<Integer> {
                                           Map<String, String> lastLooks) {
         List<SequentialStopping.Target> parsed;
         List<String> known = plan.without() instanceof CommandVariant ? MetricKeys.COMMAND
-                : MetricKeys.PAIRED_ENGINE;
+                : MetricKeys.ENGINE_ALL;
         try {
             // a command whose output is read may report any metric
             parsed = PairedInput.targets(effectiveTargets(plan), commandOptions.readsOutput() ? List.of() : known);

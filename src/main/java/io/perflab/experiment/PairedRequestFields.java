@@ -76,7 +76,7 @@ final class PairedRequestFields {
      */
     static PairedStopping stopping(ExperimentRequest request, ExperimentKind kind) {
         // a command whose output is read may report any metric
-        List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.PAIRED_ENGINE
+        List<String> known = kind == ExperimentKind.ENGINE ? MetricKeys.ENGINE_ALL
                 : request.metricsFormat() != null ? List.of() : MetricKeys.COMMAND;
         if (request.target() != null && request.target().isEmpty()) {
             // it fell back to the default target without a word

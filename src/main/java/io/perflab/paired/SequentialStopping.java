@@ -2,6 +2,7 @@ package io.perflab.paired;
 
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
@@ -99,6 +100,11 @@ public final class SequentialStopping implements PairStoppingRule {
         boolean budgetSpent = budgetSpent(pairs);
         List<TrialResult> results = pairs.stream().flatMap(p -> p.results().stream()).toList();
         PairedSamples samples = PairedSamples.of(results);
+        Optional<String> unmeasured = unmeasured(results, samples);
+        if (unmeasured.isPresent()) {
+            ending = Ending.UNMEASURED;
+            return Decision.stop(unmeasured.get());
+        }
         List<Look> made = new ArrayList<>();
         for (Target target : targets) {
             PairedAnalysis analysis;
@@ -141,6 +147,24 @@ public final class SequentialStopping implements PairStoppingRule {
                     + "another pair could change no verdict" + state + unusedBudget());
         }
         return Decision.CONTINUE;
+    }
+
+    /**
+     * Why a target can never be looked at, where its metric is in no window of pairs that measured others: a count
+     * this host does not give (system calls, instructions), or a line the command never prints. Waiting for it would
+     * run the plan's pairs for nothing. Empty while every target's metric has been measured, or nothing has.
+     */
+    private Optional<String> unmeasured(List<TrialResult> results, PairedSamples samples) {
+        if (samples.metrics().isEmpty()) {
+            return Optional.empty();
+        }
+        return targets.stream().map(Target::metric).filter(metric -> !samples.metrics().contains(metric)).findFirst()
+                .map(metric -> metric + " is not measured here, so its target can never be settled: no window of "
+                        + "the " + samples.pairs() + " pair" + (samples.pairs() == 1 ? "" : "s")
+                        + " so far reported it" + results.stream().filter(TrialResult::ok)
+                        .map(r -> r.environment().get(RpcBenchResult.NOT_COUNTED.getOrDefault(metric, "")))
+                        .filter(Objects::nonNull).findFirst().map(why -> " (" + RpcBenchResult.NOT_COUNTED.get(metric)
+                                + ": " + why + ")").orElse("") + "; the other metrics are compared as measured");
     }
 
     /**
@@ -257,7 +281,9 @@ public final class SequentialStopping implements PairStoppingRule {
         /** Another pair would overrun the time budget. */
         BUDGET,
         /** The look at the plan's last pair was made: α is spent. */
-        LAST_LOOK
+        LAST_LOOK,
+        /** A target's metric is in no window: this host does not count it, or the command does not print it. */
+        UNMEASURED
     }
 
     /** Every look so far, one list per pair that finished. */

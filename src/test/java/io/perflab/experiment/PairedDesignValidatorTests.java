@@ -67,6 +67,16 @@ class PairedDesignValidatorTests {
                         "reqs_per_sec_adj", 0));
     }
 
+    /** What some hosts count and others do not: the run stops at its first pair where they are not counted. */
+    @Test
+    void aTargetMayBeACountThatOnlySomeHostsGive() {
+        ExperimentSpec spec = validator.validate(paired("alternating", 8, null,
+                List.of("instructions_per_req:settled", "syscalls_per_req:1%", "cycles_per_req:settled"), null), false);
+
+        assertThat(spec.stopping().targets()).extracting(SequentialStopping.Target::metric)
+                .containsExactly("instructions_per_req", "syscalls_per_req", "cycles_per_req");
+    }
+
     /** A target's half-width is stored as a text that reads back as the very number that was checked. */
     @Test
     void aTargetIsStoredAsTheNumberThatWasChecked() {

@@ -7,12 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
+import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Display;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -54,11 +56,18 @@ class SequentialStoppingTests {
 
     @Test
     void onlyTheLookThatSettlesATargetCarriesTheEstimateAdjustedForStopping() {
-        // a second target without any windows keeps the rule looking at CPU per call after it has settled
+        // a second target, on a metric that does not change, keeps the rule looking at CPU per call after it has
+        // settled
         SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled"),
                 SequentialStopping.Target.parse("sys_cpu_us_per_req:settled")), Optional.empty());
 
-        run(rule, 10, -0.05);
+        List<PairResult> pairs = new ArrayList<>();
+        PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
+        for (int i = 0; i < 10 && !decision.stop(); i++) {
+            pairs.add(alsoMeasuring(pair(i, CPU, new double[] {50}, new double[] {50 * (0.95 + NOISE[i])}),
+                    "sys_cpu_us_per_req", 20 * (1 + NOISE[(i + 3) % NOISE.length])));
+            decision = rule.afterPair(pairs);
+        }
 
         List<SequentialStopping.Look> looks = printed.stream().flatMap(List::stream).toList();
         int first = 0;
@@ -275,6 +284,49 @@ class SequentialStoppingTests {
             decision = rule.afterPair(pairs);
         }
         return decision;
+    }
+
+    @Test
+    void aTargetWhoseMetricNoWindowReportsStopsAtTheFirstPairSayingWhy() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":settled"),
+                SequentialStopping.Target.parse("instructions_per_req:settled")), Optional.empty());
+        PairResult first = pair(0, CPU, new double[] {50}, new double[] {47.5});
+        List<TrialResult> told = first.results().stream().map(r -> new TrialResult(r.variant(), r.ordinal(),
+                r.status(), r.start(), r.end(), r.pid(), r.metrics(), Map.of("hardware_not_counted", "this host "
+                + "gives no hardware counters (errno 2)"), r.error(), r.pair())).toList();
+
+        PairStoppingRule.Decision decision = rule.afterPair(List.of(new PairResult(0, first.status(),
+                first.placement(), told, first.start(), first.end(), first.setup(), first.measuring(), null)));
+
+        assertThat(decision.stop()).isTrue();
+        assertThat(rule.ending()).contains(SequentialStopping.Ending.UNMEASURED);
+        assertThat(decision.reason()).isEqualTo("instructions_per_req is not measured here, so its target can never "
+                + "be settled: no window of the 1 pair so far reported it (hardware_not_counted: this host gives no "
+                + "hardware counters (errno 2)); the other metrics are compared as measured");
+        assertThat(printed).isEmpty();
+    }
+
+    @Test
+    void aTargetOfAMetricOnlySomeWindowsReportIsLookedAtAsUsualAndNothingStopsBeforeAnyWindowIsMeasured() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse("wall_ms:settled")), Optional.empty());
+
+        assertThat(rule.afterPair(List.of(failedPair(0))).stop()).as("nothing measured yet").isFalse();
+        PairStoppingRule.Decision decision = rule.afterPair(List.of(failedPair(0),
+                pair(1, "wall_ms", new double[] {10}, new double[] {10.1})));
+        assertThat(decision.stop()).isFalse();
+        assertThat(rule.ending()).isEmpty();
+    }
+
+    /** {@code p} with every window also measuring {@code value} of {@code metric}. */
+    private static PairResult alsoMeasuring(PairResult p, String metric, double value) {
+        List<TrialResult> results = p.results().stream().map(r -> {
+            Map<String, Double> metrics = new java.util.LinkedHashMap<>(r.metrics());
+            metrics.put(metric, value);
+            return new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(), metrics,
+                    r.environment(), r.error(), r.pair());
+        }).toList();
+        return new PairResult(p.index(), p.status(), p.placement(), results, p.start(), p.end(), p.setup(),
+                p.measuring(), p.error());
     }
 
     /** ab --target and a stored target quoted what they could not read as it was, an escape included. */

@@ -105,6 +105,9 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     public static final String SYSCALLS_NOT_COUNTED = "syscalls_not_counted";
     /** Environment key: why {@code instructions_per_req} and {@code cycles_per_req} are missing. */
     public static final String HARDWARE_NOT_COUNTED = "hardware_not_counted";
+    /** Per metric that a host may not count, the environment key that says why a trial did not. */
+    public static final Map<String, String> NOT_COUNTED = Map.of(MetricKeys.SYSCALLS_PER_REQ, SYSCALLS_NOT_COUNTED,
+            MetricKeys.INSTRUCTIONS_PER_REQ, HARDWARE_NOT_COUNTED, MetricKeys.CYCLES_PER_REQ, HARDWARE_NOT_COUNTED);
 
     /** A result measured without the kernel meter: the tick split, no system-call count. */
     public RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
