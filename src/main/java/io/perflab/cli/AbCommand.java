@@ -11,6 +11,7 @@ import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
+import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
@@ -191,6 +192,15 @@ final class AbCommand implements Callable<Integer> {
             parsed = PairedInput.targets(effectiveTargets(plan), commandOptions.readsOutput() ? List.of() : known);
         } catch (IllegalArgumentException e) {
             throw usage("--target: " + e.getMessage());
+        }
+        if (!(plan.without() instanceof CommandVariant)) {
+            // the trials run here: a count this host does not give would stop the run at its first pair
+            for (SequentialStopping.Target target : parsed) {
+                RpcBenchResult.notCountedHere(target.metric()).ifPresent(why -> {
+                    throw usage("--target: " + target.metric() + " is not counted on this host, so its target could "
+                            + "never be settled: " + why);
+                });
+            }
         }
         Optional<Duration> limit = Optional.ofNullable(budget).map(this::duration);
         if (parsed.isEmpty() && limit.isEmpty()) {

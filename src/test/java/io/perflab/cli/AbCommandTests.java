@@ -7,6 +7,7 @@ import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentJson;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.rpcbench.Stack;
 import io.perflab.runner.json.RunnerJson;
 import io.perflab.runner.trial.MetricKeys;
@@ -18,6 +19,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,6 +171,21 @@ class AbCommandTests extends CommandLineTests {
         assertThat(status).isEqualTo(2);
         assertThat(err.toString()).contains("--target: unknown metric 'nothing'");
         assertThat(out.toString()).doesNotContain("The default experiment");
+    }
+
+    /** A count this host does not give is refused before a trial runs, with the kernel's reason. */
+    @Test
+    void aTargetOnACountThisHostDoesNotGiveIsRefusedBeforeAnyTrial() {
+        Optional<String> missing = KernelMeter.hardwareNotCounted();
+        Assumptions.assumeTrue(missing.isPresent(), "this host counts instructions");
+
+        int status = execute("ab", "--with", "completion=monitor", "--pairs", "2", "--target",
+                "instructions_per_req:settled", "--no-fast-start");
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("--target: instructions_per_req is not counted on this host, so its "
+                + "target could never be settled: " + missing.get());
+        assertThat(out.toString()).doesNotContain("pair 0");
     }
 
     @Test

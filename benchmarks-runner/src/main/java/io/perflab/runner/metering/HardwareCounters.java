@@ -1,5 +1,6 @@
 package io.perflab.runner.metering;
 
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -56,6 +57,18 @@ final class HardwareCounters implements AutoCloseable {
         } catch (RuntimeException e) {
             counted.close();
             throw e;
+        }
+    }
+
+    /** Why instructions and cycles cannot be counted in this process, or empty where they can. */
+    static Optional<String> unavailableReason() {
+        try {
+            forThisProcess().close();
+            return Optional.empty();
+        } catch (PerfEvents.PerfEventException | UnsupportedOperationException e) {
+            return Optional.of(refusalReason(e));
+        } catch (LinkageError e) {
+            return Optional.of(e.getMessage());
         }
     }
 

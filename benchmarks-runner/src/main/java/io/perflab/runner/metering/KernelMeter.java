@@ -1,5 +1,6 @@
 package io.perflab.runner.metering;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -122,6 +123,11 @@ public final class KernelMeter {
             throw new IllegalArgumentException("-D" + name + " must be true or false, got '" + value + "'");
         }
         return value.equals("true");
+    }
+
+    /** Why this host does not count instructions and cycles, tried in this process; empty where it does. */
+    public static Optional<String> hardwareNotCounted() {
+        return HardwareCounters.unavailableReason();
     }
 
     public CpuSplitMode mode() {
