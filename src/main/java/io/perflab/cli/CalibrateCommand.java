@@ -10,6 +10,7 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
+import io.perflab.runner.rpcbench.RpcBenchResult;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.MetricKeys;
@@ -150,7 +151,7 @@ final class CalibrateCommand implements Callable<Integer> {
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(), outFile);
-        Optional<SequentialCalibration> sequential = sequential(effects);
+        Optional<SequentialCalibration> sequential = sequential(effects, Optional.empty());
         long start = System.nanoTime();
         java.util.function.Consumer<PlanExecution.Finished> report = done -> {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -214,7 +215,7 @@ final class CalibrateCommand implements Callable<Integer> {
                         : "no experiment of it has the successful " + (storedDesign.paired() ? "pairs" : "trials of "
                         + "each side") + " that its test needs"));
             }
-            Optional<SequentialCalibration> sequential = sequential(effects);
+            Optional<SequentialCalibration> sequential = sequential(effects, Optional.of(results));
             spec.commandLine().getOut().print(byEffects ? effects.format(results, elapsed)
                     : calibration.format(results, elapsed));
             sequential.ifPresent(judged -> spec.commandLine().getOut().print(judged.format(results)));
@@ -282,9 +283,12 @@ final class CalibrateCommand implements Callable<Integer> {
      * The sequential judgement {@code --target} and {@code --budget} ask for, of the blocks {@code effects} has; the
      * default experiment's target when neither {@code --pairs} nor {@code --target} is given; none with
      * {@code --pairs} and no target. Only a paired design's experiments can stop after a pair (checkAgainstDesign
-     * refuses them otherwise).
+     * refuses them otherwise). A target must be measured by every trial judged: those of the stored run, or those
+     * this host runs (a count it does not give is refused before any trial).
+     *
+     * @param stored the trials of {@code --from}; empty for a run on this host
      */
-    private Optional<SequentialCalibration> sequential(EffectCalibration effects) {
+    private Optional<SequentialCalibration> sequential(EffectCalibration effects, Optional<List<TrialResult>> stored) {
         // the default experiment, as ab runs it, when neither --pairs nor --target is given
         List<String> wanted = effects.design().paired() ? PairedInput.targetsOrDefault(targets,
                 spec.commandLine().getParseResult().hasMatchedOption("--pairs"), false) : targets;
@@ -296,9 +300,26 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         List<SequentialStopping.Target> parsed;
         try {
-            parsed = PairedInput.targets(wanted, MetricKeys.PAIRED_ENGINE);
+            parsed = PairedInput.targets(wanted, MetricKeys.ENGINE_ALL);
         } catch (IllegalArgumentException e) {
             throw usage("--target: " + e.getMessage());
+        }
+        for (SequentialStopping.Target target : parsed) {
+            String metric = target.metric();
+            if (stored.isEmpty()) {
+                RpcBenchResult.notCountedHere(metric).ifPresent(why -> {
+                    throw usage("--target: " + metric + " is not counted on this host: " + why);
+                });
+                continue;
+            }
+            List<TrialResult> lacking = stored.get().stream().filter(r -> r.ok() && !r.metrics().containsKey(metric))
+                    .toList();
+            if (!lacking.isEmpty()) {
+                String why = lacking.get(0).environment().get(RpcBenchResult.NOT_COUNTED.getOrDefault(metric, ""));
+                throw usage("--target: " + metric + " is missing from " + lacking.size() + " of the stored run's "
+                        + "successful trials" + (why == null ? "" : " (" + why + ")") + ", so its looks cannot be "
+                        + "judged");
+            }
         }
         Optional<Duration> limit;
         try {

@@ -198,10 +198,25 @@ class SequentialCalibrationTests extends CommandLineTests {
                 "--target", "cpu_us_per_req");
         assertRejected("--target: ", "calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "8",
                 "--target", "no_such_metric:settled");
+        // a metric of the engine that the stored run did not measure: its looks could not be judged
+        assertRejected("--target: instructions_per_req is missing from 64 of the stored run's successful trials, so "
+                + "its looks cannot be judged", "calibrate", "--from", file.toString(), "--experiments", "2",
+                "--pairs", "8", "--target", "instructions_per_req:settled");
         assertRejected("--budget ", "calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "8",
                 "--target", "cpu_us_per_req:settled", "--budget", "-5m");
         assertRejected("--target applies to --design duet or alternating", "calibrate", "--experiments", "2",
                 "--runs", "4", "--target", "cpu_us_per_req:settled");
+    }
+
+    /** A run on this host is refused a target on a count the host does not give, before any trial. */
+    @Test
+    void aRunHereIsRefusedATargetOnACountThisHostDoesNotGive() {
+        Optional<String> missing = io.perflab.runner.metering.KernelMeter.hardwareNotCounted();
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing.isPresent(), "this host counts instructions");
+
+        assertRejected("--target: cycles_per_req is not counted on this host: " + missing.get(), "calibrate",
+                "--experiments", "1", "--pairs", "2", "--target", "cycles_per_req:settled", "--no-fast-start");
+        assertThat(out.toString()).doesNotContain("pair 0");
     }
 
     @Test
