@@ -74,10 +74,22 @@ final class HardwareCounters implements AutoCloseable {
 
     /** Why instructions and cycles are not counted, in the user's terms, from what refused them. */
     static String refusalReason(RuntimeException refusal) {
+        return refusalReason(refusal, PerfEvents.readParanoid());
+    }
+
+    /** As {@link #refusalReason(RuntimeException)}, with {@code kernel.perf_event_paranoid} given. */
+    static String refusalReason(RuntimeException refusal, int paranoid) {
         if (refusal instanceof PerfEvents.PerfEventException e && (e.errno() == 2 || e.errno() == 19
                 || e.errno() == 95)) {
             return "this host gives no hardware counters (" + e.getMessage() + "; most virtual machines do not pass "
                     + "the CPU's performance counters through)";
+        }
+        if (refusal instanceof PerfEvents.PerfEventException e && (e.errno() == 1 || e.errno() == 13)) {
+            // PerfEvents' wording is a CPU-wide sampler's; a thread's counter of kernel mode asks less
+            return "counting instructions in kernel mode is not permitted (" + (paranoid == Integer.MIN_VALUE
+                    ? "kernel.perf_event_paranoid unreadable" : "kernel.perf_event_paranoid=" + paranoid)
+                    + "; it needs it ≤ 1, or CAP_PERFMON or CAP_SYS_ADMIN; a container's seccomp profile may refuse "
+                    + "perf_event_open too)";
         }
         return refusal.getMessage();
     }

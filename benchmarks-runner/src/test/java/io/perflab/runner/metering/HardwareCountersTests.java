@@ -90,8 +90,13 @@ class HardwareCountersTests {
         assertThat(window.hardwareReason()).isEqualTo("this host gives no hardware counters (perf_event_open refused "
                 + "instructions: this kernel does not support the event (errno 2); most virtual machines do not pass "
                 + "the CPU's performance counters through)");
-        assertThat(HardwareCounters.refusalReason(new PerfEvents.PerfEventException(13, "not permitted (…)")))
-                .as("a refusal for want of permission is passed on as it is").isEqualTo("not permitted (…)");
+        assertThat(HardwareCounters.refusalReason(new PerfEvents.PerfEventException(13, "not permitted (…)"), 2))
+                .as("a refusal for want of permission says what a thread's counter of kernel mode needs")
+                .isEqualTo("counting instructions in kernel mode is not permitted (kernel.perf_event_paranoid=2; it "
+                        + "needs it ≤ 1, or CAP_PERFMON or CAP_SYS_ADMIN; a container's seccomp profile may refuse "
+                        + "perf_event_open too)");
+        assertThat(HardwareCounters.refusalReason(new PerfEvents.PerfEventException(24, "too many open files"), 2))
+                .isEqualTo("too many open files");
     }
 
     @Test
