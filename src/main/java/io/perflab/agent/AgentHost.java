@@ -2,12 +2,14 @@ package io.perflab.agent;
 
 import io.perflab.runner.experiment.JvmMemoryFlags;
 import io.perflab.runner.metering.CpuTimeAccounting;
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.trial.HostEnvironment;
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The host environment an agent registers with: the runner's, plus how the kernel accounts CPU time. */
 public final class AgentHost {
@@ -53,6 +55,30 @@ public final class AgentHost {
         environment.put(MEMORY, Long.toString(HostEnvironment.memoryBytes()));
         environment.replaceAll((key, value) -> Texts.cut(value, MAX_VALUE));
         return environment;
+    }
+
+    /**
+     * Whether trials on this host count instructions and cycles per request: whether the kernel grants this process
+     * the CPU's hardware counters ({@link KernelMeter#hardwareNotCounted()}), which most virtual machines do not give.
+     * What an agent registers as {@code hardwareCounters}: the service gives an agent that says false, or nothing, no
+     * experiment whose stopping target names {@code instructions_per_req} or {@code cycles_per_req}.
+     */
+    public static boolean countsHardwareEvents() {
+        return hardwareNotCounted().isEmpty();
+    }
+
+    /**
+     * Why trials on this host count no instructions and cycles ({@link KernelMeter#hardwareNotCounted()}); empty
+     * where they count them. Tried once, when first asked, and kept: a host's answer does not change while its agent
+     * runs.
+     */
+    public static Optional<String> hardwareNotCounted() {
+        return HardwareEvents.NOT_COUNTED;
+    }
+
+    /** Holds {@link #hardwareNotCounted()}'s answer, tried when it is first asked. */
+    private static final class HardwareEvents {
+        static final Optional<String> NOT_COUNTED = KernelMeter.hardwareNotCounted();
     }
 
     /** The entry {@value #TRIAL_MEMORY_FLAGS} of an agent whose trial JVMs start with {@code fixedFlags}. */

@@ -53,9 +53,14 @@ public final class AgentProtocol {
      *     {@code os_arch}, the JVM's {@code os.name} and {@code os.arch}: {@link HostPlatform}), CPU accounting mode,
      *     JVM…
      * @param runsCommands whether it runs command experiments (shell commands from the service)
+     * @param hardwareCounters whether its trials count instructions and cycles per request, the kernel granting the
+     *     CPU's hardware counters ({@link AgentHost#countsHardwareEvents()}); null (left out, as agents of earlier
+     *     releases do) when it does not say. Only an agent that says true is given an experiment whose stopping
+     *     target names {@code instructions_per_req} or {@code cycles_per_req}.
      */
     public record Registration(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
-                               Map<String, String> labels, Map<String, String> environment, boolean runsCommands) {
+                               Map<String, String> labels, Map<String, String> environment, boolean runsCommands,
+                               @Schema(nullable = true) Boolean hardwareCounters) {
     }
 
     /**

@@ -170,9 +170,14 @@ final class AgentCommand implements Callable<Integer> {
                         fixedFlags.isEmpty() ? ExperimentPlan.DEFAULT_JVM_ARGS : fixedFlags, log);
         Map<String, String> environment = environment(fixedFlags, cpus);
         String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
+        // tried once: registering again after the service declared this agent lost says the same
+        boolean hardwareCounters = AgentHost.countsHardwareEvents();
+        AgentHost.hardwareNotCounted().ifPresent(reason -> log.accept("this host counts no instructions and cycles ("
+                + reason + "): the service gives it no experiment whose target is instructions_per_req or "
+                + "cycles_per_req"));
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
-                new Registration(agentName, hostLabels.labels(), environment, commands), launcher, fastStart,
-                new OutputMetricsReader(), pollWait, fixedFlags, log);
+                new Registration(agentName, hostLabels.labels(), environment, commands, hardwareCounters), launcher,
+                fastStart, new OutputMetricsReader(), pollWait, fixedFlags, log);
         // SIGTERM or Ctrl-C: the JVM halts when its hooks return, so this one waits until the experiment running
         // now is handed back (its cut-short trial and its end posted) and the leave is posted
         Thread stopper = new Thread(() -> {

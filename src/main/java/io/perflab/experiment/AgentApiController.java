@@ -66,17 +66,22 @@ class AgentApiController {
      * @param platform its host's platform as its JVM reports it, which an engine option that runs on one platform
      *     only asks for ({@code completion=futex}: Linux on amd64 or aarch64); null when it registered none, and then
      *     it is given no such experiment
+     * @param hardwareCounters whether its trials count instructions and cycles per request, the kernel granting its
+     *     host the CPU's hardware counters, which a stopping target on {@code instructions_per_req} or
+     *     {@code cycles_per_req} asks for; null when it did not say (an agent of an earlier release), and then it is
+     *     given no such experiment, as when it says false
      * @param experimentId the experiment it runs now, or null
      */
     record AgentView(long id, String name, @ApiValues(AgentRecord.Status.class) String status,
                      Map<String, String> labels, String host, boolean builtIn, boolean runsCommands,
                      Map<String, String> environment, @Schema(nullable = true) HostPlatform platform,
-                     String registeredBy, Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
+                     @Schema(nullable = true) Boolean hardwareCounters, String registeredBy, Instant registeredAt,
+                     Instant lastHeartbeat, Long experimentId) {
 
         static AgentView of(AgentRecord a) {
             return new AgentView(a.id(), a.name(), a.status(), a.labels().labels(), a.host(), a.builtIn(),
-                    a.runsCommands(), a.environment(), a.platform(), a.registeredBy(), a.registeredAt(),
-                    a.lastHeartbeat(), a.experimentId());
+                    a.runsCommands(), a.environment(), a.platform(), a.hardwareCounters(), a.registeredBy(),
+                    a.registeredAt(), a.lastHeartbeat(), a.experimentId());
         }
     }
 
@@ -95,7 +100,7 @@ class AgentApiController {
             examples = @ExampleObject(value = """
                     {"name": "bench-x86-1", "labels": {"arch": "x86_64", "kernel": "6.8"},
                      "environment": {"cpu_model": "AMD EPYC 7B13", "cpu_count": "8", "kernel": "Linux 6.8.0 amd64"},
-                     "runsCommands": false}""")))
+                     "runsCommands": false, "hardwareCounters": true}""")))
             @RequestBody(required = false) Registration registration, Authentication authentication) {
         Registered registered = coordinator.register(registration, caller(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}")

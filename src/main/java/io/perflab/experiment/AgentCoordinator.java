@@ -163,7 +163,7 @@ public class AgentCoordinator implements SmartLifecycle {
     public Registered register(Registration registration, Caller registrant) {
         if (registration == null) {
             throw InvalidInputException.of(null, "the body must be a registration: {\"name\": …, \"labels\": {…}, "
-                    + "\"environment\": {…}, \"runsCommands\": false}");
+                    + "\"environment\": {…}, \"runsCommands\": false, \"hardwareCounters\": false}");
         }
         String name = registration.name() == null ? "" : registration.name().strip();
         if (name.isEmpty() || name.length() > 200 || PrintableText.Validator.firstProblem(name, false) >= 0) {
@@ -220,7 +220,7 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "host's name");
         }
         long id = agents.register(name, labels, false, registration.runsCommands(), host, environment,
-                registrant.name(), registrant.tokenId(), clock.instant());
+                registration.hardwareCounters(), registrant.name(), registrant.tokenId(), clock.instant());
         log.info("Agent {} '{}' on {} registered by {}{} with labels [{}]", id, name, host, registrant.name(),
                 registrant.tokenId() == null ? "" : " (token " + registrant.tokenId() + ")", labels);
         return new Registered(id, seconds(settings.heartbeatInterval()), seconds(settings.heartbeatTimeout()));
@@ -264,12 +264,16 @@ public class AgentCoordinator implements SmartLifecycle {
         // the built-in agent claims command experiments only while this server allows them: one queued while they
         // were allowed waits, queued, once an operator has turned them off
         boolean runsCommands = commands.enabled();
+        // this process's trials are counted as a perflab agent's on this host are, tried once as the service starts
+        boolean hardwareCounters = AgentHost.countsHardwareEvents();
         refuseIfRunElsewhere(name, host);
-        long id = agents.register(name, labels, true, runsCommands, host, environment, "service", null,
-                clock.instant());
+        long id = agents.register(name, labels, true, runsCommands, host, environment, hardwareCounters, "service",
+                null, clock.instant());
         localBuiltIns.put(id, cancel);
-        // this host's, as it registered it: an experiment whose engine options run elsewhere waits for an agent there
-        return new Claimant(id, labels, true, runsCommands, HostPlatform.registered(environment).orElse(null));
+        // this host's, as it registered it: an experiment whose engine options run elsewhere, or whose target this
+        // host does not count, waits for an agent there
+        return new Claimant(id, labels, true, runsCommands, HostPlatform.registered(environment).orElse(null),
+                hardwareCounters);
     }
 
     /** The built-in agent of this service stopped running experiments. */

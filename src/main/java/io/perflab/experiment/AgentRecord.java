@@ -17,6 +17,8 @@ import java.util.Map;
  * @param environment the host environment it registered with (CPU model, cores, kernel, CPU accounting, JVM)
  * @param platform the platform of its host as its environment says ({@link HostPlatform#registered}); null when it
  *     says none
+ * @param hardwareCounters whether its trials count instructions and cycles per request (the kernel granting its host
+ *     the CPU's hardware counters); null when it did not say
  * @param registeredBy who registered it, for people: the token's ({@code token:NAME}) or user's name
  * @param registeredByToken the id of the stored API token it registered with; null when a user (or the bootstrap
  *     token) registered it, and for a built-in agent
@@ -25,9 +27,9 @@ import java.util.Map;
  * @param experimentId the experiment it runs now, or null
  */
 public record AgentRecord(long id, String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
-                          Map<String, String> environment, HostPlatform platform, String registeredBy,
-                          Long registeredByToken, Instant registeredAt, Instant lastHeartbeat, String status,
-                          Long experimentId) {
+                          Map<String, String> environment, HostPlatform platform, Boolean hardwareCounters,
+                          String registeredBy, Long registeredByToken, Instant registeredAt, Instant lastHeartbeat,
+                          String status, Long experimentId) {
 
     /**
      * Whether {@code caller} registered this agent: with the same stored API token, told by its id, not its name; or,
@@ -77,6 +79,6 @@ public record AgentRecord(long id, String name, HostLabels labels, boolean built
 
     /** The claimant this agent is when it polls. */
     Claimant claimant() {
-        return new Claimant(id, labels, builtIn, runsCommands, platform);
+        return new Claimant(id, labels, builtIn, runsCommands, platform, hardwareCounters);
     }
 }

@@ -19,9 +19,11 @@ import java.util.List;
  *     trial as its engine client starts, and the experiment after them, to be created again. Not given it, the
  *     experiment waits, queued, and its page and the API say for what ({@link HostWait}): the safer of the two, since
  *     waiting loses nothing and the wait is told.
+ * @param hardwareCounters whether its trials count instructions and cycles per request, the kernel granting its host
+ *     the CPU's hardware counters; null when its agent did not say
  */
 public record Claimant(Long agentId, HostLabels labels, boolean builtIn, boolean runsCommands,
-                       HostPlatform platform) {
+                       HostPlatform platform, Boolean hardwareCounters) {
 
     /**
      * Whether it may run an experiment of {@code kind} that asks for {@code required} labels, has run on hosts

@@ -762,6 +762,11 @@ class AgentApiTests {
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"os_name\": \"Linux\"",
                 "\"os_name\": \"" + "L".repeat(101) + "\"")), "environment.os_name", "1 to 100 characters");
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
+        for (String notABoolean : List.of("\"yes\"", "\"true\"", "1", "[true]", "{}")) {
+            assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": "
+                    + "true", "\"runsCommands\": true, \"hardwareCounters\": " + notABoolean)), "hardwareCounters",
+                    "must be true or false");
+        }
 
         Map<String, Object> request = command("bad labels", Map.of("pool", "a\u001bb"));
         HttpResponse<String> refused = admin.post("/api/v1/experiments", request);
@@ -779,6 +784,41 @@ class AgentApiTests {
      * kernel's version on two lines, lscpu's output), which were refused as not printable. Other control characters
      * and those that hide or reorder text are refused as before, and so is a host name on more than one line.
      */
+    /**
+     * An agent says whether its trials count instructions and cycles (the kernel granting its host the CPU's hardware
+     * counters), as perflab agent and the built-in agent do; the list, each agent and the page show its answer, none
+     * for an agent that did not say.
+     */
+    @Test
+    void theAgentsListAndPageShowWhetherEachAgentCountsHardwareEvents() throws Exception {
+        long counts = registerCounting("counting host", "pool=counted-list", true);
+        long refused = registerCounting("guest host", "pool=counted-list", false);
+        long silent = register("older host", "pool=counted-list");
+
+        Map<Long, JsonNode> listed = new LinkedHashMap<>();
+        for (JsonNode agent : admin.getJson("/api/v1/agents?size=200").get("items")) {
+            listed.put(agent.get("id").asLong(), agent.get("hardwareCounters"));
+        }
+        assertThat(listed.get(counts).asBoolean()).isTrue();
+        assertThat(listed.get(refused).isBoolean()).isTrue();
+        assertThat(listed.get(refused).asBoolean()).isFalse();
+        assertThat(listed.get(silent).isNull()).as("said nothing").isTrue();
+        assertThat(admin.getJson("/api/v1/agents/" + counts).get("hardwareCounters").asBoolean()).isTrue();
+        assertThat(admin.getJson("/api/v1/agents/" + silent).get("hardwareCounters").isNull()).isTrue();
+        long builtIn = jdbc.sql("SELECT MAX(id) FROM agent WHERE built_in = TRUE").query(Long.class).single();
+        assertThat(admin.getJson("/api/v1/agents/" + builtIn).get("hardwareCounters").asBoolean())
+                .as("this host's own answer")
+                .isEqualTo(io.perflab.runner.metering.KernelMeter.hardwareNotCounted().isEmpty());
+        String page = admin.get("/agents", "text/html").body();
+        java.util.function.LongFunction<String> row = agent -> {
+            String from = page.substring(page.indexOf("data-agent-id=\"" + agent + "\""));
+            return from.substring(0, from.indexOf("</tr>"));
+        };
+        assertThat(row.apply(counts)).contains("· hardware counters").doesNotContain("no hardware counters");
+        assertThat(row.apply(refused)).contains("· no hardware counters");
+        assertThat(row.apply(silent)).contains("· said nothing of hardware counters");
+    }
+
     @Test
     void anAgentsEnvironmentMayHoldLineBreaksAndTabsButNoOtherControlCharacters() throws Exception {
         String multiline = registration("multiline", "pool=multiline").replace("\"cpu_model\": \"test CPU\"",
@@ -1818,7 +1858,7 @@ class AgentApiTests {
         assertThat(store.endClaim(id, early, ExperimentStatus.INTERRUPTED, ended, "lost", true)).isTrue();
         long late = register("late", "pool=clock");
 
-        Claimant claimant = new Claimant(late, HostLabels.parse("pool=clock"), false, true, LINUX);
+        Claimant claimant = new Claimant(late, HostLabels.parse("pool=clock"), false, true, LINUX, null);
         assertThat(store.claimNext(claimant, ended.minusMillis(4))).isPresent();
 
         List<Instant[]> claims = jdbc.sql("SELECT claimed_at, ended_at FROM experiment_claim "
@@ -1868,7 +1908,7 @@ class AgentApiTests {
         long id = admin.create(command("claimed afresh", Map.of("pool", "restart")));
         assertThat(poll(restarted, 0).statusCode()).isEqualTo(200);
         Claimant fresh = new Claimant(register("fresh claimant", "pool=restart"), HostLabels.parse("pool=restart"),
-                false, true, LINUX);
+                false, true, LINUX, null);
         java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch restartWaits = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.ExecutorService instances = java.util.concurrent.Executors.newFixedThreadPool(2);
@@ -1923,7 +1963,7 @@ class AgentApiTests {
         return new io.perflab.agent.AgentLoop(
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
                 new io.perflab.agent.AgentProtocol.Registration(name, Map.of("pool", pool), Map.of("host", "test"),
-                        true),
+                        true, null),
                 io.perflab.runner.experiment.TrialLauncher.ofThisJvm(), new io.perflab.upload.OutputMetricsReader(),
                 1, line -> { });
     }
@@ -1960,7 +2000,11 @@ class AgentApiTests {
         String page = admin.get("/agents", "text/html").body();
 
         shown.forEach((agent, details) -> {
-            String row = row(page, agent);
+            // whether it counts hardware events follows the details, said or not
+            String counters = "\\s*<span class=\"hint\" title=\"[^\"]*\">\\s*· said nothing of hardware "
+                    + "counters</span>";
+            assertThat(row(page, agent)).containsPattern(counters);
+            String row = row(page, agent).replaceAll(counters, "");
             assertThat(row).doesNotContain("null");
             if (details.isEmpty()) {
                 assertThat(row).containsPattern("test-host</span>\\s*</td>").doesNotContain("class=\"hint\"> · ");
@@ -2018,6 +2062,14 @@ class AgentApiTests {
 
     private long register(String name, String labels) throws Exception {
         HttpResponse<String> response = send(agentToken, "/api/v1/agents", registration(name, labels));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        return admin.read(response.body()).get("agentId").asLong();
+    }
+
+    /** Registers an agent of Linux on amd64 that says whether it counts hardware events. */
+    private long registerCounting(String name, String labels, boolean hardwareCounters) throws Exception {
+        HttpResponse<String> response = send(agentToken, "/api/v1/agents", registration(name, labels).replace(
+                "\"runsCommands\": true", "\"runsCommands\": true, \"hardwareCounters\": " + hardwareCounters));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
         return admin.read(response.body()).get("agentId").asLong();
     }

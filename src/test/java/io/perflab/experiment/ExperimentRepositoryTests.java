@@ -106,7 +106,7 @@ class ExperimentRepositoryTests {
         assertThat(position(first)).isEqualTo(1);
         assertThat(position(second)).isEqualTo(2);
         Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false,
-                io.perflab.agent.HostPlatform.current());
+                io.perflab.agent.HostPlatform.current(), null);
         assertThat(repository.claimNext(builtIn, T0.plusSeconds(120))).map(ExperimentRecord::id).contains(first);
     }
 
@@ -127,10 +127,10 @@ class ExperimentRepositoryTests {
         long needsLinux = queued(futex, "");
         long anywhere = queued(monitor, "");
         Claimant mac = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false,
-                new io.perflab.agent.HostPlatform("Mac OS X", "aarch64"));
-        Claimant unknown = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, null);
+                new io.perflab.agent.HostPlatform("Mac OS X", "aarch64"), null);
+        Claimant unknown = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, null, null);
         Claimant linux = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false,
-                new io.perflab.agent.HostPlatform("Linux", "aarch64"));
+                new io.perflab.agent.HostPlatform("Linux", "aarch64"), null);
 
         assertThat(repository.claim(needsLinux, mac, T0)).isFalse();
         assertThat(repository.claim(needsLinux, unknown, T0)).as("a platform not registered is none").isFalse();

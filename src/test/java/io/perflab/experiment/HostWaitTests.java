@@ -37,7 +37,7 @@ class HostWaitTests {
 
     private static AgentRepository.HostGroup hosts(String labels, boolean runsCommands, HostPlatform platform,
             Instant heard, boolean live) {
-        return new AgentRepository.HostGroup(HostLabels.parse(labels), runsCommands, platform, heard, live);
+        return new AgentRepository.HostGroup(HostLabels.parse(labels), runsCommands, platform, null, heard, live);
     }
 
     @Test

@@ -37,7 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 class LiveProgressEventsTests {
 
     private static final Claimant BUILT_IN = new Claimant(null, HostLabels.NONE, true, true,
-            io.perflab.agent.HostPlatform.current());
+            io.perflab.agent.HostPlatform.current(), null);
 
     @Autowired
     ExperimentRepository store;

@@ -423,6 +423,50 @@ public class MigrationTests {
                         new io.perflab.agent.HostPlatform("Mac OS X", "aarch64"), null);
     }
 
+    /**
+     * V31 keeps whether an agent counts hardware events in a column of its own: an agent registered before said
+     * nothing of it and keeps nothing (not given an experiment whose target needs hardware counters until it
+     * registers again); one registered after keeps its answer. On H2 and on PostgreSQL.
+     */
+    @Test
+    void agentsStoredBeforeTheHardwareCountersColumnSayNothingOfThemAndNewOnesKeepTheirAnswer() {
+        SingleConnectionDataSource h2 = migratedTo("before-agent-hardware-counters", "30");
+        try {
+            hardwareCountersOfAgentsStoredBefore(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
+        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("30")).load().migrate();
+        hardwareCountersOfAgentsStoredBefore(database);
+    }
+
+    private static void hardwareCountersOfAgentsStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        jdbc.sql("""
+                INSERT INTO agent (id, name, labels, built_in, runs_commands, host, environment, os_name, os_arch,
+                    registered_by, registered_at, last_heartbeat, status)
+                VALUES (900, 'agent 900', '', FALSE, FALSE, 'h', '{}', 'Linux', 'amd64', 'admin', CURRENT_TIMESTAMP,
+                    CURRENT_TIMESTAMP, 'IDLE')""").update();
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        AgentRepository repository = new AgentRepository(jdbc, JsonMapper.builder().build());
+        assertThat(repository.find(900).orElseThrow().hardwareCounters()).isNull();
+        java.time.Instant now = java.time.Instant.now();
+        long counts = repository.register("counts", io.perflab.agent.HostLabels.NONE, false, false, "h",
+                java.util.Map.of(), true, "admin", null, now);
+        long refused = repository.register("refused", io.perflab.agent.HostLabels.NONE, false, false, "h",
+                java.util.Map.of(), false, "admin", null, now);
+        assertThat(repository.find(counts).orElseThrow().hardwareCounters()).isTrue();
+        assertThat(repository.find(refused).orElseThrow().hardwareCounters()).isFalse();
+        assertThat(repository.hostGroups(now.minusSeconds(3600)))
+                .extracting(AgentRepository.HostGroup::hardwareCounters).as("told apart as the queue tells hosts apart")
+                .containsExactlyInAnyOrder(null, true, false);
+    }
+
     private static SingleConnectionDataSource migratedTo(String name, String version) {
         SingleConnectionDataSource database = new SingleConnectionDataSource(
                 "jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", "sa", "", true);

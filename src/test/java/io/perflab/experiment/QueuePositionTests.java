@@ -152,8 +152,8 @@ class QueuePositionTests {
 
     /** A live agent, heard now by the database's clock. */
     private long host(String name, String labels, boolean runsCommands, Map<String, String> platform) {
-        return agents.register(name, HostLabels.parse(labels), false, runsCommands, name, platform, "tester", null,
-                T0);
+        return agents.register(name, HostLabels.parse(labels), false, runsCommands, name, platform, null, "tester",
+                null, T0);
     }
 
     /** Its agent silent past the heartbeat timeout. */
