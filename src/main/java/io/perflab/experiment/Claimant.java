@@ -2,7 +2,6 @@ package io.perflab.experiment;
 
 import io.perflab.agent.HostLabels;
 import io.perflab.agent.HostPlatform;
-import java.util.List;
 
 /**
  * An agent as the queue sees it when it claims an experiment.
@@ -20,29 +19,28 @@ import java.util.List;
  *     experiment waits, queued, and its page and the API say for what ({@link HostWait}): the safer of the two, since
  *     waiting loses nothing and the wait is told.
  * @param hardwareCounters whether its trials count instructions and cycles per request, the kernel granting its host
- *     the CPU's hardware counters; null when its agent did not say
+ *     the CPU's hardware counters; null when its agent did not say (one of an earlier release), and then, as when it
+ *     says false, it is given no experiment whose stopping target names a metric only they count ({@link HostNeeds}):
+ *     on a host without them such an experiment stops after its first pair, its target unmeasured.
  */
 public record Claimant(Long agentId, HostLabels labels, boolean builtIn, boolean runsCommands,
                        HostPlatform platform, Boolean hardwareCounters) {
 
     /**
      * Whether it may run an experiment of {@code kind} that asks for {@code required} labels, has run on hosts
-     * labelled {@code runLabels} (null: on none yet) and has engine options that run on the platforms {@code needs}
-     * only.
+     * labelled {@code runLabels} (null: on none yet) and needs {@code needs} of its host.
      */
-    boolean mayRun(ExperimentKind kind, HostLabels required, String runLabels, List<PlatformNeed> needs) {
-        return takes(kind, required, runLabels) && runsOn(needs);
+    boolean mayRun(ExperimentKind kind, HostLabels required, String runLabels, HostNeeds needs) {
+        return takes(kind, required, runLabels) && needs.metBy(platform, hardwareCounters);
     }
 
-    /** As {@link #mayRun}, whatever its platform: whether its labels and kinds of experiments would do. */
+    /**
+     * As {@link #mayRun}, whatever its platform and hardware counters: whether its labels and kinds of experiments
+     * would do.
+     */
     boolean takes(ExperimentKind kind, HostLabels required, String runLabels) {
         return labels.satisfies(required)
                 && (runLabels == null || runLabels.equals(labels.canonical()))
                 && (kind != ExperimentKind.COMMAND || runsCommands);
-    }
-
-    /** Whether its host is of the platform that each of {@code needs} runs on. */
-    boolean runsOn(List<PlatformNeed> needs) {
-        return needs.stream().allMatch(need -> need.metBy(platform));
     }
 }

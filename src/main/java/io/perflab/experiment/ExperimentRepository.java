@@ -1157,11 +1157,11 @@ public class ExperimentRepository {
 
         /**
          * Its position among the registered {@code hosts}: of the older experiments, those that a live host able to
-         * run it may run too (labels, kind of experiment and platform weighed as a claim weighs them). An older one
-         * that only hosts unable to run it would take, or that only hosts not live now could, is not ahead of it:
-         * behind a {@code completion=futex} experiment while the one live host is macOS, an experiment that runs
-         * anywhere is next. While no live host can run it ({@link HostWait} says what it waits for), its
-         * {@link #position()}.
+         * run it may run too (labels, kind of experiment, platform and hardware counters weighed as a claim weighs
+         * them). An older one that only hosts unable to run it would take, or that only hosts not live now could, is
+         * not ahead of it: behind a {@code completion=futex} experiment while the one live host is macOS, an
+         * experiment that runs anywhere is next. While no live host can run it ({@link HostWait} says what it waits
+         * for), its {@link #position()}.
          */
         long position(List<AgentRepository.HostGroup> hosts) {
             List<Claimant> able = hosts.stream().filter(AgentRepository.HostGroup::live)
@@ -1271,23 +1271,25 @@ public class ExperimentRepository {
      * @param required the labels it asks for
      * @param runLabels the canonical labels of the host its first trial ran on, which every later claim must have;
      *     null until it has run
-     * @param platformNeeds its variants' engine options that run on one platform only, read from the variants as
-     *     stored, so that the engine's word on them holds for experiments queued before too
+     * @param needs what it needs of a host besides: the platforms of its variants' engine options that run on one
+     *     platform only, read from the variants as stored, so that the engine's word on them holds for experiments
+     *     queued before too; and hardware counters where its stopping targets name a metric only they count
      */
     record Claimable(long id, ExperimentStatus status, ExperimentKind kind, HostLabels required,
-                     String runLabels, List<PlatformNeed> platformNeeds) {
+                     String runLabels, HostNeeds needs) {
 
         boolean mayBeRunBy(Claimant agent) {
-            return agent.mayRun(kind, required, runLabels, platformNeeds);
+            return agent.mayRun(kind, required, runLabels, needs);
         }
 
         /**
          * Whether a host could run both this and {@code other}. An experiment that has run is resumed only on a
          * host of the labels it ran on ({@code runLabels}); an agent that runs command experiments runs any kind.
-         * Platforms are not weighed: a host of the platform one needs runs those that need none, and two needing
-         * different platforms (no two options do) would count one more ahead, which the position's bound allows.
-         * This is the position's rule while no live host can run it; while one can, the live hosts are weighed, their
-         * platforms too ({@link QueuePlace#position(List)}).
+         * What they need of a host beyond labels ({@link HostNeeds}) is not weighed: a host of the platform one needs,
+         * or with the hardware counters it needs, runs those that need none, and two needing different platforms (no
+         * two options do) would count one more ahead, which the position's bound allows. This is the position's rule
+         * while no live host can run it; while one can, the live hosts are weighed, their platforms and hardware
+         * counters too ({@link QueuePlace#position(List)}).
          */
         boolean mayShareAHostWith(Claimable other) {
             if (runLabels != null && other.runLabels() != null) {
@@ -1303,7 +1305,7 @@ public class ExperimentRepository {
         }
     }
 
-    private static final String CLAIMABLE = "SELECT id, status, kind, host_labels, run_labels, "
+    private static final String CLAIMABLE = "SELECT id, status, kind, host_labels, run_labels, targets, "
             + variantOptions(VariantName.WITHOUT) + ", " + variantOptions(VariantName.WITH) + " FROM experiment ";
 
     /** The stored engine options of each claimable experiment's variant {@code side}, as {@code LABEL_options}. */
@@ -1375,9 +1377,29 @@ public class ExperimentRepository {
         for (VariantName side : VariantName.values()) {
             options.put(side, stringMap(rs.getString(side.label() + "_options")));
         }
-        return new Claimable(rs.getLong("id"), ExperimentStatus.valueOf(rs.getString("status")),
-                ExperimentKind.valueOf(rs.getString("kind")), HostLabels.parse(rs.getString("host_labels")),
-                rs.getString("run_labels"), PlatformNeed.of(options));
+        ExperimentKind kind = ExperimentKind.valueOf(rs.getString("kind"));
+        return new Claimable(rs.getLong("id"), ExperimentStatus.valueOf(rs.getString("status")), kind,
+                HostLabels.parse(rs.getString("host_labels")), rs.getString("run_labels"),
+                HostNeeds.of(kind, options, targetMetrics(rs.getString("targets"))));
+    }
+
+    /**
+     * The metrics of the stored targets {@code targets} (JSON, null for none). One that does not read back is left
+     * out, as {@link #stopping} leaves it out, but without its warning: every claim and queue position reads it.
+     */
+    private List<String> targetMetrics(String targets) {
+        if (targets == null) {
+            return List.of();
+        }
+        List<String> metrics = new ArrayList<>();
+        for (String text : json.readValue(targets, new TypeReference<List<String>>() { })) {
+            try {
+                metrics.add(SequentialStopping.Target.parse(text).metric());
+            } catch (IllegalArgumentException unreadable) {
+                // its experiment's own read has warned of it
+            }
+        }
+        return metrics;
     }
 
     private boolean take(Claimable c, Claimant agent, Instant clock) {

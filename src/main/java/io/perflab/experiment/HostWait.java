@@ -15,10 +15,10 @@ import java.util.stream.Collectors;
 /**
  * Why a queued experiment waits however short its queue: no live host can take it. A host can when its agent carries
  * the labels the experiment asks for (once it has run, exactly those of the host its first trial ran on), runs
- * command experiments if it is one, is of the platform each of its engine options that runs on one platform only
- * needs ({@link PlatformNeed}), and is live: not declared lost, and heard within the heartbeat timeout. The queue
- * position alone counts the experiments ahead of it, which read "position 1" while the one agent able to run it was
- * gone.
+ * command experiments if it is one, meets what the experiment needs of a host ({@link HostNeeds}: the platform each
+ * of its engine options that runs on one platform only needs, hardware counters where a stopping target names a
+ * metric only they count), and is live: not declared lost, and heard within the heartbeat timeout. The queue position
+ * alone counts the experiments ahead of it, which read "position 1" while the one agent able to run it was gone.
  *
  * @param labels the labels a host must carry, {@code k=v,k=v}; empty: any host, or with {@code exactLabels} a host
  *     without labels
@@ -26,11 +26,15 @@ import java.util.stream.Collectors;
  * @param runsCommands whether the host must run command experiments
  * @param platforms the engine options of its variants that run on one platform only: the host must be of each one's
  *     platform; empty when any platform will do
+ * @param hardwareCounterTargets the metrics its stopping targets name that a host measures only with the CPU's
+ *     hardware counters ({@code instructions_per_req}, {@code cycles_per_req}): the host must count them (its agent
+ *     registered {@code hardwareCounters} true); empty when any host will do
  * @param noneAliveSince the last heartbeat of any agent able to take it; null if none has registered
  * @param detail what it waits for, and what to do: {@code Waiting for a host with labels pool=a; none alive since …}
  */
 public record HostWait(String labels, boolean exactLabels, boolean runsCommands, List<PlatformNeed> platforms,
-                       @Schema(nullable = true) Instant noneAliveSince, String detail) {
+                       List<String> hardwareCounterTargets, @Schema(nullable = true) Instant noneAliveSince,
+                       String detail) {
 
     /** Why {@code experiment} waits, given every group of registered hosts; empty if a live one can run it. */
     static Optional<HostWait> of(ExperimentRepository.Claimable experiment, List<AgentRepository.HostGroup> hosts) {
@@ -44,7 +48,9 @@ public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
         boolean exact = experiment.runLabels() != null;
         String labels = exact ? experiment.runLabels() : experiment.required().canonical();
         boolean commands = experiment.kind() == ExperimentKind.COMMAND;
-        List<PlatformNeed> platforms = experiment.platformNeeds();
+        HostNeeds needs = experiment.needs();
+        List<PlatformNeed> platforms = needs.platforms();
+        List<String> counted = needs.hardwareCounterTargets();
         StringBuilder detail = new StringBuilder("Waiting for a host");
         boolean named = exact || !labels.isEmpty();
         if (named) {
@@ -57,6 +63,11 @@ public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
         if (!platforms.isEmpty()) {
             detail.append(named ? "," : "").append(" on ").append(platformsText(platforms));
         }
+        if (!counted.isEmpty()) {
+            detail.append(named || !platforms.isEmpty() ? "," : "").append(" with hardware counters (target")
+                    .append(counted.size() > 1 ? "s " : " ").append(String.join(" and ", counted))
+                    .append(counted.size() > 1 ? " are" : " is").append(" counted there only)");
+        }
         detail.append(lastAlive == null ? "; none has registered: start perflab agent on such a host."
                 : "; none alive since " + Format.time(lastAlive) + ": start perflab agent on such a host, or bring "
                 + "its agent back.");
@@ -66,7 +77,19 @@ public record HostWait(String labels, boolean exactLabels, boolean runsCommands,
             detail.append(" A live host that would otherwise take it registered no platform (os_name and os_arch), so "
                     + "it is not given it.");
         }
-        return Optional.of(new HostWait(labels, exact, commands, platforms, lastAlive, detail.toString()));
+        // a live host that would take it but for its counters: it said it has none, or said nothing of them
+        List<AgentRepository.HostGroup> uncounted = hosts.stream().filter(h -> h.live() && h.claimant().takes(
+                experiment.kind(), experiment.required(), experiment.runLabels()) && needs.platformsMetBy(h.platform())
+                && !needs.hardwareCountersMetBy(h.hardwareCounters())).toList();
+        if (uncounted.stream().anyMatch(h -> Boolean.FALSE.equals(h.hardwareCounters()))) {
+            detail.append(" A live host that would otherwise take it has no hardware counters: created with a target "
+                    + "every host measures (cpu_us_per_req), the experiment would run there.");
+        }
+        if (uncounted.stream().anyMatch(h -> h.hardwareCounters() == null)) {
+            detail.append(" A live host that would otherwise take it did not say whether it has hardware counters "
+                    + "(hardwareCounters: its perflab agent is of an earlier release), so it is not given it.");
+        }
+        return Optional.of(new HostWait(labels, exact, commands, platforms, counted, lastAlive, detail.toString()));
     }
 
     /**

@@ -1626,6 +1626,55 @@ class AgentApiTests {
         assertResumes(linux, futex, List.of(0, 1, 2, 3));
     }
 
+    /**
+     * An experiment whose target is instructions_per_req went to any agent of its labels: on a host without hardware
+     * counters (most virtual machines) it stopped after its first pair, its target unmeasured. It goes only to an
+     * agent that said it counts them, waiting meanwhile with the target named; one whose targets every host measures
+     * still goes to any agent of its labels.
+     */
+    @Test
+    void anExperimentWhoseTargetOnlyHardwareCountersMeasureGoesOnlyToAnAgentThatHasThem() throws Exception {
+        long guest = registerCounting("guest", "pool=counters", false);
+        long older = register("older", "pool=counters");
+        long counted = admin.create(pairedEngine("counted target", "counters", "instructions_per_req:settled"));
+
+        assertThat(poll(guest, 0).statusCode()).as("no hardware counters").isEqualTo(204);
+        assertThat(poll(older, 0).statusCode()).as("said nothing of them").isEqualTo(204);
+        assertThat(admin.status(counted)).isEqualTo("QUEUED");
+        String said = "Waiting for a host with labels pool=counters, with hardware counters (target "
+                + "instructions_per_req is counted there only); none has registered: start perflab agent on such a "
+                + "host. A live host that would otherwise take it has no hardware counters: created with a target "
+                + "every host measures (cpu_us_per_req), the experiment would run there. A live host that would "
+                + "otherwise take it did not say whether it has hardware counters (hardwareCounters: its perflab "
+                + "agent is of an earlier release), so it is not given it.";
+        JsonNode wait = admin.getJson("/api/v1/experiments/" + counted).get("waitingForHost");
+        assertThat(wait.get("detail").asText()).isEqualTo(said);
+        assertThat(wait.get("hardwareCounterTargets")).extracting(JsonNode::asText)
+                .containsExactly("instructions_per_req");
+        assertThat(wait.get("platforms")).isEmpty();
+        assertThat(admin.get("/experiments/" + counted, "text/html").body())
+                .contains("class=\"alert warn host-wait\" role=\"status\">" + said + "</p>");
+
+        // targets every host measures: either agent takes them, passing over the older experiment it may not run
+        for (long agent : List.of(guest, older)) {
+            long anywhere = admin.create(pairedEngine("measured anywhere", "counters", "cpu_us_per_req:2%"));
+            HttpResponse<String> claimed = poll(agent, 0);
+            assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
+            assertThat(admin.read(claimed.body()).get("experimentId").asLong()).isEqualTo(anywhere);
+            assertThat(send(agentToken, "/api/v1/agents/" + agent + "/experiments/" + anywhere + "/finish",
+                    "{\"outcome\": \"FAILED\"}").statusCode()).isEqualTo(200);
+        }
+        assertThat(poll(guest, 0).statusCode()).isEqualTo(204);
+
+        long bareMetal = registerCounting("bare metal", "pool=counters", true);
+
+        assertThat(admin.getJson("/api/v1/experiments/" + counted).get("waitingForHost").isNull())
+                .as("a live agent of its labels with hardware counters can take it").isTrue();
+        HttpResponse<String> claimed = poll(bareMetal, 0);
+        assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
+        assertThat(admin.read(claimed.body()).get("experimentId").asLong()).isEqualTo(counted);
+    }
+
     @Test
     void aSilentAgentIsLostItsExperimentInterruptedAndResumedByAnAgentOfTheSameLabelsUnlessCancelled()
             throws Exception {
@@ -2112,6 +2161,18 @@ class AgentApiTests {
         request.put("design", "alternating");
         request.put("pairs", 2);
         request.put("windowsPerPair", windows);
+        return request;
+    }
+
+    /** A duet engine experiment of 2 pairs stopped by {@code target}, for agents of {@code pool}. */
+    private static Map<String, Object> pairedEngine(String name, String pool, String target) {
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("name", name);
+        request.put("preset", "pooled-buffers");
+        request.put("design", "duet");
+        request.put("pairs", 2);
+        request.put("target", List.of(target));
+        request.put("hostLabels", Map.of("pool", pool));
         return request;
     }
 

@@ -141,6 +141,32 @@ class ExperimentRepositoryTests {
     }
 
     /**
+     * An experiment whose stopping target is instructions_per_req was claimed by any host, and on one without hardware
+     * counters stopped after its first pair, its target unmeasured. A host that said it has none, or said nothing,
+     * passes over it and takes the next; a host that has them takes it.
+     */
+    @Test
+    void aHostWithoutHardwareCountersPassesOverAnExperimentWhoseTargetNeedsThem() {
+        jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE status IN ('QUEUED', 'INTERRUPTED')").update();
+        long counted = insertDuet(List.of(SequentialStopping.Target.parse("cpu_us_per_req:2%"),
+                SequentialStopping.Target.parse("instructions_per_req:settled")));
+        long anywhere = insertDuet();
+        io.perflab.agent.HostPlatform linux = new io.perflab.agent.HostPlatform("Linux", "amd64");
+        Claimant guest = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, linux, false);
+        Claimant older = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, linux, null);
+        Claimant bareMetal = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, linux, true);
+
+        assertThat(repository.queuePlaces(List.of(counted)).get(counted).claimable().needs()
+                .hardwareCounterTargets()).as("read from the stored targets").containsExactly("instructions_per_req");
+        assertThat(repository.claim(counted, guest, T0)).isFalse();
+        assertThat(repository.claim(counted, older, T0)).as("a host that said nothing has none").isFalse();
+        assertThat(repository.claimNext(guest, T0)).map(ExperimentRecord::id).contains(anywhere);
+        assertThat(repository.claimNext(older, T0)).isEmpty();
+        assertThat(repository.find(counted).orElseThrow().status()).isEqualTo(ExperimentStatus.QUEUED);
+        assertThat(repository.claimNext(bareMetal, T0)).map(ExperimentRecord::id).contains(counted);
+    }
+
+    /**
      * A queued experiment's position counts the experiments ahead of it that the hosts able to run it could take
      * first: not those that ask for labels none of its hosts carries, nor an interrupted one that only the hosts it
      * ran on resume.

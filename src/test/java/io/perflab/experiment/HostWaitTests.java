@@ -18,16 +18,25 @@ class HostWaitTests {
 
     private static final HostPlatform LINUX = new HostPlatform("Linux", "amd64");
 
+    private static final Map<VariantName, Map<String, String>> FUTEX = Map.of(VariantName.WITHOUT,
+            Map.of("completion", "condvar"), VariantName.WITH, Map.of("completion", "futex"));
+
     private static ExperimentRepository.Claimable queued(ExperimentKind kind, String required, String runLabels) {
         return new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED, kind, HostLabels.parse(required),
-                runLabels, List.of());
+                runLabels, HostNeeds.NONE);
     }
 
     /** A queued engine experiment whose variant {@code with} has {@code completion=futex}, asking for labels. */
     private static ExperimentRepository.Claimable futex(String required) {
         return new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED, ExperimentKind.ENGINE,
-                HostLabels.parse(required), null, PlatformNeed.of(Map.of(VariantName.WITHOUT,
-                        Map.of("completion", "condvar"), VariantName.WITH, Map.of("completion", "futex"))));
+                HostLabels.parse(required), null, HostNeeds.of(ExperimentKind.ENGINE, FUTEX, List.of()));
+    }
+
+    /** A queued paired engine experiment asking for labels, stopped by targets on {@code targetMetrics}. */
+    private static ExperimentRepository.Claimable targeting(String required, String... targetMetrics) {
+        return new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED, ExperimentKind.ENGINE,
+                HostLabels.parse(required), null, HostNeeds.of(ExperimentKind.ENGINE, Map.of(),
+                        List.of(targetMetrics)));
     }
 
     private static AgentRepository.HostGroup hosts(String labels, boolean runsCommands, Instant heard,
@@ -38,6 +47,11 @@ class HostWaitTests {
     private static AgentRepository.HostGroup hosts(String labels, boolean runsCommands, HostPlatform platform,
             Instant heard, boolean live) {
         return new AgentRepository.HostGroup(HostLabels.parse(labels), runsCommands, platform, null, heard, live);
+    }
+
+    /** Live hosts of Linux on amd64 with {@code labels} whose agents said {@code hardwareCounters}. */
+    private static AgentRepository.HostGroup counting(String labels, Boolean hardwareCounters) {
+        return new AgentRepository.HostGroup(HostLabels.parse(labels), false, LINUX, hardwareCounters, HEARD, true);
     }
 
     @Test
@@ -129,11 +143,65 @@ class HostWaitTests {
     @Test
     void bothVariantsNeedingThePlatformAreNamedTogether() {
         ExperimentRepository.Claimable both = new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED,
-                ExperimentKind.ENGINE, HostLabels.NONE, null, PlatformNeed.of(Map.of(VariantName.WITHOUT,
-                        Map.of("completion", "futex", "allocator", "unpooled"), VariantName.WITH,
-                        Map.of("completion", "futex"))));
+                ExperimentKind.ENGINE, HostLabels.NONE, null, HostNeeds.of(ExperimentKind.ENGINE,
+                        Map.of(VariantName.WITHOUT, Map.of("completion", "futex", "allocator", "unpooled"),
+                                VariantName.WITH, Map.of("completion", "futex")), List.of()));
 
         assertThat(HostWait.of(both, List.of()).orElseThrow().detail()).startsWith("Waiting for a host on Linux on "
                 + "amd64 or aarch64 (completion=futex of variants without and with runs there only); none has ");
+    }
+
+    /**
+     * An experiment whose target is instructions_per_req was given to any host of its labels, and on one without
+     * hardware counters stopped after its first pair, its target unmeasured. It waits for a host that has them,
+     * naming the target, and says so of a live host that would take it but has none, or did not say.
+     */
+    @Test
+    void anExperimentWhoseTargetOnlyHardwareCountersMeasureWaitsForAHostThatHasThem() {
+        HostWait wait = HostWait.of(targeting("pool=a", "cpu_us_per_req", "instructions_per_req"),
+                List.of(counting("pool=a", false), counting("pool=b", true))).orElseThrow();
+
+        assertThat(wait.detail()).isEqualTo("Waiting for a host with labels pool=a, with hardware counters (target "
+                + "instructions_per_req is counted there only); none has registered: start perflab agent on such a "
+                + "host. A live host that would otherwise take it has no hardware counters: created with a target "
+                + "every host measures (cpu_us_per_req), the experiment would run there.");
+        assertThat(wait.hardwareCounterTargets()).containsExactly("instructions_per_req");
+        assertThat(wait.platforms()).isEmpty();
+        assertThat(HostWait.of(targeting("", "cycles_per_req", "instructions_per_req", "cycles_per_req"),
+                List.of(counting("", null))).orElseThrow().detail()).isEqualTo("Waiting for a host with hardware "
+                        + "counters (targets cycles_per_req and instructions_per_req are counted there only); none has "
+                        + "registered: start perflab agent on such a host. A live host that would otherwise take it "
+                        + "did not say whether it has hardware counters (hardwareCounters: its perflab agent is of an "
+                        + "earlier release), so it is not given it.");
+        assertThat(HostWait.of(targeting("pool=a", "instructions_per_req"), List.of(counting("pool=a", true))))
+                .as("a live host with hardware counters takes it").isEmpty();
+        assertThat(HostWait.of(targeting("pool=a", "cpu_us_per_req", "syscalls_per_req"),
+                List.of(counting("pool=a", false), counting("pool=a", null))))
+                .as("targets that need no hardware counters run on any host of its labels").isEmpty();
+    }
+
+    @Test
+    void anExperimentNeedingAPlatformAndHardwareCountersNamesBoth() {
+        ExperimentRepository.Claimable both = new ExperimentRepository.Claimable(7, ExperimentStatus.QUEUED,
+                ExperimentKind.ENGINE, HostLabels.NONE, null, HostNeeds.of(ExperimentKind.ENGINE, FUTEX,
+                        List.of("cycles_per_req")));
+
+        assertThat(HostWait.of(both, List.of(new AgentRepository.HostGroup(HostLabels.NONE, false,
+                new HostPlatform("Mac OS X", "aarch64"), true, HEARD, true), counting("", false))).orElseThrow()
+                .detail()).isEqualTo("Waiting for a host on Linux on amd64 or aarch64 (completion=futex of variant "
+                        + "with runs there only), with hardware counters (target cycles_per_req is counted there "
+                        + "only); none has registered: start perflab agent on such a host. A live host that would "
+                        + "otherwise take it has no hardware counters: created with a target every host measures "
+                        + "(cpu_us_per_req), the experiment would run there.");
+        assertThat(HostWait.of(both, List.of(counting("", true)))).as("Linux on amd64 with counters").isEmpty();
+    }
+
+    /** A command experiment's targets are metrics its commands print: no host counts them for it. */
+    @Test
+    void aCommandExperimentsTargetNeedsNoHardwareCounters() {
+        HostNeeds needs = HostNeeds.of(ExperimentKind.COMMAND, Map.of(), List.of("instructions_per_req"));
+
+        assertThat(needs.hardwareCounterTargets()).isEmpty();
+        assertThat(needs.metBy(null, null)).isTrue();
     }
 }

@@ -110,6 +110,36 @@ class QueuePositionTests {
         assertThat(service.view(anywhere).waitingForHost().detail()).startsWith("Waiting for a host; none alive");
     }
 
+    /**
+     * Behind an experiment whose target only hardware counters measure, while the only live host has none, an
+     * experiment whose targets every host measures is next: that host passes over the first. Once a host with hardware
+     * counters is live, it may take the first before it.
+     */
+    @Test
+    void anExperimentQueuedBehindOneNeedingHardwareCountersIsNextForTheLiveHostWithoutThem() {
+        long counted = queued(duet("instructions_per_req:settled"), "");
+        long anywhere = queued(duet("cpu_us_per_req:2%"), "");
+        host("guest", "", false, LINUX, false);
+        host("older", "", false, LINUX, null);
+
+        assertThat(service.view(anywhere).queuePosition()).as("neither host takes the counted experiment")
+                .isEqualTo(1);
+        assertThat(service.view(counted).waitingForHost().detail()).contains("with hardware counters (target "
+                + "instructions_per_req is counted there only)");
+
+        long bareMetal = host("bare metal", "", false, LINUX, true);
+
+        assertThat(service.view(anywhere).queuePosition()).as("the host with counters may take the counted one first")
+                .isEqualTo(2);
+        assertThat(service.view(counted).queuePosition()).isEqualTo(1);
+        assertThat(service.view(counted).waitingForHost()).isNull();
+
+        silent(bareMetal);
+
+        assertThat(service.view(anywhere).queuePosition()).isEqualTo(1);
+        assertThat(service.view(counted).waitingForHost()).isNotNull();
+    }
+
     /** A list reads the same positions as each experiment's own view, the live hosts read once for the page. */
     @Test
     void aListShowsEachPositionAmongTheLiveHostsAsItsOwnViewDoes() {
@@ -145,15 +175,37 @@ class QueuePositionTests {
                 EngineVariant.of(EngineOptions.defaults().withOption("completion", completion), Workload.DEFAULTS), 2);
     }
 
-    private long queued(ExperimentPlan plan, String hostLabels) {
-        return StoredExperiments.insert(store, new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null, plan,
-                PairedStopping.NONE, HostLabels.parse(hostLabels)), ExperimentStatus.QUEUED, "tester", T0);
+    /** A duet of 2 pairs that runs anywhere, stopped by {@code target}. */
+    private static Planned duet(String target) {
+        return new Planned(engine("monitor").withDesign(io.perflab.runner.experiment.ExperimentDesign.DUET, 2),
+                new PairedStopping(List.of(io.perflab.paired.SequentialStopping.Target.parse(target)),
+                        java.util.Optional.empty()));
     }
 
-    /** A live agent, heard now by the database's clock. */
+    /** A plan and its stopping rule. */
+    private record Planned(ExperimentPlan plan, PairedStopping stopping) {
+    }
+
+    private long queued(ExperimentPlan plan, String hostLabels) {
+        return queued(new Planned(plan, PairedStopping.NONE), hostLabels);
+    }
+
+    private long queued(Planned planned, String hostLabels) {
+        return StoredExperiments.insert(store, new ExperimentSpec("queued", null, ExperimentKind.ENGINE, null,
+                planned.plan(), planned.stopping(), HostLabels.parse(hostLabels)), ExperimentStatus.QUEUED, "tester",
+                T0);
+    }
+
+    /** A live agent, heard now by the database's clock, that said nothing of hardware counters. */
     private long host(String name, String labels, boolean runsCommands, Map<String, String> platform) {
-        return agents.register(name, HostLabels.parse(labels), false, runsCommands, name, platform, null, "tester",
-                null, T0);
+        return host(name, labels, runsCommands, platform, null);
+    }
+
+    /** A live agent, heard now by the database's clock, that said {@code hardwareCounters}. */
+    private long host(String name, String labels, boolean runsCommands, Map<String, String> platform,
+                      Boolean hardwareCounters) {
+        return agents.register(name, HostLabels.parse(labels), false, runsCommands, name, platform, hardwareCounters,
+                "tester", null, T0);
     }
 
     /** Its agent silent past the heartbeat timeout. */
