@@ -194,11 +194,16 @@ final class AbCommand implements Callable<Integer> {
             throw usage("--target: " + e.getMessage());
         }
         if (!(plan.without() instanceof CommandVariant)) {
-            // the trials run here: a count this host does not give would stop the run at its first pair
+            // the trials run here: a count this host does not give, or that their flags turn off, would stop the run
+            // at its first pair
             for (SequentialStopping.Target target : parsed) {
                 RpcBenchResult.notCountedHere(target.metric()).ifPresent(why -> {
                     throw usage("--target: " + target.metric() + " is not counted on this host, so its target could "
                             + "never be settled: " + why);
+                });
+                PairedInput.uncounted(target.metric(), plan).ifPresent(why -> {
+                    throw usage("--target: " + target.metric() + " would not be measured, so its target could never "
+                            + "be settled: " + why);
                 });
             }
         }

@@ -151,7 +151,7 @@ final class CalibrateCommand implements Callable<Integer> {
         Calibration calibration = new Calibration(experiments, runs, alpha, mdeRuns);
         PrintWriter stdout = spec.commandLine().getOut();
         PlanExecution execution = new PlanExecution("calibrate", stdout, spec.commandLine().getErr(), outFile);
-        Optional<SequentialCalibration> sequential = sequential(effects, Optional.empty());
+        Optional<SequentialCalibration> sequential = sequential(effects, Optional.empty(), Optional.of(plan));
         long start = System.nanoTime();
         java.util.function.Consumer<PlanExecution.Finished> report = done -> {
             Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
@@ -215,7 +215,7 @@ final class CalibrateCommand implements Callable<Integer> {
                         : "no experiment of it has the successful " + (storedDesign.paired() ? "pairs" : "trials of "
                         + "each side") + " that its test needs"));
             }
-            Optional<SequentialCalibration> sequential = sequential(effects, Optional.of(results));
+            Optional<SequentialCalibration> sequential = sequential(effects, Optional.of(results), Optional.empty());
             spec.commandLine().getOut().print(byEffects ? effects.format(results, elapsed)
                     : calibration.format(results, elapsed));
             sequential.ifPresent(judged -> spec.commandLine().getOut().print(judged.format(results)));
@@ -287,8 +287,10 @@ final class CalibrateCommand implements Callable<Integer> {
      * this host runs (a count it does not give is refused before any trial).
      *
      * @param stored the trials of {@code --from}; empty for a run on this host
+     * @param run the plan of a run on this host, whose trial JVMs' flags may turn a count off; empty for {@code --from}
      */
-    private Optional<SequentialCalibration> sequential(EffectCalibration effects, Optional<List<TrialResult>> stored) {
+    private Optional<SequentialCalibration> sequential(EffectCalibration effects, Optional<List<TrialResult>> stored,
+                                                       Optional<ExperimentPlan> run) {
         // the default experiment, as ab runs it, when neither --pairs nor --target is given
         List<String> wanted = effects.design().paired() ? PairedInput.targetsOrDefault(targets,
                 spec.commandLine().getParseResult().hasMatchedOption("--pairs"), false) : targets;
@@ -309,6 +311,9 @@ final class CalibrateCommand implements Callable<Integer> {
             if (stored.isEmpty()) {
                 RpcBenchResult.notCountedHere(metric).ifPresent(why -> {
                     throw usage("--target: " + metric + " is not counted on this host: " + why);
+                });
+                run.flatMap(plan -> PairedInput.uncounted(metric, plan)).ifPresent(why -> {
+                    throw usage("--target: " + metric + " would not be measured: " + why);
                 });
                 continue;
             }

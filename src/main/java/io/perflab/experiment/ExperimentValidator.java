@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import io.perflab.agent.HostLabels;
 import io.perflab.paired.PairedInput;
+import io.perflab.paired.SequentialStopping;
 import io.perflab.rpc.EngineOptions;
 import io.perflab.runner.experiment.CommandVariant;
 import io.perflab.runner.experiment.EngineVariant;
@@ -173,8 +174,15 @@ public class ExperimentValidator {
         }
         plan = plan.withDesign(design, request.windowsPerPair() == null ? PairedInput.DEFAULT_WINDOWS_PER_PAIR
                 : request.windowsPerPair());
-        return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan,
-                PairedRequestFields.stopping(request, kind), hostLabels);
+        PairedStopping stopping = PairedRequestFields.stopping(request, kind);
+        for (SequentialStopping.Target target : stopping.targets()) {
+            PairedInput.uncounted(target.metric(), plan).ifPresent(why -> {
+                throw InvalidInputException.of("target", target.metric() + " would not be measured, so its target "
+                        + "could never be settled: " + why);
+            });
+        }
+        return new ExperimentSpec(request.name().strip(), request.description(), kind, presetId, plan, stopping,
+                hostLabels);
     }
 
     /** {@code base} with the user's options over it; an empty value keeps the base's (the form's "default"). */

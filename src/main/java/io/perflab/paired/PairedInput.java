@@ -1,6 +1,11 @@
 package io.perflab.paired;
 
+import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.experiment.ExperimentDesign;
+import io.perflab.runner.experiment.ExperimentPlan;
+import io.perflab.runner.experiment.VariantName;
+import io.perflab.runner.metering.KernelMeter;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.system.PrintableText;
 import java.time.Duration;
@@ -9,8 +14,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * How a user writes a paired experiment's settings, the same on the command line ({@code --windows-per-pair},
@@ -69,6 +76,42 @@ public final class PairedInput {
     }
 
     private PairedInput() {
+    }
+
+    /**
+     * Why the trials of {@code plan} would not count {@code metric} wherever they ran: a trial JVM flag that turns
+     * its counting off ({@code -Dperflab.countSyscalls=false}, {@code -Dperflab.countHardware=false}; of a JVM's
+     * flags the last one counts), or, for system calls, a duet, whose JVMs count none unless their flags turn them on
+     * (two JVMs closing their tracepoint counters at once stalled). Empty for a metric every trial measures, and
+     * where nothing in the plan keeps it from being counted.
+     */
+    public static Optional<String> uncounted(String metric, ExperimentPlan plan) {
+        String property = metric.equals(MetricKeys.SYSCALLS_PER_REQ) ? KernelMeter.SYSCALLS_PROPERTY
+                : MetricKeys.ENGINE_WHERE_COUNTED.contains(metric) ? KernelMeter.HARDWARE_PROPERTY : null;
+        if (property == null) {
+            return Optional.empty();
+        }
+        String flag = "-D" + property + "=";
+        for (VariantName side : VariantName.values()) {
+            if (!((side == VariantName.WITHOUT ? plan.without() : plan.with()) instanceof EngineVariant variant)) {
+                return Optional.empty();
+            }
+            String value = null;
+            for (String given : Stream.concat(plan.trialJvmArgs().stream(), variant.jvmArgs().stream()).toList()) {
+                if (given.startsWith(flag)) {
+                    value = given.substring(flag.length());
+                }
+            }
+            if ("false".equals(value)) {
+                return Optional.of("the " + side.label() + " variant's trial JVMs are given " + flag + "false");
+            }
+            if (value == null && plan.design() == ExperimentDesign.DUET && metric.equals(MetricKeys.SYSCALLS_PER_REQ)) {
+                return Optional.of("a duet's trial JVMs count no system calls unless given " + flag + "true (two JVMs "
+                        + "closing their tracepoint counters at once stalled), and the " + side.label()
+                        + " variant's are not");
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -77,6 +77,17 @@ class PairedDesignValidatorTests {
                 .containsExactly("instructions_per_req", "syscalls_per_req", "cycles_per_req");
     }
 
+    /** A duet's JVMs count no system calls unless told to: a target on them could never be settled there. */
+    @Test
+    void aTargetOnSystemCallsInADuetIsRefusedAsItsJvmsWouldNotCountThem() {
+        assertRefused(paired("duet", 8, null, List.of("syscalls_per_req:settled"), null), "target",
+                "syscalls_per_req would not be measured, so its target could never be settled: a duet's trial JVMs "
+                        + "count no system calls unless given -Dperflab.countSyscalls=true");
+        assertThat(validator.validate(paired("alternating", 8, null, List.of("syscalls_per_req:settled"), null), true)
+                .stopping().targets()).extracting(SequentialStopping.Target::metric)
+                .containsExactly("syscalls_per_req");
+    }
+
     /** A target's half-width is stored as a text that reads back as the very number that was checked. */
     @Test
     void aTargetIsStoredAsTheNumberThatWasChecked() {
