@@ -68,6 +68,15 @@ public final class AgentHost {
     }
 
     /**
+     * As {@link #countsHardwareEvents()}, for an agent whose trial JVMs start with {@code fixedFlags}: false where
+     * they turn counting off ({@code -Dperflab.countHardware=false}, the last of them counting), whatever the host.
+     */
+    public static boolean countsHardwareEvents(List<String> fixedFlags) {
+        return countsHardwareEvents() && !KernelMeter.propertyIn(fixedFlags, KernelMeter.HARDWARE_PROPERTY)
+                .filter("false"::equals).isPresent();
+    }
+
+    /**
      * Why trials on this host count no instructions and cycles ({@link KernelMeter#hardwareNotCounted()}); empty
      * where they count them. Tried once, when first asked, and kept: a host's answer does not change while its agent
      * runs.

@@ -8,6 +8,7 @@ import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.TrialLauncher;
+import io.perflab.runner.metering.KernelMeter;
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import io.perflab.upload.OutputMetricsReader;
@@ -171,10 +172,15 @@ final class AgentCommand implements Callable<Integer> {
         Map<String, String> environment = environment(fixedFlags, cpus);
         String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
         // tried once: registering again after the service declared this agent lost says the same
-        boolean hardwareCounters = AgentHost.countsHardwareEvents();
+        boolean hardwareCounters = AgentHost.countsHardwareEvents(fixedFlags);
         AgentHost.hardwareNotCounted().ifPresent(reason -> log.accept("this host counts no instructions and cycles ("
                 + reason + "): the service gives it no experiment whose target is instructions_per_req or "
                 + "cycles_per_req"));
+        if (!hardwareCounters && AgentHost.hardwareNotCounted().isEmpty()) {
+            log.accept("--jvm-args turn the counting of instructions and cycles off (-D"
+                    + KernelMeter.HARDWARE_PROPERTY + "=false): the service gives this agent no experiment whose "
+                    + "target is instructions_per_req or cycles_per_req");
+        }
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
                 new Registration(agentName, hostLabels.labels(), environment, commands, hardwareCounters), launcher,
                 fastStart, new OutputMetricsReader(), pollWait, fixedFlags, log);

@@ -96,12 +96,8 @@ public final class PairedInput {
             if (!((side == VariantName.WITHOUT ? plan.without() : plan.with()) instanceof EngineVariant variant)) {
                 return Optional.empty();
             }
-            String value = null;
-            for (String given : Stream.concat(plan.trialJvmArgs().stream(), variant.jvmArgs().stream()).toList()) {
-                if (given.startsWith(flag)) {
-                    value = given.substring(flag.length());
-                }
-            }
+            String value = KernelMeter.propertyIn(Stream.concat(plan.trialJvmArgs().stream(),
+                    variant.jvmArgs().stream()).toList(), property).orElse(null);
             if ("false".equals(value)) {
                 return Optional.of("the " + side.label() + " variant's trial JVMs are given " + flag + "false");
             }

@@ -1,5 +1,6 @@
 package io.perflab.runner.metering;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -123,6 +124,21 @@ public final class KernelMeter {
             throw new IllegalArgumentException("-D" + name + " must be true or false, got '" + value + "'");
         }
         return value.equals("true");
+    }
+
+    /**
+     * The value that JVM flags {@code flags} give the system property {@code property} ({@code -Dproperty=value}):
+     * the last one, as the JVM takes it; empty where none does.
+     */
+    public static Optional<String> propertyIn(List<String> flags, String property) {
+        String flag = "-D" + property + "=";
+        String value = null;
+        for (String given : flags) {
+            if (given.startsWith(flag)) {
+                value = given.substring(flag.length());
+            }
+        }
+        return Optional.ofNullable(value);
     }
 
     /** Why this host does not count instructions and cycles, tried in this process; empty where it does. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -146,6 +147,14 @@ class HardwareCountersTests {
                 System.setProperty(KernelMeter.HARDWARE_PROPERTY, before);
             }
         }
+    }
+
+    @Test
+    void ofAJvmsFlagsTheLastThatSetsAPropertyGivesItsValue() {
+        assertThat(KernelMeter.propertyIn(List.of("-Dperflab.countHardware=false", "-Xmx1g",
+                "-Dperflab.countHardware=true"), KernelMeter.HARDWARE_PROPERTY)).contains("true");
+        assertThat(KernelMeter.propertyIn(List.of("-Dperflab.countHardwareX=false", "-Dperflab.countSyscalls=false"),
+                KernelMeter.HARDWARE_PROPERTY)).isEmpty();
     }
 
     /** Spins until this thread has used {@code nanos} of CPU time; returns the CPU time it used. */
