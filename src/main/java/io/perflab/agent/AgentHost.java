@@ -72,7 +72,12 @@ public final class AgentHost {
      * they turn counting off ({@code -Dperflab.countHardware=false}, the last of them counting), whatever the host.
      */
     public static boolean countsHardwareEvents(List<String> fixedFlags) {
-        return countsHardwareEvents() && !KernelMeter.propertyIn(fixedFlags, KernelMeter.HARDWARE_PROPERTY)
+        return countsHardwareEvents(countsHardwareEvents(), fixedFlags);
+    }
+
+    /** As {@link #countsHardwareEvents(List)}, on a host that counts them or not ({@code hostCounts}). */
+    static boolean countsHardwareEvents(boolean hostCounts, List<String> fixedFlags) {
+        return hostCounts && !KernelMeter.propertyIn(fixedFlags, KernelMeter.HARDWARE_PROPERTY)
                 .filter("false"::equals).isPresent();
     }
 

@@ -9,11 +9,12 @@ import org.junit.jupiter.api.Test;
 class AgentHostTests {
 
     @Test
-    void fixedFlagsThatTurnHardwareCountingOffMakeTheAgentSayItCountsNone() {
-        assertThat(AgentHost.countsHardwareEvents(List.of("-Xmx1g", "-Dperflab.countHardware=false"))).isFalse();
-        assertThat(AgentHost.countsHardwareEvents(List.of("-Dperflab.countHardware=false",
-                "-Dperflab.countHardware=true"))).as("the last of a JVM's flags counts")
-                .isEqualTo(AgentHost.countsHardwareEvents());
+    void fixedFlagsThatTurnHardwareCountingOffMakeAnAgentOnAHostWithCountersSayItCountsNone() {
+        assertThat(AgentHost.countsHardwareEvents(true, List.of())).isTrue();
+        assertThat(AgentHost.countsHardwareEvents(true, List.of("-Xmx1g", "-Dperflab.countHardware=false"))).isFalse();
+        assertThat(AgentHost.countsHardwareEvents(true, List.of("-Dperflab.countHardware=false",
+                "-Dperflab.countHardware=true"))).as("the last of a JVM's flags counts").isTrue();
+        assertThat(AgentHost.countsHardwareEvents(false, List.of("-Dperflab.countHardware=true"))).isFalse();
         assertThat(AgentHost.countsHardwareEvents(List.of())).isEqualTo(AgentHost.countsHardwareEvents());
     }
 }
