@@ -11,7 +11,7 @@ import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
 import io.perflab.runner.experiment.Variant;
-import io.perflab.runner.rpcbench.RpcBenchResult;
+import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.MetricKeys;
 import io.perflab.runner.trial.PairPosition;
@@ -197,7 +197,7 @@ final class AbCommand implements Callable<Integer> {
             // the trials run here: a count this host does not give, or that their flags turn off, would stop the run
             // at its first pair
             for (SequentialStopping.Target target : parsed) {
-                RpcBenchResult.notCountedHere(target.metric()).ifPresent(why -> {
+                HostCount.of(target.metric()).flatMap(HostCount::notCountedHere).ifPresent(why -> {
                     throw usage("--target: " + target.metric() + " is not counted on this host, so its target could "
                             + "never be settled: " + why);
                 });

@@ -10,7 +10,7 @@ import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.TrialLauncher;
 import io.perflab.runner.experiment.TrialOrder;
-import io.perflab.runner.rpcbench.RpcBenchResult;
+import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.rpcbench.WorkloadSettings;
 import io.perflab.runner.trial.MetricKeys;
@@ -309,7 +309,7 @@ final class CalibrateCommand implements Callable<Integer> {
         for (SequentialStopping.Target target : parsed) {
             String metric = target.metric();
             if (stored.isEmpty()) {
-                RpcBenchResult.notCountedHere(metric).ifPresent(why -> {
+                HostCount.of(metric).flatMap(HostCount::notCountedHere).ifPresent(why -> {
                     throw usage("--target: " + metric + " is not counted on this host: " + why);
                 });
                 run.flatMap(plan -> PairedInput.uncounted(metric, plan)).ifPresent(why -> {
@@ -320,7 +320,8 @@ final class CalibrateCommand implements Callable<Integer> {
             List<TrialResult> lacking = stored.get().stream().filter(r -> r.ok() && !r.metrics().containsKey(metric))
                     .toList();
             if (!lacking.isEmpty()) {
-                String why = lacking.get(0).environment().get(RpcBenchResult.NOT_COUNTED.getOrDefault(metric, ""));
+                String why = HostCount.of(metric).map(count -> lacking.get(0).environment().get(count.notCountedKey()))
+                        .orElse(null);
                 throw usage("--target: " + metric + " is missing from " + lacking.size() + " of the stored run's "
                         + "successful trials" + (why == null ? "" : " (" + why + ")") + ", so its looks cannot be "
                         + "judged");

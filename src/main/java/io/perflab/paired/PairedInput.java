@@ -5,7 +5,7 @@ import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.metering.KernelMeter;
-import io.perflab.runner.trial.MetricKeys;
+import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.runner.rpcbench.Seconds;
 import io.perflab.system.PrintableText;
 import java.time.Duration;
@@ -86,11 +86,11 @@ public final class PairedInput {
      * where nothing in the plan keeps it from being counted.
      */
     public static Optional<String> uncounted(String metric, ExperimentPlan plan) {
-        String property = metric.equals(MetricKeys.SYSCALLS_PER_REQ) ? KernelMeter.SYSCALLS_PROPERTY
-                : MetricKeys.ENGINE_WHERE_COUNTED.contains(metric) ? KernelMeter.HARDWARE_PROPERTY : null;
-        if (property == null) {
+        Optional<HostCount> count = HostCount.of(metric);
+        if (count.isEmpty()) {
             return Optional.empty();
         }
+        String property = count.get().property();
         String flag = "-D" + property + "=";
         for (VariantName side : VariantName.values()) {
             if (!((side == VariantName.WITHOUT ? plan.without() : plan.with()) instanceof EngineVariant variant)) {
@@ -101,7 +101,7 @@ public final class PairedInput {
             if ("false".equals(value)) {
                 return Optional.of("the " + side.label() + " variant's trial JVMs are given " + flag + "false");
             }
-            if (value == null && plan.design() == ExperimentDesign.DUET && metric.equals(MetricKeys.SYSCALLS_PER_REQ)) {
+            if (value == null && plan.design() == ExperimentDesign.DUET && count.get() == HostCount.SYSCALLS) {
                 return Optional.of("a duet's trial JVMs count no system calls unless given " + flag + "true (two JVMs "
                         + "closing their tracepoint counters at once stalled), and the " + side.label()
                         + " variant's are not");

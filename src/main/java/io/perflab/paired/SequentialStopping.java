@@ -2,7 +2,7 @@ package io.perflab.paired;
 
 import io.perflab.runner.experiment.PairResult;
 import io.perflab.runner.experiment.PairStoppingRule;
-import io.perflab.runner.rpcbench.RpcBenchResult;
+import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
@@ -158,13 +158,19 @@ public final class SequentialStopping implements PairStoppingRule {
         if (samples.metrics().isEmpty()) {
             return Optional.empty();
         }
-        return targets.stream().map(Target::metric).filter(metric -> !samples.metrics().contains(metric)).findFirst()
-                .map(metric -> metric + " is not measured here, so its target can never be settled: no window of "
-                        + "the " + samples.pairs() + " pair" + (samples.pairs() == 1 ? "" : "s")
-                        + " so far reported it" + results.stream().filter(TrialResult::ok)
-                        .map(r -> r.environment().get(RpcBenchResult.NOT_COUNTED.getOrDefault(metric, "")))
-                        .filter(Objects::nonNull).findFirst().map(why -> " (" + RpcBenchResult.NOT_COUNTED.get(metric)
-                                + ": " + why + ")").orElse("") + "; the other metrics are compared as measured");
+        Optional<String> missing = targets.stream().map(Target::metric)
+                .filter(metric -> !samples.metrics().contains(metric)).findFirst();
+        if (missing.isEmpty()) {
+            return Optional.empty();
+        }
+        String metric = missing.get();
+        // the trials' own word on why, where the count is one a host may not make
+        String why = HostCount.of(metric).flatMap(count -> results.stream().filter(TrialResult::ok)
+                .map(r -> r.environment().get(count.notCountedKey())).filter(Objects::nonNull).findFirst()
+                .map(reason -> " (" + count.notCountedKey() + ": " + reason + ")")).orElse("");
+        return Optional.of(metric + " is not measured here, so its target can never be settled: no window of the "
+                + samples.pairs() + " pair" + (samples.pairs() == 1 ? "" : "s") + " so far reported it" + why
+                + "; the other metrics are compared as measured");
     }
 
     /**

@@ -2,18 +2,15 @@ package io.perflab.runner.rpcbench;
 
 import io.perflab.runner.metering.CpuSplit;
 import io.perflab.runner.metering.CpuTimeAccounting;
-import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.metering.KernelWindow;
 import io.perflab.runner.metering.ProcessMeter;
 import io.perflab.runner.metering.ResourceUsage;
-import io.perflab.runner.metering.SyscallCounter;
 import io.perflab.runner.trial.MetricKeys;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -108,20 +105,6 @@ public record RpcBenchResult(Workload workload, Map<String, String> engineOption
     public static final String SYSCALLS_NOT_COUNTED = "syscalls_not_counted";
     /** Environment key: why {@code instructions_per_req} and {@code cycles_per_req} are missing. */
     public static final String HARDWARE_NOT_COUNTED = "hardware_not_counted";
-    /**
-     * Why this host does not count {@code metric} (one of {@link #NOT_COUNTED}'s), tried in this process; empty for
-     * a metric it counts, or that every host measures.
-     */
-    public static Optional<String> notCountedHere(String metric) {
-        if (metric.equals(MetricKeys.SYSCALLS_PER_REQ)) {
-            return SyscallCounter.unavailableReason();
-        }
-        return MetricKeys.ENGINE_WHERE_COUNTED.contains(metric) ? KernelMeter.hardwareNotCounted() : Optional.empty();
-    }
-
-    /** Per metric that a host may not count, the environment key that says why a trial did not. */
-    public static final Map<String, String> NOT_COUNTED = Map.of(MetricKeys.SYSCALLS_PER_REQ, SYSCALLS_NOT_COUNTED,
-            MetricKeys.INSTRUCTIONS_PER_REQ, HARDWARE_NOT_COUNTED, MetricKeys.CYCLES_PER_REQ, HARDWARE_NOT_COUNTED);
 
     /** A result measured without the kernel meter: the tick split, no system-call count. */
     public RpcBenchResult(Workload workload, Map<String, String> engineOptions, long requests,
