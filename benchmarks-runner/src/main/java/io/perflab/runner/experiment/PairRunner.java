@@ -282,15 +282,14 @@ final class PairRunner {
          * as in the alternating design, did not).
          */
         private List<String> jvmArgs(EngineVariant variant) {
-            String property = "-D" + KernelMeter.SYSCALLS_PROPERTY + "=";
             List<String> common = plan.trialJvmArgs();
-            boolean set = java.util.stream.Stream.concat(common.stream(), variant.jvmArgs().stream())
-                    .anyMatch(flag -> flag.startsWith(property));
+            boolean set = KernelMeter.propertyIn(java.util.stream.Stream.concat(common.stream(),
+                    variant.jvmArgs().stream()).toList(), KernelMeter.SYSCALLS_PROPERTY).isPresent();
             if (plan.design() != ExperimentDesign.DUET || set) {
                 return common;
             }
             List<String> flags = new ArrayList<>(common);
-            flags.add(property + "false");
+            flags.add("-D" + KernelMeter.SYSCALLS_PROPERTY + "=false");
             return flags;
         }
 
