@@ -3,13 +3,17 @@ package io.perflab.agent;
 import io.perflab.runner.experiment.JvmMemoryFlags;
 import io.perflab.runner.metering.CpuTimeAccounting;
 import io.perflab.runner.metering.KernelMeter;
+import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.runner.trial.HostEnvironment;
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /** The host environment an agent registers with: the runner's, plus how the kernel accounts CPU time. */
 public final class AgentHost {
@@ -58,41 +62,37 @@ public final class AgentHost {
     }
 
     /**
-     * Whether trials on this host count instructions and cycles per request: whether the kernel grants this process
-     * the CPU's hardware counters ({@link KernelMeter#hardwareNotCounted()}), which most virtual machines do not give.
-     * What an agent registers as {@code hardwareCounters}: the service gives an agent that says false, or nothing, no
-     * experiment whose stopping target names {@code instructions_per_req} or {@code cycles_per_req}.
+     * What trials on this host count of the counts a host may refuse ({@link HostCount}), for an agent whose trial
+     * JVMs start with {@code fixedFlags}: each one the kernel lets this process make ({@link #notCounted}) and the
+     * flags do not turn off ({@code -Dperflab.countSyscalls=false}, {@code -Dperflab.countHardware=false}, the last
+     * of them counting). What an agent registers as {@code systemCalls} and {@code hardwareCounters}: the service
+     * gives an agent that says false, or nothing, no experiment whose stopping target names the count's metric.
      */
-    public static boolean countsHardwareEvents() {
-        return hardwareNotCounted().isEmpty();
+    public static HostCounts counts(List<String> fixedFlags) {
+        return counts(count -> notCounted(count).isEmpty(), fixedFlags);
+    }
+
+    /** As {@link #counts(List)}, on a host that makes the counts {@code hostMakes} says it makes. */
+    static HostCounts counts(Predicate<HostCount> hostMakes, List<String> fixedFlags) {
+        Predicate<HostCount> made = count -> hostMakes.test(count)
+                && !KernelMeter.propertyIn(fixedFlags, count.property()).filter("false"::equals).isPresent();
+        return new HostCounts(made.test(HostCount.SYSCALLS), made.test(HostCount.HARDWARE));
     }
 
     /**
-     * As {@link #countsHardwareEvents()}, for an agent whose trial JVMs start with {@code fixedFlags}: false where
-     * they turn counting off ({@code -Dperflab.countHardware=false}, the last of them counting), whatever the host.
+     * Why trials on this host do not make {@code count} ({@link HostCount#notCountedHere()}): the kernel refuses this
+     * process the system-call tracepoint, or the CPU's hardware counters, which most virtual machines do not give.
+     * Empty where they make it. Tried once for each, when first asked, and kept: a host's answer does not change
+     * while its agent runs.
      */
-    public static boolean countsHardwareEvents(List<String> fixedFlags) {
-        return countsHardwareEvents(countsHardwareEvents(), fixedFlags);
+    public static Optional<String> notCounted(HostCount count) {
+        return NotCounted.REASONS.get(count);
     }
 
-    /** As {@link #countsHardwareEvents(List)}, on a host that counts them or not ({@code hostCounts}). */
-    static boolean countsHardwareEvents(boolean hostCounts, List<String> fixedFlags) {
-        return hostCounts && !KernelMeter.propertyIn(fixedFlags, KernelMeter.HARDWARE_PROPERTY)
-                .filter("false"::equals).isPresent();
-    }
-
-    /**
-     * Why trials on this host count no instructions and cycles ({@link KernelMeter#hardwareNotCounted()}); empty
-     * where they count them. Tried once, when first asked, and kept: a host's answer does not change while its agent
-     * runs.
-     */
-    public static Optional<String> hardwareNotCounted() {
-        return HardwareEvents.NOT_COUNTED;
-    }
-
-    /** Holds {@link #hardwareNotCounted()}'s answer, tried when it is first asked. */
-    private static final class HardwareEvents {
-        static final Optional<String> NOT_COUNTED = KernelMeter.hardwareNotCounted();
+    /** Holds {@link #notCounted}'s answers, tried when one is first asked. */
+    private static final class NotCounted {
+        static final Map<HostCount, Optional<String>> REASONS = Arrays.stream(HostCount.values()).collect(
+                Collectors.toUnmodifiableMap(count -> count, HostCount::notCountedHere));
     }
 
     /** The entry {@value #TRIAL_MEMORY_FLAGS} of an agent whose trial JVMs start with {@code fixedFlags}. */

@@ -54,13 +54,30 @@ public final class AgentProtocol {
      *     JVM…
      * @param runsCommands whether it runs command experiments (shell commands from the service)
      * @param hardwareCounters whether its trials count instructions and cycles per request, the kernel granting the
-     *     CPU's hardware counters ({@link AgentHost#countsHardwareEvents()}); null (left out, as agents of earlier
-     *     releases do) when it does not say. Only an agent that says true is given an experiment whose stopping
-     *     target names {@code instructions_per_req} or {@code cycles_per_req}.
+     *     CPU's hardware counters; null (left out, as agents of earlier releases do) when it does not say. Only an
+     *     agent that says true is given an experiment whose stopping target names {@code instructions_per_req} or
+     *     {@code cycles_per_req}.
+     * @param systemCalls whether its trials count system calls per request, the kernel letting them read the
+     *     system-call tracepoint; null (left out, as agents of earlier releases do) when it does not say. Only an
+     *     agent that says true is given an experiment whose stopping target names {@code syscalls_per_req}. What
+     *     {@code perflab agent} says of both: {@link AgentHost#counts(List)}.
      */
     public record Registration(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
                                Map<String, String> labels, Map<String, String> environment, boolean runsCommands,
-                               @Schema(nullable = true) Boolean hardwareCounters) {
+                               @Schema(nullable = true) Boolean hardwareCounters,
+                               @Schema(nullable = true) Boolean systemCalls) {
+
+        /** A registration that says {@code counts} of its trials' counts. */
+        public static Registration of(String name, Map<String, String> labels, Map<String, String> environment,
+                                      boolean runsCommands, HostCounts counts) {
+            return new Registration(name, labels, environment, runsCommands, counts.hardwareCounters(),
+                    counts.systemCalls());
+        }
+
+        /** What it says of its trials' counts. */
+        public HostCounts counts() {
+            return new HostCounts(systemCalls, hardwareCounters);
+        }
     }
 
     /**

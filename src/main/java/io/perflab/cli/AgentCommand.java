@@ -4,11 +4,12 @@ import io.perflab.agent.AgentClient;
 import io.perflab.agent.AgentHost;
 import io.perflab.agent.AgentLoop;
 import io.perflab.agent.AgentProtocol.Registration;
+import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostLabels;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.FastStart;
 import io.perflab.runner.experiment.TrialLauncher;
-import io.perflab.runner.metering.KernelMeter;
+import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.system.PrintableText;
 import io.perflab.system.Texts;
 import io.perflab.upload.OutputMetricsReader;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -172,17 +174,20 @@ final class AgentCommand implements Callable<Integer> {
         Map<String, String> environment = environment(fixedFlags, cpus);
         String agentName = name == null || name.isBlank() ? environment.getOrDefault("host", "agent") : name.strip();
         // tried once: registering again after the service declared this agent lost says the same
-        boolean hardwareCounters = AgentHost.countsHardwareEvents(fixedFlags);
-        AgentHost.hardwareNotCounted().ifPresent(reason -> log.accept("this host counts no instructions and cycles ("
-                + reason + "): the service gives it no experiment whose target is instructions_per_req or "
-                + "cycles_per_req"));
-        if (!hardwareCounters && AgentHost.hardwareNotCounted().isEmpty()) {
-            log.accept("--jvm-args turn the counting of instructions and cycles off (-D"
-                    + KernelMeter.HARDWARE_PROPERTY + "=false): the service gives this agent no experiment whose "
-                    + "target is instructions_per_req or cycles_per_req");
+        HostCounts counts = AgentHost.counts(fixedFlags);
+        for (HostCount count : HostCount.values()) {
+            String refused = ": the service gives this agent no experiment whose target is "
+                    + String.join(" or ", count.metrics());
+            Optional<String> notCounted = AgentHost.notCounted(count);
+            notCounted.ifPresent(reason -> log.accept("this host counts no " + count.counted() + " (" + reason + ")"
+                    + refused));
+            if (!counts.makes(count) && notCounted.isEmpty()) {
+                log.accept("--jvm-args turn the counting of " + count.counted() + " off (-D" + count.property()
+                        + "=false)" + refused);
+            }
         }
         AgentLoop loop = new AgentLoop(new AgentClient(base, token.strip()),
-                new Registration(agentName, hostLabels.labels(), environment, commands, hardwareCounters), launcher,
+                Registration.of(agentName, hostLabels.labels(), environment, commands, counts), launcher,
                 fastStart, new OutputMetricsReader(), pollWait, fixedFlags, log);
         // SIGTERM or Ctrl-C: the JVM halts when its hooks return, so this one waits until the experiment running
         // now is handed back (its cut-short trial and its end posted) and the leave is posted

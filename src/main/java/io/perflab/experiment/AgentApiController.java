@@ -70,18 +70,21 @@ class AgentApiController {
      *     host the CPU's hardware counters, which a stopping target on {@code instructions_per_req} or
      *     {@code cycles_per_req} asks for; null when it did not say (an agent of an earlier release), and then it is
      *     given no such experiment, as when it says false
+     * @param systemCalls whether its trials count system calls per request, the kernel letting them count the
+     *     system-call tracepoint, which a stopping target on {@code syscalls_per_req} asks for; null when it did not
+     *     say (an agent of an earlier release), and then it is given no such experiment, as when it says false
      * @param experimentId the experiment it runs now, or null
      */
     record AgentView(long id, String name, @ApiValues(AgentRecord.Status.class) String status,
                      Map<String, String> labels, String host, boolean builtIn, boolean runsCommands,
                      Map<String, String> environment, @Schema(nullable = true) HostPlatform platform,
-                     @Schema(nullable = true) Boolean hardwareCounters, String registeredBy, Instant registeredAt,
-                     Instant lastHeartbeat, Long experimentId) {
+                     @Schema(nullable = true) Boolean hardwareCounters, @Schema(nullable = true) Boolean systemCalls,
+                     String registeredBy, Instant registeredAt, Instant lastHeartbeat, Long experimentId) {
 
         static AgentView of(AgentRecord a) {
             return new AgentView(a.id(), a.name(), a.status(), a.labels().labels(), a.host(), a.builtIn(),
-                    a.runsCommands(), a.environment(), a.platform(), a.hardwareCounters(), a.registeredBy(),
-                    a.registeredAt(), a.lastHeartbeat(), a.experimentId());
+                    a.runsCommands(), a.environment(), a.platform(), a.counts().hardwareCounters(),
+                    a.counts().systemCalls(), a.registeredBy(), a.registeredAt(), a.lastHeartbeat(), a.experimentId());
         }
     }
 
@@ -100,7 +103,7 @@ class AgentApiController {
             examples = @ExampleObject(value = """
                     {"name": "bench-x86-1", "labels": {"arch": "x86_64", "kernel": "6.8"},
                      "environment": {"cpu_model": "AMD EPYC 7B13", "cpu_count": "8", "kernel": "Linux 6.8.0 amd64"},
-                     "runsCommands": false, "hardwareCounters": true}""")))
+                     "runsCommands": false, "hardwareCounters": true, "systemCalls": true}""")))
             @RequestBody(required = false) Registration registration, Authentication authentication) {
         Registered registered = coordinator.register(registration, caller(authentication));
         URI location = ServletUriComponentsBuilder.fromCurrentRequest().path("/{id}")

@@ -12,6 +12,7 @@ import io.perflab.agent.AgentProtocol.PostedTrial;
 import io.perflab.agent.AgentProtocol.Registered;
 import io.perflab.agent.AgentProtocol.Registration;
 import io.perflab.agent.AgentProtocol.TrialAnswer;
+import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostLabels;
 import io.perflab.agent.HostPlatform;
 import io.perflab.runner.experiment.CommandVariant;
@@ -163,7 +164,8 @@ public class AgentCoordinator implements SmartLifecycle {
     public Registered register(Registration registration, Caller registrant) {
         if (registration == null) {
             throw InvalidInputException.of(null, "the body must be a registration: {\"name\": …, \"labels\": {…}, "
-                    + "\"environment\": {…}, \"runsCommands\": false, \"hardwareCounters\": false}");
+                    + "\"environment\": {…}, \"runsCommands\": false, \"hardwareCounters\": false, "
+                    + "\"systemCalls\": true}");
         }
         String name = registration.name() == null ? "" : registration.name().strip();
         if (name.isEmpty() || name.length() > 200 || PrintableText.Validator.firstProblem(name, false) >= 0) {
@@ -220,7 +222,7 @@ public class AgentCoordinator implements SmartLifecycle {
                     + "host's name");
         }
         long id = agents.register(name, labels, false, registration.runsCommands(), host, environment,
-                registration.hardwareCounters(), registrant.name(), registrant.tokenId(), clock.instant());
+                registration.counts(), registrant.name(), registrant.tokenId(), clock.instant());
         log.info("Agent {} '{}' on {} registered by {}{} with labels [{}]", id, name, host, registrant.name(),
                 registrant.tokenId() == null ? "" : " (token " + registrant.tokenId() + ")", labels);
         return new Registered(id, seconds(settings.heartbeatInterval()), seconds(settings.heartbeatTimeout()));
@@ -265,15 +267,15 @@ public class AgentCoordinator implements SmartLifecycle {
         // were allowed waits, queued, once an operator has turned them off
         boolean runsCommands = commands.enabled();
         // this process's trials are counted as a perflab agent's on this host are, tried once as the service starts
-        boolean hardwareCounters = AgentHost.countsHardwareEvents();
+        HostCounts counts = AgentHost.counts(List.of());
         refuseIfRunElsewhere(name, host);
-        long id = agents.register(name, labels, true, runsCommands, host, environment, hardwareCounters, "service",
+        long id = agents.register(name, labels, true, runsCommands, host, environment, counts, "service",
                 null, clock.instant());
         localBuiltIns.put(id, cancel);
         // this host's, as it registered it: an experiment whose engine options run elsewhere, or whose target this
         // host does not count, waits for an agent there
         return new Claimant(id, labels, true, runsCommands, HostPlatform.registered(environment).orElse(null),
-                hardwareCounters);
+                counts);
     }
 
     /** The built-in agent of this service stopped running experiments. */

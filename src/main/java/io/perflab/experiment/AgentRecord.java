@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostLabels;
 import io.perflab.agent.HostPlatform;
 import io.perflab.security.StoredToken;
@@ -17,8 +18,8 @@ import java.util.Map;
  * @param environment the host environment it registered with (CPU model, cores, kernel, CPU accounting, JVM)
  * @param platform the platform of its host as its environment says ({@link HostPlatform#registered}); null when it
  *     says none
- * @param hardwareCounters whether its trials count instructions and cycles per request (the kernel granting its host
- *     the CPU's hardware counters); null when it did not say
+ * @param counts what it said of the counts its trials make only where the host allows them (system calls, and
+ *     instructions and cycles with the CPU's hardware counters); null for each it said nothing of
  * @param registeredBy who registered it, for people: the token's ({@code token:NAME}) or user's name
  * @param registeredByToken the id of the stored API token it registered with; null when a user (or the bootstrap
  *     token) registered it, and for a built-in agent
@@ -27,7 +28,7 @@ import java.util.Map;
  * @param experimentId the experiment it runs now, or null
  */
 public record AgentRecord(long id, String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
-                          Map<String, String> environment, HostPlatform platform, Boolean hardwareCounters,
+                          Map<String, String> environment, HostPlatform platform, HostCounts counts,
                           String registeredBy, Long registeredByToken, Instant registeredAt, Instant lastHeartbeat,
                           String status, Long experimentId) {
 
@@ -79,6 +80,6 @@ public record AgentRecord(long id, String name, HostLabels labels, boolean built
 
     /** The claimant this agent is when it polls. */
     Claimant claimant() {
-        return new Claimant(id, labels, builtIn, runsCommands, platform, hardwareCounters);
+        return new Claimant(id, labels, builtIn, runsCommands, platform, counts);
     }
 }

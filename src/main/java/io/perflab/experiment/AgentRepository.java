@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostLabels;
 import io.perflab.agent.HostPlatform;
 import java.sql.ResultSet;
@@ -35,7 +36,8 @@ public class AgentRepository {
      * The table's own {@code status} says IDLE, LOST or LEFT.
      */
     private static final String COLUMNS = "id, name, labels, built_in, runs_commands, host, environment, os_name, "
-            + "os_arch, hardware_counters, registered_by, registered_by_token, registered_at, last_heartbeat, "
+            + "os_arch, hardware_counters, system_calls, registered_by, registered_by_token, registered_at, "
+            + "last_heartbeat, "
             + "CASE WHEN agent.status IN " + GONE + " THEN agent.status WHEN EXISTS (SELECT 1 FROM experiment e "
             + "WHERE e.agent_id = agent.id AND e.status = 'RUNNING') THEN 'RUNNING' ELSE 'IDLE' END AS status, "
             + "(SELECT MIN(e.id) FROM experiment e WHERE e.agent_id = agent.id AND e.status = 'RUNNING') "
@@ -58,11 +60,12 @@ public class AgentRepository {
      * @param registeredByToken the id of the stored API token it registers with, which alone may act as it (with an
      *     administrator); null for a user, the bootstrap token or a built-in agent
      * @param environment its host environment, whose platform ({@link HostPlatform#registered}) is kept beside it
-     * @param hardwareCounters whether its trials count instructions and cycles per request; null when it does not say
+     * @param counts what it says of the counts its trials make only where the host allows them; null for each it
+     *     does not say
      */
     @Transactional
     public long register(String name, HostLabels labels, boolean builtIn, boolean runsCommands, String host,
-                         Map<String, String> environment, Boolean hardwareCounters, String registeredBy,
+                         Map<String, String> environment, HostCounts counts, String registeredBy,
                          Long registeredByToken, Instant now) {
         String environmentJson = json.writeValueAsString(environment);
         Optional<HostPlatform> platform = HostPlatform.registered(environment);
@@ -74,13 +77,14 @@ public class AgentRepository {
             if (known.isPresent()) {
                 jdbc.sql("""
                         UPDATE agent SET labels = ?, runs_commands = ?, host = ?, environment = ?, os_name = ?,
-                            os_arch = ?, hardware_counters = ?, registered_by = ?, registered_by_token = ?,
+                            os_arch = ?, hardware_counters = ?, system_calls = ?, registered_by = ?,
+                            registered_by_token = ?,
                             registered_at = ?, last_heartbeat = CURRENT_TIMESTAMP, status = 'IDLE',
                             experiment_id = NULL
                         WHERE id = ?""")
                         .params(labels.canonical(), runsCommands, host, environmentJson, osName, osArch,
-                                hardwareCounters, registeredBy, registeredByToken, ExperimentRepository.timestamp(now),
-                                known.get())
+                                counts.hardwareCounters(), counts.systemCalls(), registeredBy, registeredByToken,
+                                ExperimentRepository.timestamp(now), known.get())
                         .update();
                 return known.get();
             }
@@ -88,10 +92,12 @@ public class AgentRepository {
         GeneratedKeyHolder keys = new GeneratedKeyHolder();
         jdbc.sql("""
                 INSERT INTO agent (name, labels, built_in, runs_commands, host, environment, os_name, os_arch,
-                    hardware_counters, registered_by, registered_by_token, registered_at, last_heartbeat, status)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
+                    hardware_counters, system_calls, registered_by, registered_by_token, registered_at,
+                    last_heartbeat, status)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CURRENT_TIMESTAMP, 'IDLE')""")
                 .params(name, labels.canonical(), builtIn, runsCommands, host, environmentJson, osName, osArch,
-                        hardwareCounters, registeredBy, registeredByToken, ExperimentRepository.timestamp(now))
+                        counts.hardwareCounters(), counts.systemCalls(), registeredBy, registeredByToken,
+                        ExperimentRepository.timestamp(now))
                 .update(keys, "id");
         return keys.getKey().longValue();
     }
@@ -221,20 +227,20 @@ public class AgentRepository {
 
     /**
      * The registered hosts as a claim tells them apart: by their labels, whether they run command experiments, their
-     * platform and whether they count hardware events.
+     * platform and what their trials count of the counts a host may refuse.
      *
      * @param platform the platform their agents registered; null for none
-     * @param hardwareCounters whether their agents count instructions and cycles; null when they did not say
+     * @param counts what their agents said of system calls and hardware counters; null for each they did not say
      * @param lastHeartbeat the latest heartbeat of any of their agents
      * @param live whether one of their agents is live: neither declared lost nor left, and heard since the cutoff
      *     asked for
      */
-    public record HostGroup(HostLabels labels, boolean runsCommands, HostPlatform platform, Boolean hardwareCounters,
+    public record HostGroup(HostLabels labels, boolean runsCommands, HostPlatform platform, HostCounts counts,
                             Instant lastHeartbeat, boolean live) {
 
         /** A host of this group as the queue sees it when it claims. */
         Claimant claimant() {
-            return new Claimant(null, labels, false, runsCommands, platform, hardwareCounters);
+            return new Claimant(null, labels, false, runsCommands, platform, counts);
         }
     }
 
@@ -244,16 +250,16 @@ public class AgentRepository {
      */
     public List<HostGroup> hostGroups(Instant cutoff) {
         return jdbc.sql("""
-                SELECT labels, runs_commands, os_name, os_arch, hardware_counters,
+                SELECT labels, runs_commands, os_name, os_arch, hardware_counters, system_calls,
                     MAX(last_heartbeat) AS last_heartbeat,
                     MAX(CASE WHEN status NOT IN %s AND last_heartbeat >= ? THEN 1 ELSE 0 END) AS any_live
-                FROM agent GROUP BY labels, runs_commands, os_name, os_arch, hardware_counters""".formatted(GONE))
+                FROM agent GROUP BY labels, runs_commands, os_name, os_arch, hardware_counters, system_calls"""
+                .formatted(GONE))
                 .param(ExperimentRepository.timestamp(cutoff))
                 .query((rs, row) -> new HostGroup(HostLabels.parse(rs.getString("labels")),
                         rs.getBoolean("runs_commands"),
                         HostPlatform.of(rs.getString("os_name"), rs.getString("os_arch")).orElse(null),
-                        rs.getObject("hardware_counters", Boolean.class),
-                        ExperimentRepository.instant(rs, "last_heartbeat"), rs.getInt("any_live") == 1))
+                        counts(rs), ExperimentRepository.instant(rs, "last_heartbeat"), rs.getInt("any_live") == 1))
                 .list();
     }
 
@@ -266,8 +272,14 @@ public class AgentRepository {
                 rs.getBoolean("built_in"), rs.getBoolean("runs_commands"), rs.getString("host"),
                 json.readValue(rs.getString("environment"), new TypeReference<Map<String, String>>() { }),
                 HostPlatform.of(rs.getString("os_name"), rs.getString("os_arch")).orElse(null),
-                rs.getObject("hardware_counters", Boolean.class), rs.getString("registered_by"), registeredByToken,
+                counts(rs), rs.getString("registered_by"), registeredByToken,
                 ExperimentRepository.instant(rs, "registered_at"), ExperimentRepository.instant(rs, "last_heartbeat"),
                 rs.getString("status"), experimentId);
+    }
+
+    /** What a row's agent said of the counts a host may refuse; null for each it did not say. */
+    private static HostCounts counts(ResultSet rs) throws SQLException {
+        return new HostCounts(rs.getObject("system_calls", Boolean.class),
+                rs.getObject("hardware_counters", Boolean.class));
     }
 }

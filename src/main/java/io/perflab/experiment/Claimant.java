@@ -1,5 +1,6 @@
 package io.perflab.experiment;
 
+import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostLabels;
 import io.perflab.agent.HostPlatform;
 
@@ -18,24 +19,25 @@ import io.perflab.agent.HostPlatform;
  *     trial as its engine client starts, and the experiment after them, to be created again. Not given it, the
  *     experiment waits, queued, and its page and the API say for what ({@link HostWait}): the safer of the two, since
  *     waiting loses nothing and the wait is told.
- * @param hardwareCounters whether its trials count instructions and cycles per request, the kernel granting its host
- *     the CPU's hardware counters; null when its agent did not say (one of an earlier release), and then, as when it
- *     says false, it is given no experiment whose stopping target names a metric only they count ({@link HostNeeds}):
- *     on a host without them such an experiment stops after its first pair, its target unmeasured.
+ * @param counts what its agent said of the counts its trials make only where the host allows them: system calls,
+ *     and instructions and cycles with the CPU's hardware counters. Of a count it said nothing of (one of an earlier
+ *     release), as of one it said false, it is given no experiment whose stopping target names that count's metric
+ *     ({@link HostNeeds}): on a host that does not make the count such an experiment stops after its first pair, its
+ *     target unmeasured.
  */
 public record Claimant(Long agentId, HostLabels labels, boolean builtIn, boolean runsCommands,
-                       HostPlatform platform, Boolean hardwareCounters) {
+                       HostPlatform platform, HostCounts counts) {
 
     /**
      * Whether it may run an experiment of {@code kind} that asks for {@code required} labels, has run on hosts
      * labelled {@code runLabels} (null: on none yet) and needs {@code needs} of its host.
      */
     boolean mayRun(ExperimentKind kind, HostLabels required, String runLabels, HostNeeds needs) {
-        return takes(kind, required, runLabels) && needs.metBy(platform, hardwareCounters);
+        return takes(kind, required, runLabels) && needs.metBy(platform, counts);
     }
 
     /**
-     * As {@link #mayRun}, whatever its platform and hardware counters: whether its labels and kinds of experiments
+     * As {@link #mayRun}, whatever its platform and counts: whether its labels and kinds of experiments
      * would do.
      */
     boolean takes(ExperimentKind kind, HostLabels required, String runLabels) {

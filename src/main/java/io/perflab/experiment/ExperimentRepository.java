@@ -1157,7 +1157,7 @@ public class ExperimentRepository {
 
         /**
          * Its position among the registered {@code hosts}: of the older experiments, those that a live host able to
-         * run it may run too (labels, kind of experiment, platform and hardware counters weighed as a claim weighs
+         * run it may run too (labels, kind of experiment, platform and counts weighed as a claim weighs
          * them). An older one that only hosts unable to run it would take, or that only hosts not live now could, is
          * not ahead of it: behind a {@code completion=futex} experiment while the one live host is macOS, an
          * experiment that runs anywhere is next. While no live host can run it ({@link HostWait} says what it waits
@@ -1273,7 +1273,8 @@ public class ExperimentRepository {
      *     null until it has run
      * @param needs what it needs of a host besides: the platforms of its variants' engine options that run on one
      *     platform only, read from the variants as stored, so that the engine's word on them holds for experiments
-     *     queued before too; and hardware counters where its stopping targets name a metric only they count
+     *     queued before too; and the count a host may refuse (system calls, hardware counters) where its stopping
+     *     targets name a metric of it
      */
     record Claimable(long id, ExperimentStatus status, ExperimentKind kind, HostLabels required,
                      String runLabels, HostNeeds needs) {
@@ -1286,10 +1287,10 @@ public class ExperimentRepository {
          * Whether a host could run both this and {@code other}. An experiment that has run is resumed only on a
          * host of the labels it ran on ({@code runLabels}); an agent that runs command experiments runs any kind.
          * What they need of a host beyond labels ({@link HostNeeds}) is not weighed: a host of the platform one needs,
-         * or with the hardware counters it needs, runs those that need none, and two needing different platforms (no
+         * or making the counts it needs, runs those that need none, and two needing different platforms (no
          * two options do) would count one more ahead, which the position's bound allows. This is the position's rule
-         * while no live host can run it; while one can, the live hosts are weighed, their platforms and hardware
-         * counters too ({@link QueuePlace#position(List)}).
+         * while no live host can run it; while one can, the live hosts are weighed, their platforms and
+         * counts too ({@link QueuePlace#position(List)}).
          */
         boolean mayShareAHostWith(Claimable other) {
             if (runLabels != null && other.runLabels() != null) {

@@ -69,7 +69,7 @@ public class ExperimentScheduler implements SmartLifecycle {
     /** Null for a scheduler built without an agent registry: it claims as an agent with no id. */
     private final AgentCoordinator coordinator;
     private volatile Claimant builtIn = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, true,
-            io.perflab.agent.HostPlatform.current(), io.perflab.agent.AgentHost.countsHardwareEvents());
+            io.perflab.agent.HostPlatform.current(), io.perflab.agent.AgentHost.counts(List.of()));
     private final LinkedBlockingQueue<Boolean> wakeUps = new LinkedBlockingQueue<>();
     private final AtomicReference<Active> active = new AtomicReference<>();
     private volatile boolean stopping;

@@ -489,7 +489,7 @@ class AgentLoopTests {
 
     private AgentLoop agent(boolean runsCommands, Consumer<String> log, int pollWaitSeconds) {
         return new AgentLoop(new AgentClient(serverUri(), "plt_agent"),
-                new Registration("host", Map.of(), Map.of("host", "test"), runsCommands, null),
+                new Registration("host", Map.of(), Map.of("host", "test"), runsCommands, null, null),
                 TrialLauncher.ofThisJvm(), launcher -> {
                     preparations.incrementAndGet();
                     return preparation.apply(launcher);

@@ -21,6 +21,29 @@ import org.junit.jupiter.api.Test;
 class AgentProtocolTests {
 
     /**
+     * A registration says each count its agent makes, as the service reads it: {@code systemCalls} and
+     * {@code hardwareCounters}, each true, false or null, and nothing else of them.
+     */
+    @Test
+    void aRegistrationCarriesWhatItsAgentCountsAsTwoFields() {
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        AgentProtocol.Registration registration = AgentProtocol.Registration.of("host", Map.of(), Map.of(), false,
+                new HostCounts(true, false));
+
+        tools.jackson.databind.JsonNode sent = json.valueToTree(registration);
+
+        assertThat(sent.get("systemCalls").asBoolean()).isTrue();
+        assertThat(sent.get("hardwareCounters").isBoolean()).isTrue();
+        assertThat(sent.get("hardwareCounters").asBoolean()).isFalse();
+        assertThat(sent.has("counts")).isFalse();
+        assertThat(json.treeToValue(sent, AgentProtocol.Registration.class).counts())
+                .isEqualTo(new HostCounts(true, false));
+        assertThat(json.readValue("{\"name\": \"older\", \"runsCommands\": false}",
+                AgentProtocol.Registration.class).counts()).as("an agent of an earlier release")
+                .isEqualTo(HostCounts.UNSAID);
+    }
+
+    /**
      * A run's failure quotes what it printed: colored output, a CR of a Windows line, a tab, a right-to-left mark, a
      * long line. The service refused such a finish, and the experiment stayed on an agent that had moved on.
      */

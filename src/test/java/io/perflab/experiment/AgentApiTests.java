@@ -762,10 +762,12 @@ class AgentApiTests {
         assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"os_name\": \"Linux\"",
                 "\"os_name\": \"" + "L".repeat(101) + "\"")), "environment.os_name", "1 to 100 characters");
         long before = jdbc.sql("SELECT COUNT(*) FROM agent").query(Long.class).single();
-        for (String notABoolean : List.of("\"yes\"", "\"true\"", "1", "[true]", "{}")) {
-            assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace("\"runsCommands\": "
-                    + "true", "\"runsCommands\": true, \"hardwareCounters\": " + notABoolean)), "hardwareCounters",
-                    "must be true or false");
+        for (String field : List.of("hardwareCounters", "systemCalls")) {
+            for (String notABoolean : List.of("\"yes\"", "\"true\"", "1", "[true]", "{}")) {
+                assertRefused(send(agentToken, "/api/v1/agents", registration("x", "pool=a").replace(
+                        "\"runsCommands\": true", "\"runsCommands\": true, \"" + field + "\": " + notABoolean)), field,
+                        "must be true or false");
+            }
         }
 
         Map<String, Object> request = command("bad labels", Map.of("pool", "a\u001bb"));
@@ -780,45 +782,51 @@ class AgentApiTests {
     }
 
     /**
-     * An agent's environment is a machine description, as an upload's: its values may hold line breaks and tabs (a
-     * kernel's version on two lines, lscpu's output), which were refused as not printable. Other control characters
-     * and those that hide or reorder text are refused as before, and so is a host name on more than one line.
-     */
-    /**
      * An agent says whether its trials count instructions and cycles (the kernel granting its host the CPU's hardware
-     * counters), as perflab agent and the built-in agent do; the list, each agent and the page show its answer, none
-     * for an agent that did not say.
+     * counters) and system calls (the kernel letting them count the system-call tracepoint), as perflab agent and the
+     * built-in agent do; the list, each agent and the page show its answers, none for an agent that did not say.
      */
     @Test
-    void theAgentsListAndPageShowWhetherEachAgentCountsHardwareEvents() throws Exception {
-        long counts = registerCounting("counting host", "pool=counted-list", true);
-        long refused = registerCounting("guest host", "pool=counted-list", false);
+    void theAgentsListAndPageShowWhatEachAgentCounts() throws Exception {
+        long counts = registerCounting("counting host", "pool=counted-list", "true", "true");
+        long refused = registerCounting("guest host", "pool=counted-list", "false", "false");
         long silent = register("older host", "pool=counted-list");
 
-        Map<Long, JsonNode> listed = new LinkedHashMap<>();
-        for (JsonNode agent : admin.getJson("/api/v1/agents?size=200").get("items")) {
-            listed.put(agent.get("id").asLong(), agent.get("hardwareCounters"));
+        for (String field : List.of("hardwareCounters", "systemCalls")) {
+            Map<Long, JsonNode> listed = new LinkedHashMap<>();
+            for (JsonNode agent : admin.getJson("/api/v1/agents?size=200").get("items")) {
+                listed.put(agent.get("id").asLong(), agent.get(field));
+            }
+            assertThat(listed.get(counts).asBoolean()).as(field).isTrue();
+            assertThat(listed.get(refused).isBoolean()).as(field).isTrue();
+            assertThat(listed.get(refused).asBoolean()).as(field).isFalse();
+            assertThat(listed.get(silent).isNull()).as(field + ": said nothing").isTrue();
+            assertThat(admin.getJson("/api/v1/agents/" + counts).get(field).asBoolean()).as(field).isTrue();
+            assertThat(admin.getJson("/api/v1/agents/" + silent).get(field).isNull()).as(field).isTrue();
         }
-        assertThat(listed.get(counts).asBoolean()).isTrue();
-        assertThat(listed.get(refused).isBoolean()).isTrue();
-        assertThat(listed.get(refused).asBoolean()).isFalse();
-        assertThat(listed.get(silent).isNull()).as("said nothing").isTrue();
-        assertThat(admin.getJson("/api/v1/agents/" + counts).get("hardwareCounters").asBoolean()).isTrue();
-        assertThat(admin.getJson("/api/v1/agents/" + silent).get("hardwareCounters").isNull()).isTrue();
         long builtIn = jdbc.sql("SELECT MAX(id) FROM agent WHERE built_in = TRUE").query(Long.class).single();
-        assertThat(admin.getJson("/api/v1/agents/" + builtIn).get("hardwareCounters").asBoolean())
-                .as("this host's own answer")
+        JsonNode ownHost = admin.getJson("/api/v1/agents/" + builtIn);
+        assertThat(ownHost.get("hardwareCounters").asBoolean()).as("this host's own answer")
                 .isEqualTo(io.perflab.runner.metering.KernelMeter.hardwareNotCounted().isEmpty());
+        assertThat(ownHost.get("systemCalls").asBoolean()).as("this host's own answer")
+                .isEqualTo(io.perflab.runner.metering.SyscallCounter.unavailableReason().isEmpty());
         String page = admin.get("/agents", "text/html").body();
         java.util.function.LongFunction<String> row = agent -> {
             String from = page.substring(page.indexOf("data-agent-id=\"" + agent + "\""));
             return from.substring(0, from.indexOf("</tr>"));
         };
-        assertThat(row.apply(counts)).contains("· hardware counters").doesNotContain("no hardware counters");
-        assertThat(row.apply(refused)).contains("· no hardware counters");
-        assertThat(row.apply(silent)).contains("· said nothing of hardware counters");
+        assertThat(row.apply(counts)).contains("· hardware counters", "· counts system calls")
+                .doesNotContain("no hardware counters", "counts no system calls");
+        assertThat(row.apply(refused)).contains("· no hardware counters", "· counts no system calls");
+        assertThat(row.apply(silent)).contains("· said nothing of hardware counters",
+                "· said nothing of system calls");
     }
 
+    /**
+     * An agent's environment is a machine description, as an upload's: its values may hold line breaks and tabs (a
+     * kernel's version on two lines, lscpu's output), which were refused as not printable. Other control characters
+     * and those that hide or reorder text are refused as before, and so is a host name on more than one line.
+     */
     @Test
     void anAgentsEnvironmentMayHoldLineBreaksAndTabsButNoOtherControlCharacters() throws Exception {
         String multiline = registration("multiline", "pool=multiline").replace("\"cpu_model\": \"test CPU\"",
@@ -1634,7 +1642,7 @@ class AgentApiTests {
      */
     @Test
     void anExperimentWhoseTargetOnlyHardwareCountersMeasureGoesOnlyToAnAgentThatHasThem() throws Exception {
-        long guest = registerCounting("guest", "pool=counters", false);
+        long guest = registerCounting("guest", "pool=counters", "false", "true");
         long older = register("older", "pool=counters");
         long counted = admin.create(pairedEngine("counted target", "counters", "instructions_per_req:settled"));
 
@@ -1666,11 +1674,47 @@ class AgentApiTests {
         }
         assertThat(poll(guest, 0).statusCode()).isEqualTo(204);
 
-        long bareMetal = registerCounting("bare metal", "pool=counters", true);
+        long bareMetal = registerCounting("bare metal", "pool=counters", "true", "true");
 
         assertThat(admin.getJson("/api/v1/experiments/" + counted).get("waitingForHost").isNull())
                 .as("a live agent of its labels with hardware counters can take it").isTrue();
         HttpResponse<String> claimed = poll(bareMetal, 0);
+        assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
+        assertThat(admin.read(claimed.body()).get("experimentId").asLong()).isEqualTo(counted);
+    }
+
+    /**
+     * An experiment whose target is syscalls_per_req went to any agent of its labels: on a host whose trials count no
+     * system calls (the kernel refusing the tracepoint to an unprivileged agent, or its trial JVMs told not to) it
+     * stopped after its first pair, its target unmeasured. It goes only to an agent that said it counts them, waiting
+     * meanwhile with the target named.
+     */
+    @Test
+    void anExperimentWhoseTargetIsSystemCallsGoesOnlyToAnAgentThatCountsThem() throws Exception {
+        long unprivileged = registerCounting("unprivileged", "pool=syscalls", "true", "false");
+        long older = registerCounting("older", "pool=syscalls", "true", "null");
+        Map<String, Object> request = pairedEngine("system calls target", "syscalls", "syscalls_per_req:settled");
+        request.put("design", "alternating");
+        long counted = admin.create(request);
+
+        assertThat(poll(unprivileged, 0).statusCode()).as("counts no system calls").isEqualTo(204);
+        assertThat(poll(older, 0).statusCode()).as("said nothing of them").isEqualTo(204);
+        assertThat(admin.status(counted)).isEqualTo("QUEUED");
+        JsonNode wait = admin.getJson("/api/v1/experiments/" + counted).get("waitingForHost");
+        assertThat(wait.get("detail").asText()).isEqualTo("Waiting for a host with labels pool=syscalls, that counts "
+                + "system calls (target syscalls_per_req is counted there only); none has registered: start perflab "
+                + "agent on such a host. A live host that would otherwise take it counts no system calls: created "
+                + "with a target every host measures (cpu_us_per_req), the experiment would run there. A live host "
+                + "that would otherwise take it did not say whether it counts system calls (systemCalls: its perflab "
+                + "agent is of an earlier release), so it is not given it.");
+        assertThat(wait.get("systemCallTargets")).extracting(JsonNode::asText).containsExactly("syscalls_per_req");
+        assertThat(wait.get("hardwareCounterTargets")).isEmpty();
+
+        long privileged = registerCounting("privileged", "pool=syscalls", "false", "true");
+
+        assertThat(admin.getJson("/api/v1/experiments/" + counted).get("waitingForHost").isNull())
+                .as("a live agent of its labels that counts system calls can take it").isTrue();
+        HttpResponse<String> claimed = poll(privileged, 0);
         assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
         assertThat(admin.read(claimed.body()).get("experimentId").asLong()).isEqualTo(counted);
     }
@@ -2012,7 +2056,7 @@ class AgentApiTests {
         return new io.perflab.agent.AgentLoop(
                 new io.perflab.agent.AgentClient(URI.create("http://localhost:" + port), agentToken),
                 new io.perflab.agent.AgentProtocol.Registration(name, Map.of("pool", pool), Map.of("host", "test"),
-                        true, null),
+                        true, null, null),
                 io.perflab.runner.experiment.TrialLauncher.ofThisJvm(), new io.perflab.upload.OutputMetricsReader(),
                 1, line -> { });
     }
@@ -2049,10 +2093,12 @@ class AgentApiTests {
         String page = admin.get("/agents", "text/html").body();
 
         shown.forEach((agent, details) -> {
-            // whether it counts hardware events follows the details, said or not
-            String counters = "\\s*<span class=\"hint\" title=\"[^\"]*\">\\s*· said nothing of hardware "
-                    + "counters</span>";
-            assertThat(row(page, agent)).containsPattern(counters);
+            // what it counts follows the details, said or not
+            String counters = "\\s*<span class=\"hint\" title=\"[^\"]*\">\\s*· said nothing of (hardware "
+                    + "counters|system calls)</span>";
+            assertThat(row(page, agent)).containsPattern(counters.replace("(hardware counters|system calls)",
+                    "hardware counters")).containsPattern(counters.replace("(hardware counters|system calls)",
+                    "system calls"));
             String row = row(page, agent).replaceAll(counters, "");
             assertThat(row).doesNotContain("null");
             if (details.isEmpty()) {
@@ -2115,10 +2161,12 @@ class AgentApiTests {
         return admin.read(response.body()).get("agentId").asLong();
     }
 
-    /** Registers an agent of Linux on amd64 that says whether it counts hardware events. */
-    private long registerCounting(String name, String labels, boolean hardwareCounters) throws Exception {
+    /** Registers an agent of Linux on amd64 that says whether it counts hardware events and system calls (JSON). */
+    private long registerCounting(String name, String labels, String hardwareCounters, String systemCalls)
+            throws Exception {
         HttpResponse<String> response = send(agentToken, "/api/v1/agents", registration(name, labels).replace(
-                "\"runsCommands\": true", "\"runsCommands\": true, \"hardwareCounters\": " + hardwareCounters));
+                "\"runsCommands\": true", "\"runsCommands\": true, \"hardwareCounters\": " + hardwareCounters
+                        + ", \"systemCalls\": " + systemCalls));
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
         return admin.read(response.body()).get("agentId").asLong();
     }

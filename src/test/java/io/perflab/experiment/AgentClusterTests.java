@@ -229,7 +229,7 @@ class AgentClusterTests {
     /** The same loop and client as {@code perflab agent}, on a thread of this JVM; returns its agent id. */
     private long startAgentThread(int port, String token, String name) {
         AgentLoop loop = new AgentLoop(new AgentClient(URI.create("http://localhost:" + port), token),
-                new Registration(name, Map.of("pool", "loopback"), AgentHost.environment(), true, null),
+                new Registration(name, Map.of("pool", "loopback"), AgentHost.environment(), true, null, null),
                 TrialLauncher.ofThisJvm(), new OutputMetricsReader(), 1, line -> { });
         loops.add(loop);
         Thread thread = new Thread(loop::run, name);

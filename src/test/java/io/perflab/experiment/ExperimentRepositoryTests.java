@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import db.migration.V4__Workload_as_json_object;
+import io.perflab.agent.HostCounts;
 import io.perflab.paired.PairedFixtures;
 import io.perflab.paired.SequentialStopping;
 import io.perflab.rpc.EngineOptions;
@@ -152,18 +153,50 @@ class ExperimentRepositoryTests {
                 SequentialStopping.Target.parse("instructions_per_req:settled")));
         long anywhere = insertDuet();
         io.perflab.agent.HostPlatform linux = new io.perflab.agent.HostPlatform("Linux", "amd64");
-        Claimant guest = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, linux, false);
-        Claimant older = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, linux, null);
-        Claimant bareMetal = new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, linux, true);
+        Claimant guest = host(linux, new HostCounts(true, false));
+        Claimant older = host(linux, HostCounts.UNSAID);
+        Claimant bareMetal = host(linux, new HostCounts(true, true));
 
         assertThat(repository.queuePlaces(List.of(counted)).get(counted).claimable().needs()
-                .hardwareCounterTargets()).as("read from the stored targets").containsExactly("instructions_per_req");
+                .countedTargets()).as("read from the stored targets").containsExactly("instructions_per_req");
         assertThat(repository.claim(counted, guest, T0)).isFalse();
         assertThat(repository.claim(counted, older, T0)).as("a host that said nothing has none").isFalse();
         assertThat(repository.claimNext(guest, T0)).map(ExperimentRecord::id).contains(anywhere);
         assertThat(repository.claimNext(older, T0)).isEmpty();
         assertThat(repository.find(counted).orElseThrow().status()).isEqualTo(ExperimentStatus.QUEUED);
         assertThat(repository.claimNext(bareMetal, T0)).map(ExperimentRecord::id).contains(counted);
+    }
+
+    /**
+     * An experiment whose stopping target was syscalls_per_req went to any host, and on one whose trials count no
+     * system calls (the kernel refusing the tracepoint, or the agent's trial JVMs told not to) stopped after its
+     * first pair, its target unmeasured. Such a host, or one that said nothing, passes over it; one that counts
+     * them takes it, whatever it said of hardware counters.
+     */
+    @Test
+    void aHostThatCountsNoSystemCallsPassesOverAnExperimentWhoseTargetNeedsThem() {
+        jdbc.sql("UPDATE experiment SET status = 'CANCELLED' WHERE status IN ('QUEUED', 'INTERRUPTED')").update();
+        long counted = insertPaired(ExperimentDesign.ALTERNATING,
+                List.of(SequentialStopping.Target.parse("syscalls_per_req:settled")));
+        long anywhere = insertDuet();
+        io.perflab.agent.HostPlatform linux = new io.perflab.agent.HostPlatform("Linux", "amd64");
+        Claimant unprivileged = host(linux, new HostCounts(false, true));
+        Claimant older = host(linux, new HostCounts(null, true));
+        Claimant guest = host(linux, new HostCounts(true, false));
+
+        assertThat(repository.queuePlaces(List.of(counted)).get(counted).claimable().needs()
+                .countedTargets()).as("read from the stored targets").containsExactly("syscalls_per_req");
+        assertThat(repository.claim(counted, unprivileged, T0)).isFalse();
+        assertThat(repository.claim(counted, older, T0)).as("a host that said nothing counts none").isFalse();
+        assertThat(repository.claimNext(unprivileged, T0)).map(ExperimentRecord::id).contains(anywhere);
+        assertThat(repository.claimNext(older, T0)).isEmpty();
+        assertThat(repository.find(counted).orElseThrow().status()).isEqualTo(ExperimentStatus.QUEUED);
+        assertThat(repository.claimNext(guest, T0)).map(ExperimentRecord::id).contains(counted);
+    }
+
+    /** A host of {@code platform} without labels whose agent said {@code counts}. */
+    private static Claimant host(io.perflab.agent.HostPlatform platform, HostCounts counts) {
+        return new Claimant(null, io.perflab.agent.HostLabels.NONE, true, false, platform, counts);
     }
 
     /**
@@ -483,11 +516,15 @@ class ExperimentRepositoryTests {
     }
 
     private long insertDuet(List<SequentialStopping.Target> targets) {
+        return insertPaired(ExperimentDesign.DUET, targets);
+    }
+
+    private long insertPaired(ExperimentDesign design, List<SequentialStopping.Target> targets) {
         Workload workload = Workload.DEFAULTS.withRun(Duration.ofMillis(300));
         ExperimentPlan plan = ExperimentPlan.of(
                         EngineVariant.of(EngineOptions.defaults().withOption("completion", "monitor"), workload),
                         EngineVariant.of(EngineOptions.defaults(), workload), 3)
-                .withDesign(ExperimentDesign.DUET, 2);
+                .withDesign(design, 2);
         PairedStopping stopping = new PairedStopping(targets, java.util.Optional.of(Duration.ofMinutes(6)));
         return StoredExperiments.insert(repository, new ExperimentSpec("duet", null, ExperimentKind.ENGINE, null, plan,
                 stopping), ExperimentStatus.QUEUED, "tester", T0);

@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostLabels;
 import io.perflab.agent.HostPlatform;
 import io.perflab.display.Format;
@@ -49,9 +50,17 @@ class HostWaitTests {
         return new AgentRepository.HostGroup(HostLabels.parse(labels), runsCommands, platform, null, heard, live);
     }
 
-    /** Live hosts of Linux on amd64 with {@code labels} whose agents said {@code hardwareCounters}. */
+    /**
+     * Live hosts of Linux on amd64 with {@code labels} whose agents said {@code hardwareCounters}, and that they
+     * count system calls.
+     */
     private static AgentRepository.HostGroup counting(String labels, Boolean hardwareCounters) {
-        return new AgentRepository.HostGroup(HostLabels.parse(labels), false, LINUX, hardwareCounters, HEARD, true);
+        return making(labels, new HostCounts(true, hardwareCounters));
+    }
+
+    /** Live hosts of Linux on amd64 with {@code labels} whose agents said {@code counts}. */
+    private static AgentRepository.HostGroup making(String labels, HostCounts counts) {
+        return new AgentRepository.HostGroup(HostLabels.parse(labels), false, LINUX, counts, HEARD, true);
     }
 
     @Test
@@ -177,7 +186,48 @@ class HostWaitTests {
                 .as("a live host with hardware counters takes it").isEmpty();
         assertThat(HostWait.of(targeting("pool=a", "cpu_us_per_req", "syscalls_per_req"),
                 List.of(counting("pool=a", false), counting("pool=a", null))))
-                .as("targets that need no hardware counters run on any host of its labels").isEmpty();
+                .as("targets that need no hardware counters run on a host of its labels that counts the rest")
+                .isEmpty();
+    }
+
+    /**
+     * An experiment whose target is syscalls_per_req was given to any host of its labels, and on one whose trials
+     * count no system calls stopped after its first pair, its target unmeasured. It waits for a host that counts
+     * them, naming the target, and says so of a live host that would take it but counts none, or did not say.
+     */
+    @Test
+    void anExperimentWhoseTargetIsSystemCallsWaitsForAHostThatCountsThem() {
+        HostWait wait = HostWait.of(targeting("pool=a", "syscalls_per_req"),
+                List.of(making("pool=a", new HostCounts(false, true)), making("pool=a", new HostCounts(null, true)),
+                        making("pool=b", new HostCounts(true, false)))).orElseThrow();
+
+        assertThat(wait.detail()).isEqualTo("Waiting for a host with labels pool=a, that counts system calls (target "
+                + "syscalls_per_req is counted there only); none has registered: start perflab agent on such a host. "
+                + "A live host that would otherwise take it counts no system calls: created with a target every host "
+                + "measures (cpu_us_per_req), the experiment would run there. A live host that would otherwise take "
+                + "it did not say whether it counts system calls (systemCalls: its perflab agent is of an earlier "
+                + "release), so it is not given it.");
+        assertThat(wait.systemCallTargets()).containsExactly("syscalls_per_req");
+        assertThat(wait.hardwareCounterTargets()).isEmpty();
+        assertThat(HostWait.of(targeting("pool=a", "syscalls_per_req"), List.of(making("pool=a",
+                new HostCounts(true, null))))).as("a live host that counts system calls takes it").isEmpty();
+    }
+
+    /** Targets of both counts wait for a host that makes both, and name each. */
+    @Test
+    void anExperimentTargetingBothCountsNamesBoth() {
+        HostWait wait = HostWait.of(targeting("", "instructions_per_req", "syscalls_per_req"),
+                List.of(making("", new HostCounts(true, false)), making("", new HostCounts(false, true))))
+                .orElseThrow();
+
+        assertThat(wait.detail()).isEqualTo("Waiting for a host that counts system calls (target syscalls_per_req "
+                + "is counted there only), with hardware counters (target instructions_per_req is counted there "
+                + "only); none has registered: start perflab agent on such a host. A live host that would otherwise "
+                + "take it counts no system calls: created with a target every host measures (cpu_us_per_req), the "
+                + "experiment would run there. A live host that would otherwise take it has no hardware counters: "
+                + "created with a target every host measures (cpu_us_per_req), the experiment would run there.");
+        assertThat(HostWait.of(targeting("", "instructions_per_req", "syscalls_per_req"),
+                List.of(making("", new HostCounts(true, true))))).isEmpty();
     }
 
     @Test
@@ -187,7 +237,8 @@ class HostWaitTests {
                         List.of("cycles_per_req")));
 
         assertThat(HostWait.of(both, List.of(new AgentRepository.HostGroup(HostLabels.NONE, false,
-                new HostPlatform("Mac OS X", "aarch64"), true, HEARD, true), counting("", false))).orElseThrow()
+                new HostPlatform("Mac OS X", "aarch64"), new HostCounts(true, true), HEARD, true),
+                counting("", false))).orElseThrow()
                 .detail()).isEqualTo("Waiting for a host on Linux on amd64 or aarch64 (completion=futex of variant "
                         + "with runs there only), with hardware counters (target cycles_per_req is counted there "
                         + "only); none has registered: start perflab agent on such a host. A live host that would "
@@ -201,7 +252,9 @@ class HostWaitTests {
     void aCommandExperimentsTargetNeedsNoHardwareCounters() {
         HostNeeds needs = HostNeeds.of(ExperimentKind.COMMAND, Map.of(), List.of("instructions_per_req"));
 
-        assertThat(needs.hardwareCounterTargets()).isEmpty();
-        assertThat(needs.metBy(null, null)).isTrue();
+        assertThat(needs.countedTargets()).isEmpty();
+        assertThat(needs.metBy(null, HostCounts.UNSAID)).isTrue();
+        assertThat(HostNeeds.of(ExperimentKind.COMMAND, Map.of(), List.of("syscalls_per_req")).countedTargets())
+                .isEmpty();
     }
 }

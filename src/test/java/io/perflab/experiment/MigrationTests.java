@@ -2,6 +2,7 @@ package io.perflab.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.perflab.agent.HostCounts;
 import io.perflab.runner.experiment.EngineVariant;
 import io.perflab.runner.rpcbench.CallMode;
 import io.perflab.runner.rpcbench.Warmup;
@@ -454,17 +455,62 @@ public class MigrationTests {
         Flyway.configure().dataSource(database).load().migrate();
 
         AgentRepository repository = new AgentRepository(jdbc, JsonMapper.builder().build());
-        assertThat(repository.find(900).orElseThrow().hardwareCounters()).isNull();
+        assertThat(repository.find(900).orElseThrow().counts()).isEqualTo(HostCounts.UNSAID);
         java.time.Instant now = java.time.Instant.now();
         long counts = repository.register("counts", io.perflab.agent.HostLabels.NONE, false, false, "h",
-                java.util.Map.of(), true, "admin", null, now);
+                java.util.Map.of(), new HostCounts(null, true), "admin", null, now);
         long refused = repository.register("refused", io.perflab.agent.HostLabels.NONE, false, false, "h",
-                java.util.Map.of(), false, "admin", null, now);
-        assertThat(repository.find(counts).orElseThrow().hardwareCounters()).isTrue();
-        assertThat(repository.find(refused).orElseThrow().hardwareCounters()).isFalse();
+                java.util.Map.of(), new HostCounts(null, false), "admin", null, now);
+        assertThat(repository.find(counts).orElseThrow().counts().hardwareCounters()).isTrue();
+        assertThat(repository.find(refused).orElseThrow().counts().hardwareCounters()).isFalse();
         assertThat(repository.hostGroups(now.minusSeconds(3600)))
-                .extracting(AgentRepository.HostGroup::hardwareCounters).as("told apart as the queue tells hosts apart")
-                .containsExactlyInAnyOrder(null, true, false);
+                .extracting(group -> group.counts().hardwareCounters())
+                .as("told apart as the queue tells hosts apart").containsExactlyInAnyOrder(null, true, false);
+    }
+
+    /**
+     * V32 keeps whether an agent counts system calls in a column of its own, beside its hardware counters: an agent
+     * registered before said nothing of it and keeps nothing, its answer of hardware counters kept; one registered
+     * after keeps both answers, and the queue tells hosts apart by either. On H2 and on PostgreSQL.
+     */
+    @Test
+    void agentsStoredBeforeTheSystemCallsColumnSayNothingOfThemAndNewOnesKeepTheirAnswer() {
+        SingleConnectionDataSource h2 = migratedTo("before-agent-system-calls", "31");
+        try {
+            systemCallsOfAgentsStoredBefore(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
+        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
+                postgres.password());
+        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("31")).load().migrate();
+        systemCallsOfAgentsStoredBefore(database);
+    }
+
+    private static void systemCallsOfAgentsStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        jdbc.sql("""
+                INSERT INTO agent (id, name, labels, built_in, runs_commands, host, environment, os_name, os_arch,
+                    hardware_counters, registered_by, registered_at, last_heartbeat, status)
+                VALUES (900, 'agent 900', '', FALSE, FALSE, 'h', '{}', 'Linux', 'amd64', TRUE, 'admin',
+                    CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 'IDLE')""").update();
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        AgentRepository repository = new AgentRepository(jdbc, JsonMapper.builder().build());
+        assertThat(repository.find(900).orElseThrow().counts()).isEqualTo(new HostCounts(null, true));
+        java.time.Instant now = java.time.Instant.now();
+        long counts = repository.register("counts", io.perflab.agent.HostLabels.NONE, false, false, "h",
+                java.util.Map.of(), new HostCounts(true, true), "admin", null, now);
+        long refused = repository.register("refused", io.perflab.agent.HostLabels.NONE, false, false, "h",
+                java.util.Map.of(), new HostCounts(false, true), "admin", null, now);
+        assertThat(repository.find(counts).orElseThrow().counts()).isEqualTo(new HostCounts(true, true));
+        assertThat(repository.find(refused).orElseThrow().counts()).isEqualTo(new HostCounts(false, true));
+        assertThat(repository.hostGroups(now.minusSeconds(3600))).extracting(AgentRepository.HostGroup::counts)
+                .as("told apart as the queue tells hosts apart")
+                .containsExactlyInAnyOrder(new HostCounts(null, true), new HostCounts(true, true),
+                        new HostCounts(false, true));
     }
 
     private static SingleConnectionDataSource migratedTo(String name, String version) {

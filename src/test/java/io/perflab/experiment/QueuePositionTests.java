@@ -204,8 +204,8 @@ class QueuePositionTests {
     /** A live agent, heard now by the database's clock, that said {@code hardwareCounters}. */
     private long host(String name, String labels, boolean runsCommands, Map<String, String> platform,
                       Boolean hardwareCounters) {
-        return agents.register(name, HostLabels.parse(labels), false, runsCommands, name, platform, hardwareCounters,
-                "tester", null, T0);
+        return agents.register(name, HostLabels.parse(labels), false, runsCommands, name, platform,
+                new io.perflab.agent.HostCounts(null, hardwareCounters), "tester", null, T0);
     }
 
     /** Its agent silent past the heartbeat timeout. */

@@ -493,7 +493,8 @@ class RemotePairedStoppingTests {
     private static final AgentCoordinator.Caller TESTER = new AgentCoordinator.Caller("tester", false);
 
     private static long register(AgentCoordinator service, String name) {
-        return service.register(new Registration(name, Map.of(), Map.of("host", name), false, null), TESTER).agentId();
+        return service.register(new Registration(name, Map.of(), Map.of("host", name), false, null, null), TESTER)
+                .agentId();
     }
 
     private static long nanos(Instant instant) {

@@ -129,7 +129,7 @@ class StoredJvmFlagsTests {
         long plain = stored("allowed flags", List.of("-Xbatch"), pool, ExperimentStatus.QUEUED);
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         long agent = coordinator.register(new Registration("bench", pool.labels(), Map.of("host", "bench"), false,
-                null), AGENT).agentId();
+                null, null), AGENT).agentId();
 
         Assignment assignment = coordinator.poll(agent, AGENT, Duration.ZERO).orElseThrow();
 
@@ -144,7 +144,7 @@ class StoredJvmFlagsTests {
                 ExperimentStatus.QUEUED);
         AgentCoordinator rawAllowed = coordinator(JvmFlagPolicies.of(true));
         long other = rawAllowed.register(new Registration("other bench", pool.labels(), Map.of("host", "other"),
-                false, null), AGENT).agentId();
+                false, null, null), AGENT).agentId();
         assertThat(rawAllowed.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(allowedNow);
     }
 
@@ -160,7 +160,8 @@ class StoredJvmFlagsTests {
         long small = stored("a heap of 512 MiB", List.of("-Xmx512m"), pool, ExperimentStatus.QUEUED);
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         long smallHost = coordinator.register(new Registration("small bench", pool.labels(),
-                Map.of("host", "small", AgentHost.MEMORY, Long.toString(4L << 30)), false, null), AGENT).agentId();
+                Map.of("host", "small", AgentHost.MEMORY, Long.toString(4L << 30)),
+                false, null, null), AGENT).agentId();
 
         Assignment assignment = coordinator.poll(smallHost, AGENT, Duration.ZERO).orElseThrow();
 
@@ -174,7 +175,8 @@ class StoredJvmFlagsTests {
 
         long again = stored("a heap of 2 GiB again", List.of("-Xmx2g"), pool, ExperimentStatus.QUEUED);
         long largeHost = coordinator.register(new Registration("large bench", pool.labels(),
-                Map.of("host", "large", AgentHost.MEMORY, Long.toString(16L << 30)), false, null), AGENT).agentId();
+                Map.of("host", "large", AgentHost.MEMORY, Long.toString(16L << 30)),
+                false, null, null), AGENT).agentId();
         assertThat(coordinator.poll(largeHost, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(again);
 
         // the operator's perflab.trials.max-jvm-memory is the bound of every host; an agent without memory has none
@@ -182,12 +184,13 @@ class StoredJvmFlagsTests {
                 ExperimentStatus.QUEUED);
         AgentCoordinator bounded = coordinator(new JvmFlagPolicy(false, List.of(), JvmFlagPolicies.HOST_16_GIB, true));
         long other = bounded.register(new Registration("small bench 2", pool.labels(),
-                Map.of("host", "small2", AgentHost.MEMORY, Long.toString(4L << 30)), false, null), AGENT).agentId();
+                Map.of("host", "small2", AgentHost.MEMORY, Long.toString(4L << 30)),
+                false, null, null), AGENT).agentId();
         assertThat(bounded.poll(other, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(operators);
         long unknown = stored("a heap of 2 GiB, an agent of an earlier version", List.of("-Xmx2g"), pool,
                 ExperimentStatus.QUEUED);
         long older = coordinator.register(new Registration("older bench", pool.labels(), Map.of("host", "older"),
-                false, null), AGENT).agentId();
+                false, null, null), AGENT).agentId();
         assertThat(coordinator.poll(older, AGENT, Duration.ZERO)).map(Assignment::experimentId).contains(unknown);
     }
 
@@ -200,7 +203,8 @@ class StoredJvmFlagsTests {
         if (fixedFlags != null) {
             environment.put(AgentHost.TRIAL_MEMORY_FLAGS, fixedFlags);
         }
-        return coordinator.register(new Registration(name, pool.labels(), environment, false, null), AGENT).agentId();
+        return coordinator.register(new Registration(name, pool.labels(), environment, false, null, null), AGENT)
+                .agentId();
     }
 
     /**
@@ -298,7 +302,7 @@ class StoredJvmFlagsTests {
     void aRefusedMemoryOrFixedFlagIsQuotedWithItsControlCharactersEscaped() {
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         assertThatThrownBy(() -> coordinator.register(new Registration("bench", Map.of(), Map.of("host", "bench",
-                AgentHost.MEMORY, "16\n2026-12-06 INFO admin signed in"), false, null), AGENT))
+                AgentHost.MEMORY, "16\n2026-12-06 INFO admin signed in"), false, null, null), AGENT))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
                         .endsWith("got '16\\u000A2026-12-06 INFO admin signed in'").doesNotContain("\n"));
         assertThatThrownBy(() -> AgentHost.trialMemoryFlags(Map.of(AgentHost.TRIAL_MEMORY_FLAGS,
@@ -317,7 +321,7 @@ class StoredJvmFlagsTests {
         long raw = stored("raw flag with an escape", List.of("-Dx=\u001B[2J\u202E"), pool, ExperimentStatus.QUEUED);
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         long agent = coordinator.register(new Registration("hidden flag bench", pool.labels(), Map.of("host",
-                "bench"), false, null), AGENT).agentId();
+                "bench"), false, null, null), AGENT).agentId();
 
         assertThat(coordinator.poll(agent, AGENT, Duration.ZERO)).isEmpty();
 
@@ -331,7 +335,7 @@ class StoredJvmFlagsTests {
         AgentCoordinator coordinator = coordinator(JvmFlagPolicies.of(false));
         for (String memory : List.of("16G", "-1", "0", "1e10", "99999999999999999999", "")) {
             assertThatThrownBy(() -> coordinator.register(new Registration("bench", Map.of(),
-                    Map.of("host", "bench", AgentHost.MEMORY, memory), false, null), AGENT))
+                    Map.of("host", "bench", AgentHost.MEMORY, memory), false, null, null), AGENT))
                     .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage())
                             .as(memory).contains("environment.memory_bytes", "a whole number above 0"));
         }

@@ -15,19 +15,22 @@ import java.util.function.Supplier;
 public enum HostCount {
 
     /** System calls per request, counted on a tracepoint where perf events may read it. */
-    SYSCALLS(List.of(MetricKeys.SYSCALLS_PER_REQ), KernelMeter.SYSCALLS_PROPERTY,
+    SYSCALLS("system calls", List.of(MetricKeys.SYSCALLS_PER_REQ), KernelMeter.SYSCALLS_PROPERTY,
             RpcBenchResult.SYSCALLS_NOT_COUNTED, SyscallCounter::unavailableReason),
     /** Instructions and cycles per request, counted with the CPU's hardware counters where the kernel grants them. */
-    HARDWARE(MetricKeys.ENGINE_WHERE_COUNTED, KernelMeter.HARDWARE_PROPERTY, RpcBenchResult.HARDWARE_NOT_COUNTED,
-            KernelMeter::hardwareNotCounted);
+    HARDWARE("instructions and cycles", MetricKeys.ENGINE_WHERE_COUNTED, KernelMeter.HARDWARE_PROPERTY,
+            RpcBenchResult.HARDWARE_NOT_COUNTED, KernelMeter::hardwareNotCounted);
+
+    private final String counted;
 
     private final List<String> metrics;
     private final String property;
     private final String notCountedKey;
     private final Supplier<Optional<String>> notCountedHere;
 
-    HostCount(List<String> metrics, String property, String notCountedKey,
+    HostCount(String counted, List<String> metrics, String property, String notCountedKey,
               Supplier<Optional<String>> notCountedHere) {
+        this.counted = counted;
         this.metrics = metrics;
         this.property = property;
         this.notCountedKey = notCountedKey;
@@ -37,6 +40,16 @@ public enum HostCount {
     /** The count that gives {@code metric}; empty for a metric every trial measures. */
     public static Optional<HostCount> of(String metric) {
         return Arrays.stream(values()).filter(count -> count.metrics.contains(metric)).findFirst();
+    }
+
+    /** What it counts, for people: {@code system calls}, {@code instructions and cycles}. */
+    public String counted() {
+        return counted;
+    }
+
+    /** The metrics it gives ({@code syscalls_per_req}; {@code instructions_per_req}, {@code cycles_per_req}). */
+    public List<String> metrics() {
+        return metrics;
     }
 
     /** The trial JVM's system property that turns this count off with {@code false}. */
