@@ -227,17 +227,8 @@ public class MigrationTests {
      */
     @Test
     void namesStoredBeforeTheirFoldedCopiesAreFoundInAnyCase() {
-        SingleConnectionDataSource h2 = migratedTo("before-folded-names", "21");
-        try {
-            foldsTheNamesStoredBefore(h2);
-        } finally {
-            h2.destroy();
-        }
-        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabaseInTheCLocale();
-        DriverManagerDataSource cLocale = new DriverManagerDataSource(postgres.url(), postgres.username(),
-                postgres.password());
-        Flyway.configure().dataSource(cLocale).target(MigrationVersion.fromVersion("21")).load().migrate();
-        foldsTheNamesStoredBefore(cLocale);
+        onH2AndPostgres("before-folded-names", "21", EmbeddedPostgres::newDatabaseInTheCLocale,
+                MigrationTests::foldsTheNamesStoredBefore);
     }
 
     private static void foldsTheNamesStoredBefore(javax.sql.DataSource database) {
@@ -270,17 +261,8 @@ public class MigrationTests {
      */
     @Test
     void agentsStoredBeforeTokenIdsKeepTheTokenTheyRegisteredWithAndNoOtherOfItsName() {
-        SingleConnectionDataSource h2 = migratedTo("before-agent-token-ids", "24");
-        try {
-            ownersOfAgentsStoredBefore(h2);
-        } finally {
-            h2.destroy();
-        }
-        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
-        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
-                postgres.password());
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("24")).load().migrate();
-        ownersOfAgentsStoredBefore(database);
+        onH2AndPostgres("before-agent-token-ids", "24", EmbeddedPostgres::newDatabase,
+                MigrationTests::ownersOfAgentsStoredBefore);
     }
 
     private static void ownersOfAgentsStoredBefore(javax.sql.DataSource database) {
@@ -329,17 +311,8 @@ public class MigrationTests {
      */
     @Test
     void experimentsStoredBeforeTokenIdsKeepTheTokenThatStartedThemAndNoOtherOfItsName() {
-        SingleConnectionDataSource h2 = migratedTo("before-experiment-token-ids", "26");
-        try {
-            startersOfExperimentsStoredBefore(h2);
-        } finally {
-            h2.destroy();
-        }
-        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
-        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
-                postgres.password());
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("26")).load().migrate();
-        startersOfExperimentsStoredBefore(database);
+        onH2AndPostgres("before-experiment-token-ids", "26", EmbeddedPostgres::newDatabase,
+                MigrationTests::startersOfExperimentsStoredBefore);
     }
 
     private static void startersOfExperimentsStoredBefore(javax.sql.DataSource database) {
@@ -391,17 +364,8 @@ public class MigrationTests {
 
     @Test
     void agentsStoredBeforeTheirPlatformColumnsGetThePlatformTheirEnvironmentSays() {
-        SingleConnectionDataSource h2 = migratedTo("before-agent-platform", "28");
-        try {
-            platformsOfAgentsStoredBefore(h2);
-        } finally {
-            h2.destroy();
-        }
-        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
-        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
-                postgres.password());
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("28")).load().migrate();
-        platformsOfAgentsStoredBefore(database);
+        onH2AndPostgres("before-agent-platform", "28", EmbeddedPostgres::newDatabase,
+                MigrationTests::platformsOfAgentsStoredBefore);
     }
 
     private static void platformsOfAgentsStoredBefore(javax.sql.DataSource database) {
@@ -431,17 +395,8 @@ public class MigrationTests {
      */
     @Test
     void agentsStoredBeforeTheHardwareCountersColumnSayNothingOfThemAndNewOnesKeepTheirAnswer() {
-        SingleConnectionDataSource h2 = migratedTo("before-agent-hardware-counters", "30");
-        try {
-            hardwareCountersOfAgentsStoredBefore(h2);
-        } finally {
-            h2.destroy();
-        }
-        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
-        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
-                postgres.password());
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("30")).load().migrate();
-        hardwareCountersOfAgentsStoredBefore(database);
+        onH2AndPostgres("before-agent-hardware-counters", "30", EmbeddedPostgres::newDatabase,
+                MigrationTests::hardwareCountersOfAgentsStoredBefore);
     }
 
     private static void hardwareCountersOfAgentsStoredBefore(javax.sql.DataSource database) {
@@ -475,17 +430,8 @@ public class MigrationTests {
      */
     @Test
     void agentsStoredBeforeTheSystemCallsColumnSayNothingOfThemAndNewOnesKeepTheirAnswer() {
-        SingleConnectionDataSource h2 = migratedTo("before-agent-system-calls", "31");
-        try {
-            systemCallsOfAgentsStoredBefore(h2);
-        } finally {
-            h2.destroy();
-        }
-        EmbeddedPostgres.Database postgres = EmbeddedPostgres.newDatabase();
-        DriverManagerDataSource database = new DriverManagerDataSource(postgres.url(), postgres.username(),
-                postgres.password());
-        Flyway.configure().dataSource(database).target(MigrationVersion.fromVersion("31")).load().migrate();
-        systemCallsOfAgentsStoredBefore(database);
+        onH2AndPostgres("before-agent-system-calls", "31", EmbeddedPostgres::newDatabase,
+                MigrationTests::systemCallsOfAgentsStoredBefore);
     }
 
     private static void systemCallsOfAgentsStoredBefore(javax.sql.DataSource database) {
@@ -511,6 +457,27 @@ public class MigrationTests {
                 .as("told apart as the queue tells hosts apart")
                 .containsExactlyInAnyOrder(new HostCounts(null, true), new HostCounts(true, true),
                         new HostCounts(false, true));
+    }
+
+    /**
+     * Runs {@code check} on an H2 database named {@code name} and on a new PostgreSQL database from {@code postgres},
+     * each migrated to {@code version}: the check stores rows as that version kept them, migrates the rest of the way
+     * and reads them back.
+     */
+    private static void onH2AndPostgres(String name, String version,
+                                        java.util.function.Supplier<EmbeddedPostgres.Database> postgres,
+                                        java.util.function.Consumer<javax.sql.DataSource> check) {
+        SingleConnectionDataSource h2 = migratedTo(name, version);
+        try {
+            check.accept(h2);
+        } finally {
+            h2.destroy();
+        }
+        EmbeddedPostgres.Database database = postgres.get();
+        DriverManagerDataSource migrated = new DriverManagerDataSource(database.url(), database.username(),
+                database.password());
+        Flyway.configure().dataSource(migrated).target(MigrationVersion.fromVersion(version)).load().migrate();
+        check.accept(migrated);
     }
 
     private static SingleConnectionDataSource migratedTo(String name, String version) {
