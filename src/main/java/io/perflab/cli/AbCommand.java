@@ -79,10 +79,12 @@ final class AbCommand implements Callable<Integer> {
             description = "Windows of each variant per pair of a paired design (default: 3).")
     private Integer windowsPerPair;
 
-    @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled",
+    @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled|METRIC:mde=PCT%",
             description = "Paired designs: stop once the change of METRIC is known to ± PCT percent, or is settled "
                     + "(significant at α = 0.05 despite looking after every pair: group-sequential, O'Brien–Fleming "
-                    + "spending over --pairs); repeatable, stops when every target is met. Without --pairs or "
+                    + "spending over --pairs), or with mde=PCT% settled or futile (a change of ± PCT percent unlikely "
+                    + "to be found by the last pair: non-binding β-spending, β = 0.1, from 10 pairs on); repeatable, "
+                    + "stops when every target is met. Without --pairs or "
                     + "--target an engine experiment has the target " + PairedInput.DEFAULT_TARGET + ".")
     private List<String> targets = new ArrayList<>();
 

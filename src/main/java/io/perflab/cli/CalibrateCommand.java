@@ -114,7 +114,7 @@ final class CalibrateCommand implements Callable<Integer> {
                     + "is refused before anything runs.")
     private Path referenceFile;
 
-    @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled",
+    @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled|METRIC:mde=PCT%",
             description = "Paired designs: judge each experiment also as a sequential one, as perflab ab --pairs K "
                     + "--target would (a look after every pair, O'Brien–Fleming spending over --pairs), and report "
                     + "the stopping rule's false positives, or its power and coverage, and the pairs and time it "

@@ -54,7 +54,8 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  *     all of them run
  * @param windowsPerPair windows of each variant per pair of a paired design, 1..1000 (default 3)
  * @param target paired designs: stop once every target is met, each {@code METRIC:PERCENT%} (its change known to
- *     ± that) or {@code METRIC:settled} (significant at α despite the repeated looks); one string or a list; an engine
+ *     ± that), {@code METRIC:settled} (significant at α despite the repeated looks) or {@code METRIC:mde=PERCENT%}
+ *     (settled, or futile: a change of ± that unlikely to be found by the last pair); one string or a list; an engine
  *     experiment that gives neither {@code pairs} nor a target has {@code cpu_us_per_req:settled}
  * @param budget paired designs: start no pair that would end after this long, e.g. {@code 10m}, {@code 90s},
  *     {@code 1h30m}

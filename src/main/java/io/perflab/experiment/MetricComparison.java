@@ -201,7 +201,7 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param spending the α-spending function, e.g. {@code O'Brien–Fleming}
      * @param t the look's t statistic of the pair log ratios
      * @param tBoundary what |t| had to reach; null when the look spent no α (+∞)
-     * @param outcome {@code SIGNIFICANT}, {@code PRECISE_ENOUGH}, {@code LAST_LOOK} or {@code CONTINUE}
+     * @param outcome {@code SIGNIFICANT}, {@code PRECISE_ENOUGH}, {@code FUTILE}, {@code LAST_LOOK} or {@code CONTINUE}
      * @param ciLowPercentIgnoringLooks the t interval of the change over all pairs analysed, as if no look was taken
      * @param pValueIgnoringLooks the two-sided p of that t-test
      * @param holmPValueIgnoringLooks that p after Holm's adjustment across the experiment's metrics

@@ -41,7 +41,7 @@ public class SequentialLookRepository {
      * @param halfWidthPercent the repeated interval's relative half-width
      * @param t the t statistic of the pair log ratios
      * @param tBoundary the boundary |t| had to reach; null when this look spent no α (+∞)
-     * @param outcome {@code CONTINUE}, {@code SIGNIFICANT}, {@code PRECISE_ENOUGH} or {@code LAST_LOOK}
+     * @param outcome {@code CONTINUE}, {@code SIGNIFICANT}, {@code PRECISE_ENOUGH}, {@code LAST_LOOK} or {@code FUTILE}
      * @param description the look in one line, as the command line prints it
      */
     public record LookRecord(String metric, int look, int pairs, int plannedPairs, String target, Double percent,

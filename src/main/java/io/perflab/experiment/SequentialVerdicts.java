@@ -141,14 +141,17 @@ final class SequentialVerdicts {
         String interval = "its repeated interval " + Format.percentInterval(last.ciLowPercent(),
                 last.ciHighPercent());
         String margin = "±" + RFormat.format(options.equivalenceMarginPercent(), 7).strip() + "%";
+        String futile = SequentialLook.Outcome.FUTILE.name().equals(last.outcome()) ? "; the look stopped it as "
+                + "futile: a change of the target's smallest size (mde=) was unlikely to be found by the last planned"
+                + " pair" : "";
         return switch (verdict) {
             case IMPROVED, REGRESSED -> test + ": significant at " + alpha + " despite the looks; the change is "
                     + Format.percent(last.percent()) + " (" + (direction == Direction.LOWER_IS_BETTER ? "lower"
                     : "higher") + " is better)";
             case UNCHANGED -> "no significant change at " + alpha + " (" + test + ") and " + interval + " lies within "
-                    + margin;
+                    + margin + futile;
             case INCONCLUSIVE -> "no significant change at " + alpha + " (" + test + "), but " + interval
-                    + " reaches beyond " + margin;
+                    + " reaches beyond " + margin + futile;
         };
     }
 

@@ -120,8 +120,9 @@ public final class SequentialStopping implements PairStoppingRule {
                 continue;
             }
             done.add(n);
-            SequentialLook look = new SequentialPlan(SPENDING, alpha, plannedPairs, target.halfWidthPercent())
-                    .look(done.stream().mapToInt(Integer::intValue).toArray(), analysis, budgetSpent);
+            SequentialLook look = new SequentialPlan(SPENDING, alpha, plannedPairs, target.halfWidthPercent(),
+                    target.smallestChangePercent()).look(done.stream().mapToInt(Integer::intValue).toArray(), analysis,
+                    budgetSpent);
             // the look that ends the target: the first that settles it, or a last look of one never settled
             Look result = new Look(target, look, analysis, look.stop() && !settled.containsKey(target.metric()));
             made.add(result);
@@ -322,18 +323,35 @@ public final class SequentialStopping implements PairStoppingRule {
      * @param metric the metric key
      * @param halfWidthPercent settled once the repeated interval of its change is at most ± this many percent; 0 for
      *     "until its verdict is settled" (the change significant at α, or the last look)
+     * @param smallestChangePercent with a half-width of 0, the smallest change worth finding: settled too once a
+     *     change of ± this many percent is unlikely to be found by the last look (futile, {@link SequentialPlan});
+     *     0 for no such stop
      */
-    public record Target(String metric, double halfWidthPercent) {
+    public record Target(String metric, double halfWidthPercent, double smallestChangePercent) {
+
+        /** The largest smallest change a target takes: a change of 1,000 % is no performance change to look for. */
+        public static final double MAX_SMALLEST_CHANGE = 1000;
 
         public Target {
             Objects.requireNonNull(metric, "metric");
             if (!(halfWidthPercent >= 0) || Double.isInfinite(halfWidthPercent)) {
                 throw new IllegalArgumentException("a target half-width is a percentage ≥ 0, got " + halfWidthPercent);
             }
+            if (!(smallestChangePercent >= 0 && smallestChangePercent <= MAX_SMALLEST_CHANGE)
+                    || (smallestChangePercent > 0 && halfWidthPercent > 0)) {
+                throw new IllegalArgumentException("a target's smallest change is a percentage in [0, "
+                        + (int) MAX_SMALLEST_CHANGE + "], with no half-width, got " + smallestChangePercent);
+            }
+        }
+
+        /** A target without a smallest change. */
+        public Target(String metric, double halfWidthPercent) {
+            this(metric, halfWidthPercent, 0);
         }
 
         /**
-         * Parses {@code cpu_us_per_req:1%} (a half-width) or {@code cpu_us_per_req:settled}.
+         * Parses {@code cpu_us_per_req:1%} (a half-width), {@code cpu_us_per_req:settled} or
+         * {@code cpu_us_per_req:mde=2%} (settled, or futile for a change of ±2 %).
          *
          * @throws IllegalArgumentException naming the forms it takes
          */
@@ -342,32 +360,40 @@ public final class SequentialStopping implements PairStoppingRule {
             String metric = colon < 0 ? "" : text.substring(0, colon).strip();
             String goal = colon < 0 ? "" : text.substring(colon + 1).strip();
             if (metric.isEmpty() || goal.isEmpty()) {
-                throw new IllegalArgumentException("a target is METRIC:PERCENT% or METRIC:settled, e.g. "
-                        + "cpu_us_per_req:1% — got '" + PrintableText.Validator.quoted(text) + "'");
+                throw new IllegalArgumentException("a target is METRIC:PERCENT%, METRIC:settled or "
+                        + "METRIC:mde=PERCENT%, e.g. cpu_us_per_req:1% — got '" + PrintableText.Validator.quoted(text)
+                        + "'");
             }
             if (goal.equalsIgnoreCase("settled")) {
                 return new Target(metric, 0);
             }
+            boolean mde = goal.regionMatches(true, 0, "mde=", 0, 4);
+            String number = mde ? goal.substring(4).strip() : goal;
             try {
-                double percent = Double.parseDouble(goal.endsWith("%") ? goal.substring(0, goal.length() - 1) : goal);
-                if (!(percent > 0) || Double.isInfinite(percent)) {
+                double percent = Double.parseDouble(number.endsWith("%") ? number.substring(0, number.length() - 1)
+                        : number);
+                if (!(percent > 0) || Double.isInfinite(percent) || (mde && percent > MAX_SMALLEST_CHANGE)) {
                     throw new NumberFormatException();
                 }
-                return new Target(metric, percent);
+                return mde ? new Target(metric, 0, percent) : new Target(metric, percent);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("a target's precision is a percentage > 0 or 'settled', got '"
+                throw new IllegalArgumentException(mde ? "a target's smallest change (mde=) is a percentage above 0 "
+                        + "and at most " + (int) MAX_SMALLEST_CHANGE + ", e.g. mde=2%, got '"
+                        + PrintableText.Validator.quoted(goal) + "' in '" + PrintableText.Validator.quoted(text) + "'"
+                        : "a target's precision is a percentage > 0, 'settled' or mde=PERCENT%, got '"
                         + PrintableText.Validator.quoted(goal) + "' in '" + PrintableText.Validator.quoted(text) + "'");
             }
         }
 
         /**
-         * {@code METRIC:PERCENT%} or {@code METRIC:settled}, which {@link #parse} reads back as this very target: it
-         * is how a target is stored. A half-width rounded for display read back as another (0.12345 as 0.1235), or
-         * as no number at all (1.7976e308 as 1.798e+308, which overflows).
+         * {@code METRIC:PERCENT%}, {@code METRIC:settled} or {@code METRIC:mde=PERCENT%}, which {@link #parse} reads
+         * back as this very target: it is how a target is stored. A half-width rounded for display read back as
+         * another (0.12345 as 0.1235), or as no number at all (1.7976e308 as 1.798e+308, which overflows).
          */
         @Override
         public String toString() {
-            return metric + (halfWidthPercent == 0 ? ":settled" : ":" + exactly(halfWidthPercent) + "%");
+            return metric + (smallestChangePercent > 0 ? ":mde=" + exactly(smallestChangePercent) + "%"
+                    : halfWidthPercent == 0 ? ":settled" : ":" + exactly(halfWidthPercent) + "%");
         }
 
         /** A decimal that parses back to {@code value}: plain while short ({@code 1}, {@code 0.12345}), else E form. */
@@ -405,6 +431,8 @@ public final class SequentialStopping implements PairStoppingRule {
             case PRECISE_ENOUGH -> "precise enough (±" + Display.value(halfWidthPercent).strip() + "% ≤ ±"
                     + Display.value(target.halfWidthPercent()).strip() + "%)";
             case LAST_LOOK -> "last look, not significant";
+            case FUTILE -> "futile, a change of ±" + Display.value(target.smallestChangePercent()).strip()
+                    + "% unlikely to be found by the last look";
         };
     }
 

@@ -106,6 +106,50 @@ public final class GroupSequential {
     }
 
     /**
+     * Non-binding futility bounds b<sub>k</sub> of a two-sided test whose efficacy boundaries are {@code efficacy}:
+     * the test stops to accept H₀ at the first look where |Z<sub>k</sub>| &lt; b<sub>k</sub>, and b<sub>k</sub>
+     * solves P<sub>θ</sub>(first futility stop at look k) = β*(t<sub>k</sub>) − β*(t<sub>k−1</sub>) when the score's
+     * increments have mean θ ({@code drift}) per unit of information: the change worth finding. β is spent under that
+     * alternative as α is spent under H₀ (Pampallona, Tsiatis and Gao 2001), paths that crossed an efficacy boundary
+     * or an earlier futility bound taken out. Non-binding: the efficacy boundaries were computed without the futility
+     * bounds, so stopping for futility, or not, never raises the type I error above α. A look whose efficacy boundary
+     * is +∞ may still stop for futility; b<sub>k</sub> is at most c<sub>k</sub> (all that is left stops there).
+     *
+     * @param information the information at every look (any positive scale, the drift's unit), increasing
+     * @param efficacy the efficacy boundaries c<sub>k</sub> of those looks ({@link #bounds})
+     * @param drift θ ≥ 0, the mean of the score's increments per unit of information under the alternative
+     * @param cumulativeBeta the type II error to have spent by each look, non-decreasing, each below 1
+     * @see <a href="https://doi.org/10.1016/S0378-3758(00)00257-0">S. Pampallona, A. A. Tsiatis, K. Kim (2001),
+     *     Interim monitoring of group sequential trials using spending functions for the type I and type II error
+     *     probabilities, Drug Inf. J. 35(4)</a>
+     */
+    public static double[] futilityBounds(double[] information, double[] efficacy, double drift,
+                                          double[] cumulativeBeta) {
+        requireIncreasing(information, "information levels");
+        if (efficacy.length != information.length || cumulativeBeta.length != information.length) {
+            throw new IllegalArgumentException("need one efficacy boundary and one cumulative β per look");
+        }
+        if (!(drift >= 0) || Double.isInfinite(drift)) {
+            throw new IllegalArgumentException("the drift must be finite and ≥ 0, got " + drift);
+        }
+        double[] futility = new double[information.length];
+        Stage stage = Stage.start(drift);
+        double spent = 0;
+        for (int k = 0; k < information.length; k++) {
+            double beta = cumulativeBeta[k];
+            if (!(beta >= 0 && beta < 1)) {
+                throw new IllegalArgumentException("a cumulative β is in [0, 1), got " + beta);
+            }
+            futility[k] = stage.innerBoundaryFor(beta - spent, efficacy[k], information[k]);
+            spent = Math.max(spent, beta);
+            if (k + 1 < information.length) {
+                stage = stage.next(efficacy[k], futility[k], information[k], spacing(information, k));
+            }
+        }
+        return futility;
+    }
+
+    /**
      * The probability under H₀ of first crossing ±c<sub>k</sub> at each look, for given boundaries; their sum is
      * the test's type I error.
      */
@@ -350,6 +394,38 @@ public final class GroupSequential {
             return -sum * root / sd;
         }
 
+        /** P(|Z| &lt; b at the next look, with information {@code next}) on the paths still running. */
+        double inside(double b, double next) {
+            if (!(b > 0)) {
+                return 0;
+            }
+            double sd = Math.sqrt(next - information);
+            double edge = b * Math.sqrt(next);
+            double shift = drift * (next - information);
+            double sum = 0;
+            for (int i = 0; i < nodes.length; i++) {
+                sum += mass[i] * (Distributions.normalUpper((-edge - nodes[i] - shift) / sd)
+                        - Distributions.normalUpper((edge - nodes[i] - shift) / sd));
+            }
+            return sum;
+        }
+
+        /**
+         * The b in [0, c] with inside(b) = {@code increment}; 0 when nothing is to be spent, c when the paths below
+         * c hold no more than it.
+         */
+        double innerBoundaryFor(double increment, double c, double next) {
+            if (!(increment > 0)) {
+                return 0;
+            }
+            double top = Double.isInfinite(c) ? MAX_BOUNDARY : c;
+            if (inside(top, next) <= increment) {
+                return c;
+            }
+            UnivariateFunction excess = b -> inside(b, next) - increment;
+            return new BrentSolver(0, TOLERANCE, TOLERANCE).solve(STAGEWISE_EVALUATIONS, excess, 0, top, top / 2);
+        }
+
         /** The c ≥ 0 with exit(c) = {@code increment}; +∞ when nothing is to be spent. */
         double boundaryFor(double increment, double next, double guess) {
             if (!(increment > 0)) {
@@ -390,28 +466,52 @@ public final class GroupSequential {
          * Simpson nodes of spacing at most h.
          */
         Stage next(double c, double next, double h) {
+            return next(c, 0, next, h);
+        }
+
+        /**
+         * As {@link #next(double, double, double)}, the paths with |Z| &lt; b (a futility stop) taken out too: the
+         * sub-density on b√I ≤ |s| ≤ c√I, each side integrated on its own nodes.
+         */
+        Stage next(double c, double b, double next, double h) {
             double sd = Math.sqrt(next - information);
             double shift = drift * (next - information);
-            double half = Math.min(Double.isInfinite(c) ? Double.POSITIVE_INFINITY : c * Math.sqrt(next),
-                    SD_RANGE * Math.sqrt(next) + Math.abs(drift) * next);
-            if (!(half > 0)) {
+            double root = Math.sqrt(next);
+            double half = Math.min(Double.isInfinite(c) ? Double.POSITIVE_INFINITY : c * root,
+                    SD_RANGE * root + Math.abs(drift) * next);
+            double inner = Math.max(0, b) * root;
+            if (!(half > inner)) {
                 return new Stage(new double[] {0}, new double[] {0}, next, drift);
             }
-            int intervals = 2 * (int) Math.ceil(half / h);
-            double step = 2 * half / intervals;
-            double[] to = new double[intervals + 1];
-            double[] toMass = new double[intervals + 1];
+            if (inner == 0) {
+                return integrated(-half, half, h, sd, shift, next);
+            }
+            Stage low = integrated(-half, -inner, h, sd, shift, next);
+            Stage high = integrated(inner, half, h, sd, shift, next);
+            double[] to = Arrays.copyOf(low.nodes, low.nodes.length + high.nodes.length);
+            double[] toMass = Arrays.copyOf(low.mass, to.length);
+            System.arraycopy(high.nodes, 0, to, low.nodes.length, high.nodes.length);
+            System.arraycopy(high.mass, 0, toMass, low.mass.length, high.mass.length);
+            return new Stage(to, toMass, next, drift);
+        }
+
+        /** The sub-density at the next look on [from, to], at Simpson nodes of spacing at most h. */
+        private Stage integrated(double from, double to, double h, double sd, double shift, double next) {
+            int intervals = 2 * (int) Math.ceil((to - from) / (2 * h));
+            double step = (to - from) / intervals;
+            double[] at = new double[intervals + 1];
+            double[] atMass = new double[intervals + 1];
             for (int j = 0; j <= intervals; j++) {
-                double s = -half + j * step;
+                double s = from + j * step;
                 double f = 0;
                 for (int i = 0; i < nodes.length; i++) {
                     f += mass[i] * density((s - nodes[i] - shift) / sd);
                 }
                 double weight = j == 0 || j == intervals ? 1 : (j % 2 == 1 ? 4 : 2);
-                to[j] = s;
-                toMass[j] = f / sd * weight * step / 3;
+                at[j] = s;
+                atMass[j] = f / sd * weight * step / 3;
             }
-            return new Stage(to, toMass, next, drift);
+            return new Stage(at, atMass, next, drift);
         }
 
         private static double density(double z) {

@@ -86,11 +86,16 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
         /** The repeated confidence interval is as narrow as the plan's target. */
         PRECISE_ENOUGH,
         /** The most pairs are done or the budget is spent, without crossing the boundary. */
-        LAST_LOOK;
+        LAST_LOOK,
+        /**
+         * A change of the plan's smallest size is unlikely to be found by the last look: |t| is below the futility
+         * bound ({@link SequentialPlan#smallestChangePercent}). Not significant.
+         */
+        FUTILE;
 
-        /** Whether this outcome settles its target: significant, or precise enough. */
+        /** Whether this outcome settles its target: significant, precise enough, or futile. */
         public boolean settles() {
-            return this == SIGNIFICANT || this == PRECISE_ENOUGH;
+            return this == SIGNIFICANT || this == PRECISE_ENOUGH || this == FUTILE;
         }
     }
 }

@@ -32,7 +32,18 @@ import java.util.List;
  *       whatever reason, keeps its level;
  *   <li>the experiment stops when |t| ≥ c<sup>t</sup><sub>k</sub> (the verdict is settled at level α), when the
  *       repeated interval is as narrow as the target ({@link #targetHalfWidthPercent}), or at the last look.
- *       Stopping for precision never adds type I error: it only ends the chances to cross later.
+ *       Stopping for precision never adds type I error: it only ends the chances to cross later;
+ *   <li>with a smallest change worth finding d ({@link #smallestChangePercent}), it also stops once such a change
+ *       is unlikely to be found: futile when |t|, taken to the normal scale at the same two-sided level, is below
+ *       the look's futility bound b<sub>k</sub>. The bounds spend β = {@value #BETA} under the alternative that
+ *       the pairs' mean log ratio is ±log(1 + d) — a drift of log(1 + d)/s per pair, s the pairs' SD so far —
+ *       with O'Brien–Fleming-type spending β*(t) = 2 − 2Φ(z<sub>1−β/2</sub>/√t), and are non-binding
+ *       ({@link GroupSequential#futilityBounds}): the efficacy boundaries are those above, computed without them,
+ *       so the false-positive rate stays at most α. A change of d or more is then found with probability about
+ *       1 − β where N pairs have that power, and an experiment without one ends early, which is what a futility
+ *       stop is for: on this kind of host, about half the planned pairs where nothing changed (docs/PERFORMANCE.md).
+ *       The bounds are recomputed at each look with that look's s, as information-based monitoring does, and no
+ *       look before {@value #MIN_FUTILE_PAIRS} pairs stops as futile.
  * </ol>
  *
  * @param spending the spending function; {@link SpendingFunction#OBRIEN_FLEMING} unless early stopping on large
@@ -41,13 +52,25 @@ import java.util.List;
  * @param maxPairs N, the most pairs the experiment will run (from its budget), ≥ 2
  * @param targetHalfWidthPercent stop once the repeated interval of the change is at most ± this many percent,
  *     100·(e<sup>h</sup> − 1) for half-width h of the log-ratio interval; 0 for no precision target
+ * @param smallestChangePercent d, the smallest change worth finding, in percent: stop as futile once a change of
+ *     ±d is unlikely to be found by the last look; 0 for no futility stop
  * @see <a href="https://doi.org/10.1201/9780367805326">C. Jennison, B. W. Turnbull (2000), Group Sequential
  *     Methods with Applications to Clinical Trials, ch. 3 (unknown variance) and ch. 9 (repeated confidence
  *     intervals)</a>
  * @see <a href="https://doi.org/10.1214/20-AOS1991">S. R. Howard, A. Ramdas, J. McAuliffe, J. Sekhon (2021),
  *     Time-uniform, nonparametric, nonasymptotic confidence sequences, Ann. Statist. 49(2)</a>
  */
-public record SequentialPlan(SpendingFunction spending, double alpha, int maxPairs, double targetHalfWidthPercent) {
+public record SequentialPlan(SpendingFunction spending, double alpha, int maxPairs, double targetHalfWidthPercent,
+                             double smallestChangePercent) {
+
+    /** The type II error at the smallest change worth finding that the futility bounds spend. */
+    public static final double BETA = 0.1;
+    /**
+     * The fewest pairs a look stops as futile at: the drift of the alternative is read from the pairs' SD, and from
+     * fewer pairs that SD is too uncertain (from 4 pairs its 90 % upper confidence bound is 2.3 times it, from 10
+     * 1.5 times); a look this early spends almost no β anyway (0.1 % of it at a tenth of 40 pairs).
+     */
+    public static final int MIN_FUTILE_PAIRS = 10;
 
     /** Validates the plan. */
     public SequentialPlan {
@@ -64,6 +87,15 @@ public record SequentialPlan(SpendingFunction spending, double alpha, int maxPai
             throw new IllegalArgumentException("target half-width must be a percentage ≥ 0 (0 for none), got "
                     + targetHalfWidthPercent);
         }
+        if (!(smallestChangePercent >= 0) || Double.isInfinite(smallestChangePercent)) {
+            throw new IllegalArgumentException("the smallest change must be a percentage ≥ 0 (0 for none), got "
+                    + smallestChangePercent);
+        }
+    }
+
+    /** A plan without a futility stop. */
+    public SequentialPlan(SpendingFunction spending, double alpha, int maxPairs, double targetHalfWidthPercent) {
+        this(spending, alpha, maxPairs, targetHalfWidthPercent, 0);
     }
 
     /** O'Brien–Fleming-type spending at {@code alpha} over at most {@code maxPairs} pairs, no precision target. */
@@ -72,11 +104,15 @@ public record SequentialPlan(SpendingFunction spending, double alpha, int maxPai
     }
 
     public SequentialPlan withSpending(SpendingFunction value) {
-        return new SequentialPlan(value, alpha, maxPairs, targetHalfWidthPercent);
+        return new SequentialPlan(value, alpha, maxPairs, targetHalfWidthPercent, smallestChangePercent);
     }
 
     public SequentialPlan withTargetHalfWidthPercent(double value) {
-        return new SequentialPlan(spending, alpha, maxPairs, value);
+        return new SequentialPlan(spending, alpha, maxPairs, value, smallestChangePercent);
+    }
+
+    public SequentialPlan withSmallestChangePercent(double value) {
+        return new SequentialPlan(spending, alpha, maxPairs, targetHalfWidthPercent, value);
     }
 
     /**
@@ -151,10 +187,33 @@ public record SequentialPlan(SpendingFunction spending, double alpha, int maxPai
             outcome = SequentialLook.Outcome.PRECISE_ENOUGH;
         } else if (last) {
             outcome = SequentialLook.Outcome.LAST_LOOK;
+        } else if (smallestChangePercent > 0 && n >= MIN_FUTILE_PAIRS && futile(information, fractions, boundaries,
+                test.t(), df, test.stdErr() * Math.sqrt(n))) {
+            outcome = SequentialLook.Outcome.FUTILE;
         } else {
             outcome = SequentialLook.Outcome.CONTINUE;
         }
         return new SequentialLook(looks, n, current.informationFraction(), boundaries, test.t(), df, test.stdErr(),
                 tBoundary, mean, mean - half, mean + half, change, halfWidthPercent, outcome);
+    }
+
+    /**
+     * Whether the look with statistic {@code t} on {@code df} degrees of freedom, the pairs' SD being {@code sd}, is
+     * below its futility bound (see the class comment).
+     */
+    private boolean futile(double[] information, double[] fractions, List<SequentialBoundary> boundaries, double t,
+                           double df, double sd) {
+        double drift = Math.log1p(smallestChangePercent / 100) / sd;
+        if (!Double.isFinite(drift)) {
+            return false;
+        }
+        double[] efficacy = boundaries.stream().mapToDouble(SequentialBoundary::z).toArray();
+        double zBeta = Distributions.normalQuantile(1 - BETA / 2);
+        double[] beta = Arrays.stream(fractions).map(f -> 2 * Distributions.normalUpper(zBeta / Math.sqrt(f)))
+                .toArray();
+        double[] futility = GroupSequential.futilityBounds(information, efficacy, drift, beta);
+        // |t| on the normal scale at the same two-sided level, as the efficacy boundary is taken to the t scale
+        double z = Distributions.normalQuantile(1 - Distributions.tUpper(Math.abs(t), df));
+        return z < futility[futility.length - 1];
     }
 }

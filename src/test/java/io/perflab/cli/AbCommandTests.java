@@ -231,7 +231,8 @@ class AbCommandTests extends CommandLineTests {
                 "--pairs", "2", "--windows-per-pair", "0");
         assertRejected("--target: unknown metric 'cpu_per_req'", "ab", "--design", "alternating", "--pairs", "2",
                 "--with-cmd", "true", "--without-cmd", "true", "--target", "cpu_per_req:1%");
-        assertRejected("--target: a target's precision is a percentage > 0 or 'settled', got 'tight'", "ab",
+        assertRejected("--target: a target's precision is a percentage > 0, 'settled' or mde=PERCENT%, got 'tight'",
+                "ab",
                 "--design", "alternating", "--pairs", "2", "--with-cmd", "true", "--without-cmd", "true",
                 "--target", "wall_ms:tight");
         // looks are made per metric: a second target on one would never have its own, and nothing would stop early

@@ -213,9 +213,9 @@ class PairedDesignValidatorTests {
         assertRefused(paired("duet", 4, null, List.of("cpu_per_req:1%"), null), "target",
                 "unknown metric 'cpu_per_req'");
         assertRefused(paired("duet", 4, null, List.of("cpu_us_per_req:tight"), null), "target",
-                "a target's precision is a percentage > 0 or 'settled', got 'tight'");
+                "a target's precision is a percentage > 0, 'settled' or mde=PERCENT%, got 'tight'");
         assertRefused(paired("duet", 4, null, List.of("cpu_us_per_req"), null), "target",
-                "a target is METRIC:PERCENT% or METRIC:settled");
+                "a target is METRIC:PERCENT%, METRIC:settled or METRIC:mde=PERCENT%");
         assertRefused(paired("duet", 4, null, null, "soon"), "budget",
                 "takes a duration such as 10m, 90s or 1h30m, got 'soon'");
         assertRefused(paired("duet", 4, null, null, "2d"), "budget", "takes a duration");

@@ -60,7 +60,7 @@ class PairedExperimentApiTests extends UploadServer {
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"target\":\"cpu_per_req:1%\"}",
                 "target: unknown metric 'cpu_per_req'");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"target\":[\"cpu_us_per_req:1%\",\"cpu_us_per_req:x\"]}",
-                "target: a target's precision is a percentage > 0 or 'settled'");
+                "target: a target's precision is a percentage > 0, 'settled' or mde=PERCENT%");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"budget\":\"soon\"}", "budget: takes a duration");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"budget\":\"48h\"}", "budget: must be more than 0");
         cases.put(base + "\"design\":\"duet\",\"pairs\":4,\"stopWhen\":\"now\"}", "stopWhen");

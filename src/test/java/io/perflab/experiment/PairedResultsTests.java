@@ -154,6 +154,35 @@ class PairedResultsTests {
         return looks;
     }
 
+    /** A target whose last look stopped it as futile says so in its verdict's reason, after what the look found. */
+    @Test
+    void aTargetStoppedAsFutileSaysSoInItsVerdict() {
+        double[] r = {0.001, -0.002, 0.0005, 0.001, -0.001};
+        List<RunRecord> runs = new ArrayList<>();
+        long id = 1;
+        for (int pair = 0; pair < r.length; pair++) {
+            for (boolean with : new boolean[] {false, true}) {
+                runs.add(new RunRecord(id, with ? "with" : "without", (int) id++, "OK", Instant.EPOCH, Instant.EPOCH,
+                        1L, Map.of(), null, Map.of(MetricKeys.CPU_US_PER_REQ, with ? 100 * Math.exp(r[pair]) : 100),
+                        new PairPosition(pair, 0, null, 0L, null, true)));
+            }
+        }
+        List<SequentialLookRepository.LookRecord> looks = new ArrayList<>(looksAt(r));
+        SequentialLookRepository.LookRecord last = looks.remove(looks.size() - 1);
+        looks.add(new SequentialLookRepository.LookRecord(last.metric(), last.look(), last.pairs(),
+                last.plannedPairs(), MetricKeys.CPU_US_PER_REQ + ":mde=2%", last.percent(), last.ciLowPercent(),
+                last.ciHighPercent(), last.halfWidthPercent(), last.t(), last.tBoundary(), "FUTILE",
+                last.description()));
+
+        MetricComparison cpu = PairedResults.compare(runs, List.of(MetricKeys.CPU_US_PER_REQ), Map.of(),
+                new SequentialVerdicts(looks)).get(0);
+
+        assertThat(cpu.paired().sequential().outcome()).isEqualTo("FUTILE");
+        assertThat(cpu.reason()).startsWith("no significant change at α = 0.05 (|t| = ").endsWith("; the look "
+                + "stopped it as futile: a change of the target's smallest size (mde=) was unlikely to be found by "
+                + "the last planned pair");
+    }
+
     @Test
     void aTargetOfTheStoppingRuleIsJudgedByItsLastLookAndTheOtherMetricsSayTheyWereNot() {
         // a plan of 5 pairs, O'Brien–Fleming, looks at 2, 3, 4 and 5 pairs; CPU per call (lower is better) of each

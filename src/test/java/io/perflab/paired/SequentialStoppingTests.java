@@ -11,6 +11,7 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.stats.Display;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
+import io.perflab.stats.SequentialPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,6 +93,35 @@ class SequentialStoppingTests {
 
         assertThat(decision.stop()).isTrue();
         assertThat(decision.reason()).contains("precise enough (±", "% ≤ ±2%)");
+    }
+
+    /**
+     * A target with a smallest change settles where nothing changed once a change of that size is unlikely to be
+     * found: the experiment ends there, before its last pair, and the reason says so. A clear change is still
+     * found significant.
+     */
+    @Test
+    void aTargetWithASmallestChangeStopsAsFutileWhereNothingChanged() {
+        SequentialStopping rule = rule(List.of(SequentialStopping.Target.parse(CPU + ":mde=5%")), Optional.empty(),
+                20);
+
+        PairStoppingRule.Decision decision = run(rule, 20, 0.0);
+
+        SequentialStopping.Look last = printed.get(printed.size() - 1).get(0);
+        assertThat(last.look().outcome()).isEqualTo(SequentialLook.Outcome.FUTILE);
+        assertThat(last.look().pairs()).isBetween(SequentialPlan.MIN_FUTILE_PAIRS, 19);
+        assertThat(rule.ending()).contains(SequentialStopping.Ending.SETTLED);
+        assertThat(decision.reason()).startsWith("every target is settled: cpu_us_per_req ")
+                .contains("futile, a change of ±5% unlikely to be found by the last look");
+        assertThat(printed.stream().flatMap(List::stream).filter(l -> l.look().pairs() < SequentialPlan
+                .MIN_FUTILE_PAIRS)).allSatisfy(early -> assertThat(early.look().stop()).isFalse());
+
+        printed.clear();
+        SequentialStopping changed = rule(List.of(SequentialStopping.Target.parse(CPU + ":mde=5%")),
+                Optional.empty(), 20);
+        run(changed, 20, -0.05);
+        assertThat(printed.get(printed.size() - 1).get(0).look().outcome())
+                .isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
     }
 
     @Test
@@ -199,9 +229,17 @@ class SequentialStoppingTests {
         assertThat(SequentialStopping.Target.parse("ctx_switches_per_req:settled").halfWidthPercent()).isZero();
         assertThat(SequentialStopping.Target.parse("cpu_us_per_req:1.5%")).hasToString("cpu_us_per_req:1.5%");
         assertThatThrownBy(() -> SequentialStopping.Target.parse("cpu_us_per_req"))
-                .hasMessageContaining("a target is METRIC:PERCENT% or METRIC:settled");
+                .hasMessageContaining("a target is METRIC:PERCENT%, METRIC:settled or METRIC:mde=PERCENT%");
         assertThatThrownBy(() -> SequentialStopping.Target.parse("cpu_us_per_req:-1%"))
-                .hasMessageContaining("a target's precision is a percentage > 0 or 'settled', got '-1%'");
+                .hasMessageContaining("a target's precision is a percentage > 0, 'settled' or mde=PERCENT%, got '-1%'");
+        assertThat(SequentialStopping.Target.parse("cpu_us_per_req:mde=2%"))
+                .isEqualTo(new SequentialStopping.Target(CPU, 0, 2)).hasToString("cpu_us_per_req:mde=2%");
+        assertThat(SequentialStopping.Target.parse("cpu_us_per_req:MDE=2.5")).hasToString("cpu_us_per_req:mde=2.5%");
+        for (String bad : List.of("mde=0%", "mde=-2%", "mde=2000%", "mde=x", "mde=")) {
+            assertThatThrownBy(() -> SequentialStopping.Target.parse(CPU + ":" + bad)).as(bad)
+                    .hasMessageContaining("a target's smallest change (mde=) is a percentage above 0 and at most "
+                            + "1000, e.g. mde=2%, got '" + bad + "'");
+        }
         assertThatThrownBy(() -> new SequentialStopping(List.of(), 10, 0.05, Optional.empty(), clock::get, l -> { }))
                 .hasMessage("a stopping rule needs a target or a budget");
     }
@@ -266,7 +304,12 @@ class SequentialStoppingTests {
     }
 
     private SequentialStopping rule(List<SequentialStopping.Target> targets, Optional<Duration> budget) {
-        return new SequentialStopping(targets, 10, 0.05, budget, clock::get, printed::add);
+        return rule(targets, budget, 10);
+    }
+
+    private SequentialStopping rule(List<SequentialStopping.Target> targets, Optional<Duration> budget,
+                                    int maxPairs) {
+        return new SequentialStopping(targets, maxPairs, 0.05, budget, clock::get, printed::add);
     }
 
     /** Pairs of one window, the change's CPU per call {@code change} off the baseline's, until the rule stops. */
@@ -279,7 +322,7 @@ class SequentialStoppingTests {
                                           List<PairResult> pairs) {
         PairStoppingRule.Decision decision = PairStoppingRule.Decision.CONTINUE;
         for (int i = 0; i < most && !decision.stop(); i++) {
-            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + change + NOISE[i])}));
+            pairs.add(pair(i, CPU, new double[] {50}, new double[] {50 * (1 + change + NOISE[i % NOISE.length])}));
             clock.addAndGet(Duration.ofSeconds(secondsPerPair).toNanos());
             decision = rule.afterPair(pairs);
         }

@@ -126,6 +126,82 @@ class GroupSequentialTests {
         }
     }
 
+    /**
+     * Non-binding futility bounds spend β under the alternative as asked: simulated paths of the score with that
+     * drift, stopped at the efficacy boundaries and the futility bounds, stop for futility by each look with the
+     * cumulative β (within 4 Monte Carlo standard errors); under H₀ the same test rejects no more often than the
+     * efficacy boundaries alone allow (α), the futility stops only taking chances away.
+     */
+    @Test
+    void futilityBoundsSpendBetaUnderTheAlternative() {
+        double[] information = {2, 5, 9, 14, 20};
+        double[] fractions = Arrays.stream(information).map(i -> i / 20).toArray();
+        double[] efficacy = z(GroupSequential.boundaries(SpendingFunction.OBRIEN_FLEMING, 0.05, fractions));
+        double drift = 0.7;
+        double[] beta = Arrays.stream(fractions).map(t -> 0.1 * t * t).toArray();
+        double[] futility = GroupSequential.futilityBounds(information, efficacy, drift, beta);
+
+        assertThat(futility[0]).as("little to spend at the first look").isLessThan(futility[1]);
+        int paths = 200_000;
+        Random random = new Random(20261206);
+        long[] futile = new long[5];
+        long rejected = 0;
+        for (int p = 0; p < paths; p++) {
+            // the same increments with the drift and without it (H0)
+            double alternative = 0;
+            double nothing = 0;
+            double before = 0;
+            boolean running = true;
+            boolean runningNull = true;
+            for (int k = 0; k < 5; k++) {
+                double step = Math.sqrt(information[k] - before) * random.nextGaussian();
+                alternative += step + drift * (information[k] - before);
+                nothing += step;
+                before = information[k];
+                double z = Math.abs(alternative) / Math.sqrt(information[k]);
+                if (running && z >= efficacy[k]) {
+                    running = false;
+                } else if (running && z < futility[k]) {
+                    running = false;
+                    futile[k]++;
+                }
+                double z0 = Math.abs(nothing) / Math.sqrt(information[k]);
+                if (runningNull && z0 >= efficacy[k]) {
+                    runningNull = false;
+                    rejected++;
+                } else if (runningNull && z0 < futility[k]) {
+                    runningNull = false;
+                }
+            }
+        }
+        long cumulative = 0;
+        for (int k = 0; k < 5; k++) {
+            cumulative += futile[k];
+            double expected = beta[k];
+            double se = Math.sqrt(expected * (1 - expected) / paths);
+            assertAbsolute(expected, (double) cumulative / paths, Math.max(4 * se, 1e-4), "β by look " + (k + 1));
+        }
+        assertThat((double) rejected / paths).as("type I error with the futility stops")
+                .isLessThan(0.05 + 4 * Math.sqrt(0.05 * 0.95 / paths));
+    }
+
+    /** Nothing to spend gives no futility bound; a bound never passes the efficacy boundary of its look. */
+    @Test
+    void futilityBoundsAreZeroWithoutBetaAndAtMostTheEfficacyBoundary() {
+        double[] information = {1, 2, 3};
+        double[] efficacy = {Double.POSITIVE_INFINITY, 2.5, 2.0};
+        assertThat(GroupSequential.futilityBounds(information, efficacy, 1, new double[] {0, 0, 0}))
+                .containsExactly(0, 0, 0);
+        // no drift, the first look without an efficacy boundary: P(|Z| < b) = 0.2 gives b = Φ⁻¹(0.6)
+        double[] greedy = GroupSequential.futilityBounds(information, efficacy, 0, new double[] {0.2, 0.999, 0.9995});
+        assertAbsolute(0.2533471031357997, greedy[0], 1e-9, "the first look's bound");
+        assertThat(greedy[1]).as("more asked than the paths below c hold").isEqualTo(2.5);
+        assertThatThrownBy(() -> GroupSequential.futilityBounds(information, efficacy, -1, new double[3]))
+                .hasMessageContaining("drift");
+        assertThatThrownBy(() -> GroupSequential.futilityBounds(information, efficacy, 1, new double[] {0, 1, 1}))
+                .hasMessageContaining("cumulative β");
+    }
+
     @Test
     void spendingFunctionsAreAsPublished() {
         // gsDesign sfLDOF(alpha = 0.025, t): 2 - 2 pnorm(qnorm(1 - 0.0125) / sqrt(t)) per tail, doubled
