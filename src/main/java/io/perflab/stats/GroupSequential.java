@@ -119,9 +119,11 @@ public final class GroupSequential {
      * @param efficacy the efficacy boundaries c<sub>k</sub> of those looks ({@link #bounds})
      * @param drift θ ≥ 0, the mean of the score's increments per unit of information under the alternative
      * @param cumulativeBeta the type II error to have spent by each look, non-decreasing, each below 1
-     * @see <a href="https://doi.org/10.1016/S0378-3758(00)00257-0">S. Pampallona, A. A. Tsiatis, K. Kim (2001),
-     *     Interim monitoring of group sequential trials using spending functions for the type I and type II error
-     *     probabilities, Drug Inf. J. 35(4)</a>
+     * @see <a href="https://doi.org/10.1201/9780367805326">C. Jennison, B. W. Turnbull (2000), Group Sequential
+     *     Methods with Applications to Clinical Trials, ch. 5 (two-sided tests with early stopping to accept H₀) and
+     *     ch. 7 (error spending); S. Pampallona, A. A. Tsiatis, K. Kim (2001), Interim monitoring of group sequential
+     *     trials using spending functions for the type I and type II error probabilities, Drug Information Journal
+     *     35</a>
      */
     public static double[] futilityBounds(double[] information, double[] efficacy, double drift,
                                           double[] cumulativeBeta) {
