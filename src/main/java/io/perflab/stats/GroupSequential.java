@@ -398,18 +398,7 @@ public final class GroupSequential {
 
         /** P(|Z| &lt; b at the next look, with information {@code next}) on the paths still running. */
         double inside(double b, double next) {
-            if (!(b > 0)) {
-                return 0;
-            }
-            double sd = Math.sqrt(next - information);
-            double edge = b * Math.sqrt(next);
-            double shift = drift * (next - information);
-            double sum = 0;
-            for (int i = 0; i < nodes.length; i++) {
-                sum += mass[i] * (Distributions.normalUpper((-edge - nodes[i] - shift) / sd)
-                        - Distributions.normalUpper((edge - nodes[i] - shift) / sd));
-            }
-            return sum;
+            return b > 0 ? above(-b, next) - above(b, next) : 0;
         }
 
         /**
