@@ -216,9 +216,14 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
         int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
         long settled = ended(experiments, SequentialStopping.Ending.SETTLED);
         long overBudget = ended(experiments, SequentialStopping.Ending.BUDGET);
-        s.append(String.format(Locale.ROOT, "stopped: every target settled in %d, the budget in %d, at the last "
+        // with a smallest change, how many of the settled ones a futile look ended (a target's first settling look)
+        String futile = targets.stream().noneMatch(t -> t.smallestChangePercent() > 0) ? "" : String.format(
+                Locale.ROOT, " (a target futile in %d)", experiments.stream().filter(e -> e.ending()
+                        .filter(SequentialStopping.Ending.SETTLED::equals).isPresent() && e.deciding().values()
+                        .stream().anyMatch(l -> l.outcome() == SequentialLook.Outcome.FUTILE)).count());
+        s.append(String.format(Locale.ROOT, "stopped: every target settled in %d%s, the budget in %d, at the last "
                         + "look in %d; pairs used: median %s (%d–%d) of %d; time: %s per experiment (median %s) "
-                        + "against %s (median %s) for all of a block's pairs.%n", settled, overBudget,
+                        + "against %s (median %s) for all of a block's pairs.%n", settled, futile, overBudget,
                 experiments.size() - settled - overBudget, median(used), used[0], used[used.length - 1],
                 fixed.perExperiment(), minutes(mean(experiments, Experiment::time)),
                 minutes(median(experiments, Experiment::time)), minutes(mean(experiments, Experiment::allPairsTime)),

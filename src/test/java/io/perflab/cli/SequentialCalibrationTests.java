@@ -154,6 +154,31 @@ class SequentialCalibrationTests extends CommandLineTests {
         assertThat(pairs.get(4).start()).isEqualTo(Instant.parse("2025-05-01T12:01:03Z"));
     }
 
+    /**
+     * With a smallest change, the report counts the settled experiments that a futile look ended: two blocks of 12
+     * pairs where nothing changed (a little noise), each futile for a change of ±5 % once 10 pairs allow it.
+     */
+    @Test
+    void theReportCountsTheExperimentsAFutileLookEnded() {
+        List<PairResult> pairs = new ArrayList<>();
+        for (int p = 0; p < 24; p++) {
+            double with = 50 * (1 + NOISE[p % 8]);
+            pairs.add(PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
+                    new double[] {with, with}));
+        }
+        EffectCalibration blocks = new EffectCalibration(ExperimentDesign.ALTERNATING, 2, 12, 0.05, 0, Map.of(),
+                "test");
+        SequentialStopping.Target target = SequentialStopping.Target.parse(MetricKeys.CPU_US_PER_REQ + ":mde=5%");
+
+        String report = new SequentialCalibration(blocks, List.of(target), Optional.empty()).format(results(pairs));
+
+        assertThat(report).contains("--target cpu_us_per_req:mde=5%")
+                .contains("stopped: every target settled in 2 (a target futile in 2), the budget in 0, at the last "
+                        + "look in 0; pairs used: median 10 (10–10) of 12");
+        assertThat(new SequentialCalibration(blocks, List.of(CPU), Optional.empty()).format(results(pairs)))
+                .as("without a smallest change nothing is said of futility").doesNotContain("futile");
+    }
+
     /** The report: A/A false positives of the rule, the stops, and for a known effect its power and coverage. */
     @Test
     void theReportCountsTheRulesFalsePositivesOrItsPowerAndTheTimeItUsed() {
