@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "ab",
         description = "Run an A/B experiment, by default in alternating pairs of trial JVMs (loaded one at a time, "
                 + "windows A B B A …), at most " + PairedInput.DEFAULT_PAIRS + " pairs, stopping once CPU per "
-                + "request is settled (" + PairedInput.DEFAULT_TARGET + "), analysed pair by pair; or --runs N: N "
+                + "request is settled or a change of 2 %% of it unlikely (" + PairedInput.DEFAULT_TARGET_FORMATTED
+                + "), analysed pair by pair; or --runs N: N "
                 + "trials per variant, each in a fresh JVM with identical heap/GC flags, then the Welch comparison of "
                 + "every metric. Shell commands instead with --with-cmd/--without-cmd.",
         exitCodeListHeading = ExitCodes.HEADING,
@@ -71,7 +72,7 @@ final class AbCommand implements Callable<Integer> {
     @Option(names = "--pairs", paramLabel = "K",
             description = "Pairs of a paired design, 2 to " + ExperimentPlan.MAX_RUNS_PER_VARIANT
                     + ": the most it runs (default: " + PairedInput.DEFAULT_PAIRS + ", stopping once "
-                    + PairedInput.DEFAULT_TARGET + " when no --target is given either; command experiments: "
+                    + PairedInput.DEFAULT_TARGET_FORMATTED + " when no --target is given either; command experiments: "
                     + PairedInput.DEFAULT_COMMAND_PAIRS + "). Given without --target, all K pairs run.")
     private Integer pairs;
 
@@ -82,10 +83,10 @@ final class AbCommand implements Callable<Integer> {
     @Option(names = "--target", paramLabel = "METRIC:PCT%|METRIC:settled|METRIC:mde=PCT%",
             description = "Paired designs: stop once the change of METRIC is known to ± PCT percent, or is settled "
                     + "(significant at α = 0.05 despite looking after every pair: group-sequential, O'Brien–Fleming "
-                    + "spending over --pairs), or with mde=PCT% settled or futile (a change of ± PCT percent unlikely "
+                    + "spending over --pairs), or with mde=PCT%% settled or futile (a change of ± PCT percent unlikely "
                     + "to be found by the last pair: non-binding β-spending, β = 0.1, from 10 pairs on); repeatable, "
                     + "stops when every target is met. Without --pairs or "
-                    + "--target an engine experiment has the target " + PairedInput.DEFAULT_TARGET + ".")
+                    + "--target an engine experiment has the target " + PairedInput.DEFAULT_TARGET_FORMATTED + ".")
     private List<String> targets = new ArrayList<>();
 
     @Option(names = "--budget", paramLabel = "DURATION",

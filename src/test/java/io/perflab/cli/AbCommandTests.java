@@ -272,7 +272,9 @@ class AbCommandTests extends CommandLineTests {
 
         assertThat(plan.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING);
         assertThat(plan.pairs()).isEqualTo(20);
-        assertThat(command.effectiveTargets(plan)).containsExactly("cpu_us_per_req:settled");
+        assertThat(command.effectiveTargets(plan)).containsExactly("cpu_us_per_req:mde=2%");
+        assertThat(String.format(io.perflab.paired.PairedInput.DEFAULT_TARGET_FORMATTED))
+                .as("the help's target is the default's").isEqualTo(io.perflab.paired.PairedInput.DEFAULT_TARGET);
         assertThat(plan.windowsPerPair()).isEqualTo(3);
         assertThat(((EngineVariant) plan.with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(3));
         assertThat(((EngineVariant) plan.with()).workload().warmup().toString()).isEqualTo("auto:15");
@@ -291,7 +293,7 @@ class AbCommandTests extends CommandLineTests {
         assertThat(commands.effectiveTargets(commands.plan())).isEmpty();
 
         assertThat(command.defaultExperimentLine(plan)).hasValue("The default experiment: at most 20 pairs, stopping "
-                + "once cpu_us_per_req:settled (--pairs K runs K pairs, all of them; --target sets another).");
+                + "once cpu_us_per_req:mde=2% (--pairs K runs K pairs, all of them; --target sets another).");
         assertThat(longer.defaultExperimentLine(longer.plan())).isEmpty();
         assertThat(targeted.defaultExperimentLine(targeted.plan())).isEmpty();
         assertThat(fresh.defaultExperimentLine(fresh.plan())).isEmpty();

@@ -244,7 +244,8 @@ class PerfLabCommandTests {
         String help = out.toString().replaceAll("\\s+", "");
         String summary = help.substring(help.indexOf("RunanA/Bexperiment"));
         assertThat(summary).startsWith("RunanA/Bexperiment,bydefaultinalternatingpairsoftrialJVMs")
-                .contains("atmost20pairs,stoppingonceCPUperrequestissettled(cpu_us_per_req:settled)",
+                .contains("atmost20pairs,stoppingonceCPUperrequestissettledorachangeof2%ofitunlikely"
+                        + "(cpu_us_per_req:mde=2%)",
                         ";or--runsN:Ntrialspervariant,eachinafreshJVM");
         assertThat(summary.indexOf("freshJVM")).isGreaterThan(summary.indexOf("alternatingpairs"));
     }

@@ -260,7 +260,7 @@ class SequentialCalibrationTests extends CommandLineTests {
 
         assertThat(status).as(err.toString()).isZero();
         assertThat(out.toString()).contains("A/A calibration, alternating design: 2 experiments of 20 pairs",
-                "judged as sequential ones (perflab ab --pairs 20 --target cpu_us_per_req:settled");
+                "judged as sequential ones (perflab ab --pairs 20 --target cpu_us_per_req:mde=2%");
         out.getBuffer().setLength(0);
         assertThat(execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "20"))
                 .as(err.toString()).isZero();

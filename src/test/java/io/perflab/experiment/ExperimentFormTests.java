@@ -27,7 +27,7 @@ class ExperimentFormTests {
         assertThat(request.pairs()).isNull();
         assertThat(request.target()).isNull();
         assertThat(spec.plan().pairs()).isEqualTo(20);
-        assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:settled");
+        assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:mde=2%");
         form.setPairs(12);
         assertThat(form.toRequest(errors).pairs()).isEqualTo(12);
     }

@@ -169,10 +169,10 @@ class PairedDesignValidatorTests {
                 true);
 
         assertThat(byDefault.plan().pairs()).isEqualTo(20);
-        assertThat(byDefault.stopping().targetTexts()).containsExactly("cpu_us_per_req:settled");
+        assertThat(byDefault.stopping().targetTexts()).containsExactly("cpu_us_per_req:mde=2%");
         assertThat(byDefault.stopping().budget()).isEmpty();
         assertThat(budgeted.stopping().targetTexts()).as("a budget alone keeps the default's target")
-                .containsExactly("cpu_us_per_req:settled");
+                .containsExactly("cpu_us_per_req:mde=2%");
         assertThat(budgeted.stopping().budget()).contains(Duration.ofMinutes(12));
         assertThat(sized.plan().pairs()).isEqualTo(8);
         assertThat(sized.stopping().targets()).as("pairs without a target: every pair runs").isEmpty();
