@@ -2,7 +2,9 @@ package io.perflab.upload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -115,5 +117,27 @@ class RpcBenchAdapterTests {
                 .isInstanceOf(InvalidUploadException.class)
                 .hasMessage("Line 5 ('Reqs/sec:         1.0') repeats 'Reqs/sec:' of line 4 in the same report; "
                         + "rpc-bench writes it once a report, and a report begins at its 'Mode:' line.");
+    }
+
+    /**
+     * A metric line hundreds of kilobytes long is refused at once: the line's reading tried each later place of its
+     * text (' collections,', ' / ') and each character of a run of spaces, and took time growing with the square of
+     * its length (HostileUploadPropertyTests found the GC line; 9 s at 120 KB, minutes for these).
+     */
+    @Test
+    void refusesAVeryLongMetricLineAtOnce() {
+        String gc = "GC:               " + "1 collections, ".repeat(20_000) + "x";
+        String volumes = "Vol./invol. Ctx Sw. per req: " + "1 / ".repeat(75_000) + "\u0085x";
+        String alloc = "Alloc per req:    701.354" + " ".repeat(300_000) + "x B";
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(5), () -> refusal(gc)))
+                .startsWith("Line 4 ('GC:               1 collections, 1 collections,")
+                .contains("after 'GC:' rpc-bench writes '<count> collections, <pause> ms'; the line holds '1 "
+                        + "collections, 1 collections,");
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(5), () -> refusal(volumes)))
+                .startsWith("Line 4 ('Vol./invol. Ctx Sw. per req: 1 / 1 / 1")
+                .contains("rpc-bench writes two numbers as '<voluntary> / <involuntary>'");
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(5), () -> refusal(alloc)))
+                .startsWith("Metric 'alloc_bytes_per_req' (line 4: 'Alloc per req:    701.354    ")
+                .endsWith("' is not a number.");
     }
 }
