@@ -39,9 +39,12 @@ final class GoBenchAdapter implements FormatAdapter {
      * A line that begins as a result line does: at its start (an indented line is a log's), "Benchmark" and the
      * rest of a name Go gives a benchmark (nothing, or what does not begin with a lower-case letter: Go runs
      * {@code BenchmarkJoin} but not {@code Benchmarking}), white space, and a number, the iteration count; then the
-     * rest of the line.
+     * rest of the line, whatever it holds ({@link Pattern#DOTALL}): the rest could not hold U+0085, U+2028 or U+2029,
+     * which end a line for '.' but not for {@link String#lines()}, so a result line holding one was skipped without a
+     * word, its samples lost, and a long one took time growing with the square of its length.
      */
-    private static final Pattern RESULT = Pattern.compile("^Benchmark((?![\\p{Ll}\\s])\\S*|)\\s+([-+.]?\\d\\S*)(.*)$");
+    private static final Pattern RESULT = Pattern.compile("^Benchmark((?![\\p{Ll}\\s])\\S*|)\\s+([-+.]?\\d\\S*)(.*)$",
+            Pattern.DOTALL);
     private static final Pattern ITERATIONS = Pattern.compile("0*[1-9]\\d*");
 
     /**
@@ -57,7 +60,11 @@ final class GoBenchAdapter implements FormatAdapter {
     private static final Set<String> MEASURED_BY_GO = Set.of("ns/op", "B/op", "allocs/op", "MB/s");
 
     private static final Pattern PROCS = Pattern.compile("-(\\d+)$");
-    private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$");
+    /**
+     * A configuration line, its value whatever it holds, as {@link #RESULT}'s rest: a {@code pkg} line holding U+2028
+     * was skipped, and the benchmarks after it taken for those of the package before.
+     */
+    private static final Pattern CONFIG = Pattern.compile("^(goos|goarch|pkg|cpu):\\s*(.*)$", Pattern.DOTALL);
 
     /**
      * One result line: the package it ran in (the last {@code pkg} line before it, or null), the name without

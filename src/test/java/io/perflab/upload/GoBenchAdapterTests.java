@@ -2,12 +2,15 @@ package io.perflab.upload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Go output cut off within its last line invents no metric. */
+/** Go output cut off within its last line invents no metric; no line that begins as a result line is skipped. */
 class GoBenchAdapterTests {
 
     private static final String FIRST = "BenchmarkJoin-8 1000000 1060 ns/op 128 B/op 2 allocs/op\n";
@@ -47,5 +50,37 @@ class GoBenchAdapterTests {
                 null).variants().get("with").metrics().get("X:widgets/op").values()).containsExactly(3.0);
         assertThatThrownBy(() -> formats.parse("BenchmarkX-2 \t 1000\t 50.5 ns/op\t 3.0 widgets/o",
                 UploadFormat.GOBENCH, "with", null)).hasMessageContaining("is the last and has no line end");
+    }
+
+    /**
+     * A result line holding U+0085, U+2028 or U+2029 (which end a line for a pattern's '.', not for the file's lines)
+     * was skipped without a word, its samples lost, and a long one took time growing with the square of its length.
+     */
+    @Test
+    void readsAResultLineHoldingACharacterThatEndsALineElsewhere() {
+        String separated = FIRST + "BenchmarkJoin-8 1000000 1070 ns/op\u2029 130 B/op 2 allocs/op\n";
+        assertThat(formats.parse(separated, UploadFormat.GOBENCH, "with", null).variants().get("with").metrics()
+                .get("Join:B/op").values()).containsExactly(128.0, 130.0);
+        ParsedUpload nextLine = formats.parse(FIRST + "BenchmarkJoin-8 1000000 1070 ns/op\u0085 130 B/op\n",
+                UploadFormat.GOBENCH, "with", null);
+        assertThatThrownBy(() -> UploadValidator.validate(nextLine, null, null, GitInfo.NONE, Map.of(),
+                JsonContent.MAPPER)).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("The name of metric 'Join:ns/op\\u0085' holds a control character (U+0085) at position "
+                        + "11; it must be printable text.");
+        // tried for each digit of the iteration count, the rest of the line took minutes for this one
+        String longLine = "BenchmarkJoin-8 " + "1".repeat(200_000) + " \u0085x\n";
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThatThrownBy(() -> formats.parse(longLine,
+                UploadFormat.GOBENCH, "with", null)).hasMessageStartingWith("Go benchmark line 1 ('BenchmarkJoin-8 111")
+                .hasMessageEndingWith(" does not consist of value/unit pairs: a value has no unit, or the line was "
+                        + "cut off."));
+    }
+
+    /** A pkg line holding U+2028 was skipped, and the benchmarks after it pooled with the package's before. */
+    @Test
+    void keepsThePackageOfAPkgLineHoldingACharacterThatEndsALineElsewhere() {
+        String packages = "pkg: example.com/a\nBenchmarkJoin 10 5 ns/op\npkg: example.com/b\u2028c\n"
+                + "BenchmarkJoin 10 6 ns/op\n";
+        assertThat(formats.parse(packages, UploadFormat.GOBENCH, "with", null).variants().get("with").metrics())
+                .containsOnlyKeys("a.Join:ns/op", "b\u2028c.Join:ns/op");
     }
 }
