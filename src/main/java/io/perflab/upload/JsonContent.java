@@ -49,11 +49,63 @@ final class JsonContent {
             JsonNode tree = MAPPER.readTree(parser);
             // content without a value: null from a parser, the missing node from text, as the adapters expect
             return tree == null ? MissingNode.getInstance() : tree;
+        } catch (StreamConstraintsException e) {
+            throw beyondLimit(e, parser);
         } catch (JacksonException e) {
             // a key given twice is where the parser stopped: the path of its object and its name, the current one
             boolean duplicate = JsonContent.firstLine(e.getOriginalMessage()).startsWith(DUPLICATE);
             throw new MalformedJsonException(e, duplicate ? path(parser.streamReadContext()) : null);
         }
+    }
+
+    /** The parser's words for a limit passed: what it limits, how much it found, and how much it reads at most. */
+    private static final java.util.regex.Pattern LIMIT = java.util.regex.Pattern.compile(
+            "(Document nesting depth|Number value length|Name length|String value length) \\((\\d+)\\) exceeds "
+                    + "the maximum allowed \\((\\d+)");
+
+    /**
+     * A value beyond what the parser reads ({@code StreamReadConstraints}): which limit, where and, for a value, its
+     * path. The parser's exception has no location, so it was "a number, name or text is too long, or values are
+     * nested too deeply, to be read", saying neither which nor where. A number's and a nesting's place is the token
+     * where the parser stopped; a key or a text has no token yet, so it is said by where the reading stopped, after
+     * it.
+     */
+    private static MalformedJsonException beyondLimit(StreamConstraintsException e, JsonParser parser) {
+        java.util.regex.Matcher limit = LIMIT.matcher(firstLine(e.getOriginalMessage()));
+        if (!limit.lookingAt()) {
+            return new MalformedJsonException("a number, name or text is too long, or values are nested too deeply, "
+                    + "to be read" + where(parser.currentLocation(), "reading stopped at "), null);
+        }
+        String found = limit.group(2);
+        String most = limit.group(3);
+        TokenStreamContext context = parser.streamReadContext();
+        return switch (limit.group(1)) {
+            case "Document nesting depth" -> new MalformedJsonException("values are nested more than " + most
+                    + " deep, deeper than can be read" + where(parser.currentTokenLocation(), ""), null);
+            case "Number value length" -> beyond("number", path(context), found, most,
+                    where(parser.currentTokenLocation(), ""));
+            // the object's context names its previous key, not the one being read: the key is in the object
+            case "Name length" -> beyond("key", context.inObject() ? path(context.getParent()) : path(context),
+                    found, most, where(parser.currentLocation(), "reading stopped at "));
+            default -> beyond("text", path(context), found, most, where(parser.currentLocation(),
+                    "reading stopped at "));
+        };
+    }
+
+    /**
+     * "the number at metrics.n[2] has 5001 characters; a number may have at most 1000 (line 1, column 26)", its
+     * field the path; a key is said to be in its object.
+     */
+    private static MalformedJsonException beyond(String what, String path, String found, String most,
+            String where) {
+        String at = path == null ? "" : (what.equals("key") ? " in " : " at ") + UploadText.excerpt(path);
+        return new MalformedJsonException((path == null ? "a " : "the ") + what + at + " has " + found
+                + " characters; a " + what + " may have at most " + most + where, path);
+    }
+
+    /** " (line 3, column 7)", or " (reading stopped at line 3, column 7)" with that {@code lead}. */
+    private static String where(TokenStreamLocation at, String lead) {
+        return " (" + lead + "line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /** The tree of {@code content} to tell its format by (a key given twice is let through), or null. */
@@ -140,7 +192,15 @@ final class JsonContent {
 
         /** @param field where the fault is, when the parser knows a path there (a key given twice), else null */
         MalformedJsonException(JacksonException e, String field) {
-            super(PrintableText.Validator.shown(describe(e)));
+            this(describe(e), field);
+        }
+
+        /**
+         * @param message what is wrong, in the user's terms
+         * @param field where the fault is, when a path is known, else null
+         */
+        MalformedJsonException(String message, String field) {
+            super(PrintableText.Validator.shown(message));
             this.field = UploadFields.shown(field);
         }
 
@@ -155,9 +215,6 @@ final class JsonContent {
             if (e instanceof UnexpectedEndOfInputException) {
                 return "it ends before its last value is complete" + where + ", so the file looks truncated: "
                         + "check that the benchmark finished and that the whole file was sent";
-            }
-            if (e instanceof StreamConstraintsException) {
-                return "a number, name or text is too long, or values are nested too deeply, to be read" + where;
             }
             String message = firstLine(e.getOriginalMessage());
             if (message.startsWith("Trailing token")) {
