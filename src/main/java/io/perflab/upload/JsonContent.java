@@ -187,6 +187,12 @@ final class JsonContent {
                 "Unexpected character \\('(.+?)' \\(code");
         private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile(
                 "Unrecognized token '(.*?)'");
+        /** A control character: in a text or a key ("unquoted"), between values, or elsewhere ("Unexpected"). */
+        private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile(
+                "(Illegal unquoted character|Illegal character|Unexpected character) \\(\\(CTRL-CHAR, code (\\d+)\\)\\)"
+                        + "(?:.*to be included in (name))?");
+        private static final java.util.regex.Pattern ESCAPE = java.util.regex.Pattern.compile(
+                "Unrecognized character escape '(.)'");
 
         private final String field;
 
@@ -241,6 +247,28 @@ final class JsonContent {
             if (token.lookingAt()) {
                 return "'" + UploadText.excerpt(token.group(1)) + "' is not a JSON value (text is written in double "
                         + "quotes)" + where;
+            }
+            // a NUL, an escape code or a bad escape was "it is not valid JSON", saying where but not what
+            java.util.regex.Matcher control = CONTROL.matcher(message);
+            if (control.lookingAt()) {
+                String hex = String.format("%04X", Integer.parseInt(control.group(2)));
+                String named = "the control character U+" + hex;
+                return switch (control.group(1)) {
+                    case "Illegal unquoted character" -> (control.group(3) == null ? "a text" : "a key") + " holds "
+                            + named + where + ", which JSON writes as an escape (\\u" + hex + ")";
+                    case "Illegal character" -> named + " stands between values" + where + ", where only "
+                            + "spaces, tabs and line breaks may";
+                    default -> named + " cannot stand there" + where;
+                };
+            }
+            java.util.regex.Matcher escape = ESCAPE.matcher(message);
+            if (escape.lookingAt()) {
+                return "'\\" + escape.group(1) + "' in a text is no escape of JSON" + where + ", which has \\\", "
+                        + "\\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\u with four hex digits";
+            }
+            if (message.startsWith("Invalid numeric value: Leading zeroes not allowed")) {
+                return "a number begins with a 0 followed by a digit" + where + ", which JSON does not allow: write "
+                        + "12, not 012";
             }
             return "it is not valid JSON" + where;
         }

@@ -11,7 +11,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * What JSON that cannot be read is refused with: what is wrong and where, in the file's terms. Beyond the parser's
  * limits, each of these was "a number, name or text is too long, or values are nested too deeply, to be read", saying
- * neither which nor where (HostileUploadPropertyTests found them, among the refusals of its mutants).
+ * neither which nor where; a control character, an escape JSON has not and a leading zero were "it is not valid
+ * JSON (line …)", saying where but not what (HostileUploadPropertyTests found them, among the refusals of its
+ * mutants).
  */
 class JsonContentTests {
 
@@ -47,5 +49,28 @@ class JsonContentTests {
         JsonContent.MalformedJsonException refused = refusal(json);
         assertThat(refused).hasMessage(message);
         assertThat(refused.field()).isEqualTo(field);
+    }
+
+    /** JSON of a fault the parser names in its own terms, and what its refusal says in the file's. */
+    static Stream<Arguments> onlyNotValidJson() {
+        return Stream.of(
+                Arguments.of("{\"a\": \"x\u0000y\"}", "a text holds the control character U+0000 (line 1, column 9), "
+                        + "which JSON writes as an escape (\\u0000)"),
+                Arguments.of("{\"a\u001B\": 1}", "a key holds the control character U+001B (line 1, column 4), "
+                        + "which JSON writes as an escape (\\u001B)"),
+                Arguments.of("{\"a\": 1,\u0000 \"b\": 2}", "the control character U+0000 stands between values (line "
+                        + "1, column 9), where only spaces, tabs and line breaks may"),
+                Arguments.of("{\"a\": 1.\u001B}", "the control character U+001B cannot stand there (line 1, column "
+                        + "8)"),
+                Arguments.of("{\"a\": \"\\q\"}", "'\\q' in a text is no escape of JSON (line 1, column 9), which has "
+                        + "\\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\u with four hex digits"),
+                Arguments.of("{\"a\": [1, 012]}", "a number begins with a 0 followed by a digit (line 1, column 12), "
+                        + "which JSON does not allow: write 12, not 012"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("onlyNotValidJson")
+    void saysWhatIsWrongWhereItWasOnlyNotValidJson(String json, String message) {
+        assertThat(refusal(json)).hasMessage(message);
     }
 }
