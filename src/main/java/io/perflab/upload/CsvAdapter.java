@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -22,6 +24,13 @@ import tools.jackson.dataformat.csv.CsvReadFeature;
 final class CsvAdapter implements FormatAdapter {
 
     private static final List<String> COLUMNS = List.of("metric", "value", "variant", "unit");
+
+    /**
+     * The reader's words for a character after a quoted field's closing quote (a control character there is read as
+     * white space around the field, and dropped).
+     */
+    private static final Pattern AFTER_QUOTE = Pattern.compile(
+            "Unexpected character \\('(.+?)' \\(code \\d+\\)\\): Expected column separator");
 
     private static final CsvMapper CSV = CsvMapper.builder()
             .enable(CsvReadFeature.TRIM_SPACES)
@@ -90,7 +99,14 @@ final class CsvAdapter implements FormatAdapter {
                 throw new InvalidUploadException("The CSV cannot be read: the quoted field that begins on line "
                         + quoted + " has no closing quote (a quote inside a quoted field is written \"\").");
             }
-            throw new InvalidUploadException("The CSV cannot be read at line " + e.getLocation().getLineNr() + ": "
+            String line = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+            Matcher after = AFTER_QUOTE.matcher(JsonContent.firstLine(e.getOriginalMessage()));
+            if (after.lookingAt()) {
+                throw new InvalidUploadException("The CSV cannot be read" + line + ": a quoted field's closing "
+                        + "quote is followed by '" + after.group(1) + "', where a ',' or the line's end belongs (a "
+                        + "quote inside a quoted field is written \"\").");
+            }
+            throw new InvalidUploadException("The CSV cannot be read" + line + ": "
                     + JsonContent.firstLine(e.getOriginalMessage()) + ".");
         }
         if (header == null) {

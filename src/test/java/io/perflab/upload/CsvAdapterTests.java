@@ -95,4 +95,13 @@ class CsvAdapterTests {
                 null)).isInstanceOf(InvalidUploadException.class).hasMessage("The CSV cannot be read: the quoted field "
                 + "that begins on line 3 has no closing quote (a quote inside a quoted field is written \"\").");
     }
+
+    @Test
+    void textAfterAQuotedFieldsClosingQuoteIsRefusedInTheFilesTerms() {
+        // was the reader's words: "Unexpected character ('x' (code 120)): Expected column separator character (','
+        // (code 44)) or end-of-line"
+        assertThatThrownBy(() -> values("metric,value\nt,\"1\"x\n")).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("The CSV cannot be read at line 2: a quoted field's closing quote is followed by 'x', "
+                        + "where a ',' or the line's end belongs (a quote inside a quoted field is written \"\").");
+    }
 }
