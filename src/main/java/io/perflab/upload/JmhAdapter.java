@@ -99,29 +99,32 @@ final class JmhAdapter implements FormatAdapter {
                 (root, other, variant, limits) -> parse(root, Keying.of(List.of(root, other)), variant, null, limits));
     }
 
-    /** {@code content} read, every entry a JMH result with a benchmark name, one of JMH's modes, parameters of text. */
+    /**
+     * {@code content} read, every entry a JMH result with a benchmark name, one of JMH's modes, parameters of text.
+     * Content is JMH's when it is a list whose first entry has a primary metric, as the format is told from content;
+     * an entry of it that is no object, or lacks its benchmark or primary metric, is refused naming the entry and
+     * what it lacks. It was "not in the format 'jmh' … found a JSON array of 4 elements (it looks like jmh)".
+     */
     private static JsonNode root(String content) {
         JsonNode root = JsonContent.read(content);
-        if (!root.isArray() || root.isEmpty()) {
+        if (!root.isArray() || root.isEmpty() || !root.get(0).has("primaryMetric")) {
             throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
         }
         for (int index = 0; index < root.size(); index++) {
             JsonNode entry = root.get(index);
-            if (NativeJsonAdapter.text(entry, "benchmark", "", UploadFields.index(null, index)) == null
-                    || !entry.has("primaryMetric")) {
-                throw UploadFormats.wrongFormat(UploadFormat.JMH, content);
-            }
-        }
-        for (int index = 0; index < root.size(); index++) {
-            JsonNode entry = root.get(index);
             String at = UploadFields.index(null, index);
+            if (!entry.isObject()) {
+                throw new InvalidUploadException(at, "JMH entry " + (index + 1) + " must be an object, as JMH writes "
+                        + "each result; " + NativeJsonAdapter.got(entry) + ".");
+            }
             requireBenchmark(entry, "JMH entry " + (index + 1), at);
             String where = described(entry, index);
             requireMode(entry, where, at);
-            if (!entry.get("primaryMetric").isObject()) {
+            JsonNode primary = entry.get("primaryMetric");
+            if (primary == null || !primary.isObject()) {
                 throw new InvalidUploadException(UploadFields.key(at, "primaryMetric"), where + ": 'primaryMetric' "
-                        + "must be an object (its scoreUnit and rawData), as JMH writes it; got "
-                        + NativeJsonAdapter.kind(entry.get("primaryMetric")) + ".");
+                        + "must be an object (its scoreUnit and rawData), as JMH writes it; "
+                        + NativeJsonAdapter.got(primary) + ".");
             }
             requireTextParams(entry, "JMH entry " + (index + 1), at);
         }
@@ -142,7 +145,7 @@ final class JmhAdapter implements FormatAdapter {
      */
     private static void requireBenchmark(JsonNode entry, String where, String at) {
         JsonNode benchmark = entry.get("benchmark");
-        if (!benchmark.isString() || benchmark.asString().isBlank()) {
+        if (benchmark == null || !benchmark.isString() || benchmark.asString().isBlank()) {
             throw new InvalidUploadException(UploadFields.key(at, "benchmark"), where + ": 'benchmark' must be the "
                     + "benchmark method's name as text "
                     + "(\"org.example.MyBench.parse\"), as JMH writes it; " + NativeJsonAdapter.got(benchmark) + ".");

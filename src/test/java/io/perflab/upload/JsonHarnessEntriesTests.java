@@ -82,4 +82,26 @@ class JsonHarnessEntriesTests {
                 .contains("Google Benchmark entry 'BM_StringAppend/8' reported an error (without a message); it was "
                         + "left out.");
     }
+
+    /**
+     * An entry without its benchmark or primary metric, or that is no object, beside JMH's results: the file was "not
+     * in the format 'jmh' … found a JSON array of 4 elements (it looks like jmh)", naming neither (found among the
+     * refusals of HostileUploadPropertyTests).
+     */
+    @Test
+    void refusesAJmhEntryThatIsNoResultNamingItAndWhatItLacks() {
+        ArrayNode nameless = jmh();
+        ((ObjectNode) nameless.get(1)).remove("benchmark");
+        assertThat(refusal(nameless, UploadFormat.JMH)).isEqualTo("JMH entry 2: 'benchmark' must be the benchmark "
+                + "method's name as text (\"org.example.MyBench.parse\"), as JMH writes it; it is missing.");
+        ArrayNode scoreless = jmh();
+        ((ObjectNode) scoreless.get(1)).remove("primaryMetric");
+        assertThat(refusal(scoreless, UploadFormat.JMH)).isEqualTo("JMH entry 2 ('"
+                + scoreless.get(1).get("benchmark").asString() + "'): 'primaryMetric' must be an object (its scoreUnit "
+                + "and rawData), as JMH writes it; it is missing.");
+        ArrayNode number = jmh();
+        number.set(3, 5);
+        assertThat(refusal(number, UploadFormat.JMH)).isEqualTo("JMH entry 4 must be an object, as JMH writes each "
+                + "result; got a number 5.");
+    }
 }
