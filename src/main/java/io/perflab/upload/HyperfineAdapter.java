@@ -15,9 +15,9 @@ import tools.jackson.databind.JsonNode;
  * per-run lists. hyperfine 1.x exports them as means only, and one number is not a sample, so those are skipped.
  * One command is one side of an upload, named by the command; two commands are {@code without} and {@code with},
  * in that order, named "first vs second". Runs whose {@code exit_codes} entry is non-zero (kept with
- * {@code --ignore-failure}) are samples of a failing command and are flagged with a warning. A result without its
- * command, with times that are no list, or with exit codes that are no list or not one for each time is refused
- * naming the result and the field.
+ * {@code --ignore-failure}) are samples of a failing command and are flagged with a warning. Results that are no list
+ * or none, a result that is no object, without its command, with times that are no list, or with exit codes that are
+ * no list or not one for each time are refused naming the result and the field.
  */
 final class HyperfineAdapter implements FormatAdapter {
 
@@ -30,8 +30,15 @@ final class HyperfineAdapter implements FormatAdapter {
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
         JsonNode results = root.isObject() ? root.get("results") : null;
-        if (results == null || !results.isArray() || results.isEmpty() || !results.get(0).has("times")) {
+        if (results == null) {
             throw UploadFormats.wrongFormat(UploadFormat.HYPERFINE, content);
+        }
+        // an export whose results are not what hyperfine writes was "not in the format 'hyperfine' … found a JSON
+        // object with the fields [results] (it looks like hyperfine)"
+        if (!results.isArray() || results.isEmpty()) {
+            throw new InvalidUploadException("results", "The hyperfine export's 'results' must be a list of each "
+                    + "command's result, as hyperfine writes it; " + (results.isArray() ? "it is empty"
+                    : NativeJsonAdapter.got(results)) + ".");
         }
         if (results.size() > 2) {
             throw new InvalidUploadException("results",
@@ -44,6 +51,10 @@ final class HyperfineAdapter implements FormatAdapter {
         for (int i = 0; i < results.size(); i++) {
             JsonNode result = results.get(i);
             String at = UploadFields.index("results", i);
+            if (!result.isObject()) {
+                throw new InvalidUploadException(at, "hyperfine result " + (i + 1) + " must be an object, as hyperfine "
+                        + "writes each command's; " + NativeJsonAdapter.got(result) + ".");
+            }
             String command = command(result, "hyperfine result " + (i + 1), at);
             requireRunsOfTimes(result, "hyperfine result " + (i + 1) + " ('" + UploadText.shown(command) + "')", at);
             commands.add(command);

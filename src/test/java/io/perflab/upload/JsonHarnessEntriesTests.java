@@ -8,7 +8,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A JMH or Google Benchmark entry whose fields the tools never write is refused naming the entry and the field. */
+/**
+ * A JMH, Google Benchmark or hyperfine entry whose fields the tools never write is refused naming the entry and the
+ * field.
+ */
 class JsonHarnessEntriesTests {
 
     private static final String FIRST = "JMH entry 1 ('bench.StringJoinBenchmark.builder')";
@@ -103,5 +106,27 @@ class JsonHarnessEntriesTests {
         number.set(3, 5);
         assertThat(refusal(number, UploadFormat.JMH)).isEqualTo("JMH entry 4 must be an object, as JMH writes each "
                 + "result; got a number 5.");
+    }
+
+    /**
+     * Results that are no list or none, a result that is no object, and a first result without its times: the export
+     * was "not in the format 'hyperfine' … found a JSON object with the fields [results] (it looks like hyperfine)",
+     * where the second result without its times was refused naming it.
+     */
+    @Test
+    void refusesHyperfineResultsThatAreNotWhatHyperfineWritesNamingThem() {
+        ObjectNode timeless = (ObjectNode) JsonContent.read(Fixtures.read("hyperfine.json"));
+        ((ObjectNode) timeless.get("results").get(0)).remove("times");
+        assertThat(refusal(timeless, UploadFormat.HYPERFINE)).isEqualTo("hyperfine result 1 ('sort --version'): "
+                + "'times' must be a list of each run's time in seconds, as hyperfine writes it; it is missing.");
+        ObjectNode number = (ObjectNode) JsonContent.read(Fixtures.read("hyperfine.json"));
+        ((ArrayNode) number.get("results")).set(0, 3);
+        assertThat(refusal(number, UploadFormat.HYPERFINE)).isEqualTo("hyperfine result 1 must be an object, as "
+                + "hyperfine writes each command's; got a number 3.");
+        assertThat(refusal(JsonContent.read("{\"results\": []}"), UploadFormat.HYPERFINE)).isEqualTo("The "
+                + "hyperfine export's 'results' must be a list of each command's result, as hyperfine writes it; it is "
+                + "empty.");
+        assertThat(refusal(JsonContent.read("{\"results\": {\"command\": \"ls\"}}"), UploadFormat.HYPERFINE))
+                .endsWith("as hyperfine writes it; got an object.");
     }
 }
