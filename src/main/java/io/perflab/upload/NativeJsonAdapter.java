@@ -85,7 +85,10 @@ final class NativeJsonAdapter implements FormatAdapter {
             variants.put(side, new VariantSamples(sideLabel, metrics(root.get("metrics"), side, "metrics", listed,
                     limits), null, new VariantSamples.Fields("variant", "metrics", listed)));
         } else {
-            throw UploadFormats.wrongFormat(UploadFormat.JSON, content);
+            // the object is the upload's (its fields are), but holds no values: it was "not in the format 'json' …
+            // found a JSON object with the fields [benchmark, variant, git] (it looks like json)"
+            throw new InvalidUploadException("metrics", "The upload has neither 'metrics' (the values of one side) "
+                    + "nor 'without'/'with' blocks (of both sides); give one of them.");
         }
         return new ParsedUpload(strictText(root, "benchmark", "", ""), strictText(root, "name", "", ""), variants,
                 git(root.get("git")),

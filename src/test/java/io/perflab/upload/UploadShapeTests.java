@@ -133,6 +133,21 @@ class UploadShapeTests {
                 .hasMessageContaining("The configuration of 'with' is longer than 4000 characters as JSON.");
     }
 
+    /**
+     * PerfLab's JSON without its values, which the format is told by its fields: it was "not in the format 'json' …
+     * found a JSON object with the fields [benchmark, variant, git] (it looks like json)" (HostileUploadPropertyTests
+     * found it, taking the metrics out).
+     */
+    @Test
+    void anUploadWithoutValuesIsRefusedSayingSoNotAsAnotherFormat() {
+        for (UploadFormat format : new UploadFormat[] {UploadFormat.JSON, null}) {
+            assertThatThrownBy(() -> formats.parse("{\"benchmark\": \"b\", \"variant\": \"without\"}", format, "with",
+                    null)).isInstanceOf(InvalidUploadException.class).hasMessage("The upload has neither 'metrics' "
+                    + "(the values of one side) nor 'without'/'with' blocks (of both sides); give one of them.")
+                    .extracting(e -> ((InvalidUploadException) e).field()).isEqualTo("metrics");
+        }
+    }
+
     @Test
     void rpcBenchsNanIsRefusedNamingTheMetric() {
         // C++ prints a NaN as "nan": the metric is named, not Java's NumberFormatException
