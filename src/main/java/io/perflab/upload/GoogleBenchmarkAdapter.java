@@ -17,7 +17,8 @@ import tools.jackson.databind.JsonNode;
  * {@code executable}, {@code num_cpus}, {@code mhz_per_cpu}, {@code cpu_scaling_enabled} and
  * {@code library_build_type} are machine details; a debug build of the library, enabled CPU frequency scaling and
  * entries left out are warnings, as Google Benchmark itself prints them. An entry without a name, in a time unit
- * Google Benchmark does not write, or that is no object, and a context that is no object, are refused naming them.
+ * Google Benchmark does not write, or that is no object, and a context that is no object or entries that are no list,
+ * are refused naming them.
  */
 final class GoogleBenchmarkAdapter implements FormatAdapter {
 
@@ -56,8 +57,15 @@ final class GoogleBenchmarkAdapter implements FormatAdapter {
     @Override
     public ParsedUpload parse(String content, String variant, String label, UploadLimits.Counter limits) {
         JsonNode root = JsonContent.read(content);
-        if (!root.isObject() || !root.has("benchmarks") || !root.get("benchmarks").isArray()) {
+        if (!root.isObject() || !root.has("benchmarks")) {
             throw UploadFormats.wrongFormat(UploadFormat.GOOGLEBENCHMARK, content);
+        }
+        if (!root.get("benchmarks").isArray()) {
+            // was "not in the format 'googlebenchmark' … found a JSON object with the fields [context, benchmarks]
+            // (it looks like googlebenchmark)"
+            throw new InvalidUploadException("benchmarks", "The Google Benchmark JSON's 'benchmarks' must be a list "
+                    + "of its runs, as Google Benchmark writes it; " + NativeJsonAdapter.got(root.get("benchmarks"))
+                    + ".");
         }
         JsonNode context = root.path("context");
         if (!context.isMissingNode() && !context.isNull() && !context.isObject()) {

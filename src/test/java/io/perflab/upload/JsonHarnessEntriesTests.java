@@ -129,4 +129,13 @@ class JsonHarnessEntriesTests {
         assertThat(refusal(JsonContent.read("{\"results\": {\"command\": \"ls\"}}"), UploadFormat.HYPERFINE))
                 .endsWith("as hyperfine writes it; got an object.");
     }
+
+    /** Entries that are no list: "not in the format 'googlebenchmark' … (it looks like googlebenchmark)". */
+    @Test
+    void refusesGoogleBenchmarkEntriesThatAreNoListNamingThem() {
+        ObjectNode google = (ObjectNode) JsonContent.read(Fixtures.read("googlebenchmark.json"));
+        google.putObject("benchmarks");
+        assertThat(refusal(google, UploadFormat.GOOGLEBENCHMARK)).isEqualTo("The Google Benchmark JSON's "
+                + "'benchmarks' must be a list of its runs, as Google Benchmark writes it; got an object.");
+    }
 }
