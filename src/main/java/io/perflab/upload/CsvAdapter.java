@@ -146,8 +146,15 @@ final class CsvAdapter implements FormatAdapter {
     /** The header's column names, lower case; refuses a header that is not this format's. */
     private static List<String> header(Row row, String content) {
         List<String> names = row.fields().stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
-        if (names.size() < 2 || !names.get(0).equals("metric") || !names.get(1).equals("value")) {
+        if (!names.get(0).equals("metric")) {
             throw UploadFormats.wrongFormat(UploadFormat.CSV, content);
+        }
+        if (names.size() < 2 || !names.get(1).equals("value")) {
+            // a header that begins as this format's was "not in the format 'csv' … found text starting
+            // 'metric,value9' (it looks like csv)"
+            throw new InvalidUploadException("CSV header (line " + row.line() + "), field 2: " + (names.size() < 2
+                    ? "there is none" : "'" + row.fields().get(1) + "' is not 'value'") + "; the header is "
+                    + "metric,value[,variant][,unit].");
         }
         for (int i = 2; i < names.size(); i++) {
             String name = names.get(i);

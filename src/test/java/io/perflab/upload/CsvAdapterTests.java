@@ -104,4 +104,19 @@ class CsvAdapterTests {
                 .hasMessage("The CSV cannot be read at line 2: a quoted field's closing quote is followed by 'x', "
                         + "where a ',' or the line's end belongs (a quote inside a quoted field is written \"\").");
     }
+
+    /**
+     * A header that begins as this format's but whose second column is not 'value': it was "not in the format 'csv'
+     * … found text starting 'metric,value9' (it looks like csv)".
+     */
+    @Test
+    void aHeaderWhoseSecondColumnIsNotValueIsRefusedNamingIt() {
+        assertThatThrownBy(() -> values("metric,value9\nt,1\n")).isInstanceOf(InvalidUploadException.class)
+                .hasMessage("CSV header (line 1), field 2: 'value9' is not 'value'; the header is "
+                        + "metric,value[,variant][,unit].");
+        assertThatThrownBy(() -> values("metric\nt\n")).hasMessage("CSV header (line 1), field 2: there is none; "
+                + "the header is metric,value[,variant][,unit].");
+        assertThatThrownBy(() -> values("name,value\nt,1\n")).isInstanceOf(UploadFormatException.class)
+                .hasMessageStartingWith("The upload is not in the format 'csv'");
+    }
 }
