@@ -4,6 +4,7 @@ import io.perflab.agent.HostCounts;
 import io.perflab.agent.HostPlatform;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.HostCount;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -68,7 +69,7 @@ record HostNeeds(List<PlatformNeed> platforms, List<String> countedTargets) {
      * none is needed.
      */
     boolean countsMetBy(HostCounts counts) {
-        return countedTargets.stream().allMatch(metric -> counts.makes(HostCount.of(metric).orElseThrow()));
+        return Arrays.stream(HostCount.values()).allMatch(count -> countMetBy(count, counts));
     }
 
     /** Whether a host whose agent said {@code counts} makes {@code count}, or the targets need it not. */
