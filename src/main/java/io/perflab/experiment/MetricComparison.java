@@ -201,6 +201,8 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
      * @param spending the α-spending function, e.g. {@code O'Brien–Fleming}
      * @param t the look's t statistic of the pair log ratios
      * @param tBoundary what |t| had to reach; null when the look spent no α (+∞)
+     * @param tFutility the look's futility bound, below which |t| made its target futile; null where it had none
+     *     ({@link SequentialLookRepository.LookRecord#tFutility})
      * @param outcome {@code SIGNIFICANT}, {@code PRECISE_ENOUGH}, {@code FUTILE}, {@code LAST_LOOK} or {@code CONTINUE}
      * @param ciLowPercentIgnoringLooks the t interval of the change over all pairs analysed, as if no look was taken
      * @param pValueIgnoringLooks the two-sided p of that t-test
@@ -213,6 +215,7 @@ public record MetricComparison(@JsonUnwrapped Metric metric, @JsonUnwrapped Grou
     public record Sequential(int looks, int pairs, int plannedPairs,
                              @ApiValues(value = SpendingFunction.class, written = "label") String spending,
                              @JsonInclude(NON_NULL) Double t, @JsonInclude(NON_NULL) Double tBoundary,
+                             @JsonInclude(NON_NULL) Double tFutility,
                              @ApiValues(SequentialLook.Outcome.class) String outcome,
                              @JsonInclude(NON_NULL) Double ciLowPercentIgnoringLooks,
                              @JsonInclude(NON_NULL) Double ciHighPercentIgnoringLooks,

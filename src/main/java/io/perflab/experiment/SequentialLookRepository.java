@@ -17,8 +17,9 @@ import org.springframework.stereotype.Repository;
 
 /**
  * The looks of a paired experiment's sequential stopping rule (table {@code sequential_look} of
- * {@code V7__paired_designs.sql}): each look at each target metric, as the page and the reports show them, and the
- * pairs at every earlier look, which a resumed experiment's rule needs to spend α where it left off.
+ * {@code V7__paired_designs.sql}, its futility bound since {@code V33}): each look at each target metric, as the page
+ * and the reports show them, and the pairs at every earlier look, which a resumed experiment's rule needs to spend α
+ * where it left off.
  */
 @Repository
 public class SequentialLookRepository {
@@ -41,12 +42,16 @@ public class SequentialLookRepository {
      * @param halfWidthPercent the repeated interval's relative half-width
      * @param t the t statistic of the pair log ratios
      * @param tBoundary the boundary |t| had to reach; null when this look spent no α (+∞)
+     * @param tFutility the futility bound: the target was futile with |t| below it; null where the look had none (no
+     *     smallest change in the target, too few pairs, the last look, a significant look, or a look stored before
+     *     the bounds were) or it was +∞
      * @param outcome {@code CONTINUE}, {@code SIGNIFICANT}, {@code PRECISE_ENOUGH}, {@code LAST_LOOK} or {@code FUTILE}
      * @param description the look in one line, as the command line prints it
      */
     public record LookRecord(String metric, int look, int pairs, int plannedPairs, String target, Double percent,
                              Double ciLowPercent, Double ciHighPercent, Double halfWidthPercent, Double t,
-                             Double tBoundary, @ApiValues(SequentialLook.Outcome.class) String outcome,
+                             Double tBoundary, Double tFutility,
+                             @ApiValues(SequentialLook.Outcome.class) String outcome,
                              String description) {
 
         /** A look as it is stored. */
@@ -56,7 +61,7 @@ public class SequentialLookRepository {
                     (int) Math.round(l.pairs() / l.informationFraction()), made.target().toString(),
                     finite(l.relativeChange().percent()), finite(l.relativeChange().ciLowPercent()),
                     finite(l.relativeChange().ciHighPercent()), finite(l.halfWidthPercent()), finite(l.t()),
-                    finite(l.tBoundary()), l.outcome().name(), truncate(made.describe()));
+                    finite(l.tBoundary()), finite(l.tFutility()), l.outcome().name(), truncate(made.describe()));
         }
 
         /** |t|, as it is compared with the boundary; null when not finite. */
@@ -71,19 +76,19 @@ public class SequentialLookRepository {
             LookRecord l = LookRecord.of(made);
             jdbc.sql("""
                     INSERT INTO sequential_look (experiment_id, metric_key, look, pairs, planned_pairs, target,
-                        percent, ci_low_percent, ci_high_percent, half_width_percent, t, t_boundary, outcome,
-                        description)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                        percent, ci_low_percent, ci_high_percent, half_width_percent, t, t_boundary, t_futility,
+                        outcome, description)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
                     .params(experimentId, l.metric(), l.look(), l.pairs(), l.plannedPairs(), l.target(),
                             l.percent(), l.ciLowPercent(), l.ciHighPercent(), l.halfWidthPercent(), l.t(),
-                            l.tBoundary(), l.outcome(), l.description())
+                            l.tBoundary(), l.tFutility(), l.outcome(), l.description())
                     .update();
         }
     }
 
     private static final String LOOK_COLUMNS = """
             metric_key, look, pairs, planned_pairs, target, percent, ci_low_percent, ci_high_percent,
-                half_width_percent, t, t_boundary, outcome, description""";
+                half_width_percent, t, t_boundary, t_futility, outcome, description""";
 
     /** Every look of an experiment, in the order they were made. */
     public List<LookRecord> looks(long experimentId) {
@@ -117,7 +122,8 @@ public class SequentialLookRepository {
                 rs.getInt("planned_pairs"), rs.getString("target"), rs.getObject("percent", Double.class),
                 rs.getObject("ci_low_percent", Double.class), rs.getObject("ci_high_percent", Double.class),
                 rs.getObject("half_width_percent", Double.class), rs.getObject("t", Double.class),
-                rs.getObject("t_boundary", Double.class), rs.getString("outcome"), rs.getString("description"));
+                rs.getObject("t_boundary", Double.class), rs.getObject("t_futility", Double.class),
+                rs.getString("outcome"), rs.getString("description"));
     }
 
     /** Per target metric, the pairs at each of its stored looks, in order. */

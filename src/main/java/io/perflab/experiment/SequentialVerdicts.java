@@ -72,7 +72,7 @@ final class SequentialVerdicts {
                 c.tests().mannWhitneyPValue(), c.tests().hodgesLehmann(), c.tests().cohenD());
         RelativeChange adjusted = adjusted(looks, a);
         MetricComparison.Sequential sequential = new MetricComparison.Sequential(looks.size(), last.pairs(),
-                last.plannedPairs(), spending, last.t(), last.tBoundary(), last.outcome(),
+                last.plannedPairs(), spending, last.t(), last.tBoundary(), last.tFutility(), last.outcome(),
                 c.change().ciLowPercent(), c.change().ciHighPercent(), c.tests().pValue(), finite(holm),
                 adjusted == null ? null : adjusted.percent(), adjusted == null ? null : adjusted.ciLowPercent(),
                 adjusted == null ? null : adjusted.ciHighPercent());
@@ -142,8 +142,9 @@ final class SequentialVerdicts {
                 last.ciHighPercent());
         String margin = "±" + RFormat.format(options.equivalenceMarginPercent(), 7).strip() + "%";
         String futile = SequentialLook.Outcome.FUTILE.name().equals(last.outcome()) ? "; the look stopped it as "
-                + "futile: a change of the target's smallest size (mde=) was unlikely to be found by the last planned"
-                + " pair" : "";
+                + "futile" + (last.tFutility() == null ? "" : " (|t| below its futility bound "
+                + Format.statistic(last.tFutility()) + ")") + ": a change of the target's smallest size (mde=) was"
+                + " unlikely to be found by the last planned pair" : "";
         return switch (verdict) {
             case IMPROVED, REGRESSED -> test + ": significant at " + alpha + " despite the looks; the change is "
                     + Format.percent(last.percent()) + " (" + (direction == Direction.LOWER_IS_BETTER ? "lower"

@@ -452,14 +452,24 @@ public final class SequentialStopping implements PairStoppingRule {
         public String describe() {
             SequentialLook l = look;
             return String.format(Locale.ROOT, "look %d (%d pairs, %.0f %% of %d): %s %s %s repeated %s CI, ±%s; "
-                            + "|t| = %s %s %s → %s", l.look(), l.pairs(), 100 * l.informationFraction(),
+                            + "|t| = %s %s %s%s → %s", l.look(), l.pairs(), 100 * l.informationFraction(),
                     Math.round(l.pairs() / l.informationFraction()), target.metric(),
                     Display.percent(l.relativeChange().percent()),
                     Display.percentInterval(l.relativeChange().ciLowPercent(), l.relativeChange().ciHighPercent()),
                     Display.level(analysis.options().confidenceLevel()),
                     Display.value(l.halfWidthPercent()).strip() + "%", Display.value(Math.abs(l.t())).strip(),
                     Math.abs(l.t()) >= l.tBoundary() ? "≥" : "<", Display.value(l.tBoundary()).strip(),
-                    SequentialStopping.outcome(target, l.halfWidthPercent(), l.outcome())) + adjusted();
+                    futilityBound(l.tFutility()), SequentialStopping.outcome(target, l.halfWidthPercent(),
+                            l.outcome())) + adjusted();
+        }
+
+        /** The look's futility bound for |t|, in parentheses after its efficacy boundary; nothing without one. */
+        private static String futilityBound(double tFutility) {
+            if (Double.isNaN(tFutility)) {
+                return "";
+            }
+            return " (futility bound " + (Double.isInfinite(tFutility) ? "∞" : Display.value(tFutility).strip())
+                    + ")";
         }
 
         /**

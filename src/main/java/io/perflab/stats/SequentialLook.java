@@ -14,6 +14,10 @@ import java.util.List;
  * @param df pairs − 1
  * @param stdErr the standard error of the mean of the pair values
  * @param tBoundary the boundary for |t| at this look: the t quantile at the z boundary's nominal level
+ * @param tFutility the futility bound for |t| at this look: the target is futile below it ({@link Outcome#FUTILE}),
+ *     the t quantile at the normal futility bound's two-sided level (see {@link SequentialPlan}); NaN where the look
+ *     had none: a plan without a smallest change, fewer than {@link SequentialPlan#MIN_FUTILE_PAIRS} pairs, the last
+ *     look, or a look that crossed its efficacy boundary
  * @param estimate the mean of the pair values (for log ratios: the mean log ratio)
  * @param ciLow lower end of the repeated confidence interval of the mean, estimate − tBoundary·SE
  * @param ciHigh upper end, estimate + tBoundary·SE
@@ -23,8 +27,8 @@ import java.util.List;
  * @param outcome what to do now, and why
  */
 public record SequentialLook(int look, int pairs, double informationFraction, List<SequentialBoundary> boundaries,
-        double t, double df, double stdErr, double tBoundary, double estimate, double ciLow, double ciHigh,
-        RelativeChange relativeChange, double halfWidthPercent, Outcome outcome) {
+        double t, double df, double stdErr, double tBoundary, double tFutility, double estimate, double ciLow,
+        double ciHigh, RelativeChange relativeChange, double halfWidthPercent, Outcome outcome) {
 
     public SequentialLook {
         boundaries = List.copyOf(boundaries);
@@ -89,7 +93,7 @@ public record SequentialLook(int look, int pairs, double informationFraction, Li
         LAST_LOOK,
         /**
          * A change of the plan's smallest size is unlikely to be found by the last look: |t| is below the futility
-         * bound ({@link SequentialPlan#smallestChangePercent}). Not significant.
+         * bound ({@link #tFutility}, {@link SequentialPlan#smallestChangePercent}). Not significant.
          */
         FUTILE;
 

@@ -35,8 +35,10 @@ import java.util.List;
  *       Stopping for precision never adds type I error: it only ends the chances to cross later;
  *   <li>with a smallest change worth finding d ({@link #smallestChangePercent}), it also stops once such a change
  *       is unlikely to be found: futile when |t|, taken to the normal scale at the same two-sided level, is below
- *       the look's futility bound b<sub>k</sub>. The bounds spend β = {@value #BETA} under the alternative that
- *       the pairs' mean log ratio is ±log(1 + d) — a drift of log(1 + d)/s per pair, s the pairs' SD so far —
+ *       the look's futility bound b<sub>k</sub> (the look keeps b<sub>k</sub> on the t scale,
+ *       {@link SequentialLook#tFutility}, for the page to show). The bounds spend β = {@value #BETA} under the
+ *       alternative that the pairs' mean log ratio is ±log(1 + d) — a drift of log(1 + d)/s per pair, s the pairs'
+ *       SD so far —
  *       with O'Brien–Fleming-type spending β*(t) = 2 − 2Φ(z<sub>1−β/2</sub>/√t), and are non-binding
  *       ({@link GroupSequential#futilityBounds}): the efficacy boundaries are those above, computed without them,
  *       so the false-positive rate stays at most α. A change of d or more is then found a few points less often
@@ -181,40 +183,52 @@ public record SequentialPlan(SpendingFunction spending, double alpha, int maxPai
         RelativeChange change = new RelativeChange(100 * Math.expm1(mean), 100 * Math.expm1(mean - half),
                 100 * Math.expm1(mean + half));
         double halfWidthPercent = 100 * Math.expm1(half);
+        double absT = Math.abs(test.t());
+        double tFutility = smallestChangePercent > 0 && n >= MIN_FUTILE_PAIRS && !last && absT < tBoundary
+                ? futilityBoundary(information, fractions, boundaries, df, test.stdErr() * Math.sqrt(n))
+                : Double.NaN;
         SequentialLook.Outcome outcome;
-        if (Math.abs(test.t()) >= tBoundary) {
+        if (absT >= tBoundary) {
             outcome = SequentialLook.Outcome.SIGNIFICANT;
         } else if (targetHalfWidthPercent > 0 && halfWidthPercent <= targetHalfWidthPercent) {
             outcome = SequentialLook.Outcome.PRECISE_ENOUGH;
         } else if (last) {
             outcome = SequentialLook.Outcome.LAST_LOOK;
-        } else if (smallestChangePercent > 0 && n >= MIN_FUTILE_PAIRS && futile(information, fractions, boundaries,
-                test.t(), df, test.stdErr() * Math.sqrt(n))) {
+        } else if (absT < tFutility) {
             outcome = SequentialLook.Outcome.FUTILE;
         } else {
             outcome = SequentialLook.Outcome.CONTINUE;
         }
         return new SequentialLook(looks, n, current.informationFraction(), boundaries, test.t(), df, test.stdErr(),
-                tBoundary, mean, mean - half, mean + half, change, halfWidthPercent, outcome);
+                tBoundary, tFutility, mean, mean - half, mean + half, change, halfWidthPercent, outcome);
     }
 
     /**
-     * Whether the look with statistic {@code t} on {@code df} degrees of freedom, the pairs' SD being {@code sd}, is
-     * below its futility bound (see the class comment).
+     * The futility bound for |t| at the current look, the last of {@code information}, on {@code df} degrees of
+     * freedom, the pairs' SD being {@code sd} (see the class comment): the normal bound b<sub>k</sub> taken to the t
+     * scale at the same two-sided level, as the efficacy boundary is, so that |t| is below it exactly when |t| taken
+     * to the normal scale is below b<sub>k</sub>. NaN when the drift is not finite (no futility stop), 0 when
+     * b<sub>k</sub> ≤ 0, +∞ when it is beyond the normal scale's reach.
      */
-    private boolean futile(double[] information, double[] fractions, List<SequentialBoundary> boundaries, double t,
-                           double df, double sd) {
+    private double futilityBoundary(double[] information, double[] fractions, List<SequentialBoundary> boundaries,
+                                    double df, double sd) {
         double drift = Math.log1p(smallestChangePercent / 100) / sd;
         if (!Double.isFinite(drift)) {
-            return false;
+            return Double.NaN;
         }
         double[] efficacy = boundaries.stream().mapToDouble(SequentialBoundary::z).toArray();
         double zBeta = Distributions.normalQuantile(1 - BETA / 2);
         double[] beta = Arrays.stream(fractions).map(f -> 2 * Distributions.normalUpper(zBeta / Math.sqrt(f)))
                 .toArray();
         double[] futility = GroupSequential.futilityBounds(information, efficacy, drift, beta);
-        // |t| on the normal scale at the same two-sided level, as the efficacy boundary is taken to the t scale
-        double z = Distributions.normalQuantile(1 - Distributions.tUpper(Math.abs(t), df));
-        return z < futility[futility.length - 1];
+        double bound = futility[futility.length - 1];
+        if (Double.isNaN(bound)) {
+            return Double.NaN;
+        }
+        if (bound <= 0) {
+            return 0;
+        }
+        double upper = Distributions.normalUpper(bound);
+        return upper > 0 ? Distributions.tUpperQuantile(upper, df) : Double.POSITIVE_INFINITY;
     }
 }

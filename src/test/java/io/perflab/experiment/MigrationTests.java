@@ -460,6 +460,43 @@ public class MigrationTests {
     }
 
     /**
+     * V33 keeps each sequential look's futility bound: a look stored before reads back without one, which the page
+     * shows as an empty cell and the verdict's reason leaves out; a bound stored reads back as it was. On H2 and on
+     * PostgreSQL.
+     */
+    @Test
+    void looksStoredBeforeTheFutilityBoundColumnReadBackWithoutOne() {
+        onH2AndPostgres("before-look-futility", "32", EmbeddedPostgres::newDatabase,
+                MigrationTests::futilityBoundsOfLooksStoredBefore);
+    }
+
+    private static void futilityBoundsOfLooksStoredBefore(javax.sql.DataSource database) {
+        JdbcClient jdbc = JdbcClient.create(database);
+        jdbc.sql("""
+                INSERT INTO experiment (id, name, name_folded, kind, status, runs_per_variant, run_order, seed,
+                    trial_timeout_seconds, max_failures, created_by, created_at, data_version)
+                VALUES (1, 'old', 'old', 'ENGINE', 'COMPLETED', 20, 'interleaved', 1, 120, 3, 'admin',
+                    CURRENT_TIMESTAMP, 0)""").update();
+        jdbc.sql("""
+                INSERT INTO sequential_look (experiment_id, metric_key, look, pairs, planned_pairs, target, percent,
+                    ci_low_percent, ci_high_percent, half_width_percent, t, t_boundary, outcome, description)
+                VALUES (1, 'cpu_us_per_req', 9, 10, 20, 'cpu_us_per_req:mde=2%', 0.1, -1.5, 1.7, 1.6, 0.2, 2.9,
+                    'FUTILE', 'look 9 (10 pairs, 50 % of 20)')""").update();
+
+        Flyway.configure().dataSource(database).load().migrate();
+
+        SequentialLookRepository looks = new SequentialLookRepository(jdbc);
+        assertThat(looks.looks(1)).singleElement().satisfies(l -> {
+            assertThat(l.outcome()).isEqualTo("FUTILE");
+            assertThat(l.tBoundary()).isEqualTo(2.9);
+            assertThat(l.tFutility()).isNull();
+        });
+        jdbc.sql("UPDATE sequential_look SET t_futility = 0.625").update();
+        assertThat(looks.looks(1)).singleElement().extracting(SequentialLookRepository.LookRecord::tFutility)
+                .isEqualTo(0.625);
+    }
+
+    /**
      * Runs {@code check} on an H2 database named {@code name} and on a new PostgreSQL database from {@code postgres},
      * each migrated to {@code version}: the check stores rows as that version kept them, migrates the rest of the way
      * and reads them back.

@@ -171,16 +171,28 @@ class PairedResultsTests {
         SequentialLookRepository.LookRecord last = looks.remove(looks.size() - 1);
         looks.add(new SequentialLookRepository.LookRecord(last.metric(), last.look(), last.pairs(),
                 last.plannedPairs(), MetricKeys.CPU_US_PER_REQ + ":mde=2%", last.percent(), last.ciLowPercent(),
-                last.ciHighPercent(), last.halfWidthPercent(), last.t(), last.tBoundary(), "FUTILE",
+                last.ciHighPercent(), last.halfWidthPercent(), last.t(), last.tBoundary(), 1.25, "FUTILE",
                 last.description()));
 
         MetricComparison cpu = PairedResults.compare(runs, List.of(MetricKeys.CPU_US_PER_REQ), Map.of(),
                 new SequentialVerdicts(looks)).get(0);
 
         assertThat(cpu.paired().sequential().outcome()).isEqualTo("FUTILE");
+        assertThat(cpu.paired().sequential().tFutility()).isEqualTo(1.25);
         assertThat(cpu.reason()).startsWith("no significant change at α = 0.05 (|t| = ").endsWith("; the look "
-                + "stopped it as futile: a change of the target's smallest size (mde=) was unlikely to be found by "
-                + "the last planned pair");
+                + "stopped it as futile (|t| below its futility bound 1.25): a change of the target's smallest size "
+                + "(mde=) was unlikely to be found by the last planned pair");
+
+        // a look stored before the bounds were kept says the same without one
+        looks.set(looks.size() - 1, new SequentialLookRepository.LookRecord(last.metric(), last.look(), last.pairs(),
+                last.plannedPairs(), MetricKeys.CPU_US_PER_REQ + ":mde=2%", last.percent(), last.ciLowPercent(),
+                last.ciHighPercent(), last.halfWidthPercent(), last.t(), last.tBoundary(), null, "FUTILE",
+                last.description()));
+        MetricComparison before = PairedResults.compare(runs, List.of(MetricKeys.CPU_US_PER_REQ), Map.of(),
+                new SequentialVerdicts(looks)).get(0);
+        assertThat(before.paired().sequential().tFutility()).isNull();
+        assertThat(before.reason()).endsWith("; the look stopped it as futile: a change of the target's smallest "
+                + "size (mde=) was unlikely to be found by the last planned pair");
     }
 
     @Test

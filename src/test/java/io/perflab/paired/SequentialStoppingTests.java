@@ -114,7 +114,17 @@ class SequentialStoppingTests {
         assertThat(decision.reason()).startsWith("every target is settled: cpu_us_per_req ")
                 .contains("futile, a change of ±5% unlikely to be found by the last look");
         assertThat(printed.stream().flatMap(List::stream).filter(l -> l.look().pairs() < SequentialPlan
-                .MIN_FUTILE_PAIRS)).allSatisfy(early -> assertThat(early.look().stop()).isFalse());
+                .MIN_FUTILE_PAIRS)).allSatisfy(early -> {
+                    assertThat(early.look().stop()).isFalse();
+                    assertThat(early.look().tFutility()).as("no bound before the tenth pair").isNaN();
+                    assertThat(early.describe()).doesNotContain("futility bound");
+                });
+        assertThat(Math.abs(last.look().t())).isLessThan(last.look().tFutility());
+        assertThat(last.describe()).contains(" (futility bound " + Display.value(last.look().tFutility()).strip()
+                + ") → futile");
+        assertThat(printed.stream().flatMap(List::stream).filter(l -> l.look().outcome() == SequentialLook.Outcome
+                .CONTINUE && l.look().pairs() >= SequentialPlan.MIN_FUTILE_PAIRS)).allSatisfy(going ->
+                        assertThat(Math.abs(going.look().t())).isGreaterThanOrEqualTo(going.look().tFutility()));
 
         printed.clear();
         SequentialStopping changed = rule(List.of(SequentialStopping.Target.parse(CPU + ":mde=5%")),

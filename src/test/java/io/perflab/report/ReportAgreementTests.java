@@ -19,14 +19,17 @@ import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.ExperimentPlan;
 import io.perflab.runner.experiment.PairPlacement;
 import io.perflab.runner.experiment.PairResult;
+import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.rpcbench.Workload;
 import io.perflab.runner.trial.PairPosition;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.stats.Alternative;
+import io.perflab.stats.Display;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.RobustPairedChange;
+import io.perflab.stats.SequentialLook;
 import io.perflab.stats.SequentialPlan;
 import io.perflab.stats.TTest;
 import io.perflab.stats.TTestResult;
@@ -101,15 +104,24 @@ class ReportAgreementTests extends ReportTestSupport {
      * a target.
      */
     private long sequentialDuet() {
-        double[] logRatios = {0.010, 0.030, 0.020, -0.002, 0.020};
+        return sequentialDuet("sequential duet", new double[] {0.010, 0.030, 0.020, -0.002, 0.020}, 5,
+                "cpu_us_per_req:settled");
+    }
+
+    /**
+     * A duet of one window per pair planned for {@code plannedPairs} pairs with {@code target}, its rule looking after
+     * every pair as the service's does: CPU per call's pair log ratios are {@code logRatios}, up to the pair after
+     * which the rule stops it (its reason then stored as the service stores it).
+     */
+    private long sequentialDuet(String name, double[] logRatios, int plannedPairs, String target) {
         ExperimentPlan plan = ExperimentPlan.of(EngineVariant.of(Map.of("completion", "monitor"), Workload.DEFAULTS),
-                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), logRatios.length)
+                EngineVariant.of(Map.of("completion", "notification"), Workload.DEFAULTS), plannedPairs)
                 .withDesign(ExperimentDesign.DUET, 1);
-        List<SequentialStopping.Target> targets = List.of(SequentialStopping.Target.parse("cpu_us_per_req:settled"));
-        long id = StoredExperiments.insert(store, new ExperimentSpec("sequential duet", null, ExperimentKind.ENGINE,
+        List<SequentialStopping.Target> targets = List.of(SequentialStopping.Target.parse(target));
+        long id = StoredExperiments.insert(store, new ExperimentSpec(name, null, ExperimentKind.ENGINE,
                 null, plan, new PairedStopping(targets, Optional.empty())), ExperimentStatus.COMPLETED, "tester",
                 ReportFixtures.T0);
-        SequentialStopping rule = new SequentialStopping(targets, logRatios.length, 0.05, Optional.empty(),
+        SequentialStopping rule = new SequentialStopping(targets, plannedPairs, 0.05, Optional.empty(),
                 () -> 0L, made -> looks.save(id, made));
         SplittableRandom random = new SplittableRandom(2);
         List<PairResult> stored = new ArrayList<>();
@@ -129,7 +141,13 @@ class ReportAgreementTests extends ReportTestSupport {
                     results, start, start.plusSeconds(20), Duration.ofSeconds(14), Duration.ofSeconds(6), null);
             store.savePair(id, done);
             stored.add(done);
-            rule.afterPair(stored);
+            PairStoppingRule.Decision decision = rule.afterPair(stored);
+            if (decision.stop()) {
+                if (pair < plannedPairs - 1) {
+                    store.recordStopReason(id, decision.reason());
+                }
+                break;
+            }
         }
         return id;
     }
@@ -274,6 +292,65 @@ class ReportAgreementTests extends ReportTestSupport {
         assertThat(sequential.get("adjustedPercent").asDouble()).isCloseTo(stagewise.percent(), within(1e-9));
         assertThat(sequential.get("adjustedCiLowPercent").asDouble()).isCloseTo(stagewise.ciLowPercent(),
                 within(1e-9));
+    }
+
+    /**
+     * A target with a smallest change that its rule found futile shows the bound |t| fell below, the same in every
+     * place, as the plan computes it: in the looks' table and the last look's line on the page and in the exported
+     * HTML with the verdict's reason, in the looks' lines of the text and Markdown reports, and in the API. Looks
+     * before the tenth pair have no bound.
+     */
+    @Test
+    void aFutileTargetShowsTheFutilityBoundItsLookFellBelowInEveryPlace() throws Exception {
+        // CPU per call moves ±0.3 % around no change: with mde=0.3 % the look at 10 of 20 pairs is futile
+        double[] logRatios = new double[20];
+        for (int i = 0; i < logRatios.length; i++) {
+            logRatios[i] = (i % 2 == 0 ? 0.003 : -0.003) * (1 + (i % 3) / 4.0);
+        }
+        long id = sequentialDuet("futile duet", logRatios, 20, "cpu_us_per_req:mde=0.3%");
+        int[] pairsAtLooks = java.util.stream.IntStream.rangeClosed(2, 10).toArray();
+        SequentialLook futile = SequentialPlan.of(0.05, 20).withSmallestChangePercent(0.3).look(pairsAtLooks,
+                logRatios, false);
+        assertThat(futile.outcome()).isEqualTo(SequentialLook.Outcome.FUTILE);
+        assertThat(futile.tFutility()).isGreaterThan(Math.abs(futile.t())).isLessThan(futile.tBoundary());
+
+        String page = get("/experiments/" + id, "text/html").body();
+        String html = get("/api/v1/experiments/" + id + "/report.html").body();
+        String md = get("/api/v1/experiments/" + id + "/report.md").body();
+        String txt = get("/api/v1/experiments/" + id + "/report.txt").body();
+        String bound = Format.statistic(futile.tFutility());
+        assertThat(get("/experiments/" + sequentialDuet(), "text/html").body()).as("a settled target's looks")
+                .contains("Sequential looks").doesNotContain(">futility bound</th>");
+        for (String shown : List.of(page, html)) {
+            assertThat(shown).contains(">futility bound</th>", "<td class=\"num\">" + bound + "</td>",
+                    ", futility bound " + bound
+                    + ", repeated CI ", "(|t| below its futility bound " + bound + ")");
+        }
+        String line = "(futility bound " + Display.value(futile.tFutility()).strip() + ") → futile, a change of "
+                + "±0.3% unlikely to be found by the last look";
+        for (String report : List.of(md, txt)) {
+            assertThat(report).contains("look 9 (10 pairs, 50 % of 20)", line);
+        }
+
+        JsonNode experiment = json.readTree(get("/api/v1/experiments/" + id, "application/json").body());
+        JsonNode stored = experiment.get("paired").get("looks");
+        assertThat(stored.size()).isEqualTo(9);
+        for (int k = 0; k < 8; k++) {
+            assertThat(stored.get(k).get("tFutility").isNull()).as("look %d, before the tenth pair", k + 1).isTrue();
+        }
+        assertThat(stored.get(8).get("outcome").asString()).isEqualTo("FUTILE");
+        assertThat(stored.get(8).get("tFutility").asDouble()).isCloseTo(futile.tFutility(), within(1e-12));
+        JsonNode cpu = null;
+        for (JsonNode metric : experiment.get("results")) {
+            if (metric.get("metric").asString().equals("cpu_us_per_req")) {
+                cpu = metric;
+            }
+        }
+        assertThat(cpu).isNotNull();
+        JsonNode sequential = cpu.get("paired").get("sequential");
+        assertThat(sequential.get("outcome").asString()).isEqualTo("FUTILE");
+        assertThat(sequential.get("tFutility").asDouble()).isCloseTo(futile.tFutility(), within(1e-12));
+        assertThat(cpu.get("reason").asString()).contains("(|t| below its futility bound " + bound + ")");
     }
 
     /**

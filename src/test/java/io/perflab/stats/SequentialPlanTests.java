@@ -294,6 +294,54 @@ class SequentialPlanTests {
         });
     }
 
+    /**
+     * A look's futility bound for |t| is the normal bound b<sub>k</sub> of {@link GroupSequential#futilityBounds} at
+     * the same tail probability on the look's degrees of freedom, below the efficacy boundary; and it is the bound
+     * the rule decides by: pairs whose |t| is a hair below it are futile, a hair above it go on. (Shifting the pairs
+     * moves t and leaves their SD, and so the bound, as it was.) Looks before the tenth pair, and the last, have none.
+     */
+    @Test
+    void aLooksFutilityBoundIsTheOneItsRuleDecidesBy() {
+        SplittableRandom random = new SplittableRandom(7);
+        double[] centred = new double[12];
+        for (int i = 0; i < centred.length; i++) {
+            centred[i] = 0.02 * random.nextGaussian();
+        }
+        double mean = Arrays.stream(centred).average().orElseThrow();
+        centred = Arrays.stream(centred).map(v -> v - mean).toArray();
+        double sd = Math.sqrt(Arrays.stream(centred).map(v -> v * v).sum() / (centred.length - 1));
+        int[] looks = {4, 8, 12};
+        SequentialPlan plan = SequentialPlan.of(0.05, 20).withSmallestChangePercent(1);
+
+        SequentialLook look = plan.look(looks, centred, false);
+        double[] efficacy = look.boundaries().stream().mapToDouble(SequentialBoundary::z).toArray();
+        double[] spent = Arrays.stream(looks).mapToDouble(n -> 2 * Distributions.normalUpper(
+                Distributions.normalQuantile(0.95) / Math.sqrt(n / 20.0))).toArray();
+        double[] b = GroupSequential.futilityBounds(new double[] {4, 8, 12}, efficacy, Math.log1p(0.01) / sd, spent);
+        assertThat(b[2]).as("sd %s, boundary %s", sd, efficacy[2]).isPositive().isLessThan(efficacy[2]);
+        assertRelative(Distributions.normalUpper(b[2]), Distributions.tUpper(look.tFutility(), 11), 1e-9,
+                "the bound's tail");
+        assertThat(look.tFutility()).isLessThan(look.tBoundary());
+        assertThat(look.outcome()).as("|t| = 0").isEqualTo(SequentialLook.Outcome.FUTILE);
+
+        for (double side : new double[] {-1, 1}) {
+            double seFactor = sd / Math.sqrt(centred.length);
+            double[] below = shifted(centred, side * look.tFutility() * (1 - 1e-6) * seFactor);
+            double[] above = shifted(centred, side * look.tFutility() * (1 + 1e-6) * seFactor);
+            assertThat(plan.look(looks, below, false).outcome()).isEqualTo(SequentialLook.Outcome.FUTILE);
+            assertThat(plan.look(looks, above, false).outcome()).isEqualTo(SequentialLook.Outcome.CONTINUE);
+            assertThat(plan.look(looks, above, false).tFutility()).isCloseTo(look.tFutility(), within(1e-9));
+        }
+        assertThat(plan.look(new int[] {4, 8}, centred, false).tFutility()).as("8 pairs").isNaN();
+        assertThat(plan.look(looks, centred, true).tFutility()).as("the last look").isNaN();
+        assertThat(SequentialPlan.of(0.05, 20).look(looks, centred, false).tFutility()).as("no smallest change")
+                .isNaN();
+    }
+
+    private static double[] shifted(double[] values, double by) {
+        return Arrays.stream(values).map(v -> v + by).toArray();
+    }
+
     /** {rejected, futile, pairs used} over {@code experiments} runs of {@code plan} on normal pairs of mean shift. */
     private static int[] simulate(SequentialPlan plan, double shift, int experiments, long seed) {
         SplittableRandom random = new SplittableRandom(seed);

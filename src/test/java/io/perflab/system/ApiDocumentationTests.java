@@ -77,6 +77,7 @@ class ApiDocumentationTests extends UploadServer {
             Map.entry("SampleRow.window", PAIRED),
             Map.entry("Sequential.t", NOT_COMPUTED),
             Map.entry("Sequential.tBoundary", "left out where the look spent no alpha"),
+            Map.entry("Sequential.tFutility", "left out where the look had no futility bound"),
             Map.entry("Sequential.ciLowPercentIgnoringLooks", NOT_COMPUTED),
             Map.entry("Sequential.ciHighPercentIgnoringLooks", NOT_COMPUTED),
             Map.entry("Sequential.pValueIgnoringLooks", NOT_COMPUTED),
