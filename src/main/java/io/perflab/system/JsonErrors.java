@@ -99,7 +99,12 @@ public final class JsonErrors {
             if (message.startsWith("Duplicate Object property")) {
                 return "a key appears twice in one object: " + message.substring(message.indexOf('"'));
             }
-            return "the body is not valid JSON" + location(read.getLocation());
+            // what is wrong where it can be told ("a text holds the control character U+0000"), as an upload's
+            // file says it; else where only
+            String where = location(read.getLocation());
+            return JsonSyntax.fault(message, where).map(fault -> "the body is not valid JSON: "
+                    + PrintableText.Validator.shown(fault))
+                    .orElse("the body is not valid JSON" + where);
         }
         return firstLine(json.getOriginalMessage());
     }

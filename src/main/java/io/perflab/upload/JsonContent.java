@@ -1,5 +1,6 @@
 package io.perflab.upload;
 
+import io.perflab.system.JsonSyntax;
 import io.perflab.system.PrintableText;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -181,19 +182,6 @@ final class JsonContent {
      */
     static final class MalformedJsonException extends RuntimeException {
 
-        private static final java.util.regex.Pattern CLOSE = java.util.regex.Pattern.compile(
-                "Unexpected close marker '(.)'(?:: expected '(.)')?");
-        private static final java.util.regex.Pattern CHARACTER = java.util.regex.Pattern.compile(
-                "Unexpected character \\('(.+?)' \\(code");
-        private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile(
-                "Unrecognized token '(.*?)'");
-        /** A control character: in a text or a key ("unquoted"), between values, or elsewhere ("Unexpected"). */
-        private static final java.util.regex.Pattern CONTROL = java.util.regex.Pattern.compile(
-                "(Illegal unquoted character|Illegal character|Unexpected character) \\(\\(CTRL-CHAR, code (\\d+)\\)\\)"
-                        + "(?:.*to be included in (name))?");
-        private static final java.util.regex.Pattern ESCAPE = java.util.regex.Pattern.compile(
-                "Unrecognized character escape '(.)'");
-
         private final String field;
 
         /** @param field where the fault is, when the parser knows a path there (a key given twice), else null */
@@ -234,43 +222,7 @@ final class JsonContent {
             }
             // Jackson's other words quote its parser's states ("Unexpected close marker ']': no open Array to
             // close"): the token at fault, in the file's terms, and where it is
-            java.util.regex.Matcher close = CLOSE.matcher(message);
-            if (close.lookingAt()) {
-                return "a '" + close.group(1) + "' " + (close.group(2) == null ? "closes nothing that is open"
-                        : "stands where a '" + close.group(2) + "' should close what is open") + where;
-            }
-            java.util.regex.Matcher character = CHARACTER.matcher(message);
-            if (character.lookingAt()) {
-                return "the character '" + character.group(1) + "' cannot stand there" + where;
-            }
-            java.util.regex.Matcher token = TOKEN.matcher(message);
-            if (token.lookingAt()) {
-                return "'" + UploadText.excerpt(token.group(1)) + "' is not a JSON value (text is written in double "
-                        + "quotes)" + where;
-            }
-            // a NUL, an escape code or a bad escape was "it is not valid JSON", saying where but not what
-            java.util.regex.Matcher control = CONTROL.matcher(message);
-            if (control.lookingAt()) {
-                String hex = String.format("%04X", Integer.parseInt(control.group(2)));
-                String named = "the control character U+" + hex;
-                return switch (control.group(1)) {
-                    case "Illegal unquoted character" -> (control.group(3) == null ? "a text" : "a key") + " holds "
-                            + named + where + ", which JSON writes as an escape (\\u" + hex + ")";
-                    case "Illegal character" -> named + " stands between values" + where + ", where only "
-                            + "spaces, tabs and line breaks may";
-                    default -> named + " cannot stand there" + where;
-                };
-            }
-            java.util.regex.Matcher escape = ESCAPE.matcher(message);
-            if (escape.lookingAt()) {
-                return "'\\" + escape.group(1) + "' in a text is no escape of JSON" + where + ", which has \\\", "
-                        + "\\\\, \\/, \\b, \\f, \\n, \\r, \\t and \\u with four hex digits";
-            }
-            if (message.startsWith("Invalid numeric value: Leading zeroes not allowed")) {
-                return "a number begins with a 0 followed by a digit" + where + ", which JSON does not allow: write "
-                        + "12, not 012";
-            }
-            return "it is not valid JSON" + where;
+            return JsonSyntax.fault(message, where).orElse("it is not valid JSON" + where);
         }
     }
 }

@@ -482,6 +482,16 @@ class HostileInputTests extends UploadServer {
         assertProblem(post("/api/v1/uploads", ADMIN_TOKEN, "application/json",
                 "{\"benchmark\":\"x\",\"metrics\":{\"t\":{\"values\":[1,2,x]}}}"), 400,
                 "'x' is not a JSON value (text is written in double quotes) (line 1, column");
+        // the API's own bodies said only "not valid JSON (line 1, column 45)" of what an upload's file names
+        assertProblem(post("/api/v1/analyze", null, "application/json",
+                "{\"with\":[1,2],\"without\":[1,2],\"alternative\":\"a\0b\"}"), 400,
+                "The request body is not valid JSON: a text holds the control character U+0000 (line 1, column ",
+                "), which JSON writes as an escape (\\u0000)");
+        assertProblem(post("/api/v1/analyze", null, "application/json", "{\"with\":[1,02],\"without\":[1,2]}"),
+                400, "The request body is not valid JSON: a number begins with a 0 followed by a digit (line 1, "
+                        + "column ", "write 12, not 012");
+        assertProblem(experiment("{\"name\":\"x\",\"preset\":\"sync-completion\"]"), 400,
+                "not valid JSON: a ']' stands where a '}' should close what is open (line 1, column");
         assertThat(rowCounts()).isEqualTo(before);
         assertThat(jdbc.sql("SELECT COUNT(*) FROM api_token").query(Long.class).single()).isEqualTo(tokens);
     }
