@@ -26,8 +26,8 @@ final class CsvAdapter implements FormatAdapter {
     private static final List<String> COLUMNS = List.of("metric", "value", "variant", "unit");
 
     /**
-     * The reader's words for a character after a quoted field's closing quote (a control character there is read as
-     * white space around the field, and dropped).
+     * The reader's words for a character after a quoted field's closing quote (a control character, which it would
+     * read as white space and drop, is refused before it reads: {@link #refuseControlCharacters}).
      */
     private static final Pattern AFTER_QUOTE = Pattern.compile(
             "Unexpected character \\('(.+?)' \\(code \\d+\\)\\): Expected column separator");
@@ -56,6 +56,7 @@ final class CsvAdapter implements FormatAdapter {
         Map<String, String> labels = new LinkedHashMap<>();
         Map<String, Row> labelled = new LinkedHashMap<>();
         List<String> header = null;
+        refuseControlCharacters(content);
         try (JsonParser parser = CSV.createParser(content)) {
             for (Row row = next(parser); row != null; row = next(parser)) {
                 if (header == null) {
@@ -182,6 +183,58 @@ final class CsvAdapter implements FormatAdapter {
                     + UploadText.excerpt(metric) + "': " + DecimalNumbers.beyondRange(text) + ".");
         }
         return value;
+    }
+
+    /**
+     * Refuses a control character other than a tab or a line break where the reader would drop it, naming its line
+     * and column: with only white space or other control characters between it and a field's start or end, or a
+     * quote, the reader takes it for white space, so that a U+0001 after {@code cpu} in a row's first field was
+     * stored as metric {@code cpu} without a word. One within a field's text is kept, and the validator names the
+     * field it is in. Each run of such characters is looked at once, so the time is linear in the content.
+     */
+    private static void refuseControlCharacters(String content) {
+        int line = 1;
+        int lineStart = 0;
+        int i = 0;
+        while (i < content.length()) {
+            char c = content.charAt(i);
+            if (c == '\n' || c == '\r') {
+                i += c == '\r' && i + 1 < content.length() && content.charAt(i + 1) == '\n' ? 2 : 1;
+                line++;
+                lineStart = i;
+                continue;
+            }
+            if (!blank(c)) {
+                i++;
+                continue;
+            }
+            int end = i;
+            int control = -1;
+            for (; end < content.length() && blank(content.charAt(end)); end++) {
+                char b = content.charAt(end);
+                if (control < 0 && b != ' ' && b != '\t') {
+                    control = end;
+                }
+            }
+            boolean edge = i == 0 || fieldEdge(content.charAt(i - 1)) || end == content.length()
+                    || fieldEdge(content.charAt(end));
+            if (control >= 0 && edge) {
+                throw new InvalidUploadException(String.format(Locale.ROOT, "The CSV cannot be read at line %d: "
+                        + "column %d holds the control character U+%04X beside a field, where the reader would take "
+                        + "it for a space and drop it.", line, control - lineStart + 1, (int) content.charAt(control)));
+            }
+            i = end;
+        }
+    }
+
+    /** A space, a tab or a control character other than a line break: what the reader trims beside a field. */
+    private static boolean blank(char c) {
+        return c <= ' ' && c != '\n' && c != '\r';
+    }
+
+    /** What a field begins or ends at: a separator, a quote or a line break. */
+    private static boolean fieldEdge(char c) {
+        return c == ',' || c == '"' || c == '\n' || c == '\r';
     }
 
     /** The line where a quoted field begins that the content ends inside, by RFC 4180; null if there is none. */

@@ -2,6 +2,7 @@ package io.perflab.upload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -94,6 +95,35 @@ class CsvAdapterTests {
         assertThatThrownBy(() -> new UploadFormats().parse("metric,value\nt,1\n\"t,2\n", UploadFormat.CSV, "with",
                 null)).isInstanceOf(InvalidUploadException.class).hasMessage("The CSV cannot be read: the quoted field "
                 + "that begins on line 3 has no closing quote (a quote inside a quoted field is written \"\").");
+    }
+
+    /**
+     * A control character beside a field or after a closing quote was taken for a space and dropped: "cpu" and a
+     * U+0001 was stored as metric "cpu", and "1" with a U+0002 after its quote as 1. Each is refused, naming its
+     * line and column, with lines ending in CR, LF or both counted alike; one within a field's text is left to the
+     * validator, which names the field.
+     */
+    @Test
+    void aControlCharacterIsRefusedWhereverItStandsNotDropped() {
+        String[][] cases = {
+            {"metric,value\nt\u0001,1\n", "line 2: column 2 holds the control character U+0001"},
+            {"metric,value\r\nt,\"1\"\u0002\r\n", "line 2: column 6 holds the control character U+0002"},
+            {"metric,value\rt,1\r\u001Ft,2\r", "line 3: column 1 holds the control character U+001F"},
+            {"metric,value\nt,1\n\"t\u0000\",2\n", "line 3: column 3 holds the control character U+0000"},
+        };
+        for (String[] c : cases) {
+            assertThatThrownBy(() -> values(c[0])).as(c[0]).isInstanceOf(InvalidUploadException.class)
+                    .hasMessage("The CSV cannot be read at " + c[1] + " beside a field, where the reader would "
+                            + "take it for a space and drop it.");
+        }
+        assertThat(values("metric,value\r\nt,1\r\nt,2\n")).containsExactly(1.0, 2.0);
+        // within a field's text it is kept, and the validator names the field
+        assertThat(formats.parse("metric,value\nt\u0001x,1\n", UploadFormat.CSV, "with", null).variants()
+                .get("with").metrics()).containsOnlyKeys("t\u0001x");
+        // a run of them is looked at once: a quadratic scan of a million took hours
+        String run = "metric,value\nt" + "\u0001".repeat(1_000_000) + "x,1\n";
+        assertTimeoutPreemptively(java.time.Duration.ofSeconds(5), () -> formats.parse(run, UploadFormat.CSV, "with",
+                null));
     }
 
     @Test
