@@ -72,9 +72,10 @@ final class RpcBenchAdapter implements FormatAdapter {
         }
     }
 
+    private static final String REQS_PER_SEC = "Reqs/sec:";
     private static final String MICROSECONDS = "a number followed by 'us' (microseconds)";
     private static final List<MetricLine> METRIC_LINES = List.of(
-            new MetricLine("Reqs/sec:", List.of(MetricKeys.REQS_PER_SEC), List.of("req/s"), "#", "a number"),
+            new MetricLine(REQS_PER_SEC, List.of(MetricKeys.REQS_PER_SEC), List.of("req/s"), "#", "a number"),
             new MetricLine("User CPU per req:", List.of(MetricKeys.USER_CPU_US_PER_REQ), List.of("us"), "#us",
                     MICROSECONDS),
             new MetricLine("Sys CPU per req:", List.of(MetricKeys.SYS_CPU_US_PER_REQ), List.of("us"), "#us",
@@ -99,6 +100,15 @@ final class RpcBenchAdapter implements FormatAdapter {
                     MICROSECONDS),
             new MetricLine("GC:", List.of(MetricKeys.GC_COUNT, MetricKeys.GC_PAUSE_MS), List.of("count", "ms"),
                     "# collections, # ms", "'<count> collections, <pause> ms'"));
+
+    /**
+     * Whether {@code content} holds the line every report has, read as {@link #parse} reads it: "Reqs/sec:" after the
+     * glog prefix, if any, and white space (within another line's text, it made other formats look like reports).
+     */
+    static boolean holdsReport(String content) {
+        return content.contains(REQS_PER_SEC) && content.lines().anyMatch(raw -> GLOG_PREFIX.matcher(raw)
+                .replaceFirst("").strip().startsWith(REQS_PER_SEC));
+    }
 
     private static final Map<MetricLine, Pattern> LAYOUTS = METRIC_LINES.stream()
             .collect(Collectors.toMap(line -> line, MetricLine::pattern));

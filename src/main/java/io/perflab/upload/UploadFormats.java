@@ -16,7 +16,13 @@ import tools.jackson.databind.JsonNode;
 /** The adapters by format, and detection of the format from the content when it is unambiguous. */
 final class UploadFormats {
 
-    private static final Pattern GO_BENCH_LINE = Pattern.compile("(?m)^Benchmark\\S*\\s+\\d+\\s+\\S+ \\S+");
+    /**
+     * A result line of Go's: "Benchmark" and a name that does not begin with a lower-case letter (Go runs
+     * {@code BenchmarkJoin}, never {@code Benchmarkjoin}, as the adapter reads them), the iterations and a value with
+     * its unit.
+     */
+    private static final Pattern GO_BENCH_LINE = Pattern.compile(
+            "(?m)^Benchmark(?:(?![\\p{Ll}\\s])\\S*)?\\s+\\d+\\s+\\S+ \\S+");
     private static final Pattern CSV_HEADER = Pattern.compile("(?i)^\\s*\"?metric\"?\\s*,\\s*\"?value\"?");
 
     /** The longest benchmark name the validator accepts; derived names are cut to it. */
@@ -184,7 +190,7 @@ final class UploadFormats {
             return detectJson(tree);
         }
         boolean go = GO_BENCH_LINE.matcher(content).find();
-        boolean rpc = content.contains("Reqs/sec:");
+        boolean rpc = RpcBenchAdapter.holdsReport(content);
         boolean csv = CSV_HEADER.matcher(content).find();
         int fits = (go ? 1 : 0) + (rpc ? 1 : 0) + (csv ? 1 : 0);
         if (fits != 1) {

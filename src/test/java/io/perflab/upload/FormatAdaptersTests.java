@@ -142,6 +142,24 @@ class FormatAdaptersTests {
         assertThat(UploadFormats.detect("{\"benchmark\":\"b\",\"metrics\":{}}")).contains(UploadFormat.JSON);
     }
 
+    /**
+     * "Benchmark" and a lower-case letter is no result line of Go's, and "Reqs/sec:" within a line's text no line of
+     * an rpc-bench report: text of neither was taken for one when the format was not named.
+     */
+    @Test
+    void detectsALineOnlyWhereItsFormatsReaderWouldReadOne() {
+        assertThat(UploadFormats.detect("Benchmarkfoo 1 2 x/y\n")).isEmpty();
+        assertThat(UploadFormats.detect("BenchmarkFoo-8 1 2 ns/op\n")).contains(UploadFormat.GOBENCH);
+        assertThat(UploadFormats.detect("Benchmark 1 2 ns/op\n")).contains(UploadFormat.GOBENCH);
+        assertThat(UploadFormats.detect("Benchmark_x/y-2 10 2.5 ns/op\n")).contains(UploadFormat.GOBENCH);
+        assertThat(UploadFormats.detect("note: Reqs/sec: 5\n")).isEmpty();
+        assertThat(UploadFormats.detect("  Reqs/sec:  5\n")).contains(UploadFormat.RPCBENCH);
+        assertThat(UploadFormats.detect("I0526 22:41:17.603118 31187 rpc-bench.cc:260] Reqs/sec:  38731.2\r\n"))
+                .contains(UploadFormat.RPCBENCH);
+        assertThat(UploadFormats.detect("metric,value\nserver Reqs/sec: x,5\n")).as("a CSV row, not a report's")
+                .contains(UploadFormat.CSV);
+    }
+
     @Test
     void wrongFormatSaysWhatWasExpectedAndFound() {
         assertThatThrownBy(() -> formats.parse(Fixtures.read("gobench.txt"), UploadFormat.JMH, "with", null))
