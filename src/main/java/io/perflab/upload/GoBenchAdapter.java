@@ -48,6 +48,15 @@ final class GoBenchAdapter implements FormatAdapter {
     private static final Pattern ITERATIONS = Pattern.compile("0*[1-9]\\d*");
 
     /**
+     * A run of white space as Go's readers split a result line into fields ({@code strings.Fields}, Go's
+     * {@code unicode.IsSpace}): Java's {@code \\s} and U+0085, U+00A0, and the other Unicode spaces and line and
+     * paragraph separators. Split by Java's {@code \\s} alone, {@code ns/op} followed by U+2029 was a unit of its
+     * own, stored as a metric of its own, and one followed by U+0085 was refused.
+     */
+    private static final Pattern GO_SPACE = Pattern.compile(
+            "[\\s\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]+");
+
+    /**
      * A unit of b.ReportMetric as such units are written, a quantity per operation or per second ({@code widgets/op},
      * {@code MB/s}): one cut short ({@code allocs/}, {@code allocs/o}, {@code n}) is not of this form.
      */
@@ -257,17 +266,17 @@ final class GoBenchAdapter implements FormatAdapter {
     private static String[] fields(Matcher result, String line, int lineNumber) {
         // the line as Go's readers split it: fields between runs of white space (Go pads with tabs and spaces)
         String where = "Go benchmark line " + lineNumber + " ('"
-                + UploadText.excerpt(String.join(" ", line.split("\\s+"))) + "')";
+                + UploadText.excerpt(String.join(" ", GO_SPACE.split(line))) + "')";
         if (!ITERATIONS.matcher(result.group(2)).matches()) {
             throw new InvalidUploadException(where + ": the iteration count '" + UploadText.excerpt(result.group(2))
                     + "' is not a whole number of at least 1.");
         }
-        String pairs = result.group(3).strip();
-        if (pairs.isEmpty()) {
+        String[] fields = GO_SPACE.splitAsStream(result.group(3)).filter(field -> !field.isEmpty())
+                .toArray(String[]::new);
+        if (fields.length == 0) {
             throw new InvalidUploadException(where + " ends after its iteration count: it has no value/unit pair. "
                     + "Was the output cut off?");
         }
-        String[] fields = pairs.split("\\s+");
         if (fields.length % 2 != 0) {
             throw new InvalidUploadException(where + " does not consist of value/unit pairs: a value has no unit, "
                     + "or the line was cut off.");
@@ -298,7 +307,7 @@ final class GoBenchAdapter implements FormatAdapter {
         boolean fewerPairs = earlier.stream().anyMatch(r -> r.fields().length > last.fields().length);
         if (!knownUnit || fewerPairs) {
             throw new InvalidUploadException("Go benchmark line " + lastLine + " ('" + UploadText.excerpt(
-                    String.join(" ", line.split("\\s+"))) + "') is the last and has no line end: "
+                    String.join(" ", GO_SPACE.split(line))) + "') is the last and has no line end: "
                     + "the output was cut off within it, " + (knownUnit
                     ? "as it has fewer value/unit pairs than line " + earlier.stream()
                             .filter(r -> r.fields().length > last.fields().length).findFirst().orElseThrow().line()

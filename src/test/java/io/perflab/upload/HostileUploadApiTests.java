@@ -39,10 +39,8 @@ class HostileUploadApiTests extends UploadServer {
                 "GC:               " + "1 collections, ".repeat(20_000) + "x"),
                 "after 'GC:' rpc-bench writes '<count> collections, <pause> ms'; the line holds '1 collections, ",
                 null));
-        // U+0085 within a Go result line: the line was skipped, its samples lost without a word
-        String go = Fixtures.read("gobench.txt");
-        mutants.add(new Mutant("?format=gobench", go.replaceFirst(" ns/op", " ns/op\u0085"),
-                "The name of metric 'Join:ns/op\\u0085' holds a control character (U+0085)", null));
+        // (U+0085 within a Go result line, whose samples were lost without a word, is read as Go reads it since:
+        // GoBenchAdapterTests)
         // a number of 5001 digits, values nested 600 deep, a NUL in a text: "a number, name or text is too long, or
         // values are nested too deeply, to be read" and "it is not valid JSON", saying neither which nor what
         mutants.add(new Mutant("", "{\"benchmark\":\"hostile\",\"metrics\":{\"t\":[1, 1" + "0".repeat(5000) + "]}}",
