@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.exc.StreamConstraintsException;
@@ -80,7 +79,7 @@ public final class JsonErrors {
             String original = firstLine(mismatch.getOriginalMessage());
             // Jackson's words name the token and the Java type the body was bound to
             if (original.startsWith("Trailing token")) {
-                return "more follows the end of the JSON value" + location(mismatch.getLocation())
+                return "more follows the end of the JSON value" + JsonSyntax.where(mismatch.getLocation())
                         + ": send one JSON value, nothing after it";
             }
             // a message of PerfLab's own types says what they take; Jackson's quote Java names in backticks
@@ -101,7 +100,7 @@ public final class JsonErrors {
             }
             // what is wrong where it can be told ("a text holds the control character U+0000"), as an upload's
             // file says it; else where only
-            String where = location(read.getLocation());
+            String where = JsonSyntax.where(read.getLocation());
             return JsonSyntax.fault(message, where).map(fault -> "the body is not valid JSON: "
                     + PrintableText.Validator.shown(fault))
                     .orElse("the body is not valid JSON" + where);
@@ -136,11 +135,6 @@ public final class JsonErrors {
 
     private static String target(Class<?> type) {
         return type == int.class || type == Integer.class ? ": a whole number up to 2147483647 is allowed" : "";
-    }
-
-    private static String location(TokenStreamLocation location) {
-        return location != null && location.getLineNr() > 0
-                ? " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")" : "";
     }
 
     /** {@code workload.clientThreads}, {@code with[2]}. */

@@ -3,6 +3,7 @@ package io.perflab.system;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.core.TokenStreamLocation;
 
 /**
  * What a JSON parser's refusal of malformed text means, in the terms of the text rather than of the parser's states,
@@ -25,6 +26,17 @@ public final class JsonSyntax {
     private static final Pattern ESCAPE = Pattern.compile("Unrecognized character escape '(.)'");
 
     private JsonSyntax() {
+    }
+
+    /** " (line 3, column 7)"; empty where the parser knows no line. */
+    public static String where(TokenStreamLocation at) {
+        return where(at, "");
+    }
+
+    /** " (reading stopped at line 3, column 7)" with that {@code lead}; empty where the parser knows no line. */
+    public static String where(TokenStreamLocation at, String lead) {
+        return at == null || at.getLineNr() <= 0 ? ""
+                : " (" + lead + "line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /**

@@ -36,6 +36,16 @@ import java.util.regex.Pattern;
 final class GoBenchAdapter implements FormatAdapter {
 
     /**
+     * The white space at which Go's readers split a result line into fields ({@code strings.Fields}, Go's
+     * {@code unicode.IsSpace}), as the inside of a character class: Java's {@code \\s} and U+0085, U+00A0, and the
+     * other Unicode spaces and line and paragraph separators. Split by Java's {@code \\s} alone, {@code ns/op}
+     * followed by U+2029 was a unit of its own, stored as a metric of its own, one followed by U+0085 was refused,
+     * and so was an iteration count followed by any of them ("not a whole number"), or a name (its result line
+     * taken for none).
+     */
+    static final String SPACES = "\\s\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+
+    /**
      * A line that begins as a result line does: at its start (an indented line is a log's), "Benchmark" and the
      * rest of a name Go gives a benchmark (nothing, or what does not begin with a lower-case letter: Go runs
      * {@code BenchmarkJoin} but not {@code Benchmarking}), white space, and a number, the iteration count; then the
@@ -43,18 +53,12 @@ final class GoBenchAdapter implements FormatAdapter {
      * which end a line for '.' but not for {@link String#lines()}, so a result line holding one was skipped without a
      * word, its samples lost, and a long one took time growing with the square of its length.
      */
-    private static final Pattern RESULT = Pattern.compile("^Benchmark((?![\\p{Ll}\\s])\\S*|)\\s+([-+.]?\\d\\S*)(.*)$",
-            Pattern.DOTALL);
+    private static final Pattern RESULT = Pattern.compile("^Benchmark((?![\\p{Ll}" + SPACES + "])[^"
+            + SPACES + "]*|)[" + SPACES + "]+([-+.]?\\d[^" + SPACES + "]*)(.*)$", Pattern.DOTALL);
     private static final Pattern ITERATIONS = Pattern.compile("0*[1-9]\\d*");
 
-    /**
-     * A run of white space as Go's readers split a result line into fields ({@code strings.Fields}, Go's
-     * {@code unicode.IsSpace}): Java's {@code \\s} and U+0085, U+00A0, and the other Unicode spaces and line and
-     * paragraph separators. Split by Java's {@code \\s} alone, {@code ns/op} followed by U+2029 was a unit of its
-     * own, stored as a metric of its own, and one followed by U+0085 was refused.
-     */
-    private static final Pattern GO_SPACE = Pattern.compile(
-            "[\\s\\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]+");
+    /** A run of {@link #SPACES}: the fields of a result line are what lies between them. */
+    private static final Pattern GO_SPACE = Pattern.compile("[" + SPACES + "]+");
 
     /**
      * A unit of b.ReportMetric as such units are written, a quantity per operation or per second ({@code widgets/op},

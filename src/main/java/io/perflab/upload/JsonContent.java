@@ -7,7 +7,6 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamContext;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.UnexpectedEndOfInputException;
 import tools.jackson.core.json.JsonReadFeature;
@@ -75,20 +74,20 @@ final class JsonContent {
         java.util.regex.Matcher limit = LIMIT.matcher(firstLine(e.getOriginalMessage()));
         if (!limit.lookingAt()) {
             return new MalformedJsonException("a number, name or text is too long, or values are nested too deeply, "
-                    + "to be read" + where(parser.currentLocation(), "reading stopped at "), null);
+                    + "to be read" + JsonSyntax.where(parser.currentLocation(), "reading stopped at "), null);
         }
         String found = limit.group(2);
         String most = limit.group(3);
         TokenStreamContext context = parser.streamReadContext();
         return switch (limit.group(1)) {
             case "Document nesting depth" -> new MalformedJsonException("values are nested more than " + most
-                    + " deep, deeper than can be read" + where(parser.currentTokenLocation(), ""), null);
+                    + " deep, deeper than can be read" + JsonSyntax.where(parser.currentTokenLocation()), null);
             case "Number value length" -> beyond("number", path(context), found, most,
-                    where(parser.currentTokenLocation(), ""));
+                    JsonSyntax.where(parser.currentTokenLocation()));
             // the object's context names its previous key, not the one being read: the key is in the object
             case "Name length" -> beyond("key", context.inObject() ? path(context.getParent()) : path(context),
-                    found, most, where(parser.currentLocation(), "reading stopped at "));
-            default -> beyond("text", path(context), found, most, where(parser.currentLocation(),
+                    found, most, JsonSyntax.where(parser.currentLocation(), "reading stopped at "));
+            default -> beyond("text", path(context), found, most, JsonSyntax.where(parser.currentLocation(),
                     "reading stopped at "));
         };
     }
@@ -102,11 +101,6 @@ final class JsonContent {
         String at = path == null ? "" : (what.equals("key") ? " in " : " at ") + UploadText.excerpt(path);
         return new MalformedJsonException((path == null ? "a " : "the ") + what + at + " has " + found
                 + " characters; a " + what + " may have at most " + most + where, path);
-    }
-
-    /** " (line 3, column 7)", or " (reading stopped at line 3, column 7)" with that {@code lead}. */
-    private static String where(TokenStreamLocation at, String lead) {
-        return " (" + lead + "line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /** The tree of {@code content} to tell its format by (a key given twice is let through), or null. */
@@ -136,11 +130,10 @@ final class JsonContent {
                     : token == JsonToken.VALUE_NUMBER_INT && getNumberType() == NumberType.BIG_INTEGER
                             && Double.isInfinite(getBigIntegerValue().doubleValue());
             if (beyond) {
-                TokenStreamLocation at = currentTokenLocation();
                 String path = path(streamReadContext());
                 throw new InvalidUploadException(path, "The value" + (path == null ? "" : " at "
-                        + UploadText.excerpt(path)) + " (line " + at.getLineNr() + ", column " + at.getColumnNr()
-                        + "): " + DecimalNumbers.beyondRange(getString()) + ".");
+                        + UploadText.excerpt(path)) + JsonSyntax.where(currentTokenLocation()) + ": "
+                        + DecimalNumbers.beyondRange(getString()) + ".");
             }
             return token;
         }
@@ -204,8 +197,7 @@ final class JsonContent {
         }
 
         private static String describe(JacksonException e) {
-            String where = e.getLocation() == null ? ""
-                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            String where = JsonSyntax.where(e.getLocation());
             if (e instanceof UnexpectedEndOfInputException) {
                 return "it ends before its last value is complete" + where + ", so the file looks truncated: "
                         + "check that the benchmark finished and that the whole file was sent";

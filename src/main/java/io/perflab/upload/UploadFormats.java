@@ -19,10 +19,9 @@ final class UploadFormats {
     /**
      * A result line of Go's: "Benchmark" and a name that does not begin with a lower-case letter (Go runs
      * {@code BenchmarkJoin}, never {@code Benchmarkjoin}, as the adapter reads them), the iterations and a value with
-     * its unit.
+     * its unit, between the spaces Go's readers split at ({@link GoBenchAdapter#SPACES}).
      */
-    private static final Pattern GO_BENCH_LINE = Pattern.compile(
-            "(?m)^Benchmark(?:(?![\\p{Ll}\\s])\\S*)?\\s+\\d+\\s+\\S+ \\S+");
+    private static final Pattern GO_BENCH_LINE = goBenchLine();
     private static final Pattern CSV_HEADER = Pattern.compile("(?i)^\\s*\"?metric\"?\\s*,\\s*\"?value\"?");
 
     /** The longest benchmark name the validator accepts; derived names are cut to it. */
@@ -176,6 +175,13 @@ final class UploadFormats {
     static UploadFormatException wrongFormat(UploadFormat expected, String content) {
         return new UploadFormatException("The upload is not in the format '" + expected.label() + "': expected "
                 + expected.description() + ", found " + found(content) + ".");
+    }
+
+    private static Pattern goBenchLine() {
+        String space = "[" + GoBenchAdapter.SPACES + "]+";
+        String field = "[^" + GoBenchAdapter.SPACES + "]";
+        return Pattern.compile("(?m)^Benchmark(?:(?![\\p{Ll}" + GoBenchAdapter.SPACES + "])" + field + "*)?" + space
+                + "\\d+" + space + field + "+" + space + field + "+");
     }
 
     /** The format the content is recognisably in, if exactly one fits. */

@@ -77,6 +77,26 @@ class GoBenchAdapterTests {
                         + "cut off."));
     }
 
+    /**
+     * A name or an iteration count followed by a space Go splits at, not Java's {@code \\s}, ends there as in Go: the
+     * count was refused ("not a whole number"), and a name followed by U+00A0 took the count into it. The format
+     * is found the same way.
+     */
+    @Test
+    void endsTheNameAndTheIterationCountAtEverySpaceGoSplitsAt() {
+        for (String space : new String[] {"\u2029", "\u2028", "\u0085", "\u00A0", "\u3000", "\u202F"}) {
+            String line = "BenchmarkJoin-8" + space + "1000000" + space + "1070 ns/op\n";
+            assertThat(UploadFormats.detect(line)).as(line).contains(UploadFormat.GOBENCH);
+            ParsedUpload upload = formats.parse(FIRST + line, UploadFormat.GOBENCH, "with", null);
+            Map<String, MetricSamples> metrics = upload.variants().get("with").metrics();
+            assertThat(metrics).as(line).containsOnlyKeys("Join:ns/op", "Join:B/op", "Join:allocs/op");
+            assertThat(metrics.get("Join:ns/op").values()).as(line).containsExactly(1060.0, 1070.0);
+        }
+        assertThatThrownBy(() -> formats.parse("BenchmarkJoin-8 10\u00A0x 1070 ns/op\n", UploadFormat.GOBENCH,
+                "with", null)).hasMessage("Go benchmark line 1 ('BenchmarkJoin-8 10 x 1070 ns/op') does not consist "
+                        + "of value/unit pairs: a value has no unit, or the line was cut off.");
+    }
+
     /** A pkg line holding U+2028 was skipped, and the benchmarks after it pooled with the package's before. */
     @Test
     void keepsThePackageOfAPkgLineHoldingACharacterThatEndsALineElsewhere() {
