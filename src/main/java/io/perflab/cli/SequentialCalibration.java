@@ -4,6 +4,7 @@ import static io.perflab.cli.EffectCalibration.interval;
 import static io.perflab.cli.EffectCalibration.minutes;
 import static io.perflab.cli.EffectCalibration.pp;
 
+import io.perflab.paired.PairedSamples;
 import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.PairPlacement;
 import io.perflab.runner.experiment.PairResult;
@@ -11,7 +12,9 @@ import io.perflab.runner.experiment.PairStoppingRule;
 import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
+import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
+import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Proportion;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -38,6 +42,9 @@ import java.util.TreeMap;
  * before it, and a pair more than {@value #BREAK} times the median lead after the one before it (a file put together
  * from several runs, hours apart) are given that median lead — the time from a pair's end to the next one's first
  * window — before their first window.
+ *
+ * <p>Over 300 lines: the rule's judgement of each block, the times of stored pairs, and the report of either kind of
+ * run, with the A/A headline metrics that are no target judged as the experiment reports them.
  *
  * @param fixed the run's blocks, injection and reference, as the fixed-size judgement has them
  * @param targets the metrics to settle, at least one
@@ -64,8 +71,8 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
      * One block judged sequentially: per target metric the look that decided it (the first that settled it, else
      * its last), the pairs the experiment ran to its stop, the time they took, and why it stopped.
      */
-    record Experiment(Map<String, SequentialLook> deciding, int pairs, Duration time, Duration allPairsTime,
-                      Optional<SequentialStopping.Ending> ending, String reason) {
+    record Experiment(int firstPair, Map<String, SequentialLook> deciding, int pairs, Duration time,
+                      Duration allPairsTime, Optional<SequentialStopping.Ending> ending, String reason) {
     }
 
     /** Each block's sequential judgement, for the blocks whose pairs allowed a look at every target. */
@@ -78,13 +85,13 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
             List<PairResult> blockPairs = pairs.stream().filter(p -> p.index() >= from && p.index() < from + k)
                     .toList();
             if (!blockPairs.isEmpty()) {
-                judge(blockPairs).ifPresent(experiments::add);
+                judge(from, blockPairs).ifPresent(experiments::add);
             }
         }
         return experiments;
     }
 
-    private Optional<Experiment> judge(List<PairResult> block) {
+    private Optional<Experiment> judge(int firstPair, List<PairResult> block) {
         Instant start = block.get(0).start();
         long[] clock = {0};
         SequentialStopping rule = new SequentialStopping(targets, fixed.perExperiment(), fixed.alpha(), budget,
@@ -116,7 +123,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
         }
         Duration time = Duration.between(start, block.get(used - 1).end());
         Duration all = Duration.between(start, block.get(block.size() - 1).end());
-        return Optional.of(new Experiment(deciding, used, time, all, rule.ending(), reason));
+        return Optional.of(new Experiment(firstPair, deciding, used, time, all, rule.ending(), reason));
     }
 
     /**
@@ -213,6 +220,9 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                     Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", adjustedMean - ref) : "—",
                     adjustedCoverage.share(), adjustedCoverage.interval(), "", "", "±" + pp(halfWidth(adjusted))));
         }
+        if (aa) {
+            appendAsReported(s, experiments, results);
+        }
         int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
         long settled = ended(experiments, SequentialStopping.Ending.SETTLED);
         long overBudget = ended(experiments, SequentialStopping.Ending.BUDGET);
@@ -229,13 +239,65 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 minutes(median(experiments, Experiment::time)), minutes(mean(experiments, Experiment::allPairsTime)),
                 minutes(median(experiments, Experiment::allPairsTime))));
         s.append(aa ? "false +: experiments whose stopping rule called a change significant at any look although both "
-                + "sides ran the same; mean ± CI: the half-width of the repeated interval where the experiment "
-                + "stopped.\n" : "power: experiments whose rule called the change significant on the reference's "
+                + "sides ran the same (a headline metric that is no target: whose paired t-test of the pairs run "
+                + "until the stop did); mean ± CI: the half-width of the interval where the experiment stopped; pooled "
+                + "as reported: user, system and total CPU and context switches per request, each as the experiment "
+                + "reports it.\n" : "power: experiments whose rule called the change significant on the reference's "
                 + "side; coverage: repeated intervals that held the reference; estimate: the mean of the estimates "
                 + "where the experiments stopped (an early stop on a large estimate biases it outward); adjusted "
                 + "for stopping: the median-unbiased estimate and the interval of the stage-wise ordering at the "
                 + "same look, which take the early looks' boundaries into account.\n");
         return s.toString();
+    }
+
+    /**
+     * A/A: the headline metrics that are not targets, each as the experiment reports it, by the paired t-test of the
+     * pairs run until the rule stopped (its length chosen by looks at the targets); then the four headline metrics
+     * pooled that way, a target by its rule. A sequential default's false-positive rate is this, not the fixed-size
+     * table's: a metric tested at a stop another metric chose keeps α only as far as the two move independently.
+     */
+    private void appendAsReported(StringBuilder s, List<Experiment> experiments, List<TrialResult> results) {
+        ComparisonOptions options = ComparisonOptions.defaults().withAlpha(fixed.alpha());
+        List<String> targetMetrics = targets.stream().map(SequentialStopping.Target::metric).toList();
+        StringBuilder rows = new StringBuilder();
+        int tests = 0;
+        int falsePositives = 0;
+        for (String metric : EffectCalibration.POOLED) {
+            if (targetMetrics.contains(metric)) {
+                tests += experiments.size();
+                falsePositives += (int) experiments.stream().filter(e -> e.deciding().get(metric).outcome()
+                        == SequentialLook.Outcome.SIGNIFICANT).count();
+                continue;
+            }
+            List<RelativeChange> changes = new ArrayList<>();
+            int significant = 0;
+            for (Experiment e : experiments) {
+                try {
+                    PairedAnalysis a = PairedAnalysis.analyze(PairedSamples.ofPairs(results, e.firstPair(),
+                            e.firstPair() + e.pairs()).windows(metric), options);
+                    changes.add(a.relativeChange());
+                    significant += a.logRatio().pValue() < fixed.alpha() ? 1 : 0;
+                } catch (IllegalArgumentException | NoSuchElementException notMeasured) {
+                    // a metric these windows did not measure, or too few pairs for a test: no experiment of it
+                }
+            }
+            if (!changes.isEmpty()) {
+                Proportion rate = Proportion.clopperPearson(significant, changes.size(), 0.95);
+                rows.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, changes.size(),
+                        significant + "/" + changes.size(), rate.rate(), interval(rate), "±" + pp(halfWidth(changes))));
+                tests += changes.size();
+                falsePositives += significant;
+            }
+        }
+        if (!rows.isEmpty()) {
+            s.append("the headline metrics that are no target, by the paired t-test of the pairs run until the stop "
+                    + "(as the experiment reports them):\n").append(rows);
+        }
+        if (tests > 0) {
+            Proportion pooled = Proportion.clopperPearson(falsePositives, tests, 0.95);
+            s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s%n", "pooled as reported", tests,
+                    falsePositives + "/" + tests, pooled.rate(), interval(pooled)));
+        }
     }
 
     /** The mean half-width of the intervals, in percentage points. */

@@ -179,6 +179,46 @@ class SequentialCalibrationTests extends CommandLineTests {
                 .as("without a smallest change nothing is said of futility").doesNotContain("futile");
     }
 
+    /**
+     * A/A, CPU per call the target: context switches, no target, are judged as the experiment reports them, by the
+     * paired t-test of the pairs run until the stop. Two blocks of 12 pairs, CPU per call unchanged and futile for
+     * ±5 % at the 10th pair; context switches 1 % higher on the with side in the first block's first 10 pairs and
+     * 4 % lower in its last two (no change over all 12), unchanged in the second block.
+     */
+    @Test
+    void anA2aReportJudgesTheHeadlineMetricsThatAreNoTargetAtTheStop() {
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 24; p++) {
+            double noise = NOISE[p % 8];
+            double cpu = 50 * (1 + noise);
+            double ctx = 4 * ((p < 10 ? 1.01 : p < 12 ? 0.96 : 1) + noise / 10);
+            List<TrialResult> cpuWindows = PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
+                    new double[] {cpu, cpu}).results();
+            List<TrialResult> ctxWindows = PairedFixtures.pair(p, MetricKeys.CTX_SWITCHES_PER_REQ,
+                    new double[] {4, 4}, new double[] {ctx, ctx}).results();
+            for (int w = 0; w < cpuWindows.size(); w++) {
+                TrialResult r = cpuWindows.get(w);
+                Map<String, Double> metrics = new java.util.HashMap<>(r.metrics());
+                metrics.putAll(ctxWindows.get(w).metrics());
+                results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
+                        metrics, r.environment(), r.error(), r.pair()));
+            }
+        }
+        EffectCalibration blocks = new EffectCalibration(ExperimentDesign.ALTERNATING, 2, 12, 0.05, 0, Map.of(),
+                "test");
+        SequentialStopping.Target target = SequentialStopping.Target.parse(MetricKeys.CPU_US_PER_REQ + ":mde=5%");
+
+        String report = new SequentialCalibration(blocks, List.of(target), Optional.empty()).format(results);
+
+        assertThat(report).contains("pairs used: median 10 (10–10) of 12",
+                "the headline metrics that are no target, by the paired t-test of the pairs run until the stop");
+        assertThat(report).as("the first block's context switches, significant at its stop, not over its 12 pairs")
+                .containsPattern("ctx_switches_per_req +2 +1/2 ")
+                .containsPattern("pooled as reported +4 +1/4 ");
+        assertThat(blocks.format(results, Duration.ZERO)).as("the fixed-size table: all 12 pairs of each block")
+                .containsPattern("ctx_switches_per_req +2 +0/2 ");
+    }
+
     /** The report: A/A false positives of the rule, the stops, and for a known effect its power and coverage. */
     @Test
     void theReportCountsTheRulesFalsePositivesOrItsPowerAndTheTimeItUsed() {
