@@ -119,7 +119,17 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
 
     private Estimate pairedEstimate(List<TrialResult> results, String metric, int block, ComparisonOptions options,
                                     Judgement judgement) {
-        PairedSamples samples = PairedSamples.ofPairs(results, block * perExperiment, (block + 1) * perExperiment);
+        return pairedEstimate(results, metric, block * perExperiment, (block + 1) * perExperiment, options, judgement);
+    }
+
+    /**
+     * The estimate of {@code metric} from the pairs {@code fromPair} (inclusive) to {@code toPair} (exclusive) by
+     * {@code judgement}; throws {@link IllegalArgumentException} or {@link java.util.NoSuchElementException} where
+     * those pairs do not allow one (too few, or the metric not measured).
+     */
+    Estimate pairedEstimate(List<TrialResult> results, String metric, int fromPair, int toPair,
+                            ComparisonOptions options, Judgement judgement) {
+        PairedSamples samples = PairedSamples.ofPairs(results, fromPair, toPair);
         PairedAnalysis a = PairedAnalysis.analyze(samples.windows(metric), options);
         if (judgement == Judgement.ROBUST) {
             RobustPairedChange robust = a.robust();

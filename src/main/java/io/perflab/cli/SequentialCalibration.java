@@ -4,7 +4,6 @@ import static io.perflab.cli.EffectCalibration.interval;
 import static io.perflab.cli.EffectCalibration.minutes;
 import static io.perflab.cli.EffectCalibration.pp;
 
-import io.perflab.paired.PairedSamples;
 import io.perflab.paired.SequentialStopping;
 import io.perflab.runner.experiment.PairPlacement;
 import io.perflab.runner.experiment.PairResult;
@@ -14,7 +13,6 @@ import io.perflab.runner.trial.TrialResult;
 import io.perflab.runner.trial.TrialStatus;
 import io.perflab.stats.ComparisonOptions;
 import io.perflab.stats.Display;
-import io.perflab.stats.PairedAnalysis;
 import io.perflab.stats.Proportion;
 import io.perflab.stats.RelativeChange;
 import io.perflab.stats.SequentialLook;
@@ -200,8 +198,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                     || Math.signum(e.deciding().get(metric).estimate()) == Math.signum(ref))).count();
             Proportion rate = Proportion.clopperPearson((int) significant, experiments.size(), 0.95);
             if (aa) {
-                s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, experiments.size(),
-                        significant + "/" + experiments.size(), rate.rate(), interval(rate), "±" + pp(halfWidth)));
+                s.append(aaRow(metric, experiments.size(), (int) significant, halfWidth));
                 continue;
             }
             double mean = changes.stream().mapToDouble(RelativeChange::percent).average().orElse(Double.NaN);
@@ -269,23 +266,21 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                         == SequentialLook.Outcome.SIGNIFICANT).count();
                 continue;
             }
-            List<RelativeChange> changes = new ArrayList<>();
-            int significant = 0;
+            List<EffectCalibration.Estimate> atTheStop = new ArrayList<>();
             for (Experiment e : experiments) {
                 try {
-                    PairedAnalysis a = PairedAnalysis.analyze(PairedSamples.ofPairs(results, e.firstPair(),
-                            e.firstPair() + e.pairs()).windows(metric), options);
-                    changes.add(a.relativeChange());
-                    significant += a.logRatio().pValue() < fixed.alpha() ? 1 : 0;
+                    atTheStop.add(fixed.pairedEstimate(results, metric, e.firstPair(), e.firstPair() + e.pairs(),
+                            options, EffectCalibration.Judgement.VERDICT));
                 } catch (IllegalArgumentException | NoSuchElementException notMeasured) {
                     // a metric these windows did not measure, or too few pairs for a test: no experiment of it
                 }
             }
-            if (!changes.isEmpty()) {
-                Proportion rate = Proportion.clopperPearson(significant, changes.size(), 0.95);
-                rows.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, changes.size(),
-                        significant + "/" + changes.size(), rate.rate(), interval(rate), "±" + pp(halfWidth(changes))));
-                tests += changes.size();
+            if (!atTheStop.isEmpty()) {
+                int significant = (int) atTheStop.stream().filter(e -> e.pValue() < fixed.alpha()).count();
+                rows.append(aaRow(metric, atTheStop.size(), significant, atTheStop.stream()
+                        .mapToDouble(e -> (e.highPercent() - e.lowPercent()) / 2).filter(Double::isFinite)
+                        .average().orElse(Double.NaN)));
+                tests += atTheStop.size();
                 falsePositives += significant;
             }
         }
@@ -298,6 +293,13 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
             s.append(String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s%n", "pooled as reported", tests,
                     falsePositives + "/" + tests, pooled.rate(), interval(pooled)));
         }
+    }
+
+    /** An A/A table's row: the experiments, those that called a change, its rate and the intervals' half-width. */
+    private static String aaRow(String metric, int experiments, int significant, double halfWidth) {
+        Proportion rate = Proportion.clopperPearson(significant, experiments, 0.95);
+        return String.format(Locale.ROOT, "%-24s %10d %10s %7.2f %-18s %12s%n", metric, experiments,
+                significant + "/" + experiments, rate.rate(), interval(rate), "±" + pp(halfWidth));
     }
 
     /** The mean half-width of the intervals, in percentage points. */
