@@ -45,9 +45,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "ab",
         description = "Run an A/B experiment, by default in alternating pairs of trial JVMs (loaded one at a time, "
-                + "windows A B B A …), at most " + PairedInput.DEFAULT_PAIRS + " pairs, stopping once CPU per "
-                + "request is settled or a change of 2 %% of it unlikely (" + PairedInput.DEFAULT_TARGET_FORMATTED
-                + "), analysed pair by pair; or --runs N: N "
+                + "windows A B B A …), at most " + PairedInput.DEFAULT_PAIRS + " pairs, stopping once user, system "
+                + "and all CPU and context switches per request are each settled or a change of 2 %% of it unlikely ("
+                + PairedInput.DEFAULT_TARGETS_FORMATTED + "), analysed pair by pair; or --runs N: N "
                 + "trials per variant, each in a fresh JVM with identical heap/GC flags, then the Welch comparison of "
                 + "every metric. Shell commands instead with --with-cmd/--without-cmd.",
         exitCodeListHeading = ExitCodes.HEADING,
@@ -71,8 +71,8 @@ final class AbCommand implements Callable<Integer> {
 
     @Option(names = "--pairs", paramLabel = "K",
             description = "Pairs of a paired design, 2 to " + ExperimentPlan.MAX_RUNS_PER_VARIANT
-                    + ": the most it runs (default: " + PairedInput.DEFAULT_PAIRS + ", stopping once "
-                    + PairedInput.DEFAULT_TARGET_FORMATTED + " when no --target is given either; command experiments: "
+                    + ": the most it runs (default: " + PairedInput.DEFAULT_PAIRS + ", stopping at the default targets "
+                    + "when no --target is given either; command experiments: "
                     + PairedInput.DEFAULT_COMMAND_PAIRS + "). Given without --target, all K pairs run.")
     private Integer pairs;
 
@@ -86,7 +86,7 @@ final class AbCommand implements Callable<Integer> {
                     + "spending over --pairs), or with mde=PCT%% settled or futile (a change of ± PCT percent unlikely "
                     + "to be found by the last pair: non-binding β-spending, β = 0.1, from 10 pairs on); repeatable, "
                     + "stops when every target is met. Without --pairs or "
-                    + "--target an engine experiment has the target " + PairedInput.DEFAULT_TARGET_FORMATTED + ".")
+                    + "--target an engine experiment has the targets " + PairedInput.DEFAULT_TARGETS_FORMATTED + ".")
     private List<String> targets = new ArrayList<>();
 
     @Option(names = "--budget", paramLabel = "DURATION",
@@ -229,9 +229,9 @@ final class AbCommand implements Callable<Integer> {
         if (!plan.design().paired() || !targets.isEmpty() || effectiveTargets(plan).isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of("The default experiment: at most " + plan.pairs() + " pairs, stopping once "
-                + String.join(" and ", effectiveTargets(plan)) + " (--pairs K runs K pairs, all of them; --target "
-                + "sets another).");
+        return Optional.of("The default experiment: at most " + plan.pairs() + " pairs, stopping once every target "
+                + "is met: " + String.join(", ", effectiveTargets(plan)) + " (--pairs K runs K pairs, all of them; "
+                + "--target sets others).");
     }
 
     /** The targets given, or the default experiment's when neither {@code --pairs} nor {@code --target} is. */

@@ -94,7 +94,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
     @Option(names = "--pairs", paramLabel = "K",
             description = "Pairs in each experiment of a paired design (default: " + PairedInput.DEFAULT_PAIRS
-                    + ", judged also as the default experiment, stopping once " + PairedInput.DEFAULT_TARGET_FORMATTED
+                    + ", judged also as the default experiment, with the targets "
+                    + PairedInput.DEFAULT_TARGETS_FORMATTED
                     + ", unless --target says otherwise).")
     private int pairs = PairedInput.DEFAULT_PAIRS;
 

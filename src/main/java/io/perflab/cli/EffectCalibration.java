@@ -1,5 +1,6 @@
 package io.perflab.cli;
 
+import io.perflab.paired.PairedInput;
 import io.perflab.paired.PairedSamples;
 import io.perflab.runner.experiment.ExperimentDesign;
 import io.perflab.runner.experiment.VariantName;
@@ -57,8 +58,7 @@ record EffectCalibration(ExperimentDesign design, int experiments, int perExperi
                          Map<String, Double> reference, String referenceSource) {
 
     /** The metrics whose false positives are also counted together: the CPU and context-switch figures. */
-    static final List<String> POOLED = List.of(MetricKeys.USER_CPU_US_PER_REQ, MetricKeys.SYS_CPU_US_PER_REQ,
-            MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
+    static final List<String> POOLED = PairedInput.COST_METRICS;
 
     /**
      * One experiment's estimate of a metric's change: percent with its interval, the test's p-value, the change its

@@ -255,7 +255,7 @@ class ExperimentPagesController {
         model.addAttribute("defaultPairs", PairedInput.DEFAULT_PAIRS);
         model.addAttribute("defaultRuns", ExperimentValidator.DEFAULT_RUNS);
         model.addAttribute("defaultCommandPairs", PairedInput.DEFAULT_COMMAND_PAIRS);
-        model.addAttribute("defaultTarget", PairedInput.DEFAULT_TARGET);
+        model.addAttribute("defaultTargets", String.join(", ", PairedInput.DEFAULT_TARGETS));
         return VIEW_FORM;
     }
 

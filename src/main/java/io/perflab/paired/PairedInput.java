@@ -7,6 +7,7 @@ import io.perflab.runner.experiment.VariantName;
 import io.perflab.runner.metering.KernelMeter;
 import io.perflab.runner.rpcbench.HostCount;
 import io.perflab.runner.rpcbench.Seconds;
+import io.perflab.runner.trial.MetricKeys;
 import io.perflab.system.PrintableText;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,27 +34,39 @@ public final class PairedInput {
 
     /**
      * Pairs of a paired engine experiment that names neither its pairs nor a target: at most this many, stopping as
-     * soon as CPU per request is settled or a change of 2 % of it is unlikely ({@link #DEFAULT_TARGET}). With
-     * {@link #DEFAULT_WINDOWS_PER_PAIR} windows of
-     * {@code Workload.PAIRED_DEFAULTS} a pair takes about 43 s on a 2-vCPU host; twenty fresh A/A experiments of it
-     * kept every headline metric's false-positive rate within 0.10, and ten found an injected +2.9 % every time after
-     * 15.5 pairs at the median (docs/PERFORMANCE.md, "The sequential experiment of at most 20 pairs, fresh").
+     * soon as every headline metric is settled or a change of 2 % of it is unlikely ({@link #DEFAULT_TARGETS}). With
+     * {@link #DEFAULT_WINDOWS_PER_PAIR} windows of {@code Workload.PAIRED_DEFAULTS} a pair takes about 43 s on a
+     * 2-vCPU host. 40 pairs resolve about 1.7 % of CPU per request there, enough to find a +2 % change in 8 of 10
+     * experiments, where 20 pairs found it in 6 of 10 (docs/PERFORMANCE.md, "A default of at most 40 pairs, each
+     * headline metric a target").
      */
-    public static final int DEFAULT_PAIRS = 20;
+    public static final int DEFAULT_PAIRS = 40;
 
     /**
-     * The target of a paired engine experiment that names neither its pairs nor a target: it stops once the verdict
-     * on CPU per request, the metric every engine change is judged by first, is settled, or once a change of ±2 % is
-     * unlikely to be found by the last pair (futile). 2 % is about what the default's 20 pairs resolve on a 2-vCPU
-     * host (an MDE of 2.3–2.4 %). Judged on the stored trials of the campaigns that made the default, the futility
-     * stop ended the A/A experiments after 15.5 of 20 pairs at the median and found the +1.98 % known effect in the
-     * same 6 of 10 experiments as stopping on significance alone; it can only take rejections away, so the measured
-     * false-positive rates bound its own (docs/PERFORMANCE.md, "The futility stop built").
+     * The metrics an engine change's cost per request is judged on: user, system and all CPU per request, and context
+     * switches per request, the figures of the seeds' reviews. Each is a target of the default experiment, and a
+     * calibration pools its false positives over them.
      */
-    public static final String DEFAULT_TARGET = "cpu_us_per_req:mde=2%";
+    public static final List<String> COST_METRICS = List.of(MetricKeys.USER_CPU_US_PER_REQ,
+            MetricKeys.SYS_CPU_US_PER_REQ, MetricKeys.CPU_US_PER_REQ, MetricKeys.CTX_SWITCHES_PER_REQ);
 
-    /** {@link #DEFAULT_TARGET} as a format string writes it (picocli's help texts): its % doubled. */
-    public static final String DEFAULT_TARGET_FORMATTED = "cpu_us_per_req:mde=2%%";
+    /**
+     * The targets of a paired engine experiment that names neither its pairs nor a target: each of
+     * {@link #COST_METRICS} {@code :mde=2%}, settled, or futile once a change of ±2 % of it is unlikely to be found by
+     * the last pair; the experiment stops when all four are. Each metric is so judged by its own group-sequential
+     * rule, which keeps its false-positive rate at α however often it looks. With CPU per request the only target, the
+     * other three were judged by a plain paired t-test at the stop that target chose, and that made context switches
+     * per request change in 3 of 20 A/A experiments of 40 pairs (pooled 7 of 80, over acceptance's 0.08); with all
+     * four targets the same trials gave 2 of 80 (docs/PERFORMANCE.md).
+     */
+    public static final List<String> DEFAULT_TARGETS = COST_METRICS.stream().map(m -> m + ":mde=2%").toList();
+
+    /**
+     * {@link #DEFAULT_TARGETS} as a help text names them, as a format string writes it (picocli): its % doubled. A
+     * constant, as annotations need; {@code AbCommandTests} checks that it names the list.
+     */
+    public static final String DEFAULT_TARGETS_FORMATTED = "user_cpu_us_per_req:mde=2%% sys_cpu_us_per_req:mde=2%% "
+            + "cpu_us_per_req:mde=2%% ctx_switches_per_req:mde=2%%";
 
     /**
      * Pairs of a paired command experiment that names none: a fixed 8, no target (a command's own cost per pair is
@@ -68,11 +81,11 @@ public final class PairedInput {
 
     /**
      * The targets of a paired experiment: those {@code given}, or, for an engine experiment that names neither its
-     * pairs nor a target, {@link #DEFAULT_TARGET}. Naming the pairs without a target asks for that many pairs, all
+     * pairs nor a target, {@link #DEFAULT_TARGETS}. Naming the pairs without a target asks for that many pairs, all
      * run; a budget alone keeps the default target.
      */
     public static List<String> targetsOrDefault(List<String> given, boolean pairsGiven, boolean command) {
-        return given.isEmpty() && !pairsGiven && !command ? List.of(DEFAULT_TARGET) : given;
+        return given.isEmpty() && !pairsGiven && !command ? DEFAULT_TARGETS : given;
     }
 
     /**

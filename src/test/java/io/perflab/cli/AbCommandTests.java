@@ -271,10 +271,12 @@ class AbCommandTests extends CommandLineTests {
         ExperimentPlan plan = command.plan();
 
         assertThat(plan.design()).isEqualTo(io.perflab.runner.experiment.ExperimentDesign.ALTERNATING);
-        assertThat(plan.pairs()).isEqualTo(20);
-        assertThat(command.effectiveTargets(plan)).containsExactly("cpu_us_per_req:mde=2%");
-        assertThat(String.format(io.perflab.paired.PairedInput.DEFAULT_TARGET_FORMATTED))
-                .as("the help's target is the default's").isEqualTo(io.perflab.paired.PairedInput.DEFAULT_TARGET);
+        assertThat(plan.pairs()).isEqualTo(40);
+        assertThat(command.effectiveTargets(plan)).containsExactly("user_cpu_us_per_req:mde=2%",
+                "sys_cpu_us_per_req:mde=2%", "cpu_us_per_req:mde=2%", "ctx_switches_per_req:mde=2%");
+        assertThat(String.format(io.perflab.paired.PairedInput.DEFAULT_TARGETS_FORMATTED))
+                .as("the help's targets are the default's")
+                .isEqualTo(String.join(" ", io.perflab.paired.PairedInput.DEFAULT_TARGETS));
         assertThat(plan.windowsPerPair()).isEqualTo(3);
         assertThat(((EngineVariant) plan.with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(3));
         assertThat(((EngineVariant) plan.with()).workload().warmup().toString()).isEqualTo("auto:15");
@@ -285,15 +287,17 @@ class AbCommandTests extends CommandLineTests {
         assertThat(((EngineVariant) longer.plan().with()).workload().run()).isEqualTo(java.time.Duration.ofSeconds(5));
         AbCommand targeted = new AbCommand();
         new CommandLine(targeted).parseArgs("--target", "ctx_switches_per_req:settled", "--with", "completion=monitor");
-        assertThat(targeted.plan().pairs()).isEqualTo(20);
+        assertThat(targeted.plan().pairs()).isEqualTo(40);
         assertThat(targeted.effectiveTargets(targeted.plan())).containsExactly("ctx_switches_per_req:settled");
         AbCommand commands = new AbCommand();
         new CommandLine(commands).parseArgs("--with-cmd", "true", "--without-cmd", "sleep 0");
         assertThat(commands.plan().pairs()).as("a command experiment: 8 pairs, all run").isEqualTo(8);
         assertThat(commands.effectiveTargets(commands.plan())).isEmpty();
 
-        assertThat(command.defaultExperimentLine(plan)).hasValue("The default experiment: at most 20 pairs, stopping "
-                + "once cpu_us_per_req:mde=2% (--pairs K runs K pairs, all of them; --target sets another).");
+        assertThat(command.defaultExperimentLine(plan)).hasValue("The default experiment: at most 40 pairs, stopping "
+                + "once every target is met: user_cpu_us_per_req:mde=2%, sys_cpu_us_per_req:mde=2%, "
+                + "cpu_us_per_req:mde=2%, ctx_switches_per_req:mde=2% (--pairs K runs K pairs, all of them; --target "
+                + "sets others).");
         assertThat(longer.defaultExperimentLine(longer.plan())).isEmpty();
         assertThat(targeted.defaultExperimentLine(targeted.plan())).isEmpty();
         assertThat(fresh.defaultExperimentLine(fresh.plan())).isEmpty();

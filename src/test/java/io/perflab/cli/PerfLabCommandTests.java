@@ -229,8 +229,9 @@ class PerfLabCommandTests {
 
     /**
      * {@code ab}'s summary, in {@code perflab --help} and {@code perflab ab --help}, said it runs --runs trials per
-     * variant in fresh JVMs, with the paired designs as the alternative: its default is alternating pairs, at most 20,
-     * stopping once CPU per request is settled, and the fresh design the alternative.
+     * variant in fresh JVMs, with the paired designs as the alternative: its default is alternating pairs, at most 40,
+     * stopping once the four CPU and context-switch figures per request are settled, and the fresh design the
+     * alternative.
      */
     @ParameterizedTest
     @ValueSource(strings = {"--help", "ab --help"})
@@ -244,8 +245,9 @@ class PerfLabCommandTests {
         String help = out.toString().replaceAll("\\s+", "");
         String summary = help.substring(help.indexOf("RunanA/Bexperiment"));
         assertThat(summary).startsWith("RunanA/Bexperiment,bydefaultinalternatingpairsoftrialJVMs")
-                .contains("atmost20pairs,stoppingonceCPUperrequestissettledorachangeof2%ofitunlikely"
-                        + "(cpu_us_per_req:mde=2%)",
+                .contains("atmost40pairs,stoppingonceuser,systemandallCPUandcontextswitchesperrequestareeach"
+                        + "settledorachangeof2%ofitunlikely(user_cpu_us_per_req:mde=2%sys_cpu_us_per_req:mde=2%"
+                        + "cpu_us_per_req:mde=2%ctx_switches_per_req:mde=2%)",
                         ";or--runsN:Ntrialspervariant,eachinafreshJVM");
         assertThat(summary.indexOf("freshJVM")).isGreaterThan(summary.indexOf("alternatingpairs"));
     }

@@ -287,24 +287,26 @@ class SequentialCalibrationTests extends CommandLineTests {
     @Test
     void withNeitherPairsNorTargetCalibrateJudgesTheDefaultExperiment() throws Exception {
         List<PairResult> pairs = new ArrayList<>();
-        for (int p = 0; p < 40; p++) {
+        for (int p = 0; p < 80; p++) {
             double with = 50 * (1 + NOISE[p % 8]);
-            pairs.add(PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
+            pairs.add(PairedFixtures.pair(p, io.perflab.paired.PairedInput.COST_METRICS, new double[] {50, 50},
                     new double[] {with, with}));
         }
         Path file = directory.resolve("aa.json");
         Files.writeString(file, io.perflab.runner.json.RunnerJson.mapper().writeValueAsString(new ExperimentJson(
-                Map.of("design", "alternating", "pairs", 40, "windowsPerPair", 2), results(pairs))));
+                Map.of("design", "alternating", "pairs", 80, "windowsPerPair", 2), results(pairs))));
 
         int status = execute("calibrate", "--from", file.toString(), "--experiments", "2");
 
         assertThat(status).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("A/A calibration, alternating design: 2 experiments of 20 pairs",
-                "judged as sequential ones (perflab ab --pairs 20 --target cpu_us_per_req:mde=2%");
+        assertThat(out.toString()).contains("A/A calibration, alternating design: 2 experiments of 40 pairs",
+                "judged as sequential ones (perflab ab --pairs 40 --target user_cpu_us_per_req:mde=2% --target "
+                        + "sys_cpu_us_per_req:mde=2% --target cpu_us_per_req:mde=2% --target "
+                        + "ctx_switches_per_req:mde=2%:");
         out.getBuffer().setLength(0);
-        assertThat(execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "20"))
+        assertThat(execute("calibrate", "--from", file.toString(), "--experiments", "2", "--pairs", "40"))
                 .as(err.toString()).isZero();
         assertThat(out.toString()).as("--pairs without --target: the fixed experiment only")
-                .contains("2 experiments of 20 pairs").doesNotContain("judged as sequential ones");
+                .contains("2 experiments of 40 pairs").doesNotContain("judged as sequential ones");
     }
 }

@@ -26,8 +26,10 @@ class ExperimentFormTests {
         assertThat(errors.hasErrors()).isFalse();
         assertThat(request.pairs()).isNull();
         assertThat(request.target()).isNull();
-        assertThat(spec.plan().pairs()).isEqualTo(20);
-        assertThat(spec.stopping().targetTexts()).containsExactly("cpu_us_per_req:mde=2%");
+        assertThat(spec.plan().pairs()).isEqualTo(40);
+        assertThat(spec.stopping().targetTexts()).containsExactly("user_cpu_us_per_req:mde=2%",
+                "sys_cpu_us_per_req:mde=2%",
+                "cpu_us_per_req:mde=2%", "ctx_switches_per_req:mde=2%");
         form.setPairs(12);
         assertThat(form.toRequest(errors).pairs()).isEqualTo(12);
     }

@@ -123,7 +123,8 @@ class ExperimentPageTests {
         String lead = home.substring(home.indexOf("<p class=\"lead\">"), home.indexOf("</p>",
                 home.indexOf("<p class=\"lead\">")));
         assertThat(lead.replaceAll("\\s+", " ")).containsSubsequence("By default", "alternating pairs",
-                "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs", "CPU per request is settled",
+                "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs",
+                "context switches per request are each settled",
                 "paired t-test", "<span>" + ExperimentValidator.DEFAULT_RUNS + " + "
                         + ExperimentValidator.DEFAULT_RUNS + "</span>", "fresh JVM", "Welch", "one option away");
     }

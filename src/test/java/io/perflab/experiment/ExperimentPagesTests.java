@@ -353,7 +353,7 @@ class ExperimentPagesTests extends UploadServer {
 
         assertThat(form).contains("placeholder=\"at most " + PairedInput.DEFAULT_PAIRS + "\"",
                 "data-default=\"" + PairedInput.DEFAULT_PAIRS + "\"",
-                "placeholder=\"" + PairedInput.DEFAULT_TARGET + " (the default)",
+                "placeholder=\"" + String.join(", ", PairedInput.DEFAULT_TARGETS) + " (the default)",
                 "at most <span>" + PairedInput.DEFAULT_PAIRS + "</span> pairs",
                 "a command experiment: <span>" + PairedInput.DEFAULT_COMMAND_PAIRS + "</span> pairs");
         int heading = form.indexOf("<h1>New experiment</h1>");

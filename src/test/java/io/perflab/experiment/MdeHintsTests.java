@@ -97,8 +97,8 @@ class MdeHintsTests {
         assertThat(shown.preset()).isEqualTo("sync-completion");
         assertThat(shown.windowsPerPair()).isEqualTo(form.getWindowsPerPair());
         form.setPairs(null);
-        assertThat(hints.forForm(form).estimatePercent()).as("blank pairs: the default experiment's most, 20")
-                .isCloseTo(found.get("alternating").at(20), within(1e-12));
+        assertThat(hints.forForm(form).estimatePercent()).as("blank pairs: the default experiment's most, 40")
+                .isCloseTo(found.get("alternating").at(40), within(1e-12));
 
         form.setDesign("fresh");
         assertThat(hints.forForm(form).estimatePercent()).as("blank runs: the fresh design's default, 40")

@@ -168,15 +168,17 @@ class PairedDesignValidatorTests {
         ExperimentSpec command = validator.validate(request("command", null, null, null, null, null, null, null),
                 true);
 
-        assertThat(byDefault.plan().pairs()).isEqualTo(20);
-        assertThat(byDefault.stopping().targetTexts()).containsExactly("cpu_us_per_req:mde=2%");
+        assertThat(byDefault.plan().pairs()).isEqualTo(40);
+        assertThat(byDefault.stopping().targetTexts()).containsExactly("user_cpu_us_per_req:mde=2%",
+                "sys_cpu_us_per_req:mde=2%",
+                "cpu_us_per_req:mde=2%", "ctx_switches_per_req:mde=2%");
         assertThat(byDefault.stopping().budget()).isEmpty();
-        assertThat(budgeted.stopping().targetTexts()).as("a budget alone keeps the default's target")
-                .containsExactly("cpu_us_per_req:mde=2%");
+        assertThat(budgeted.stopping().targetTexts()).as("a budget alone keeps the default's targets")
+                .isEqualTo(byDefault.stopping().targetTexts());
         assertThat(budgeted.stopping().budget()).contains(Duration.ofMinutes(12));
         assertThat(sized.plan().pairs()).isEqualTo(8);
         assertThat(sized.stopping().targets()).as("pairs without a target: every pair runs").isEmpty();
-        assertThat(targeted.plan().pairs()).isEqualTo(20);
+        assertThat(targeted.plan().pairs()).isEqualTo(40);
         assertThat(targeted.stopping().targetTexts()).containsExactly("ctx_switches_per_req:settled");
         assertThat(command.plan().design()).isEqualTo(ExperimentDesign.ALTERNATING);
         assertThat(command.plan().pairs()).as("a command experiment's own default").isEqualTo(8);
