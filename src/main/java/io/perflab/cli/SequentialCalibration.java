@@ -24,13 +24,18 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A paired calibration run judged as sequential experiments: each block of {@code perExperiment} pairs as
  * {@code perflab ab --pairs K --target … [--budget …]} would have judged it, by the same rule
  * ({@link SequentialStopping}): a look after every pair, O'Brien–Fleming-type α spending over the block's pairs (or
- * the pairs the budget allows at the first pair's cost), the repeated interval of the look that decides. The block's
+ * the pairs the budget allows at the first pair's cost). A target is judged as the experiment's page and reports judge
+ * it: by its last look before the stop, whose repeated interval, from the most pairs, keeps its level whatever the
+ * rule did (a target settled early is still looked at while others are open); the estimate adjusted for stopping is
+ * made at the look that ended the target, as there. The block's
  * pairs after its stop are not used, as they would not have been run. So the stored A/A blocks give the
  * false-positive rate of the stopping rule itself, with its repeated looks, and the known-effect blocks its power,
  * the coverage of its repeated intervals and the time it saves, on exactly the pairs the fixed-size table judged.
@@ -66,10 +71,13 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
     }
 
     /**
-     * One block judged sequentially: per target metric the look that decided it (the first that settled it, else
-     * its last), the pairs the experiment ran to its stop, the time they took, and why it stopped.
+     * One block judged sequentially: per target metric its last look before the stop (the verdict and interval the
+     * experiment reports), the look that ended it (the first that settled it, else its last) and whether any of
+     * its looks crossed the efficacy boundary, the pairs the experiment ran to its stop, the time they took, and why
+     * it stopped.
      */
-    record Experiment(int firstPair, Map<String, SequentialLook> deciding, int pairs, Duration time,
+    record Experiment(int firstPair, Map<String, SequentialLook> reported, Map<String, SequentialLook> ended,
+                      Set<String> significantAtSomeLook, int pairs, Duration time,
                       Duration allPairsTime, Optional<SequentialStopping.Ending> ending, String reason) {
     }
 
@@ -105,23 +113,29 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 break;
             }
         }
-        Map<String, SequentialLook> deciding = new TreeMap<>();
+        Map<String, SequentialLook> reported = new TreeMap<>();
+        Map<String, SequentialLook> ended = new TreeMap<>();
+        Set<String> significantAtSomeLook = new TreeSet<>();
         for (List<SequentialStopping.Look> afterPair : rule.looks()) {
             for (SequentialStopping.Look look : afterPair) {
                 String metric = look.target().metric();
-                SequentialLook before = deciding.get(metric);
-                if (before == null || before.outcome() == SequentialLook.Outcome.CONTINUE
-                        || before.outcome() == SequentialLook.Outcome.LAST_LOOK) {
-                    deciding.put(metric, look.look());
+                reported.put(metric, look.look());
+                if (look.look().outcome() == SequentialLook.Outcome.SIGNIFICANT) {
+                    significantAtSomeLook.add(metric);
+                }
+                SequentialLook before = ended.get(metric);
+                if (before == null || !before.outcome().settles()) {
+                    ended.put(metric, look.look());
                 }
             }
         }
-        if (deciding.size() < targets.size()) {
+        if (reported.size() < targets.size()) {
             return Optional.empty();
         }
         Duration time = Duration.between(start, block.get(used - 1).end());
         Duration all = Duration.between(start, block.get(block.size() - 1).end());
-        return Optional.of(new Experiment(firstPair, deciding, used, time, all, rule.ending(), reason));
+        return Optional.of(new Experiment(firstPair, reported, ended, significantAtSomeLook, used, time, all,
+                rule.ending(), reason));
     }
 
     /**
@@ -175,7 +189,8 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
         List<Experiment> experiments = experiments(results);
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%nThe same experiments judged as sequential "
                 + "ones (perflab ab --pairs %d %s%s: a look after every pair, O'Brien–Fleming-type spending, the "
-                + "repeated interval of the look that decided; pairs after a stop unused):%n", fixed.perExperiment(),
+                + "repeated interval of each target's last look, as the experiment reports it; pairs after a stop "
+                + "unused):%n", fixed.perExperiment(),
                 String.join(" ", targets.stream().map(t -> "--target " + t).toList()),
                 budget.map(b -> " --budget " + b.toSeconds() + "s").orElse("")));
         if (experiments.isEmpty()) {
@@ -189,13 +204,13 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 "power", "95% CI", "mean ± CI"));
         for (SequentialStopping.Target target : targets) {
             String metric = target.metric();
-            List<RelativeChange> changes = experiments.stream().map(e -> e.deciding().get(metric).relativeChange())
+            List<RelativeChange> changes = experiments.stream().map(e -> e.reported().get(metric).relativeChange())
                     .toList();
             double halfWidth = halfWidth(changes);
             double ref = aa ? 0 : fixed.referenceOf(metric, results);
-            long significant = experiments.stream().filter(e -> e.deciding().get(metric).outcome()
+            long significant = experiments.stream().filter(e -> e.reported().get(metric).outcome()
                     == SequentialLook.Outcome.SIGNIFICANT && (aa || !Double.isFinite(ref)
-                    || Math.signum(e.deciding().get(metric).estimate()) == Math.signum(ref))).count();
+                    || Math.signum(e.reported().get(metric).estimate()) == Math.signum(ref))).count();
             Proportion rate = Proportion.clopperPearson((int) significant, experiments.size(), 0.95);
             if (aa) {
                 s.append(aaRow(metric, experiments.size(), (int) significant, halfWidth));
@@ -208,7 +223,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                     Display.percent(mean), Double.isFinite(ref) ? String.format(Locale.ROOT, "%+.2f pp", mean - ref)
                             : "—", coverage.share(), coverage.interval(), significant + "/" + experiments.size(),
                     interval(rate), "±" + pp(halfWidth)));
-            List<RelativeChange> adjusted = experiments.stream().map(e -> e.deciding().get(metric)
+            List<RelativeChange> adjusted = experiments.stream().map(e -> e.ended().get(metric)
                     .stagewise(1 - fixed.alpha())).toList();
             double adjustedMean = adjusted.stream().mapToDouble(RelativeChange::percent).average().orElse(Double.NaN);
             EffectCalibration.Coverage adjustedCoverage = EffectCalibration.Coverage.of(adjusted.stream()
@@ -218,6 +233,10 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                     adjustedCoverage.share(), adjustedCoverage.interval(), "", "", "±" + pp(halfWidth(adjusted))));
         }
         if (aa) {
+            s.append("at any look before the stop (the page showed it while the experiment ran): ").append(String.join(
+                    ", ", targets.stream().map(t -> t.metric() + " " + experiments.stream().filter(e -> e
+                            .significantAtSomeLook().contains(t.metric())).count() + "/" + experiments.size())
+                            .toList())).append('\n');
             appendAsReported(s, experiments, results);
         }
         int[] used = experiments.stream().mapToInt(Experiment::pairs).sorted().toArray();
@@ -226,7 +245,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
         // with a smallest change, how many of the settled ones a futile look ended (a target's first settling look)
         String futile = targets.stream().noneMatch(t -> t.smallestChangePercent() > 0) ? "" : String.format(
                 Locale.ROOT, " (a target futile in %d)", experiments.stream().filter(e -> e.ending()
-                        .filter(SequentialStopping.Ending.SETTLED::equals).isPresent() && e.deciding().values()
+                        .filter(SequentialStopping.Ending.SETTLED::equals).isPresent() && e.ended().values()
                         .stream().anyMatch(l -> l.outcome() == SequentialLook.Outcome.FUTILE)).count());
         s.append(String.format(Locale.ROOT, "stopped: every target settled in %d%s, the budget in %d, at the last "
                         + "look in %d; pairs used: median %s (%d–%d) of %d; time: %s per experiment (median %s) "
@@ -235,15 +254,16 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 fixed.perExperiment(), minutes(mean(experiments, Experiment::time)),
                 minutes(median(experiments, Experiment::time)), minutes(mean(experiments, Experiment::allPairsTime)),
                 minutes(median(experiments, Experiment::allPairsTime))));
-        s.append(aa ? "false +: experiments whose stopping rule called a change significant at any look although both "
+        s.append(aa ? "false +: experiments whose last look before the stop called a change significant although both "
                 + "sides ran the same (a headline metric that is no target: whose paired t-test of the pairs run "
-                + "until the stop did); mean ± CI: the half-width of the interval where the experiment stopped; pooled "
+                + "until the stop did); mean ± CI: the half-width of that look's repeated interval; pooled "
                 + "as reported: user, system and total CPU and context switches per request, each as the experiment "
                 + "reports it.\n" : "power: experiments whose rule called the change significant on the reference's "
                 + "side; coverage: repeated intervals that held the reference; estimate: the mean of the estimates "
-                + "where the experiments stopped (an early stop on a large estimate biases it outward); adjusted "
+                + "of the last looks (an early stop on a large estimate biases it outward); adjusted "
                 + "for stopping: the median-unbiased estimate and the interval of the stage-wise ordering at the "
-                + "same look, which take the early looks' boundaries into account.\n");
+                + "look that ended the target (the first that settled it), which take the early looks' boundaries "
+                + "into account.\n");
         return s.toString();
     }
 
@@ -262,7 +282,7 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
         for (String metric : EffectCalibration.POOLED) {
             if (targetMetrics.contains(metric)) {
                 tests += experiments.size();
-                falsePositives += (int) experiments.stream().filter(e -> e.deciding().get(metric).outcome()
+                falsePositives += (int) experiments.stream().filter(e -> e.reported().get(metric).outcome()
                         == SequentialLook.Outcome.SIGNIFICANT).count();
                 continue;
             }

@@ -97,7 +97,7 @@ class SequentialCalibrationTests extends CommandLineTests {
         assertThat(first.pairs()).isEqualTo(stoppedAt[0]).isLessThan(8);
         assertThat(first.ending()).contains(SequentialStopping.Ending.SETTLED);
         assertThat(first.reason()).startsWith("every target is settled");
-        SequentialLook deciding = first.deciding().get(MetricKeys.CPU_US_PER_REQ);
+        SequentialLook deciding = first.reported().get(MetricKeys.CPU_US_PER_REQ);
         assertThat(deciding.outcome()).isEqualTo(SequentialLook.Outcome.SIGNIFICANT);
         assertThat(deciding.pairs()).isEqualTo(settled.pairs());
         assertThat(deciding.relativeChange()).isEqualTo(settled.relativeChange());
@@ -106,7 +106,7 @@ class SequentialCalibrationTests extends CommandLineTests {
 
         SequentialCalibration.Experiment second = experiments.get(1);
         assertThat(second.pairs()).isEqualTo(8);
-        assertThat(second.deciding().get(MetricKeys.CPU_US_PER_REQ).outcome())
+        assertThat(second.reported().get(MetricKeys.CPU_US_PER_REQ).outcome())
                 .isEqualTo(SequentialLook.Outcome.LAST_LOOK);
         assertThat(second.time()).isEqualTo(Duration.ofSeconds(160));
     }
@@ -129,7 +129,7 @@ class SequentialCalibrationTests extends CommandLineTests {
         assertThat(second.ending()).contains(SequentialStopping.Ending.BUDGET);
         assertThat(second.reason()).startsWith("the time budget of 1 min 30 s would be overrun");
         assertThat(second.time()).isEqualTo(Duration.ofSeconds(80));
-        SequentialLook deciding = second.deciding().get(MetricKeys.CPU_US_PER_REQ);
+        SequentialLook deciding = second.reported().get(MetricKeys.CPU_US_PER_REQ);
         assertThat(deciding.informationFraction()).isEqualTo(1.0);
         assertThat(deciding.relativeChange()).isEqualTo(last.relativeChange());
     }
@@ -190,19 +190,8 @@ class SequentialCalibrationTests extends CommandLineTests {
         List<TrialResult> results = new ArrayList<>();
         for (int p = 0; p < 24; p++) {
             double noise = NOISE[p % 8];
-            double cpu = 50 * (1 + noise);
-            double ctx = 4 * ((p < 10 ? 1.01 : p < 12 ? 0.96 : 1) + noise / 10);
-            List<TrialResult> cpuWindows = PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
-                    new double[] {cpu, cpu}).results();
-            List<TrialResult> ctxWindows = PairedFixtures.pair(p, MetricKeys.CTX_SWITCHES_PER_REQ,
-                    new double[] {4, 4}, new double[] {ctx, ctx}).results();
-            for (int w = 0; w < cpuWindows.size(); w++) {
-                TrialResult r = cpuWindows.get(w);
-                Map<String, Double> metrics = new java.util.HashMap<>(r.metrics());
-                metrics.putAll(ctxWindows.get(w).metrics());
-                results.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
-                        metrics, r.environment(), r.error(), r.pair()));
-            }
+            results.addAll(cpuAndContextSwitches(p, 50 * (1 + noise),
+                    4 * ((p < 10 ? 1.01 : p < 12 ? 0.96 : 1) + noise / 10)));
         }
         EffectCalibration blocks = new EffectCalibration(ExperimentDesign.ALTERNATING, 2, 12, 0.05, 0, Map.of(),
                 "test");
@@ -217,6 +206,60 @@ class SequentialCalibrationTests extends CommandLineTests {
                 .containsPattern("pooled as reported +4 +1/4 ");
         assertThat(blocks.format(results, Duration.ZERO)).as("the fixed-size table: all 12 pairs of each block")
                 .containsPattern("ctx_switches_per_req +2 +0/2 ");
+    }
+
+    /**
+     * Pair {@code p}'s windows with CPU per call and context switches per call: 50 µs and 4 on the without side,
+     * {@code cpu} and {@code ctx} on the with side.
+     */
+    private static List<TrialResult> cpuAndContextSwitches(int p, double cpu, double ctx) {
+        List<TrialResult> cpuWindows = PairedFixtures.pair(p, MetricKeys.CPU_US_PER_REQ, new double[] {50, 50},
+                new double[] {cpu, cpu}).results();
+        List<TrialResult> ctxWindows = PairedFixtures.pair(p, MetricKeys.CTX_SWITCHES_PER_REQ,
+                new double[] {4, 4}, new double[] {ctx, ctx}).results();
+        List<TrialResult> windows = new ArrayList<>();
+        for (int w = 0; w < cpuWindows.size(); w++) {
+            TrialResult r = cpuWindows.get(w);
+            Map<String, Double> metrics = new java.util.HashMap<>(r.metrics());
+            metrics.putAll(ctxWindows.get(w).metrics());
+            windows.add(new TrialResult(r.variant(), r.ordinal(), r.status(), r.start(), r.end(), r.pid(),
+                    metrics, r.environment(), r.error(), r.pair()));
+        }
+        return windows;
+    }
+
+    /**
+     * A target that a look settled while another target stayed open is judged as the experiment's page judges it:
+     * by its last look before the stop, whose repeated interval holds the most pairs, not by the look that settled
+     * it; the estimate adjusted for stopping stays at that look. One A/A block of 12 pairs: CPU per call futile for
+     * ±5 % at the 10th pair, context switches never settled, so the block runs to its 12th.
+     */
+    @Test
+    void aTargetSettledWhileAnotherWasOpenIsJudgedByItsLastLook() {
+        List<TrialResult> results = new ArrayList<>();
+        for (int p = 0; p < 12; p++) {
+            double noise = NOISE[p % 8];
+            results.addAll(cpuAndContextSwitches(p, 50 * (1 + noise), 4 * (1 + noise / 10)));
+        }
+        EffectCalibration block = new EffectCalibration(ExperimentDesign.ALTERNATING, 1, 12, 0.05, 0, Map.of(),
+                "test");
+        SequentialCalibration judged = new SequentialCalibration(block, List.of(
+                SequentialStopping.Target.parse(MetricKeys.CPU_US_PER_REQ + ":mde=5%"),
+                SequentialStopping.Target.parse(MetricKeys.CTX_SWITCHES_PER_REQ + ":settled")), Optional.empty());
+
+        SequentialCalibration.Experiment experiment = judged.experiments(results).get(0);
+
+        SequentialLook ended = experiment.ended().get(MetricKeys.CPU_US_PER_REQ);
+        SequentialLook last = experiment.reported().get(MetricKeys.CPU_US_PER_REQ);
+        assertThat(experiment.pairs()).isEqualTo(12);
+        assertThat(ended.outcome()).isEqualTo(SequentialLook.Outcome.FUTILE);
+        assertThat(ended.pairs()).isEqualTo(10);
+        assertThat(last.pairs()).isEqualTo(12);
+        double lastHalfWidth = (last.relativeChange().ciHighPercent() - last.relativeChange().ciLowPercent()) / 2;
+        assertThat(lastHalfWidth).isLessThan(
+                (ended.relativeChange().ciHighPercent() - ended.relativeChange().ciLowPercent()) / 2);
+        assertThat(judged.format(results)).containsPattern("\\ncpu_us_per_req +1 +0/1 .*±"
+                + Pattern.quote(EffectCalibration.pp(lastHalfWidth)) + "\\n");
     }
 
     /** The report: A/A false positives of the rule, the stops, and for a known effect its power and coverage. */
@@ -239,7 +282,7 @@ class SequentialCalibrationTests extends CommandLineTests {
                 .contains("power: experiments whose rule called the change significant");
         // beside it, the estimate adjusted for stopping at the same looks: its mean and bias
         double adjusted = new SequentialCalibration(injected, List.of(CPU), Optional.of(Duration.ofMinutes(10)))
-                .experiments(results).stream().mapToDouble(e -> e.deciding().get(MetricKeys.CPU_US_PER_REQ)
+                .experiments(results).stream().mapToDouble(e -> e.ended().get(MetricKeys.CPU_US_PER_REQ)
                         .stagewise(0.95).percent()).average().orElseThrow();
         assertThat(effect).containsPattern("\n  adjusted for stopping +" + Pattern.quote(Display.percent(adjusted))
                 + " +" + Pattern.quote(String.format(Locale.ROOT, "%+.2f pp", adjusted - 10)) + " ");
