@@ -57,8 +57,9 @@ public final class PairedInput {
      * rule, which keeps its false-positive rate at α however often it looks. With CPU per request the only target, the
      * other three were judged by a plain paired t-test at the stop that target chose, and that made context switches
      * per request change in 3 of 20 A/A experiments of 40 pairs (pooled 7 of 80, over acceptance's 0.08); with all
-     * four targets the same trials and two fresh ones gave 2 of 88, and thirteen known-effect experiments found +2 %
-     * in 11 (docs/PERFORMANCE.md, "A default of at most 40 pairs, each headline metric a target").
+     * four targets the same trials and two fresh ones gave 1 of 88, each target judged by its last look as the page
+     * reports it, and thirteen known-effect experiments found +2 % in 11 (docs/PERFORMANCE.md, "A default of at most
+     * 40 pairs, each headline metric a target").
      */
     public static final List<String> DEFAULT_TARGETS = COST_METRICS.stream().map(m -> m + ":mde=2%").toList();
 
