@@ -123,12 +123,12 @@ record SequentialCalibration(EffectCalibration fixed, List<SequentialStopping.Ta
                 if (look.look().outcome() == SequentialLook.Outcome.SIGNIFICANT) {
                     significantAtSomeLook.add(metric);
                 }
-                SequentialLook before = ended.get(metric);
-                if (before == null || !before.outcome().settles()) {
-                    ended.put(metric, look.look());
+                if (look.ending()) {
+                    ended.putIfAbsent(metric, look.look());
                 }
             }
         }
+        reported.forEach(ended::putIfAbsent);  // a target no look ended (the block's pairs ran out): its last look
         if (reported.size() < targets.size()) {
             return Optional.empty();
         }
